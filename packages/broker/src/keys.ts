@@ -1,0 +1,99 @@
+import xxhash from 'xxhash-wasm';
+
+/**
+ * The 24-byte, big-endian, sortable queue key (DESIGN.md, "Keys"):
+ *
+ *   bytes 0..8   queueHash  xxhash64 of the queue name
+ *   bytes 8..16  due        due time in ms, or due / timeBucketMs when bucketed
+ *   bytes 16..24 eventId    monotonic id from the event repository
+ *
+ * Order is queue -> due -> id, so everything due in queue Q up to `now` is the
+ * one range [Q][0][0] .. [Q][now+1][0]. The key is also the delivery tag.
+ */
+export const KEY_BYTES = 24;
+export const DEFAULT_GROUP = 'default';
+
+const U64_MAX = (1n << 64n) - 1n;
+
+export interface QueueKey {
+  readonly queueHash: bigint;
+  /** The due field as stored: exact ms, or the bucket number when bucketed. */
+  readonly due: bigint;
+  readonly id: bigint;
+}
+
+/** Maps a queue name to its 64-bit hash. Injected so tests can force collisions. */
+export type QueueHasher = (queueName: string) => bigint;
+
+let sharedHasher: QueueHasher | undefined;
+
+/** The production hasher: xxhash64 (seed 0) of the UTF-8 queue name. */
+export async function createQueueHasher(): Promise<QueueHasher> {
+  if (!sharedHasher) {
+    const { h64 } = await xxhash();
+    sharedHasher = (name: string) => h64(name);
+  }
+  return sharedHasher;
+}
+
+/** The queue of a topic's group: the topic itself for `default`, else topic NUL group. */
+export function queueName(topic: string, group: string = DEFAULT_GROUP): string {
+  return group === DEFAULT_GROUP ? topic : `${topic}\u0000${group}`;
+}
+
+function checkU64(value: bigint, field: string): void {
+  if (value < 0n || value > U64_MAX) throw new RangeError(`${field} out of uint64 range: ${value}`);
+}
+
+/** The due field for a due time: exact ms, or `floor(dueMs / timeBucketMs)` when bucketed. */
+export function dueField(dueMs: bigint, timeBucketMs = 0n): bigint {
+  if (timeBucketMs < 0n) throw new RangeError(`timeBucketMs must be >= 0, got ${timeBucketMs}`);
+  if (dueMs < 0n) return 0n;
+  return timeBucketMs > 0n ? dueMs / timeBucketMs : dueMs;
+}
+
+export function encodeKey(queueHash: bigint, due: bigint, id: bigint): Uint8Array {
+  checkU64(queueHash, 'queueHash');
+  checkU64(due, 'due');
+  checkU64(id, 'eventId');
+  const out = new Uint8Array(KEY_BYTES);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(0, queueHash);
+  view.setBigUint64(8, due);
+  view.setBigUint64(16, id);
+  return out;
+}
+
+/** Throws RangeError naming the problem when `key` is not a 24-byte queue key. */
+export function decodeKey(key: Uint8Array): QueueKey {
+  if (key.length !== KEY_BYTES) {
+    throw new RangeError(`a queue key is ${KEY_BYTES} bytes, got ${key.length}`);
+  }
+  const view = new DataView(key.buffer, key.byteOffset, KEY_BYTES);
+  return { queueHash: view.getBigUint64(0), due: view.getBigUint64(8), id: view.getBigUint64(16) };
+}
+
+/** First possible key of a queue (inclusive). */
+export function queueLowerBound(queueHash: bigint): Uint8Array {
+  return encodeKey(queueHash, 0n, 0n);
+}
+
+/**
+ * First key after a queue (exclusive), or `undefined` when the queue's hash is
+ * all 0xff bytes and no 24-byte key sorts after it: the caller then bounds the
+ * scan by the end of the namespace.
+ */
+export function queueUpperBound(queueHash: bigint): Uint8Array | undefined {
+  checkU64(queueHash, 'queueHash');
+  return queueHash === U64_MAX ? undefined : encodeKey(queueHash + 1n, 0n, 0n);
+}
+
+/**
+ * Exclusive upper bound of "due by `nowMs`" in a queue: every key whose due field
+ * is <= dueField(nowMs). With buckets this includes the whole current bucket;
+ * the caller compares the exact due time stored in the value.
+ */
+export function dueUpperBound(queueHash: bigint, nowMs: bigint, timeBucketMs = 0n): Uint8Array | undefined {
+  const due = dueField(nowMs, timeBucketMs);
+  return due === U64_MAX ? queueUpperBound(queueHash) : encodeKey(queueHash, due + 1n, 0n);
+}

@@ -1,0 +1,2143 @@
+import * as $protobuf from "protobufjs/minimal.js";
+import Long from "long";
+
+export namespace fermata {
+
+    namespace v1 {
+
+        class Admin extends $protobuf.rpc.Service {
+            constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
+            static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): Admin;
+            createTopic: fermata.v1.Admin.CreateTopic;
+            updateTopic: fermata.v1.Admin.UpdateTopic;
+            deleteTopic: fermata.v1.Admin.DeleteTopic;
+            listTopics: fermata.v1.Admin.ListTopics;
+            getTopicStats: fermata.v1.Admin.GetTopicStats;
+            createGroup: fermata.v1.Admin.CreateGroup;
+            deleteGroup: fermata.v1.Admin.DeleteGroup;
+        }
+
+        namespace Admin {
+            type CreateTopicCallback = (error: (Error|null), response?: fermata.v1.CreateTopicResponse) => void;
+            type CreateTopic = {
+              (request: fermata.v1.ICreateTopicRequest, callback: fermata.v1.Admin.CreateTopicCallback): void;
+              (request: fermata.v1.ICreateTopicRequest): Promise<fermata.v1.CreateTopicResponse>;
+              readonly name: "CreateTopic";
+              readonly path: "/fermata.v1.Admin/CreateTopic";
+              readonly requestType: "CreateTopicRequest";
+              readonly responseType: "CreateTopicResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type UpdateTopicCallback = (error: (Error|null), response?: fermata.v1.UpdateTopicResponse) => void;
+            type UpdateTopic = {
+              (request: fermata.v1.IUpdateTopicRequest, callback: fermata.v1.Admin.UpdateTopicCallback): void;
+              (request: fermata.v1.IUpdateTopicRequest): Promise<fermata.v1.UpdateTopicResponse>;
+              readonly name: "UpdateTopic";
+              readonly path: "/fermata.v1.Admin/UpdateTopic";
+              readonly requestType: "UpdateTopicRequest";
+              readonly responseType: "UpdateTopicResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type DeleteTopicCallback = (error: (Error|null), response?: fermata.v1.DeleteTopicResponse) => void;
+            type DeleteTopic = {
+              (request: fermata.v1.IDeleteTopicRequest, callback: fermata.v1.Admin.DeleteTopicCallback): void;
+              (request: fermata.v1.IDeleteTopicRequest): Promise<fermata.v1.DeleteTopicResponse>;
+              readonly name: "DeleteTopic";
+              readonly path: "/fermata.v1.Admin/DeleteTopic";
+              readonly requestType: "DeleteTopicRequest";
+              readonly responseType: "DeleteTopicResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type ListTopicsCallback = (error: (Error|null), response?: fermata.v1.ListTopicsResponse) => void;
+            type ListTopics = {
+              (request: fermata.v1.IListTopicsRequest, callback: fermata.v1.Admin.ListTopicsCallback): void;
+              (request: fermata.v1.IListTopicsRequest): Promise<fermata.v1.ListTopicsResponse>;
+              readonly name: "ListTopics";
+              readonly path: "/fermata.v1.Admin/ListTopics";
+              readonly requestType: "ListTopicsRequest";
+              readonly responseType: "ListTopicsResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type GetTopicStatsCallback = (error: (Error|null), response?: fermata.v1.GetTopicStatsResponse) => void;
+            type GetTopicStats = {
+              (request: fermata.v1.IGetTopicStatsRequest, callback: fermata.v1.Admin.GetTopicStatsCallback): void;
+              (request: fermata.v1.IGetTopicStatsRequest): Promise<fermata.v1.GetTopicStatsResponse>;
+              readonly name: "GetTopicStats";
+              readonly path: "/fermata.v1.Admin/GetTopicStats";
+              readonly requestType: "GetTopicStatsRequest";
+              readonly responseType: "GetTopicStatsResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type CreateGroupCallback = (error: (Error|null), response?: fermata.v1.CreateGroupResponse) => void;
+            type CreateGroup = {
+              (request: fermata.v1.ICreateGroupRequest, callback: fermata.v1.Admin.CreateGroupCallback): void;
+              (request: fermata.v1.ICreateGroupRequest): Promise<fermata.v1.CreateGroupResponse>;
+              readonly name: "CreateGroup";
+              readonly path: "/fermata.v1.Admin/CreateGroup";
+              readonly requestType: "CreateGroupRequest";
+              readonly responseType: "CreateGroupResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type DeleteGroupCallback = (error: (Error|null), response?: fermata.v1.DeleteGroupResponse) => void;
+            type DeleteGroup = {
+              (request: fermata.v1.IDeleteGroupRequest, callback: fermata.v1.Admin.DeleteGroupCallback): void;
+              (request: fermata.v1.IDeleteGroupRequest): Promise<fermata.v1.DeleteGroupResponse>;
+              readonly name: "DeleteGroup";
+              readonly path: "/fermata.v1.Admin/DeleteGroup";
+              readonly requestType: "DeleteGroupRequest";
+              readonly responseType: "DeleteGroupResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+        }
+
+        enum ExpiryAction {
+            EXPIRY_ACTION_UNSPECIFIED = 0,
+            EXPIRY_ACTION_DROP = 1,
+            EXPIRY_ACTION_DEAD_LETTER = 2
+        }
+
+        interface ITopicSettings extends fermata.v1.TopicSettings.$Properties {
+        }
+
+        class TopicSettings {
+            constructor(properties?: fermata.v1.TopicSettings.$Properties);
+            $unknowns?: Uint8Array[];
+            maxAttempts: number;
+            defaultLeaseMs: Long;
+            deadLetterTopic: string;
+            expiryAction: fermata.v1.ExpiryAction;
+            timeBucketMs: Long;
+            dedupWindowMs: Long;
+            static create(properties: fermata.v1.TopicSettings.$Shape): fermata.v1.TopicSettings & fermata.v1.TopicSettings.$Shape;
+            static create(properties?: fermata.v1.TopicSettings.$Properties): fermata.v1.TopicSettings;
+            static encode(message: fermata.v1.TopicSettings.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.TopicSettings & fermata.v1.TopicSettings.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TopicSettings {
+            interface $Properties {
+                maxAttempts?: (number|null);
+                defaultLeaseMs?: (Long|null);
+                deadLetterTopic?: (string|null);
+                expiryAction?: (fermata.v1.ExpiryAction|null);
+                timeBucketMs?: (Long|null);
+                dedupWindowMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.TopicSettings.$Properties;
+        }
+
+        interface ITopic extends fermata.v1.Topic.$Properties {
+        }
+
+        class Topic {
+            constructor(properties?: fermata.v1.Topic.$Properties);
+            $unknowns?: Uint8Array[];
+            name: string;
+            settings?: (fermata.v1.TopicSettings.$Properties|null);
+            groups: string[];
+            createdAtMs: Long;
+            static create(properties: fermata.v1.Topic.$Shape): fermata.v1.Topic & fermata.v1.Topic.$Shape;
+            static create(properties?: fermata.v1.Topic.$Properties): fermata.v1.Topic;
+            static encode(message: fermata.v1.Topic.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.Topic & fermata.v1.Topic.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Topic {
+            interface $Properties {
+                name?: (string|null);
+                settings?: (fermata.v1.TopicSettings.$Properties|null);
+                groups?: (string[]|null);
+                createdAtMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.Topic.$Properties;
+        }
+
+        interface ICreateTopicRequest extends fermata.v1.CreateTopicRequest.$Properties {
+        }
+
+        class CreateTopicRequest {
+            constructor(properties?: fermata.v1.CreateTopicRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            name: string;
+            settings?: (fermata.v1.TopicSettings.$Properties|null);
+            static create(properties: fermata.v1.CreateTopicRequest.$Shape): fermata.v1.CreateTopicRequest & fermata.v1.CreateTopicRequest.$Shape;
+            static create(properties?: fermata.v1.CreateTopicRequest.$Properties): fermata.v1.CreateTopicRequest;
+            static encode(message: fermata.v1.CreateTopicRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.CreateTopicRequest & fermata.v1.CreateTopicRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CreateTopicRequest {
+            interface $Properties {
+                name?: (string|null);
+                settings?: (fermata.v1.TopicSettings.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.CreateTopicRequest.$Properties;
+        }
+
+        interface ICreateTopicResponse extends fermata.v1.CreateTopicResponse.$Properties {
+        }
+
+        class CreateTopicResponse {
+            constructor(properties?: fermata.v1.CreateTopicResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            topic?: (fermata.v1.Topic.$Properties|null);
+            static create(properties: fermata.v1.CreateTopicResponse.$Shape): fermata.v1.CreateTopicResponse & fermata.v1.CreateTopicResponse.$Shape;
+            static create(properties?: fermata.v1.CreateTopicResponse.$Properties): fermata.v1.CreateTopicResponse;
+            static encode(message: fermata.v1.CreateTopicResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.CreateTopicResponse & fermata.v1.CreateTopicResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CreateTopicResponse {
+            interface $Properties {
+                topic?: (fermata.v1.Topic.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.CreateTopicResponse.$Properties;
+        }
+
+        interface IUpdateTopicRequest extends fermata.v1.UpdateTopicRequest.$Properties {
+        }
+
+        class UpdateTopicRequest {
+            constructor(properties?: fermata.v1.UpdateTopicRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            name: string;
+            settings?: (fermata.v1.TopicSettings.$Properties|null);
+            updateMask: string[];
+            static create(properties: fermata.v1.UpdateTopicRequest.$Shape): fermata.v1.UpdateTopicRequest & fermata.v1.UpdateTopicRequest.$Shape;
+            static create(properties?: fermata.v1.UpdateTopicRequest.$Properties): fermata.v1.UpdateTopicRequest;
+            static encode(message: fermata.v1.UpdateTopicRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.UpdateTopicRequest & fermata.v1.UpdateTopicRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpdateTopicRequest {
+            interface $Properties {
+                name?: (string|null);
+                settings?: (fermata.v1.TopicSettings.$Properties|null);
+                updateMask?: (string[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.UpdateTopicRequest.$Properties;
+        }
+
+        interface IUpdateTopicResponse extends fermata.v1.UpdateTopicResponse.$Properties {
+        }
+
+        class UpdateTopicResponse {
+            constructor(properties?: fermata.v1.UpdateTopicResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            topic?: (fermata.v1.Topic.$Properties|null);
+            static create(properties: fermata.v1.UpdateTopicResponse.$Shape): fermata.v1.UpdateTopicResponse & fermata.v1.UpdateTopicResponse.$Shape;
+            static create(properties?: fermata.v1.UpdateTopicResponse.$Properties): fermata.v1.UpdateTopicResponse;
+            static encode(message: fermata.v1.UpdateTopicResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.UpdateTopicResponse & fermata.v1.UpdateTopicResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpdateTopicResponse {
+            interface $Properties {
+                topic?: (fermata.v1.Topic.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.UpdateTopicResponse.$Properties;
+        }
+
+        interface IDeleteTopicRequest extends fermata.v1.DeleteTopicRequest.$Properties {
+        }
+
+        class DeleteTopicRequest {
+            constructor(properties?: fermata.v1.DeleteTopicRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            name: string;
+            static create(properties: fermata.v1.DeleteTopicRequest.$Shape): fermata.v1.DeleteTopicRequest & fermata.v1.DeleteTopicRequest.$Shape;
+            static create(properties?: fermata.v1.DeleteTopicRequest.$Properties): fermata.v1.DeleteTopicRequest;
+            static encode(message: fermata.v1.DeleteTopicRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.DeleteTopicRequest & fermata.v1.DeleteTopicRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace DeleteTopicRequest {
+            interface $Properties {
+                name?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.DeleteTopicRequest.$Properties;
+        }
+
+        interface IDeleteTopicResponse extends fermata.v1.DeleteTopicResponse.$Properties {
+        }
+
+        class DeleteTopicResponse {
+            constructor(properties?: fermata.v1.DeleteTopicResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            removedMessages: Long;
+            static create(properties: fermata.v1.DeleteTopicResponse.$Shape): fermata.v1.DeleteTopicResponse & fermata.v1.DeleteTopicResponse.$Shape;
+            static create(properties?: fermata.v1.DeleteTopicResponse.$Properties): fermata.v1.DeleteTopicResponse;
+            static encode(message: fermata.v1.DeleteTopicResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.DeleteTopicResponse & fermata.v1.DeleteTopicResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace DeleteTopicResponse {
+            interface $Properties {
+                removedMessages?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.DeleteTopicResponse.$Properties;
+        }
+
+        interface IListTopicsRequest extends fermata.v1.ListTopicsRequest.$Properties {
+        }
+
+        class ListTopicsRequest {
+            constructor(properties?: fermata.v1.ListTopicsRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            static create(properties: fermata.v1.ListTopicsRequest.$Shape): fermata.v1.ListTopicsRequest & fermata.v1.ListTopicsRequest.$Shape;
+            static create(properties?: fermata.v1.ListTopicsRequest.$Properties): fermata.v1.ListTopicsRequest;
+            static encode(message: fermata.v1.ListTopicsRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ListTopicsRequest & fermata.v1.ListTopicsRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListTopicsRequest {
+            interface $Properties {
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ListTopicsRequest.$Properties;
+        }
+
+        interface IListTopicsResponse extends fermata.v1.ListTopicsResponse.$Properties {
+        }
+
+        class ListTopicsResponse {
+            constructor(properties?: fermata.v1.ListTopicsResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            topics: fermata.v1.Topic.$Properties[];
+            static create(properties: fermata.v1.ListTopicsResponse.$Shape): fermata.v1.ListTopicsResponse & fermata.v1.ListTopicsResponse.$Shape;
+            static create(properties?: fermata.v1.ListTopicsResponse.$Properties): fermata.v1.ListTopicsResponse;
+            static encode(message: fermata.v1.ListTopicsResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ListTopicsResponse & fermata.v1.ListTopicsResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListTopicsResponse {
+            interface $Properties {
+                topics?: (fermata.v1.Topic.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ListTopicsResponse.$Properties;
+        }
+
+        interface IGroupStats extends fermata.v1.GroupStats.$Properties {
+        }
+
+        class GroupStats {
+            constructor(properties?: fermata.v1.GroupStats.$Properties);
+            $unknowns?: Uint8Array[];
+            group: string;
+            pending: Long;
+            inFlight: Long;
+            deadLettered: Long;
+            nextDueMs: Long;
+            static create(properties: fermata.v1.GroupStats.$Shape): fermata.v1.GroupStats & fermata.v1.GroupStats.$Shape;
+            static create(properties?: fermata.v1.GroupStats.$Properties): fermata.v1.GroupStats;
+            static encode(message: fermata.v1.GroupStats.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GroupStats & fermata.v1.GroupStats.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GroupStats {
+            interface $Properties {
+                group?: (string|null);
+                pending?: (Long|null);
+                inFlight?: (Long|null);
+                deadLettered?: (Long|null);
+                nextDueMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GroupStats.$Properties;
+        }
+
+        interface IGetTopicStatsRequest extends fermata.v1.GetTopicStatsRequest.$Properties {
+        }
+
+        class GetTopicStatsRequest {
+            constructor(properties?: fermata.v1.GetTopicStatsRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            static create(properties: fermata.v1.GetTopicStatsRequest.$Shape): fermata.v1.GetTopicStatsRequest & fermata.v1.GetTopicStatsRequest.$Shape;
+            static create(properties?: fermata.v1.GetTopicStatsRequest.$Properties): fermata.v1.GetTopicStatsRequest;
+            static encode(message: fermata.v1.GetTopicStatsRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GetTopicStatsRequest & fermata.v1.GetTopicStatsRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetTopicStatsRequest {
+            interface $Properties {
+                topic?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GetTopicStatsRequest.$Properties;
+        }
+
+        interface IGetTopicStatsResponse extends fermata.v1.GetTopicStatsResponse.$Properties {
+        }
+
+        class GetTopicStatsResponse {
+            constructor(properties?: fermata.v1.GetTopicStatsResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            groups: fermata.v1.GroupStats.$Properties[];
+            static create(properties: fermata.v1.GetTopicStatsResponse.$Shape): fermata.v1.GetTopicStatsResponse & fermata.v1.GetTopicStatsResponse.$Shape;
+            static create(properties?: fermata.v1.GetTopicStatsResponse.$Properties): fermata.v1.GetTopicStatsResponse;
+            static encode(message: fermata.v1.GetTopicStatsResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GetTopicStatsResponse & fermata.v1.GetTopicStatsResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetTopicStatsResponse {
+            interface $Properties {
+                topic?: (string|null);
+                groups?: (fermata.v1.GroupStats.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GetTopicStatsResponse.$Properties;
+        }
+
+        interface ICreateGroupRequest extends fermata.v1.CreateGroupRequest.$Properties {
+        }
+
+        class CreateGroupRequest {
+            constructor(properties?: fermata.v1.CreateGroupRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            static create(properties: fermata.v1.CreateGroupRequest.$Shape): fermata.v1.CreateGroupRequest & fermata.v1.CreateGroupRequest.$Shape;
+            static create(properties?: fermata.v1.CreateGroupRequest.$Properties): fermata.v1.CreateGroupRequest;
+            static encode(message: fermata.v1.CreateGroupRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.CreateGroupRequest & fermata.v1.CreateGroupRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CreateGroupRequest {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.CreateGroupRequest.$Properties;
+        }
+
+        interface ICreateGroupResponse extends fermata.v1.CreateGroupResponse.$Properties {
+        }
+
+        class CreateGroupResponse {
+            constructor(properties?: fermata.v1.CreateGroupResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            topic?: (fermata.v1.Topic.$Properties|null);
+            static create(properties: fermata.v1.CreateGroupResponse.$Shape): fermata.v1.CreateGroupResponse & fermata.v1.CreateGroupResponse.$Shape;
+            static create(properties?: fermata.v1.CreateGroupResponse.$Properties): fermata.v1.CreateGroupResponse;
+            static encode(message: fermata.v1.CreateGroupResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.CreateGroupResponse & fermata.v1.CreateGroupResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CreateGroupResponse {
+            interface $Properties {
+                topic?: (fermata.v1.Topic.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.CreateGroupResponse.$Properties;
+        }
+
+        interface IDeleteGroupRequest extends fermata.v1.DeleteGroupRequest.$Properties {
+        }
+
+        class DeleteGroupRequest {
+            constructor(properties?: fermata.v1.DeleteGroupRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            static create(properties: fermata.v1.DeleteGroupRequest.$Shape): fermata.v1.DeleteGroupRequest & fermata.v1.DeleteGroupRequest.$Shape;
+            static create(properties?: fermata.v1.DeleteGroupRequest.$Properties): fermata.v1.DeleteGroupRequest;
+            static encode(message: fermata.v1.DeleteGroupRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.DeleteGroupRequest & fermata.v1.DeleteGroupRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace DeleteGroupRequest {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.DeleteGroupRequest.$Properties;
+        }
+
+        interface IDeleteGroupResponse extends fermata.v1.DeleteGroupResponse.$Properties {
+        }
+
+        class DeleteGroupResponse {
+            constructor(properties?: fermata.v1.DeleteGroupResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            removedMessages: Long;
+            static create(properties: fermata.v1.DeleteGroupResponse.$Shape): fermata.v1.DeleteGroupResponse & fermata.v1.DeleteGroupResponse.$Shape;
+            static create(properties?: fermata.v1.DeleteGroupResponse.$Properties): fermata.v1.DeleteGroupResponse;
+            static encode(message: fermata.v1.DeleteGroupResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.DeleteGroupResponse & fermata.v1.DeleteGroupResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace DeleteGroupResponse {
+            interface $Properties {
+                removedMessages?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.DeleteGroupResponse.$Properties;
+        }
+
+        class Broker extends $protobuf.rpc.Service {
+            constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
+            static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): Broker;
+            publish: fermata.v1.Broker.Publish;
+            publishStream: fermata.v1.Broker.PublishStream;
+            consume: fermata.v1.Broker.Consume;
+            ack: fermata.v1.Broker.Ack;
+            nack: fermata.v1.Broker.Nack;
+            extend: fermata.v1.Broker.Extend;
+            cancel: fermata.v1.Broker.Cancel;
+            reschedule: fermata.v1.Broker.Reschedule;
+            getMessage: fermata.v1.Broker.GetMessage;
+            listMessages: fermata.v1.Broker.ListMessages;
+        }
+
+        namespace Broker {
+            type PublishCallback = (error: (Error|null), response?: fermata.v1.PublishResponse) => void;
+            type Publish = {
+              (request: fermata.v1.IPublishRequest, callback: fermata.v1.Broker.PublishCallback): void;
+              (request: fermata.v1.IPublishRequest): Promise<fermata.v1.PublishResponse>;
+              readonly name: "Publish";
+              readonly path: "/fermata.v1.Broker/Publish";
+              readonly requestType: "PublishRequest";
+              readonly responseType: "PublishResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type PublishStreamCallback = (error: (Error|null), response?: fermata.v1.PublishStreamResponse) => void;
+            type PublishStream = {
+              (request: fermata.v1.IPublishStreamRequest, callback: fermata.v1.Broker.PublishStreamCallback): void;
+              (request: fermata.v1.IPublishStreamRequest): Promise<fermata.v1.PublishStreamResponse>;
+              readonly name: "PublishStream";
+              readonly path: "/fermata.v1.Broker/PublishStream";
+              readonly requestType: "PublishStreamRequest";
+              readonly responseType: "PublishStreamResponse";
+              readonly requestStream: true;
+              readonly responseStream: true;
+            };
+            type ConsumeCallback = (error: (Error|null), response?: fermata.v1.ConsumeResponse) => void;
+            type Consume = {
+              (request: fermata.v1.IConsumeRequest, callback: fermata.v1.Broker.ConsumeCallback): void;
+              (request: fermata.v1.IConsumeRequest): Promise<fermata.v1.ConsumeResponse>;
+              readonly name: "Consume";
+              readonly path: "/fermata.v1.Broker/Consume";
+              readonly requestType: "ConsumeRequest";
+              readonly responseType: "ConsumeResponse";
+              readonly requestStream: true;
+              readonly responseStream: true;
+            };
+            type AckCallback = (error: (Error|null), response?: fermata.v1.AckResponse) => void;
+            type Ack = {
+              (request: fermata.v1.IAckRequest, callback: fermata.v1.Broker.AckCallback): void;
+              (request: fermata.v1.IAckRequest): Promise<fermata.v1.AckResponse>;
+              readonly name: "Ack";
+              readonly path: "/fermata.v1.Broker/Ack";
+              readonly requestType: "AckRequest";
+              readonly responseType: "AckResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type NackCallback = (error: (Error|null), response?: fermata.v1.NackResponse) => void;
+            type Nack = {
+              (request: fermata.v1.INackRequest, callback: fermata.v1.Broker.NackCallback): void;
+              (request: fermata.v1.INackRequest): Promise<fermata.v1.NackResponse>;
+              readonly name: "Nack";
+              readonly path: "/fermata.v1.Broker/Nack";
+              readonly requestType: "NackRequest";
+              readonly responseType: "NackResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type ExtendCallback = (error: (Error|null), response?: fermata.v1.ExtendResponse) => void;
+            type Extend = {
+              (request: fermata.v1.IExtendRequest, callback: fermata.v1.Broker.ExtendCallback): void;
+              (request: fermata.v1.IExtendRequest): Promise<fermata.v1.ExtendResponse>;
+              readonly name: "Extend";
+              readonly path: "/fermata.v1.Broker/Extend";
+              readonly requestType: "ExtendRequest";
+              readonly responseType: "ExtendResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type CancelCallback = (error: (Error|null), response?: fermata.v1.CancelResponse) => void;
+            type Cancel = {
+              (request: fermata.v1.ICancelRequest, callback: fermata.v1.Broker.CancelCallback): void;
+              (request: fermata.v1.ICancelRequest): Promise<fermata.v1.CancelResponse>;
+              readonly name: "Cancel";
+              readonly path: "/fermata.v1.Broker/Cancel";
+              readonly requestType: "CancelRequest";
+              readonly responseType: "CancelResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type RescheduleCallback = (error: (Error|null), response?: fermata.v1.RescheduleResponse) => void;
+            type Reschedule = {
+              (request: fermata.v1.IRescheduleRequest, callback: fermata.v1.Broker.RescheduleCallback): void;
+              (request: fermata.v1.IRescheduleRequest): Promise<fermata.v1.RescheduleResponse>;
+              readonly name: "Reschedule";
+              readonly path: "/fermata.v1.Broker/Reschedule";
+              readonly requestType: "RescheduleRequest";
+              readonly responseType: "RescheduleResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type GetMessageCallback = (error: (Error|null), response?: fermata.v1.GetMessageResponse) => void;
+            type GetMessage = {
+              (request: fermata.v1.IGetMessageRequest, callback: fermata.v1.Broker.GetMessageCallback): void;
+              (request: fermata.v1.IGetMessageRequest): Promise<fermata.v1.GetMessageResponse>;
+              readonly name: "GetMessage";
+              readonly path: "/fermata.v1.Broker/GetMessage";
+              readonly requestType: "GetMessageRequest";
+              readonly responseType: "GetMessageResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type ListMessagesCallback = (error: (Error|null), response?: fermata.v1.ListMessagesResponse) => void;
+            type ListMessages = {
+              (request: fermata.v1.IListMessagesRequest, callback: fermata.v1.Broker.ListMessagesCallback): void;
+              (request: fermata.v1.IListMessagesRequest): Promise<fermata.v1.ListMessagesResponse>;
+              readonly name: "ListMessages";
+              readonly path: "/fermata.v1.Broker/ListMessages";
+              readonly requestType: "ListMessagesRequest";
+              readonly responseType: "ListMessagesResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+        }
+
+        interface IPublishMessage extends fermata.v1.PublishMessage.$Properties {
+        }
+
+        class PublishMessage {
+            constructor(properties?: fermata.v1.PublishMessage.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            payload: Uint8Array;
+            headers: { [k: string]: string };
+            delayMs?: (Long|null);
+            deliverAtMs?: (Long|null);
+            ttlMs: Long;
+            key: string;
+            schedule?: ("delayMs"|"deliverAtMs");
+            static create(properties: fermata.v1.PublishMessage.$Shape): fermata.v1.PublishMessage & fermata.v1.PublishMessage.$Shape;
+            static create(properties?: fermata.v1.PublishMessage.$Properties): fermata.v1.PublishMessage;
+            static encode(message: fermata.v1.PublishMessage.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PublishMessage & fermata.v1.PublishMessage.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PublishMessage {
+            interface $Properties {
+                topic?: (string|null);
+                payload?: (Uint8Array|null);
+                headers?: ({ [k: string]: string }|null);
+                delayMs?: (Long|null);
+                deliverAtMs?: (Long|null);
+                ttlMs?: (Long|null);
+                key?: (string|null);
+                schedule?: ("delayMs"|"deliverAtMs");
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              topic?: string|null;
+              payload?: Uint8Array|null;
+              headers?: { [k: string]: string }|null;
+              delayMs?: Long|null;
+              deliverAtMs?: Long|null;
+              ttlMs?: Long|null;
+              key?: string|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ schedule?: undefined; delayMs?: null; deliverAtMs?: null }|{ schedule?: "delayMs"; delayMs: Long; deliverAtMs?: null }|{ schedule?: "deliverAtMs"; delayMs?: null; deliverAtMs: Long })
+            );
+        }
+
+        interface IPublishRequest extends fermata.v1.PublishRequest.$Properties {
+        }
+
+        class PublishRequest {
+            constructor(properties?: fermata.v1.PublishRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            messages: fermata.v1.PublishMessage.$Properties[];
+            durability: fermata.v1.Durability;
+            static create(properties: fermata.v1.PublishRequest.$Shape): fermata.v1.PublishRequest & fermata.v1.PublishRequest.$Shape;
+            static create(properties?: fermata.v1.PublishRequest.$Properties): fermata.v1.PublishRequest;
+            static encode(message: fermata.v1.PublishRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PublishRequest & fermata.v1.PublishRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PublishRequest {
+            interface $Properties {
+                messages?: (fermata.v1.PublishMessage.$Properties[]|null);
+                durability?: (fermata.v1.Durability|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              messages?: fermata.v1.PublishMessage.$Shape[]|null;
+              durability?: fermata.v1.Durability|null;
+              $unknowns?: Uint8Array[];
+            };
+        }
+
+        interface IPublishResult extends fermata.v1.PublishResult.$Properties {
+        }
+
+        class PublishResult {
+            constructor(properties?: fermata.v1.PublishResult.$Properties);
+            $unknowns?: Uint8Array[];
+            id: Long;
+            deduplicated: boolean;
+            dueAtMs: Long;
+            static create(properties: fermata.v1.PublishResult.$Shape): fermata.v1.PublishResult & fermata.v1.PublishResult.$Shape;
+            static create(properties?: fermata.v1.PublishResult.$Properties): fermata.v1.PublishResult;
+            static encode(message: fermata.v1.PublishResult.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PublishResult & fermata.v1.PublishResult.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PublishResult {
+            interface $Properties {
+                id?: (Long|null);
+                deduplicated?: (boolean|null);
+                dueAtMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.PublishResult.$Properties;
+        }
+
+        interface IPublishResponse extends fermata.v1.PublishResponse.$Properties {
+        }
+
+        class PublishResponse {
+            constructor(properties?: fermata.v1.PublishResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            results: fermata.v1.PublishResult.$Properties[];
+            static create(properties: fermata.v1.PublishResponse.$Shape): fermata.v1.PublishResponse & fermata.v1.PublishResponse.$Shape;
+            static create(properties?: fermata.v1.PublishResponse.$Properties): fermata.v1.PublishResponse;
+            static encode(message: fermata.v1.PublishResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PublishResponse & fermata.v1.PublishResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PublishResponse {
+            interface $Properties {
+                results?: (fermata.v1.PublishResult.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.PublishResponse.$Properties;
+        }
+
+        interface IPublishStreamRequest extends fermata.v1.PublishStreamRequest.$Properties {
+        }
+
+        class PublishStreamRequest {
+            constructor(properties?: fermata.v1.PublishStreamRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            sequence: Long;
+            messages: fermata.v1.PublishMessage.$Properties[];
+            durability: fermata.v1.Durability;
+            static create(properties: fermata.v1.PublishStreamRequest.$Shape): fermata.v1.PublishStreamRequest & fermata.v1.PublishStreamRequest.$Shape;
+            static create(properties?: fermata.v1.PublishStreamRequest.$Properties): fermata.v1.PublishStreamRequest;
+            static encode(message: fermata.v1.PublishStreamRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PublishStreamRequest & fermata.v1.PublishStreamRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PublishStreamRequest {
+            interface $Properties {
+                sequence?: (Long|null);
+                messages?: (fermata.v1.PublishMessage.$Properties[]|null);
+                durability?: (fermata.v1.Durability|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              sequence?: Long|null;
+              messages?: fermata.v1.PublishMessage.$Shape[]|null;
+              durability?: fermata.v1.Durability|null;
+              $unknowns?: Uint8Array[];
+            };
+        }
+
+        interface IPublishStreamResponse extends fermata.v1.PublishStreamResponse.$Properties {
+        }
+
+        class PublishStreamResponse {
+            constructor(properties?: fermata.v1.PublishStreamResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            sequence: Long;
+            results: fermata.v1.PublishResult.$Properties[];
+            error?: (fermata.v1.ErrorStatus.$Properties|null);
+            static create(properties: fermata.v1.PublishStreamResponse.$Shape): fermata.v1.PublishStreamResponse & fermata.v1.PublishStreamResponse.$Shape;
+            static create(properties?: fermata.v1.PublishStreamResponse.$Properties): fermata.v1.PublishStreamResponse;
+            static encode(message: fermata.v1.PublishStreamResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PublishStreamResponse & fermata.v1.PublishStreamResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PublishStreamResponse {
+            interface $Properties {
+                sequence?: (Long|null);
+                results?: (fermata.v1.PublishResult.$Properties[]|null);
+                error?: (fermata.v1.ErrorStatus.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.PublishStreamResponse.$Properties;
+        }
+
+        interface ISubscribe extends fermata.v1.Subscribe.$Properties {
+        }
+
+        class Subscribe {
+            constructor(properties?: fermata.v1.Subscribe.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            prefetch: number;
+            leaseMs: Long;
+            static create(properties: fermata.v1.Subscribe.$Shape): fermata.v1.Subscribe & fermata.v1.Subscribe.$Shape;
+            static create(properties?: fermata.v1.Subscribe.$Properties): fermata.v1.Subscribe;
+            static encode(message: fermata.v1.Subscribe.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.Subscribe & fermata.v1.Subscribe.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Subscribe {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                prefetch?: (number|null);
+                leaseMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.Subscribe.$Properties;
+        }
+
+        interface ICredit extends fermata.v1.Credit.$Properties {
+        }
+
+        class Credit {
+            constructor(properties?: fermata.v1.Credit.$Properties);
+            $unknowns?: Uint8Array[];
+            n: number;
+            static create(properties: fermata.v1.Credit.$Shape): fermata.v1.Credit & fermata.v1.Credit.$Shape;
+            static create(properties?: fermata.v1.Credit.$Properties): fermata.v1.Credit;
+            static encode(message: fermata.v1.Credit.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.Credit & fermata.v1.Credit.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Credit {
+            interface $Properties {
+                n?: (number|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.Credit.$Properties;
+        }
+
+        interface IStreamAck extends fermata.v1.StreamAck.$Properties {
+        }
+
+        class StreamAck {
+            constructor(properties?: fermata.v1.StreamAck.$Properties);
+            $unknowns?: Uint8Array[];
+            tags: Uint8Array[];
+            requestId: Long;
+            static create(properties: fermata.v1.StreamAck.$Shape): fermata.v1.StreamAck & fermata.v1.StreamAck.$Shape;
+            static create(properties?: fermata.v1.StreamAck.$Properties): fermata.v1.StreamAck;
+            static encode(message: fermata.v1.StreamAck.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.StreamAck & fermata.v1.StreamAck.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace StreamAck {
+            interface $Properties {
+                tags?: (Uint8Array[]|null);
+                requestId?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.StreamAck.$Properties;
+        }
+
+        interface IStreamNack extends fermata.v1.StreamNack.$Properties {
+        }
+
+        class StreamNack {
+            constructor(properties?: fermata.v1.StreamNack.$Properties);
+            $unknowns?: Uint8Array[];
+            tag: Uint8Array;
+            delayMs: Long;
+            requestId: Long;
+            static create(properties: fermata.v1.StreamNack.$Shape): fermata.v1.StreamNack & fermata.v1.StreamNack.$Shape;
+            static create(properties?: fermata.v1.StreamNack.$Properties): fermata.v1.StreamNack;
+            static encode(message: fermata.v1.StreamNack.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.StreamNack & fermata.v1.StreamNack.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace StreamNack {
+            interface $Properties {
+                tag?: (Uint8Array|null);
+                delayMs?: (Long|null);
+                requestId?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.StreamNack.$Properties;
+        }
+
+        interface IStreamExtend extends fermata.v1.StreamExtend.$Properties {
+        }
+
+        class StreamExtend {
+            constructor(properties?: fermata.v1.StreamExtend.$Properties);
+            $unknowns?: Uint8Array[];
+            tag: Uint8Array;
+            leaseMs: Long;
+            requestId: Long;
+            static create(properties: fermata.v1.StreamExtend.$Shape): fermata.v1.StreamExtend & fermata.v1.StreamExtend.$Shape;
+            static create(properties?: fermata.v1.StreamExtend.$Properties): fermata.v1.StreamExtend;
+            static encode(message: fermata.v1.StreamExtend.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.StreamExtend & fermata.v1.StreamExtend.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace StreamExtend {
+            interface $Properties {
+                tag?: (Uint8Array|null);
+                leaseMs?: (Long|null);
+                requestId?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.StreamExtend.$Properties;
+        }
+
+        interface IConsumeRequest extends fermata.v1.ConsumeRequest.$Properties {
+        }
+
+        class ConsumeRequest {
+            constructor(properties?: fermata.v1.ConsumeRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            subscribe?: (fermata.v1.Subscribe.$Properties|null);
+            credit?: (fermata.v1.Credit.$Properties|null);
+            ack?: (fermata.v1.StreamAck.$Properties|null);
+            nack?: (fermata.v1.StreamNack.$Properties|null);
+            extend?: (fermata.v1.StreamExtend.$Properties|null);
+            kind?: ("subscribe"|"credit"|"ack"|"nack"|"extend");
+            static create(properties: fermata.v1.ConsumeRequest.$Shape): fermata.v1.ConsumeRequest & fermata.v1.ConsumeRequest.$Shape;
+            static create(properties?: fermata.v1.ConsumeRequest.$Properties): fermata.v1.ConsumeRequest;
+            static encode(message: fermata.v1.ConsumeRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ConsumeRequest & fermata.v1.ConsumeRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ConsumeRequest {
+            interface $Properties {
+                subscribe?: (fermata.v1.Subscribe.$Properties|null);
+                credit?: (fermata.v1.Credit.$Properties|null);
+                ack?: (fermata.v1.StreamAck.$Properties|null);
+                nack?: (fermata.v1.StreamNack.$Properties|null);
+                extend?: (fermata.v1.StreamExtend.$Properties|null);
+                kind?: ("subscribe"|"credit"|"ack"|"nack"|"extend");
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              subscribe?: fermata.v1.Subscribe.$Shape|null;
+              credit?: fermata.v1.Credit.$Shape|null;
+              ack?: fermata.v1.StreamAck.$Shape|null;
+              nack?: fermata.v1.StreamNack.$Shape|null;
+              extend?: fermata.v1.StreamExtend.$Shape|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ kind?: undefined; subscribe?: null; credit?: null; ack?: null; nack?: null; extend?: null }|{ kind?: "subscribe"; subscribe: fermata.v1.Subscribe.$Shape; credit?: null; ack?: null; nack?: null; extend?: null }|{ kind?: "credit"; subscribe?: null; credit: fermata.v1.Credit.$Shape; ack?: null; nack?: null; extend?: null }|{ kind?: "ack"; subscribe?: null; credit?: null; ack: fermata.v1.StreamAck.$Shape; nack?: null; extend?: null }|{ kind?: "nack"; subscribe?: null; credit?: null; ack?: null; nack: fermata.v1.StreamNack.$Shape; extend?: null }|{ kind?: "extend"; subscribe?: null; credit?: null; ack?: null; nack?: null; extend: fermata.v1.StreamExtend.$Shape })
+            );
+        }
+
+        interface IDelivery extends fermata.v1.Delivery.$Properties {
+        }
+
+        class Delivery {
+            constructor(properties?: fermata.v1.Delivery.$Properties);
+            $unknowns?: Uint8Array[];
+            tag: Uint8Array;
+            id: Long;
+            topic: string;
+            group: string;
+            payload: Uint8Array;
+            headers: { [k: string]: string };
+            key: string;
+            dueAtMs: Long;
+            enqueuedAtMs: Long;
+            attempt: number;
+            leaseExpiresAtMs: Long;
+            static create(properties: fermata.v1.Delivery.$Shape): fermata.v1.Delivery & fermata.v1.Delivery.$Shape;
+            static create(properties?: fermata.v1.Delivery.$Properties): fermata.v1.Delivery;
+            static encode(message: fermata.v1.Delivery.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.Delivery & fermata.v1.Delivery.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Delivery {
+            interface $Properties {
+                tag?: (Uint8Array|null);
+                id?: (Long|null);
+                topic?: (string|null);
+                group?: (string|null);
+                payload?: (Uint8Array|null);
+                headers?: ({ [k: string]: string }|null);
+                key?: (string|null);
+                dueAtMs?: (Long|null);
+                enqueuedAtMs?: (Long|null);
+                attempt?: (number|null);
+                leaseExpiresAtMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.Delivery.$Properties;
+        }
+
+        interface IDeliveryBatch extends fermata.v1.DeliveryBatch.$Properties {
+        }
+
+        class DeliveryBatch {
+            constructor(properties?: fermata.v1.DeliveryBatch.$Properties);
+            $unknowns?: Uint8Array[];
+            deliveries: fermata.v1.Delivery.$Properties[];
+            static create(properties: fermata.v1.DeliveryBatch.$Shape): fermata.v1.DeliveryBatch & fermata.v1.DeliveryBatch.$Shape;
+            static create(properties?: fermata.v1.DeliveryBatch.$Properties): fermata.v1.DeliveryBatch;
+            static encode(message: fermata.v1.DeliveryBatch.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.DeliveryBatch & fermata.v1.DeliveryBatch.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace DeliveryBatch {
+            interface $Properties {
+                deliveries?: (fermata.v1.Delivery.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.DeliveryBatch.$Properties;
+        }
+
+        interface ISubscribed extends fermata.v1.Subscribed.$Properties {
+        }
+
+        class Subscribed {
+            constructor(properties?: fermata.v1.Subscribed.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            prefetch: number;
+            leaseMs: Long;
+            static create(properties: fermata.v1.Subscribed.$Shape): fermata.v1.Subscribed & fermata.v1.Subscribed.$Shape;
+            static create(properties?: fermata.v1.Subscribed.$Properties): fermata.v1.Subscribed;
+            static encode(message: fermata.v1.Subscribed.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.Subscribed & fermata.v1.Subscribed.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Subscribed {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                prefetch?: (number|null);
+                leaseMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.Subscribed.$Properties;
+        }
+
+        enum SettleStatus {
+            SETTLE_STATUS_UNSPECIFIED = 0,
+            SETTLE_STATUS_OK = 1,
+            SETTLE_STATUS_LEASE_EXPIRED = 2
+        }
+
+        interface ISettleOutcome extends fermata.v1.SettleOutcome.$Properties {
+        }
+
+        class SettleOutcome {
+            constructor(properties?: fermata.v1.SettleOutcome.$Properties);
+            $unknowns?: Uint8Array[];
+            tag: Uint8Array;
+            status: fermata.v1.SettleStatus;
+            newTag: Uint8Array;
+            dueAtMs: Long;
+            static create(properties: fermata.v1.SettleOutcome.$Shape): fermata.v1.SettleOutcome & fermata.v1.SettleOutcome.$Shape;
+            static create(properties?: fermata.v1.SettleOutcome.$Properties): fermata.v1.SettleOutcome;
+            static encode(message: fermata.v1.SettleOutcome.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.SettleOutcome & fermata.v1.SettleOutcome.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace SettleOutcome {
+            interface $Properties {
+                tag?: (Uint8Array|null);
+                status?: (fermata.v1.SettleStatus|null);
+                newTag?: (Uint8Array|null);
+                dueAtMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.SettleOutcome.$Properties;
+        }
+
+        interface ISettleResult extends fermata.v1.SettleResult.$Properties {
+        }
+
+        class SettleResult {
+            constructor(properties?: fermata.v1.SettleResult.$Properties);
+            $unknowns?: Uint8Array[];
+            requestId: Long;
+            outcomes: fermata.v1.SettleOutcome.$Properties[];
+            error?: (fermata.v1.ErrorStatus.$Properties|null);
+            static create(properties: fermata.v1.SettleResult.$Shape): fermata.v1.SettleResult & fermata.v1.SettleResult.$Shape;
+            static create(properties?: fermata.v1.SettleResult.$Properties): fermata.v1.SettleResult;
+            static encode(message: fermata.v1.SettleResult.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.SettleResult & fermata.v1.SettleResult.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace SettleResult {
+            interface $Properties {
+                requestId?: (Long|null);
+                outcomes?: (fermata.v1.SettleOutcome.$Properties[]|null);
+                error?: (fermata.v1.ErrorStatus.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.SettleResult.$Properties;
+        }
+
+        interface IConsumeResponse extends fermata.v1.ConsumeResponse.$Properties {
+        }
+
+        class ConsumeResponse {
+            constructor(properties?: fermata.v1.ConsumeResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            subscribed?: (fermata.v1.Subscribed.$Properties|null);
+            deliveries?: (fermata.v1.DeliveryBatch.$Properties|null);
+            result?: (fermata.v1.SettleResult.$Properties|null);
+            kind?: ("subscribed"|"deliveries"|"result");
+            static create(properties: fermata.v1.ConsumeResponse.$Shape): fermata.v1.ConsumeResponse & fermata.v1.ConsumeResponse.$Shape;
+            static create(properties?: fermata.v1.ConsumeResponse.$Properties): fermata.v1.ConsumeResponse;
+            static encode(message: fermata.v1.ConsumeResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ConsumeResponse & fermata.v1.ConsumeResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ConsumeResponse {
+            interface $Properties {
+                subscribed?: (fermata.v1.Subscribed.$Properties|null);
+                deliveries?: (fermata.v1.DeliveryBatch.$Properties|null);
+                result?: (fermata.v1.SettleResult.$Properties|null);
+                kind?: ("subscribed"|"deliveries"|"result");
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              subscribed?: fermata.v1.Subscribed.$Shape|null;
+              deliveries?: fermata.v1.DeliveryBatch.$Shape|null;
+              result?: fermata.v1.SettleResult.$Shape|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ kind?: undefined; subscribed?: null; deliveries?: null; result?: null }|{ kind?: "subscribed"; subscribed: fermata.v1.Subscribed.$Shape; deliveries?: null; result?: null }|{ kind?: "deliveries"; subscribed?: null; deliveries: fermata.v1.DeliveryBatch.$Shape; result?: null }|{ kind?: "result"; subscribed?: null; deliveries?: null; result: fermata.v1.SettleResult.$Shape })
+            );
+        }
+
+        interface IAckRequest extends fermata.v1.AckRequest.$Properties {
+        }
+
+        class AckRequest {
+            constructor(properties?: fermata.v1.AckRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            tags: Uint8Array[];
+            static create(properties: fermata.v1.AckRequest.$Shape): fermata.v1.AckRequest & fermata.v1.AckRequest.$Shape;
+            static create(properties?: fermata.v1.AckRequest.$Properties): fermata.v1.AckRequest;
+            static encode(message: fermata.v1.AckRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.AckRequest & fermata.v1.AckRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace AckRequest {
+            interface $Properties {
+                tags?: (Uint8Array[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.AckRequest.$Properties;
+        }
+
+        interface IAckResponse extends fermata.v1.AckResponse.$Properties {
+        }
+
+        class AckResponse {
+            constructor(properties?: fermata.v1.AckResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            outcomes: fermata.v1.SettleOutcome.$Properties[];
+            static create(properties: fermata.v1.AckResponse.$Shape): fermata.v1.AckResponse & fermata.v1.AckResponse.$Shape;
+            static create(properties?: fermata.v1.AckResponse.$Properties): fermata.v1.AckResponse;
+            static encode(message: fermata.v1.AckResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.AckResponse & fermata.v1.AckResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace AckResponse {
+            interface $Properties {
+                outcomes?: (fermata.v1.SettleOutcome.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.AckResponse.$Properties;
+        }
+
+        interface INackRequest extends fermata.v1.NackRequest.$Properties {
+        }
+
+        class NackRequest {
+            constructor(properties?: fermata.v1.NackRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            tag: Uint8Array;
+            delayMs: Long;
+            static create(properties: fermata.v1.NackRequest.$Shape): fermata.v1.NackRequest & fermata.v1.NackRequest.$Shape;
+            static create(properties?: fermata.v1.NackRequest.$Properties): fermata.v1.NackRequest;
+            static encode(message: fermata.v1.NackRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.NackRequest & fermata.v1.NackRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace NackRequest {
+            interface $Properties {
+                tag?: (Uint8Array|null);
+                delayMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.NackRequest.$Properties;
+        }
+
+        interface INackResponse extends fermata.v1.NackResponse.$Properties {
+        }
+
+        class NackResponse {
+            constructor(properties?: fermata.v1.NackResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            outcome?: (fermata.v1.SettleOutcome.$Properties|null);
+            static create(properties: fermata.v1.NackResponse.$Shape): fermata.v1.NackResponse & fermata.v1.NackResponse.$Shape;
+            static create(properties?: fermata.v1.NackResponse.$Properties): fermata.v1.NackResponse;
+            static encode(message: fermata.v1.NackResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.NackResponse & fermata.v1.NackResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace NackResponse {
+            interface $Properties {
+                outcome?: (fermata.v1.SettleOutcome.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.NackResponse.$Properties;
+        }
+
+        interface IExtendRequest extends fermata.v1.ExtendRequest.$Properties {
+        }
+
+        class ExtendRequest {
+            constructor(properties?: fermata.v1.ExtendRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            tag: Uint8Array;
+            leaseMs: Long;
+            static create(properties: fermata.v1.ExtendRequest.$Shape): fermata.v1.ExtendRequest & fermata.v1.ExtendRequest.$Shape;
+            static create(properties?: fermata.v1.ExtendRequest.$Properties): fermata.v1.ExtendRequest;
+            static encode(message: fermata.v1.ExtendRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ExtendRequest & fermata.v1.ExtendRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ExtendRequest {
+            interface $Properties {
+                tag?: (Uint8Array|null);
+                leaseMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ExtendRequest.$Properties;
+        }
+
+        interface IExtendResponse extends fermata.v1.ExtendResponse.$Properties {
+        }
+
+        class ExtendResponse {
+            constructor(properties?: fermata.v1.ExtendResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            outcome?: (fermata.v1.SettleOutcome.$Properties|null);
+            static create(properties: fermata.v1.ExtendResponse.$Shape): fermata.v1.ExtendResponse & fermata.v1.ExtendResponse.$Shape;
+            static create(properties?: fermata.v1.ExtendResponse.$Properties): fermata.v1.ExtendResponse;
+            static encode(message: fermata.v1.ExtendResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ExtendResponse & fermata.v1.ExtendResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ExtendResponse {
+            interface $Properties {
+                outcome?: (fermata.v1.SettleOutcome.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ExtendResponse.$Properties;
+        }
+
+        enum CancelStatus {
+            CANCEL_STATUS_UNSPECIFIED = 0,
+            CANCEL_STATUS_CANCELLED = 1,
+            CANCEL_STATUS_NOT_FOUND = 2,
+            CANCEL_STATUS_IN_FLIGHT = 3,
+            CANCEL_STATUS_ALREADY_DONE = 4
+        }
+
+        interface ICancelRequest extends fermata.v1.CancelRequest.$Properties {
+        }
+
+        class CancelRequest {
+            constructor(properties?: fermata.v1.CancelRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            id?: (Long|null);
+            key?: (string|null);
+            target?: ("id"|"key");
+            static create(properties: fermata.v1.CancelRequest.$Shape): fermata.v1.CancelRequest & fermata.v1.CancelRequest.$Shape;
+            static create(properties?: fermata.v1.CancelRequest.$Properties): fermata.v1.CancelRequest;
+            static encode(message: fermata.v1.CancelRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.CancelRequest & fermata.v1.CancelRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CancelRequest {
+            interface $Properties {
+                topic?: (string|null);
+                id?: (Long|null);
+                key?: (string|null);
+                target?: ("id"|"key");
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              topic?: string|null;
+              id?: Long|null;
+              key?: string|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ target?: undefined; id?: null; key?: null }|{ target?: "id"; id: Long; key?: null }|{ target?: "key"; id?: null; key: string })
+            );
+        }
+
+        interface ICancelResponse extends fermata.v1.CancelResponse.$Properties {
+        }
+
+        class CancelResponse {
+            constructor(properties?: fermata.v1.CancelResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            status: fermata.v1.CancelStatus;
+            id: Long;
+            static create(properties: fermata.v1.CancelResponse.$Shape): fermata.v1.CancelResponse & fermata.v1.CancelResponse.$Shape;
+            static create(properties?: fermata.v1.CancelResponse.$Properties): fermata.v1.CancelResponse;
+            static encode(message: fermata.v1.CancelResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.CancelResponse & fermata.v1.CancelResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CancelResponse {
+            interface $Properties {
+                status?: (fermata.v1.CancelStatus|null);
+                id?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.CancelResponse.$Properties;
+        }
+
+        enum RescheduleStatus {
+            RESCHEDULE_STATUS_UNSPECIFIED = 0,
+            RESCHEDULE_STATUS_RESCHEDULED = 1,
+            RESCHEDULE_STATUS_NOT_FOUND = 2,
+            RESCHEDULE_STATUS_IN_FLIGHT = 3,
+            RESCHEDULE_STATUS_ALREADY_DONE = 4
+        }
+
+        interface IRescheduleRequest extends fermata.v1.RescheduleRequest.$Properties {
+        }
+
+        class RescheduleRequest {
+            constructor(properties?: fermata.v1.RescheduleRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            id?: (Long|null);
+            key?: (string|null);
+            delayMs?: (Long|null);
+            deliverAtMs?: (Long|null);
+            target?: ("id"|"key");
+            schedule?: ("delayMs"|"deliverAtMs");
+            static create(properties: fermata.v1.RescheduleRequest.$Shape): fermata.v1.RescheduleRequest & fermata.v1.RescheduleRequest.$Shape;
+            static create(properties?: fermata.v1.RescheduleRequest.$Properties): fermata.v1.RescheduleRequest;
+            static encode(message: fermata.v1.RescheduleRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RescheduleRequest & fermata.v1.RescheduleRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RescheduleRequest {
+            interface $Properties {
+                topic?: (string|null);
+                id?: (Long|null);
+                key?: (string|null);
+                delayMs?: (Long|null);
+                deliverAtMs?: (Long|null);
+                target?: ("id"|"key");
+                schedule?: ("delayMs"|"deliverAtMs");
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              topic?: string|null;
+              id?: Long|null;
+              key?: string|null;
+              delayMs?: Long|null;
+              deliverAtMs?: Long|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ target?: undefined; id?: null; key?: null }|{ target?: "id"; id: Long; key?: null }|{ target?: "key"; id?: null; key: string })
+            ) & (
+              ({ schedule?: undefined; delayMs?: null; deliverAtMs?: null }|{ schedule?: "delayMs"; delayMs: Long; deliverAtMs?: null }|{ schedule?: "deliverAtMs"; delayMs?: null; deliverAtMs: Long })
+            );
+        }
+
+        interface IRescheduleResponse extends fermata.v1.RescheduleResponse.$Properties {
+        }
+
+        class RescheduleResponse {
+            constructor(properties?: fermata.v1.RescheduleResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            status: fermata.v1.RescheduleStatus;
+            dueAtMs: Long;
+            id: Long;
+            static create(properties: fermata.v1.RescheduleResponse.$Shape): fermata.v1.RescheduleResponse & fermata.v1.RescheduleResponse.$Shape;
+            static create(properties?: fermata.v1.RescheduleResponse.$Properties): fermata.v1.RescheduleResponse;
+            static encode(message: fermata.v1.RescheduleResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RescheduleResponse & fermata.v1.RescheduleResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RescheduleResponse {
+            interface $Properties {
+                status?: (fermata.v1.RescheduleStatus|null);
+                dueAtMs?: (Long|null);
+                id?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RescheduleResponse.$Properties;
+        }
+
+        enum MessageState {
+            MESSAGE_STATE_UNSPECIFIED = 0,
+            MESSAGE_STATE_PENDING = 1,
+            MESSAGE_STATE_IN_FLIGHT = 2,
+            MESSAGE_STATE_DONE = 3,
+            MESSAGE_STATE_DEAD_LETTERED = 4
+        }
+
+        interface IGroupState extends fermata.v1.GroupState.$Properties {
+        }
+
+        class GroupState {
+            constructor(properties?: fermata.v1.GroupState.$Properties);
+            $unknowns?: Uint8Array[];
+            group: string;
+            state: fermata.v1.MessageState;
+            dueAtMs: Long;
+            attempt: number;
+            static create(properties: fermata.v1.GroupState.$Shape): fermata.v1.GroupState & fermata.v1.GroupState.$Shape;
+            static create(properties?: fermata.v1.GroupState.$Properties): fermata.v1.GroupState;
+            static encode(message: fermata.v1.GroupState.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GroupState & fermata.v1.GroupState.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GroupState {
+            interface $Properties {
+                group?: (string|null);
+                state?: (fermata.v1.MessageState|null);
+                dueAtMs?: (Long|null);
+                attempt?: (number|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GroupState.$Properties;
+        }
+
+        interface IMessageInfo extends fermata.v1.MessageInfo.$Properties {
+        }
+
+        class MessageInfo {
+            constructor(properties?: fermata.v1.MessageInfo.$Properties);
+            $unknowns?: Uint8Array[];
+            id: Long;
+            topic: string;
+            payload: Uint8Array;
+            headers: { [k: string]: string };
+            key: string;
+            enqueuedAtMs: Long;
+            dueAtMs: Long;
+            expireAtMs: Long;
+            static create(properties: fermata.v1.MessageInfo.$Shape): fermata.v1.MessageInfo & fermata.v1.MessageInfo.$Shape;
+            static create(properties?: fermata.v1.MessageInfo.$Properties): fermata.v1.MessageInfo;
+            static encode(message: fermata.v1.MessageInfo.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.MessageInfo & fermata.v1.MessageInfo.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace MessageInfo {
+            interface $Properties {
+                id?: (Long|null);
+                topic?: (string|null);
+                payload?: (Uint8Array|null);
+                headers?: ({ [k: string]: string }|null);
+                key?: (string|null);
+                enqueuedAtMs?: (Long|null);
+                dueAtMs?: (Long|null);
+                expireAtMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.MessageInfo.$Properties;
+        }
+
+        interface IGetMessageRequest extends fermata.v1.GetMessageRequest.$Properties {
+        }
+
+        class GetMessageRequest {
+            constructor(properties?: fermata.v1.GetMessageRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            id?: (Long|null);
+            key?: (string|null);
+            target?: ("id"|"key");
+            static create(properties: fermata.v1.GetMessageRequest.$Shape): fermata.v1.GetMessageRequest & fermata.v1.GetMessageRequest.$Shape;
+            static create(properties?: fermata.v1.GetMessageRequest.$Properties): fermata.v1.GetMessageRequest;
+            static encode(message: fermata.v1.GetMessageRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GetMessageRequest & fermata.v1.GetMessageRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetMessageRequest {
+            interface $Properties {
+                topic?: (string|null);
+                id?: (Long|null);
+                key?: (string|null);
+                target?: ("id"|"key");
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              topic?: string|null;
+              id?: Long|null;
+              key?: string|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ target?: undefined; id?: null; key?: null }|{ target?: "id"; id: Long; key?: null }|{ target?: "key"; id?: null; key: string })
+            );
+        }
+
+        interface IGetMessageResponse extends fermata.v1.GetMessageResponse.$Properties {
+        }
+
+        class GetMessageResponse {
+            constructor(properties?: fermata.v1.GetMessageResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            message?: (fermata.v1.MessageInfo.$Properties|null);
+            groups: fermata.v1.GroupState.$Properties[];
+            static create(properties: fermata.v1.GetMessageResponse.$Shape): fermata.v1.GetMessageResponse & fermata.v1.GetMessageResponse.$Shape;
+            static create(properties?: fermata.v1.GetMessageResponse.$Properties): fermata.v1.GetMessageResponse;
+            static encode(message: fermata.v1.GetMessageResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GetMessageResponse & fermata.v1.GetMessageResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetMessageResponse {
+            interface $Properties {
+                message?: (fermata.v1.MessageInfo.$Properties|null);
+                groups?: (fermata.v1.GroupState.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GetMessageResponse.$Properties;
+        }
+
+        interface IListMessagesRequest extends fermata.v1.ListMessagesRequest.$Properties {
+        }
+
+        class ListMessagesRequest {
+            constructor(properties?: fermata.v1.ListMessagesRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            fromDueMs: Long;
+            toDueMs: Long;
+            limit: number;
+            pageToken: Uint8Array;
+            static create(properties: fermata.v1.ListMessagesRequest.$Shape): fermata.v1.ListMessagesRequest & fermata.v1.ListMessagesRequest.$Shape;
+            static create(properties?: fermata.v1.ListMessagesRequest.$Properties): fermata.v1.ListMessagesRequest;
+            static encode(message: fermata.v1.ListMessagesRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ListMessagesRequest & fermata.v1.ListMessagesRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListMessagesRequest {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                fromDueMs?: (Long|null);
+                toDueMs?: (Long|null);
+                limit?: (number|null);
+                pageToken?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ListMessagesRequest.$Properties;
+        }
+
+        interface IListedMessage extends fermata.v1.ListedMessage.$Properties {
+        }
+
+        class ListedMessage {
+            constructor(properties?: fermata.v1.ListedMessage.$Properties);
+            $unknowns?: Uint8Array[];
+            message?: (fermata.v1.MessageInfo.$Properties|null);
+            state: fermata.v1.MessageState;
+            dueAtMs: Long;
+            attempt: number;
+            tag: Uint8Array;
+            static create(properties: fermata.v1.ListedMessage.$Shape): fermata.v1.ListedMessage & fermata.v1.ListedMessage.$Shape;
+            static create(properties?: fermata.v1.ListedMessage.$Properties): fermata.v1.ListedMessage;
+            static encode(message: fermata.v1.ListedMessage.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ListedMessage & fermata.v1.ListedMessage.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListedMessage {
+            interface $Properties {
+                message?: (fermata.v1.MessageInfo.$Properties|null);
+                state?: (fermata.v1.MessageState|null);
+                dueAtMs?: (Long|null);
+                attempt?: (number|null);
+                tag?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ListedMessage.$Properties;
+        }
+
+        interface IListMessagesResponse extends fermata.v1.ListMessagesResponse.$Properties {
+        }
+
+        class ListMessagesResponse {
+            constructor(properties?: fermata.v1.ListMessagesResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            messages: fermata.v1.ListedMessage.$Properties[];
+            nextPageToken: Uint8Array;
+            static create(properties: fermata.v1.ListMessagesResponse.$Shape): fermata.v1.ListMessagesResponse & fermata.v1.ListMessagesResponse.$Shape;
+            static create(properties?: fermata.v1.ListMessagesResponse.$Properties): fermata.v1.ListMessagesResponse;
+            static encode(message: fermata.v1.ListMessagesResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ListMessagesResponse & fermata.v1.ListMessagesResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListMessagesResponse {
+            interface $Properties {
+                messages?: (fermata.v1.ListedMessage.$Properties[]|null);
+                nextPageToken?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ListMessagesResponse.$Properties;
+        }
+
+        enum Durability {
+            DURABILITY_UNSPECIFIED = 0,
+            DURABILITY_QUORUM = 1,
+            DURABILITY_LEADER = 2
+        }
+
+        interface IErrorStatus extends fermata.v1.ErrorStatus.$Properties {
+        }
+
+        class ErrorStatus {
+            constructor(properties?: fermata.v1.ErrorStatus.$Properties);
+            $unknowns?: Uint8Array[];
+            code: number;
+            message: string;
+            field: string;
+            leaderAddress: string;
+            static create(properties: fermata.v1.ErrorStatus.$Shape): fermata.v1.ErrorStatus & fermata.v1.ErrorStatus.$Shape;
+            static create(properties?: fermata.v1.ErrorStatus.$Properties): fermata.v1.ErrorStatus;
+            static encode(message: fermata.v1.ErrorStatus.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ErrorStatus & fermata.v1.ErrorStatus.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ErrorStatus {
+            interface $Properties {
+                code?: (number|null);
+                message?: (string|null);
+                field?: (string|null);
+                leaderAddress?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ErrorStatus.$Properties;
+        }
+
+        class Cluster extends $protobuf.rpc.Service {
+            constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
+            static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): Cluster;
+            getClusterInfo: fermata.v1.Cluster.GetClusterInfo;
+            addMember: fermata.v1.Cluster.AddMember;
+            removeMember: fermata.v1.Cluster.RemoveMember;
+            transferLeadership: fermata.v1.Cluster.TransferLeadership;
+        }
+
+        namespace Cluster {
+            type GetClusterInfoCallback = (error: (Error|null), response?: fermata.v1.GetClusterInfoResponse) => void;
+            type GetClusterInfo = {
+              (request: fermata.v1.IGetClusterInfoRequest, callback: fermata.v1.Cluster.GetClusterInfoCallback): void;
+              (request: fermata.v1.IGetClusterInfoRequest): Promise<fermata.v1.GetClusterInfoResponse>;
+              readonly name: "GetClusterInfo";
+              readonly path: "/fermata.v1.Cluster/GetClusterInfo";
+              readonly requestType: "GetClusterInfoRequest";
+              readonly responseType: "GetClusterInfoResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type AddMemberCallback = (error: (Error|null), response?: fermata.v1.AddMemberResponse) => void;
+            type AddMember = {
+              (request: fermata.v1.IAddMemberRequest, callback: fermata.v1.Cluster.AddMemberCallback): void;
+              (request: fermata.v1.IAddMemberRequest): Promise<fermata.v1.AddMemberResponse>;
+              readonly name: "AddMember";
+              readonly path: "/fermata.v1.Cluster/AddMember";
+              readonly requestType: "AddMemberRequest";
+              readonly responseType: "AddMemberResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type RemoveMemberCallback = (error: (Error|null), response?: fermata.v1.RemoveMemberResponse) => void;
+            type RemoveMember = {
+              (request: fermata.v1.IRemoveMemberRequest, callback: fermata.v1.Cluster.RemoveMemberCallback): void;
+              (request: fermata.v1.IRemoveMemberRequest): Promise<fermata.v1.RemoveMemberResponse>;
+              readonly name: "RemoveMember";
+              readonly path: "/fermata.v1.Cluster/RemoveMember";
+              readonly requestType: "RemoveMemberRequest";
+              readonly responseType: "RemoveMemberResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type TransferLeadershipCallback = (error: (Error|null), response?: fermata.v1.TransferLeadershipResponse) => void;
+            type TransferLeadership = {
+              (request: fermata.v1.ITransferLeadershipRequest, callback: fermata.v1.Cluster.TransferLeadershipCallback): void;
+              (request: fermata.v1.ITransferLeadershipRequest): Promise<fermata.v1.TransferLeadershipResponse>;
+              readonly name: "TransferLeadership";
+              readonly path: "/fermata.v1.Cluster/TransferLeadership";
+              readonly requestType: "TransferLeadershipRequest";
+              readonly responseType: "TransferLeadershipResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+        }
+
+        enum MemberRole {
+            MEMBER_ROLE_UNSPECIFIED = 0,
+            MEMBER_ROLE_LEADER = 1,
+            MEMBER_ROLE_FOLLOWER = 2,
+            MEMBER_ROLE_CANDIDATE = 3,
+            MEMBER_ROLE_PRE_CANDIDATE = 4,
+            MEMBER_ROLE_LEARNER = 5,
+            MEMBER_ROLE_UNREACHABLE = 6
+        }
+
+        interface IMember extends fermata.v1.Member.$Properties {
+        }
+
+        class Member {
+            constructor(properties?: fermata.v1.Member.$Properties);
+            $unknowns?: Uint8Array[];
+            id: string;
+            address: string;
+            peerAddress: string;
+            role: fermata.v1.MemberRole;
+            voter: boolean;
+            matchIndex: Long;
+            lag: Long;
+            static create(properties: fermata.v1.Member.$Shape): fermata.v1.Member & fermata.v1.Member.$Shape;
+            static create(properties?: fermata.v1.Member.$Properties): fermata.v1.Member;
+            static encode(message: fermata.v1.Member.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.Member & fermata.v1.Member.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Member {
+            interface $Properties {
+                id?: (string|null);
+                address?: (string|null);
+                peerAddress?: (string|null);
+                role?: (fermata.v1.MemberRole|null);
+                voter?: (boolean|null);
+                matchIndex?: (Long|null);
+                lag?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.Member.$Properties;
+        }
+
+        interface IGetClusterInfoRequest extends fermata.v1.GetClusterInfoRequest.$Properties {
+        }
+
+        class GetClusterInfoRequest {
+            constructor(properties?: fermata.v1.GetClusterInfoRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            static create(properties: fermata.v1.GetClusterInfoRequest.$Shape): fermata.v1.GetClusterInfoRequest & fermata.v1.GetClusterInfoRequest.$Shape;
+            static create(properties?: fermata.v1.GetClusterInfoRequest.$Properties): fermata.v1.GetClusterInfoRequest;
+            static encode(message: fermata.v1.GetClusterInfoRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GetClusterInfoRequest & fermata.v1.GetClusterInfoRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetClusterInfoRequest {
+            interface $Properties {
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GetClusterInfoRequest.$Properties;
+        }
+
+        interface IGetClusterInfoResponse extends fermata.v1.GetClusterInfoResponse.$Properties {
+        }
+
+        class GetClusterInfoResponse {
+            constructor(properties?: fermata.v1.GetClusterInfoResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            clusterId: string;
+            nodeId: string;
+            leaderId: string;
+            leaderAddress: string;
+            term: Long;
+            commitIndex: Long;
+            appliedIndex: Long;
+            members: fermata.v1.Member.$Properties[];
+            static create(properties: fermata.v1.GetClusterInfoResponse.$Shape): fermata.v1.GetClusterInfoResponse & fermata.v1.GetClusterInfoResponse.$Shape;
+            static create(properties?: fermata.v1.GetClusterInfoResponse.$Properties): fermata.v1.GetClusterInfoResponse;
+            static encode(message: fermata.v1.GetClusterInfoResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GetClusterInfoResponse & fermata.v1.GetClusterInfoResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetClusterInfoResponse {
+            interface $Properties {
+                clusterId?: (string|null);
+                nodeId?: (string|null);
+                leaderId?: (string|null);
+                leaderAddress?: (string|null);
+                term?: (Long|null);
+                commitIndex?: (Long|null);
+                appliedIndex?: (Long|null);
+                members?: (fermata.v1.Member.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GetClusterInfoResponse.$Properties;
+        }
+
+        interface IAddMemberRequest extends fermata.v1.AddMemberRequest.$Properties {
+        }
+
+        class AddMemberRequest {
+            constructor(properties?: fermata.v1.AddMemberRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            id: string;
+            peerAddress: string;
+            address: string;
+            learnerOnly: boolean;
+            static create(properties: fermata.v1.AddMemberRequest.$Shape): fermata.v1.AddMemberRequest & fermata.v1.AddMemberRequest.$Shape;
+            static create(properties?: fermata.v1.AddMemberRequest.$Properties): fermata.v1.AddMemberRequest;
+            static encode(message: fermata.v1.AddMemberRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.AddMemberRequest & fermata.v1.AddMemberRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace AddMemberRequest {
+            interface $Properties {
+                id?: (string|null);
+                peerAddress?: (string|null);
+                address?: (string|null);
+                learnerOnly?: (boolean|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.AddMemberRequest.$Properties;
+        }
+
+        interface IAddMemberResponse extends fermata.v1.AddMemberResponse.$Properties {
+        }
+
+        class AddMemberResponse {
+            constructor(properties?: fermata.v1.AddMemberResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            members: fermata.v1.Member.$Properties[];
+            static create(properties: fermata.v1.AddMemberResponse.$Shape): fermata.v1.AddMemberResponse & fermata.v1.AddMemberResponse.$Shape;
+            static create(properties?: fermata.v1.AddMemberResponse.$Properties): fermata.v1.AddMemberResponse;
+            static encode(message: fermata.v1.AddMemberResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.AddMemberResponse & fermata.v1.AddMemberResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace AddMemberResponse {
+            interface $Properties {
+                members?: (fermata.v1.Member.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.AddMemberResponse.$Properties;
+        }
+
+        interface IRemoveMemberRequest extends fermata.v1.RemoveMemberRequest.$Properties {
+        }
+
+        class RemoveMemberRequest {
+            constructor(properties?: fermata.v1.RemoveMemberRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            id: string;
+            static create(properties: fermata.v1.RemoveMemberRequest.$Shape): fermata.v1.RemoveMemberRequest & fermata.v1.RemoveMemberRequest.$Shape;
+            static create(properties?: fermata.v1.RemoveMemberRequest.$Properties): fermata.v1.RemoveMemberRequest;
+            static encode(message: fermata.v1.RemoveMemberRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RemoveMemberRequest & fermata.v1.RemoveMemberRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RemoveMemberRequest {
+            interface $Properties {
+                id?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RemoveMemberRequest.$Properties;
+        }
+
+        interface IRemoveMemberResponse extends fermata.v1.RemoveMemberResponse.$Properties {
+        }
+
+        class RemoveMemberResponse {
+            constructor(properties?: fermata.v1.RemoveMemberResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            members: fermata.v1.Member.$Properties[];
+            static create(properties: fermata.v1.RemoveMemberResponse.$Shape): fermata.v1.RemoveMemberResponse & fermata.v1.RemoveMemberResponse.$Shape;
+            static create(properties?: fermata.v1.RemoveMemberResponse.$Properties): fermata.v1.RemoveMemberResponse;
+            static encode(message: fermata.v1.RemoveMemberResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RemoveMemberResponse & fermata.v1.RemoveMemberResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RemoveMemberResponse {
+            interface $Properties {
+                members?: (fermata.v1.Member.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RemoveMemberResponse.$Properties;
+        }
+
+        interface ITransferLeadershipRequest extends fermata.v1.TransferLeadershipRequest.$Properties {
+        }
+
+        class TransferLeadershipRequest {
+            constructor(properties?: fermata.v1.TransferLeadershipRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            toId: string;
+            static create(properties: fermata.v1.TransferLeadershipRequest.$Shape): fermata.v1.TransferLeadershipRequest & fermata.v1.TransferLeadershipRequest.$Shape;
+            static create(properties?: fermata.v1.TransferLeadershipRequest.$Properties): fermata.v1.TransferLeadershipRequest;
+            static encode(message: fermata.v1.TransferLeadershipRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.TransferLeadershipRequest & fermata.v1.TransferLeadershipRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TransferLeadershipRequest {
+            interface $Properties {
+                toId?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.TransferLeadershipRequest.$Properties;
+        }
+
+        interface ITransferLeadershipResponse extends fermata.v1.TransferLeadershipResponse.$Properties {
+        }
+
+        class TransferLeadershipResponse {
+            constructor(properties?: fermata.v1.TransferLeadershipResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            leaderId: string;
+            static create(properties: fermata.v1.TransferLeadershipResponse.$Shape): fermata.v1.TransferLeadershipResponse & fermata.v1.TransferLeadershipResponse.$Shape;
+            static create(properties?: fermata.v1.TransferLeadershipResponse.$Properties): fermata.v1.TransferLeadershipResponse;
+            static encode(message: fermata.v1.TransferLeadershipResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.TransferLeadershipResponse & fermata.v1.TransferLeadershipResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TransferLeadershipResponse {
+            interface $Properties {
+                leaderId?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.TransferLeadershipResponse.$Properties;
+        }
+
+        interface IStoredMessage extends fermata.v1.StoredMessage.$Properties {
+        }
+
+        class StoredMessage {
+            constructor(properties?: fermata.v1.StoredMessage.$Properties);
+            $unknowns?: Uint8Array[];
+            id: Long;
+            topic: string;
+            group: string;
+            payload: Uint8Array;
+            headers: { [k: string]: string };
+            key: string;
+            enqueuedAtMs: Long;
+            dueAtMs: Long;
+            expireAtMs: Long;
+            attempt: number;
+            liveGroups: number;
+            deadLetter?: (fermata.v1.DeadLetterInfo.$Properties|null);
+            static create(properties: fermata.v1.StoredMessage.$Shape): fermata.v1.StoredMessage & fermata.v1.StoredMessage.$Shape;
+            static create(properties?: fermata.v1.StoredMessage.$Properties): fermata.v1.StoredMessage;
+            static encode(message: fermata.v1.StoredMessage.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.StoredMessage & fermata.v1.StoredMessage.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace StoredMessage {
+            interface $Properties {
+                id?: (Long|null);
+                topic?: (string|null);
+                group?: (string|null);
+                payload?: (Uint8Array|null);
+                headers?: ({ [k: string]: string }|null);
+                key?: (string|null);
+                enqueuedAtMs?: (Long|null);
+                dueAtMs?: (Long|null);
+                expireAtMs?: (Long|null);
+                attempt?: (number|null);
+                liveGroups?: (number|null);
+                deadLetter?: (fermata.v1.DeadLetterInfo.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.StoredMessage.$Properties;
+        }
+
+        interface IDeadLetterInfo extends fermata.v1.DeadLetterInfo.$Properties {
+        }
+
+        class DeadLetterInfo {
+            constructor(properties?: fermata.v1.DeadLetterInfo.$Properties);
+            $unknowns?: Uint8Array[];
+            sourceTopic: string;
+            sourceGroup: string;
+            sourceId: Long;
+            reason: string;
+            attempts: number;
+            deliveredAtMs: Long[];
+            static create(properties: fermata.v1.DeadLetterInfo.$Shape): fermata.v1.DeadLetterInfo & fermata.v1.DeadLetterInfo.$Shape;
+            static create(properties?: fermata.v1.DeadLetterInfo.$Properties): fermata.v1.DeadLetterInfo;
+            static encode(message: fermata.v1.DeadLetterInfo.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.DeadLetterInfo & fermata.v1.DeadLetterInfo.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace DeadLetterInfo {
+            interface $Properties {
+                sourceTopic?: (string|null);
+                sourceGroup?: (string|null);
+                sourceId?: (Long|null);
+                reason?: (string|null);
+                attempts?: (number|null);
+                deliveredAtMs?: (Long[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.DeadLetterInfo.$Properties;
+        }
+
+        interface IQueueEntry extends fermata.v1.QueueEntry.$Properties {
+        }
+
+        class QueueEntry {
+            constructor(properties?: fermata.v1.QueueEntry.$Properties);
+            $unknowns?: Uint8Array[];
+            id: Long;
+            topic: string;
+            group: string;
+            dueAtMs: Long;
+            attempt: number;
+            inFlight: boolean;
+            deliveredAtMs: Long[];
+            static create(properties: fermata.v1.QueueEntry.$Shape): fermata.v1.QueueEntry & fermata.v1.QueueEntry.$Shape;
+            static create(properties?: fermata.v1.QueueEntry.$Properties): fermata.v1.QueueEntry;
+            static encode(message: fermata.v1.QueueEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.QueueEntry & fermata.v1.QueueEntry.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace QueueEntry {
+            interface $Properties {
+                id?: (Long|null);
+                topic?: (string|null);
+                group?: (string|null);
+                dueAtMs?: (Long|null);
+                attempt?: (number|null);
+                inFlight?: (boolean|null);
+                deliveredAtMs?: (Long[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.QueueEntry.$Properties;
+        }
+
+        interface ITopicRecord extends fermata.v1.TopicRecord.$Properties {
+        }
+
+        class TopicRecord {
+            constructor(properties?: fermata.v1.TopicRecord.$Properties);
+            $unknowns?: Uint8Array[];
+            name: string;
+            settings?: (fermata.v1.TopicSettings.$Properties|null);
+            groups: string[];
+            createdAtMs: Long;
+            queueHash: Long;
+            static create(properties: fermata.v1.TopicRecord.$Shape): fermata.v1.TopicRecord & fermata.v1.TopicRecord.$Shape;
+            static create(properties?: fermata.v1.TopicRecord.$Properties): fermata.v1.TopicRecord;
+            static encode(message: fermata.v1.TopicRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.TopicRecord & fermata.v1.TopicRecord.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TopicRecord {
+            interface $Properties {
+                name?: (string|null);
+                settings?: (fermata.v1.TopicSettings.$Properties|null);
+                groups?: (string[]|null);
+                createdAtMs?: (Long|null);
+                queueHash?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.TopicRecord.$Properties;
+        }
+    }
+}

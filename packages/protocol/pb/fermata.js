@@ -1,0 +1,8269 @@
+/*eslint-disable block-scoped-var, id-length, no-control-regex, no-magic-numbers, no-mixed-operators, no-prototype-builtins, no-redeclare, no-shadow, no-var, sort-vars, default-case, jsdoc/require-param*/
+import $protobuf from "protobufjs/minimal.js";
+
+const $Reader = $protobuf.Reader, $Writer = $protobuf.Writer, $util = $protobuf.util;
+const $Object = $util.global.Object, $undefined = $util.global.undefined, $Error = $util.global.Error, $RangeError = $util.global.RangeError;
+
+const $root = $protobuf.roots["default"] || ($protobuf.roots["default"] = {});
+
+export const fermata = $root.fermata = (() => {
+
+    const fermata = {};
+
+    fermata.v1 = (function() {
+
+        const v1 = {};
+
+        v1.Admin = (function() {
+
+            const Admin = function(rpcImpl, requestDelimited, responseDelimited) {
+                $protobuf.rpc.Service.call(this, rpcImpl, requestDelimited, responseDelimited);
+            };
+
+            $Object.defineProperty(Admin.prototype = $Object.create($protobuf.rpc.Service.prototype), "constructor", { value: Admin, writable: true, enumerable: false, configurable: true });
+
+            Admin.create = function(rpcImpl, requestDelimited, responseDelimited) {
+                return new this(rpcImpl, requestDelimited, responseDelimited);
+            };
+
+
+
+            $Object.defineProperties(Admin.prototype.createTopic = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Admin.prototype.createTopic, $root.fermata.v1.CreateTopicRequest, $root.fermata.v1.CreateTopicResponse, request, callback);
+            }, {
+                name: { value: "CreateTopic" },
+                path: { value: "/fermata.v1.Admin/CreateTopic" },
+                requestType: { value: "CreateTopicRequest" },
+                responseType: { value: "CreateTopicResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Admin.prototype.updateTopic = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Admin.prototype.updateTopic, $root.fermata.v1.UpdateTopicRequest, $root.fermata.v1.UpdateTopicResponse, request, callback);
+            }, {
+                name: { value: "UpdateTopic" },
+                path: { value: "/fermata.v1.Admin/UpdateTopic" },
+                requestType: { value: "UpdateTopicRequest" },
+                responseType: { value: "UpdateTopicResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Admin.prototype.deleteTopic = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Admin.prototype.deleteTopic, $root.fermata.v1.DeleteTopicRequest, $root.fermata.v1.DeleteTopicResponse, request, callback);
+            }, {
+                name: { value: "DeleteTopic" },
+                path: { value: "/fermata.v1.Admin/DeleteTopic" },
+                requestType: { value: "DeleteTopicRequest" },
+                responseType: { value: "DeleteTopicResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Admin.prototype.listTopics = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Admin.prototype.listTopics, $root.fermata.v1.ListTopicsRequest, $root.fermata.v1.ListTopicsResponse, request, callback);
+            }, {
+                name: { value: "ListTopics" },
+                path: { value: "/fermata.v1.Admin/ListTopics" },
+                requestType: { value: "ListTopicsRequest" },
+                responseType: { value: "ListTopicsResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Admin.prototype.getTopicStats = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Admin.prototype.getTopicStats, $root.fermata.v1.GetTopicStatsRequest, $root.fermata.v1.GetTopicStatsResponse, request, callback);
+            }, {
+                name: { value: "GetTopicStats" },
+                path: { value: "/fermata.v1.Admin/GetTopicStats" },
+                requestType: { value: "GetTopicStatsRequest" },
+                responseType: { value: "GetTopicStatsResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Admin.prototype.createGroup = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Admin.prototype.createGroup, $root.fermata.v1.CreateGroupRequest, $root.fermata.v1.CreateGroupResponse, request, callback);
+            }, {
+                name: { value: "CreateGroup" },
+                path: { value: "/fermata.v1.Admin/CreateGroup" },
+                requestType: { value: "CreateGroupRequest" },
+                responseType: { value: "CreateGroupResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Admin.prototype.deleteGroup = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Admin.prototype.deleteGroup, $root.fermata.v1.DeleteGroupRequest, $root.fermata.v1.DeleteGroupResponse, request, callback);
+            }, {
+                name: { value: "DeleteGroup" },
+                path: { value: "/fermata.v1.Admin/DeleteGroup" },
+                requestType: { value: "DeleteGroupRequest" },
+                responseType: { value: "DeleteGroupResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            return Admin;
+        })();
+
+        v1.ExpiryAction = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "EXPIRY_ACTION_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "EXPIRY_ACTION_DROP"] = 1;
+            values[valuesById[2] = "EXPIRY_ACTION_DEAD_LETTER"] = 2;
+            return values;
+        })();
+
+        v1.TopicSettings = (function() {
+
+            const TopicSettings = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            TopicSettings.prototype.maxAttempts = 0;
+            TopicSettings.prototype.defaultLeaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            TopicSettings.prototype.deadLetterTopic = "";
+            TopicSettings.prototype.expiryAction = 0;
+            TopicSettings.prototype.timeBucketMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            TopicSettings.prototype.dedupWindowMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            TopicSettings.create = function(properties) {
+                return new TopicSettings(properties);
+            };
+
+            TopicSettings.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.maxAttempts != null && $Object.hasOwnProperty.call(message, "maxAttempts") && message.maxAttempts !== 0)
+                    writer.uint32(8).uint32(message.maxAttempts);
+                if (message.defaultLeaseMs != null && $Object.hasOwnProperty.call(message, "defaultLeaseMs") && (typeof message.defaultLeaseMs === "object" ? message.defaultLeaseMs.low || message.defaultLeaseMs.high : message.defaultLeaseMs !== 0))
+                    writer.uint32(16).int64(message.defaultLeaseMs);
+                if (message.deadLetterTopic != null && $Object.hasOwnProperty.call(message, "deadLetterTopic") && message.deadLetterTopic !== "")
+                    writer.uint32(26).string(message.deadLetterTopic);
+                if (message.expiryAction != null && $Object.hasOwnProperty.call(message, "expiryAction") && message.expiryAction !== 0)
+                    writer.uint32(32).int32(message.expiryAction);
+                if (message.timeBucketMs != null && $Object.hasOwnProperty.call(message, "timeBucketMs") && (typeof message.timeBucketMs === "object" ? message.timeBucketMs.low || message.timeBucketMs.high : message.timeBucketMs !== 0))
+                    writer.uint32(40).int64(message.timeBucketMs);
+                if (message.dedupWindowMs != null && $Object.hasOwnProperty.call(message, "dedupWindowMs") && (typeof message.dedupWindowMs === "object" ? message.dedupWindowMs.low || message.dedupWindowMs.high : message.dedupWindowMs !== 0))
+                    writer.uint32(48).int64(message.dedupWindowMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            TopicSettings.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.TopicSettings();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.maxAttempts = value;
+                            else
+                                delete message.maxAttempts;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.defaultLeaseMs = value;
+                            else
+                                delete message.defaultLeaseMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.deadLetterTopic = value;
+                            else
+                                delete message.deadLetterTopic;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.expiryAction = value;
+                            else
+                                delete message.expiryAction;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.timeBucketMs = value;
+                            else
+                                delete message.timeBucketMs;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dedupWindowMs = value;
+                            else
+                                delete message.dedupWindowMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            TopicSettings.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.TopicSettings";
+            };
+
+            return TopicSettings;
+        })();
+
+        v1.Topic = (function() {
+
+            const Topic = function (properties) {
+                this.groups = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            Topic.prototype.name = "";
+            Topic.prototype.settings = null;
+            Topic.prototype.groups = $util.emptyArray;
+            Topic.prototype.createdAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            Topic.create = function(properties) {
+                return new Topic(properties);
+            };
+
+            Topic.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(10).string(message.name);
+                if (message.settings != null && $Object.hasOwnProperty.call(message, "settings"))
+                    $root.fermata.v1.TopicSettings.encode(message.settings, writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.groups != null && message.groups.length)
+                    for (let i = 0; i < message.groups.length; ++i)
+                        writer.uint32(26).string(message.groups[i]);
+                if (message.createdAtMs != null && $Object.hasOwnProperty.call(message, "createdAtMs") && (typeof message.createdAtMs === "object" ? message.createdAtMs.low || message.createdAtMs.high : message.createdAtMs !== 0))
+                    writer.uint32(32).int64(message.createdAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            Topic.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.Topic();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.settings = $root.fermata.v1.TopicSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.settings);
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.groups && message.groups.length))
+                                message.groups = [];
+                            message.groups.push(reader.stringVerify());
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.createdAtMs = value;
+                            else
+                                delete message.createdAtMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            Topic.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.Topic";
+            };
+
+            return Topic;
+        })();
+
+        v1.CreateTopicRequest = (function() {
+
+            const CreateTopicRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            CreateTopicRequest.prototype.name = "";
+            CreateTopicRequest.prototype.settings = null;
+
+            CreateTopicRequest.create = function(properties) {
+                return new CreateTopicRequest(properties);
+            };
+
+            CreateTopicRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(10).string(message.name);
+                if (message.settings != null && $Object.hasOwnProperty.call(message, "settings"))
+                    $root.fermata.v1.TopicSettings.encode(message.settings, writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            CreateTopicRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.CreateTopicRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.settings = $root.fermata.v1.TopicSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.settings);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            CreateTopicRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.CreateTopicRequest";
+            };
+
+            return CreateTopicRequest;
+        })();
+
+        v1.CreateTopicResponse = (function() {
+
+            const CreateTopicResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            CreateTopicResponse.prototype.topic = null;
+
+            CreateTopicResponse.create = function(properties) {
+                return new CreateTopicResponse(properties);
+            };
+
+            CreateTopicResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic"))
+                    $root.fermata.v1.Topic.encode(message.topic, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            CreateTopicResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.CreateTopicResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.topic = $root.fermata.v1.Topic.decode(reader, reader.size(), $undefined, _depth + 1, message.topic);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            CreateTopicResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.CreateTopicResponse";
+            };
+
+            return CreateTopicResponse;
+        })();
+
+        v1.UpdateTopicRequest = (function() {
+
+            const UpdateTopicRequest = function (properties) {
+                this.updateMask = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            UpdateTopicRequest.prototype.name = "";
+            UpdateTopicRequest.prototype.settings = null;
+            UpdateTopicRequest.prototype.updateMask = $util.emptyArray;
+
+            UpdateTopicRequest.create = function(properties) {
+                return new UpdateTopicRequest(properties);
+            };
+
+            UpdateTopicRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(10).string(message.name);
+                if (message.settings != null && $Object.hasOwnProperty.call(message, "settings"))
+                    $root.fermata.v1.TopicSettings.encode(message.settings, writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.updateMask != null && message.updateMask.length)
+                    for (let i = 0; i < message.updateMask.length; ++i)
+                        writer.uint32(26).string(message.updateMask[i]);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            UpdateTopicRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.UpdateTopicRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.settings = $root.fermata.v1.TopicSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.settings);
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.updateMask && message.updateMask.length))
+                                message.updateMask = [];
+                            message.updateMask.push(reader.stringVerify());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            UpdateTopicRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.UpdateTopicRequest";
+            };
+
+            return UpdateTopicRequest;
+        })();
+
+        v1.UpdateTopicResponse = (function() {
+
+            const UpdateTopicResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            UpdateTopicResponse.prototype.topic = null;
+
+            UpdateTopicResponse.create = function(properties) {
+                return new UpdateTopicResponse(properties);
+            };
+
+            UpdateTopicResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic"))
+                    $root.fermata.v1.Topic.encode(message.topic, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            UpdateTopicResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.UpdateTopicResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.topic = $root.fermata.v1.Topic.decode(reader, reader.size(), $undefined, _depth + 1, message.topic);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            UpdateTopicResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.UpdateTopicResponse";
+            };
+
+            return UpdateTopicResponse;
+        })();
+
+        v1.DeleteTopicRequest = (function() {
+
+            const DeleteTopicRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            DeleteTopicRequest.prototype.name = "";
+
+            DeleteTopicRequest.create = function(properties) {
+                return new DeleteTopicRequest(properties);
+            };
+
+            DeleteTopicRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(10).string(message.name);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            DeleteTopicRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.DeleteTopicRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            DeleteTopicRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.DeleteTopicRequest";
+            };
+
+            return DeleteTopicRequest;
+        })();
+
+        v1.DeleteTopicResponse = (function() {
+
+            const DeleteTopicResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            DeleteTopicResponse.prototype.removedMessages = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            DeleteTopicResponse.create = function(properties) {
+                return new DeleteTopicResponse(properties);
+            };
+
+            DeleteTopicResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.removedMessages != null && $Object.hasOwnProperty.call(message, "removedMessages") && (typeof message.removedMessages === "object" ? message.removedMessages.low || message.removedMessages.high : message.removedMessages !== 0))
+                    writer.uint32(8).uint64(message.removedMessages);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            DeleteTopicResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.DeleteTopicResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.removedMessages = value;
+                            else
+                                delete message.removedMessages;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            DeleteTopicResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.DeleteTopicResponse";
+            };
+
+            return DeleteTopicResponse;
+        })();
+
+        v1.ListTopicsRequest = (function() {
+
+            const ListTopicsRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ListTopicsRequest.create = function(properties) {
+                return new ListTopicsRequest(properties);
+            };
+
+            ListTopicsRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ListTopicsRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ListTopicsRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ListTopicsRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ListTopicsRequest";
+            };
+
+            return ListTopicsRequest;
+        })();
+
+        v1.ListTopicsResponse = (function() {
+
+            const ListTopicsResponse = function (properties) {
+                this.topics = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ListTopicsResponse.prototype.topics = $util.emptyArray;
+
+            ListTopicsResponse.create = function(properties) {
+                return new ListTopicsResponse(properties);
+            };
+
+            ListTopicsResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topics != null && message.topics.length)
+                    for (let i = 0; i < message.topics.length; ++i)
+                        $root.fermata.v1.Topic.encode(message.topics[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ListTopicsResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ListTopicsResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.topics && message.topics.length))
+                                message.topics = [];
+                            message.topics.push($root.fermata.v1.Topic.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ListTopicsResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ListTopicsResponse";
+            };
+
+            return ListTopicsResponse;
+        })();
+
+        v1.GroupStats = (function() {
+
+            const GroupStats = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GroupStats.prototype.group = "";
+            GroupStats.prototype.pending = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            GroupStats.prototype.inFlight = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            GroupStats.prototype.deadLettered = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            GroupStats.prototype.nextDueMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            GroupStats.create = function(properties) {
+                return new GroupStats(properties);
+            };
+
+            GroupStats.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(10).string(message.group);
+                if (message.pending != null && $Object.hasOwnProperty.call(message, "pending") && (typeof message.pending === "object" ? message.pending.low || message.pending.high : message.pending !== 0))
+                    writer.uint32(16).uint64(message.pending);
+                if (message.inFlight != null && $Object.hasOwnProperty.call(message, "inFlight") && (typeof message.inFlight === "object" ? message.inFlight.low || message.inFlight.high : message.inFlight !== 0))
+                    writer.uint32(24).uint64(message.inFlight);
+                if (message.deadLettered != null && $Object.hasOwnProperty.call(message, "deadLettered") && (typeof message.deadLettered === "object" ? message.deadLettered.low || message.deadLettered.high : message.deadLettered !== 0))
+                    writer.uint32(32).uint64(message.deadLettered);
+                if (message.nextDueMs != null && $Object.hasOwnProperty.call(message, "nextDueMs") && (typeof message.nextDueMs === "object" ? message.nextDueMs.low || message.nextDueMs.high : message.nextDueMs !== 0))
+                    writer.uint32(40).int64(message.nextDueMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GroupStats.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GroupStats();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.pending = value;
+                            else
+                                delete message.pending;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.inFlight = value;
+                            else
+                                delete message.inFlight;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.deadLettered = value;
+                            else
+                                delete message.deadLettered;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.nextDueMs = value;
+                            else
+                                delete message.nextDueMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GroupStats.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GroupStats";
+            };
+
+            return GroupStats;
+        })();
+
+        v1.GetTopicStatsRequest = (function() {
+
+            const GetTopicStatsRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GetTopicStatsRequest.prototype.topic = "";
+
+            GetTopicStatsRequest.create = function(properties) {
+                return new GetTopicStatsRequest(properties);
+            };
+
+            GetTopicStatsRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GetTopicStatsRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GetTopicStatsRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GetTopicStatsRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GetTopicStatsRequest";
+            };
+
+            return GetTopicStatsRequest;
+        })();
+
+        v1.GetTopicStatsResponse = (function() {
+
+            const GetTopicStatsResponse = function (properties) {
+                this.groups = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GetTopicStatsResponse.prototype.topic = "";
+            GetTopicStatsResponse.prototype.groups = $util.emptyArray;
+
+            GetTopicStatsResponse.create = function(properties) {
+                return new GetTopicStatsResponse(properties);
+            };
+
+            GetTopicStatsResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.groups != null && message.groups.length)
+                    for (let i = 0; i < message.groups.length; ++i)
+                        $root.fermata.v1.GroupStats.encode(message.groups[i], writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GetTopicStatsResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GetTopicStatsResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.groups && message.groups.length))
+                                message.groups = [];
+                            message.groups.push($root.fermata.v1.GroupStats.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GetTopicStatsResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GetTopicStatsResponse";
+            };
+
+            return GetTopicStatsResponse;
+        })();
+
+        v1.CreateGroupRequest = (function() {
+
+            const CreateGroupRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            CreateGroupRequest.prototype.topic = "";
+            CreateGroupRequest.prototype.group = "";
+
+            CreateGroupRequest.create = function(properties) {
+                return new CreateGroupRequest(properties);
+            };
+
+            CreateGroupRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            CreateGroupRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.CreateGroupRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            CreateGroupRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.CreateGroupRequest";
+            };
+
+            return CreateGroupRequest;
+        })();
+
+        v1.CreateGroupResponse = (function() {
+
+            const CreateGroupResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            CreateGroupResponse.prototype.topic = null;
+
+            CreateGroupResponse.create = function(properties) {
+                return new CreateGroupResponse(properties);
+            };
+
+            CreateGroupResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic"))
+                    $root.fermata.v1.Topic.encode(message.topic, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            CreateGroupResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.CreateGroupResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.topic = $root.fermata.v1.Topic.decode(reader, reader.size(), $undefined, _depth + 1, message.topic);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            CreateGroupResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.CreateGroupResponse";
+            };
+
+            return CreateGroupResponse;
+        })();
+
+        v1.DeleteGroupRequest = (function() {
+
+            const DeleteGroupRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            DeleteGroupRequest.prototype.topic = "";
+            DeleteGroupRequest.prototype.group = "";
+
+            DeleteGroupRequest.create = function(properties) {
+                return new DeleteGroupRequest(properties);
+            };
+
+            DeleteGroupRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            DeleteGroupRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.DeleteGroupRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            DeleteGroupRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.DeleteGroupRequest";
+            };
+
+            return DeleteGroupRequest;
+        })();
+
+        v1.DeleteGroupResponse = (function() {
+
+            const DeleteGroupResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            DeleteGroupResponse.prototype.removedMessages = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            DeleteGroupResponse.create = function(properties) {
+                return new DeleteGroupResponse(properties);
+            };
+
+            DeleteGroupResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.removedMessages != null && $Object.hasOwnProperty.call(message, "removedMessages") && (typeof message.removedMessages === "object" ? message.removedMessages.low || message.removedMessages.high : message.removedMessages !== 0))
+                    writer.uint32(8).uint64(message.removedMessages);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            DeleteGroupResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.DeleteGroupResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.removedMessages = value;
+                            else
+                                delete message.removedMessages;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            DeleteGroupResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.DeleteGroupResponse";
+            };
+
+            return DeleteGroupResponse;
+        })();
+
+        v1.Broker = (function() {
+
+            const Broker = function(rpcImpl, requestDelimited, responseDelimited) {
+                $protobuf.rpc.Service.call(this, rpcImpl, requestDelimited, responseDelimited);
+            };
+
+            $Object.defineProperty(Broker.prototype = $Object.create($protobuf.rpc.Service.prototype), "constructor", { value: Broker, writable: true, enumerable: false, configurable: true });
+
+            Broker.create = function(rpcImpl, requestDelimited, responseDelimited) {
+                return new this(rpcImpl, requestDelimited, responseDelimited);
+            };
+
+
+
+            $Object.defineProperties(Broker.prototype.publish = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.publish, $root.fermata.v1.PublishRequest, $root.fermata.v1.PublishResponse, request, callback);
+            }, {
+                name: { value: "Publish" },
+                path: { value: "/fermata.v1.Broker/Publish" },
+                requestType: { value: "PublishRequest" },
+                responseType: { value: "PublishResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Broker.prototype.publishStream = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.publishStream, $root.fermata.v1.PublishStreamRequest, $root.fermata.v1.PublishStreamResponse, request, callback);
+            }, {
+                name: { value: "PublishStream" },
+                path: { value: "/fermata.v1.Broker/PublishStream" },
+                requestType: { value: "PublishStreamRequest" },
+                responseType: { value: "PublishStreamResponse" },
+                requestStream: { value: true },
+                responseStream: { value: true }
+            });
+
+
+
+            $Object.defineProperties(Broker.prototype.consume = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.consume, $root.fermata.v1.ConsumeRequest, $root.fermata.v1.ConsumeResponse, request, callback);
+            }, {
+                name: { value: "Consume" },
+                path: { value: "/fermata.v1.Broker/Consume" },
+                requestType: { value: "ConsumeRequest" },
+                responseType: { value: "ConsumeResponse" },
+                requestStream: { value: true },
+                responseStream: { value: true }
+            });
+
+
+
+            $Object.defineProperties(Broker.prototype.ack = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.ack, $root.fermata.v1.AckRequest, $root.fermata.v1.AckResponse, request, callback);
+            }, {
+                name: { value: "Ack" },
+                path: { value: "/fermata.v1.Broker/Ack" },
+                requestType: { value: "AckRequest" },
+                responseType: { value: "AckResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Broker.prototype.nack = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.nack, $root.fermata.v1.NackRequest, $root.fermata.v1.NackResponse, request, callback);
+            }, {
+                name: { value: "Nack" },
+                path: { value: "/fermata.v1.Broker/Nack" },
+                requestType: { value: "NackRequest" },
+                responseType: { value: "NackResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Broker.prototype.extend = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.extend, $root.fermata.v1.ExtendRequest, $root.fermata.v1.ExtendResponse, request, callback);
+            }, {
+                name: { value: "Extend" },
+                path: { value: "/fermata.v1.Broker/Extend" },
+                requestType: { value: "ExtendRequest" },
+                responseType: { value: "ExtendResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Broker.prototype.cancel = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.cancel, $root.fermata.v1.CancelRequest, $root.fermata.v1.CancelResponse, request, callback);
+            }, {
+                name: { value: "Cancel" },
+                path: { value: "/fermata.v1.Broker/Cancel" },
+                requestType: { value: "CancelRequest" },
+                responseType: { value: "CancelResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Broker.prototype.reschedule = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.reschedule, $root.fermata.v1.RescheduleRequest, $root.fermata.v1.RescheduleResponse, request, callback);
+            }, {
+                name: { value: "Reschedule" },
+                path: { value: "/fermata.v1.Broker/Reschedule" },
+                requestType: { value: "RescheduleRequest" },
+                responseType: { value: "RescheduleResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Broker.prototype.getMessage = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.getMessage, $root.fermata.v1.GetMessageRequest, $root.fermata.v1.GetMessageResponse, request, callback);
+            }, {
+                name: { value: "GetMessage" },
+                path: { value: "/fermata.v1.Broker/GetMessage" },
+                requestType: { value: "GetMessageRequest" },
+                responseType: { value: "GetMessageResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Broker.prototype.listMessages = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.listMessages, $root.fermata.v1.ListMessagesRequest, $root.fermata.v1.ListMessagesResponse, request, callback);
+            }, {
+                name: { value: "ListMessages" },
+                path: { value: "/fermata.v1.Broker/ListMessages" },
+                requestType: { value: "ListMessagesRequest" },
+                responseType: { value: "ListMessagesResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            return Broker;
+        })();
+
+        v1.PublishMessage = (function() {
+
+            const PublishMessage = function (properties) {
+                this.headers = {};
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PublishMessage.prototype.topic = "";
+            PublishMessage.prototype.payload = $util.newBuffer([]);
+            PublishMessage.prototype.headers = $util.emptyObject;
+            PublishMessage.prototype.delayMs = null;
+            PublishMessage.prototype.deliverAtMs = null;
+            PublishMessage.prototype.ttlMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            PublishMessage.prototype.key = "";
+
+            let $oneOfFields;
+
+            $Object.defineProperty(PublishMessage.prototype, "schedule", {
+                get: $util.oneOfGetter($oneOfFields = ["delayMs", "deliverAtMs"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            PublishMessage.create = function(properties) {
+                return new PublishMessage(properties);
+            };
+
+            PublishMessage.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.payload != null && $Object.hasOwnProperty.call(message, "payload") && message.payload.length)
+                    writer.uint32(18).bytes(message.payload);
+                if (message.headers != null && $Object.hasOwnProperty.call(message, "headers"))
+                    for (let keys = $Object.keys(message.headers), i = 0; i < keys.length; ++i)
+                        writer.uint32(26).fork().uint32(10).string(keys[i]).uint32(18).string(message.headers[keys[i]]).ldelim();
+                if (message.delayMs != null && $Object.hasOwnProperty.call(message, "delayMs"))
+                    writer.uint32(32).int64(message.delayMs);
+                if (message.deliverAtMs != null && $Object.hasOwnProperty.call(message, "deliverAtMs"))
+                    writer.uint32(40).int64(message.deliverAtMs);
+                if (message.ttlMs != null && $Object.hasOwnProperty.call(message, "ttlMs") && (typeof message.ttlMs === "object" ? message.ttlMs.low || message.ttlMs.high : message.ttlMs !== 0))
+                    writer.uint32(48).int64(message.ttlMs);
+                if (message.key != null && $Object.hasOwnProperty.call(message, "key") && message.key !== "")
+                    writer.uint32(58).string(message.key);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PublishMessage.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, key, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PublishMessage();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.payload = value;
+                            else
+                                delete message.payload;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.headers === $util.emptyObject)
+                                message.headers = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = "";
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 2)
+                                        break;
+                                    value = reader.stringVerify();
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.headers, key);
+                            message.headers[key] = value;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            message.delayMs = reader.int64();
+                            message.schedule = "delayMs";
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            message.deliverAtMs = reader.int64();
+                            message.schedule = "deliverAtMs";
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.ttlMs = value;
+                            else
+                                delete message.ttlMs;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.key = value;
+                            else
+                                delete message.key;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PublishMessage.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PublishMessage";
+            };
+
+            return PublishMessage;
+        })();
+
+        v1.PublishRequest = (function() {
+
+            const PublishRequest = function (properties) {
+                this.messages = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PublishRequest.prototype.messages = $util.emptyArray;
+            PublishRequest.prototype.durability = 0;
+
+            PublishRequest.create = function(properties) {
+                return new PublishRequest(properties);
+            };
+
+            PublishRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.messages != null && message.messages.length)
+                    for (let i = 0; i < message.messages.length; ++i)
+                        $root.fermata.v1.PublishMessage.encode(message.messages[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.durability != null && $Object.hasOwnProperty.call(message, "durability") && message.durability !== 0)
+                    writer.uint32(16).int32(message.durability);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PublishRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PublishRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.messages && message.messages.length))
+                                message.messages = [];
+                            message.messages.push($root.fermata.v1.PublishMessage.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.durability = value;
+                            else
+                                delete message.durability;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PublishRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PublishRequest";
+            };
+
+            return PublishRequest;
+        })();
+
+        v1.PublishResult = (function() {
+
+            const PublishResult = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PublishResult.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            PublishResult.prototype.deduplicated = false;
+            PublishResult.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            PublishResult.create = function(properties) {
+                return new PublishResult(properties);
+            };
+
+            PublishResult.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(8).uint64(message.id);
+                if (message.deduplicated != null && $Object.hasOwnProperty.call(message, "deduplicated") && message.deduplicated !== false)
+                    writer.uint32(16).bool(message.deduplicated);
+                if (message.dueAtMs != null && $Object.hasOwnProperty.call(message, "dueAtMs") && (typeof message.dueAtMs === "object" ? message.dueAtMs.low || message.dueAtMs.high : message.dueAtMs !== 0))
+                    writer.uint32(24).int64(message.dueAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PublishResult.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PublishResult();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.deduplicated = value;
+                            else
+                                delete message.deduplicated;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dueAtMs = value;
+                            else
+                                delete message.dueAtMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PublishResult.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PublishResult";
+            };
+
+            return PublishResult;
+        })();
+
+        v1.PublishResponse = (function() {
+
+            const PublishResponse = function (properties) {
+                this.results = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PublishResponse.prototype.results = $util.emptyArray;
+
+            PublishResponse.create = function(properties) {
+                return new PublishResponse(properties);
+            };
+
+            PublishResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.results != null && message.results.length)
+                    for (let i = 0; i < message.results.length; ++i)
+                        $root.fermata.v1.PublishResult.encode(message.results[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PublishResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PublishResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.results && message.results.length))
+                                message.results = [];
+                            message.results.push($root.fermata.v1.PublishResult.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PublishResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PublishResponse";
+            };
+
+            return PublishResponse;
+        })();
+
+        v1.PublishStreamRequest = (function() {
+
+            const PublishStreamRequest = function (properties) {
+                this.messages = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PublishStreamRequest.prototype.sequence = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            PublishStreamRequest.prototype.messages = $util.emptyArray;
+            PublishStreamRequest.prototype.durability = 0;
+
+            PublishStreamRequest.create = function(properties) {
+                return new PublishStreamRequest(properties);
+            };
+
+            PublishStreamRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sequence != null && $Object.hasOwnProperty.call(message, "sequence") && (typeof message.sequence === "object" ? message.sequence.low || message.sequence.high : message.sequence !== 0))
+                    writer.uint32(8).uint64(message.sequence);
+                if (message.messages != null && message.messages.length)
+                    for (let i = 0; i < message.messages.length; ++i)
+                        $root.fermata.v1.PublishMessage.encode(message.messages[i], writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.durability != null && $Object.hasOwnProperty.call(message, "durability") && message.durability !== 0)
+                    writer.uint32(24).int32(message.durability);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PublishStreamRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PublishStreamRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sequence = value;
+                            else
+                                delete message.sequence;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.messages && message.messages.length))
+                                message.messages = [];
+                            message.messages.push($root.fermata.v1.PublishMessage.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.durability = value;
+                            else
+                                delete message.durability;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PublishStreamRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PublishStreamRequest";
+            };
+
+            return PublishStreamRequest;
+        })();
+
+        v1.PublishStreamResponse = (function() {
+
+            const PublishStreamResponse = function (properties) {
+                this.results = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PublishStreamResponse.prototype.sequence = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            PublishStreamResponse.prototype.results = $util.emptyArray;
+            PublishStreamResponse.prototype.error = null;
+
+            PublishStreamResponse.create = function(properties) {
+                return new PublishStreamResponse(properties);
+            };
+
+            PublishStreamResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sequence != null && $Object.hasOwnProperty.call(message, "sequence") && (typeof message.sequence === "object" ? message.sequence.low || message.sequence.high : message.sequence !== 0))
+                    writer.uint32(8).uint64(message.sequence);
+                if (message.results != null && message.results.length)
+                    for (let i = 0; i < message.results.length; ++i)
+                        $root.fermata.v1.PublishResult.encode(message.results[i], writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.error != null && $Object.hasOwnProperty.call(message, "error"))
+                    $root.fermata.v1.ErrorStatus.encode(message.error, writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PublishStreamResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PublishStreamResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sequence = value;
+                            else
+                                delete message.sequence;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.results && message.results.length))
+                                message.results = [];
+                            message.results.push($root.fermata.v1.PublishResult.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.error = $root.fermata.v1.ErrorStatus.decode(reader, reader.size(), $undefined, _depth + 1, message.error);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PublishStreamResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PublishStreamResponse";
+            };
+
+            return PublishStreamResponse;
+        })();
+
+        v1.Subscribe = (function() {
+
+            const Subscribe = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            Subscribe.prototype.topic = "";
+            Subscribe.prototype.group = "";
+            Subscribe.prototype.prefetch = 0;
+            Subscribe.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            Subscribe.create = function(properties) {
+                return new Subscribe(properties);
+            };
+
+            Subscribe.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.prefetch != null && $Object.hasOwnProperty.call(message, "prefetch") && message.prefetch !== 0)
+                    writer.uint32(24).uint32(message.prefetch);
+                if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
+                    writer.uint32(32).int64(message.leaseMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            Subscribe.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.Subscribe();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.prefetch = value;
+                            else
+                                delete message.prefetch;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseMs = value;
+                            else
+                                delete message.leaseMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            Subscribe.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.Subscribe";
+            };
+
+            return Subscribe;
+        })();
+
+        v1.Credit = (function() {
+
+            const Credit = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            Credit.prototype.n = 0;
+
+            Credit.create = function(properties) {
+                return new Credit(properties);
+            };
+
+            Credit.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.n != null && $Object.hasOwnProperty.call(message, "n") && message.n !== 0)
+                    writer.uint32(8).uint32(message.n);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            Credit.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.Credit();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.n = value;
+                            else
+                                delete message.n;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            Credit.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.Credit";
+            };
+
+            return Credit;
+        })();
+
+        v1.StreamAck = (function() {
+
+            const StreamAck = function (properties) {
+                this.tags = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            StreamAck.prototype.tags = $util.emptyArray;
+            StreamAck.prototype.requestId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            StreamAck.create = function(properties) {
+                return new StreamAck(properties);
+            };
+
+            StreamAck.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tags != null && message.tags.length)
+                    for (let i = 0; i < message.tags.length; ++i)
+                        writer.uint32(10).bytes(message.tags[i]);
+                if (message.requestId != null && $Object.hasOwnProperty.call(message, "requestId") && (typeof message.requestId === "object" ? message.requestId.low || message.requestId.high : message.requestId !== 0))
+                    writer.uint32(16).uint64(message.requestId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            StreamAck.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.StreamAck();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.tags && message.tags.length))
+                                message.tags = [];
+                            message.tags.push(reader.bytes());
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.requestId = value;
+                            else
+                                delete message.requestId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            StreamAck.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.StreamAck";
+            };
+
+            return StreamAck;
+        })();
+
+        v1.StreamNack = (function() {
+
+            const StreamNack = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            StreamNack.prototype.tag = $util.newBuffer([]);
+            StreamNack.prototype.delayMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            StreamNack.prototype.requestId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            StreamNack.create = function(properties) {
+                return new StreamNack(properties);
+            };
+
+            StreamNack.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tag != null && $Object.hasOwnProperty.call(message, "tag") && message.tag.length)
+                    writer.uint32(10).bytes(message.tag);
+                if (message.delayMs != null && $Object.hasOwnProperty.call(message, "delayMs") && (typeof message.delayMs === "object" ? message.delayMs.low || message.delayMs.high : message.delayMs !== 0))
+                    writer.uint32(16).int64(message.delayMs);
+                if (message.requestId != null && $Object.hasOwnProperty.call(message, "requestId") && (typeof message.requestId === "object" ? message.requestId.low || message.requestId.high : message.requestId !== 0))
+                    writer.uint32(24).uint64(message.requestId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            StreamNack.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.StreamNack();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.tag = value;
+                            else
+                                delete message.tag;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.delayMs = value;
+                            else
+                                delete message.delayMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.requestId = value;
+                            else
+                                delete message.requestId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            StreamNack.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.StreamNack";
+            };
+
+            return StreamNack;
+        })();
+
+        v1.StreamExtend = (function() {
+
+            const StreamExtend = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            StreamExtend.prototype.tag = $util.newBuffer([]);
+            StreamExtend.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            StreamExtend.prototype.requestId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            StreamExtend.create = function(properties) {
+                return new StreamExtend(properties);
+            };
+
+            StreamExtend.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tag != null && $Object.hasOwnProperty.call(message, "tag") && message.tag.length)
+                    writer.uint32(10).bytes(message.tag);
+                if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
+                    writer.uint32(16).int64(message.leaseMs);
+                if (message.requestId != null && $Object.hasOwnProperty.call(message, "requestId") && (typeof message.requestId === "object" ? message.requestId.low || message.requestId.high : message.requestId !== 0))
+                    writer.uint32(24).uint64(message.requestId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            StreamExtend.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.StreamExtend();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.tag = value;
+                            else
+                                delete message.tag;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseMs = value;
+                            else
+                                delete message.leaseMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.requestId = value;
+                            else
+                                delete message.requestId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            StreamExtend.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.StreamExtend";
+            };
+
+            return StreamExtend;
+        })();
+
+        v1.ConsumeRequest = (function() {
+
+            const ConsumeRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ConsumeRequest.prototype.subscribe = null;
+            ConsumeRequest.prototype.credit = null;
+            ConsumeRequest.prototype.ack = null;
+            ConsumeRequest.prototype.nack = null;
+            ConsumeRequest.prototype.extend = null;
+
+            let $oneOfFields;
+
+            $Object.defineProperty(ConsumeRequest.prototype, "kind", {
+                get: $util.oneOfGetter($oneOfFields = ["subscribe", "credit", "ack", "nack", "extend"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            ConsumeRequest.create = function(properties) {
+                return new ConsumeRequest(properties);
+            };
+
+            ConsumeRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.subscribe != null && $Object.hasOwnProperty.call(message, "subscribe"))
+                    $root.fermata.v1.Subscribe.encode(message.subscribe, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.credit != null && $Object.hasOwnProperty.call(message, "credit"))
+                    $root.fermata.v1.Credit.encode(message.credit, writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.ack != null && $Object.hasOwnProperty.call(message, "ack"))
+                    $root.fermata.v1.StreamAck.encode(message.ack, writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.nack != null && $Object.hasOwnProperty.call(message, "nack"))
+                    $root.fermata.v1.StreamNack.encode(message.nack, writer.uint32(34).fork(), _depth + 1).ldelim();
+                if (message.extend != null && $Object.hasOwnProperty.call(message, "extend"))
+                    $root.fermata.v1.StreamExtend.encode(message.extend, writer.uint32(42).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ConsumeRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ConsumeRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.subscribe = $root.fermata.v1.Subscribe.decode(reader, reader.size(), $undefined, _depth + 1, message.subscribe);
+                            message.kind = "subscribe";
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.credit = $root.fermata.v1.Credit.decode(reader, reader.size(), $undefined, _depth + 1, message.credit);
+                            message.kind = "credit";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.ack = $root.fermata.v1.StreamAck.decode(reader, reader.size(), $undefined, _depth + 1, message.ack);
+                            message.kind = "ack";
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            message.nack = $root.fermata.v1.StreamNack.decode(reader, reader.size(), $undefined, _depth + 1, message.nack);
+                            message.kind = "nack";
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            message.extend = $root.fermata.v1.StreamExtend.decode(reader, reader.size(), $undefined, _depth + 1, message.extend);
+                            message.kind = "extend";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ConsumeRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ConsumeRequest";
+            };
+
+            return ConsumeRequest;
+        })();
+
+        v1.Delivery = (function() {
+
+            const Delivery = function (properties) {
+                this.headers = {};
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            Delivery.prototype.tag = $util.newBuffer([]);
+            Delivery.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            Delivery.prototype.topic = "";
+            Delivery.prototype.group = "";
+            Delivery.prototype.payload = $util.newBuffer([]);
+            Delivery.prototype.headers = $util.emptyObject;
+            Delivery.prototype.key = "";
+            Delivery.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Delivery.prototype.enqueuedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Delivery.prototype.attempt = 0;
+            Delivery.prototype.leaseExpiresAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            Delivery.create = function(properties) {
+                return new Delivery(properties);
+            };
+
+            Delivery.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tag != null && $Object.hasOwnProperty.call(message, "tag") && message.tag.length)
+                    writer.uint32(10).bytes(message.tag);
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(16).uint64(message.id);
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(26).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(34).string(message.group);
+                if (message.payload != null && $Object.hasOwnProperty.call(message, "payload") && message.payload.length)
+                    writer.uint32(42).bytes(message.payload);
+                if (message.headers != null && $Object.hasOwnProperty.call(message, "headers"))
+                    for (let keys = $Object.keys(message.headers), i = 0; i < keys.length; ++i)
+                        writer.uint32(50).fork().uint32(10).string(keys[i]).uint32(18).string(message.headers[keys[i]]).ldelim();
+                if (message.key != null && $Object.hasOwnProperty.call(message, "key") && message.key !== "")
+                    writer.uint32(58).string(message.key);
+                if (message.dueAtMs != null && $Object.hasOwnProperty.call(message, "dueAtMs") && (typeof message.dueAtMs === "object" ? message.dueAtMs.low || message.dueAtMs.high : message.dueAtMs !== 0))
+                    writer.uint32(64).int64(message.dueAtMs);
+                if (message.enqueuedAtMs != null && $Object.hasOwnProperty.call(message, "enqueuedAtMs") && (typeof message.enqueuedAtMs === "object" ? message.enqueuedAtMs.low || message.enqueuedAtMs.high : message.enqueuedAtMs !== 0))
+                    writer.uint32(72).int64(message.enqueuedAtMs);
+                if (message.attempt != null && $Object.hasOwnProperty.call(message, "attempt") && message.attempt !== 0)
+                    writer.uint32(80).uint32(message.attempt);
+                if (message.leaseExpiresAtMs != null && $Object.hasOwnProperty.call(message, "leaseExpiresAtMs") && (typeof message.leaseExpiresAtMs === "object" ? message.leaseExpiresAtMs.low || message.leaseExpiresAtMs.high : message.leaseExpiresAtMs !== 0))
+                    writer.uint32(88).int64(message.leaseExpiresAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            Delivery.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, key, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.Delivery();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.tag = value;
+                            else
+                                delete message.tag;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.payload = value;
+                            else
+                                delete message.payload;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.headers === $util.emptyObject)
+                                message.headers = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = "";
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 2)
+                                        break;
+                                    value = reader.stringVerify();
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.headers, key);
+                            message.headers[key] = value;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.key = value;
+                            else
+                                delete message.key;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dueAtMs = value;
+                            else
+                                delete message.dueAtMs;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.enqueuedAtMs = value;
+                            else
+                                delete message.enqueuedAtMs;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.attempt = value;
+                            else
+                                delete message.attempt;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseExpiresAtMs = value;
+                            else
+                                delete message.leaseExpiresAtMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            Delivery.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.Delivery";
+            };
+
+            return Delivery;
+        })();
+
+        v1.DeliveryBatch = (function() {
+
+            const DeliveryBatch = function (properties) {
+                this.deliveries = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            DeliveryBatch.prototype.deliveries = $util.emptyArray;
+
+            DeliveryBatch.create = function(properties) {
+                return new DeliveryBatch(properties);
+            };
+
+            DeliveryBatch.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.deliveries != null && message.deliveries.length)
+                    for (let i = 0; i < message.deliveries.length; ++i)
+                        $root.fermata.v1.Delivery.encode(message.deliveries[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            DeliveryBatch.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.DeliveryBatch();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.deliveries && message.deliveries.length))
+                                message.deliveries = [];
+                            message.deliveries.push($root.fermata.v1.Delivery.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            DeliveryBatch.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.DeliveryBatch";
+            };
+
+            return DeliveryBatch;
+        })();
+
+        v1.Subscribed = (function() {
+
+            const Subscribed = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            Subscribed.prototype.topic = "";
+            Subscribed.prototype.group = "";
+            Subscribed.prototype.prefetch = 0;
+            Subscribed.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            Subscribed.create = function(properties) {
+                return new Subscribed(properties);
+            };
+
+            Subscribed.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.prefetch != null && $Object.hasOwnProperty.call(message, "prefetch") && message.prefetch !== 0)
+                    writer.uint32(24).uint32(message.prefetch);
+                if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
+                    writer.uint32(32).int64(message.leaseMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            Subscribed.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.Subscribed();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.prefetch = value;
+                            else
+                                delete message.prefetch;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseMs = value;
+                            else
+                                delete message.leaseMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            Subscribed.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.Subscribed";
+            };
+
+            return Subscribed;
+        })();
+
+        v1.SettleStatus = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "SETTLE_STATUS_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "SETTLE_STATUS_OK"] = 1;
+            values[valuesById[2] = "SETTLE_STATUS_LEASE_EXPIRED"] = 2;
+            return values;
+        })();
+
+        v1.SettleOutcome = (function() {
+
+            const SettleOutcome = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            SettleOutcome.prototype.tag = $util.newBuffer([]);
+            SettleOutcome.prototype.status = 0;
+            SettleOutcome.prototype.newTag = $util.newBuffer([]);
+            SettleOutcome.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            SettleOutcome.create = function(properties) {
+                return new SettleOutcome(properties);
+            };
+
+            SettleOutcome.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tag != null && $Object.hasOwnProperty.call(message, "tag") && message.tag.length)
+                    writer.uint32(10).bytes(message.tag);
+                if (message.status != null && $Object.hasOwnProperty.call(message, "status") && message.status !== 0)
+                    writer.uint32(16).int32(message.status);
+                if (message.newTag != null && $Object.hasOwnProperty.call(message, "newTag") && message.newTag.length)
+                    writer.uint32(26).bytes(message.newTag);
+                if (message.dueAtMs != null && $Object.hasOwnProperty.call(message, "dueAtMs") && (typeof message.dueAtMs === "object" ? message.dueAtMs.low || message.dueAtMs.high : message.dueAtMs !== 0))
+                    writer.uint32(32).int64(message.dueAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            SettleOutcome.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.SettleOutcome();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.tag = value;
+                            else
+                                delete message.tag;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.status = value;
+                            else
+                                delete message.status;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.newTag = value;
+                            else
+                                delete message.newTag;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dueAtMs = value;
+                            else
+                                delete message.dueAtMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            SettleOutcome.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.SettleOutcome";
+            };
+
+            return SettleOutcome;
+        })();
+
+        v1.SettleResult = (function() {
+
+            const SettleResult = function (properties) {
+                this.outcomes = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            SettleResult.prototype.requestId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            SettleResult.prototype.outcomes = $util.emptyArray;
+            SettleResult.prototype.error = null;
+
+            SettleResult.create = function(properties) {
+                return new SettleResult(properties);
+            };
+
+            SettleResult.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.requestId != null && $Object.hasOwnProperty.call(message, "requestId") && (typeof message.requestId === "object" ? message.requestId.low || message.requestId.high : message.requestId !== 0))
+                    writer.uint32(8).uint64(message.requestId);
+                if (message.outcomes != null && message.outcomes.length)
+                    for (let i = 0; i < message.outcomes.length; ++i)
+                        $root.fermata.v1.SettleOutcome.encode(message.outcomes[i], writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.error != null && $Object.hasOwnProperty.call(message, "error"))
+                    $root.fermata.v1.ErrorStatus.encode(message.error, writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            SettleResult.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.SettleResult();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.requestId = value;
+                            else
+                                delete message.requestId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.outcomes && message.outcomes.length))
+                                message.outcomes = [];
+                            message.outcomes.push($root.fermata.v1.SettleOutcome.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.error = $root.fermata.v1.ErrorStatus.decode(reader, reader.size(), $undefined, _depth + 1, message.error);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            SettleResult.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.SettleResult";
+            };
+
+            return SettleResult;
+        })();
+
+        v1.ConsumeResponse = (function() {
+
+            const ConsumeResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ConsumeResponse.prototype.subscribed = null;
+            ConsumeResponse.prototype.deliveries = null;
+            ConsumeResponse.prototype.result = null;
+
+            let $oneOfFields;
+
+            $Object.defineProperty(ConsumeResponse.prototype, "kind", {
+                get: $util.oneOfGetter($oneOfFields = ["subscribed", "deliveries", "result"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            ConsumeResponse.create = function(properties) {
+                return new ConsumeResponse(properties);
+            };
+
+            ConsumeResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.subscribed != null && $Object.hasOwnProperty.call(message, "subscribed"))
+                    $root.fermata.v1.Subscribed.encode(message.subscribed, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.deliveries != null && $Object.hasOwnProperty.call(message, "deliveries"))
+                    $root.fermata.v1.DeliveryBatch.encode(message.deliveries, writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.result != null && $Object.hasOwnProperty.call(message, "result"))
+                    $root.fermata.v1.SettleResult.encode(message.result, writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ConsumeResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ConsumeResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.subscribed = $root.fermata.v1.Subscribed.decode(reader, reader.size(), $undefined, _depth + 1, message.subscribed);
+                            message.kind = "subscribed";
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.deliveries = $root.fermata.v1.DeliveryBatch.decode(reader, reader.size(), $undefined, _depth + 1, message.deliveries);
+                            message.kind = "deliveries";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.result = $root.fermata.v1.SettleResult.decode(reader, reader.size(), $undefined, _depth + 1, message.result);
+                            message.kind = "result";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ConsumeResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ConsumeResponse";
+            };
+
+            return ConsumeResponse;
+        })();
+
+        v1.AckRequest = (function() {
+
+            const AckRequest = function (properties) {
+                this.tags = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            AckRequest.prototype.tags = $util.emptyArray;
+
+            AckRequest.create = function(properties) {
+                return new AckRequest(properties);
+            };
+
+            AckRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tags != null && message.tags.length)
+                    for (let i = 0; i < message.tags.length; ++i)
+                        writer.uint32(10).bytes(message.tags[i]);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            AckRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.AckRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.tags && message.tags.length))
+                                message.tags = [];
+                            message.tags.push(reader.bytes());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            AckRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.AckRequest";
+            };
+
+            return AckRequest;
+        })();
+
+        v1.AckResponse = (function() {
+
+            const AckResponse = function (properties) {
+                this.outcomes = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            AckResponse.prototype.outcomes = $util.emptyArray;
+
+            AckResponse.create = function(properties) {
+                return new AckResponse(properties);
+            };
+
+            AckResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.outcomes != null && message.outcomes.length)
+                    for (let i = 0; i < message.outcomes.length; ++i)
+                        $root.fermata.v1.SettleOutcome.encode(message.outcomes[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            AckResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.AckResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.outcomes && message.outcomes.length))
+                                message.outcomes = [];
+                            message.outcomes.push($root.fermata.v1.SettleOutcome.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            AckResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.AckResponse";
+            };
+
+            return AckResponse;
+        })();
+
+        v1.NackRequest = (function() {
+
+            const NackRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            NackRequest.prototype.tag = $util.newBuffer([]);
+            NackRequest.prototype.delayMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            NackRequest.create = function(properties) {
+                return new NackRequest(properties);
+            };
+
+            NackRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tag != null && $Object.hasOwnProperty.call(message, "tag") && message.tag.length)
+                    writer.uint32(10).bytes(message.tag);
+                if (message.delayMs != null && $Object.hasOwnProperty.call(message, "delayMs") && (typeof message.delayMs === "object" ? message.delayMs.low || message.delayMs.high : message.delayMs !== 0))
+                    writer.uint32(16).int64(message.delayMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            NackRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.NackRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.tag = value;
+                            else
+                                delete message.tag;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.delayMs = value;
+                            else
+                                delete message.delayMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            NackRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.NackRequest";
+            };
+
+            return NackRequest;
+        })();
+
+        v1.NackResponse = (function() {
+
+            const NackResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            NackResponse.prototype.outcome = null;
+
+            NackResponse.create = function(properties) {
+                return new NackResponse(properties);
+            };
+
+            NackResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.outcome != null && $Object.hasOwnProperty.call(message, "outcome"))
+                    $root.fermata.v1.SettleOutcome.encode(message.outcome, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            NackResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.NackResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.outcome = $root.fermata.v1.SettleOutcome.decode(reader, reader.size(), $undefined, _depth + 1, message.outcome);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            NackResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.NackResponse";
+            };
+
+            return NackResponse;
+        })();
+
+        v1.ExtendRequest = (function() {
+
+            const ExtendRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ExtendRequest.prototype.tag = $util.newBuffer([]);
+            ExtendRequest.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            ExtendRequest.create = function(properties) {
+                return new ExtendRequest(properties);
+            };
+
+            ExtendRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tag != null && $Object.hasOwnProperty.call(message, "tag") && message.tag.length)
+                    writer.uint32(10).bytes(message.tag);
+                if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
+                    writer.uint32(16).int64(message.leaseMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ExtendRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ExtendRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.tag = value;
+                            else
+                                delete message.tag;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseMs = value;
+                            else
+                                delete message.leaseMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ExtendRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ExtendRequest";
+            };
+
+            return ExtendRequest;
+        })();
+
+        v1.ExtendResponse = (function() {
+
+            const ExtendResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ExtendResponse.prototype.outcome = null;
+
+            ExtendResponse.create = function(properties) {
+                return new ExtendResponse(properties);
+            };
+
+            ExtendResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.outcome != null && $Object.hasOwnProperty.call(message, "outcome"))
+                    $root.fermata.v1.SettleOutcome.encode(message.outcome, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ExtendResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ExtendResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.outcome = $root.fermata.v1.SettleOutcome.decode(reader, reader.size(), $undefined, _depth + 1, message.outcome);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ExtendResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ExtendResponse";
+            };
+
+            return ExtendResponse;
+        })();
+
+        v1.CancelStatus = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "CANCEL_STATUS_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "CANCEL_STATUS_CANCELLED"] = 1;
+            values[valuesById[2] = "CANCEL_STATUS_NOT_FOUND"] = 2;
+            values[valuesById[3] = "CANCEL_STATUS_IN_FLIGHT"] = 3;
+            values[valuesById[4] = "CANCEL_STATUS_ALREADY_DONE"] = 4;
+            return values;
+        })();
+
+        v1.CancelRequest = (function() {
+
+            const CancelRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            CancelRequest.prototype.topic = "";
+            CancelRequest.prototype.id = null;
+            CancelRequest.prototype.key = null;
+
+            let $oneOfFields;
+
+            $Object.defineProperty(CancelRequest.prototype, "target", {
+                get: $util.oneOfGetter($oneOfFields = ["id", "key"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            CancelRequest.create = function(properties) {
+                return new CancelRequest(properties);
+            };
+
+            CancelRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id"))
+                    writer.uint32(16).uint64(message.id);
+                if (message.key != null && $Object.hasOwnProperty.call(message, "key"))
+                    writer.uint32(26).string(message.key);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            CancelRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.CancelRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            message.id = reader.uint64();
+                            message.target = "id";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.key = reader.stringVerify();
+                            message.target = "key";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            CancelRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.CancelRequest";
+            };
+
+            return CancelRequest;
+        })();
+
+        v1.CancelResponse = (function() {
+
+            const CancelResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            CancelResponse.prototype.status = 0;
+            CancelResponse.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            CancelResponse.create = function(properties) {
+                return new CancelResponse(properties);
+            };
+
+            CancelResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.status != null && $Object.hasOwnProperty.call(message, "status") && message.status !== 0)
+                    writer.uint32(8).int32(message.status);
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(16).uint64(message.id);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            CancelResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.CancelResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.status = value;
+                            else
+                                delete message.status;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            CancelResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.CancelResponse";
+            };
+
+            return CancelResponse;
+        })();
+
+        v1.RescheduleStatus = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "RESCHEDULE_STATUS_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "RESCHEDULE_STATUS_RESCHEDULED"] = 1;
+            values[valuesById[2] = "RESCHEDULE_STATUS_NOT_FOUND"] = 2;
+            values[valuesById[3] = "RESCHEDULE_STATUS_IN_FLIGHT"] = 3;
+            values[valuesById[4] = "RESCHEDULE_STATUS_ALREADY_DONE"] = 4;
+            return values;
+        })();
+
+        v1.RescheduleRequest = (function() {
+
+            const RescheduleRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RescheduleRequest.prototype.topic = "";
+            RescheduleRequest.prototype.id = null;
+            RescheduleRequest.prototype.key = null;
+            RescheduleRequest.prototype.delayMs = null;
+            RescheduleRequest.prototype.deliverAtMs = null;
+
+            let $oneOfFields;
+
+            $Object.defineProperty(RescheduleRequest.prototype, "target", {
+                get: $util.oneOfGetter($oneOfFields = ["id", "key"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            $Object.defineProperty(RescheduleRequest.prototype, "schedule", {
+                get: $util.oneOfGetter($oneOfFields = ["delayMs", "deliverAtMs"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            RescheduleRequest.create = function(properties) {
+                return new RescheduleRequest(properties);
+            };
+
+            RescheduleRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id"))
+                    writer.uint32(16).uint64(message.id);
+                if (message.key != null && $Object.hasOwnProperty.call(message, "key"))
+                    writer.uint32(26).string(message.key);
+                if (message.delayMs != null && $Object.hasOwnProperty.call(message, "delayMs"))
+                    writer.uint32(32).int64(message.delayMs);
+                if (message.deliverAtMs != null && $Object.hasOwnProperty.call(message, "deliverAtMs"))
+                    writer.uint32(40).int64(message.deliverAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RescheduleRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RescheduleRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            message.id = reader.uint64();
+                            message.target = "id";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.key = reader.stringVerify();
+                            message.target = "key";
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            message.delayMs = reader.int64();
+                            message.schedule = "delayMs";
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            message.deliverAtMs = reader.int64();
+                            message.schedule = "deliverAtMs";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RescheduleRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RescheduleRequest";
+            };
+
+            return RescheduleRequest;
+        })();
+
+        v1.RescheduleResponse = (function() {
+
+            const RescheduleResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RescheduleResponse.prototype.status = 0;
+            RescheduleResponse.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            RescheduleResponse.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            RescheduleResponse.create = function(properties) {
+                return new RescheduleResponse(properties);
+            };
+
+            RescheduleResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.status != null && $Object.hasOwnProperty.call(message, "status") && message.status !== 0)
+                    writer.uint32(8).int32(message.status);
+                if (message.dueAtMs != null && $Object.hasOwnProperty.call(message, "dueAtMs") && (typeof message.dueAtMs === "object" ? message.dueAtMs.low || message.dueAtMs.high : message.dueAtMs !== 0))
+                    writer.uint32(16).int64(message.dueAtMs);
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(24).uint64(message.id);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RescheduleResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RescheduleResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.status = value;
+                            else
+                                delete message.status;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dueAtMs = value;
+                            else
+                                delete message.dueAtMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RescheduleResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RescheduleResponse";
+            };
+
+            return RescheduleResponse;
+        })();
+
+        v1.MessageState = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "MESSAGE_STATE_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "MESSAGE_STATE_PENDING"] = 1;
+            values[valuesById[2] = "MESSAGE_STATE_IN_FLIGHT"] = 2;
+            values[valuesById[3] = "MESSAGE_STATE_DONE"] = 3;
+            values[valuesById[4] = "MESSAGE_STATE_DEAD_LETTERED"] = 4;
+            return values;
+        })();
+
+        v1.GroupState = (function() {
+
+            const GroupState = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GroupState.prototype.group = "";
+            GroupState.prototype.state = 0;
+            GroupState.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            GroupState.prototype.attempt = 0;
+
+            GroupState.create = function(properties) {
+                return new GroupState(properties);
+            };
+
+            GroupState.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(10).string(message.group);
+                if (message.state != null && $Object.hasOwnProperty.call(message, "state") && message.state !== 0)
+                    writer.uint32(16).int32(message.state);
+                if (message.dueAtMs != null && $Object.hasOwnProperty.call(message, "dueAtMs") && (typeof message.dueAtMs === "object" ? message.dueAtMs.low || message.dueAtMs.high : message.dueAtMs !== 0))
+                    writer.uint32(24).int64(message.dueAtMs);
+                if (message.attempt != null && $Object.hasOwnProperty.call(message, "attempt") && message.attempt !== 0)
+                    writer.uint32(32).uint32(message.attempt);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GroupState.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GroupState();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.state = value;
+                            else
+                                delete message.state;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dueAtMs = value;
+                            else
+                                delete message.dueAtMs;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.attempt = value;
+                            else
+                                delete message.attempt;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GroupState.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GroupState";
+            };
+
+            return GroupState;
+        })();
+
+        v1.MessageInfo = (function() {
+
+            const MessageInfo = function (properties) {
+                this.headers = {};
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            MessageInfo.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            MessageInfo.prototype.topic = "";
+            MessageInfo.prototype.payload = $util.newBuffer([]);
+            MessageInfo.prototype.headers = $util.emptyObject;
+            MessageInfo.prototype.key = "";
+            MessageInfo.prototype.enqueuedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            MessageInfo.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            MessageInfo.prototype.expireAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            MessageInfo.create = function(properties) {
+                return new MessageInfo(properties);
+            };
+
+            MessageInfo.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(8).uint64(message.id);
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(18).string(message.topic);
+                if (message.payload != null && $Object.hasOwnProperty.call(message, "payload") && message.payload.length)
+                    writer.uint32(26).bytes(message.payload);
+                if (message.headers != null && $Object.hasOwnProperty.call(message, "headers"))
+                    for (let keys = $Object.keys(message.headers), i = 0; i < keys.length; ++i)
+                        writer.uint32(34).fork().uint32(10).string(keys[i]).uint32(18).string(message.headers[keys[i]]).ldelim();
+                if (message.key != null && $Object.hasOwnProperty.call(message, "key") && message.key !== "")
+                    writer.uint32(42).string(message.key);
+                if (message.enqueuedAtMs != null && $Object.hasOwnProperty.call(message, "enqueuedAtMs") && (typeof message.enqueuedAtMs === "object" ? message.enqueuedAtMs.low || message.enqueuedAtMs.high : message.enqueuedAtMs !== 0))
+                    writer.uint32(48).int64(message.enqueuedAtMs);
+                if (message.dueAtMs != null && $Object.hasOwnProperty.call(message, "dueAtMs") && (typeof message.dueAtMs === "object" ? message.dueAtMs.low || message.dueAtMs.high : message.dueAtMs !== 0))
+                    writer.uint32(56).int64(message.dueAtMs);
+                if (message.expireAtMs != null && $Object.hasOwnProperty.call(message, "expireAtMs") && (typeof message.expireAtMs === "object" ? message.expireAtMs.low || message.expireAtMs.high : message.expireAtMs !== 0))
+                    writer.uint32(64).int64(message.expireAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            MessageInfo.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, key, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.MessageInfo();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.payload = value;
+                            else
+                                delete message.payload;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.headers === $util.emptyObject)
+                                message.headers = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = "";
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 2)
+                                        break;
+                                    value = reader.stringVerify();
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.headers, key);
+                            message.headers[key] = value;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.key = value;
+                            else
+                                delete message.key;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.enqueuedAtMs = value;
+                            else
+                                delete message.enqueuedAtMs;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dueAtMs = value;
+                            else
+                                delete message.dueAtMs;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.expireAtMs = value;
+                            else
+                                delete message.expireAtMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            MessageInfo.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.MessageInfo";
+            };
+
+            return MessageInfo;
+        })();
+
+        v1.GetMessageRequest = (function() {
+
+            const GetMessageRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GetMessageRequest.prototype.topic = "";
+            GetMessageRequest.prototype.id = null;
+            GetMessageRequest.prototype.key = null;
+
+            let $oneOfFields;
+
+            $Object.defineProperty(GetMessageRequest.prototype, "target", {
+                get: $util.oneOfGetter($oneOfFields = ["id", "key"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            GetMessageRequest.create = function(properties) {
+                return new GetMessageRequest(properties);
+            };
+
+            GetMessageRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id"))
+                    writer.uint32(16).uint64(message.id);
+                if (message.key != null && $Object.hasOwnProperty.call(message, "key"))
+                    writer.uint32(26).string(message.key);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GetMessageRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GetMessageRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            message.id = reader.uint64();
+                            message.target = "id";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.key = reader.stringVerify();
+                            message.target = "key";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GetMessageRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GetMessageRequest";
+            };
+
+            return GetMessageRequest;
+        })();
+
+        v1.GetMessageResponse = (function() {
+
+            const GetMessageResponse = function (properties) {
+                this.groups = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GetMessageResponse.prototype.message = null;
+            GetMessageResponse.prototype.groups = $util.emptyArray;
+
+            GetMessageResponse.create = function(properties) {
+                return new GetMessageResponse(properties);
+            };
+
+            GetMessageResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.message != null && $Object.hasOwnProperty.call(message, "message"))
+                    $root.fermata.v1.MessageInfo.encode(message.message, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.groups != null && message.groups.length)
+                    for (let i = 0; i < message.groups.length; ++i)
+                        $root.fermata.v1.GroupState.encode(message.groups[i], writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GetMessageResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GetMessageResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.message = $root.fermata.v1.MessageInfo.decode(reader, reader.size(), $undefined, _depth + 1, message.message);
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.groups && message.groups.length))
+                                message.groups = [];
+                            message.groups.push($root.fermata.v1.GroupState.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GetMessageResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GetMessageResponse";
+            };
+
+            return GetMessageResponse;
+        })();
+
+        v1.ListMessagesRequest = (function() {
+
+            const ListMessagesRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ListMessagesRequest.prototype.topic = "";
+            ListMessagesRequest.prototype.group = "";
+            ListMessagesRequest.prototype.fromDueMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ListMessagesRequest.prototype.toDueMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ListMessagesRequest.prototype.limit = 0;
+            ListMessagesRequest.prototype.pageToken = $util.newBuffer([]);
+
+            ListMessagesRequest.create = function(properties) {
+                return new ListMessagesRequest(properties);
+            };
+
+            ListMessagesRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.fromDueMs != null && $Object.hasOwnProperty.call(message, "fromDueMs") && (typeof message.fromDueMs === "object" ? message.fromDueMs.low || message.fromDueMs.high : message.fromDueMs !== 0))
+                    writer.uint32(24).int64(message.fromDueMs);
+                if (message.toDueMs != null && $Object.hasOwnProperty.call(message, "toDueMs") && (typeof message.toDueMs === "object" ? message.toDueMs.low || message.toDueMs.high : message.toDueMs !== 0))
+                    writer.uint32(32).int64(message.toDueMs);
+                if (message.limit != null && $Object.hasOwnProperty.call(message, "limit") && message.limit !== 0)
+                    writer.uint32(40).uint32(message.limit);
+                if (message.pageToken != null && $Object.hasOwnProperty.call(message, "pageToken") && message.pageToken.length)
+                    writer.uint32(50).bytes(message.pageToken);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ListMessagesRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ListMessagesRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.fromDueMs = value;
+                            else
+                                delete message.fromDueMs;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.toDueMs = value;
+                            else
+                                delete message.toDueMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.limit = value;
+                            else
+                                delete message.limit;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.pageToken = value;
+                            else
+                                delete message.pageToken;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ListMessagesRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ListMessagesRequest";
+            };
+
+            return ListMessagesRequest;
+        })();
+
+        v1.ListedMessage = (function() {
+
+            const ListedMessage = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ListedMessage.prototype.message = null;
+            ListedMessage.prototype.state = 0;
+            ListedMessage.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ListedMessage.prototype.attempt = 0;
+            ListedMessage.prototype.tag = $util.newBuffer([]);
+
+            ListedMessage.create = function(properties) {
+                return new ListedMessage(properties);
+            };
+
+            ListedMessage.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.message != null && $Object.hasOwnProperty.call(message, "message"))
+                    $root.fermata.v1.MessageInfo.encode(message.message, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.state != null && $Object.hasOwnProperty.call(message, "state") && message.state !== 0)
+                    writer.uint32(16).int32(message.state);
+                if (message.dueAtMs != null && $Object.hasOwnProperty.call(message, "dueAtMs") && (typeof message.dueAtMs === "object" ? message.dueAtMs.low || message.dueAtMs.high : message.dueAtMs !== 0))
+                    writer.uint32(24).int64(message.dueAtMs);
+                if (message.attempt != null && $Object.hasOwnProperty.call(message, "attempt") && message.attempt !== 0)
+                    writer.uint32(32).uint32(message.attempt);
+                if (message.tag != null && $Object.hasOwnProperty.call(message, "tag") && message.tag.length)
+                    writer.uint32(42).bytes(message.tag);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ListedMessage.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ListedMessage();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.message = $root.fermata.v1.MessageInfo.decode(reader, reader.size(), $undefined, _depth + 1, message.message);
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.state = value;
+                            else
+                                delete message.state;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dueAtMs = value;
+                            else
+                                delete message.dueAtMs;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.attempt = value;
+                            else
+                                delete message.attempt;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.tag = value;
+                            else
+                                delete message.tag;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ListedMessage.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ListedMessage";
+            };
+
+            return ListedMessage;
+        })();
+
+        v1.ListMessagesResponse = (function() {
+
+            const ListMessagesResponse = function (properties) {
+                this.messages = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ListMessagesResponse.prototype.messages = $util.emptyArray;
+            ListMessagesResponse.prototype.nextPageToken = $util.newBuffer([]);
+
+            ListMessagesResponse.create = function(properties) {
+                return new ListMessagesResponse(properties);
+            };
+
+            ListMessagesResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.messages != null && message.messages.length)
+                    for (let i = 0; i < message.messages.length; ++i)
+                        $root.fermata.v1.ListedMessage.encode(message.messages[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.nextPageToken != null && $Object.hasOwnProperty.call(message, "nextPageToken") && message.nextPageToken.length)
+                    writer.uint32(18).bytes(message.nextPageToken);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ListMessagesResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ListMessagesResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.messages && message.messages.length))
+                                message.messages = [];
+                            message.messages.push($root.fermata.v1.ListedMessage.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.nextPageToken = value;
+                            else
+                                delete message.nextPageToken;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ListMessagesResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ListMessagesResponse";
+            };
+
+            return ListMessagesResponse;
+        })();
+
+        v1.Durability = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "DURABILITY_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "DURABILITY_QUORUM"] = 1;
+            values[valuesById[2] = "DURABILITY_LEADER"] = 2;
+            return values;
+        })();
+
+        v1.ErrorStatus = (function() {
+
+            const ErrorStatus = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ErrorStatus.prototype.code = 0;
+            ErrorStatus.prototype.message = "";
+            ErrorStatus.prototype.field = "";
+            ErrorStatus.prototype.leaderAddress = "";
+
+            ErrorStatus.create = function(properties) {
+                return new ErrorStatus(properties);
+            };
+
+            ErrorStatus.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.code != null && $Object.hasOwnProperty.call(message, "code") && message.code !== 0)
+                    writer.uint32(8).int32(message.code);
+                if (message.message != null && $Object.hasOwnProperty.call(message, "message") && message.message !== "")
+                    writer.uint32(18).string(message.message);
+                if (message.field != null && $Object.hasOwnProperty.call(message, "field") && message.field !== "")
+                    writer.uint32(26).string(message.field);
+                if (message.leaderAddress != null && $Object.hasOwnProperty.call(message, "leaderAddress") && message.leaderAddress !== "")
+                    writer.uint32(34).string(message.leaderAddress);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ErrorStatus.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ErrorStatus();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.code = value;
+                            else
+                                delete message.code;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.message = value;
+                            else
+                                delete message.message;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.field = value;
+                            else
+                                delete message.field;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.leaderAddress = value;
+                            else
+                                delete message.leaderAddress;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ErrorStatus.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ErrorStatus";
+            };
+
+            return ErrorStatus;
+        })();
+
+        v1.Cluster = (function() {
+
+            const Cluster = function(rpcImpl, requestDelimited, responseDelimited) {
+                $protobuf.rpc.Service.call(this, rpcImpl, requestDelimited, responseDelimited);
+            };
+
+            $Object.defineProperty(Cluster.prototype = $Object.create($protobuf.rpc.Service.prototype), "constructor", { value: Cluster, writable: true, enumerable: false, configurable: true });
+
+            Cluster.create = function(rpcImpl, requestDelimited, responseDelimited) {
+                return new this(rpcImpl, requestDelimited, responseDelimited);
+            };
+
+
+
+            $Object.defineProperties(Cluster.prototype.getClusterInfo = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Cluster.prototype.getClusterInfo, $root.fermata.v1.GetClusterInfoRequest, $root.fermata.v1.GetClusterInfoResponse, request, callback);
+            }, {
+                name: { value: "GetClusterInfo" },
+                path: { value: "/fermata.v1.Cluster/GetClusterInfo" },
+                requestType: { value: "GetClusterInfoRequest" },
+                responseType: { value: "GetClusterInfoResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Cluster.prototype.addMember = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Cluster.prototype.addMember, $root.fermata.v1.AddMemberRequest, $root.fermata.v1.AddMemberResponse, request, callback);
+            }, {
+                name: { value: "AddMember" },
+                path: { value: "/fermata.v1.Cluster/AddMember" },
+                requestType: { value: "AddMemberRequest" },
+                responseType: { value: "AddMemberResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Cluster.prototype.removeMember = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Cluster.prototype.removeMember, $root.fermata.v1.RemoveMemberRequest, $root.fermata.v1.RemoveMemberResponse, request, callback);
+            }, {
+                name: { value: "RemoveMember" },
+                path: { value: "/fermata.v1.Cluster/RemoveMember" },
+                requestType: { value: "RemoveMemberRequest" },
+                responseType: { value: "RemoveMemberResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Cluster.prototype.transferLeadership = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Cluster.prototype.transferLeadership, $root.fermata.v1.TransferLeadershipRequest, $root.fermata.v1.TransferLeadershipResponse, request, callback);
+            }, {
+                name: { value: "TransferLeadership" },
+                path: { value: "/fermata.v1.Cluster/TransferLeadership" },
+                requestType: { value: "TransferLeadershipRequest" },
+                responseType: { value: "TransferLeadershipResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            return Cluster;
+        })();
+
+        v1.MemberRole = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "MEMBER_ROLE_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "MEMBER_ROLE_LEADER"] = 1;
+            values[valuesById[2] = "MEMBER_ROLE_FOLLOWER"] = 2;
+            values[valuesById[3] = "MEMBER_ROLE_CANDIDATE"] = 3;
+            values[valuesById[4] = "MEMBER_ROLE_PRE_CANDIDATE"] = 4;
+            values[valuesById[5] = "MEMBER_ROLE_LEARNER"] = 5;
+            values[valuesById[6] = "MEMBER_ROLE_UNREACHABLE"] = 6;
+            return values;
+        })();
+
+        v1.Member = (function() {
+
+            const Member = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            Member.prototype.id = "";
+            Member.prototype.address = "";
+            Member.prototype.peerAddress = "";
+            Member.prototype.role = 0;
+            Member.prototype.voter = false;
+            Member.prototype.matchIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            Member.prototype.lag = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            Member.create = function(properties) {
+                return new Member(properties);
+            };
+
+            Member.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && message.id !== "")
+                    writer.uint32(10).string(message.id);
+                if (message.address != null && $Object.hasOwnProperty.call(message, "address") && message.address !== "")
+                    writer.uint32(18).string(message.address);
+                if (message.peerAddress != null && $Object.hasOwnProperty.call(message, "peerAddress") && message.peerAddress !== "")
+                    writer.uint32(26).string(message.peerAddress);
+                if (message.role != null && $Object.hasOwnProperty.call(message, "role") && message.role !== 0)
+                    writer.uint32(32).int32(message.role);
+                if (message.voter != null && $Object.hasOwnProperty.call(message, "voter") && message.voter !== false)
+                    writer.uint32(40).bool(message.voter);
+                if (message.matchIndex != null && $Object.hasOwnProperty.call(message, "matchIndex") && (typeof message.matchIndex === "object" ? message.matchIndex.low || message.matchIndex.high : message.matchIndex !== 0))
+                    writer.uint32(48).uint64(message.matchIndex);
+                if (message.lag != null && $Object.hasOwnProperty.call(message, "lag") && (typeof message.lag === "object" ? message.lag.low || message.lag.high : message.lag !== 0))
+                    writer.uint32(56).uint64(message.lag);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            Member.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.Member();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.address = value;
+                            else
+                                delete message.address;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.peerAddress = value;
+                            else
+                                delete message.peerAddress;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.role = value;
+                            else
+                                delete message.role;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.voter = value;
+                            else
+                                delete message.voter;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.matchIndex = value;
+                            else
+                                delete message.matchIndex;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.lag = value;
+                            else
+                                delete message.lag;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            Member.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.Member";
+            };
+
+            return Member;
+        })();
+
+        v1.GetClusterInfoRequest = (function() {
+
+            const GetClusterInfoRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GetClusterInfoRequest.create = function(properties) {
+                return new GetClusterInfoRequest(properties);
+            };
+
+            GetClusterInfoRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GetClusterInfoRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GetClusterInfoRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GetClusterInfoRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GetClusterInfoRequest";
+            };
+
+            return GetClusterInfoRequest;
+        })();
+
+        v1.GetClusterInfoResponse = (function() {
+
+            const GetClusterInfoResponse = function (properties) {
+                this.members = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GetClusterInfoResponse.prototype.clusterId = "";
+            GetClusterInfoResponse.prototype.nodeId = "";
+            GetClusterInfoResponse.prototype.leaderId = "";
+            GetClusterInfoResponse.prototype.leaderAddress = "";
+            GetClusterInfoResponse.prototype.term = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            GetClusterInfoResponse.prototype.commitIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            GetClusterInfoResponse.prototype.appliedIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            GetClusterInfoResponse.prototype.members = $util.emptyArray;
+
+            GetClusterInfoResponse.create = function(properties) {
+                return new GetClusterInfoResponse(properties);
+            };
+
+            GetClusterInfoResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.clusterId != null && $Object.hasOwnProperty.call(message, "clusterId") && message.clusterId !== "")
+                    writer.uint32(10).string(message.clusterId);
+                if (message.nodeId != null && $Object.hasOwnProperty.call(message, "nodeId") && message.nodeId !== "")
+                    writer.uint32(18).string(message.nodeId);
+                if (message.leaderId != null && $Object.hasOwnProperty.call(message, "leaderId") && message.leaderId !== "")
+                    writer.uint32(26).string(message.leaderId);
+                if (message.leaderAddress != null && $Object.hasOwnProperty.call(message, "leaderAddress") && message.leaderAddress !== "")
+                    writer.uint32(34).string(message.leaderAddress);
+                if (message.term != null && $Object.hasOwnProperty.call(message, "term") && (typeof message.term === "object" ? message.term.low || message.term.high : message.term !== 0))
+                    writer.uint32(40).uint64(message.term);
+                if (message.commitIndex != null && $Object.hasOwnProperty.call(message, "commitIndex") && (typeof message.commitIndex === "object" ? message.commitIndex.low || message.commitIndex.high : message.commitIndex !== 0))
+                    writer.uint32(48).uint64(message.commitIndex);
+                if (message.appliedIndex != null && $Object.hasOwnProperty.call(message, "appliedIndex") && (typeof message.appliedIndex === "object" ? message.appliedIndex.low || message.appliedIndex.high : message.appliedIndex !== 0))
+                    writer.uint32(56).uint64(message.appliedIndex);
+                if (message.members != null && message.members.length)
+                    for (let i = 0; i < message.members.length; ++i)
+                        $root.fermata.v1.Member.encode(message.members[i], writer.uint32(66).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GetClusterInfoResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GetClusterInfoResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.clusterId = value;
+                            else
+                                delete message.clusterId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.nodeId = value;
+                            else
+                                delete message.nodeId;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.leaderId = value;
+                            else
+                                delete message.leaderId;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.leaderAddress = value;
+                            else
+                                delete message.leaderAddress;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.term = value;
+                            else
+                                delete message.term;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.commitIndex = value;
+                            else
+                                delete message.commitIndex;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.appliedIndex = value;
+                            else
+                                delete message.appliedIndex;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.members && message.members.length))
+                                message.members = [];
+                            message.members.push($root.fermata.v1.Member.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GetClusterInfoResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GetClusterInfoResponse";
+            };
+
+            return GetClusterInfoResponse;
+        })();
+
+        v1.AddMemberRequest = (function() {
+
+            const AddMemberRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            AddMemberRequest.prototype.id = "";
+            AddMemberRequest.prototype.peerAddress = "";
+            AddMemberRequest.prototype.address = "";
+            AddMemberRequest.prototype.learnerOnly = false;
+
+            AddMemberRequest.create = function(properties) {
+                return new AddMemberRequest(properties);
+            };
+
+            AddMemberRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && message.id !== "")
+                    writer.uint32(10).string(message.id);
+                if (message.peerAddress != null && $Object.hasOwnProperty.call(message, "peerAddress") && message.peerAddress !== "")
+                    writer.uint32(18).string(message.peerAddress);
+                if (message.address != null && $Object.hasOwnProperty.call(message, "address") && message.address !== "")
+                    writer.uint32(26).string(message.address);
+                if (message.learnerOnly != null && $Object.hasOwnProperty.call(message, "learnerOnly") && message.learnerOnly !== false)
+                    writer.uint32(32).bool(message.learnerOnly);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            AddMemberRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.AddMemberRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.peerAddress = value;
+                            else
+                                delete message.peerAddress;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.address = value;
+                            else
+                                delete message.address;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.learnerOnly = value;
+                            else
+                                delete message.learnerOnly;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            AddMemberRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.AddMemberRequest";
+            };
+
+            return AddMemberRequest;
+        })();
+
+        v1.AddMemberResponse = (function() {
+
+            const AddMemberResponse = function (properties) {
+                this.members = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            AddMemberResponse.prototype.members = $util.emptyArray;
+
+            AddMemberResponse.create = function(properties) {
+                return new AddMemberResponse(properties);
+            };
+
+            AddMemberResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.members != null && message.members.length)
+                    for (let i = 0; i < message.members.length; ++i)
+                        $root.fermata.v1.Member.encode(message.members[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            AddMemberResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.AddMemberResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.members && message.members.length))
+                                message.members = [];
+                            message.members.push($root.fermata.v1.Member.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            AddMemberResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.AddMemberResponse";
+            };
+
+            return AddMemberResponse;
+        })();
+
+        v1.RemoveMemberRequest = (function() {
+
+            const RemoveMemberRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RemoveMemberRequest.prototype.id = "";
+
+            RemoveMemberRequest.create = function(properties) {
+                return new RemoveMemberRequest(properties);
+            };
+
+            RemoveMemberRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && message.id !== "")
+                    writer.uint32(10).string(message.id);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RemoveMemberRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RemoveMemberRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RemoveMemberRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RemoveMemberRequest";
+            };
+
+            return RemoveMemberRequest;
+        })();
+
+        v1.RemoveMemberResponse = (function() {
+
+            const RemoveMemberResponse = function (properties) {
+                this.members = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RemoveMemberResponse.prototype.members = $util.emptyArray;
+
+            RemoveMemberResponse.create = function(properties) {
+                return new RemoveMemberResponse(properties);
+            };
+
+            RemoveMemberResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.members != null && message.members.length)
+                    for (let i = 0; i < message.members.length; ++i)
+                        $root.fermata.v1.Member.encode(message.members[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RemoveMemberResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RemoveMemberResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.members && message.members.length))
+                                message.members = [];
+                            message.members.push($root.fermata.v1.Member.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RemoveMemberResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RemoveMemberResponse";
+            };
+
+            return RemoveMemberResponse;
+        })();
+
+        v1.TransferLeadershipRequest = (function() {
+
+            const TransferLeadershipRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            TransferLeadershipRequest.prototype.toId = "";
+
+            TransferLeadershipRequest.create = function(properties) {
+                return new TransferLeadershipRequest(properties);
+            };
+
+            TransferLeadershipRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.toId != null && $Object.hasOwnProperty.call(message, "toId") && message.toId !== "")
+                    writer.uint32(10).string(message.toId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            TransferLeadershipRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.TransferLeadershipRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.toId = value;
+                            else
+                                delete message.toId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            TransferLeadershipRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.TransferLeadershipRequest";
+            };
+
+            return TransferLeadershipRequest;
+        })();
+
+        v1.TransferLeadershipResponse = (function() {
+
+            const TransferLeadershipResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            TransferLeadershipResponse.prototype.leaderId = "";
+
+            TransferLeadershipResponse.create = function(properties) {
+                return new TransferLeadershipResponse(properties);
+            };
+
+            TransferLeadershipResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.leaderId != null && $Object.hasOwnProperty.call(message, "leaderId") && message.leaderId !== "")
+                    writer.uint32(10).string(message.leaderId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            TransferLeadershipResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.TransferLeadershipResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.leaderId = value;
+                            else
+                                delete message.leaderId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            TransferLeadershipResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.TransferLeadershipResponse";
+            };
+
+            return TransferLeadershipResponse;
+        })();
+
+        v1.StoredMessage = (function() {
+
+            const StoredMessage = function (properties) {
+                this.headers = {};
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            StoredMessage.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            StoredMessage.prototype.topic = "";
+            StoredMessage.prototype.group = "";
+            StoredMessage.prototype.payload = $util.newBuffer([]);
+            StoredMessage.prototype.headers = $util.emptyObject;
+            StoredMessage.prototype.key = "";
+            StoredMessage.prototype.enqueuedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            StoredMessage.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            StoredMessage.prototype.expireAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            StoredMessage.prototype.attempt = 0;
+            StoredMessage.prototype.liveGroups = 0;
+            StoredMessage.prototype.deadLetter = null;
+
+            StoredMessage.create = function(properties) {
+                return new StoredMessage(properties);
+            };
+
+            StoredMessage.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(8).uint64(message.id);
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(18).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(26).string(message.group);
+                if (message.payload != null && $Object.hasOwnProperty.call(message, "payload") && message.payload.length)
+                    writer.uint32(34).bytes(message.payload);
+                if (message.headers != null && $Object.hasOwnProperty.call(message, "headers"))
+                    for (let keys = $Object.keys(message.headers), i = 0; i < keys.length; ++i)
+                        writer.uint32(42).fork().uint32(10).string(keys[i]).uint32(18).string(message.headers[keys[i]]).ldelim();
+                if (message.key != null && $Object.hasOwnProperty.call(message, "key") && message.key !== "")
+                    writer.uint32(50).string(message.key);
+                if (message.enqueuedAtMs != null && $Object.hasOwnProperty.call(message, "enqueuedAtMs") && (typeof message.enqueuedAtMs === "object" ? message.enqueuedAtMs.low || message.enqueuedAtMs.high : message.enqueuedAtMs !== 0))
+                    writer.uint32(56).int64(message.enqueuedAtMs);
+                if (message.dueAtMs != null && $Object.hasOwnProperty.call(message, "dueAtMs") && (typeof message.dueAtMs === "object" ? message.dueAtMs.low || message.dueAtMs.high : message.dueAtMs !== 0))
+                    writer.uint32(64).int64(message.dueAtMs);
+                if (message.expireAtMs != null && $Object.hasOwnProperty.call(message, "expireAtMs") && (typeof message.expireAtMs === "object" ? message.expireAtMs.low || message.expireAtMs.high : message.expireAtMs !== 0))
+                    writer.uint32(72).int64(message.expireAtMs);
+                if (message.attempt != null && $Object.hasOwnProperty.call(message, "attempt") && message.attempt !== 0)
+                    writer.uint32(80).uint32(message.attempt);
+                if (message.liveGroups != null && $Object.hasOwnProperty.call(message, "liveGroups") && message.liveGroups !== 0)
+                    writer.uint32(88).uint32(message.liveGroups);
+                if (message.deadLetter != null && $Object.hasOwnProperty.call(message, "deadLetter"))
+                    $root.fermata.v1.DeadLetterInfo.encode(message.deadLetter, writer.uint32(98).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            StoredMessage.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, key, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.StoredMessage();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.payload = value;
+                            else
+                                delete message.payload;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.headers === $util.emptyObject)
+                                message.headers = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = "";
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 2)
+                                        break;
+                                    value = reader.stringVerify();
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.headers, key);
+                            message.headers[key] = value;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.key = value;
+                            else
+                                delete message.key;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.enqueuedAtMs = value;
+                            else
+                                delete message.enqueuedAtMs;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dueAtMs = value;
+                            else
+                                delete message.dueAtMs;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.expireAtMs = value;
+                            else
+                                delete message.expireAtMs;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.attempt = value;
+                            else
+                                delete message.attempt;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.liveGroups = value;
+                            else
+                                delete message.liveGroups;
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 2)
+                                break;
+                            message.deadLetter = $root.fermata.v1.DeadLetterInfo.decode(reader, reader.size(), $undefined, _depth + 1, message.deadLetter);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            StoredMessage.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.StoredMessage";
+            };
+
+            return StoredMessage;
+        })();
+
+        v1.DeadLetterInfo = (function() {
+
+            const DeadLetterInfo = function (properties) {
+                this.deliveredAtMs = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            DeadLetterInfo.prototype.sourceTopic = "";
+            DeadLetterInfo.prototype.sourceGroup = "";
+            DeadLetterInfo.prototype.sourceId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            DeadLetterInfo.prototype.reason = "";
+            DeadLetterInfo.prototype.attempts = 0;
+            DeadLetterInfo.prototype.deliveredAtMs = $util.emptyArray;
+
+            DeadLetterInfo.create = function(properties) {
+                return new DeadLetterInfo(properties);
+            };
+
+            DeadLetterInfo.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sourceTopic != null && $Object.hasOwnProperty.call(message, "sourceTopic") && message.sourceTopic !== "")
+                    writer.uint32(10).string(message.sourceTopic);
+                if (message.sourceGroup != null && $Object.hasOwnProperty.call(message, "sourceGroup") && message.sourceGroup !== "")
+                    writer.uint32(18).string(message.sourceGroup);
+                if (message.sourceId != null && $Object.hasOwnProperty.call(message, "sourceId") && (typeof message.sourceId === "object" ? message.sourceId.low || message.sourceId.high : message.sourceId !== 0))
+                    writer.uint32(24).uint64(message.sourceId);
+                if (message.reason != null && $Object.hasOwnProperty.call(message, "reason") && message.reason !== "")
+                    writer.uint32(34).string(message.reason);
+                if (message.attempts != null && $Object.hasOwnProperty.call(message, "attempts") && message.attempts !== 0)
+                    writer.uint32(40).uint32(message.attempts);
+                if (message.deliveredAtMs != null && message.deliveredAtMs.length)
+                    writer.uint32(50).int64s(message.deliveredAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            DeadLetterInfo.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.DeadLetterInfo();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.sourceTopic = value;
+                            else
+                                delete message.sourceTopic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.sourceGroup = value;
+                            else
+                                delete message.sourceGroup;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sourceId = value;
+                            else
+                                delete message.sourceId;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.reason = value;
+                            else
+                                delete message.reason;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.attempts = value;
+                            else
+                                delete message.attempts;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType === 2) {
+                                if (!(message.deliveredAtMs && message.deliveredAtMs.length))
+                                    message.deliveredAtMs = [];
+                                reader.int64s(message.deliveredAtMs);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.deliveredAtMs && message.deliveredAtMs.length))
+                                message.deliveredAtMs = [];
+                            message.deliveredAtMs.push(reader.int64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            DeadLetterInfo.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.DeadLetterInfo";
+            };
+
+            return DeadLetterInfo;
+        })();
+
+        v1.QueueEntry = (function() {
+
+            const QueueEntry = function (properties) {
+                this.deliveredAtMs = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            QueueEntry.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            QueueEntry.prototype.topic = "";
+            QueueEntry.prototype.group = "";
+            QueueEntry.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            QueueEntry.prototype.attempt = 0;
+            QueueEntry.prototype.inFlight = false;
+            QueueEntry.prototype.deliveredAtMs = $util.emptyArray;
+
+            QueueEntry.create = function(properties) {
+                return new QueueEntry(properties);
+            };
+
+            QueueEntry.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(8).uint64(message.id);
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(18).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(26).string(message.group);
+                if (message.dueAtMs != null && $Object.hasOwnProperty.call(message, "dueAtMs") && (typeof message.dueAtMs === "object" ? message.dueAtMs.low || message.dueAtMs.high : message.dueAtMs !== 0))
+                    writer.uint32(32).int64(message.dueAtMs);
+                if (message.attempt != null && $Object.hasOwnProperty.call(message, "attempt") && message.attempt !== 0)
+                    writer.uint32(40).uint32(message.attempt);
+                if (message.inFlight != null && $Object.hasOwnProperty.call(message, "inFlight") && message.inFlight !== false)
+                    writer.uint32(48).bool(message.inFlight);
+                if (message.deliveredAtMs != null && message.deliveredAtMs.length)
+                    writer.uint32(58).int64s(message.deliveredAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            QueueEntry.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.QueueEntry();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dueAtMs = value;
+                            else
+                                delete message.dueAtMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.attempt = value;
+                            else
+                                delete message.attempt;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.inFlight = value;
+                            else
+                                delete message.inFlight;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType === 2) {
+                                if (!(message.deliveredAtMs && message.deliveredAtMs.length))
+                                    message.deliveredAtMs = [];
+                                reader.int64s(message.deliveredAtMs);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.deliveredAtMs && message.deliveredAtMs.length))
+                                message.deliveredAtMs = [];
+                            message.deliveredAtMs.push(reader.int64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            QueueEntry.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.QueueEntry";
+            };
+
+            return QueueEntry;
+        })();
+
+        v1.TopicRecord = (function() {
+
+            const TopicRecord = function (properties) {
+                this.groups = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            TopicRecord.prototype.name = "";
+            TopicRecord.prototype.settings = null;
+            TopicRecord.prototype.groups = $util.emptyArray;
+            TopicRecord.prototype.createdAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            TopicRecord.prototype.queueHash = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            TopicRecord.create = function(properties) {
+                return new TopicRecord(properties);
+            };
+
+            TopicRecord.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(10).string(message.name);
+                if (message.settings != null && $Object.hasOwnProperty.call(message, "settings"))
+                    $root.fermata.v1.TopicSettings.encode(message.settings, writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.groups != null && message.groups.length)
+                    for (let i = 0; i < message.groups.length; ++i)
+                        writer.uint32(26).string(message.groups[i]);
+                if (message.createdAtMs != null && $Object.hasOwnProperty.call(message, "createdAtMs") && (typeof message.createdAtMs === "object" ? message.createdAtMs.low || message.createdAtMs.high : message.createdAtMs !== 0))
+                    writer.uint32(32).int64(message.createdAtMs);
+                if (message.queueHash != null && $Object.hasOwnProperty.call(message, "queueHash") && (typeof message.queueHash === "object" ? message.queueHash.low || message.queueHash.high : message.queueHash !== 0))
+                    writer.uint32(40).uint64(message.queueHash);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            TopicRecord.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.TopicRecord();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.settings = $root.fermata.v1.TopicSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.settings);
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.groups && message.groups.length))
+                                message.groups = [];
+                            message.groups.push(reader.stringVerify());
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.createdAtMs = value;
+                            else
+                                delete message.createdAtMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.queueHash = value;
+                            else
+                                delete message.queueHash;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            TopicRecord.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.TopicRecord";
+            };
+
+            return TopicRecord;
+        })();
+
+        return v1;
+    })();
+
+    return fermata;
+})();
+
+export {
+  $root as default
+};

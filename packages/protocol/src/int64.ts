@@ -1,0 +1,53 @@
+import Long from 'long';
+
+/**
+ * 64-bit integers on the wire are `Long` (protobufjs); inside Fermata they are
+ * `bigint`. These convert at the boundary without passing through a `number`.
+ */
+export type WireInt64 = Long | number | string | null | undefined;
+
+const U64_MAX = (1n << 64n) - 1n;
+const I64_MIN = -(1n << 63n);
+const I64_MAX = (1n << 63n) - 1n;
+
+/** A wire uint64/int64 (Long, number or decimal string) as a bigint; absent is 0n. */
+export function toBigInt(value: WireInt64): bigint {
+  if (value === null || value === undefined) return 0n;
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new RangeError(`not a safe integer: ${value}`);
+    return BigInt(value);
+  }
+  if (typeof value === 'string') return BigInt(value);
+  const lo = BigInt(value.low >>> 0);
+  const hi = BigInt(value.high >>> 0);
+  const unsignedValue = (hi << 32n) | lo;
+  if (value.unsigned || hi < 0x80000000n) return unsignedValue;
+  return unsignedValue - (1n << 64n);
+}
+
+/** A bigint as an unsigned wire Long. Throws RangeError outside [0, 2^64). */
+export function toUint64(value: bigint): Long {
+  if (value < 0n || value > U64_MAX) throw new RangeError(`out of uint64 range: ${value}`);
+  return new Long(Number(value & 0xffffffffn) | 0, Number(value >> 32n) | 0, true);
+}
+
+/** A bigint as a signed wire Long. Throws RangeError outside the int64 range. */
+export function toInt64(value: bigint): Long {
+  if (value < I64_MIN || value > I64_MAX) throw new RangeError(`out of int64 range: ${value}`);
+  const bits = BigInt.asUintN(64, value);
+  return new Long(Number(bits & 0xffffffffn) | 0, Number(bits >> 32n) | 0, false);
+}
+
+/**
+ * A wire int64 that holds a time or a duration in ms, as a number. Times and
+ * durations stay far below 2^53 ms (285,000 years); anything beyond is refused.
+ */
+export function toSafeNumber(value: WireInt64, field: string): number {
+  const big = toBigInt(value);
+  if (big > BigInt(Number.MAX_SAFE_INTEGER) || big < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new RangeError(`${field} is out of range: ${big}`);
+  }
+  return Number(big);
+}
+
+export { Long };

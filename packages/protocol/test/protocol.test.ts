@@ -1,0 +1,102 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import {
+  type BrokerHandlers,
+  BrokerService,
+  Long,
+  makeClient,
+  toBigInt,
+  toInt64,
+  toSafeNumber,
+  toUint64,
+  v1,
+} from '../src/index.js';
+
+const repo = resolve(import.meta.dirname, '../../..');
+
+describe('generated protocol code', () => {
+  it('is up to date with proto/ (run `npm run gen` after editing a .proto file)', () => {
+    const out = mkdtempSync(join(tmpdir(), 'fermata-gen-'));
+    try {
+      execFileSync(process.execPath, [join(repo, 'scripts/gen-protocol.mjs'), '--out', out], {
+        stdio: 'pipe',
+      });
+      for (const file of ['pb/fermata.js', 'pb/fermata.d.ts', 'src/generated/services.ts']) {
+        const fresh = readFileSync(join(out, file), 'utf8');
+        const committed = readFileSync(join(repo, 'packages/protocol', file), 'utf8');
+        expect(committed === fresh, `${file} is stale: run npm run gen`).toBe(true);
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('64-bit integers', () => {
+  it('round-trip uint64 ids through the wire without losing precision', () => {
+    const id = (1n << 64n) - 1n;
+    const bytes = v1.PublishResult.encode({ id: toUint64(id), deduplicated: false }).finish();
+    const decoded = v1.PublishResult.decode(bytes);
+    expect(toBigInt(decoded.id)).toBe(id);
+    const beyondDouble = (1n << 53n) + 1n;
+    expect(
+      toBigInt(v1.PublishResult.decode(v1.PublishResult.encode({ id: toUint64(beyondDouble) }).finish()).id),
+    ).toBe(beyondDouble);
+  });
+
+  it('round-trip negative int64 times', () => {
+    const bytes = v1.PublishMessage.encode({ topic: 't', delayMs: toInt64(-5n) }).finish();
+    expect(toBigInt(v1.PublishMessage.decode(bytes).delayMs)).toBe(-5n);
+  });
+
+  it('refuse out-of-range values', () => {
+    expect(() => toUint64(-1n)).toThrow(RangeError);
+    expect(() => toInt64(1n << 63n)).toThrow(RangeError);
+    expect(() => toSafeNumber(Long.fromString('9007199254740993'), 'delay_ms')).toThrow(/delay_ms/);
+    expect(() => toBigInt(2 ** 60)).toThrow(RangeError);
+  });
+});
+
+describe('grpc service definitions', () => {
+  it('carry a Publish call over a real socket', async () => {
+    const server = new grpc.Server();
+    const handlers: Partial<BrokerHandlers> = {
+      publish: (call, callback) => {
+        const results = call.request.messages.map((m, i) => ({
+          id: toUint64(BigInt(i) + (1n << 60n)),
+          deduplicated: m.key === 'dup',
+        }));
+        callback(null, { results });
+      },
+    };
+    server.addService(BrokerService, handlers as grpc.UntypedServiceImplementation);
+    const port = await new Promise<number>((ok, fail) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
+        err ? fail(err) : ok(p),
+      ),
+    );
+    const client = makeClient('Broker', `127.0.0.1:${port}`);
+    try {
+      const response = await new Promise<InstanceType<typeof v1.PublishResponse>>((ok, fail) =>
+        client.publish(
+          {
+            messages: [
+              { topic: 'a', payload: new Uint8Array([1, 2]) },
+              { topic: 'a', key: 'dup' },
+            ],
+          },
+          (err, res) => (err || !res ? fail(err) : ok(res)),
+        ),
+      );
+      expect(response.results.map((r) => toBigInt(r.id))).toEqual([1n << 60n, (1n << 60n) + 1n]);
+      expect(response.results.map((r) => r.deduplicated)).toEqual([false, true]);
+    } finally {
+      client.close();
+      server.forceShutdown();
+    }
+  });
+});

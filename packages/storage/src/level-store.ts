@@ -1,0 +1,175 @@
+import type { AbstractBatchOptions, AbstractLevel } from 'abstract-level';
+import { ClassicLevel } from 'classic-level';
+import { MemoryLevel } from 'memory-level';
+import { StorageError } from './errors.js';
+import type {
+  BatchOp,
+  EngineName,
+  KVStore,
+  OpenOptions,
+  ReadView,
+  ScanOptions,
+  ScanVisitor,
+  Snapshot,
+  StoreStats,
+  WriteOptions,
+} from './store.js';
+
+type Bytes = Uint8Array;
+type Db = AbstractLevel<Bytes, Bytes, Bytes>;
+// abstract-level's snapshot type is not exported under a stable name.
+type DbSnapshot = ReturnType<Db['snapshot']>;
+
+/** Entries fetched per iterator round trip. */
+const SCAN_CHUNK = 1024;
+const SCRIBBLE = 0xdd;
+
+const ENCODINGS = { keyEncoding: 'view', valueEncoding: 'view' } as const;
+
+/**
+ * Both engines are abstract-level databases, so one class serves both: the
+ * dispatcher and janitor above never know which is underneath.
+ */
+export class LevelStore implements KVStore {
+  readonly stats: StoreStats = { batches: 0, syncedBatches: 0, putOps: 0, delOps: 0 };
+  private readonly reader: Reader;
+
+  private constructor(
+    readonly engine: EngineName,
+    /** The underlying abstract-level database (tests inspect it). */
+    readonly db: Db,
+    checkSlices: boolean,
+  ) {
+    this.reader = new Reader(db, undefined, checkSlices);
+  }
+
+  static async open(options: OpenOptions): Promise<LevelStore> {
+    const checkSlices = options.checkSlices ?? process.env['FERMATA_STORAGE_CHECKS'] === '1';
+    let db: Db;
+    if (options.engine === 'leveldb') {
+      if (!options.path) throw new StorageError('the leveldb engine needs a path');
+      db = new ClassicLevel<Bytes, Bytes>(options.path, {
+        ...ENCODINGS,
+        cacheSize: options.cacheSizeBytes ?? 8 * 1024 * 1024,
+      }) as unknown as Db;
+    } else if (options.engine === 'memory') {
+      db = new MemoryLevel<Bytes, Bytes>(ENCODINGS) as unknown as Db;
+    } else {
+      throw new StorageError(`unknown storage engine "${String(options.engine)}" (leveldb, memory)`);
+    }
+    try {
+      await db.open();
+    } catch (err) {
+      throw new StorageError(`cannot open ${options.engine} store at ${options.path ?? '(memory)'}`, {
+        cause: err,
+      });
+    }
+    return new LevelStore(options.engine, db, checkSlices);
+  }
+
+  get(key: Bytes): Promise<Bytes | undefined> {
+    return this.reader.get(key);
+  }
+
+  scan(options: ScanOptions, visit: ScanVisitor): Promise<number> {
+    return this.reader.scan(options, visit);
+  }
+
+  async batch(ops: readonly BatchOp[], options: WriteOptions): Promise<void> {
+    if (ops.length === 0) return;
+    for (const op of ops) {
+      if (op.type === 'put') this.stats.putOps++;
+      else this.stats.delOps++;
+    }
+    this.stats.batches++;
+    if (options.sync) this.stats.syncedBatches++;
+    // abstract-level validates every op before writing any, and the engine
+    // writes the batch atomically, so a rejected batch leaves nothing behind.
+    // `sync` is a classic-level option (fsync the write); memory-level ignores it.
+    const batchOptions = { sync: options.sync } as AbstractBatchOptions<Bytes, Bytes>;
+    await this.db.batch(ops as BatchOp[], batchOptions);
+  }
+
+  snapshot(): Snapshot {
+    const snap = this.db.snapshot();
+    const reader = new Reader(this.db, snap, this.reader.checkSlices);
+    return {
+      get: (key) => reader.get(key),
+      scan: (options, visit) => reader.scan(options, visit),
+      close: () => snap.close(),
+    };
+  }
+
+  clear(): Promise<void> {
+    return this.db.clear();
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+class Reader implements ReadView {
+  private scratch = new Uint8Array(256);
+
+  constructor(
+    private readonly db: Db,
+    private readonly snap: DbSnapshot | undefined,
+    readonly checkSlices: boolean,
+  ) {}
+
+  async get(key: Bytes): Promise<Bytes | undefined> {
+    const value = await this.db.get(key, this.snap ? { snapshot: this.snap } : {});
+    return value ?? undefined;
+  }
+
+  async scan(options: ScanOptions, visit: ScanVisitor): Promise<number> {
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    if (limit <= 0) return 0;
+    if (options.gte && options.lt && compareBytes(options.gte, options.lt) >= 0) return 0;
+    const iterator = this.db.iterator({
+      ...(options.gte ? { gte: options.gte } : {}),
+      ...(options.lt ? { lt: options.lt } : {}),
+      reverse: options.reverse ?? false,
+      ...(Number.isFinite(limit) ? { limit } : {}),
+      ...(this.snap ? { snapshot: this.snap } : {}),
+    });
+    let visited = 0;
+    try {
+      for (;;) {
+        const chunk = await iterator.nextv(Math.min(SCAN_CHUNK, limit - visited));
+        if (chunk.length === 0) return visited;
+        for (const [key, value] of chunk) {
+          visited++;
+          const goOn = this.checkSlices ? this.visitChecked(key, value, visit) : visit(key, value);
+          if (goOn === false || visited >= limit) return visited;
+        }
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
+
+  /** Hands out views of one scratch buffer and scribbles over them afterwards. */
+  private visitChecked(key: Bytes, value: Bytes, visit: ScanVisitor): boolean | undefined | void {
+    const need = key.length + value.length;
+    if (this.scratch.length < need) this.scratch = new Uint8Array(need * 2);
+    this.scratch.set(key, 0);
+    this.scratch.set(value, key.length);
+    const k = this.scratch.subarray(0, key.length);
+    const v = this.scratch.subarray(key.length, need);
+    try {
+      return visit(k, v);
+    } finally {
+      this.scratch.fill(SCRIBBLE, 0, need);
+    }
+  }
+}
+
+export function compareBytes(a: Bytes, b: Bytes): number {
+  return Buffer.compare(a, b);
+}
+
+export function openStore(options: OpenOptions): Promise<LevelStore> {
+  return LevelStore.open(options);
+}

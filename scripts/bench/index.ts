@@ -1,0 +1,19 @@
+// npm run bench -- <scenario> [--quick] [scenario options]
+// Every scenario prints one JSON object per line on stdout and a human summary on stderr.
+import { argv, exit } from 'node:process';
+
+type Scenario = (args: string[]) => Promise<void>;
+
+const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
+  storage: () => import('./storage.js'),
+};
+
+const [name, ...rest] = argv.slice(2);
+const load = name ? scenarios[name] : undefined;
+if (!load) {
+  console.error(
+    `usage: npm run bench -- <scenario> [--quick]\nscenarios: ${Object.keys(scenarios).join(', ')}`,
+  );
+  exit(2);
+}
+await (await load()).run(rest);
