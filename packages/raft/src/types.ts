@@ -1,0 +1,134 @@
+/**
+ * Shared Raft types: the pure core (`core/`), the log store (`log/`), the node
+ * driver and the transport all speak these.
+ *
+ * Indexes and terms are `number`: at a million entries per second a log index
+ * needs 285 years to reach 2^53, so they never lose precision. Node ids are
+ * strings (the configured member id, e.g. "n1" or "fermata-0").
+ */
+export type NodeId = string;
+
+/** `normal` entries carry state-machine commands (empty data = the leader's no-op). */
+export type EntryType = 'normal' | 'conf-change';
+
+export interface Entry {
+  readonly term: number;
+  readonly index: number;
+  readonly type: EntryType;
+  readonly data: Uint8Array;
+}
+
+/** What must be durable before a node answers votes or acknowledges appends. */
+export interface HardState {
+  readonly term: number;
+  /** Empty string = voted for nobody in `term`. */
+  readonly vote: NodeId;
+  readonly commit: number;
+}
+
+export interface ConfState {
+  readonly voters: readonly NodeId[];
+  readonly learners: readonly NodeId[];
+}
+
+/** Describes a snapshot; the data itself travels outside the core. */
+export interface SnapshotMeta {
+  readonly index: number;
+  readonly term: number;
+  readonly conf: ConfState;
+}
+
+/** One membership change at a time (DESIGN.md: add as learner, catch up, promote; remove). */
+export interface ConfChange {
+  readonly type: 'add-learner' | 'promote' | 'remove';
+  readonly node: NodeId;
+  /** Opaque to the core: the driver stores addresses here. */
+  readonly context?: Uint8Array;
+}
+
+export type MessageType =
+  | 'append'
+  | 'append-response'
+  | 'vote'
+  | 'vote-response'
+  | 'pre-vote'
+  | 'pre-vote-response'
+  | 'heartbeat'
+  | 'heartbeat-response'
+  | 'snapshot'
+  | 'timeout-now'
+  | 'read-index'
+  | 'read-index-response';
+
+export interface Message {
+  readonly type: MessageType;
+  readonly from: NodeId;
+  readonly to: NodeId;
+  readonly term: number;
+  /** append: term of the entry before `entries`; vote: candidate's last log term. */
+  readonly logTerm: number;
+  /** append: index before `entries`; append-response: last matched index; vote: last log index. */
+  readonly index: number;
+  readonly entries: readonly Entry[];
+  readonly commit: number;
+  readonly reject: boolean;
+  /** append-response on reject: the follower's hint for fast backtracking. */
+  readonly rejectHint: number;
+  /** append-response on reject: term of the follower's entry at rejectHint (0 if none). */
+  readonly hintTerm: number;
+  /** snapshot: what is being installed (the data is streamed by the transport). */
+  readonly snapshot?: SnapshotMeta;
+  /** heartbeat/read-index: the ReadIndex request context, echoed back. */
+  readonly context?: Uint8Array;
+}
+
+export type Role = 'follower' | 'pre-candidate' | 'candidate' | 'leader' | 'learner';
+
+export interface SoftState {
+  readonly leader: NodeId;
+  readonly role: Role;
+}
+
+/** A linearizable read is safe once the state machine has applied `index`. */
+export interface ReadState {
+  readonly index: number;
+  readonly context: Uint8Array;
+}
+
+/**
+ * Everything the driver must do, in this order:
+ *  1. if `snapshot`: install it (replace the state machine and the log prefix);
+ *  2. persist `entries` (truncating any conflicting suffix from entries[0].index)
+ *     and `hardState`, and fsync — one append, one sync;
+ *  3. send `persistedMessages` (they promise state that step 2 made durable:
+ *     votes, append acknowledgements); `messages` may be sent before step 2;
+ *  4. apply `committedEntries` in order;
+ *  5. call `advance(ready)`.
+ */
+export interface Ready {
+  readonly softState?: SoftState;
+  readonly hardState?: HardState;
+  readonly snapshot?: SnapshotMeta;
+  readonly entries: readonly Entry[];
+  readonly messages: readonly Message[];
+  readonly persistedMessages: readonly Message[];
+  readonly committedEntries: readonly Entry[];
+  readonly readStates: readonly ReadState[];
+}
+
+/**
+ * The stable log as the core reads it: synchronous, so the core stays a plain
+ * state machine. Implemented by the on-disk log store and by the simulator's
+ * in-memory store.
+ */
+export interface LogReader {
+  /** Index of the first entry still in the log (snapshot index + 1). */
+  firstIndex(): number;
+  /** Index of the last entry (the snapshot index when the log is empty). */
+  lastIndex(): number;
+  /** Term of entry `index`; the snapshot's term at its index; undefined when compacted or beyond the end. */
+  term(index: number): number | undefined;
+  /** Entries in [lo, hi), at most `maxBytes` of data (always at least one entry). */
+  entries(lo: number, hi: number, maxBytes: number): Entry[];
+  snapshotMeta(): SnapshotMeta;
+}
