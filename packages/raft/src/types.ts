@@ -132,3 +132,30 @@ export interface LogReader {
   entries(lo: number, hi: number, maxBytes: number): Entry[];
   snapshotMeta(): SnapshotMeta;
 }
+
+/**
+ * The replicated state machine as the node driver sees it (implemented by the
+ * broker; tests use a key-value map). Applying is deterministic: no clock, no
+ * randomness; the leader's time stamp travels inside the entry data.
+ */
+export interface StateMachine {
+  /** The index recorded by the last apply (0 for a fresh store). Read at start-up. */
+  appliedIndex(): number;
+  /**
+   * Applies committed entries in log order and records the last one's index in
+   * the same storage write as their effects (written without fsync: the Raft log
+   * is the WAL). Every entry is passed, including the leader's empty no-op and
+   * conf-change entries, so the recorded index advances over them; their result
+   * is `undefined`. Returns one result per entry.
+   */
+  apply(entries: readonly Entry[]): Promise<unknown[]>;
+  /** Makes everything applied so far durable (fsync); the log may then be compacted up to it. */
+  flush(): Promise<number>;
+  /**
+   * A consistent snapshot at the applied index, streamed in chunks. The index
+   * comes from the same storage snapshot as the data.
+   */
+  snapshot(): Promise<{ index: number; chunks: AsyncIterable<Uint8Array> }>;
+  /** Replaces the whole state with a snapshot's chunks, atomically; returns its applied index. */
+  restore(chunks: AsyncIterable<Uint8Array>): Promise<number>;
+}
