@@ -1,0 +1,124 @@
+/**
+ * Who is consuming which queue, with how much credit: the dispatcher's view of
+ * its consumer streams. Pure bookkeeping (no timers, no I/O): the stream code
+ * calls `delivered`, `settled` and `lapse`; the dispatcher calls `assign`.
+ *
+ * A consumer's window is the most unacked deliveries it may hold (prefetch,
+ * changed by `credit{n}`). A slot frees on ack, nack, or when the lease lapses.
+ */
+export interface ConsumerSlotHolder<Q> {
+  readonly id: number;
+  readonly queue: Q;
+  window: number;
+  /** Delivery tag (hex) -> lease end (ms). */
+  readonly inFlight: Map<string, number>;
+}
+
+export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
+  private readonly byQueue = new Map<Q, C[]>();
+  /** Round-robin cursor per queue: the index of the consumer served first next time. */
+  private readonly cursor = new Map<Q, number>();
+
+  add(consumer: C): void {
+    const list = this.byQueue.get(consumer.queue) ?? [];
+    list.push(consumer);
+    this.byQueue.set(consumer.queue, list);
+  }
+
+  remove(consumer: C): void {
+    const list = this.byQueue.get(consumer.queue);
+    if (!list) return;
+    const at = list.indexOf(consumer);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0) {
+      this.byQueue.delete(consumer.queue);
+      this.cursor.delete(consumer.queue);
+    }
+  }
+
+  count(queue: Q): number {
+    return this.byQueue.get(queue)?.length ?? 0;
+  }
+
+  queues(): IterableIterator<Q> {
+    return this.byQueue.keys();
+  }
+
+  consumers(queue: Q): readonly C[] {
+    return this.byQueue.get(queue) ?? [];
+  }
+
+  /** Free slots of one consumer. */
+  static free<Q>(c: ConsumerSlotHolder<Q>): number {
+    return Math.max(0, c.window - c.inFlight.size);
+  }
+
+  /** Total free slots over a queue's consumers. */
+  credit(queue: Q): number {
+    let total = 0;
+    for (const c of this.byQueue.get(queue) ?? []) total += ConsumerRegistry.free(c);
+    return total;
+  }
+
+  /**
+   * Splits `n` deliveries of a queue among its consumers, one at a time in
+   * round-robin order, never past a consumer's free slots. Returns how many each
+   * gets (only consumers that get some); the cursor moves on so the next
+   * assignment starts with the next consumer.
+   */
+  assign(queue: Q, n: number): Array<{ consumer: C; count: number }> {
+    const list = this.byQueue.get(queue);
+    if (!list || list.length === 0 || n <= 0) return [];
+    const counts = new Array<number>(list.length).fill(0);
+    let start = (this.cursor.get(queue) ?? 0) % list.length;
+    let left = n;
+    let progress = true;
+    while (left > 0 && progress) {
+      progress = false;
+      for (let k = 0; k < list.length && left > 0; k++) {
+        const i = (start + k) % list.length;
+        const c = list[i]!;
+        if (ConsumerRegistry.free(c) - counts[i]! > 0) {
+          counts[i]!++;
+          left--;
+          progress = true;
+        }
+      }
+    }
+    start = (start + 1) % list.length;
+    this.cursor.set(queue, start);
+    const out: Array<{ consumer: C; count: number }> = [];
+    for (let i = 0; i < list.length; i++)
+      if (counts[i]! > 0) out.push({ consumer: list[i]!, count: counts[i]! });
+    return out;
+  }
+
+  /** Records a delivery to a consumer. */
+  static delivered<Q>(c: ConsumerSlotHolder<Q>, tagHex: string, leaseEndMs: number): void {
+    c.inFlight.set(tagHex, leaseEndMs);
+  }
+
+  /** Ack or nack: frees the slot. Extend: moves the tag (old out, new in). */
+  static settled<Q>(c: ConsumerSlotHolder<Q>, tagHex: string): boolean {
+    return c.inFlight.delete(tagHex);
+  }
+
+  /** Frees the slots whose lease ended by `nowMs`; returns how many. */
+  static lapse<Q>(c: ConsumerSlotHolder<Q>, nowMs: number): number {
+    let n = 0;
+    for (const [tag, end] of c.inFlight) {
+      if (end <= nowMs) {
+        c.inFlight.delete(tag);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** The earliest lease end among a consumer's deliveries (for its lapse timer). */
+  static nextLapse<Q>(c: ConsumerSlotHolder<Q>): number | undefined {
+    let min: number | undefined;
+    for (const end of c.inFlight.values()) if (min === undefined || end < min) min = end;
+    return min;
+  }
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { ConsumerRegistry, type ConsumerSlotHolder } from '../src/dispatch/consumer-registry.js';
+import { DueHeap } from '../src/dispatch/due-heap.js';
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('DueHeap', () => {
+  it('always peeks the earliest due queue, through sets, moves and deletes', () => {
+    const r = rng(3);
+    const heap = new DueHeap<string>();
+    const model = new Map<string, number>();
+    for (let step = 0; step < 5000; step++) {
+      const q = `q${Math.floor(r() * 50)}`;
+      const op = r();
+      if (op < 0.6) {
+        const due = Math.floor(r() * 10_000);
+        heap.set(q, due);
+        model.set(q, due);
+      } else if (op < 0.8) {
+        const due = Math.floor(r() * 10_000);
+        heap.lower(q, due);
+        if (!model.has(q) || due < model.get(q)!) model.set(q, due);
+      } else {
+        heap.delete(q);
+        model.delete(q);
+      }
+      expect(heap.size).toBe(model.size);
+      const min = Math.min(...model.values());
+      expect(heap.peek()?.dueMs ?? Number.POSITIVE_INFINITY).toBe(min);
+      const now = Math.floor(r() * 10_000);
+      const due = heap.dueBy(now).sort();
+      expect(due).toEqual(
+        [...model.entries()]
+          .filter(([, d]) => d <= now)
+          .map(([k]) => k)
+          .sort(),
+      );
+    }
+  });
+});
+
+describe('ConsumerRegistry', () => {
+  const consumer = (id: number, window: number): ConsumerSlotHolder<string> => ({
+    id,
+    queue: 'q',
+    window,
+    inFlight: new Map(),
+  });
+
+  it('never assigns a consumer more than its free window', () => {
+    const reg = new ConsumerRegistry<string, ConsumerSlotHolder<string>>();
+    const a = consumer(1, 2);
+    const b = consumer(2, 5);
+    reg.add(a);
+    reg.add(b);
+    ConsumerRegistry.delivered(a, 'x', 100);
+    expect(reg.credit('q')).toBe(6);
+    const got = reg.assign('q', 100);
+    expect(got.map((g) => [g.consumer.id, g.count])).toEqual([
+      [1, 1],
+      [2, 5],
+    ]);
+  });
+
+  it('shares deliveries round-robin and rotates who is served first', () => {
+    const reg = new ConsumerRegistry<string, ConsumerSlotHolder<string>>();
+    const cs = [consumer(1, 10), consumer(2, 10), consumer(3, 10)];
+    for (const c of cs) reg.add(c);
+    expect(reg.assign('q', 4).map((g) => [g.consumer.id, g.count])).toEqual([
+      [1, 2],
+      [2, 1],
+      [3, 1],
+    ]);
+    expect(reg.assign('q', 1).map((g) => g.consumer.id)).toEqual([2]);
+  });
+
+  it('frees slots on settle and when leases lapse', () => {
+    const c = consumer(1, 2);
+    ConsumerRegistry.delivered(c, 'a', 100);
+    ConsumerRegistry.delivered(c, 'b', 200);
+    expect(ConsumerRegistry.free(c)).toBe(0);
+    expect(ConsumerRegistry.nextLapse(c)).toBe(100);
+    expect(ConsumerRegistry.lapse(c, 150)).toBe(1);
+    expect(ConsumerRegistry.settled(c, 'b')).toBe(true);
+    expect(ConsumerRegistry.settled(c, 'b')).toBe(false);
+    expect(ConsumerRegistry.free(c)).toBe(2);
+  });
+});
