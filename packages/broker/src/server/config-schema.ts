@@ -1,0 +1,343 @@
+/**
+ * The server configuration schema: every key, its type, default, range and a
+ * one-line description. The single source of truth for `loadConfig`, the
+ * `FERMATA_*` environment mapping and the reference in docs/operations.md.
+ */
+
+export interface IntSpec {
+  readonly kind: 'int';
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
+  readonly description: string;
+}
+
+export interface StringSpec {
+  readonly kind: 'string';
+  readonly default: string;
+  /** When set, a non-empty value must match; `form` names the expected shape in errors. */
+  readonly pattern?: RegExp;
+  readonly form?: string;
+  readonly allowEmpty: boolean;
+  readonly description: string;
+}
+
+export interface BoolSpec {
+  readonly kind: 'bool';
+  readonly default: boolean;
+  readonly description: string;
+}
+
+export interface EnumSpec<V extends string = string> {
+  readonly kind: 'enum';
+  readonly values: readonly V[];
+  readonly default: V;
+  readonly description: string;
+}
+
+/** `host:port`; '' (when allowed) means "derived", as the description says. */
+export interface AddressSpec {
+  readonly kind: 'address';
+  readonly default: string;
+  readonly allowEmpty: boolean;
+  readonly description: string;
+}
+
+/** One member of the bootstrap cluster: its id, Raft peer address and client gRPC address. */
+export interface InitialMember {
+  readonly id: string;
+  readonly peerAddress: string;
+  readonly clientAddress: string;
+}
+
+export interface MembersSpec {
+  readonly kind: 'members';
+  readonly default: readonly InitialMember[];
+  readonly description: string;
+}
+
+export type KeySpec = IntSpec | StringSpec | BoolSpec | EnumSpec | AddressSpec | MembersSpec;
+
+export interface SchemaSection {
+  readonly [key: string]: KeySpec | SchemaSection;
+}
+
+const int = (d: number, min: number, max: number, description: string): IntSpec => ({
+  kind: 'int',
+  default: d,
+  min,
+  max,
+  description,
+});
+const bool = (d: boolean, description: string): BoolSpec => ({ kind: 'bool', default: d, description });
+const enumOf = <const V extends string>(values: readonly V[], d: V, description: string): EnumSpec<V> => ({
+  kind: 'enum',
+  values,
+  default: d,
+  description,
+});
+const address = (d: string, allowEmpty: boolean, description: string): AddressSpec => ({
+  kind: 'address',
+  default: d,
+  allowEmpty,
+  description,
+});
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+const ID_FORM = '1-63 characters of letters, digits, ".", "_" or "-", starting with a letter or digit';
+
+const SECOND_MS = 1000;
+const DAY_MS = 24 * 60 * 60 * SECOND_MS;
+const MIB = 1024 * 1024;
+const INT_MAX = Number.MAX_SAFE_INTEGER;
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const STORAGE_ENGINES = ['leveldb', 'memory'] as const;
+export type StorageEngine = (typeof STORAGE_ENGINES)[number];
+
+export const EXPIRY_ACTIONS = ['drop', 'dead-letter'] as const;
+export type ExpiryActionName = (typeof EXPIRY_ACTIONS)[number];
+
+export const configSchema = {
+  nodeId: {
+    kind: 'string',
+    default: 'node1',
+    pattern: ID_PATTERN,
+    form: ID_FORM,
+    allowEmpty: false,
+    description: 'This node’s id; unique in the cluster and stable across restarts.',
+  } satisfies StringSpec,
+  clusterId: {
+    kind: 'string',
+    default: 'fermata',
+    pattern: ID_PATTERN,
+    form: ID_FORM,
+    allowEmpty: false,
+    description: 'Name of the cluster; reported by GetClusterInfo.',
+  } satisfies StringSpec,
+  dataDir: {
+    kind: 'string',
+    default: './data',
+    allowEmpty: false,
+    description: 'Directory for the Raft log, hard state and the leveldb store (created if missing).',
+  } satisfies StringSpec,
+  initialMembers: {
+    kind: 'members',
+    default: [],
+    description:
+      'Bootstrap cluster: `id=peerHost:peerPort/clientHost:clientPort` entries (YAML list or comma-separated); must name this node; empty = a one-member cluster of this node.',
+  } satisfies MembersSpec,
+  client: {
+    listenAddress: address(
+      '0.0.0.0:7400',
+      false,
+      'Client gRPC (Broker, Admin, Cluster, health) listen address.',
+    ),
+    advertiseAddress: address(
+      '',
+      true,
+      'Client address other nodes and clients are told; empty = the listen address (a wildcard host becomes the hostname).',
+    ),
+  },
+  peer: {
+    listenAddress: address('0.0.0.0:7401', false, 'Raft peer gRPC listen address.'),
+    advertiseAddress: address(
+      '',
+      true,
+      'Peer address of this node as others reach it; empty = the listen address (a wildcard host becomes the hostname).',
+    ),
+  },
+  http: {
+    listenAddress: address(
+      '0.0.0.0:7402',
+      false,
+      'HTTP listen address for /metrics, /livez, /readyz and the status page.',
+    ),
+    readyMaxLagEntries: int(
+      100,
+      0,
+      INT_MAX,
+      '/readyz and gRPC health report ready only while applied >= commit minus this.',
+    ),
+  },
+  storage: {
+    engine: enumOf(
+      STORAGE_ENGINES,
+      'leveldb',
+      'State machine store: `leveldb` on disk, or `memory` (nothing persists).',
+    ),
+  },
+  raft: {
+    tickMs: int(50, 1, 10 * SECOND_MS, 'Length of one Raft tick.'),
+    electionTicks: int(
+      10,
+      2,
+      1000,
+      'Ticks without a leader before an election starts (randomized up to twice this).',
+    ),
+    heartbeatTicks: int(1, 1, 1000, 'Ticks between leader heartbeats; must be less than electionTicks.'),
+    maxAppendBytes: int(1 * MIB, 1024, 64 * MIB, 'Most entry bytes in one append message to a follower.'),
+    maxInflightAppends: int(256, 1, 65_536, 'Most unacknowledged append messages in flight to one follower.'),
+    maxUncommittedBytes: int(
+      64 * MIB,
+      1 * MIB,
+      4096 * MIB,
+      'Proposals are refused (RESOURCE_EXHAUSTED) while the leader holds this many uncommitted bytes.',
+    ),
+    snapshotEveryEntries: int(
+      10_000,
+      1,
+      INT_MAX,
+      'Take a snapshot and compact the log after this many applied entries.',
+    ),
+    snapshotKeepEntries: int(
+      5_000,
+      0,
+      INT_MAX,
+      'Entries kept in the log behind a snapshot so slightly lagging followers catch up without one.',
+    ),
+  },
+  dispatcher: {
+    maxLeaseBatch: int(256, 1, 10_000, 'Most entries leased in one Raft command.'),
+    defaultPrefetch: int(
+      16,
+      1,
+      100_000,
+      'Prefetch (unacked deliveries per consumer stream) when a subscribe sets 0.',
+    ),
+    maxPrefetch: int(1_000, 1, 100_000, 'Largest prefetch a consumer may ask for.'),
+    defaultLeaseMs: int(
+      30 * SECOND_MS,
+      1,
+      DAY_MS,
+      'Lease of a delivery when neither the subscribe nor the topic sets one.',
+    ),
+    maxLeaseMs: int(
+      12 * 60 * 60 * SECOND_MS,
+      1,
+      7 * DAY_MS,
+      'Longest lease (subscribe, extend) a consumer may ask for.',
+    ),
+    janitorBatch: int(256, 1, 10_000, 'Most expirations or dead-letterings in one Raft command.'),
+  },
+  topicDefaults: {
+    maxAttempts: int(
+      10,
+      1,
+      1_000_000,
+      'Deliveries before a message is dead-lettered, for topics that set 0.',
+    ),
+    expiryAction: enumOf(
+      EXPIRY_ACTIONS,
+      'drop',
+      'What happens to an expired message, for topics that do not set it.',
+    ),
+    dedupWindowMs: int(
+      60 * 60 * SECOND_MS,
+      0,
+      365 * DAY_MS,
+      'How long a dedup key stays reserved after its message ends, for topics that set 0.',
+    ),
+  },
+  limits: {
+    maxPayloadBytes: int(1 * MIB, 1, 64 * MIB, 'Largest message payload.'),
+    maxMessagesPerBatch: int(1_000, 1, 100_000, 'Most messages in one Publish request.'),
+    maxBatchBytes: int(
+      4 * MIB,
+      1024,
+      256 * MIB,
+      'Largest Publish request (payloads plus headers); must be at least maxPayloadBytes.',
+    ),
+    maxHeadersBytes: int(16 * 1024, 0, 1 * MIB, 'Largest total of header names and values of one message.'),
+    maxTopicNameBytes: int(249, 1, 1024, 'Longest topic or group name.'),
+    maxKeyBytes: int(1024, 1, 64 * 1024, 'Longest dedup key.'),
+    maxDelayMs: int(
+      365 * DAY_MS,
+      0,
+      100 * 365 * DAY_MS,
+      'Latest due time a publish or reschedule may ask for, from now.',
+    ),
+    maxTtlMs: int(365 * DAY_MS, 0, 100 * 365 * DAY_MS, 'Longest time-to-live of a message.'),
+    maxConsumersPerGroup: int(1_000, 1, 100_000, 'Most consumer streams subscribed to one group.'),
+    maxStreamsPerConnection: int(100, 1, 100_000, 'Most concurrent gRPC streams on one client connection.'),
+    maxTopics: int(10_000, 1, 1_000_000, 'Most topics in the cluster.'),
+    maxGroupsPerTopic: int(100, 1, 10_000, 'Most groups of one topic, `default` included.'),
+    maxListLimit: int(1_000, 1, 100_000, 'Most messages one ListMessages page returns.'),
+    allowLeaderDurability: bool(
+      false,
+      'Accept DURABILITY_LEADER publishes (may be lost on failover); refused otherwise.',
+    ),
+  },
+  shutdown: {
+    graceMs: int(
+      10 * SECOND_MS,
+      0,
+      10 * 60 * SECOND_MS,
+      'On SIGTERM: time to transfer leadership, end streams and flush before exiting.',
+    ),
+  },
+  logLevel: enumOf(LOG_LEVELS, 'info', 'Level of the JSON log lines on stdout.'),
+} as const satisfies SchemaSection;
+
+type ValueOf<S extends KeySpec> = S extends IntSpec
+  ? number
+  : S extends BoolSpec
+    ? boolean
+    : S extends EnumSpec<infer V>
+      ? V
+      : S extends MembersSpec
+        ? readonly InitialMember[]
+        : string;
+
+/** The typed, frozen configuration object `loadConfig` returns. */
+export type ConfigOf<S extends SchemaSection> = {
+  readonly [K in keyof S]: S[K] extends KeySpec
+    ? ValueOf<S[K]>
+    : S[K] extends SchemaSection
+      ? ConfigOf<S[K]>
+      : never;
+};
+
+export type FermataConfig = ConfigOf<typeof configSchema>;
+
+type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends readonly unknown[]
+    ? T[K] | string
+    : T[K] extends object
+      ? DeepPartial<T[K]>
+      : T[K];
+};
+/** Overrides have the YAML shape; members may be given as a list or a comma-separated string. */
+export type ConfigOverrides = DeepPartial<FermataConfig>;
+
+export function isKeySpec(node: KeySpec | SchemaSection): node is KeySpec {
+  return typeof (node as { kind?: unknown }).kind === 'string';
+}
+
+export interface SchemaEntry {
+  /** Dotted path, e.g. `raft.tickMs`. */
+  readonly path: string;
+  readonly env: string;
+  readonly spec: KeySpec;
+}
+
+/** `raft.tickMs` -> `FERMATA_RAFT__TICK_MS`: camelCase words joined by `_`, sections by `__`. */
+export function envName(path: string): string {
+  return `FERMATA_${path
+    .split('.')
+    .map((seg) => seg.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase())
+    .join('__')}`;
+}
+
+/** Every key of the schema in declaration order. */
+export function schemaEntries(section: SchemaSection = configSchema, prefix = ''): SchemaEntry[] {
+  const out: SchemaEntry[] = [];
+  for (const [key, node] of Object.entries(section)) {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    if (isKeySpec(node)) out.push({ path, env: envName(path), spec: node });
+    else out.push(...schemaEntries(node, path));
+  }
+  return out;
+}
