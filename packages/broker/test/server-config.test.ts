@@ -13,6 +13,7 @@ import {
   schemaEntries,
 } from '../src/server/config.js';
 import { renderConfigReference } from '../src/server/config-docs.js';
+import { DEFAULT_LIMITS, type Limits } from '../src/state/limits.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fermata-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,6 +42,7 @@ describe('configuration precedence', () => {
     expect(c.storage.engine).toBe('leveldb');
     expect(c.raft).toMatchObject({ tickMs: 50, electionTicks: 10, heartbeatTicks: 1 });
     expect(c.limits.maxPayloadBytes).toBe(1024 * 1024);
+    expect(c.dispatcher).toMatchObject({ defaultLeaseMs: 30_000, defaultPrefetch: 16, maxPrefetch: 1000 });
     expect(c.limits.allowLeaderDurability).toBe(false);
     expect(c.initialMembers).toEqual([]);
     expect(c.logLevel).toBe('info');
@@ -256,6 +258,15 @@ describe('environment names and derived addresses', () => {
     expect(envName('limits.maxPayloadBytes')).toBe('FERMATA_LIMITS__MAX_PAYLOAD_BYTES');
     const names = schemaEntries().map((e) => e.env);
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('the limits section holds every state-machine limit with the same default', () => {
+    const limits: Limits = loadConfig({ env: {} }).limits;
+    for (const [name, value] of Object.entries(DEFAULT_LIMITS)) {
+      expect(limits[name as keyof Limits], name).toBe(value);
+    }
+    const raised = loadConfig({ env: { FERMATA_LIMITS__MAX_BATCH_MESSAGES: '5' } }).limits;
+    expect(raised.maxBatchMessages).toBe(5);
   });
 
   it('every key has a description and a default within its own range', () => {

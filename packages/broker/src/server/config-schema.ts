@@ -3,6 +3,7 @@
  * one-line description. The single source of truth for `loadConfig`, the
  * `FERMATA_*` environment mapping and the reference in docs/operations.md.
  */
+import { DEFAULT_LIMITS, DEFAULT_TOPIC_SETTINGS } from '../state/limits.js';
 
 export interface IntSpec {
   readonly kind: 'int';
@@ -89,16 +90,15 @@ const ID_FORM = '1-63 characters of letters, digits, ".", "_" or "-", starting w
 const SECOND_MS = 1000;
 const DAY_MS = 24 * 60 * 60 * SECOND_MS;
 const MIB = 1024 * 1024;
+const YEAR_MS = 365 * DAY_MS;
 const INT_MAX = Number.MAX_SAFE_INTEGER;
+const L = DEFAULT_LIMITS;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const STORAGE_ENGINES = ['leveldb', 'memory'] as const;
 export type StorageEngine = (typeof STORAGE_ENGINES)[number];
-
-export const EXPIRY_ACTIONS = ['drop', 'dead-letter'] as const;
-export type ExpiryActionName = (typeof EXPIRY_ACTIONS)[number];
 
 export const configSchema = {
   nodeId: {
@@ -209,65 +209,66 @@ export const configSchema = {
     ),
     maxPrefetch: int(1_000, 1, 100_000, 'Largest prefetch a consumer may ask for.'),
     defaultLeaseMs: int(
-      30 * SECOND_MS,
+      DEFAULT_TOPIC_SETTINGS.defaultLeaseMs,
       1,
       DAY_MS,
-      'Lease of a delivery when neither the subscribe nor the topic sets one.',
-    ),
-    maxLeaseMs: int(
-      12 * 60 * 60 * SECOND_MS,
-      1,
-      7 * DAY_MS,
-      'Longest lease (subscribe, extend) a consumer may ask for.',
+      'Lease of a delivery when the subscribe sets 0 and the topic has no lease of its own.',
     ),
     janitorBatch: int(256, 1, 10_000, 'Most expirations or dead-letterings in one Raft command.'),
   },
-  topicDefaults: {
-    maxAttempts: int(
-      10,
-      1,
-      1_000_000,
-      'Deliveries before a message is dead-lettered, for topics that set 0.',
-    ),
-    expiryAction: enumOf(
-      EXPIRY_ACTIONS,
-      'drop',
-      'What happens to an expired message, for topics that do not set it.',
-    ),
-    dedupWindowMs: int(
-      60 * 60 * SECOND_MS,
-      0,
-      365 * DAY_MS,
-      'How long a dedup key stays reserved after its message ends, for topics that set 0.',
-    ),
-  },
   limits: {
-    maxPayloadBytes: int(1 * MIB, 1, 64 * MIB, 'Largest message payload.'),
-    maxMessagesPerBatch: int(1_000, 1, 100_000, 'Most messages in one Publish request.'),
-    maxBatchBytes: int(
-      4 * MIB,
-      1024,
+    // The state machine's limits (state/limits.ts), same names and defaults; every node must use the same values.
+    maxPayloadBytes: int(L.maxPayloadBytes, 1, 64 * MIB, 'Payload of one message.'),
+    maxBatchPayloadBytes: int(
+      L.maxBatchPayloadBytes,
+      1,
       256 * MIB,
-      'Largest Publish request (payloads plus headers); must be at least maxPayloadBytes.',
+      'Sum of the payloads of one publish batch.',
     ),
-    maxHeadersBytes: int(16 * 1024, 0, 1 * MIB, 'Largest total of header names and values of one message.'),
-    maxTopicNameBytes: int(249, 1, 1024, 'Longest topic or group name.'),
-    maxKeyBytes: int(1024, 1, 64 * 1024, 'Longest dedup key.'),
-    maxDelayMs: int(
-      365 * DAY_MS,
+    maxBatchMessages: int(L.maxBatchMessages, 1, 100_000, 'Messages in one publish batch.'),
+    maxHeadersBytes: int(
+      L.maxHeadersBytes,
       0,
-      100 * 365 * DAY_MS,
-      'Latest due time a publish or reschedule may ask for, from now.',
+      1 * MIB,
+      'UTF-8 bytes of all header names and values of one message.',
     ),
-    maxTtlMs: int(365 * DAY_MS, 0, 100 * 365 * DAY_MS, 'Longest time-to-live of a message.'),
-    maxConsumersPerGroup: int(1_000, 1, 100_000, 'Most consumer streams subscribed to one group.'),
-    maxStreamsPerConnection: int(100, 1, 100_000, 'Most concurrent gRPC streams on one client connection.'),
-    maxTopics: int(10_000, 1, 1_000_000, 'Most topics in the cluster.'),
-    maxGroupsPerTopic: int(100, 1, 10_000, 'Most groups of one topic, `default` included.'),
-    maxListLimit: int(1_000, 1, 100_000, 'Most messages one ListMessages page returns.'),
+    maxHeaderCount: int(L.maxHeaderCount, 0, 10_000, 'Headers of one message.'),
+    maxKeyBytes: int(L.maxKeyBytes, 1, 64 * 1024, 'UTF-8 bytes of a message key (dedup / cancel handle).'),
+    maxTopicNameBytes: int(L.maxTopicNameBytes, 1, 1024, 'UTF-8 bytes of a topic name.'),
+    maxGroupNameBytes: int(L.maxGroupNameBytes, 1, 1024, 'UTF-8 bytes of a group name.'),
+    maxGroupsPerTopic: int(L.maxGroupsPerTopic, 1, 10_000, 'Groups of one topic, `default` included.'),
+    maxDelayMs: int(
+      L.maxDelayMs,
+      0,
+      100 * YEAR_MS,
+      'Largest delay_ms, and farthest deliver_at_ms into the future.',
+    ),
+    maxTtlMs: int(L.maxTtlMs, 0, 100 * YEAR_MS, 'Longest time-to-live of a message.'),
+    minLeaseMs: int(L.minLeaseMs, 1, DAY_MS, 'Shortest lease (subscribe, extend).'),
+    maxLeaseMs: int(L.maxLeaseMs, 1, 30 * DAY_MS, 'Longest lease (subscribe, extend).'),
+    maxTagsPerCommand: int(L.maxTagsPerCommand, 1, 100_000, 'Delivery tags in one lease or ack command.'),
+    maxIdsPerCommand: int(
+      L.maxIdsPerCommand,
+      1,
+      100_000,
+      'Ids in one expire command, keys in one purge command.',
+    ),
+    maxMaxAttempts: int(L.maxMaxAttempts, 1, 1_000_000, 'Largest max_attempts a topic may set.'),
+    maxTimeBucketMs: int(L.maxTimeBucketMs, 0, DAY_MS, 'Largest time_bucket_ms a topic may set.'),
+    maxDedupWindowMs: int(L.maxDedupWindowMs, 0, 10 * YEAR_MS, 'Largest dedup_window_ms a topic may set.'),
+    maxListLimit: int(L.maxListLimit, 1, 100_000, 'Entries one list call returns.'),
+    snapshotChunkBytes: int(
+      L.snapshotChunkBytes,
+      1024,
+      64 * MIB,
+      'Bytes of one snapshot chunk sent to a follower.',
+    ),
+    // Enforced by the server, not the state machine.
+    maxConsumersPerGroup: int(1_000, 1, 100_000, 'Consumer streams subscribed to one group on the leader.'),
+    maxStreamsPerConnection: int(100, 1, 100_000, 'Concurrent gRPC streams on one client connection.'),
     allowLeaderDurability: bool(
       false,
-      'Accept DURABILITY_LEADER publishes (may be lost on failover); refused otherwise.',
+      'Accept DURABILITY_LEADER publishes (may be lost on failover); refused (FAILED_PRECONDITION) otherwise.',
     ),
   },
   shutdown: {

@@ -273,21 +273,13 @@ function checkRelations(values: Map<string, unknown>, problems: string[]): void 
       `raft.heartbeatTicks (${get('raft.heartbeatTicks')}) must be less than raft.electionTicks (${get('raft.electionTicks')})`,
     );
   }
-  if (get('dispatcher.defaultPrefetch') > get('dispatcher.maxPrefetch')) {
-    problems.push(
-      `dispatcher.defaultPrefetch (${get('dispatcher.defaultPrefetch')}) must not exceed dispatcher.maxPrefetch (${get('dispatcher.maxPrefetch')})`,
-    );
-  }
-  if (get('dispatcher.defaultLeaseMs') > get('dispatcher.maxLeaseMs')) {
-    problems.push(
-      `dispatcher.defaultLeaseMs (${get('dispatcher.defaultLeaseMs')}) must not exceed dispatcher.maxLeaseMs (${get('dispatcher.maxLeaseMs')})`,
-    );
-  }
-  if (get('limits.maxPayloadBytes') > get('limits.maxBatchBytes')) {
-    problems.push(
-      `limits.maxPayloadBytes (${get('limits.maxPayloadBytes')}) must not exceed limits.maxBatchBytes (${get('limits.maxBatchBytes')})`,
-    );
-  }
+  const atMost = (a: string, b: string) => {
+    if (get(a) > get(b)) problems.push(`${a} (${get(a)}) must not exceed ${b} (${get(b)})`);
+  };
+  atMost('dispatcher.defaultPrefetch', 'dispatcher.maxPrefetch');
+  atMost('dispatcher.defaultLeaseMs', 'limits.maxLeaseMs');
+  atMost('limits.minLeaseMs', 'dispatcher.defaultLeaseMs');
+  atMost('limits.maxPayloadBytes', 'limits.maxBatchPayloadBytes');
   const members = values.get('initialMembers') as readonly InitialMember[];
   const nodeId = values.get('nodeId') as string;
   const seen = new Set<string>();
