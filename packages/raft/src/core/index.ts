@@ -1,0 +1,19 @@
+export { applyConfChange, decodeConfChange, encodeConfChange, validateConfChange } from './conf-change.js';
+export {
+  ConfChangeInProgressError,
+  InvalidConfChangeError,
+  NotLeaderError,
+  RaftInvariantError,
+  RaftLimitError,
+} from './errors.js';
+export { MemoryLog } from './memory-log.js';
+export {
+  DEFAULT_MAX_INFLIGHT,
+  DEFAULT_MAX_MSG_BYTES,
+  DEFAULT_MAX_UNCOMMITTED_BYTES,
+  type FollowerProgress,
+  RaftCore,
+  type RaftCoreOptions,
+  type RaftStatus,
+  TRANSFER_CONTEXT,
+} from './raft-core.js';

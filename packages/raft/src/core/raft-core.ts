@@ -1,0 +1,1043 @@
+import type {
+  ConfChange,
+  ConfState,
+  Entry,
+  HardState,
+  LogReader,
+  Message,
+  NodeId,
+  ReadState,
+  Ready,
+  Role,
+  SnapshotMeta,
+  SoftState,
+} from '../types.js';
+import {
+  applyConfChange,
+  decodeConfChange,
+  encodeConfChange,
+  isEmptyConf,
+  validateConfChange,
+} from './conf-change.js';
+import { ConfChangeInProgressError, invariant, NotLeaderError, RaftLimitError } from './errors.js';
+import { Progress, type ProgressState } from './progress.js';
+import { RaftLog } from './raft-log.js';
+import { decodeReadSeq, encodeReadSeq, ReadOnlyQueue } from './read-only.js';
+
+/** Default byte limit of entry data in one append message. */
+export const DEFAULT_MAX_MSG_BYTES = 1024 * 1024;
+/** Default number of append messages in flight to one follower (replicate state). */
+export const DEFAULT_MAX_INFLIGHT = 256;
+/** Default limit of proposed-but-uncommitted entry bytes on a leader. */
+export const DEFAULT_MAX_UNCOMMITTED_BYTES = 64 * 1024 * 1024;
+/** Byte limit of committed entry data handed out in one Ready. */
+export const MAX_APPLY_BYTES_PER_READY = 64 * 1024 * 1024;
+/** Marks the vote requests of a leadership transfer: voters then ignore their leader lease. */
+export const TRANSFER_CONTEXT: Uint8Array = new TextEncoder().encode('raft:transfer');
+
+export interface RaftCoreOptions {
+  id: NodeId;
+  /** The stable log. After advance(ready), it holds everything ready.entries handed out. */
+  log: LogReader;
+  /** As persisted (term 0, vote '', commit 0 for a fresh node). */
+  hardState: HardState;
+  /** The state machine's applied index at start; committed entries after it are handed out again. */
+  applied: number;
+  /**
+   * Voters of a brand-new cluster: used only when the log is empty and the snapshot's conf
+   * is empty. The core then writes the configuration into the log as committed term-1
+   * conf-change entries (add-learner + promote per voter, voters sorted), so that every
+   * bootstrapping node produces the same log and a node added later learns the initial
+   * members from the log.
+   */
+  bootstrapVoters: readonly NodeId[];
+  electionTicks: number;
+  heartbeatTicks: number;
+  /** Seeded source in [0,1): the ONLY randomness. */
+  random: () => number;
+  preVote?: boolean;
+  checkQuorum?: boolean;
+  maxMsgBytes?: number;
+  maxInflight?: number;
+  maxUncommittedBytes?: number;
+}
+
+export interface FollowerProgress {
+  match: number;
+  next: number;
+  state: ProgressState;
+  recentActive: boolean;
+}
+
+export interface RaftStatus {
+  id: NodeId;
+  term: number;
+  role: Role;
+  leader: NodeId;
+  commit: number;
+  applied: number;
+  lastIndex: number;
+  conf: ConfState;
+  /** Leader only: per follower (and learner) progress. */
+  progress: ReadonlyMap<NodeId, FollowerProgress>;
+}
+
+type InternalRole = 'follower' | 'pre-candidate' | 'candidate' | 'leader';
+type CampaignKind = 'pre-election' | 'election' | 'transfer';
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Raft as a pure state machine (etcd/raft shape): no I/O, no timers, no clock and no
+ * randomness but `options.random`.
+ *
+ * Driver contract (see `Ready` in types.ts):
+ * - Call `tick()` every tick, `step()` for every message received, and whenever
+ *   `hasReady()` take `ready()`, then: install `snapshot`; persist `entries` and
+ *   `hardState` with one fsync; only then send `persistedMessages` (votes and append
+ *   acknowledgements promise durable state: a vote is never answered before it is
+ *   durable); `messages` may be sent at once; apply `committedEntries`; `advance(ready)`.
+ * - One Ready at a time: `hasReady()` is false and `ready()` throws until `advance()`.
+ *   `step`, `tick` and `propose` may be called while a Ready is being processed.
+ * - The leader counts its own log towards a quorum only up to what `advance` confirmed
+ *   durable.
+ *
+ * Membership changes take effect when their entry is COMMITTED (as this core learns the
+ * commit index), not when appended; one change at a time keeps old and new majorities
+ * overlapping. A leader whose removal commits broadcasts the commit and steps down.
+ */
+export class RaftCore {
+  readonly id: NodeId;
+  private readonly log: RaftLog;
+  private readonly electionTicks: number;
+  private readonly heartbeatTicks: number;
+  private readonly random: () => number;
+  private readonly preVote: boolean;
+  private readonly checkQuorum: boolean;
+  private readonly maxMsgBytes: number;
+  private readonly maxInflight: number;
+  private readonly maxUncommittedBytes: number;
+
+  private term: number;
+  private vote: NodeId;
+  private lead: NodeId = '';
+  private role: InternalRole = 'follower';
+  private conf: ConfState;
+  /** Committed configurations by index (ascending), for snapshotMetaAt. */
+  private confHistory: { index: number; conf: ConfState }[];
+  /** Indexes of conf-change entries in the log above the commit index. */
+  private pendingConfIndexes: number[] = [];
+
+  private electionElapsed = 0;
+  private heartbeatElapsed = 0;
+  private randomizedElectionTimeout = 0;
+  private votes = new Map<NodeId, boolean>();
+  private progress = new Map<NodeId, Progress>();
+  private leadTransferee: NodeId = '';
+  private readonly reads = new ReadOnlyQueue();
+  private uncommitted: { index: number; bytes: number }[] = [];
+  private uncommittedBytes = 0;
+  private needsBroadcast = false;
+
+  private msgs: Message[] = [];
+  private persistedMsgs: Message[] = [];
+  private readStates: ReadState[] = [];
+  private prevHardState: HardState;
+  private prevSoftState: SoftState = { leader: '', role: 'follower' };
+  private readyOutstanding = false;
+
+  constructor(options: RaftCoreOptions) {
+    invariant(
+      options.electionTicks > options.heartbeatTicks && options.heartbeatTicks > 0,
+      'electionTicks > heartbeatTicks > 0',
+      () => ({
+        electionTicks: options.electionTicks,
+        heartbeatTicks: options.heartbeatTicks,
+      }),
+    );
+    this.id = options.id;
+    this.electionTicks = options.electionTicks;
+    this.heartbeatTicks = options.heartbeatTicks;
+    this.random = options.random;
+    this.preVote = options.preVote ?? true;
+    this.checkQuorum = options.checkQuorum ?? true;
+    this.maxMsgBytes = options.maxMsgBytes ?? DEFAULT_MAX_MSG_BYTES;
+    this.maxInflight = options.maxInflight ?? DEFAULT_MAX_INFLIGHT;
+    this.maxUncommittedBytes = options.maxUncommittedBytes ?? DEFAULT_MAX_UNCOMMITTED_BYTES;
+    const snapshot = options.log.snapshotMeta();
+    invariant(
+      options.applied >= snapshot.index,
+      "the state machine is not behind the log's snapshot",
+      () => ({
+        applied: options.applied,
+        snapshotIndex: snapshot.index,
+      }),
+    );
+    this.log = new RaftLog(options.log, options.hardState.commit, options.applied);
+    this.term = options.hardState.term;
+    this.vote = options.hardState.vote;
+    this.prevHardState = options.hardState;
+    this.conf = snapshot.conf;
+    this.confHistory = [{ index: snapshot.index, conf: snapshot.conf }];
+    if (this.log.lastIndex() === 0 && isEmptyConf(snapshot.conf) && options.bootstrapVoters.length > 0) {
+      this.bootstrap(options.bootstrapVoters);
+    } else {
+      this.loadConfFromLog();
+    }
+    this.resetTimers();
+  }
+
+  // ---------------------------------------------------------------- inputs
+
+  tick(): void {
+    if (this.role === 'leader') this.tickLeader();
+    else this.tickElection();
+  }
+
+  step(m: Message): void {
+    if (m.term > this.term) {
+      if (m.type === 'vote' || m.type === 'pre-vote') {
+        const force = sameBytes(m.context, TRANSFER_CONTEXT);
+        const inLease = this.checkQuorum && this.lead !== '' && this.electionElapsed < this.electionTicks;
+        if (!force && inLease) return; // a live leader exists: do not let a partitioned node disrupt it
+      }
+      if (m.type === 'pre-vote') {
+        // A pre-vote never changes our term.
+      } else if (m.type === 'pre-vote-response' && !m.reject) {
+        // Granted pre-votes carry the term we would campaign in.
+      } else {
+        const fromLeader = m.type === 'append' || m.type === 'heartbeat' || m.type === 'snapshot';
+        this.becomeFollower(m.term, fromLeader ? m.from : '');
+      }
+    } else if (m.term < this.term) {
+      if ((this.checkQuorum || this.preVote) && (m.type === 'append' || m.type === 'heartbeat')) {
+        // Tell a stale leader about our term so that it steps down.
+        this.send({ type: 'append-response', to: m.from });
+      } else if (m.type === 'pre-vote') {
+        this.send({ type: 'pre-vote-response', to: m.from, reject: true });
+      }
+      return;
+    }
+
+    if (m.type === 'vote' || m.type === 'pre-vote') {
+      this.handleVote(m);
+      return;
+    }
+    switch (this.role) {
+      case 'leader':
+        this.stepLeader(m);
+        return;
+      case 'candidate':
+      case 'pre-candidate':
+        this.stepCandidate(m);
+        return;
+      case 'follower':
+        this.stepFollower(m);
+        return;
+    }
+  }
+
+  propose(data: Uint8Array): { index: number; term: number } {
+    this.assertCanPropose();
+    if (this.uncommittedBytes > 0 && this.uncommittedBytes + data.length > this.maxUncommittedBytes) {
+      throw new RaftLimitError(
+        'maxUncommittedBytes',
+        `uncommitted proposals exceed maxUncommittedBytes=${this.maxUncommittedBytes} (have ${this.uncommittedBytes}, adding ${data.length})`,
+      );
+    }
+    return this.appendEntry('normal', data);
+  }
+
+  proposeConfChange(change: ConfChange): { index: number; term: number } {
+    this.assertCanPropose();
+    if (this.log.term(this.log.committed) !== this.term) {
+      throw new ConfChangeInProgressError('the leader has not yet committed an entry of its term');
+    }
+    const pending = this.pendingConfIndexes.at(-1);
+    if (pending !== undefined) {
+      throw new ConfChangeInProgressError(`conf change at index ${pending} is not committed yet`);
+    }
+    validateConfChange(this.conf, change);
+    return this.appendEntry('conf-change', encodeConfChange(change));
+  }
+
+  /** Leader only (NotLeaderError otherwise). A target that is this node or not a voter is ignored. */
+  transferLeadership(to: NodeId): void {
+    if (this.role !== 'leader') throw new NotLeaderError(this.lead);
+    if (to === this.id || !this.conf.voters.includes(to)) return;
+    if (this.leadTransferee === to) return;
+    this.leadTransferee = to;
+    this.electionElapsed = 0; // the transfer must finish within one election timeout
+    const pr = this.progress.get(to);
+    if (pr && pr.match === this.log.lastIndex()) this.sendTimeoutNow(to);
+    else this.sendAppend(to);
+  }
+
+  /**
+   * Requests a linearizable read point. On a follower it is forwarded to the leader
+   * (NotLeaderError if none is known); a lost request yields nothing, so callers time out.
+   */
+  readIndex(context: Uint8Array): void {
+    if (this.role === 'leader') {
+      this.handleReadRequest(this.id, context);
+      return;
+    }
+    if (this.lead === '') throw new NotLeaderError('');
+    this.send({ type: 'read-index', to: this.lead, context });
+  }
+
+  reportSnapshot(to: NodeId, ok: boolean): void {
+    const pr = this.role === 'leader' ? this.progress.get(to) : undefined;
+    if (pr?.state !== 'snapshot') return;
+    if (!ok) pr.pendingSnapshot = 0; // retry from the match point: a new snapshot will be sent
+    pr.becomeProbe();
+    // Wait for the next heartbeat response (or append response) before probing again.
+    pr.probeSent = true;
+  }
+
+  reportUnreachable(to: NodeId): void {
+    const pr = this.role === 'leader' ? this.progress.get(to) : undefined;
+    if (pr?.state === 'replicate') pr.becomeProbe();
+  }
+
+  // ---------------------------------------------------------------- Ready
+
+  hasReady(): boolean {
+    if (this.readyOutstanding) return false;
+    return (
+      this.needsBroadcast ||
+      this.msgs.length > 0 ||
+      this.persistedMsgs.length > 0 ||
+      this.readStates.length > 0 ||
+      this.log.unstableEntries().length > 0 ||
+      this.log.snapshotToInstall() !== undefined ||
+      this.log.hasEntriesToApply() ||
+      !sameHardState(this.hardState(), this.prevHardState) ||
+      !sameSoftState(this.softState(), this.prevSoftState)
+    );
+  }
+
+  ready(): Ready {
+    invariant(!this.readyOutstanding, 'one Ready at a time: advance() the previous one first', () => ({
+      id: this.id,
+    }));
+    if (this.needsBroadcast) this.bcastAppend();
+    const hardState = this.hardState();
+    const softState = this.softState();
+    const snapshot = this.log.snapshotToInstall();
+    const committedEntries = this.log.nextEntriesToApply(MAX_APPLY_BYTES_PER_READY);
+    const rd: Ready = {
+      ...(sameSoftState(softState, this.prevSoftState) ? {} : { softState }),
+      ...(sameHardState(hardState, this.prevHardState) ? {} : { hardState }),
+      ...(snapshot ? { snapshot } : {}),
+      entries: this.log.unstableEntries(),
+      messages: this.msgs,
+      persistedMessages: this.persistedMsgs,
+      committedEntries,
+      readStates: this.readStates,
+    };
+    this.prevHardState = hardState;
+    this.prevSoftState = softState;
+    this.msgs = [];
+    this.persistedMsgs = [];
+    this.readStates = [];
+    const lastCommitted = committedEntries.at(-1);
+    if (lastCommitted) this.log.applying = lastCommitted.index;
+    this.readyOutstanding = true;
+    return rd;
+  }
+
+  advance(rd: Ready): void {
+    invariant(this.readyOutstanding, 'advance() follows ready()', () => ({ id: this.id }));
+    this.readyOutstanding = false;
+    if (rd.snapshot) {
+      this.log.stableSnapshotTo(rd.snapshot.index);
+      if (rd.snapshot.index > this.log.applied) this.log.appliedTo(rd.snapshot.index);
+    }
+    const last = rd.entries.at(-1);
+    if (last) this.log.stableTo(last.index, last.term);
+    const lastApplied = rd.committedEntries.at(-1);
+    if (lastApplied) this.log.appliedTo(lastApplied.index);
+    if (this.role === 'leader' && last && this.maybeCommit()) this.bcastAppend();
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  /** Term and membership as of `index` (<= commit): what the driver writes next to a snapshot it takes. */
+  snapshotMetaAt(index: number): SnapshotMeta {
+    invariant(index <= this.log.committed, 'snapshot index <= committed', () => ({
+      index,
+      committed: this.log.committed,
+    }));
+    const term = this.log.term(index);
+    invariant(term !== undefined, 'snapshot index is still in the log', () => ({
+      index,
+      firstIndex: this.log.firstIndex(),
+    }));
+    let conf: ConfState | undefined;
+    for (const h of this.confHistory) if (h.index <= index) conf = h.conf;
+    invariant(conf !== undefined, 'configuration known at snapshot index', () => ({
+      index,
+      oldest: this.confHistory[0]?.index,
+    }));
+    return { index, term, conf };
+  }
+
+  status(): RaftStatus {
+    const progress = new Map<NodeId, FollowerProgress>();
+    if (this.role === 'leader') {
+      for (const [id, pr] of this.progress) {
+        if (id === this.id) continue;
+        progress.set(id, { match: pr.match, next: pr.next, state: pr.state, recentActive: pr.recentActive });
+      }
+    }
+    return {
+      id: this.id,
+      term: this.term,
+      role: this.reportedRole(),
+      leader: this.lead,
+      commit: this.log.committed,
+      applied: this.log.applied,
+      lastIndex: this.log.lastIndex(),
+      conf: this.conf,
+      progress,
+    };
+  }
+
+  // ---------------------------------------------------------------- test hooks
+  // The simulator's injected-bug tests override these (see sim/injected-bugs.ts).
+
+  /** §5.4.2: a leader commits by counting replicas only for entries of its own term. */
+  protected canCommitByCounting(index: number): boolean {
+    return this.log.term(index) === this.term;
+  }
+
+  /** Messages that promise durable state wait until the Ready's persistence is done. */
+  protected sendsAfterPersist(m: Message): boolean {
+    return m.type === 'append-response' || m.type === 'vote' || m.type === 'vote-response';
+  }
+
+  /** Figure 2, AppendEntries rule 3 and 4: truncate only from the first real conflict. */
+  protected appendFromLeader(m: Message): void {
+    const conflict = this.log.findConflict(m.entries);
+    if (conflict === 0) return;
+    this.appendToLog(m.entries.slice(conflict - (m.index + 1)));
+  }
+
+  protected appendToLog(entries: readonly Entry[]): void {
+    const first = entries[0];
+    if (!first) return;
+    this.log.append(entries);
+    this.pendingConfIndexes = this.pendingConfIndexes.filter((i) => i < first.index);
+    for (const e of entries) if (e.type === 'conf-change') this.pendingConfIndexes.push(e.index);
+  }
+
+  // ---------------------------------------------------------------- roles
+
+  private becomeFollower(term: number, lead: NodeId): void {
+    this.reset(term);
+    this.lead = lead;
+    this.role = 'follower';
+  }
+
+  private becomePreCandidate(): void {
+    invariant(this.role !== 'leader', 'a leader does not pre-campaign', () => ({ id: this.id }));
+    // No term change: a pre-vote round must not disturb anyone.
+    this.votes.clear();
+    this.lead = '';
+    this.role = 'pre-candidate';
+  }
+
+  private becomeCandidate(): void {
+    invariant(this.role !== 'leader', 'a leader does not campaign', () => ({ id: this.id }));
+    this.reset(this.term + 1);
+    this.vote = this.id;
+    this.role = 'candidate';
+  }
+
+  private becomeLeader(): void {
+    invariant(this.role === 'candidate', 'only a candidate becomes leader', () => ({ role: this.role }));
+    this.reset(this.term);
+    this.role = 'leader';
+    this.lead = this.id;
+    const next = this.log.lastIndex() + 1;
+    for (const id of members(this.conf)) {
+      const pr = new Progress(next);
+      if (id === this.id) {
+        pr.match = this.log.stableLastIndex();
+        pr.recentActive = true;
+      }
+      this.progress.set(id, pr);
+    }
+    // §5.4.2 / §8: a no-op of our term lets us commit everything before it.
+    this.appendEntry('normal', EMPTY);
+    this.bcastAppend();
+  }
+
+  private reset(term: number): void {
+    if (term !== this.term) {
+      invariant(term > this.term, 'term never decreases', () => ({
+        id: this.id,
+        term: this.term,
+        newTerm: term,
+      }));
+      this.term = term;
+      this.vote = '';
+    }
+    this.lead = '';
+    this.resetTimers();
+    this.votes.clear();
+    this.progress.clear();
+    this.leadTransferee = '';
+    this.reads.clear();
+    this.uncommitted = [];
+    this.uncommittedBytes = 0;
+    this.needsBroadcast = false;
+  }
+
+  private resetTimers(): void {
+    this.electionElapsed = 0;
+    this.heartbeatElapsed = 0;
+    this.randomizedElectionTimeout = this.electionTicks + Math.floor(this.random() * this.electionTicks);
+  }
+
+  private promotable(): boolean {
+    return this.conf.voters.includes(this.id);
+  }
+
+  private reportedRole(): Role {
+    if (this.role === 'follower' && this.conf.learners.includes(this.id)) return 'learner';
+    return this.role;
+  }
+
+  // ---------------------------------------------------------------- ticks and elections
+
+  private tickElection(): void {
+    this.electionElapsed++;
+    if (this.promotable() && this.electionElapsed >= this.randomizedElectionTimeout) {
+      this.electionElapsed = 0;
+      this.campaign(this.preVote ? 'pre-election' : 'election');
+    }
+  }
+
+  private tickLeader(): void {
+    this.heartbeatElapsed++;
+    this.electionElapsed++;
+    if (this.electionElapsed >= this.electionTicks) {
+      this.electionElapsed = 0;
+      if (this.checkQuorum) {
+        if (!this.quorumActive()) {
+          // §6.2 check-quorum: a leader cut off from a majority steps down.
+          this.becomeFollower(this.term, '');
+          return;
+        }
+        for (const [id, pr] of this.progress) pr.recentActive = id === this.id;
+      }
+      this.leadTransferee = ''; // a transfer that did not finish within an election timeout is abandoned
+    }
+    if (this.heartbeatElapsed >= this.heartbeatTicks) {
+      this.heartbeatElapsed = 0;
+      this.bcastHeartbeat();
+    }
+  }
+
+  private quorumActive(): boolean {
+    let active = 0;
+    for (const v of this.conf.voters) if (v === this.id || this.progress.get(v)?.recentActive) active++;
+    return active >= quorumOf(this.conf.voters.length);
+  }
+
+  private campaign(kind: CampaignKind): void {
+    if (!this.promotable()) return;
+    let voteTerm: number;
+    let type: 'pre-vote' | 'vote';
+    if (kind === 'pre-election') {
+      this.becomePreCandidate();
+      voteTerm = this.term + 1;
+      type = 'pre-vote';
+    } else {
+      this.becomeCandidate();
+      voteTerm = this.term;
+      type = 'vote';
+    }
+    if (this.recordVote(this.id, true) === 'won') {
+      if (kind === 'pre-election') this.campaign('election');
+      else this.becomeLeader();
+      return;
+    }
+    const lastIndex = this.log.lastIndex();
+    const lastTerm = this.log.lastTerm();
+    for (const v of this.conf.voters) {
+      if (v === this.id) continue;
+      this.send({
+        type,
+        to: v,
+        term: voteTerm,
+        index: lastIndex,
+        logTerm: lastTerm,
+        ...(kind === 'transfer' ? { context: TRANSFER_CONTEXT } : {}),
+      });
+    }
+  }
+
+  private recordVote(from: NodeId, granted: boolean): 'won' | 'lost' | 'pending' {
+    if (!this.votes.has(from)) this.votes.set(from, granted);
+    let yes = 0;
+    let no = 0;
+    for (const v of this.conf.voters) {
+      const got = this.votes.get(v);
+      if (got === true) yes++;
+      else if (got === false) no++;
+    }
+    const quorum = quorumOf(this.conf.voters.length);
+    if (yes >= quorum) return 'won';
+    if (no > this.conf.voters.length - quorum) return 'lost';
+    return 'pending';
+  }
+
+  /** Figure 2 RequestVote receiver (and §9.6 pre-vote): at most one vote per term, only for an up-to-date log. */
+  private handleVote(m: Message): void {
+    const pre = m.type === 'pre-vote';
+    const type = pre ? 'pre-vote-response' : 'vote-response';
+    const canVote =
+      this.vote === m.from || (this.vote === '' && this.lead === '') || (pre && m.term > this.term);
+    if (canVote && this.log.isUpToDate(m.index, m.logTerm)) {
+      this.send({ type, to: m.from, term: m.term });
+      if (!pre) {
+        this.electionElapsed = 0;
+        this.vote = m.from;
+      }
+    } else {
+      this.send({ type, to: m.from, reject: true });
+    }
+  }
+
+  // ---------------------------------------------------------------- per-role message handling
+
+  private stepLeader(m: Message): void {
+    switch (m.type) {
+      case 'append-response':
+        this.handleAppendResponse(m);
+        return;
+      case 'heartbeat-response': {
+        const pr = this.progress.get(m.from);
+        if (!pr) return;
+        pr.recentActive = true;
+        pr.probeSent = false;
+        if (pr.match < this.log.lastIndex()) this.sendAppend(m.from);
+        const seq = decodeReadSeq(m.context);
+        if (seq > 0) {
+          this.reads.ack(m.from, seq);
+          this.releaseReads();
+        }
+        return;
+      }
+      case 'read-index':
+        this.handleReadRequest(m.from, m.context ?? EMPTY);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private stepCandidate(m: Message): void {
+    switch (m.type) {
+      case 'append':
+        this.becomeFollower(m.term, m.from);
+        this.handleAppend(m);
+        return;
+      case 'heartbeat':
+        this.becomeFollower(m.term, m.from);
+        this.handleHeartbeat(m);
+        return;
+      case 'snapshot':
+        this.becomeFollower(m.term, m.from);
+        this.handleSnapshot(m);
+        return;
+      case 'pre-vote-response':
+      case 'vote-response': {
+        if ((m.type === 'pre-vote-response') !== (this.role === 'pre-candidate')) return;
+        const result = this.recordVote(m.from, !m.reject);
+        if (result === 'won') {
+          if (this.role === 'pre-candidate') this.campaign('election');
+          else this.becomeLeader();
+        } else if (result === 'lost') {
+          this.becomeFollower(this.term, '');
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private stepFollower(m: Message): void {
+    switch (m.type) {
+      case 'append':
+        this.electionElapsed = 0;
+        this.lead = m.from;
+        this.handleAppend(m);
+        return;
+      case 'heartbeat':
+        this.electionElapsed = 0;
+        this.lead = m.from;
+        this.handleHeartbeat(m);
+        return;
+      case 'snapshot':
+        this.electionElapsed = 0;
+        this.lead = m.from;
+        this.handleSnapshot(m);
+        return;
+      case 'timeout-now':
+        // §3.10 leadership transfer: campaign at once, skipping pre-vote and leases.
+        this.campaign('transfer');
+        return;
+      case 'read-index-response':
+        this.readStates.push({ index: m.index, context: m.context ?? EMPTY });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Figure 2 AppendEntries receiver. */
+  private handleAppend(m: Message): void {
+    if (m.index < this.log.committed) {
+      this.send({ type: 'append-response', to: m.from, index: this.log.committed });
+      return;
+    }
+    if (this.log.matchTerm(m.index, m.logTerm)) {
+      const lastNew = m.index + m.entries.length;
+      this.appendFromLeader(m);
+      this.commitTo(Math.min(m.commit, lastNew));
+      this.send({ type: 'append-response', to: m.from, index: lastNew });
+      return;
+    }
+    // Consistency check failed: hint the largest index whose term is <= the leader's prevLogTerm.
+    const hint = this.log.findConflictByTerm(Math.min(m.index, this.log.lastIndex()), m.logTerm);
+    this.send({
+      type: 'append-response',
+      to: m.from,
+      index: m.index,
+      reject: true,
+      rejectHint: hint,
+      hintTerm: this.log.term(hint) ?? 0,
+    });
+  }
+
+  private handleHeartbeat(m: Message): void {
+    this.commitTo(m.commit);
+    this.send({ type: 'heartbeat-response', to: m.from, ...(m.context ? { context: m.context } : {}) });
+  }
+
+  private handleSnapshot(m: Message): void {
+    const meta = m.snapshot;
+    if (!meta) return;
+    if (meta.index <= this.log.committed) {
+      this.send({ type: 'append-response', to: m.from, index: this.log.committed });
+      return;
+    }
+    if (this.log.matchTerm(meta.index, meta.term)) {
+      // We already have the snapshot's last entry: just fast-forward the commit index.
+      this.commitTo(meta.index);
+      this.send({ type: 'append-response', to: m.from, index: this.log.committed });
+      return;
+    }
+    this.log.restore(meta);
+    this.conf = meta.conf;
+    this.confHistory = [{ index: meta.index, conf: meta.conf }];
+    this.pendingConfIndexes = [];
+    this.send({ type: 'append-response', to: m.from, index: meta.index });
+  }
+
+  private handleAppendResponse(m: Message): void {
+    const pr = this.progress.get(m.from);
+    if (!pr) return;
+    pr.recentActive = true;
+    if (m.reject) {
+      const hint = m.hintTerm > 0 ? this.log.findConflictByTerm(m.rejectHint, m.hintTerm) : m.rejectHint;
+      if (pr.maybeDecrTo(m.index, hint)) {
+        if (pr.state === 'replicate') pr.becomeProbe();
+        this.sendAppend(m.from);
+      }
+      return;
+    }
+    const wasPaused = pr.isPaused(this.maxInflight);
+    if (!pr.maybeUpdate(m.index)) return;
+    if (pr.state === 'probe') {
+      pr.becomeReplicate();
+    } else if (pr.state === 'snapshot') {
+      if (pr.match >= pr.pendingSnapshot) {
+        pr.becomeProbe();
+        pr.becomeReplicate();
+      }
+    } else {
+      pr.freeTo(m.index);
+    }
+    if (this.maybeCommit()) this.bcastAppend();
+    else if (wasPaused) this.sendAppend(m.from);
+    // Pipeline: keep sending while the window has room and there is something to send.
+    while (this.role === 'leader' && this.progress.has(m.from) && this.sendAppend(m.from, false)) {}
+    if (this.role === 'leader' && m.from === this.leadTransferee && pr.match === this.log.lastIndex()) {
+      this.sendTimeoutNow(m.from);
+    }
+  }
+
+  // ---------------------------------------------------------------- replication (leader)
+
+  private assertCanPropose(): void {
+    if (this.role !== 'leader') throw new NotLeaderError(this.lead);
+    if (this.leadTransferee !== '') {
+      throw new NotLeaderError(
+        this.leadTransferee,
+        `leadership is being transferred to ${this.leadTransferee}`,
+      );
+    }
+  }
+
+  private appendEntry(type: Entry['type'], data: Uint8Array): { index: number; term: number } {
+    const entry: Entry = { term: this.term, index: this.log.lastIndex() + 1, type, data };
+    this.appendToLog([entry]);
+    this.uncommitted.push({ index: entry.index, bytes: data.length });
+    this.uncommittedBytes += data.length;
+    this.needsBroadcast = true;
+    return { index: entry.index, term: entry.term };
+  }
+
+  private bcastAppend(): void {
+    this.needsBroadcast = false;
+    for (const id of this.progress.keys()) if (id !== this.id) this.sendAppend(id);
+  }
+
+  private bcastHeartbeat(): void {
+    const seq = this.reads.latestSeq();
+    for (const [id, pr] of this.progress) {
+      if (id === this.id) continue;
+      this.send({
+        type: 'heartbeat',
+        to: id,
+        commit: Math.min(pr.match, this.log.committed),
+        ...(seq > 0 ? { context: encodeReadSeq(seq) } : {}),
+      });
+    }
+  }
+
+  /** Sends the next append (or a snapshot) to `to`; false if paused or, unless `sendIfEmpty`, nothing to send. */
+  private sendAppend(to: NodeId, sendIfEmpty = true): boolean {
+    const pr = this.progress.get(to);
+    if (!pr || pr.isPaused(this.maxInflight)) return false;
+    const prevIndex = pr.next - 1;
+    const prevTerm = this.log.term(prevIndex);
+    if (prevTerm === undefined) return this.sendSnapshot(to, pr);
+    const last = this.log.lastIndex();
+    const entries = pr.next <= last ? this.log.entries(pr.next, last + 1, this.maxMsgBytes) : [];
+    if (entries.length === 0 && !sendIfEmpty) return false;
+    this.send({
+      type: 'append',
+      to,
+      index: prevIndex,
+      logTerm: prevTerm,
+      entries,
+      commit: this.log.committed,
+    });
+    pr.sentEntries(prevIndex + entries.length, entries.length);
+    return true;
+  }
+
+  private sendSnapshot(to: NodeId, pr: Progress): boolean {
+    if (!pr.recentActive) return false;
+    const meta = this.log.stable.snapshotMeta();
+    invariant(meta.index >= pr.next - 1, 'the snapshot covers the entries the follower needs', () => ({
+      to,
+      snapshotIndex: meta.index,
+      next: pr.next,
+    }));
+    this.send({ type: 'snapshot', to, index: meta.index, logTerm: meta.term, snapshot: meta });
+    pr.becomeSnapshot(meta.index);
+    return true;
+  }
+
+  private sendTimeoutNow(to: NodeId): void {
+    this.send({ type: 'timeout-now', to });
+  }
+
+  /** Commits the highest index a quorum of voters holds, if allowed (§5.4.2). */
+  private maybeCommit(): boolean {
+    const self = this.progress.get(this.id);
+    if (self) self.match = Math.max(self.match, this.log.stableLastIndex());
+    const matches = this.conf.voters.map((v) => this.progress.get(v)?.match ?? 0).sort((a, b) => b - a);
+    const quorum = quorumOf(this.conf.voters.length);
+    const candidate = matches[quorum - 1] ?? 0;
+    if (candidate <= this.log.committed || !this.canCommitByCounting(candidate)) return false;
+    this.commitTo(candidate);
+    return true;
+  }
+
+  // ---------------------------------------------------------------- commit and membership
+
+  private commitTo(index: number): void {
+    const wasCommittedInTerm = this.log.term(this.log.committed) === this.term;
+    if (!this.log.commitTo(index)) return;
+    while (this.uncommitted.length > 0 && this.uncommitted[0]!.index <= index) {
+      this.uncommittedBytes -= this.uncommitted.shift()!.bytes;
+    }
+    let confChanged = false;
+    while (this.pendingConfIndexes.length > 0 && this.pendingConfIndexes[0]! <= index) {
+      const at = this.pendingConfIndexes.shift()!;
+      const change = decodeConfChange(this.log.entryAt(at).data);
+      this.conf = applyConfChange(this.conf, change);
+      this.pushConfHistory(at, this.conf);
+      confChanged = true;
+    }
+    if (confChanged) this.onConfCommitted();
+    if (this.role === 'leader' && !wasCommittedInTerm && this.log.term(this.log.committed) === this.term) {
+      for (const r of this.reads.takeWaiting()) this.handleReadRequest(r.from, r.context);
+    }
+  }
+
+  private onConfCommitted(): void {
+    if (this.role !== 'leader') {
+      if (this.role !== 'follower' && !this.promotable()) this.becomeFollower(this.term, '');
+      return;
+    }
+    const next = this.log.lastIndex() + 1;
+    const all = members(this.conf);
+    for (const id of all) if (!this.progress.has(id)) this.progress.set(id, new Progress(next));
+    for (const id of [...this.progress.keys()]) if (!all.includes(id)) this.progress.delete(id);
+    if (this.leadTransferee !== '' && !this.conf.voters.includes(this.leadTransferee))
+      this.leadTransferee = '';
+    if (!this.promotable()) {
+      // Our removal is committed: tell everyone the commit index, then step down.
+      this.bcastAppend();
+      this.becomeFollower(this.term, '');
+      return;
+    }
+    this.needsBroadcast = true;
+    this.releaseReads();
+  }
+
+  private pushConfHistory(index: number, conf: ConfState): void {
+    this.confHistory.push({ index, conf });
+    // Keep what snapshotMetaAt can still be asked for: the newest entry at or below the compaction point and all later ones.
+    const floor = this.log.firstIndex() - 1;
+    let drop = 0;
+    while (drop + 1 < this.confHistory.length && this.confHistory[drop + 1]!.index <= floor) drop++;
+    if (drop > 0) this.confHistory = this.confHistory.slice(drop);
+  }
+
+  private bootstrap(voters: readonly NodeId[]): void {
+    const sorted = [...new Set(voters)].sort();
+    const entries: Entry[] = [];
+    for (const node of sorted) {
+      for (const type of ['add-learner', 'promote'] as const) {
+        entries.push({
+          term: 1,
+          index: entries.length + 1,
+          type: 'conf-change',
+          data: encodeConfChange({ type, node }),
+        });
+      }
+    }
+    if (this.term < 1) {
+      this.term = 1;
+      this.vote = '';
+    }
+    this.appendToLog(entries);
+    this.commitTo(entries.length);
+  }
+
+  private loadConfFromLog(): void {
+    const last = this.log.lastIndex();
+    let at = this.log.firstIndex();
+    while (at <= last) {
+      const batch = this.log.entries(at, last + 1, this.maxMsgBytes);
+      for (const e of batch) {
+        if (e.type !== 'conf-change') continue;
+        if (e.index <= this.log.committed) {
+          this.conf = applyConfChange(this.conf, decodeConfChange(e.data));
+          this.confHistory.push({ index: e.index, conf: this.conf });
+        } else {
+          this.pendingConfIndexes.push(e.index);
+        }
+      }
+      at += batch.length;
+    }
+  }
+
+  // ---------------------------------------------------------------- ReadIndex (§6.4)
+
+  private handleReadRequest(from: NodeId, context: Uint8Array): void {
+    if (this.log.term(this.log.committed) !== this.term) {
+      // Our commit index may be stale until an entry of our term commits.
+      this.reads.wait(from, context);
+      return;
+    }
+    if (this.conf.voters.length === 1 && this.promotable()) {
+      this.answerRead(from, this.log.committed, context);
+      return;
+    }
+    this.reads.add(this.id, this.log.committed, from, context);
+    this.bcastHeartbeat();
+  }
+
+  private releaseReads(): void {
+    const voters = this.conf.voters;
+    for (const r of this.reads.takeConfirmed(voters, quorumOf(voters.length))) {
+      this.answerRead(r.from, r.index, r.context);
+    }
+  }
+
+  private answerRead(from: NodeId, index: number, context: Uint8Array): void {
+    if (from === this.id) this.readStates.push({ index, context });
+    else this.send({ type: 'read-index-response', to: from, index, context });
+  }
+
+  // ---------------------------------------------------------------- plumbing
+
+  private hardState(): HardState {
+    return { term: this.term, vote: this.vote, commit: this.log.committed };
+  }
+
+  private softState(): SoftState {
+    return { leader: this.lead, role: this.reportedRole() };
+  }
+
+  private send(fields: Partial<Message> & Pick<Message, 'type' | 'to'>): void {
+    const m: Message = {
+      from: this.id,
+      term: this.term,
+      logTerm: 0,
+      index: 0,
+      entries: [],
+      commit: 0,
+      reject: false,
+      rejectHint: 0,
+      hintTerm: 0,
+      ...fields,
+    };
+    if (this.sendsAfterPersist(m)) this.persistedMsgs.push(m);
+    else this.msgs.push(m);
+  }
+}
+
+function quorumOf(voters: number): number {
+  return Math.floor(voters / 2) + 1;
+}
+
+function members(conf: ConfState): NodeId[] {
+  return [...conf.voters, ...conf.learners];
+}
+
+function sameHardState(a: HardState, b: HardState): boolean {
+  return a.term === b.term && a.vote === b.vote && a.commit === b.commit;
+}
+
+function sameSoftState(a: SoftState, b: SoftState): boolean {
+  return a.leader === b.leader && a.role === b.role;
+}
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
