@@ -2000,6 +2000,283 @@ export namespace fermata {
             type $Shape = fermata.v1.TransferLeadershipResponse.$Properties;
         }
 
+        class Raft extends $protobuf.rpc.Service {
+            constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
+            static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): Raft;
+            sendMessages: fermata.v1.Raft.SendMessages;
+            installSnapshot: fermata.v1.Raft.InstallSnapshot;
+        }
+
+        namespace Raft {
+            type SendMessagesCallback = (error: (Error|null), response?: fermata.v1.RaftBatchResponse) => void;
+            type SendMessages = {
+              (request: fermata.v1.IRaftBatch, callback: fermata.v1.Raft.SendMessagesCallback): void;
+              (request: fermata.v1.IRaftBatch): Promise<fermata.v1.RaftBatchResponse>;
+              readonly name: "SendMessages";
+              readonly path: "/fermata.v1.Raft/SendMessages";
+              readonly requestType: "RaftBatch";
+              readonly responseType: "RaftBatchResponse";
+              readonly requestStream: true;
+              readonly responseStream: undefined;
+            };
+            type InstallSnapshotCallback = (error: (Error|null), response?: fermata.v1.InstallSnapshotResponse) => void;
+            type InstallSnapshot = {
+              (request: fermata.v1.ISnapshotChunk, callback: fermata.v1.Raft.InstallSnapshotCallback): void;
+              (request: fermata.v1.ISnapshotChunk): Promise<fermata.v1.InstallSnapshotResponse>;
+              readonly name: "InstallSnapshot";
+              readonly path: "/fermata.v1.Raft/InstallSnapshot";
+              readonly requestType: "SnapshotChunk";
+              readonly responseType: "InstallSnapshotResponse";
+              readonly requestStream: true;
+              readonly responseStream: undefined;
+            };
+        }
+
+        enum RaftMessageType {
+            RAFT_MESSAGE_TYPE_UNSPECIFIED = 0,
+            RAFT_MESSAGE_TYPE_APPEND = 1,
+            RAFT_MESSAGE_TYPE_APPEND_RESPONSE = 2,
+            RAFT_MESSAGE_TYPE_VOTE = 3,
+            RAFT_MESSAGE_TYPE_VOTE_RESPONSE = 4,
+            RAFT_MESSAGE_TYPE_PRE_VOTE = 5,
+            RAFT_MESSAGE_TYPE_PRE_VOTE_RESPONSE = 6,
+            RAFT_MESSAGE_TYPE_HEARTBEAT = 7,
+            RAFT_MESSAGE_TYPE_HEARTBEAT_RESPONSE = 8,
+            RAFT_MESSAGE_TYPE_SNAPSHOT = 9,
+            RAFT_MESSAGE_TYPE_TIMEOUT_NOW = 10,
+            RAFT_MESSAGE_TYPE_READ_INDEX = 11,
+            RAFT_MESSAGE_TYPE_READ_INDEX_RESPONSE = 12
+        }
+
+        enum RaftEntryType {
+            RAFT_ENTRY_TYPE_NORMAL = 0,
+            RAFT_ENTRY_TYPE_CONF_CHANGE = 1
+        }
+
+        interface IRaftEntry extends fermata.v1.RaftEntry.$Properties {
+        }
+
+        class RaftEntry {
+            constructor(properties?: fermata.v1.RaftEntry.$Properties);
+            $unknowns?: Uint8Array[];
+            term: Long;
+            index: Long;
+            type: fermata.v1.RaftEntryType;
+            data: Uint8Array;
+            static create(properties: fermata.v1.RaftEntry.$Shape): fermata.v1.RaftEntry & fermata.v1.RaftEntry.$Shape;
+            static create(properties?: fermata.v1.RaftEntry.$Properties): fermata.v1.RaftEntry;
+            static encode(message: fermata.v1.RaftEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RaftEntry & fermata.v1.RaftEntry.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RaftEntry {
+            interface $Properties {
+                term?: (Long|null);
+                index?: (Long|null);
+                type?: (fermata.v1.RaftEntryType|null);
+                data?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RaftEntry.$Properties;
+        }
+
+        interface IRaftConfState extends fermata.v1.RaftConfState.$Properties {
+        }
+
+        class RaftConfState {
+            constructor(properties?: fermata.v1.RaftConfState.$Properties);
+            $unknowns?: Uint8Array[];
+            voters: string[];
+            learners: string[];
+            static create(properties: fermata.v1.RaftConfState.$Shape): fermata.v1.RaftConfState & fermata.v1.RaftConfState.$Shape;
+            static create(properties?: fermata.v1.RaftConfState.$Properties): fermata.v1.RaftConfState;
+            static encode(message: fermata.v1.RaftConfState.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RaftConfState & fermata.v1.RaftConfState.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RaftConfState {
+            interface $Properties {
+                voters?: (string[]|null);
+                learners?: (string[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RaftConfState.$Properties;
+        }
+
+        interface IRaftSnapshotMeta extends fermata.v1.RaftSnapshotMeta.$Properties {
+        }
+
+        class RaftSnapshotMeta {
+            constructor(properties?: fermata.v1.RaftSnapshotMeta.$Properties);
+            $unknowns?: Uint8Array[];
+            index: Long;
+            term: Long;
+            conf?: (fermata.v1.RaftConfState.$Properties|null);
+            static create(properties: fermata.v1.RaftSnapshotMeta.$Shape): fermata.v1.RaftSnapshotMeta & fermata.v1.RaftSnapshotMeta.$Shape;
+            static create(properties?: fermata.v1.RaftSnapshotMeta.$Properties): fermata.v1.RaftSnapshotMeta;
+            static encode(message: fermata.v1.RaftSnapshotMeta.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RaftSnapshotMeta & fermata.v1.RaftSnapshotMeta.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RaftSnapshotMeta {
+            interface $Properties {
+                index?: (Long|null);
+                term?: (Long|null);
+                conf?: (fermata.v1.RaftConfState.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RaftSnapshotMeta.$Properties;
+        }
+
+        interface IRaftMessage extends fermata.v1.RaftMessage.$Properties {
+        }
+
+        class RaftMessage {
+            constructor(properties?: fermata.v1.RaftMessage.$Properties);
+            $unknowns?: Uint8Array[];
+            type: fermata.v1.RaftMessageType;
+            from: string;
+            to: string;
+            term: Long;
+            logTerm: Long;
+            index: Long;
+            entries: fermata.v1.RaftEntry.$Properties[];
+            commit: Long;
+            reject: boolean;
+            rejectHint: Long;
+            hintTerm: Long;
+            snapshot?: (fermata.v1.RaftSnapshotMeta.$Properties|null);
+            context?: (Uint8Array|null);
+            static create(properties: fermata.v1.RaftMessage.$Shape): fermata.v1.RaftMessage & fermata.v1.RaftMessage.$Shape;
+            static create(properties?: fermata.v1.RaftMessage.$Properties): fermata.v1.RaftMessage;
+            static encode(message: fermata.v1.RaftMessage.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RaftMessage & fermata.v1.RaftMessage.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RaftMessage {
+            interface $Properties {
+                type?: (fermata.v1.RaftMessageType|null);
+                from?: (string|null);
+                to?: (string|null);
+                term?: (Long|null);
+                logTerm?: (Long|null);
+                index?: (Long|null);
+                entries?: (fermata.v1.RaftEntry.$Properties[]|null);
+                commit?: (Long|null);
+                reject?: (boolean|null);
+                rejectHint?: (Long|null);
+                hintTerm?: (Long|null);
+                snapshot?: (fermata.v1.RaftSnapshotMeta.$Properties|null);
+                context?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RaftMessage.$Properties;
+        }
+
+        interface IRaftBatch extends fermata.v1.RaftBatch.$Properties {
+        }
+
+        class RaftBatch {
+            constructor(properties?: fermata.v1.RaftBatch.$Properties);
+            $unknowns?: Uint8Array[];
+            clusterId: string;
+            from: string;
+            messages: fermata.v1.RaftMessage.$Properties[];
+            static create(properties: fermata.v1.RaftBatch.$Shape): fermata.v1.RaftBatch & fermata.v1.RaftBatch.$Shape;
+            static create(properties?: fermata.v1.RaftBatch.$Properties): fermata.v1.RaftBatch;
+            static encode(message: fermata.v1.RaftBatch.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RaftBatch & fermata.v1.RaftBatch.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RaftBatch {
+            interface $Properties {
+                clusterId?: (string|null);
+                from?: (string|null);
+                messages?: (fermata.v1.RaftMessage.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RaftBatch.$Properties;
+        }
+
+        interface IRaftBatchResponse extends fermata.v1.RaftBatchResponse.$Properties {
+        }
+
+        class RaftBatchResponse {
+            constructor(properties?: fermata.v1.RaftBatchResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            static create(properties: fermata.v1.RaftBatchResponse.$Shape): fermata.v1.RaftBatchResponse & fermata.v1.RaftBatchResponse.$Shape;
+            static create(properties?: fermata.v1.RaftBatchResponse.$Properties): fermata.v1.RaftBatchResponse;
+            static encode(message: fermata.v1.RaftBatchResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RaftBatchResponse & fermata.v1.RaftBatchResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RaftBatchResponse {
+            interface $Properties {
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RaftBatchResponse.$Properties;
+        }
+
+        interface ISnapshotChunk extends fermata.v1.SnapshotChunk.$Properties {
+        }
+
+        class SnapshotChunk {
+            constructor(properties?: fermata.v1.SnapshotChunk.$Properties);
+            $unknowns?: Uint8Array[];
+            clusterId: string;
+            from: string;
+            message?: (fermata.v1.RaftMessage.$Properties|null);
+            data: Uint8Array;
+            sha256: Uint8Array;
+            last: boolean;
+            static create(properties: fermata.v1.SnapshotChunk.$Shape): fermata.v1.SnapshotChunk & fermata.v1.SnapshotChunk.$Shape;
+            static create(properties?: fermata.v1.SnapshotChunk.$Properties): fermata.v1.SnapshotChunk;
+            static encode(message: fermata.v1.SnapshotChunk.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.SnapshotChunk & fermata.v1.SnapshotChunk.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace SnapshotChunk {
+            interface $Properties {
+                clusterId?: (string|null);
+                from?: (string|null);
+                message?: (fermata.v1.RaftMessage.$Properties|null);
+                data?: (Uint8Array|null);
+                sha256?: (Uint8Array|null);
+                last?: (boolean|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.SnapshotChunk.$Properties;
+        }
+
+        interface IInstallSnapshotResponse extends fermata.v1.InstallSnapshotResponse.$Properties {
+        }
+
+        class InstallSnapshotResponse {
+            constructor(properties?: fermata.v1.InstallSnapshotResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            bytes: Long;
+            static create(properties: fermata.v1.InstallSnapshotResponse.$Shape): fermata.v1.InstallSnapshotResponse & fermata.v1.InstallSnapshotResponse.$Shape;
+            static create(properties?: fermata.v1.InstallSnapshotResponse.$Properties): fermata.v1.InstallSnapshotResponse;
+            static encode(message: fermata.v1.InstallSnapshotResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.InstallSnapshotResponse & fermata.v1.InstallSnapshotResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace InstallSnapshotResponse {
+            interface $Properties {
+                bytes?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.InstallSnapshotResponse.$Properties;
+        }
+
         interface IStoredMessage extends fermata.v1.StoredMessage.$Properties {
         }
 

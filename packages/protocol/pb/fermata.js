@@ -7542,6 +7542,1093 @@ export const fermata = $root.fermata = (() => {
             return TransferLeadershipResponse;
         })();
 
+        v1.Raft = (function() {
+
+            const Raft = function(rpcImpl, requestDelimited, responseDelimited) {
+                $protobuf.rpc.Service.call(this, rpcImpl, requestDelimited, responseDelimited);
+            };
+
+            $Object.defineProperty(Raft.prototype = $Object.create($protobuf.rpc.Service.prototype), "constructor", { value: Raft, writable: true, enumerable: false, configurable: true });
+
+            Raft.create = function(rpcImpl, requestDelimited, responseDelimited) {
+                return new this(rpcImpl, requestDelimited, responseDelimited);
+            };
+
+
+
+            $Object.defineProperties(Raft.prototype.sendMessages = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Raft.prototype.sendMessages, $root.fermata.v1.RaftBatch, $root.fermata.v1.RaftBatchResponse, request, callback);
+            }, {
+                name: { value: "SendMessages" },
+                path: { value: "/fermata.v1.Raft/SendMessages" },
+                requestType: { value: "RaftBatch" },
+                responseType: { value: "RaftBatchResponse" },
+                requestStream: { value: true },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Raft.prototype.installSnapshot = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Raft.prototype.installSnapshot, $root.fermata.v1.SnapshotChunk, $root.fermata.v1.InstallSnapshotResponse, request, callback);
+            }, {
+                name: { value: "InstallSnapshot" },
+                path: { value: "/fermata.v1.Raft/InstallSnapshot" },
+                requestType: { value: "SnapshotChunk" },
+                responseType: { value: "InstallSnapshotResponse" },
+                requestStream: { value: true },
+                responseStream: { value: $undefined }
+            });
+
+            return Raft;
+        })();
+
+        v1.RaftMessageType = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "RAFT_MESSAGE_TYPE_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "RAFT_MESSAGE_TYPE_APPEND"] = 1;
+            values[valuesById[2] = "RAFT_MESSAGE_TYPE_APPEND_RESPONSE"] = 2;
+            values[valuesById[3] = "RAFT_MESSAGE_TYPE_VOTE"] = 3;
+            values[valuesById[4] = "RAFT_MESSAGE_TYPE_VOTE_RESPONSE"] = 4;
+            values[valuesById[5] = "RAFT_MESSAGE_TYPE_PRE_VOTE"] = 5;
+            values[valuesById[6] = "RAFT_MESSAGE_TYPE_PRE_VOTE_RESPONSE"] = 6;
+            values[valuesById[7] = "RAFT_MESSAGE_TYPE_HEARTBEAT"] = 7;
+            values[valuesById[8] = "RAFT_MESSAGE_TYPE_HEARTBEAT_RESPONSE"] = 8;
+            values[valuesById[9] = "RAFT_MESSAGE_TYPE_SNAPSHOT"] = 9;
+            values[valuesById[10] = "RAFT_MESSAGE_TYPE_TIMEOUT_NOW"] = 10;
+            values[valuesById[11] = "RAFT_MESSAGE_TYPE_READ_INDEX"] = 11;
+            values[valuesById[12] = "RAFT_MESSAGE_TYPE_READ_INDEX_RESPONSE"] = 12;
+            return values;
+        })();
+
+        v1.RaftEntryType = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "RAFT_ENTRY_TYPE_NORMAL"] = 0;
+            values[valuesById[1] = "RAFT_ENTRY_TYPE_CONF_CHANGE"] = 1;
+            return values;
+        })();
+
+        v1.RaftEntry = (function() {
+
+            const RaftEntry = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RaftEntry.prototype.term = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RaftEntry.prototype.index = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RaftEntry.prototype.type = 0;
+            RaftEntry.prototype.data = $util.newBuffer([]);
+
+            RaftEntry.create = function(properties) {
+                return new RaftEntry(properties);
+            };
+
+            RaftEntry.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.term != null && $Object.hasOwnProperty.call(message, "term") && (typeof message.term === "object" ? message.term.low || message.term.high : message.term !== 0))
+                    writer.uint32(8).uint64(message.term);
+                if (message.index != null && $Object.hasOwnProperty.call(message, "index") && (typeof message.index === "object" ? message.index.low || message.index.high : message.index !== 0))
+                    writer.uint32(16).uint64(message.index);
+                if (message.type != null && $Object.hasOwnProperty.call(message, "type") && message.type !== 0)
+                    writer.uint32(24).int32(message.type);
+                if (message.data != null && $Object.hasOwnProperty.call(message, "data") && message.data.length)
+                    writer.uint32(34).bytes(message.data);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RaftEntry.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RaftEntry();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.term = value;
+                            else
+                                delete message.term;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.index = value;
+                            else
+                                delete message.index;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.type = value;
+                            else
+                                delete message.type;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.data = value;
+                            else
+                                delete message.data;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RaftEntry.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RaftEntry";
+            };
+
+            return RaftEntry;
+        })();
+
+        v1.RaftConfState = (function() {
+
+            const RaftConfState = function (properties) {
+                this.voters = [];
+                this.learners = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RaftConfState.prototype.voters = $util.emptyArray;
+            RaftConfState.prototype.learners = $util.emptyArray;
+
+            RaftConfState.create = function(properties) {
+                return new RaftConfState(properties);
+            };
+
+            RaftConfState.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.voters != null && message.voters.length)
+                    for (let i = 0; i < message.voters.length; ++i)
+                        writer.uint32(10).string(message.voters[i]);
+                if (message.learners != null && message.learners.length)
+                    for (let i = 0; i < message.learners.length; ++i)
+                        writer.uint32(18).string(message.learners[i]);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RaftConfState.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RaftConfState();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.voters && message.voters.length))
+                                message.voters = [];
+                            message.voters.push(reader.stringVerify());
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.learners && message.learners.length))
+                                message.learners = [];
+                            message.learners.push(reader.stringVerify());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RaftConfState.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RaftConfState";
+            };
+
+            return RaftConfState;
+        })();
+
+        v1.RaftSnapshotMeta = (function() {
+
+            const RaftSnapshotMeta = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RaftSnapshotMeta.prototype.index = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RaftSnapshotMeta.prototype.term = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RaftSnapshotMeta.prototype.conf = null;
+
+            RaftSnapshotMeta.create = function(properties) {
+                return new RaftSnapshotMeta(properties);
+            };
+
+            RaftSnapshotMeta.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.index != null && $Object.hasOwnProperty.call(message, "index") && (typeof message.index === "object" ? message.index.low || message.index.high : message.index !== 0))
+                    writer.uint32(8).uint64(message.index);
+                if (message.term != null && $Object.hasOwnProperty.call(message, "term") && (typeof message.term === "object" ? message.term.low || message.term.high : message.term !== 0))
+                    writer.uint32(16).uint64(message.term);
+                if (message.conf != null && $Object.hasOwnProperty.call(message, "conf"))
+                    $root.fermata.v1.RaftConfState.encode(message.conf, writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RaftSnapshotMeta.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RaftSnapshotMeta();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.index = value;
+                            else
+                                delete message.index;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.term = value;
+                            else
+                                delete message.term;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.conf = $root.fermata.v1.RaftConfState.decode(reader, reader.size(), $undefined, _depth + 1, message.conf);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RaftSnapshotMeta.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RaftSnapshotMeta";
+            };
+
+            return RaftSnapshotMeta;
+        })();
+
+        v1.RaftMessage = (function() {
+
+            const RaftMessage = function (properties) {
+                this.entries = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RaftMessage.prototype.type = 0;
+            RaftMessage.prototype.from = "";
+            RaftMessage.prototype.to = "";
+            RaftMessage.prototype.term = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RaftMessage.prototype.logTerm = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RaftMessage.prototype.index = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RaftMessage.prototype.entries = $util.emptyArray;
+            RaftMessage.prototype.commit = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RaftMessage.prototype.reject = false;
+            RaftMessage.prototype.rejectHint = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RaftMessage.prototype.hintTerm = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RaftMessage.prototype.snapshot = null;
+            RaftMessage.prototype.context = null;
+
+            let $oneOfFields;
+
+            // Virtual OneOf for proto3 optional field
+            $Object.defineProperty(RaftMessage.prototype, "_context", {
+                get: $util.oneOfGetter($oneOfFields = ["context"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            RaftMessage.create = function(properties) {
+                return new RaftMessage(properties);
+            };
+
+            RaftMessage.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.type != null && $Object.hasOwnProperty.call(message, "type") && message.type !== 0)
+                    writer.uint32(8).int32(message.type);
+                if (message.from != null && $Object.hasOwnProperty.call(message, "from") && message.from !== "")
+                    writer.uint32(18).string(message.from);
+                if (message.to != null && $Object.hasOwnProperty.call(message, "to") && message.to !== "")
+                    writer.uint32(26).string(message.to);
+                if (message.term != null && $Object.hasOwnProperty.call(message, "term") && (typeof message.term === "object" ? message.term.low || message.term.high : message.term !== 0))
+                    writer.uint32(32).uint64(message.term);
+                if (message.logTerm != null && $Object.hasOwnProperty.call(message, "logTerm") && (typeof message.logTerm === "object" ? message.logTerm.low || message.logTerm.high : message.logTerm !== 0))
+                    writer.uint32(40).uint64(message.logTerm);
+                if (message.index != null && $Object.hasOwnProperty.call(message, "index") && (typeof message.index === "object" ? message.index.low || message.index.high : message.index !== 0))
+                    writer.uint32(48).uint64(message.index);
+                if (message.entries != null && message.entries.length)
+                    for (let i = 0; i < message.entries.length; ++i)
+                        $root.fermata.v1.RaftEntry.encode(message.entries[i], writer.uint32(58).fork(), _depth + 1).ldelim();
+                if (message.commit != null && $Object.hasOwnProperty.call(message, "commit") && (typeof message.commit === "object" ? message.commit.low || message.commit.high : message.commit !== 0))
+                    writer.uint32(64).uint64(message.commit);
+                if (message.reject != null && $Object.hasOwnProperty.call(message, "reject") && message.reject !== false)
+                    writer.uint32(72).bool(message.reject);
+                if (message.rejectHint != null && $Object.hasOwnProperty.call(message, "rejectHint") && (typeof message.rejectHint === "object" ? message.rejectHint.low || message.rejectHint.high : message.rejectHint !== 0))
+                    writer.uint32(80).uint64(message.rejectHint);
+                if (message.hintTerm != null && $Object.hasOwnProperty.call(message, "hintTerm") && (typeof message.hintTerm === "object" ? message.hintTerm.low || message.hintTerm.high : message.hintTerm !== 0))
+                    writer.uint32(88).uint64(message.hintTerm);
+                if (message.snapshot != null && $Object.hasOwnProperty.call(message, "snapshot"))
+                    $root.fermata.v1.RaftSnapshotMeta.encode(message.snapshot, writer.uint32(98).fork(), _depth + 1).ldelim();
+                if (message.context != null && $Object.hasOwnProperty.call(message, "context"))
+                    writer.uint32(106).bytes(message.context);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RaftMessage.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RaftMessage();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.type = value;
+                            else
+                                delete message.type;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.from = value;
+                            else
+                                delete message.from;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.to = value;
+                            else
+                                delete message.to;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.term = value;
+                            else
+                                delete message.term;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.logTerm = value;
+                            else
+                                delete message.logTerm;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.index = value;
+                            else
+                                delete message.index;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.entries && message.entries.length))
+                                message.entries = [];
+                            message.entries.push($root.fermata.v1.RaftEntry.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.commit = value;
+                            else
+                                delete message.commit;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.reject = value;
+                            else
+                                delete message.reject;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.rejectHint = value;
+                            else
+                                delete message.rejectHint;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.hintTerm = value;
+                            else
+                                delete message.hintTerm;
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 2)
+                                break;
+                            message.snapshot = $root.fermata.v1.RaftSnapshotMeta.decode(reader, reader.size(), $undefined, _depth + 1, message.snapshot);
+                            continue;
+                        }
+                    case 13: {
+                            if (wireType !== 2)
+                                break;
+                            message.context = reader.bytes();
+                            message._context = "context";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RaftMessage.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RaftMessage";
+            };
+
+            return RaftMessage;
+        })();
+
+        v1.RaftBatch = (function() {
+
+            const RaftBatch = function (properties) {
+                this.messages = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RaftBatch.prototype.clusterId = "";
+            RaftBatch.prototype.from = "";
+            RaftBatch.prototype.messages = $util.emptyArray;
+
+            RaftBatch.create = function(properties) {
+                return new RaftBatch(properties);
+            };
+
+            RaftBatch.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.clusterId != null && $Object.hasOwnProperty.call(message, "clusterId") && message.clusterId !== "")
+                    writer.uint32(10).string(message.clusterId);
+                if (message.from != null && $Object.hasOwnProperty.call(message, "from") && message.from !== "")
+                    writer.uint32(18).string(message.from);
+                if (message.messages != null && message.messages.length)
+                    for (let i = 0; i < message.messages.length; ++i)
+                        $root.fermata.v1.RaftMessage.encode(message.messages[i], writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RaftBatch.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RaftBatch();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.clusterId = value;
+                            else
+                                delete message.clusterId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.from = value;
+                            else
+                                delete message.from;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.messages && message.messages.length))
+                                message.messages = [];
+                            message.messages.push($root.fermata.v1.RaftMessage.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RaftBatch.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RaftBatch";
+            };
+
+            return RaftBatch;
+        })();
+
+        v1.RaftBatchResponse = (function() {
+
+            const RaftBatchResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RaftBatchResponse.create = function(properties) {
+                return new RaftBatchResponse(properties);
+            };
+
+            RaftBatchResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RaftBatchResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RaftBatchResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RaftBatchResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RaftBatchResponse";
+            };
+
+            return RaftBatchResponse;
+        })();
+
+        v1.SnapshotChunk = (function() {
+
+            const SnapshotChunk = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            SnapshotChunk.prototype.clusterId = "";
+            SnapshotChunk.prototype.from = "";
+            SnapshotChunk.prototype.message = null;
+            SnapshotChunk.prototype.data = $util.newBuffer([]);
+            SnapshotChunk.prototype.sha256 = $util.newBuffer([]);
+            SnapshotChunk.prototype.last = false;
+
+            SnapshotChunk.create = function(properties) {
+                return new SnapshotChunk(properties);
+            };
+
+            SnapshotChunk.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.clusterId != null && $Object.hasOwnProperty.call(message, "clusterId") && message.clusterId !== "")
+                    writer.uint32(10).string(message.clusterId);
+                if (message.from != null && $Object.hasOwnProperty.call(message, "from") && message.from !== "")
+                    writer.uint32(18).string(message.from);
+                if (message.message != null && $Object.hasOwnProperty.call(message, "message"))
+                    $root.fermata.v1.RaftMessage.encode(message.message, writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.data != null && $Object.hasOwnProperty.call(message, "data") && message.data.length)
+                    writer.uint32(34).bytes(message.data);
+                if (message.sha256 != null && $Object.hasOwnProperty.call(message, "sha256") && message.sha256.length)
+                    writer.uint32(42).bytes(message.sha256);
+                if (message.last != null && $Object.hasOwnProperty.call(message, "last") && message.last !== false)
+                    writer.uint32(48).bool(message.last);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            SnapshotChunk.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.SnapshotChunk();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.clusterId = value;
+                            else
+                                delete message.clusterId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.from = value;
+                            else
+                                delete message.from;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.message = $root.fermata.v1.RaftMessage.decode(reader, reader.size(), $undefined, _depth + 1, message.message);
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.data = value;
+                            else
+                                delete message.data;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.sha256 = value;
+                            else
+                                delete message.sha256;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.last = value;
+                            else
+                                delete message.last;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            SnapshotChunk.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.SnapshotChunk";
+            };
+
+            return SnapshotChunk;
+        })();
+
+        v1.InstallSnapshotResponse = (function() {
+
+            const InstallSnapshotResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            InstallSnapshotResponse.prototype.bytes = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            InstallSnapshotResponse.create = function(properties) {
+                return new InstallSnapshotResponse(properties);
+            };
+
+            InstallSnapshotResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.bytes != null && $Object.hasOwnProperty.call(message, "bytes") && (typeof message.bytes === "object" ? message.bytes.low || message.bytes.high : message.bytes !== 0))
+                    writer.uint32(8).uint64(message.bytes);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            InstallSnapshotResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.InstallSnapshotResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.bytes = value;
+                            else
+                                delete message.bytes;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            InstallSnapshotResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.InstallSnapshotResponse";
+            };
+
+            return InstallSnapshotResponse;
+        })();
+
         v1.StoredMessage = (function() {
 
             const StoredMessage = function (properties) {

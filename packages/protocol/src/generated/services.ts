@@ -316,4 +316,40 @@ export interface ClusterClient extends grpc.Client {
   transferLeadership(request: fermata.v1.TransferLeadershipRequest.$Properties, callback: grpc.requestCallback<fermata.v1.TransferLeadershipResponse>): grpc.ClientUnaryCall;
 }
 
-export const serviceNames = ['fermata.v1.Admin', 'fermata.v1.Broker', 'fermata.v1.Cluster'] as const;
+/** grpc-js definition of `fermata.v1.Raft`. */
+export const RaftService = {
+  sendMessages: {
+    path: '/fermata.v1.Raft/SendMessages',
+    requestStream: true,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.RaftBatch.$Properties>(fermata.v1.RaftBatch),
+    requestDeserialize: (b: Buffer): fermata.v1.RaftBatch => fermata.v1.RaftBatch.decode(b),
+    responseSerialize: encoder<fermata.v1.RaftBatchResponse.$Properties>(fermata.v1.RaftBatchResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.RaftBatchResponse => fermata.v1.RaftBatchResponse.decode(b),
+    originalName: 'SendMessages',
+  },
+  installSnapshot: {
+    path: '/fermata.v1.Raft/InstallSnapshot',
+    requestStream: true,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.SnapshotChunk.$Properties>(fermata.v1.SnapshotChunk),
+    requestDeserialize: (b: Buffer): fermata.v1.SnapshotChunk => fermata.v1.SnapshotChunk.decode(b),
+    responseSerialize: encoder<fermata.v1.InstallSnapshotResponse.$Properties>(fermata.v1.InstallSnapshotResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.InstallSnapshotResponse => fermata.v1.InstallSnapshotResponse.decode(b),
+    originalName: 'InstallSnapshot',
+  },
+} as const;
+
+/** Server handlers for `fermata.v1.Raft`. */
+export interface RaftHandlers extends grpc.UntypedServiceImplementation {
+  sendMessages: grpc.handleClientStreamingCall<fermata.v1.RaftBatch, fermata.v1.RaftBatchResponse.$Properties>;
+  installSnapshot: grpc.handleClientStreamingCall<fermata.v1.SnapshotChunk, fermata.v1.InstallSnapshotResponse.$Properties>;
+}
+
+/** Typed client for `fermata.v1.Raft` (construct with `makeClient`). */
+export interface RaftClient extends grpc.Client {
+  sendMessages(metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.RaftBatchResponse>): grpc.ClientWritableStream<fermata.v1.RaftBatch.$Properties>;
+  installSnapshot(metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.InstallSnapshotResponse>): grpc.ClientWritableStream<fermata.v1.SnapshotChunk.$Properties>;
+}
+
+export const serviceNames = ['fermata.v1.Admin', 'fermata.v1.Broker', 'fermata.v1.Cluster', 'fermata.v1.Raft'] as const;

@@ -1,0 +1,397 @@
+import { Long, type pb, type RaftClient, type RaftHandlers, RaftService } from '@fermata/protocol';
+import * as grpc from '@grpc/grpc-js';
+import type { Message, NodeId } from '../types.js';
+import { MalformedMessageError, messageFromWire } from './codec.js';
+import { type Logger, stderrLogger } from './logger.js';
+import { PeerStream, type PeerStreamStats } from './peer-stream.js';
+import { SnapshotReceiver, SnapshotTransferError } from './snapshot-receiver.js';
+import { sendSnapshot } from './snapshot-sender.js';
+
+/** What the transport hands to (and asks of) the node driver. */
+export interface TransportHandler {
+  /** Messages from a peer that passed the cluster and membership checks. */
+  receive(messages: Message[]): void;
+  /**
+   * A complete, verified snapshot: its `snapshot` message and a file holding
+   * the data. The file now belongs to the handler. Resolving means Raft was
+   * given the snapshot; the sender is then told OK.
+   */
+  receiveSnapshot(message: Message, dataFile: string): Promise<void>;
+  /** Whether `id` may send to this node (a member, or any peer while this node knows no members yet). */
+  isMember(id: NodeId): boolean;
+  reportUnreachable(id: NodeId): void;
+  reportSnapshot(id: NodeId, ok: boolean): void;
+}
+
+export interface PeerTransportOptions {
+  readonly id: NodeId;
+  readonly clusterId: string;
+  /** host:port to listen on for peers (port 0 picks one). */
+  readonly listenAddress: string;
+  /** Directory for snapshots being received. */
+  readonly incomingSnapshotDir: string;
+  readonly handler: TransportHandler;
+  readonly log?: Logger;
+  readonly maxQueuedMessagesPerPeer?: number;
+  readonly maxBatchBytes?: number;
+  readonly minBackoffMs?: number;
+  readonly maxBackoffMs?: number;
+  readonly snapshotChunkBytes?: number;
+  readonly maxSnapshotBytes?: number;
+  /** Largest gRPC message accepted from a peer. */
+  readonly maxReceiveMessageBytes?: number;
+}
+
+export const TRANSPORT_DEFAULTS = {
+  maxQueuedMessagesPerPeer: 4096,
+  maxBatchBytes: 1024 * 1024,
+  minBackoffMs: 50,
+  maxBackoffMs: 2000,
+  snapshotChunkBytes: 256 * 1024,
+  maxSnapshotBytes: 64 * 1024 * 1024 * 1024,
+  maxReceiveMessageBytes: 64 * 1024 * 1024,
+} as const;
+
+export interface TransportStats {
+  peers: Record<NodeId, PeerStreamStats & { address: string }>;
+  batchesReceived: number;
+  messagesReceived: number;
+  batchesRejected: number;
+  snapshotsSent: number;
+  snapshotsSendFailed: number;
+  snapshotsReceived: number;
+  snapshotsReceiveFailed: number;
+}
+
+const RaftClientCtor = grpc.makeGenericClientConstructor(
+  RaftService as unknown as grpc.ServiceDefinition,
+  'fermata.v1.Raft',
+);
+
+/**
+ * gRPC transport between Raft peers (`fermata.v1.Raft`): a server for the
+ * peer port, one `PeerStream` per peer for messages, and one stream per
+ * snapshot transfer.
+ */
+export class PeerTransport {
+  readonly stats: TransportStats = {
+    peers: {},
+    batchesReceived: 0,
+    messagesReceived: 0,
+    batchesRejected: 0,
+    snapshotsSent: 0,
+    snapshotsSendFailed: 0,
+    snapshotsReceived: 0,
+    snapshotsReceiveFailed: 0,
+  };
+  private readonly server: grpc.Server;
+  private readonly peers = new Map<NodeId, PeerStream>();
+  private readonly snapshotsInFlight = new Set<NodeId>();
+  private readonly log: Logger;
+  private readonly limits: Required<
+    Omit<
+      PeerTransportOptions,
+      'id' | 'clusterId' | 'listenAddress' | 'incomingSnapshotDir' | 'handler' | 'log'
+    >
+  >;
+  private boundAddress = '';
+  private closed = false;
+
+  constructor(private readonly options: PeerTransportOptions) {
+    this.log = options.log ?? stderrLogger;
+    this.limits = {
+      maxQueuedMessagesPerPeer:
+        options.maxQueuedMessagesPerPeer ?? TRANSPORT_DEFAULTS.maxQueuedMessagesPerPeer,
+      maxBatchBytes: options.maxBatchBytes ?? TRANSPORT_DEFAULTS.maxBatchBytes,
+      minBackoffMs: options.minBackoffMs ?? TRANSPORT_DEFAULTS.minBackoffMs,
+      maxBackoffMs: options.maxBackoffMs ?? TRANSPORT_DEFAULTS.maxBackoffMs,
+      snapshotChunkBytes: options.snapshotChunkBytes ?? TRANSPORT_DEFAULTS.snapshotChunkBytes,
+      maxSnapshotBytes: options.maxSnapshotBytes ?? TRANSPORT_DEFAULTS.maxSnapshotBytes,
+      maxReceiveMessageBytes: options.maxReceiveMessageBytes ?? TRANSPORT_DEFAULTS.maxReceiveMessageBytes,
+    };
+    this.server = new grpc.Server({
+      'grpc.max_receive_message_length': this.limits.maxReceiveMessageBytes,
+      'grpc.keepalive_permit_without_calls': 1,
+      'grpc.http2.min_ping_interval_without_data_ms': 5000,
+    });
+    const handlers: RaftHandlers = {
+      sendMessages: (call, callback) => this.onMessageStream(call, callback),
+      installSnapshot: (call, callback) => this.onSnapshotStream(call, callback),
+    };
+    this.server.addService(RaftService as unknown as grpc.ServiceDefinition, handlers);
+  }
+
+  /** Starts listening; resolves with the bound host:port. */
+  async start(): Promise<string> {
+    const [host] = splitHostPort(this.options.listenAddress);
+    const port = await new Promise<number>((resolve, reject) =>
+      this.server.bindAsync(
+        this.options.listenAddress,
+        grpc.ServerCredentials.createInsecure(),
+        (error, p) => (error ? reject(error) : resolve(p)),
+      ),
+    );
+    this.boundAddress = `${host}:${port}`;
+    return this.boundAddress;
+  }
+
+  get address(): string {
+    return this.boundAddress;
+  }
+
+  /** Adds a peer or moves it to a new address. */
+  setPeer(id: NodeId, address: string): void {
+    if (this.closed || id === this.options.id) return;
+    const existing = this.peers.get(id);
+    if (existing?.address === address) return;
+    existing?.close();
+    const client = new RaftClientCtor(address, grpc.credentials.createInsecure(), {
+      'grpc.max_send_message_length': this.limits.maxReceiveMessageBytes,
+      'grpc.keepalive_time_ms': 10_000,
+      'grpc.keepalive_timeout_ms': 5_000,
+      'grpc.keepalive_permit_without_calls': 1,
+      'grpc.initial_reconnect_backoff_ms': this.limits.minBackoffMs * 2,
+      'grpc.max_reconnect_backoff_ms': this.limits.maxBackoffMs,
+    }) as unknown as RaftClient;
+    const stream = new PeerStream(
+      id,
+      address,
+      client,
+      { id: this.options.id, clusterId: this.options.clusterId },
+      {
+        maxQueuedMessages: this.limits.maxQueuedMessagesPerPeer,
+        maxBatchBytes: this.limits.maxBatchBytes,
+        minBackoffMs: this.limits.minBackoffMs,
+        maxBackoffMs: this.limits.maxBackoffMs,
+      },
+      (peer) => this.options.handler.reportUnreachable(peer),
+      this.log,
+    );
+    this.peers.set(id, stream);
+    this.stats.peers[id] = Object.assign(stream.stats, { address });
+  }
+
+  removePeer(id: NodeId): void {
+    this.peers.get(id)?.close();
+    this.peers.delete(id);
+    delete this.stats.peers[id];
+  }
+
+  peerAddress(id: NodeId): string | undefined {
+    return this.peers.get(id)?.address;
+  }
+
+  /** Queues messages for their peers; never blocks. Messages to unknown peers are dropped and reported unreachable. */
+  send(messages: readonly Message[]): void {
+    for (const m of messages) {
+      const stream = this.peers.get(m.to);
+      if (!stream) {
+        this.options.handler.reportUnreachable(m.to);
+        continue;
+      }
+      stream.enqueue(m);
+    }
+  }
+
+  /**
+   * Streams a snapshot to `message.to` and reports the outcome with
+   * `reportSnapshot`. At most one transfer per peer at a time; a second
+   * request while one runs is ignored (the core waits for the report).
+   */
+  sendSnapshot(message: Message, chunks: () => Promise<AsyncIterable<Uint8Array>>): void {
+    const to = message.to;
+    const stream = this.peers.get(to);
+    if (!stream || this.snapshotsInFlight.has(to) || this.closed) {
+      if (!stream) this.options.handler.reportSnapshot(to, false);
+      return;
+    }
+    this.snapshotsInFlight.add(to);
+    const client = stream.client;
+    void (async () => {
+      let ok = false;
+      try {
+        const bytes = await sendSnapshot(
+          client,
+          { id: this.options.id, clusterId: this.options.clusterId },
+          message,
+          await chunks(),
+          this.limits.snapshotChunkBytes,
+        );
+        ok = true;
+        this.stats.snapshotsSent++;
+        this.log.info({ peer: to, index: message.snapshot?.index, bytes }, 'raft snapshot sent');
+      } catch (error) {
+        this.stats.snapshotsSendFailed++;
+        this.log.warn(
+          { peer: to, index: message.snapshot?.index, err: String(error) },
+          'raft snapshot send failed',
+        );
+      } finally {
+        this.snapshotsInFlight.delete(to);
+        if (!this.closed) this.options.handler.reportSnapshot(to, ok);
+      }
+    })();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const stream of this.peers.values()) stream.close();
+    this.peers.clear();
+    // Peers tolerate a dropped stream; waiting for them to hang up would only delay shutdown.
+    this.server.forceShutdown();
+  }
+
+  private admit(clusterId: string, from: NodeId): grpc.StatusObject | undefined {
+    if (clusterId !== this.options.clusterId) {
+      return {
+        code: grpc.status.PERMISSION_DENIED,
+        details: `cluster id "${clusterId}" is not this cluster ("${this.options.clusterId}")`,
+        metadata: new grpc.Metadata(),
+      };
+    }
+    if (!this.options.handler.isMember(from)) {
+      return {
+        code: grpc.status.PERMISSION_DENIED,
+        details: `node "${from}" is not a member of cluster "${this.options.clusterId}"`,
+        metadata: new grpc.Metadata(),
+      };
+    }
+    return undefined;
+  }
+
+  private onMessageStream(
+    call: grpc.ServerReadableStream<pb.RaftBatch, pb.RaftBatchResponse.$Properties>,
+    callback: grpc.sendUnaryData<pb.RaftBatchResponse.$Properties>,
+  ): void {
+    let finished = false;
+    const finish = (status: grpc.StatusObject | null) => {
+      if (finished) return;
+      finished = true;
+      if (status) callback(status);
+      else callback(null, {});
+    };
+    call.sendMetadata(new grpc.Metadata());
+    call.on('data', (batch: pb.RaftBatch) => {
+      if (finished) return;
+      const refused = this.admit(batch.clusterId, batch.from);
+      if (refused) {
+        this.stats.batchesRejected++;
+        this.log.warn(
+          { from: batch.from, clusterId: batch.clusterId, details: refused.details },
+          'raft batch rejected',
+        );
+        finish(refused);
+        return;
+      }
+      const messages: Message[] = [];
+      try {
+        for (const wire of batch.messages) {
+          const m = messageFromWire(wire as pb.RaftMessage);
+          if (m.from !== batch.from || m.to !== this.options.id) {
+            this.log.warn(
+              { from: m.from, to: m.to, batchFrom: batch.from },
+              'raft message misaddressed, dropped',
+            );
+            continue;
+          }
+          messages.push(m);
+        }
+      } catch (error) {
+        if (!(error instanceof MalformedMessageError)) throw error;
+        this.stats.batchesRejected++;
+        finish({ code: grpc.status.INVALID_ARGUMENT, details: error.message, metadata: new grpc.Metadata() });
+        return;
+      }
+      this.stats.batchesReceived++;
+      this.stats.messagesReceived += messages.length;
+      if (messages.length > 0) this.options.handler.receive(messages);
+    });
+    call.on('end', () => finish(null));
+    call.on('error', () => {
+      finished = true;
+    });
+  }
+
+  private onSnapshotStream(
+    call: grpc.ServerReadableStream<pb.SnapshotChunk, pb.InstallSnapshotResponse.$Properties>,
+    callback: grpc.sendUnaryData<pb.InstallSnapshotResponse.$Properties>,
+  ): void {
+    const receiver = new SnapshotReceiver(this.options.incomingSnapshotDir, this.limits.maxSnapshotBytes);
+    let finished = false;
+    let sawLast = false;
+    let work = Promise.resolve();
+    const fail = (error: unknown) => {
+      if (finished) return;
+      finished = true;
+      this.stats.snapshotsReceiveFailed++;
+      const code = error instanceof SnapshotTransferError ? error.code : grpc.status.INTERNAL;
+      this.log.warn({ from: receiver.message?.from, err: String(error) }, 'raft snapshot receive failed');
+      void receiver.discard(true);
+      callback({
+        code,
+        details: error instanceof Error ? error.message : String(error),
+        metadata: new grpc.Metadata(),
+      });
+    };
+    // Chunks are written strictly in order; the stream is paused while one is on its way to disk.
+    call.on('data', (chunk: pb.SnapshotChunk) => {
+      if (finished) return;
+      call.pause();
+      work = work
+        .then(async () => {
+          if (finished) return;
+          if (!receiver.message) {
+            const refused = this.admit(chunk.clusterId, chunk.from);
+            if (refused) {
+              this.stats.batchesRejected++;
+              throw new SnapshotTransferError(refused.details, refused.code);
+            }
+            await receiver.start(this.options.incomingSnapshotDir, chunk);
+          }
+          if (chunk.data && chunk.data.length > 0) await receiver.write(chunk.data);
+          if (chunk.last) {
+            sawLast = true;
+            await receiver.finish(chunk.sha256);
+            const message = receiver.message as Message;
+            await this.options.handler.receiveSnapshot(message, receiver.path);
+            this.stats.snapshotsReceived++;
+            finished = true;
+            callback(null, { bytes: Long.fromNumber(receiver.bytes, true) });
+          }
+        })
+        .then(
+          () => {
+            call.resume();
+          },
+          (error: unknown) => fail(error),
+        );
+    });
+    call.on('end', () => {
+      work = work.then(() => {
+        if (!sawLast)
+          fail(
+            new SnapshotTransferError(
+              'snapshot stream ended without its last chunk',
+              grpc.status.INVALID_ARGUMENT,
+            ),
+          );
+      });
+    });
+    call.on('error', () => {
+      work = work.then(() => {
+        if (!finished) {
+          finished = true;
+          this.stats.snapshotsReceiveFailed++;
+          void receiver.discard();
+        }
+      });
+    });
+  }
+}
+
+function splitHostPort(address: string): [string, string] {
+  const i = address.lastIndexOf(':');
+  if (i < 0) throw new Error(`peer address must be host:port, got "${address}"`);
+  return [address.slice(0, i), address.slice(i + 1)];
+}
