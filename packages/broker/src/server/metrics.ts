@@ -1,0 +1,166 @@
+/**
+ * The server's Prometheus metrics, in a registry owned by one server instance
+ * (never prom-client's global one, so several nodes can share a process in
+ * tests). Counters are pushed by the code paths; gauges of queue sizes and Raft
+ * progress are read from provider functions at scrape time.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Pending and in-flight entries of one queue (topic + group), as the state machine counts them. */
+export interface QueueGauges {
+  readonly topic: string;
+  readonly group: string;
+  readonly pending: number;
+  readonly inFlight: number;
+}
+
+export interface RaftGauges {
+  readonly term: number;
+  readonly commit: number;
+  readonly applied: number;
+  readonly isLeader: boolean;
+}
+
+export interface BrokerMetricsOptions {
+  /** Read at each scrape. */
+  queues?: () => Iterable<QueueGauges>;
+  /** Read at each scrape. */
+  raft?: () => RaftGauges;
+  /** Node.js process metrics (CPU, memory, event loop lag, GC). Default true. */
+  processMetrics?: boolean;
+}
+
+/** Delivery lateness (pushed-at minus due-at), ms: fine below 100 ms where a healthy node lives. */
+export const LATENESS_BUCKETS_MS = [1, 2, 5, 10, 20, 50, 100, 200, 300, 500, 750, 1000, 2000, 5000, 10_000];
+export const FSYNC_BUCKETS_MS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000];
+export const APPLY_BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+export class BrokerMetrics {
+  readonly registry = new Registry();
+
+  readonly publishes: Counter<'topic'>;
+  readonly deliveries: Counter<'topic'>;
+  readonly acks: Counter<'topic'>;
+  readonly nacks: Counter<'topic'>;
+  readonly expirations: Counter<'topic'>;
+  readonly deadLetters: Counter<'topic'>;
+  readonly pending: Gauge<'topic' | 'group'>;
+  readonly inFlight: Gauge<'topic' | 'group'>;
+  readonly deliveryLatenessMs: Histogram<never>;
+  readonly raftTerm: Gauge<never>;
+  readonly raftCommitIndex: Gauge<never>;
+  readonly raftAppliedIndex: Gauge<never>;
+  readonly raftIsLeader: Gauge<never>;
+  readonly leaderChanges: Counter<never>;
+  readonly fsyncDurationMs: Histogram<never>;
+  readonly applyBatchEntries: Histogram<never>;
+
+  private queues: (() => Iterable<QueueGauges>) | undefined;
+  private raft: (() => RaftGauges) | undefined;
+
+  constructor(options: BrokerMetricsOptions = {}) {
+    this.queues = options.queues;
+    this.raft = options.raft;
+    const registers = [this.registry];
+    const counter = (name: string, help: string) =>
+      new Counter({ name, help, labelNames: ['topic'] as const, registers });
+    this.publishes = counter(
+      'fermata_publishes_total',
+      'Messages published (committed and applied), by topic.',
+    );
+    this.deliveries = counter('fermata_deliveries_total', 'Deliveries pushed to consumers, by topic.');
+    this.acks = counter('fermata_acks_total', 'Deliveries acknowledged, by topic.');
+    this.nacks = counter('fermata_nacks_total', 'Deliveries negatively acknowledged, by topic.');
+    this.expirations = counter('fermata_expirations_total', 'Messages expired by their TTL, by topic.');
+    this.deadLetters = counter(
+      'fermata_dead_letters_total',
+      'Messages moved to a dead-letter topic, by source topic.',
+    );
+
+    const self = this;
+    this.pending = new Gauge({
+      name: 'fermata_pending_messages',
+      help: 'Entries waiting for their due time or for a consumer, by topic and group.',
+      labelNames: ['topic', 'group'] as const,
+      registers,
+      collect() {
+        self.collectQueues(this, (q) => q.pending);
+      },
+    });
+    this.inFlight = new Gauge({
+      name: 'fermata_in_flight_messages',
+      help: 'Entries leased to a consumer and not yet acked, by topic and group.',
+      labelNames: ['topic', 'group'] as const,
+      registers,
+      collect() {
+        self.collectQueues(this, (q) => q.inFlight);
+      },
+    });
+    this.deliveryLatenessMs = new Histogram({
+      name: 'fermata_delivery_lateness_ms',
+      help: 'Pushed-at minus due-at of each delivery, in milliseconds.',
+      buckets: LATENESS_BUCKETS_MS,
+      registers,
+    });
+    const raftGauge = (name: string, help: string, pick: (r: RaftGauges) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          const r = self.raft?.();
+          if (r !== undefined) this.set(pick(r));
+        },
+      });
+    this.raftTerm = raftGauge('fermata_raft_term', 'Current Raft term of this node.', (r) => r.term);
+    this.raftCommitIndex = raftGauge(
+      'fermata_raft_commit_index',
+      'Highest log index known committed.',
+      (r) => r.commit,
+    );
+    this.raftAppliedIndex = raftGauge(
+      'fermata_raft_applied_index',
+      'Highest log index applied to the state machine.',
+      (r) => r.applied,
+    );
+    this.raftIsLeader = raftGauge('fermata_raft_is_leader', '1 while this node is the leader.', (r) =>
+      r.isLeader ? 1 : 0,
+    );
+    this.leaderChanges = new Counter({
+      name: 'fermata_raft_leader_changes_total',
+      help: 'Times this node saw the leader change (including to none).',
+      registers,
+    });
+    this.fsyncDurationMs = new Histogram({
+      name: 'fermata_fsync_duration_ms',
+      help: 'Duration of each fsync of the Raft log or hard state, in milliseconds.',
+      buckets: FSYNC_BUCKETS_MS,
+      registers,
+    });
+    this.applyBatchEntries = new Histogram({
+      name: 'fermata_apply_batch_entries',
+      help: 'Committed entries applied to the state machine in one batch.',
+      buckets: APPLY_BATCH_BUCKETS,
+      registers,
+    });
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Sets (or replaces) the providers read at scrape time, once the server has built its node. */
+  setProviders(providers: Pick<BrokerMetricsOptions, 'queues' | 'raft'>): void {
+    if (providers.queues !== undefined) this.queues = providers.queues;
+    if (providers.raft !== undefined) this.raft = providers.raft;
+  }
+
+  /** Prometheus text exposition of every metric. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  private collectQueues(gauge: Gauge<'topic' | 'group'>, pick: (q: QueueGauges) => number): void {
+    // Reset so a deleted topic or group disappears instead of keeping its last value.
+    gauge.reset();
+    if (this.queues === undefined) return;
+    for (const q of this.queues()) gauge.set({ topic: q.topic, group: q.group }, pick(q));
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * When a node is ready to serve clients: it knows a leader and has applied
+ * nearly everything it knows committed. One rule for /readyz and gRPC health.
+ */
+
+/** What the server reports about itself; the HTTP and health endpoints know nothing else of the node. */
+export interface NodeStatus {
+  readonly nodeId: string;
+  readonly clusterId?: string;
+  /** The Raft role ('leader', 'follower', 'candidate', 'pre-candidate', 'learner'). */
+  readonly role: string;
+  readonly term: number;
+  /** '' while no leader is known. */
+  readonly leaderId: string;
+  /** The leader's client address; '' when unknown. */
+  readonly leaderAddress: string;
+  readonly commit: number;
+  readonly applied: number;
+  /** True once shutdown began: not ready, so load balancers stop sending. */
+  readonly stopping?: boolean;
+  readonly members?: readonly {
+    readonly id: string;
+    readonly clientAddress: string;
+    readonly peerAddress: string;
+    readonly role?: string;
+  }[];
+}
+
+export type Readiness = { readonly ready: true } | { readonly ready: false; readonly reason: string };
+
+export function readiness(status: NodeStatus, maxLagEntries: number): Readiness {
+  if (status.stopping === true) return { ready: false, reason: 'shutting down' };
+  if (status.leaderId === '') return { ready: false, reason: `no leader known (term ${status.term})` };
+  const lag = status.commit - status.applied;
+  if (lag > maxLagEntries) {
+    return {
+      ready: false,
+      reason: `applied index ${status.applied} is ${lag} entries behind commit index ${status.commit} (most allowed ${maxLagEntries})`,
+    };
+  }
+  return { ready: true };
+}
+
+/** Readiness from a provider that may throw (a node still starting, a bug): never ready then. */
+export function readinessOf(status: () => NodeStatus, maxLagEntries: number): Readiness {
+  try {
+    return readiness(status(), maxLagEntries);
+  } catch (err) {
+    return { ready: false, reason: `status unavailable: ${(err as Error).message}` };
+  }
+}
