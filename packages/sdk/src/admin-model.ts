@@ -1,0 +1,197 @@
+import { type pb, toBigInt, toInt64, toSafeNumber, v1 } from '@fermata/protocol';
+
+/** What happens to a message whose TTL runs out. */
+export type ExpiryAction = 'drop' | 'dead-letter';
+
+/** A topic's settings. On create, an omitted field takes the server's default. */
+export interface TopicSettings {
+  /** Deliveries before a message is dead-lettered. */
+  maxAttempts?: number;
+  /** Lease of a delivery when the consumer asks for none, in ms. */
+  defaultLeaseMs?: number;
+  /** Where dead letters go (default `<topic>.dlq`). */
+  deadLetterTopic?: string;
+  /** What happens to an expired message. */
+  expiryAction?: ExpiryAction;
+  /** Granularity of the time index in ms; 0 = exact milliseconds. */
+  timeBucketMs?: number;
+  /** How long a key stays reserved after its message ends, in ms. */
+  dedupWindowMs?: number;
+}
+
+/** A topic as the cluster holds it. */
+export interface Topic {
+  name: string;
+  settings: Required<TopicSettings>;
+  /** Consumer groups; always includes `default`. */
+  groups: string[];
+  createdAtMs: number;
+}
+
+/** Counts of one group of a topic. */
+export interface GroupStats {
+  group: string;
+  pending: number;
+  inFlight: number;
+  deadLettered: number;
+  /** Due time of the earliest pending message, epoch ms; undefined when nothing is pending. */
+  nextDueMs: number | undefined;
+}
+
+/** {@link FermataClient.topicStats}'s answer. */
+export interface TopicStats {
+  topic: string;
+  groups: GroupStats[];
+}
+
+/** A node's role as the leader sees it. */
+export type MemberRole =
+  | 'unspecified'
+  | 'leader'
+  | 'follower'
+  | 'candidate'
+  | 'pre-candidate'
+  | 'learner'
+  | 'unreachable';
+
+/** One cluster member. */
+export interface Member {
+  id: string;
+  /** Client gRPC address. */
+  address: string;
+  /** Raft peer address. */
+  peerAddress: string;
+  role: MemberRole;
+  voter: boolean;
+  matchIndex: bigint;
+  /** Entries behind the leader's log. */
+  lag: bigint;
+}
+
+/** {@link FermataClient.clusterInfo}'s answer. */
+export interface ClusterInfo {
+  clusterId: string;
+  /** The node that answered. */
+  nodeId: string;
+  /** Empty when the answering node knows no leader. */
+  leaderId: string;
+  leaderAddress: string;
+  term: bigint;
+  commitIndex: bigint;
+  appliedIndex: bigint;
+  members: Member[];
+}
+
+/** Options of {@link FermataClient.addMember}. */
+export interface AddMemberOptions {
+  /** Raft peer address (host:port). */
+  peerAddress: string;
+  /** Client address (host:port). */
+  address: string;
+  /** Keep it a non-voting learner (default: promoted once caught up). */
+  learnerOnly?: boolean;
+}
+
+const SETTINGS_FIELDS = {
+  maxAttempts: 'max_attempts',
+  defaultLeaseMs: 'default_lease_ms',
+  deadLetterTopic: 'dead_letter_topic',
+  expiryAction: 'expiry_action',
+  timeBucketMs: 'time_bucket_ms',
+  dedupWindowMs: 'dedup_window_ms',
+} as const satisfies Record<keyof TopicSettings, string>;
+
+function expiryToWire(a: ExpiryAction | undefined): pb.ExpiryAction {
+  if (a === 'drop') return v1.ExpiryAction.EXPIRY_ACTION_DROP;
+  if (a === 'dead-letter') return v1.ExpiryAction.EXPIRY_ACTION_DEAD_LETTER;
+  return v1.ExpiryAction.EXPIRY_ACTION_UNSPECIFIED;
+}
+
+function ms(value: number | undefined): ReturnType<typeof toInt64> | undefined {
+  return value === undefined ? undefined : toInt64(BigInt(value));
+}
+
+export function settingsToWire(s: TopicSettings): pb.TopicSettings.$Properties {
+  return {
+    maxAttempts: s.maxAttempts ?? 0,
+    defaultLeaseMs: ms(s.defaultLeaseMs),
+    deadLetterTopic: s.deadLetterTopic ?? '',
+    expiryAction: expiryToWire(s.expiryAction),
+    timeBucketMs: ms(s.timeBucketMs),
+    dedupWindowMs: ms(s.dedupWindowMs),
+  };
+}
+
+/** The update mask naming exactly the settings given (proto field names). */
+export function updateMask(s: TopicSettings): string[] {
+  return (Object.keys(SETTINGS_FIELDS) as (keyof TopicSettings)[])
+    .filter((k) => s[k] !== undefined)
+    .map((k) => SETTINGS_FIELDS[k]);
+}
+
+export function topicFromWire(t: pb.Topic.$Properties | null | undefined): Topic {
+  const s = t?.settings ?? {};
+  return {
+    name: t?.name ?? '',
+    settings: {
+      maxAttempts: s.maxAttempts ?? 0,
+      defaultLeaseMs: toSafeNumber(s.defaultLeaseMs, 'default_lease_ms'),
+      deadLetterTopic: s.deadLetterTopic ?? '',
+      expiryAction: s.expiryAction === v1.ExpiryAction.EXPIRY_ACTION_DEAD_LETTER ? 'dead-letter' : 'drop',
+      timeBucketMs: toSafeNumber(s.timeBucketMs, 'time_bucket_ms'),
+      dedupWindowMs: toSafeNumber(s.dedupWindowMs, 'dedup_window_ms'),
+    },
+    groups: [...(t?.groups ?? [])],
+    createdAtMs: toSafeNumber(t?.createdAtMs, 'created_at_ms'),
+  };
+}
+
+export function statsFromWire(r: pb.GetTopicStatsResponse): TopicStats {
+  return {
+    topic: r.topic,
+    groups: r.groups.map((g) => {
+      const next = toSafeNumber(g.nextDueMs, 'next_due_ms');
+      return {
+        group: g.group ?? '',
+        pending: toSafeNumber(g.pending, 'pending'),
+        inFlight: toSafeNumber(g.inFlight, 'in_flight'),
+        deadLettered: toSafeNumber(g.deadLettered, 'dead_lettered'),
+        nextDueMs: next === 0 ? undefined : next,
+      };
+    }),
+  };
+}
+
+const ROLES: Record<number, MemberRole> = {
+  [v1.MemberRole.MEMBER_ROLE_LEADER]: 'leader',
+  [v1.MemberRole.MEMBER_ROLE_FOLLOWER]: 'follower',
+  [v1.MemberRole.MEMBER_ROLE_CANDIDATE]: 'candidate',
+  [v1.MemberRole.MEMBER_ROLE_PRE_CANDIDATE]: 'pre-candidate',
+  [v1.MemberRole.MEMBER_ROLE_LEARNER]: 'learner',
+  [v1.MemberRole.MEMBER_ROLE_UNREACHABLE]: 'unreachable',
+};
+
+export function memberFromWire(m: pb.Member.$Properties): Member {
+  return {
+    id: m.id ?? '',
+    address: m.address ?? '',
+    peerAddress: m.peerAddress ?? '',
+    role: ROLES[m.role ?? 0] ?? 'unspecified',
+    voter: m.voter === true,
+    matchIndex: toBigInt(m.matchIndex),
+    lag: toBigInt(m.lag),
+  };
+}
+
+export function clusterInfoFromWire(r: pb.GetClusterInfoResponse): ClusterInfo {
+  return {
+    clusterId: r.clusterId,
+    nodeId: r.nodeId,
+    leaderId: r.leaderId,
+    leaderAddress: r.leaderAddress,
+    term: toBigInt(r.term),
+    commitIndex: toBigInt(r.commitIndex),
+    appliedIndex: toBigInt(r.appliedIndex),
+    members: r.members.map(memberFromWire),
+  };
+}

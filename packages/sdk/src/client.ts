@@ -1,0 +1,435 @@
+import { type pb, toBigInt, toInt64, v1 } from '@fermata/protocol';
+import {
+  type AddMemberOptions,
+  type ClusterInfo,
+  clusterInfoFromWire,
+  type Member,
+  memberFromWire,
+  settingsToWire,
+  statsFromWire,
+  type Topic,
+  type TopicSettings,
+  type TopicStats,
+  topicFromWire,
+  updateMask,
+} from './admin-model.js';
+import { DEFAULT_RETRY_BACKOFF, resolveBackoff } from './backoff.js';
+import { type CallContext, Connection, unary } from './connection.js';
+import {
+  type CancelResult,
+  cancelFromWire,
+  detailsFromWire,
+  type ListedMessage,
+  type ListMessagesOptions,
+  type MessageDetails,
+  type MessagePage,
+  type MessageRef,
+  pageFromWire,
+  type RescheduleResult,
+  refToWire,
+  rescheduleFromWire,
+  type Schedule,
+  scheduleToWire,
+} from './messages-model.js';
+import { type ClientOptions, consoleLogger } from './options.js';
+import type { Payload } from './payload.js';
+import { type Durability, Producer, type ProducerOptions } from './producer.js';
+import {
+  fromPublishResult,
+  type PublishInput,
+  type PublishOptions,
+  type PublishResult,
+  toPublishMessage,
+} from './publishing.js';
+import { type MessageHandler, type SubscribeOptions, Subscription } from './subscription.js';
+
+/** Options of one call: its own deadline instead of the client's. */
+export interface CallOptions {
+  /** Budget of this call in ms, retries included. */
+  deadlineMs?: number;
+}
+
+/** Options of {@link FermataClient.publishBatch} and {@link FermataClient.publishDetailed}. */
+export interface BatchOptions extends CallOptions {
+  /** Default `quorum`. */
+  durability?: Durability;
+}
+
+/** Most messages in one `publishBatch` call on the client side (the server's limit may be lower). */
+export const MAX_PUBLISH_BATCH = 10_000;
+
+const DEFAULT_DEADLINE_MS = 30_000;
+const DEFAULT_DISCOVERY_TIMEOUT_MS = 2_000;
+
+function durabilityToWire(d: Durability | undefined): pb.Durability {
+  return d === 'leader' ? v1.Durability.DURABILITY_LEADER : v1.Durability.DURABILITY_QUORUM;
+}
+
+/**
+ * A connection to a Fermata cluster. It finds the leader itself (through
+ * `GetClusterInfo` on the endpoints), sends every call there, and retries on
+ * "not leader" and "unavailable" with jittered exponential backoff until the
+ * call's deadline. One client is meant to live as long as the application;
+ * {@link FermataClient.close} ends it.
+ *
+ * @example
+ * const client = new FermataClient({ endpoints: ['127.0.0.1:7001', '127.0.0.1:7002'] });
+ * const id = await client.publish('emails', 'hello', { delayMs: 60_000 });
+ * const sub = client.subscribe('emails', async (m) => console.log(m.id, m.text()));
+ */
+export class FermataClient {
+  private readonly conn: Connection;
+  private readonly autoKey: boolean;
+  private readonly producers = new Set<Producer>();
+  private readonly subscriptions = new Set<Subscription>();
+
+  constructor(options: ClientOptions) {
+    const endpoints = (
+      typeof options.endpoints === 'string' ? options.endpoints.split(',') : options.endpoints
+    )
+      .map((e) => e.trim())
+      .filter((e) => e !== '');
+    const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    if (!(Number.isFinite(deadlineMs) && deadlineMs > 0))
+      throw new RangeError(`deadlineMs must be > 0: ${deadlineMs}`);
+    this.conn = new Connection({
+      endpoints,
+      tls: options.tls,
+      token: options.token,
+      deadlineMs,
+      retry: resolveBackoff(options.retry, DEFAULT_RETRY_BACKOFF),
+      discoveryTimeoutMs: options.discoveryTimeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS,
+      channelOptions: options.channelOptions ?? {},
+      logger: options.logger ?? consoleLogger,
+      random: Math.random,
+    });
+    this.autoKey = options.idempotentPublish ?? true;
+  }
+
+  /** The leader's client address as last learned (undefined before the first call or after losing it). */
+  get leaderAddress(): string | undefined {
+    return this.conn.leaderAddress;
+  }
+
+  private call<T>(name: string, op: (ctx: CallContext) => Promise<T>, options?: CallOptions): Promise<T> {
+    return this.conn.call(name, op, options?.deadlineMs);
+  }
+
+  // ---- producing ----
+
+  /**
+   * Publishes one message and resolves with its id once it is stored on a
+   * majority. Retried across failovers without duplicates (see `idempotentPublish`).
+   */
+  async publish(
+    topic: string,
+    payload: Payload,
+    options: PublishOptions & BatchOptions = {},
+  ): Promise<bigint> {
+    return (await this.publishDetailed(topic, payload, options)).id;
+  }
+
+  /** Like {@link FermataClient.publish}, with the whole result: id, `deduplicated` and `dueAtMs`. */
+  async publishDetailed(
+    topic: string,
+    payload: Payload,
+    options: PublishOptions & BatchOptions = {},
+  ): Promise<PublishResult> {
+    const [result] = await this.publishBatch([{ ...options, topic, payload }], options);
+    return result!;
+  }
+
+  /**
+   * Publishes several messages atomically (one Raft entry): all are stored or
+   * none. Results come in the order of `messages`.
+   */
+  async publishBatch(messages: PublishInput[], options: BatchOptions = {}): Promise<PublishResult[]> {
+    if (messages.length === 0) return [];
+    if (messages.length > MAX_PUBLISH_BATCH) {
+      throw new RangeError(
+        `publishBatch takes at most ${MAX_PUBLISH_BATCH} messages, got ${messages.length}`,
+      );
+    }
+    // Keys are attached once, before the first attempt, so every retry carries the same ones.
+    const wire = messages.map((m, i) =>
+      toPublishMessage(m, this.autoKey, messages.length > 1 ? `messages[${i}].` : ''),
+    );
+    const request: pb.PublishRequest.$Properties = {
+      messages: wire,
+      durability: durabilityToWire(options.durability),
+    };
+    const res = await this.call(
+      'publish',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.PublishResponse>((cb) => stubs.broker.publish(request, metadata, o, cb)),
+      options,
+    );
+    if (res.results.length !== wire.length) {
+      throw new RangeError(`the server answered ${res.results.length} results for ${wire.length} messages`);
+    }
+    return res.results.map(fromPublishResult);
+  }
+
+  /**
+   * A high-rate producer batching over one `PublishStream` (see {@link Producer}).
+   * Close it (or the client) to flush.
+   */
+  producer(options: ProducerOptions = {}): Producer {
+    const p = new Producer(this.conn, options, this.autoKey);
+    this.producers.add(p);
+    return p;
+  }
+
+  // ---- consuming ----
+
+  /**
+   * Starts consuming `topic`. In auto mode the handler resolving acks the
+   * message and a throw nacks it with the retry backoff. Delivery is
+   * at-least-once: make handlers idempotent.
+   */
+  subscribe(topic: string, handler: MessageHandler): Subscription;
+  subscribe(topic: string, options: SubscribeOptions, handler: MessageHandler): Subscription;
+  subscribe(topic: string, a: SubscribeOptions | MessageHandler, b?: MessageHandler): Subscription {
+    const [options, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
+    const sub = new Subscription(this.conn, topic, options, handler);
+    this.subscriptions.add(sub);
+    sub.done.then(
+      () => this.subscriptions.delete(sub),
+      () => this.subscriptions.delete(sub),
+    );
+    return sub.start();
+  }
+
+  // ---- messages ----
+
+  /** Cancels a pending message: `cancelled`, `not-found`, `in-flight` (being delivered) or `already-done`. */
+  async cancel(topic: string, ref: MessageRef, options?: CallOptions): Promise<CancelResult> {
+    const request = { topic, ...refToWire(ref) };
+    const res = await this.call(
+      'cancel',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.CancelResponse>((cb) => stubs.broker.cancel(request, metadata, o, cb)),
+      options,
+    );
+    return cancelFromWire(res);
+  }
+
+  /** Moves a pending message to a new due time. */
+  async reschedule(
+    topic: string,
+    ref: MessageRef,
+    schedule: Schedule,
+    options?: CallOptions,
+  ): Promise<RescheduleResult> {
+    const request = { topic, ...refToWire(ref), ...scheduleToWire(schedule) };
+    const res = await this.call(
+      'reschedule',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.RescheduleResponse>((cb) => stubs.broker.reschedule(request, metadata, o, cb)),
+      options,
+    );
+    return rescheduleFromWire(res);
+  }
+
+  /** One message and its state in every group. Throws NotFoundError when there is none. */
+  async getMessage(topic: string, ref: MessageRef, options?: CallOptions): Promise<MessageDetails> {
+    const request = { topic, ...refToWire(ref) };
+    const res = await this.call(
+      'getMessage',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.GetMessageResponse>((cb) => stubs.broker.getMessage(request, metadata, o, cb)),
+      options,
+    );
+    return detailsFromWire(res);
+  }
+
+  /** One page of a group's messages by due time. */
+  async listMessages(topic: string, options: ListMessagesOptions & CallOptions = {}): Promise<MessagePage> {
+    const request: pb.ListMessagesRequest.$Properties = {
+      topic,
+      group: options.group ?? '',
+      fromDueMs: toInt64(BigInt(options.fromDueMs ?? 0)),
+      toDueMs: toInt64(BigInt(options.toDueMs ?? 0)),
+      limit: options.limit ?? 0,
+      pageToken: options.pageToken ?? new Uint8Array(0),
+    };
+    const res = await this.call(
+      'listMessages',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.ListMessagesResponse>((cb) => stubs.broker.listMessages(request, metadata, o, cb)),
+      options,
+    );
+    return pageFromWire(res);
+  }
+
+  /** Every page of {@link FermataClient.listMessages}, fetched as you iterate. */
+  async *listMessagePages(
+    topic: string,
+    options: ListMessagesOptions & CallOptions = {},
+  ): AsyncGenerator<MessagePage> {
+    let pageToken = options.pageToken;
+    do {
+      const page = await this.listMessages(topic, { ...options, pageToken });
+      yield page;
+      pageToken = page.nextPageToken;
+    } while (pageToken !== undefined);
+  }
+
+  /** Every message of {@link FermataClient.listMessages}, one by one, fetching pages as you iterate. */
+  async *iterateMessages(
+    topic: string,
+    options: ListMessagesOptions & CallOptions = {},
+  ): AsyncGenerator<ListedMessage> {
+    for await (const page of this.listMessagePages(topic, options)) yield* page.messages;
+  }
+
+  // ---- topics and groups ----
+
+  /** Creates a topic (with its `default` group). Omitted settings take the server's defaults. */
+  async createTopic(name: string, settings: TopicSettings = {}, options?: CallOptions): Promise<Topic> {
+    const request = { name, settings: settingsToWire(settings) };
+    const res = await this.call(
+      'createTopic',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.CreateTopicResponse>((cb) => stubs.admin.createTopic(request, metadata, o, cb)),
+      options,
+    );
+    return topicFromWire(res.topic);
+  }
+
+  /** Changes exactly the settings given. */
+  async updateTopic(name: string, settings: TopicSettings, options?: CallOptions): Promise<Topic> {
+    const request = { name, settings: settingsToWire(settings), updateMask: updateMask(settings) };
+    const res = await this.call(
+      'updateTopic',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.UpdateTopicResponse>((cb) => stubs.admin.updateTopic(request, metadata, o, cb)),
+      options,
+    );
+    return topicFromWire(res.topic);
+  }
+
+  /** Deletes a topic with its messages; resolves with how many messages were removed. */
+  async deleteTopic(name: string, options?: CallOptions): Promise<bigint> {
+    const res = await this.call(
+      'deleteTopic',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.DeleteTopicResponse>((cb) => stubs.admin.deleteTopic({ name }, metadata, o, cb)),
+      options,
+    );
+    return toBigInt(res.removedMessages);
+  }
+
+  /** Every topic. */
+  async listTopics(options?: CallOptions): Promise<Topic[]> {
+    const res = await this.call(
+      'listTopics',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.ListTopicsResponse>((cb) => stubs.admin.listTopics({}, metadata, o, cb)),
+      options,
+    );
+    return res.topics.map(topicFromWire);
+  }
+
+  /** Pending, in-flight and dead-lettered counts and the next due time, per group. */
+  async topicStats(topic: string, options?: CallOptions): Promise<TopicStats> {
+    const res = await this.call(
+      'topicStats',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.GetTopicStatsResponse>((cb) => stubs.admin.getTopicStats({ topic }, metadata, o, cb)),
+      options,
+    );
+    return statsFromWire(res);
+  }
+
+  /** Adds a consumer group; it receives every message published from now on. */
+  async createGroup(topic: string, group: string, options?: CallOptions): Promise<Topic> {
+    const res = await this.call(
+      'createGroup',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.CreateGroupResponse>((cb) => stubs.admin.createGroup({ topic, group }, metadata, o, cb)),
+      options,
+    );
+    return topicFromWire(res.topic);
+  }
+
+  /** Removes a group and its copies of the messages; resolves with how many were removed. */
+  async deleteGroup(topic: string, group: string, options?: CallOptions): Promise<bigint> {
+    const res = await this.call(
+      'deleteGroup',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.DeleteGroupResponse>((cb) => stubs.admin.deleteGroup({ topic, group }, metadata, o, cb)),
+      options,
+    );
+    return toBigInt(res.removedMessages);
+  }
+
+  // ---- cluster ----
+
+  /** Leader, term, commit and applied index, and members with role and lag (as the leader sees them). */
+  async clusterInfo(options?: CallOptions): Promise<ClusterInfo> {
+    const res = await this.call(
+      'clusterInfo',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.GetClusterInfoResponse>((cb) => stubs.cluster.getClusterInfo({}, metadata, o, cb)),
+      options,
+    );
+    return clusterInfoFromWire(res);
+  }
+
+  /** Adds a node: as a learner, caught up, then promoted to voter (unless `learnerOnly`). */
+  async addMember(id: string, member: AddMemberOptions, options?: CallOptions): Promise<Member[]> {
+    const request = {
+      id,
+      peerAddress: member.peerAddress,
+      address: member.address,
+      learnerOnly: member.learnerOnly ?? false,
+    };
+    const res = await this.call(
+      'addMember',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.AddMemberResponse>((cb) => stubs.cluster.addMember(request, metadata, o, cb)),
+      options,
+    );
+    return res.members.map(memberFromWire);
+  }
+
+  /** Removes a node from the cluster. */
+  async removeMember(id: string, options?: CallOptions): Promise<Member[]> {
+    const res = await this.call(
+      'removeMember',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.RemoveMemberResponse>((cb) => stubs.cluster.removeMember({ id }, metadata, o, cb)),
+      options,
+    );
+    return res.members.map(memberFromWire);
+  }
+
+  /** Hands leadership to `toId` (default: the most caught-up follower); resolves with the new leader's id. */
+  async transferLeadership(toId = '', options?: CallOptions): Promise<string> {
+    const res = await this.call(
+      'transferLeadership',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.TransferLeadershipResponse>((cb) =>
+          stubs.cluster.transferLeadership({ toId }, metadata, o, cb),
+        ),
+      options,
+    );
+    this.conn.forgetLeader();
+    return res.leaderId;
+  }
+
+  // ---- lifecycle ----
+
+  /**
+   * Closes subscriptions (draining their handlers) and producers (flushing
+   * them), then the channels. Calls still waiting fail with ClosedError.
+   */
+  async close(): Promise<void> {
+    await Promise.allSettled([
+      ...[...this.subscriptions].map((s) => s.close()),
+      ...[...this.producers].map((p) => p.close()),
+    ]);
+    this.conn.close();
+  }
+}

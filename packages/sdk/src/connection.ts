@@ -1,0 +1,274 @@
+import { type AdminClient, type BrokerClient, type ClusterClient, makeClient } from '@fermata/protocol';
+import * as grpc from '@grpc/grpc-js';
+import { type BackoffPolicy, backoffDelayMs } from './backoff.js';
+import {
+  ClosedError,
+  type FermataError,
+  isRetryable,
+  leaderHint,
+  NotLeaderError,
+  toFermataError,
+  UnavailableError,
+} from './errors.js';
+import type { Logger, TlsOptions } from './options.js';
+
+/** The three typed stubs for one node. */
+export interface Stubs {
+  address: string;
+  broker: BrokerClient;
+  admin: AdminClient;
+  cluster: ClusterClient;
+}
+
+/** Per-call settings the connection hands to an operation. */
+export interface CallContext {
+  stubs: Stubs;
+  metadata: grpc.Metadata;
+  options: grpc.CallOptions;
+}
+
+export interface ConnectionConfig {
+  endpoints: string[];
+  tls: boolean | TlsOptions | undefined;
+  token: string | undefined;
+  deadlineMs: number;
+  retry: BackoffPolicy;
+  discoveryTimeoutMs: number;
+  channelOptions: grpc.ChannelOptions;
+  logger: Logger;
+  random: () => number;
+}
+
+function toBuffer(v: string | Uint8Array | undefined): Buffer | null {
+  if (v === undefined) return null;
+  return typeof v === 'string' ? Buffer.from(v, 'utf8') : Buffer.from(v);
+}
+
+/** Channel credentials for the client's TLS setting. */
+export function channelCredentials(tls: boolean | TlsOptions | undefined): grpc.ChannelCredentials {
+  if (tls === undefined || tls === false) return grpc.credentials.createInsecure();
+  if (tls === true) return grpc.credentials.createSsl();
+  if ((tls.cert === undefined) !== (tls.key === undefined)) {
+    throw new RangeError('tls.cert and tls.key must be given together (mutual TLS)');
+  }
+  return grpc.credentials.createSsl(toBuffer(tls.ca), toBuffer(tls.key), toBuffer(tls.cert));
+}
+
+/**
+ * Channels to the nodes, the known leader, and the retry loop every unary call
+ * goes through. Streams (publish, consume) use `leader()` and `noteFailure()`
+ * and run their own reconnect loops.
+ */
+export class Connection {
+  readonly config: ConnectionConfig;
+  private readonly credentials: grpc.ChannelCredentials;
+  private readonly channelOptions: grpc.ChannelOptions;
+  private readonly stubsByAddress = new Map<string, Stubs>();
+  private knownLeader: string | undefined;
+  private discovery: Promise<string> | undefined;
+  private readonly abort = new AbortController();
+
+  constructor(config: ConnectionConfig) {
+    if (config.endpoints.length === 0) throw new RangeError('endpoints must name at least one node');
+    this.config = config;
+    this.credentials = channelCredentials(config.tls);
+    const serverName = typeof config.tls === 'object' ? config.tls.serverName : undefined;
+    this.channelOptions = {
+      ...(serverName ? { 'grpc.ssl_target_name_override': serverName } : {}),
+      ...config.channelOptions,
+    };
+  }
+
+  get closed(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  /** The signal that fires when the client closes. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** The leader as last learned, if any. */
+  get leaderAddress(): string | undefined {
+    return this.knownLeader;
+  }
+
+  stubs(address: string): Stubs {
+    let s = this.stubsByAddress.get(address);
+    if (s === undefined) {
+      const cluster = makeClient('Cluster', address, this.credentials, this.channelOptions);
+      // All three share one channel, so one connection per node.
+      const shared = { channelOverride: cluster.getChannel() };
+      s = {
+        address,
+        cluster,
+        broker: makeClient('Broker', address, this.credentials, { ...this.channelOptions, ...shared }),
+        admin: makeClient('Admin', address, this.credentials, { ...this.channelOptions, ...shared }),
+      };
+      this.stubsByAddress.set(address, s);
+    }
+    return s;
+  }
+
+  /** Fresh call metadata (grpc-js mutates it per call), with the bearer token. */
+  metadata(): grpc.Metadata {
+    const md = new grpc.Metadata();
+    if (this.config.token !== undefined) md.set('authorization', `Bearer ${this.config.token}`);
+    return md;
+  }
+
+  /** Resolves to the leader's address, asking the endpoints when it is not known. */
+  leader(deadlineAt: number): Promise<string> {
+    if (this.closed) return Promise.reject(new ClosedError('the client is closed'));
+    if (this.knownLeader !== undefined) return Promise.resolve(this.knownLeader);
+    if (this.discovery === undefined) {
+      this.discovery = this.discover(deadlineAt).finally(() => {
+        this.discovery = undefined;
+      });
+    }
+    return this.discovery;
+  }
+
+  /** Asks every endpoint at once; the first that names a leader wins (a stale answer is corrected by a redirect). */
+  private discover(deadlineAt: number): Promise<string> {
+    const { endpoints, discoveryTimeoutMs } = this.config;
+    const perNodeDeadline = new Date(Math.min(deadlineAt, Date.now() + discoveryTimeoutMs));
+    return new Promise<string>((resolve, reject) => {
+      let pending = endpoints.length;
+      const failures: string[] = [];
+      let settled = false;
+      for (const endpoint of endpoints) {
+        this.stubs(endpoint).cluster.getClusterInfo(
+          {},
+          this.metadata(),
+          { deadline: perNodeDeadline },
+          (err, res) => {
+            pending--;
+            if (settled) return;
+            if (err === null && res !== undefined && res.leaderAddress !== '') {
+              settled = true;
+              this.knownLeader = res.leaderAddress;
+              this.config.logger.debug('leader discovered', { leader: res.leaderAddress, via: endpoint });
+              resolve(res.leaderAddress);
+              return;
+            }
+            const fe = err === null ? undefined : toFermataError(err);
+            if (fe !== undefined && !isRetryable(fe) && fe.code !== grpc.status.DEADLINE_EXCEEDED) {
+              // Authentication or permission problems will not go away by retrying.
+              settled = true;
+              reject(fe);
+              return;
+            }
+            failures.push(`${endpoint}: ${fe ? fe.details : 'no leader'}`);
+            if (pending === 0) {
+              settled = true;
+              reject(new UnavailableError(`no leader known; asked ${failures.join('; ')}`));
+            }
+          },
+        );
+      }
+    });
+  }
+
+  /**
+   * Records that a call to `address` failed with `err`. Returns true when the
+   * error named a different leader, which is worth trying at once.
+   */
+  noteFailure(address: string, err: FermataError): boolean {
+    const hint = err instanceof NotLeaderError ? (err.leaderAddress ?? leaderHint(err)) : undefined;
+    if (hint !== undefined && hint !== address) {
+      this.knownLeader = hint;
+      this.config.logger.debug('redirected to the leader', { from: address, leader: hint });
+      return true;
+    }
+    if (this.knownLeader === address) this.knownLeader = undefined;
+    return false;
+  }
+
+  /** Forgets the leader, so the next call asks the endpoints again. */
+  forgetLeader(): void {
+    this.knownLeader = undefined;
+  }
+
+  /** Waits `ms`, or rejects with ClosedError when the client closes. */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.closed) return reject(new ClosedError('the client is closed'));
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(new ClosedError('the client is closed'));
+      };
+      const timer = setTimeout(() => {
+        this.abort.signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      this.abort.signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** The retry wait after `attempt` failures in a row (1-based). */
+  backoffMs(attempt: number): number {
+    return backoffDelayMs(this.config.retry, attempt, this.config.random());
+  }
+
+  /**
+   * Runs `op` against the leader, retrying on not-leader and unavailable with
+   * jittered exponential backoff until `deadlineMs` has passed. A redirect to a
+   * new leader is followed at once. Other errors are thrown typed.
+   */
+  async call<T>(name: string, op: (ctx: CallContext) => Promise<T>, deadlineMs?: number): Promise<T> {
+    const startedAt = Date.now();
+    const deadlineAt = startedAt + (deadlineMs ?? this.config.deadlineMs);
+    let lastError: FermataError | undefined;
+    let backoffAttempt = 0;
+    let lastWasRedirect = false;
+    for (let attempt = 1; ; attempt++) {
+      let redirected = false;
+      let address: string | undefined;
+      try {
+        address = await this.leader(deadlineAt);
+        return await op({
+          stubs: this.stubs(address),
+          metadata: this.metadata(),
+          options: { deadline: new Date(deadlineAt) },
+        });
+      } catch (e) {
+        const err = toFermataError(e);
+        if (!isRetryable(err) || this.closed) throw err;
+        lastError = err;
+        if (address !== undefined) redirected = this.noteFailure(address, err);
+      }
+      // Follow a redirect at once, but not twice in a row: two nodes naming each other must not spin.
+      let waitMs = 0;
+      if (!(redirected && !lastWasRedirect)) waitMs = this.backoffMs(++backoffAttempt);
+      lastWasRedirect = redirected;
+      if (Date.now() + waitMs >= deadlineAt) {
+        this.config.logger.debug('giving up', { call: name, attempts: attempt, error: lastError.message });
+        throw lastError;
+      }
+      this.config.logger.debug('retrying', { call: name, attempt, waitMs, error: lastError.message });
+      await this.sleep(waitMs);
+    }
+  }
+
+  /** Closes every channel; waiting calls fail with ClosedError. */
+  close(): void {
+    if (this.closed) return;
+    this.abort.abort();
+    for (const s of this.stubsByAddress.values()) s.cluster.close();
+    this.stubsByAddress.clear();
+  }
+}
+
+/** Promisifies one grpc-js unary call. */
+export function unary<Res>(
+  start: (callback: (err: grpc.ServiceError | null, res?: Res) => void) => unknown,
+): Promise<Res> {
+  return new Promise<Res>((resolve, reject) => {
+    start((err, res) => {
+      if (err !== null) reject(toFermataError(err));
+      else if (res === undefined) reject(new Error('grpc call returned neither an error nor a response'));
+      else resolve(res);
+    });
+  });
+}

@@ -1,0 +1,231 @@
+import { type Metadata, status } from '@grpc/grpc-js';
+
+/** Trailing metadata key in which a follower names the leader's client address. */
+export const LEADER_METADATA_KEY = 'fermata-leader';
+/** Trailing metadata key in which the server may name the offending field or limit. */
+export const FIELD_METADATA_KEY = 'fermata-field';
+
+/** gRPC status codes (the numbers in {@link FermataError.code}). */
+export const StatusCode = status;
+
+/**
+ * Base class of every error the SDK throws. `code` is the gRPC status code
+ * ({@link StatusCode}); `details` is the server's message text.
+ */
+export class FermataError extends Error {
+  /** The gRPC status code ({@link StatusCode}). */
+  readonly code: number;
+  /** The server's (or the SDK's) message text, without decoration. */
+  readonly details: string;
+
+  constructor(code: number, details: string, options?: { cause?: unknown }) {
+    super(`${status[code] ?? `code ${code}`}: ${details}`, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/**
+ * The node that answered is not the leader. The SDK retries these itself;
+ * you see one only when the cluster has no reachable leader until the deadline.
+ */
+export class NotLeaderError extends FermataError {
+  /** The leader's client address (host:port) as the node knew it, if it knew one. */
+  readonly leaderAddress: string | undefined;
+
+  constructor(
+    code: number,
+    details: string,
+    leaderAddress: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(code, details, options);
+    this.leaderAddress = leaderAddress;
+  }
+}
+
+/** No node could be reached, or the cluster has no leader (gRPC `UNAVAILABLE`). Retried by the SDK until the deadline. */
+export class UnavailableError extends FermataError {
+  constructor(details: string, options?: { cause?: unknown }) {
+    super(status.UNAVAILABLE, details, options);
+  }
+}
+
+/**
+ * An ack, nack or extend named a delivery whose lease had already run out (or
+ * which another consumer now holds): nothing was changed, and the message is,
+ * or will be, delivered again.
+ */
+export class LeaseExpiredError extends FermataError {
+  /** The delivery tag that was refused. */
+  readonly tag: Uint8Array;
+
+  constructor(tag: Uint8Array, details = 'the lease behind this delivery tag ran out; nothing was changed') {
+    super(status.FAILED_PRECONDITION, details);
+    this.tag = tag;
+  }
+}
+
+/** A limit was hit (gRPC `RESOURCE_EXHAUSTED`), on the server or in the SDK. */
+export class LimitError extends FermataError {
+  /** The name of the limit, when known (e.g. `limits.maxPayloadBytes`, `producer.maxWaitingSends`). */
+  readonly limit: string | undefined;
+
+  constructor(details: string, limit: string | undefined, options?: { cause?: unknown }) {
+    super(status.RESOURCE_EXHAUSTED, details, options);
+    this.limit = limit;
+  }
+}
+
+/** The request was malformed (gRPC `INVALID_ARGUMENT`), with the offending field when known. */
+export class InvalidArgumentError extends FermataError {
+  /** The offending field, e.g. `messages[3].topic`, when known. */
+  readonly field: string | undefined;
+
+  constructor(details: string, field: string | undefined, options?: { cause?: unknown }) {
+    super(status.INVALID_ARGUMENT, details, options);
+    this.field = field;
+  }
+}
+
+/** The topic, group or message does not exist (gRPC `NOT_FOUND`). */
+export class NotFoundError extends FermataError {
+  constructor(details: string, options?: { cause?: unknown }) {
+    super(status.NOT_FOUND, details, options);
+  }
+}
+
+/** The token is valid but not allowed to do this (gRPC `PERMISSION_DENIED`). */
+export class PermissionDeniedError extends FermataError {
+  constructor(details: string, options?: { cause?: unknown }) {
+    super(status.PERMISSION_DENIED, details, options);
+  }
+}
+
+/** No token, or a token the server does not accept (gRPC `UNAUTHENTICATED`). */
+export class UnauthenticatedError extends FermataError {
+  constructor(details: string, options?: { cause?: unknown }) {
+    super(status.UNAUTHENTICATED, details, options);
+  }
+}
+
+/** The call's deadline passed before it finished (gRPC `DEADLINE_EXCEEDED`); it may or may not have taken effect. */
+export class DeadlineExceededError extends FermataError {
+  constructor(details: string, options?: { cause?: unknown }) {
+    super(status.DEADLINE_EXCEEDED, details, options);
+  }
+}
+
+/** The client, producer or subscription was closed (gRPC `CANCELLED`). */
+export class ClosedError extends FermataError {
+  constructor(details: string) {
+    super(status.CANCELLED, details);
+  }
+}
+
+/** A status as it arrives: from a failed call, or an `ErrorStatus` inside a stream response. */
+export interface StatusLike {
+  code: number;
+  details: string;
+  metadata?: Metadata | undefined;
+  field?: string | undefined;
+  leaderAddress?: string | undefined;
+}
+
+const NOT_LEADER_TEXT = /\bnot (the )?leader\b/i;
+const LEADER_IN_TEXT = /\bleader is \S+ at (\S+?)\.?$/i;
+const LIMIT_IN_TEXT = /\b((?:limits|producer|subscription)\.[A-Za-z0-9_.]+|max[A-Z][A-Za-z0-9]*)\b/;
+const FIELD_IN_TEXT = /^([A-Za-z_][\w.[\]]*): /;
+
+function firstMetadata(metadata: Metadata | undefined, key: string): string | undefined {
+  const value = metadata?.get(key)[0];
+  if (value === undefined) return undefined;
+  const text = typeof value === 'string' ? value : value.toString('utf8');
+  return text === '' ? undefined : text;
+}
+
+/** The leader's address a status names, from `fermata-leader`, the `leader_address` field, or the message text. */
+export function leaderHint(s: StatusLike): string | undefined {
+  return (
+    firstMetadata(s.metadata, LEADER_METADATA_KEY) ??
+    (s.leaderAddress ? s.leaderAddress : undefined) ??
+    LEADER_IN_TEXT.exec(s.details)?.[1]
+  );
+}
+
+/** Maps a status to the SDK's typed errors. The one place where gRPC codes become error classes. */
+export function errorFromStatus(s: StatusLike, cause?: unknown): FermataError {
+  const options = cause === undefined ? undefined : { cause };
+  const hint = leaderHint(s);
+  switch (s.code) {
+    case status.FAILED_PRECONDITION:
+      if (hint !== undefined || NOT_LEADER_TEXT.test(s.details)) {
+        return new NotLeaderError(s.code, s.details, hint, options);
+      }
+      return new FermataError(s.code, s.details, options);
+    case status.UNAVAILABLE:
+      if (hint !== undefined || NOT_LEADER_TEXT.test(s.details)) {
+        return new NotLeaderError(s.code, s.details, hint, options);
+      }
+      return new UnavailableError(s.details, options);
+    case status.RESOURCE_EXHAUSTED:
+      return new LimitError(
+        s.details,
+        s.field || firstMetadata(s.metadata, FIELD_METADATA_KEY) || LIMIT_IN_TEXT.exec(s.details)?.[1],
+        options,
+      );
+    case status.INVALID_ARGUMENT:
+      return new InvalidArgumentError(
+        s.details,
+        s.field || firstMetadata(s.metadata, FIELD_METADATA_KEY) || FIELD_IN_TEXT.exec(s.details)?.[1],
+        options,
+      );
+    case status.NOT_FOUND:
+      return new NotFoundError(s.details, options);
+    case status.PERMISSION_DENIED:
+      return new PermissionDeniedError(s.details, options);
+    case status.UNAUTHENTICATED:
+      return new UnauthenticatedError(s.details, options);
+    case status.DEADLINE_EXCEEDED:
+      return new DeadlineExceededError(s.details, options);
+    default:
+      return new FermataError(s.code, s.details, options);
+  }
+}
+
+interface GrpcErrorShape {
+  code: number;
+  details?: string;
+  message?: string;
+  metadata?: Metadata;
+}
+
+function isGrpcError(e: unknown): e is GrpcErrorShape {
+  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'number';
+}
+
+/** Any thrown value as a FermataError: grpc-js `ServiceError`s are mapped by code; FermataErrors pass through. */
+export function toFermataError(e: unknown): FermataError {
+  if (e instanceof FermataError) return e;
+  if (isGrpcError(e)) {
+    return errorFromStatus({ code: e.code, details: e.details ?? e.message ?? '', metadata: e.metadata }, e);
+  }
+  return new FermataError(status.UNKNOWN, e instanceof Error ? e.message : String(e), { cause: e });
+}
+
+/** Errors the SDK retries by itself (another node may be the leader, or may soon be). */
+export function isRetryable(e: FermataError): boolean {
+  return e instanceof NotLeaderError || e instanceof UnavailableError;
+}
+
+/** Errors after which re-opening a stream cannot help: the request itself is refused. */
+export function isPermanent(e: FermataError): boolean {
+  return (
+    e instanceof InvalidArgumentError ||
+    e instanceof NotFoundError ||
+    e instanceof PermissionDeniedError ||
+    e instanceof UnauthenticatedError ||
+    e.code === status.UNIMPLEMENTED
+  );
+}

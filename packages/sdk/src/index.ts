@@ -1,0 +1,57 @@
+/**
+ * The Fermata producer/consumer SDK. Start with {@link FermataClient}.
+ * @packageDocumentation
+ */
+export type {
+  AddMemberOptions,
+  ClusterInfo,
+  ExpiryAction,
+  GroupStats,
+  Member,
+  MemberRole,
+  Topic,
+  TopicSettings,
+  TopicStats,
+} from './admin-model.js';
+export { type BackoffPolicy, DEFAULT_NACK_BACKOFF, DEFAULT_RETRY_BACKOFF } from './backoff.js';
+export { type BatchOptions, type CallOptions, FermataClient, MAX_PUBLISH_BATCH } from './client.js';
+export {
+  ClosedError,
+  DeadlineExceededError,
+  FermataError,
+  InvalidArgumentError,
+  LEADER_METADATA_KEY,
+  LeaseExpiredError,
+  LimitError,
+  NotFoundError,
+  NotLeaderError,
+  PermissionDeniedError,
+  StatusCode,
+  UnauthenticatedError,
+  UnavailableError,
+} from './errors.js';
+export { Message, type Settlement } from './message.js';
+export type {
+  CancelResult,
+  GroupMessageState,
+  ListedMessage,
+  ListMessagesOptions,
+  MessageDetails,
+  MessageInfo,
+  MessagePage,
+  MessageRef,
+  MessageState,
+  RescheduleResult,
+  Schedule,
+} from './messages-model.js';
+export { type ClientOptions, consoleLogger, type Logger, silentLogger, type TlsOptions } from './options.js';
+export { decodeJson, decodeText, json, type Payload } from './payload.js';
+export { type Durability, Producer, type ProducerOptions } from './producer.js';
+export { type PublishInput, type PublishOptions, type PublishResult, SDK_KEY_PREFIX } from './publishing.js';
+export {
+  type AutoExtendOptions,
+  MAX_PREFETCH,
+  type MessageHandler,
+  type SubscribeOptions,
+  Subscription,
+} from './subscription.js';

@@ -1,0 +1,143 @@
+import { type pb, toBigInt, toSafeNumber } from '@fermata/protocol';
+import { FermataError, StatusCode } from './errors.js';
+import { decodeJson, decodeText } from './payload.js';
+
+/** @internal What a message needs from its subscription to settle itself. */
+export interface Settler {
+  ack(message: Message): Promise<void>;
+  nack(message: Message, delayMs: number | undefined): Promise<void>;
+  extend(
+    message: Message,
+    leaseMs: number | undefined,
+  ): Promise<{ tag: Uint8Array; leaseExpiresAtMs: number }>;
+}
+
+/** How a message was settled. */
+export type Settlement = 'ack' | 'nack' | 'released';
+
+/**
+ * One delivery. Ack it when done (auto mode does so when the handler
+ * resolves), nack it to have it redelivered later, extend its lease while
+ * working on it. Calls on one message run one after another, so an ack issued
+ * while an extend is in flight uses the extended tag.
+ */
+export class Message {
+  /** The message id. */
+  readonly id: bigint;
+  readonly topic: string;
+  /** The consumer group this delivery belongs to. */
+  readonly group: string;
+  readonly payload: Uint8Array;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The publish key ('' when none; SDK-attached keys start with `sdk:`). */
+  readonly key: string;
+  /** When it was due, epoch ms (leader's clock). */
+  readonly dueAtMs: number;
+  /** When it was published, epoch ms (leader's clock). */
+  readonly enqueuedAtMs: number;
+  /** 1 on the first delivery, then 2, 3...; a redelivery is attempt + 1. */
+  readonly attempt: number;
+  /** @internal Local time of receipt (Date.now()), for lease bookkeeping. */
+  readonly receivedAtMs: number;
+  private currentTag: Uint8Array;
+  private currentLeaseExpiresAtMs: number;
+  private chain: Promise<unknown> = Promise.resolve();
+  private settlement: { kind: Settlement; promise: Promise<void> } | undefined;
+  private readonly settler: Settler;
+
+  /** @internal Messages are created by a Subscription. */
+  constructor(d: pb.Delivery.$Properties, defaultGroup: string, settler: Settler) {
+    this.id = toBigInt(d.id);
+    this.topic = d.topic ?? '';
+    this.group = d.group || defaultGroup;
+    this.payload = d.payload ?? new Uint8Array(0);
+    this.headers = { ...(d.headers ?? {}) };
+    this.key = d.key ?? '';
+    this.dueAtMs = toSafeNumber(d.dueAtMs, 'due_at_ms');
+    this.enqueuedAtMs = toSafeNumber(d.enqueuedAtMs, 'enqueued_at_ms');
+    this.attempt = d.attempt ?? 0;
+    this.currentTag = d.tag ?? new Uint8Array(0);
+    this.currentLeaseExpiresAtMs = toSafeNumber(d.leaseExpiresAtMs, 'lease_expires_at_ms');
+    this.receivedAtMs = Date.now();
+    this.settler = settler;
+  }
+
+  /** The delivery tag (opaque bytes). It changes when the lease is extended. */
+  get tag(): Uint8Array {
+    return this.currentTag;
+  }
+
+  /** When the current lease runs out, epoch ms by the leader's clock. */
+  get leaseExpiresAtMs(): number {
+    return this.currentLeaseExpiresAtMs;
+  }
+
+  /** How this message was settled, if it was. */
+  get settled(): Settlement | undefined {
+    return this.settlement?.kind;
+  }
+
+  /** The payload as UTF-8 text. */
+  text(): string {
+    return decodeText(this.payload);
+  }
+
+  /** The payload parsed as UTF-8 JSON. */
+  json<T = unknown>(): T {
+    return decodeJson<T>(this.payload);
+  }
+
+  /**
+   * Acknowledges: the message is done and will not be delivered again.
+   * Rejects with LeaseExpiredError when the lease had already run out (the
+   * message is then delivered again). Calling it twice returns the first result.
+   */
+  ack(): Promise<void> {
+    return this.settle('ack', () => this.settler.ack(this));
+  }
+
+  /**
+   * Gives the message back, to be delivered again after `delayMs` (default:
+   * the subscription's retry backoff for this attempt).
+   */
+  nack(options: { delayMs?: number } = {}): Promise<void> {
+    return this.settle('nack', () => this.settler.nack(this, options.delayMs));
+  }
+
+  /** Extends the lease to `leaseMs` from now (default: the subscription's lease). The tag changes. */
+  extend(leaseMs?: number): Promise<void> {
+    if (this.settlement !== undefined) {
+      return Promise.reject(
+        new FermataError(
+          StatusCode.FAILED_PRECONDITION,
+          `message ${this.id} is already settled (${this.settlement.kind})`,
+        ),
+      );
+    }
+    const p = this.chain.then(async () => {
+      const r = await this.settler.extend(this, leaseMs);
+      this.currentTag = r.tag;
+      this.currentLeaseExpiresAtMs = r.leaseExpiresAtMs;
+    });
+    this.chain = p.catch(() => {});
+    return p;
+  }
+
+  /** @internal Hands an unprocessed message back for immediate redelivery (used when closing). */
+  release(): Promise<void> {
+    return this.settle('released', () => this.settler.nack(this, 0));
+  }
+
+  /** @internal Marks the message settled without telling the server (its lease is left to run out). */
+  markSettled(kind: Settlement, promise: Promise<void> = Promise.resolve()): void {
+    this.settlement ??= { kind, promise };
+  }
+
+  private settle(kind: Settlement, op: () => Promise<void>): Promise<void> {
+    if (this.settlement !== undefined) return this.settlement.promise;
+    const promise = this.chain.then(op);
+    this.chain = promise.catch(() => {});
+    this.settlement = { kind, promise };
+    return promise;
+  }
+}

@@ -1,0 +1,184 @@
+import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
+import { InvalidArgumentError } from './errors.js';
+
+/** Names one message: its id, or the key it was published with. */
+export type MessageRef = bigint | { id: bigint } | { key: string };
+
+/** {@link FermataClient.cancel}'s answer. */
+export interface CancelResult {
+  status: 'cancelled' | 'not-found' | 'in-flight' | 'already-done';
+  /** The message's id, when the server found one. */
+  id: bigint;
+}
+
+/** {@link FermataClient.reschedule}'s answer. */
+export interface RescheduleResult {
+  status: 'rescheduled' | 'not-found' | 'in-flight' | 'already-done';
+  /** The new due time (epoch ms) when rescheduled. */
+  dueAtMs: number;
+  id: bigint;
+}
+
+/** New due time for {@link FermataClient.reschedule}: relative to now at the leader, or absolute. */
+export type Schedule = { delayMs: number } | { deliverAt: Date | number };
+
+/** Where a message stands in a group. */
+export type MessageState = 'unspecified' | 'pending' | 'in-flight' | 'done' | 'dead-lettered';
+
+/** A stored message (as inspected, not delivered). */
+export interface MessageInfo {
+  id: bigint;
+  topic: string;
+  payload: Uint8Array;
+  headers: Record<string, string>;
+  key: string;
+  enqueuedAtMs: number;
+  dueAtMs: number;
+  /** 0 when it never expires. */
+  expireAtMs: number;
+}
+
+/** A message's state in one group. */
+export interface GroupMessageState {
+  group: string;
+  state: MessageState;
+  dueAtMs: number;
+  attempt: number;
+}
+
+/** {@link FermataClient.getMessage}'s answer. */
+export interface MessageDetails {
+  message: MessageInfo;
+  groups: GroupMessageState[];
+}
+
+/** One entry of {@link FermataClient.listMessages}. */
+export interface ListedMessage {
+  message: MessageInfo;
+  state: MessageState;
+  dueAtMs: number;
+  attempt: number;
+  /** The entry's current key; for an in-flight entry, its delivery tag. */
+  tag: Uint8Array;
+}
+
+/** Filter and paging of {@link FermataClient.listMessages}. */
+export interface ListMessagesOptions {
+  /** Default `default`. */
+  group?: string;
+  /** Inclusive lower bound on the due time (epoch ms). */
+  fromDueMs?: number;
+  /** Exclusive upper bound on the due time (epoch ms). */
+  toDueMs?: number;
+  /** Page size (server default and cap apply). */
+  limit?: number;
+  /** From the previous page's `nextPageToken`. */
+  pageToken?: Uint8Array;
+}
+
+/** One page of {@link FermataClient.listMessages}. */
+export interface MessagePage {
+  messages: ListedMessage[];
+  /** Pass as `pageToken` for the next page; undefined on the last page. */
+  nextPageToken: Uint8Array | undefined;
+}
+
+export function refToWire(ref: MessageRef): { id?: ReturnType<typeof toUint64>; key?: string } {
+  if (typeof ref === 'bigint') return { id: toUint64(ref) };
+  if ('id' in ref) return { id: toUint64(ref.id) };
+  if (typeof ref.key !== 'string' || ref.key === '') {
+    throw new InvalidArgumentError('key: must be a non-empty string', 'key');
+  }
+  return { key: ref.key };
+}
+
+export function scheduleToWire(s: Schedule): {
+  delayMs?: ReturnType<typeof toInt64>;
+  deliverAtMs?: ReturnType<typeof toInt64>;
+} {
+  if ('delayMs' in s) {
+    if (!(Number.isSafeInteger(s.delayMs) && s.delayMs >= 0)) {
+      throw new InvalidArgumentError(
+        `delayMs: must be a whole number of ms >= 0, got ${s.delayMs}`,
+        'delayMs',
+      );
+    }
+    return { delayMs: toInt64(BigInt(s.delayMs)) };
+  }
+  const at = s.deliverAt instanceof Date ? s.deliverAt.getTime() : s.deliverAt;
+  if (!(Number.isSafeInteger(at) && at >= 0)) {
+    throw new InvalidArgumentError(`deliverAt: must be epoch ms >= 0, got ${at}`, 'deliverAt');
+  }
+  return { deliverAtMs: toInt64(BigInt(at)) };
+}
+
+const CANCEL: Record<number, CancelResult['status']> = {
+  [v1.CancelStatus.CANCEL_STATUS_CANCELLED]: 'cancelled',
+  [v1.CancelStatus.CANCEL_STATUS_NOT_FOUND]: 'not-found',
+  [v1.CancelStatus.CANCEL_STATUS_IN_FLIGHT]: 'in-flight',
+  [v1.CancelStatus.CANCEL_STATUS_ALREADY_DONE]: 'already-done',
+};
+
+const RESCHEDULE: Record<number, RescheduleResult['status']> = {
+  [v1.RescheduleStatus.RESCHEDULE_STATUS_RESCHEDULED]: 'rescheduled',
+  [v1.RescheduleStatus.RESCHEDULE_STATUS_NOT_FOUND]: 'not-found',
+  [v1.RescheduleStatus.RESCHEDULE_STATUS_IN_FLIGHT]: 'in-flight',
+  [v1.RescheduleStatus.RESCHEDULE_STATUS_ALREADY_DONE]: 'already-done',
+};
+
+const STATES: Record<number, MessageState> = {
+  [v1.MessageState.MESSAGE_STATE_PENDING]: 'pending',
+  [v1.MessageState.MESSAGE_STATE_IN_FLIGHT]: 'in-flight',
+  [v1.MessageState.MESSAGE_STATE_DONE]: 'done',
+  [v1.MessageState.MESSAGE_STATE_DEAD_LETTERED]: 'dead-lettered',
+};
+
+export function cancelFromWire(r: pb.CancelResponse): CancelResult {
+  const status = CANCEL[r.status];
+  if (status === undefined) throw new RangeError(`unknown cancel status ${r.status}`);
+  return { status, id: toBigInt(r.id) };
+}
+
+export function rescheduleFromWire(r: pb.RescheduleResponse): RescheduleResult {
+  const status = RESCHEDULE[r.status];
+  if (status === undefined) throw new RangeError(`unknown reschedule status ${r.status}`);
+  return { status, dueAtMs: toSafeNumber(r.dueAtMs, 'due_at_ms'), id: toBigInt(r.id) };
+}
+
+export function messageInfoFromWire(m: pb.MessageInfo.$Properties | null | undefined): MessageInfo {
+  return {
+    id: toBigInt(m?.id),
+    topic: m?.topic ?? '',
+    payload: m?.payload ?? new Uint8Array(0),
+    headers: { ...(m?.headers ?? {}) },
+    key: m?.key ?? '',
+    enqueuedAtMs: toSafeNumber(m?.enqueuedAtMs, 'enqueued_at_ms'),
+    dueAtMs: toSafeNumber(m?.dueAtMs, 'due_at_ms'),
+    expireAtMs: toSafeNumber(m?.expireAtMs, 'expire_at_ms'),
+  };
+}
+
+export function detailsFromWire(r: pb.GetMessageResponse): MessageDetails {
+  return {
+    message: messageInfoFromWire(r.message),
+    groups: r.groups.map((g) => ({
+      group: g.group ?? '',
+      state: STATES[g.state ?? 0] ?? 'unspecified',
+      dueAtMs: toSafeNumber(g.dueAtMs, 'due_at_ms'),
+      attempt: g.attempt ?? 0,
+    })),
+  };
+}
+
+export function pageFromWire(r: pb.ListMessagesResponse): MessagePage {
+  return {
+    messages: r.messages.map((l) => ({
+      message: messageInfoFromWire(l.message),
+      state: STATES[l.state ?? 0] ?? 'unspecified',
+      dueAtMs: toSafeNumber(l.dueAtMs, 'due_at_ms'),
+      attempt: l.attempt ?? 0,
+      tag: l.tag ?? new Uint8Array(0),
+    })),
+    nextPageToken: r.nextPageToken.byteLength > 0 ? r.nextPageToken : undefined,
+  };
+}

@@ -1,0 +1,60 @@
+import type { ChannelOptions } from '@grpc/grpc-js';
+import type { BackoffPolicy } from './backoff.js';
+
+/** TLS settings for the client's channels. PEM contents, not file paths. */
+export interface TlsOptions {
+  /** CA certificate(s) that sign the servers' certificates. Omit to use the system roots. */
+  ca?: string | Uint8Array;
+  /** Client certificate, for mutual TLS (with `key`). */
+  cert?: string | Uint8Array;
+  /** Client private key, for mutual TLS (with `cert`). */
+  key?: string | Uint8Array;
+  /** Expected server name when it differs from the host in the address (sets `grpc.ssl_target_name_override`). */
+  serverName?: string;
+}
+
+/** Where the SDK reports what it handled by itself (retries, ignored expired leases). */
+export interface Logger {
+  debug(message: string, context?: Record<string, unknown>): void;
+  warn(message: string, context?: Record<string, unknown>): void;
+  error(message: string, context?: Record<string, unknown>): void;
+}
+
+/** Options of {@link FermataClient}. */
+export interface ClientOptions {
+  /** Client addresses (`host:port`) of some or all nodes. One is enough; more survive that one being down. */
+  endpoints: string[] | string;
+  /** `true` for TLS with the system roots, or CA/client certificates. Omit for plaintext. */
+  tls?: boolean | TlsOptions;
+  /** Sent as `authorization: Bearer <token>` on every call. */
+  token?: string;
+  /**
+   * Budget of one client call in ms, retries included (default 30 000). A call
+   * that has not succeeded by then fails with the last error it saw.
+   */
+  deadlineMs?: number;
+  /** Backoff between retries of a call (default 50 ms doubling to 2 s, jitter 0.5). */
+  retry?: Partial<BackoffPolicy>;
+  /** How long leader discovery waits for one node's `GetClusterInfo`, in ms (default 2 000). */
+  discoveryTimeoutMs?: number;
+  /**
+   * Attach a unique idempotency key (`sdk:<random>`) to every published message
+   * that has no `key`, so a publish retried after a failover is not stored twice
+   * (default true).
+   */
+  idempotentPublish?: boolean;
+  /** Extra grpc-js channel options (keepalive, message sizes...). */
+  channelOptions?: ChannelOptions;
+  /** Default: warnings and errors to the console, debug dropped. */
+  logger?: Logger;
+}
+
+/** The console logger used when none is given: warnings and errors only. */
+export const consoleLogger: Logger = {
+  debug: () => {},
+  warn: (message, context) => console.warn(`[fermata] ${message}`, context ?? ''),
+  error: (message, context) => console.error(`[fermata] ${message}`, context ?? ''),
+};
+
+/** A logger that drops everything. */
+export const silentLogger: Logger = { debug: () => {}, warn: () => {}, error: () => {} };

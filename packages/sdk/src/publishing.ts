@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { type pb, toBigInt, toInt64, toSafeNumber } from '@fermata/protocol';
+import { InvalidArgumentError } from './errors.js';
+import { type Payload, toBytes } from './payload.js';
+
+/** Options of one published message. */
+export interface PublishOptions {
+  /** Deliver this many ms after the leader accepts the publish (immune to client clock skew). */
+  delayMs?: number;
+  /** Deliver at this time (a Date or epoch ms), by the client's clock. A time in the past means now. */
+  deliverAt?: Date | number;
+  /** Remove (or dead-letter, per topic) the message if not acked within this many ms of publishing. 0 = never. */
+  ttlMs?: number;
+  /**
+   * Dedup and cancel handle: while a message with this key lives in the topic
+   * (plus the topic's dedup window), a publish with the same key returns the
+   * existing id and stores nothing. Without one, the SDK attaches `sdk:<random>`
+   * (see `idempotentPublish`).
+   */
+  key?: string;
+  /** String headers, delivered with the message. */
+  headers?: Record<string, string>;
+}
+
+/** One message of {@link FermataClient.publishBatch}. */
+export interface PublishInput extends PublishOptions {
+  topic: string;
+  payload: Payload;
+}
+
+/** What the cluster answered for one published message. */
+export interface PublishResult {
+  /** The message id (unique in the cluster, increasing). */
+  id: bigint;
+  /**
+   * True when a live message with the same key already existed and nothing was
+   * stored. With an SDK-attached key this can only mean an earlier attempt of
+   * this same publish got through (a retry after a failover).
+   */
+  deduplicated: boolean;
+  /** When the message is due, epoch ms by the leader's clock. */
+  dueAtMs: number;
+}
+
+/** Prefix of SDK-attached idempotency keys. */
+export const SDK_KEY_PREFIX = 'sdk:';
+
+/** A fresh idempotency key: 128 random bits. */
+export function newIdempotencyKey(): string {
+  return SDK_KEY_PREFIX + randomBytes(16).toString('base64url');
+}
+
+function checkMs(value: number, field: string): void {
+  if (!(Number.isSafeInteger(value) && value >= 0)) {
+    throw new InvalidArgumentError(`${field}: must be a whole number of ms >= 0, got ${value}`, field);
+  }
+}
+
+/**
+ * Builds the wire message and checks what can be checked locally, so a bad
+ * message fails at once instead of taking a whole batch down on the server.
+ */
+export function toPublishMessage(
+  input: PublishInput,
+  autoKey: boolean,
+  fieldPrefix = '',
+): pb.PublishMessage.$Properties {
+  const { topic, payload, delayMs, deliverAt, ttlMs, key, headers } = input;
+  if (typeof topic !== 'string' || topic === '') {
+    throw new InvalidArgumentError(`${fieldPrefix}topic: must be a non-empty string`, `${fieldPrefix}topic`);
+  }
+  const msg: pb.PublishMessage.$Properties = { topic, payload: toBytes(payload) };
+  if (delayMs !== undefined && deliverAt !== undefined) {
+    throw new InvalidArgumentError(
+      `${fieldPrefix}delayMs: give delayMs or deliverAt, not both`,
+      `${fieldPrefix}delayMs`,
+    );
+  }
+  if (delayMs !== undefined) {
+    checkMs(delayMs, `${fieldPrefix}delayMs`);
+    msg.delayMs = toInt64(BigInt(delayMs));
+  }
+  if (deliverAt !== undefined) {
+    const at = deliverAt instanceof Date ? deliverAt.getTime() : deliverAt;
+    checkMs(at, `${fieldPrefix}deliverAt`);
+    msg.deliverAtMs = toInt64(BigInt(at));
+  }
+  if (ttlMs !== undefined) {
+    checkMs(ttlMs, `${fieldPrefix}ttlMs`);
+    msg.ttlMs = toInt64(BigInt(ttlMs));
+  }
+  if (key !== undefined && key !== '') msg.key = key;
+  else if (autoKey) msg.key = newIdempotencyKey();
+  if (headers !== undefined) {
+    for (const [name, value] of Object.entries(headers)) {
+      if (typeof value !== 'string') {
+        throw new InvalidArgumentError(
+          `${fieldPrefix}headers.${name}: header values must be strings`,
+          `${fieldPrefix}headers.${name}`,
+        );
+      }
+    }
+    msg.headers = { ...headers };
+  }
+  return msg;
+}
+
+/** Bytes a message occupies in a batch, roughly (for the producer's size limits). */
+export function messageBytes(msg: pb.PublishMessage.$Properties): number {
+  let n = (msg.payload?.byteLength ?? 0) + (msg.topic?.length ?? 0) + (msg.key?.length ?? 0) + 32;
+  if (msg.headers) for (const [k, v] of Object.entries(msg.headers)) n += k.length + v.length + 4;
+  return n;
+}
+
+export function fromPublishResult(r: pb.PublishResult.$Properties): PublishResult {
+  return {
+    id: toBigInt(r.id),
+    deduplicated: r.deduplicated === true,
+    dueAtMs: toSafeNumber(r.dueAtMs, 'due_at_ms'),
+  };
+}

@@ -1,0 +1,636 @@
+import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
+import type * as grpc from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
+import { type BackoffPolicy, backoffDelayMs, DEFAULT_NACK_BACKOFF, resolveBackoff } from './backoff.js';
+import { type Connection, unary } from './connection.js';
+import {
+  ClosedError,
+  errorFromStatus,
+  FermataError,
+  isPermanent,
+  isRetryable,
+  LeaseExpiredError,
+  toFermataError,
+  UnavailableError,
+} from './errors.js';
+import { Message, type Settler } from './message.js';
+
+/** What the handler is given; its returned promise decides the outcome in auto mode. */
+export type MessageHandler = (message: Message) => unknown;
+
+/** Lease extension while a handler runs. */
+export interface AutoExtendOptions {
+  /** Each extension sets the lease to this many ms from now (default: the subscription's lease). */
+  extendByMs?: number;
+  /** Stop extending once a message has been extended for this long in total, in ms (default 1 h). */
+  maxTotalMs?: number;
+}
+
+/** Options of {@link FermataClient.subscribe}. */
+export interface SubscribeOptions {
+  /** Consumer group (default `default`). Consumers of one group compete; groups each get every message. */
+  group?: string;
+  /** Most unsettled deliveries the server sends this consumer at once (default 2 × concurrency). */
+  prefetch?: number;
+  /** Lease of each delivery in ms (default: the topic's `defaultLeaseMs`). */
+  leaseMs?: number;
+  /** Handlers running at once (default 8). */
+  concurrency?: number;
+  /**
+   * `auto` (default): the handler resolving acks, throwing nacks with `retryBackoff`.
+   * `manual`: call `message.ack()` / `nack()` yourself; a throw still nacks.
+   */
+  mode?: 'auto' | 'manual';
+  /**
+   * Redelivery delay after a handler throws (or a `nack()` without a delay): a
+   * policy by attempt (default 1 s doubling to 5 min), or a function of the
+   * attempt number and the error.
+   */
+  retryBackoff?: Partial<BackoffPolicy> | ((attempt: number, error: unknown) => number);
+  /** Extend the lease while a handler runs (default off). */
+  autoExtend?: boolean | AutoExtendOptions;
+  /** How long `close()` waits for running handlers and their acks, in ms (default 30 000). */
+  drainTimeoutMs?: number;
+  /** Called once when the subscription stops for good on an error (also logged, and `done` rejects). */
+  onError?: (error: FermataError) => void;
+}
+
+/** Upper bound on `prefetch`: the server may cap it lower. */
+export const MAX_PREFETCH = 10_000;
+/** Upper bound on `concurrency`. */
+export const MAX_CONCURRENCY = 10_000;
+/** Most tags in one coalesced ack request. */
+export const MAX_ACK_TAGS = 1_000;
+const DEFAULT_CONCURRENCY = 8;
+const FALLBACK_LEASE_MS = 30_000;
+const DEFAULT_MAX_EXTEND_MS = 3_600_000;
+
+type SettleKind = 'ack' | 'nack' | 'extend';
+
+interface Waiter {
+  tag: Uint8Array;
+  resolve: (o: pb.SettleOutcome.$Properties) => void;
+  reject: (e: FermataError) => void;
+}
+
+interface SettleRequest {
+  id: number;
+  kind: SettleKind;
+  waiters: Waiter[];
+  delayMs: number;
+  leaseMs: number;
+}
+
+function hex(tag: Uint8Array): string {
+  return Buffer.from(tag.buffer, tag.byteOffset, tag.byteLength).toString('hex');
+}
+
+function checkInt(value: number, min: number, max: number, name: string): void {
+  if (!(Number.isSafeInteger(value) && value >= min && value <= max)) {
+    throw new RangeError(`${name} must be an integer in ${min}..${max}: ${value}`);
+  }
+}
+
+/**
+ * A running consumer of one topic and group. It keeps one Consume stream open
+ * to the leader, reopens it after a failover, runs up to `concurrency`
+ * handlers, and settles each delivery. Close it with {@link Subscription.close}.
+ */
+export class Subscription implements Settler {
+  /** The topic consumed. */
+  readonly topic: string;
+  /** The consumer group. */
+  readonly group: string;
+  /** Resolves when the subscription is closed; rejects if it stopped on an error that retrying cannot fix. */
+  readonly done: Promise<void>;
+  private readonly conn: Connection;
+  private readonly handler: MessageHandler;
+  private readonly mode: 'auto' | 'manual';
+  private readonly concurrency: number;
+  private readonly requestedLeaseMs: number;
+  private readonly backoff: BackoffPolicy | ((attempt: number, error: unknown) => number);
+  private readonly autoExtend: AutoExtendOptions | undefined;
+  private readonly drainTimeoutMs: number;
+  private readonly onError: ((error: FermataError) => void) | undefined;
+  private prefetchN: number;
+  private paused = false;
+  private state: 'running' | 'closing' | 'closed' = 'running';
+  private stream: grpc.ClientDuplexStream<pb.ConsumeRequest.$Properties, pb.ConsumeResponse> | undefined;
+  private streamGen = 0;
+  private subscribed = false;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectAttempt = 0;
+  private lastWasRedirect = false;
+  private leaseMs: number | undefined;
+  private readonly buffered: Message[] = [];
+  private readonly running = new Set<Message>();
+  private readonly pending = new Map<number, SettleRequest>();
+  private readonly outstanding = new Set<Promise<unknown>>();
+  private ackBatch: SettleRequest | undefined;
+  private nextRequestId = 1;
+  private idleWaiters: Array<() => void> = [];
+  private closing: Promise<void> | undefined;
+  private resolveDone!: () => void;
+  private rejectDone!: (e: FermataError) => void;
+
+  /** @internal Use {@link FermataClient.subscribe}. */
+  constructor(conn: Connection, topic: string, options: SubscribeOptions, handler: MessageHandler) {
+    if (typeof topic !== 'string' || topic === '') throw new RangeError('topic must be a non-empty string');
+    if (typeof handler !== 'function') throw new TypeError('handler must be a function');
+    this.conn = conn;
+    this.topic = topic;
+    this.group = options.group || 'default';
+    this.handler = handler;
+    this.mode = options.mode ?? 'auto';
+    if (this.mode !== 'auto' && this.mode !== 'manual')
+      throw new RangeError(`mode must be auto or manual: ${this.mode}`);
+    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    checkInt(this.concurrency, 1, MAX_CONCURRENCY, 'concurrency');
+    this.prefetchN = options.prefetch ?? Math.min(MAX_PREFETCH, 2 * this.concurrency);
+    checkInt(this.prefetchN, 1, MAX_PREFETCH, 'prefetch');
+    this.requestedLeaseMs = options.leaseMs ?? 0;
+    checkInt(this.requestedLeaseMs, 0, Number.MAX_SAFE_INTEGER, 'leaseMs');
+    this.backoff =
+      typeof options.retryBackoff === 'function'
+        ? options.retryBackoff
+        : resolveBackoff(options.retryBackoff, DEFAULT_NACK_BACKOFF);
+    this.autoExtend =
+      options.autoExtend === true ? {} : options.autoExtend === false ? undefined : options.autoExtend;
+    this.drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
+    this.onError = options.onError;
+    this.done = new Promise<void>((resolve, reject) => {
+      this.resolveDone = resolve;
+      this.rejectDone = reject;
+    });
+    // Observed here so that an unobserved `done` does not crash the process.
+    this.done.catch(() => {});
+  }
+
+  /** Handlers running now. */
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  /** Deliveries received and waiting for a free handler. */
+  get bufferedCount(): number {
+    return this.buffered.length;
+  }
+
+  /** The current prefetch window. */
+  get prefetch(): number {
+    return this.prefetchN;
+  }
+
+  /** True while a Consume stream is subscribed. */
+  get connected(): boolean {
+    return this.subscribed;
+  }
+
+  /** @internal Opens the stream. */
+  start(): this {
+    void this.connect();
+    return this;
+  }
+
+  /** Changes the window (sends `credit{n}`); kept across reconnects. */
+  setPrefetch(n: number): void {
+    checkInt(n, 1, MAX_PREFETCH, 'prefetch');
+    this.prefetchN = n;
+    if (!this.paused) this.sendCredit(n);
+  }
+
+  /** Stops new deliveries (window 0); running handlers go on. */
+  pause(): void {
+    this.paused = true;
+    this.sendCredit(0);
+  }
+
+  /** Restores the window after {@link Subscription.pause}. */
+  resume(): void {
+    this.paused = false;
+    this.sendCredit(this.prefetchN);
+  }
+
+  /**
+   * Stops taking deliveries, hands back the ones not yet started, waits for
+   * running handlers and their acks (up to `drainTimeoutMs`), then ends the stream.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.drain();
+    return this.closing;
+  }
+
+  // ---- Settler (used by Message) ----
+
+  /** @internal */
+  ack(message: Message): Promise<void> {
+    return this.request('ack', message.tag, 0, 0).then(() => {});
+  }
+
+  /** @internal */
+  nack(message: Message, delayMs: number | undefined): Promise<void> {
+    const delay = delayMs ?? this.backoffFor(message.attempt, undefined);
+    checkInt(delay, 0, Number.MAX_SAFE_INTEGER, 'delayMs');
+    return this.request('nack', message.tag, delay, 0).then(() => {});
+  }
+
+  /** @internal */
+  async extend(
+    message: Message,
+    leaseMs: number | undefined,
+  ): Promise<{ tag: Uint8Array; leaseExpiresAtMs: number }> {
+    const lease = leaseMs ?? this.currentLeaseMs();
+    checkInt(lease, 1, Number.MAX_SAFE_INTEGER, 'leaseMs');
+    const o = await this.request('extend', message.tag, 0, lease);
+    const tag = o.newTag && o.newTag.byteLength > 0 ? o.newTag : message.tag;
+    return { tag, leaseExpiresAtMs: toSafeNumber(o.dueAtMs, 'due_at_ms') };
+  }
+
+  // ---- stream ----
+
+  private currentLeaseMs(): number {
+    return this.leaseMs ?? (this.requestedLeaseMs || FALLBACK_LEASE_MS);
+  }
+
+  private backoffFor(attempt: number, error: unknown): number {
+    const n = Math.max(1, attempt);
+    const ms =
+      typeof this.backoff === 'function'
+        ? this.backoff(n, error)
+        : backoffDelayMs(this.backoff, n, Math.random());
+    return Math.max(0, Math.round(ms));
+  }
+
+  private async connect(): Promise<void> {
+    if (this.state !== 'running') return;
+    let address: string;
+    try {
+      address = await this.conn.leader(Date.now() + this.conn.config.deadlineMs);
+    } catch (e) {
+      this.onStreamEnd(undefined, toFermataError(e));
+      return;
+    }
+    if (this.state !== 'running') return;
+    const gen = ++this.streamGen;
+    const call = this.conn.stubs(address).broker.consume(this.conn.metadata());
+    this.stream = call;
+    call.on('data', (res: pb.ConsumeResponse) => {
+      if (gen === this.streamGen) this.onData(address, res);
+    });
+    call.on('error', (e) => {
+      if (gen === this.streamGen) this.onStreamEnd(address, toFermataError(e));
+    });
+    call.on('end', () => {
+      if (gen === this.streamGen)
+        this.onStreamEnd(address, new UnavailableError('the server ended the consume stream'));
+    });
+    call.write({
+      subscribe: {
+        topic: this.topic,
+        group: this.group,
+        prefetch: this.prefetchN,
+        leaseMs: toInt64(BigInt(this.requestedLeaseMs)),
+      },
+    });
+  }
+
+  private onData(address: string, res: pb.ConsumeResponse): void {
+    if (res.subscribed) {
+      this.subscribed = true;
+      this.reconnectAttempt = 0;
+      this.lastWasRedirect = false;
+      const lease = toSafeNumber(res.subscribed.leaseMs, 'lease_ms');
+      if (lease > 0) this.leaseMs = lease;
+      this.conn.config.logger.debug('subscribed', { topic: this.topic, group: this.group, leader: address });
+      if (this.paused || this.state !== 'running') this.sendCredit(0);
+    } else if (res.deliveries) {
+      for (const d of res.deliveries.deliveries ?? []) {
+        const message = new Message(d, this.group, this);
+        if (this.state === 'running') this.buffered.push(message);
+        else this.track(message.release()).catch((e) => this.settleFailed(message, e));
+      }
+      this.dispatch();
+    } else if (res.result) {
+      this.onResult(res.result);
+    }
+  }
+
+  private onStreamEnd(address: string | undefined, err: FermataError): void {
+    const call = this.stream;
+    this.stream = undefined;
+    this.subscribed = false;
+    this.streamGen++;
+    call?.cancel();
+    // Settlements the dead stream never answered go out as unary calls.
+    for (const req of [...this.pending.values()]) {
+      this.pending.delete(req.id);
+      this.sendUnary(req);
+    }
+    if (this.state !== 'running') return;
+    if (err instanceof ClosedError || isPermanent(err)) {
+      this.fail(err);
+      return;
+    }
+    const redirected = address !== undefined && this.conn.noteFailure(address, err);
+    const waitMs = redirected && !this.lastWasRedirect ? 0 : this.conn.backoffMs(++this.reconnectAttempt);
+    this.lastWasRedirect = redirected;
+    const log = isRetryable(err) ? this.conn.config.logger.debug : this.conn.config.logger.warn;
+    log('consume stream ended; reconnecting', {
+      topic: this.topic,
+      group: this.group,
+      error: err.message,
+      waitMs,
+    });
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.connect();
+    }, waitMs);
+  }
+
+  private fail(err: FermataError): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    clearTimeout(this.reconnectTimer);
+    this.conn.config.logger.error('subscription stopped', {
+      topic: this.topic,
+      group: this.group,
+      error: err.message,
+    });
+    this.onError?.(err);
+    this.rejectDone(err);
+  }
+
+  private sendCredit(n: number): void {
+    if (this.stream !== undefined && this.subscribed) this.stream.write({ credit: { n } });
+  }
+
+  // ---- handlers ----
+
+  private dispatch(): void {
+    while (this.state === 'running' && this.running.size < this.concurrency && this.buffered.length > 0) {
+      const message = this.buffered.shift()!;
+      if (this.leaseMs !== undefined && Date.now() >= message.receivedAtMs + this.leaseMs) {
+        // The lease ran out while it waited for a handler; the server delivers it again.
+        message.markSettled('released');
+        this.conn.config.logger.debug('lease ran out before a handler was free', { id: message.id });
+        continue;
+      }
+      this.running.add(message);
+      void this.runHandler(message);
+    }
+  }
+
+  private async runHandler(message: Message): Promise<void> {
+    const stopExtending = this.startAutoExtend(message);
+    let failed = false;
+    let error: unknown;
+    try {
+      await this.handler(message);
+    } catch (e) {
+      failed = true;
+      error = e;
+    }
+    stopExtending();
+    if (failed && message.settled === undefined) {
+      const delayMs = this.backoffFor(message.attempt, error);
+      this.conn.config.logger.warn('handler failed; the message will be redelivered', {
+        id: message.id,
+        attempt: message.attempt,
+        delayMs,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      message.nack({ delayMs }).catch((e) => this.settleFailed(message, e));
+    } else if (!failed && this.mode === 'auto' && message.settled === undefined) {
+      message.ack().catch((e) => this.settleFailed(message, e));
+    }
+    this.running.delete(message);
+    this.dispatch();
+    if (this.running.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  private settleFailed(message: Message, e: unknown): void {
+    const logger = this.conn.config.logger;
+    if (e instanceof LeaseExpiredError) {
+      logger.warn('the lease ran out before the message was settled; it will be redelivered', {
+        id: message.id,
+      });
+    } else if (e instanceof ClosedError) {
+      logger.debug('not settled: the subscription is closed', { id: message.id });
+    } else {
+      logger.error('could not settle a message', { id: message.id, error: toFermataError(e).message });
+    }
+  }
+
+  private startAutoExtend(message: Message): () => void {
+    if (this.autoExtend === undefined) return () => {};
+    const extendByMs = this.autoExtend.extendByMs ?? this.currentLeaseMs();
+    const maxTotalMs = this.autoExtend.maxTotalMs ?? DEFAULT_MAX_EXTEND_MS;
+    let extendedMs = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const schedule = (delayMs: number) => {
+      timer = setTimeout(async () => {
+        if (stopped || message.settled !== undefined) return;
+        if (extendedMs + extendByMs > maxTotalMs) {
+          this.conn.config.logger.warn('stopped extending the lease (autoExtend.maxTotalMs)', {
+            id: message.id,
+            extendedMs,
+          });
+          return;
+        }
+        try {
+          await message.extend(extendByMs);
+          extendedMs += extendByMs;
+          if (!stopped) schedule(Math.floor(extendByMs / 2));
+        } catch (e) {
+          if (!stopped) this.settleFailed(message, e);
+        }
+      }, delayMs);
+    };
+    // First extension when half the lease is gone, counted from receipt.
+    schedule(Math.max(0, message.receivedAtMs + Math.floor(this.currentLeaseMs() / 2) - Date.now()));
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }
+
+  // ---- settlements ----
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.outstanding.add(p);
+    const forget = () => this.outstanding.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  private request(
+    kind: SettleKind,
+    tag: Uint8Array,
+    delayMs: number,
+    leaseMs: number,
+  ): Promise<pb.SettleOutcome.$Properties> {
+    if (this.state === 'closed') return Promise.reject(new ClosedError('the subscription is closed'));
+    return this.track(
+      new Promise<pb.SettleOutcome.$Properties>((resolve, reject) => {
+        const waiter: Waiter = { tag, resolve, reject };
+        if (kind === 'ack') {
+          // Acks issued in the same tick travel as one request.
+          if (this.ackBatch === undefined) {
+            const batch: SettleRequest = {
+              id: this.nextRequestId++,
+              kind,
+              waiters: [],
+              delayMs: 0,
+              leaseMs: 0,
+            };
+            this.ackBatch = batch;
+            setImmediate(() => {
+              if (this.ackBatch === batch) this.ackBatch = undefined;
+              this.send(batch);
+            });
+          }
+          this.ackBatch.waiters.push(waiter);
+          if (this.ackBatch.waiters.length >= MAX_ACK_TAGS) this.ackBatch = undefined;
+          return;
+        }
+        this.send({ id: this.nextRequestId++, kind, waiters: [waiter], delayMs, leaseMs });
+      }),
+    );
+  }
+
+  private send(req: SettleRequest): void {
+    if (this.stream === undefined || !this.subscribed) {
+      this.sendUnary(req);
+      return;
+    }
+    this.pending.set(req.id, req);
+    const requestId = toUint64(BigInt(req.id));
+    const tag = req.waiters[0]!.tag;
+    if (req.kind === 'ack') this.stream.write({ ack: { tags: req.waiters.map((w) => w.tag), requestId } });
+    else if (req.kind === 'nack')
+      this.stream.write({ nack: { tag, delayMs: toInt64(BigInt(req.delayMs)), requestId } });
+    else this.stream.write({ extend: { tag, leaseMs: toInt64(BigInt(req.leaseMs)), requestId } });
+  }
+
+  /** Settles over a unary call (with the client's retries) when no stream is subscribed. */
+  private sendUnary(req: SettleRequest): void {
+    const tag = req.waiters[0]!.tag;
+    const outcomes: Promise<pb.SettleOutcome.$Properties[]> = this.conn.call(
+      req.kind,
+      ({ stubs, metadata, options }) => {
+        if (req.kind === 'ack') {
+          const tags = req.waiters.map((w) => w.tag);
+          return unary<pb.AckResponse>((cb) => stubs.broker.ack({ tags }, metadata, options, cb)).then(
+            (r) => r.outcomes,
+          );
+        }
+        if (req.kind === 'nack') {
+          const delayMs = toInt64(BigInt(req.delayMs));
+          return unary<pb.NackResponse>((cb) =>
+            stubs.broker.nack({ tag, delayMs }, metadata, options, cb),
+          ).then((r) => (r.outcome ? [r.outcome] : []));
+        }
+        const leaseMs = toInt64(BigInt(req.leaseMs));
+        return unary<pb.ExtendResponse>((cb) =>
+          stubs.broker.extend({ tag, leaseMs }, metadata, options, cb),
+        ).then((r) => (r.outcome ? [r.outcome] : []));
+      },
+    );
+    outcomes.then(
+      (o) => this.resolveRequest(req, o),
+      (e) => {
+        for (const w of req.waiters) w.reject(toFermataError(e));
+      },
+    );
+  }
+
+  private onResult(result: pb.SettleResult.$Properties): void {
+    const id = Number(toBigInt(result.requestId));
+    const req = this.pending.get(id);
+    if (req === undefined) {
+      this.conn.config.logger.debug('settle result for an unknown request', { requestId: id });
+      return;
+    }
+    this.pending.delete(id);
+    if (result.error) {
+      const err = errorFromStatus({
+        code: result.error.code ?? status.UNKNOWN,
+        details: result.error.message ?? '',
+        field: result.error.field ?? undefined,
+        leaderAddress: result.error.leaderAddress ?? undefined,
+      });
+      if (isRetryable(err)) this.sendUnary(req);
+      else for (const w of req.waiters) w.reject(err);
+      return;
+    }
+    this.resolveRequest(req, result.outcomes ?? []);
+  }
+
+  private resolveRequest(req: SettleRequest, outcomes: pb.SettleOutcome.$Properties[]): void {
+    const byTag = new Map<string, pb.SettleOutcome.$Properties>();
+    for (const o of outcomes) if (o.tag && o.tag.byteLength > 0) byTag.set(hex(o.tag), o);
+    for (const w of req.waiters) {
+      // A server may leave the tag out of a single outcome.
+      const o =
+        byTag.get(hex(w.tag)) ??
+        (req.waiters.length === 1 && outcomes.length === 1 ? outcomes[0] : undefined);
+      if (o === undefined) {
+        w.reject(new FermataError(status.INTERNAL, `the server answered no outcome for a ${req.kind} tag`));
+      } else if (o.status === v1.SettleStatus.SETTLE_STATUS_OK) {
+        w.resolve(o);
+      } else if (o.status === v1.SettleStatus.SETTLE_STATUS_LEASE_EXPIRED) {
+        w.reject(new LeaseExpiredError(w.tag));
+      } else {
+        w.reject(new FermataError(status.INTERNAL, `unknown settle status ${o.status} for a ${req.kind}`));
+      }
+    }
+  }
+
+  // ---- closing ----
+
+  private async drain(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closing';
+    clearTimeout(this.reconnectTimer);
+    this.sendCredit(0);
+    for (const message of this.buffered.splice(0)) {
+      message.release().catch((e) => this.settleFailed(message, e));
+    }
+    const deadline = Date.now() + this.drainTimeoutMs;
+    const idle =
+      this.running.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    await withTimeout(idle, deadline - Date.now());
+    if (this.running.size > 0) {
+      this.conn.config.logger.warn('closed with handlers still running (drainTimeoutMs)', {
+        running: this.running.size,
+      });
+    }
+    // Let the last acks coalesce and go out, then wait for their answers.
+    await new Promise((resolve) => setImmediate(resolve));
+    await withTimeout(Promise.allSettled([...this.outstanding]), deadline - Date.now());
+    this.state = 'closed';
+    const call = this.stream;
+    this.stream = undefined;
+    this.subscribed = false;
+    this.streamGen++;
+    if (call !== undefined) {
+      call.end();
+      call.cancel();
+    }
+    for (const req of this.pending.values()) {
+      for (const w of req.waiters)
+        w.reject(new ClosedError('the subscription closed before the server answered'));
+    }
+    this.pending.clear();
+    this.resolveDone();
+  }
+}
+
+async function withTimeout(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  clearTimeout(timer);
+}
