@@ -90,7 +90,8 @@ export function decodeFrame(
   if (crc32(view) !== buf.readUInt32LE(dataStart + n)) {
     return { status: 'bad', reason: 'frame data checksum mismatch', wholeFrameFits: true };
   }
-  const data = copy ? Uint8Array.prototype.slice.call(view) : view;
+  // Plain Uint8Array (not Buffer) so entries read back compare equal to those appended.
+  const data = copy ? new Uint8Array(view) : new Uint8Array(view.buffer, view.byteOffset, view.length);
   return {
     status: 'ok',
     entry: { index: readU64(buf, offset + 5), term: readU64(buf, offset + 13), type, data },
