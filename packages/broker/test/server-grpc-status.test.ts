@@ -8,13 +8,20 @@ import {
   toErrorStatus,
   toGrpcStatus,
 } from '../src/server/grpc-status.js';
-import {
-  AlreadyExistsError,
-  ConflictError,
-  LimitError,
-  NotFoundError,
-  ValidationError,
-} from '../src/state/errors.js';
+
+// The state machine's error shapes (state/errors.ts: name, fields, message form). Built here until
+// that file is committed; the mapping recognises errors by name and fields, not by class identity.
+const stateError = (name: string, message: string, fields: Record<string, unknown> = {}) =>
+  Object.assign(Object.defineProperty(new Error(message), 'name', { value: name }), fields);
+const ValidationError = (field: string, message: string) =>
+  stateError('ValidationError', `${field}: ${message}`, { field, code: 'invalid' });
+const LimitError = (limit: string, field: string, value: number, max: number) =>
+  stateError('LimitError', `${field}: ${value} exceeds the limit ${limit} = ${max}`, {
+    limit,
+    field,
+    value,
+    max,
+  });
 
 /** Stand-in for @fermata/raft's NotLeaderError: the mapping accepts any error of that name with `leader`. */
 class NotLeaderError extends Error {
@@ -33,12 +40,14 @@ const options = {
 
 // The error each test provokes, chosen by the topic of the request's first message.
 const errors: Record<string, () => unknown> = {
-  validation: () => new ValidationError('messages[3].topic', 'topic name is empty'),
-  payload: () => new LimitError('maxPayloadBytes', 'messages[0].payload', 2_000_000, 1_048_576),
-  delay: () => new LimitError('maxDelayMs', 'messages[0].delay_ms', 10 ** 12, 63_072_000_000),
-  notFound: () => new NotFoundError('topic', 'orders'),
-  exists: () => new AlreadyExistsError('topic', 'orders'),
-  conflict: () => new ConflictError('not-empty', 'group "g" still holds messages'),
+  validation: () => ValidationError('messages[3].topic', 'topic name is empty'),
+  payload: () => LimitError('maxPayloadBytes', 'messages[0].payload', 2_000_000, 1_048_576),
+  delay: () => LimitError('maxDelayMs', 'messages[0].delay_ms', 10 ** 12, 63_072_000_000),
+  notFound: () =>
+    stateError('NotFoundError', 'topic "orders" not found', { what: 'topic', target: 'orders' }),
+  exists: () =>
+    stateError('AlreadyExistsError', 'topic "orders" already exists', { what: 'topic', target: 'orders' }),
+  conflict: () => stateError('ConflictError', 'group "g" still holds messages', { reason: 'not-empty' }),
   notLeader: () => new NotLeaderError('n2'),
   notLeaderUnknownAddress: () => new NotLeaderError('n9'),
   noLeader: () => new NotLeaderError(''),

@@ -3,7 +3,6 @@
  * one-line description. The single source of truth for `loadConfig`, the
  * `FERMATA_*` environment mapping and the reference in docs/operations.md.
  */
-import { DEFAULT_LIMITS, DEFAULT_TOPIC_SETTINGS } from '../state/limits.js';
 
 export interface IntSpec {
   readonly kind: 'int';
@@ -92,7 +91,29 @@ const DAY_MS = 24 * 60 * 60 * SECOND_MS;
 const MIB = 1024 * 1024;
 const YEAR_MS = 365 * DAY_MS;
 const INT_MAX = Number.MAX_SAFE_INTEGER;
-const L = DEFAULT_LIMITS;
+/** The state machine's defaults (state/limits.ts DEFAULT_LIMITS; a test keeps them equal). */
+const L = {
+  maxPayloadBytes: 1 * MIB,
+  maxBatchPayloadBytes: 4 * MIB,
+  maxBatchMessages: 1000,
+  maxHeadersBytes: 16 * 1024,
+  maxHeaderCount: 64,
+  maxKeyBytes: 256,
+  maxTopicNameBytes: 200,
+  maxGroupNameBytes: 100,
+  maxGroupsPerTopic: 16,
+  maxDelayMs: 730 * DAY_MS,
+  maxTtlMs: 730 * DAY_MS,
+  minLeaseMs: 1,
+  maxLeaseMs: DAY_MS,
+  maxTagsPerCommand: 1000,
+  maxIdsPerCommand: 1000,
+  maxMaxAttempts: 1000,
+  maxTimeBucketMs: 3_600_000,
+  maxDedupWindowMs: 30 * DAY_MS,
+  maxListLimit: 1000,
+  snapshotChunkBytes: 1 * MIB,
+} as const;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -209,7 +230,7 @@ export const configSchema = {
     ),
     maxPrefetch: int(1_000, 1, 100_000, 'Largest prefetch a consumer may ask for.'),
     defaultLeaseMs: int(
-      DEFAULT_TOPIC_SETTINGS.defaultLeaseMs,
+      30 * SECOND_MS,
       1,
       DAY_MS,
       'Lease of a delivery when the subscribe sets 0 and the topic has no lease of its own.',

@@ -5,14 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import {
-  AlreadyExistsError,
-  ConflictError,
-  LimitError,
-  NotFoundError,
-  StateError,
-  ValidationError,
-} from '../state/errors.js';
 
 /** Trailing metadata keys the SDK reads. */
 export const LEADER_METADATA_KEY = 'fermata-leader';
@@ -88,19 +80,23 @@ const named = (err: unknown, name: string): err is Error & Record<string, unknow
   err instanceof Error && err.name === name;
 
 export function classifyError(err: unknown, options: StatusOptions = {}): MappedStatus {
-  if (err instanceof ValidationError) {
-    return { code: grpc.status.INVALID_ARGUMENT, message: err.message, field: err.field };
+  // The state machine's typed errors (state/errors.ts), recognised by name and fields.
+  if (named(err, 'ValidationError') && typeof err['field'] === 'string') {
+    return { code: grpc.status.INVALID_ARGUMENT, message: err.message, field: err['field'] };
   }
-  if (err instanceof LimitError) {
-    const code = VALUE_BOUND_LIMITS.has(err.limit)
+  if (named(err, 'LimitError') && typeof err['limit'] === 'string') {
+    const limit = err['limit'];
+    const code = VALUE_BOUND_LIMITS.has(limit)
       ? grpc.status.INVALID_ARGUMENT
       : grpc.status.RESOURCE_EXHAUSTED;
-    return { code, message: err.message, field: err.field, limit: err.limit };
+    const field = typeof err['field'] === 'string' ? err['field'] : undefined;
+    return field === undefined
+      ? { code, message: err.message, limit }
+      : { code, message: err.message, field, limit };
   }
-  if (err instanceof NotFoundError) return { code: grpc.status.NOT_FOUND, message: err.message };
-  if (err instanceof AlreadyExistsError) return { code: grpc.status.ALREADY_EXISTS, message: err.message };
-  if (err instanceof ConflictError) return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
-  if (err instanceof StateError) return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
+  if (named(err, 'NotFoundError')) return { code: grpc.status.NOT_FOUND, message: err.message };
+  if (named(err, 'AlreadyExistsError')) return { code: grpc.status.ALREADY_EXISTS, message: err.message };
+  if (named(err, 'ConflictError')) return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
   if (isNotLeader(err)) {
     if (err.leader === '') {
       return {
