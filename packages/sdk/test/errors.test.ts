@@ -1,0 +1,117 @@
+import * as grpc from '@grpc/grpc-js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { errorFromStatus, toFermataError } from '../src/errors.js';
+import {
+  DeadlineExceededError,
+  FermataClient,
+  FermataError,
+  InvalidArgumentError,
+  LimitError,
+  NotFoundError,
+  NotLeaderError,
+  PermissionDeniedError,
+  StatusCode,
+  UnauthenticatedError,
+  UnavailableError,
+} from '../src/index.js';
+import { FakeCluster } from './fake-cluster.js';
+
+describe('error mapping', () => {
+  it('maps each gRPC code to its typed error', () => {
+    const cases: [number, new (...a: never[]) => FermataError][] = [
+      [grpc.status.UNAVAILABLE, UnavailableError],
+      [grpc.status.NOT_FOUND, NotFoundError],
+      [grpc.status.PERMISSION_DENIED, PermissionDeniedError],
+      [grpc.status.UNAUTHENTICATED, UnauthenticatedError],
+      [grpc.status.DEADLINE_EXCEEDED, DeadlineExceededError],
+      [grpc.status.RESOURCE_EXHAUSTED, LimitError],
+      [grpc.status.INVALID_ARGUMENT, InvalidArgumentError],
+    ];
+    for (const [code, cls] of cases) {
+      const e = errorFromStatus({ code, details: 'x' });
+      expect(e).toBeInstanceOf(cls);
+      expect(e).toBeInstanceOf(FermataError);
+      expect(e.code).toBe(code);
+    }
+    const plain = errorFromStatus({
+      code: grpc.status.FAILED_PRECONDITION,
+      details: 'topic is being deleted',
+    });
+    expect(plain.constructor).toBe(FermataError);
+  });
+
+  it('reads the leader from fermata-leader, the ErrorStatus field, or the message text', () => {
+    const md = new grpc.Metadata();
+    md.set('fermata-leader', '10.0.0.2:7001');
+    const a = errorFromStatus({ code: grpc.status.FAILED_PRECONDITION, details: 'not leader', metadata: md });
+    expect(a).toBeInstanceOf(NotLeaderError);
+    expect((a as NotLeaderError).leaderAddress).toBe('10.0.0.2:7001');
+    const b = errorFromStatus({
+      code: grpc.status.FAILED_PRECONDITION,
+      details: 'nope',
+      leaderAddress: 'h:1',
+    });
+    expect((b as NotLeaderError).leaderAddress).toBe('h:1');
+    const c = errorFromStatus({
+      code: grpc.status.FAILED_PRECONDITION,
+      details: 'not leader; leader is n2 at h2:7002',
+    });
+    expect((c as NotLeaderError).leaderAddress).toBe('h2:7002');
+    const d = errorFromStatus({ code: grpc.status.UNAVAILABLE, details: 'not leader; no leader known' });
+    expect(d).toBeInstanceOf(NotLeaderError);
+    expect((d as NotLeaderError).leaderAddress).toBeUndefined();
+  });
+
+  it('names the limit of a RESOURCE_EXHAUSTED and the field of an INVALID_ARGUMENT', () => {
+    const l = errorFromStatus({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      details: 'payload is 2000000 bytes; limits.maxPayloadBytes is 1048576',
+    });
+    expect((l as LimitError).limit).toBe('limits.maxPayloadBytes');
+    const f = errorFromStatus({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: 'messages[3].topic: must not be empty',
+    });
+    expect((f as InvalidArgumentError).field).toBe('messages[3].topic');
+    const g = errorFromStatus({ code: grpc.status.INVALID_ARGUMENT, details: 'bad', field: 'lease_ms' });
+    expect((g as InvalidArgumentError).field).toBe('lease_ms');
+  });
+
+  it('wraps non-gRPC throwables as UNKNOWN and passes FermataErrors through', () => {
+    const e = toFermataError(new Error('boom'));
+    expect(e.code).toBe(StatusCode.UNKNOWN);
+    expect(toFermataError(e)).toBe(e);
+  });
+});
+
+describe('errors over the wire', () => {
+  let cluster: FakeCluster | undefined;
+  let client: FermataClient | undefined;
+  afterEach(async () => {
+    await client?.close();
+    await cluster?.stop();
+  });
+
+  it('a server status arrives as the typed error, not retried', async () => {
+    cluster = await FakeCluster.start(1, 0);
+    let calls = 0;
+    const statuses = [
+      { code: grpc.status.RESOURCE_EXHAUSTED, details: 'limits.maxBatchMessages is 1000' },
+      { code: grpc.status.INVALID_ARGUMENT, details: 'messages[0].topic: must not be empty' },
+      { code: grpc.status.PERMISSION_DENIED, details: 'token may not publish' },
+    ];
+    cluster.brokerOverrides.publish = (_call, cb) => cb(statuses[calls++]!);
+    client = new FermataClient({
+      endpoints: cluster.endpoints,
+      logger: { debug() {}, warn() {}, error() {} },
+    });
+    const limit = await client.publish('t', 'x').catch((e) => e);
+    expect(limit).toBeInstanceOf(LimitError);
+    expect(limit.limit).toBe('limits.maxBatchMessages');
+    const invalid = await client.publish('t', 'x').catch((e) => e);
+    expect(invalid).toBeInstanceOf(InvalidArgumentError);
+    expect(invalid.field).toBe('messages[0].topic');
+    await expect(client.publish('t', 'x')).rejects.toBeInstanceOf(PermissionDeniedError);
+    expect(calls).toBe(3);
+  });
+});
