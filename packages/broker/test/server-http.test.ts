@@ -282,6 +282,12 @@ describe('/metrics', () => {
     expect(body).not.toContain('topic="b"');
   });
 
+  it('noteLeader counts each change of the known leader, the first sighting excluded', async () => {
+    const metrics = new BrokerMetrics({ processMetrics: false });
+    for (const leader of ['n1', 'n1', '', 'n2', 'n2', 'n1']) metrics.noteLeader(leader);
+    expect((await metrics.scrape()).body).toContain('fermata_raft_leader_changes_total 3');
+  });
+
   it('two servers in one process keep separate registries', async () => {
     const a = new BrokerMetrics();
     const b = new BrokerMetrics();

@@ -56,6 +56,7 @@ export class BrokerMetrics {
   readonly applyBatchEntries: Histogram<never>;
 
   private queues: (() => Iterable<QueueGauges>) | undefined;
+  private lastLeader: string | undefined;
   private raft: (() => RaftGauges) | undefined;
 
   constructor(options: BrokerMetricsOptions = {}) {
@@ -150,6 +151,15 @@ export class BrokerMetrics {
   setProviders(providers: Pick<BrokerMetricsOptions, 'queues' | 'raft'>): void {
     if (providers.queues !== undefined) this.queues = providers.queues;
     if (providers.raft !== undefined) this.raft = providers.raft;
+  }
+
+  /**
+   * Call with the leader id ('' for none) whenever the node's view may have
+   * changed; counts a leader change when it differs from the last one seen.
+   */
+  noteLeader(leaderId: string): void {
+    if (this.lastLeader !== undefined && this.lastLeader !== leaderId) this.leaderChanges.inc();
+    this.lastLeader = leaderId;
   }
 
   /** Prometheus text exposition of every metric. */
