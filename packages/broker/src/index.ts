@@ -1,2 +1,3 @@
 export * from './keys.js';
 export * from './server/index.js';
+export * from './state/index.js';

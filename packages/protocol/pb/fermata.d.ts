@@ -2000,6 +2000,479 @@ export namespace fermata {
             type $Shape = fermata.v1.TransferLeadershipResponse.$Properties;
         }
 
+        interface ICommand extends fermata.v1.Command.$Properties {
+        }
+
+        class Command {
+            constructor(properties?: fermata.v1.Command.$Properties);
+            $unknowns?: Uint8Array[];
+            nowMs: Long;
+            publish?: (fermata.v1.PublishCommand.$Properties|null);
+            lease?: (fermata.v1.LeaseCommand.$Properties|null);
+            ack?: (fermata.v1.AckCommand.$Properties|null);
+            nack?: (fermata.v1.NackCommand.$Properties|null);
+            extend?: (fermata.v1.ExtendCommand.$Properties|null);
+            cancel?: (fermata.v1.CancelCommand.$Properties|null);
+            reschedule?: (fermata.v1.RescheduleCommand.$Properties|null);
+            expire?: (fermata.v1.ExpireCommand.$Properties|null);
+            purgeKeys?: (fermata.v1.PurgeKeysCommand.$Properties|null);
+            createTopic?: (fermata.v1.CreateTopicCommand.$Properties|null);
+            updateTopic?: (fermata.v1.UpdateTopicCommand.$Properties|null);
+            deleteTopic?: (fermata.v1.DeleteTopicCommand.$Properties|null);
+            createGroup?: (fermata.v1.CreateGroupCommand.$Properties|null);
+            deleteGroup?: (fermata.v1.DeleteGroupCommand.$Properties|null);
+            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup");
+            static create(properties: fermata.v1.Command.$Shape): fermata.v1.Command & fermata.v1.Command.$Shape;
+            static create(properties?: fermata.v1.Command.$Properties): fermata.v1.Command;
+            static encode(message: fermata.v1.Command.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.Command & fermata.v1.Command.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Command {
+            interface $Properties {
+                nowMs?: (Long|null);
+                publish?: (fermata.v1.PublishCommand.$Properties|null);
+                lease?: (fermata.v1.LeaseCommand.$Properties|null);
+                ack?: (fermata.v1.AckCommand.$Properties|null);
+                nack?: (fermata.v1.NackCommand.$Properties|null);
+                extend?: (fermata.v1.ExtendCommand.$Properties|null);
+                cancel?: (fermata.v1.CancelCommand.$Properties|null);
+                reschedule?: (fermata.v1.RescheduleCommand.$Properties|null);
+                expire?: (fermata.v1.ExpireCommand.$Properties|null);
+                purgeKeys?: (fermata.v1.PurgeKeysCommand.$Properties|null);
+                createTopic?: (fermata.v1.CreateTopicCommand.$Properties|null);
+                updateTopic?: (fermata.v1.UpdateTopicCommand.$Properties|null);
+                deleteTopic?: (fermata.v1.DeleteTopicCommand.$Properties|null);
+                createGroup?: (fermata.v1.CreateGroupCommand.$Properties|null);
+                deleteGroup?: (fermata.v1.DeleteGroupCommand.$Properties|null);
+                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup");
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              nowMs?: Long|null;
+              publish?: fermata.v1.PublishCommand.$Shape|null;
+              lease?: fermata.v1.LeaseCommand.$Shape|null;
+              ack?: fermata.v1.AckCommand.$Shape|null;
+              nack?: fermata.v1.NackCommand.$Shape|null;
+              extend?: fermata.v1.ExtendCommand.$Shape|null;
+              cancel?: fermata.v1.CancelCommand.$Shape|null;
+              reschedule?: fermata.v1.RescheduleCommand.$Shape|null;
+              expire?: fermata.v1.ExpireCommand.$Shape|null;
+              purgeKeys?: fermata.v1.PurgeKeysCommand.$Shape|null;
+              createTopic?: fermata.v1.CreateTopicCommand.$Shape|null;
+              updateTopic?: fermata.v1.UpdateTopicCommand.$Shape|null;
+              deleteTopic?: fermata.v1.DeleteTopicCommand.$Shape|null;
+              createGroup?: fermata.v1.CreateGroupCommand.$Shape|null;
+              deleteGroup?: fermata.v1.DeleteGroupCommand.$Shape|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape })
+            );
+        }
+
+        interface IPublishCommand extends fermata.v1.PublishCommand.$Properties {
+        }
+
+        class PublishCommand {
+            constructor(properties?: fermata.v1.PublishCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            messages: fermata.v1.PublishMessage.$Properties[];
+            firstId: Long;
+            static create(properties: fermata.v1.PublishCommand.$Shape): fermata.v1.PublishCommand & fermata.v1.PublishCommand.$Shape;
+            static create(properties?: fermata.v1.PublishCommand.$Properties): fermata.v1.PublishCommand;
+            static encode(message: fermata.v1.PublishCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PublishCommand & fermata.v1.PublishCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PublishCommand {
+            interface $Properties {
+                messages?: (fermata.v1.PublishMessage.$Properties[]|null);
+                firstId?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              messages?: fermata.v1.PublishMessage.$Shape[]|null;
+              firstId?: Long|null;
+              $unknowns?: Uint8Array[];
+            };
+        }
+
+        interface ILeaseCommand extends fermata.v1.LeaseCommand.$Properties {
+        }
+
+        class LeaseCommand {
+            constructor(properties?: fermata.v1.LeaseCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            tags: Uint8Array[];
+            leaseMs: Long;
+            firstId: Long;
+            idCount: number;
+            static create(properties: fermata.v1.LeaseCommand.$Shape): fermata.v1.LeaseCommand & fermata.v1.LeaseCommand.$Shape;
+            static create(properties?: fermata.v1.LeaseCommand.$Properties): fermata.v1.LeaseCommand;
+            static encode(message: fermata.v1.LeaseCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.LeaseCommand & fermata.v1.LeaseCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LeaseCommand {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                tags?: (Uint8Array[]|null);
+                leaseMs?: (Long|null);
+                firstId?: (Long|null);
+                idCount?: (number|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.LeaseCommand.$Properties;
+        }
+
+        interface IAckCommand extends fermata.v1.AckCommand.$Properties {
+        }
+
+        class AckCommand {
+            constructor(properties?: fermata.v1.AckCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            tags: Uint8Array[];
+            static create(properties: fermata.v1.AckCommand.$Shape): fermata.v1.AckCommand & fermata.v1.AckCommand.$Shape;
+            static create(properties?: fermata.v1.AckCommand.$Properties): fermata.v1.AckCommand;
+            static encode(message: fermata.v1.AckCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.AckCommand & fermata.v1.AckCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace AckCommand {
+            interface $Properties {
+                tags?: (Uint8Array[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.AckCommand.$Properties;
+        }
+
+        interface INackCommand extends fermata.v1.NackCommand.$Properties {
+        }
+
+        class NackCommand {
+            constructor(properties?: fermata.v1.NackCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            tag: Uint8Array;
+            delayMs: Long;
+            static create(properties: fermata.v1.NackCommand.$Shape): fermata.v1.NackCommand & fermata.v1.NackCommand.$Shape;
+            static create(properties?: fermata.v1.NackCommand.$Properties): fermata.v1.NackCommand;
+            static encode(message: fermata.v1.NackCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.NackCommand & fermata.v1.NackCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace NackCommand {
+            interface $Properties {
+                tag?: (Uint8Array|null);
+                delayMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.NackCommand.$Properties;
+        }
+
+        interface IExtendCommand extends fermata.v1.ExtendCommand.$Properties {
+        }
+
+        class ExtendCommand {
+            constructor(properties?: fermata.v1.ExtendCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            tag: Uint8Array;
+            leaseMs: Long;
+            static create(properties: fermata.v1.ExtendCommand.$Shape): fermata.v1.ExtendCommand & fermata.v1.ExtendCommand.$Shape;
+            static create(properties?: fermata.v1.ExtendCommand.$Properties): fermata.v1.ExtendCommand;
+            static encode(message: fermata.v1.ExtendCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ExtendCommand & fermata.v1.ExtendCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ExtendCommand {
+            interface $Properties {
+                tag?: (Uint8Array|null);
+                leaseMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ExtendCommand.$Properties;
+        }
+
+        interface ICancelCommand extends fermata.v1.CancelCommand.$Properties {
+        }
+
+        class CancelCommand {
+            constructor(properties?: fermata.v1.CancelCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            id?: (Long|null);
+            key?: (string|null);
+            target?: ("id"|"key");
+            static create(properties: fermata.v1.CancelCommand.$Shape): fermata.v1.CancelCommand & fermata.v1.CancelCommand.$Shape;
+            static create(properties?: fermata.v1.CancelCommand.$Properties): fermata.v1.CancelCommand;
+            static encode(message: fermata.v1.CancelCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.CancelCommand & fermata.v1.CancelCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CancelCommand {
+            interface $Properties {
+                topic?: (string|null);
+                id?: (Long|null);
+                key?: (string|null);
+                target?: ("id"|"key");
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              topic?: string|null;
+              id?: Long|null;
+              key?: string|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ target?: undefined; id?: null; key?: null }|{ target?: "id"; id: Long; key?: null }|{ target?: "key"; id?: null; key: string })
+            );
+        }
+
+        interface IRescheduleCommand extends fermata.v1.RescheduleCommand.$Properties {
+        }
+
+        class RescheduleCommand {
+            constructor(properties?: fermata.v1.RescheduleCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            id?: (Long|null);
+            key?: (string|null);
+            delayMs?: (Long|null);
+            deliverAtMs?: (Long|null);
+            target?: ("id"|"key");
+            schedule?: ("delayMs"|"deliverAtMs");
+            static create(properties: fermata.v1.RescheduleCommand.$Shape): fermata.v1.RescheduleCommand & fermata.v1.RescheduleCommand.$Shape;
+            static create(properties?: fermata.v1.RescheduleCommand.$Properties): fermata.v1.RescheduleCommand;
+            static encode(message: fermata.v1.RescheduleCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RescheduleCommand & fermata.v1.RescheduleCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RescheduleCommand {
+            interface $Properties {
+                topic?: (string|null);
+                id?: (Long|null);
+                key?: (string|null);
+                delayMs?: (Long|null);
+                deliverAtMs?: (Long|null);
+                target?: ("id"|"key");
+                schedule?: ("delayMs"|"deliverAtMs");
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              topic?: string|null;
+              id?: Long|null;
+              key?: string|null;
+              delayMs?: Long|null;
+              deliverAtMs?: Long|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ target?: undefined; id?: null; key?: null }|{ target?: "id"; id: Long; key?: null }|{ target?: "key"; id?: null; key: string })
+            ) & (
+              ({ schedule?: undefined; delayMs?: null; deliverAtMs?: null }|{ schedule?: "delayMs"; delayMs: Long; deliverAtMs?: null }|{ schedule?: "deliverAtMs"; delayMs?: null; deliverAtMs: Long })
+            );
+        }
+
+        interface IExpireCommand extends fermata.v1.ExpireCommand.$Properties {
+        }
+
+        class ExpireCommand {
+            constructor(properties?: fermata.v1.ExpireCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            ids: Long[];
+            firstId: Long;
+            idCount: number;
+            static create(properties: fermata.v1.ExpireCommand.$Shape): fermata.v1.ExpireCommand & fermata.v1.ExpireCommand.$Shape;
+            static create(properties?: fermata.v1.ExpireCommand.$Properties): fermata.v1.ExpireCommand;
+            static encode(message: fermata.v1.ExpireCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ExpireCommand & fermata.v1.ExpireCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ExpireCommand {
+            interface $Properties {
+                ids?: (Long[]|null);
+                firstId?: (Long|null);
+                idCount?: (number|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ExpireCommand.$Properties;
+        }
+
+        interface ITopicKey extends fermata.v1.TopicKey.$Properties {
+        }
+
+        class TopicKey {
+            constructor(properties?: fermata.v1.TopicKey.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            key: string;
+            static create(properties: fermata.v1.TopicKey.$Shape): fermata.v1.TopicKey & fermata.v1.TopicKey.$Shape;
+            static create(properties?: fermata.v1.TopicKey.$Properties): fermata.v1.TopicKey;
+            static encode(message: fermata.v1.TopicKey.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.TopicKey & fermata.v1.TopicKey.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TopicKey {
+            interface $Properties {
+                topic?: (string|null);
+                key?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.TopicKey.$Properties;
+        }
+
+        interface IPurgeKeysCommand extends fermata.v1.PurgeKeysCommand.$Properties {
+        }
+
+        class PurgeKeysCommand {
+            constructor(properties?: fermata.v1.PurgeKeysCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            keys: fermata.v1.TopicKey.$Properties[];
+            static create(properties: fermata.v1.PurgeKeysCommand.$Shape): fermata.v1.PurgeKeysCommand & fermata.v1.PurgeKeysCommand.$Shape;
+            static create(properties?: fermata.v1.PurgeKeysCommand.$Properties): fermata.v1.PurgeKeysCommand;
+            static encode(message: fermata.v1.PurgeKeysCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PurgeKeysCommand & fermata.v1.PurgeKeysCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PurgeKeysCommand {
+            interface $Properties {
+                keys?: (fermata.v1.TopicKey.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.PurgeKeysCommand.$Properties;
+        }
+
+        interface ICreateTopicCommand extends fermata.v1.CreateTopicCommand.$Properties {
+        }
+
+        class CreateTopicCommand {
+            constructor(properties?: fermata.v1.CreateTopicCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            name: string;
+            settings?: (fermata.v1.TopicSettings.$Properties|null);
+            static create(properties: fermata.v1.CreateTopicCommand.$Shape): fermata.v1.CreateTopicCommand & fermata.v1.CreateTopicCommand.$Shape;
+            static create(properties?: fermata.v1.CreateTopicCommand.$Properties): fermata.v1.CreateTopicCommand;
+            static encode(message: fermata.v1.CreateTopicCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.CreateTopicCommand & fermata.v1.CreateTopicCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CreateTopicCommand {
+            interface $Properties {
+                name?: (string|null);
+                settings?: (fermata.v1.TopicSettings.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.CreateTopicCommand.$Properties;
+        }
+
+        interface IUpdateTopicCommand extends fermata.v1.UpdateTopicCommand.$Properties {
+        }
+
+        class UpdateTopicCommand {
+            constructor(properties?: fermata.v1.UpdateTopicCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            name: string;
+            settings?: (fermata.v1.TopicSettings.$Properties|null);
+            updateMask: string[];
+            static create(properties: fermata.v1.UpdateTopicCommand.$Shape): fermata.v1.UpdateTopicCommand & fermata.v1.UpdateTopicCommand.$Shape;
+            static create(properties?: fermata.v1.UpdateTopicCommand.$Properties): fermata.v1.UpdateTopicCommand;
+            static encode(message: fermata.v1.UpdateTopicCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.UpdateTopicCommand & fermata.v1.UpdateTopicCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpdateTopicCommand {
+            interface $Properties {
+                name?: (string|null);
+                settings?: (fermata.v1.TopicSettings.$Properties|null);
+                updateMask?: (string[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.UpdateTopicCommand.$Properties;
+        }
+
+        interface IDeleteTopicCommand extends fermata.v1.DeleteTopicCommand.$Properties {
+        }
+
+        class DeleteTopicCommand {
+            constructor(properties?: fermata.v1.DeleteTopicCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            name: string;
+            static create(properties: fermata.v1.DeleteTopicCommand.$Shape): fermata.v1.DeleteTopicCommand & fermata.v1.DeleteTopicCommand.$Shape;
+            static create(properties?: fermata.v1.DeleteTopicCommand.$Properties): fermata.v1.DeleteTopicCommand;
+            static encode(message: fermata.v1.DeleteTopicCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.DeleteTopicCommand & fermata.v1.DeleteTopicCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace DeleteTopicCommand {
+            interface $Properties {
+                name?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.DeleteTopicCommand.$Properties;
+        }
+
+        interface ICreateGroupCommand extends fermata.v1.CreateGroupCommand.$Properties {
+        }
+
+        class CreateGroupCommand {
+            constructor(properties?: fermata.v1.CreateGroupCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            static create(properties: fermata.v1.CreateGroupCommand.$Shape): fermata.v1.CreateGroupCommand & fermata.v1.CreateGroupCommand.$Shape;
+            static create(properties?: fermata.v1.CreateGroupCommand.$Properties): fermata.v1.CreateGroupCommand;
+            static encode(message: fermata.v1.CreateGroupCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.CreateGroupCommand & fermata.v1.CreateGroupCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CreateGroupCommand {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.CreateGroupCommand.$Properties;
+        }
+
+        interface IDeleteGroupCommand extends fermata.v1.DeleteGroupCommand.$Properties {
+        }
+
+        class DeleteGroupCommand {
+            constructor(properties?: fermata.v1.DeleteGroupCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            static create(properties: fermata.v1.DeleteGroupCommand.$Shape): fermata.v1.DeleteGroupCommand & fermata.v1.DeleteGroupCommand.$Shape;
+            static create(properties?: fermata.v1.DeleteGroupCommand.$Properties): fermata.v1.DeleteGroupCommand;
+            static encode(message: fermata.v1.DeleteGroupCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.DeleteGroupCommand & fermata.v1.DeleteGroupCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace DeleteGroupCommand {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.DeleteGroupCommand.$Properties;
+        }
+
         class Raft extends $protobuf.rpc.Service {
             constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
             static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): Raft;
@@ -2285,15 +2758,12 @@ export namespace fermata {
             $unknowns?: Uint8Array[];
             id: Long;
             topic: string;
-            group: string;
             payload: Uint8Array;
             headers: { [k: string]: string };
             key: string;
             enqueuedAtMs: Long;
             dueAtMs: Long;
             expireAtMs: Long;
-            attempt: number;
-            liveGroups: number;
             deadLetter?: (fermata.v1.DeadLetterInfo.$Properties|null);
             static create(properties: fermata.v1.StoredMessage.$Shape): fermata.v1.StoredMessage & fermata.v1.StoredMessage.$Shape;
             static create(properties?: fermata.v1.StoredMessage.$Properties): fermata.v1.StoredMessage;
@@ -2306,15 +2776,12 @@ export namespace fermata {
             interface $Properties {
                 id?: (Long|null);
                 topic?: (string|null);
-                group?: (string|null);
                 payload?: (Uint8Array|null);
                 headers?: ({ [k: string]: string }|null);
                 key?: (string|null);
                 enqueuedAtMs?: (Long|null);
                 dueAtMs?: (Long|null);
                 expireAtMs?: (Long|null);
-                attempt?: (number|null);
-                liveGroups?: (number|null);
                 deadLetter?: (fermata.v1.DeadLetterInfo.$Properties|null);
                 $unknowns?: Uint8Array[];
             }
@@ -2333,6 +2800,8 @@ export namespace fermata {
             reason: string;
             attempts: number;
             deliveredAtMs: Long[];
+            sourceKey: string;
+            deadLetteredAtMs: Long;
             static create(properties: fermata.v1.DeadLetterInfo.$Shape): fermata.v1.DeadLetterInfo & fermata.v1.DeadLetterInfo.$Shape;
             static create(properties?: fermata.v1.DeadLetterInfo.$Properties): fermata.v1.DeadLetterInfo;
             static encode(message: fermata.v1.DeadLetterInfo.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2348,6 +2817,8 @@ export namespace fermata {
                 reason?: (string|null);
                 attempts?: (number|null);
                 deliveredAtMs?: (Long[]|null);
+                sourceKey?: (string|null);
+                deadLetteredAtMs?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.DeadLetterInfo.$Properties;
@@ -2387,6 +2858,98 @@ export namespace fermata {
             type $Shape = fermata.v1.QueueEntry.$Properties;
         }
 
+        enum GroupOutcome {
+            GROUP_OUTCOME_LIVE = 0,
+            GROUP_OUTCOME_DONE = 1,
+            GROUP_OUTCOME_DEAD_LETTERED = 2,
+            GROUP_OUTCOME_EXPIRED = 3,
+            GROUP_OUTCOME_REMOVED = 4
+        }
+
+        interface IGroupRef extends fermata.v1.GroupRef.$Properties {
+        }
+
+        class GroupRef {
+            constructor(properties?: fermata.v1.GroupRef.$Properties);
+            $unknowns?: Uint8Array[];
+            group: string;
+            tag: Uint8Array;
+            outcome: fermata.v1.GroupOutcome;
+            static create(properties: fermata.v1.GroupRef.$Shape): fermata.v1.GroupRef & fermata.v1.GroupRef.$Shape;
+            static create(properties?: fermata.v1.GroupRef.$Properties): fermata.v1.GroupRef;
+            static encode(message: fermata.v1.GroupRef.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GroupRef & fermata.v1.GroupRef.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GroupRef {
+            interface $Properties {
+                group?: (string|null);
+                tag?: (Uint8Array|null);
+                outcome?: (fermata.v1.GroupOutcome|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GroupRef.$Properties;
+        }
+
+        interface IMessageIndex extends fermata.v1.MessageIndex.$Properties {
+        }
+
+        class MessageIndex {
+            constructor(properties?: fermata.v1.MessageIndex.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            key: string;
+            expireAtMs: Long;
+            groups: fermata.v1.GroupRef.$Properties[];
+            done: boolean;
+            endedAtMs: Long;
+            static create(properties: fermata.v1.MessageIndex.$Shape): fermata.v1.MessageIndex & fermata.v1.MessageIndex.$Shape;
+            static create(properties?: fermata.v1.MessageIndex.$Properties): fermata.v1.MessageIndex;
+            static encode(message: fermata.v1.MessageIndex.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.MessageIndex & fermata.v1.MessageIndex.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace MessageIndex {
+            interface $Properties {
+                topic?: (string|null);
+                key?: (string|null);
+                expireAtMs?: (Long|null);
+                groups?: (fermata.v1.GroupRef.$Properties[]|null);
+                done?: (boolean|null);
+                endedAtMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.MessageIndex.$Properties;
+        }
+
+        interface IKeyRecord extends fermata.v1.KeyRecord.$Properties {
+        }
+
+        class KeyRecord {
+            constructor(properties?: fermata.v1.KeyRecord.$Properties);
+            $unknowns?: Uint8Array[];
+            id: Long;
+            endedAtMs: Long;
+            windowEndMs: Long;
+            static create(properties: fermata.v1.KeyRecord.$Shape): fermata.v1.KeyRecord & fermata.v1.KeyRecord.$Shape;
+            static create(properties?: fermata.v1.KeyRecord.$Properties): fermata.v1.KeyRecord;
+            static encode(message: fermata.v1.KeyRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.KeyRecord & fermata.v1.KeyRecord.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace KeyRecord {
+            interface $Properties {
+                id?: (Long|null);
+                endedAtMs?: (Long|null);
+                windowEndMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.KeyRecord.$Properties;
+        }
+
         interface ITopicRecord extends fermata.v1.TopicRecord.$Properties {
         }
 
@@ -2397,7 +2960,6 @@ export namespace fermata {
             settings?: (fermata.v1.TopicSettings.$Properties|null);
             groups: string[];
             createdAtMs: Long;
-            queueHash: Long;
             static create(properties: fermata.v1.TopicRecord.$Shape): fermata.v1.TopicRecord & fermata.v1.TopicRecord.$Shape;
             static create(properties?: fermata.v1.TopicRecord.$Properties): fermata.v1.TopicRecord;
             static encode(message: fermata.v1.TopicRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2411,10 +2973,39 @@ export namespace fermata {
                 settings?: (fermata.v1.TopicSettings.$Properties|null);
                 groups?: (string[]|null);
                 createdAtMs?: (Long|null);
-                queueHash?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.TopicRecord.$Properties;
+        }
+
+        interface IQueueRecord extends fermata.v1.QueueRecord.$Properties {
+        }
+
+        class QueueRecord {
+            constructor(properties?: fermata.v1.QueueRecord.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            pending: Long;
+            inFlight: Long;
+            deadLettered: Long;
+            static create(properties: fermata.v1.QueueRecord.$Shape): fermata.v1.QueueRecord & fermata.v1.QueueRecord.$Shape;
+            static create(properties?: fermata.v1.QueueRecord.$Properties): fermata.v1.QueueRecord;
+            static encode(message: fermata.v1.QueueRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.QueueRecord & fermata.v1.QueueRecord.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace QueueRecord {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                pending?: (Long|null);
+                inFlight?: (Long|null);
+                deadLettered?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.QueueRecord.$Properties;
         }
     }
 }

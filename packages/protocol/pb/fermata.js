@@ -7542,6 +7542,1901 @@ export const fermata = $root.fermata = (() => {
             return TransferLeadershipResponse;
         })();
 
+        v1.Command = (function() {
+
+            const Command = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            Command.prototype.nowMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Command.prototype.publish = null;
+            Command.prototype.lease = null;
+            Command.prototype.ack = null;
+            Command.prototype.nack = null;
+            Command.prototype.extend = null;
+            Command.prototype.cancel = null;
+            Command.prototype.reschedule = null;
+            Command.prototype.expire = null;
+            Command.prototype.purgeKeys = null;
+            Command.prototype.createTopic = null;
+            Command.prototype.updateTopic = null;
+            Command.prototype.deleteTopic = null;
+            Command.prototype.createGroup = null;
+            Command.prototype.deleteGroup = null;
+
+            let $oneOfFields;
+
+            $Object.defineProperty(Command.prototype, "kind", {
+                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            Command.create = function(properties) {
+                return new Command(properties);
+            };
+
+            Command.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.nowMs != null && $Object.hasOwnProperty.call(message, "nowMs") && (typeof message.nowMs === "object" ? message.nowMs.low || message.nowMs.high : message.nowMs !== 0))
+                    writer.uint32(8).int64(message.nowMs);
+                if (message.publish != null && $Object.hasOwnProperty.call(message, "publish"))
+                    $root.fermata.v1.PublishCommand.encode(message.publish, writer.uint32(82).fork(), _depth + 1).ldelim();
+                if (message.lease != null && $Object.hasOwnProperty.call(message, "lease"))
+                    $root.fermata.v1.LeaseCommand.encode(message.lease, writer.uint32(90).fork(), _depth + 1).ldelim();
+                if (message.ack != null && $Object.hasOwnProperty.call(message, "ack"))
+                    $root.fermata.v1.AckCommand.encode(message.ack, writer.uint32(98).fork(), _depth + 1).ldelim();
+                if (message.nack != null && $Object.hasOwnProperty.call(message, "nack"))
+                    $root.fermata.v1.NackCommand.encode(message.nack, writer.uint32(106).fork(), _depth + 1).ldelim();
+                if (message.extend != null && $Object.hasOwnProperty.call(message, "extend"))
+                    $root.fermata.v1.ExtendCommand.encode(message.extend, writer.uint32(114).fork(), _depth + 1).ldelim();
+                if (message.cancel != null && $Object.hasOwnProperty.call(message, "cancel"))
+                    $root.fermata.v1.CancelCommand.encode(message.cancel, writer.uint32(122).fork(), _depth + 1).ldelim();
+                if (message.reschedule != null && $Object.hasOwnProperty.call(message, "reschedule"))
+                    $root.fermata.v1.RescheduleCommand.encode(message.reschedule, writer.uint32(130).fork(), _depth + 1).ldelim();
+                if (message.expire != null && $Object.hasOwnProperty.call(message, "expire"))
+                    $root.fermata.v1.ExpireCommand.encode(message.expire, writer.uint32(138).fork(), _depth + 1).ldelim();
+                if (message.purgeKeys != null && $Object.hasOwnProperty.call(message, "purgeKeys"))
+                    $root.fermata.v1.PurgeKeysCommand.encode(message.purgeKeys, writer.uint32(146).fork(), _depth + 1).ldelim();
+                if (message.createTopic != null && $Object.hasOwnProperty.call(message, "createTopic"))
+                    $root.fermata.v1.CreateTopicCommand.encode(message.createTopic, writer.uint32(154).fork(), _depth + 1).ldelim();
+                if (message.updateTopic != null && $Object.hasOwnProperty.call(message, "updateTopic"))
+                    $root.fermata.v1.UpdateTopicCommand.encode(message.updateTopic, writer.uint32(162).fork(), _depth + 1).ldelim();
+                if (message.deleteTopic != null && $Object.hasOwnProperty.call(message, "deleteTopic"))
+                    $root.fermata.v1.DeleteTopicCommand.encode(message.deleteTopic, writer.uint32(170).fork(), _depth + 1).ldelim();
+                if (message.createGroup != null && $Object.hasOwnProperty.call(message, "createGroup"))
+                    $root.fermata.v1.CreateGroupCommand.encode(message.createGroup, writer.uint32(178).fork(), _depth + 1).ldelim();
+                if (message.deleteGroup != null && $Object.hasOwnProperty.call(message, "deleteGroup"))
+                    $root.fermata.v1.DeleteGroupCommand.encode(message.deleteGroup, writer.uint32(186).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            Command.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.Command();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.nowMs = value;
+                            else
+                                delete message.nowMs;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 2)
+                                break;
+                            message.publish = $root.fermata.v1.PublishCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.publish);
+                            message.kind = "publish";
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 2)
+                                break;
+                            message.lease = $root.fermata.v1.LeaseCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.lease);
+                            message.kind = "lease";
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 2)
+                                break;
+                            message.ack = $root.fermata.v1.AckCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.ack);
+                            message.kind = "ack";
+                            continue;
+                        }
+                    case 13: {
+                            if (wireType !== 2)
+                                break;
+                            message.nack = $root.fermata.v1.NackCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.nack);
+                            message.kind = "nack";
+                            continue;
+                        }
+                    case 14: {
+                            if (wireType !== 2)
+                                break;
+                            message.extend = $root.fermata.v1.ExtendCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.extend);
+                            message.kind = "extend";
+                            continue;
+                        }
+                    case 15: {
+                            if (wireType !== 2)
+                                break;
+                            message.cancel = $root.fermata.v1.CancelCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.cancel);
+                            message.kind = "cancel";
+                            continue;
+                        }
+                    case 16: {
+                            if (wireType !== 2)
+                                break;
+                            message.reschedule = $root.fermata.v1.RescheduleCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.reschedule);
+                            message.kind = "reschedule";
+                            continue;
+                        }
+                    case 17: {
+                            if (wireType !== 2)
+                                break;
+                            message.expire = $root.fermata.v1.ExpireCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.expire);
+                            message.kind = "expire";
+                            continue;
+                        }
+                    case 18: {
+                            if (wireType !== 2)
+                                break;
+                            message.purgeKeys = $root.fermata.v1.PurgeKeysCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.purgeKeys);
+                            message.kind = "purgeKeys";
+                            continue;
+                        }
+                    case 19: {
+                            if (wireType !== 2)
+                                break;
+                            message.createTopic = $root.fermata.v1.CreateTopicCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.createTopic);
+                            message.kind = "createTopic";
+                            continue;
+                        }
+                    case 20: {
+                            if (wireType !== 2)
+                                break;
+                            message.updateTopic = $root.fermata.v1.UpdateTopicCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.updateTopic);
+                            message.kind = "updateTopic";
+                            continue;
+                        }
+                    case 21: {
+                            if (wireType !== 2)
+                                break;
+                            message.deleteTopic = $root.fermata.v1.DeleteTopicCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.deleteTopic);
+                            message.kind = "deleteTopic";
+                            continue;
+                        }
+                    case 22: {
+                            if (wireType !== 2)
+                                break;
+                            message.createGroup = $root.fermata.v1.CreateGroupCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.createGroup);
+                            message.kind = "createGroup";
+                            continue;
+                        }
+                    case 23: {
+                            if (wireType !== 2)
+                                break;
+                            message.deleteGroup = $root.fermata.v1.DeleteGroupCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.deleteGroup);
+                            message.kind = "deleteGroup";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            Command.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.Command";
+            };
+
+            return Command;
+        })();
+
+        v1.PublishCommand = (function() {
+
+            const PublishCommand = function (properties) {
+                this.messages = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PublishCommand.prototype.messages = $util.emptyArray;
+            PublishCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            PublishCommand.create = function(properties) {
+                return new PublishCommand(properties);
+            };
+
+            PublishCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.messages != null && message.messages.length)
+                    for (let i = 0; i < message.messages.length; ++i)
+                        $root.fermata.v1.PublishMessage.encode(message.messages[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.firstId != null && $Object.hasOwnProperty.call(message, "firstId") && (typeof message.firstId === "object" ? message.firstId.low || message.firstId.high : message.firstId !== 0))
+                    writer.uint32(16).uint64(message.firstId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PublishCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PublishCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.messages && message.messages.length))
+                                message.messages = [];
+                            message.messages.push($root.fermata.v1.PublishMessage.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.firstId = value;
+                            else
+                                delete message.firstId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PublishCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PublishCommand";
+            };
+
+            return PublishCommand;
+        })();
+
+        v1.LeaseCommand = (function() {
+
+            const LeaseCommand = function (properties) {
+                this.tags = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            LeaseCommand.prototype.topic = "";
+            LeaseCommand.prototype.group = "";
+            LeaseCommand.prototype.tags = $util.emptyArray;
+            LeaseCommand.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            LeaseCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            LeaseCommand.prototype.idCount = 0;
+
+            LeaseCommand.create = function(properties) {
+                return new LeaseCommand(properties);
+            };
+
+            LeaseCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.tags != null && message.tags.length)
+                    for (let i = 0; i < message.tags.length; ++i)
+                        writer.uint32(26).bytes(message.tags[i]);
+                if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
+                    writer.uint32(32).int64(message.leaseMs);
+                if (message.firstId != null && $Object.hasOwnProperty.call(message, "firstId") && (typeof message.firstId === "object" ? message.firstId.low || message.firstId.high : message.firstId !== 0))
+                    writer.uint32(40).uint64(message.firstId);
+                if (message.idCount != null && $Object.hasOwnProperty.call(message, "idCount") && message.idCount !== 0)
+                    writer.uint32(48).uint32(message.idCount);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            LeaseCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.LeaseCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.tags && message.tags.length))
+                                message.tags = [];
+                            message.tags.push(reader.bytes());
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseMs = value;
+                            else
+                                delete message.leaseMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.firstId = value;
+                            else
+                                delete message.firstId;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.idCount = value;
+                            else
+                                delete message.idCount;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            LeaseCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.LeaseCommand";
+            };
+
+            return LeaseCommand;
+        })();
+
+        v1.AckCommand = (function() {
+
+            const AckCommand = function (properties) {
+                this.tags = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            AckCommand.prototype.tags = $util.emptyArray;
+
+            AckCommand.create = function(properties) {
+                return new AckCommand(properties);
+            };
+
+            AckCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tags != null && message.tags.length)
+                    for (let i = 0; i < message.tags.length; ++i)
+                        writer.uint32(10).bytes(message.tags[i]);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            AckCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.AckCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.tags && message.tags.length))
+                                message.tags = [];
+                            message.tags.push(reader.bytes());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            AckCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.AckCommand";
+            };
+
+            return AckCommand;
+        })();
+
+        v1.NackCommand = (function() {
+
+            const NackCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            NackCommand.prototype.tag = $util.newBuffer([]);
+            NackCommand.prototype.delayMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            NackCommand.create = function(properties) {
+                return new NackCommand(properties);
+            };
+
+            NackCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tag != null && $Object.hasOwnProperty.call(message, "tag") && message.tag.length)
+                    writer.uint32(10).bytes(message.tag);
+                if (message.delayMs != null && $Object.hasOwnProperty.call(message, "delayMs") && (typeof message.delayMs === "object" ? message.delayMs.low || message.delayMs.high : message.delayMs !== 0))
+                    writer.uint32(16).int64(message.delayMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            NackCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.NackCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.tag = value;
+                            else
+                                delete message.tag;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.delayMs = value;
+                            else
+                                delete message.delayMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            NackCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.NackCommand";
+            };
+
+            return NackCommand;
+        })();
+
+        v1.ExtendCommand = (function() {
+
+            const ExtendCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ExtendCommand.prototype.tag = $util.newBuffer([]);
+            ExtendCommand.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            ExtendCommand.create = function(properties) {
+                return new ExtendCommand(properties);
+            };
+
+            ExtendCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tag != null && $Object.hasOwnProperty.call(message, "tag") && message.tag.length)
+                    writer.uint32(10).bytes(message.tag);
+                if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
+                    writer.uint32(16).int64(message.leaseMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ExtendCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ExtendCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.tag = value;
+                            else
+                                delete message.tag;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseMs = value;
+                            else
+                                delete message.leaseMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ExtendCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ExtendCommand";
+            };
+
+            return ExtendCommand;
+        })();
+
+        v1.CancelCommand = (function() {
+
+            const CancelCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            CancelCommand.prototype.topic = "";
+            CancelCommand.prototype.id = null;
+            CancelCommand.prototype.key = null;
+
+            let $oneOfFields;
+
+            $Object.defineProperty(CancelCommand.prototype, "target", {
+                get: $util.oneOfGetter($oneOfFields = ["id", "key"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            CancelCommand.create = function(properties) {
+                return new CancelCommand(properties);
+            };
+
+            CancelCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id"))
+                    writer.uint32(16).uint64(message.id);
+                if (message.key != null && $Object.hasOwnProperty.call(message, "key"))
+                    writer.uint32(26).string(message.key);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            CancelCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.CancelCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            message.id = reader.uint64();
+                            message.target = "id";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.key = reader.stringVerify();
+                            message.target = "key";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            CancelCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.CancelCommand";
+            };
+
+            return CancelCommand;
+        })();
+
+        v1.RescheduleCommand = (function() {
+
+            const RescheduleCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RescheduleCommand.prototype.topic = "";
+            RescheduleCommand.prototype.id = null;
+            RescheduleCommand.prototype.key = null;
+            RescheduleCommand.prototype.delayMs = null;
+            RescheduleCommand.prototype.deliverAtMs = null;
+
+            let $oneOfFields;
+
+            $Object.defineProperty(RescheduleCommand.prototype, "target", {
+                get: $util.oneOfGetter($oneOfFields = ["id", "key"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            $Object.defineProperty(RescheduleCommand.prototype, "schedule", {
+                get: $util.oneOfGetter($oneOfFields = ["delayMs", "deliverAtMs"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            RescheduleCommand.create = function(properties) {
+                return new RescheduleCommand(properties);
+            };
+
+            RescheduleCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id"))
+                    writer.uint32(16).uint64(message.id);
+                if (message.key != null && $Object.hasOwnProperty.call(message, "key"))
+                    writer.uint32(26).string(message.key);
+                if (message.delayMs != null && $Object.hasOwnProperty.call(message, "delayMs"))
+                    writer.uint32(32).int64(message.delayMs);
+                if (message.deliverAtMs != null && $Object.hasOwnProperty.call(message, "deliverAtMs"))
+                    writer.uint32(40).int64(message.deliverAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RescheduleCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RescheduleCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            message.id = reader.uint64();
+                            message.target = "id";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.key = reader.stringVerify();
+                            message.target = "key";
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            message.delayMs = reader.int64();
+                            message.schedule = "delayMs";
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            message.deliverAtMs = reader.int64();
+                            message.schedule = "deliverAtMs";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RescheduleCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RescheduleCommand";
+            };
+
+            return RescheduleCommand;
+        })();
+
+        v1.ExpireCommand = (function() {
+
+            const ExpireCommand = function (properties) {
+                this.ids = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ExpireCommand.prototype.ids = $util.emptyArray;
+            ExpireCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            ExpireCommand.prototype.idCount = 0;
+
+            ExpireCommand.create = function(properties) {
+                return new ExpireCommand(properties);
+            };
+
+            ExpireCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.ids != null && message.ids.length)
+                    writer.uint32(10).uint64s(message.ids);
+                if (message.firstId != null && $Object.hasOwnProperty.call(message, "firstId") && (typeof message.firstId === "object" ? message.firstId.low || message.firstId.high : message.firstId !== 0))
+                    writer.uint32(16).uint64(message.firstId);
+                if (message.idCount != null && $Object.hasOwnProperty.call(message, "idCount") && message.idCount !== 0)
+                    writer.uint32(24).uint32(message.idCount);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ExpireCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ExpireCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType === 2) {
+                                if (!(message.ids && message.ids.length))
+                                    message.ids = [];
+                                reader.uint64s(message.ids);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.ids && message.ids.length))
+                                message.ids = [];
+                            message.ids.push(reader.uint64());
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.firstId = value;
+                            else
+                                delete message.firstId;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.idCount = value;
+                            else
+                                delete message.idCount;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ExpireCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ExpireCommand";
+            };
+
+            return ExpireCommand;
+        })();
+
+        v1.TopicKey = (function() {
+
+            const TopicKey = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            TopicKey.prototype.topic = "";
+            TopicKey.prototype.key = "";
+
+            TopicKey.create = function(properties) {
+                return new TopicKey(properties);
+            };
+
+            TopicKey.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.key != null && $Object.hasOwnProperty.call(message, "key") && message.key !== "")
+                    writer.uint32(18).string(message.key);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            TopicKey.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.TopicKey();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.key = value;
+                            else
+                                delete message.key;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            TopicKey.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.TopicKey";
+            };
+
+            return TopicKey;
+        })();
+
+        v1.PurgeKeysCommand = (function() {
+
+            const PurgeKeysCommand = function (properties) {
+                this.keys = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PurgeKeysCommand.prototype.keys = $util.emptyArray;
+
+            PurgeKeysCommand.create = function(properties) {
+                return new PurgeKeysCommand(properties);
+            };
+
+            PurgeKeysCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.keys != null && message.keys.length)
+                    for (let i = 0; i < message.keys.length; ++i)
+                        $root.fermata.v1.TopicKey.encode(message.keys[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PurgeKeysCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PurgeKeysCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.keys && message.keys.length))
+                                message.keys = [];
+                            message.keys.push($root.fermata.v1.TopicKey.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PurgeKeysCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PurgeKeysCommand";
+            };
+
+            return PurgeKeysCommand;
+        })();
+
+        v1.CreateTopicCommand = (function() {
+
+            const CreateTopicCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            CreateTopicCommand.prototype.name = "";
+            CreateTopicCommand.prototype.settings = null;
+
+            CreateTopicCommand.create = function(properties) {
+                return new CreateTopicCommand(properties);
+            };
+
+            CreateTopicCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(10).string(message.name);
+                if (message.settings != null && $Object.hasOwnProperty.call(message, "settings"))
+                    $root.fermata.v1.TopicSettings.encode(message.settings, writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            CreateTopicCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.CreateTopicCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.settings = $root.fermata.v1.TopicSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.settings);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            CreateTopicCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.CreateTopicCommand";
+            };
+
+            return CreateTopicCommand;
+        })();
+
+        v1.UpdateTopicCommand = (function() {
+
+            const UpdateTopicCommand = function (properties) {
+                this.updateMask = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            UpdateTopicCommand.prototype.name = "";
+            UpdateTopicCommand.prototype.settings = null;
+            UpdateTopicCommand.prototype.updateMask = $util.emptyArray;
+
+            UpdateTopicCommand.create = function(properties) {
+                return new UpdateTopicCommand(properties);
+            };
+
+            UpdateTopicCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(10).string(message.name);
+                if (message.settings != null && $Object.hasOwnProperty.call(message, "settings"))
+                    $root.fermata.v1.TopicSettings.encode(message.settings, writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.updateMask != null && message.updateMask.length)
+                    for (let i = 0; i < message.updateMask.length; ++i)
+                        writer.uint32(26).string(message.updateMask[i]);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            UpdateTopicCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.UpdateTopicCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.settings = $root.fermata.v1.TopicSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.settings);
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.updateMask && message.updateMask.length))
+                                message.updateMask = [];
+                            message.updateMask.push(reader.stringVerify());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            UpdateTopicCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.UpdateTopicCommand";
+            };
+
+            return UpdateTopicCommand;
+        })();
+
+        v1.DeleteTopicCommand = (function() {
+
+            const DeleteTopicCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            DeleteTopicCommand.prototype.name = "";
+
+            DeleteTopicCommand.create = function(properties) {
+                return new DeleteTopicCommand(properties);
+            };
+
+            DeleteTopicCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(10).string(message.name);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            DeleteTopicCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.DeleteTopicCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            DeleteTopicCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.DeleteTopicCommand";
+            };
+
+            return DeleteTopicCommand;
+        })();
+
+        v1.CreateGroupCommand = (function() {
+
+            const CreateGroupCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            CreateGroupCommand.prototype.topic = "";
+            CreateGroupCommand.prototype.group = "";
+
+            CreateGroupCommand.create = function(properties) {
+                return new CreateGroupCommand(properties);
+            };
+
+            CreateGroupCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            CreateGroupCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.CreateGroupCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            CreateGroupCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.CreateGroupCommand";
+            };
+
+            return CreateGroupCommand;
+        })();
+
+        v1.DeleteGroupCommand = (function() {
+
+            const DeleteGroupCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            DeleteGroupCommand.prototype.topic = "";
+            DeleteGroupCommand.prototype.group = "";
+
+            DeleteGroupCommand.create = function(properties) {
+                return new DeleteGroupCommand(properties);
+            };
+
+            DeleteGroupCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            DeleteGroupCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.DeleteGroupCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            DeleteGroupCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.DeleteGroupCommand";
+            };
+
+            return DeleteGroupCommand;
+        })();
+
         v1.Raft = (function() {
 
             const Raft = function(rpcImpl, requestDelimited, responseDelimited) {
@@ -8641,15 +10536,12 @@ export const fermata = $root.fermata = (() => {
 
             StoredMessage.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             StoredMessage.prototype.topic = "";
-            StoredMessage.prototype.group = "";
             StoredMessage.prototype.payload = $util.newBuffer([]);
             StoredMessage.prototype.headers = $util.emptyObject;
             StoredMessage.prototype.key = "";
             StoredMessage.prototype.enqueuedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             StoredMessage.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             StoredMessage.prototype.expireAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
-            StoredMessage.prototype.attempt = 0;
-            StoredMessage.prototype.liveGroups = 0;
             StoredMessage.prototype.deadLetter = null;
 
             StoredMessage.create = function(properties) {
@@ -8667,27 +10559,21 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(8).uint64(message.id);
                 if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
                     writer.uint32(18).string(message.topic);
-                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
-                    writer.uint32(26).string(message.group);
                 if (message.payload != null && $Object.hasOwnProperty.call(message, "payload") && message.payload.length)
-                    writer.uint32(34).bytes(message.payload);
+                    writer.uint32(26).bytes(message.payload);
                 if (message.headers != null && $Object.hasOwnProperty.call(message, "headers"))
                     for (let keys = $Object.keys(message.headers), i = 0; i < keys.length; ++i)
-                        writer.uint32(42).fork().uint32(10).string(keys[i]).uint32(18).string(message.headers[keys[i]]).ldelim();
+                        writer.uint32(34).fork().uint32(10).string(keys[i]).uint32(18).string(message.headers[keys[i]]).ldelim();
                 if (message.key != null && $Object.hasOwnProperty.call(message, "key") && message.key !== "")
-                    writer.uint32(50).string(message.key);
+                    writer.uint32(42).string(message.key);
                 if (message.enqueuedAtMs != null && $Object.hasOwnProperty.call(message, "enqueuedAtMs") && (typeof message.enqueuedAtMs === "object" ? message.enqueuedAtMs.low || message.enqueuedAtMs.high : message.enqueuedAtMs !== 0))
-                    writer.uint32(56).int64(message.enqueuedAtMs);
+                    writer.uint32(48).int64(message.enqueuedAtMs);
                 if (message.dueAtMs != null && $Object.hasOwnProperty.call(message, "dueAtMs") && (typeof message.dueAtMs === "object" ? message.dueAtMs.low || message.dueAtMs.high : message.dueAtMs !== 0))
-                    writer.uint32(64).int64(message.dueAtMs);
+                    writer.uint32(56).int64(message.dueAtMs);
                 if (message.expireAtMs != null && $Object.hasOwnProperty.call(message, "expireAtMs") && (typeof message.expireAtMs === "object" ? message.expireAtMs.low || message.expireAtMs.high : message.expireAtMs !== 0))
-                    writer.uint32(72).int64(message.expireAtMs);
-                if (message.attempt != null && $Object.hasOwnProperty.call(message, "attempt") && message.attempt !== 0)
-                    writer.uint32(80).uint32(message.attempt);
-                if (message.liveGroups != null && $Object.hasOwnProperty.call(message, "liveGroups") && message.liveGroups !== 0)
-                    writer.uint32(88).uint32(message.liveGroups);
+                    writer.uint32(64).int64(message.expireAtMs);
                 if (message.deadLetter != null && $Object.hasOwnProperty.call(message, "deadLetter"))
-                    $root.fermata.v1.DeadLetterInfo.encode(message.deadLetter, writer.uint32(98).fork(), _depth + 1).ldelim();
+                    $root.fermata.v1.DeadLetterInfo.encode(message.deadLetter, writer.uint32(74).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -8742,22 +10628,13 @@ export const fermata = $root.fermata = (() => {
                     case 3: {
                             if (wireType !== 2)
                                 break;
-                            if ((value = reader.stringVerify()).length)
-                                message.group = value;
-                            else
-                                delete message.group;
-                            continue;
-                        }
-                    case 4: {
-                            if (wireType !== 2)
-                                break;
                             if ((value = reader.bytes()).length)
                                 message.payload = value;
                             else
                                 delete message.payload;
                             continue;
                         }
-                    case 5: {
+                    case 4: {
                             if (wireType !== 2)
                                 break;
                             if (message.headers === $util.emptyObject)
@@ -8793,7 +10670,7 @@ export const fermata = $root.fermata = (() => {
                             message.headers[key] = value;
                             continue;
                         }
-                    case 6: {
+                    case 5: {
                             if (wireType !== 2)
                                 break;
                             if ((value = reader.stringVerify()).length)
@@ -8802,7 +10679,7 @@ export const fermata = $root.fermata = (() => {
                                 delete message.key;
                             continue;
                         }
-                    case 7: {
+                    case 6: {
                             if (wireType !== 0)
                                 break;
                             if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
@@ -8811,7 +10688,7 @@ export const fermata = $root.fermata = (() => {
                                 delete message.enqueuedAtMs;
                             continue;
                         }
-                    case 8: {
+                    case 7: {
                             if (wireType !== 0)
                                 break;
                             if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
@@ -8820,7 +10697,7 @@ export const fermata = $root.fermata = (() => {
                                 delete message.dueAtMs;
                             continue;
                         }
-                    case 9: {
+                    case 8: {
                             if (wireType !== 0)
                                 break;
                             if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
@@ -8829,25 +10706,7 @@ export const fermata = $root.fermata = (() => {
                                 delete message.expireAtMs;
                             continue;
                         }
-                    case 10: {
-                            if (wireType !== 0)
-                                break;
-                            if (value = reader.uint32())
-                                message.attempt = value;
-                            else
-                                delete message.attempt;
-                            continue;
-                        }
-                    case 11: {
-                            if (wireType !== 0)
-                                break;
-                            if (value = reader.uint32())
-                                message.liveGroups = value;
-                            else
-                                delete message.liveGroups;
-                            continue;
-                        }
-                    case 12: {
+                    case 9: {
                             if (wireType !== 2)
                                 break;
                             message.deadLetter = $root.fermata.v1.DeadLetterInfo.decode(reader, reader.size(), $undefined, _depth + 1, message.deadLetter);
@@ -8895,6 +10754,8 @@ export const fermata = $root.fermata = (() => {
             DeadLetterInfo.prototype.reason = "";
             DeadLetterInfo.prototype.attempts = 0;
             DeadLetterInfo.prototype.deliveredAtMs = $util.emptyArray;
+            DeadLetterInfo.prototype.sourceKey = "";
+            DeadLetterInfo.prototype.deadLetteredAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
 
             DeadLetterInfo.create = function(properties) {
                 return new DeadLetterInfo(properties);
@@ -8919,6 +10780,10 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(40).uint32(message.attempts);
                 if (message.deliveredAtMs != null && message.deliveredAtMs.length)
                     writer.uint32(50).int64s(message.deliveredAtMs);
+                if (message.sourceKey != null && $Object.hasOwnProperty.call(message, "sourceKey") && message.sourceKey !== "")
+                    writer.uint32(58).string(message.sourceKey);
+                if (message.deadLetteredAtMs != null && $Object.hasOwnProperty.call(message, "deadLetteredAtMs") && (typeof message.deadLetteredAtMs === "object" ? message.deadLetteredAtMs.low || message.deadLetteredAtMs.high : message.deadLetteredAtMs !== 0))
+                    writer.uint32(64).int64(message.deadLetteredAtMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -9009,6 +10874,24 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.deliveredAtMs && message.deliveredAtMs.length))
                                 message.deliveredAtMs = [];
                             message.deliveredAtMs.push(reader.int64());
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.sourceKey = value;
+                            else
+                                delete message.sourceKey;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.deadLetteredAtMs = value;
+                            else
+                                delete message.deadLetteredAtMs;
                             continue;
                         }
                     }
@@ -9207,6 +11090,401 @@ export const fermata = $root.fermata = (() => {
             return QueueEntry;
         })();
 
+        v1.GroupOutcome = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "GROUP_OUTCOME_LIVE"] = 0;
+            values[valuesById[1] = "GROUP_OUTCOME_DONE"] = 1;
+            values[valuesById[2] = "GROUP_OUTCOME_DEAD_LETTERED"] = 2;
+            values[valuesById[3] = "GROUP_OUTCOME_EXPIRED"] = 3;
+            values[valuesById[4] = "GROUP_OUTCOME_REMOVED"] = 4;
+            return values;
+        })();
+
+        v1.GroupRef = (function() {
+
+            const GroupRef = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GroupRef.prototype.group = "";
+            GroupRef.prototype.tag = $util.newBuffer([]);
+            GroupRef.prototype.outcome = 0;
+
+            GroupRef.create = function(properties) {
+                return new GroupRef(properties);
+            };
+
+            GroupRef.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(10).string(message.group);
+                if (message.tag != null && $Object.hasOwnProperty.call(message, "tag") && message.tag.length)
+                    writer.uint32(18).bytes(message.tag);
+                if (message.outcome != null && $Object.hasOwnProperty.call(message, "outcome") && message.outcome !== 0)
+                    writer.uint32(24).int32(message.outcome);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GroupRef.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GroupRef();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.tag = value;
+                            else
+                                delete message.tag;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.outcome = value;
+                            else
+                                delete message.outcome;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GroupRef.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GroupRef";
+            };
+
+            return GroupRef;
+        })();
+
+        v1.MessageIndex = (function() {
+
+            const MessageIndex = function (properties) {
+                this.groups = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            MessageIndex.prototype.topic = "";
+            MessageIndex.prototype.key = "";
+            MessageIndex.prototype.expireAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            MessageIndex.prototype.groups = $util.emptyArray;
+            MessageIndex.prototype.done = false;
+            MessageIndex.prototype.endedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            MessageIndex.create = function(properties) {
+                return new MessageIndex(properties);
+            };
+
+            MessageIndex.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.key != null && $Object.hasOwnProperty.call(message, "key") && message.key !== "")
+                    writer.uint32(18).string(message.key);
+                if (message.expireAtMs != null && $Object.hasOwnProperty.call(message, "expireAtMs") && (typeof message.expireAtMs === "object" ? message.expireAtMs.low || message.expireAtMs.high : message.expireAtMs !== 0))
+                    writer.uint32(24).int64(message.expireAtMs);
+                if (message.groups != null && message.groups.length)
+                    for (let i = 0; i < message.groups.length; ++i)
+                        $root.fermata.v1.GroupRef.encode(message.groups[i], writer.uint32(34).fork(), _depth + 1).ldelim();
+                if (message.done != null && $Object.hasOwnProperty.call(message, "done") && message.done !== false)
+                    writer.uint32(40).bool(message.done);
+                if (message.endedAtMs != null && $Object.hasOwnProperty.call(message, "endedAtMs") && (typeof message.endedAtMs === "object" ? message.endedAtMs.low || message.endedAtMs.high : message.endedAtMs !== 0))
+                    writer.uint32(48).int64(message.endedAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            MessageIndex.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.MessageIndex();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.key = value;
+                            else
+                                delete message.key;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.expireAtMs = value;
+                            else
+                                delete message.expireAtMs;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.groups && message.groups.length))
+                                message.groups = [];
+                            message.groups.push($root.fermata.v1.GroupRef.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.done = value;
+                            else
+                                delete message.done;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.endedAtMs = value;
+                            else
+                                delete message.endedAtMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            MessageIndex.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.MessageIndex";
+            };
+
+            return MessageIndex;
+        })();
+
+        v1.KeyRecord = (function() {
+
+            const KeyRecord = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            KeyRecord.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            KeyRecord.prototype.endedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            KeyRecord.prototype.windowEndMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            KeyRecord.create = function(properties) {
+                return new KeyRecord(properties);
+            };
+
+            KeyRecord.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(8).uint64(message.id);
+                if (message.endedAtMs != null && $Object.hasOwnProperty.call(message, "endedAtMs") && (typeof message.endedAtMs === "object" ? message.endedAtMs.low || message.endedAtMs.high : message.endedAtMs !== 0))
+                    writer.uint32(16).int64(message.endedAtMs);
+                if (message.windowEndMs != null && $Object.hasOwnProperty.call(message, "windowEndMs") && (typeof message.windowEndMs === "object" ? message.windowEndMs.low || message.windowEndMs.high : message.windowEndMs !== 0))
+                    writer.uint32(24).int64(message.windowEndMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            KeyRecord.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.KeyRecord();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.endedAtMs = value;
+                            else
+                                delete message.endedAtMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.windowEndMs = value;
+                            else
+                                delete message.windowEndMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            KeyRecord.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.KeyRecord";
+            };
+
+            return KeyRecord;
+        })();
+
         v1.TopicRecord = (function() {
 
             const TopicRecord = function (properties) {
@@ -9221,7 +11499,6 @@ export const fermata = $root.fermata = (() => {
             TopicRecord.prototype.settings = null;
             TopicRecord.prototype.groups = $util.emptyArray;
             TopicRecord.prototype.createdAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
-            TopicRecord.prototype.queueHash = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             TopicRecord.create = function(properties) {
                 return new TopicRecord(properties);
@@ -9243,8 +11520,6 @@ export const fermata = $root.fermata = (() => {
                         writer.uint32(26).string(message.groups[i]);
                 if (message.createdAtMs != null && $Object.hasOwnProperty.call(message, "createdAtMs") && (typeof message.createdAtMs === "object" ? message.createdAtMs.low || message.createdAtMs.high : message.createdAtMs !== 0))
                     writer.uint32(32).int64(message.createdAtMs);
-                if (message.queueHash != null && $Object.hasOwnProperty.call(message, "queueHash") && (typeof message.queueHash === "object" ? message.queueHash.low || message.queueHash.high : message.queueHash !== 0))
-                    writer.uint32(40).uint64(message.queueHash);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -9310,15 +11585,6 @@ export const fermata = $root.fermata = (() => {
                                 delete message.createdAtMs;
                             continue;
                         }
-                    case 5: {
-                            if (wireType !== 0)
-                                break;
-                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
-                                message.queueHash = value;
-                            else
-                                delete message.queueHash;
-                            continue;
-                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -9343,6 +11609,146 @@ export const fermata = $root.fermata = (() => {
             };
 
             return TopicRecord;
+        })();
+
+        v1.QueueRecord = (function() {
+
+            const QueueRecord = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            QueueRecord.prototype.topic = "";
+            QueueRecord.prototype.group = "";
+            QueueRecord.prototype.pending = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            QueueRecord.prototype.inFlight = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            QueueRecord.prototype.deadLettered = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            QueueRecord.create = function(properties) {
+                return new QueueRecord(properties);
+            };
+
+            QueueRecord.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.pending != null && $Object.hasOwnProperty.call(message, "pending") && (typeof message.pending === "object" ? message.pending.low || message.pending.high : message.pending !== 0))
+                    writer.uint32(24).uint64(message.pending);
+                if (message.inFlight != null && $Object.hasOwnProperty.call(message, "inFlight") && (typeof message.inFlight === "object" ? message.inFlight.low || message.inFlight.high : message.inFlight !== 0))
+                    writer.uint32(32).uint64(message.inFlight);
+                if (message.deadLettered != null && $Object.hasOwnProperty.call(message, "deadLettered") && (typeof message.deadLettered === "object" ? message.deadLettered.low || message.deadLettered.high : message.deadLettered !== 0))
+                    writer.uint32(40).uint64(message.deadLettered);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            QueueRecord.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.QueueRecord();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.pending = value;
+                            else
+                                delete message.pending;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.inFlight = value;
+                            else
+                                delete message.inFlight;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.deadLettered = value;
+                            else
+                                delete message.deadLettered;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            QueueRecord.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.QueueRecord";
+            };
+
+            return QueueRecord;
         })();
 
         return v1;

@@ -1,0 +1,168 @@
+import type { Command, Target } from './commands.js';
+import type { ApplyContext } from './context.js';
+import { LimitError, ValidationError } from './errors.js';
+import { NS, topicKeySuffix } from './layout.js';
+import type { MessageIndexRec, QueueEntryRec, TopicRec } from './records.js';
+import type { CommandResult, ExpireOutcome, GroupChange } from './results.js';
+import { resolveDue, validateTopicName } from './validation.js';
+
+type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
+
+type Located =
+  | { readonly state: 'not-found' }
+  | { readonly state: 'done'; readonly id: bigint }
+  | {
+      readonly state: 'live';
+      readonly id: bigint;
+      readonly index: MessageIndexRec;
+      readonly entries: readonly { tag: Uint8Array; entry: QueueEntryRec }[];
+      readonly changes: readonly GroupChange[];
+      /** Some group holds it under a lease that still runs. */
+      readonly inFlight: boolean;
+    };
+
+function checkTarget(t: Target, maxKeyBytes: number): void {
+  if ('key' in t) {
+    if (t.key === '') throw new ValidationError('key', 'is empty');
+    const bytes = Buffer.byteLength(t.key, 'utf8');
+    if (bytes > maxKeyBytes) throw new LimitError('maxKeyBytes', 'key', bytes, maxKeyBytes);
+  } else if (t.id <= 0n) {
+    throw new ValidationError('id', `must be > 0, got ${t.id}`);
+  }
+}
+
+/** Finds a message of `topic` by id or key, with every group's live entry. */
+async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promise<Located> {
+  let id: bigint;
+  if ('key' in target) {
+    const rec = await ctx.getKey(topic.name, target.key);
+    if (!rec) return { state: 'not-found' };
+    if (rec.endedAtMs > 0)
+      return rec.windowEndMs > ctx.nowMs ? { state: 'done', id: rec.id } : { state: 'not-found' };
+    id = rec.id;
+  } else {
+    id = target.id;
+  }
+  const index = await ctx.getIndex(id);
+  if (!index || index.topic !== topic.name) return { state: 'not-found' };
+  if (index.done) return { state: 'done', id };
+  const live = index.groups.filter((g) => g.outcome === 'live');
+  await ctx.txn.prefetch(live.map((g) => NS.queue.key(g.tag)));
+  const entries: { tag: Uint8Array; entry: QueueEntryRec }[] = [];
+  const changes: GroupChange[] = [];
+  let inFlight = false;
+  for (const g of index.groups) {
+    if (g.outcome !== 'live') {
+      changes.push({ group: g.group, state: 'ended' });
+      continue;
+    }
+    const entry = await ctx.getEntry(g.tag);
+    if (!entry) throw new Error(`invariant: message ${id} group ${g.group} names a missing entry`);
+    const running = entry.inFlight && entry.dueAtMs > ctx.nowMs;
+    inFlight ||= running;
+    entries.push({ tag: g.tag, entry });
+    changes.push({ group: g.group, state: running ? 'in-flight' : 'pending' });
+  }
+  return { state: 'live', id, index, entries, changes, inFlight };
+}
+
+/**
+ * Cancel is all-or-nothing across groups: if any group holds the message under
+ * a running lease the answer is IN_FLIGHT and nothing changes; otherwise every
+ * group's remaining entry is removed (groups that already finished stay
+ * finished) and the answer is CANCELLED.
+ */
+export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise<CommandResult> {
+  checkTarget(cmd.target, ctx.limits.maxKeyBytes);
+  const topic = await ctx.requireTopic(cmd.topic);
+  const found = await locate(ctx, topic, cmd.target);
+  if (found.state === 'not-found') return { kind: 'cancel', result: { status: 'not-found', groups: [] } };
+  if (found.state === 'done')
+    return { kind: 'cancel', result: { status: 'already-done', id: found.id, groups: [] } };
+  if (found.inFlight) {
+    return { kind: 'cancel', result: { status: 'in-flight', id: found.id, groups: found.changes } };
+  }
+  for (const { tag, entry } of found.entries) await ctx.removeEntry(topic, tag, entry, 'removed');
+  return { kind: 'cancel', result: { status: 'cancelled', id: found.id, groups: found.changes } };
+}
+
+/** Reschedule is all-or-nothing like cancel: every remaining entry moves to the new due time. */
+export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>): Promise<CommandResult> {
+  checkTarget(cmd.target, ctx.limits.maxKeyBytes);
+  const dueAtMs = resolveDue(cmd, ctx.nowMs, ctx.limits);
+  const topic = await ctx.requireTopic(cmd.topic);
+  const found = await locate(ctx, topic, cmd.target);
+  if (found.state === 'not-found') return { kind: 'reschedule', result: { status: 'not-found', groups: [] } };
+  if (found.state === 'done') {
+    return { kind: 'reschedule', result: { status: 'already-done', id: found.id, groups: [] } };
+  }
+  if (found.inFlight) {
+    return { kind: 'reschedule', result: { status: 'in-flight', id: found.id, groups: found.changes } };
+  }
+  for (const { tag, entry } of found.entries) {
+    await ctx.moveEntry(topic, tag, entry, { ...entry, dueAtMs, inFlight: false });
+  }
+  return {
+    kind: 'reschedule',
+    result: { status: 'rescheduled', id: found.id, dueAtMs, groups: found.changes },
+  };
+}
+
+/**
+ * Expire (proposed by the janitor from the expiry index): a message whose
+ * expireAt has passed leaves every group, in flight or not; per the topic's
+ * expiry action each group's entry is removed or dead-lettered.
+ */
+export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise<CommandResult> {
+  if (cmd.ids.length === 0) throw new ValidationError('ids', 'names no id');
+  if (cmd.ids.length > ctx.limits.maxIdsPerCommand) {
+    throw new LimitError('maxIdsPerCommand', 'ids', cmd.ids.length, ctx.limits.maxIdsPerCommand);
+  }
+  ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
+  ctx.reserveIds(cmd.firstId, cmd.idCount);
+  const outcomes: ExpireOutcome[] = [];
+  for (const id of cmd.ids) {
+    const index = await ctx.getIndex(id);
+    if (!index || index.done) {
+      outcomes.push({ id, status: 'gone' });
+      continue;
+    }
+    if (index.expireAtMs === 0 || index.expireAtMs > ctx.nowMs) {
+      outcomes.push({ id, status: 'not-due' });
+      continue;
+    }
+    const topic = await ctx.getTopic(index.topic);
+    if (!topic) throw new Error(`invariant: message ${id} names missing topic ${index.topic}`);
+    const deadLetter = topic.settings.expiryAction === 'dead-letter';
+    for (const g of index.groups) {
+      if (g.outcome !== 'live') continue;
+      const entry = await ctx.getEntry(g.tag);
+      if (!entry) throw new Error(`invariant: message ${id} group ${g.group} names a missing entry`);
+      if (deadLetter) await ctx.deadLetter(topic, g.tag, entry, 'expired');
+      else await ctx.removeEntry(topic, g.tag, entry, 'expired');
+    }
+    outcomes.push({ id, status: deadLetter ? 'dead-lettered' : 'expired' });
+  }
+  return { kind: 'expire', outcomes };
+}
+
+/** Ends the reservation of keys whose dedup window has passed (proposed by the janitor). */
+export async function applyPurgeKeys(ctx: ApplyContext, cmd: Of<'purge-keys'>): Promise<CommandResult> {
+  if (cmd.keys.length === 0) throw new ValidationError('keys', 'names no key');
+  if (cmd.keys.length > ctx.limits.maxIdsPerCommand) {
+    throw new LimitError('maxIdsPerCommand', 'keys', cmd.keys.length, ctx.limits.maxIdsPerCommand);
+  }
+  cmd.keys.forEach((k, i) => {
+    validateTopicName(k.topic, ctx.limits, `keys[${i}].topic`);
+    if (k.key === '') throw new ValidationError(`keys[${i}].key`, 'is empty');
+  });
+  await ctx.txn.prefetch(cmd.keys.map((k) => NS.keys.key(topicKeySuffix(k.topic, k.key))));
+  let purged = 0;
+  for (const k of cmd.keys) {
+    const rec = await ctx.getKey(k.topic, k.key);
+    if (!rec || rec.endedAtMs === 0 || rec.windowEndMs > ctx.nowMs) continue;
+    await ctx.forgetKey(k.topic, k.key, rec);
+    purged++;
+  }
+  return { kind: 'purge-keys', purged };
+}

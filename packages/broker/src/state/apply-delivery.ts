@@ -1,0 +1,117 @@
+import { DEFAULT_GROUP, decodeKey } from '../keys.js';
+import type { Command } from './commands.js';
+import type { ApplyContext } from './context.js';
+import { LimitError, NotFoundError, ValidationError } from './errors.js';
+import { NS } from './layout.js';
+import type { CommandResult, LeaseOutcome, SettleOutcome } from './results.js';
+import { validateDuration, validateGroupName, validateLeaseMs, validateTag } from './validation.js';
+
+type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
+
+function checkTags(tags: readonly Uint8Array[], max: number): void {
+  if (tags.length === 0) throw new ValidationError('tags', 'names no tag');
+  if (tags.length > max) throw new LimitError('maxTagsPerCommand', 'tags', tags.length, max);
+  tags.forEach((t, i) => {
+    validateTag(t, `tags[${i}]`);
+  });
+}
+
+/**
+ * Lease: each due entry of the queue moves to due = now + leaseMs under a new
+ * key (the delivery tag) with attempt + 1. An entry that already had
+ * maxAttempts deliveries is dead-lettered instead of leased.
+ */
+export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<CommandResult> {
+  const now = ctx.nowMs;
+  const group = cmd.group || DEFAULT_GROUP;
+  validateGroupName(group, ctx.limits);
+  validateLeaseMs(cmd.leaseMs, ctx.limits);
+  checkTags(cmd.tags, ctx.limits.maxTagsPerCommand);
+  const topic = await ctx.requireTopic(cmd.topic);
+  if (!topic.groups.includes(group)) throw new NotFoundError('group', `${cmd.topic}/${group}`);
+  ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
+  ctx.reserveIds(cmd.firstId, cmd.idCount);
+  const hash = ctx.queueHash(topic.name, group);
+
+  await ctx.txn.prefetch(cmd.tags.map((t) => NS.queue.key(t)));
+  const outcomes: LeaseOutcome[] = [];
+  for (const tag of cmd.tags) {
+    const entry = decodeKey(tag).queueHash === hash ? await ctx.getEntry(tag) : undefined;
+    if (!entry || entry.topic !== topic.name || entry.group !== group) {
+      outcomes.push({ tag, status: 'gone' });
+      continue;
+    }
+    if (entry.dueAtMs > now) {
+      outcomes.push({ tag, status: 'not-due', id: entry.id });
+      continue;
+    }
+    if (entry.attempt >= topic.settings.maxAttempts) {
+      const deadLetterId = await ctx.deadLetter(topic, tag, entry, 'max_attempts');
+      outcomes.push(
+        deadLetterId !== undefined
+          ? { tag, status: 'dead-lettered', id: entry.id, deadLetterId }
+          : { tag, status: 'dropped', id: entry.id },
+      );
+      continue;
+    }
+    const leaseExpiresAtMs = now + cmd.leaseMs;
+    const next = {
+      ...entry,
+      dueAtMs: leaseExpiresAtMs,
+      attempt: entry.attempt + 1,
+      inFlight: true,
+      deliveredAtMs: [...entry.deliveredAtMs, now],
+    };
+    const newTag = await ctx.moveEntry(topic, tag, entry, next);
+    outcomes.push({ tag, status: 'leased', id: entry.id, newTag, attempt: next.attempt, leaseExpiresAtMs });
+  }
+  return { kind: 'lease', outcomes };
+}
+
+/** The entry a tag names, when its lease still runs; otherwise the lease is over. */
+async function leasedEntry(ctx: ApplyContext, tag: Uint8Array) {
+  const entry = await ctx.getEntry(tag);
+  if (!entry?.inFlight || entry.dueAtMs <= ctx.nowMs) return undefined;
+  const topic = await ctx.getTopic(entry.topic);
+  if (!topic) throw new Error(`invariant: entry of message ${entry.id} names missing topic ${entry.topic}`);
+  return { entry, topic };
+}
+
+/** Ack: deletes each entry whose lease still runs; any other tag gets "lease expired" and changes nothing. */
+export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<CommandResult> {
+  checkTags(cmd.tags, ctx.limits.maxTagsPerCommand);
+  await ctx.txn.prefetch(cmd.tags.map((t) => NS.queue.key(t)));
+  const outcomes: SettleOutcome[] = [];
+  for (const tag of cmd.tags) {
+    const leased = await leasedEntry(ctx, tag);
+    if (!leased) {
+      outcomes.push({ tag, status: 'lease-expired' });
+      continue;
+    }
+    await ctx.removeEntry(leased.topic, tag, leased.entry, 'done');
+    outcomes.push({ tag, status: 'ok' });
+  }
+  return { kind: 'ack', outcomes };
+}
+
+/** Nack: the leased entry becomes pending again at now + delayMs (attempt unchanged). */
+export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<CommandResult> {
+  validateTag(cmd.tag);
+  validateDuration(cmd.delayMs, 'delay_ms', 'maxDelayMs', ctx.limits.maxDelayMs);
+  const leased = await leasedEntry(ctx, cmd.tag);
+  if (!leased) return { kind: 'nack', outcome: { tag: cmd.tag, status: 'lease-expired' } };
+  const dueAtMs = ctx.nowMs + cmd.delayMs;
+  await ctx.moveEntry(leased.topic, cmd.tag, leased.entry, { ...leased.entry, dueAtMs, inFlight: false });
+  return { kind: 'nack', outcome: { tag: cmd.tag, status: 'ok', dueAtMs } };
+}
+
+/** Extend: the lease now ends at now + leaseMs, under a new tag. */
+export async function applyExtend(ctx: ApplyContext, cmd: Of<'extend'>): Promise<CommandResult> {
+  validateTag(cmd.tag);
+  validateLeaseMs(cmd.leaseMs, ctx.limits);
+  const leased = await leasedEntry(ctx, cmd.tag);
+  if (!leased) return { kind: 'extend', outcome: { tag: cmd.tag, status: 'lease-expired' } };
+  const dueAtMs = ctx.nowMs + cmd.leaseMs;
+  const newTag = await ctx.moveEntry(leased.topic, cmd.tag, leased.entry, { ...leased.entry, dueAtMs });
+  return { kind: 'extend', outcome: { tag: cmd.tag, status: 'ok', newTag, dueAtMs } };
+}

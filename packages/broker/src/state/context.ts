@@ -1,0 +1,462 @@
+import { DEFAULT_GROUP, dueField, encodeKey, type QueueHasher, queueName } from '../keys.js';
+import { ConflictError, LimitError, NotFoundError, ValidationError } from './errors.js';
+import type { EventRepository } from './event-repository.js';
+import {
+  EMPTY,
+  expirySuffix,
+  idKey,
+  keyWindowSuffix,
+  NS,
+  topicKeySuffix,
+  topicSuffix,
+  u64,
+} from './layout.js';
+import type { Limits } from './limits.js';
+import {
+  type BodyRec,
+  decodeBody,
+  decodeEntry,
+  decodeIndex,
+  decodeKeyRec,
+  decodeQueue,
+  decodeTopic,
+  encodeBody,
+  encodeEntry,
+  encodeIndex,
+  encodeKeyRec,
+  encodeQueue,
+  encodeTopic,
+  type GroupOutcome,
+  type GroupRef,
+  type KeyRec,
+  type MessageIndexRec,
+  type QueueEntryRec,
+  type QueueRec,
+  type TopicRec,
+} from './records.js';
+import type { Txn } from './txn.js';
+import { deadLetterTopicOf, settingsForCreate, validateTopicName } from './validation.js';
+
+/**
+ * Everything one applied entry batch shares: the write set, the time stamp of
+ * the command being applied, and the record operations every command is built
+ * from (entries, index, bodies, keys, topics, queue counters). Every change goes
+ * through the Txn, so a failing command rolls back completely.
+ */
+export class ApplyContext {
+  nowMs = 0;
+  private readonly topics = new Map<string, TopicRec | null>();
+  private readonly queueRecs = new Map<bigint, QueueRec | null>();
+  private readonly dirtyQueues = new Set<bigint>();
+  private readonly hashes = new Map<string, bigint>();
+  private reserved = { next: 0n, end: 0n };
+
+  constructor(
+    readonly txn: Txn,
+    readonly limits: Limits,
+    private readonly hasher: QueueHasher,
+    readonly ids: EventRepository,
+  ) {}
+
+  // ---- ids ---------------------------------------------------------------
+
+  /** Checks and observes a block of leader-assigned ids: they must all be new. */
+  claimIds(firstId: bigint, count: number, field: string): void {
+    if (count === 0) return;
+    if (firstId <= this.ids.lastId) {
+      throw new ConflictError(
+        'id-reuse',
+        `${field}: id ${firstId} is not above the last id ${this.ids.lastId}`,
+      );
+    }
+    this.ids.observeId(firstId + BigInt(count) - 1n);
+  }
+
+  /** Ids reserved by the command for dead-letter copies. */
+  reserveIds(firstId: bigint, count: number): void {
+    this.reserved = { next: firstId, end: firstId + BigInt(count) };
+  }
+
+  private takeReservedId(): bigint | undefined {
+    if (this.reserved.next >= this.reserved.end) return undefined;
+    const id = this.reserved.next;
+    const before = this.reserved;
+    this.reserved = { next: id + 1n, end: before.end };
+    this.txn.onRollback(() => {
+      this.reserved = before;
+    });
+    return id;
+  }
+
+  // ---- topics and queues ---------------------------------------------------
+
+  queueHash(topic: string, group: string): bigint {
+    const name = queueName(topic, group);
+    let h = this.hashes.get(name);
+    if (h === undefined) {
+      h = this.hasher(name);
+      this.hashes.set(name, h);
+    }
+    return h;
+  }
+
+  async getTopic(name: string): Promise<TopicRec | undefined> {
+    const cached = this.topics.get(name);
+    if (cached !== undefined) return cached ?? undefined;
+    const raw = await this.txn.get(NS.topics.key(topicSuffix(name)));
+    const rec = raw ? decodeTopic(raw) : undefined;
+    if (!this.topics.has(name)) this.topics.set(name, rec ?? null);
+    return rec;
+  }
+
+  async requireTopic(name: string, field = 'topic'): Promise<TopicRec> {
+    validateTopicName(name, this.limits, field);
+    const rec = await this.getTopic(name);
+    if (!rec) throw new NotFoundError('topic', name);
+    return rec;
+  }
+
+  putTopic(rec: TopicRec): void {
+    this.setTopicCache(rec.name, rec);
+    this.txn.put(NS.topics.key(topicSuffix(rec.name)), encodeTopic(rec));
+  }
+
+  delTopic(name: string): void {
+    this.setTopicCache(name, null);
+    this.txn.del(NS.topics.key(topicSuffix(name)));
+  }
+
+  private setTopicCache(name: string, rec: TopicRec | null): void {
+    const had = this.topics.has(name);
+    const before = this.topics.get(name);
+    this.topics.set(name, rec);
+    this.txn.onRollback(() => {
+      if (had) this.topics.set(name, before!);
+      else this.topics.delete(name);
+    });
+  }
+
+  /** The topic, created with default settings when it does not exist (publish and dead-lettering). */
+  async ensureTopic(name: string): Promise<TopicRec> {
+    const existing = await this.getTopic(name);
+    if (existing) return existing;
+    const rec: TopicRec = {
+      name,
+      settings: settingsForCreate(undefined, this.limits),
+      groups: [DEFAULT_GROUP],
+      createdAtMs: this.nowMs,
+    };
+    await this.registerQueue(name, DEFAULT_GROUP);
+    this.putTopic(rec);
+    return rec;
+  }
+
+  async getQueue(hash: bigint): Promise<QueueRec | undefined> {
+    const cached = this.queueRecs.get(hash);
+    if (cached !== undefined) return cached ?? undefined;
+    const raw = await this.txn.get(NS.queues.key(u64(hash)));
+    const rec = raw ? decodeQueue(raw) : undefined;
+    if (!this.queueRecs.has(hash)) this.queueRecs.set(hash, rec ?? null);
+    return rec;
+  }
+
+  /**
+   * Registers the queue of (topic, group). Two different queue names with one
+   * hash would share keys: that is detected here and refused, never merged.
+   */
+  async registerQueue(topic: string, group: string): Promise<bigint> {
+    const hash = this.queueHash(topic, group);
+    const rec = await this.getQueue(hash);
+    if (rec) {
+      if (rec.topic === topic && rec.group === group) return hash;
+      throw new ConflictError(
+        'queue-hash-collision',
+        `queue "${queueName(topic, group)}" has the hash ${hash.toString(16)} of the existing queue of topic "${rec.topic}" group "${rec.group}"`,
+      );
+    }
+    this.setQueueRec(hash, { topic, group, pending: 0, inFlight: 0, deadLettered: 0 });
+    return hash;
+  }
+
+  dropQueue(hash: bigint): void {
+    this.setQueueRec(hash, null);
+  }
+
+  private setQueueRec(hash: bigint, rec: QueueRec | null): void {
+    const had = this.queueRecs.has(hash);
+    const before = this.queueRecs.get(hash);
+    const wasDirty = this.dirtyQueues.has(hash);
+    this.queueRecs.set(hash, rec);
+    this.dirtyQueues.add(hash);
+    this.txn.onRollback(() => {
+      if (had) this.queueRecs.set(hash, before!);
+      else this.queueRecs.delete(hash);
+      if (!wasDirty) this.dirtyQueues.delete(hash);
+    });
+  }
+
+  /** Adjusts a queue's exact counters (written once at the end of the batch). */
+  private async count(hash: bigint, pending: number, inFlight: number, deadLettered: number): Promise<void> {
+    const rec = await this.getQueue(hash);
+    if (!rec) throw new Error(`invariant: counters of unregistered queue ${hash.toString(16)}`);
+    rec.pending += pending;
+    rec.inFlight += inFlight;
+    rec.deadLettered += deadLettered;
+    if (rec.pending < 0 || rec.inFlight < 0) {
+      throw new Error(`invariant: negative counter in queue ${hash.toString(16)}: ${JSON.stringify(rec)}`);
+    }
+    const wasDirty = this.dirtyQueues.has(hash);
+    this.dirtyQueues.add(hash);
+    this.txn.onRollback(() => {
+      rec.pending -= pending;
+      rec.inFlight -= inFlight;
+      rec.deadLettered -= deadLettered;
+      if (!wasDirty) this.dirtyQueues.delete(hash);
+    });
+  }
+
+  /** Writes the queue records changed by the batch (call once, before the batch is written). */
+  flushQueues(): void {
+    for (const hash of this.dirtyQueues) {
+      const rec = this.queueRecs.get(hash);
+      const key = NS.queues.key(u64(hash));
+      if (rec) this.txn.put(key, encodeQueue(rec));
+      else this.txn.del(key);
+    }
+    this.dirtyQueues.clear();
+  }
+
+  // ---- queue entries -----------------------------------------------------
+
+  tagOf(topic: TopicRec, group: string, dueAtMs: number, id: bigint): Uint8Array {
+    const hash = this.queueHash(topic.name, group);
+    return encodeKey(hash, dueField(BigInt(dueAtMs), BigInt(topic.settings.timeBucketMs)), id);
+  }
+
+  async getEntry(tag: Uint8Array): Promise<QueueEntryRec | undefined> {
+    const raw = await this.txn.get(NS.queue.key(tag));
+    return raw ? decodeEntry(raw) : undefined;
+  }
+
+  async insertEntry(topic: TopicRec, entry: QueueEntryRec): Promise<Uint8Array> {
+    const tag = this.tagOf(topic, entry.group, entry.dueAtMs, entry.id);
+    this.txn.put(NS.queue.key(tag), encodeEntry(entry));
+    await this.count(
+      this.queueHash(topic.name, entry.group),
+      entry.inFlight ? 0 : 1,
+      entry.inFlight ? 1 : 0,
+      0,
+    );
+    return tag;
+  }
+
+  /** Moves an entry to its new due time / state under a new key; returns the new tag. */
+  async moveEntry(
+    topic: TopicRec,
+    oldTag: Uint8Array,
+    old: QueueEntryRec,
+    next: QueueEntryRec,
+  ): Promise<Uint8Array> {
+    const tag = this.tagOf(topic, next.group, next.dueAtMs, next.id);
+    this.txn.del(NS.queue.key(oldTag));
+    this.txn.put(NS.queue.key(tag), encodeEntry(next));
+    if (old.inFlight !== next.inFlight) {
+      const d = next.inFlight ? 1 : -1;
+      await this.count(this.queueHash(topic.name, next.group), -d, d, 0);
+    }
+    await this.setGroupRef(next.id, next.group, tag, 'live');
+    return tag;
+  }
+
+  /** Removes an entry and records how its group ended; ends the message when no group holds it. */
+  async removeEntry(
+    topic: TopicRec,
+    tag: Uint8Array,
+    entry: QueueEntryRec,
+    outcome: Exclude<GroupOutcome, 'live'>,
+  ): Promise<void> {
+    this.txn.del(NS.queue.key(tag));
+    const dead = outcome === 'dead-lettered' ? 1 : 0;
+    await this.count(
+      this.queueHash(topic.name, entry.group),
+      entry.inFlight ? 0 : -1,
+      entry.inFlight ? -1 : 0,
+      dead,
+    );
+    await this.setGroupRef(entry.id, entry.group, EMPTY, outcome, topic);
+  }
+
+  // ---- message index, bodies, keys ---------------------------------------
+
+  async getIndex(id: bigint): Promise<MessageIndexRec | undefined> {
+    const raw = await this.txn.get(NS.index.key(idKey(id)));
+    return raw ? decodeIndex(raw) : undefined;
+  }
+
+  putIndex(id: bigint, rec: MessageIndexRec): void {
+    this.txn.put(NS.index.key(idKey(id)), encodeIndex(rec));
+  }
+
+  async getBody(id: bigint): Promise<BodyRec | undefined> {
+    const raw = await this.txn.get(NS.body.key(idKey(id)));
+    return raw ? decodeBody(raw) : undefined;
+  }
+
+  putBody(body: BodyRec): void {
+    this.txn.put(NS.body.key(idKey(body.id)), encodeBody(body));
+  }
+
+  async getKey(topic: string, key: string): Promise<KeyRec | undefined> {
+    const raw = await this.txn.get(NS.keys.key(topicKeySuffix(topic, key)));
+    return raw ? decodeKeyRec(raw) : undefined;
+  }
+
+  putKey(topic: string, key: string, rec: KeyRec): void {
+    this.txn.put(NS.keys.key(topicKeySuffix(topic, key)), encodeKeyRec(rec));
+  }
+
+  /** Forgets a key record, its window entry and the tombstone of its ended message. */
+  async forgetKey(topic: string, key: string, rec: KeyRec): Promise<void> {
+    this.txn.del(NS.keys.key(topicKeySuffix(topic, key)));
+    if (rec.endedAtMs > 0) {
+      this.txn.del(NS.keyWindow.key(keyWindowSuffix(rec.windowEndMs, topic, key)));
+      const idx = await this.getIndex(rec.id);
+      if (idx?.done) this.txn.del(NS.index.key(idKey(rec.id)));
+    }
+  }
+
+  private async setGroupRef(
+    id: bigint,
+    group: string,
+    tag: Uint8Array,
+    outcome: GroupOutcome,
+    topic?: TopicRec,
+  ): Promise<void> {
+    const idx = await this.getIndex(id);
+    if (!idx) throw new Error(`invariant: queue entry of message ${id} has no index record`);
+    const groups: GroupRef[] = idx.groups.map((g) => (g.group === group ? { group, tag, outcome } : g));
+    const next = { ...idx, groups };
+    if (outcome !== 'live' && !groups.some((g) => g.outcome === 'live')) {
+      await this.endMessage(id, next, topic ?? (await this.getTopic(idx.topic)));
+    } else {
+      this.putIndex(id, next);
+    }
+  }
+
+  /**
+   * The last group let go of the message: the body and its expiry entry go; a
+   * key stays reserved for the topic's dedup window (the index stays as a
+   * tombstone meanwhile, so cancel by id or key answers "already done").
+   */
+  private async endMessage(id: bigint, idx: MessageIndexRec, topic: TopicRec | undefined): Promise<void> {
+    this.txn.del(NS.body.key(idKey(id)));
+    if (idx.expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(idx.expireAtMs, id)));
+    const windowMs = topic?.settings.dedupWindowMs ?? 0;
+    if (idx.key !== '') {
+      const keyRec = await this.getKey(idx.topic, idx.key);
+      if (keyRec && keyRec.id === id && windowMs > 0) {
+        const windowEndMs = this.nowMs + windowMs;
+        this.putKey(idx.topic, idx.key, { id, endedAtMs: this.nowMs, windowEndMs });
+        this.txn.put(NS.keyWindow.key(keyWindowSuffix(windowEndMs, idx.topic, idx.key)), EMPTY);
+        this.putIndex(id, { ...idx, done: true, endedAtMs: this.nowMs });
+        return;
+      }
+      if (keyRec && keyRec.id === id) this.txn.del(NS.keys.key(topicKeySuffix(idx.topic, idx.key)));
+    }
+    this.txn.del(NS.index.key(idKey(id)));
+  }
+
+  // ---- dead letters --------------------------------------------------------
+
+  /**
+   * Moves a group's entry to the topic's dead-letter topic as a new message
+   * (new id from the command's reserved block) that carries DeadLetterInfo.
+   * Dead letters never cascade: a message that is already a dead letter, or
+   * one with no id reserved or no valid dead-letter topic, is dropped instead.
+   * Either way the source queue counts it as dead-lettered.
+   */
+  async deadLetter(
+    topic: TopicRec,
+    tag: Uint8Array,
+    entry: QueueEntryRec,
+    reason: 'max_attempts' | 'expired',
+  ): Promise<bigint | undefined> {
+    const body = await this.getBody(entry.id);
+    if (!body) throw new Error(`invariant: queue entry of message ${entry.id} has no body`);
+    const dlqName = deadLetterTopicOf(topic.name, topic.settings);
+    let dlqId: bigint | undefined;
+    if (!body.deadLetter && dlqName !== topic.name && this.isValidTopicName(dlqName)) {
+      const mark = this.txn.mark();
+      try {
+        const dlq = await this.ensureTopic(dlqName);
+        dlqId = this.takeReservedId();
+        if (dlqId !== undefined) {
+          await this.addMessage(dlq, {
+            id: dlqId,
+            topic: dlq.name,
+            payload: body.payload,
+            headers: body.headers,
+            key: '',
+            enqueuedAtMs: this.nowMs,
+            dueAtMs: this.nowMs,
+            expireAtMs: 0,
+            deadLetter: {
+              sourceTopic: topic.name,
+              sourceGroup: entry.group,
+              sourceId: entry.id,
+              sourceKey: body.key,
+              reason,
+              attempts: entry.attempt,
+              deliveredAtMs: entry.deliveredAtMs,
+              deadLetteredAtMs: this.nowMs,
+            },
+          });
+        }
+      } catch (err) {
+        // A collision of the dead-letter topic's queue hash: drop instead (deterministic).
+        if (!(err instanceof ConflictError)) throw err;
+        this.txn.rollback(mark);
+        dlqId = undefined;
+      }
+    }
+    await this.removeEntry(topic, tag, entry, 'dead-lettered');
+    return dlqId;
+  }
+
+  private isValidTopicName(name: string): boolean {
+    try {
+      validateTopicName(name, this.limits);
+      return true;
+    } catch (err) {
+      if (err instanceof ValidationError || err instanceof LimitError) return false;
+      throw err;
+    }
+  }
+
+  /** Writes a new message: body once, one entry per group of the topic, index, expiry. */
+  async addMessage(topic: TopicRec, body: BodyRec): Promise<void> {
+    this.putBody(body);
+    const groups: GroupRef[] = [];
+    for (const group of topic.groups) {
+      const tag = await this.insertEntry(topic, {
+        id: body.id,
+        topic: topic.name,
+        group,
+        dueAtMs: body.dueAtMs,
+        attempt: 0,
+        inFlight: false,
+        deliveredAtMs: [],
+      });
+      groups.push({ group, tag, outcome: 'live' });
+    }
+    this.putIndex(body.id, {
+      topic: topic.name,
+      key: body.key,
+      expireAtMs: body.expireAtMs,
+      groups,
+      done: false,
+      endedAtMs: 0,
+    });
+    if (body.expireAtMs > 0) this.txn.put(NS.expiry.key(expirySuffix(body.expireAtMs, body.id)), EMPTY);
+  }
+}

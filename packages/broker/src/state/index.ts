@@ -1,0 +1,21 @@
+export * from './commands.js';
+export * from './errors.js';
+export { EventRepository, IdsNotReadyError } from './event-repository.js';
+export { META, NS } from './layout.js';
+export * from './limits.js';
+export * from './reader.js';
+export type * from './records.js';
+export type * from './results.js';
+export { SnapshotFormatError } from './snapshot.js';
+export { BrokerStateMachine, type BrokerStateMachineOptions } from './state-machine.js';
+export {
+  deadLetterTopicOf,
+  resolveDue,
+  settingsForCreate,
+  settingsForUpdate,
+  validateGroupName,
+  validateMessage,
+  validatePublish,
+  validateTag,
+  validateTopicName,
+} from './validation.js';

@@ -1,0 +1,98 @@
+import { Namespace } from '@fermata/storage';
+
+/**
+ * The key layout of the broker's store: one-byte namespaces (docs/state-machine.md
+ * lists every one with its key and value). Multi-byte integers are big-endian so
+ * byte order is numeric order.
+ */
+export const NS = {
+  /** 24-byte queue key (queueHash, due, id) -> QueueEntry. */
+  queue: new Namespace(0x01, 'queue'),
+  /** id (8) -> StoredMessage: the body, written once. */
+  body: new Namespace(0x02, 'body'),
+  /** id (8) -> MessageIndex: where each group's entry is now. */
+  index: new Namespace(0x03, 'index'),
+  /** topic UTF-8, 0x00, key UTF-8 -> KeyRecord. */
+  keys: new Namespace(0x04, 'keys'),
+  /** expireAtMs (8), id (8) -> empty. */
+  expiry: new Namespace(0x05, 'expiry'),
+  /** windowEndMs (8), topic UTF-8, 0x00, key UTF-8 -> empty: keys whose dedup window ends then. */
+  keyWindow: new Namespace(0x06, 'key-window'),
+  /** topic name UTF-8 -> TopicRecord. */
+  topics: new Namespace(0x07, 'topics'),
+  /** queueHash (8) -> QueueRecord (names + counters). */
+  queues: new Namespace(0x08, 'queues'),
+  /** ASCII name -> value (see META). */
+  meta: new Namespace(0x09, 'meta'),
+} as const;
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+export const META = {
+  /** uint64 BE: the last applied Raft index. */
+  appliedIndex: NS.meta.key(enc.encode('applied-index')),
+  /** uint64 BE: the highest event id observed. */
+  lastId: NS.meta.key(enc.encode('event-repo/last-id')),
+  /** uint64 BE: the highest leader time stamp applied (time never runs backwards). */
+  lastNowMs: NS.meta.key(enc.encode('last-now-ms')),
+  /** Present while a snapshot restore is under way (an interrupted restore leaves it). */
+  restoring: NS.meta.key(enc.encode('restore-in-progress')),
+} as const;
+
+export function u64(value: bigint | number): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt(value));
+  return out;
+}
+
+export function readU64(bytes: Uint8Array, offset = 0): bigint {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(offset);
+}
+
+export function idKey(id: bigint): Uint8Array {
+  return u64(id);
+}
+
+/** topic, NUL, key: topic names cannot hold NUL, so the split is unambiguous. */
+export function topicKeySuffix(topic: string, key: string): Uint8Array {
+  const t = enc.encode(topic);
+  const k = enc.encode(key);
+  const out = new Uint8Array(t.length + 1 + k.length);
+  out.set(t, 0);
+  out[t.length] = 0;
+  out.set(k, t.length + 1);
+  return out;
+}
+
+export function splitTopicKey(suffix: Uint8Array): { topic: string; key: string } {
+  const nul = suffix.indexOf(0);
+  if (nul < 0) throw new RangeError('topic/key suffix without a NUL separator');
+  return { topic: dec.decode(suffix.subarray(0, nul)), key: dec.decode(suffix.subarray(nul + 1)) };
+}
+
+export function expirySuffix(expireAtMs: number, id: bigint): Uint8Array {
+  const out = new Uint8Array(16);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(0, BigInt(expireAtMs));
+  view.setBigUint64(8, id);
+  return out;
+}
+
+export function keyWindowSuffix(windowEndMs: number, topic: string, key: string): Uint8Array {
+  const tk = topicKeySuffix(topic, key);
+  const out = new Uint8Array(8 + tk.length);
+  new DataView(out.buffer).setBigUint64(0, BigInt(windowEndMs));
+  out.set(tk, 8);
+  return out;
+}
+
+export function topicSuffix(name: string): Uint8Array {
+  return enc.encode(name);
+}
+
+export function decodeUtf8(bytes: Uint8Array): string {
+  return dec.decode(bytes);
+}
+
+export const EMPTY = new Uint8Array(0);

@@ -1,0 +1,85 @@
+/**
+ * Every limit the state machine enforces: a name, a unit in the name, a default.
+ * All nodes of a cluster must run with the same limits (they are part of the
+ * deterministic apply: a committed command is re-validated against them).
+ */
+export interface Limits {
+  /** Payload of one message. */
+  readonly maxPayloadBytes: number;
+  /** Sum of the payloads of one publish batch. */
+  readonly maxBatchPayloadBytes: number;
+  /** Messages in one publish batch. */
+  readonly maxBatchMessages: number;
+  /** Sum of the UTF-8 bytes of every header name and value of one message. */
+  readonly maxHeadersBytes: number;
+  readonly maxHeaderCount: number;
+  /** A message key (dedup / cancel handle), UTF-8 bytes. */
+  readonly maxKeyBytes: number;
+  /** A topic name, UTF-8 bytes (names are [A-Za-z0-9._-]). */
+  readonly maxTopicNameBytes: number;
+  /** A group name, UTF-8 bytes (names are [A-Za-z0-9._-]). */
+  readonly maxGroupNameBytes: number;
+  /** Groups of one topic, `default` included. */
+  readonly maxGroupsPerTopic: number;
+  /** Largest `delay_ms`, and largest distance of `deliver_at_ms` into the future. */
+  readonly maxDelayMs: number;
+  readonly maxTtlMs: number;
+  /** Lease length bounds (lease and extend). */
+  readonly minLeaseMs: number;
+  readonly maxLeaseMs: number;
+  /** Tags of one lease or ack command. */
+  readonly maxTagsPerCommand: number;
+  /** Ids of one expire command, keys of one purge command. */
+  readonly maxIdsPerCommand: number;
+  /** Topic setting bounds. */
+  readonly maxMaxAttempts: number;
+  readonly maxTimeBucketMs: number;
+  readonly maxDedupWindowMs: number;
+  /** Entries one list call returns. */
+  readonly maxListLimit: number;
+  /** Bytes of one snapshot chunk. */
+  readonly snapshotChunkBytes: number;
+}
+
+const DAY_MS = 86_400_000;
+
+export const DEFAULT_LIMITS: Limits = {
+  maxPayloadBytes: 1024 * 1024,
+  maxBatchPayloadBytes: 4 * 1024 * 1024,
+  maxBatchMessages: 1000,
+  maxHeadersBytes: 16 * 1024,
+  maxHeaderCount: 64,
+  maxKeyBytes: 256,
+  maxTopicNameBytes: 200,
+  maxGroupNameBytes: 100,
+  maxGroupsPerTopic: 16,
+  maxDelayMs: 730 * DAY_MS,
+  maxTtlMs: 730 * DAY_MS,
+  minLeaseMs: 1,
+  maxLeaseMs: DAY_MS,
+  maxTagsPerCommand: 1000,
+  maxIdsPerCommand: 1000,
+  maxMaxAttempts: 1000,
+  maxTimeBucketMs: 3_600_000,
+  maxDedupWindowMs: 30 * DAY_MS,
+  maxListLimit: 1000,
+  snapshotChunkBytes: 1024 * 1024,
+};
+
+/** Topic settings a topic gets when a field is left at zero on create (or on auto-create). */
+export const DEFAULT_TOPIC_SETTINGS = {
+  maxAttempts: 10,
+  defaultLeaseMs: 30_000,
+  /** Empty = `<topic>.dlq`. */
+  deadLetterTopic: '',
+  expiryAction: 'drop' as 'drop' | 'dead-letter',
+  timeBucketMs: 0,
+  dedupWindowMs: 300_000,
+} as const;
+
+/** Entries a list call returns when the caller names no limit. */
+export const DEFAULT_LIST_LIMIT = 100;
+
+export function resolveLimits(overrides: Partial<Limits> = {}): Limits {
+  return { ...DEFAULT_LIMITS, ...overrides };
+}

@@ -1,0 +1,326 @@
+import type { ReadView } from '@fermata/storage';
+import {
+  DEFAULT_GROUP,
+  decodeKey,
+  dueField,
+  dueUpperBound,
+  encodeKey,
+  KEY_BYTES,
+  type QueueHasher,
+  queueLowerBound,
+  queueName,
+  queueUpperBound,
+} from '../keys.js';
+import type { Target } from './commands.js';
+import { NotFoundError, ValidationError } from './errors.js';
+import { idKey, NS, readU64, splitTopicKey, topicKeySuffix, topicSuffix, u64 } from './layout.js';
+import { DEFAULT_LIST_LIMIT, type Limits } from './limits.js';
+import {
+  type BodyRec,
+  decodeBody,
+  decodeEntry,
+  decodeIndex,
+  decodeKeyRec,
+  decodeQueue,
+  decodeTopic,
+  type QueueEntryRec,
+  type QueueRec,
+  type TopicRec,
+} from './records.js';
+
+/** A queue entry as the dispatcher and the list call see it. */
+export interface EntryView extends QueueEntryRec {
+  /** The entry's current key: for an in-flight entry, its delivery tag. */
+  readonly tag: Uint8Array;
+}
+
+export interface QueueView extends QueueRec {
+  readonly queueHash: bigint;
+}
+
+export type MessageStateName = 'pending' | 'in-flight' | 'done' | 'dead-lettered';
+
+export interface GroupStateView {
+  readonly group: string;
+  readonly state: MessageStateName;
+  /** Live entries: the due time (the lease end when in flight). */
+  readonly dueAtMs: number;
+  readonly attempt: number;
+  readonly tag?: Uint8Array;
+}
+
+export interface MessageView {
+  readonly message: BodyRec;
+  readonly groups: readonly GroupStateView[];
+}
+
+export interface ListOptions {
+  readonly group?: string;
+  /** Inclusive lower / exclusive upper bound on the due time; 0 or absent = open. */
+  readonly fromDueMs?: number;
+  readonly toDueMs?: number;
+  /** 0 or absent = DEFAULT_LIST_LIMIT; capped at maxListLimit. */
+  readonly limit?: number;
+  readonly pageToken?: Uint8Array;
+}
+
+export interface ListedEntry {
+  readonly entry: EntryView;
+  /** Undefined only if the body vanished between the scan and the read. */
+  readonly message: BodyRec | undefined;
+  /** in-flight while the lease runs at `nowMs`; a lapsed lease reads as pending. */
+  readonly state: 'pending' | 'in-flight';
+}
+
+export interface GroupStatsView extends QueueRec {
+  /** Earliest due time of the group's entries (pending or lease end); undefined when empty. */
+  readonly nextDueMs: number | undefined;
+}
+
+/**
+ * Read helpers for the server: plain reads of the committed store (never of a
+ * batch being applied). The dispatcher, janitor and the inspect RPCs use them.
+ */
+export class BrokerReader {
+  constructor(
+    readonly view: ReadView,
+    private readonly hasher: QueueHasher,
+    private readonly limits: Limits,
+  ) {}
+
+  queueHash(topic: string, group: string = DEFAULT_GROUP): bigint {
+    return this.hasher(queueName(topic, group));
+  }
+
+  async getTopic(name: string): Promise<TopicRec | undefined> {
+    const raw = await this.view.get(NS.topics.key(topicSuffix(name)));
+    return raw ? decodeTopic(raw) : undefined;
+  }
+
+  async listTopics(): Promise<TopicRec[]> {
+    const out: TopicRec[] = [];
+    await this.view.scan(NS.topics.range(), (_k, v) => {
+      out.push(decodeTopic(v));
+    });
+    return out;
+  }
+
+  /** Every queue with its names and counters (to rebuild the dispatcher's heap at start-up). */
+  async listQueues(): Promise<QueueView[]> {
+    const out: QueueView[] = [];
+    await this.view.scan(NS.queues.range(), (k, v) => {
+      out.push({ queueHash: readU64(NS.queues.strip(k)), ...decodeQueue(v) });
+    });
+    return out;
+  }
+
+  async getQueue(queueHash: bigint): Promise<QueueRec | undefined> {
+    const raw = await this.view.get(NS.queues.key(u64(queueHash)));
+    return raw ? decodeQueue(raw) : undefined;
+  }
+
+  /**
+   * Entries of a queue due by `nowMs` (pending, and leases that ran out), in
+   * due order, at most `limit`: one range scan that never reads a future entry
+   * (with time buckets: never past the current bucket).
+   */
+  async dueEntries(
+    queueHash: bigint,
+    timeBucketMs: number,
+    nowMs: number,
+    limit: number,
+  ): Promise<EntryView[]> {
+    const out: EntryView[] = [];
+    if (limit <= 0) return out;
+    const upper = dueUpperBound(queueHash, BigInt(nowMs), BigInt(timeBucketMs));
+    const range = NS.queue.range(queueLowerBound(queueHash), upper);
+    await this.view.scan(timeBucketMs > 0 ? range : { ...range, limit }, (k, v) => {
+      const e = decodeEntry(v);
+      if (e.dueAtMs > nowMs) return; // same bucket, not yet due
+      out.push({ ...e, tag: NS.queue.strip(k).slice() });
+      if (out.length >= limit) return false;
+    });
+    return out;
+  }
+
+  /** Due entries of a topic's group by name (reads the topic for its time bucket). */
+  async dueEntriesOf(topic: string, group: string, nowMs: number, limit: number): Promise<EntryView[]> {
+    const t = await this.getTopic(topic);
+    if (!t) throw new NotFoundError('topic', topic);
+    if (!t.groups.includes(group)) throw new NotFoundError('group', `${topic}/${group}`);
+    return this.dueEntries(this.queueHash(topic, group), t.settings.timeBucketMs, nowMs, limit);
+  }
+
+  /**
+   * Earliest exact due time in a queue (pending entries and lease ends), or
+   * undefined when empty. With time buckets it reads the first bucket (at most
+   * maxListLimit entries of it).
+   */
+  async nextDueMs(queueHash: bigint): Promise<number | undefined> {
+    let first: bigint | undefined;
+    let best: number | undefined;
+    const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
+    await this.view.scan({ ...range, limit: this.limits.maxListLimit }, (k, v) => {
+      const due = decodeKey(NS.queue.strip(k)).due;
+      if (first === undefined) first = due;
+      else if (due !== first) return false;
+      const e = decodeEntry(v);
+      if (best === undefined || e.dueAtMs < best) best = e.dueAtMs;
+      // Exact-ms keys: the first entry is the earliest.
+      if (e.dueAtMs === Number(due)) return false;
+    });
+    return best;
+  }
+
+  async getBodies(ids: readonly bigint[]): Promise<(BodyRec | undefined)[]> {
+    return Promise.all(
+      ids.map(async (id) => {
+        const raw = await this.view.get(NS.body.key(idKey(id)));
+        return raw ? decodeBody(raw) : undefined;
+      }),
+    );
+  }
+
+  /**
+   * A live message of `topic` by id or key, with every group's state, or
+   * undefined (unknown, or ended). `nowMs` decides whether a lease still runs.
+   */
+  async getMessage(topic: string, target: Target, nowMs: number): Promise<MessageView | undefined> {
+    let id: bigint;
+    if ('key' in target) {
+      const raw = await this.view.get(NS.keys.key(topicKeySuffix(topic, target.key)));
+      if (!raw) return undefined;
+      const rec = decodeKeyRec(raw);
+      if (rec.endedAtMs > 0) return undefined;
+      id = rec.id;
+    } else {
+      id = target.id;
+    }
+    const [idxRaw, bodyRaw] = await Promise.all([
+      this.view.get(NS.index.key(idKey(id))),
+      this.view.get(NS.body.key(idKey(id))),
+    ]);
+    if (!idxRaw || !bodyRaw) return undefined;
+    const idx = decodeIndex(idxRaw);
+    if (idx.topic !== topic || idx.done) return undefined;
+    const groups = await Promise.all(
+      idx.groups.map(async (g): Promise<GroupStateView> => {
+        if (g.outcome !== 'live') {
+          return {
+            group: g.group,
+            state: g.outcome === 'dead-lettered' ? 'dead-lettered' : 'done',
+            dueAtMs: 0,
+            attempt: 0,
+          };
+        }
+        const raw = await this.view.get(NS.queue.key(g.tag));
+        if (!raw) throw new Error(`invariant: message ${id} group ${g.group} names a missing entry`);
+        const e = decodeEntry(raw);
+        const running = e.inFlight && e.dueAtMs > nowMs;
+        return {
+          group: g.group,
+          state: running ? 'in-flight' : 'pending',
+          dueAtMs: e.dueAtMs,
+          attempt: e.attempt,
+          tag: g.tag,
+        };
+      }),
+    );
+    return { message: decodeBody(bodyRaw), groups };
+  }
+
+  /**
+   * A queue's entries by due time, `[fromDueMs, toDueMs)`, a page at a time;
+   * `nextPageToken` (the last key returned) is undefined on the last page.
+   */
+  async listMessages(
+    topic: string,
+    options: ListOptions,
+    nowMs: number,
+  ): Promise<{ items: ListedEntry[]; nextPageToken: Uint8Array | undefined }> {
+    const group = options.group || DEFAULT_GROUP;
+    const t = await this.getTopic(topic);
+    if (!t) throw new NotFoundError('topic', topic);
+    if (!t.groups.includes(group)) throw new NotFoundError('group', `${topic}/${group}`);
+    const limit = Math.min(options.limit || DEFAULT_LIST_LIMIT, this.limits.maxListLimit);
+    const hash = this.queueHash(topic, group);
+    const bucket = BigInt(t.settings.timeBucketMs);
+    const from = options.fromDueMs ?? 0;
+    const to = options.toDueMs ?? 0;
+    let gte = NS.queue.key(encodeKey(hash, dueField(BigInt(from), bucket), 0n));
+    if (options.pageToken && options.pageToken.length > 0) {
+      if (options.pageToken.length !== KEY_BYTES || decodeKey(options.pageToken).queueHash !== hash) {
+        throw new ValidationError('page_token', 'is not a page token of this topic and group');
+      }
+      const after = new Uint8Array(KEY_BYTES + 1);
+      after.set(options.pageToken);
+      const next = NS.queue.key(after);
+      if (Buffer.compare(next, gte) > 0) gte = next;
+    }
+    const upper = to > 0 ? dueUpperBound(hash, BigInt(to - 1), bucket) : queueUpperBound(hash);
+    const lt = NS.queue.range(undefined, upper).lt;
+    const entries: EntryView[] = [];
+    let more = false;
+    await this.view.scan({ gte, lt }, (k, v) => {
+      const e = decodeEntry(v);
+      if (e.dueAtMs < from || (to > 0 && e.dueAtMs >= to)) return; // bucket edges
+      if (entries.length >= limit) {
+        more = true;
+        return false;
+      }
+      entries.push({ ...e, tag: NS.queue.strip(k).slice() });
+    });
+    const bodies = await this.getBodies(entries.map((e) => e.id));
+    const items = entries.map((entry, i) => ({
+      entry,
+      message: bodies[i],
+      state: entry.inFlight && entry.dueAtMs > nowMs ? ('in-flight' as const) : ('pending' as const),
+    }));
+    const last = entries[entries.length - 1];
+    return { items, nextPageToken: more && last ? last.tag : undefined };
+  }
+
+  /** Counters and next due time per group of a topic. */
+  async topicStats(name: string): Promise<{ topic: TopicRec; groups: GroupStatsView[] }> {
+    const topic = await this.getTopic(name);
+    if (!topic) throw new NotFoundError('topic', name);
+    const groups = await Promise.all(
+      topic.groups.map(async (group): Promise<GroupStatsView> => {
+        const hash = this.queueHash(name, group);
+        const [q, nextDueMs] = await Promise.all([this.getQueue(hash), this.nextDueMs(hash)]);
+        return {
+          topic: name,
+          group,
+          pending: q?.pending ?? 0,
+          inFlight: q?.inFlight ?? 0,
+          deadLettered: q?.deadLettered ?? 0,
+          nextDueMs,
+        };
+      }),
+    );
+    return { topic, groups };
+  }
+
+  /** Messages whose expireAt is <= nowMs, in expiry order (the janitor proposes Expire for them). */
+  async dueExpiries(nowMs: number, limit: number): Promise<{ id: bigint; expireAtMs: number }[]> {
+    const out: { id: bigint; expireAtMs: number }[] = [];
+    await this.view.scan({ ...NS.expiry.range(undefined, u64(nowMs + 1)), limit }, (k) => {
+      const s = NS.expiry.strip(k);
+      out.push({ expireAtMs: Number(readU64(s, 0)), id: readU64(s, 8) });
+    });
+    return out;
+  }
+
+  /** Keys whose dedup window ended by nowMs (the janitor proposes PurgeKeys for them). */
+  async dueKeyPurges(
+    nowMs: number,
+    limit: number,
+  ): Promise<{ topic: string; key: string; windowEndMs: number }[]> {
+    const out: { topic: string; key: string; windowEndMs: number }[] = [];
+    await this.view.scan({ ...NS.keyWindow.range(undefined, u64(nowMs + 1)), limit }, (k) => {
+      const s = NS.keyWindow.strip(k);
+      out.push({ windowEndMs: Number(readU64(s, 0)), ...splitTopicKey(s.subarray(8)) });
+    });
+    return out;
+  }
+}

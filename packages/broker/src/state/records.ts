@@ -1,0 +1,286 @@
+import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
+
+/**
+ * Plain views of the stored records (records.proto) and their codecs. Ids are
+ * bigint; times and counters are numbers (far below 2^53).
+ */
+export type ExpiryAction = 'drop' | 'dead-letter';
+
+/** Resolved topic settings: every field holds its effective value. */
+export interface TopicSettings {
+  readonly maxAttempts: number;
+  readonly defaultLeaseMs: number;
+  /** Empty = `<topic>.dlq`. */
+  readonly deadLetterTopic: string;
+  readonly expiryAction: ExpiryAction;
+  readonly timeBucketMs: number;
+  readonly dedupWindowMs: number;
+}
+
+export interface TopicRec {
+  readonly name: string;
+  readonly settings: TopicSettings;
+  /** `default` first, then in creation order. */
+  readonly groups: readonly string[];
+  readonly createdAtMs: number;
+}
+
+export interface QueueRec {
+  readonly topic: string;
+  readonly group: string;
+  pending: number;
+  inFlight: number;
+  deadLettered: number;
+}
+
+export interface QueueEntryRec {
+  readonly id: bigint;
+  readonly topic: string;
+  readonly group: string;
+  /** Exact due time; for an in-flight entry the end of its lease. */
+  readonly dueAtMs: number;
+  readonly attempt: number;
+  readonly inFlight: boolean;
+  readonly deliveredAtMs: readonly number[];
+}
+
+export type GroupOutcome = 'live' | 'done' | 'dead-lettered' | 'expired' | 'removed';
+
+export interface GroupRef {
+  readonly group: string;
+  /** Current 24-byte queue key; empty once the group's entry ended. */
+  readonly tag: Uint8Array;
+  readonly outcome: GroupOutcome;
+}
+
+export interface MessageIndexRec {
+  readonly topic: string;
+  readonly key: string;
+  readonly expireAtMs: number;
+  readonly groups: readonly GroupRef[];
+  /** The message ended; kept as a tombstone while its key is reserved. */
+  readonly done: boolean;
+  readonly endedAtMs: number;
+}
+
+export interface KeyRec {
+  readonly id: bigint;
+  /** 0 while the message lives. */
+  readonly endedAtMs: number;
+  readonly windowEndMs: number;
+}
+
+export interface DeadLetterInfo {
+  readonly sourceTopic: string;
+  readonly sourceGroup: string;
+  readonly sourceId: bigint;
+  readonly sourceKey: string;
+  readonly reason: 'max_attempts' | 'expired';
+  readonly attempts: number;
+  readonly deliveredAtMs: readonly number[];
+  readonly deadLetteredAtMs: number;
+}
+
+export interface BodyRec {
+  readonly id: bigint;
+  readonly topic: string;
+  readonly payload: Uint8Array;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly key: string;
+  readonly enqueuedAtMs: number;
+  readonly dueAtMs: number;
+  readonly expireAtMs: number;
+  readonly deadLetter?: DeadLetterInfo;
+}
+
+const i64 = (n: number) => toInt64(BigInt(n));
+const n64 = (v: Parameters<typeof toSafeNumber>[0]) => toSafeNumber(v, 'stored time');
+
+const OUTCOMES: readonly GroupOutcome[] = ['live', 'done', 'dead-lettered', 'expired', 'removed'];
+
+export function encodeSettings(s: TopicSettings): pb.TopicSettings.$Properties {
+  return {
+    maxAttempts: s.maxAttempts,
+    defaultLeaseMs: i64(s.defaultLeaseMs),
+    deadLetterTopic: s.deadLetterTopic,
+    expiryAction:
+      s.expiryAction === 'drop'
+        ? v1.ExpiryAction.EXPIRY_ACTION_DROP
+        : v1.ExpiryAction.EXPIRY_ACTION_DEAD_LETTER,
+    timeBucketMs: i64(s.timeBucketMs),
+    dedupWindowMs: i64(s.dedupWindowMs),
+  };
+}
+
+function decodeSettings(s: pb.TopicSettings.$Properties | null | undefined): TopicSettings {
+  return {
+    maxAttempts: s?.maxAttempts ?? 0,
+    defaultLeaseMs: n64(s?.defaultLeaseMs),
+    deadLetterTopic: s?.deadLetterTopic ?? '',
+    expiryAction: s?.expiryAction === v1.ExpiryAction.EXPIRY_ACTION_DEAD_LETTER ? 'dead-letter' : 'drop',
+    timeBucketMs: n64(s?.timeBucketMs),
+    dedupWindowMs: n64(s?.dedupWindowMs),
+  };
+}
+
+export function encodeTopic(t: TopicRec): Uint8Array {
+  return v1.TopicRecord.encode({
+    name: t.name,
+    settings: encodeSettings(t.settings),
+    groups: [...t.groups],
+    createdAtMs: i64(t.createdAtMs),
+  }).finish();
+}
+
+export function decodeTopic(bytes: Uint8Array): TopicRec {
+  const m = v1.TopicRecord.decode(bytes);
+  return {
+    name: m.name,
+    settings: decodeSettings(m.settings),
+    groups: m.groups,
+    createdAtMs: n64(m.createdAtMs),
+  };
+}
+
+export function encodeQueue(q: QueueRec): Uint8Array {
+  return v1.QueueRecord.encode({
+    topic: q.topic,
+    group: q.group,
+    pending: toUint64(BigInt(q.pending)),
+    inFlight: toUint64(BigInt(q.inFlight)),
+    deadLettered: toUint64(BigInt(q.deadLettered)),
+  }).finish();
+}
+
+export function decodeQueue(bytes: Uint8Array): QueueRec {
+  const m = v1.QueueRecord.decode(bytes);
+  return {
+    topic: m.topic,
+    group: m.group,
+    pending: n64(m.pending),
+    inFlight: n64(m.inFlight),
+    deadLettered: n64(m.deadLettered),
+  };
+}
+
+export function encodeEntry(e: QueueEntryRec): Uint8Array {
+  return v1.QueueEntry.encode({
+    id: toUint64(e.id),
+    topic: e.topic,
+    group: e.group,
+    dueAtMs: i64(e.dueAtMs),
+    attempt: e.attempt,
+    inFlight: e.inFlight,
+    deliveredAtMs: e.deliveredAtMs.map(i64),
+  }).finish();
+}
+
+export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
+  const m = v1.QueueEntry.decode(bytes);
+  return {
+    id: toBigInt(m.id),
+    topic: m.topic,
+    group: m.group,
+    dueAtMs: n64(m.dueAtMs),
+    attempt: m.attempt,
+    inFlight: m.inFlight,
+    deliveredAtMs: m.deliveredAtMs.map(n64),
+  };
+}
+
+export function encodeIndex(x: MessageIndexRec): Uint8Array {
+  return v1.MessageIndex.encode({
+    topic: x.topic,
+    key: x.key,
+    expireAtMs: i64(x.expireAtMs),
+    groups: x.groups.map((g) => ({ group: g.group, tag: g.tag, outcome: OUTCOMES.indexOf(g.outcome) })),
+    done: x.done,
+    endedAtMs: i64(x.endedAtMs),
+  }).finish();
+}
+
+export function decodeIndex(bytes: Uint8Array): MessageIndexRec {
+  const m = v1.MessageIndex.decode(bytes);
+  return {
+    topic: m.topic,
+    key: m.key,
+    expireAtMs: n64(m.expireAtMs),
+    groups: m.groups.map((g) => ({
+      group: g.group ?? '',
+      tag: g.tag ?? new Uint8Array(0),
+      outcome: OUTCOMES[g.outcome ?? 0] ?? 'live',
+    })),
+    done: m.done,
+    endedAtMs: n64(m.endedAtMs),
+  };
+}
+
+export function encodeKeyRec(k: KeyRec): Uint8Array {
+  return v1.KeyRecord.encode({
+    id: toUint64(k.id),
+    endedAtMs: i64(k.endedAtMs),
+    windowEndMs: i64(k.windowEndMs),
+  }).finish();
+}
+
+export function decodeKeyRec(bytes: Uint8Array): KeyRec {
+  const m = v1.KeyRecord.decode(bytes);
+  return { id: toBigInt(m.id), endedAtMs: n64(m.endedAtMs), windowEndMs: n64(m.windowEndMs) };
+}
+
+export function encodeBody(b: BodyRec): Uint8Array {
+  const d = b.deadLetter;
+  return v1.StoredMessage.encode({
+    id: toUint64(b.id),
+    topic: b.topic,
+    payload: b.payload,
+    headers: { ...b.headers },
+    key: b.key,
+    enqueuedAtMs: i64(b.enqueuedAtMs),
+    dueAtMs: i64(b.dueAtMs),
+    expireAtMs: i64(b.expireAtMs),
+    ...(d
+      ? {
+          deadLetter: {
+            sourceTopic: d.sourceTopic,
+            sourceGroup: d.sourceGroup,
+            sourceId: toUint64(d.sourceId),
+            sourceKey: d.sourceKey,
+            reason: d.reason,
+            attempts: d.attempts,
+            deliveredAtMs: d.deliveredAtMs.map(i64),
+            deadLetteredAtMs: i64(d.deadLetteredAtMs),
+          },
+        }
+      : {}),
+  }).finish();
+}
+
+export function decodeBody(bytes: Uint8Array): BodyRec {
+  const m = v1.StoredMessage.decode(bytes);
+  const d = m.deadLetter;
+  return {
+    id: toBigInt(m.id),
+    topic: m.topic,
+    payload: m.payload,
+    headers: m.headers,
+    key: m.key,
+    enqueuedAtMs: n64(m.enqueuedAtMs),
+    dueAtMs: n64(m.dueAtMs),
+    expireAtMs: n64(m.expireAtMs),
+    ...(d
+      ? {
+          deadLetter: {
+            sourceTopic: d.sourceTopic ?? '',
+            sourceGroup: d.sourceGroup ?? '',
+            sourceId: toBigInt(d.sourceId),
+            sourceKey: d.sourceKey ?? '',
+            reason: d.reason === 'expired' ? ('expired' as const) : ('max_attempts' as const),
+            attempts: d.attempts ?? 0,
+            deliveredAtMs: (d.deliveredAtMs ?? []).map(n64),
+            deadLetteredAtMs: n64(d.deadLetteredAtMs),
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,219 @@
+import type { Entry, StateMachine } from '@fermata/raft';
+import type { KVStore } from '@fermata/storage';
+import type { QueueHasher } from '../keys.js';
+import {
+  applyCreateGroup,
+  applyCreateTopic,
+  applyDeleteGroup,
+  applyDeleteTopic,
+  applyUpdateTopic,
+} from './apply-admin.js';
+import { applyCancel, applyExpire, applyPurgeKeys, applyReschedule } from './apply-control.js';
+import { applyAck, applyExtend, applyLease, applyNack } from './apply-delivery.js';
+import { applyPublish } from './apply-publish.js';
+import { type Command, decodeCommand } from './commands.js';
+import { ApplyContext } from './context.js';
+import { StateError } from './errors.js';
+import { EventRepository } from './event-repository.js';
+import { META, readU64, u64 } from './layout.js';
+import { type Limits, resolveLimits } from './limits.js';
+import { BrokerReader } from './reader.js';
+import type { ApplyResult, CommandResult } from './results.js';
+import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot.js';
+import { Txn } from './txn.js';
+
+export interface BrokerStateMachineOptions {
+  readonly store: KVStore;
+  /** The queue hasher (production: `await createQueueHasher()`; tests inject collisions). */
+  readonly hasher: QueueHasher;
+  /** Must be identical on every node of a cluster. */
+  readonly limits?: Partial<Limits>;
+}
+
+/**
+ * The broker's replicated state machine (DESIGN.md: "Replication"): applies
+ * committed entries deterministically (no clock, no randomness: time comes from
+ * the leader's stamp in each command), one storage batch per `apply` call that
+ * also records the applied index, the last event id and the last time stamp.
+ */
+export class BrokerStateMachine implements StateMachine {
+  readonly limits: Limits;
+  readonly ids: EventRepository;
+  readonly reader: BrokerReader;
+  private applied: number;
+  private lastNow: number;
+  private applying = false;
+
+  private constructor(
+    readonly store: KVStore,
+    private readonly hasher: QueueHasher,
+    limits: Limits,
+    applied: number,
+    lastId: bigint,
+    lastNowMs: number,
+  ) {
+    this.limits = limits;
+    this.applied = applied;
+    this.lastNow = lastNowMs;
+    this.ids = new EventRepository(lastId);
+    this.reader = new BrokerReader(store, hasher, limits);
+  }
+
+  /**
+   * Opens the state machine over a store. A store left mid-restore (a crash
+   * during `restore`) is cleared: it then reads as empty at applied index 0.
+   */
+  static async open(options: BrokerStateMachineOptions): Promise<BrokerStateMachine> {
+    const { store } = options;
+    if (await store.get(META.restoring)) await store.clear();
+    const s = await BrokerStateMachine.readMeta(store);
+    return new BrokerStateMachine(
+      store,
+      options.hasher,
+      resolveLimits(options.limits),
+      s.applied,
+      s.lastId,
+      s.lastNow,
+    );
+  }
+
+  private static async readMeta(
+    store: KVStore,
+  ): Promise<{ applied: number; lastId: bigint; lastNow: number }> {
+    const [idRaw, nowRaw] = await Promise.all([store.get(META.lastId), store.get(META.lastNowMs)]);
+    return {
+      applied: await readAppliedIndex(store),
+      lastId: idRaw ? readU64(idRaw) : 0n,
+      lastNow: nowRaw ? Number(readU64(nowRaw)) : 0,
+    };
+  }
+
+  appliedIndex(): number {
+    return this.applied;
+  }
+
+  /** The highest leader time stamp applied: a new leader stamps max(its clock, this). */
+  lastNowMs(): number {
+    return this.lastNow;
+  }
+
+  async apply(entries: readonly Entry[]): Promise<ApplyResult[]> {
+    if (this.applying) throw new Error('invariant: apply called while another apply is running');
+    this.applying = true;
+    try {
+      return await this.applyBatch(entries);
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  private async applyBatch(entries: readonly Entry[]): Promise<ApplyResult[]> {
+    const results: ApplyResult[] = [];
+    if (entries.length === 0) return results;
+    const txn = new Txn(this.store);
+    const ctx = new ApplyContext(txn, this.limits, this.hasher, this.ids);
+    let applied = this.applied;
+    let lastNow = this.lastNow;
+    const lastIdBefore = this.ids.lastId;
+    try {
+      for (const entry of entries) {
+        if (entry.index !== applied + 1) {
+          throw new Error(
+            `invariant: entry ${entry.index} applied after index ${applied} (entries must be consecutive)`,
+          );
+        }
+        applied = entry.index;
+        if (entry.type === 'conf-change' || entry.data.length === 0) {
+          results.push(undefined);
+        } else {
+          const mark = txn.mark();
+          try {
+            const cmd = decodeCommand(entry.data);
+            lastNow = Math.max(lastNow, cmd.nowMs);
+            ctx.nowMs = lastNow;
+            results.push(await execute(ctx, cmd));
+          } catch (err) {
+            if (!(err instanceof StateError)) throw err;
+            txn.rollback(mark);
+            results.push({ kind: 'error', error: err });
+          }
+          txn.commitCommand();
+        }
+        this.ids.entryApplied(entry.term);
+      }
+      ctx.flushQueues();
+      txn.put(META.appliedIndex, u64(applied));
+      txn.put(META.lastId, u64(this.ids.lastId));
+      txn.put(META.lastNowMs, u64(lastNow));
+      await this.store.batch(txn.ops(), { sync: false });
+    } catch (err) {
+      // Nothing was written: forget what this batch observed.
+      this.ids.reset(lastIdBefore);
+      throw err;
+    }
+    this.applied = applied;
+    this.lastNow = lastNow;
+    return results;
+  }
+
+  async flush(): Promise<number> {
+    const applied = this.applied;
+    await this.store.batch([{ type: 'put', key: META.appliedIndex, value: u64(applied) }], { sync: true });
+    return applied;
+  }
+
+  async snapshot(): Promise<{ index: number; chunks: AsyncIterable<Uint8Array> }> {
+    const snap = this.store.snapshot();
+    let index: number;
+    try {
+      index = await readAppliedIndex(snap);
+    } catch (err) {
+      await snap.close();
+      throw err;
+    }
+    return { index, chunks: snapshotChunks(snap, this.limits.snapshotChunkBytes) };
+  }
+
+  async restore(chunks: AsyncIterable<Uint8Array>): Promise<number> {
+    if (this.applying) throw new Error('invariant: restore called while apply is running');
+    await restoreInto(this.store, chunks);
+    const s = await BrokerStateMachine.readMeta(this.store);
+    this.applied = s.applied;
+    this.lastNow = s.lastNow;
+    this.ids.reset(s.lastId);
+    return s.applied;
+  }
+}
+
+function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
+  switch (cmd.kind) {
+    case 'publish':
+      return applyPublish(ctx, cmd);
+    case 'lease':
+      return applyLease(ctx, cmd);
+    case 'ack':
+      return applyAck(ctx, cmd);
+    case 'nack':
+      return applyNack(ctx, cmd);
+    case 'extend':
+      return applyExtend(ctx, cmd);
+    case 'cancel':
+      return applyCancel(ctx, cmd);
+    case 'reschedule':
+      return applyReschedule(ctx, cmd);
+    case 'expire':
+      return applyExpire(ctx, cmd);
+    case 'purge-keys':
+      return applyPurgeKeys(ctx, cmd);
+    case 'create-topic':
+      return applyCreateTopic(ctx, cmd);
+    case 'update-topic':
+      return applyUpdateTopic(ctx, cmd);
+    case 'delete-topic':
+      return applyDeleteTopic(ctx, cmd);
+    case 'create-group':
+      return applyCreateGroup(ctx, cmd);
+    case 'delete-group':
+      return applyDeleteGroup(ctx, cmd);
+  }
+}

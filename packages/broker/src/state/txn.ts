@@ -1,0 +1,112 @@
+import type { BatchOp, ReadView, ScanOptions } from '@fermata/storage';
+import { compareBytes } from '@fermata/storage';
+
+interface Pending {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array | null;
+}
+
+const keyId = (key: Uint8Array): string =>
+  Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
+
+/**
+ * The write set of one applied entry batch: reads see the batch's own earlier
+ * writes, and one command's writes can be rolled back (a command that fails
+ * changes nothing) while earlier commands of the batch stay. `ops()` is the one
+ * storage batch the whole entry batch becomes.
+ */
+export class Txn {
+  private readonly writes = new Map<string, Pending>();
+  private readonly reads = new Map<string, Uint8Array | null>();
+  private undo: (() => void)[] = [];
+
+  constructor(readonly view: ReadView) {}
+
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    const id = keyId(key);
+    const w = this.writes.get(id);
+    if (w) return w.value ?? undefined;
+    const cached = this.reads.get(id);
+    if (cached !== undefined) return cached ?? undefined;
+    const value = await this.view.get(key);
+    // A write may have landed while we waited (commands are sequential, but be exact).
+    const w2 = this.writes.get(id);
+    if (w2) return w2.value ?? undefined;
+    this.reads.set(id, value ?? null);
+    return value;
+  }
+
+  /** Loads many keys at once (parallel store reads) so later `get`s hit the cache. */
+  async prefetch(keys: readonly Uint8Array[]): Promise<void> {
+    await Promise.all(keys.map((k) => this.get(k)));
+  }
+
+  put(key: Uint8Array, value: Uint8Array): void {
+    this.set(key, value);
+  }
+
+  del(key: Uint8Array): void {
+    this.set(key, null);
+  }
+
+  private set(key: Uint8Array, value: Uint8Array | null): void {
+    const id = keyId(key);
+    const before = this.writes.get(id);
+    this.writes.set(id, { key, value });
+    this.undo.push(() => {
+      if (before) this.writes.set(id, before);
+      else this.writes.delete(id);
+    });
+  }
+
+  /** Registers an extra undo step (e.g. for counters kept outside the write set). */
+  onRollback(fn: () => void): void {
+    this.undo.push(fn);
+  }
+
+  mark(): number {
+    return this.undo.length;
+  }
+
+  rollback(mark: number): void {
+    while (this.undo.length > mark) this.undo.pop()!();
+  }
+
+  /** Forgets the undo log (after a command succeeded). */
+  commitCommand(): void {
+    this.undo = [];
+  }
+
+  /**
+   * Scans the store merged with this batch's writes: the store's entries in
+   * range, overridden or deleted by the write set, plus written keys in range.
+   * Copies every key and value. For rare, bounded operations (admin commands).
+   */
+  async scan(options: ScanOptions): Promise<{ key: Uint8Array; value: Uint8Array }[]> {
+    const out = new Map<string, { key: Uint8Array; value: Uint8Array }>();
+    await this.view.scan({ ...options, limit: undefined }, (key, value) => {
+      out.set(keyId(key), { key: key.slice(), value: value.slice() });
+    });
+    for (const [id, w] of this.writes) {
+      if (options.gte && compareBytes(w.key, options.gte) < 0) continue;
+      if (options.lt && compareBytes(w.key, options.lt) >= 0) continue;
+      if (w.value) out.set(id, { key: w.key, value: w.value });
+      else out.delete(id);
+    }
+    const sorted = [...out.values()].sort((a, b) => compareBytes(a.key, b.key));
+    if (options.reverse) sorted.reverse();
+    return options.limit !== undefined ? sorted.slice(0, options.limit) : sorted;
+  }
+
+  ops(): BatchOp[] {
+    const ops: BatchOp[] = [];
+    for (const w of this.writes.values()) {
+      ops.push(w.value ? { type: 'put', key: w.key, value: w.value } : { type: 'del', key: w.key });
+    }
+    return ops;
+  }
+
+  get size(): number {
+    return this.writes.size;
+  }
+}

@@ -1,0 +1,213 @@
+import { KEY_BYTES } from '../keys.js';
+import type { PublishInput, TopicSettingsInput } from './commands.js';
+import { LimitError, ValidationError } from './errors.js';
+import { DEFAULT_TOPIC_SETTINGS, type Limits } from './limits.js';
+import type { TopicSettings } from './records.js';
+
+/**
+ * Stateless validation. The server calls these before proposing (to answer a
+ * bad request at once); apply calls them again on the committed command, so a
+ * bad command in the log changes nothing wherever it is applied.
+ */
+const NAME_RE = /^[A-Za-z0-9._-]+$/;
+const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+function checkName(name: string, field: string, what: string, limit: string, max: number): void {
+  if (name.length === 0) throw new ValidationError(field, `${what} name is empty`);
+  const bytes = utf8Bytes(name);
+  if (bytes > max) throw new LimitError(limit, field, bytes, max);
+  if (!NAME_RE.test(name))
+    throw new ValidationError(field, `${what} name "${name}" may hold only A-Z a-z 0-9 . _ -`);
+}
+
+export function validateTopicName(name: string, limits: Limits, field = 'topic'): void {
+  checkName(name, field, 'topic', 'maxTopicNameBytes', limits.maxTopicNameBytes);
+}
+
+export function validateGroupName(name: string, limits: Limits, field = 'group'): void {
+  checkName(name, field, 'group', 'maxGroupNameBytes', limits.maxGroupNameBytes);
+}
+
+/** A delivery tag is a 24-byte queue key. */
+export function validateTag(tag: Uint8Array, field = 'tag'): void {
+  if (tag.length !== KEY_BYTES) {
+    throw new ValidationError(field, `a delivery tag is ${KEY_BYTES} bytes, got ${tag.length}`);
+  }
+}
+
+function checkInt(value: number, field: string): void {
+  if (!Number.isSafeInteger(value)) throw new ValidationError(field, `must be an integer, got ${value}`);
+}
+
+/** A duration: integer, >= 0, at most `max` (the limit named `limit`). */
+export function validateDuration(value: number, field: string, limit: string, max: number): void {
+  checkInt(value, field);
+  if (value < 0) throw new ValidationError(field, `must be >= 0, got ${value}`);
+  if (value > max) throw new LimitError(limit, field, value, max);
+}
+
+export function validateLeaseMs(value: number, limits: Limits, field = 'lease_ms'): void {
+  checkInt(value, field);
+  if (value < limits.minLeaseMs)
+    throw new ValidationError(field, `must be >= ${limits.minLeaseMs}, got ${value}`);
+  if (value > limits.maxLeaseMs) throw new LimitError('maxLeaseMs', field, value, limits.maxLeaseMs);
+}
+
+/**
+ * The due time of a schedule: `delayMs` from now, or `deliverAtMs` (a past
+ * time means now). Validates both.
+ */
+export function resolveDue(
+  s: { readonly delayMs?: number | undefined; readonly deliverAtMs?: number | undefined },
+  nowMs: number,
+  limits: Limits,
+  prefix = '',
+): number {
+  if (s.delayMs !== undefined && s.deliverAtMs !== undefined) {
+    throw new ValidationError(`${prefix}schedule`, 'set delay_ms or deliver_at_ms, not both');
+  }
+  if (s.delayMs !== undefined) {
+    validateDuration(s.delayMs, `${prefix}delay_ms`, 'maxDelayMs', limits.maxDelayMs);
+    return nowMs + s.delayMs;
+  }
+  if (s.deliverAtMs !== undefined) {
+    checkInt(s.deliverAtMs, `${prefix}deliver_at_ms`);
+    if (s.deliverAtMs < 0)
+      throw new ValidationError(`${prefix}deliver_at_ms`, `must be >= 0, got ${s.deliverAtMs}`);
+    const ahead = s.deliverAtMs - nowMs;
+    if (ahead > limits.maxDelayMs)
+      throw new LimitError('maxDelayMs', `${prefix}deliver_at_ms`, ahead, limits.maxDelayMs);
+    return Math.max(nowMs, s.deliverAtMs);
+  }
+  return nowMs;
+}
+
+/** Validates one message; returns its payload size. */
+export function validateMessage(m: PublishInput, nowMs: number, limits: Limits, prefix: string): number {
+  validateTopicName(m.topic, limits, `${prefix}topic`);
+  if (!(m.payload instanceof Uint8Array)) throw new ValidationError(`${prefix}payload`, 'must be bytes');
+  if (m.payload.length > limits.maxPayloadBytes) {
+    throw new LimitError('maxPayloadBytes', `${prefix}payload`, m.payload.length, limits.maxPayloadBytes);
+  }
+  const headers = m.headers ?? {};
+  const names = Object.keys(headers);
+  if (names.length > limits.maxHeaderCount) {
+    throw new LimitError('maxHeaderCount', `${prefix}headers`, names.length, limits.maxHeaderCount);
+  }
+  let headerBytes = 0;
+  for (const name of names) {
+    if (name.length === 0) throw new ValidationError(`${prefix}headers`, 'a header name is empty');
+    headerBytes += utf8Bytes(name) + utf8Bytes(headers[name] ?? '');
+  }
+  if (headerBytes > limits.maxHeadersBytes) {
+    throw new LimitError('maxHeadersBytes', `${prefix}headers`, headerBytes, limits.maxHeadersBytes);
+  }
+  const key = m.key ?? '';
+  if (utf8Bytes(key) > limits.maxKeyBytes) {
+    throw new LimitError('maxKeyBytes', `${prefix}key`, utf8Bytes(key), limits.maxKeyBytes);
+  }
+  resolveDue(m, nowMs, limits, prefix);
+  validateDuration(m.ttlMs ?? 0, `${prefix}ttl_ms`, 'maxTtlMs', limits.maxTtlMs);
+  return m.payload.length;
+}
+
+/**
+ * Everything about a publish batch that needs no stored state: batch size,
+ * names, payload and header sizes, key length, schedule, ttl. Throws
+ * ValidationError{field} or LimitError{limit}. `nowMs` is the leader's time
+ * (it bounds `deliver_at_ms`).
+ */
+export function validatePublish(messages: readonly PublishInput[], nowMs: number, limits: Limits): void {
+  if (messages.length === 0) throw new ValidationError('messages', 'a publish holds at least one message');
+  if (messages.length > limits.maxBatchMessages) {
+    throw new LimitError('maxBatchMessages', 'messages', messages.length, limits.maxBatchMessages);
+  }
+  let total = 0;
+  for (let i = 0; i < messages.length; i++) {
+    total += validateMessage(messages[i]!, nowMs, limits, `messages[${i}].`);
+  }
+  if (total > limits.maxBatchPayloadBytes) {
+    throw new LimitError('maxBatchPayloadBytes', 'messages', total, limits.maxBatchPayloadBytes);
+  }
+}
+
+const MASK_FIELDS = [
+  'max_attempts',
+  'default_lease_ms',
+  'dead_letter_topic',
+  'expiry_action',
+  'time_bucket_ms',
+  'dedup_window_ms',
+] as const;
+type MaskField = (typeof MASK_FIELDS)[number];
+
+function checkSettings(s: TopicSettings, limits: Limits): void {
+  checkInt(s.maxAttempts, 'settings.max_attempts');
+  if (s.maxAttempts < 1)
+    throw new ValidationError('settings.max_attempts', `must be >= 1, got ${s.maxAttempts}`);
+  if (s.maxAttempts > limits.maxMaxAttempts) {
+    throw new LimitError('maxMaxAttempts', 'settings.max_attempts', s.maxAttempts, limits.maxMaxAttempts);
+  }
+  validateLeaseMs(s.defaultLeaseMs, limits, 'settings.default_lease_ms');
+  if (s.deadLetterTopic !== '') validateTopicName(s.deadLetterTopic, limits, 'settings.dead_letter_topic');
+  validateDuration(s.timeBucketMs, 'settings.time_bucket_ms', 'maxTimeBucketMs', limits.maxTimeBucketMs);
+  validateDuration(s.dedupWindowMs, 'settings.dedup_window_ms', 'maxDedupWindowMs', limits.maxDedupWindowMs);
+}
+
+/** Settings of a new topic: every absent or zero field takes its default. */
+export function settingsForCreate(input: TopicSettingsInput | undefined, limits: Limits): TopicSettings {
+  const d = DEFAULT_TOPIC_SETTINGS;
+  const s: TopicSettings = {
+    maxAttempts: input?.maxAttempts || d.maxAttempts,
+    defaultLeaseMs: input?.defaultLeaseMs || d.defaultLeaseMs,
+    deadLetterTopic: input?.deadLetterTopic || d.deadLetterTopic,
+    expiryAction: input?.expiryAction ?? d.expiryAction,
+    timeBucketMs: input?.timeBucketMs || d.timeBucketMs,
+    dedupWindowMs: input?.dedupWindowMs || d.dedupWindowMs,
+  };
+  checkSettings(s, limits);
+  return s;
+}
+
+/**
+ * Settings after an update: the fields named in `mask` (snake_case) take the
+ * input's value, zero included; with an empty mask every non-zero field does.
+ */
+export function settingsForUpdate(
+  current: TopicSettings,
+  input: TopicSettingsInput,
+  mask: readonly string[],
+  limits: Limits,
+): TopicSettings {
+  for (const f of mask) {
+    if (!(MASK_FIELDS as readonly string[]).includes(f)) {
+      throw new ValidationError('update_mask', `unknown field "${f}" (${MASK_FIELDS.join(', ')})`);
+    }
+  }
+  const take = (f: MaskField, present: boolean): boolean => (mask.length > 0 ? mask.includes(f) : present);
+  const s: TopicSettings = {
+    maxAttempts: take('max_attempts', !!input.maxAttempts) ? (input.maxAttempts ?? 0) : current.maxAttempts,
+    defaultLeaseMs: take('default_lease_ms', !!input.defaultLeaseMs)
+      ? (input.defaultLeaseMs ?? 0)
+      : current.defaultLeaseMs,
+    deadLetterTopic: take('dead_letter_topic', !!input.deadLetterTopic)
+      ? (input.deadLetterTopic ?? '')
+      : current.deadLetterTopic,
+    expiryAction: take('expiry_action', input.expiryAction !== undefined)
+      ? (input.expiryAction ?? DEFAULT_TOPIC_SETTINGS.expiryAction)
+      : current.expiryAction,
+    timeBucketMs: take('time_bucket_ms', !!input.timeBucketMs)
+      ? (input.timeBucketMs ?? 0)
+      : current.timeBucketMs,
+    dedupWindowMs: take('dedup_window_ms', !!input.dedupWindowMs)
+      ? (input.dedupWindowMs ?? 0)
+      : current.dedupWindowMs,
+  };
+  checkSettings(s, limits);
+  return s;
+}
+
+/** The dead-letter topic of a topic: its setting, or `<topic>.dlq`. */
+export function deadLetterTopicOf(topic: string, settings: TopicSettings): string {
+  return settings.deadLetterTopic || `${topic}.dlq`;
+}

@@ -1,0 +1,582 @@
+import { describe, expect, it } from 'vitest';
+import { KEY_BYTES } from '../src/keys.js';
+import { Harness, T0, text } from './state-harness.js';
+
+describe('publish', () => {
+  it('stores the body once and one entry per group; fan-out to two groups', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 'orders' });
+    await h.ok({ kind: 'create-group', topic: 'orders', group: 'billing' });
+    const [r] = await h.publish({ topic: 'orders', payload: text('p1'), headers: { a: 'b' } });
+    expect(r).toMatchObject({ deduplicated: false, dueAtMs: T0 });
+    const d1 = await h.due('orders', 'default');
+    const d2 = await h.due('orders', 'billing');
+    expect(d1.map((d) => d.id)).toEqual([r!.id]);
+    expect(d2.map((d) => d.id)).toEqual([r!.id]);
+    expect(Buffer.from(d1[0]!.tag).equals(Buffer.from(d2[0]!.tag))).toBe(false);
+    let bodies = 0;
+    await h.store.scan({ gte: Uint8Array.of(0x02), lt: Uint8Array.of(0x03) }, () => {
+      bodies++;
+    });
+    expect(bodies).toBe(1);
+    const view = await h.sm.reader.getMessage('orders', { id: r!.id }, h.now);
+    expect(view?.message.headers).toEqual({ a: 'b' });
+    expect(view?.groups.map((g) => [g.group, g.state])).toEqual([
+      ['default', 'pending'],
+      ['billing', 'pending'],
+    ]);
+    // Acking in one group leaves the other's copy and the body.
+    const [lease] = await h.leaseAll('orders', 'default');
+    await h.ok({ kind: 'ack', tags: [lease!.newTag!] });
+    expect((await h.due('orders', 'billing')).length).toBe(1);
+    expect((await h.sm.reader.getBodies([r!.id]))[0]).toBeDefined();
+    const [lease2] = await h.leaseAll('orders', 'billing');
+    await h.ok({ kind: 'ack', tags: [lease2!.newTag!] });
+    expect((await h.sm.reader.getBodies([r!.id]))[0]).toBeUndefined();
+  });
+
+  it('a group receives only messages published after it was created', async () => {
+    const h = await Harness.create();
+    await h.publish({ topic: 't', payload: text('old') });
+    await h.ok({ kind: 'create-group', topic: 't', group: 'late' });
+    await h.publish({ topic: 't', payload: text('new') });
+    expect((await h.due('t', 'default')).length).toBe(2);
+    expect((await h.due('t', 'late')).length).toBe(1);
+  });
+
+  it('auto-creates an unknown topic with default settings', async () => {
+    const h = await Harness.create();
+    await h.publish({ topic: 'fresh', payload: text('x') });
+    const t = await h.sm.reader.getTopic('fresh');
+    expect(t).toMatchObject({ groups: ['default'], settings: { maxAttempts: 10, defaultLeaseMs: 30_000 } });
+  });
+
+  it('delayMs and deliverAtMs set the due time; a due time in the past means now', async () => {
+    const h = await Harness.create();
+    const r = await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 5_000 },
+      { topic: 't', payload: text('b'), deliverAtMs: T0 + 2_000 },
+      { topic: 't', payload: text('c'), deliverAtMs: T0 - 60_000 },
+    );
+    expect(r.map((x) => x.dueAtMs)).toEqual([T0 + 5_000, T0 + 2_000, T0]);
+    expect((await h.due('t')).map((d) => d.id)).toEqual([r[2]!.id]);
+    expect(await h.sm.reader.nextDueMs(h.sm.reader.queueHash('t'))).toBe(T0);
+    h.now = T0 + 2_000;
+    expect((await h.due('t')).map((d) => d.id)).toEqual([r[2]!.id, r[1]!.id]);
+    h.now = T0 + 5_000;
+    expect((await h.due('t')).length).toBe(3);
+  });
+
+  it('ids are assigned in batch order and a batch is one entry', async () => {
+    const h = await Harness.create();
+    const r = await h.publish({ topic: 't', payload: text('a') }, { topic: 'u', payload: text('b') });
+    expect(r[1]!.id).toBe(r[0]!.id + 1n);
+    expect(h.sm.ids.lastId).toBe(r[1]!.id);
+  });
+
+  it('dedup: a live key returns the existing id and writes nothing', async () => {
+    const h = await Harness.create();
+    const [a] = await h.publish({ topic: 't', payload: text('a'), key: 'k1', delayMs: 100 });
+    const before = await h.digest();
+    const r = await h.sm.apply([
+      {
+        term: 1,
+        index: h.index + 1,
+        type: 'normal',
+        data: h.encode({ kind: 'publish', messages: [{ topic: 't', payload: text('b'), key: 'k1' }] }),
+      },
+    ]);
+    h.index++;
+    expect(r[0]).toMatchObject({
+      kind: 'publish',
+      results: [{ id: a!.id, deduplicated: true, dueAtMs: T0 + 100 }],
+    });
+    // Only the applied index, last id and stamp moved: same message content.
+    expect((await h.due('t', 'default', 10)).length).toBe(0);
+    expect(await h.stats('t')).toMatchObject({ pending: 1 });
+    expect(before).not.toBe(''); // digest differs only in meta; content checked above
+  });
+
+  it('dedup within one batch: the second message with the key is deduplicated', async () => {
+    const h = await Harness.create();
+    const r = await h.publish(
+      { topic: 't', payload: text('a'), key: 'k' },
+      { topic: 't', payload: text('b'), key: 'k' },
+    );
+    expect(r[1]).toMatchObject({ id: r[0]!.id, deduplicated: true });
+    expect(await h.stats('t')).toMatchObject({ pending: 1 });
+  });
+
+  it('dedup: a key stays reserved for the window after its message ends, then is free', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't', settings: { dedupWindowMs: 60_000 } });
+    const [a] = await h.publish({ topic: 't', payload: text('a'), key: 'k' });
+    const [l] = await h.leaseAll('t');
+    await h.ok({ kind: 'ack', tags: [l!.newTag!] });
+    h.now = T0 + 59_999;
+    const [again] = await h.publish({ topic: 't', payload: text('b'), key: 'k' });
+    expect(again).toMatchObject({ id: a!.id, deduplicated: true, dueAtMs: 0 });
+    expect(await h.sm.reader.dueKeyPurges(h.now, 10)).toEqual([]);
+    h.now = T0 + 60_000;
+    expect(await h.sm.reader.dueKeyPurges(h.now, 10)).toEqual([
+      { topic: 't', key: 'k', windowEndMs: T0 + 60_000 },
+    ]);
+    expect(await h.ok({ kind: 'purge-keys', keys: [{ topic: 't', key: 'k' }] })).toMatchObject({ purged: 1 });
+    expect(await h.sm.reader.dueKeyPurges(h.now, 10)).toEqual([]);
+    const [b] = await h.publish({ topic: 't', payload: text('c'), key: 'k' });
+    expect(b!.deduplicated).toBe(false);
+    expect(b!.id).not.toBe(a!.id);
+  });
+
+  it('dedup: after the window a key is free even before the purge ran', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't', settings: { dedupWindowMs: 1_000 } });
+    await h.publish({ topic: 't', payload: text('a'), key: 'k' });
+    await h.ok({ kind: 'cancel', topic: 't', target: { key: 'k' } });
+    h.now += 1_000;
+    const [b] = await h.publish({ topic: 't', payload: text('b'), key: 'k' });
+    expect(b!.deduplicated).toBe(false);
+    // The stale window entry went with the old reservation.
+    expect(await h.sm.reader.dueKeyPurges(h.now + 10_000_000, 10)).toEqual([]);
+  });
+});
+
+describe('lease, ack, nack, extend', () => {
+  it('lease then ack deletes the entry; counters follow', async () => {
+    const h = await Harness.create();
+    const [m] = await h.publish({ topic: 't', payload: text('a') });
+    expect(await h.stats('t')).toMatchObject({ pending: 1, inFlight: 0 });
+    const [l] = await h.leaseAll('t', 'default', 5_000);
+    expect(l).toMatchObject({ status: 'leased', id: m!.id, attempt: 1, leaseExpiresAtMs: T0 + 5_000 });
+    expect(l!.newTag!.length).toBe(KEY_BYTES);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 1, nextDueMs: T0 + 5_000 });
+    expect(await h.due('t')).toEqual([]);
+    const ack = await h.ok({ kind: 'ack', tags: [l!.newTag!] });
+    expect(ack.outcomes).toMatchObject([{ status: 'ok' }]);
+    expect(Buffer.from(ack.outcomes[0]!.tag).equals(Buffer.from(l!.newTag!))).toBe(true);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0, nextDueMs: undefined });
+    expect(await h.sm.reader.getMessage('t', { id: m!.id }, h.now)).toBeUndefined();
+  });
+
+  it('an ack by a stale tag (the old key) is lease-expired and changes nothing', async () => {
+    const h = await Harness.create();
+    await h.publish({ topic: 't', payload: text('a') });
+    const [pending] = await h.due('t');
+    await h.leaseAll('t');
+    const ack = await h.ok({ kind: 'ack', tags: [pending!.tag] });
+    expect(ack.outcomes[0]!.status).toBe('lease-expired');
+    expect(await h.stats('t')).toMatchObject({ inFlight: 1 });
+  });
+
+  it('lease expiry makes the entry due again with attempt + 1; the old tag cannot ack the new lease', async () => {
+    const h = await Harness.create();
+    await h.publish({ topic: 't', payload: text('a') });
+    const [l1] = await h.leaseAll('t', 'default', 1_000);
+    h.now = T0 + 999;
+    expect(await h.due('t')).toEqual([]);
+    h.now = T0 + 1_000;
+    const due = await h.due('t');
+    expect(due).toHaveLength(1);
+    expect(due[0]).toMatchObject({ inFlight: true, attempt: 1 });
+    // The lease ran out: acking it is refused even before anyone re-leases.
+    expect((await h.ok({ kind: 'ack', tags: [l1!.newTag!] })).outcomes[0]!.status).toBe('lease-expired');
+    const [l2] = await h.leaseAll('t', 'default', 1_000);
+    expect(l2).toMatchObject({ status: 'leased', attempt: 2 });
+    expect((await h.ok({ kind: 'ack', tags: [l1!.newTag!] })).outcomes[0]!.status).toBe('lease-expired');
+    expect(await h.stats('t')).toMatchObject({ inFlight: 1 });
+    expect((await h.ok({ kind: 'ack', tags: [l2!.newTag!] })).outcomes[0]!.status).toBe('ok');
+  });
+
+  it('lease of an entry not yet due, or one already leased, does nothing', async () => {
+    const h = await Harness.create();
+    await h.publish({ topic: 't', payload: text('a'), delayMs: 1_000 });
+    const [entry] = await h.sm.reader.dueEntriesOf('t', 'default', T0 + 1_000, 10);
+    const r = await h.ok({
+      kind: 'lease',
+      topic: 't',
+      group: 'default',
+      tags: [entry!.tag, entry!.tag],
+      leaseMs: 100,
+    });
+    expect(r.outcomes.map((o) => o.status)).toEqual(['not-due', 'not-due']);
+    h.now = T0 + 1_000;
+    const r2 = await h.ok({
+      kind: 'lease',
+      topic: 't',
+      group: 'default',
+      tags: [entry!.tag, entry!.tag],
+      leaseMs: 100,
+    });
+    expect(r2.outcomes.map((o) => o.status)).toEqual(['leased', 'gone']);
+  });
+
+  it('nack moves the leased entry to now + delay; the attempt count is kept', async () => {
+    const h = await Harness.create();
+    await h.publish({ topic: 't', payload: text('a') });
+    const [l] = await h.leaseAll('t');
+    h.now = T0 + 100;
+    const n = await h.ok({ kind: 'nack', tag: l!.newTag!, delayMs: 2_000 });
+    expect(n.outcome).toMatchObject({ status: 'ok', dueAtMs: T0 + 2_100 });
+    expect(await h.stats('t')).toMatchObject({ pending: 1, inFlight: 0, nextDueMs: T0 + 2_100 });
+    h.now = T0 + 2_100;
+    const [l2] = await h.leaseAll('t');
+    expect(l2!.attempt).toBe(2);
+    expect((await h.ok({ kind: 'nack', tag: l!.newTag!, delayMs: 0 })).outcome.status).toBe('lease-expired');
+  });
+
+  it('extend moves the lease end and returns a new tag; the old tag is then unknown', async () => {
+    const h = await Harness.create();
+    await h.publish({ topic: 't', payload: text('a') });
+    const [l] = await h.leaseAll('t', 'default', 1_000);
+    h.now = T0 + 500;
+    const e = await h.ok({ kind: 'extend', tag: l!.newTag!, leaseMs: 10_000 });
+    expect(e.outcome).toMatchObject({ status: 'ok', dueAtMs: T0 + 10_500 });
+    h.now = T0 + 5_000;
+    expect(await h.due('t')).toEqual([]);
+    expect((await h.ok({ kind: 'ack', tags: [l!.newTag!] })).outcomes[0]!.status).toBe('lease-expired');
+    expect((await h.ok({ kind: 'ack', tags: [e.outcome.newTag!] })).outcomes[0]!.status).toBe('ok');
+  });
+
+  it('after maxAttempts deliveries the entry moves to <topic>.dlq with its history', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 'jobs', settings: { maxAttempts: 2 } });
+    const [m] = await h.publish({ topic: 'jobs', payload: text('work'), headers: { h: '1' }, key: 'job-1' });
+    const starts: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      starts.push(h.now);
+      const [l] = await h.leaseAll('jobs', 'default', 1_000);
+      expect(l!.status).toBe('leased');
+      h.now += 1_000;
+    }
+    const [last] = await h.leaseAll('jobs');
+    expect(last).toMatchObject({ status: 'dead-lettered', id: m!.id });
+    expect(await h.stats('jobs')).toMatchObject({ pending: 0, inFlight: 0, deadLettered: 1 });
+    const dlq = await h.due('jobs.dlq');
+    expect(dlq).toHaveLength(1);
+    expect(dlq[0]!.id).toBe(last!.deadLetterId);
+    const [body] = await h.sm.reader.getBodies([dlq[0]!.id]);
+    expect(body).toMatchObject({
+      topic: 'jobs.dlq',
+      headers: { h: '1' },
+      deadLetter: {
+        sourceTopic: 'jobs',
+        sourceGroup: 'default',
+        sourceId: m!.id,
+        sourceKey: 'job-1',
+        reason: 'max_attempts',
+        attempts: 2,
+        deliveredAtMs: starts,
+      },
+    });
+    expect(Buffer.from(body!.payload).toString()).toBe('work');
+    // The source message ended: its key is reserved (window) and cancel says already done.
+    expect((await h.ok({ kind: 'cancel', topic: 'jobs', target: { key: 'job-1' } })).result.status).toBe(
+      'already-done',
+    );
+  });
+
+  it('a dead letter that exhausts its attempts in the DLQ is dropped, not cascaded', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 'a', settings: { maxAttempts: 1, deadLetterTopic: 'dead' } });
+    await h.ok({ kind: 'create-topic', name: 'dead', settings: { maxAttempts: 1 } });
+    await h.publish({ topic: 'a', payload: text('x') });
+    await h.leaseAll('a', 'default', 10);
+    h.now += 10;
+    expect((await h.leaseAll('a'))[0]!.status).toBe('dead-lettered');
+    await h.leaseAll('dead', 'default', 10);
+    h.now += 10;
+    expect((await h.leaseAll('dead'))[0]!.status).toBe('dropped');
+    expect(await h.stats('dead')).toMatchObject({ pending: 0, deadLettered: 1 });
+    expect(await h.sm.reader.getTopic('dead.dlq')).toBeUndefined();
+  });
+
+  it('malformed and foreign tags: lease says gone, ack says lease-expired', async () => {
+    const h = await Harness.create();
+    await h.publish({ topic: 't', payload: text('a') }, { topic: 'u', payload: text('b') });
+    const [u] = await h.due('u');
+    const r = await h.ok({ kind: 'lease', topic: 't', group: 'default', tags: [u!.tag], leaseMs: 100 });
+    expect(r.outcomes[0]!.status).toBe('gone');
+    const ack = await h.ok({ kind: 'ack', tags: [new Uint8Array(KEY_BYTES)] });
+    expect(ack.outcomes[0]!.status).toBe('lease-expired');
+  });
+});
+
+describe('cancel and reschedule', () => {
+  it('cancel in each state: pending, in flight, done, unknown', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't', settings: { dedupWindowMs: 60_000 } });
+    const [a, b] = await h.publish(
+      { topic: 't', payload: text('a'), key: 'ka' },
+      { topic: 't', payload: text('b'), delayMs: 50 },
+    );
+    expect((await h.ok({ kind: 'cancel', topic: 't', target: { id: b!.id } })).result).toMatchObject({
+      status: 'cancelled',
+      id: b!.id,
+    });
+    expect(await h.stats('t')).toMatchObject({ pending: 1 });
+    const [l] = await h.leaseAll('t');
+    expect((await h.ok({ kind: 'cancel', topic: 't', target: { key: 'ka' } })).result).toMatchObject({
+      status: 'in-flight',
+      id: a!.id,
+    });
+    expect(await h.stats('t')).toMatchObject({ inFlight: 1 });
+    await h.ok({ kind: 'ack', tags: [l!.newTag!] });
+    expect((await h.ok({ kind: 'cancel', topic: 't', target: { key: 'ka' } })).result.status).toBe(
+      'already-done',
+    );
+    expect((await h.ok({ kind: 'cancel', topic: 't', target: { id: a!.id } })).result.status).toBe(
+      'already-done',
+    );
+    expect((await h.ok({ kind: 'cancel', topic: 't', target: { id: b!.id } })).result.status).toBe(
+      'not-found',
+    );
+    expect((await h.ok({ kind: 'cancel', topic: 't', target: { key: 'nope' } })).result.status).toBe(
+      'not-found',
+    );
+    expect((await h.ok({ kind: 'cancel', topic: 't', target: { id: 999_999n } })).result.status).toBe(
+      'not-found',
+    );
+  });
+
+  it('cancel of a message whose lease ran out removes it; the old tag then acks as expired', async () => {
+    const h = await Harness.create();
+    const [m] = await h.publish({ topic: 't', payload: text('a') });
+    const [l] = await h.leaseAll('t', 'default', 100);
+    h.now += 100;
+    expect((await h.ok({ kind: 'cancel', topic: 't', target: { id: m!.id } })).result.status).toBe(
+      'cancelled',
+    );
+    expect((await h.ok({ kind: 'ack', tags: [l!.newTag!] })).outcomes[0]!.status).toBe('lease-expired');
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0 });
+  });
+
+  it('multi-group cancel is all-or-nothing: in flight in one group blocks it everywhere', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't' });
+    await h.ok({ kind: 'create-group', topic: 't', group: 'g2' });
+    const [m] = await h.publish({ topic: 't', payload: text('a') });
+    const [l] = await h.leaseAll('t', 'g2');
+    const r = await h.ok({ kind: 'cancel', topic: 't', target: { id: m!.id } });
+    expect(r.result).toMatchObject({
+      status: 'in-flight',
+      groups: [
+        { group: 'default', state: 'pending' },
+        { group: 'g2', state: 'in-flight' },
+      ],
+    });
+    expect(await h.stats('t', 'default')).toMatchObject({ pending: 1 });
+    await h.ok({ kind: 'ack', tags: [l!.newTag!] });
+    const r2 = await h.ok({ kind: 'cancel', topic: 't', target: { id: m!.id } });
+    expect(r2.result).toMatchObject({
+      status: 'cancelled',
+      groups: [
+        { group: 'default', state: 'pending' },
+        { group: 'g2', state: 'ended' },
+      ],
+    });
+    expect(await h.stats('t', 'default')).toMatchObject({ pending: 0 });
+  });
+
+  it('reschedule in each state moves every pending group entry to the new due time', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't' });
+    await h.ok({ kind: 'create-group', topic: 't', group: 'g2' });
+    const [m] = await h.publish({ topic: 't', payload: text('a'), key: 'k' });
+    const r = await h.ok({ kind: 'reschedule', topic: 't', target: { key: 'k' }, delayMs: 30_000 });
+    expect(r.result).toMatchObject({ status: 'rescheduled', id: m!.id, dueAtMs: T0 + 30_000 });
+    expect(await h.due('t', 'default')).toEqual([]);
+    expect(await h.sm.reader.nextDueMs(h.sm.reader.queueHash('t', 'g2'))).toBe(T0 + 30_000);
+    const r2 = await h.ok({ kind: 'reschedule', topic: 't', target: { id: m!.id }, deliverAtMs: T0 - 5 });
+    expect(r2.result).toMatchObject({ status: 'rescheduled', dueAtMs: T0 });
+    const [l] = await h.leaseAll('t', 'default');
+    expect(
+      (await h.ok({ kind: 'reschedule', topic: 't', target: { id: m!.id }, delayMs: 1 })).result.status,
+    ).toBe('in-flight');
+    await h.ok({ kind: 'ack', tags: [l!.newTag!] });
+    await h.ok({ kind: 'cancel', topic: 't', target: { id: m!.id } });
+    expect(
+      (await h.ok({ kind: 'reschedule', topic: 't', target: { key: 'k' }, delayMs: 1 })).result.status,
+    ).toBe('already-done');
+    expect(
+      (await h.ok({ kind: 'reschedule', topic: 't', target: { id: 424242n }, delayMs: 1 })).result.status,
+    ).toBe('not-found');
+  });
+
+  it('getMessage reports the state of each group', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't' });
+    await h.ok({ kind: 'create-group', topic: 't', group: 'g2' });
+    const [m] = await h.publish({ topic: 't', payload: text('a'), key: 'k', ttlMs: 60_000 });
+    await h.leaseAll('t', 'g2', 1_000);
+    const v = await h.sm.reader.getMessage('t', { key: 'k' }, h.now);
+    expect(v?.message).toMatchObject({ id: m!.id, key: 'k', expireAtMs: T0 + 60_000, enqueuedAtMs: T0 });
+    expect(v?.groups.map((g) => [g.group, g.state, g.attempt])).toEqual([
+      ['default', 'pending', 0],
+      ['g2', 'in-flight', 1],
+    ]);
+    expect(await h.sm.reader.getMessage('other', { key: 'k' }, h.now)).toBeUndefined();
+  });
+});
+
+describe('expiry', () => {
+  it('TTL: the janitor finds the message in the expiry index and Expire removes it from every group', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't' });
+    await h.ok({ kind: 'create-group', topic: 't', group: 'g2' });
+    const [m, keep] = await h.publish(
+      { topic: 't', payload: text('a'), ttlMs: 1_000, delayMs: 5_000 },
+      { topic: 't', payload: text('b') },
+    );
+    const [l] = await h.leaseAll('t', 'g2');
+    expect(await h.sm.reader.dueExpiries(T0 + 999, 10)).toEqual([]);
+    h.now = T0 + 1_000;
+    expect(await h.sm.reader.dueExpiries(h.now, 10)).toEqual([{ id: m!.id, expireAtMs: T0 + 1_000 }]);
+    // Not yet due at the proposer's stamp: nothing happens.
+    const early = await h.ok({ kind: 'expire', ids: [m!.id], nowMs: T0 + 999 });
+    expect(early.outcomes).toEqual([{ id: m!.id, status: 'not-due' }]);
+    const r = await h.ok({ kind: 'expire', ids: [m!.id, keep!.id] });
+    expect(r.outcomes).toEqual([
+      { id: m!.id, status: 'expired' },
+      { id: keep!.id, status: 'not-due' },
+    ]);
+    expect(await h.sm.reader.dueExpiries(h.now, 10)).toEqual([]);
+    expect(await h.sm.reader.getMessage('t', { id: m!.id }, h.now)).toBeUndefined();
+    expect(await h.stats('t', 'default')).toMatchObject({ pending: 1, inFlight: 0 });
+    expect(await h.stats('t', 'g2')).toMatchObject({ pending: 0, inFlight: 1 });
+    // The g2 lease was on the other message (the expired one was not due yet) and still acks.
+    expect(l!.id).toBe(keep!.id);
+    expect((await h.ok({ kind: 'ack', tags: [l!.newTag!] })).outcomes[0]!.status).toBe('ok');
+  });
+
+  it('TTL with expiry action dead-letter moves every group entry to the DLQ', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't', settings: { expiryAction: 'dead-letter' } });
+    const [m] = await h.publish({ topic: 't', payload: text('a'), ttlMs: 10, delayMs: 1_000 });
+    h.now += 10;
+    const r = await h.ok({ kind: 'expire', ids: [m!.id] });
+    expect(r.outcomes[0]!.status).toBe('dead-lettered');
+    const [d] = await h.due('t.dlq');
+    const [body] = await h.sm.reader.getBodies([d!.id]);
+    expect(body?.deadLetter).toMatchObject({ reason: 'expired', sourceId: m!.id, attempts: 0 });
+    expect(await h.stats('t')).toMatchObject({ pending: 0, deadLettered: 1 });
+  });
+});
+
+describe('topics and groups', () => {
+  it('create, update, delete a topic; delete removes everything it held', async () => {
+    const h = await Harness.create();
+    const c = await h.ok({ kind: 'create-topic', name: 't', settings: { maxAttempts: 3 } });
+    expect(c.topic.settings).toMatchObject({ maxAttempts: 3, defaultLeaseMs: 30_000, expiryAction: 'drop' });
+    expect((await h.run({ kind: 'create-topic', name: 't' })).kind).toBe('error');
+    const u = await h.ok({ kind: 'update-topic', name: 't', settings: { defaultLeaseMs: 5_000 } });
+    expect(u.topic.settings).toMatchObject({ maxAttempts: 3, defaultLeaseMs: 5_000 });
+    const u2 = await h.ok({
+      kind: 'update-topic',
+      name: 't',
+      settings: { dedupWindowMs: 0 },
+      updateMask: ['dedup_window_ms'],
+    });
+    expect(u2.topic.settings.dedupWindowMs).toBe(0);
+    const empty = await h.digest();
+    await h.ok({ kind: 'create-group', topic: 't', group: 'g' });
+    await h.publish(
+      { topic: 't', payload: text('a'), key: 'k', ttlMs: 100 },
+      { topic: 't', payload: text('b') },
+      { topic: 'other', payload: text('c') },
+    );
+    const d = await h.ok({ kind: 'delete-topic', name: 't' });
+    expect(d.removedMessages).toBe(2);
+    expect(await h.sm.reader.getTopic('t')).toBeUndefined();
+    expect(await h.sm.reader.dueExpiries(h.now + 1_000, 10)).toEqual([]);
+    expect((await h.sm.reader.listQueues()).map((q) => q.topic)).toEqual(['other']);
+    // Re-creating the topic starts clean: the old key is free.
+    const [again] = await h.publish({ topic: 't', payload: text('x'), key: 'k' });
+    expect(again!.deduplicated).toBe(false);
+    expect(empty).not.toBe(await h.digest());
+  });
+
+  it('time_bucket_ms cannot change while the topic holds entries', async () => {
+    const h = await Harness.create();
+    await h.publish({ topic: 't', payload: text('a') });
+    const r = await h.run({ kind: 'update-topic', name: 't', settings: { timeBucketMs: 1_000 } });
+    expect(r.kind === 'error' && r.error.message).toMatch(/time_bucket_ms/);
+  });
+
+  it('time buckets: entries are keyed by bucket but delivered by exact due time', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 'b', settings: { timeBucketMs: 1_000 } });
+    const r = await h.publish(
+      { topic: 'b', payload: text('late'), deliverAtMs: T0 + 900 },
+      { topic: 'b', payload: text('early'), deliverAtMs: T0 + 100 },
+    );
+    h.now = T0 + 500;
+    expect((await h.due('b')).map((d) => d.id)).toEqual([r[1]!.id]);
+    expect(await h.sm.reader.nextDueMs(h.sm.reader.queueHash('b'))).toBe(T0 + 100);
+    const [l] = await h.leaseAll('b');
+    expect(l!.status).toBe('leased');
+    expect(await h.sm.reader.nextDueMs(h.sm.reader.queueHash('b'))).toBe(T0 + 900);
+  });
+
+  it('delete group removes its entries and ends messages no other group holds', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't' });
+    await h.ok({ kind: 'create-group', topic: 't', group: 'g' });
+    const [m] = await h.publish({ topic: 't', payload: text('a') });
+    const [l] = await h.leaseAll('t', 'default');
+    await h.ok({ kind: 'ack', tags: [l!.newTag!] });
+    expect((await h.sm.reader.getBodies([m!.id]))[0]).toBeDefined();
+    expect((await h.ok({ kind: 'delete-group', topic: 't', group: 'g' })).removedMessages).toBe(1);
+    expect((await h.sm.reader.getBodies([m!.id]))[0]).toBeUndefined();
+    expect((await h.sm.reader.getTopic('t'))!.groups).toEqual(['default']);
+    const r = await h.run({ kind: 'delete-group', topic: 't', group: 'default' });
+    expect(r.kind).toBe('error');
+  });
+
+  it('two queue names with the same hash are detected and rejected, never merged', async () => {
+    const real = await (await import('../src/keys.js')).createQueueHasher();
+    const hasher = (name: string) => (name === 'beta' || name === 'alpha' ? 42n : real(name));
+    const h = await Harness.create({ hasher });
+    await h.ok({ kind: 'create-topic', name: 'alpha' });
+    await h.publish({ topic: 'alpha', payload: text('a') });
+    const before = await h.digest();
+    const c = await h.run({ kind: 'create-topic', name: 'beta' });
+    expect(c).toMatchObject({
+      kind: 'error',
+      error: { name: 'ConflictError', reason: 'queue-hash-collision' },
+    });
+    const p = await h.run({ kind: 'publish', messages: [{ topic: 'beta', payload: text('b') }] });
+    expect(p).toMatchObject({ kind: 'error', error: { reason: 'queue-hash-collision' } });
+    expect((await h.due('alpha')).length).toBe(1);
+    expect(await h.sm.reader.getTopic('beta')).toBeUndefined();
+    expect(before).not.toBe('');
+  });
+
+  it('listMessages pages through a queue by due time', async () => {
+    const h = await Harness.create();
+    const ids = await h.publish(
+      ...Array.from({ length: 7 }, (_, i) => ({
+        topic: 't',
+        payload: text(`m${i}`),
+        delayMs: (7 - i) * 100,
+      })),
+    );
+    const seen: bigint[] = [];
+    let token: Uint8Array | undefined;
+    let pages = 0;
+    do {
+      const page = await h.sm.reader.listMessages(
+        't',
+        { limit: 3, ...(token ? { pageToken: token } : {}) },
+        h.now,
+      );
+      seen.push(...page.items.map((i) => i.entry.id));
+      expect(page.items.every((i) => i.message !== undefined)).toBe(true);
+      token = page.nextPageToken;
+      pages++;
+    } while (token);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(ids.map((r) => r.id).reverse());
+    const ranged = await h.sm.reader.listMessages('t', { fromDueMs: T0 + 200, toDueMs: T0 + 400 }, h.now);
+    expect(ranged.items.map((i) => i.entry.dueAtMs)).toEqual([T0 + 200, T0 + 300]);
+  });
+});
