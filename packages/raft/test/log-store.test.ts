@@ -106,6 +106,21 @@ describe('LogStore', () => {
     await store.close();
   });
 
+  it('entries are readable as soon as append is called, before they are durable, even with no cache budget', async () => {
+    const options = { dir: tempDir(), cacheBytes: 0, segmentBytes: 400 };
+    let store = LogStore.open(options);
+    const first = store.append(range(1, 30));
+    expect(readAll(store)).toEqual(range(1, 30));
+    // A conflicting append while the first group is still being written.
+    const second = store.append(range(20, 25, 2));
+    expect(readAll(store)).toEqual([...range(1, 19), ...range(20, 25, 2)]);
+    await Promise.all([first, second]);
+    expect(readAll(store)).toEqual([...range(1, 19), ...range(20, 25, 2)]);
+    store = await reopen(store, options);
+    expect(readAll(store)).toEqual([...range(1, 19), ...range(20, 25, 2)]);
+    await store.close();
+  });
+
   it('a truncation at a segment boundary keeps the segment and its previous term', async () => {
     const options = { dir: tempDir(), segmentBytes: 400 };
     let store = LogStore.open(options);

@@ -42,7 +42,17 @@ export async function writeFileAtomic(
   }
   await options.beforeRename?.();
   await rename(temp, path);
-  fsyncDirectory(dirname(path));
+  await fsyncDirectoryAsync(dirname(path));
+}
+
+/** As fsyncDirectory, without blocking the event loop (hard state saves are on the hot path of elections). */
+export async function fsyncDirectoryAsync(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Makes creations, renames and deletions in `dir` durable. */

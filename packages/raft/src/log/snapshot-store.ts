@@ -16,7 +16,7 @@ import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { SnapshotMeta } from '../types.js';
-import { fsyncDirectory, removeStaleTempFiles, tempPathFor } from './atomic-file.js';
+import { fsyncDirectoryAsync, removeStaleTempFiles, tempPathFor } from './atomic-file.js';
 import { assert, CorruptionError, LimitError } from './errors.js';
 import { decodeSnapshotMeta, encodeSnapshotMeta } from './snapshot-meta-file.js';
 
@@ -151,7 +151,7 @@ export class SnapshotFiles {
       if (current !== undefined && current.meta.index > meta.index) return current;
       await rename(temp, this.path);
       renamed = true;
-      fsyncDirectory(this.dir);
+      await fsyncDirectoryAsync(this.dir);
       return { meta, dataBytes, crc32: crc };
     } finally {
       await handle.close().catch(() => {});
