@@ -13,6 +13,7 @@ import {
   schemaEntries,
 } from '../src/server/config.js';
 import { renderConfigReference } from '../src/server/config-docs.js';
+import { DEFAULT_LIMITS, type Limits } from '../src/state/limits.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fermata-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,8 +80,9 @@ describe('configuration precedence', () => {
     }).toThrow(TypeError);
   });
 
-  it('an empty YAML file means all defaults', () => {
+  it('an empty YAML file means all defaults, and so does an empty section', () => {
     expect(loadConfig({ file: yamlFile(''), env: {} }).dataDir).toBe('./data');
+    expect(loadConfig({ file: yamlFile('raft:\n  # tickMs: 20\n'), env: {} }).raft.tickMs).toBe(50);
   });
 
   it('environment values are read as the key type: integers, booleans, enums, member lists', () => {
@@ -257,6 +259,13 @@ describe('environment names and derived addresses', () => {
     expect(envName('limits.maxPayloadBytes')).toBe('FERMATA_LIMITS__MAX_PAYLOAD_BYTES');
     const names = schemaEntries().map((e) => e.env);
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('the limits section holds every state-machine limit with its default', () => {
+    const limits: Limits = loadConfig({ env: {} }).limits;
+    for (const [name, value] of Object.entries(DEFAULT_LIMITS)) {
+      expect(limits[name as keyof Limits], name).toBe(value);
+    }
   });
 
   it('a limit set in the environment reaches the limits section', () => {

@@ -1,4 +1,10 @@
 import { BrokerService, makeClient, type pb } from '@fermata/protocol';
+import {
+  ConfChangeInProgressError,
+  NotLeaderError,
+  RaftLimitError,
+  LimitError as RaftLogLimitError,
+} from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,26 +14,19 @@ import {
   toErrorStatus,
   toGrpcStatus,
 } from '../src/server/grpc-status.js';
+import {
+  AlreadyExistsError,
+  ConflictError,
+  LimitError,
+  NotFoundError,
+  ValidationError,
+} from '../src/state/errors.js';
 
-// The state machine's error shapes (state/errors.ts: name, fields, message form). Built here until
-// that file is committed; the mapping recognises errors by name and fields, not by class identity.
-const stateError = (name: string, message: string, fields: Record<string, unknown> = {}) =>
-  Object.assign(Object.defineProperty(new Error(message), 'name', { value: name }), fields);
-const ValidationError = (field: string, message: string) =>
-  stateError('ValidationError', `${field}: ${message}`, { field, code: 'invalid' });
-const LimitError = (limit: string, field: string, value: number, max: number) =>
-  stateError('LimitError', `${field}: ${value} exceeds the limit ${limit} = ${max}`, {
-    limit,
-    field,
-    value,
-    max,
-  });
-
-/** Stand-in for @fermata/raft's NotLeaderError: the mapping accepts any error of that name with `leader`. */
-class NotLeaderError extends Error {
+/** An error that is not raft's class but has its name and `leader`: the mapping accepts it too. */
+class ForeignNotLeader extends Error {
   override readonly name = 'NotLeaderError';
   constructor(readonly leader: string) {
-    super(leader === '' ? 'not the leader; leader unknown' : `not the leader; leader is ${leader}`);
+    super('not the leader');
   }
 }
 
@@ -40,14 +39,12 @@ const options = {
 
 // The error each test provokes, chosen by the topic of the request's first message.
 const errors: Record<string, () => unknown> = {
-  validation: () => ValidationError('messages[3].topic', 'topic name is empty'),
-  payload: () => LimitError('maxPayloadBytes', 'messages[0].payload', 2_000_000, 1_048_576),
-  delay: () => LimitError('maxDelayMs', 'messages[0].delay_ms', 10 ** 12, 63_072_000_000),
-  notFound: () =>
-    stateError('NotFoundError', 'topic "orders" not found', { what: 'topic', target: 'orders' }),
-  exists: () =>
-    stateError('AlreadyExistsError', 'topic "orders" already exists', { what: 'topic', target: 'orders' }),
-  conflict: () => stateError('ConflictError', 'group "g" still holds messages', { reason: 'not-empty' }),
+  validation: () => new ValidationError('messages[3].topic', 'topic name is empty'),
+  payload: () => new LimitError('maxPayloadBytes', 'messages[0].payload', 2_000_000, 1_048_576),
+  delay: () => new LimitError('maxDelayMs', 'messages[0].delay_ms', 10 ** 12, 63_072_000_000),
+  notFound: () => new NotFoundError('topic', 'orders'),
+  exists: () => new AlreadyExistsError('topic', 'orders'),
+  conflict: () => new ConflictError('not-empty', 'group "g" still holds messages'),
   notLeader: () => new NotLeaderError('n2'),
   notLeaderUnknownAddress: () => new NotLeaderError('n9'),
   noLeader: () => new NotLeaderError(''),
@@ -177,7 +174,7 @@ describe('typed errors become precise gRPC statuses over a real call', () => {
 
 describe('the same mapping in other shapes', () => {
   it('an error carrying its own leaderAddress does not need the resolver', () => {
-    const err = Object.assign(new NotLeaderError('n3'), { leaderAddress: 'h3:7400' });
+    const err = Object.assign(new ForeignNotLeader('n3'), { leaderAddress: 'h3:7400' });
     expect(classifyError(err)).toEqual({
       code: grpc.status.FAILED_PRECONDITION,
       message: 'not leader; leader is n3 at h3:7400',
@@ -199,17 +196,26 @@ describe('the same mapping in other shapes', () => {
     });
   });
 
-  it("raft's limit and membership errors map by name", () => {
-    const limit = Object.assign(new Error('too many uncommitted bytes'), {
-      name: 'RaftLimitError',
-      limit: 'maxUncommittedBytes',
-    });
+  it("raft's limit and membership errors keep their meaning", () => {
+    const limit = new RaftLimitError('maxUncommittedBytes', 'too many uncommitted bytes');
     expect(classifyError(limit)).toMatchObject({
       code: grpc.status.RESOURCE_EXHAUSTED,
       limit: 'maxUncommittedBytes',
     });
-    const conf = Object.assign(new Error('a change is in progress'), { name: 'ConfChangeInProgressError' });
+    const entry = new RaftLogLimitError('maxEntryBytes', 100, 200);
+    expect(classifyError(entry)).toMatchObject({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      limit: 'maxEntryBytes',
+    });
+    const conf = new ConfChangeInProgressError('a change is in progress');
     expect(classifyError(conf).code).toBe(grpc.status.FAILED_PRECONDITION);
+  });
+
+  it("raft's NotLeaderError class and look-alikes are both recognised", () => {
+    expect(classifyError(new NotLeaderError('n2'), options).message).toBe(
+      'not leader; leader is n2 at 10.0.0.2:7400',
+    );
+    expect(classifyError(new ForeignNotLeader('')).code).toBe(grpc.status.UNAVAILABLE);
   });
 
   it('a status built on purpose by a handler passes through', () => {

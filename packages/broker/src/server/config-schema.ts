@@ -3,6 +3,7 @@
  * one-line description. The single source of truth for `loadConfig`, the
  * `FERMATA_*` environment mapping and the reference in docs/operations.md.
  */
+import { DEFAULT_LIMITS } from '../state/limits.js';
 
 export interface IntSpec {
   readonly kind: 'int';
@@ -91,29 +92,8 @@ const DAY_MS = 24 * 60 * 60 * SECOND_MS;
 const MIB = 1024 * 1024;
 const YEAR_MS = 365 * DAY_MS;
 const INT_MAX = Number.MAX_SAFE_INTEGER;
-/** The state machine's defaults (state/limits.ts DEFAULT_LIMITS; a test keeps them equal). */
-const L = {
-  maxPayloadBytes: 1 * MIB,
-  maxBatchPayloadBytes: 4 * MIB,
-  maxBatchMessages: 1000,
-  maxHeadersBytes: 16 * 1024,
-  maxHeaderCount: 64,
-  maxKeyBytes: 256,
-  maxTopicNameBytes: 200,
-  maxGroupNameBytes: 100,
-  maxGroupsPerTopic: 16,
-  maxDelayMs: 730 * DAY_MS,
-  maxTtlMs: 730 * DAY_MS,
-  minLeaseMs: 1,
-  maxLeaseMs: DAY_MS,
-  maxTagsPerCommand: 1000,
-  maxIdsPerCommand: 1000,
-  maxMaxAttempts: 1000,
-  maxTimeBucketMs: 3_600_000,
-  maxDedupWindowMs: 30 * DAY_MS,
-  maxListLimit: 1000,
-  snapshotChunkBytes: 1 * MIB,
-} as const;
+/** The state machine's defaults: one source for both. */
+const L = DEFAULT_LIMITS;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -116,6 +116,7 @@ function applyTree(
       continue;
     }
     if (value === undefined) continue; // an override left unset
+    if (value === null && !isSpec(child)) continue; // `raft:` with every key commented out
     if (isSpec(child)) {
       const parsed = parseValue(child, value, false);
       if (parsed.ok) values.set(path, parsed.value);

@@ -4,7 +4,16 @@
  * id and no stack or message from inside the server.
  */
 import { randomBytes } from 'node:crypto';
+import { ConfChangeInProgressError, InvalidConfChangeError, RaftLimitError } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
+import {
+  AlreadyExistsError,
+  ConflictError,
+  LimitError,
+  NotFoundError,
+  StateError,
+  ValidationError,
+} from '../state/errors.js';
 
 /** Trailing metadata keys the SDK reads. */
 export const LEADER_METADATA_KEY = 'fermata-leader';
@@ -76,27 +85,24 @@ function isStatusLike(err: unknown): err is { code: grpc.status; details: string
   );
 }
 
+function limitStatus(message: string, limit: string, field: string | undefined): MappedStatus {
+  const code = VALUE_BOUND_LIMITS.has(limit) ? grpc.status.INVALID_ARGUMENT : grpc.status.RESOURCE_EXHAUSTED;
+  return field === undefined ? { code, message, limit } : { code, message, field, limit };
+}
+
 const named = (err: unknown, name: string): err is Error & Record<string, unknown> =>
   err instanceof Error && err.name === name;
 
 export function classifyError(err: unknown, options: StatusOptions = {}): MappedStatus {
-  // The state machine's typed errors (state/errors.ts), recognised by name and fields.
-  if (named(err, 'ValidationError') && typeof err['field'] === 'string') {
-    return { code: grpc.status.INVALID_ARGUMENT, message: err.message, field: err['field'] };
+  if (err instanceof ValidationError) {
+    return { code: grpc.status.INVALID_ARGUMENT, message: err.message, field: err.field };
   }
-  if (named(err, 'LimitError') && typeof err['limit'] === 'string') {
-    const limit = err['limit'];
-    const code = VALUE_BOUND_LIMITS.has(limit)
-      ? grpc.status.INVALID_ARGUMENT
-      : grpc.status.RESOURCE_EXHAUSTED;
-    const field = typeof err['field'] === 'string' ? err['field'] : undefined;
-    return field === undefined
-      ? { code, message: err.message, limit }
-      : { code, message: err.message, field, limit };
+  if (err instanceof LimitError) return limitStatus(err.message, err.limit, err.field);
+  if (err instanceof NotFoundError) return { code: grpc.status.NOT_FOUND, message: err.message };
+  if (err instanceof AlreadyExistsError) return { code: grpc.status.ALREADY_EXISTS, message: err.message };
+  if (err instanceof ConflictError || err instanceof StateError) {
+    return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
   }
-  if (named(err, 'NotFoundError')) return { code: grpc.status.NOT_FOUND, message: err.message };
-  if (named(err, 'AlreadyExistsError')) return { code: grpc.status.ALREADY_EXISTS, message: err.message };
-  if (named(err, 'ConflictError')) return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
   if (isNotLeader(err)) {
     if (err.leader === '') {
       return {
@@ -118,11 +124,13 @@ export function classifyError(err: unknown, options: StatusOptions = {}): Mapped
           leaderAddress: address,
         };
   }
-  // Raft's own errors, by name (the raft package does not export the classes yet).
-  if (named(err, 'RaftLimitError') && typeof err['limit'] === 'string') {
-    return { code: grpc.status.RESOURCE_EXHAUSTED, message: err.message, limit: err['limit'] };
+  // Raft's limits (uncommitted bytes, entry size in the log store), and a typed limit from
+  // elsewhere that carries a `limit` name: all say which limit was hit.
+  if (err instanceof RaftLimitError || (named(err, 'LimitError') && typeof err['limit'] === 'string')) {
+    const e = err as unknown as { limit: string; field?: unknown };
+    return limitStatus(err.message, e.limit, typeof e.field === 'string' ? e.field : undefined);
   }
-  if (named(err, 'ConfChangeInProgressError') || named(err, 'InvalidConfChangeError')) {
+  if (err instanceof ConfChangeInProgressError || err instanceof InvalidConfChangeError) {
     return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
   }
   // A status made on purpose by a handler passes through unchanged.
