@@ -235,7 +235,8 @@ export class Connection {
       } catch (e) {
         const err = toFermataError(e);
         if (!isRetryable(err) || this.closed) throw err;
-        lastError = err;
+        // A failed discovery (often cut short by the deadline) says less than an error from the call itself.
+        if (address !== undefined || lastError === undefined) lastError = err;
         if (address !== undefined) redirected = this.noteFailure(address, err);
       }
       // Follow a redirect at once, but not twice in a row: two nodes naming each other must not spin.

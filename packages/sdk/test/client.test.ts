@@ -101,7 +101,7 @@ describe('leader discovery', () => {
 
   it('gives up with NotLeaderError when the named leader keeps refusing as not leader', async () => {
     cluster = await FakeCluster.start(2, 1);
-    cluster.brokerOverrides.publish = (_call, cb) => cb(cluster!.notLeader(cluster!.nodes[1]!));
+    cluster.brokerOverrides.publish = (_call, cb) => cb(cluster!.notLeader());
     const c = connect(cluster, [cluster.nodes[1]!.address], { deadlineMs: 200 });
     const err = await c.publish('t', 'x').catch((e) => e);
     expect(err).toBeInstanceOf(NotLeaderError);

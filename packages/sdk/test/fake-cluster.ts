@@ -128,7 +128,7 @@ export class FakeCluster {
     for (const s of this.consumers) {
       if (!s.ended && s.node.id === old) {
         s.ended = true;
-        s.call.emit('error', this.notLeader(s.node, grpc.status.UNAVAILABLE));
+        s.call.emit('error', this.notLeader(grpc.status.UNAVAILABLE));
       }
     }
     for (const end of this.publishStreamEnders.splice(0)) end();
@@ -184,7 +184,7 @@ export class FakeCluster {
     return this.consumers.filter((s) => !s.ended);
   }
 
-  notLeader(node: FakeNode, code = grpc.status.FAILED_PRECONDITION): Status {
+  notLeader(code = grpc.status.FAILED_PRECONDITION): Status {
     const leader = this.leader;
     const metadata = new grpc.Metadata();
     if (leader === undefined) {
@@ -266,7 +266,7 @@ export class FakeCluster {
         });
       },
       transferLeadership: (call, cb) => {
-        if (node.id !== this.leaderId) return cb(this.notLeader(node));
+        if (node.id !== this.leaderId) return cb(this.notLeader());
         const to = call.request.toId || this.nodes.find((n) => n.id !== node.id)!.id;
         this.leaderId = to;
         cb(null, { leaderId: to });
@@ -278,7 +278,7 @@ export class FakeCluster {
     const guard = (name: string, md: grpc.Metadata): Status | null => {
       node.calls.push(name);
       node.metadata.push(md);
-      return node.id === this.leaderId ? null : this.notLeader(node);
+      return node.id === this.leaderId ? null : this.notLeader();
     };
     return {
       publish: (call, cb) => {
@@ -302,7 +302,7 @@ export class FakeCluster {
         this.publishStreamEnders.push(() => {
           if (ended) return;
           ended = true;
-          call.emit('error', this.notLeader(node, grpc.status.UNAVAILABLE));
+          call.emit('error', this.notLeader(grpc.status.UNAVAILABLE));
         });
         call.on('data', (req: pb.PublishStreamRequest) => {
           if (ended) return;
@@ -327,6 +327,7 @@ export class FakeCluster {
           call.emit('error', refused);
           return;
         }
+        if (this.brokerOverrides.consume) return this.brokerOverrides.consume(call);
         const s: ConsumerStream = {
           node,
           call,
