@@ -17,4 +17,6 @@ export {
   type SnapshotInfo,
   type SnapshotReader,
 } from './log/snapshot-store.js';
+export * from './node/index.js';
+export * from './transport/index.js';
 export type * from './types.js';

@@ -197,13 +197,14 @@ export class PeerTransport {
    * Streams a snapshot to `message.to` and reports the outcome with
    * `reportSnapshot`. At most one transfer per peer at a time; a second
    * request while one runs is ignored (the core waits for the report).
+   * Returns whether the transfer started (if not, `chunks` is never called).
    */
-  sendSnapshot(message: Message, chunks: () => Promise<AsyncIterable<Uint8Array>>): void {
+  sendSnapshot(message: Message, chunks: () => Promise<AsyncIterable<Uint8Array>>): boolean {
     const to = message.to;
     const stream = this.peers.get(to);
     if (!stream || this.snapshotsInFlight.has(to) || this.closed) {
       if (!stream) this.options.handler.reportSnapshot(to, false);
-      return;
+      return false;
     }
     this.snapshotsInFlight.add(to);
     const client = stream.client;
@@ -231,6 +232,7 @@ export class PeerTransport {
         if (!this.closed) this.options.handler.reportSnapshot(to, ok);
       }
     })();
+    return true;
   }
 
   async close(): Promise<void> {

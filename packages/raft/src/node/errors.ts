@@ -1,0 +1,46 @@
+import { NotLeaderError } from '../core/errors.js';
+import type { NodeId } from '../types.js';
+
+/**
+ * NotLeaderError as the node reports it: the core's error plus the leader's
+ * addresses when this node knows them ('' otherwise), so the broker can answer
+ * FAILED_PRECONDITION with the leader's client address.
+ */
+export class NodeNotLeaderError extends NotLeaderError {
+  constructor(
+    leader: NodeId,
+    /** The leader's client (broker API) address. */
+    readonly leaderAddress: string,
+    /** The leader's Raft peer address. */
+    readonly leaderPeerAddress: string,
+    message?: string,
+  ) {
+    super(leader, message);
+  }
+}
+
+export type DropReason = 'overwritten' | 'leadership-lost' | 'timeout' | 'closed' | 'snapshot';
+
+/**
+ * A proposal that will not be (or is not known to have been) applied.
+ * `definite` true: its entry was replaced in the log, it will never apply.
+ * `definite` false: the outcome is unknown (the node stepped down or closed
+ * before learning it); the command may still have been committed.
+ */
+export class ProposalDroppedError extends Error {
+  override readonly name = 'ProposalDroppedError';
+  constructor(
+    readonly reason: DropReason,
+    readonly definite: boolean,
+    readonly index: number,
+    readonly term: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The node is closed (or closing): nothing more is accepted. */
+export class NodeClosedError extends Error {
+  override readonly name = 'NodeClosedError';
+}

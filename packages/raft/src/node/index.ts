@@ -1,0 +1,12 @@
+/** The running node: driver, its errors and the member address book. */
+export { type DropReason, NodeClosedError, NodeNotLeaderError, ProposalDroppedError } from './errors.js';
+export { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
+export {
+  type MemberRole,
+  type MemberStatus,
+  NODE_DEFAULTS,
+  RaftNode,
+  type RaftNodeEvents,
+  type RaftNodeOptions,
+  type RaftNodeStatus,
+} from './raft-node.js';

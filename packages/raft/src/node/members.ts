@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../log/atomic-file.js';
+import type { NodeId } from '../types.js';
+
+/** Where a member is reached: its Raft peer port and its client (broker API) port. */
+export interface MemberAddresses {
+  readonly peerAddress: string;
+  readonly clientAddress: string;
+}
+
+/** The context of an add-learner conf change: the new member's addresses. */
+export function encodeMemberContext(addresses: MemberAddresses): Uint8Array {
+  return new TextEncoder().encode(
+    JSON.stringify({ peerAddress: addresses.peerAddress, clientAddress: addresses.clientAddress }),
+  );
+}
+
+export function decodeMemberContext(context: Uint8Array | undefined): MemberAddresses | undefined {
+  if (!context || context.length === 0) return undefined;
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(context)) as Partial<MemberAddresses>;
+    if (typeof parsed.peerAddress !== 'string' || typeof parsed.clientAddress !== 'string') return undefined;
+    return { peerAddress: parsed.peerAddress, clientAddress: parsed.clientAddress };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every address this node has learned: the static bootstrap list, the
+ * contexts of conf-change entries, and the book saved next to a snapshot. It
+ * is kept in `<dataDir>/members.json` (replaced atomically) because the
+ * conf-change entries that carried an address may be compacted away.
+ * Membership itself is the core's (`status().conf`); this is only a phone book.
+ */
+export class AddressBook {
+  private readonly book = new Map<NodeId, MemberAddresses>();
+
+  constructor(private readonly path: string) {
+    try {
+      const saved = JSON.parse(readFileSync(path, 'utf8')) as Record<string, MemberAddresses>;
+      for (const [id, a] of Object.entries(saved)) this.book.set(id, a);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+
+  get(id: NodeId): MemberAddresses | undefined {
+    return this.book.get(id);
+  }
+
+  /** True when something changed. */
+  set(id: NodeId, addresses: MemberAddresses): boolean {
+    const old = this.book.get(id);
+    if (old && old.peerAddress === addresses.peerAddress && old.clientAddress === addresses.clientAddress)
+      return false;
+    this.book.set(id, addresses);
+    return true;
+  }
+
+  entries(): Array<[NodeId, MemberAddresses]> {
+    return [...this.book.entries()];
+  }
+
+  toJSON(): Record<NodeId, MemberAddresses> {
+    return Object.fromEntries(this.book);
+  }
+
+  save(): Promise<void> {
+    return writeFileAtomic(this.path, new TextEncoder().encode(JSON.stringify(this.toJSON())));
+  }
+}
