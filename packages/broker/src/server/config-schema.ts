@@ -3,6 +3,7 @@
  * one-line description. The single source of truth for `loadConfig`, the
  * `FERMATA_*` environment mapping and the reference in docs/operations.md.
  */
+import { DEFAULT_MAX_INFLIGHT, DEFAULT_MAX_MSG_BYTES, DEFAULT_MAX_UNCOMMITTED_BYTES } from '@fermata/raft';
 import { DEFAULT_LIMITS } from '../state/limits.js';
 
 export interface IntSpec {
@@ -179,10 +180,20 @@ export const configSchema = {
       'Ticks without a leader before an election starts (randomized up to twice this).',
     ),
     heartbeatTicks: int(1, 1, 1000, 'Ticks between leader heartbeats; must be less than electionTicks.'),
-    maxAppendBytes: int(1 * MIB, 1024, 64 * MIB, 'Most entry bytes in one append message to a follower.'),
-    maxInflightAppends: int(256, 1, 65_536, 'Most unacknowledged append messages in flight to one follower.'),
-    maxUncommittedBytes: int(
+    maxAppendBytes: int(
+      DEFAULT_MAX_MSG_BYTES,
+      1024,
       64 * MIB,
+      'Most entry bytes in one append message to a follower.',
+    ),
+    maxInflightAppends: int(
+      DEFAULT_MAX_INFLIGHT,
+      1,
+      65_536,
+      'Most unacknowledged append messages in flight to one follower.',
+    ),
+    maxUncommittedBytes: int(
+      DEFAULT_MAX_UNCOMMITTED_BYTES,
       1 * MIB,
       4096 * MIB,
       'Proposals are refused (RESOURCE_EXHAUSTED) while the leader holds this many uncommitted bytes.',
