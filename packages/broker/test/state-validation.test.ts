@@ -1,0 +1,251 @@
+import { digestStore } from '@fermata/storage';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_LIMITS,
+  LimitError,
+  NotFoundError,
+  type PublishInput,
+  StateError,
+  ValidationError,
+  validatePublish,
+} from '../src/state/index.js';
+import { type Cmd, Harness, T0, text } from './state-harness.js';
+
+/** Everything but the meta namespace (0x09: applied index, last id, last stamp). */
+const content = (h: Harness) => digestStore(h.store, { lt: Uint8Array.of(0x09) });
+
+async function seeded(): Promise<Harness> {
+  const h = await Harness.create();
+  await h.ok({ kind: 'create-topic', name: 't', settings: { dedupWindowMs: 1_000 } });
+  await h.ok({ kind: 'create-group', topic: 't', group: 'g' });
+  await h.publish(
+    { topic: 't', payload: text('a'), key: 'k', ttlMs: 5_000 },
+    { topic: 't', payload: text('b') },
+  );
+  await h.leaseAll('t');
+  return h;
+}
+
+const msg = (over: Partial<PublishInput> = {}): PublishInput => ({ topic: 't', payload: text('x'), ...over });
+const tag5 = new Uint8Array(5);
+
+const cases: [string, Cmd, (e: StateError) => void][] = [
+  [
+    'unknown topic on cancel',
+    { kind: 'cancel', topic: 'nope', target: { id: 1n } },
+    (e) => expect(e).toMatchObject({ name: 'NotFoundError', what: 'topic', target: 'nope' }),
+  ],
+  [
+    'unknown topic on reschedule',
+    { kind: 'reschedule', topic: 'nope', target: { key: 'k' }, delayMs: 1 },
+    (e) => expect(e).toBeInstanceOf(NotFoundError),
+  ],
+  [
+    'unknown topic on lease',
+    { kind: 'lease', topic: 'nope', group: 'default', tags: [new Uint8Array(24)], leaseMs: 10 },
+    (e) => expect(e).toMatchObject({ what: 'topic' }),
+  ],
+  [
+    'unknown group on lease',
+    { kind: 'lease', topic: 't', group: 'zzz', tags: [new Uint8Array(24)], leaseMs: 10 },
+    (e) => expect(e).toMatchObject({ what: 'group' }),
+  ],
+  [
+    'unknown topic on create-group',
+    { kind: 'create-group', topic: 'nope', group: 'g' },
+    (e) => expect(e).toMatchObject({ what: 'topic' }),
+  ],
+  [
+    'unknown topic on delete-topic',
+    { kind: 'delete-topic', name: 'nope' },
+    (e) => expect(e).toMatchObject({ what: 'topic' }),
+  ],
+  [
+    'malformed tag on ack',
+    { kind: 'ack', tags: [new Uint8Array(24), tag5] },
+    (e) => expect(e).toMatchObject({ name: 'ValidationError', field: 'tags[1]' }),
+  ],
+  [
+    'malformed tag on nack',
+    { kind: 'nack', tag: tag5, delayMs: 0 },
+    (e) => expect(e).toMatchObject({ field: 'tag' }),
+  ],
+  [
+    'malformed tag on extend',
+    { kind: 'extend', tag: tag5, leaseMs: 10 },
+    (e) => expect(e).toMatchObject({ field: 'tag' }),
+  ],
+  [
+    'payload over the limit',
+    {
+      kind: 'publish',
+      messages: [msg(), msg({ payload: new Uint8Array(DEFAULT_LIMITS.maxPayloadBytes + 1) })],
+    },
+    (e) =>
+      expect(e).toMatchObject({ name: 'LimitError', limit: 'maxPayloadBytes', field: 'messages[1].payload' }),
+  ],
+  [
+    'negative delay',
+    { kind: 'publish', messages: [msg({ delayMs: -1 })] },
+    (e) => expect(e).toMatchObject({ name: 'ValidationError', field: 'messages[0].delay_ms' }),
+  ],
+  [
+    'delay beyond the maximum',
+    { kind: 'publish', messages: [msg({ delayMs: DEFAULT_LIMITS.maxDelayMs + 1 })] },
+    (e) => expect(e).toMatchObject({ limit: 'maxDelayMs', field: 'messages[0].delay_ms' }),
+  ],
+  [
+    'deliver_at beyond the maximum',
+    { kind: 'publish', messages: [msg({ deliverAtMs: T0 + DEFAULT_LIMITS.maxDelayMs + 1 })] },
+    (e) => expect(e).toMatchObject({ limit: 'maxDelayMs', field: 'messages[0].deliver_at_ms' }),
+  ],
+  [
+    'illegal topic name',
+    { kind: 'publish', messages: [msg({ topic: 'bad topic/name' })] },
+    (e) => expect(e).toMatchObject({ name: 'ValidationError', field: 'messages[0].topic' }),
+  ],
+  [
+    'empty topic name',
+    { kind: 'publish', messages: [msg({ topic: '' })] },
+    (e) => expect(e).toMatchObject({ field: 'messages[0].topic' }),
+  ],
+  [
+    'too many messages in a batch',
+    { kind: 'publish', messages: Array.from({ length: DEFAULT_LIMITS.maxBatchMessages + 1 }, () => msg()) },
+    (e) => expect(e).toMatchObject({ limit: 'maxBatchMessages', field: 'messages' }),
+  ],
+  [
+    'headers too large',
+    { kind: 'publish', messages: [msg({ headers: { big: 'x'.repeat(DEFAULT_LIMITS.maxHeadersBytes) } })] },
+    (e) => expect(e).toMatchObject({ limit: 'maxHeadersBytes', field: 'messages[0].headers' }),
+  ],
+  [
+    'key too long',
+    { kind: 'publish', messages: [msg({ key: 'k'.repeat(DEFAULT_LIMITS.maxKeyBytes + 1) })] },
+    (e) => expect(e).toMatchObject({ limit: 'maxKeyBytes' }),
+  ],
+  [
+    'negative ttl',
+    { kind: 'publish', messages: [msg({ ttlMs: -5 })] },
+    (e) => expect(e).toMatchObject({ field: 'messages[0].ttl_ms' }),
+  ],
+  ['empty batch', { kind: 'publish', messages: [] }, (e) => expect(e).toMatchObject({ field: 'messages' })],
+  [
+    'lease of zero ms',
+    { kind: 'lease', topic: 't', group: 'default', tags: [new Uint8Array(24)], leaseMs: 0 },
+    (e) => expect(e).toMatchObject({ field: 'lease_ms' }),
+  ],
+  [
+    'lease beyond the maximum',
+    { kind: 'extend', tag: new Uint8Array(24), leaseMs: DEFAULT_LIMITS.maxLeaseMs + 1 },
+    (e) => expect(e).toMatchObject({ limit: 'maxLeaseMs' }),
+  ],
+  [
+    'nack delay negative',
+    { kind: 'nack', tag: new Uint8Array(24), delayMs: -1 },
+    (e) => expect(e).toMatchObject({ field: 'delay_ms' }),
+  ],
+  [
+    'bad topic settings',
+    { kind: 'create-topic', name: 'x', settings: { maxAttempts: DEFAULT_LIMITS.maxMaxAttempts + 1 } },
+    (e) => expect(e).toMatchObject({ limit: 'maxMaxAttempts', field: 'settings.max_attempts' }),
+  ],
+  [
+    'unknown update mask field',
+    { kind: 'update-topic', name: 't', settings: {}, updateMask: ['colour'] },
+    (e) => expect(e).toMatchObject({ field: 'update_mask' }),
+  ],
+  [
+    'existing topic',
+    { kind: 'create-topic', name: 't' },
+    (e) => expect(e).toMatchObject({ name: 'AlreadyExistsError', what: 'topic' }),
+  ],
+  [
+    'existing group',
+    { kind: 'create-group', topic: 't', group: 'g' },
+    (e) => expect(e).toMatchObject({ name: 'AlreadyExistsError', what: 'group' }),
+  ],
+  ['expire with no ids', { kind: 'expire', ids: [] }, (e) => expect(e).toMatchObject({ field: 'ids' })],
+];
+
+describe('bad commands produce precise errors and change nothing', () => {
+  for (const [name, cmd, check] of cases) {
+    it(name, async () => {
+      const h = await seeded();
+      const before = await content(h);
+      const r = await h.run(cmd);
+      expect(r.kind).toBe('error');
+      if (r.kind !== 'error') return;
+      expect(r.error).toBeInstanceOf(StateError);
+      check(r.error);
+      expect(await content(h)).toBe(before);
+      expect(h.sm.appliedIndex()).toBe(h.index);
+    });
+  }
+
+  it('a publish batch with one bad message stores none of it (atomic)', async () => {
+    const h = await seeded();
+    const before = await content(h);
+    const r = await h.run({ kind: 'publish', messages: [msg({ topic: 'brand-new' }), msg({ delayMs: -1 })] });
+    expect(r.kind).toBe('error');
+    expect(await content(h)).toBe(before);
+    expect(await h.sm.reader.getTopic('brand-new')).toBeUndefined();
+  });
+
+  it('a bad command between good ones in one entry batch: the others apply, the index advances over all', async () => {
+    const h = await seeded();
+    const start = h.index;
+    const results = await h.runAll([
+      { kind: 'publish', messages: [msg({ topic: 'one' })] },
+      { kind: 'publish', messages: [msg({ topic: 'two', delayMs: -1 })] },
+      { kind: 'publish', messages: [msg({ topic: 'three' })] },
+    ]);
+    expect(results.map((r) => r.kind)).toEqual(['publish', 'error', 'publish']);
+    expect(h.sm.appliedIndex()).toBe(start + 3);
+    expect((await h.sm.reader.listTopics()).map((t) => t.name).sort()).toEqual(['one', 't', 'three']);
+  });
+
+  it('an entry that is not a command is an error result and advances the index', async () => {
+    const h = await seeded();
+    const before = await content(h);
+    const [r] = await h.applyEntries([
+      { term: 1, index: h.index + 1, type: 'normal', data: Uint8Array.of(0xff, 0xff, 0xff) },
+    ]);
+    expect(r).toMatchObject({ kind: 'error', error: { field: 'command' } });
+    expect(await content(h)).toBe(before);
+  });
+
+  it('a publish whose ids are not above the last id is refused (never reuses an id)', async () => {
+    const h = await seeded();
+    const before = await content(h);
+    const r = await h.run({ kind: 'publish', messages: [msg()], firstId: h.sm.ids.lastId });
+    expect(r).toMatchObject({ kind: 'error', error: { name: 'ConflictError', reason: 'id-reuse' } });
+    expect(await content(h)).toBe(before);
+  });
+
+  it('validatePublish answers before proposing with the same errors apply gives', () => {
+    expect(() => validatePublish([msg({ delayMs: -3 })], T0, DEFAULT_LIMITS)).toThrow(ValidationError);
+    expect(() =>
+      validatePublish([msg({ payload: new Uint8Array(11) })], T0, { ...DEFAULT_LIMITS, maxPayloadBytes: 10 }),
+    ).toThrow(LimitError);
+    try {
+      validatePublish([msg(), msg({ topic: 'a\u0000b' })], T0, DEFAULT_LIMITS);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toMatchObject({ field: 'messages[1].topic' });
+    }
+    // The wire oneof cannot carry both, but a server building inputs by hand can.
+    expect(() => validatePublish([msg({ delayMs: 1, deliverAtMs: T0 })], T0, DEFAULT_LIMITS)).toThrow(
+      /schedule/,
+    );
+    expect(() =>
+      validatePublish([msg({ delayMs: 10, ttlMs: 10, key: 'k', headers: { a: 'b' } })], T0, DEFAULT_LIMITS),
+    ).not.toThrow();
+  });
+
+  it('limits are configurable (every node the same)', async () => {
+    const h = await Harness.create({ limits: { maxBatchMessages: 2 } });
+    const r = await h.run({ kind: 'publish', messages: [msg(), msg(), msg()] });
+    expect(r).toMatchObject({ kind: 'error', error: { limit: 'maxBatchMessages', max: 2 } });
+  });
+});
