@@ -103,6 +103,12 @@ export class Progress {
     if (drop > 0) this.inflights = this.inflights.slice(drop);
   }
 
+  /** A heartbeat answered while the window is full: an append may have been lost, let one more through. */
+  freeFirstIfFull(maxInflight: number): void {
+    if (this.state === 'replicate' && this.inflights.length >= maxInflight)
+      this.inflights = this.inflights.slice(1);
+  }
+
   inflightCount(): number {
     return this.inflights.length;
   }

@@ -108,7 +108,8 @@ const EMPTY = new Uint8Array(0);
  */
 export class RaftCore {
   readonly id: NodeId;
-  private readonly log: RaftLog;
+  /** Protected so that the simulator's checker (a subclass) can read the log; nothing else touches it. */
+  protected readonly log: RaftLog;
   private readonly electionTicks: number;
   private readonly heartbeatTicks: number;
   private readonly random: () => number;
@@ -407,6 +408,10 @@ export class RaftCore {
   // ---------------------------------------------------------------- test hooks
   // The simulator's injected-bug tests override these (see sim/injected-bugs.ts).
 
+  /** The vote of the current term ('' if none), for the simulator's checker. */
+  protected votedFor(): NodeId {
+    return this.vote;
+  }
   /** §5.4.2: a leader commits by counting replicas only for entries of its own term. */
   protected canCommitByCounting(index: number): boolean {
     return this.log.term(index) === this.term;
@@ -624,6 +629,7 @@ export class RaftCore {
         if (!pr) return;
         pr.recentActive = true;
         pr.probeSent = false;
+        pr.freeFirstIfFull(this.maxInflight);
         if (pr.match < this.log.lastIndex()) this.sendAppend(m.from);
         const seq = decodeReadSeq(m.context);
         if (seq > 0) {

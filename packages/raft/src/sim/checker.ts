@@ -1,0 +1,236 @@
+import type { Entry, HardState, NodeId } from '../types.js';
+import type { SimRaftCore } from './sim-core.js';
+
+/** The names the simulator reports; the injected-bug tests assert on them. */
+export type InvariantName =
+  | 'election-safety'
+  | 'leader-append-only'
+  | 'log-matching'
+  | 'committed-prefix'
+  | 'leader-completeness'
+  | 'term-monotonic'
+  | 'commit-monotonic'
+  | 'applied-le-committed-le-last'
+  | 'one-vote-per-term'
+  | 'applied-prefix'
+  | 'read-index-linearizable'
+  | 'liveness'
+  | `core:${string}`
+  | 'exception';
+
+export class InvariantViolation extends Error {
+  readonly invariant: InvariantName;
+  readonly values: Readonly<Record<string, unknown>>;
+  constructor(invariant: InvariantName, values: Readonly<Record<string, unknown>>) {
+    super(`${invariant} ${JSON.stringify(values)}`);
+    this.invariant = invariant;
+    this.values = values;
+  }
+}
+
+function check(ok: boolean, name: InvariantName, values: () => Record<string, unknown>): void {
+  if (!ok) throw new InvariantViolation(name, values());
+}
+
+const keys = new WeakMap<Entry, string>();
+const decoder = new TextDecoder();
+
+/** Identity of an entry's content: term, type and data. */
+export function entryKey(e: Entry): string {
+  let key = keys.get(e);
+  if (key === undefined) {
+    key = `${e.term}/${e.type}/${decoder.decode(e.data)}`;
+    keys.set(e, key);
+  }
+  return key;
+}
+
+/** What the checker remembers about one node across its incarnations. */
+export interface NodeWatch {
+  /** Highest term / commit seen in the current incarnation. */
+  term: number;
+  commit: number;
+  /** Committed entries up to here were compared with the canonical history. */
+  canonChecked: number;
+  /** Last persisted hard state (never decreases, across restarts too). */
+  persisted: HardState;
+  /** While leader: the term, its last entry, and how far its log was checked against the canonical history. */
+  leader?: { term: number; lastIndex: number; lastTerm: number; canonChecked: number };
+}
+
+/**
+ * The Raft safety invariants, checked after every simulator step against one
+ * canonical committed history (index -> entry key).
+ */
+export class Checker {
+  /** index -> entry key, and the term of the node that first saw it committed (>= the term it was committed in). */
+  private readonly canon = new Map<number, { key: string; term: number }>();
+  canonMax = 0;
+  private readonly leaders = new Map<number, NodeId>();
+  private readonly votes = new Map<string, NodeId>();
+  /** (index, term) -> entry key and previous term: log matching by induction. */
+  private readonly entriesSeen = new Map<string, string>();
+
+  newWatch(persisted: HardState): NodeWatch {
+    return { term: persisted.term, commit: persisted.commit, canonChecked: 0, persisted };
+  }
+
+  /** A node restarted: in-memory watermarks restart from what it persisted. */
+  restarted(w: NodeWatch): void {
+    w.term = w.persisted.term;
+    w.commit = w.persisted.commit;
+    w.canonChecked = Math.min(w.canonChecked, w.persisted.commit);
+    w.leader = undefined;
+  }
+
+  /** Records or compares one committed entry against the canonical history. */
+  committed(node: NodeId, e: Entry, how: 'commit' | 'apply' | 'snapshot', nodeTerm: number): void {
+    const key = entryKey(e);
+    const known = this.canon.get(e.index)?.key;
+    if (known === undefined) {
+      this.canon.set(e.index, { key, term: nodeTerm });
+      if (e.index > this.canonMax) this.canonMax = e.index;
+      return;
+    }
+    check(known === key, how === 'commit' ? 'committed-prefix' : 'applied-prefix', () => ({
+      node,
+      index: e.index,
+      canonical: known,
+      found: key,
+      how,
+    }));
+  }
+
+  canonical(index: number): string | undefined {
+    return this.canon.get(index)?.key;
+  }
+
+  /** Log matching (§5.3): equal (index, term) implies equal entries and equal predecessors. */
+  handedOut(node: NodeId, entries: readonly Entry[], prevTerm: number): void {
+    let prev = prevTerm;
+    for (const e of entries) {
+      const id = `${e.index}:${e.term}`;
+      const value = `${entryKey(e)}|${prev}`;
+      const known = this.entriesSeen.get(id);
+      if (known === undefined) this.entriesSeen.set(id, value);
+      else
+        check(known === value, 'log-matching', () => ({
+          node,
+          index: e.index,
+          term: e.term,
+          known,
+          found: value,
+        }));
+      prev = e.term;
+    }
+  }
+
+  /** A granted vote actually left the node: at most one candidate per (voter, term). */
+  voteSent(voter: NodeId, term: number, candidate: NodeId): void {
+    const id = `${voter}@${term}`;
+    const known = this.votes.get(id);
+    if (known === undefined) this.votes.set(id, candidate);
+    else
+      check(known === candidate, 'one-vote-per-term', () => ({
+        voter,
+        term,
+        first: known,
+        second: candidate,
+      }));
+  }
+
+  persisted(node: NodeId, w: NodeWatch, hs: HardState): void {
+    const old = w.persisted;
+    check(hs.term >= old.term, 'term-monotonic', () => ({ node, persistedTerm: old.term, newTerm: hs.term }));
+    check(hs.commit >= old.commit, 'commit-monotonic', () => ({
+      node,
+      persistedCommit: old.commit,
+      newCommit: hs.commit,
+    }));
+    if (hs.term === old.term && old.vote !== '') {
+      check(hs.vote === old.vote, 'one-vote-per-term', () => ({
+        node,
+        term: hs.term,
+        first: old.vote,
+        second: hs.vote,
+      }));
+    }
+    w.persisted = hs;
+  }
+
+  /** The per-step checks of one running node. */
+  node(core: SimRaftCore, w: NodeWatch, smApplied: number): void {
+    const st = core.status();
+    const id = st.id;
+    check(st.term >= w.term, 'term-monotonic', () => ({ node: id, before: w.term, now: st.term }));
+    check(st.commit >= w.commit, 'commit-monotonic', () => ({ node: id, before: w.commit, now: st.commit }));
+    w.term = st.term;
+    w.commit = st.commit;
+    check(smApplied <= st.commit, 'applied-le-committed-le-last', () => ({
+      node: id,
+      smApplied,
+      commit: st.commit,
+    }));
+    check(st.applied <= st.commit && st.commit <= st.lastIndex, 'applied-le-committed-le-last', () => ({
+      node: id,
+      applied: st.applied,
+      commit: st.commit,
+      lastIndex: st.lastIndex,
+    }));
+
+    const first = core.firstIndex();
+    for (let i = Math.max(w.canonChecked + 1, first); i <= st.commit; i++)
+      this.committed(id, core.entryAt(i), 'commit', st.term);
+    w.canonChecked = Math.max(w.canonChecked, st.commit);
+
+    if (st.role !== 'leader') {
+      w.leader = undefined;
+      return;
+    }
+    const holder = this.leaders.get(st.term);
+    check(holder === undefined || holder === id, 'election-safety', () => ({
+      term: st.term,
+      first: holder,
+      second: id,
+    }));
+    this.leaders.set(st.term, id);
+
+    const lastIndex = st.lastIndex;
+    const lastTerm = core.termAt(lastIndex) ?? -1;
+    let watch = w.leader;
+    if (watch && watch.term === st.term) {
+      const was = watch;
+      const termNow = was.lastIndex >= first - 1 ? core.termAt(was.lastIndex) : was.lastTerm;
+      check(lastIndex >= was.lastIndex && termNow === was.lastTerm, 'leader-append-only', () => ({
+        node: id,
+        term: st.term,
+        lastIndexBefore: was.lastIndex,
+        lastTermBefore: was.lastTerm,
+        lastIndexNow: lastIndex,
+        termNowAtOldLast: termNow,
+      }));
+    } else {
+      watch = { term: st.term, lastIndex, lastTerm, canonChecked: Math.max(0, first - 1) };
+    }
+    // Leader completeness (§5.4): a leader holds every entry committed in its term or before.
+    for (let i = Math.max(watch.canonChecked + 1, first); i <= this.canonMax; i++) {
+      const c = this.canon.get(i);
+      if (c === undefined || c.term > st.term) continue;
+      const known = c.key;
+      const found = i <= lastIndex ? entryKey(core.entryAt(i)) : 'missing';
+      check(found === known, 'leader-completeness', () => ({
+        leader: id,
+        term: st.term,
+        index: i,
+        committed: known,
+        found,
+      }));
+    }
+    w.leader = {
+      term: st.term,
+      lastIndex,
+      lastTerm,
+      canonChecked: Math.max(watch.canonChecked, this.canonMax),
+    };
+  }
+}

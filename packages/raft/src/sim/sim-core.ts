@@ -1,0 +1,25 @@
+import { RaftCore } from '../core/raft-core.js';
+import type { Entry, NodeId } from '../types.js';
+
+/** RaftCore with read access to its log and vote, for the simulator's invariant checker. */
+export class SimRaftCore extends RaftCore {
+  currentVote(): NodeId {
+    return this.votedFor();
+  }
+
+  firstIndex(): number {
+    return this.log.firstIndex();
+  }
+
+  lastIndex(): number {
+    return this.log.lastIndex();
+  }
+
+  termAt(index: number): number | undefined {
+    return this.log.term(index);
+  }
+
+  entryAt(index: number): Entry {
+    return this.log.entryAt(index);
+  }
+}
