@@ -7,6 +7,7 @@ import {
   advertiseAddress,
   bootstrapMembers,
   ConfigError,
+  type ConfigOverrides,
   configSchema,
   envName,
   loadConfig,
@@ -220,6 +221,14 @@ describe('configuration errors name the key', () => {
     expect(
       problemsOf(() => loadConfig({ overrides: { dispatcher: { defaultPrefetch: 50, maxPrefetch: 10 } } })),
     ).toEqual(['dispatcher.defaultPrefetch (50) must not exceed dispatcher.maxPrefetch (10)']);
+  });
+
+  it('programmatic overrides are checked like the file', () => {
+    const bad = { raft: { tikMs: 5 }, limits: { maxPayloadBytes: -1 } } as unknown as ConfigOverrides;
+    expect(problemsOf(() => loadConfig({ overrides: bad }))).toEqual([
+      'unknown configuration key "raft.tikMs" (in overrides); did you mean "raft.tickMs"?',
+      'limits.maxPayloadBytes (in overrides): expected an integer from 1 to 67108864, got number -1',
+    ]);
   });
 
   it('every problem is reported at once', () => {

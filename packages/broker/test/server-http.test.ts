@@ -188,6 +188,15 @@ describe('HTTP endpoints', () => {
     expect(h.body).toContain('n2 at h2:7400');
   });
 
+  it('/ answers 500 without details when the status provider throws', async () => {
+    const s = await serve(() => {
+      throw new Error('secret internals');
+    });
+    const r = await get(s.port, '/');
+    expect(r.status).toBe(500);
+    expect(r.body).not.toContain('secret');
+  });
+
   it('the HTML status page escapes what it shows', async () => {
     const s = await serve(() => ({ ...leaderStatus, nodeId: '<script>x</script>' }));
     const h = await get(s.port, '/', { accept: 'text/html' });
