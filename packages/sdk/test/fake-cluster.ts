@@ -85,6 +85,8 @@ export class FakeCluster {
   readonly expiredTags = new Set<string>();
   readonly queue: pb.Delivery.$Properties[] = [];
   subscribedLeaseMs = 30_000;
+  /** When it returns an error, the leader refuses that PublishStream batch with it (storing nothing). */
+  publishStreamError: ((messages: pb.PublishMessage.$Properties[]) => pb.ErrorStatus.$Properties | undefined) | undefined;
   /** Handlers that replace the default for one Broker method. */
   brokerOverrides: Partial<BrokerHandlers> = {};
   adminResponses: Record<string, unknown> = {};
@@ -307,6 +309,11 @@ export class FakeCluster {
         call.on('data', (req: pb.PublishStreamRequest) => {
           if (ended) return;
           this.streamSizes.push(req.messages.length);
+          const error = this.publishStreamError?.(req.messages);
+          if (error) {
+            call.write({ sequence: req.sequence, error });
+            return;
+          }
           const results = this.store(req.messages);
           const answer = () => {
             if (!ended) call.write({ sequence: req.sequence, results });

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClosedError, FermataClient, LimitError, type Logger, type PublishResult } from '../src/index.js';
+import {
+  ClosedError,
+  FermataClient,
+  InvalidArgumentError,
+  LimitError,
+  type Logger,
+  type PublishResult,
+} from '../src/index.js';
 import { FakeCluster, until } from './fake-cluster.js';
 
 const quiet: Logger = { debug: () => {}, warn: () => {}, error: () => {} };
@@ -131,5 +138,39 @@ describe('producer close', () => {
     expect((await Promise.all(sends)).map((r) => r.id)).toEqual([1n, 2n]);
     expect(cluster.streamSizes).toEqual([2]);
     await expect(p.send('t', 'c')).rejects.toBeInstanceOf(ClosedError);
+  });
+});
+
+describe('producer errors', () => {
+  it('fails only the message the server names in a refused batch and sends the rest again', async () => {
+    const { cluster, client } = await setup();
+    cluster.publishStreamError = (msgs) => {
+      const i = msgs.findIndex((m) => m.topic === 'bad');
+      return i < 0
+        ? undefined
+        : { code: 3, message: `messages[${i}].topic: no such topic`, field: `messages[${i}].topic` };
+    };
+    const p = client.producer({ maxBatchMessages: 3, lingerMs: 60_000 });
+    const sends = [p.send('t', 'a'), p.send('bad', 'b'), p.send('t', 'c')];
+    const outcomes = await Promise.allSettled(sends);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const err = (outcomes[1] as PromiseRejectedResult).reason;
+    expect(err).toBeInstanceOf(InvalidArgumentError);
+    expect(err.field).toBe('topic');
+    expect(cluster.streamSizes).toEqual([3, 2]);
+    expect(cluster.stored.map((m) => Buffer.from(m.payload).toString())).toEqual(['a', 'c']);
+  });
+
+  it('fails queued messages with the last error once no leader was found within the deadline', async () => {
+    cluster = await FakeCluster.start(1, -1);
+    client = new FermataClient({
+      endpoints: cluster.endpoints,
+      retry: { initialMs: 5, maxMs: 20, jitter: 0 },
+      deadlineMs: 150,
+      logger: quiet,
+    });
+    const p = client.producer({ lingerMs: 0 });
+    await expect(p.send('t', 'x')).rejects.toMatchObject({ name: 'UnavailableError' });
+    expect(p.bufferedMessages).toBe(0);
   });
 });

@@ -317,3 +317,45 @@ describe('close', () => {
     await expect(s.done).resolves.toBeUndefined();
   });
 });
+
+describe('settling without a stream', () => {
+  it('settles over unary calls while no stream is subscribed, retrying until a leader answers', async () => {
+    const { cluster, client } = await setup(2);
+    const gate = deferred();
+    const s = sub(client, {}, async () => {
+      await gate.promise;
+    });
+    await until(() => cluster.liveConsumers().some((c) => c.subscribe), 'subscribed');
+    cluster.enqueue('t', 'a');
+    await until(() => s.inFlight === 1, 'handler running');
+    cluster.failover(undefined);
+    await until(() => !s.connected, 'stream lost');
+    gate.resolve();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(cluster.settled).toHaveLength(0);
+    cluster.leaderId = 'n2';
+    await until(() => cluster.settled.length === 1, 'ack');
+    expect(cluster.settled[0]).toMatchObject({ kind: 'ack', tag: 'tag-1', node: 'n2' });
+    await until(() => s.connected, 'resubscribed');
+  });
+
+  it('does not start a handler for a delivery whose lease ran out while it waited', async () => {
+    const { cluster, client } = await setup();
+    cluster.subscribedLeaseMs = 40;
+    const handled: string[] = [];
+    sub(client, { prefetch: 2, concurrency: 1 }, async (m) => {
+      handled.push(m.text());
+      await new Promise((r) => setTimeout(r, 80));
+    });
+    await until(() => cluster.liveConsumers().some((c) => c.subscribe), 'subscribed');
+    cluster.liveConsumers()[0]!.window = 0;
+    cluster.enqueue('t', 'a');
+    cluster.enqueue('t', 'b');
+    cluster.liveConsumers()[0]!.window = 2;
+    cluster.pump();
+    await until(() => cluster.settled.length === 1, 'first ack');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(handled).toEqual(['a']);
+    expect(cluster.settled.map((x) => x.tag)).toEqual(['tag-1']);
+  });
+});
