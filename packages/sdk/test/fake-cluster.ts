@@ -86,7 +86,9 @@ export class FakeCluster {
   readonly queue: pb.Delivery.$Properties[] = [];
   subscribedLeaseMs = 30_000;
   /** When it returns an error, the leader refuses that PublishStream batch with it (storing nothing). */
-  publishStreamError: ((messages: pb.PublishMessage.$Properties[]) => pb.ErrorStatus.$Properties | undefined) | undefined;
+  publishStreamError:
+    | ((messages: pb.PublishMessage.$Properties[]) => pb.ErrorStatus.$Properties | undefined)
+    | undefined;
   /** Handlers that replace the default for one Broker method. */
   brokerOverrides: Partial<BrokerHandlers> = {};
   adminResponses: Record<string, unknown> = {};
