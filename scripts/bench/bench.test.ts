@@ -34,4 +34,23 @@ describe('benchmarks (--quick)', () => {
       expect(line['entries']).toBe(40_000);
     }
   });
+
+  it('raft prints commits/s, latency and fsync figures for 1 and 256 proposers', () => {
+    const lines = runBench('raft');
+    expect(lines.map((l) => l['proposers'])).toEqual([1, 256]);
+    for (const line of lines) {
+      for (const field of [
+        'commits_per_s',
+        'commit_latency_p50_ms',
+        'commit_latency_p99_ms',
+        'fsyncs_per_s',
+      ]) {
+        expect(line[field], field).toBeGreaterThan(0);
+      }
+      expect(line['entry_bytes']).toBe(256);
+      expect(line['entries_per_fsync']).toBeGreaterThanOrEqual(1);
+    }
+    // Group commit: with 256 proposers one fsync carries many entries.
+    expect(lines[1]?.['entries_per_fsync']).toBeGreaterThan(4);
+  });
 });

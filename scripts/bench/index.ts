@@ -6,6 +6,7 @@ type Scenario = (args: string[]) => Promise<void>;
 
 const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   storage: () => import('./storage.js'),
+  raft: () => import('./raft.js'),
 };
 
 const [name, ...rest] = argv.slice(2);

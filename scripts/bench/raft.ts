@@ -1,0 +1,78 @@
+// Raft: a three-process cluster on loopback (packages/raft/test/fixtures), 256-byte
+// entries, 1 and 256 concurrent proposers. The load runs inside the leader process
+// (its /load route), so latency is propose() -> committed on a majority (each copy
+// fsynced) -> applied on the leader, without a client network hop.
+import type { RaftNodeStatus } from '@fermata/raft';
+import { KvCluster } from '../../packages/raft/test/fixtures/kv-cluster.js';
+import { emit, flag, option, round, summary } from './report.js';
+
+const ENTRY_BYTES = 256;
+
+interface LoadResult {
+  acked: number;
+  failed: number;
+  durationMs: number;
+  p50Ms: number;
+  p99Ms: number;
+  fsyncs: number;
+  entriesSynced: number;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const quick = flag(args, 'quick');
+  const cases = [
+    { proposers: 1, entries: option(args, 'entries-1', quick ? 300 : 3_000) },
+    { proposers: 256, entries: option(args, 'entries-256', quick ? 10_000 : 100_000) },
+  ];
+  const cluster = await KvCluster.start();
+  try {
+    const leader = await cluster.leader();
+    const follower = cluster.ids.find((id) => id !== leader) as string;
+    // Warm up connections, JIT and the LevelDB files.
+    await cluster.call(leader, '/load', {
+      prefix: 'warm',
+      count: 500,
+      concurrency: 16,
+      valueBytes: ENTRY_BYTES,
+    });
+    for (const c of cases) {
+      const before = await cluster.status(follower);
+      const r = await cluster.call<LoadResult>(
+        leader,
+        '/load',
+        { prefix: `p${c.proposers}`, count: c.entries, concurrency: c.proposers, valueBytes: ENTRY_BYTES },
+        600_000,
+      );
+      const after: RaftNodeStatus = await cluster.status(follower);
+      if (r.failed > 0) throw new Error(`${r.failed} proposals failed (leader changed during the run?)`);
+      const seconds = r.durationMs / 1000;
+      const followerFsyncs = after.counters.fsyncs - before.counters.fsyncs;
+      const record = {
+        scenario: 'raft',
+        quick,
+        nodes: 3,
+        entry_bytes: ENTRY_BYTES,
+        proposers: c.proposers,
+        entries: r.acked,
+        commits_per_s: round(r.acked / seconds, 0),
+        commit_latency_p50_ms: round(r.p50Ms, 2),
+        commit_latency_p99_ms: round(r.p99Ms, 2),
+        fsyncs_per_s: round(r.fsyncs / seconds, 0),
+        entries_per_fsync: round(r.entriesSynced / Math.max(1, r.fsyncs), 1),
+        follower_entries_per_fsync: round(
+          (after.counters.entriesSynced - before.counters.entriesSynced) / Math.max(1, followerFsyncs),
+          1,
+        ),
+      };
+      emit(record);
+      summary(
+        `raft ${String(c.proposers).padStart(3)} proposers: ${record.commits_per_s} commits/s, ` +
+          `p50 ${record.commit_latency_p50_ms} ms, p99 ${record.commit_latency_p99_ms} ms, ` +
+          `${record.fsyncs_per_s} fsyncs/s, ${record.entries_per_fsync} entries/fsync on the leader ` +
+          `(${record.follower_entries_per_fsync} on a follower)`,
+      );
+    }
+  } finally {
+    await cluster.stop();
+  }
+}
