@@ -2,8 +2,10 @@ import { type Metadata, status } from '@grpc/grpc-js';
 
 /** Trailing metadata key in which a follower names the leader's client address. */
 export const LEADER_METADATA_KEY = 'fermata-leader';
-/** Trailing metadata key in which the server may name the offending field or limit. */
+/** Trailing metadata key in which the server names the offending field. */
 export const FIELD_METADATA_KEY = 'fermata-field';
+/** Trailing metadata key in which the server names the limit that was hit. */
+export const LIMIT_METADATA_KEY = 'fermata-limit';
 
 /** gRPC status codes (the numbers in {@link FermataError.code}). */
 export const StatusCode = status;
@@ -69,23 +71,40 @@ export class LeaseExpiredError extends FermataError {
 
 /** A limit was hit (gRPC `RESOURCE_EXHAUSTED`), on the server or in the SDK. */
 export class LimitError extends FermataError {
-  /** The name of the limit, when known (e.g. `limits.maxPayloadBytes`, `producer.maxWaitingSends`). */
+  /** The name of the limit, when known (e.g. `maxPayloadBytes`, `producer.maxWaitingSends`). */
   readonly limit: string | undefined;
+  /** The field whose value hit it, when known (e.g. `messages[0].payload`). */
+  readonly field: string | undefined;
 
-  constructor(details: string, limit: string | undefined, options?: { cause?: unknown }) {
+  constructor(details: string, limit: string | undefined, options?: { cause?: unknown; field?: string }) {
     super(status.RESOURCE_EXHAUSTED, details, options);
     this.limit = limit;
+    this.field = options?.field;
   }
 }
 
-/** The request was malformed (gRPC `INVALID_ARGUMENT`), with the offending field when known. */
+/**
+ * The request was malformed (gRPC `INVALID_ARGUMENT`), with the offending field
+ * when known. A value past a bound (a delay beyond the maximum) is one too, with
+ * the bound in `limit`.
+ */
 export class InvalidArgumentError extends FermataError {
   /** The offending field, e.g. `messages[3].topic`, when known. */
   readonly field: string | undefined;
+  /** The bound the value broke, e.g. `maxDelayMs`, when it was one. */
+  readonly limit: string | undefined;
 
-  constructor(details: string, field: string | undefined, options?: { cause?: unknown }) {
+  constructor(details: string, field: string | undefined, options?: { cause?: unknown; limit?: string }) {
     super(status.INVALID_ARGUMENT, details, options);
     this.field = field;
+    this.limit = options?.limit;
+  }
+}
+
+/** The topic or group already exists (gRPC `ALREADY_EXISTS`). */
+export class AlreadyExistsError extends FermataError {
+  constructor(details: string, options?: { cause?: unknown }) {
+    super(status.ALREADY_EXISTS, details, options);
   }
 }
 
@@ -169,18 +188,27 @@ export function errorFromStatus(s: StatusLike, cause?: unknown): FermataError {
         return new NotLeaderError(s.code, s.details, hint, options);
       }
       return new UnavailableError(s.details, options);
-    case status.RESOURCE_EXHAUSTED:
-      return new LimitError(
-        s.details,
-        s.field || firstMetadata(s.metadata, FIELD_METADATA_KEY) || LIMIT_IN_TEXT.exec(s.details)?.[1],
-        options,
-      );
-    case status.INVALID_ARGUMENT:
+    case status.RESOURCE_EXHAUSTED: {
+      const limit =
+        firstMetadata(s.metadata, LIMIT_METADATA_KEY) ??
+        LIMIT_IN_TEXT.exec(s.details)?.[1] ??
+        (s.field || undefined);
+      const field =
+        firstMetadata(s.metadata, FIELD_METADATA_KEY) ?? (s.field && s.field !== limit ? s.field : undefined);
+      return new LimitError(s.details, limit, field === undefined ? options : { ...options, field });
+    }
+    case status.INVALID_ARGUMENT: {
+      const field =
+        s.field || firstMetadata(s.metadata, FIELD_METADATA_KEY) || FIELD_IN_TEXT.exec(s.details)?.[1];
+      const limit = firstMetadata(s.metadata, LIMIT_METADATA_KEY);
       return new InvalidArgumentError(
         s.details,
-        s.field || firstMetadata(s.metadata, FIELD_METADATA_KEY) || FIELD_IN_TEXT.exec(s.details)?.[1],
-        options,
+        field,
+        limit === undefined ? options : { ...options, limit },
       );
+    }
+    case status.ALREADY_EXISTS:
+      return new AlreadyExistsError(s.details, options);
     case status.NOT_FOUND:
       return new NotFoundError(s.details, options);
     case status.PERMISSION_DENIED:

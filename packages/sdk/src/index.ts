@@ -16,6 +16,7 @@ export type {
 export { type BackoffPolicy, DEFAULT_NACK_BACKOFF, DEFAULT_RETRY_BACKOFF } from './backoff.js';
 export { type BatchOptions, type CallOptions, FermataClient, MAX_PUBLISH_BATCH } from './client.js';
 export {
+  AlreadyExistsError,
   ClosedError,
   DeadlineExceededError,
   FermataError,

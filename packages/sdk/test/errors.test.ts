@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorFromStatus, toFermataError } from '../src/errors.js';
 import {
+  AlreadyExistsError,
   DeadlineExceededError,
   FermataClient,
   FermataError,
@@ -26,6 +27,7 @@ describe('error mapping', () => {
       [grpc.status.DEADLINE_EXCEEDED, DeadlineExceededError],
       [grpc.status.RESOURCE_EXHAUSTED, LimitError],
       [grpc.status.INVALID_ARGUMENT, InvalidArgumentError],
+      [grpc.status.ALREADY_EXISTS, AlreadyExistsError],
     ];
     for (const [code, cls] of cases) {
       const e = errorFromStatus({ code, details: 'x' });
@@ -75,6 +77,26 @@ describe('error mapping', () => {
     expect((f as InvalidArgumentError).field).toBe('messages[3].topic');
     const g = errorFromStatus({ code: grpc.status.INVALID_ARGUMENT, details: 'bad', field: 'lease_ms' });
     expect((g as InvalidArgumentError).field).toBe('lease_ms');
+    const md = new grpc.Metadata();
+    md.set('fermata-limit', 'maxPayloadBytes');
+    md.set('fermata-field', 'messages[0].payload');
+    const m = errorFromStatus({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      details: 'payload too large',
+      metadata: md,
+    });
+    expect([(m as LimitError).limit, (m as LimitError).field]).toEqual([
+      'maxPayloadBytes',
+      'messages[0].payload',
+    ]);
+    const bound = new grpc.Metadata();
+    bound.set('fermata-limit', 'maxDelayMs');
+    const d = errorFromStatus({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: 'delay too long',
+      metadata: bound,
+    });
+    expect((d as InvalidArgumentError).limit).toBe('maxDelayMs');
   });
 
   it('wraps non-gRPC throwables as UNKNOWN and passes FermataErrors through', () => {
