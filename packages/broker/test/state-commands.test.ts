@@ -448,6 +448,19 @@ describe('expiry', () => {
     expect((await h.ok({ kind: 'ack', tags: [l!.newTag!] })).outcomes[0]!.status).toBe('ok');
   });
 
+  it('an in-flight message expires too; its delivery tag then acks as lease-expired', async () => {
+    const h = await Harness.create();
+    const [m] = await h.publish({ topic: 't', payload: text('a'), ttlMs: 100 });
+    const [l] = await h.leaseAll('t', 'default', 60_000);
+    h.now += 100;
+    expect((await h.ok({ kind: 'expire', ids: [m!.id] })).outcomes).toEqual([
+      { id: m!.id, status: 'expired' },
+    ]);
+    expect((await h.ok({ kind: 'ack', tags: [l!.newTag!] })).outcomes[0]!.status).toBe('lease-expired');
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0, deadLettered: 0 });
+    expect((await h.ok({ kind: 'expire', ids: [m!.id] })).outcomes).toEqual([{ id: m!.id, status: 'gone' }]);
+  });
+
   it('TTL with expiry action dead-letter moves every group entry to the DLQ', async () => {
     const h = await Harness.create();
     await h.ok({ kind: 'create-topic', name: 't', settings: { expiryAction: 'dead-letter' } });

@@ -5,6 +5,7 @@ import {
   BrokerStateMachine,
   type Command,
   type CommandResult,
+  deadLetterIdCount,
   encodeCommand,
   type Limits,
   type PublishInput,
@@ -63,7 +64,7 @@ export class Harness {
     if (cmd.kind === 'publish') {
       full = { ...cmd, nowMs, firstId: cmd.firstId ?? this.sm.ids.nextIds(cmd.messages.length) } as Command;
     } else if (cmd.kind === 'lease' || cmd.kind === 'expire') {
-      const n = cmd.kind === 'lease' ? cmd.tags.length : cmd.ids.length * 16;
+      const n = deadLetterIdCount(cmd, this.sm.limits);
       full = {
         ...cmd,
         nowMs,

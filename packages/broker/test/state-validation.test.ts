@@ -7,6 +7,7 @@ import {
   type PublishInput,
   StateError,
   ValidationError,
+  validateCommand,
   validatePublish,
 } from '../src/state/index.js';
 import { type Cmd, Harness, T0, text } from './state-harness.js';
@@ -240,6 +241,38 @@ describe('bad commands produce precise errors and change nothing', () => {
     );
     expect(() =>
       validatePublish([msg({ delayMs: 10, ttlMs: 10, key: 'k', headers: { a: 'b' } })], T0, DEFAULT_LIMITS),
+    ).not.toThrow();
+  });
+
+  it('validateCommand checks any command before it is proposed', () => {
+    expect(() => validateCommand({ kind: 'ack', nowMs: T0, tags: [tag5] }, T0, DEFAULT_LIMITS)).toThrow(
+      /tags\[0\]/,
+    );
+    expect(() =>
+      validateCommand({ kind: 'cancel', nowMs: T0, topic: 'x', target: { key: '' } }, T0, DEFAULT_LIMITS),
+    ).toThrow(ValidationError);
+    expect(() =>
+      validateCommand(
+        { kind: 'create-group', nowMs: T0, topic: 'x', group: 'no spaces' },
+        T0,
+        DEFAULT_LIMITS,
+      ),
+    ).toThrow(/group/);
+    expect(() =>
+      validateCommand(
+        {
+          kind: 'lease',
+          nowMs: T0,
+          topic: 'x',
+          group: '',
+          tags: [new Uint8Array(24)],
+          leaseMs: 5,
+          firstId: 1n,
+          idCount: 1,
+        },
+        T0,
+        DEFAULT_LIMITS,
+      ),
     ).not.toThrow();
   });
 

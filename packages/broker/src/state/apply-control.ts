@@ -21,16 +21,6 @@ type Located =
       readonly inFlight: boolean;
     };
 
-function checkTarget(t: Target, maxKeyBytes: number): void {
-  if ('key' in t) {
-    if (t.key === '') throw new ValidationError('key', 'is empty');
-    const bytes = Buffer.byteLength(t.key, 'utf8');
-    if (bytes > maxKeyBytes) throw new LimitError('maxKeyBytes', 'key', bytes, maxKeyBytes);
-  } else if (t.id <= 0n) {
-    throw new ValidationError('id', `must be > 0, got ${t.id}`);
-  }
-}
-
 /** Finds a message of `topic` by id or key, with every group's live entry. */
 async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promise<Located> {
   let id: bigint;
@@ -73,7 +63,6 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
  * finished) and the answer is CANCELLED.
  */
 export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise<CommandResult> {
-  checkTarget(cmd.target, ctx.limits.maxKeyBytes);
   const topic = await ctx.requireTopic(cmd.topic);
   const found = await locate(ctx, topic, cmd.target);
   if (found.state === 'not-found') return { kind: 'cancel', result: { status: 'not-found', groups: [] } };
@@ -88,7 +77,6 @@ export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise
 
 /** Reschedule is all-or-nothing like cancel: every remaining entry moves to the new due time. */
 export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>): Promise<CommandResult> {
-  checkTarget(cmd.target, ctx.limits.maxKeyBytes);
   const dueAtMs = resolveDue(cmd, ctx.nowMs, ctx.limits);
   const topic = await ctx.requireTopic(cmd.topic);
   const found = await locate(ctx, topic, cmd.target);

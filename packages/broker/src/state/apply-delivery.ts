@@ -2,7 +2,7 @@ import { DEFAULT_GROUP, decodeKey } from '../keys.js';
 import type { Command } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { LimitError, NotFoundError, ValidationError } from './errors.js';
-import { NS } from './layout.js';
+import { idKey, NS } from './layout.js';
 import type { CommandResult, LeaseOutcome, SettleOutcome } from './results.js';
 import { validateDuration, validateGroupName, validateLeaseMs, validateTag } from './validation.js';
 
@@ -14,6 +14,13 @@ function checkTags(tags: readonly Uint8Array[], max: number): void {
   tags.forEach((t, i) => {
     validateTag(t, `tags[${i}]`);
   });
+}
+
+/** One parallel round of reads: the entries the tags name and their messages' index records (the id is in the tag). */
+function prefetchTags(ctx: ApplyContext, tags: readonly Uint8Array[]): Promise<void> {
+  const keys: Uint8Array[] = [];
+  for (const t of tags) keys.push(NS.queue.key(t), NS.index.key(idKey(decodeKey(t).id)));
+  return ctx.txn.prefetch(keys);
 }
 
 /**
@@ -33,7 +40,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   ctx.reserveIds(cmd.firstId, cmd.idCount);
   const hash = ctx.queueHash(topic.name, group);
 
-  await ctx.txn.prefetch(cmd.tags.map((t) => NS.queue.key(t)));
+  await prefetchTags(ctx, cmd.tags);
   const outcomes: LeaseOutcome[] = [];
   for (const tag of cmd.tags) {
     const entry = decodeKey(tag).queueHash === hash ? await ctx.getEntry(tag) : undefined;
@@ -80,7 +87,7 @@ async function leasedEntry(ctx: ApplyContext, tag: Uint8Array) {
 /** Ack: deletes each entry whose lease still runs; any other tag gets "lease expired" and changes nothing. */
 export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<CommandResult> {
   checkTags(cmd.tags, ctx.limits.maxTagsPerCommand);
-  await ctx.txn.prefetch(cmd.tags.map((t) => NS.queue.key(t)));
+  await prefetchTags(ctx, cmd.tags);
   const outcomes: SettleOutcome[] = [];
   for (const tag of cmd.tags) {
     const leased = await leasedEntry(ctx, tag);

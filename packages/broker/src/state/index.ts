@@ -9,10 +9,12 @@ export type * from './results.js';
 export { SnapshotFormatError } from './snapshot.js';
 export { BrokerStateMachine, type BrokerStateMachineOptions } from './state-machine.js';
 export {
+  deadLetterIdCount,
   deadLetterTopicOf,
   resolveDue,
   settingsForCreate,
   settingsForUpdate,
+  validateCommand,
   validateGroupName,
   validateMessage,
   validatePublish,

@@ -21,6 +21,7 @@ import { BrokerReader } from './reader.js';
 import type { ApplyResult, CommandResult } from './results.js';
 import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot.js';
 import { Txn } from './txn.js';
+import { validateCommand } from './validation.js';
 
 export interface BrokerStateMachineOptions {
   readonly store: KVStore;
@@ -186,6 +187,7 @@ export class BrokerStateMachine implements StateMachine {
 }
 
 function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
+  validateCommand(cmd, ctx.nowMs, ctx.limits);
   switch (cmd.kind) {
     case 'publish':
       return applyPublish(ctx, cmd);

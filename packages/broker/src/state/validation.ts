@@ -1,5 +1,5 @@
 import { KEY_BYTES } from '../keys.js';
-import type { PublishInput, TopicSettingsInput } from './commands.js';
+import type { Command, PublishInput, Target, TopicSettingsInput } from './commands.js';
 import { LimitError, ValidationError } from './errors.js';
 import { DEFAULT_TOPIC_SETTINGS, type Limits } from './limits.js';
 import type { TopicSettings } from './records.js';
@@ -210,4 +210,105 @@ export function settingsForUpdate(
 /** The dead-letter topic of a topic: its setting, or `<topic>.dlq`. */
 export function deadLetterTopicOf(topic: string, settings: TopicSettings): string {
   return settings.deadLetterTopic || `${topic}.dlq`;
+}
+
+function checkTagList(tags: readonly Uint8Array[], limits: Limits): void {
+  if (tags.length === 0) throw new ValidationError('tags', 'names no tag');
+  if (tags.length > limits.maxTagsPerCommand) {
+    throw new LimitError('maxTagsPerCommand', 'tags', tags.length, limits.maxTagsPerCommand);
+  }
+  tags.forEach((t, i) => {
+    validateTag(t, `tags[${i}]`);
+  });
+}
+
+function checkTarget(t: Target, limits: Limits): void {
+  if ('key' in t) {
+    if (t.key === '') throw new ValidationError('key', 'is empty');
+    const bytes = utf8Bytes(t.key);
+    if (bytes > limits.maxKeyBytes) throw new LimitError('maxKeyBytes', 'key', bytes, limits.maxKeyBytes);
+  } else if (t.id <= 0n) {
+    throw new ValidationError('id', `must be > 0, got ${t.id}`);
+  }
+}
+
+/**
+ * Everything about any command that needs no stored state. The server calls it
+ * before proposing (so a bad request is answered at once); apply calls it again
+ * on the committed command with the applied time stamp.
+ */
+export function validateCommand(cmd: Command, nowMs: number, limits: Limits): void {
+  switch (cmd.kind) {
+    case 'publish':
+      validatePublish(cmd.messages, nowMs, limits);
+      return;
+    case 'lease':
+      validateTopicName(cmd.topic, limits);
+      validateGroupName(cmd.group || 'default', limits);
+      validateLeaseMs(cmd.leaseMs, limits);
+      checkTagList(cmd.tags, limits);
+      return;
+    case 'ack':
+      checkTagList(cmd.tags, limits);
+      return;
+    case 'nack':
+      validateTag(cmd.tag);
+      validateDuration(cmd.delayMs, 'delay_ms', 'maxDelayMs', limits.maxDelayMs);
+      return;
+    case 'extend':
+      validateTag(cmd.tag);
+      validateLeaseMs(cmd.leaseMs, limits);
+      return;
+    case 'cancel':
+      validateTopicName(cmd.topic, limits);
+      checkTarget(cmd.target, limits);
+      return;
+    case 'reschedule':
+      validateTopicName(cmd.topic, limits);
+      checkTarget(cmd.target, limits);
+      resolveDue(cmd, nowMs, limits);
+      return;
+    case 'expire':
+      if (cmd.ids.length === 0) throw new ValidationError('ids', 'names no id');
+      if (cmd.ids.length > limits.maxIdsPerCommand) {
+        throw new LimitError('maxIdsPerCommand', 'ids', cmd.ids.length, limits.maxIdsPerCommand);
+      }
+      return;
+    case 'purge-keys':
+      if (cmd.keys.length === 0) throw new ValidationError('keys', 'names no key');
+      if (cmd.keys.length > limits.maxIdsPerCommand) {
+        throw new LimitError('maxIdsPerCommand', 'keys', cmd.keys.length, limits.maxIdsPerCommand);
+      }
+      cmd.keys.forEach((k, i) => {
+        validateTopicName(k.topic, limits, `keys[${i}].topic`);
+        if (k.key === '') throw new ValidationError(`keys[${i}].key`, 'is empty');
+      });
+      return;
+    case 'create-topic':
+      validateTopicName(cmd.name, limits, 'name');
+      settingsForCreate(cmd.settings, limits);
+      return;
+    case 'update-topic':
+    case 'delete-topic':
+      validateTopicName(cmd.name, limits, 'name');
+      return;
+    case 'create-group':
+    case 'delete-group':
+      validateTopicName(cmd.topic, limits);
+      validateGroupName(cmd.group, limits);
+      return;
+  }
+}
+
+/**
+ * Ids the leader reserves for dead-letter copies: one per tag of a lease, one
+ * per group per message of an expire (a topic has at most maxGroupsPerTopic groups).
+ */
+export function deadLetterIdCount(
+  cmd:
+    | { readonly kind: 'lease'; readonly tags: readonly unknown[] }
+    | { readonly kind: 'expire'; readonly ids: readonly unknown[] },
+  limits: Limits,
+): number {
+  return cmd.kind === 'lease' ? cmd.tags.length : cmd.ids.length * limits.maxGroupsPerTopic;
 }
