@@ -55,11 +55,11 @@ export interface SubscribeOptions {
   onError?: (error: FermataError) => void;
 }
 
-/** Upper bound on `prefetch`: the server may cap it lower. */
-export const MAX_PREFETCH = 10_000;
+/** Upper bound on `prefetch` in the SDK; the server caps it lower (`dispatcher.maxPrefetch`, default 1 000). */
+export const MAX_PREFETCH = 100_000;
 /** Upper bound on `concurrency`. */
 export const MAX_CONCURRENCY = 10_000;
-/** Most tags in one coalesced ack request. */
+/** Most tags in one coalesced ack request (the server's `limits.maxTagsPerCommand` default). */
 export const MAX_ACK_TAGS = 1_000;
 const DEFAULT_CONCURRENCY = 8;
 const FALLBACK_LEASE_MS = 30_000;
