@@ -15,6 +15,7 @@ import {
 } from './admin-model.js';
 import { DEFAULT_RETRY_BACKOFF, resolveBackoff } from './backoff.js';
 import { type CallContext, Connection, unary } from './connection.js';
+import { ClosedError } from './errors.js';
 import {
   type CancelResult,
   cancelFromWire,
@@ -175,6 +176,7 @@ export class FermataClient {
    * Close it (or the client) to flush.
    */
   producer(options: ProducerOptions = {}): Producer {
+    if (this.conn.closed) throw new ClosedError('the client is closed');
     const p = new Producer(this.conn, options, this.autoKey);
     this.producers.add(p);
     return p;
@@ -191,6 +193,7 @@ export class FermataClient {
   subscribe(topic: string, options: SubscribeOptions, handler: MessageHandler): Subscription;
   subscribe(topic: string, a: SubscribeOptions | MessageHandler, b?: MessageHandler): Subscription {
     const [options, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
+    if (this.conn.closed) throw new ClosedError('the client is closed');
     const sub = new Subscription(this.conn, topic, options, handler);
     this.subscriptions.add(sub);
     sub.done.then(

@@ -74,6 +74,9 @@ export class Connection {
     this.credentials = channelCredentials(config.tls);
     const serverName = typeof config.tls === 'object' ? config.tls.serverName : undefined;
     this.channelOptions = {
+      // Pings on open calls, so a stream to a node that vanished without a reset is noticed within ~40 s.
+      'grpc.keepalive_time_ms': 30_000,
+      'grpc.keepalive_timeout_ms': 10_000,
       ...(serverName ? { 'grpc.ssl_target_name_override': serverName } : {}),
       ...config.channelOptions,
     };

@@ -322,7 +322,15 @@ export class Producer {
     const gen = ++this.streamGen;
     const call = this.conn.stubs(address).broker.publishStream(this.conn.metadata());
     call.on('data', (res: pb.PublishStreamResponse) => {
-      if (gen === this.streamGen) this.onResponse(address, res);
+      if (gen !== this.streamGen) return;
+      try {
+        this.onResponse(address, res);
+      } catch (e) {
+        this.onStreamFailure(
+          address,
+          new UnavailableError(`bad publish response: ${toFermataError(e).details}`),
+        );
+      }
     });
     call.on('error', (e) => {
       if (gen === this.streamGen) this.onStreamFailure(address, toFermataError(e));
@@ -370,8 +378,9 @@ export class Producer {
         );
         return;
       }
+      const results = res.results.map(fromPublishResult);
       this.completeHead();
-      for (const [i, item] of batch.items.entries()) item.resolve(fromPublishResult(res.results[i]!));
+      for (const [i, item] of batch.items.entries()) item.resolve(results[i]!);
     }
     this.reconnectAttempt = 0;
     this.lastWasRedirect = false;

@@ -64,6 +64,7 @@ export const MAX_ACK_TAGS = 1_000;
 const DEFAULT_CONCURRENCY = 8;
 const FALLBACK_LEASE_MS = 30_000;
 const DEFAULT_MAX_EXTEND_MS = 3_600_000;
+const MIN_EXTEND_INTERVAL_MS = 10;
 
 type SettleKind = 'ack' | 'nack' | 'extend';
 
@@ -275,7 +276,16 @@ export class Subscription implements Settler {
     const call = this.conn.stubs(address).broker.consume(this.conn.metadata());
     this.stream = call;
     call.on('data', (res: pb.ConsumeResponse) => {
-      if (gen === this.streamGen) this.onData(address, res);
+      if (gen !== this.streamGen) return;
+      try {
+        this.onData(address, res);
+      } catch (e) {
+        // A response the SDK cannot read: drop this stream and start over rather than crash.
+        this.onStreamEnd(
+          address,
+          new FermataError(status.INTERNAL, `bad consume response: ${toFermataError(e).details}`),
+        );
+      }
     });
     call.on('error', (e) => {
       if (gen === this.streamGen) this.onStreamEnd(address, toFermataError(e));
@@ -441,7 +451,7 @@ export class Subscription implements Settler {
         try {
           await message.extend(extendByMs);
           extendedMs += extendByMs;
-          if (!stopped) schedule(Math.floor(extendByMs / 2));
+          if (!stopped) schedule(Math.max(MIN_EXTEND_INTERVAL_MS, Math.floor(extendByMs / 2)));
         } catch (e) {
           if (!stopped) this.settleFailed(message, e);
         }
