@@ -184,9 +184,24 @@ describe('RaftNode', () => {
 
     const after = await leader.node.removeMember('d');
     expect(after.map((m) => m.id).sort()).toEqual(['a', 'b', 'c']);
-    // Its peer batches are refused from now on.
-    expect(leader.node.isMember('d')).toBe(false);
-    expect(leader.node.isMember('b')).toBe(true);
+    // Its peer batches are refused from now on, even ones a leader would send.
+    const heartbeat = {
+      type: 'heartbeat' as const,
+      from: 'd',
+      to: leader.node.id,
+      term: 1000,
+      logTerm: 0,
+      index: 0,
+      entries: [],
+      commit: 0,
+      reject: false,
+      rejectHint: 0,
+      hintTerm: 0,
+    };
+    expect(leader.node.isMember('d', [heartbeat])).toBe(false);
+    expect(leader.node.isMember('b', [{ ...heartbeat, from: 'b' }])).toBe(true);
+    // A stranger is refused unless it claims leadership at a term not below ours.
+    expect(leader.node.isMember('zz', [{ ...heartbeat, type: 'vote', from: 'zz' }])).toBe(false);
   }, 60_000);
 
   it('transfers leadership to the chosen voter and reports it through events', async () => {

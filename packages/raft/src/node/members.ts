@@ -35,14 +35,32 @@ export function decodeMemberContext(context: Uint8Array | undefined): MemberAddr
  */
 export class AddressBook {
   private readonly book = new Map<NodeId, MemberAddresses>();
+  /** Members whose removal this node applied (and that were not added again): their batches are refused. */
+  private readonly removed = new Set<NodeId>();
 
   constructor(private readonly path: string) {
     try {
-      const saved = JSON.parse(readFileSync(path, 'utf8')) as Record<string, MemberAddresses>;
-      for (const [id, a] of Object.entries(saved)) this.book.set(id, a);
+      const saved = JSON.parse(readFileSync(path, 'utf8')) as {
+        members: Record<string, MemberAddresses>;
+        removed: NodeId[];
+      };
+      for (const [id, a] of Object.entries(saved.members)) this.book.set(id, a);
+      for (const id of saved.removed) this.removed.add(id);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
+  }
+
+  isRemoved(id: NodeId): boolean {
+    return this.removed.has(id);
+  }
+
+  /** Records an applied add (false) or remove (true); true when something changed. */
+  setRemoved(id: NodeId, removed: boolean): boolean {
+    if (this.removed.has(id) === removed) return false;
+    if (removed) this.removed.add(id);
+    else this.removed.delete(id);
+    return true;
   }
 
   get(id: NodeId): MemberAddresses | undefined {
@@ -67,6 +85,7 @@ export class AddressBook {
   }
 
   save(): Promise<void> {
-    return writeFileAtomic(this.path, new TextEncoder().encode(JSON.stringify(this.toJSON())));
+    const body = { members: this.toJSON(), removed: [...this.removed] };
+    return writeFileAtomic(this.path, new TextEncoder().encode(JSON.stringify(body)));
   }
 }

@@ -587,11 +587,25 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.receive([message]);
   }
 
-  isMember(id: NodeId): boolean {
-    const conf = this.core.status().conf;
-    // A node that has not learned any configuration yet (joining) accepts its cluster's leader.
-    if (conf.voters.length === 0 && conf.learners.length === 0) return true;
-    return conf.voters.includes(id) || conf.learners.includes(id);
+  /**
+   * Who may send to this node: members of its configuration. Refused: members
+   * whose removal it applied. A sender it does not know at all is admitted
+   * only while this node knows no configuration (it is joining), or when
+   * every message is one only a leader sends (append, heartbeat, snapshot)
+   * at a term not below ours: a node that was down while a member was added
+   * learns of that member from its log, which may come from that very member.
+   */
+  isMember(id: NodeId, messages: readonly Message[] = []): boolean {
+    const s = this.core.status();
+    if (s.conf.voters.includes(id) || s.conf.learners.includes(id)) return true;
+    if (this.book.isRemoved(id)) return false;
+    if (s.conf.voters.length === 0 && s.conf.learners.length === 0) return true;
+    return (
+      messages.length > 0 &&
+      messages.every(
+        (m) => (m.type === 'append' || m.type === 'heartbeat' || m.type === 'snapshot') && m.term >= s.term,
+      )
+    );
   }
 
   reportUnreachable(id: NodeId): void {
@@ -723,6 +737,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         const change = decodeConfChange(e.data);
         const addresses = decodeMemberContext(change.context);
         if (addresses) this.book.set(change.node, addresses);
+        this.book.setRemoved(change.node, change.type === 'remove');
       }
       const p = this.pending.get(e.index);
       if (p) {
@@ -831,6 +846,17 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   private track(at: { index: number; term: number }): Promise<unknown> {
     this.wake();
+    const stale = this.pending.get(at.index);
+    if (stale) {
+      // The core reused the index: the older entry there is gone.
+      this.pending.delete(at.index);
+      this.drop(
+        stale,
+        'overwritten',
+        true,
+        `entry ${at.index} of term ${stale.term} was replaced in term ${at.term}`,
+      );
+    }
     return new Promise((resolve, reject) => {
       this.pending.set(at.index, {
         index: at.index,

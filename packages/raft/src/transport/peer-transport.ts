@@ -17,8 +17,12 @@ export interface TransportHandler {
    * given the snapshot; the sender is then told OK.
    */
   receiveSnapshot(message: Message, dataFile: string): Promise<void>;
-  /** Whether `id` may send to this node (a member, or any peer while this node knows no members yet). */
-  isMember(id: NodeId): boolean;
+  /**
+   * Whether `id` may send these (already decoded) messages to this node. The
+   * driver admits members of its configuration, and refuses removed ones; see
+   * RaftNode.isMember for the one exception (a leader this node has not heard of).
+   */
+  isMember(id: NodeId, messages: readonly Message[]): boolean;
   reportUnreachable(id: NodeId): void;
   reportSnapshot(id: NodeId, ok: boolean): void;
 }
@@ -244,15 +248,17 @@ export class PeerTransport {
     this.server.forceShutdown();
   }
 
-  private admit(clusterId: string, from: NodeId): grpc.StatusObject | undefined {
-    if (clusterId !== this.options.clusterId) {
-      return {
-        code: grpc.status.PERMISSION_DENIED,
-        details: `cluster id "${clusterId}" is not this cluster ("${this.options.clusterId}")`,
-        metadata: new grpc.Metadata(),
-      };
-    }
-    if (!this.options.handler.isMember(from)) {
+  private admitCluster(clusterId: string): grpc.StatusObject | undefined {
+    if (clusterId === this.options.clusterId) return undefined;
+    return {
+      code: grpc.status.PERMISSION_DENIED,
+      details: `cluster id "${clusterId}" is not this cluster ("${this.options.clusterId}")`,
+      metadata: new grpc.Metadata(),
+    };
+  }
+
+  private admitMember(from: NodeId, messages: readonly Message[]): grpc.StatusObject | undefined {
+    if (!this.options.handler.isMember(from, messages)) {
       return {
         code: grpc.status.PERMISSION_DENIED,
         details: `node "${from}" is not a member of cluster "${this.options.clusterId}"`,
@@ -274,16 +280,19 @@ export class PeerTransport {
       else callback(null, {});
     };
     call.sendMetadata(new grpc.Metadata());
+    const refuse = (batch: pb.RaftBatch, refused: grpc.StatusObject) => {
+      this.stats.batchesRejected++;
+      this.log.warn(
+        { from: batch.from, clusterId: batch.clusterId, details: refused.details },
+        'raft batch rejected',
+      );
+      finish(refused);
+    };
     call.on('data', (batch: pb.RaftBatch) => {
       if (finished) return;
-      const refused = this.admit(batch.clusterId, batch.from);
-      if (refused) {
-        this.stats.batchesRejected++;
-        this.log.warn(
-          { from: batch.from, clusterId: batch.clusterId, details: refused.details },
-          'raft batch rejected',
-        );
-        finish(refused);
+      const wrongCluster = this.admitCluster(batch.clusterId);
+      if (wrongCluster) {
+        refuse(batch, wrongCluster);
         return;
       }
       const messages: Message[] = [];
@@ -303,6 +312,11 @@ export class PeerTransport {
         if (!(error instanceof MalformedMessageError)) throw error;
         this.stats.batchesRejected++;
         finish({ code: grpc.status.INVALID_ARGUMENT, details: error.message, metadata: new grpc.Metadata() });
+        return;
+      }
+      const notMember = this.admitMember(batch.from, messages);
+      if (notMember) {
+        refuse(batch, notMember);
         return;
       }
       this.stats.batchesReceived++;
@@ -344,12 +358,17 @@ export class PeerTransport {
         .then(async () => {
           if (finished) return;
           if (!receiver.message) {
-            const refused = this.admit(chunk.clusterId, chunk.from);
-            if (refused) {
+            const wrongCluster = this.admitCluster(chunk.clusterId);
+            if (wrongCluster) {
               this.stats.batchesRejected++;
-              throw new SnapshotTransferError(refused.details, refused.code);
+              throw new SnapshotTransferError(wrongCluster.details, wrongCluster.code);
             }
-            await receiver.start(this.options.incomingSnapshotDir, chunk);
+            const message = await receiver.start(this.options.incomingSnapshotDir, chunk);
+            const notMember = this.admitMember(chunk.from, [message]);
+            if (notMember) {
+              this.stats.batchesRejected++;
+              throw new SnapshotTransferError(notMember.details, notMember.code);
+            }
           }
           if (chunk.data && chunk.data.length > 0) await receiver.write(chunk.data);
           if (chunk.last) {
