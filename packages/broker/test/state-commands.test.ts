@@ -141,6 +141,32 @@ describe('publish', () => {
   });
 });
 
+describe('due notifications for the dispatcher', () => {
+  it('after each batch, reports per queue the earliest due time of entries it inserted or moved', async () => {
+    const h = await Harness.create();
+    const seen: { topic: string; group: string; dueAtMs: number }[][] = [];
+    h.sm.onDue = (changes) =>
+      seen.push(changes.map(({ topic, group, dueAtMs }) => ({ topic, group, dueAtMs })));
+    await h.ok({ kind: 'create-topic', name: 't' });
+    await h.ok({ kind: 'create-group', topic: 't', group: 'g' });
+    expect(seen).toEqual([]);
+    await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 500 },
+      { topic: 't', payload: text('b'), delayMs: 100 },
+    );
+    expect(seen.pop()).toEqual([
+      { topic: 't', group: 'default', dueAtMs: T0 + 100 },
+      { topic: 't', group: 'g', dueAtMs: T0 + 100 },
+    ]);
+    h.now = T0 + 100;
+    await h.leaseAll('t', 'g', 2_000);
+    expect(seen.pop()).toEqual([{ topic: 't', group: 'g', dueAtMs: T0 + 2_100 }]);
+    // A refused command reports nothing.
+    await h.run({ kind: 'publish', messages: [{ topic: 't', payload: text('x'), delayMs: -1 }] });
+    expect(seen).toEqual([]);
+  });
+});
+
 describe('lease, ack, nack, extend', () => {
   it('lease then ack deletes the entry; counters follow', async () => {
     const h = await Harness.create();

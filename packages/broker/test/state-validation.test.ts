@@ -216,6 +216,14 @@ describe('bad commands produce precise errors and change nothing', () => {
     expect(await content(h)).toBe(before);
   });
 
+  it('a command stamped with a negative time is refused', async () => {
+    const h = await seeded();
+    const before = await content(h);
+    const r = await h.run({ kind: 'publish', messages: [msg()], nowMs: -5 });
+    expect(r).toMatchObject({ kind: 'error', error: { field: 'now_ms' } });
+    expect(await content(h)).toBe(before);
+  });
+
   it('a publish whose ids are not above the last id is refused (never reuses an id)', async () => {
     const h = await seeded();
     const before = await content(h);

@@ -262,6 +262,7 @@ export function decodeCommand(data: Uint8Array): Command {
   } catch {
     throw new ValidationError('now_ms', 'out of range');
   }
+  if (nowMs < 0) throw new ValidationError('now_ms', `must be >= 0, got ${nowMs}`);
   try {
     return decodeKind(m, nowMs);
   } catch (err) {

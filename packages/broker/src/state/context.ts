@@ -35,6 +35,19 @@ import {
   type TopicRec,
 } from './records.js';
 import type { Txn } from './txn.js';
+
+/**
+ * A queue got an entry (new, or moved: leased, nacked, extended, rescheduled)
+ * due at `dueAtMs`: its next due time may now be earlier. The dispatcher's heap
+ * takes min(current, dueAtMs) for it.
+ */
+export interface DueChange {
+  readonly queueHash: bigint;
+  readonly topic: string;
+  readonly group: string;
+  readonly dueAtMs: number;
+}
+
 import { deadLetterTopicOf, settingsForCreate, validateTopicName } from './validation.js';
 
 /**
@@ -50,6 +63,8 @@ export class ApplyContext {
   private readonly dirtyQueues = new Set<bigint>();
   private readonly hashes = new Map<string, bigint>();
   private reserved = { next: 0n, end: 0n };
+  /** Per queue, the earliest due time of an entry inserted or moved by this batch. */
+  readonly dueChanges = new Map<bigint, DueChange>();
 
   constructor(
     readonly txn: Txn,
@@ -238,8 +253,20 @@ export class ApplyContext {
     return raw ? decodeEntry(raw) : undefined;
   }
 
+  private noteDue(topic: string, group: string, dueAtMs: number): void {
+    const hash = this.queueHash(topic, group);
+    const before = this.dueChanges.get(hash);
+    if (before && before.dueAtMs <= dueAtMs) return;
+    this.dueChanges.set(hash, { queueHash: hash, topic, group, dueAtMs });
+    this.txn.onRollback(() => {
+      if (before) this.dueChanges.set(hash, before);
+      else this.dueChanges.delete(hash);
+    });
+  }
+
   async insertEntry(topic: TopicRec, entry: QueueEntryRec): Promise<Uint8Array> {
     const tag = this.tagOf(topic, entry.group, entry.dueAtMs, entry.id);
+    this.noteDue(topic.name, entry.group, entry.dueAtMs);
     this.txn.put(NS.queue.key(tag), encodeEntry(entry));
     await this.count(
       this.queueHash(topic.name, entry.group),
@@ -258,6 +285,7 @@ export class ApplyContext {
     next: QueueEntryRec,
   ): Promise<Uint8Array> {
     const tag = this.tagOf(topic, next.group, next.dueAtMs, next.id);
+    this.noteDue(topic.name, next.group, next.dueAtMs);
     this.txn.del(NS.queue.key(oldTag));
     this.txn.put(NS.queue.key(tag), encodeEntry(next));
     if (old.inFlight !== next.inFlight) {

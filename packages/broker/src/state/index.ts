@@ -1,4 +1,5 @@
 export * from './commands.js';
+export type { DueChange } from './context.js';
 export * from './errors.js';
 export { EventRepository, IdsNotReadyError } from './event-repository.js';
 export { META, NS } from './layout.js';
@@ -7,7 +8,7 @@ export * from './reader.js';
 export type * from './records.js';
 export type * from './results.js';
 export { SnapshotFormatError } from './snapshot.js';
-export { BrokerStateMachine, type BrokerStateMachineOptions } from './state-machine.js';
+export { BrokerStateMachine, type BrokerStateMachineOptions, type DueListener } from './state-machine.js';
 export {
   deadLetterIdCount,
   deadLetterTopicOf,

@@ -12,7 +12,7 @@ import { applyCancel, applyExpire, applyPurgeKeys, applyReschedule } from './app
 import { applyAck, applyExtend, applyLease, applyNack } from './apply-delivery.js';
 import { applyPublish } from './apply-publish.js';
 import { type Command, decodeCommand } from './commands.js';
-import { ApplyContext } from './context.js';
+import { ApplyContext, type DueChange } from './context.js';
 import { StateError } from './errors.js';
 import { EventRepository } from './event-repository.js';
 import { META, readU64, u64 } from './layout.js';
@@ -29,7 +29,11 @@ export interface BrokerStateMachineOptions {
   readonly hasher: QueueHasher;
   /** Must be identical on every node of a cluster. */
   readonly limits?: Partial<Limits>;
+  /** Called after each applied batch is written, with the queues that got entries (see DueChange). */
+  readonly onDue?: DueListener;
 }
+
+export type DueListener = (changes: readonly DueChange[]) => void;
 
 /**
  * The broker's replicated state machine (DESIGN.md: "Replication"): applies
@@ -44,6 +48,8 @@ export class BrokerStateMachine implements StateMachine {
   private applied: number;
   private lastNow: number;
   private applying = false;
+  /** See BrokerStateMachineOptions.onDue; may be set after open (the dispatcher starts later). */
+  onDue: DueListener | undefined;
 
   private constructor(
     readonly store: KVStore,
@@ -68,7 +74,7 @@ export class BrokerStateMachine implements StateMachine {
     const { store } = options;
     if (await store.get(META.restoring)) await store.clear();
     const s = await BrokerStateMachine.readMeta(store);
-    return new BrokerStateMachine(
+    const sm = new BrokerStateMachine(
       store,
       options.hasher,
       resolveLimits(options.limits),
@@ -76,6 +82,8 @@ export class BrokerStateMachine implements StateMachine {
       s.lastId,
       s.lastNow,
     );
+    sm.onDue = options.onDue;
+    return sm;
   }
 
   private static async readMeta(
@@ -154,6 +162,7 @@ export class BrokerStateMachine implements StateMachine {
     }
     this.applied = applied;
     this.lastNow = lastNow;
+    if (this.onDue && ctx.dueChanges.size > 0) this.onDue([...ctx.dueChanges.values()]);
     return results;
   }
 
