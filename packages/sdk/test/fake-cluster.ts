@@ -4,6 +4,8 @@
 // batching and consumer flow run unchanged against it.
 
 import {
+  type AdminHandlers,
+  AdminService,
   type BrokerHandlers,
   BrokerService,
   type ClusterHandlers,
@@ -91,7 +93,9 @@ export class FakeCluster {
     | undefined;
   /** Handlers that replace the default for one Broker method. */
   brokerOverrides: Partial<BrokerHandlers> = {};
-  adminResponses: Record<string, unknown> = {};
+  readonly topics = new Map<string, pb.Topic.$Properties>();
+  /** Every UpdateTopic request, as received. */
+  readonly topicUpdates: pb.UpdateTopicRequest[] = [];
 
   static async start(n: number, leader = 0): Promise<FakeCluster> {
     const c = new FakeCluster();
@@ -99,6 +103,7 @@ export class FakeCluster {
       const node = new FakeNode(`n${i + 1}`, c);
       node.server.addService(BrokerService, c.brokerHandlers(node) as grpc.UntypedServiceImplementation);
       node.server.addService(ClusterService, c.clusterHandlers(node) as grpc.UntypedServiceImplementation);
+      node.server.addService(AdminService, c.adminHandlers(node) as grpc.UntypedServiceImplementation);
       const port = await new Promise<number>((ok, fail) =>
         node.server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
           err ? fail(err) : ok(p),
@@ -274,6 +279,84 @@ export class FakeCluster {
         const to = call.request.toId || this.nodes.find((n) => n.id !== node.id)!.id;
         this.leaderId = to;
         cb(null, { leaderId: to });
+      },
+    };
+  }
+
+  private adminHandlers(node: FakeNode): Partial<AdminHandlers> {
+    const guard = (name: string): Status | null => {
+      node.calls.push(name);
+      return node.id === this.leaderId ? null : this.notLeader();
+    };
+    const missing = (name: string): Status => ({
+      code: grpc.status.NOT_FOUND,
+      details: `topic ${name} not found`,
+    });
+    return {
+      createTopic: (call, cb) => {
+        const refused = guard('createTopic');
+        if (refused) return cb(refused);
+        const { name, settings } = call.request;
+        if (this.topics.has(name))
+          return cb({ code: grpc.status.ALREADY_EXISTS, details: `topic ${name} exists` });
+        const topic = { name, settings, groups: ['default'], createdAtMs: toInt64(5n) };
+        this.topics.set(name, topic);
+        cb(null, { topic });
+      },
+      updateTopic: (call, cb) => {
+        const refused = guard('updateTopic');
+        if (refused) return cb(refused);
+        this.topicUpdates.push(call.request);
+        const topic = this.topics.get(call.request.name);
+        if (!topic) return cb(missing(call.request.name));
+        cb(null, { topic });
+      },
+      deleteTopic: (call, cb) => {
+        const refused = guard('deleteTopic');
+        if (refused) return cb(refused);
+        if (!this.topics.delete(call.request.name)) return cb(missing(call.request.name));
+        cb(null, { removedMessages: toUint64(3n) });
+      },
+      listTopics: (_call, cb) => {
+        const refused = guard('listTopics');
+        if (refused) return cb(refused);
+        cb(null, { topics: [...this.topics.values()] });
+      },
+      getTopicStats: (call, cb) => {
+        const refused = guard('getTopicStats');
+        if (refused) return cb(refused);
+        cb(null, {
+          topic: call.request.topic,
+          groups: [
+            {
+              group: 'default',
+              pending: toUint64(4n),
+              inFlight: toUint64(2n),
+              deadLettered: toUint64(1n),
+              nextDueMs: toInt64(77n),
+            },
+            {
+              group: 'audit',
+              pending: toUint64(0n),
+              inFlight: toUint64(0n),
+              deadLettered: toUint64(0n),
+              nextDueMs: toInt64(0n),
+            },
+          ],
+        });
+      },
+      createGroup: (call, cb) => {
+        const refused = guard('createGroup');
+        if (refused) return cb(refused);
+        const topic = this.topics.get(call.request.topic);
+        if (!topic) return cb(missing(call.request.topic));
+        topic.groups = [...(topic.groups ?? []), call.request.group];
+        cb(null, { topic });
+      },
+      deleteGroup: (_call, cb) => {
+        const refused = guard('deleteGroup');
+        if (refused) return cb(refused);
+        cb(null, { removedMessages: toUint64(0n) });
       },
     };
   }

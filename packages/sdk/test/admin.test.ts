@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AlreadyExistsError, FermataClient, type Logger, type Message, NotFoundError } from '../src/index.js';
+import { FakeCluster, until } from './fake-cluster.js';
+
+const quiet: Logger = { debug: () => {}, warn: () => {}, error: () => {} };
+
+let cluster: FakeCluster | undefined;
+let client: FermataClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await cluster?.stop();
+  client = undefined;
+  cluster = undefined;
+});
+
+describe('topics and groups', () => {
+  it('create, update (mask of the settings given), list, stats, groups, delete', async () => {
+    cluster = await FakeCluster.start(3, 1);
+    client = new FermataClient({ endpoints: cluster.endpoints, logger: quiet });
+    const t = await client.createTopic('orders', {
+      maxAttempts: 5,
+      expiryAction: 'dead-letter',
+      defaultLeaseMs: 10_000,
+    });
+    expect(t).toEqual({
+      name: 'orders',
+      settings: {
+        maxAttempts: 5,
+        defaultLeaseMs: 10_000,
+        deadLetterTopic: '',
+        expiryAction: 'dead-letter',
+        timeBucketMs: 0,
+        dedupWindowMs: 0,
+      },
+      groups: ['default'],
+      createdAtMs: 5,
+    });
+    await expect(client.createTopic('orders')).rejects.toBeInstanceOf(AlreadyExistsError);
+
+    await client.updateTopic('orders', { dedupWindowMs: 60_000, deadLetterTopic: 'orders.dead' });
+    expect(cluster.topicUpdates[0]!.updateMask).toEqual(['dead_letter_topic', 'dedup_window_ms']);
+
+    expect((await client.createGroup('orders', 'audit')).groups).toEqual(['default', 'audit']);
+    expect((await client.listTopics()).map((x) => x.name)).toEqual(['orders']);
+    expect(await client.topicStats('orders')).toEqual({
+      topic: 'orders',
+      groups: [
+        { group: 'default', pending: 4, inFlight: 2, deadLettered: 1, nextDueMs: 77 },
+        { group: 'audit', pending: 0, inFlight: 0, deadLettered: 0, nextDueMs: undefined },
+      ],
+    });
+    expect(await client.deleteGroup('orders', 'audit')).toBe(0n);
+    expect(await client.deleteTopic('orders')).toBe(3n);
+    await expect(client.deleteTopic('orders')).rejects.toBeInstanceOf(NotFoundError);
+    // Every admin call went to the leader.
+    expect(cluster.nodes[1]!.calls.filter((c) => c !== 'getClusterInfo')).toHaveLength(9);
+  });
+});
+
+describe('the documented ten-line example', () => {
+  it('publishes with a delay and consumes the JSON payload', async () => {
+    cluster = await FakeCluster.start(3, 0);
+    client = new FermataClient({ endpoints: cluster.endpoints, logger: quiet });
+    await client.createTopic('emails').catch(() => {});
+    const id = await client.publish('emails', JSON.stringify({ to: 'ada@example.com' }), { delayMs: 5_000 });
+    expect(id).toBe(1n);
+    expect(cluster.stored[0]!.delayMs).toBe(5_000n);
+    const got: unknown[] = [];
+    client.subscribe('emails', async (message: Message) => {
+      got.push(message.json());
+    });
+    await until(() => cluster!.liveConsumers().some((s) => s.subscribe), 'subscribed');
+    cluster.enqueue('emails', Buffer.from(cluster.stored[0]!.payload).toString());
+    await until(() => cluster!.settled.length === 1, 'ack');
+    expect(got).toEqual([{ to: 'ada@example.com' }]);
+  });
+});
