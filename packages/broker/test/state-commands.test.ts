@@ -618,4 +618,38 @@ describe('topics and groups', () => {
     const ranged = await h.sm.reader.listMessages('t', { fromDueMs: T0 + 200, toDueMs: T0 + 400 }, h.now);
     expect(ranged.items.map((i) => i.entry.dueAtMs)).toEqual([T0 + 200, T0 + 300]);
   });
+
+  it('listMessages refuses a page token of another queue and honours time buckets at the edges', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 'b', settings: { timeBucketMs: 1_000 } });
+    await h.publish(
+      { topic: 'b', payload: text('1'), deliverAtMs: T0 + 100 },
+      { topic: 'b', payload: text('2'), deliverAtMs: T0 + 900 },
+      { topic: 'b', payload: text('3'), deliverAtMs: T0 + 1_500 },
+      { topic: 'other', payload: text('x') },
+    );
+    const page = await h.sm.reader.listMessages('b', { fromDueMs: T0 + 500, toDueMs: T0 + 1_500 }, h.now);
+    expect(page.items.map((i) => i.entry.dueAtMs)).toEqual([T0 + 900]);
+    const [foreign] = await h.due('other');
+    await expect(h.sm.reader.listMessages('b', { pageToken: foreign!.tag }, h.now)).rejects.toThrow(
+      /page_token/,
+    );
+    await expect(h.sm.reader.listMessages('nope', {}, h.now)).rejects.toThrow(/not found/);
+    await expect(h.sm.reader.listMessages('b', { group: 'nope' }, h.now)).rejects.toThrow(/not found/);
+  });
+
+  it('topic stats and queue list come from the exact counters', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't', settings: { maxAttempts: 1 } });
+    await h.publish({ topic: 't', payload: text('a') }, { topic: 't', payload: text('b'), delayMs: 10 });
+    await h.leaseAll('t', 'default', 5);
+    h.now += 10;
+    await h.leaseAll('t', 'default', 5);
+    const s = await h.sm.reader.topicStats('t');
+    expect(s.groups).toEqual([
+      { topic: 't', group: 'default', pending: 0, inFlight: 1, deadLettered: 1, nextDueMs: T0 + 15 },
+    ]);
+    const queues = await h.sm.reader.listQueues();
+    expect(queues.map((q) => `${q.topic}/${q.group}`).sort()).toEqual(['t.dlq/default', 't/default']);
+  });
 });

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Entry } from '@fermata/raft';
 import { openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
@@ -156,9 +159,10 @@ function record(res: unknown): void {
   if (cr.purged) bump('purge-keys:purged');
 }
 
-async function runSeed(seed: number): Promise<void> {
+async function runSeed(seed: number, engineA: 'memory' | 'leveldb' = 'memory'): Promise<void> {
   const r = rng(seed);
-  const a = await Harness.create();
+  const dir = engineA === 'leveldb' ? await mkdtemp(join(tmpdir(), 'fermata-det-')) : undefined;
+  const a = await Harness.create(dir ? { store: await openStore({ engine: 'leveldb', path: dir }) } : {});
   const b = await Harness.create({ hasher: a.hasher });
   const batches: Entry[][] = [];
   const tags: Uint8Array[] = [];
@@ -206,6 +210,7 @@ async function runSeed(seed: number): Promise<void> {
   expect({ seed, digest: await c.digest() }).toEqual({ seed, digest: digestA });
   expect(c.sm.ids.lastId).toBe(a.sm.ids.lastId);
   await Promise.all([a.store.close(), b.store.close(), c.store.close()]);
+  if (dir) await rm(dir, { recursive: true, force: true });
 }
 
 describe('determinism', () => {
@@ -246,5 +251,16 @@ describe('determinism', () => {
     ];
     if (SEEDS >= 200) expect(wanted.filter((k) => !tally.get(k))).toEqual([]);
     if (process.env['FERMATA_STATE_TALLY']) console.log(Object.fromEntries([...tally].sort()));
+  });
+
+  it('a leveldb store and a memory store end byte-identical for the same entries (10 seeds)', async () => {
+    for (let seed = 1001; seed <= 1010; seed++) {
+      try {
+        await runSeed(seed, 'leveldb');
+      } catch (err) {
+        (err as Error).message = `seed ${seed} (leveldb): ${(err as Error).message}`;
+        throw err;
+      }
+    }
   });
 });
