@@ -196,7 +196,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   private readonly pending = new Map<number, PendingProposal>();
   private readonly reads = new Map<string, PendingRead>();
-  private readonly incoming = new Map<string, string>();
+  /** Received snapshot data by `index:term`, with the Ready round it was stepped in. */
+  private readonly incoming = new Map<string, { path: string; seq: number }>();
   private readonly readPrefix = randomBytes(8);
   private readSeq = 0;
   private readySeq = 0;
@@ -582,8 +583,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     }
     const key = `${meta.index}:${meta.term}`;
     const old = this.incoming.get(key);
-    if (old && old !== dataFile) rmSync(old, { force: true });
-    this.incoming.set(key, dataFile);
+    if (old && old.path !== dataFile) rmSync(old.path, { force: true });
+    this.incoming.set(key, { path: dataFile, seq: this.readySeq });
     this.receive([message]);
   }
 
@@ -679,6 +680,13 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   private afterAdvance(): void {
     this.resolveReads();
+    // Snapshot data stepped before this Ready was taken and not installed by it: the core declined it.
+    for (const [k, { path, seq }] of this.incoming) {
+      if (seq < this.readySeq) {
+        rmSync(path, { force: true });
+        this.incoming.delete(k);
+      }
+    }
     if (
       !this.snapshotTask &&
       !this.closing &&
@@ -768,7 +776,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private async installSnapshot(meta: SnapshotMeta): Promise<void> {
     await this.snapshotTask?.catch(() => undefined);
     const key = `${meta.index}:${meta.term}`;
-    const file = this.incoming.get(key);
+    const file = this.incoming.get(key)?.path;
     if (!file) {
       throw new RaftInvariantError('a snapshot the core accepted has its data here', {
         index: meta.index,
@@ -791,7 +799,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     }
     await this.sm.flush();
     await this.logStore.installSnapshot(meta);
-    for (const [k, path] of this.incoming) {
+    for (const [k, { path }] of this.incoming) {
       const index = Number(k.split(':')[0]);
       if (index <= meta.index) {
         rmSync(path, { force: true });
