@@ -116,6 +116,18 @@ describe('restart', () => {
     expect(Buffer.from(raw!).readBigUInt64BE(0)).toBe(BigInt(h.index));
   });
 
+  it('flush never records an index behind the data, even when called while an apply is running', async () => {
+    const h = await Harness.create();
+    const data = h.encode(script[2]!);
+    const applying = h.sm.apply([{ term: 1, index: h.index + 1, type: 'normal', data }]);
+    const flushed = h.sm.flush();
+    await applying;
+    h.index++;
+    expect(await flushed).toBe(h.index);
+    const raw = await h.store.get(META.appliedIndex);
+    expect(Buffer.from(raw!).readBigUInt64BE(0)).toBe(BigInt(h.index));
+  });
+
   it('entries must follow the applied index without gaps', async () => {
     const h = await Harness.create();
     await expect(

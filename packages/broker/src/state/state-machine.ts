@@ -29,7 +29,10 @@ export interface BrokerStateMachineOptions {
   readonly hasher: QueueHasher;
   /** Must be identical on every node of a cluster. */
   readonly limits?: Partial<Limits>;
-  /** Called after each applied batch is written, with the queues that got entries (see DueChange). */
+  /**
+   * Called synchronously after each applied batch is written, with the queues
+   * that got entries (see DueChange). Must not throw: the batch is already applied.
+   */
   readonly onDue?: DueListener;
 }
 
@@ -47,7 +50,8 @@ export class BrokerStateMachine implements StateMachine {
   readonly reader: BrokerReader;
   private applied: number;
   private lastNow: number;
-  private applying = false;
+  /** apply, flush and restore run one at a time (a flush must never record an index behind the data). */
+  private tail: Promise<unknown> = Promise.resolve();
   /** See BrokerStateMachineOptions.onDue; may be set after open (the dispatcher starts later). */
   onDue: DueListener | undefined;
 
@@ -106,14 +110,14 @@ export class BrokerStateMachine implements StateMachine {
     return this.lastNow;
   }
 
-  async apply(entries: readonly Entry[]): Promise<ApplyResult[]> {
-    if (this.applying) throw new Error('invariant: apply called while another apply is running');
-    this.applying = true;
-    try {
-      return await this.applyBatch(entries);
-    } finally {
-      this.applying = false;
-    }
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(fn, fn);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  apply(entries: readonly Entry[]): Promise<ApplyResult[]> {
+    return this.exclusive(() => this.applyBatch(entries));
   }
 
   private async applyBatch(entries: readonly Entry[]): Promise<ApplyResult[]> {
@@ -166,10 +170,12 @@ export class BrokerStateMachine implements StateMachine {
     return results;
   }
 
-  async flush(): Promise<number> {
-    const applied = this.applied;
-    await this.store.batch([{ type: 'put', key: META.appliedIndex, value: u64(applied) }], { sync: true });
-    return applied;
+  flush(): Promise<number> {
+    return this.exclusive(async () => {
+      const applied = this.applied;
+      await this.store.batch([{ type: 'put', key: META.appliedIndex, value: u64(applied) }], { sync: true });
+      return applied;
+    });
   }
 
   async snapshot(): Promise<{ index: number; chunks: AsyncIterable<Uint8Array> }> {
@@ -184,14 +190,15 @@ export class BrokerStateMachine implements StateMachine {
     return { index, chunks: snapshotChunks(snap, this.limits.snapshotChunkBytes) };
   }
 
-  async restore(chunks: AsyncIterable<Uint8Array>): Promise<number> {
-    if (this.applying) throw new Error('invariant: restore called while apply is running');
-    await restoreInto(this.store, chunks);
-    const s = await BrokerStateMachine.readMeta(this.store);
-    this.applied = s.applied;
-    this.lastNow = s.lastNow;
-    this.ids.reset(s.lastId);
-    return s.applied;
+  restore(chunks: AsyncIterable<Uint8Array>): Promise<number> {
+    return this.exclusive(async () => {
+      await restoreInto(this.store, chunks);
+      const s = await BrokerStateMachine.readMeta(this.store);
+      this.applied = s.applied;
+      this.lastNow = s.lastNow;
+      this.ids.reset(s.lastId);
+      return s.applied;
+    });
   }
 }
 
