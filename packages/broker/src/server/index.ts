@@ -1,5 +1,7 @@
 // The server's edges: configuration, logging, metrics, the operations HTTP endpoint,
 // gRPC health and the error-to-status mapping.
+
+export { BrokerServer, SHUTDOWN_DRAIN_TIMEOUT_MS, SHUTDOWN_TRANSFER_TIMEOUT_MS } from './broker-server.js';
 export {
   advertiseAddress,
   bootstrapMembers,
@@ -30,6 +32,7 @@ export {
   type StorageEngine,
   schemaEntries,
 } from './config-schema.js';
+export type { ServerContext } from './context.js';
 export {
   classifyError,
   FIELD_METADATA_KEY,
@@ -72,4 +75,5 @@ export {
   type QueueGauges,
   type RaftGauges,
 } from './metrics.js';
+export { Proposer } from './proposer.js';
 export { type NodeStatus, type Readiness, readiness, readinessOf } from './readiness.js';

@@ -1,0 +1,79 @@
+import type { Logger } from 'pino';
+import type { BrokerMetrics } from '../server/metrics.js';
+import type { Proposer } from '../server/proposer.js';
+import type { BrokerReader } from '../state/reader.js';
+
+/** How often the leader's janitor looks for expired messages and ended dedup windows. */
+export const JANITOR_INTERVAL_MS = 200;
+
+/**
+ * The leader's janitor: TTL expiry through the expiry index (remove or
+ * dead-letter per topic setting) and the end of dedup windows, each as batched
+ * Raft commands. Expiry is housekeeping, not delivery, so a short poll of two
+ * index scans that read only what is already due is enough.
+ */
+export class Janitor {
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private epoch = 0;
+
+  constructor(
+    private readonly options: {
+      reader: BrokerReader;
+      proposer: Proposer;
+      metrics: BrokerMetrics;
+      log: Logger;
+      batch: number;
+    },
+  ) {}
+
+  start(): void {
+    this.stop();
+    const epoch = ++this.epoch;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = true;
+      this.sweep(epoch)
+        .catch((err: unknown) => {
+          if (epoch === this.epoch) this.options.log.warn({ err: String(err) }, 'janitor sweep failed');
+        })
+        .finally(() => {
+          this.running = false;
+        });
+    }, JANITOR_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.epoch++;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One pass: expire what is due, purge ended key windows; repeats while full batches come back. */
+  async sweep(epoch = this.epoch): Promise<void> {
+    const { reader, proposer, metrics, batch } = this.options;
+    for (;;) {
+      const now = proposer.nowMs();
+      const expired = await reader.dueExpiries(now, batch);
+      if (epoch !== this.epoch) return;
+      if (expired.length > 0) {
+        const firstId = proposer.reserveIds(expired.length);
+        const r = await proposer.run(
+          { kind: 'expire', ids: expired.map((e) => e.id), firstId, idCount: expired.length },
+          now,
+        );
+        if (r.kind === 'expire') {
+          const n = r.outcomes.filter((o) => o.status === 'expired' || o.status === 'dead-lettered').length;
+          if (n > 0) metrics.expirations.inc(n);
+        }
+      }
+      const keys = await reader.dueKeyPurges(now, batch);
+      if (epoch !== this.epoch) return;
+      if (keys.length > 0) {
+        await proposer.run({ kind: 'purge-keys', keys: keys.map(({ topic, key }) => ({ topic, key })) }, now);
+      }
+      if (expired.length < batch && keys.length < batch) return;
+    }
+  }
+}

@@ -1,0 +1,290 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AdminService, BrokerService, ClusterService } from '@fermata/protocol';
+import { NodeNotLeaderError, RaftNode } from '@fermata/raft';
+import { type KVStore, openStore } from '@fermata/storage';
+import * as grpc from '@grpc/grpc-js';
+import { Dispatcher } from '../dispatch/dispatcher.js';
+import { Janitor } from '../dispatch/janitor.js';
+import { createQueueHasher } from '../keys.js';
+import { BrokerStateMachine } from '../state/state-machine.js';
+import { advertiseAddress, bootstrapMembers, type FermataConfig } from './config.js';
+import type { ServerContext } from './context.js';
+import { adminHandlers, clusterHandlers } from './grpc-admin.js';
+import { brokerHandlers } from './grpc-broker.js';
+import { HealthReporter, HealthService } from './health.js';
+import { type HttpServerHandle, startHttpServer } from './http.js';
+import { createServerLogger, type ServerLogger } from './logger.js';
+import { BrokerMetrics } from './metrics.js';
+import { Proposer } from './proposer.js';
+import { type NodeStatus, readiness } from './readiness.js';
+
+/** How long shutdown waits for a leadership transfer and for calls to finish. */
+export const SHUTDOWN_TRANSFER_TIMEOUT_MS = 3_000;
+export const SHUTDOWN_DRAIN_TIMEOUT_MS = 5_000;
+
+/**
+ * One Fermata node: the state machine over its store, the Raft node, the
+ * leader's dispatcher and janitor, the client gRPC API (Broker, Admin,
+ * Cluster, Health) and the HTTP endpoints. `fermata serve` runs one.
+ */
+export class BrokerServer {
+  private grpcServer: grpc.Server | undefined;
+  private http: HttpServerHandle | undefined;
+  private health: HealthReporter | undefined;
+  private stopped: Promise<void> | undefined;
+
+  private constructor(
+    readonly config: FermataConfig,
+    readonly ctx: ServerContext,
+    private readonly store: KVStore,
+    private readonly janitor: Janitor,
+    private readonly serverLog: ServerLogger,
+    readonly clientAddress: string,
+  ) {}
+
+  static async start(config: FermataConfig): Promise<BrokerServer> {
+    const serverLog = createServerLogger({ nodeId: config.nodeId, level: config.logLevel });
+    const log = serverLog.logger;
+    mkdirSync(config.dataDir, { recursive: true });
+    const store = await openStore(
+      config.storage.engine === 'leveldb'
+        ? { engine: 'leveldb', path: join(config.dataDir, 'state') }
+        : { engine: 'memory' },
+    );
+    const sm = await BrokerStateMachine.open({
+      store,
+      hasher: await createQueueHasher(),
+      limits: config.limits,
+    });
+    const metrics = new BrokerMetrics();
+
+    // The client port is bound first so its advertised address is known to the members list.
+    const grpcServer = new grpc.Server({
+      'grpc.max_receive_message_length': config.limits.maxBatchPayloadBytes + 4 * 1024 * 1024,
+      'grpc.keepalive_time_ms': 30_000,
+      'grpc.keepalive_permit_without_calls': 1,
+    });
+    const boundPort = await new Promise<number>((resolve, reject) =>
+      grpcServer.bindAsync(
+        config.client.listenAddress,
+        grpc.ServerCredentials.createInsecure(),
+        (err, port) => (err ? reject(err) : resolve(port)),
+      ),
+    );
+    const clientAddress = advertiseAddress(
+      config.client.advertiseAddress,
+      config.client.listenAddress,
+      boundPort,
+    );
+    const peerAddress = advertiseAddress(config.peer.advertiseAddress, config.peer.listenAddress);
+    const members = Object.fromEntries(
+      bootstrapMembers(config, { peerAddress, clientAddress }).map((m) => [
+        m.id,
+        { peerAddress: m.peerAddress, clientAddress: m.clientAddress },
+      ]),
+    );
+
+    const node = await RaftNode.open({
+      id: config.nodeId,
+      clusterId: config.clusterId,
+      dataDir: join(config.dataDir, 'raft'),
+      listenPeerAddress: config.peer.listenAddress,
+      initialMembers: members,
+      stateMachine: sm,
+      tickMs: config.raft.tickMs,
+      electionTicks: config.raft.electionTicks,
+      heartbeatTicks: config.raft.heartbeatTicks,
+      snapshotEveryEntries: config.raft.snapshotEveryEntries,
+      snapshotKeepEntries: config.raft.snapshotKeepEntries,
+      maxUncommittedBytes: config.raft.maxUncommittedBytes,
+      maxMsgBytes: config.raft.maxAppendBytes,
+      maxInflight: config.raft.maxInflightAppends,
+      log,
+    });
+
+    const proposer = new Proposer(node, sm);
+    const dispatcher = new Dispatcher({
+      reader: sm.reader,
+      proposer,
+      metrics,
+      log,
+      maxLeaseBatch: config.dispatcher.maxLeaseBatch,
+    });
+    const ctx: ServerContext = {
+      config,
+      node,
+      sm,
+      reader: sm.reader,
+      proposer,
+      dispatcher,
+      metrics,
+      log,
+      stopping: false,
+    };
+    const janitor = new Janitor({
+      reader: sm.reader,
+      proposer,
+      metrics,
+      log,
+      batch: config.dispatcher.janitorBatch,
+    });
+    const server = new BrokerServer(config, ctx, store, janitor, serverLog, clientAddress);
+    server.wireNode();
+
+    grpcServer.addService(BrokerService, brokerHandlers(ctx));
+    grpcServer.addService(AdminService, adminHandlers(ctx));
+    grpcServer.addService(ClusterService, clusterHandlers(ctx));
+    server.health = new HealthReporter({
+      readiness: () => readiness(server.nodeStatus(), config.http.readyMaxLagEntries),
+    });
+    grpcServer.addService(HealthService, server.health.handlers);
+    server.grpcServer = grpcServer;
+
+    metrics.setProviders({
+      raft: () => {
+        const s = node.status();
+        return { term: s.term, commit: s.commit, applied: s.applied, isLeader: s.role === 'leader' };
+      },
+    });
+    server.http = await startHttpServer({
+      listenAddress: config.http.listenAddress,
+      status: () => server.nodeStatus(),
+      registry: metrics.registry,
+      readyMaxLagEntries: config.http.readyMaxLagEntries,
+      logger: log,
+    });
+    log.info(
+      {
+        client: clientAddress,
+        peer: node.peerAddress,
+        http: server.http.address,
+        members: Object.keys(members),
+      },
+      'fermata node started',
+    );
+    return server;
+  }
+
+  get httpAddress(): string {
+    return this.http?.address ?? '';
+  }
+
+  /** What /readyz, the status page and the health service read. */
+  nodeStatus(): NodeStatus {
+    const s = this.ctx.node.status();
+    return {
+      nodeId: s.id,
+      clusterId: s.clusterId,
+      role: s.role,
+      term: s.term,
+      leaderId: s.leader,
+      leaderAddress: s.leaderAddress,
+      commit: s.commit,
+      applied: s.applied,
+      stopping: this.ctx.stopping,
+      members: s.members.map((m) => ({
+        id: m.id,
+        clientAddress: m.clientAddress,
+        peerAddress: m.peerAddress,
+        role: m.role,
+      })),
+    };
+  }
+
+  private wireNode(): void {
+    const { node, sm, dispatcher, proposer, metrics, log } = this.ctx;
+    node.on('leader-changed', ({ leader, term }) => {
+      this.serverLog.setRaftState({ term, role: node.status().role });
+      metrics.noteLeader(leader);
+      this.health?.update();
+      log.info({ leader, term }, leader ? 'leader known' : 'no leader known');
+    });
+    node.on('became-leader', ({ term }) => {
+      // The node applied an entry of this term: every id of earlier leaders has been observed.
+      sm.ids.beginLeadership(term);
+      sm.ids.entryApplied(term);
+      this.serverLog.setRaftState({ term, role: 'leader' });
+      void dispatcher.start().catch((err: unknown) => log.error({ err }, 'dispatcher failed to start'));
+      this.janitor.start();
+      log.info({ term }, 'became leader');
+    });
+    node.on('lost-leadership', ({ term, leader }) => {
+      sm.ids.endLeadership();
+      this.janitor.stop();
+      const address = leader ? (node.memberAddresses(leader)?.clientAddress ?? '') : '';
+      const reason = new NodeNotLeaderError(
+        leader,
+        address,
+        '',
+        leader ? `not leader; leader is ${leader} at ${address}` : 'not leader; no leader is known',
+      );
+      dispatcher.stop(reason);
+      proposer.failQueued(reason);
+      this.serverLog.setRaftState({ term, role: node.status().role });
+      log.info({ term, leader }, 'lost leadership');
+    });
+    node.on('fatal', (err) => {
+      log.fatal({ err }, 'raft node stopped on an unrecoverable error');
+      void this.stop().finally(() => process.exit(70));
+    });
+  }
+
+  /**
+   * Graceful stop (SIGTERM): refuse new calls, hand leadership to a follower if
+   * leading, end consume streams with a clear status, drain, flush, close.
+   */
+  stop(): Promise<void> {
+    this.stopped ??= this.doStop();
+    return this.stopped;
+  }
+
+  private async doStop(): Promise<void> {
+    const { node, dispatcher, proposer, sm, log } = this.ctx;
+    this.ctx.stopping = true;
+    this.health?.update();
+    log.info('shutting down');
+    if (node.isLeader() && node.status().members.filter((m) => m.voter).length > 1) {
+      await withTimeout(node.transferLeadership(), SHUTDOWN_TRANSFER_TIMEOUT_MS).catch((err: unknown) =>
+        log.warn({ err: String(err) }, 'leadership transfer on shutdown failed'),
+      );
+    }
+    const shutting = Object.assign(new Error('server is shutting down'), {
+      code: grpc.status.UNAVAILABLE,
+      details: 'server is shutting down; reconnect to another node',
+      metadata: new grpc.Metadata(),
+    });
+    dispatcher.stop(shutting);
+    proposer.failQueued(shutting);
+    this.janitor.stop();
+    const grpcServer = this.grpcServer;
+    if (grpcServer) {
+      await withTimeout(
+        new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve())),
+        SHUTDOWN_DRAIN_TIMEOUT_MS,
+      ).catch(() => grpcServer.forceShutdown());
+    }
+    this.health?.close();
+    await this.http?.close();
+    await node.close();
+    await sm.flush().catch((err: unknown) => log.warn({ err: String(err) }, 'final flush failed'));
+    await this.store.close();
+    log.info('stopped');
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}

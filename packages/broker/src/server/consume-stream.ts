@@ -1,0 +1,143 @@
+import { type pb, toBigInt, toInt64 } from '@fermata/protocol';
+import type * as grpc from '@grpc/grpc-js';
+import type { Consumer, DeliverySink } from '../dispatch/dispatcher.js';
+import { DEFAULT_GROUP } from '../keys.js';
+import { AlreadyExistsError, LimitError, ValidationError } from '../state/errors.js';
+import { validateGroupName, validateLeaseMs, validateTopicName } from '../state/validation.js';
+import { errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
+import { ack, extend, nack, settleOutcome } from './grpc-broker.js';
+import { leaderNotReady } from './proposer.js';
+
+type ConsumeCall = grpc.ServerDuplexStream<pb.ConsumeRequest, pb.ConsumeResponse.$Properties>;
+
+/**
+ * One Consume stream: `subscribe` first, then credit and settlements. The
+ * server pushes at most `window` unacked deliveries (prefetch, changed by
+ * `credit{n}`), so a consumer that stops reading holds at most that many.
+ */
+export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
+  let consumer: Consumer | undefined;
+  let subscribing = false;
+  let ended = false;
+
+  const end = (error?: unknown): void => {
+    if (ended) return;
+    ended = true;
+    if (consumer) ctx.dispatcher.removeConsumer(consumer);
+    if (error !== undefined) call.emit('error', grpcError(ctx, error));
+    else if (!call.writableEnded) call.end();
+  };
+  const write = (msg: pb.ConsumeResponse.$Properties): void => {
+    if (!ended && !call.writableEnded && !call.destroyed) call.write(msg);
+  };
+
+  const sink: DeliverySink = {
+    deliver: (deliveries) => write({ deliveries: { deliveries } }),
+    close: (error) => end(error),
+  };
+
+  const subscribe = async (sub: pb.Subscribe): Promise<void> => {
+    if (consumer || subscribing) throw new ValidationError('subscribe', 'a stream subscribes once');
+    subscribing = true;
+    requireLeader(ctx);
+    if (!ctx.dispatcher.isActive) throw leaderNotReady();
+    const topic = sub.topic;
+    const group = sub.group || DEFAULT_GROUP;
+    const limits = ctx.sm.limits;
+    validateTopicName(topic, limits, 'subscribe.topic');
+    validateGroupName(group, limits, 'subscribe.group');
+    const { defaultPrefetch, maxPrefetch } = ctx.config.dispatcher;
+    const prefetch = Math.min(sub.prefetch || defaultPrefetch, maxPrefetch);
+    let leaseMs = field('subscribe.', () => Number(toBigInt(sub.leaseMs)));
+    if (leaseMs !== 0) validateLeaseMs(leaseMs, limits, 'subscribe.lease_ms');
+
+    // Topics and groups come into being on first use, like on publish.
+    let t = await ctx.reader.getTopic(topic);
+    if (!t) {
+      await ctx.proposer.run({ kind: 'create-topic', name: topic }).catch(ignoreExists);
+      t = await ctx.reader.getTopic(topic);
+    }
+    if (t && !t.groups.includes(group)) {
+      await ctx.proposer.run({ kind: 'create-group', topic, group }).catch(ignoreExists);
+      t = await ctx.reader.getTopic(topic);
+    }
+    if (!t) throw new Error(`invariant: topic ${topic} missing after create`);
+    if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
+
+    const queue = ctx.reader.queueHash(topic, group);
+    const max = ctx.config.limits.maxConsumersPerGroup;
+    const count = ctx.dispatcher.consumerCount(queue);
+    if (count >= max) throw new LimitError('maxConsumersPerGroup', 'subscribe.group', count + 1, max);
+    if (ended) return;
+    consumer = {
+      id: ctx.dispatcher.newConsumerId(),
+      queue,
+      topic,
+      group,
+      window: prefetch,
+      leaseMs,
+      inFlight: new Map(),
+      sink,
+    };
+    write({ subscribed: { topic, group, prefetch, leaseMs: toInt64(BigInt(leaseMs)) } });
+    ctx.dispatcher.addConsumer(consumer);
+  };
+
+  const onRequest = async (req: pb.ConsumeRequest): Promise<void> => {
+    switch (req.kind) {
+      case 'subscribe':
+        await subscribe(req.subscribe as pb.Subscribe);
+        return;
+      case 'credit': {
+        if (!consumer) throw new ValidationError('credit', 'subscribe first');
+        const n = req.credit?.n ?? 0;
+        ctx.dispatcher.setWindow(consumer, Math.min(n, ctx.config.dispatcher.maxPrefetch));
+        return;
+      }
+      case 'ack': {
+        const requestId = req.ack!.requestId;
+        try {
+          const outcomes = await ack(ctx, req.ack!.tags ?? []);
+          write({ result: { requestId, outcomes: outcomes.map(settleOutcome) } });
+        } catch (err) {
+          write({ result: { requestId, error: errorStatus(ctx, err) } });
+        }
+        return;
+      }
+      case 'nack': {
+        const { tag, requestId } = req.nack as pb.StreamNack;
+        try {
+          const delayMs = field('nack.', () => Number(toBigInt(req.nack!.delayMs)));
+          write({ result: { requestId, outcomes: [settleOutcome(await nack(ctx, tag, delayMs))] } });
+        } catch (err) {
+          write({ result: { requestId, error: errorStatus(ctx, err) } });
+        }
+        return;
+      }
+      case 'extend': {
+        const { tag, requestId } = req.extend as pb.StreamExtend;
+        try {
+          const leaseMs = field('extend.', () => Number(toBigInt(req.extend!.leaseMs)));
+          write({ result: { requestId, outcomes: [settleOutcome(await extend(ctx, tag, leaseMs))] } });
+        } catch (err) {
+          write({ result: { requestId, error: errorStatus(ctx, err) } });
+        }
+        return;
+      }
+      default:
+        throw new ValidationError('kind', 'a consume request is subscribe, credit, ack, nack or extend');
+    }
+  };
+
+  call.on('data', (req: pb.ConsumeRequest) => {
+    onRequest(req).catch((err: unknown) => end(err));
+  });
+  call.on('end', () => end());
+  call.on('cancelled', () => end());
+  call.on('error', () => end());
+  call.on('close', () => end());
+}
+
+function ignoreExists(err: unknown): void {
+  if (!(err instanceof AlreadyExistsError)) throw err;
+}

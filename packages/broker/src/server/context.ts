@@ -1,0 +1,89 @@
+import { NodeNotLeaderError, type RaftNode } from '@fermata/raft';
+import type * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import type { Dispatcher } from '../dispatch/dispatcher.js';
+import { ValidationError } from '../state/errors.js';
+import type { BrokerReader } from '../state/reader.js';
+import type { BrokerStateMachine } from '../state/state-machine.js';
+import type { FermataConfig } from './config.js';
+import { toErrorStatus, toGrpcStatus } from './grpc-status.js';
+import type { BrokerMetrics } from './metrics.js';
+import type { Proposer } from './proposer.js';
+
+/** What every RPC handler needs: the node, the state, and the leader-only parts. */
+export interface ServerContext {
+  readonly config: FermataConfig;
+  readonly node: RaftNode;
+  readonly sm: BrokerStateMachine;
+  readonly reader: BrokerReader;
+  readonly proposer: Proposer;
+  readonly dispatcher: Dispatcher;
+  readonly metrics: BrokerMetrics;
+  readonly log: Logger;
+  /** True once shutdown began: new calls are refused. */
+  stopping: boolean;
+}
+
+/** Throws NodeNotLeaderError (-> FAILED_PRECONDITION with the leader's address) unless this node leads. */
+export function requireLeader(ctx: ServerContext): void {
+  if (ctx.node.isLeader() && !ctx.stopping) return;
+  const s = ctx.node.status();
+  const leader = s.leader === ctx.node.id ? '' : s.leader;
+  const address = leader ? s.leaderAddress : '';
+  throw new NodeNotLeaderError(
+    leader,
+    address,
+    '',
+    leader ? `not leader; leader is ${leader} at ${address}` : 'not leader; no leader is known',
+  );
+}
+
+/**
+ * A linearizable read: on the leader, after a ReadIndex round confirmed that
+ * nothing newer was committed elsewhere.
+ */
+export async function linearizable(ctx: ServerContext): Promise<void> {
+  requireLeader(ctx);
+  await ctx.node.readIndex();
+}
+
+export function grpcError(ctx: ServerContext, err: unknown): grpc.ServerErrorResponse {
+  return toGrpcStatus(err, {
+    leaderAddress: (id) => ctx.node.memberAddresses(id)?.clientAddress,
+    onInternal: (cause, ref) => ctx.log.error({ err: cause, ref }, 'internal error'),
+  });
+}
+
+/** The same mapping as an in-stream `ErrorStatus` (a refused batch or settle inside a stream). */
+export function errorStatus(ctx: ServerContext, err: unknown): ReturnType<typeof toErrorStatus> {
+  return toErrorStatus(err, {
+    leaderAddress: (id) => ctx.node.memberAddresses(id)?.clientAddress,
+    onInternal: (cause, ref) => ctx.log.error({ err: cause, ref }, 'internal error'),
+  });
+}
+
+/** Adapts an async function to a grpc-js unary handler, mapping errors in one place. */
+export function unary<Req, Res>(
+  ctx: ServerContext,
+  fn: (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>,
+): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    fn(call.request, call).then(
+      (res) => callback(null, res),
+      (err: unknown) => callback(grpcError(ctx, err)),
+    );
+  };
+}
+
+/** Runs `fn`, turning a RangeError from a 64-bit conversion into a ValidationError naming the field. */
+export function field<T>(prefix: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof RangeError) {
+      const name = /^(\S+) is out of range/.exec(err.message)?.[1] ?? 'value';
+      throw new ValidationError(`${prefix}${name}`, err.message);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,290 @@
+import type { BrokerHandlers } from '@fermata/protocol';
+import { type pb, toBigInt, toInt64, toUint64, v1 } from '@fermata/protocol';
+import * as grpc from '@grpc/grpc-js';
+import { type PublishInput, publishInputFromProto, type Target } from '../state/commands.js';
+import { ValidationError } from '../state/errors.js';
+import type { MessageStateName } from '../state/reader.js';
+import type { BodyRec } from '../state/records.js';
+import type { PublishResultItem, SettleOutcome } from '../state/results.js';
+import { validateLeaseMs, validateTag } from '../state/validation.js';
+import { handleConsume } from './consume-stream.js';
+import { errorStatus, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
+
+const i64 = (n: number) => toInt64(BigInt(n));
+
+/** Converts a client's messages, naming the field of any bad 64-bit value. */
+export function publishInputs(messages: readonly pb.PublishMessage.$Properties[]): PublishInput[] {
+  return messages.map((m, i) => field(`messages[${i}].`, () => publishInputFromProto(m)));
+}
+
+function checkDurability(ctx: ServerContext, durability: number | null | undefined): void {
+  if (durability === v1.Durability.DURABILITY_LEADER && !ctx.config.limits.allowLeaderDurability) {
+    throw Object.assign(new Error('durability: DURABILITY_LEADER is refused by this server'), {
+      code: grpc.status.FAILED_PRECONDITION,
+      details:
+        'durability: DURABILITY_LEADER is not allowed by this server (limits.allowLeaderDurability is false)',
+      metadata: new grpc.Metadata(),
+    });
+  }
+}
+
+/** Publishes on the leader and tells the dispatcher which queues got earlier work. */
+export async function publish(
+  ctx: ServerContext,
+  messages: readonly PublishInput[],
+): Promise<readonly PublishResultItem[]> {
+  requireLeader(ctx);
+  const results = await ctx.proposer.publish(messages);
+  ctx.metrics.publishes.inc(messages.length);
+  const earliest = new Map<string, number>();
+  results.forEach((r, i) => {
+    if (r.deduplicated) return;
+    const topic = messages[i]!.topic;
+    const due = earliest.get(topic);
+    if (due === undefined || r.dueAtMs < due) earliest.set(topic, r.dueAtMs);
+  });
+  await Promise.all([...earliest].map(([topic, dueMs]) => noteTopicDue(ctx, topic, dueMs)));
+  return results;
+}
+
+async function noteTopicDue(ctx: ServerContext, topic: string, dueMs: number): Promise<void> {
+  const t = await ctx.reader.getTopic(topic);
+  for (const group of t?.groups ?? []) ctx.dispatcher.noteDue(ctx.reader.queueHash(topic, group), dueMs);
+}
+
+function publishResults(results: readonly PublishResultItem[]): pb.PublishResult.$Properties[] {
+  return results.map((r) => ({ id: toUint64(r.id), deduplicated: r.deduplicated, dueAtMs: i64(r.dueAtMs) }));
+}
+
+export function settleOutcome(o: SettleOutcome): pb.SettleOutcome.$Properties {
+  return {
+    tag: o.tag,
+    status:
+      o.status === 'ok' ? v1.SettleStatus.SETTLE_STATUS_OK : v1.SettleStatus.SETTLE_STATUS_LEASE_EXPIRED,
+    newTag: o.newTag ?? new Uint8Array(0),
+    dueAtMs: i64(o.dueAtMs ?? 0),
+  };
+}
+
+export async function ack(ctx: ServerContext, tags: readonly Uint8Array[]): Promise<SettleOutcome[]> {
+  requireLeader(ctx);
+  if (tags.length === 0) throw new ValidationError('tags', 'name at least one delivery tag');
+  tags.forEach((t, i) => {
+    validateTag(t, `tags[${i}]`);
+  });
+  const r = await ctx.proposer.run({ kind: 'ack', tags });
+  if (r.kind !== 'ack') throw new Error(`invariant: ack answered with ${r.kind}`);
+  for (const o of r.outcomes) {
+    ctx.dispatcher.settled(o.tag);
+  }
+  return [...r.outcomes];
+}
+
+export async function nack(ctx: ServerContext, tag: Uint8Array, delayMs: number): Promise<SettleOutcome> {
+  requireLeader(ctx);
+  validateTag(tag, 'tag');
+  if (!Number.isInteger(delayMs) || delayMs < 0) throw new ValidationError('delay_ms', 'must be >= 0');
+  if (delayMs > ctx.sm.limits.maxDelayMs)
+    throw new ValidationError('delay_ms', `exceeds maxDelayMs = ${ctx.sm.limits.maxDelayMs}`);
+  const r = await ctx.proposer.run({ kind: 'nack', tag, delayMs });
+  if (r.kind !== 'nack') throw new Error(`invariant: nack answered with ${r.kind}`);
+  ctx.dispatcher.settled(tag);
+  if (r.outcome.status === 'ok' && r.outcome.dueAtMs !== undefined) {
+    ctx.dispatcher.noteDue(queueOfTag(tag), r.outcome.dueAtMs);
+  }
+  return r.outcome;
+}
+
+export async function extend(ctx: ServerContext, tag: Uint8Array, leaseMs: number): Promise<SettleOutcome> {
+  requireLeader(ctx);
+  validateTag(tag, 'tag');
+  validateLeaseMs(leaseMs, ctx.sm.limits, 'lease_ms');
+  const r = await ctx.proposer.run({ kind: 'extend', tag, leaseMs });
+  if (r.kind !== 'extend') throw new Error(`invariant: extend answered with ${r.kind}`);
+  if (r.outcome.status === 'ok' && r.outcome.newTag) {
+    ctx.dispatcher.settled(tag, { tag: r.outcome.newTag, leaseEndMs: r.outcome.dueAtMs ?? 0 });
+  }
+  return r.outcome;
+}
+
+/** The queue hash is the first 8 bytes of a tag. */
+function queueOfTag(tag: Uint8Array): bigint {
+  return new DataView(tag.buffer, tag.byteOffset, 8).getBigUint64(0);
+}
+
+function target(m: { target?: 'id' | 'key'; id?: pb.CancelRequest['id']; key?: string | null }): Target {
+  if (m.target === 'id') return { id: toBigInt(m.id) };
+  if (m.target === 'key') {
+    if (!m.key) throw new ValidationError('key', 'must not be empty');
+    return { key: m.key };
+  }
+  throw new ValidationError('target', 'name the message by id or key');
+}
+
+const STATE: Record<MessageStateName, number> = {
+  pending: v1.MessageState.MESSAGE_STATE_PENDING,
+  'in-flight': v1.MessageState.MESSAGE_STATE_IN_FLIGHT,
+  done: v1.MessageState.MESSAGE_STATE_DONE,
+  'dead-lettered': v1.MessageState.MESSAGE_STATE_DEAD_LETTERED,
+};
+
+function messageInfo(b: BodyRec): pb.MessageInfo.$Properties {
+  return {
+    id: toUint64(b.id),
+    topic: b.topic,
+    payload: b.payload,
+    headers: { ...b.headers },
+    key: b.key,
+    enqueuedAtMs: i64(b.enqueuedAtMs),
+    dueAtMs: i64(b.dueAtMs),
+    expireAtMs: i64(b.expireAtMs),
+  };
+}
+
+const CANCEL = {
+  cancelled: v1.CancelStatus.CANCEL_STATUS_CANCELLED,
+  'not-found': v1.CancelStatus.CANCEL_STATUS_NOT_FOUND,
+  'in-flight': v1.CancelStatus.CANCEL_STATUS_IN_FLIGHT,
+  'already-done': v1.CancelStatus.CANCEL_STATUS_ALREADY_DONE,
+} as const;
+
+const RESCHEDULE = {
+  rescheduled: v1.RescheduleStatus.RESCHEDULE_STATUS_RESCHEDULED,
+  'not-found': v1.RescheduleStatus.RESCHEDULE_STATUS_NOT_FOUND,
+  'in-flight': v1.RescheduleStatus.RESCHEDULE_STATUS_IN_FLIGHT,
+  'already-done': v1.RescheduleStatus.RESCHEDULE_STATUS_ALREADY_DONE,
+} as const;
+
+export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
+  return {
+    publish: unary(ctx, async (req) => {
+      checkDurability(ctx, req.durability);
+      const results = await publish(ctx, publishInputs(req.messages));
+      return { results: publishResults(results) };
+    }),
+
+    publishStream: (call) => {
+      // Responses go out in request order even though batches commit concurrently.
+      let chain = Promise.resolve();
+      call.on('data', (req: pb.PublishStreamRequest) => {
+        const sequence = req.sequence;
+        const work = (async (): Promise<pb.PublishStreamResponse.$Properties> => {
+          try {
+            checkDurability(ctx, req.durability);
+            const results = await publish(ctx, publishInputs(req.messages));
+            return { sequence, results: publishResults(results) };
+          } catch (err) {
+            return { sequence, error: errorStatus(ctx, err) };
+          }
+        })();
+        chain = chain.then(async () => {
+          const res = await work;
+          if (!call.writableEnded && !call.destroyed) call.write(res);
+        });
+      });
+      call.on('end', () => {
+        void chain.then(() => call.end());
+      });
+      call.on('error', () => undefined);
+    },
+
+    consume: (call) => handleConsume(ctx, call),
+
+    ack: unary(ctx, async (req) => ({ outcomes: (await ack(ctx, req.tags)).map(settleOutcome) })),
+
+    nack: unary(ctx, async (req) => {
+      const delayMs = field('', () => Number(toBigInt(req.delayMs)));
+      return { outcome: settleOutcome(await nack(ctx, req.tag, delayMs)) };
+    }),
+
+    extend: unary(ctx, async (req) => {
+      const leaseMs = field('', () => Number(toBigInt(req.leaseMs)));
+      return { outcome: settleOutcome(await extend(ctx, req.tag, leaseMs)) };
+    }),
+
+    cancel: unary(ctx, async (req) => {
+      requireLeader(ctx);
+      if (!req.topic) throw new ValidationError('topic', 'must not be empty');
+      const r = await ctx.proposer.run({ kind: 'cancel', topic: req.topic, target: target(req) });
+      if (r.kind !== 'cancel') throw new Error(`invariant: cancel answered with ${r.kind}`);
+      return { status: CANCEL[r.result.status], id: toUint64(r.result.id ?? 0n) };
+    }),
+
+    reschedule: unary(ctx, async (req) => {
+      requireLeader(ctx);
+      if (!req.topic) throw new ValidationError('topic', 'must not be empty');
+      const schedule = field('', () =>
+        req.schedule === 'delayMs'
+          ? { delayMs: Number(toBigInt(req.delayMs)) }
+          : req.schedule === 'deliverAtMs'
+            ? { deliverAtMs: Number(toBigInt(req.deliverAtMs)) }
+            : {},
+      );
+      const r = await ctx.proposer.run({
+        kind: 'reschedule',
+        topic: req.topic,
+        target: target(req),
+        ...schedule,
+      });
+      if (r.kind !== 'reschedule') throw new Error(`invariant: reschedule answered with ${r.kind}`);
+      if (r.result.status === 'rescheduled' && r.result.dueAtMs !== undefined) {
+        await noteTopicDue(ctx, req.topic, r.result.dueAtMs);
+      }
+      return {
+        status: RESCHEDULE[r.result.status],
+        dueAtMs: i64(r.result.dueAtMs ?? 0),
+        id: toUint64(r.result.id ?? 0n),
+      };
+    }),
+
+    getMessage: unary(ctx, async (req) => {
+      await linearizable(ctx);
+      if (!req.topic) throw new ValidationError('topic', 'must not be empty');
+      const view = await ctx.reader.getMessage(req.topic, target(req), ctx.proposer.nowMs());
+      if (!view) {
+        throw Object.assign(new Error('message not found'), {
+          code: grpc.status.NOT_FOUND,
+          details: `message not found in topic "${req.topic}" (unknown, or it has ended)`,
+          metadata: new grpc.Metadata(),
+        });
+      }
+      return {
+        message: messageInfo(view.message),
+        groups: view.groups.map((g) => ({
+          group: g.group,
+          state: STATE[g.state],
+          dueAtMs: i64(g.dueAtMs),
+          attempt: g.attempt,
+        })),
+      };
+    }),
+
+    listMessages: unary(ctx, async (req) => {
+      await linearizable(ctx);
+      if (!req.topic) throw new ValidationError('topic', 'must not be empty');
+      const range = field('', () => ({
+        fromDueMs: Number(toBigInt(req.fromDueMs)),
+        toDueMs: Number(toBigInt(req.toDueMs)),
+      }));
+      if (range.fromDueMs < 0) throw new ValidationError('from_due_ms', 'must be >= 0');
+      if (range.toDueMs < 0) throw new ValidationError('to_due_ms', 'must be >= 0');
+      const page = await ctx.reader.listMessages(
+        req.topic,
+        { group: req.group, ...range, limit: req.limit, pageToken: req.pageToken },
+        ctx.proposer.nowMs(),
+      );
+      return {
+        messages: page.items
+          .filter((it) => it.message)
+          .map((it) => ({
+            message: messageInfo(it.message!),
+            state: STATE[it.state],
+            dueAtMs: i64(it.entry.dueAtMs),
+            attempt: it.entry.attempt,
+            tag: it.entry.tag,
+          })),
+        nextPageToken: page.nextPageToken ?? new Uint8Array(0),
+      };
+    }),
+  };
+}

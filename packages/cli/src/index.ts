@@ -1,0 +1,1 @@
+export { serve } from './commands/serve.js';
