@@ -218,6 +218,46 @@ describe('snapshots', () => {
     await expect(dst.sm.restore(junk())).rejects.toThrow(SnapshotFormatError);
   });
 
+  it('a restore whose stream breaks off leaves an empty store at index 0, never half a state', async () => {
+    const src = await Harness.create({ limits: { snapshotChunkBytes: 64 } });
+    await buildRun(src);
+    const snap = await src.sm.snapshot();
+    const chunks: Uint8Array[] = [];
+    for await (const c of snap.chunks) chunks.push(c);
+    const dst = await Harness.create({ hasher: src.hasher });
+    await dst.runAll(script);
+    async function* broken() {
+      yield* chunks.slice(0, 3);
+      throw new Error('peer went away');
+    }
+    await expect(dst.sm.restore(broken())).rejects.toThrow(/peer went away/);
+    expect(dst.sm.appliedIndex()).toBe(0);
+    let entries = 0;
+    await dst.store.scan({}, () => {
+      entries++;
+    });
+    expect(entries).toBe(0);
+    async function* whole() {
+      yield* chunks;
+    }
+    expect(await dst.sm.restore(whole())).toBe(snap.index);
+    expect(await dst.digest()).toBe(await src.digest());
+  });
+
+  it('a truncated stream is refused', async () => {
+    const src = await Harness.create();
+    await src.runAll(script);
+    const snap = await src.sm.snapshot();
+    const chunks: Uint8Array[] = [];
+    for await (const c of snap.chunks) chunks.push(c);
+    const all = Buffer.concat(chunks);
+    const dst = await Harness.create({ hasher: src.hasher });
+    async function* cut() {
+      yield all.subarray(0, all.length - 3);
+    }
+    await expect(dst.sm.restore(cut())).rejects.toThrow(/truncated/);
+  });
+
   it('a store left mid-restore is cleared at open (the node then needs a snapshot again)', async () => {
     const hasher = await createQueueHasher();
     const path = await tempDir();

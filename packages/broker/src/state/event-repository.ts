@@ -39,7 +39,7 @@ export class EventRepository {
     if (id > this.observed) this.observed = id;
   }
 
-  /** Resets after a snapshot restore. */
+  /** Resets after a snapshot restore (ids this node handed out stay reserved: `nextIds` never goes back). */
   reset(lastId: bigint): void {
     this.observed = lastId;
     if (this.assigned < lastId) this.assigned = lastId;

@@ -192,7 +192,16 @@ export class BrokerStateMachine implements StateMachine {
 
   restore(chunks: AsyncIterable<Uint8Array>): Promise<number> {
     return this.exclusive(async () => {
-      await restoreInto(this.store, chunks);
+      try {
+        await restoreInto(this.store, chunks);
+      } catch (err) {
+        // Half a snapshot is no state at all: leave an empty store at index 0 (a snapshot is needed again).
+        await this.store.clear();
+        this.applied = 0;
+        this.lastNow = 0;
+        this.ids.reset(0n);
+        throw err;
+      }
       const s = await BrokerStateMachine.readMeta(this.store);
       this.applied = s.applied;
       this.lastNow = s.lastNow;
