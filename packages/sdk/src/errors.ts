@@ -156,6 +156,7 @@ const NOT_LEADER_TEXT = /\bnot (the )?leader\b/i;
 const LEADER_IN_TEXT = /\bleader is \S+ at (\S+?)\.?$/i;
 const LIMIT_IN_TEXT = /\b((?:limits|producer|subscription)\.[A-Za-z0-9_.]+|max[A-Z][A-Za-z0-9]*)\b/;
 const FIELD_IN_TEXT = /^([A-Za-z_][\w.[\]]*): /;
+const BOUND_IN_TEXT = /\bexceeds the limit ([A-Za-z][A-Za-z0-9]*)\b/;
 
 function firstMetadata(metadata: Metadata | undefined, key: string): string | undefined {
   const value = metadata?.get(key)[0];
@@ -189,18 +190,20 @@ export function errorFromStatus(s: StatusLike, cause?: unknown): FermataError {
       }
       return new UnavailableError(s.details, options);
     case status.RESOURCE_EXHAUSTED: {
+      // Inside a stream the one `field` slot holds the field when there is one, else the limit's name.
+      const fieldLike = s.field && /[.[]/.test(s.field) ? s.field : undefined;
       const limit =
         firstMetadata(s.metadata, LIMIT_METADATA_KEY) ??
         LIMIT_IN_TEXT.exec(s.details)?.[1] ??
-        (s.field || undefined);
+        (s.field && !fieldLike ? s.field : undefined);
       const field =
-        firstMetadata(s.metadata, FIELD_METADATA_KEY) ?? (s.field && s.field !== limit ? s.field : undefined);
+        firstMetadata(s.metadata, FIELD_METADATA_KEY) ?? fieldLike ?? FIELD_IN_TEXT.exec(s.details)?.[1];
       return new LimitError(s.details, limit, field === undefined ? options : { ...options, field });
     }
     case status.INVALID_ARGUMENT: {
       const field =
         s.field || firstMetadata(s.metadata, FIELD_METADATA_KEY) || FIELD_IN_TEXT.exec(s.details)?.[1];
-      const limit = firstMetadata(s.metadata, LIMIT_METADATA_KEY);
+      const limit = firstMetadata(s.metadata, LIMIT_METADATA_KEY) ?? BOUND_IN_TEXT.exec(s.details)?.[1];
       return new InvalidArgumentError(
         s.details,
         field,

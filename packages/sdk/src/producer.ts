@@ -400,15 +400,27 @@ export class Producer {
 
   /** A batch is atomic; when the server names one bad message, only it fails and the rest are sent again. */
   private rejectBatch(batch: Batch, err: FermataError): void {
-    const index =
-      err instanceof InvalidArgumentError ? /^messages\[(\d+)\]/.exec(err.field ?? '')?.[1] : undefined;
+    const field = err instanceof InvalidArgumentError || err instanceof LimitError ? err.field : undefined;
+    const index = /^messages\[(\d+)\]/.exec(field ?? '')?.[1];
     const culprit = index === undefined ? undefined : batch.items[Number(index)];
     if (culprit === undefined || batch.items.length === 1) {
       for (const item of batch.items) item.reject(err);
       return;
     }
-    const field = (err as InvalidArgumentError).field!.replace(/^messages\[\d+\]\.?/, '');
-    culprit.reject(new InvalidArgumentError(err.details, field || undefined, { cause: err }));
+    // The position inside a batch the caller never saw means nothing to them: name the field alone.
+    const own = field!.replace(/^messages\[\d+\]\.?/, '') || undefined;
+    culprit.reject(
+      err instanceof LimitError
+        ? new LimitError(
+            err.details,
+            err.limit,
+            own === undefined ? { cause: err } : { cause: err, field: own },
+          )
+        : new InvalidArgumentError(err.details, own, {
+            cause: err,
+            ...((err as InvalidArgumentError).limit ? { limit: (err as InvalidArgumentError).limit! } : {}),
+          }),
+    );
     const rest = batch.items.filter((i) => i !== culprit);
     this.queue.unshift(...rest);
     this.queuedBytes += rest.reduce((n, i) => n + i.bytes, 0);

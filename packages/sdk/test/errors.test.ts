@@ -89,6 +89,33 @@ describe('error mapping', () => {
       'maxPayloadBytes',
       'messages[0].payload',
     ]);
+    // The broker's own wording, inside a stream (one `field` slot, no metadata).
+    const inStream = errorFromStatus({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      details: 'messages[2].payload: 2000000 exceeds the limit maxPayloadBytes = 1048576',
+      field: 'messages[2].payload',
+    });
+    expect([(inStream as LimitError).limit, (inStream as LimitError).field]).toEqual([
+      'maxPayloadBytes',
+      'messages[2].payload',
+    ]);
+    const consumers = errorFromStatus({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      details: 'too many',
+      field: 'maxConsumersPerGroup',
+    });
+    expect([(consumers as LimitError).limit, (consumers as LimitError).field]).toEqual([
+      'maxConsumersPerGroup',
+      undefined,
+    ]);
+    const delay = errorFromStatus({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: 'messages[0].delay_ms: 9e12 exceeds the limit maxDelayMs = 63072000000',
+    });
+    expect([(delay as InvalidArgumentError).field, (delay as InvalidArgumentError).limit]).toEqual([
+      'messages[0].delay_ms',
+      'maxDelayMs',
+    ]);
     const bound = new grpc.Metadata();
     bound.set('fermata-limit', 'maxDelayMs');
     const d = errorFromStatus({

@@ -161,6 +161,28 @@ describe('producer errors', () => {
     expect(cluster.stored.map((m) => Buffer.from(m.payload).toString())).toEqual(['a', 'c']);
   });
 
+  it('fails only the message that broke a limit, naming the limit and its field', async () => {
+    const { cluster, client } = await setup();
+    cluster.publishStreamError = (msgs) => {
+      const i = msgs.findIndex((m) => (m.payload?.length ?? 0) > 100);
+      if (i < 0) return undefined;
+      return {
+        code: 8,
+        message: `messages[${i}].payload: 101 exceeds the limit maxPayloadBytes = 100`,
+        field: `messages[${i}].payload`,
+      };
+    };
+    const p = client.producer({ maxBatchMessages: 2, lingerMs: 60_000 });
+    const sends = [p.send('t', 'x'.repeat(101)), p.send('t', 'small')];
+    const [big, small] = await Promise.allSettled(sends);
+    expect(big!.status).toBe('rejected');
+    const err = (big as PromiseRejectedResult).reason;
+    expect(err).toBeInstanceOf(LimitError);
+    expect([err.limit, err.field]).toEqual(['maxPayloadBytes', 'payload']);
+    expect(small!.status).toBe('fulfilled');
+    expect(cluster.streamSizes).toEqual([2, 1]);
+  });
+
   it('fails queued messages with the last error once no leader was found within the deadline', async () => {
     cluster = await FakeCluster.start(1, -1);
     client = new FermataClient({
