@@ -8,6 +8,13 @@ import { emit, flag, option, round, summary } from './report.js';
 
 const ENTRY_BYTES = 256;
 
+interface PerfResult {
+  fsyncP50Ms: number;
+  fsyncP99Ms: number;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+}
+
 interface LoadResult {
   acked: number;
   failed: number;
@@ -36,6 +43,7 @@ export async function run(args: string[]): Promise<void> {
       valueBytes: ENTRY_BYTES,
     });
     for (const c of cases) {
+      await Promise.all(cluster.ids.map((id) => cluster.call(id, '/perf')));
       const before = await cluster.status(follower);
       const r = await cluster.call<LoadResult>(
         leader,
@@ -44,6 +52,8 @@ export async function run(args: string[]): Promise<void> {
         600_000,
       );
       const after: RaftNodeStatus = await cluster.status(follower);
+      const perf = await Promise.all(cluster.ids.map((id) => cluster.call<PerfResult>(id, '/perf')));
+      const leaderPerf = perf[cluster.ids.indexOf(leader)] as PerfResult;
       if (r.failed > 0) throw new Error(`${r.failed} proposals failed (leader changed during the run?)`);
       const seconds = r.durationMs / 1000;
       const followerFsyncs = after.counters.fsyncs - before.counters.fsyncs;
@@ -63,13 +73,17 @@ export async function run(args: string[]): Promise<void> {
           (after.counters.entriesSynced - before.counters.entriesSynced) / Math.max(1, followerFsyncs),
           1,
         ),
+        fsync_p50_ms: round(leaderPerf.fsyncP50Ms, 2),
+        fsync_p99_ms: round(leaderPerf.fsyncP99Ms, 2),
+        event_loop_delay_max_ms: round(Math.max(...perf.map((p) => p.loopDelayMaxMs)), 1),
       };
       emit(record);
       summary(
         `raft ${String(c.proposers).padStart(3)} proposers: ${record.commits_per_s} commits/s, ` +
           `p50 ${record.commit_latency_p50_ms} ms, p99 ${record.commit_latency_p99_ms} ms, ` +
           `${record.fsyncs_per_s} fsyncs/s, ${record.entries_per_fsync} entries/fsync on the leader ` +
-          `(${record.follower_entries_per_fsync} on a follower)`,
+          `(${record.follower_entries_per_fsync} on a follower); fdatasync p50 ${record.fsync_p50_ms} ms, ` +
+          `p99 ${record.fsync_p99_ms} ms; worst event-loop stall ${record.event_loop_delay_max_ms} ms`,
       );
     }
   } finally {

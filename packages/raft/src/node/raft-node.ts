@@ -6,6 +6,7 @@ import { decodeConfChange } from '../core/conf-change.js';
 import { ConfChangeInProgressError, NotLeaderError, RaftInvariantError } from '../core/errors.js';
 import { RaftCore } from '../core/raft-core.js';
 import { LimitError } from '../log/errors.js';
+import type { FsyncSample } from '../log/group-writer.js';
 import { HardStateFile, mustPersist } from '../log/hard-state.js';
 import { DEFAULT_MAX_ENTRY_BYTES, LogStore } from '../log/log-store.js';
 import { SnapshotFiles } from '../log/snapshot-store.js';
@@ -79,6 +80,8 @@ export interface RaftNodeOptions {
   readonly maxEntryBytes?: number;
   /** Log segment size; compaction deletes whole segments only (log store default 64 MiB). */
   readonly logSegmentBytes?: number;
+  /** Called after every fdatasync of the log (duration, entries, bytes): for metrics. */
+  readonly onFsync?: (sample: FsyncSample) => void;
   readonly maxUncommittedBytes?: number;
   readonly maxMsgBytes?: number;
   readonly maxInflight?: number;
@@ -273,6 +276,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       dir: options.dataDir,
       maxEntryBytes,
       ...(options.logSegmentBytes !== undefined ? { segmentBytes: options.logSegmentBytes } : {}),
+      ...(options.onFsync ? { onFsync: options.onFsync } : {}),
     });
     const hardState = HardStateFile.open(options.dataDir);
     const snapshots = new SnapshotFiles(join(options.dataDir, 'snapshot'));
