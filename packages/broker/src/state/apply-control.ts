@@ -1,7 +1,7 @@
 import type { Command, Target } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { LimitError, ValidationError } from './errors.js';
-import { NS, topicKeySuffix } from './layout.js';
+import { idKey, NS, topicKeySuffix } from './layout.js';
 import type { MessageIndexRec, QueueEntryRec, TopicRec } from './records.js';
 import type { CommandResult, ExpireOutcome, GroupChange } from './results.js';
 import { resolveDue, validateTopicName } from './validation.js';
@@ -108,6 +108,7 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
   }
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
   ctx.reserveIds(cmd.firstId, cmd.idCount);
+  await ctx.txn.prefetch(cmd.ids.map((id) => NS.index.key(idKey(id))));
   const outcomes: ExpireOutcome[] = [];
   for (const id of cmd.ids) {
     const index = await ctx.getIndex(id);
@@ -122,6 +123,7 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
     const topic = await ctx.getTopic(index.topic);
     if (!topic) throw new Error(`invariant: message ${id} names missing topic ${index.topic}`);
     const deadLetter = topic.settings.expiryAction === 'dead-letter';
+    await ctx.txn.prefetch(index.groups.filter((g) => g.outcome === 'live').map((g) => NS.queue.key(g.tag)));
     for (const g of index.groups) {
       if (g.outcome !== 'live') continue;
       const entry = await ctx.getEntry(g.tag);
