@@ -15,7 +15,7 @@ import {
 } from './admin-model.js';
 import { DEFAULT_RETRY_BACKOFF, resolveBackoff } from './backoff.js';
 import { type CallContext, Connection, unary } from './connection.js';
-import { ClosedError } from './errors.js';
+import { ClosedError, FermataError, withoutBatchPosition } from './errors.js';
 import {
   type CancelResult,
   cancelFromWire,
@@ -136,8 +136,12 @@ export class FermataClient {
     payload: Payload,
     options: PublishOptions & BatchOptions = {},
   ): Promise<PublishResult> {
-    const [result] = await this.publishBatch([{ ...options, topic, payload }], options);
-    return result!;
+    try {
+      const [result] = await this.publishBatch([{ ...options, topic, payload }], options);
+      return result!;
+    } catch (e) {
+      throw e instanceof FermataError ? withoutBatchPosition(e) : e;
+    }
   }
 
   /**

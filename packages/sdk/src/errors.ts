@@ -245,6 +245,25 @@ export function toFermataError(e: unknown): FermataError {
   return new FermataError(status.UNKNOWN, e instanceof Error ? e.message : String(e), { cause: e });
 }
 
+/**
+ * The same error without the `messages[i].` position in its field, for a
+ * caller who published one message and never saw a batch.
+ */
+export function withoutBatchPosition(e: FermataError): FermataError {
+  const strip = (f: string | undefined) => f?.replace(/^messages\[\d+\]\.?/, '') || undefined;
+  if (e instanceof InvalidArgumentError && e.field?.startsWith('messages[')) {
+    return new InvalidArgumentError(e.details, strip(e.field), {
+      cause: e,
+      ...(e.limit === undefined ? {} : { limit: e.limit }),
+    });
+  }
+  if (e instanceof LimitError && e.field?.startsWith('messages[')) {
+    const field = strip(e.field);
+    return new LimitError(e.details, e.limit, field === undefined ? { cause: e } : { cause: e, field });
+  }
+  return e;
+}
+
 /** Errors the SDK retries by itself (another node may be the leader, or may soon be). */
 export function isRetryable(e: FermataError): boolean {
   return e instanceof NotLeaderError || e instanceof UnavailableError;

@@ -12,6 +12,7 @@ import {
   LimitError,
   toFermataError,
   UnavailableError,
+  withoutBatchPosition,
 } from './errors.js';
 import type { Payload } from './payload.js';
 import {
@@ -408,19 +409,7 @@ export class Producer {
       return;
     }
     // The position inside a batch the caller never saw means nothing to them: name the field alone.
-    const own = field!.replace(/^messages\[\d+\]\.?/, '') || undefined;
-    culprit.reject(
-      err instanceof LimitError
-        ? new LimitError(
-            err.details,
-            err.limit,
-            own === undefined ? { cause: err } : { cause: err, field: own },
-          )
-        : new InvalidArgumentError(err.details, own, {
-            cause: err,
-            ...((err as InvalidArgumentError).limit ? { limit: (err as InvalidArgumentError).limit! } : {}),
-          }),
-    );
+    culprit.reject(withoutBatchPosition(err));
     const rest = batch.items.filter((i) => i !== culprit);
     this.queue.unshift(...rest);
     this.queuedBytes += rest.reduce((n, i) => n + i.bytes, 0);

@@ -159,8 +159,25 @@ describe('errors over the wire', () => {
     expect(limit.limit).toBe('limits.maxBatchMessages');
     const invalid = await client.publish('t', 'x').catch((e) => e);
     expect(invalid).toBeInstanceOf(InvalidArgumentError);
-    expect(invalid.field).toBe('messages[0].topic');
+    expect(invalid.field).toBe('topic');
     await expect(client.publish('t', 'x')).rejects.toBeInstanceOf(PermissionDeniedError);
     expect(calls).toBe(3);
+  });
+
+  it('a single publish names the field without the batch position; a batch keeps it', async () => {
+    cluster = await FakeCluster.start(1, 0);
+    cluster.brokerOverrides.publish = (_call, cb) =>
+      cb({
+        code: grpc.status.INVALID_ARGUMENT,
+        details: 'messages[0].delay_ms: 9 exceeds the limit maxDelayMs = 1',
+      });
+    client = new FermataClient({
+      endpoints: cluster.endpoints,
+      logger: { debug() {}, warn() {}, error() {} },
+    });
+    const single = await client.publish('t', 'x').catch((e) => e);
+    expect([single.field, single.limit]).toEqual(['delay_ms', 'maxDelayMs']);
+    const batch = await client.publishBatch([{ topic: 't', payload: 'x' }]).catch((e) => e);
+    expect(batch.field).toBe('messages[0].delay_ms');
   });
 });
