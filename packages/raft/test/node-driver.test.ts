@@ -109,6 +109,12 @@ describe('RaftNode', () => {
     const leader = await cluster.leader();
     const index = await leader.node.propose(encodePut('x', Buffer.from('1')));
     expect(typeof index).toBe('number');
+    // Durability 'leader' answers once the leader's log has the entry; it still commits and applies.
+    expect(
+      await leader.node.propose(encodePut('fast', Buffer.from('1')), { durability: 'leader' }),
+    ).toBeUndefined();
+    await leader.node.readIndex();
+    expect(Buffer.from((await leader.sm.get('fast')) ?? []).toString()).toBe('1');
     const follower = [...cluster.nodes.values()].find((r) => r !== leader) as Running;
     const error = await follower.node.propose(encodePut('y', Buffer.from('2'))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotLeaderError);

@@ -152,6 +152,8 @@ interface PendingProposal {
   readonly term: number;
   /** Ready rounds taken before this proposal (see dropOverwritten). */
   readonly seq: number;
+  /** Resolve once the entry is durable in this (the leader's) log, not once applied. */
+  readonly leaderLogOnly: boolean;
   deadline: number;
   resolve(result: unknown): void;
   reject(error: Error): void;
@@ -366,8 +368,12 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
    * is committed and applied on this node. Rejects with NodeNotLeaderError
    * (leader id and address when known), ProposalDroppedError, RaftLimitError /
    * LimitError, or NodeClosedError.
+   *
+   * `durability: 'leader'` (DESIGN.md DURABILITY_LEADER) resolves with
+   * `undefined` as soon as the entry is fsynced in this leader's log: it may
+   * still be lost if the leader fails before a majority has it.
    */
-  propose(data: Uint8Array): Promise<unknown> {
+  propose(data: Uint8Array, options: { durability?: 'quorum' | 'leader' } = {}): Promise<unknown> {
     if (this.closing) return Promise.reject(new NodeClosedError(`raft node ${this.id} is closed`));
     if (data.length > this.maxEntryBytes) {
       return Promise.reject(new LimitError('maxEntryBytes', this.maxEntryBytes, data.length));
@@ -378,7 +384,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     } catch (error) {
       return Promise.reject(this.translate(error));
     }
-    return this.track(at);
+    return this.track(at, options.durability === 'leader');
   }
 
   /**
@@ -674,6 +680,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     if (rd.hardState && mustPersist(this.hardState.get(), rd.hardState))
       writes.push(this.hardState.save(rd.hardState));
     await Promise.all(writes);
+    if (rd.entries.length > 0 && this.pending.size > 0) this.resolveDurable(rd.entries);
     this.send(rd.persistedMessages);
     if (rd.committedEntries.length > 0) await this.apply(rd.committedEntries);
     for (const rs of rd.readStates) {
@@ -856,7 +863,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   // ---------------------------------------------------------------- proposals and reads
 
-  private track(at: { index: number; term: number }): Promise<unknown> {
+  private track(at: { index: number; term: number }, leaderLogOnly = false): Promise<unknown> {
     this.wake();
     const stale = this.pending.get(at.index);
     if (stale) {
@@ -874,6 +881,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         index: at.index,
         term: at.term,
         seq: this.readySeq,
+        leaderLogOnly,
         deadline: Date.now() + this.proposalTimeoutMs,
         resolve,
         reject,
@@ -895,6 +903,17 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       if (e && e.term === p.term) continue;
       this.pending.delete(p.index);
       this.drop(p, 'overwritten', true, `entry ${p.index} of term ${p.term} was overwritten by a new leader`);
+    }
+  }
+
+  /** Proposals made with durability 'leader' are done once their entry is in the durable log. */
+  private resolveDurable(entries: readonly Entry[]): void {
+    for (const e of entries) {
+      const p = this.pending.get(e.index);
+      if (p?.leaderLogOnly && p.term === e.term) {
+        this.pending.delete(e.index);
+        p.resolve(undefined);
+      }
     }
   }
 
