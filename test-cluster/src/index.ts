@@ -1,0 +1,2 @@
+export * from './clients.js';
+export * from './harness.js';
