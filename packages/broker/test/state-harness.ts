@@ -36,7 +36,7 @@ export class Harness {
   ) {}
 
   static async create(
-    options: { store?: KVStore; hasher?: QueueHasher; limits?: Partial<Limits> } = {},
+    options: { store?: KVStore; hasher?: QueueHasher; limits?: Partial<Limits>; cacheEntries?: number } = {},
   ): Promise<Harness> {
     const store = options.store ?? (await openStore({ engine: 'memory' }));
     const hasher = options.hasher ?? (await createQueueHasher());

@@ -18,9 +18,13 @@ import { EventRepository } from './event-repository.js';
 import { META, readU64, u64 } from './layout.js';
 import { type Limits, resolveLimits } from './limits.js';
 import { BrokerReader } from './reader.js';
+import { RecordCache } from './record-cache.js';
 import type { ApplyResult, CommandResult } from './results.js';
 import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot.js';
 import { Txn } from './txn.js';
+
+const DEFAULT_CACHE_ENTRIES = 65_536;
+
 import { validateCommand } from './validation.js';
 
 export interface BrokerStateMachineOptions {
@@ -29,6 +33,8 @@ export interface BrokerStateMachineOptions {
   readonly hasher: QueueHasher;
   /** Must be identical on every node of a cluster. */
   readonly limits?: Partial<Limits>;
+  /** Records (queue entries, index records) kept in memory for apply's reads; 0 = none. Default 65 536. */
+  readonly cacheEntries?: number;
   /**
    * Called synchronously after each applied batch is written, with the queues
    * that got entries (see DueChange). Must not throw: the batch is already applied.
@@ -52,6 +58,7 @@ export class BrokerStateMachine implements StateMachine {
   private lastNow: number;
   /** apply, flush and restore run one at a time (a flush must never record an index behind the data). */
   private tail: Promise<unknown> = Promise.resolve();
+  private readonly cache: RecordCache;
   /** See BrokerStateMachineOptions.onDue; may be set after open (the dispatcher starts later). */
   onDue: DueListener | undefined;
 
@@ -62,7 +69,9 @@ export class BrokerStateMachine implements StateMachine {
     applied: number,
     lastId: bigint,
     lastNowMs: number,
+    cacheEntries: number,
   ) {
+    this.cache = new RecordCache(cacheEntries);
     this.limits = limits;
     this.applied = applied;
     this.lastNow = lastNowMs;
@@ -85,6 +94,7 @@ export class BrokerStateMachine implements StateMachine {
       s.applied,
       s.lastId,
       s.lastNow,
+      options.cacheEntries ?? DEFAULT_CACHE_ENTRIES,
     );
     sm.onDue = options.onDue;
     return sm;
@@ -123,7 +133,7 @@ export class BrokerStateMachine implements StateMachine {
   private async applyBatch(entries: readonly Entry[]): Promise<ApplyResult[]> {
     const results: ApplyResult[] = [];
     if (entries.length === 0) return results;
-    const txn = new Txn(this.store);
+    const txn = new Txn(this.store, this.cache);
     const ctx = new ApplyContext(txn, this.limits, this.hasher, this.ids);
     let applied = this.applied;
     let lastNow = this.lastNow;
@@ -159,6 +169,7 @@ export class BrokerStateMachine implements StateMachine {
       txn.put(META.lastId, u64(this.ids.lastId));
       txn.put(META.lastNowMs, u64(lastNow));
       await this.store.batch(txn.ops(), { sync: false });
+      txn.written();
     } catch (err) {
       // Nothing was written: forget what this batch observed.
       this.ids.reset(lastIdBefore);
@@ -192,6 +203,7 @@ export class BrokerStateMachine implements StateMachine {
 
   restore(chunks: AsyncIterable<Uint8Array>): Promise<number> {
     return this.exclusive(async () => {
+      this.cache.clear();
       try {
         await restoreInto(this.store, chunks);
       } catch (err) {

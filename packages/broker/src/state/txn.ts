@@ -1,5 +1,6 @@
 import type { BatchOp, ReadView, ScanOptions } from '@fermata/storage';
 import { compareBytes } from '@fermata/storage';
+import { cacheable, type RecordCache } from './record-cache.js';
 
 interface Pending {
   readonly key: Uint8Array;
@@ -20,7 +21,10 @@ export class Txn {
   private readonly reads = new Map<string, Uint8Array | null>();
   private undo: (() => void)[] = [];
 
-  constructor(readonly view: ReadView) {}
+  constructor(
+    readonly view: ReadView,
+    private readonly cache?: RecordCache,
+  ) {}
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     const id = keyId(key);
@@ -28,11 +32,14 @@ export class Txn {
     if (w) return w.value ?? undefined;
     const cached = this.reads.get(id);
     if (cached !== undefined) return cached ?? undefined;
+    const hit = this.cache?.get(id);
+    if (hit !== undefined) return hit ?? undefined;
     const value = await this.view.get(key);
     // A write may have landed while we waited (commands are sequential, but be exact).
     const w2 = this.writes.get(id);
     if (w2) return w2.value ?? undefined;
     this.reads.set(id, value ?? null);
+    if (this.cache && cacheable(key)) this.cache.set(id, value ?? null);
     return value;
   }
 
@@ -96,6 +103,12 @@ export class Txn {
     const sorted = [...out.values()].sort((a, b) => compareBytes(a.key, b.key));
     if (options.reverse) sorted.reverse();
     return options.limit !== undefined ? sorted.slice(0, options.limit) : sorted;
+  }
+
+  /** After the batch was written: copies its writes into the record cache. */
+  written(): void {
+    if (!this.cache) return;
+    for (const [id, w] of this.writes) if (cacheable(w.key)) this.cache.set(id, w.value);
   }
 
   ops(): BatchOp[] {
