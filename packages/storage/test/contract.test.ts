@@ -199,7 +199,10 @@ for (const engine of ['leveldb', 'memory'] as EngineName[]) {
 
     it('passes the sync flag to the engine', async () => {
       // Both engines end in the engine's private `_batch` (the leveldb engine calls it directly).
-      const spy = vi.spyOn(store.db as unknown as { _batch: (...args: unknown[]) => Promise<void> }, '_batch');
+      const spy = vi.spyOn(
+        store.db as unknown as { _batch: (...args: unknown[]) => Promise<void> },
+        '_batch',
+      );
       await store.batch([{ type: 'put', key: b(1), value: b(1) }], { sync: true });
       await store.batch([{ type: 'put', key: b(2), value: b(1) }], { sync: false });
       expect((spy.mock.calls[0] as unknown[] | undefined)?.[1]).toMatchObject({ sync: true });
