@@ -1,8 +1,83 @@
 import { v1 } from '@fermata/protocol';
+import type { ReadView } from '@fermata/storage';
+import { NS } from '../src/state/layout.js';
 
-export { NS } from '../src/state/layout.js';
+export { NS };
 
 /** Just the flag the counter check needs, decoded straight from the stored record. */
 export function decodeEntryForTest(value: Uint8Array): { inFlight: boolean } {
   return { inFlight: v1.QueueEntry.decode(value).inFlight };
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/**
+ * Cross-namespace integrity, read straight from the store: every queue entry
+ * has its body and an index record naming it; every live index ref names an
+ * existing entry; every expiry entry and key record belongs to a live message;
+ * every ended key has its window entry. Returns the problems found (empty = sound).
+ */
+export async function integrityProblems(view: ReadView): Promise<string[]> {
+  const problems: string[] = [];
+  const rows = async (ns: (typeof NS)[keyof typeof NS]) => {
+    const out: { k: Uint8Array; v: Uint8Array }[] = [];
+    await view.scan(ns.range(), (k, v) => {
+      out.push({ k: ns.strip(k).slice(), v: v.slice() });
+    });
+    return out;
+  };
+  const [queue, bodies, index, keys, expiry, windows] = await Promise.all([
+    rows(NS.queue),
+    rows(NS.body),
+    rows(NS.index),
+    rows(NS.keys),
+    rows(NS.expiry),
+    rows(NS.keyWindow),
+  ]);
+  const bodyIds = new Set(bodies.map((b) => hex(b.k)));
+  const indexById = new Map(index.map((r) => [hex(r.k), v1.MessageIndex.decode(r.v)]));
+  const queueKeys = new Set(queue.map((q) => hex(q.k)));
+  for (const q of queue) {
+    const id = hex(q.k.subarray(16));
+    const e = v1.QueueEntry.decode(q.v);
+    if (!bodyIds.has(id)) problems.push(`entry ${hex(q.k)} has no body`);
+    const idx = indexById.get(id);
+    const ref = idx?.groups.find((g) => g.group === e.group);
+    if (!idx || idx.done || !ref || hex(ref.tag ?? new Uint8Array()) !== hex(q.k)) {
+      problems.push(`entry ${hex(q.k)} (group ${e.group}) is not the one its index names`);
+    }
+  }
+  let liveMessages = 0;
+  for (const [id, idx] of indexById) {
+    if (idx.done) {
+      if (bodyIds.has(id)) problems.push(`ended message ${id} still has a body`);
+      continue;
+    }
+    liveMessages++;
+    if (!bodyIds.has(id)) problems.push(`live message ${id} has no body`);
+    const live = idx.groups.filter((g) => (g.outcome ?? 0) === 0);
+    if (live.length === 0) problems.push(`message ${id} is live with no live group`);
+    for (const g of live)
+      if (!queueKeys.has(hex(g.tag ?? new Uint8Array())))
+        problems.push(`message ${id} names a missing entry`);
+  }
+  if (bodyIds.size !== liveMessages)
+    problems.push(`${bodyIds.size} bodies for ${liveMessages} live messages`);
+  for (const x of expiry) {
+    const idx = indexById.get(hex(x.k.subarray(8)));
+    if (!idx || idx.done) problems.push(`expiry entry ${hex(x.k)} for a message that ended`);
+  }
+  const windowSet = new Set(windows.map((w) => hex(w.k.subarray(8))));
+  for (const k of keys) {
+    const rec = v1.KeyRecord.decode(k.v);
+    const id = hex(Buffer.from(BigInt(rec.id.toString()).toString(16).padStart(16, '0'), 'hex'));
+    const idx = indexById.get(id);
+    if (!idx) problems.push(`key ${hex(k.k)} names message ${id} without an index record`);
+    else if (Number(rec.endedAtMs) === 0 && idx.done)
+      problems.push(`key ${hex(k.k)} live but its message ended`);
+    if (Number(rec.endedAtMs) > 0 && !windowSet.has(hex(k.k)))
+      problems.push(`ended key ${hex(k.k)} has no window entry`);
+  }
+  if (windows.length > keys.length) problems.push(`${windows.length} window entries for ${keys.length} keys`);
+  return problems;
 }

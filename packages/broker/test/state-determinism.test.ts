@@ -5,7 +5,7 @@ import type { Entry } from '@fermata/raft';
 import { openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { decodeKey } from '../src/keys.js';
-import { decodeEntryForTest, NS } from './state-determinism-support.js';
+import { decodeEntryForTest, integrityProblems, NS } from './state-determinism-support.js';
 import { type Cmd, Harness, rng, text } from './state-harness.js';
 
 const SEEDS = Number(process.env['FERMATA_STATE_SEEDS'] ?? 200);
@@ -205,6 +205,7 @@ async function runSeed(seed: number, engineA: 'memory' | 'leveldb' = 'memory'): 
   const digestA = await a.digest();
   expect({ seed, digest: await b.digest() }).toEqual({ seed, digest: digestA });
   await checkCounters(a, seed);
+  expect({ seed, problems: await integrityProblems(a.store) }).toEqual({ seed, problems: [] });
 
   // Snapshot A, restore into a third store: byte-identical.
   const c = await Harness.create({ store: await openStore({ engine: 'memory' }), hasher: a.hasher });
