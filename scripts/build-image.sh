@@ -27,8 +27,11 @@ for pkg in packages/* test-cluster; do
   [ -d "$pkg/dist" ] && cp -r "$pkg/dist" "$app/$pkg/"
   [ -d "$pkg/pb" ] && cp -r "$pkg/pb" "$app/$pkg/"
 done
-(cd "$app" && npm ci --omit=dev --no-audit --no-fund --loglevel=error --ignore-scripts >/dev/null)
+# Only what `fermata` needs at run time: the CLI workspace and what it depends on
+# (not the test-only dependencies of other workspaces, such as testcontainers).
+(cd "$app" && npm ci --omit=dev --workspace=@fermata/cli --no-audit --no-fund --loglevel=error --ignore-scripts >/dev/null)
 find "$app" -name '*.map' -delete
 cp deploy/Dockerfile "$ctx/Dockerfile"
+mkdir -p "$ctx/data/fermata"
 docker build -q --build-arg "BASE_IMAGE=$base" -t "$tag" "$ctx" >/dev/null
 echo "$tag"
