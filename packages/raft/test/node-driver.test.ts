@@ -6,9 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotLeaderError } from '../src/core/errors.js';
+import { LogStore } from '../src/log/log-store.js';
+import { SnapshotFiles } from '../src/log/snapshot-store.js';
 import { NodeClosedError, NodeNotLeaderError, ProposalDroppedError } from '../src/node/errors.js';
 import type { MemberAddresses } from '../src/node/members.js';
 import { RaftNode } from '../src/node/raft-node.js';
+import { withHeader } from '../src/node/snapshot-data.js';
 import { silentLogger } from '../src/transport/logger.js';
 import { encodePut, KvStateMachine } from './fixtures/kv-state-machine.js';
 
@@ -226,7 +229,7 @@ describe('RaftNode', () => {
     await expect(target.node.propose(encodePut('t2', Buffer.from('2')))).resolves.toBeTypeOf('number');
   });
 
-  it('takes snapshots every N entries, compacts behind them, and rebuilds a lost state machine from the snapshot plus the log', async () => {
+  it('takes snapshots every N entries, compacts behind them, and rebuilds a lost state machine from the snapshot plus the log; finishes an interrupted snapshot record at start-up', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fermata-driver-single-'));
     const peerAddress = `127.0.0.1:${await freePort()}`;
     const open = async () => {
@@ -271,6 +274,31 @@ describe('RaftNode', () => {
       await until('replay', () => node.status().applied >= before.applied);
       // Same data (the new term's no-op moves the applied index by one).
       expect(await sm.digest()).toMatchObject({ digest: before.digest, count: 2_000 });
+      await until('leadership again', () => node.isLeader());
+      await node.propose(encodePut('mid', Buffer.from('x')));
+      await node.close();
+
+      // A crash between writing a snapshot file and recording it in the log:
+      // start-up finds the file ahead of the log's snapshot meta and records it.
+      const logStore = LogStore.open({ dir: join(dir, 'raft'), segmentBytes: 16 * 1024 });
+      const taken = await sm.snapshot();
+      const meta = {
+        index: taken.index,
+        term: logStore.term(taken.index) as number,
+        conf: { voters: ['solo'], learners: [] },
+      };
+      expect(meta.index).toBeGreaterThan(logStore.snapshotMeta().index);
+      await new SnapshotFiles(join(dir, 'raft', 'snapshot')).write(
+        meta,
+        withHeader({ members: { solo: { peerAddress, clientAddress: 'solo:1' } } }, taken.chunks),
+      );
+      await logStore.close();
+      await sm.close();
+      ({ node, sm } = await open());
+      expect(node.status().snapshotIndex).toBe(meta.index);
+      await until('leadership again', () => node.isLeader());
+      await node.propose(encodePut('after', Buffer.from('restart')));
+      expect((await sm.digest()).count).toBe(2_002);
       await node.close();
       await sm.close();
     } finally {
