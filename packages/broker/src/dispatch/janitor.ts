@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { BrokerMetrics } from '../server/metrics.js';
 import type { Proposer } from '../server/proposer.js';
+import type { Limits } from '../state/limits.js';
 import type { BrokerReader } from '../state/reader.js';
+import { deadLetterIdCount } from '../state/validation.js';
 
 /** How often the leader's janitor looks for expired messages and ended dedup windows. */
 export const JANITOR_INTERVAL_MS = 200;
@@ -24,6 +26,7 @@ export class Janitor {
       metrics: BrokerMetrics;
       log: Logger;
       batch: number;
+      limits: Limits;
     },
   ) {}
 
@@ -52,17 +55,17 @@ export class Janitor {
 
   /** One pass: expire what is due, purge ended key windows; repeats while full batches come back. */
   async sweep(epoch = this.epoch): Promise<void> {
-    const { reader, proposer, metrics, batch } = this.options;
+    const { reader, proposer, metrics, batch, limits } = this.options;
     for (;;) {
       const now = proposer.nowMs();
       const expired = await reader.dueExpiries(now, batch);
       if (epoch !== this.epoch) return;
       if (expired.length > 0) {
-        const firstId = proposer.reserveIds(expired.length);
-        const r = await proposer.run(
-          { kind: 'expire', ids: expired.map((e) => e.id), firstId, idCount: expired.length },
-          now,
-        );
+        const ids = expired.map((e) => e.id);
+        // Ids for the dead-letter copies the command may make (one per group of each message).
+        const idCount = deadLetterIdCount({ kind: 'expire', ids }, limits);
+        const firstId = proposer.reserveIds(idCount);
+        const r = await proposer.run({ kind: 'expire', ids, firstId, idCount }, now);
         if (r.kind === 'expire') {
           const n = r.outcomes.filter((o) => o.status === 'expired' || o.status === 'dead-lettered').length;
           if (n > 0) metrics.expirations.inc(n);
