@@ -128,6 +128,7 @@ export class BrokerServer {
       metrics,
       log,
       batch: config.dispatcher.janitorBatch,
+      limits: sm.limits,
     });
     const server = new BrokerServer(config, ctx, store, janitor, serverLog, clientAddress);
     server.wireNode();
@@ -194,6 +195,11 @@ export class BrokerServer {
 
   private wireNode(): void {
     const { node, sm, dispatcher, proposer, metrics, log } = this.ctx;
+    // Entries made by apply itself (dead letters from a lease or an expiry, leases, extends)
+    // reach the heap here; publish, nack and reschedule also tell the dispatcher directly.
+    sm.onDue = (changes) => {
+      for (const change of changes) dispatcher.noteDue(change.queueHash, change.dueAtMs);
+    };
     node.on('leader-changed', ({ leader, term }) => {
       this.serverLog.setRaftState({ term, role: node.status().role });
       metrics.noteLeader(leader);
