@@ -1,4 +1,4 @@
-import type { Entry, HardState, NodeId } from '../types.js';
+import type { Entry, HardState, LogReader, NodeId } from '../types.js';
 import type { SimRaftCore } from './sim-core.js';
 
 /** The names the simulator reports; the injected-bug tests assert on them. */
@@ -12,6 +12,7 @@ export type InvariantName =
   | 'commit-monotonic'
   | 'applied-le-committed-le-last'
   | 'one-vote-per-term'
+  | 'follower-truncates-only-on-conflict'
   | 'applied-prefix'
   | 'read-index-linearizable'
   | 'liveness'
@@ -68,6 +69,7 @@ export class Checker {
   canonMax = 0;
   private readonly leaders = new Map<number, NodeId>();
   private readonly votes = new Map<string, NodeId>();
+  private readonly votesBy = new Map<NodeId, Map<number, NodeId>>();
   /** (index, term) -> entry key and previous term: log matching by induction. */
   private readonly entriesSeen = new Map<string, string>();
 
@@ -75,8 +77,21 @@ export class Checker {
     return { term: persisted.term, commit: persisted.commit, canonChecked: 0, persisted };
   }
 
-  /** A node restarted: in-memory watermarks restart from what it persisted. */
-  restarted(w: NodeWatch): void {
+  /**
+   * A node restarted: in-memory watermarks restart from what it persisted. Every vote
+   * it has sent must have survived: a node that forgot a vote can vote twice in a term.
+   */
+  restarted(node: NodeId, w: NodeWatch): void {
+    const hs = w.persisted;
+    for (const [term, candidate] of this.votesBy.get(node) ?? []) {
+      check(hs.term > term || (hs.term === term && hs.vote === candidate), 'one-vote-per-term', () => ({
+        voter: node,
+        term,
+        votedFor: candidate,
+        persistedAfterCrash: hs,
+        problem: 'a vote that was sent did not survive the crash',
+      }));
+    }
     w.term = w.persisted.term;
     w.commit = w.persisted.commit;
     w.canonChecked = Math.min(w.canonChecked, w.persisted.commit);
@@ -129,14 +144,36 @@ export class Checker {
   voteSent(voter: NodeId, term: number, candidate: NodeId): void {
     const id = `${voter}@${term}`;
     const known = this.votes.get(id);
-    if (known === undefined) this.votes.set(id, candidate);
-    else
+    if (known === undefined) {
+      this.votes.set(id, candidate);
+      let mine = this.votesBy.get(voter);
+      if (!mine) this.votesBy.set(voter, (mine = new Map()));
+      mine.set(term, candidate);
+      // Only the newest few matter for the restart check (older terms are below the persisted term).
+      for (const t of mine.keys()) if (mine.size > 4 && t < term) mine.delete(t);
+    } else
       check(known === candidate, 'one-vote-per-term', () => ({
         voter,
         term,
         first: known,
         second: candidate,
       }));
+  }
+
+  /**
+   * A follower rewrites persisted entries only from a real conflict (§5.3): entries that
+   * match the leader's are never dropped because of a stale, duplicated or reordered append.
+   */
+  truncation(node: NodeId, disk: LogReader, entries: readonly Entry[]): void {
+    const last = entries.at(-1);
+    if (!last || last.index >= disk.lastIndex()) return;
+    const conflict = entries.find((e) => e.index <= disk.lastIndex() && disk.term(e.index) !== e.term);
+    check(conflict !== undefined, 'follower-truncates-only-on-conflict', () => ({
+      node,
+      writingFrom: entries[0]!.index,
+      writingTo: last.index,
+      droppedUpTo: disk.lastIndex(),
+    }));
   }
 
   persisted(node: NodeId, w: NodeWatch, hs: HardState): void {

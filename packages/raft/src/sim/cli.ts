@@ -1,13 +1,14 @@
 /**
  * The deterministic cluster simulator.
- *   npm run sim -- --seeds N [--seed S] [--steps K] [--nodes 3|5] [--bug NAME] [--verbose]
- * Runs seeds 1..N (or only S). Nodes alternate 3/5 by seed unless --nodes is given.
+ *   npm run sim -- --seeds N [--seed S] [--steps K] [--nodes 3|5] [--bug NAME] [--hostile] [--verbose]
+ * Runs seeds 1..N (or only S). Nodes alternate 3/5 by seed unless --nodes is given; every
+ * fourth seed runs the hostile schedule (all seeds with --hostile).
  * Prints every failure (seed, step, invariant, values, trace tail) and ends with
  * `N passed, M failed`; exits 1 on any failure.
  */
 import { parseArgs } from 'node:util';
 import type { InjectedBug } from './injected-bugs.js';
-import { DEFAULT_STEPS, nodesForSeed } from './run-options.js';
+import { DEFAULT_STEPS, hostileForSeed, nodesForSeed } from './run-options.js';
 import { runSeed } from './simulation.js';
 
 const { values } = parseArgs({
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     nodes: { type: 'string' },
     bug: { type: 'string' },
     verbose: { type: 'boolean', default: false },
+    hostile: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -49,7 +51,8 @@ let passed = 0;
 let failed = 0;
 for (const seed of seeds) {
   const nodes = (nodesArg ?? nodesForSeed(seed)) as 3 | 5;
-  const result = runSeed({ seed, steps, nodes, ...(bug ? { bug } : {}) });
+  const hostile = values.hostile || hostileForSeed(seed);
+  const result = runSeed({ seed, steps, nodes, hostile, ...(bug ? { bug } : {}) });
   if (result.ok) {
     passed++;
     if (values.verbose || seeds.length === 1) {

@@ -5,3 +5,8 @@ export const DEFAULT_STEPS = 3000;
 export function nodesForSeed(seed: number): 3 | 5 {
   return seed % 2 === 1 ? 5 : 3;
 }
+
+/** Every fourth seed runs the hostile schedule (see SimOptions.hostile), unless --hostile forces it for all. */
+export function hostileForSeed(seed: number): boolean {
+  return seed % 4 === 0;
+}

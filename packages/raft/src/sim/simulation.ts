@@ -29,6 +29,11 @@ export interface SimOptions {
   steps: number;
   nodes: 3 | 5;
   bug?: InjectedBug;
+  /**
+   * Every leader is cut off or crashed right after its election or a commit, and appends
+   * carry one entry each: the schedule that makes Figure 8 histories common.
+   */
+  hostile?: boolean;
 }
 
 export interface SimResult {
@@ -86,6 +91,8 @@ interface Faults {
   lossRate: number;
   dupRate: number;
   maxDelayMs: number;
+  /** Share of messages held back much longer (stale, heavily reordered deliveries). */
+  stragglerRate: number;
   blocked: Set<string>;
 }
 
@@ -105,6 +112,12 @@ export class Simulation {
   private readonly heartbeatTicks: number;
   private readonly maxMsgBytes: number;
   private readonly maxInflight: number;
+  private readonly faultIntervalMs: readonly [number, number];
+  /** Share of crashes aimed at a leader. */
+  private readonly leaderCrashRate: number;
+  /** How often a leader is cut off right after an election or a commit (see maybeCrashAtInterestingPoint). */
+  private readonly targetedFaultRate: number;
+  private readonly maxDowntimeMs: number;
   private proposalSeq = 0;
   private readSeq = 0;
   private readonly readFloor = new Map<string, number>();
@@ -130,10 +143,18 @@ export class Simulation {
       lossRate: this.prng.pick([0, 0.01, 0.05, 0.1]),
       dupRate: this.prng.pick([0, 0.02, 0.05]),
       maxDelayMs: this.prng.pick([2, 5, 15]),
+      stragglerRate: this.prng.pick([0, 0.01, 0.05]),
       blocked: new Set(),
     };
     this.heartbeatTicks = this.prng.pick([1, 2, 3]);
-    this.maxMsgBytes = this.prng.pick([32, 128, 1024 * 1024]);
+    this.maxMsgBytes = options.hostile ? 16 : this.prng.pick([16, 32, 128, 1024 * 1024]);
+    this.faultIntervalMs = this.prng.pick([
+      [20, 250],
+      [10, 80],
+    ] as const);
+    this.leaderCrashRate = this.prng.pick([0, 0.3, 0.6]);
+    this.targetedFaultRate = options.hostile ? 1 : this.prng.pick([0, 0.2, 0.6]);
+    this.maxDowntimeMs = this.prng.pick([100, 600]);
     this.maxInflight = this.prng.pick([1, 4, 64]);
     const ids = Array.from({ length: options.nodes }, (_, i) => `n${i + 1}`);
     for (const id of ids) this.addNode(id, ids);
@@ -234,7 +255,7 @@ export class Simulation {
     n.sm = n.sm.slice(0, n.disk.smDurable);
     n.pending = undefined;
     n.received.clear();
-    this.checker.restarted(n.watch);
+    this.checker.restarted(n.id, n.watch);
     n.core = makeCore(
       {
         id: n.id,
@@ -286,7 +307,10 @@ export class Simulation {
     n.pending = rd;
     const first = rd.entries[0];
     if (first) this.checker.handedOut(n.id, rd.entries, core.termAt(first.index - 1) ?? 0);
+    // No write is in flight, so the disk holds everything persisted so far.
+    if (!rd.snapshot) this.checker.truncation(n.id, n.disk.log, rd.entries);
     if (rd.softState?.role === 'leader') this.stats.elections++;
+    this.maybeCrashAtInterestingPoint(n, rd);
     this.trace(
       `ready ${n.id} hs=${rd.hardState ? `${rd.hardState.term}/${rd.hardState.vote}/${rd.hardState.commit}` : '-'} ` +
         `snap=${rd.snapshot?.index ?? '-'} ents=${rd.entries.length}@${first?.index ?? '-'} ` +
@@ -365,7 +389,9 @@ export class Simulation {
       }
       delivered++;
       this.at(
-        this.prng.int(1, this.faults.maxDelayMs),
+        this.prng.chance(this.faults.stragglerRate)
+          ? this.prng.int(50, 500)
+          : this.prng.int(1, this.faults.maxDelayMs),
         () => `deliver ${describeMessage(m)}`,
         () => this.deliver(to, m, snapshotData),
       );
@@ -579,7 +605,7 @@ export class Simulation {
 
   private scheduleFault(): void {
     this.at(
-      this.prng.int(20, 250),
+      this.prng.int(this.faultIntervalMs[0], this.faultIntervalMs[1]),
       () => 'fault',
       () => {
         if (!this.chaos) return;
@@ -595,20 +621,12 @@ export class Simulation {
     if (r < 0.4) {
       const pendingWrites = all.filter((n) => n.core && n.pending);
       const up = all.filter((n) => n.core);
-      const pool = pendingWrites.length > 0 && this.prng.chance(0.5) ? pendingWrites : up;
+      const leaders = up.filter((n) => n.core!.status().role === 'leader');
+      let pool = up;
+      if (leaders.length > 0 && this.prng.chance(this.leaderCrashRate)) pool = leaders;
+      else if (pendingWrites.length > 0 && this.prng.chance(0.5)) pool = pendingWrites;
       if (pool.length === 0) return;
-      const n = this.prng.pick(pool);
-      this.trace(`crash ${n.id}`);
-      this.crash(n);
-      const incarnation = n.incarnation;
-      this.at(
-        this.prng.int(10, 600),
-        () => `restart ${n.id}`,
-        () => {
-          if (n.incarnation !== incarnation || n.decommissioned) return;
-          this.start(n);
-        },
-      );
+      this.crashAndRestart(this.prng.pick(pool));
     } else if (r < 0.7) {
       const ids = all.map((n) => n.id);
       const side = new Set(ids.filter(() => this.prng.chance(0.5)));
@@ -627,6 +645,53 @@ export class Simulation {
       this.faults.dupRate = this.prng.pick([0, 0.02, 0.1]);
       this.trace(`network loss=${this.faults.lossRate} dup=${this.faults.dupRate}`);
     }
+  }
+
+  private crashAndRestart(n: SimNode): void {
+    if (!n.core) return;
+    this.trace(`crash ${n.id}`);
+    this.crash(n);
+    const incarnation = n.incarnation;
+    this.at(
+      this.prng.int(10, this.maxDowntimeMs),
+      () => `restart ${n.id}`,
+      () => {
+        if (n.incarnation !== incarnation || n.decommissioned) return;
+        this.start(n);
+      },
+    );
+  }
+
+  /**
+   * Swarm-style bias: a leader is sometimes cut off (or crashes) right after winning an
+   * election or right after advancing its commit index, before what it just sent arrives:
+   * the moments that make Figure 8 histories.
+   */
+  private maybeCrashAtInterestingPoint(n: SimNode, rd: Ready): void {
+    if (!this.chaos || this.targetedFaultRate === 0) return;
+    const elected = rd.softState?.role === 'leader';
+    const committed =
+      rd.hardState !== undefined && n.core?.status().role === 'leader' && rd.committedEntries.length > 0;
+    if (!elected && !committed) return;
+    if (!this.prng.chance(this.targetedFaultRate * (elected ? 0.5 : 0.3))) return;
+    const incarnation = n.incarnation;
+    const isolate = this.prng.chance(0.7);
+    this.at(
+      0,
+      () => `targeted-${isolate ? 'isolation' : 'crash'} ${n.id}`,
+      () => {
+        if (n.incarnation !== incarnation) return;
+        if (!isolate) {
+          this.crashAndRestart(n);
+          return;
+        }
+        const others = [...this.nodes.keys()].filter((id) => id !== n.id);
+        this.partition(
+          [...others.map((o) => `${n.id}>${o}`), ...others.map((o) => `${o}>${n.id}`)],
+          'isolate-leader',
+        );
+      },
+    );
   }
 
   private partition(links: string[], kind: string): void {
