@@ -1,0 +1,406 @@
+/**
+ * Delivery semantics of real `fermata serve` processes, spoken to through raw
+ * gRPC (`makeClient`), on a one-node and a three-node cluster: due times,
+ * ack / nack / extend, lease expiry, dead letters, TTL, cancel and reschedule,
+ * dedup, groups, prefetch and batch atomicity (DESIGN.md, "Delivery").
+ */
+import { v1 } from '@fermata/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Cluster,
+  type ConsumeSession,
+  hex,
+  i64,
+  type NodeClients,
+  retryUnavailable,
+  sleep,
+  startCluster,
+} from '../src/index.js';
+import {
+  counts,
+  eventually,
+  idOf,
+  leaderClients,
+  ms,
+  msg,
+  publish,
+  SETTLE_LEASE_EXPIRED,
+  SETTLE_OK,
+  text,
+  uniqueTopic,
+} from './support.js';
+
+describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
+  let cluster: Cluster;
+  let c: NodeClients;
+  const sessions: ConsumeSession[] = [];
+
+  const consume = async (
+    topic: string,
+    opts: { group?: string; prefetch?: number; leaseMs?: number } = {},
+  ) => {
+    const s = await retryUnavailable(() =>
+      c.consume({
+        topic,
+        group: opts.group ?? '',
+        prefetch: opts.prefetch ?? 100,
+        leaseMs: i64(opts.leaseMs ?? 10_000),
+      }),
+    );
+    sessions.push(s);
+    return s;
+  };
+
+  beforeAll(async () => {
+    cluster = await startCluster({ nodes: size });
+    c = await leaderClients(cluster);
+  });
+  afterEach((ctx) => {
+    for (const s of sessions.splice(0)) s.cancel();
+    if (ctx.task.result?.state === 'fail') console.error(cluster.logs(30));
+  });
+  afterAll(async () => {
+    c?.close();
+    await cluster?.stop();
+  });
+
+  it('delivers each message once, at or after its due time, with attempt 1', async () => {
+    const topic = uniqueTopic('due');
+    const s = await consume(topic);
+    const delays = Array.from({ length: 20 }, (_, i) => (i * 97) % 1500);
+    const published = await publish(
+      c,
+      delays.map((d, i) => msg(topic, `m${i}`, { delayMs: d })),
+    );
+    const dueById = new Map(published.results.map((r) => [idOf(r), ms(r.dueAtMs)]));
+    const got = await s.waitForCount(20);
+    await sleep(300);
+    expect(s.received).toHaveLength(20);
+    expect(new Set(got.map((g) => idOf(g.delivery)))).toEqual(new Set(dueById.keys()));
+    for (const { delivery, receivedAtMs } of got) {
+      const due = dueById.get(idOf(delivery))!;
+      expect(ms(delivery.dueAtMs)).toBe(due);
+      expect(delivery.attempt).toBe(1);
+      // The server leased it no earlier than due (lease end = lease start + leaseMs) ...
+      expect(ms(delivery.leaseExpiresAtMs) - 10_000).toBeGreaterThanOrEqual(due);
+      // ... and it reached us no earlier than due (same machine, same clock).
+      expect(receivedAtMs).toBeGreaterThanOrEqual(due);
+    }
+  });
+
+  it('an ack removes the message; a second ack of the tag is answered lease expired', async () => {
+    const topic = uniqueTopic('ack');
+    const s = await consume(topic);
+    await publish(c, [msg(topic, 'a'), msg(topic, 'b')]);
+    const got = await s.waitForCount(2);
+    expect(await counts(c, topic)).toEqual({ default: { pending: 0, inFlight: 2, deadLettered: 0 } });
+    const tags = got.map((g) => g.delivery.tag);
+    const r = await s.ack(tags);
+    expect(r.outcomes.map((o) => o.status)).toEqual([SETTLE_OK, SETTLE_OK]);
+    expect(await counts(c, topic)).toEqual({ default: { pending: 0, inFlight: 0, deadLettered: 0 } });
+    const again = await c.ack({ tags: [tags[0]!] });
+    expect(again.outcomes[0]?.status).toBe(SETTLE_LEASE_EXPIRED);
+    await sleep(500);
+    expect(s.received).toHaveLength(2);
+  });
+
+  it('an unacked delivery comes back after its lease with attempt + 1; the lapsed tag no longer settles', async () => {
+    const topic = uniqueTopic('lapse');
+    const s = await consume(topic, { leaseMs: 400, prefetch: 1 });
+    await publish(c, [msg(topic, 'x')]);
+    const [first] = await s.waitForCount(1);
+    const [, second] = await s.waitForCount(2, 20_000);
+    expect(idOf(second!.delivery)).toBe(idOf(first!.delivery));
+    expect(second!.delivery.attempt).toBe(2);
+    expect(second!.receivedAtMs).toBeGreaterThanOrEqual(ms(first!.delivery.leaseExpiresAtMs));
+    const stale = await c.ack({ tags: [first!.delivery.tag] });
+    expect(stale.outcomes[0]?.status).toBe(SETTLE_LEASE_EXPIRED);
+    const ok = await c.ack({ tags: [second!.delivery.tag] });
+    expect(ok.outcomes[0]?.status).toBe(SETTLE_OK);
+  });
+
+  it('a nack with a delay makes the message due again no earlier than now + delay, attempt kept counting', async () => {
+    const topic = uniqueTopic('nack');
+    const s = await consume(topic);
+    await publish(c, [msg(topic, 'n')]);
+    const [first] = await s.waitForCount(1);
+    const before = Date.now();
+    const r = await s.nack(first!.delivery.tag, 700);
+    expect(r.outcomes[0]?.status).toBe(SETTLE_OK);
+    const dueAgain = ms(r.outcomes[0]!.dueAtMs);
+    expect(dueAgain).toBeGreaterThanOrEqual(before + 700 - 50);
+    const [, second] = await s.waitForCount(2);
+    expect(second!.delivery.attempt).toBe(2);
+    expect(ms(second!.delivery.dueAtMs)).toBe(dueAgain);
+    expect(second!.receivedAtMs).toBeGreaterThanOrEqual(dueAgain);
+    // The unary Nack refuses a tag whose lease is gone.
+    const stale = await c.nack({ tag: first!.delivery.tag, delayMs: i64(0) });
+    expect(stale.outcome?.status).toBe(SETTLE_LEASE_EXPIRED);
+    await s.ack([second!.delivery.tag]);
+  });
+
+  it('extend moves the lease: no redelivery while it runs, the old tag is stale, the new tag acks', async () => {
+    const topic = uniqueTopic('extend');
+    const s = await consume(topic, { leaseMs: 500 });
+    await publish(c, [msg(topic, 'e')]);
+    const [first] = await s.waitForCount(1);
+    const r = await c.extend({ tag: first!.delivery.tag, leaseMs: i64(4_000) });
+    expect(r.outcome?.status).toBe(SETTLE_OK);
+    const newTag = r.outcome!.newTag as Uint8Array;
+    expect(hex(newTag)).not.toBe(hex(first!.delivery.tag));
+    expect(ms(r.outcome!.dueAtMs)).toBeGreaterThan(ms(first!.delivery.leaseExpiresAtMs));
+    await sleep(1_500);
+    expect(s.received).toHaveLength(1);
+    expect((await c.ack({ tags: [first!.delivery.tag] })).outcomes[0]?.status).toBe(SETTLE_LEASE_EXPIRED);
+    expect((await s.ack([newTag])).outcomes[0]?.status).toBe(SETTLE_OK);
+    expect(await counts(c, topic)).toEqual({ default: { pending: 0, inFlight: 0, deadLettered: 0 } });
+  });
+
+  it('past maxAttempts the message moves to the dead-letter topic instead of being delivered again', async () => {
+    const topic = uniqueTopic('dlq');
+    await retryUnavailable(() => c.createTopic({ name: topic, settings: { maxAttempts: 2 } }));
+    const s = await consume(topic, { leaseMs: 300 });
+    await publish(c, [msg(topic, 'poison', { headers: { h: 'v' } })]);
+    const dead = await consume(`${topic}.dlq`);
+    const [d] = await dead.waitForCount(1, 20_000);
+    expect(text(d!.delivery.payload)).toBe('poison');
+    expect(d!.delivery.headers).toEqual({ h: 'v' });
+    expect(d!.delivery.topic).toBe(`${topic}.dlq`);
+    expect(s.received.map((g) => g.delivery.attempt)).toEqual([1, 2]);
+    await sleep(500);
+    expect(s.received).toHaveLength(2);
+    expect(await counts(c, topic)).toEqual({ default: { pending: 0, inFlight: 0, deadLettered: 1 } });
+  });
+
+  it('a message not acked by its TTL is removed, or dead-lettered when the topic says so', async () => {
+    const dropTopic = uniqueTopic('ttl-drop');
+    const dlTopic = uniqueTopic('ttl-dl');
+    await retryUnavailable(() =>
+      c.createTopic({ name: dlTopic, settings: { expiryAction: v1.ExpiryAction.EXPIRY_ACTION_DEAD_LETTER } }),
+    );
+    const s = await consume(dropTopic, { leaseMs: 5_000 });
+    await publish(c, [
+      msg(dropTopic, 'later', { delayMs: 60_000, ttlMs: 300 }),
+      msg(dropTopic, 'inflight', { ttlMs: 800 }),
+      msg(dlTopic, 'to-dlq', { delayMs: 60_000, ttlMs: 300 }),
+    ]);
+    const [inflight] = await s.waitForCount(1);
+    expect(text(inflight!.delivery.payload)).toBe('inflight');
+    await eventually(
+      async () => (await counts(c, dropTopic))?.['default']?.pending === 0,
+      20_000,
+      'the pending message to expire',
+    );
+    await eventually(
+      async () => (await counts(c, dropTopic))?.['default']?.inFlight === 0,
+      20_000,
+      'the in-flight message to expire',
+    );
+    // An expired message's tag no longer settles.
+    expect((await s.ack([inflight!.delivery.tag])).outcomes[0]?.status).toBe(SETTLE_LEASE_EXPIRED);
+    const dead = await consume(`${dlTopic}.dlq`);
+    const [d] = await dead.waitForCount(1, 20_000);
+    expect(text(d!.delivery.payload)).toBe('to-dlq');
+    expect(await counts(c, dlTopic)).toEqual({ default: { pending: 0, inFlight: 0, deadLettered: 1 } });
+    expect(s.received).toHaveLength(1);
+  });
+
+  it('cancel gives a definite result in every state', async () => {
+    const topic = uniqueTopic('cancel');
+    const C = v1.CancelStatus;
+    const s = await consume(topic, { leaseMs: 2_000 });
+    const [pending, inFlight, acked] = (
+      await publish(c, [
+        msg(topic, 'pending', { delayMs: 60_000, key: 'k-pending' }),
+        msg(topic, 'inflight', { key: 'k-inflight' }),
+        msg(topic, 'acked', { key: 'k-acked' }),
+      ])
+    ).results;
+    const got = await s.waitForCount(2);
+    const byPayload = new Map(got.map((g) => [text(g.delivery.payload), g.delivery]));
+    await s.ack([byPayload.get('acked')!.tag]);
+
+    expect((await c.cancel({ topic, id: pending!.id })).status).toBe(C.CANCEL_STATUS_CANCELLED);
+    expect((await c.cancel({ topic, key: 'k-pending' })).status).toBe(C.CANCEL_STATUS_ALREADY_DONE);
+    expect((await c.cancel({ topic, id: inFlight!.id })).status).toBe(C.CANCEL_STATUS_IN_FLIGHT);
+    expect((await c.cancel({ topic, key: 'k-acked' })).status).toBe(C.CANCEL_STATUS_ALREADY_DONE);
+    expect((await c.cancel({ topic, id: acked!.id })).status).toBe(C.CANCEL_STATUS_ALREADY_DONE);
+    expect((await c.cancel({ topic, key: 'no-such-key' })).status).toBe(C.CANCEL_STATUS_NOT_FOUND);
+    expect((await c.cancel({ topic, id: i64(999_999_999) })).status).toBe(C.CANCEL_STATUS_NOT_FOUND);
+    // In flight changed nothing: the delivery still acks.
+    const counted = await counts(c, topic);
+    expect(counted?.['default']).toMatchObject({ pending: 0, inFlight: 1 });
+
+    // After its lease lapses (before it is delivered again: stop the consumer) it is cancellable.
+    s.cancel();
+    await sleep(ms(byPayload.get('inflight')!.leaseExpiresAtMs) - Date.now() + 100);
+    expect((await c.cancel({ topic, key: 'k-inflight' })).status).toBe(C.CANCEL_STATUS_CANCELLED);
+    expect(await counts(c, topic)).toEqual({ default: { pending: 0, inFlight: 0, deadLettered: 0 } });
+
+    // A message without a key leaves no tombstone: once acked it is not found.
+    const s2 = await consume(topic);
+    const [plain] = (await publish(c, [msg(topic, 'plain')])).results;
+    const [pg] = await s2.waitForCount(1);
+    await s2.ack([pg!.delivery.tag]);
+    expect((await c.cancel({ topic, id: plain!.id })).status).toBe(C.CANCEL_STATUS_NOT_FOUND);
+    await sleep(300);
+    expect(s2.received).toHaveLength(1);
+  });
+
+  it('reschedule gives a definite result in every state and moves the due time', async () => {
+    const topic = uniqueTopic('resched');
+    const R = v1.RescheduleStatus;
+    const [far, soon] = (
+      await publish(c, [
+        msg(topic, 'far', { delayMs: 60_000, key: 'k-far' }),
+        msg(topic, 'soon', { delayMs: 60_000, key: 'k-soon' }),
+      ])
+    ).results;
+    const before = Date.now();
+    const r = await c.reschedule({ topic, key: 'k-soon', delayMs: i64(800) });
+    expect(r.status).toBe(R.RESCHEDULE_STATUS_RESCHEDULED);
+    const newDue = ms(r.dueAtMs);
+    expect(newDue).toBeGreaterThanOrEqual(before + 800 - 50);
+    expect(idOf(r)).toBe(idOf(soon!));
+    const s = await consume(topic, { leaseMs: 5_000 });
+    const [got] = await s.waitForCount(1);
+    expect(text(got!.delivery.payload)).toBe('soon');
+    expect(got!.receivedAtMs).toBeGreaterThanOrEqual(newDue);
+    expect(ms(got!.delivery.dueAtMs)).toBe(newDue);
+
+    expect((await c.reschedule({ topic, id: soon!.id, delayMs: i64(0) })).status).toBe(
+      R.RESCHEDULE_STATUS_IN_FLIGHT,
+    );
+    await s.ack([got!.delivery.tag]);
+    expect((await c.reschedule({ topic, key: 'k-soon', delayMs: i64(0) })).status).toBe(
+      R.RESCHEDULE_STATUS_ALREADY_DONE,
+    );
+    expect((await c.reschedule({ topic, key: 'nope', delayMs: i64(0) })).status).toBe(
+      R.RESCHEDULE_STATUS_NOT_FOUND,
+    );
+    // An absolute due time works too, and the message stays put until then.
+    const at = Date.now() + 700;
+    const abs = await c.reschedule({ topic, id: far!.id, deliverAtMs: i64(at) });
+    expect(abs.status).toBe(R.RESCHEDULE_STATUS_RESCHEDULED);
+    expect(ms(abs.dueAtMs)).toBe(at);
+    const [, second] = await s.waitForCount(2);
+    expect(text(second!.delivery.payload)).toBe('far');
+    expect(second!.receivedAtMs).toBeGreaterThanOrEqual(at);
+  });
+
+  it('a publish whose key is live returns the existing id and stores nothing', async () => {
+    const topic = uniqueTopic('dedup');
+    const first = await publish(c, [msg(topic, 'one', { key: 'same', delayMs: 60_000 })]);
+    const second = await publish(c, [msg(topic, 'two', { key: 'same', delayMs: 60_000 })]);
+    expect(first.results[0]?.deduplicated).toBe(false);
+    expect(second.results[0]?.deduplicated).toBe(true);
+    expect(idOf(second.results[0]!)).toBe(idOf(first.results[0]!));
+    // Within one batch too, and per topic.
+    const other = uniqueTopic('dedup-other');
+    const batch = await publish(c, [
+      msg(topic, 'three', { key: 'fresh', delayMs: 60_000 }),
+      msg(topic, 'four', { key: 'fresh', delayMs: 60_000 }),
+      msg(other, 'five', { key: 'same', delayMs: 60_000 }),
+    ]);
+    expect(batch.results.map((x) => x.deduplicated)).toEqual([false, true, false]);
+    expect(idOf(batch.results[1]!)).toBe(idOf(batch.results[0]!));
+    expect(idOf(batch.results[2]!)).not.toBe(idOf(first.results[0]!));
+    expect((await counts(c, topic))?.['default']?.pending).toBe(2);
+    const m = await c.getMessage({ topic, key: 'same' });
+    expect(text(m.message!.payload!)).toBe('one');
+  });
+
+  it('each group gets every message; the consumers of a group share them', async () => {
+    const topic = uniqueTopic('groups');
+    await retryUnavailable(() => c.createTopic({ name: topic }));
+    await c.createGroup({ topic, group: 'audit' });
+    const a1 = await consume(topic, { prefetch: 5 });
+    const a2 = await consume(topic, { prefetch: 5 });
+    const b = await consume(topic, { group: 'audit', prefetch: 50 });
+    const n = 40;
+    const ids = (
+      await publish(
+        c,
+        Array.from({ length: n }, (_, i) => msg(topic, `g${i}`)),
+      )
+    ).results.map(idOf);
+    // Default-group consumers ack as they go so both keep taking turns.
+    const ackLoop = (s: ConsumeSession) => {
+      let acked = 0;
+      const timer = setInterval(() => {
+        const tags = s.received.slice(acked).map((g) => g.delivery.tag);
+        acked += tags.length;
+        if (tags.length > 0) void s.ack(tags).catch(() => undefined);
+      }, 20);
+      return () => clearInterval(timer);
+    };
+    const stop1 = ackLoop(a1);
+    const stop2 = ackLoop(a2);
+    try {
+      await eventually(() => a1.received.length + a2.received.length >= n, 20_000, 'the default group');
+      await b.waitForCount(n);
+    } finally {
+      stop1();
+      stop2();
+    }
+    const ids1 = a1.received.map((g) => idOf(g.delivery));
+    const ids2 = a2.received.map((g) => idOf(g.delivery));
+    expect(ids1.length).toBeGreaterThan(0);
+    expect(ids2.length).toBeGreaterThan(0);
+    expect(ids1.filter((id) => ids2.includes(id))).toEqual([]);
+    expect(new Set([...ids1, ...ids2])).toEqual(new Set(ids));
+    expect(new Set(b.received.map((g) => idOf(g.delivery)))).toEqual(new Set(ids));
+    expect(b.received.every((g) => g.delivery.group === 'audit')).toBe(true);
+    expect(a1.maxUnacked).toBeLessThanOrEqual(5);
+    expect(a2.maxUnacked).toBeLessThanOrEqual(5);
+  });
+
+  it('a consumer never holds more unacked deliveries than its prefetch; credit changes the window', async () => {
+    const topic = uniqueTopic('prefetch');
+    await publish(
+      c,
+      Array.from({ length: 30 }, (_, i) => msg(topic, `p${i}`)),
+    );
+    const s = await consume(topic, { prefetch: 3, leaseMs: 30_000 });
+    await s.waitForCount(3);
+    await sleep(700);
+    expect(s.received).toHaveLength(3);
+    s.credit(5);
+    await s.waitForCount(5);
+    await sleep(500);
+    expect(s.received).toHaveLength(5);
+    // Acking frees slots one for one; the window is never exceeded on the way.
+    let acked = 0;
+    while (acked < 30) {
+      await s.waitForCount(acked + 1);
+      const next = s.received[acked]!;
+      acked++;
+      expect(s.unacked.size).toBeLessThanOrEqual(5);
+      await s.ack([next.delivery.tag]);
+    }
+    expect(s.maxUnacked).toBe(5);
+    expect(new Set(s.received.map((g) => idOf(g.delivery))).size).toBe(30);
+  });
+
+  it('a batch is atomic: a bad message refuses the whole batch, a good batch is stored whole', async () => {
+    const topic = uniqueTopic('atomic');
+    const other = uniqueTopic('atomic-other');
+    await publish(c, [msg(topic, 'seed', { delayMs: 60_000 })]);
+    const before = await counts(c, topic);
+    const err = await c
+      .publish({
+        messages: [msg(topic, 'ok1'), msg(other, 'ok2', { key: 'k' }), msg(topic, 'bad', { delayMs: -1 })],
+      })
+      .catch((e: unknown) => e as { code: number; meta: Record<string, string> });
+    expect(err).toMatchObject({ code: 3, meta: { 'fermata-field': 'messages[2].delay_ms' } });
+    expect(await counts(c, topic)).toEqual(before);
+    expect(await counts(c, other)).toBeUndefined();
+    const good = await publish(
+      c,
+      Array.from({ length: 200 }, (_, i) => msg(i % 2 === 0 ? topic : other, `b${i}`, { delayMs: 60_000 })),
+    );
+    expect(good.results).toHaveLength(200);
+    expect((await counts(c, topic))?.['default']?.pending).toBe(101);
+    expect((await counts(c, other))?.['default']?.pending).toBe(100);
+  });
+});
