@@ -100,6 +100,7 @@ export class BrokerServer {
       maxUncommittedBytes: config.raft.maxUncommittedBytes,
       maxMsgBytes: config.raft.maxAppendBytes,
       maxInflight: config.raft.maxInflightAppends,
+      onFsync: (sample) => metrics.fsyncDurationMs.observe(sample.durationMs),
       log,
     });
 
