@@ -62,7 +62,6 @@ describe('the documented ten-line example', () => {
   it('publishes with a delay and consumes the JSON payload', async () => {
     cluster = await FakeCluster.start(3, 0);
     client = new FermataClient({ endpoints: cluster.endpoints, logger: quiet });
-    await client.createTopic('emails').catch(() => {});
     const id = await client.publish('emails', JSON.stringify({ to: 'ada@example.com' }), { delayMs: 5_000 });
     expect(id).toBe(1n);
     expect(cluster.stored[0]!.delayMs).toBe(5_000n);
