@@ -1,5 +1,5 @@
 /** Events in the chaotic phase of one run, unless --steps says otherwise. */
-export const DEFAULT_STEPS = 3000;
+export const DEFAULT_STEPS = 10_000;
 
 /** Odd seeds run 5 nodes, even seeds 3, unless --nodes is given. */
 export function nodesForSeed(seed: number): 3 | 5 {
