@@ -97,7 +97,11 @@ export class FakeCluster {
   /** Every UpdateTopic request, as received. */
   readonly topicUpdates: pb.UpdateTopicRequest[] = [];
 
-  static async start(n: number, leader = 0): Promise<FakeCluster> {
+  static async start(
+    n: number,
+    leader = 0,
+    credentials: grpc.ServerCredentials = grpc.ServerCredentials.createInsecure(),
+  ): Promise<FakeCluster> {
     const c = new FakeCluster();
     for (let i = 0; i < n; i++) {
       const node = new FakeNode(`n${i + 1}`, c);
@@ -105,9 +109,7 @@ export class FakeCluster {
       node.server.addService(ClusterService, c.clusterHandlers(node) as grpc.UntypedServiceImplementation);
       node.server.addService(AdminService, c.adminHandlers(node) as grpc.UntypedServiceImplementation);
       const port = await new Promise<number>((ok, fail) =>
-        node.server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
-          err ? fail(err) : ok(p),
-        ),
+        node.server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? fail(err) : ok(p))),
       );
       node.address = `127.0.0.1:${port}`;
       c.nodes.push(node);
