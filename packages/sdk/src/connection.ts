@@ -3,6 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import { type BackoffPolicy, backoffDelayMs } from './backoff.js';
 import {
   ClosedError,
+  DeadlineExceededError,
   type FermataError,
   isRetryable,
   leaderHint,
@@ -38,6 +39,9 @@ export interface ConnectionConfig {
   logger: Logger;
   random: () => number;
 }
+
+/** An attempt is not started with less than this left of the call's budget. */
+const MIN_ATTEMPT_BUDGET_MS = 20;
 
 function toBuffer(v: string | Uint8Array | undefined): Buffer | null {
   if (v === undefined) return null;
@@ -237,6 +241,13 @@ export class Connection {
         });
       } catch (e) {
         const err = toFermataError(e);
+        if (err instanceof DeadlineExceededError && lastError !== undefined) {
+          // The last attempt ran into the budget: say what kept the earlier ones from succeeding.
+          throw new DeadlineExceededError(
+            `${name}: no success within ${deadlineAt - startedAt} ms (${attempt} attempts); before the last: ${lastError.message}`,
+            { cause: lastError },
+          );
+        }
         if (!isRetryable(err) || this.closed) throw err;
         // A failed discovery (often cut short by the deadline) says less than an error from the call itself.
         if (address !== undefined || lastError === undefined) lastError = err;
@@ -246,7 +257,8 @@ export class Connection {
       let waitMs = 0;
       if (!(redirected && !lastWasRedirect)) waitMs = this.backoffMs(++backoffAttempt);
       lastWasRedirect = redirected;
-      if (Date.now() + waitMs >= deadlineAt) {
+      // An attempt started with almost no budget left could only time out.
+      if (Date.now() + waitMs + MIN_ATTEMPT_BUDGET_MS >= deadlineAt) {
         this.config.logger.debug('giving up', { call: name, attempts: attempt, error: lastError.message });
         throw lastError;
       }
