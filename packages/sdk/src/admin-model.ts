@@ -21,18 +21,25 @@ export interface TopicSettings {
 
 /** A topic as the cluster holds it. */
 export interface Topic {
+  /** The topic's name. */
   name: string;
+  /** Every setting, with the server's defaults filled in. */
   settings: Required<TopicSettings>;
   /** Consumer groups; always includes `default`. */
   groups: string[];
+  /** When it was created, epoch ms. */
   createdAtMs: number;
 }
 
 /** Counts of one group of a topic. */
 export interface GroupStats {
+  /** The group's name. */
   group: string;
+  /** Messages waiting for their due time or for a consumer. */
   pending: number;
+  /** Messages leased to a consumer and not yet settled. */
   inFlight: number;
+  /** Messages moved to the dead-letter topic. */
   deadLettered: number;
   /** Due time of the earliest pending message, epoch ms; undefined when nothing is pending. */
   nextDueMs: number | undefined;
@@ -40,7 +47,9 @@ export interface GroupStats {
 
 /** {@link FermataClient.topicStats}'s answer. */
 export interface TopicStats {
+  /** The topic's name. */
   topic: string;
+  /** One entry per group. */
   groups: GroupStats[];
 }
 
@@ -56,13 +65,17 @@ export type MemberRole =
 
 /** One cluster member. */
 export interface Member {
+  /** The node's id. */
   id: string;
   /** Client gRPC address. */
   address: string;
   /** Raft peer address. */
   peerAddress: string;
+  /** Its role, as the answering node sees it. */
   role: MemberRole;
+  /** False for a learner (replicated to, not counted for quorum). */
   voter: boolean;
+  /** Highest log index known to be on this member. */
   matchIndex: bigint;
   /** Entries behind the leader's log. */
   lag: bigint;
@@ -70,15 +83,21 @@ export interface Member {
 
 /** {@link FermataClient.clusterInfo}'s answer. */
 export interface ClusterInfo {
+  /** The cluster's configured name. */
   clusterId: string;
   /** The node that answered. */
   nodeId: string;
   /** Empty when the answering node knows no leader. */
   leaderId: string;
+  /** The leader's client address; empty when no leader is known. */
   leaderAddress: string;
+  /** The current Raft term. */
   term: bigint;
+  /** Highest log index known committed. */
   commitIndex: bigint;
+  /** Highest log index applied to the broker's state. */
   appliedIndex: bigint;
+  /** Every member with role, address and lag. */
   members: Member[];
 }
 

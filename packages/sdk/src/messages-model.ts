@@ -27,12 +27,16 @@ export type MessageState = 'unspecified' | 'pending' | 'in-flight' | 'done' | 'd
 
 /** A stored message (as inspected, not delivered). */
 export interface MessageInfo {
+  /** The message id. */
   id: bigint;
   topic: string;
   payload: Uint8Array;
   headers: Record<string, string>;
+  /** The publish key ('' when none). */
   key: string;
+  /** When it was published, epoch ms. */
   enqueuedAtMs: number;
+  /** When it was (first) due, epoch ms. */
   dueAtMs: number;
   /** 0 when it never expires. */
   expireAtMs: number;
@@ -42,21 +46,29 @@ export interface MessageInfo {
 export interface GroupMessageState {
   group: string;
   state: MessageState;
+  /** When it is next due in this group (for an in-flight message: when its lease ends), epoch ms. */
   dueAtMs: number;
+  /** Deliveries so far in this group. */
   attempt: number;
 }
 
 /** {@link FermataClient.getMessage}'s answer. */
 export interface MessageDetails {
+  /** The stored message. */
   message: MessageInfo;
+  /** Its state in each group of the topic. */
   groups: GroupMessageState[];
 }
 
 /** One entry of {@link FermataClient.listMessages}. */
 export interface ListedMessage {
+  /** The stored message. */
   message: MessageInfo;
+  /** Its state in the listed group. */
   state: MessageState;
+  /** When its entry is due in the listed group, epoch ms. */
   dueAtMs: number;
+  /** Deliveries so far in the listed group. */
   attempt: number;
   /** The entry's current key; for an in-flight entry, its delivery tag. */
   tag: Uint8Array;
@@ -78,6 +90,7 @@ export interface ListMessagesOptions {
 
 /** One page of {@link FermataClient.listMessages}. */
 export interface MessagePage {
+  /** The entries of this page, by due time. */
   messages: ListedMessage[];
   /** Pass as `pageToken` for the next page; undefined on the last page. */
   nextPageToken: Uint8Array | undefined;

@@ -15,8 +15,11 @@ export interface TlsOptions {
 
 /** Where the SDK reports what it handled by itself (retries, ignored expired leases). */
 export interface Logger {
+  /** Retries, redirects, reconnects: routine. */
   debug(message: string, context?: Record<string, unknown>): void;
+  /** Something the SDK handled that you may want to know about (a failed handler, an expired lease). */
   warn(message: string, context?: Record<string, unknown>): void;
+  /** Something that needs attention (a subscription stopped, a settle failed). */
   error(message: string, context?: Record<string, unknown>): void;
 }
 
