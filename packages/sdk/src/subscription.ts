@@ -97,7 +97,7 @@ function checkInt(value: number, min: number, max: number, name: string): void {
  * to the leader, reopens it after a failover, runs up to `concurrency`
  * handlers, and settles each delivery. Close it with {@link Subscription.close}.
  */
-export class Subscription implements Settler {
+export class Subscription {
   /** The topic consumed. */
   readonly topic: string;
   /** The consumer group. */
@@ -221,22 +221,26 @@ export class Subscription implements Settler {
     return this.closing;
   }
 
-  // ---- Settler (used by Message) ----
+  // ---- settling (used by Message) ----
 
-  /** @internal */
-  ack(message: Message): Promise<void> {
+  /** How this subscription's messages settle themselves (kept off the public surface). */
+  private readonly settler: Settler = {
+    ack: (m) => this.settleAck(m),
+    nack: (m, delayMs) => this.settleNack(m, delayMs),
+    extend: (m, leaseMs) => this.settleExtend(m, leaseMs),
+  };
+
+  private settleAck(message: Message): Promise<void> {
     return this.request('ack', message.tag, 0, 0).then(() => {});
   }
 
-  /** @internal */
-  nack(message: Message, delayMs: number | undefined): Promise<void> {
+  private settleNack(message: Message, delayMs: number | undefined): Promise<void> {
     const delay = delayMs ?? this.backoffFor(message.attempt, undefined);
     checkInt(delay, 0, Number.MAX_SAFE_INTEGER, 'delayMs');
     return this.request('nack', message.tag, delay, 0).then(() => {});
   }
 
-  /** @internal */
-  async extend(
+  private async settleExtend(
     message: Message,
     leaseMs: number | undefined,
   ): Promise<{ tag: Uint8Array; leaseExpiresAtMs: number }> {
@@ -315,7 +319,7 @@ export class Subscription implements Settler {
       if (this.paused || this.state !== 'running') this.sendCredit(0);
     } else if (res.deliveries) {
       for (const d of res.deliveries.deliveries ?? []) {
-        const message = new Message(d, this.group, this);
+        const message = new Message(d, this.group, this.settler);
         if (this.state === 'running') this.buffered.push(message);
         else this.track(message.release()).catch((e) => this.settleFailed(message, e));
       }
