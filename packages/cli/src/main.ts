@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
-import { serve } from './commands/serve.js';
+import { errorLine, exitCodeOf, QuietExit } from './exit-codes.js';
+import { buildProgram, CommanderError, commanderExitCode } from './program.js';
 
-const program = new Command('fermata').description('Fermata: a replicated delay-message broker');
-
-program
-  .command('serve')
-  .description('run a Fermata node (configuration from --config / FERMATA_CONFIG and FERMATA_* variables)')
-  .option('-c, --config <file>', 'YAML configuration file')
-  .action(async (opts: { config?: string }) => {
-    await serve(opts);
-  });
-
-await program.parseAsync(process.argv);
+const program = buildProgram();
+try {
+  await program.parseAsync(process.argv);
+  // Client commands end here; `serve` keeps the process alive on its own.
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = commanderExitCode(err);
+  } else {
+    if (!(err instanceof QuietExit)) process.stderr.write(`${errorLine(err)}\n`);
+    process.exitCode = exitCodeOf(err);
+  }
+}

@@ -1,5 +1,19 @@
 import { BrokerServer, ConfigError, loadConfig } from '@fermata/broker';
 
+/**
+ * Variables of the `fermata` client commands. They are not server
+ * configuration keys, so they are left out of what the server's config loader
+ * sees (it refuses unknown FERMATA_* variables): a shell that exported
+ * FERMATA_ENDPOINTS for the CLI can still run `fermata serve`.
+ */
+export const CLIENT_ENV_VARS = ['FERMATA_ENDPOINTS', 'FERMATA_TOKEN', 'FERMATA_DEADLINE'] as const;
+
+function serverEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const name of CLIENT_ENV_VARS) delete out[name];
+  return out;
+}
+
 /** `fermata serve`: runs one node until SIGTERM or SIGINT, then stops gracefully and exits 0. */
 export async function serve(options: { config?: string }): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -10,7 +24,7 @@ export async function serve(options: { config?: string }): Promise<void> {
         : process.env['FERMATA_CONFIG']
           ? { file: process.env['FERMATA_CONFIG'] }
           : {}),
-      env: process.env,
+      env: serverEnv(process.env),
     });
   } catch (err) {
     if (err instanceof ConfigError) {

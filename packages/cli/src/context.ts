@@ -1,0 +1,58 @@
+import { FermataClient, type Logger } from '@fermata/sdk';
+import type { Command } from 'commander';
+import { parseDuration } from './parse.js';
+
+/** The endpoints used when neither `--endpoints` nor `FERMATA_ENDPOINTS` is given. */
+export const DEFAULT_ENDPOINTS = '127.0.0.1:7400';
+/** Default budget of one call, retries included. */
+export const DEFAULT_DEADLINE = '10s';
+
+/** Options every command (but `serve`) takes; see `addGlobalOptions` in main.ts. */
+export interface GlobalOptions {
+  endpoints: string;
+  token?: string;
+  json?: boolean;
+  deadline: string;
+  verbose?: boolean;
+}
+
+export function globals(cmd: Command): GlobalOptions {
+  return cmd.optsWithGlobals<GlobalOptions>();
+}
+
+/** SDK log lines go to stderr, one line each: warnings always, debug with --verbose. */
+function stderrLogger(verbose: boolean): Logger {
+  const line = (level: string, message: string, context?: Record<string, unknown>) => {
+    const ctx =
+      context && Object.keys(context).length > 0
+        ? ` ${JSON.stringify(context, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`
+        : '';
+    process.stderr.write(`fermata: ${level}: ${message}${ctx}\n`);
+  };
+  return {
+    debug: verbose ? (m, c) => line('debug', m, c) : () => {},
+    warn: (m, c) => line('warning', m, c),
+    error: (m, c) => line('error', m, c),
+  };
+}
+
+/** A client for the command's global options. Close it when done. */
+export function connect(cmd: Command): FermataClient {
+  const g = globals(cmd);
+  return new FermataClient({
+    endpoints: g.endpoints,
+    ...(g.token ? { token: g.token } : {}),
+    deadlineMs: Math.max(1, parseDuration(g.deadline, '--deadline')),
+    logger: stderrLogger(g.verbose === true),
+  });
+}
+
+/** Runs `fn` with a client and closes the client afterwards, whatever happens. */
+export async function withClient<T>(cmd: Command, fn: (client: FermataClient) => Promise<T>): Promise<T> {
+  const client = connect(cmd);
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,78 @@
+import { Command, CommanderError, Option } from 'commander';
+import { registerConsume } from './commands/consume.js';
+import { registerMembers } from './commands/members.js';
+import { registerMessages } from './commands/messages.js';
+import { registerPublish } from './commands/publish.js';
+import { registerStatus } from './commands/status.js';
+import { registerGroups, registerTopics } from './commands/topics.js';
+import { DEFAULT_DEADLINE, DEFAULT_ENDPOINTS } from './context.js';
+import { ExitCode } from './exit-codes.js';
+
+/** Options every client command takes; they may come before or after the command name. */
+function addGlobalOptions(program: Command): void {
+  program
+    .addOption(
+      new Option('-e, --endpoints <list>', 'client addresses of some or all nodes, comma-separated')
+        .env('FERMATA_ENDPOINTS')
+        .default(DEFAULT_ENDPOINTS),
+    )
+    .addOption(new Option('--token <token>', 'bearer token sent with every call').env('FERMATA_TOKEN'))
+    .addOption(
+      new Option('--deadline <duration>', 'budget of each call, retries included')
+        .env('FERMATA_DEADLINE')
+        .default(DEFAULT_DEADLINE),
+    )
+    .option('--json', 'print JSON instead of tables')
+    .option('-v, --verbose', 'log what the client does (retries, leader changes) on stderr');
+}
+
+/** The `fermata` command line. `serve` is loaded lazily, so client commands never load the server. */
+export function buildProgram(): Command {
+  const program = new Command('fermata')
+    .description('Fermata: a replicated delay-message broker')
+    .version('0.1.0')
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({
+      outputError: (text, write) => write(`fermata: ${text}`),
+    });
+  addGlobalOptions(program);
+
+  program
+    .command('serve')
+    .description('run a Fermata node (configuration from --config / FERMATA_CONFIG and FERMATA_* variables)')
+    .option('-c, --config <file>', 'YAML configuration file')
+    .action(async (opts: { config?: string }) => {
+      const { serve } = await import('./commands/serve.js');
+      await serve(opts);
+    });
+
+  registerStatus(program);
+  registerPublish(program);
+  registerConsume(program);
+  registerTopics(program);
+  registerGroups(program);
+  registerMessages(program);
+  registerMembers(program);
+
+  program.addHelpText(
+    'after',
+    `
+Exit codes: 0 ok, 1 error from the server, 2 usage error (or INVALID_ARGUMENT),
+3 not found, 4 cluster unavailable, 5 conflict (already exists, in flight, done).
+Durations: 250ms, 5s, 10m, 2h, 1d, 1h30m (a plain number is ms).
+Times: ISO 8601 (2026-12-01T09:00:00Z), epoch ms, now, +10m, -1h.
+Docs: docs/cli.md`,
+  );
+  return program;
+}
+
+/** Commander's own exits: help and version are 0, every parse error is a usage error. */
+export function commanderExitCode(err: CommanderError): number {
+  if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return ExitCode.OK;
+  if (err.code === 'commander.help') return ExitCode.OK;
+  if (err.exitCode === 0) return ExitCode.OK;
+  return ExitCode.USAGE;
+}
+
+export { CommanderError };
