@@ -24,4 +24,23 @@ describe('record cache', () => {
     expect(off.get('a')).toBeUndefined();
     expect(() => new RecordCache(-1)).toThrow(/capacity/);
   });
+
+  it('evicts exactly the least recently written over many rewrites (checked against a plain model)', () => {
+    const c = new RecordCache(64);
+    const model = new Map<string, number>();
+    let x = 7;
+    for (let i = 0; i < 20_000; i++) {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      const id = `k${x % 200}`;
+      c.set(id, Uint8Array.of(i & 0xff));
+      model.delete(id);
+      model.set(id, i & 0xff);
+      if (model.size > 64) model.delete(model.keys().next().value!);
+      expect(c.size).toBe(model.size);
+    }
+    for (let k = 0; k < 200; k++) {
+      const want = model.get(`k${k}`);
+      expect(c.get(`k${k}`)).toEqual(want === undefined ? undefined : Uint8Array.of(want));
+    }
+  });
 });

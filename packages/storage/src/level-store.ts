@@ -76,6 +76,10 @@ export class LevelStore implements KVStore {
     return this.reader.get(key);
   }
 
+  getMany(keys: readonly Bytes[]): Promise<Array<Bytes | undefined>> {
+    return this.reader.getMany(keys);
+  }
+
   scan(options: ScanOptions, visit: ScanVisitor): Promise<number> {
     return this.reader.scan(options, visit);
   }
@@ -115,6 +119,7 @@ export class LevelStore implements KVStore {
     const reader = new Reader(this.db, snap, this.reader.checkSlices);
     return {
       get: (key) => reader.get(key),
+      getMany: (keys) => reader.getMany(keys),
       scan: (options, visit) => reader.scan(options, visit),
       close: () => snap.close(),
     };
@@ -141,6 +146,12 @@ class Reader implements ReadView {
   async get(key: Bytes): Promise<Bytes | undefined> {
     const value = await this.db.get(key, this.snap ? { snapshot: this.snap } : {});
     return value ?? undefined;
+  }
+
+  async getMany(keys: readonly Bytes[]): Promise<Array<Bytes | undefined>> {
+    if (keys.length === 0) return [];
+    const values = await this.db.getMany(keys as Bytes[], this.snap ? { snapshot: this.snap } : {});
+    return values.map((v) => v ?? undefined);
   }
 
   async scan(options: ScanOptions, visit: ScanVisitor): Promise<number> {

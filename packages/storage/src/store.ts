@@ -39,6 +39,12 @@ export interface WriteOptions {
 /** What can be read: the live store, or a consistent snapshot of it. */
 export interface ReadView {
   get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  /**
+   * Many point reads in one call (one round trip to the engine instead of one
+   * promise per key); results in the order of `keys`, `undefined` where absent.
+   * Optional: callers fall back to `get` per key.
+   */
+  getMany?(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>>;
   /** Visits entries in order; resolves to the number visited. */
   scan(options: ScanOptions, visit: ScanVisitor): Promise<number>;
 }

@@ -93,6 +93,24 @@ for (const engine of ['leveldb', 'memory'] as EngineName[]) {
       expect(await store.scan({ limit: 0 }, () => undefined)).toBe(0);
     });
 
+    it('reads many keys in one call, in key order given, undefined where absent, snapshots included', async () => {
+      await store.batch(
+        [
+          { type: 'put', key: b(1), value: b(10) },
+          { type: 'put', key: b(3), value: b(30) },
+        ],
+        { sync: false },
+      );
+      const snap = store.snapshot();
+      await store.batch([{ type: 'put', key: b(2), value: b(20) }], { sync: false });
+      const live = await store.getMany([b(3), b(2), b(9), b(1)]);
+      expect(live.map((v) => (v === undefined ? undefined : hex(v)))).toEqual(['1e', '14', undefined, '0a']);
+      const old = await snap.getMany!([b(3), b(2), b(1)]);
+      expect(old.map((v) => (v === undefined ? undefined : hex(v)))).toEqual(['1e', undefined, '0a']);
+      expect(await store.getMany([])).toEqual([]);
+      await snap.close();
+    });
+
     it('reports a missing key as undefined', async () => {
       expect(await store.get(b(9))).toBeUndefined();
       await store.batch([{ type: 'put', key: b(9), value: b() }], { sync: false });

@@ -43,9 +43,35 @@ export class Txn {
     return value;
   }
 
-  /** Loads many keys at once (parallel store reads) so later `get`s hit the cache. */
+  /** Loads many keys at once (one multi-get on the store) so later `get`s hit the cache. */
   async prefetch(keys: readonly Uint8Array[]): Promise<void> {
-    await Promise.all(keys.map((k) => this.get(k)));
+    const getMany = this.view.getMany?.bind(this.view);
+    if (!getMany) {
+      await Promise.all(keys.map((k) => this.get(k)));
+      return;
+    }
+    const missing: Uint8Array[] = [];
+    const ids: string[] = [];
+    const seen = new Set<string>();
+    for (const key of keys) {
+      const id = keyId(key);
+      if (seen.has(id) || this.writes.has(id) || this.reads.has(id)) continue;
+      seen.add(id);
+      const hit = this.cache?.get(id);
+      if (hit !== undefined) continue;
+      missing.push(key);
+      ids.push(id);
+    }
+    if (missing.length === 0) return;
+    const values = await getMany(missing);
+    for (let i = 0; i < missing.length; i++) {
+      const id = ids[i]!;
+      // A write may have landed while we waited (commands are sequential, but be exact).
+      if (this.writes.has(id)) continue;
+      const value = values[i] ?? null;
+      this.reads.set(id, value);
+      if (this.cache && cacheable(missing[i]!)) this.cache.set(id, value);
+    }
   }
 
   put(key: Uint8Array, value: Uint8Array): void {
