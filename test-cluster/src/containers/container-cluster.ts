@@ -29,9 +29,11 @@ import { REPO_ROOT } from './docker.js';
 import { type K8sObject, renderKustomization } from './kustomize.js';
 import { containerOf, podEnvironment } from './pod-env.js';
 
-/** Every container and network the container tests create carries this label. */
+/** Every container and network the container tests create carries this label (value: the test process's pid). */
 export const TEST_LABEL = 'dev.fermata.test';
-/** A node must log that it started within this time. */
+/** The server's log line once it listens (the image has no shell for testcontainers' port checks). */
+const STARTED_LOG_LINE = 'fermata node started';
+/** A node must have started and answer /livez (what the startup probe asks) within this time. */
 export const NODE_START_TIMEOUT_MS = 60_000;
 /** How long `waitReady` waits by default for /readyz to answer 200. */
 export const READY_TIMEOUT_MS = 60_000;
@@ -112,18 +114,35 @@ export class ContainerCluster {
     private readonly tmp: string,
   ) {}
 
-  /** Removes containers and networks a crashed earlier run left behind (they carry TEST_LABEL). */
+  /**
+   * Removes containers and networks that an earlier run left behind when it
+   * was killed: they carry TEST_LABEL with the pid of the test process that
+   * made them, and that process is gone. A concurrent run's are left alone.
+   */
   static async removeLeftovers(): Promise<void> {
     const runtime = await getContainerRuntimeClient();
     const docker = runtime.container.dockerode;
     const filters = JSON.stringify({ label: [TEST_LABEL] });
+    const orphaned = (labels: Record<string, string> | undefined) => {
+      const pid = Number(labels?.[TEST_LABEL]);
+      if (!Number.isSafeInteger(pid) || pid <= 0) return true;
+      if (pid === process.pid) return false;
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+    };
     for (const c of await docker.listContainers({ all: true, filters })) {
+      if (!orphaned(c.Labels)) continue;
       await docker
         .getContainer(c.Id)
         .remove({ force: true, v: true })
         .catch(() => {});
     }
     for (const n of await docker.listNetworks({ filters })) {
+      if (!orphaned(n.Labels)) continue;
       await docker
         .getNetwork(n.Id)
         .remove()
@@ -155,7 +174,7 @@ export class ContainerCluster {
       Name: networkName,
       Driver: 'bridge',
       CheckDuplicate: true,
-      Labels: { [TEST_LABEL]: 'faults' },
+      Labels: { [TEST_LABEL]: String(process.pid) },
     });
     const nodes: ContainerNode[] = [];
     const cluster = new ContainerCluster(nodes, network.id, runtime, tmp);
@@ -179,7 +198,7 @@ export class ContainerCluster {
         const container = await new PodContainer(options.image)
           .asPod(hostPorts, networkName, aliases)
           .withName(`${networkName}-${name}`)
-          .withLabels({ [TEST_LABEL]: 'faults' })
+          .withLabels({ [TEST_LABEL]: String(process.pid) })
           .withHostname(name)
           .withEnvironment(env)
           .withCommand(spec.args ?? ['serve'])
@@ -188,10 +207,11 @@ export class ContainerCluster {
           .withDroppedCapabilities('ALL')
           .withSecurityOpt('no-new-privileges')
           .withResourcesQuota({ memory: 1 })
-          .withWaitStrategy(Wait.forLogMessage('fermata node started'))
+          .withWaitStrategy(Wait.forLogMessage(STARTED_LOG_LINE))
           .withStartupTimeout(NODE_START_TIMEOUT_MS)
           .start();
         nodes[index] = { index, name, aliases, hostPorts, container };
+        await cluster.waitLive(index, NODE_START_TIMEOUT_MS);
       });
       const results = await Promise.allSettled(started);
       const failed = results.find((r) => r.status === 'rejected');
@@ -246,6 +266,24 @@ export class ContainerCluster {
       return res.status === 200;
     } catch {
       return false;
+    }
+  }
+
+  /** Waits until node i answers the startup and liveness probe's path, /livez, through its published port. */
+  async waitLive(i: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${this.node(i).hostPorts.http}/livez`, {
+          signal: AbortSignal.timeout(STATUS_TIMEOUT_MS),
+        });
+        if (res.status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline)
+        throw new Error(`${this.node(i).name}: /livez did not answer 200 within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 200));
     }
   }
 
