@@ -2,6 +2,7 @@
  * The Fermata producer/consumer SDK. Start with {@link FermataClient}.
  * @packageDocumentation
  */
+
 export type {
   AddMemberOptions,
   ClusterInfo,
@@ -13,6 +14,7 @@ export type {
   TopicSettings,
   TopicStats,
 } from './admin-model.js';
+export type { AutoExtendOptions } from './auto-extend.js';
 export { type BackoffPolicy, DEFAULT_NACK_BACKOFF, DEFAULT_RETRY_BACKOFF } from './backoff.js';
 export { type BatchOptions, type CallOptions, FermataClient, MAX_PUBLISH_BATCH } from './client.js';
 export {
@@ -50,7 +52,6 @@ export { decodeJson, decodeText, json, type Payload } from './payload.js';
 export { type Durability, Producer, type ProducerOptions } from './producer.js';
 export { type PublishInput, type PublishOptions, type PublishResult, SDK_KEY_PREFIX } from './publishing.js';
 export {
-  type AutoExtendOptions,
   MAX_PREFETCH,
   type MessageHandler,
   type SubscribeOptions,

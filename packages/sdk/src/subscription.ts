@@ -1,11 +1,11 @@
-import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
+import { type pb, toInt64, toSafeNumber } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
+import { type AutoExtendOptions, startAutoExtend } from './auto-extend.js';
 import { type BackoffPolicy, backoffDelayMs, DEFAULT_NACK_BACKOFF, resolveBackoff } from './backoff.js';
-import { type Connection, unary } from './connection.js';
+import type { Connection } from './connection.js';
 import {
   ClosedError,
-  errorFromStatus,
   FermataError,
   isPermanent,
   isRetryable,
@@ -14,17 +14,10 @@ import {
   UnavailableError,
 } from './errors.js';
 import { Message, type Settler } from './message.js';
+import { Settlements } from './settlements.js';
 
 /** What the handler is given; its returned promise decides the outcome in auto mode. */
 export type MessageHandler = (message: Message) => unknown;
-
-/** Lease extension while a handler runs. */
-export interface AutoExtendOptions {
-  /** Each extension sets the lease to this many ms from now (default: the subscription's lease). */
-  extendByMs?: number;
-  /** Stop extending once a message has been extended for this long in total, in ms (default 1 h). */
-  maxTotalMs?: number;
-}
 
 /** Options of {@link FermataClient.subscribe}. */
 export interface SubscribeOptions {
@@ -59,32 +52,8 @@ export interface SubscribeOptions {
 export const MAX_PREFETCH = 100_000;
 /** Upper bound on `concurrency`. */
 export const MAX_CONCURRENCY = 10_000;
-/** Most tags in one coalesced ack request (the server's `limits.maxTagsPerCommand` default). */
-export const MAX_ACK_TAGS = 1_000;
 const DEFAULT_CONCURRENCY = 8;
 const FALLBACK_LEASE_MS = 30_000;
-const DEFAULT_MAX_EXTEND_MS = 3_600_000;
-const MIN_EXTEND_INTERVAL_MS = 10;
-
-type SettleKind = 'ack' | 'nack' | 'extend';
-
-interface Waiter {
-  tag: Uint8Array;
-  resolve: (o: pb.SettleOutcome.$Properties) => void;
-  reject: (e: FermataError) => void;
-}
-
-interface SettleRequest {
-  id: number;
-  kind: SettleKind;
-  waiters: Waiter[];
-  delayMs: number;
-  leaseMs: number;
-}
-
-function hex(tag: Uint8Array): string {
-  return Buffer.from(tag.buffer, tag.byteOffset, tag.byteLength).toString('hex');
-}
 
 function checkInt(value: number, min: number, max: number, name: string): void {
   if (!(Number.isSafeInteger(value) && value >= min && value <= max)) {
@@ -125,10 +94,7 @@ export class Subscription {
   private leaseMs: number | undefined;
   private readonly buffered: Message[] = [];
   private readonly running = new Set<Message>();
-  private readonly pending = new Map<number, SettleRequest>();
-  private readonly outstanding = new Set<Promise<unknown>>();
-  private ackBatch: SettleRequest | undefined;
-  private nextRequestId = 1;
+  private readonly settlements: Settlements;
   private idleWaiters: Array<() => void> = [];
   private closing: Promise<void> | undefined;
   private resolveDone!: () => void;
@@ -139,6 +105,7 @@ export class Subscription {
     if (typeof topic !== 'string' || topic === '') throw new RangeError('topic must be a non-empty string');
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
     this.conn = conn;
+    this.settlements = new Settlements(conn);
     this.topic = topic;
     this.group = options.group || 'default';
     this.handler = handler;
@@ -231,13 +198,13 @@ export class Subscription {
   };
 
   private settleAck(message: Message): Promise<void> {
-    return this.request('ack', message.tag, 0, 0).then(() => {});
+    return this.settlements.request('ack', message.tag, 0, 0).then(() => {});
   }
 
   private settleNack(message: Message, delayMs: number | undefined): Promise<void> {
     const delay = delayMs ?? this.backoffFor(message.attempt, undefined);
     checkInt(delay, 0, Number.MAX_SAFE_INTEGER, 'delayMs');
-    return this.request('nack', message.tag, delay, 0).then(() => {});
+    return this.settlements.request('nack', message.tag, delay, 0).then(() => {});
   }
 
   private async settleExtend(
@@ -246,7 +213,7 @@ export class Subscription {
   ): Promise<{ tag: Uint8Array; leaseExpiresAtMs: number }> {
     const lease = leaseMs ?? this.currentLeaseMs();
     checkInt(lease, 1, Number.MAX_SAFE_INTEGER, 'leaseMs');
-    const o = await this.request('extend', message.tag, 0, lease);
+    const o = await this.settlements.request('extend', message.tag, 0, lease);
     const tag = o.newTag && o.newTag.byteLength > 0 ? o.newTag : message.tag;
     return { tag, leaseExpiresAtMs: toSafeNumber(o.dueAtMs, 'due_at_ms') };
   }
@@ -311,6 +278,7 @@ export class Subscription {
   private onData(address: string, res: pb.ConsumeResponse): void {
     if (res.subscribed) {
       this.subscribed = true;
+      if (this.stream !== undefined) this.settlements.useStream(this.stream);
       this.reconnectAttempt = 0;
       this.lastWasRedirect = false;
       const lease = toSafeNumber(res.subscribed.leaseMs, 'lease_ms');
@@ -321,11 +289,11 @@ export class Subscription {
       for (const d of res.deliveries.deliveries ?? []) {
         const message = new Message(d, this.group, this.settler);
         if (this.state === 'running') this.buffered.push(message);
-        else this.track(message.release()).catch((e) => this.settleFailed(message, e));
+        else this.settlements.track(message.release()).catch((e) => this.settleFailed(message, e));
       }
       this.dispatch();
     } else if (res.result) {
-      this.onResult(res.result);
+      this.settlements.onResult(res.result);
     }
   }
 
@@ -335,11 +303,7 @@ export class Subscription {
     this.subscribed = false;
     this.streamGen++;
     call?.cancel();
-    // Settlements the dead stream never answered go out as unary calls.
-    for (const req of [...this.pending.values()]) {
-      this.pending.delete(req.id);
-      this.sendUnary(req);
-    }
+    this.settlements.dropStream();
     if (this.state !== 'running') return;
     if (err instanceof ClosedError || isPermanent(err)) {
       this.fail(err);
@@ -365,6 +329,7 @@ export class Subscription {
     if (this.state === 'closed') return;
     this.state = 'closed';
     clearTimeout(this.reconnectTimer);
+    this.settlements.close();
     this.conn.config.logger.error('subscription stopped', {
       topic: this.topic,
       group: this.group,
@@ -395,7 +360,17 @@ export class Subscription {
   }
 
   private async runHandler(message: Message): Promise<void> {
-    const stopExtending = this.startAutoExtend(message);
+    const stopExtending =
+      this.autoExtend === undefined
+        ? () => {}
+        : startAutoExtend(message, this.currentLeaseMs(), this.autoExtend, {
+            exhausted: (extendedMs) =>
+              this.conn.config.logger.warn('stopped extending the lease (autoExtend.maxTotalMs)', {
+                id: message.id,
+                extendedMs,
+              }),
+            failed: (e) => this.settleFailed(message, e),
+          });
     let failed = false;
     let error: unknown;
     try {
@@ -435,172 +410,6 @@ export class Subscription {
     }
   }
 
-  private startAutoExtend(message: Message): () => void {
-    if (this.autoExtend === undefined) return () => {};
-    const extendByMs = this.autoExtend.extendByMs ?? this.currentLeaseMs();
-    const maxTotalMs = this.autoExtend.maxTotalMs ?? DEFAULT_MAX_EXTEND_MS;
-    let extendedMs = 0;
-    let timer: NodeJS.Timeout | undefined;
-    let stopped = false;
-    const schedule = (delayMs: number) => {
-      timer = setTimeout(async () => {
-        if (stopped || message.settled !== undefined) return;
-        if (extendedMs + extendByMs > maxTotalMs) {
-          this.conn.config.logger.warn('stopped extending the lease (autoExtend.maxTotalMs)', {
-            id: message.id,
-            extendedMs,
-          });
-          return;
-        }
-        try {
-          await message.extend(extendByMs);
-          extendedMs += extendByMs;
-          if (!stopped) schedule(Math.max(MIN_EXTEND_INTERVAL_MS, Math.floor(extendByMs / 2)));
-        } catch (e) {
-          if (!stopped) this.settleFailed(message, e);
-        }
-      }, delayMs);
-    };
-    // First extension when half the lease is gone, counted from receipt.
-    schedule(Math.max(0, message.receivedAtMs + Math.floor(this.currentLeaseMs() / 2) - Date.now()));
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }
-
-  // ---- settlements ----
-
-  private track<T>(p: Promise<T>): Promise<T> {
-    this.outstanding.add(p);
-    const forget = () => this.outstanding.delete(p);
-    p.then(forget, forget);
-    return p;
-  }
-
-  private request(
-    kind: SettleKind,
-    tag: Uint8Array,
-    delayMs: number,
-    leaseMs: number,
-  ): Promise<pb.SettleOutcome.$Properties> {
-    if (this.state === 'closed') return Promise.reject(new ClosedError('the subscription is closed'));
-    return this.track(
-      new Promise<pb.SettleOutcome.$Properties>((resolve, reject) => {
-        const waiter: Waiter = { tag, resolve, reject };
-        if (kind === 'ack') {
-          // Acks issued in the same tick travel as one request.
-          if (this.ackBatch === undefined) {
-            const batch: SettleRequest = {
-              id: this.nextRequestId++,
-              kind,
-              waiters: [],
-              delayMs: 0,
-              leaseMs: 0,
-            };
-            this.ackBatch = batch;
-            setImmediate(() => {
-              if (this.ackBatch === batch) this.ackBatch = undefined;
-              this.send(batch);
-            });
-          }
-          this.ackBatch.waiters.push(waiter);
-          if (this.ackBatch.waiters.length >= MAX_ACK_TAGS) this.ackBatch = undefined;
-          return;
-        }
-        this.send({ id: this.nextRequestId++, kind, waiters: [waiter], delayMs, leaseMs });
-      }),
-    );
-  }
-
-  private send(req: SettleRequest): void {
-    if (this.stream === undefined || !this.subscribed) {
-      this.sendUnary(req);
-      return;
-    }
-    this.pending.set(req.id, req);
-    const requestId = toUint64(BigInt(req.id));
-    const tag = req.waiters[0]!.tag;
-    if (req.kind === 'ack') this.stream.write({ ack: { tags: req.waiters.map((w) => w.tag), requestId } });
-    else if (req.kind === 'nack')
-      this.stream.write({ nack: { tag, delayMs: toInt64(BigInt(req.delayMs)), requestId } });
-    else this.stream.write({ extend: { tag, leaseMs: toInt64(BigInt(req.leaseMs)), requestId } });
-  }
-
-  /** Settles over a unary call (with the client's retries) when no stream is subscribed. */
-  private sendUnary(req: SettleRequest): void {
-    const tag = req.waiters[0]!.tag;
-    const outcomes: Promise<pb.SettleOutcome.$Properties[]> = this.conn.call(
-      req.kind,
-      ({ stubs, metadata, options }) => {
-        if (req.kind === 'ack') {
-          const tags = req.waiters.map((w) => w.tag);
-          return unary<pb.AckResponse>((cb) => stubs.broker.ack({ tags }, metadata, options, cb)).then(
-            (r) => r.outcomes,
-          );
-        }
-        if (req.kind === 'nack') {
-          const delayMs = toInt64(BigInt(req.delayMs));
-          return unary<pb.NackResponse>((cb) =>
-            stubs.broker.nack({ tag, delayMs }, metadata, options, cb),
-          ).then((r) => (r.outcome ? [r.outcome] : []));
-        }
-        const leaseMs = toInt64(BigInt(req.leaseMs));
-        return unary<pb.ExtendResponse>((cb) =>
-          stubs.broker.extend({ tag, leaseMs }, metadata, options, cb),
-        ).then((r) => (r.outcome ? [r.outcome] : []));
-      },
-    );
-    outcomes.then(
-      (o) => this.resolveRequest(req, o),
-      (e) => {
-        for (const w of req.waiters) w.reject(toFermataError(e));
-      },
-    );
-  }
-
-  private onResult(result: pb.SettleResult.$Properties): void {
-    const id = Number(toBigInt(result.requestId));
-    const req = this.pending.get(id);
-    if (req === undefined) {
-      this.conn.config.logger.debug('settle result for an unknown request', { requestId: id });
-      return;
-    }
-    this.pending.delete(id);
-    if (result.error) {
-      const err = errorFromStatus({
-        code: result.error.code ?? status.UNKNOWN,
-        details: result.error.message ?? '',
-        field: result.error.field ?? undefined,
-        leaderAddress: result.error.leaderAddress ?? undefined,
-      });
-      if (isRetryable(err)) this.sendUnary(req);
-      else for (const w of req.waiters) w.reject(err);
-      return;
-    }
-    this.resolveRequest(req, result.outcomes ?? []);
-  }
-
-  private resolveRequest(req: SettleRequest, outcomes: pb.SettleOutcome.$Properties[]): void {
-    const byTag = new Map<string, pb.SettleOutcome.$Properties>();
-    for (const o of outcomes) if (o.tag && o.tag.byteLength > 0) byTag.set(hex(o.tag), o);
-    for (const w of req.waiters) {
-      // A server may leave the tag out of a single outcome.
-      const o =
-        byTag.get(hex(w.tag)) ??
-        (req.waiters.length === 1 && outcomes.length === 1 ? outcomes[0] : undefined);
-      if (o === undefined) {
-        w.reject(new FermataError(status.INTERNAL, `the server answered no outcome for a ${req.kind} tag`));
-      } else if (o.status === v1.SettleStatus.SETTLE_STATUS_OK) {
-        w.resolve(o);
-      } else if (o.status === v1.SettleStatus.SETTLE_STATUS_LEASE_EXPIRED) {
-        w.reject(new LeaseExpiredError(w.tag));
-      } else {
-        w.reject(new FermataError(status.INTERNAL, `unknown settle status ${o.status} for a ${req.kind}`));
-      }
-    }
-  }
-
   // ---- closing ----
 
   private async drain(): Promise<void> {
@@ -623,8 +432,7 @@ export class Subscription {
       });
     }
     // Let the last acks coalesce and go out, then wait for their answers.
-    await new Promise((resolve) => setImmediate(resolve));
-    await withTimeout(Promise.allSettled([...this.outstanding]), deadline - Date.now());
+    await withTimeout(this.settlements.idle(), deadline - Date.now());
     this.state = 'closed';
     const call = this.stream;
     this.stream = undefined;
@@ -634,11 +442,7 @@ export class Subscription {
       call.end();
       call.cancel();
     }
-    for (const req of this.pending.values()) {
-      for (const w of req.waiters)
-        w.reject(new ClosedError('the subscription closed before the server answered'));
-    }
-    this.pending.clear();
+    this.settlements.close();
     this.resolveDone();
   }
 }
