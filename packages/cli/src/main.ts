@@ -2,6 +2,12 @@
 import { errorLine, exitCodeOf, QuietExit } from './exit-codes.js';
 import { buildProgram, CommanderError, commanderExitCode } from './program.js';
 
+// `fermata topics ls | head`: a closed pipe ends the command quietly.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 const program = buildProgram();
 try {
   await program.parseAsync(process.argv);
