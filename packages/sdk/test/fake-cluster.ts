@@ -76,6 +76,8 @@ export class FakeCluster {
   /** Message count of every Publish / PublishStream request the leader accepted. */
   readonly publishSizes: number[] = [];
   readonly streamSizes: number[] = [];
+  /** PublishStream batches a follower refused. */
+  refusedBatches = 0;
   /** Errors the next Publish calls answer with, after storing (lost responses). */
   failPublishAfterStore: Status[] = [];
   /** When set, the leader holds PublishStream responses until released. */
@@ -384,7 +386,16 @@ export class FakeCluster {
       publishStream: (call) => {
         const refused = guard('publishStream', call.metadata);
         if (refused) {
-          call.emit('error', refused);
+          // Like the broker: a follower refuses each batch in the stream, naming the leader.
+          call.on('data', (req: pb.PublishStreamRequest) => {
+            this.refusedBatches++;
+            const leader = this.leader;
+            call.write({
+              sequence: req.sequence,
+              error: { code: refused.code, message: refused.details, leaderAddress: leader?.address ?? '' },
+            });
+          });
+          call.on('end', () => call.end());
           return;
         }
         let ended = false;

@@ -129,6 +129,21 @@ describe('producer failover', () => {
   });
 });
 
+describe('producer redirect', () => {
+  it('follows the leader a follower names in a refused batch, and stores each message once', async () => {
+    cluster = await FakeCluster.start(3, 2);
+    cluster.nodes[0]!.claimedLeader = cluster.nodes[1]!.address;
+    client = new FermataClient({ endpoints: [cluster.nodes[0]!.address], logger: quiet });
+    const p = client.producer({ maxBatchMessages: 2, lingerMs: 0 });
+    const results = await Promise.all(['a', 'b', 'c'].map((x) => p.send('t', x)));
+    expect(results.map((r) => r.id)).toEqual([1n, 2n, 3n]);
+    expect(cluster.refusedBatches).toBeGreaterThanOrEqual(1);
+    expect(cluster.node('n2').calls).toContain('publishStream');
+    expect(cluster.node('n3').calls).toContain('publishStream');
+    expect(cluster.stored).toHaveLength(3);
+  });
+});
+
 describe('producer close', () => {
   it('flushes what is queued, then refuses new sends', async () => {
     const { cluster, client } = await setup();

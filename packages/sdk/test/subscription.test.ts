@@ -279,6 +279,23 @@ describe('failover', () => {
     expect(s.connected).toBe(true);
   });
 
+  it('a subscribe sent to a follower is redirected to the leader it names', async () => {
+    cluster = await FakeCluster.start(3, 2);
+    cluster.nodes[0]!.claimedLeader = cluster.nodes[1]!.address;
+    client = new FermataClient({ endpoints: [cluster.nodes[0]!.address], logger });
+    const handled: string[] = [];
+    client.subscribe('t', (m) => {
+      handled.push(m.text());
+    });
+    await until(
+      () => cluster!.liveConsumers().some((c) => c.subscribe && c.node.id === 'n3'),
+      'subscribed on n3',
+    );
+    expect(cluster.node('n2').calls).toContain('consume');
+    cluster.enqueue('t', 'x');
+    await until(() => handled.length === 1, 'delivery');
+  });
+
   it('stops for good on an error retrying cannot fix, rejecting done', async () => {
     const { cluster, client } = await setup();
     cluster.brokerOverrides.consume = (call) => {
