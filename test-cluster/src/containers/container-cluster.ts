@@ -359,18 +359,22 @@ export class ContainerCluster {
     return demux(buf);
   }
 
-  /** Removes the containers (with their volumes) and the network; safe to call twice. */
+  /**
+   * Removes the containers (with their volumes) and the network; safe to call
+   * twice. Found by label, so a container whose start failed half-way goes too.
+   */
   async close(): Promise<void> {
     const docker = this.runtime.container.dockerode;
+    const filters = JSON.stringify({ label: [`${TEST_LABEL}=${process.pid}`], network: [this.networkId] });
+    const ids = new Set(this.nodes.filter((n) => n !== undefined).map((n) => n.container.getId()));
+    for (const c of await docker.listContainers({ all: true, filters }).catch(() => [])) ids.add(c.Id);
     await Promise.all(
-      this.nodes
-        .filter((n) => n !== undefined)
-        .map((n) =>
-          docker
-            .getContainer(n.container.getId())
-            .remove({ force: true, v: true })
-            .catch(() => {}),
-        ),
+      [...ids].map((id) =>
+        docker
+          .getContainer(id)
+          .remove({ force: true, v: true })
+          .catch(() => {}),
+      ),
     );
     await docker
       .getNetwork(this.networkId)
