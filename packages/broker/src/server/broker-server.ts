@@ -15,13 +15,15 @@ import { brokerHandlers } from './grpc-broker.js';
 import { HealthReporter, HealthService } from './health.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { createServerLogger, type ServerLogger } from './logger.js';
-import { BrokerMetrics } from './metrics.js';
+import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { Proposer } from './proposer.js';
 import { type NodeStatus, readiness } from './readiness.js';
 
 /** How long shutdown waits for a leadership transfer and for calls to finish. */
 export const SHUTDOWN_TRANSFER_TIMEOUT_MS = 3_000;
 export const SHUTDOWN_DRAIN_TIMEOUT_MS = 5_000;
+/** Queue gauges (pending, in flight per topic and group) are re-read at most this often. */
+export const QUEUE_GAUGES_INTERVAL_MS = 250;
 
 /**
  * One Fermata node: the state machine over its store, the Raft node, the
@@ -33,6 +35,13 @@ export class BrokerServer {
   private http: HttpServerHandle | undefined;
   private health: HealthReporter | undefined;
   private stopped: Promise<void> | undefined;
+  /** Pending / in-flight per queue for /metrics: read from the store after applies (throttled). */
+  private queueGauges: readonly QueueGauges[] = [];
+  private gaugeRefresh: { running: boolean; again: boolean; timer: NodeJS.Timeout | undefined } = {
+    running: false,
+    again: false,
+    timer: undefined,
+  };
 
   private constructor(
     readonly config: FermataConfig,
@@ -148,7 +157,9 @@ export class BrokerServer {
         const s = node.status();
         return { term: s.term, commit: s.commit, applied: s.applied, isLeader: s.role === 'leader' };
       },
+      queues: () => server.queueGauges,
     });
+    server.refreshQueueGauges();
     server.http = await startHttpServer({
       listenAddress: config.http.listenAddress,
       status: () => server.nodeStatus(),
@@ -201,6 +212,15 @@ export class BrokerServer {
     sm.onDue = (changes) => {
       for (const change of changes) dispatcher.noteDue(change.queueHash, change.dueAtMs);
     };
+    let lastApplied = node.status().applied;
+    node.on('applied', ({ index }) => {
+      if (index > lastApplied) metrics.applyBatchEntries.observe(index - lastApplied);
+      lastApplied = index;
+      this.scheduleQueueGauges();
+    });
+    node.on('snapshot', ({ kind, meta }) => {
+      if (kind === 'installed') lastApplied = meta.index;
+    });
     node.on('leader-changed', ({ leader, term }) => {
       this.serverLog.setRaftState({ term, role: node.status().role });
       metrics.noteLeader(leader);
@@ -237,13 +257,63 @@ export class BrokerServer {
     });
   }
 
+  /** Re-reads the queue counters at most every QUEUE_GAUGES_INTERVAL_MS while applies happen. */
+  private scheduleQueueGauges(): void {
+    const r = this.gaugeRefresh;
+    if (r.timer || this.ctx.stopping) return;
+    r.timer = setTimeout(() => {
+      r.timer = undefined;
+      this.refreshQueueGauges();
+    }, QUEUE_GAUGES_INTERVAL_MS);
+    r.timer.unref();
+  }
+
+  private refreshQueueGauges(): void {
+    const r = this.gaugeRefresh;
+    if (r.running) {
+      r.again = true;
+      return;
+    }
+    r.running = true;
+    this.ctx.reader
+      .listQueues()
+      .then(
+        (queues) => {
+          this.queueGauges = queues.map((q) => ({
+            topic: q.topic,
+            group: q.group,
+            pending: q.pending,
+            inFlight: q.inFlight,
+          }));
+        },
+        (err: unknown) => this.ctx.log.warn({ err: String(err) }, 'reading queue gauges failed'),
+      )
+      .finally(() => {
+        r.running = false;
+        if (r.again) {
+          r.again = false;
+          this.scheduleQueueGauges();
+        }
+      });
+  }
+
   /**
    * Graceful stop (SIGTERM): refuse new calls, hand leadership to a follower if
    * leading, end consume streams with a clear status, drain, flush, close.
    */
   stop(): Promise<void> {
-    this.stopped ??= this.doStop();
+    // Past shutdown.graceMs the promise rejects (the caller exits non-zero) instead of hanging.
+    this.stopped ??= withTimeout(this.doStop(), this.config.shutdown.graceMs).catch((err: unknown) => {
+      throw new Error(
+        `shutdown did not finish within shutdown.graceMs = ${this.config.shutdown.graceMs}: ${String(err)}`,
+      );
+    });
     return this.stopped;
+  }
+
+  /** A shutdown step's timeout: its default, but never more than a third of the grace period. */
+  private shutdownStepMs(defaultMs: number): number {
+    return Math.min(defaultMs, Math.floor(this.config.shutdown.graceMs / 3));
   }
 
   private async doStop(): Promise<void> {
@@ -252,8 +322,8 @@ export class BrokerServer {
     this.health?.update();
     log.info('shutting down');
     if (node.isLeader() && node.status().members.filter((m) => m.voter).length > 1) {
-      await withTimeout(node.transferLeadership(), SHUTDOWN_TRANSFER_TIMEOUT_MS).catch((err: unknown) =>
-        log.warn({ err: String(err) }, 'leadership transfer on shutdown failed'),
+      await withTimeout(node.transferLeadership(), this.shutdownStepMs(SHUTDOWN_TRANSFER_TIMEOUT_MS)).catch(
+        (err: unknown) => log.warn({ err: String(err) }, 'leadership transfer on shutdown failed'),
       );
     }
     const shutting = Object.assign(new Error('server is shutting down'), {
@@ -268,7 +338,7 @@ export class BrokerServer {
     if (grpcServer) {
       await withTimeout(
         new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve())),
-        SHUTDOWN_DRAIN_TIMEOUT_MS,
+        this.shutdownStepMs(SHUTDOWN_DRAIN_TIMEOUT_MS),
       ).catch(() => grpcServer.forceShutdown());
     }
     this.health?.close();

@@ -77,6 +77,11 @@ export async function ack(ctx: ServerContext, tags: readonly Uint8Array[]): Prom
   for (const o of r.outcomes) {
     ctx.dispatcher.settled(o.tag);
   }
+  await countSettled(
+    ctx,
+    ctx.metrics.acks,
+    r.outcomes.filter((o) => o.status === 'ok').map((o) => o.tag),
+  );
   return [...r.outcomes];
 }
 
@@ -92,6 +97,7 @@ export async function nack(ctx: ServerContext, tag: Uint8Array, delayMs: number)
   if (r.outcome.status === 'ok' && r.outcome.dueAtMs !== undefined) {
     ctx.dispatcher.noteDue(queueOfTag(tag), r.outcome.dueAtMs);
   }
+  if (r.outcome.status === 'ok') await countSettled(ctx, ctx.metrics.nacks, [tag]);
   return r.outcome;
 }
 
@@ -105,6 +111,33 @@ export async function extend(ctx: ServerContext, tag: Uint8Array, leaseMs: numbe
     ctx.dispatcher.settled(tag, { tag: r.outcome.newTag, leaseEndMs: r.outcome.dueAtMs ?? 0 });
   }
   return r.outcome;
+}
+
+/** Queue hash -> topic name, per server (a hash always names the same queue). */
+const topicNames = new WeakMap<ServerContext, Map<bigint, string>>();
+
+/** Counts settled tags per topic (the topic is found from the tag's queue hash). */
+async function countSettled(
+  ctx: ServerContext,
+  counter: ServerContext['metrics']['acks'],
+  tags: readonly Uint8Array[],
+): Promise<void> {
+  if (tags.length === 0) return;
+  let names = topicNames.get(ctx);
+  if (!names) {
+    names = new Map();
+    topicNames.set(ctx, names);
+  }
+  const perQueue = new Map<bigint, number>();
+  for (const t of tags) perQueue.set(queueOfTag(t), (perQueue.get(queueOfTag(t)) ?? 0) + 1);
+  for (const [queue, n] of perQueue) {
+    let topic = names.get(queue);
+    if (topic === undefined) {
+      topic = (await ctx.reader.getQueue(queue).catch(() => undefined))?.topic;
+      if (topic !== undefined) names.set(queue, topic);
+    }
+    counter.inc({ topic: topic ?? '' }, n);
+  }
 }
 
 /** The queue hash is the first 8 bytes of a tag. */
