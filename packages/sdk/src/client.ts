@@ -181,7 +181,7 @@ export class FermataClient {
    */
   producer(options: ProducerOptions = {}): Producer {
     if (this.conn.closed) throw new ClosedError('the client is closed');
-    const p = new Producer(this.conn, options, this.autoKey);
+    const p: Producer = new Producer(this.conn, options, this.autoKey, () => this.producers.delete(p));
     this.producers.add(p);
     return p;
   }

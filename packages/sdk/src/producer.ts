@@ -121,8 +121,11 @@ export class Producer {
   private watchdog: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
 
+  private readonly onClosed: () => void;
+
   /** @internal Use {@link FermataClient.producer}. */
-  constructor(conn: Connection, options: ProducerOptions, autoKey: boolean) {
+  constructor(conn: Connection, options: ProducerOptions, autoKey: boolean, onClosed: () => void = () => {}) {
+    this.onClosed = onClosed;
     this.conn = conn;
     this.opts = { ...DEFAULTS, ...options };
     for (const name of [
@@ -230,6 +233,7 @@ export class Producer {
       clearTimeout(this.reconnectTimer);
       clearInterval(this.watchdog);
       for (const wake of this.readyWaiters.splice(0)) wake();
+      this.onClosed();
     })();
     return this.closing;
   }
