@@ -16,25 +16,25 @@ export interface BackoffPolicy {
 }
 
 /** Client call retries: 50 ms doubling to 2 s, half of it random. */
-export const DEFAULT_RETRY_BACKOFF: BackoffPolicy = {
+export const DEFAULT_RETRY_BACKOFF: Readonly<BackoffPolicy> = Object.freeze({
   initialMs: 50,
   multiplier: 2,
   maxMs: 2_000,
   jitter: 0.5,
-};
+});
 
 /** Redelivery delay after a handler throws: 1 s doubling to 5 min, by delivery attempt. */
-export const DEFAULT_NACK_BACKOFF: BackoffPolicy = {
+export const DEFAULT_NACK_BACKOFF: Readonly<BackoffPolicy> = Object.freeze({
   initialMs: 1_000,
   multiplier: 2,
   maxMs: 300_000,
   jitter: 0,
-};
+});
 
 /** Checks a policy (a partial one is completed from `defaults`); throws RangeError naming the bad field. */
 export function resolveBackoff(
   policy: Partial<BackoffPolicy> | undefined,
-  defaults: BackoffPolicy,
+  defaults: Readonly<BackoffPolicy>,
 ): BackoffPolicy {
   const p: BackoffPolicy = { ...defaults, ...policy };
   if (!(Number.isFinite(p.initialMs) && p.initialMs >= 0))
