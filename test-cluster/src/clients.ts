@@ -101,6 +101,18 @@ export class NodeClients {
   createGroup(req: pb.CreateGroupRequest.$Properties): Promise<pb.CreateGroupResponse> {
     return unaryCall(this.admin, this.admin.createGroup, req);
   }
+  updateTopic(req: pb.UpdateTopicRequest.$Properties): Promise<pb.UpdateTopicResponse> {
+    return unaryCall(this.admin, this.admin.updateTopic, req);
+  }
+  deleteTopic(name: string): Promise<pb.DeleteTopicResponse> {
+    return unaryCall(this.admin, this.admin.deleteTopic, { name });
+  }
+  deleteGroup(topic: string, group: string): Promise<pb.DeleteGroupResponse> {
+    return unaryCall(this.admin, this.admin.deleteGroup, { topic, group });
+  }
+  transferLeadership(toId = ''): Promise<pb.TransferLeadershipResponse> {
+    return unaryCall(this.cluster, this.cluster.transferLeadership, { toId });
+  }
   topicStats(topic: string): Promise<pb.GetTopicStatsResponse> {
     return unaryCall(this.admin, this.admin.getTopicStats, { topic });
   }

@@ -382,6 +382,116 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
     expect(new Set(s.received.map((g) => idOf(g.delivery))).size).toBe(30);
   });
 
+  it('a consumer that goes away loses nothing: its leases run out and another consumer gets the messages', async () => {
+    const topic = uniqueTopic('gone');
+    const first = await consume(topic, { leaseMs: 600 });
+    const ids = (await publish(c, [msg(topic, 'a'), msg(topic, 'b'), msg(topic, 'c')])).results.map(idOf);
+    const got = await first.waitForCount(3);
+    first.cancel();
+    const leaseEnd = Math.max(...got.map((g) => ms(g.delivery.leaseExpiresAtMs)));
+    const second = await consume(topic, { leaseMs: 10_000 });
+    const again = await second.waitForCount(3);
+    expect(new Set(again.map((g) => idOf(g.delivery)))).toEqual(new Set(ids));
+    for (const g of again) {
+      expect(g.delivery.attempt).toBe(2);
+      expect(g.receivedAtMs).toBeGreaterThanOrEqual(leaseEnd - 600);
+    }
+    expect(again.every((g) => g.receivedAtMs >= ms(g.delivery.dueAtMs))).toBe(true);
+    await second.ack(again.map((g) => g.delivery.tag));
+  });
+
+  it('a deliver_at_ms in the past means now; in the future it is the due time', async () => {
+    const topic = uniqueTopic('deliver-at');
+    const before = Date.now();
+    const at = Date.now() + 600;
+    const r = await publish(c, [
+      { topic, payload: Buffer.from('past'), deliverAtMs: i64(before - 60_000) },
+      { topic, payload: Buffer.from('future'), deliverAtMs: i64(at) },
+    ]);
+    expect(ms(r.results[0]!.dueAtMs)).toBeGreaterThanOrEqual(before);
+    expect(ms(r.results[1]!.dueAtMs)).toBe(at);
+    const s = await consume(topic);
+    const got = await s.waitForCount(2);
+    const future = got.find((g) => text(g.delivery.payload) === 'future')!;
+    expect(future.receivedAtMs).toBeGreaterThanOrEqual(at);
+  });
+
+  it("GetMessage and ListMessages show every group's state; ListMessages pages by due time", async () => {
+    const topic = uniqueTopic('inspect');
+    const S = v1.MessageState;
+    await retryUnavailable(() => c.createTopic({ name: topic }));
+    await c.createGroup({ topic, group: 'audit' });
+    const s = await consume(topic, { leaseMs: 30_000 });
+    const now = await publish(c, [msg(topic, 'now', { key: 'k-now', headers: { a: '1' } })]);
+    const later = await publish(
+      c,
+      [1, 2, 3, 4, 5].map((i) => msg(topic, `later${i}`, { delayMs: 60_000 + i * 1000 })),
+    );
+    const [d] = await s.waitForCount(1);
+    const view = await c.getMessage({ topic, key: 'k-now' });
+    expect(idOf(view.message!)).toBe(idOf(now.results[0]!));
+    expect(text(view.message!.payload!)).toBe('now');
+    expect(view.message!.headers).toEqual({ a: '1' });
+    const groups = Object.fromEntries(
+      view.groups.map((g) => [g.group, { state: g.state, attempt: g.attempt }]),
+    );
+    expect(groups).toEqual({
+      default: { state: S.MESSAGE_STATE_IN_FLIGHT, attempt: 1 },
+      audit: { state: S.MESSAGE_STATE_PENDING, attempt: 0 },
+    });
+    const byId = await c.getMessage({ topic, id: later.results[2]!.id });
+    expect(text(byId.message!.payload!)).toBe('later3');
+
+    const page1 = await c.listMessages({ topic, group: 'audit', limit: 4 });
+    expect(page1.messages.map((m) => text(m.message!.payload!))).toEqual([
+      'now',
+      'later1',
+      'later2',
+      'later3',
+    ]);
+    expect(page1.nextPageToken.length).toBeGreaterThan(0);
+    const page2 = await c.listMessages({ topic, group: 'audit', limit: 4, pageToken: page1.nextPageToken });
+    expect(page2.messages.map((m) => text(m.message!.payload!))).toEqual(['later4', 'later5']);
+    expect(page2.nextPageToken.length).toBe(0);
+    const window = await c.listMessages({
+      topic,
+      group: 'audit',
+      fromDueMs: later.results[1]!.dueAtMs,
+      toDueMs: later.results[3]!.dueAtMs,
+    });
+    expect(window.messages.map((m) => text(m.message!.payload!))).toEqual(['later2', 'later3']);
+    const inFlight = await c.listMessages({ topic, limit: 1 });
+    // In the default group the leased entry sorts by its lease end, and its tag is the delivery tag.
+    expect(inFlight.messages[0]?.state).toBe(S.MESSAGE_STATE_IN_FLIGHT);
+    expect(text(inFlight.messages[0]!.message!.payload!)).toBe('now');
+    expect(hex(inFlight.messages[0]!.tag as Uint8Array)).toBe(hex(d!.delivery.tag));
+    await s.ack([d!.delivery.tag]);
+  });
+
+  it('UpdateTopic, DeleteGroup and DeleteTopic change and remove what they name', async () => {
+    const topic = uniqueTopic('admin');
+    await retryUnavailable(() => c.createTopic({ name: topic, settings: { maxAttempts: 4 } }));
+    await c.createGroup({ topic, group: 'g2' });
+    await publish(c, [msg(topic, 'x', { delayMs: 60_000 }), msg(topic, 'y', { delayMs: 60_000 })]);
+    const updated = await c.updateTopic({
+      name: topic,
+      settings: { maxAttempts: 7, defaultLeaseMs: i64(1234) },
+      updateMask: ['max_attempts'],
+    });
+    expect(updated.topic?.settings?.maxAttempts).toBe(7);
+    expect(Number(updated.topic?.settings?.defaultLeaseMs)).toBe(30_000);
+    const listed = (await c.listTopics()).topics.find((t) => t.name === topic);
+    expect(listed?.groups).toEqual(['default', 'g2']);
+    const delGroup = await c.deleteGroup(topic, 'g2');
+    expect(Number(delGroup.removedMessages)).toBe(2);
+    expect(Object.keys((await counts(c, topic)) ?? {})).toEqual(['default']);
+    const noDefault = await c.deleteGroup(topic, 'default').catch((e: { code: number }) => e);
+    expect((noDefault as { code: number }).code).toBe(3);
+    const delTopic = await c.deleteTopic(topic);
+    expect(Number(delTopic.removedMessages)).toBe(2);
+    expect(await counts(c, topic)).toBeUndefined();
+  });
+
   it('a batch is atomic: a bad message refuses the whole batch, a good batch is stored whole', async () => {
     const topic = uniqueTopic('atomic');
     const other = uniqueTopic('atomic-other');
