@@ -20,6 +20,9 @@ export function globals(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals<GlobalOptions>();
 }
 
+/** The SDK's log message when a subscription ends on an error retrying cannot fix. */
+const SUBSCRIPTION_STOPPED = 'subscription stopped';
+
 /** SDK log lines go to stderr, one line each: warnings always, debug with --verbose. */
 function stderrLogger(verbose: boolean): Logger {
   const line = (level: string, message: string, context?: Record<string, unknown>) => {
@@ -32,7 +35,8 @@ function stderrLogger(verbose: boolean): Logger {
   return {
     debug: verbose ? (m, c) => line('debug', m, c) : () => {},
     warn: (m, c) => line('warning', m, c),
-    error: (m, c) => line('error', m, c),
+    // A subscription that stops for good is reported by the command itself, as its one error line.
+    error: (m, c) => (m === SUBSCRIPTION_STOPPED && !verbose ? undefined : line('error', m, c)),
   };
 }
 

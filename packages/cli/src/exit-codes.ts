@@ -24,7 +24,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 export class CliError extends Error {
   constructor(
     message: string,
-    readonly exitCode: ExitCodeValue,
+    readonly exitCode: number,
   ) {
     super(message);
     this.name = 'CliError';
@@ -41,14 +41,14 @@ export class UsageError extends CliError {
 
 /** An exit code without an error line: the result was already printed. */
 export class QuietExit extends CliError {
-  constructor(exitCode: ExitCodeValue) {
+  constructor(exitCode: number) {
     super('', exitCode);
     this.name = 'QuietExit';
   }
 }
 
 /** The exit code for an error the SDK threw. */
-export function exitCodeOf(err: unknown): ExitCodeValue {
+export function exitCodeOf(err: unknown): number {
   if (err instanceof CliError) return err.exitCode;
   if (err instanceof NotLeaderError) return ExitCode.UNAVAILABLE;
   if (err instanceof FermataError) {

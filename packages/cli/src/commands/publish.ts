@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import type { FermataClient, PublishInput, PublishOptions, PublishResult } from '@fermata/sdk';
 import { type Command, Option } from 'commander';
 import { globals, withClient } from '../context.js';
-import { UsageError } from '../exit-codes.js';
+import { QuietExit, UsageError } from '../exit-codes.js';
 import { isoTime, toJson } from '../format.js';
 import { parseDuration, parseHeaders, parseTime } from '../parse.js';
 import { count, ProgressLine, rate } from '../progress.js';
@@ -160,11 +160,18 @@ async function publishLines(
     : undefined;
   const startedAtMs = Date.now();
   const settled: Promise<unknown>[] = [];
+  // Ctrl-C stops reading; what was read is still sent and reported, then exit 130.
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    lines.close();
+  };
+  process.once('SIGINT', onSignal);
   let lineNo = 0;
   for await (const line of lines) {
     lineNo++;
     if (line === '') continue;
-    if (firstError !== undefined) break;
+    if (firstError !== undefined || interrupted) break;
     await producer.ready();
     const index = sent++;
     const at = lineNo;
@@ -191,10 +198,18 @@ async function publishLines(
     `published ${count(stored)} messages in ${(elapsed / 1000).toFixed(1)}s (${rate(stored, elapsed)}/s)` +
       (failures > 0 ? `, ${count(failures)} failed` : ''),
   );
+  process.off('SIGINT', onSignal);
   if (firstError !== undefined) {
     const e = firstError.error;
     const err = e instanceof Error ? e : new Error(String(e));
     err.message = `line ${firstError.line}: ${err.message}`;
     throw err;
   }
+  if (interrupted) {
+    process.stderr.write(`fermata: interrupted after ${count(stored)} messages\n`);
+    throw new QuietExit(INTERRUPTED_EXIT_CODE);
+  }
 }
+
+/** Exit code of a publish stopped by Ctrl-C (128 + SIGINT). */
+export const INTERRUPTED_EXIT_CODE = 130;
