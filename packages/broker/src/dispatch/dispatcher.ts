@@ -31,6 +31,9 @@ export interface DispatcherOptions {
   readonly maxLeaseBatch: number;
 }
 
+/** Pause before a queue is tried again after a failed lease round. */
+export const LEASE_RETRY_PAUSE_MS = 100;
+
 const hex = (tag: Uint8Array): string =>
   Buffer.from(tag.buffer, tag.byteOffset, tag.byteLength).toString('hex');
 
@@ -172,21 +175,28 @@ export class Dispatcher {
           if (credit === 0) continue;
           this.leasing.add(q);
           const epoch = this.epoch;
-          void this.leaseQueue(q, now, Math.min(credit, this.options.maxLeaseBatch), epoch)
-            .catch((error: unknown) => {
-              if (epoch === this.epoch) this.options.log.warn({ err: String(error) }, 'lease round failed');
-            })
-            .finally(() => {
+          void this.leaseQueue(q, now, Math.min(credit, this.options.maxLeaseBatch), epoch).then(
+            () => this.leaseRoundDone(q, epoch),
+            (error: unknown) => {
               if (epoch !== this.epoch) return;
-              this.leasing.delete(q);
-              this.wake();
-            });
+              this.options.log.warn({ err: String(error) }, 'lease round failed; retrying after a pause');
+              // A failed round (typically: leadership is being lost) must not retry in a
+              // microtask loop, which would starve the Raft loop that reports the loss.
+              setTimeout(() => this.leaseRoundDone(q, epoch), LEASE_RETRY_PAUSE_MS).unref();
+            },
+          );
         }
       } while (this.again);
     } finally {
       this.pumping = false;
     }
     this.arm();
+  }
+
+  private leaseRoundDone(q: bigint, epoch: number): void {
+    if (epoch !== this.epoch) return;
+    this.leasing.delete(q);
+    this.wake();
   }
 
   private lapse(c: Consumer, now: number): void {
