@@ -40,10 +40,12 @@ export const META = {
   restoring: NS.meta.key(enc.encode('restore-in-progress')),
 } as const;
 
+const u64Scratch = new DataView(new ArrayBuffer(8));
+const u64Bytes = new Uint8Array(u64Scratch.buffer);
+
 export function u64(value: bigint | number): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(value));
-  return out;
+  u64Scratch.setBigUint64(0, BigInt(value));
+  return u64Bytes.slice();
 }
 
 export function readU64(bytes: Uint8Array, offset = 0): bigint {
@@ -55,13 +57,15 @@ export function idKey(id: bigint): Uint8Array {
 }
 
 /** topic, NUL, key: topic names cannot hold NUL, so the split is unambiguous. */
+// Buffer's native UTF-8 writer applied to a plain Uint8Array: one allocation, no intermediate arrays.
+const utf8Write = (Buffer.prototype as unknown as { utf8Write(s: string, offset: number): number }).utf8Write;
+
 export function topicKeySuffix(topic: string, key: string): Uint8Array {
-  const t = enc.encode(topic);
-  const k = enc.encode(key);
-  const out = new Uint8Array(t.length + 1 + k.length);
-  out.set(t, 0);
-  out[t.length] = 0;
-  out.set(k, t.length + 1);
+  const t = Buffer.byteLength(topic, 'utf8');
+  const out = new Uint8Array(t + 1 + Buffer.byteLength(key, 'utf8'));
+  utf8Write.call(out, topic, 0);
+  out[t] = 0;
+  utf8Write.call(out, key, t + 1);
   return out;
 }
 

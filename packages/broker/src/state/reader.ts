@@ -173,12 +173,11 @@ export class BrokerReader {
   }
 
   async getBodies(ids: readonly bigint[]): Promise<(BodyRec | undefined)[]> {
-    return Promise.all(
-      ids.map(async (id) => {
-        const raw = await this.view.get(NS.body.key(idKey(id)));
-        return raw ? decodeBody(raw) : undefined;
-      }),
-    );
+    const keys = ids.map((id) => NS.body.key(idKey(id)));
+    const raws = this.view.getMany
+      ? await this.view.getMany(keys)
+      : await Promise.all(keys.map((k) => this.view.get(k)));
+    return raws.map((raw) => (raw ? decodeBody(raw) : undefined));
   }
 
   /**

@@ -7,8 +7,13 @@ interface Pending {
   readonly value: Uint8Array | null;
 }
 
-const keyId = (key: Uint8Array): string =>
-  Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
+// Buffer's native latin1 decoder applied to the Uint8Array itself: no Buffer object per key.
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(start: number, end: number): string })
+  .latin1Slice;
+const keyId = (key: Uint8Array): string => latin1Slice.call(key, 0, key.length);
+
+/** One undo step: a write to restore (`id` set) or a callback (`id` undefined). */
+type UndoStep = { id: string; before: Pending | undefined } | { id: undefined; fn: () => void };
 
 /**
  * The write set of one applied entry batch: reads see the batch's own earlier
@@ -19,7 +24,7 @@ const keyId = (key: Uint8Array): string =>
 export class Txn {
   private readonly writes = new Map<string, Pending>();
   private readonly reads = new Map<string, Uint8Array | null>();
-  private undo: (() => void)[] = [];
+  private undo: UndoStep[] = [];
 
   constructor(
     readonly view: ReadView,
@@ -84,17 +89,13 @@ export class Txn {
 
   private set(key: Uint8Array, value: Uint8Array | null): void {
     const id = keyId(key);
-    const before = this.writes.get(id);
+    this.undo.push({ id, before: this.writes.get(id) });
     this.writes.set(id, { key, value });
-    this.undo.push(() => {
-      if (before) this.writes.set(id, before);
-      else this.writes.delete(id);
-    });
   }
 
   /** Registers an extra undo step (e.g. for counters kept outside the write set). */
   onRollback(fn: () => void): void {
-    this.undo.push(fn);
+    this.undo.push({ id: undefined, fn });
   }
 
   mark(): number {
@@ -102,7 +103,12 @@ export class Txn {
   }
 
   rollback(mark: number): void {
-    while (this.undo.length > mark) this.undo.pop()!();
+    while (this.undo.length > mark) {
+      const step = this.undo.pop()!;
+      if (step.id === undefined) step.fn();
+      else if (step.before) this.writes.set(step.id, step.before);
+      else this.writes.delete(step.id);
+    }
   }
 
   /** Forgets the undo log (after a command succeeded). */
