@@ -134,6 +134,32 @@ describe('a three-node cluster', () => {
     expect((err as grpc.ServiceError).code).toBe(grpc.status.NOT_FOUND);
   });
 
+  it('TransferLeadership moves the leader to the named node; streams on the old leader end naming the new one', async () => {
+    const old = await cluster.leader();
+    const target = cluster.others(old)[0]!;
+    const c = new NodeClients(old.clientAddress);
+    try {
+      const topic = uniqueTopic('transfer');
+      const s = await retryUnavailable(() => c.consume({ topic, prefetch: 1 }));
+      const r = await c.transferLeadership(target.id);
+      expect(r.leaderId).toBe(target.id);
+      expect((await cluster.leader()).id).toBe(target.id);
+      const ended = await s.waitEnded(20_000);
+      expect([grpc.status.FAILED_PRECONDITION, grpc.status.UNAVAILABLE]).toContain(ended.code);
+      if (ended.code === grpc.status.FAILED_PRECONDITION) {
+        expect(ended.meta['fermata-leader']).toBe(target.clientAddress);
+      }
+      // The old leader now redirects.
+      const err = await c.publish({ messages: [msg(topic, 'x')] }).catch((e: unknown) => e);
+      expect(err).toMatchObject({
+        code: grpc.status.FAILED_PRECONDITION,
+        meta: { 'fermata-leader': target.clientAddress },
+      });
+    } finally {
+      c.close();
+    }
+  });
+
   it('SIGKILL of the leader under load: every acknowledged publish is delivered, none early, consumers continue', {
     timeout: 180_000,
   }, async () => {
@@ -147,6 +173,7 @@ describe('a three-node cluster', () => {
       receivedAtMs: number;
       payload: string;
       node: string;
+      attempt: number;
     }> = [];
     let producing = true;
     let consuming = true;
@@ -200,6 +227,7 @@ describe('a three-node cluster', () => {
                 receivedAtMs: r.receivedAtMs,
                 payload: text(r.delivery.payload),
                 node: address,
+                attempt: r.delivery.attempt,
               });
             }
             if (batch.length > 0)
@@ -222,7 +250,18 @@ describe('a three-node cluster', () => {
 
     const producers = [producer(1), producer(2)];
     const consumers = [consumer(), consumer()];
-    await eventually(() => deliveries.length >= 20 && acked.size >= 50, 30_000, 'traffic before the kill');
+    // A third consumer on the old leader takes deliveries and never acks: their leases are in
+    // the replicated store, so the new leader must hand them out again once they run out.
+    const holderClients = new NodeClients(oldLeader.clientAddress);
+    const holder = await retryUnavailable(() =>
+      holderClients.consume({ topic, prefetch: 10, leaseMs: i64(1_500) }),
+    );
+    await eventually(
+      () => deliveries.length >= 20 && acked.size >= 50 && holder.received.length >= 5,
+      30_000,
+      'traffic before the kill',
+    );
+    const held = new Set(holder.received.map((r) => idOf(r.delivery)));
 
     const killedAt = Date.now();
     const ackedBeforeKill = acked.size;
@@ -259,6 +298,14 @@ describe('a three-node cluster', () => {
       (d) => d.node === newLeader.clientAddress && d.receivedAtMs > killedAt,
     );
     expect(afterKill.length).toBeGreaterThan(0);
+    // Every message the holder held came back to the working consumers, as a later attempt.
+    for (const id of held) {
+      const later = deliveries.filter((d) => d.id === id);
+      expect(later.length, `held message ${id} was delivered again`).toBeGreaterThan(0);
+      expect(Math.max(...later.map((d) => d.attempt))).toBeGreaterThanOrEqual(2);
+    }
+    holder.cancel();
+    holderClients.close();
     console.log(
       JSON.stringify({
         acknowledgedPublishes: acked.size,
@@ -266,6 +313,7 @@ describe('a three-node cluster', () => {
         redeliveries: deliveries.length - new Set(deliveries.map((d) => d.id)).size,
         publishFailures,
         deliveredOnNewLeader: afterKill.length,
+        heldByTheLostConsumer: held.size,
       }),
     );
 
