@@ -10,7 +10,7 @@ function runBench(scenario: string): Array<Record<string, unknown>> {
   const out = execFileSync(
     process.execPath,
     ['--conditions=fermata-source', '--import', 'tsx', 'scripts/bench/index.ts', scenario, '--quick'],
-    { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 },
+    { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 150_000 },
   );
   return out
     .trim()
@@ -52,5 +52,86 @@ describe('benchmarks (--quick)', () => {
     }
     // Group commit: with 256 proposers one fsync carries many entries.
     expect(lines[1]?.['entries_per_fsync']).toBeGreaterThan(4);
+  });
+
+  // The broker scenarios: three real `fermata serve` processes each (see docs/benchmarks.md).
+  const CLUSTER_TIMEOUT_MS = 180_000;
+
+  it('publish prints msgs/s and latency for 1 producer x 1 and 64 producers x 100', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const lines = runBench('publish');
+    expect(lines.map((l) => l['case'])).toEqual(['1x1', '64x100']);
+    for (const line of lines) {
+      for (const field of ['msgs_per_s', 'latency_p50_ms', 'latency_p99_ms', 'load_avg_1m']) {
+        expect(line[field], field).toBeGreaterThan(0);
+      }
+      expect(line['payload_bytes']).toBe(256);
+    }
+  });
+
+  it('delivery prints produce rate and lateness, with nothing lost, duplicated or early', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('delivery');
+    expect(line?.['produce_msgs_per_s']).toBeGreaterThan(0);
+    const lateness = line?.['lateness_ms'] as Record<string, number>;
+    for (const p of ['p50', 'p90', 'p99', 'max']) expect(lateness[p], p).toBeGreaterThanOrEqual(0);
+    expect(line?.['delivered']).toBe(line?.['messages']);
+    expect([line?.['lost'], line?.['duplicated'], line?.['early']]).toEqual([0, 0, 0]);
+  });
+
+  it('burst delivers and acks every message of the due second, none early', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('burst');
+    expect(line?.['acked']).toBe(line?.['messages']);
+    expect(line?.['all_acked_after_due_s']).toBeTypeOf('number');
+    expect(line?.['delivery_msgs_per_s']).toBeGreaterThan(0);
+    expect((line?.['lateness_ms'] as Record<string, number> | undefined)?.['p99']).toBeGreaterThanOrEqual(0);
+    expect([line?.['lost'], line?.['early']]).toEqual([0, 0]);
+  });
+
+  it('scale reports RSS and disk per pending message per node and an unharmed probe', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const lines = runBench('scale');
+    expect(lines.map((l) => l['pending'])).toEqual([0, 10_000, 30_000]);
+    for (const line of lines.slice(1)) {
+      expect(line['publish_msgs_per_s']).toBeGreaterThan(0);
+      const nodes = line['nodes'] as Array<Record<string, number>>;
+      expect(nodes).toHaveLength(3);
+      for (const nd of nodes) {
+        expect(nd['rss_bytes']).toBeGreaterThan(0);
+        expect(nd['disk_bytes_per_pending']).toBeGreaterThan(0);
+      }
+    }
+    for (const line of lines) {
+      const probe = line['probe_lateness_ms'] as Record<string, number>;
+      expect(probe['n']).toBe(200);
+      expect(probe['lost']).toBe(0);
+      expect(probe['min']).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('failover measures kill -> first acknowledged publish per trial and loses nothing', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('failover');
+    const t = line?.['kill_to_first_ack_ms'] as { all: number[]; p50: number };
+    expect(t.all).toHaveLength(2);
+    expect(t.p50).toBeGreaterThan(0);
+    expect(line?.['published_acked']).toBeGreaterThan(0);
+    expect(line?.['lost']).toBe(0);
+  });
+
+  it('recovery times a follower restart and a whole-cluster restart up to the first delivery', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const lines = runBench('recovery');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]?.['readyz_ms']).toBeGreaterThan(0);
+    expect(lines[1]?.['first_readyz_ms']).toBeGreaterThan(0);
+    expect(lines[1]?.['first_delivery_ms']).toBeGreaterThan(0);
   });
 });

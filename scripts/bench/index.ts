@@ -7,6 +7,12 @@ type Scenario = (args: string[]) => Promise<void>;
 const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   storage: () => import('./storage.js'),
   raft: () => import('./raft.js'),
+  publish: () => import('./publish.js'),
+  delivery: () => import('./delivery.js'),
+  burst: () => import('./burst.js'),
+  scale: () => import('./scale.js'),
+  failover: () => import('./failover.js'),
+  recovery: () => import('./recovery.js'),
 };
 
 const [name, ...rest] = argv.slice(2);

@@ -1,0 +1,96 @@
+// Burst: N messages all due within the same second D..D+1 s, published beforehand (64
+// producers x batches of 100); 4 consumer streams (prefetch 1,000 each) deliver and ack them.
+// Reports the time from the start of the due second until every message is delivered and
+// its ack acknowledged, lateness p99/max, and the delivery rate.
+import {
+  DeliveryLedger,
+  fmt,
+  load1,
+  newClient,
+  payloadFor,
+  produceStreams,
+  seqOf,
+  serverHistogram,
+  sleep,
+  startBenchCluster,
+} from './cluster.js';
+import { emit, flag, option, round, summary } from './report.js';
+
+export async function run(args: string[]): Promise<void> {
+  const quick = flag(args, 'quick');
+  const n = option(args, 'messages', quick ? 5_000 : 1_000_000);
+  // The due second must come after the last publish: lead = n / this rate + 5 s.
+  const rateGuess = option(args, 'publish-rate-guess', quick ? 2_000 : 4_000);
+  const consumers = option(args, 'consumers', 4);
+  const timeoutMs = option(args, 'timeout-ms', quick ? 60_000 : 600_000);
+  const cluster = await startBenchCluster(args);
+  const client = newClient(cluster);
+  const topic = 'bench-burst';
+  const ledger = new DeliveryLedger(n);
+  let acked = 0;
+  let lastAckAt = 0;
+  let allAcked: () => void = () => undefined;
+  const allAckedP = new Promise<void>((resolve) => (allAcked = resolve));
+  try {
+    const subs = Array.from({ length: consumers }, () =>
+      client.subscribe(topic, { prefetch: 1_000, concurrency: 1_000, mode: 'manual' }, async (m) => {
+        ledger.receive(seqOf(m), m.receivedAtMs);
+        await m.ack();
+        lastAckAt = Date.now();
+        if (++acked >= n) allAcked();
+      }),
+    );
+    while (!subs.every((s) => s.connected)) await sleep(20);
+    const dueSecond = Date.now() + Math.ceil((n / rateGuess) * 1000) + 5_000;
+    const r = await produceStreams(client, {
+      total: n,
+      producers: 64,
+      batch: 100,
+      topic,
+      make: (i) => {
+        const deliverAt = dueSecond + (i % 1000);
+        ledger.expect(i, deliverAt);
+        return { payload: payloadFor(i), deliverAt };
+      },
+      latencies: false,
+    });
+    const publishedAt = Date.now();
+    await Promise.race([allAckedP, sleep(Math.max(0, dueSecond - Date.now()) + timeoutMs)]);
+    await sleep(1_000);
+    const leaderNode = await cluster.leader();
+    const serverLateness = await serverHistogram(leaderNode, 'fermata_delivery_lateness_ms');
+    const fsync = await serverHistogram(leaderNode, 'fermata_fsync_duration_ms');
+    await Promise.all(subs.map((s) => s.close()));
+    const lateness = ledger.lateness();
+    let firstAt = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < n; i++) if (ledger.count[i]! > 0) firstAt = Math.min(firstAt, ledger.firstAt[i]!);
+    const record = {
+      scenario: 'burst',
+      quick,
+      messages: n,
+      consumers,
+      publish_msgs_per_s: round(n / r.seconds, 0),
+      published_before_due: publishedAt < dueSecond,
+      all_acked_after_due_s: acked >= n ? round((lastAckAt - dueSecond) / 1000, 2) : null,
+      delivery_msgs_per_s: round(ledger.delivered / Math.max(0.001, (ledger.lastAt - firstAt) / 1000), 0),
+      lateness_ms: { p50: lateness.p50, p99: lateness.p99, max: lateness.max },
+      delivered: ledger.delivered,
+      acked,
+      lost: ledger.lost(),
+      duplicated: ledger.duplicates,
+      early: ledger.early,
+      server_push_lateness_ms: serverLateness,
+      leader_fsync_ms: fsync,
+      load_avg_1m: load1(),
+    };
+    emit(record);
+    summary(
+      `burst ${n} msgs due in one second: published at ${record.publish_msgs_per_s} msgs/s` +
+        `${record.published_before_due ? '' : ' (publishing ran past the due second!)'}; all acked ${record.all_acked_after_due_s} s after the due second; ` +
+        `delivery ${record.delivery_msgs_per_s} msgs/s; lateness ${fmt(lateness)}; lost ${record.lost}, duplicated ${record.duplicated}, early ${record.early} (load ${record.load_avg_1m})`,
+    );
+  } finally {
+    await client.close();
+    await cluster.stop();
+  }
+}

@@ -1,0 +1,301 @@
+/**
+ * What the broker scenarios share: a three-node cluster of real `fermata serve`
+ * processes on loopback (test-cluster's harness: tsx, so the source is what runs,
+ * never a stale dist/), SDK clients, per-node memory and disk figures, lateness
+ * statistics, and the machine's load average for every figure.
+ */
+import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { FermataClient, type Message, silentLogger } from '@fermata/sdk';
+import { type Cluster, type NodeHandle, startCluster } from '../../test-cluster/src/harness.js';
+import { flag, percentile, round } from './report.js';
+
+export { sleep } from '../../test-cluster/src/harness.js';
+export type { Cluster, NodeHandle };
+
+/** Payload of every benchmark message (the peers' figure uses 256 B too). */
+export const PAYLOAD_BYTES = 256;
+
+export interface BenchClusterOptions {
+  /** Extra FERMATA_* settings for every node. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Write a V8 CPU profile per node into this directory (on graceful stop). */
+  readonly cpuProfDir?: string;
+}
+
+/**
+ * Three nodes, durability quorum (the default), logs at `warn` so logging does
+ * not weigh on the figures. `--cpu-prof-dir DIR` (any scenario) profiles the servers.
+ */
+export async function startBenchCluster(args: string[], options: BenchClusterOptions = {}): Promise<Cluster> {
+  const i = args.indexOf('--cpu-prof-dir');
+  const cpuProfDir = options.cpuProfDir ?? (i >= 0 ? args[i + 1] : undefined);
+  const env: Record<string, string> = {
+    FERMATA_LOG_LEVEL: 'warn',
+    UV_THREADPOOL_SIZE: process.env['BENCH_UV_THREADS'] ?? '4',
+    ...options.env,
+  };
+  if (cpuProfDir) {
+    // Node refuses --cpu-prof in NODE_OPTIONS: a preloaded hook profiles through the inspector.
+    env['NODE_OPTIONS'] = `--import ${join(import.meta.dirname, 'cpu-prof-hook.mjs')}`;
+    env['BENCH_CPU_PROF_DIR'] = cpuProfDir;
+  }
+  return startCluster({ nodes: 3, env, keep: flag(args, 'keep') });
+}
+
+export function newClient(cluster: Cluster): FermataClient {
+  return new FermataClient({ endpoints: [...cluster.endpoints], logger: silentLogger });
+}
+
+/** A 256-byte payload whose first 4 bytes carry the message's sequence number. */
+export function payloadFor(seq: number): Uint8Array {
+  const p = new Uint8Array(PAYLOAD_BYTES);
+  new DataView(p.buffer).setUint32(0, seq);
+  p.fill(0x61, 4);
+  return p;
+}
+
+export function seqOf(m: Message): number {
+  return new DataView(m.payload.buffer, m.payload.byteOffset, m.payload.byteLength).getUint32(0);
+}
+
+/** Resident memory of a process in bytes (VmRSS), 0 when it is gone. */
+export function rssBytes(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Allocated bytes under a directory (what `du` counts). */
+export function diskBytes(dir: string): number {
+  let total = 0;
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) total += diskBytes(p);
+    else {
+      try {
+        total += statSync(p).blocks * 512;
+      } catch {
+        // removed meanwhile (compaction)
+      }
+    }
+  }
+  return total;
+}
+
+/** The 1-minute load average, rounded: every figure is reported with it (the 2 cores are shared). */
+export function load1(): number {
+  return round(loadavg()[0] ?? 0, 2);
+}
+
+export interface Stats {
+  n: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  min: number;
+  mean: number;
+}
+
+export function stats(samples: ArrayLike<number>): Stats {
+  const sorted = Float64Array.from(samples).sort();
+  let sum = 0;
+  for (const x of sorted) sum += x;
+  return {
+    n: sorted.length,
+    p50: round(percentile(sorted, 50), 2),
+    p90: round(percentile(sorted, 90), 2),
+    p99: round(percentile(sorted, 99), 2),
+    max: round(sorted.length ? sorted[sorted.length - 1]! : Number.NaN, 2),
+    min: round(sorted.length ? sorted[0]! : Number.NaN, 2),
+    mean: round(sorted.length ? sum / sorted.length : Number.NaN, 2),
+  };
+}
+
+export const fmt = (s: Stats): string => `p50 ${s.p50} / p90 ${s.p90} / p99 ${s.p99} / max ${s.max} ms`;
+
+/**
+ * Records deliveries of messages numbered 0..n-1 against the due time each
+ * was published with: lateness (received-at minus due-at, both by this
+ * machine's clock), early, duplicated, and which never came.
+ */
+export class DeliveryLedger {
+  readonly dueAt: Float64Array;
+  readonly firstAt: Float64Array;
+  readonly count: Uint32Array;
+  delivered = 0;
+  duplicates = 0;
+  early = 0;
+  foreign = 0;
+  lastAt = 0;
+  private waiters: Array<{ n: number; done: () => void }> = [];
+
+  constructor(readonly n: number) {
+    this.dueAt = new Float64Array(n).fill(Number.NaN);
+    this.firstAt = new Float64Array(n);
+    this.count = new Uint32Array(n);
+  }
+
+  expect(seq: number, dueAtMs: number): void {
+    this.dueAt[seq] = dueAtMs;
+  }
+
+  receive(seq: number, receivedAtMs: number): void {
+    if (!(seq >= 0 && seq < this.n) || Number.isNaN(this.dueAt[seq]!)) {
+      this.foreign++;
+      return;
+    }
+    if (this.count[seq]!++ > 0) {
+      this.duplicates++;
+      return;
+    }
+    this.firstAt[seq] = receivedAtMs;
+    if (receivedAtMs < this.dueAt[seq]!) this.early++;
+    this.delivered++;
+    this.lastAt = Math.max(this.lastAt, receivedAtMs);
+    if (this.waiters.length > 0) {
+      this.waiters = this.waiters.filter((w) => {
+        if (this.delivered < w.n) return true;
+        w.done();
+        return false;
+      });
+    }
+  }
+
+  /** Resolves once `n` distinct messages arrived, or after `timeoutMs` (then fewer did). */
+  waitFor(n: number, timeoutMs: number): Promise<void> {
+    if (this.delivered >= n) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.waiters.push({
+        n,
+        done: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+    });
+  }
+
+  lateness(): Stats {
+    const out: number[] = [];
+    for (let i = 0; i < this.n; i++) if (this.count[i]! > 0) out.push(this.firstAt[i]! - this.dueAt[i]!);
+    return stats(out);
+  }
+
+  /** Expected (published and acknowledged) but never delivered. */
+  lost(): number {
+    let lost = 0;
+    for (let i = 0; i < this.n; i++) if (!Number.isNaN(this.dueAt[i]!) && this.count[i] === 0) lost++;
+    return lost;
+  }
+}
+
+/** Per-node memory and disk now, plus the leader's id. */
+export async function nodeFigures(
+  cluster: Cluster,
+): Promise<Array<{ node: string; leader: boolean; rss_bytes: number; disk_bytes: number }>> {
+  const leader = await cluster.leader().catch(() => undefined);
+  return cluster.nodes.map((nd) => ({
+    node: nd.id,
+    leader: nd === leader,
+    rss_bytes: rssBytes(nd.pid),
+    disk_bytes: diskBytes(nd.dataDir),
+  }));
+}
+
+/**
+ * `producers` closed-loop tasks, each with its own PublishStream producer
+ * sending batches of `batch` messages, at most `inFlight` batches outstanding
+ * per producer. `make(i)` builds message i (0..total-1). Resolves with the
+ * per-message latency (send -> acknowledged) and the wall time.
+ */
+export async function produceStreams(
+  client: FermataClient,
+  opts: {
+    total: number;
+    producers: number;
+    batch: number;
+    inFlight?: number;
+    topic: string;
+    make: (i: number) => { payload: Uint8Array; delayMs?: number; deliverAt?: number };
+    onAck?: (i: number, dueAtMs: number) => void;
+    latencies?: boolean;
+  },
+): Promise<{ seconds: number; latency: Float64Array | undefined }> {
+  const { total, producers, batch, topic } = opts;
+  const inFlight = opts.inFlight ?? 2;
+  const lat = opts.latencies === false ? undefined : new Float64Array(total);
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: producers }, async () => {
+      const p = client.producer({ maxBatchMessages: batch, lingerMs: 1, maxInFlightBatches: inFlight + 1 });
+      const outstanding: Promise<void>[] = [];
+      try {
+        while (next < total) {
+          const start = next;
+          const end = Math.min(total, start + batch);
+          next = end;
+          const sentAt = performance.now();
+          const acks: Promise<void>[] = [];
+          for (let i = start; i < end; i++) {
+            const m = opts.make(i);
+            acks.push(
+              p
+                .send(
+                  topic,
+                  m.payload,
+                  m.deliverAt !== undefined ? { deliverAt: m.deliverAt } : { delayMs: m.delayMs ?? 0 },
+                )
+                .then((r) => {
+                  if (lat) lat[i] = performance.now() - sentAt;
+                  opts.onAck?.(i, r.dueAtMs);
+                }),
+            );
+          }
+          outstanding.push(Promise.all(acks).then(() => undefined));
+          if (outstanding.length >= inFlight) await outstanding.shift();
+        }
+        await Promise.all(outstanding);
+      } finally {
+        await p.close();
+      }
+    }),
+  );
+  return { seconds: (performance.now() - t0) / 1000, latency: lat };
+}
+
+/**
+ * A Prometheus histogram of one node (`/metrics`) as count and bucket-bound
+ * quantiles (the upper bound of the bucket where the quantile falls): the
+ * server's own view, to tell server time from client and network time.
+ */
+export async function serverHistogram(
+  node: NodeHandle,
+  name: string,
+): Promise<{ count: number; p50: number; p99: number } | undefined> {
+  const res = await node.httpGet('/metrics').catch(() => undefined);
+  if (!res || res.status !== 200) return undefined;
+  const buckets: Array<{ le: number; n: number }> = [];
+  const re = new RegExp(`^${name}_bucket\\{[^}]*le="([^"]+)"[^}]*\\} (\\d+(?:\\.\\d+)?)`, 'gm');
+  for (const m of res.body.matchAll(re)) {
+    buckets.push({ le: m[1] === '+Inf' ? Number.POSITIVE_INFINITY : Number(m[1]), n: Number(m[2]) });
+  }
+  const count = buckets.at(-1)?.n ?? 0;
+  if (count === 0) return { count: 0, p50: Number.NaN, p99: Number.NaN };
+  const q = (p: number) => buckets.find((b) => b.n >= p * count)?.le ?? Number.POSITIVE_INFINITY;
+  return { count, p50: q(0.5), p99: q(0.99) };
+}

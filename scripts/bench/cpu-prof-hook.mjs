@@ -1,0 +1,21 @@
+// Preloaded into each server (NODE_OPTIONS=--import) by `--cpu-prof-dir DIR`, because Node
+// refuses --cpu-prof in NODE_OPTIONS: profiles the process with the inspector and writes
+// DIR/<pid>.cpuprofile when it exits (graceful stop; a SIGKILLed node writes nothing).
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
+
+const dir = process.env.BENCH_CPU_PROF_DIR;
+if (dir) {
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 500 });
+  session.post('Profiler.start');
+  process.once('exit', () => {
+    // A same-thread session answers synchronously, so this runs to completion inside 'exit'.
+    session.post('Profiler.stop', (err, res) => {
+      if (!err) writeFileSync(join(dir, `${process.pid}.cpuprofile`), JSON.stringify(res.profile));
+    });
+  });
+}

@@ -1,0 +1,88 @@
+// Delivery lateness: N messages (256 B) with due times uniform in 1-5 s, published by 4
+// producers in batches of 100 (the peers' workload), consumed by one subscription.
+// Lateness = received-at (the SDK's receive time) minus due-at (the absolute due time each
+// message was published with, `deliverAt`, by this machine's clock), first delivery of each.
+import {
+  DeliveryLedger,
+  fmt,
+  load1,
+  newClient,
+  payloadFor,
+  produceStreams,
+  seqOf,
+  serverHistogram,
+  sleep,
+  startBenchCluster,
+} from './cluster.js';
+import { emit, flag, option, round, summary } from './report.js';
+
+export async function run(args: string[]): Promise<void> {
+  const quick = flag(args, 'quick');
+  const n = option(args, 'messages', quick ? 2_000 : 20_000);
+  const delayMin = option(args, 'delay-min', 1_000);
+  const delayMax = option(args, 'delay-max', quick ? 3_000 : 5_000);
+  const graceMs = option(args, 'grace-ms', quick ? 10_000 : 30_000);
+  const cluster = await startBenchCluster(args);
+  const client = newClient(cluster);
+  const topic = 'bench-delivery';
+  const ledger = new DeliveryLedger(n);
+  try {
+    const sub = client.subscribe(topic, { prefetch: 1_000, concurrency: 1_000 }, (m) => {
+      ledger.receive(seqOf(m), m.receivedAtMs);
+    });
+    while (!sub.connected) await sleep(20);
+    let x = 42;
+    const r = await produceStreams(client, {
+      total: n,
+      producers: 4,
+      batch: 100,
+      topic,
+      make: (i) => {
+        x = (x * 1103515245 + 12345) & 0x7fffffff;
+        const deliverAt = Date.now() + delayMin + (x % (delayMax - delayMin + 1));
+        ledger.expect(i, deliverAt);
+        return { payload: payloadFor(i), deliverAt };
+      },
+    });
+    let lastDue = 0;
+    for (const d of ledger.dueAt) lastDue = Math.max(lastDue, d);
+    await ledger.waitFor(n, Math.max(0, lastDue - Date.now()) + graceMs);
+    await sleep(1_000); // late duplicates
+    const leaderNode = await cluster.leader();
+    const serverLateness = await serverHistogram(leaderNode, 'fermata_delivery_lateness_ms');
+    const fsync = await serverHistogram(leaderNode, 'fermata_fsync_duration_ms');
+    await sub.close();
+    const lateness = ledger.lateness();
+    const record = {
+      scenario: 'delivery',
+      quick,
+      messages: n,
+      payload_bytes: 256,
+      delay_ms: [delayMin, delayMax],
+      produce_msgs_per_s: round(n / r.seconds, 0),
+      lateness_ms: {
+        p50: lateness.p50,
+        p90: lateness.p90,
+        p99: lateness.p99,
+        max: lateness.max,
+        min: lateness.min,
+      },
+      delivered: ledger.delivered,
+      lost: ledger.lost(),
+      duplicated: ledger.duplicates,
+      early: ledger.early,
+      foreign: ledger.foreign,
+      server_push_lateness_ms: serverLateness,
+      leader_fsync_ms: fsync,
+      load_avg_1m: load1(),
+    };
+    emit(record);
+    summary(
+      `delivery ${n} msgs, delays ${delayMin}-${delayMax} ms: produce ${record.produce_msgs_per_s} msgs/s; ` +
+        `lateness ${fmt(lateness)}; lost ${record.lost}, duplicated ${record.duplicated}, early ${record.early} (load ${record.load_avg_1m})`,
+    );
+  } finally {
+    await client.close();
+    await cluster.stop();
+  }
+}

@@ -1,0 +1,106 @@
+// Scale: publish up to each level of pending messages (24 h delay; 64 producers x batches
+// of 100), then report per node RSS and disk bytes per pending message, the publish rate
+// of that step, and the lateness of a probe of 200 messages due in 1-2 s on the same topic
+// (the pending mass must not slow due delivery). A probe also runs at 0 pending.
+import {
+  DeliveryLedger,
+  fmt,
+  load1,
+  newClient,
+  nodeFigures,
+  payloadFor,
+  produceStreams,
+  seqOf,
+  sleep,
+  startBenchCluster,
+} from './cluster.js';
+import { emit, flag, option, round, summary } from './report.js';
+
+const DAY_MS = 86_400_000;
+const PROBE_BASE = 2_000_000_000;
+
+export async function run(args: string[]): Promise<void> {
+  const quick = flag(args, 'quick');
+  const li = args.indexOf('--levels');
+  const levels = (li >= 0 ? (args[li + 1] ?? '') : quick ? '10000,30000' : '1000000,10000000')
+    .split(',')
+    .map(Number);
+  const probeN = option(args, 'probe', 200);
+  const cluster = await startBenchCluster(args);
+  const client = newClient(cluster);
+  const topic = 'bench-scale';
+  let probes = 0;
+  let ledger = new DeliveryLedger(probeN);
+  try {
+    const sub = client.subscribe(topic, { prefetch: 1_000, concurrency: 1_000 }, (m) => {
+      const seq = seqOf(m);
+      if (seq >= PROBE_BASE) ledger.receive(seq - PROBE_BASE, m.receivedAtMs);
+    });
+    while (!sub.connected) await sleep(20);
+    await sleep(1_000);
+    const baseline = await nodeFigures(cluster);
+
+    const probe = async (): Promise<ReturnType<DeliveryLedger['lateness']> & { lost: number }> => {
+      ledger = new DeliveryLedger(probeN);
+      const base = probes;
+      probes += probeN;
+      let x = 7 + base;
+      const batch = Array.from({ length: probeN }, (_, i) => {
+        x = (x * 1103515245 + 12345) & 0x7fffffff;
+        const deliverAt = Date.now() + 1_000 + (x % 1001);
+        ledger.expect(i, deliverAt);
+        return { topic, payload: payloadFor(PROBE_BASE + i), deliverAt };
+      });
+      await client.publishBatch(batch);
+      await ledger.waitFor(probeN, 30_000);
+      return { ...ledger.lateness(), lost: ledger.lost() };
+    };
+
+    const p0 = await probe();
+    emit({ scenario: 'scale', quick, pending: 0, probe_lateness_ms: p0, load_avg_1m: load1() });
+    summary(`scale 0 pending: probe lateness ${fmt(p0)}`);
+
+    let pending = 0;
+    const payload = payloadFor(0);
+    for (const level of levels) {
+      const r = await produceStreams(client, {
+        total: level - pending,
+        producers: 64,
+        batch: 100,
+        topic,
+        make: () => ({ payload, delayMs: DAY_MS }),
+        latencies: false,
+      });
+      const rate = (level - pending) / r.seconds;
+      pending = level;
+      await sleep(3_000);
+      const figures = await nodeFigures(cluster);
+      const p = await probe();
+      const nodes = figures.map((f, i) => ({
+        ...f,
+        rss_mb: round(f.rss_bytes / 2 ** 20, 1),
+        disk_bytes_per_pending: round((f.disk_bytes - (baseline[i]?.disk_bytes ?? 0)) / pending, 1),
+      }));
+      const record = {
+        scenario: 'scale',
+        quick,
+        pending,
+        publish_msgs_per_s: round(rate, 0),
+        nodes,
+        max_rss_mb: Math.max(...nodes.map((nd) => nd.rss_mb)),
+        probe_lateness_ms: p,
+        probe_p99_vs_empty: round(p.p99 / Math.max(1, p0.p99), 2),
+        load_avg_1m: load1(),
+      };
+      emit(record);
+      summary(
+        `scale ${pending} pending: publish ${record.publish_msgs_per_s} msgs/s; RSS ${nodes.map((nd) => `${nd.node} ${nd.rss_mb} MB`).join(', ')}; ` +
+          `disk/pending ${nodes.map((nd) => `${nd.disk_bytes_per_pending} B`).join(', ')}; probe ${fmt(p)}, lost ${p.lost} (load ${record.load_avg_1m})`,
+      );
+    }
+    await sub.close();
+  } finally {
+    await client.close();
+    await cluster.stop();
+  }
+}
