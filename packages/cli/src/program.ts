@@ -59,7 +59,8 @@ export function buildProgram(): Command {
     'after',
     `
 Exit codes: 0 ok, 1 error from the server, 2 usage error (or INVALID_ARGUMENT),
-3 not found, 4 cluster unavailable, 5 conflict (already exists, in flight, done).
+3 not found, 4 cluster unavailable, 5 conflict (already exists, in flight, done),
+130 publish from stdin interrupted by Ctrl-C.
 Durations: 250ms, 5s, 10m, 2h, 1d, 1h30m (a plain number is ms).
 Times: ISO 8601 (2026-12-01T09:00:00Z), epoch ms, now, +10m, -1h.
 Docs: docs/cli.md`,

@@ -381,6 +381,27 @@ describe('errors and exit codes', () => {
     expect(lines(r.stderr)).toHaveLength(1);
   });
 
+  test('a subscription the server refuses ends consume with exit 2 and one line', async () => {
+    const r = await cli(['consume', 'bad name', '--timeout', '30s']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^fermata: error: INVALID_ARGUMENT: subscribe\.topic: .+\n$/);
+    expect(lines(r.stderr)).toHaveLength(1);
+  });
+
+  test('serve refuses an unknown FERMATA_* variable (exit 2) but ignores the client variables', async () => {
+    const r = await runCli(['serve'], {
+      env: {
+        FERMATA_ENDPOINTS: '127.0.0.1:1',
+        FERMATA_TOKEN: 'secret',
+        FERMATA_DEADLINE: '1s',
+        FERMATA_RAFT__TIK_MS: '10',
+      },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/raft\.tikMs|FERMATA_RAFT__TIK_MS/);
+    expect(r.stderr).not.toMatch(/ENDPOINTS|TOKEN|DEADLINE/);
+  });
+
   test('an unreachable cluster exits 4 after --deadline with one line', async () => {
     const port = await freeBasePort(1);
     const r = await runCli(['status', '--deadline', '1s'], { endpoints: `127.0.0.1:${port}` });
