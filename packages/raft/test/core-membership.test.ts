@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { decodeConfChange, encodeConfChange } from '../src/core/conf-change.js';
+import { ConfChangeInProgressError, InvalidConfChangeError } from '../src/core/errors.js';
+import { ManualCluster } from '../src/sim/manual-cluster.js';
+
+const ABC = ['a', 'b', 'c'];
+
+/** A cluster a, b, c with 'a' leading and its first entry committed. */
+function ready(): ManualCluster {
+  const c = new ManualCluster(ABC);
+  c.elect('a');
+  return c;
+}
+
+describe('membership changes, one server at a time (§6, thesis §4)', () => {
+  it('bootstrap writes the initial voters into the log as committed conf-change entries, the same on every node', () => {
+    const c = new ManualCluster(['c', 'a', 'b']);
+    const logs = ABC.map((id) => {
+      const n = c.node(id);
+      return n.log
+        .entries(1, n.log.lastIndex() + 1, 1 << 20)
+        .map((e) => [e.index, e.term, decodeConfChange(e.data)]);
+    });
+    expect(logs[0]).toEqual(logs[1]);
+    expect(logs[0]).toEqual(logs[2]);
+    expect(logs[0]!.length).toBe(6);
+    expect(c.core('a').status()).toMatchObject({ commit: 6, conf: { voters: ABC, learners: [] } });
+  });
+
+  it('an added learner receives the log but has no vote: it never campaigns and does not count towards a quorum', () => {
+    const c = ready();
+    c.add('d', []);
+    c.core('a').proposeConfChange({ type: 'add-learner', node: 'd' });
+    c.heartbeat('a', 3);
+    expect(c.core('a').status().conf).toEqual({ voters: ABC, learners: ['d'] });
+    expect(c.core('d').status().role).toBe('learner');
+    expect(c.core('d').status().commit).toBe(c.core('a').status().commit);
+    // Only d acknowledges: nothing commits.
+    c.dropIf = (m) => m.to === 'b' || m.to === 'c';
+    const at = c.propose('a', 'x');
+    c.stabilize();
+    expect(c.core('a').status().commit).toBe(at.index - 1);
+    c.tick('d', 100);
+    expect(c.outbox.filter((m) => m.from === 'd' && (m.type === 'vote' || m.type === 'pre-vote'))).toEqual(
+      [],
+    );
+  });
+
+  it('a node added later learns the initial members from the log (it was started with no bootstrap voters)', () => {
+    const c = ready();
+    c.add('d', []);
+    c.core('a').proposeConfChange({ type: 'add-learner', node: 'd' });
+    c.heartbeat('a', 3);
+    expect(c.core('d').status().conf).toEqual({ voters: ABC, learners: ['d'] });
+  });
+
+  it('promoting a learner makes it a voter once the change is committed', () => {
+    const c = ready();
+    c.add('d', []);
+    c.core('a').proposeConfChange({ type: 'add-learner', node: 'd' });
+    c.heartbeat('a', 3);
+    c.core('a').proposeConfChange({ type: 'promote', node: 'd' });
+    c.heartbeat('a', 3);
+    for (const id of ['a', 'b', 'c', 'd']) {
+      expect(c.core(id).status().conf).toEqual({ voters: ['a', 'b', 'c', 'd'], learners: [] });
+    }
+    // 4 voters: a quorum is 3.
+    c.dropIf = (m) => m.to === 'c' || m.to === 'd';
+    const at = c.propose('a', 'x');
+    c.stabilize();
+    expect(c.core('a').status().commit).toBe(at.index - 1);
+  });
+
+  it('a change takes effect when committed, not when appended', () => {
+    const c = ready();
+    c.dropIf = (m) => m.from === 'a';
+    c.core('a').proposeConfChange({ type: 'remove', node: 'c' });
+    c.stabilize();
+    expect(c.core('a').status().conf.voters).toEqual(ABC);
+    c.dropIf = () => false;
+    c.heartbeat('a', 2);
+    expect(c.core('a').status().conf.voters).toEqual(['a', 'b']);
+  });
+
+  it('no second change while one is uncommitted (ConfChangeInProgressError)', () => {
+    const c = ready();
+    c.dropIf = () => true;
+    c.core('a').proposeConfChange({ type: 'add-learner', node: 'd' });
+    expect(() => c.core('a').proposeConfChange({ type: 'add-learner', node: 'e' })).toThrow(
+      ConfChangeInProgressError,
+    );
+  });
+
+  it('a new leader refuses a change until it has committed an entry of its own term', () => {
+    const c = new ManualCluster(ABC);
+    c.dropIf = (m) => m.type === 'append';
+    c.elect('a');
+    expect(c.core('a').status().role).toBe('leader');
+    expect(() => c.core('a').proposeConfChange({ type: 'add-learner', node: 'd' })).toThrow(
+      ConfChangeInProgressError,
+    );
+    c.dropIf = () => false;
+    c.heartbeat('a', 2);
+    expect(() => c.core('a').proposeConfChange({ type: 'add-learner', node: 'd' })).not.toThrow();
+  });
+
+  it('removing the leader: it keeps leading until the removal commits, then steps down and the rest elect a leader', () => {
+    const c = ready();
+    c.core('a').proposeConfChange({ type: 'remove', node: 'a' });
+    expect(c.core('a').status().role).toBe('leader');
+    c.stabilize();
+    expect(c.core('a').status()).toMatchObject({ role: 'follower', conf: { voters: ['b', 'c'] } });
+    expect(c.core('b').status().conf.voters).toEqual(['b', 'c']);
+    c.crash('a');
+    const leader = () => ['b', 'c'].find((id) => c.core(id).status().role === 'leader');
+    for (let i = 0; i < 100 && !leader(); i++) {
+      c.tick('b');
+      c.tick('c');
+      c.stabilize();
+    }
+    const next = leader()!;
+    const other = next === 'b' ? 'c' : 'b';
+    expect(c.core(next).status().conf.voters).toEqual(['b', 'c']);
+    c.propose(next, 'after');
+    c.heartbeat(next);
+    expect(c.appliedTexts(other)).toEqual(['after']);
+  });
+
+  it('invalid changes are refused with InvalidConfChangeError (adding a member twice, promoting a voter, removing a stranger)', () => {
+    const c = ready();
+    expect(() => c.core('a').proposeConfChange({ type: 'add-learner', node: 'b' })).toThrow(
+      InvalidConfChangeError,
+    );
+    expect(() => c.core('a').proposeConfChange({ type: 'promote', node: 'b' })).toThrow(
+      InvalidConfChangeError,
+    );
+    expect(() => c.core('a').proposeConfChange({ type: 'remove', node: 'z' })).toThrow(
+      InvalidConfChangeError,
+    );
+  });
+
+  it('conf-change entry data round-trips, context included', () => {
+    const change = {
+      type: 'add-learner' as const,
+      node: 'fermata-3',
+      context: new TextEncoder().encode('10.0.0.3:7000'),
+    };
+    expect(decodeConfChange(encodeConfChange(change))).toEqual(change);
+    expect(decodeConfChange(encodeConfChange({ type: 'remove', node: 'x' }))).toEqual({
+      type: 'remove',
+      node: 'x',
+    });
+    expect(() => decodeConfChange(new Uint8Array([9, 9, 9]))).toThrow(InvalidConfChangeError);
+  });
+});
