@@ -54,6 +54,13 @@ describe('benchmarks (--quick)', () => {
     expect(lines[1]?.['entries_per_fsync']).toBeGreaterThan(4);
   });
 
+  it('apply prints the state machine's rate and CPU per published message', () => {
+    const [line] = runBench('apply');
+    expect(line?.['messages']).toBe(20_000);
+    expect(line?.['msgs_per_s']).toBeGreaterThan(0);
+    expect(line?.['cpu_us_per_msg']).toBeGreaterThan(0);
+  });
+
   // The broker scenarios: three real `fermata serve` processes each (see docs/benchmarks.md).
   const CLUSTER_TIMEOUT_MS = 180_000;
 

@@ -7,6 +7,7 @@ type Scenario = (args: string[]) => Promise<void>;
 const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   storage: () => import('./storage.js'),
   raft: () => import('./raft.js'),
+  apply: () => import('./apply.js'),
   publish: () => import('./publish.js'),
   delivery: () => import('./delivery.js'),
   burst: () => import('./burst.js'),
