@@ -54,7 +54,7 @@ describe('benchmarks (--quick)', () => {
     expect(lines[1]?.['entries_per_fsync']).toBeGreaterThan(4);
   });
 
-  it('apply prints the state machine's rate and CPU per published message', () => {
+  it('apply prints the state machine rate and CPU per published message', () => {
     const [line] = runBench('apply');
     expect(line?.['messages']).toBe(20_000);
     expect(line?.['msgs_per_s']).toBeGreaterThan(0);
