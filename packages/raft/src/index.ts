@@ -20,3 +20,4 @@ export {
 export * from './node/index.js';
 export * from './transport/index.js';
 export type * from './types.js';
+export * from './transport/tls.js';

@@ -85,6 +85,14 @@ const address = (d: string, allowEmpty: boolean, description: string): AddressSp
   description,
 });
 
+/** A file path; '' = not set. */
+const fileKey = (description: string): StringSpec => ({
+  kind: 'string',
+  default: '',
+  allowEmpty: true,
+  description,
+});
+
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 const ID_FORM = '1-63 characters of letters, digits, ".", "_" or "-", starting with a letter or digit';
 
@@ -142,6 +150,19 @@ export const configSchema = {
       true,
       'Client address other nodes and clients are told; empty = the listen address (a wildcard host becomes the hostname).',
     ),
+    tls: {
+      certFile: fileKey(
+        'PEM certificate (chain) the client port presents; empty (with keyFile) = plaintext.',
+      ),
+      keyFile: fileKey('PEM private key of client.tls.certFile.'),
+      caFile: fileKey(
+        'PEM CA bundle that verifies client certificates (mutual TLS); needed by requireClientCert.',
+      ),
+      requireClientCert: bool(
+        false,
+        'Mutual TLS on the client port: refuse clients without a certificate signed by client.tls.caFile.',
+      ),
+    },
   },
   peer: {
     listenAddress: address('0.0.0.0:7401', false, 'Raft peer gRPC listen address.'),
@@ -150,6 +171,17 @@ export const configSchema = {
       true,
       'Peer address of this node as others reach it; empty = the listen address (a wildcard host becomes the hostname).',
     ),
+    tls: {
+      certFile: fileKey(
+        'PEM certificate this node presents to its peers (mutual TLS); all three peer.tls files or none.',
+      ),
+      keyFile: fileKey('PEM private key of peer.tls.certFile.'),
+      caFile: fileKey('PEM CA bundle that verifies the other nodes’ certificates.'),
+      verifyIdentity: bool(
+        true,
+        'A peer’s certificate must name it: a SAN equal to its node id or to the host of its peer address.',
+      ),
+    },
   },
   http: {
     listenAddress: address(
@@ -278,11 +310,28 @@ export const configSchema = {
     // Enforced by the server, not the state machine.
     maxConsumersPerGroup: int(1_000, 1, 100_000, 'Consumer streams subscribed to one group on the leader.'),
     maxStreamsPerConnection: int(100, 1, 100_000, 'Concurrent gRPC streams on one client connection.'),
+    maxConnectionIdleMs: int(
+      10 * 60 * SECOND_MS,
+      1 * SECOND_MS,
+      24 * 60 * 60 * SECOND_MS,
+      'A client connection with no call open for this long is closed (the SDK reconnects when needed).',
+    ),
     allowLeaderDurability: bool(
       false,
       'Accept DURABILITY_LEADER publishes (may be lost on failover); refused (FAILED_PRECONDITION) otherwise.',
     ),
   },
+  auth: {
+    tokensFile: fileKey(
+      'YAML file of bearer tokens (name, sha256, publish/consume/admin topic patterns); empty = authentication off.',
+    ),
+  },
+  credentialsReloadIntervalMs: int(
+    5 * SECOND_MS,
+    0,
+    60 * 60 * SECOND_MS,
+    'How often TLS certificate, key, CA and token files are checked for changes (0 = never); changes apply to new connections and calls.',
+  ),
   shutdown: {
     graceMs: int(
       10 * SECOND_MS,

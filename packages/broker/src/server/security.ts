@@ -1,0 +1,142 @@
+/**
+ * Everything the server needs for transport security and authentication, built
+ * from the configuration in one place: the client port's credentials and
+ * gRPC options (auth interceptor, stream and idle limits), the peer port's
+ * mutual TLS, the reloading file watchers, and the start-up warnings.
+ */
+import { PeerTls } from '@fermata/raft';
+import type * as grpc from '@grpc/grpc-js';
+import { decodeKey, KEY_BYTES } from '../keys.js';
+import { createAuthInterceptor } from './auth-interceptor.js';
+import type { FermataConfig } from './config-schema.js';
+import { clientServerCredentials, plaintextWarning, TlsConfigError, TlsFiles } from './tls.js';
+import { TokenFile } from './token-file.js';
+
+export interface SecurityLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+/** Most queue-hash -> topic answers kept for authorizing acks by tag (a queue's topic never changes). */
+export const MAX_TAG_TOPIC_CACHE = 10_000;
+
+export interface Security {
+  /** Credentials of the client port (TLS or plaintext). */
+  readonly clientCredentials: grpc.ServerCredentials;
+  /** Options for the client port's `grpc.Server`: the auth interceptor and connection limits. */
+  readonly clientServerOptions: grpc.ServerOptions;
+  /** Peer mutual TLS, or undefined for plaintext between peers. */
+  readonly peerTls: PeerTls | undefined;
+  readonly tokens: TokenFile;
+  readonly clientTls: TlsFiles | undefined;
+  readonly peerTlsFiles: TlsFiles | undefined;
+  close(): void;
+}
+
+/** Configuration problems of the security keys (all at once, like ConfigError). */
+export function securityConfigProblems(config: FermataConfig): string[] {
+  const problems: string[] = [];
+  const c = config.client.tls;
+  if ((c.certFile === '') !== (c.keyFile === ''))
+    problems.push('client.tls.certFile and client.tls.keyFile must be set together');
+  if (c.requireClientCert && c.caFile === '')
+    problems.push('client.tls.requireClientCert needs client.tls.caFile (the CA of the client certificates)');
+  if (c.requireClientCert && c.certFile === '')
+    problems.push(
+      'client.tls.requireClientCert needs client.tls.certFile and keyFile (TLS on the client port)',
+    );
+  const p = config.peer.tls;
+  const set = [p.certFile, p.keyFile, p.caFile].filter((f) => f !== '').length;
+  if (set !== 0 && set !== 3)
+    problems.push(
+      'peer.tls.certFile, peer.tls.keyFile and peer.tls.caFile must be set together (mutual TLS)',
+    );
+  return problems;
+}
+
+export interface SecurityOptions {
+  readonly config: FermataConfig;
+  readonly log: SecurityLog;
+  /** The topic of a queue, from the store (for `consume` checks on delivery tags). */
+  readonly topicOfQueue: (queueHash: bigint) => Promise<string | undefined>;
+}
+
+/** Loads certificates and tokens (throwing on unusable files) and logs what is in force. */
+export function setupSecurity(options: SecurityOptions): Security {
+  const { config, log } = options;
+  const problems = securityConfigProblems(config);
+  if (problems.length > 0) throw new TlsConfigError(problems.join('; '));
+  const reloadMs = config.credentialsReloadIntervalMs;
+  const c = config.client.tls;
+  const p = config.peer.tls;
+  const clientTls =
+    c.certFile === ''
+      ? undefined
+      : new TlsFiles({
+          certFile: c.certFile,
+          keyFile: c.keyFile,
+          caFile: c.caFile,
+          reloadIntervalMs: reloadMs,
+          label: 'client',
+          log,
+        });
+  const peerTlsFiles =
+    p.certFile === ''
+      ? undefined
+      : new TlsFiles({
+          certFile: p.certFile,
+          keyFile: p.keyFile,
+          caFile: p.caFile,
+          reloadIntervalMs: reloadMs,
+          label: 'peer',
+          log,
+        });
+  const tokens = new TokenFile(config.auth.tokensFile, reloadMs, log);
+
+  for (const w of [
+    plaintextWarning('client', config.client.listenAddress, clientTls !== undefined),
+    plaintextWarning('peer', config.peer.listenAddress, peerTlsFiles !== undefined),
+  ]) {
+    if (w) log.warn({}, w);
+  }
+  if (tokens.tokens().enabled) {
+    log.info(
+      { tokensFile: config.auth.tokensFile, tokens: tokens.tokens().tokens.map((t) => t.name) },
+      'authentication on',
+    );
+  } else {
+    log.warn({}, 'authentication OFF: no auth.tokensFile configured, every client may call everything');
+  }
+
+  const cache = new Map<bigint, string>();
+  const topicOfTag = async (tag: Uint8Array): Promise<string | undefined> => {
+    if (tag.length !== KEY_BYTES) return undefined;
+    const { queueHash } = decodeKey(tag);
+    const hit = cache.get(queueHash);
+    if (hit !== undefined) return hit;
+    const topic = await options.topicOfQueue(queueHash);
+    if (topic !== undefined) {
+      if (cache.size >= MAX_TAG_TOPIC_CACHE) cache.clear();
+      cache.set(queueHash, topic);
+    }
+    return topic;
+  };
+
+  return {
+    clientCredentials: clientServerCredentials(clientTls, c.requireClientCert),
+    clientServerOptions: {
+      interceptors: [createAuthInterceptor({ tokens: () => tokens.tokens(), topicOfTag, log })],
+      'grpc.max_concurrent_streams': config.limits.maxStreamsPerConnection,
+      'grpc.max_connection_idle_ms': config.limits.maxConnectionIdleMs,
+    },
+    peerTls: peerTlsFiles ? new PeerTls(peerTlsFiles, { verifyIdentity: p.verifyIdentity }) : undefined,
+    tokens,
+    clientTls,
+    peerTlsFiles,
+    close: () => {
+      tokens.close();
+      clientTls?.close();
+      peerTlsFiles?.close();
+    },
+  };
+}
