@@ -26,9 +26,11 @@ interface Started {
 }
 
 /** Starts ./scripts/start (never `npm ci` inside the shared checkout) and waits for "start: ready". */
-async function start(args: string[]): Promise<Started> {
+async function start(args: string[], options: { detached?: boolean } = {}): Promise<Started> {
   const child = spawn(join(ROOT, 'scripts/start'), ['--no-install', ...args], {
     cwd: ROOT,
+    // Its own process group, to send it Ctrl-C the way a terminal does.
+    detached: options.detached === true,
     env: cleanEnv({ FERMATA_ENDPOINTS: '127.0.0.1:1' }), // the script must not pass this to the nodes
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -51,7 +53,7 @@ async function start(args: string[]): Promise<Started> {
   return { child, stdout: () => stdout, stderr: () => stderr };
 }
 
-test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM with 0, and a restart finds the pending message', async () => {
+test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM with 0; a restart finds the pending message and stops on Ctrl-C with 0', async () => {
   const basePort = await freeBasePort(1);
   const endpoint = `127.0.0.1:${basePort}`;
   const args = ['--nodes', '1', '--data', dataDir, '--base-port', String(basePort)];
@@ -94,7 +96,7 @@ test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM wi
 
   // Same data, layout remembered: no flags needed besides --data.
   expect(existsSync(join(dataDir, 'cluster.env'))).toBe(true);
-  const second = await start(['--data', dataDir]);
+  const second = await start(['--data', dataDir], { detached: true });
   const got = await cli(['messages', 'get', 'start-test', '--key', 'later', '--json']);
   expect(got.code).toBe(0);
   expect(JSON.parse(got.stdout)).toMatchObject({
@@ -107,8 +109,10 @@ test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM wi
   };
   expect(stats.groups[0]).toMatchObject({ pending: 1, inFlight: 0 });
 
-  second.child.kill('SIGTERM');
+  // Ctrl-C in a terminal: SIGINT to the whole foreground process group (script and nodes).
+  process.kill(-second.child.pid!, 'SIGINT');
   expect(await exited(second.child)).toBe(0);
+  expect(readFileSync(join(dataDir, 'n1', 'server.log'), 'utf8').match(/"msg":"stopped"/g)).toHaveLength(2);
 }, 400_000);
 
 test('scripts/start refuses a data directory created with another layout (exit 2, one line)', async () => {
