@@ -1,0 +1,86 @@
+/** Helpers shared by the sdk-*.test.ts suites (the SDK against real `fermata serve` processes). */
+import { type ClientOptions, FermataClient, type Logger, type Message } from '@fermata/sdk';
+import { expect } from 'vitest';
+import type { Cluster } from '../src/index.js';
+
+/** One line the SDK logged. */
+export interface LogLine {
+  level: 'debug' | 'warn' | 'error';
+  message: string;
+  context: Record<string, unknown> | undefined;
+}
+
+/** A logger that keeps what the SDK says (so a test can assert on a warning) and prints nothing. */
+export function recordingLogger(): Logger & { lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const at =
+    (level: LogLine['level']) =>
+    (message: string, context?: Record<string, unknown>): void => {
+      lines.push({ level, message, context });
+    };
+  return { lines, debug: at('debug'), warn: at('warn'), error: at('error') };
+}
+
+/** A client of `cluster` with a recording logger; generous deadline (liveness, not speed). */
+export function clientOf(
+  cluster: Cluster,
+  extra: Partial<ClientOptions> = {},
+): FermataClient & { log: LogLine[] } {
+  const logger = recordingLogger();
+  const client = new FermataClient({
+    endpoints: [...cluster.endpoints],
+    deadlineMs: 60_000,
+    retry: { initialMs: 50, multiplier: 2, maxMs: 500, jitter: 0.5 },
+    logger,
+    ...extra,
+  });
+  return Object.assign(client, { log: logger.lines });
+}
+
+/** What a handler saw of one delivery, with the local time it ran (same host as the server). */
+export interface Seen {
+  id: bigint;
+  text: string;
+  key: string;
+  attempt: number;
+  dueAtMs: number;
+  leaseExpiresAtMs: number;
+  tag: string;
+  receivedAtMs: number;
+}
+
+export function seen(m: Message): Seen {
+  return {
+    id: m.id,
+    text: m.text(),
+    key: m.key,
+    attempt: m.attempt,
+    dueAtMs: m.dueAtMs,
+    leaseExpiresAtMs: m.leaseExpiresAtMs,
+    tag: Buffer.from(m.tag).toString('hex'),
+    receivedAtMs: Date.now(),
+  };
+}
+
+/** Awaits a promise that must reject, and returns the rejection (asserting its class). */
+export async function rejection<E extends Error>(
+  p: Promise<unknown> | (() => unknown),
+  cls: abstract new (...args: never[]) => E,
+): Promise<E> {
+  let error: unknown;
+  try {
+    await (typeof p === 'function' ? p() : p);
+  } catch (e) {
+    error = e;
+  }
+  expect(error, 'expected a rejection').toBeDefined();
+  expect(error).toBeInstanceOf(cls);
+  return error as E;
+}
+
+let counter = 0;
+/** A topic name unique to this run (names are [A-Za-z0-9._-]). */
+export function topicName(label: string): string {
+  counter++;
+  return `sdk-${label}-${process.pid}-${counter}`;
+}
