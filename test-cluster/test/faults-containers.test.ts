@@ -33,6 +33,8 @@ const DRAIN_TIMEOUT_MS = MAX_DELAY_MS + 2 * LEASE_MS + 20_000;
 /** docker stop's grace: the pod's terminationGracePeriodSeconds. */
 const STOP_GRACE_S = 40;
 const SCENARIO_TIMEOUT_MS = 180_000;
+/** Check-quorum: a leader that hears from no majority for an election timeout (0.5-1 s here) steps down. */
+const OLD_LEADER_STEP_DOWN_TIMEOUT_MS = 15_000;
 const SETUP_TIMEOUT_MS = 6 * 60_000;
 
 const docker = await dockerAvailability();
@@ -193,20 +195,29 @@ describe.skipIf(!docker.available)('a three-node cluster in containers under fau
     async () => {
       await scenario('partition-leader', async (c) => {
         const leader = await c.leader();
+        const cutAt = Date.now();
         await c.disconnect(leader);
+        let stepDownMs = -1;
         try {
           await waitFor(
             'the majority side elects a leader',
             async () => (await c.leader()) !== leader,
             30_000,
           );
-          // Keep the old leader isolated a while: it must step down and commit nothing.
-          await sleep(3_000);
+          // The isolated old leader must notice it lost its quorum (check-quorum) and step down.
+          await waitFor(
+            'the isolated old leader steps down',
+            async () => ((await c.statusFromInside(leader))?.role ?? 'leader') !== 'leader',
+            OLD_LEADER_STEP_DOWN_TIMEOUT_MS,
+          );
+          stepDownMs = Date.now() - cutAt;
+          // Keep it isolated a while longer: it must commit nothing and come back as a follower.
+          await sleep(2_000);
         } finally {
           await c.reconnect(leader);
         }
         await c.waitReady([0, 1, 2]);
-        return { partitioned: c.node(leader).name };
+        return { partitioned: c.node(leader).name, oldLeaderSteppedDownMs: stepDownMs };
       });
     },
     SCENARIO_TIMEOUT_MS,

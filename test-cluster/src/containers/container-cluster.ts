@@ -258,6 +258,23 @@ export class ContainerCluster {
     }
   }
 
+  /**
+   * The status page of node i asked from inside its own container (the
+   * image's node binary; there is no shell): answers while the node is cut
+   * off from the network, where `status` cannot reach it.
+   */
+  async statusFromInside(i: number): Promise<NodeStatusView | undefined> {
+    const script =
+      "fetch('http://127.0.0.1:7402/',{signal:AbortSignal.timeout(1000)}).then(r=>r.text()).then(t=>process.stdout.write(t),()=>process.exit(3))";
+    const r = await this.node(i).container.exec(['/usr/local/bin/node', '-e', script]);
+    if (r.exitCode !== 0) return undefined;
+    try {
+      return JSON.parse(r.stdout) as NodeStatusView;
+    } catch {
+      return undefined;
+    }
+  }
+
   async ready(i: number): Promise<boolean> {
     try {
       const res = await fetch(`http://127.0.0.1:${this.node(i).hostPorts.http}/readyz`, {
