@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { hostileForSeed, nodesForSeed } from '../src/sim/run-options.js';
 import { runSeed } from '../src/sim/simulation.js';
 
-const SEEDS = 400;
-const STEPS = 6000;
+const SEEDS = 300;
+const STEPS = 4000;
 
 describe('deterministic cluster simulator', () => {
   it(`${SEEDS} seeds (3 and 5 nodes, faults, crashes, membership, snapshots) keep every invariant and end live`, () => {
