@@ -1,0 +1,232 @@
+/**
+ * Fuzzes the peer port (`fermata.v1.Raft`) over a bare HTTP/2 connection:
+ * random bytes, truncated and bit-flipped batches and snapshot chunks, huge
+ * length prefixes, wrong wire types, oversized headers, another cluster's
+ * batches. Every stream ends (a status or a reset, never a hang), nothing
+ * reaches Raft, no partial snapshot file is left behind, and a real peer is
+ * served normally afterwards.
+ *
+ * FERMATA_TEST_FUZZ_SEED replays a run; FERMATA_TEST_FUZZ_ITERATIONS makes it longer.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { v1 } from '@fermata/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messageToWire } from '../src/transport/codec.js';
+import { silentLogger } from '../src/transport/logger.js';
+import { PeerTransport, type TransportHandler } from '../src/transport/peer-transport.js';
+import type { Message, NodeId } from '../src/types.js';
+import { grpcFrame, RawGrpcConnection } from './support/raw-grpc.js';
+import { fuzzIterations, fuzzSeed, Rng } from './support/rng.js';
+
+const ITERATIONS = fuzzIterations(250);
+const SEND = '/fermata.v1.Raft/SendMessages';
+const SNAPSHOT = '/fermata.v1.Raft/InstallSnapshot';
+
+function message(from: NodeId, to: NodeId, rng: Rng): Message {
+  return {
+    type: rng.pick(['append', 'heartbeat', 'vote', 'append-response'] as const),
+    from,
+    to,
+    term: 1 + rng.int(10),
+    logTerm: rng.int(10),
+    index: rng.int(1000),
+    entries: rng.int(2) === 0 ? [] : [{ term: 1, index: 5, type: 'normal', data: rng.bytes(rng.int(64)) }],
+    commit: rng.int(100),
+    reject: false,
+    rejectHint: 0,
+    hintTerm: 0,
+  };
+}
+
+/** A well-formed batch of another cluster: the base that mutations start from. */
+function foreignBatch(rng: Rng): Buffer {
+  return Buffer.from(
+    v1.RaftBatch.encode({
+      clusterId: 'other-cluster',
+      from: 'n2',
+      messages: [messageToWire(message('n2', 'n1', rng))],
+    }).finish(),
+  );
+}
+
+function foreignChunk(rng: Rng): Buffer {
+  const m = message('n2', 'n1', rng);
+  const snap: Message = {
+    ...m,
+    type: 'snapshot',
+    snapshot: { index: 9, term: 1, conf: { voters: ['n1'], learners: [] } },
+  };
+  return Buffer.from(
+    v1.SnapshotChunk.encode({
+      clusterId: rng.int(2) === 0 ? 'other-cluster' : 'c',
+      from: rng.pick(['n2', 'n9', '']),
+      message: rng.int(3) === 0 ? undefined : messageToWire(snap),
+      data: rng.bytes(rng.int(300)),
+      sha256: rng.int(2) === 0 ? rng.bytes(32) : new Uint8Array(0),
+      last: rng.int(2) === 0,
+    }).finish(),
+  );
+}
+
+function flip(bytes: Buffer, rng: Rng): Buffer {
+  const out = Buffer.from(bytes);
+  for (let i = 1 + rng.int(4); i > 0 && out.length > 0; i--) {
+    const at = rng.int(out.length);
+    out[at] = (out[at] as number) ^ (1 << rng.int(8));
+  }
+  return out;
+}
+
+/** Field 1 with each wire type but its own (a string sent as varint, fixed64, a group...). */
+function wrongWireType(rng: Rng): Buffer {
+  const wire = rng.pick([0, 1, 3, 5]);
+  const tag = (rng.pick([1, 2, 3]) << 3) | wire;
+  return Buffer.concat([Buffer.from([tag]), rng.bytes(1 + rng.int(16))]);
+}
+
+type Case = { name: string; path: string; body: Buffer; headers?: Record<string, string> };
+
+function nextCase(rng: Rng): Case {
+  const path = rng.pick([SEND, SNAPSHOT]);
+  const base = path === SEND ? foreignBatch(rng) : foreignChunk(rng);
+  switch (rng.int(9)) {
+    case 0:
+      return { name: 'random bytes', path, body: grpcFrame(rng.bytes(rng.int(2000))) };
+    case 1:
+      return { name: 'random body without framing', path, body: rng.bytes(1 + rng.int(200)) };
+    case 2:
+      return { name: 'truncated message', path, body: grpcFrame(base.subarray(0, rng.int(base.length))) };
+    case 3:
+      return {
+        name: 'length prefix past the bytes sent',
+        path,
+        body: grpcFrame(base, { length: base.length + 1 + rng.int(1 << 30) }),
+      };
+    case 4:
+      return { name: 'huge length prefix', path, body: grpcFrame(base, { length: 0xffff_fff0 }) };
+    case 5:
+      return { name: 'bit flips', path, body: grpcFrame(flip(base, rng)) };
+    case 6:
+      return { name: 'wrong wire types', path, body: grpcFrame(wrongWireType(rng)) };
+    case 7:
+      return {
+        name: 'compressed flag without an encoding',
+        path,
+        body: grpcFrame(base, { compressed: true }),
+      };
+    default:
+      return {
+        name: 'oversized metadata',
+        path,
+        body: grpcFrame(base),
+        headers: { 'x-fuzz': 'y'.repeat(16 * 1024 + rng.int(64 * 1024)) },
+      };
+  }
+}
+
+describe('fuzz: peer port', () => {
+  let dir: string;
+  let transport: PeerTransport;
+  let address: string;
+  const received: Message[] = [];
+  const snapshots: Message[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fermata-fuzz-peer-'));
+    const handler: TransportHandler = {
+      receive: (messages) => received.push(...messages),
+      receiveSnapshot: async (m, file) => {
+        snapshots.push(m);
+        rmSync(file);
+      },
+      isMember: (id) => id === 'n2',
+      reportUnreachable: () => undefined,
+      reportSnapshot: () => undefined,
+    };
+    transport = new PeerTransport({
+      id: 'n1',
+      clusterId: 'c',
+      listenAddress: '127.0.0.1:0',
+      incomingSnapshotDir: join(dir, 'incoming'),
+      handler,
+      log: silentLogger,
+      maxReceiveMessageBytes: 1024 * 1024,
+    });
+    address = await transport.start();
+  });
+
+  afterAll(async () => {
+    await transport.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('every malformed stream ends with a status or a reset; nothing reaches Raft; a real peer still gets through', async () => {
+    const seed = fuzzSeed(0x9ee5);
+    const rng = new Rng(seed);
+    const conn = new RawGrpcConnection(address);
+    const outcomes = new Map<string, number>();
+    try {
+      for (let i = 0; i < ITERATIONS; i++) {
+        const c = nextCase(rng);
+        const what = `seed ${seed} iteration ${i}: ${c.name} on ${c.path}`;
+        const out = await conn
+          .call(c.path, c.body, { ...(c.headers ? { headers: c.headers } : {}), timeoutMs: 10_000 })
+          .catch((err: unknown) => {
+            throw new Error(`${what}: ${String(err)}`);
+          });
+        // OK only for a message stream in which no whole batch arrived (an empty stream); a
+        // snapshot is never accepted.
+        if (out.status === 0) expect(c.path, what).toBe(SEND);
+        const key = `${c.name}: ${out.aborted ? 'reset' : `status ${out.status}`}`;
+        outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+      }
+    } finally {
+      conn.close();
+    }
+    expect(received).toEqual([]);
+    expect(snapshots).toEqual([]);
+    // Refused snapshot streams leave no temporary file behind.
+    await new Promise((r) => setTimeout(r, 200));
+    const leftovers = (() => {
+      try {
+        return readdirSync(join(dir, 'incoming'));
+      } catch {
+        return [];
+      }
+    })();
+    expect(leftovers).toEqual([]);
+
+    // A real member of the cluster is still served.
+    const peerDir = mkdtempSync(join(tmpdir(), 'fermata-fuzz-peer-n2-'));
+    const n2 = new PeerTransport({
+      id: 'n2',
+      clusterId: 'c',
+      listenAddress: '127.0.0.1:0',
+      incomingSnapshotDir: peerDir,
+      handler: {
+        receive: () => undefined,
+        receiveSnapshot: async () => undefined,
+        isMember: () => true,
+        reportUnreachable: () => undefined,
+        reportSnapshot: () => undefined,
+      },
+      log: silentLogger,
+    });
+    try {
+      await n2.start();
+      n2.setPeer('n1', address);
+      const real = message('n2', 'n1', rng);
+      n2.send([real]);
+      const deadline = Date.now() + 10_000;
+      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(received).toHaveLength(1);
+      expect(received[0]?.term).toBe(real.term);
+    } finally {
+      await n2.close();
+      rmSync(peerDir, { recursive: true, force: true });
+    }
+    expect(outcomes.size).toBeGreaterThan(5);
+  });
+});
