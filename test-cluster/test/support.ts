@@ -124,3 +124,29 @@ export async function expectStatus(
   }
   return err;
 }
+
+/**
+ * Runs `fn` against the current leader, following leader changes: a call that
+ * fails with FAILED_PRECONDITION (not leader) or UNAVAILABLE is retried on the
+ * leader found anew, until `timeoutMs`. Use it only for idempotent calls (or
+ * publishes with keys).
+ */
+export async function onLeader<T>(
+  cluster: Cluster,
+  fn: (c: NodeClients) => Promise<T>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const c = await leaderClients(cluster);
+    try {
+      return await fn(c);
+    } catch (err) {
+      const retry = isCallError(err) && (err.code === 9 || err.code === 14);
+      if (!retry || Date.now() > deadline) throw err;
+      await sleep(100);
+    } finally {
+      c.close();
+    }
+  }
+}
