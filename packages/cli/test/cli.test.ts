@@ -1,8 +1,12 @@
 // The `fermata` CLI against a real three-node cluster: documented output
 // (--json parsed), exit codes and one-line errors (docs/cli.md).
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type CliOptions, freeBasePort, lines, runCli, startCluster, type TestCluster } from './fixture.js';
+
+// Each test runs several CLI processes next to a three-node cluster; on a loaded CI machine
+// that can take a while. This is a liveness bound, not a speed check.
+vi.setConfig({ testTimeout: 180_000 });
 
 let cluster: TestCluster;
 const cli = (args: string[], options: CliOptions = {}) =>

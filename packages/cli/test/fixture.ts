@@ -175,9 +175,11 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       fail(
-        new Error(`fermata ${args.join(' ')} did not finish in ${options.timeoutMs ?? 60_000} ms: ${stderr}`),
+        new Error(
+          `fermata ${args.join(' ')} did not finish in ${options.timeoutMs ?? 120_000} ms: ${stderr}`,
+        ),
       );
-    }, options.timeoutMs ?? 60_000);
+    }, options.timeoutMs ?? 120_000);
     child.on('error', fail);
     child.on('close', (code) => {
       clearTimeout(timer);
