@@ -41,8 +41,14 @@ export async function startBenchCluster(args: string[], options: BenchClusterOpt
     env['NODE_OPTIONS'] = `--import ${join(import.meta.dirname, 'cpu-prof-hook.mjs')}`;
     env['BENCH_CPU_PROF_DIR'] = cpuProfDir;
   }
-  return startCluster({ nodes: 3, env, keep: flag(args, 'keep') });
+  // Kept on stop, so that a failed run can still print the nodes' logs; index.ts removes them.
+  const cluster = await startCluster({ nodes: 3, env, keep: true });
+  startedClusters.push({ cluster, keep: flag(args, 'keep') });
+  return cluster;
 }
+
+/** Every cluster this run started (index.ts prints their logs on failure, then removes them). */
+export const startedClusters: Array<{ cluster: Cluster; keep: boolean }> = [];
 
 export function newClient(cluster: Cluster): FermataClient {
   return new FermataClient({ endpoints: [...cluster.endpoints], logger: silentLogger });
@@ -234,8 +240,9 @@ export async function produceStreams(
     onAck?: (i: number, dueAtMs: number) => void;
     latencies?: boolean;
   },
-): Promise<{ seconds: number; latency: Float64Array | undefined }> {
+): Promise<{ seconds: number; latency: Float64Array | undefined; failed: number }> {
   const { total, producers, batch, topic } = opts;
+  let failed = 0;
   const inFlight = opts.inFlight ?? 2;
   const lat = opts.latencies === false ? undefined : new Float64Array(total);
   let next = 0;
@@ -260,10 +267,17 @@ export async function produceStreams(
                   m.payload,
                   m.deliverAt !== undefined ? { deliverAt: m.deliverAt } : { delayMs: m.delayMs ?? 0 },
                 )
-                .then((r) => {
-                  if (lat) lat[i] = performance.now() - sentAt;
-                  opts.onAck?.(i, r.dueAtMs);
-                }),
+                .then(
+                  (r) => {
+                    if (lat) lat[i] = performance.now() - sentAt;
+                    opts.onAck?.(i, r.dueAtMs);
+                  },
+                  () => {
+                    // Counted, never thrown: a run under overload reports its failures as a figure.
+                    failed++;
+                    if (lat) lat[i] = Number.NaN;
+                  },
+                ),
             );
           }
           outstanding.push(Promise.all(acks).then(() => undefined));
@@ -275,7 +289,11 @@ export async function produceStreams(
       }
     }),
   );
-  return { seconds: (performance.now() - t0) / 1000, latency: lat };
+  return {
+    seconds: (performance.now() - t0) / 1000,
+    latency: lat?.filter((x) => !Number.isNaN(x)),
+    failed,
+  };
 }
 
 /**

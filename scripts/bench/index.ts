@@ -1,5 +1,6 @@
 // npm run bench -- <scenario> [--quick] [scenario options]
 // Every scenario prints one JSON object per line on stdout and a human summary on stderr.
+import { rmSync } from 'node:fs';
 import { argv, exit } from 'node:process';
 
 type Scenario = (args: string[]) => Promise<void>;
@@ -24,4 +25,15 @@ if (!load) {
   );
   exit(2);
 }
-await (await load()).run(rest);
+const { startedClusters } = await import('./cluster.js');
+try {
+  await (await load()).run(rest);
+} catch (err) {
+  for (const { cluster } of startedClusters) process.stderr.write(`${cluster.logs(30)}\n`);
+  throw err;
+} finally {
+  for (const { cluster, keep } of startedClusters) {
+    if (!keep) rmSync(cluster.baseDir, { recursive: true, force: true });
+    else process.stderr.write(`kept ${cluster.baseDir}\n`);
+  }
+}

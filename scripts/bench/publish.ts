@@ -76,6 +76,7 @@ export async function run(args: string[]): Promise<void> {
       latency_p50_ms: s64.p50,
       latency_p99_ms: s64.p99,
       latency_max_ms: s64.max,
+      failed: r.failed,
       load_avg_1m: load1(),
     };
     emit(many);

@@ -57,7 +57,16 @@ export async function run(args: string[]): Promise<void> {
     };
 
     const p0 = await probe();
-    emit({ scenario: 'scale', quick, pending: 0, probe_lateness_ms: p0, load_avg_1m: load1() });
+    const nodes0 = baseline.map((f) => ({ ...f, rss_mb: round(f.rss_bytes / 2 ** 20, 1) }));
+    emit({
+      scenario: 'scale',
+      quick,
+      pending: 0,
+      nodes: nodes0,
+      max_rss_mb: Math.max(...nodes0.map((nd) => nd.rss_mb)),
+      probe_lateness_ms: p0,
+      load_avg_1m: load1(),
+    });
     summary(`scale 0 pending: probe lateness ${fmt(p0)}`);
 
     let pending = 0;
