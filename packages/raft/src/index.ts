@@ -19,5 +19,5 @@ export {
 } from './log/snapshot-store.js';
 export * from './node/index.js';
 export * from './transport/index.js';
-export type * from './types.js';
 export * from './transport/tls.js';
+export type * from './types.js';
