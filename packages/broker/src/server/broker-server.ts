@@ -100,6 +100,7 @@ export class BrokerServer {
       dataDir: join(config.dataDir, 'raft'),
       listenPeerAddress: config.peer.listenAddress,
       initialMembers: members,
+      join: config.join,
       stateMachine: sm,
       tickMs: config.raft.tickMs,
       electionTicks: config.raft.electionTicks,

@@ -139,6 +139,10 @@ export const configSchema = {
     description:
       'Bootstrap cluster: `id=peerHost:peerPort/clientHost:clientPort` entries (YAML list or comma-separated); must name this node; empty = a one-member cluster of this node.',
   } satisfies MembersSpec,
+  join: bool(
+    false,
+    'Start as a node being added to a running cluster (no bootstrap): it waits for the leader to reach it after `fermata members add`.',
+  ),
   client: {
     listenAddress: address(
       '0.0.0.0:7400',

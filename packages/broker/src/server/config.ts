@@ -288,7 +288,7 @@ function checkRelations(values: Map<string, unknown>, problems: string[]): void 
     if (seen.has(m.id)) problems.push(`initialMembers: member id "${m.id}" appears more than once`);
     seen.add(m.id);
   }
-  if (members.length > 0 && !seen.has(nodeId)) {
+  if (members.length > 0 && !seen.has(nodeId) && values.get('join') !== true) {
     problems.push(
       `initialMembers does not name this node (nodeId "${nodeId}"); it names ${[...seen].join(', ')}`,
     );
