@@ -105,3 +105,31 @@ describe('snapshots and compaction (§7)', () => {
     expect(rd.persistedMessages.map((m) => m.index)).toEqual([commit]);
   });
 });
+
+describe('snapshotMetaAt while a snapshot awaits installation', () => {
+  it('still answers for indexes the stable log holds (the driver may be taking its own snapshot meanwhile)', () => {
+    const c = laggingFollower();
+    const applied = c.core('c').status().applied;
+    const meta = c.node('a').log.snapshotMeta();
+    c.core('c').step({
+      type: 'snapshot',
+      from: 'a',
+      to: 'c',
+      term: c.core('a').status().term,
+      logTerm: meta.term,
+      index: meta.index,
+      entries: [],
+      commit: 0,
+      reject: false,
+      rejectHint: 0,
+      hintTerm: 0,
+      snapshot: meta,
+    });
+    // Accepted, not yet handed out in a Ready nor installed.
+    expect(c.core('c').status().commit).toBe(meta.index);
+    expect(c.core('c').snapshotMetaAt(applied)).toMatchObject({
+      index: applied,
+      conf: { voters: ABC, learners: [] },
+    });
+  });
+});

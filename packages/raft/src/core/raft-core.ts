@@ -370,7 +370,8 @@ export class RaftCore {
       index,
       committed: this.log.committed,
     }));
-    const term = this.log.term(index);
+    // While an accepted snapshot awaits installation, older indexes are still in the stable log.
+    const term = this.log.term(index) ?? this.log.stable.term(index);
     invariant(term !== undefined, 'snapshot index is still in the log', () => ({
       index,
       firstIndex: this.log.firstIndex(),
@@ -751,7 +752,7 @@ export class RaftCore {
     }
     this.log.restore(meta);
     this.conf = meta.conf;
-    this.confHistory = [{ index: meta.index, conf: meta.conf }];
+    this.pushConfHistory(meta.index, meta.conf);
     this.pendingConfIndexes = [];
     this.send({ type: 'append-response', to: m.from, index: meta.index });
   }
@@ -925,7 +926,7 @@ export class RaftCore {
   private pushConfHistory(index: number, conf: ConfState): void {
     this.confHistory.push({ index, conf });
     // Keep what snapshotMetaAt can still be asked for: the newest entry at or below the compaction point and all later ones.
-    const floor = this.log.firstIndex() - 1;
+    const floor = Math.min(this.log.firstIndex(), this.log.stable.firstIndex()) - 1;
     let drop = 0;
     while (drop + 1 < this.confHistory.length && this.confHistory[drop + 1]!.index <= floor) drop++;
     if (drop > 0) this.confHistory = this.confHistory.slice(drop);
