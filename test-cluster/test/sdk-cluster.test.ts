@@ -9,14 +9,14 @@
 import type { FermataClient, PublishResult } from '@fermata/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, sleep, startCluster } from '../src/index.js';
-import { clientOf, type Seen, seen, topicName } from './sdk-support.js';
+import { clientOf, type LogLine, type Seen, seen, topicName } from './sdk-support.js';
 import { eventually } from './support.js';
 
 const bigintSafe = (_k: string, v: unknown) => (typeof v === 'bigint' ? String(v) : v);
 
 describe('the SDK against a three-node cluster', () => {
   let cluster: Cluster;
-  let client: FermataClient & { log: { level: string; message: string }[] };
+  let client: FermataClient & { log: LogLine[] };
 
   beforeAll(async () => {
     cluster = await startCluster({ nodes: 3 });

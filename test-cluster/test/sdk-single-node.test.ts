@@ -9,19 +9,20 @@ import {
   AlreadyExistsError,
   ClosedError,
   FermataClient,
-  type FermataError,
+  FermataError,
   InvalidArgumentError,
   json,
   LeaseExpiredError,
   LimitError,
   type Message,
   NotFoundError,
+  NotLeaderError,
   SDK_KEY_PREFIX,
   StatusCode,
 } from '@fermata/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, sleep, startCluster } from '../src/index.js';
-import { clientOf, rejection, type Seen, seen, topicName } from './sdk-support.js';
+import { clientOf, type LogLine, rejection, type Seen, seen, topicName } from './sdk-support.js';
 import { eventually } from './support.js';
 
 /** Small limits, so a test can hit them with small inputs. */
@@ -32,7 +33,7 @@ const LATER_MS = 600_000;
 
 describe('the SDK against a single node', () => {
   let cluster: Cluster;
-  let client: FermataClient & { log: { level: string; message: string }[] };
+  let client: FermataClient & { log: LogLine[] };
 
   beforeAll(async () => {
     cluster = await startCluster({
@@ -188,6 +189,55 @@ describe('the SDK against a single node', () => {
       expect(d.message.headers).toEqual({ i: '123' });
       await producer.close();
       await rejection(producer.send(topic, 'late'), ClosedError);
+    });
+
+    it('producer: ready() and the buffer limits give backpressure; past maxWaitingSends a send fails at once', async () => {
+      const topic = topicName('backpressure');
+      const producer = client.producer({ lingerMs: 20, maxBufferedMessages: 1, maxWaitingSends: 1 });
+      const first = producer.send(topic, 'b1', { delayMs: LATER_MS });
+      const second = producer.send(topic, 'b2', { delayMs: LATER_MS });
+      expect(producer.bufferedMessages).toBe(2);
+      let readyResolved = false;
+      const ready = producer.ready().then(() => (readyResolved = true));
+      const third = await rejection(producer.send(topic, 'b3', { delayMs: LATER_MS }), LimitError);
+      expect(third.limit).toBe('producer.maxWaitingSends');
+      expect(readyResolved).toBe(false);
+      const [r1, r2] = await Promise.all([first, second]);
+      await ready;
+      expect(r2.id > r1.id).toBe(true);
+      expect(producer.bufferedMessages).toBe(0);
+      expect(producer.inFlightBatches).toBe(0);
+      expect((await client.topicStats(topic)).groups[0]!.pending).toBe(2);
+      await producer.close();
+    });
+
+    it('client.close() flushes its producers (a long linger does not hold messages back) and later calls fail with ClosedError', async () => {
+      const topic = topicName('close-flush');
+      const other = clientOf(cluster);
+      const producer = other.producer({ lingerMs: 600_000 });
+      const sends = Array.from({ length: 5 }, (_, i) => producer.send(topic, `f${i}`, { delayMs: LATER_MS }));
+      await sleep(100);
+      expect(producer.inFlightBatches).toBe(0);
+      await other.close();
+      expect((await Promise.all(sends)).map((r) => r.deduplicated)).toEqual([
+        false,
+        false,
+        false,
+        false,
+        false,
+      ]);
+      expect((await client.topicStats(topic)).groups[0]!.pending).toBe(5);
+      await rejection(other.publish(topic, 'x'), ClosedError);
+      expect(() => other.producer()).toThrow(ClosedError);
+    });
+
+    it("durability 'leader' is refused by a server that does not allow it, with a plain FAILED_PRECONDITION", async () => {
+      const topic = topicName('durability');
+      const err = await rejection(client.publish(topic, 'x', { durability: 'leader' }), FermataError);
+      expect(err).not.toBeInstanceOf(NotLeaderError);
+      expect(err.code).toBe(StatusCode.FAILED_PRECONDITION);
+      expect(err.details).toContain('allowLeaderDurability');
+      expect((await client.listTopics()).map((t) => t.name)).not.toContain(topic);
     });
   });
 
@@ -364,6 +414,113 @@ describe('the SDK against a single node', () => {
       await next.sub.close();
     });
 
+    it('every group gets every message; consumers of one group share them; deliveries carry the message fields', async () => {
+      const topic = topicName('groups');
+      await client.createTopic(topic);
+      await client.createGroup(topic, 'a');
+      await client.createGroup(topic, 'b');
+      const a = collect(topic, { group: 'a' });
+      const b1 = collect(topic, { group: 'b', prefetch: 1, concurrency: 1 }, () => sleep(20));
+      const b2 = collect(topic, { group: 'b', prefetch: 1, concurrency: 1 }, () => sleep(20));
+      const fields: Message[] = [];
+      const d = client.subscribe(topic, async (m) => {
+        fields.push(m);
+      });
+      const ids = (
+        await client.publishBatch(
+          Array.from({ length: 12 }, (_, i) => ({ topic, payload: `g${i}`, headers: { n: String(i) } })),
+        )
+      ).map((r) => r.id);
+      const sorted = (xs: bigint[]) => [...xs].sort((x, y) => (x < y ? -1 : 1));
+      await eventually(
+        () => a.got.length >= 12 && b1.got.length + b2.got.length >= 12 && fields.length >= 12,
+        20_000,
+        'every group to get all twelve',
+      );
+      await sleep(300);
+      expect(sorted(a.got.map((s) => s.id))).toEqual(ids);
+      expect(sorted([...b1.got, ...b2.got].map((s) => s.id))).toEqual(ids);
+      expect(sorted(fields.map((m) => m.id))).toEqual(ids);
+      const m = fields.find((x) => x.text() === 'g3')!;
+      expect(m).toMatchObject({ topic, group: 'default', headers: { n: '3' }, attempt: 1, settled: 'ack' });
+      expect(m.key.startsWith(SDK_KEY_PREFIX)).toBe(true);
+      expect(m.enqueuedAtMs).toBeLessThanOrEqual(m.dueAtMs);
+      expect(m.leaseExpiresAtMs).toBeGreaterThan(m.dueAtMs);
+      await Promise.all([a.sub.close(), b1.sub.close(), b2.sub.close(), d.close()]);
+    });
+
+    it('auto mode: an ack after the lease ran out is logged as a warning, not thrown, and the message comes back', async () => {
+      const topic = topicName('late-ack');
+      const { got, sub } = collect(topic, { leaseMs: 300, concurrency: 2 }, async (_m, s) => {
+        if (s.attempt === 1) await sleep(900);
+      });
+      const id = await client.publish(topic, 'slow');
+      await eventually(
+        () =>
+          client.log.some(
+            (l) =>
+              l.message.startsWith('the lease ran out before the message was settled') &&
+              l.context?.['id'] === id,
+          ),
+        20_000,
+        'the late-ack warning',
+      );
+      await eventually(
+        async () => (await client.topicStats(topic)).groups[0]!.inFlight === 0,
+        20_000,
+        'the redelivery acked',
+      );
+      expect(got.filter((s) => s.id === id).map((s) => s.attempt)).toEqual([1, 2]);
+      await sub.close();
+    });
+
+    it('autoExtend stops at maxTotalMs (a warning) and the message is then delivered again', async () => {
+      const topic = topicName('autoextend-max');
+      const { got, sub } = collect(
+        topic,
+        { leaseMs: 300, autoExtend: { extendByMs: 300, maxTotalMs: 600 }, concurrency: 2 },
+        async (_m, s) => {
+          if (s.attempt === 1) await sleep(2_000);
+        },
+      );
+      const id = await client.publish(topic, 'too long');
+      await eventually(() => got.some((s) => s.id === id && s.attempt === 2), 20_000, 'the redelivery');
+      expect(
+        client.log.some(
+          (l) => l.message.startsWith('stopped extending the lease') && l.context?.['id'] === id,
+        ),
+      ).toBe(true);
+      await sub.close();
+    });
+
+    it('flow control: prefetch bounds unsettled deliveries; setPrefetch, pause and resume change the window', async () => {
+      const topic = topicName('flow');
+      const held: Message[] = [];
+      const sub = client.subscribe(topic, { mode: 'manual', prefetch: 2, concurrency: 10 }, (m) => {
+        held.push(m);
+      });
+      await eventually(() => sub.connected, 20_000, 'subscribed');
+      expect(sub.prefetch).toBe(2);
+      await client.publishBatch(Array.from({ length: 6 }, (_, i) => ({ topic, payload: `w${i}` })));
+      await eventually(() => held.length === 2, 20_000, 'two deliveries');
+      await sleep(500);
+      expect(held).toHaveLength(2);
+      expect(sub.inFlight + sub.bufferedCount).toBe(0);
+      sub.setPrefetch(4);
+      expect(sub.prefetch).toBe(4);
+      await eventually(() => held.length === 4, 20_000, 'four deliveries');
+      sub.pause();
+      await Promise.all(held.map((m) => m.ack()));
+      await sleep(500);
+      expect(held).toHaveLength(4);
+      sub.resume();
+      await eventually(() => held.length === 6, 20_000, 'the last two');
+      await Promise.all(held.slice(4).map((m) => m.ack()));
+      expect((await client.topicStats(topic)).groups[0]).toMatchObject({ pending: 0, inFlight: 0 });
+      await sub.close();
+      expect(sub.connected).toBe(false);
+    });
+
     it('a subscribe the server refuses stops the subscription with a typed error (done rejects, onError once)', async () => {
       const errors: FermataError[] = [];
       const sub = client.subscribe('no spaces allowed!', { onError: (e) => errors.push(e) }, () => {});
@@ -527,7 +684,7 @@ describe('the SDK against a single node', () => {
         if (m.text() === 'dead') await m.nack({ delayMs: 0 });
         else holding.push(m);
       });
-      await client.publish(topic, 'dead');
+      await client.publish(topic, 'dead', { key: 'dead-key' });
       await client.publish(topic, 'held');
       await eventually(
         async () => {
@@ -545,6 +702,11 @@ describe('the SDK against a single node', () => {
       // The dead letter went to the topic's dead-letter topic.
       const dlq = await client.listMessages(`${topic}.dlq`);
       expect(dlq.messages.map((m) => Buffer.from(m.message.payload).toString())).toEqual(['dead']);
+      // A dead-lettered message has ended: cancel and reschedule answer already-done.
+      expect(await client.cancel(topic, { key: 'dead-key' })).toMatchObject({ status: 'already-done' });
+      expect(await client.reschedule(topic, { key: 'dead-key' }, { delayMs: 0 })).toMatchObject({
+        status: 'already-done',
+      });
       await holding[0]!.ack();
       expect((await client.topicStats(topic)).groups).toEqual([
         { group: 'default', pending: 0, inFlight: 0, deadLettered: 1, nextDueMs: undefined },
