@@ -6,10 +6,18 @@
  * publish is delivered, nothing before its due time, and the SDK's retries
  * store no message twice.
  */
-import type { FermataClient, PublishResult } from '@fermata/sdk';
+import {
+  DeadlineExceededError,
+  type FermataClient,
+  FermataError,
+  type Message,
+  NotLeaderError,
+  type PublishResult,
+  UnavailableError,
+} from '@fermata/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, sleep, startCluster } from '../src/index.js';
-import { clientOf, type LogLine, type Seen, seen, topicName } from './sdk-support.js';
+import { clientOf, type LogLine, rejection, type Seen, seen, topicName } from './sdk-support.js';
 import { eventually } from './support.js';
 
 const bigintSafe = (_k: string, v: unknown) => (typeof v === 'bigint' ? String(v) : v);
@@ -307,5 +315,82 @@ describe('the SDK against a three-node cluster', () => {
         newLeader: next.id,
       }),
     );
+  });
+  it('deliveries held by a manual consumer survive a leader SIGKILL: extend, ack and nack work on the new leader', {
+    timeout: 120_000,
+  }, async () => {
+    await allReady();
+    const topic = topicName('held');
+    const consumer = clientOf(cluster);
+    const held: Message[] = [];
+    const got: Seen[] = [];
+    const sub = consumer.subscribe(topic, { mode: 'manual', leaseMs: 30_000, concurrency: 10 }, (m) => {
+      got.push(seen(m));
+      if (m.attempt === 1) held.push(m);
+      else return m.ack();
+    });
+    const ids = (
+      await client.publishBatch(Array.from({ length: 3 }, (_, i) => ({ topic, payload: `h${i}` })))
+    ).map((r) => r.id);
+    await eventually(() => held.length === 3, 30_000, 'three deliveries');
+    const [toExtend, toAck, toNack] = [...held].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+    const old = await cluster.leader();
+    await old.kill('SIGKILL');
+    const next = await cluster.leader();
+    expect(next.id).not.toBe(old.id);
+    // The leases are replicated: the tags still work on the new leader.
+    const tagBefore = Buffer.from(toExtend!.tag).toString('hex');
+    await toExtend!.extend(60_000);
+    expect(Buffer.from(toExtend!.tag).toString('hex')).not.toBe(tagBefore);
+    await toAck!.ack();
+    await toNack!.nack({ delayMs: 300 });
+    await toExtend!.ack();
+    await eventually(
+      () => got.some((s) => s.id === toNack!.id && s.attempt === 2),
+      30_000,
+      'the nacked message back',
+    );
+    await eventually(() => sub.connected, 30_000, 'the subscription on the new leader');
+    await eventually(
+      async () => {
+        const g = (await client.topicStats(topic)).groups[0]!;
+        return g.pending === 0 && g.inFlight === 0;
+      },
+      30_000,
+      'everything acked',
+    );
+    // Only the nacked one came back.
+    expect(got.map((s) => `${s.id}/${s.attempt}`).sort()).toEqual(
+      [...ids.map((id) => `${id}/1`), `${toNack!.id}/2`].sort(),
+    );
+    await consumer.close();
+    await old.start();
+    await old.waitReady();
+  });
+
+  it('without a quorum a call fails once its deadline has passed; the same client works again when the nodes return', {
+    timeout: 120_000,
+  }, async () => {
+    await allReady();
+    const topic = topicName('quorum');
+    await client.publish(topic, 'before', { delayMs: 600_000 });
+    const leader = await cluster.leader();
+    const followers = cluster.others(leader);
+    await Promise.all(followers.map((f) => f.kill('SIGKILL')));
+    const t0 = Date.now();
+    const err = await rejection(client.publish(topic, 'lost?', { deadlineMs: 3_000 }), FermataError);
+    // Liveness: it gives up (not a speed requirement: the bound is generous).
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    expect(
+      err instanceof UnavailableError ||
+        err instanceof NotLeaderError ||
+        err instanceof DeadlineExceededError,
+      `${err.name}: ${err.message}`,
+    ).toBe(true);
+    await Promise.all(followers.map((f) => f.start()));
+    await allReady();
+    const id = await client.publish(topic, 'after', { delayMs: 600_000 });
+    expect((await client.getMessage(topic, id)).message.id).toBe(id);
   });
 });
