@@ -414,6 +414,16 @@ describe('errors and exit codes', () => {
     expect(lines(r.stderr)).toHaveLength(1);
   });
 
+  test('consume exits 4 when it cannot subscribe within --deadline', async () => {
+    const port = await freeBasePort(1);
+    const r = await runCli(['consume', 'anything', '--deadline', '1s'], { endpoints: `127.0.0.1:${port}` });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(
+      /^fermata: error: UNAVAILABLE: could not subscribe to anything within --deadline 1s/,
+    );
+    expect(lines(r.stderr)).toHaveLength(1);
+  });
+
   test('--help and --version exit 0', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);

@@ -1,7 +1,7 @@
 import type { Message } from '@fermata/sdk';
 import type { Command } from 'commander';
 import { globals, withClient } from '../context.js';
-import { ExitCode, QuietExit } from '../exit-codes.js';
+import { CliError, ExitCode, QuietExit } from '../exit-codes.js';
 import { hex, payloadJson, toJson } from '../format.js';
 import { parseDuration, parseInteger } from '../parse.js';
 
@@ -13,6 +13,11 @@ interface ConsumeFlags {
   count?: string;
   timeout?: string;
 }
+
+type StopReason = 'done' | 'signal' | 'timeout' | 'unavailable';
+
+/** How often consume checks whether its first subscribe has succeeded. */
+const SUBSCRIBE_POLL_MS = 50;
 
 /** Default window of the CLI consumer (unsettled deliveries held at once). */
 export const DEFAULT_CLI_PREFETCH = 16;
@@ -48,7 +53,9 @@ export function registerConsume(program: Command): void {
     .option('-n, --count <n>', 'stop after printing this many deliveries')
     .option('--timeout <duration>', 'stop after this long (exit 3 if --count was not reached)')
     .action(async (topic: string, flags: ConsumeFlags, cmd: Command) => {
-      const json = globals(cmd).json === true;
+      const g = globals(cmd);
+      const json = g.json === true;
+      const deadlineMs = parseDuration(g.deadline, '--deadline');
       const limit = flags.count === undefined ? undefined : parseInteger(flags.count, '--count', 1, 2 ** 31);
       const prefetchWanted = parseInteger(flags.prefetch, '--prefetch', 1, 100_000);
       const leaseMs = flags.lease === undefined ? undefined : parseDuration(flags.lease, '--lease');
@@ -58,8 +65,8 @@ export function registerConsume(program: Command): void {
       await withClient(cmd, async (client) => {
         let printed = 0;
         let stopping = false;
-        let stop!: (reason: 'done' | 'signal' | 'timeout') => void;
-        const stopped = new Promise<'done' | 'signal' | 'timeout'>((resolve) => (stop = resolve));
+        let stop!: (reason: StopReason) => void;
+        const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
 
         const sub = client.subscribe(
           topic,
@@ -101,6 +108,12 @@ export function registerConsume(program: Command): void {
         process.once('SIGINT', onSignal);
         process.once('SIGTERM', onSignal);
         const timer = timeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), timeoutMs);
+        // The first subscribe must succeed within --deadline; after that, failovers are followed for good.
+        const subscribeBy = Date.now() + deadlineMs;
+        const watch = setInterval(() => {
+          if (sub.connected) clearInterval(watch);
+          else if (Date.now() > subscribeBy) stop('unavailable');
+        }, SUBSCRIBE_POLL_MS);
         const failed = sub.done.then(
           () => undefined,
           (e: unknown) => e,
@@ -108,10 +121,17 @@ export function registerConsume(program: Command): void {
         const outcome = await Promise.race([stopped, failed.then((e) => ({ error: e }))]);
         stopping = true;
         clearTimeout(timer);
+        clearInterval(watch);
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
         await sub.close();
         if (typeof outcome === 'object' && outcome.error !== undefined) throw outcome.error;
+        if (outcome === 'unavailable') {
+          throw new CliError(
+            `UNAVAILABLE: could not subscribe to ${topic} within --deadline ${g.deadline} (endpoints ${g.endpoints})`,
+            ExitCode.UNAVAILABLE,
+          );
+        }
         if (outcome === 'timeout' && limit !== undefined && printed < limit) {
           process.stderr.write(`fermata: ${printed} of ${limit} deliveries before --timeout\n`);
           throw new QuietExit(ExitCode.NOT_FOUND);
