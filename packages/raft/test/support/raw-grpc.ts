@@ -48,7 +48,13 @@ export class RawGrpcConnection {
     if (this.session && !this.session.closed && !this.session.destroyed) return this.session;
     const s = connect(`http://${this.address}`);
     s.on('error', () => undefined);
-    s.on('goaway', () => undefined);
+    // A connection the server is closing takes no new streams: the next call opens another.
+    s.on('goaway', () => {
+      if (this.session === s) this.session = undefined;
+    });
+    s.on('close', () => {
+      if (this.session === s) this.session = undefined;
+    });
     this.session = s;
     this.sessionsOpened++;
     return s;
