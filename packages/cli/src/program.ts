@@ -32,6 +32,7 @@ export function buildProgram(): Command {
     .description('Fermata: a replicated delay-message broker')
     .version('0.1.0')
     .showSuggestionAfterError()
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       outputError: (text, write) => write(`fermata: ${text}`),
