@@ -110,6 +110,12 @@ export class NodeClients {
   deleteGroup(topic: string, group: string): Promise<pb.DeleteGroupResponse> {
     return unaryCall(this.admin, this.admin.deleteGroup, { topic, group });
   }
+  addMember(req: pb.AddMemberRequest.$Properties): Promise<pb.AddMemberResponse> {
+    return unaryCall(this.cluster, this.cluster.addMember, req);
+  }
+  removeMember(req: pb.RemoveMemberRequest.$Properties): Promise<pb.RemoveMemberResponse> {
+    return unaryCall(this.cluster, this.cluster.removeMember, req);
+  }
   transferLeadership(toId = ''): Promise<pb.TransferLeadershipResponse> {
     return unaryCall(this.cluster, this.cluster.transferLeadership, { toId });
   }

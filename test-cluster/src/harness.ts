@@ -291,6 +291,11 @@ export interface Cluster {
   others(node: NodeHandle): NodeHandle[];
   /** Tails of every node's logs (print them when a test fails). */
   logs(lines?: number): string;
+  /**
+   * Starts one more node (`n4`, `n5`, ...) in join mode (FERMATA_JOIN=true: no bootstrap;
+   * it waits for the leader to reach it). Add it with the Cluster AddMember RPC.
+   */
+  addNode(env?: Readonly<Record<string, string>>): Promise<NodeHandle>;
   /** SIGTERM every node (SIGKILL after a timeout) and remove the base dir unless kept. */
   stop(): Promise<void>;
 }
@@ -318,6 +323,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     if (k.startsWith('FERMATA_') && k !== 'FERMATA_STORAGE_CHECKS') continue;
     base[k] = v;
   }
+  const nodeEnv = (id: string, p: NodePorts, dataDir: string) => ({
+    ...base,
+    FERMATA_NODE_ID: id,
+    FERMATA_CLUSTER_ID: 'fermata-test',
+    FERMATA_DATA_DIR: dataDir,
+    FERMATA_CLIENT__LISTEN_ADDRESS: `127.0.0.1:${p.client}`,
+    FERMATA_PEER__LISTEN_ADDRESS: `127.0.0.1:${p.peer}`,
+    FERMATA_HTTP__LISTEN_ADDRESS: `127.0.0.1:${p.http}`,
+    FERMATA_INITIAL_MEMBERS: members,
+    ...options.env,
+  });
   const nodes = ids.map((id, i) => {
     const p = ports[i]!;
     const dataDir = join(baseDir, id);
@@ -354,7 +370,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   };
   const cluster: Cluster = {
     nodes,
-    endpoints: nodes.map((nd) => nd.clientAddress),
+    get endpoints() {
+      return nodes.map((nd) => nd.clientAddress);
+    },
     baseDir,
     node: (id) => {
       const nd = byId.get(id);
@@ -365,6 +383,20 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     waitForLeader: findLeader,
     others: (node) => nodes.filter((nd) => nd !== node && nd.running),
     logs: (lines = 40) => nodes.map((nd) => nd.tail(lines)).join('\n'),
+    addNode: async (env = {}) => {
+      const id = `n${nodes.length + 1}`;
+      const p = { client: await freePort(), peer: await freePort(), http: await freePort() };
+      const dataDir = join(baseDir, id);
+      const node = new NodeHandle(id, p, dataDir, {
+        ...nodeEnv(id, p, dataDir),
+        FERMATA_JOIN: 'true',
+        ...env,
+      });
+      nodes.push(node);
+      byId.set(id, node);
+      await node.start();
+      return node;
+    },
     stop: async () => {
       await Promise.all(nodes.map((nd) => nd.stop().catch(() => undefined)));
       if (ownDir && !keep) rmSync(baseDir, { recursive: true, force: true });

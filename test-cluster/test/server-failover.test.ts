@@ -19,7 +19,7 @@ import {
   sleep,
   startCluster,
 } from '../src/index.js';
-import { eventually, idOf, leaderClients, ms, msg, publish, text, uniqueTopic } from './support.js';
+import { eventually, idOf, leaderClients, ms, msg, onLeader, publish, text, uniqueTopic } from './support.js';
 
 /** grpc.health.v1, from its .proto text: the test checks the wire format, not the server's own codec. */
 const healthRoot = protobuf.parse(`
@@ -356,5 +356,42 @@ describe('a three-node cluster', () => {
     }
     await leader.start();
     await leader.waitReady();
+  });
+
+  it('AddMember brings a joining node in as a voter that catches up; RemoveMember takes it out', {
+    timeout: 120_000,
+  }, async () => {
+    const n4 = await cluster.addNode();
+    const added = await onLeader(cluster, (c) =>
+      c.addMember({ id: n4.id, peerAddress: n4.peerAddress, address: n4.clientAddress }),
+    );
+    expect(added.members.map((m) => m.id)).toContain(n4.id);
+    await n4.waitReady();
+    await eventually(
+      async () => {
+        const info = await onLeader(cluster, (c) => c.clusterInfo());
+        const m = info.members.find((x) => x.id === n4.id);
+        const s = await n4.status();
+        return m?.voter === true && s !== undefined && s.applied >= Number(info.commitIndex);
+      },
+      60_000,
+      'the new member to be a voter that applied everything',
+    );
+    const view = new NodeClients(n4.clientAddress);
+    try {
+      const info = await view.clusterInfo();
+      expect(info.members.map((m) => m.id).sort()).toEqual(['n1', 'n2', 'n3', 'n4']);
+      expect(info.leaderId).not.toBe('');
+    } finally {
+      view.close();
+    }
+    const removed = await onLeader(cluster, (c) => c.removeMember({ id: n4.id }));
+    expect(removed.members.map((m) => m.id).sort()).toEqual(['n1', 'n2', 'n3']);
+    await n4.stop();
+    // The three go on.
+    const r = await onLeader(cluster, (c) =>
+      c.publish({ messages: [msg(uniqueTopic('after-remove'), 'x')] }),
+    );
+    expect(r.results).toHaveLength(1);
   });
 });
