@@ -12,6 +12,15 @@ const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(start: number,
   .latin1Slice;
 const keyId = (key: Uint8Array): string => latin1Slice.call(key, 0, key.length);
 
+/**
+ * `bytes` itself when it owns its memory, else a copy that does. Encoded records
+ * are views into Node's shared 8 KiB Buffer pool slabs: one such view kept in
+ * the cache keeps its whole slab alive (65,536 cached records could pin 512 MiB).
+ */
+function ownBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+}
+
 /** One undo step: a write to restore (`id` set) or a callback (`id` undefined). */
 type UndoStep = { id: string; before: Pending | undefined } | { id: undefined; fn: () => void };
 
@@ -140,7 +149,7 @@ export class Txn {
   /** After the batch was written: copies its writes into the record cache. */
   written(): void {
     if (!this.cache) return;
-    for (const [id, w] of this.writes) if (cacheable(w.key)) this.cache.set(id, w.value);
+    for (const [id, w] of this.writes) if (cacheable(w.key)) this.cache.set(id, w.value && ownBytes(w.value));
   }
 
   ops(): BatchOp[] {

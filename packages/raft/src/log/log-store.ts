@@ -211,7 +211,12 @@ export class LogStore implements LogReader {
       this.offsets.push(tail.bytes);
       this.dataBytes.push(entry.data.length);
       tail.bytes += size;
-      this.cache.push(entry);
+      // The cache's byte budget must be the memory it holds: an entry's data may be a view
+      // into a pooled 8 KiB slab or a whole received message, which it would keep alive.
+      const data = entry.data;
+      this.cache.push(
+        data.byteLength === data.buffer.byteLength ? entry : { ...entry, data: new Uint8Array(data) },
+      );
     }
     flushRun();
     this.cache.evict(this.writtenIndex);
