@@ -9,13 +9,13 @@
  *
  * FERMATA_TEST_FUZZ_SEED replays a run; FERMATA_TEST_FUZZ_ITERATIONS makes it longer (scripts/fuzz.sh).
  */
-import { readFileSync } from 'node:fs';
 import { AdminService, BrokerService, ClusterService, type pb, toInt64, v1 } from '@fermata/protocol';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grpcFrame, RawGrpcConnection } from '../../packages/raft/test/support/raw-grpc.js';
 import { fuzzIterations, fuzzSeed, Rng } from '../../packages/raft/test/support/rng.js';
 import { type Cluster, NodeClients, startCluster } from '../src/index.js';
+import { rssBytes } from './fuzz-support.js';
 
 const ITERATIONS = fuzzIterations(400);
 const MAX_PAYLOAD_BYTES = 4096;
@@ -33,12 +33,6 @@ const MUTATING = [
   AdminService.deleteGroup.path,
   ClusterService.transferLeadership.path,
 ];
-
-/** Resident set size of a process, from /proc. */
-export function rssBytes(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : 0;
-}
 
 const ILLEGAL_TOPIC = 'no spaces / or slashes ! ? # % ^ & ( )';
 
