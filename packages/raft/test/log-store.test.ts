@@ -38,6 +38,22 @@ async function reopen(store: LogStore, options: LogStoreOptions): Promise<LogSto
 const conf = { voters: ['n1', 'n2', 'n3'], learners: [] };
 
 describe('LogStore', () => {
+  it('cached entries own their bytes: a view into a larger buffer is copied, equal in content', async () => {
+    const store = LogStore.open({ dir: tempDir() });
+    const big = new Uint8Array(64 * 1024).fill(7);
+    const view = big.subarray(100, 110);
+    const own = new Uint8Array(10).fill(9);
+    await store.append([
+      { index: 1, term: 1, type: 'normal', data: view },
+      { index: 2, term: 1, type: 'normal', data: own },
+    ]);
+    const [a, b] = readAll(store);
+    expect(a?.data).toEqual(view);
+    expect(a?.data.buffer.byteLength).toBe(10);
+    expect(b?.data).toBe(own);
+    await store.close();
+  });
+
   it('a fresh log is empty: firstIndex 1, lastIndex 0, term(0) = 0', async () => {
     const store = LogStore.open({ dir: tempDir() });
     expect([store.firstIndex(), store.lastIndex(), store.term(0), store.term(1)]).toEqual([
