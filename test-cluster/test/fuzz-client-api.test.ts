@@ -31,7 +31,6 @@ const MUTATING = [
   AdminService.deleteTopic.path,
   AdminService.createGroup.path,
   AdminService.deleteGroup.path,
-  ClusterService.transferLeadership.path,
 ];
 
 const ILLEGAL_TOPIC = 'no spaces / or slashes ! ? # % ^ & ( )';
