@@ -394,4 +394,28 @@ describe('a three-node cluster', () => {
     );
     expect(r.results).toHaveLength(1);
   });
+
+  it('a node without a quorum is not ready, reports NOT_SERVING and answers UNAVAILABLE; it recovers with its peers', {
+    timeout: 120_000,
+  }, async () => {
+    const leader = await cluster.leader();
+    const [a, b] = cluster.others(leader).filter((n) => n.id !== 'n4');
+    await Promise.all([a!.kill('SIGKILL'), b!.kill('SIGKILL')]);
+    // Check-quorum: the lone leader steps down within an election timeout or so.
+    await eventually(async () => (await leader.httpGet('/readyz')).status === 503, 30_000, 'readyz 503');
+    expect(await healthCheck(leader.clientAddress, '')).not.toBe(SERVING);
+    const c = new NodeClients(leader.clientAddress);
+    try {
+      const err = await c
+        .publish({ messages: [msg(uniqueTopic('no-quorum'), 'x')] }, 10_000)
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: grpc.status.UNAVAILABLE });
+    } finally {
+      c.close();
+    }
+    await Promise.all([a!.start(), b!.start()]);
+    await cluster.leader();
+    for (const n of [leader, a!, b!]) await n.waitReady();
+    expect(await healthCheck(leader.clientAddress, '')).toBe(SERVING);
+  });
 });
