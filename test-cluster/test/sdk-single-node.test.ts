@@ -555,6 +555,9 @@ describe('the SDK against a single node', () => {
         id: inFlight,
       });
       expect((await client.getMessage(topic, inFlight)).groups[0]!.state).toBe('in-flight');
+      const listed = (await client.listMessages(topic)).messages.find((m) => m.message.id === inFlight)!;
+      expect(listed.state).toBe('in-flight');
+      expect(Buffer.from(listed.tag).equals(Buffer.from(holding[0]!.tag))).toBe(true);
       await holding[0]!.ack();
       // Done: with a key it is known as already-done; without one, not-found.
       expect(await client.cancel(topic, { key: 'c-flight' })).toMatchObject({ status: 'already-done' });
@@ -562,6 +565,64 @@ describe('the SDK against a single node', () => {
         status: 'already-done',
       });
       await sub.close();
+    });
+
+    it('across groups: cancel is all-or-nothing, getMessage shows each group, reschedule to a past time means now', async () => {
+      const topic = topicName('multi');
+      await client.createTopic(topic);
+      await client.createGroup(topic, 'other');
+      const holding: Message[] = [];
+      const { sub } = collect(topic, { mode: 'manual', leaseMs: 60_000 }, (m) => {
+        holding.push(m);
+      });
+      const id = await client.publish(topic, 'm', { key: 'multi-key' });
+      await eventually(() => holding.length === 1, 20_000, 'the delivery in default');
+      // In flight in one group, pending in the other: nothing changes.
+      expect(await client.cancel(topic, id)).toEqual({ status: 'in-flight', id });
+      const during = await client.getMessage(topic, { key: 'multi-key' });
+      const byGroup = Object.fromEntries(during.groups.map((g) => [g.group, g]));
+      expect(byGroup['default']).toMatchObject({
+        state: 'in-flight',
+        attempt: 1,
+        dueAtMs: holding[0]!.leaseExpiresAtMs,
+      });
+      expect(byGroup['other']).toMatchObject({ state: 'pending', attempt: 0 });
+      await holding[0]!.ack();
+      const after = Object.fromEntries(
+        (await client.getMessage(topic, id)).groups.map((g) => [g.group, g.state]),
+      );
+      expect(after).toEqual({ default: 'done', other: 'pending' });
+      const before = Date.now();
+      const r = await client.reschedule(topic, id, { deliverAt: before - 60_000 });
+      expect(r.status).toBe('rescheduled');
+      expect(r.dueAtMs).toBeGreaterThanOrEqual(before);
+      const other = collect(topic, { group: 'other' });
+      await eventually(() => other.got.length === 1, 20_000, 'the delivery in other');
+      expect(other.got[0]).toMatchObject({ id, attempt: 1 });
+      await eventually(
+        async () => (await client.cancel(topic, id)).status === 'already-done',
+        20_000,
+        'done everywhere',
+      );
+      await Promise.all([sub.close(), other.sub.close()]);
+    });
+
+    it('a message whose ttl runs out unacked is removed; deliverAt in the past is due now', async () => {
+      const topic = topicName('ttl');
+      const before = Date.now();
+      const past = await client.publishDetailed(topic, 'p', {
+        deliverAt: before - 60_000,
+        delayMs: undefined,
+      });
+      expect(past.dueAtMs).toBeGreaterThanOrEqual(before);
+      const id = await client.publish(topic, 'short-lived', { ttlMs: 300 });
+      expect((await client.getMessage(topic, id)).message.expireAtMs).toBeGreaterThan(0);
+      await eventually(
+        async () => (await client.getMessage(topic, id).catch((e: unknown) => e)) instanceof NotFoundError,
+        20_000,
+        'the expired message to be gone',
+      );
+      expect((await client.topicStats(topic)).groups[0]).toMatchObject({ pending: 1, inFlight: 0 });
     });
 
     it('reschedule moves a pending message (delayMs or deliverAt) and it is delivered then, not before', async () => {
