@@ -88,8 +88,11 @@ export class Dispatcher {
     this.wake();
   }
 
-  /** Leadership lost or shutdown: end every consumer stream with `reason`. */
-  stop(reason: unknown): void {
+  /**
+   * Stops dispatching at once (leadership lost) but keeps the consumer streams
+   * open, so that `stop` can end them naming the new leader once it is known.
+   */
+  halt(): void {
     this.epoch++;
     this.active = false;
     if (this.timer) clearTimeout(this.timer);
@@ -97,6 +100,11 @@ export class Dispatcher {
     this.timerAtMs = Number.POSITIVE_INFINITY;
     this.heap.clear();
     this.leasing.clear();
+  }
+
+  /** Leadership lost or shutdown: stop dispatching and end every consumer stream with `reason`. */
+  stop(reason: unknown): void {
+    this.halt();
     for (const q of [...this.registry.queues()]) {
       for (const c of [...this.registry.consumers(q)]) {
         this.removeConsumer(c);

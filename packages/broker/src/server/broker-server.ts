@@ -35,6 +35,8 @@ export class BrokerServer {
   private http: HttpServerHandle | undefined;
   private health: HealthReporter | undefined;
   private stopped: Promise<void> | undefined;
+  /** Ends the streams of a lost leadership once the new leader is known (see endStreamsNamingLeader). */
+  private pendingStreamEnd: ((leader: string) => void) | undefined;
   /** Pending / in-flight per queue for /metrics: read from the store after applies (throttled). */
   private queueGauges: readonly QueueGauges[] = [];
   private gaugeRefresh: { running: boolean; again: boolean; timer: NodeJS.Timeout | undefined } = {
@@ -229,6 +231,8 @@ export class BrokerServer {
       log.info({ leader, term }, leader ? 'leader known' : 'no leader known');
     });
     node.on('became-leader', ({ term }) => {
+      // Streams of an earlier leadership still waiting to learn the leader end now.
+      this.pendingStreamEnd?.('');
       // The node applied an entry of this term: every id of earlier leaders has been observed.
       sm.ids.beginLeadership(term);
       sm.ids.entryApplied(term);
@@ -240,15 +244,9 @@ export class BrokerServer {
     node.on('lost-leadership', ({ term, leader }) => {
       sm.ids.endLeadership();
       this.janitor.stop();
-      const address = leader ? (node.memberAddresses(leader)?.clientAddress ?? '') : '';
-      const reason = new NodeNotLeaderError(
-        leader,
-        address,
-        '',
-        leader ? `not leader; leader is ${leader} at ${address}` : 'not leader; no leader is known',
-      );
-      dispatcher.stop(reason);
-      proposer.failQueued(reason);
+      dispatcher.halt();
+      proposer.failQueued(this.notLeader(leader));
+      this.endStreamsNamingLeader(leader);
       this.serverLog.setRaftState({ term, role: node.status().role });
       log.info({ term, leader }, 'lost leadership');
     });
@@ -256,6 +254,45 @@ export class BrokerServer {
       log.fatal({ err }, 'raft node stopped on an unrecoverable error');
       void this.stop().finally(() => process.exit(70));
     });
+  }
+
+  private notLeader(leader: string): NodeNotLeaderError {
+    const address = leader ? (this.ctx.node.memberAddresses(leader)?.clientAddress ?? '') : '';
+    return new NodeNotLeaderError(
+      leader,
+      address,
+      '',
+      leader ? `not leader; leader is ${leader} at ${address}` : 'not leader; no leader is known',
+    );
+  }
+
+  /**
+   * Ends the consume streams of a lost leadership. A node that steps down
+   * usually learns the new leader a moment later (after a transfer or an
+   * election), so when none is known yet the streams wait up to two election
+   * timeouts for it: ending with FAILED_PRECONDITION and the leader's address
+   * lets a client go straight there instead of searching.
+   */
+  private endStreamsNamingLeader(leader: string): void {
+    const { node, dispatcher } = this.ctx;
+    this.pendingStreamEnd?.('');
+    if (leader !== '') {
+      dispatcher.stop(this.notLeader(leader));
+      return;
+    }
+    const onChange = ({ leader: next }: { leader: string }) => {
+      if (next !== '' && next !== node.id) finish(next);
+    };
+    const timer = setTimeout(() => finish(''), 2 * this.config.raft.electionTicks * this.config.raft.tickMs);
+    timer.unref();
+    const finish = (known: string) => {
+      clearTimeout(timer);
+      node.off('leader-changed', onChange);
+      if (this.pendingStreamEnd === finish) this.pendingStreamEnd = undefined;
+      dispatcher.stop(this.notLeader(known));
+    };
+    this.pendingStreamEnd = finish;
+    node.on('leader-changed', onChange);
   }
 
   /** Re-reads the queue counters at most every QUEUE_GAUGES_INTERVAL_MS while applies happen. */
