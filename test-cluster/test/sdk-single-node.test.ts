@@ -354,8 +354,8 @@ describe('the SDK against a single node', () => {
     it('autoExtend keeps the lease while a long handler runs: one delivery, acked at the end', async () => {
       const topic = topicName('autoextend');
       const tags: string[] = [];
-      const { got, sub } = collect(topic, { leaseMs: 400, autoExtend: true }, async (m) => {
-        for (let i = 0; i < 6; i++) {
+      const { got, sub } = collect(topic, { leaseMs: 1_000, autoExtend: true }, async (m) => {
+        for (let i = 0; i < 10; i++) {
           tags.push(Buffer.from(m.tag).toString('hex'));
           await sleep(250);
         }
@@ -368,7 +368,7 @@ describe('the SDK against a single node', () => {
       );
       await sleep(800);
       expect(got.map((s) => [s.id, s.attempt])).toEqual([[id, 1]]);
-      // The handler ran 1.5 s on a 400 ms lease: it was extended (the tag changed) several times.
+      // The handler ran 2.5 s on a 1 s lease: it was extended (the tag changed) several times.
       expect(new Set(tags).size).toBeGreaterThan(1);
       expect((await client.topicStats(topic)).groups[0]).toMatchObject({ pending: 0, inFlight: 0 });
       await sub.close();
@@ -470,7 +470,13 @@ describe('the SDK against a single node', () => {
         20_000,
         'the redelivery acked',
       );
-      expect(got.filter((s) => s.id === id).map((s) => s.attempt)).toEqual([1, 2]);
+      // (A loaded machine may let the second lease lapse too: then there are more attempts.)
+      expect(
+        got
+          .filter((s) => s.id === id)
+          .map((s) => s.attempt)
+          .slice(0, 2),
+      ).toEqual([1, 2]);
       await sub.close();
     });
 
@@ -478,9 +484,9 @@ describe('the SDK against a single node', () => {
       const topic = topicName('autoextend-max');
       const { got, sub } = collect(
         topic,
-        { leaseMs: 300, autoExtend: { extendByMs: 300, maxTotalMs: 600 }, concurrency: 2 },
+        { leaseMs: 1_000, autoExtend: { extendByMs: 1_000, maxTotalMs: 1_000 }, concurrency: 2 },
         async (_m, s) => {
-          if (s.attempt === 1) await sleep(2_000);
+          if (s.attempt === 1) await sleep(4_000);
         },
       );
       const id = await client.publish(topic, 'too long');
