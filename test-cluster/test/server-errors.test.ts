@@ -275,6 +275,20 @@ describe.each([1, 3] as const)('bad input on a %i-node cluster', (size) => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('bad input is refused before it reaches the Raft log: the commit index does not move', async () => {
+    const commit = async () => Number((await c.clusterInfo()).commitIndex);
+    const before = await commit();
+    await failure(c.publish({ messages: [msg(topic, 'ok'), msg('bad name', 'x')] }));
+    await failure(c.createTopic({ name: 'bad name' }));
+    await failure(c.createGroup({ topic, group: 'bad/group' }));
+    await failure(c.cancel({ topic: 'bad name', key: 'k' }));
+    await failure(c.reschedule({ topic, key: 'k', delayMs: i64(-1) }));
+    await failure(c.reschedule({ topic, key: 'k'.repeat(300), delayMs: i64(1) }));
+    await failure(c.ack({ tags: [Buffer.alloc(3)] }));
+    await failure(c.extend({ tag: Buffer.alloc(24), leaseMs: i64(2 * DAY_MS) }));
+    expect(await commit()).toBe(before);
+  });
+
   // Only a cluster with followers has this rule (registered only there, not skipped elsewhere).
   if (size === 3)
     it('a follower answers FAILED_PRECONDITION with the leader in fermata-leader metadata', async () => {

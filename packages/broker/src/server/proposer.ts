@@ -3,7 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
 import type { CommandResult, PublishResultItem } from '../state/results.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
-import { validatePublish } from '../state/validation.js';
+import { validateCommand, validatePublish } from '../state/validation.js';
 
 /** Publish entries in flight at once; requests arriving meanwhile are coalesced into the next entry. */
 export const MAX_PUBLISH_ENTRIES_IN_FLIGHT = 4;
@@ -54,6 +54,9 @@ export class Proposer {
   /** Proposes one command and resolves with its result; a refused command rejects with its typed error. */
   async run(body: CommandBody, nowMs = this.nowMs()): Promise<CommandResult> {
     const cmd = { ...body, nowMs } as Command;
+    // A command apply would refuse for its shape is refused here, before it takes a log entry.
+    // (A publish was validated request by request in `publish`.)
+    if (cmd.kind !== 'publish') validateCommand(cmd, nowMs, this.sm.limits);
     const result = (await this.node.propose(encodeCommand(cmd))) as CommandResult | undefined;
     if (!result) throw new Error(`invariant: command ${cmd.kind} applied without a result`);
     if (result.kind === 'error') throw result.error;
