@@ -1,0 +1,72 @@
+/**
+ * The `deploy/k8s/components/tls` patch: every variable it sets is a
+ * configuration key the server knows, every file it names lies in the mounted
+ * Secret under one of the keys cert-manager writes, and the Secret is the one
+ * docs/operations.md tells operators to create.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig, schemaEntries } from '@fermata/broker';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { REPO_ROOT } from '../src/index.js';
+
+const DIR = join(REPO_ROOT, 'deploy/k8s/components/tls');
+
+interface Patch {
+  spec: {
+    template: {
+      spec: {
+        containers: Array<{
+          name: string;
+          env: Array<{ name: string; value: string }>;
+          volumeMounts: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
+        }>;
+        volumes: Array<{ name: string; secret?: { secretName: string } }>;
+      };
+    };
+  };
+}
+
+describe('deploy/k8s/components/tls', () => {
+  const kustomization = parse(readFileSync(join(DIR, 'kustomization.yaml'), 'utf8')) as {
+    kind: string;
+    patches: Array<{ path: string; target: { kind: string; name: string } }>;
+  };
+  const patch = parse(readFileSync(join(DIR, 'statefulset-tls.yaml'), 'utf8')) as Patch;
+  const pod = patch.spec.template.spec;
+  const container = pod.containers[0]!;
+
+  it('is a Component patching the fermata StatefulSet', () => {
+    expect(kustomization.kind).toBe('Component');
+    expect(kustomization.patches).toEqual([
+      { path: 'statefulset-tls.yaml', target: { kind: 'StatefulSet', name: 'fermata' } },
+    ]);
+    expect(container.name).toBe('fermata');
+  });
+
+  it('sets only known configuration keys, which load, to files of the mounted Secret fermata-tls', () => {
+    const known = new Set(schemaEntries().map((e) => e.env));
+    const env = Object.fromEntries(container.env.map((e) => [e.name, e.value]));
+    for (const name of Object.keys(env)) expect(known, name).toContain(name);
+    const config = loadConfig({ env });
+    const mount = container.volumeMounts.find((m) => m.name === 'tls');
+    expect(mount?.readOnly).toBe(true);
+    expect(pod.volumes.find((v) => v.name === 'tls')?.secret?.secretName).toBe('fermata-tls');
+    const files = [
+      config.client.tls.certFile,
+      config.client.tls.keyFile,
+      config.client.tls.caFile,
+      config.peer.tls.certFile,
+      config.peer.tls.keyFile,
+      config.peer.tls.caFile,
+    ];
+    for (const f of files) {
+      expect(f.startsWith(`${mount?.mountPath}/`), f).toBe(true);
+      expect(['tls.crt', 'tls.key', 'ca.crt']).toContain(f.slice(`${mount?.mountPath}/`.length));
+    }
+    expect(readFileSync(join(REPO_ROOT, 'docs/operations.md'), 'utf8')).toContain(
+      'create secret generic fermata-tls --from-file=tls.crt --from-file=tls.key --from-file=ca.crt',
+    );
+  });
+});
