@@ -4,7 +4,7 @@
  * ack / nack / extend, lease expiry, dead letters, TTL, cancel and reschedule,
  * dedup, groups, prefetch and batch atomicity (DESIGN.md, "Delivery").
  */
-import { v1 } from '@fermata/protocol';
+import { type pb, v1 } from '@fermata/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Cluster,
@@ -15,6 +15,7 @@ import {
   retryUnavailable,
   sleep,
   startCluster,
+  u64,
 } from '../src/index.js';
 import {
   counts,
@@ -490,6 +491,27 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
     const delTopic = await c.deleteTopic(topic);
     expect(Number(delTopic.removedMessages)).toBe(2);
     expect(await counts(c, topic)).toBeUndefined();
+  });
+
+  it('PublishStream answers every pipelined batch, in order, and stores each', async () => {
+    const topic = uniqueTopic('pstream');
+    const n = 300;
+    const call = c.broker.publishStream();
+    const responses: pb.PublishStreamResponse[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      call.on('data', (r: pb.PublishStreamResponse) => responses.push(r));
+      call.on('end', () => resolve());
+      call.on('error', reject);
+    });
+    for (let i = 1; i <= n; i++) {
+      call.write({ sequence: u64(i), messages: [msg(topic, `s${i}`, { delayMs: 600_000 })] });
+    }
+    call.end();
+    await done;
+    expect(responses.map((r) => Number(r.sequence))).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    expect(responses.every((r) => !r.error && r.results.length === 1)).toBe(true);
+    expect(new Set(responses.map((r) => idOf(r.results[0]!))).size).toBe(n);
+    expect((await counts(c, topic))?.['default']?.pending).toBe(n);
   });
 
   it('a batch is atomic: a bad message refuses the whole batch, a good batch is stored whole', async () => {

@@ -12,6 +12,9 @@ import { errorStatus, field, linearizable, requireLeader, type ServerContext, un
 
 const i64 = (n: number) => toInt64(BigInt(n));
 
+/** Requests one PublishStream may have unanswered before the server stops reading it. */
+export const MAX_PUBLISH_STREAM_UNANSWERED = 64;
+
 /** Converts a client's messages, naming the field of any bad 64-bit value. */
 export function publishInputs(messages: readonly pb.PublishMessage.$Properties[]): PublishInput[] {
   return messages.map((m, i) => field(`messages[${i}].`, () => publishInputFromProto(m)));
@@ -199,7 +202,11 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
     publishStream: (call) => {
       // Responses go out in request order even though batches commit concurrently.
       let chain = Promise.resolve();
+      // Backpressure: past this many unanswered requests the stream stops being read, so a
+      // client that pipelines without bound is held by HTTP/2 flow control, not our memory.
+      let unanswered = 0;
       call.on('data', (req: pb.PublishStreamRequest) => {
+        if (++unanswered >= MAX_PUBLISH_STREAM_UNANSWERED) call.pause();
         const sequence = req.sequence;
         const work = (async (): Promise<pb.PublishStreamResponse.$Properties> => {
           try {
@@ -213,6 +220,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
         chain = chain.then(async () => {
           const res = await work;
           if (!call.writableEnded && !call.destroyed) call.write(res);
+          if (--unanswered < MAX_PUBLISH_STREAM_UNANSWERED && call.isPaused()) call.resume();
         });
       });
       call.on('end', () => {
