@@ -210,7 +210,7 @@ export class NodeHandle {
   /** The node's view of itself (`GET /` as JSON); undefined when it does not answer. */
   async status(timeoutMs = 2_000): Promise<NodeStatusView | undefined> {
     const res = await this.httpGet('/', timeoutMs).catch(() => undefined);
-    if (!res || res.status !== 200) return undefined;
+    if (res?.status !== 200) return undefined;
     return JSON.parse(res.body) as NodeStatusView;
   }
 

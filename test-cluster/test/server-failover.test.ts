@@ -14,7 +14,6 @@ import {
   i64,
   isCallError,
   NodeClients,
-  type NodeHandle,
   retryUnavailable,
   sleep,
   startCluster,
