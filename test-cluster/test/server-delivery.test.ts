@@ -311,6 +311,38 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
     expect(text(m.message!.payload!)).toBe('one');
   });
 
+  it('a key is reserved for the dedup window after its message ends, then free again', async () => {
+    const topic = uniqueTopic('window');
+    await retryUnavailable(() => c.createTopic({ name: topic, settings: { dedupWindowMs: i64(800) } }));
+    const s = await consume(topic);
+    const first = await publish(c, [msg(topic, 'one', { key: 'w' })]);
+    const [d] = await s.waitForCount(1);
+    await s.ack([d!.delivery.tag]);
+    const during = await publish(c, [msg(topic, 'two', { key: 'w' })]);
+    expect(during.results[0]?.deduplicated).toBe(true);
+    expect(idOf(during.results[0]!)).toBe(idOf(first.results[0]!));
+    expect((await c.cancel({ topic, key: 'w' })).status).toBe(v1.CancelStatus.CANCEL_STATUS_ALREADY_DONE);
+    await sleep(1_000);
+    const after = await publish(c, [msg(topic, 'three', { key: 'w' })]);
+    expect(after.results[0]?.deduplicated).toBe(false);
+    expect(idOf(after.results[0]!)).not.toBe(idOf(first.results[0]!));
+    const [, again] = await s.waitForCount(2);
+    expect(text(again!.delivery.payload)).toBe('three');
+  });
+
+  it('a topic with a time bucket still never delivers before the exact due time', async () => {
+    const topic = uniqueTopic('bucket');
+    await retryUnavailable(() => c.createTopic({ name: topic, settings: { timeBucketMs: i64(1_000) } }));
+    const s = await consume(topic);
+    const r = await publish(
+      c,
+      Array.from({ length: 10 }, (_, i) => msg(topic, `b${i}`, { delayMs: 150 * i })),
+    );
+    const due = new Map(r.results.map((x) => [idOf(x), ms(x.dueAtMs)]));
+    const got = await s.waitForCount(10);
+    for (const g of got) expect(g.receivedAtMs).toBeGreaterThanOrEqual(due.get(idOf(g.delivery))!);
+  });
+
   it('each group gets every message; the consumers of a group share them', async () => {
     const topic = uniqueTopic('groups');
     await retryUnavailable(() => c.createTopic({ name: topic }));
