@@ -31,11 +31,14 @@ export interface BenchClusterOptions {
 export async function startBenchCluster(args: string[], options: BenchClusterOptions = {}): Promise<Cluster> {
   const i = args.indexOf('--cpu-prof-dir');
   const cpuProfDir = options.cpuProfDir ?? (i >= 0 ? args[i + 1] : undefined);
-  const env: Record<string, string> = {
-    FERMATA_LOG_LEVEL: 'warn',
-    UV_THREADPOOL_SIZE: process.env['BENCH_UV_THREADS'] ?? '4',
-    ...options.env,
-  };
+  const env: Record<string, string> = { FERMATA_LOG_LEVEL: 'warn', ...options.env };
+  // `--server-env KEY=VALUE` (repeatable): a setting for every node, e.g. FERMATA_DISPATCHER__MAX_LEASE_BATCH=1000.
+  args.forEach((a, k) => {
+    if (a !== '--server-env') return;
+    const [key, ...rest] = (args[k + 1] ?? '').split('=');
+    if (!key || rest.length === 0) throw new Error(`--server-env needs KEY=VALUE, got ${args[k + 1]}`);
+    env[key] = rest.join('=');
+  });
   if (cpuProfDir) {
     // Node refuses --cpu-prof in NODE_OPTIONS: a preloaded hook profiles through the inspector.
     env['NODE_OPTIONS'] = `--import ${join(import.meta.dirname, 'cpu-prof-hook.mjs')}`;

@@ -37,3 +37,5 @@ try {
     else process.stderr.write(`kept ${cluster.baseDir}\n`);
   }
 }
+// A scenario's leftover timers (a wait that lost a race) must not hold the process open.
+exit(process.exitCode ?? 0);
