@@ -165,7 +165,8 @@ describe('the SDK against a three-node cluster', () => {
 
     const record = (payload: string) => (r: PublishResult) => acked.set(payload, { ...r, at: Date.now() });
     const fail = (payload: string) => (e: unknown) => failed.push({ payload, error: String(e) });
-    const delay = () => Math.floor(Math.random() * 800);
+    // Mostly short delays; some long enough to fall due on the next leader.
+    const delay = () => Math.floor(Math.random() * (Math.random() < 0.2 ? 3_000 : 800));
 
     // The batching producer: small batches, several in flight.
     const producer = producerClient.producer({ lingerMs: 5, maxBatchMessages: 20, maxInFlightBatches: 4 });
