@@ -69,6 +69,17 @@ describe('the SDK against a three-node cluster', () => {
       const id = await narrow.publish(topic, 'x', { delayMs: 600_000 });
       expect(narrow.leaderAddress).toBe(leader.clientAddress);
       expect((await client.getMessage(topic, id)).message.id).toBe(id);
+      // The batching producer and a subscription are redirected too.
+      const producer = narrow.producer({ lingerMs: 1 });
+      const sent = await Promise.all([producer.send(topic, 'p1'), producer.send(topic, 'p2')]);
+      await producer.close();
+      const got: bigint[] = [];
+      const sub = narrow.subscribe(topic, async (m) => {
+        got.push(m.id);
+      });
+      await eventually(() => got.length >= 2, 30_000, 'the two produced messages');
+      expect(got.sort()).toEqual(sent.map((r) => r.id).sort());
+      await sub.close();
     } finally {
       await narrow.close();
     }
