@@ -125,7 +125,10 @@ export function setupSecurity(options: SecurityOptions): Security {
   return {
     clientCredentials: clientServerCredentials(clientTls, c.requireClientCert),
     clientServerOptions: {
-      interceptors: [createAuthInterceptor({ tokens: () => tokens.tokens(), topicOfTag, log })],
+      // Without a token file auth stays off for the process's life: no interceptor on the call path.
+      ...(tokens.tokens().enabled
+        ? { interceptors: [createAuthInterceptor({ tokens: () => tokens.tokens(), topicOfTag, log })] }
+        : {}),
       'grpc.max_concurrent_streams': config.limits.maxStreamsPerConnection,
       'grpc.max_connection_idle_ms': config.limits.maxConnectionIdleMs,
     },
