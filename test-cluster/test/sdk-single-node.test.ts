@@ -244,14 +244,17 @@ describe('the SDK against a single node', () => {
   describe('consuming', () => {
     it('auto mode: resolving acks; a throw nacks with the backoff and the redelivery is attempt + 1', async () => {
       const topic = topicName('auto');
+      const parsed: unknown[] = [];
       const { got, sub } = collect(
         topic,
         { retryBackoff: { initialMs: 300, multiplier: 2, maxMs: 10_000, jitter: 0 }, leaseMs: 20_000 },
-        (_m, s) => {
+        (m, s) => {
+          if (s.text.startsWith('{')) parsed.push(m.json());
           if (s.text === 'flaky' && s.attempt < 3) throw new Error(`fail ${s.attempt}`);
         },
       );
       const okId = await client.publish(topic, 'ok');
+      await client.publish(topic, json({ hello: ['world', 1] }));
       const flakyId = await client.publish(topic, 'flaky');
       await eventually(() => got.filter((s) => s.id === flakyId).length >= 3, 30_000, 'three attempts');
       await eventually(
@@ -263,6 +266,7 @@ describe('the SDK against a single node', () => {
         'everything acked',
       );
       await sleep(500);
+      expect(parsed).toEqual([{ hello: ['world', 1] }]);
       const ok = got.filter((s) => s.id === okId);
       expect(ok.map((s) => s.attempt)).toEqual([1]);
       const flaky = got.filter((s) => s.id === flakyId);
