@@ -1,4 +1,5 @@
-import { FermataClient, type Logger } from '@fermata/sdk';
+import { readFileSync } from 'node:fs';
+import { FermataClient, type Logger, type TlsOptions } from '@fermata/sdk';
 import type { Command } from 'commander';
 import { parseDuration } from './parse.js';
 
@@ -11,6 +12,11 @@ export const DEFAULT_DEADLINE = '10s';
 export interface GlobalOptions {
   endpoints: string;
   token?: string;
+  tls?: boolean;
+  tlsCa?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsServerName?: string;
   json?: boolean;
   deadline: string;
   verbose?: boolean;
@@ -40,12 +46,31 @@ function stderrLogger(verbose: boolean): Logger {
   };
 }
 
+/** The client's TLS setting from the --tls* options: undefined (plaintext), true (system CAs) or files. */
+export function tlsOption(g: GlobalOptions): boolean | TlsOptions | undefined {
+  const read = (file: string, flag: string) => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new Error(`${flag}: cannot read ${file}: ${(err as Error).message}`);
+    }
+  };
+  if (!g.tlsCa && !g.tlsCert && !g.tlsKey && !g.tlsServerName) return g.tls ? true : undefined;
+  return {
+    ...(g.tlsCa ? { ca: read(g.tlsCa, '--tls-ca') } : {}),
+    ...(g.tlsCert ? { cert: read(g.tlsCert, '--tls-cert') } : {}),
+    ...(g.tlsKey ? { key: read(g.tlsKey, '--tls-key') } : {}),
+    ...(g.tlsServerName ? { serverName: g.tlsServerName } : {}),
+  };
+}
+
 /** A client for the command's global options. Close it when done. */
 export function connect(cmd: Command): FermataClient {
   const g = globals(cmd);
   return new FermataClient({
     endpoints: g.endpoints,
     ...(g.token ? { token: g.token } : {}),
+    ...(tlsOption(g) !== undefined ? { tls: tlsOption(g) } : {}),
     deadlineMs: Math.max(1, parseDuration(g.deadline, '--deadline')),
     logger: stderrLogger(g.verbose === true),
   });

@@ -17,6 +17,19 @@ function addGlobalOptions(program: Command): void {
         .default(DEFAULT_ENDPOINTS),
     )
     .addOption(new Option('--token <token>', 'bearer token sent with every call').env('FERMATA_TOKEN'))
+    .option('--tls', 'connect over TLS trusting the system CAs (implied by --tls-ca, --tls-cert)')
+    .addOption(
+      new Option('--tls-ca <file>', 'PEM CA certificate(s) that sign the servers’ certificates').env(
+        'FERMATA_TLS_CA',
+      ),
+    )
+    .addOption(new Option('--tls-cert <file>', 'PEM client certificate (mutual TLS)').env('FERMATA_TLS_CERT'))
+    .addOption(new Option('--tls-key <file>', 'PEM key of --tls-cert').env('FERMATA_TLS_KEY'))
+    .addOption(
+      new Option('--tls-server-name <name>', 'server name to verify when it differs from the address').env(
+        'FERMATA_TLS_SERVER_NAME',
+      ),
+    )
     .addOption(
       new Option('--deadline <duration>', 'budget of each call, retries included')
         .env('FERMATA_DEADLINE')

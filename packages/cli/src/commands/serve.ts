@@ -6,7 +6,15 @@ import { BrokerServer, ConfigError, loadConfig } from '@fermata/broker';
  * sees (it refuses unknown FERMATA_* variables): a shell that exported
  * FERMATA_ENDPOINTS for the CLI can still run `fermata serve`.
  */
-export const CLIENT_ENV_VARS = ['FERMATA_ENDPOINTS', 'FERMATA_TOKEN', 'FERMATA_DEADLINE'] as const;
+export const CLIENT_ENV_VARS = [
+  'FERMATA_ENDPOINTS',
+  'FERMATA_TOKEN',
+  'FERMATA_DEADLINE',
+  'FERMATA_TLS_CA',
+  'FERMATA_TLS_CERT',
+  'FERMATA_TLS_KEY',
+  'FERMATA_TLS_SERVER_NAME',
+] as const;
 
 function serverEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
