@@ -52,6 +52,13 @@ describe('the SDK against a three-node cluster', () => {
 
   it('clusterInfo names the leader and three voters; a client given only a follower finds the leader', async () => {
     const leader = await cluster.leader();
+    // Right after start-up the leader may not have heard from a follower recently ('unreachable').
+    await eventually(
+      async () =>
+        (await client.clusterInfo()).members.every((m) => m.role === 'leader' || m.role === 'follower'),
+      30_000,
+      'every member heard from',
+    );
     const info = await client.clusterInfo();
     expect(info.leaderId).toBe(leader.id);
     expect(info.leaderAddress).toBe(leader.clientAddress);
