@@ -355,6 +355,11 @@ describe('a three-node cluster', () => {
     }
     await leader.start();
     await leader.waitReady();
+    // A follower stops cleanly too.
+    const follower = cluster.others(await cluster.leader())[0]!;
+    expect(await follower.stop(30_000)).toEqual({ code: 0, signal: null });
+    await follower.start();
+    await follower.waitReady();
   });
 
   it('AddMember brings a joining node in as a voter that catches up; RemoveMember takes it out', {
