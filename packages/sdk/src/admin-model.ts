@@ -41,7 +41,7 @@ export interface GroupStats {
   inFlight: number;
   /** Messages moved to the dead-letter topic. */
   deadLettered: number;
-  /** Due time of the earliest pending message, epoch ms; undefined when nothing is pending. */
+  /** Earliest time something in the group falls due (a pending message, or a running lease's end), epoch ms; undefined when the group holds nothing. */
   nextDueMs: number | undefined;
 }
 

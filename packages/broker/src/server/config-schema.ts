@@ -93,7 +93,8 @@ const fileKey = (description: string): StringSpec => ({
   description,
 });
 
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+/** Node and cluster ids: also what AddMember accepts. */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 const ID_FORM = '1-63 characters of letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 const SECOND_MS = 1000;

@@ -5,15 +5,25 @@ import { DEFAULT_GROUP } from '../keys.js';
 import { settingsFromProto, settingsToProto } from '../state/commands.js';
 import { ValidationError } from '../state/errors.js';
 import type { TopicRec } from '../state/records.js';
+import { deadLetterTopicOf } from '../state/validation.js';
+import { parseAddress } from './config.js';
+import { ID_PATTERN } from './config-schema.js';
 import { field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
 
 function topicProto(t: TopicRec): pb.Topic.$Properties {
   return {
     name: t.name,
-    settings: settingsToProto(t.settings),
+    // Settings come back resolved: an empty dead-letter topic means the default one.
+    settings: settingsToProto({ ...t.settings, deadLetterTopic: deadLetterTopicOf(t.name, t.settings) }),
     groups: [...t.groups],
     createdAtMs: toInt64(BigInt(t.createdAtMs)),
   };
+}
+
+function address(value: string | null | undefined, fieldName: string): string {
+  const text = name(value, fieldName);
+  if (!parseAddress(text)) throw new ValidationError(fieldName, 'must be host:port');
+  return text;
 }
 
 function name(value: string | null | undefined, fieldName: string): string {
@@ -124,10 +134,14 @@ export function clusterHandlers(ctx: ServerContext): ClusterHandlers {
     }),
     addMember: unary(ctx, async (req) => {
       requireLeader(ctx);
+      const id = name(req.id, 'id');
+      if (!ID_PATTERN.test(id)) {
+        throw new ValidationError('id', 'must be 1-63 letters, digits, dots, dashes or underscores');
+      }
       const members = await ctx.node.addMember(
-        name(req.id, 'id'),
-        name(req.peerAddress, 'peer_address'),
-        name(req.address, 'address'),
+        id,
+        address(req.peerAddress, 'peer_address'),
+        address(req.address, 'address'),
         { learnerOnly: req.learnerOnly ?? false },
       );
       return { members: members.map(memberProto) };
@@ -139,7 +153,11 @@ export function clusterHandlers(ctx: ServerContext): ClusterHandlers {
     }),
     transferLeadership: unary(ctx, async (req) => {
       requireLeader(ctx);
-      return { leaderId: await ctx.node.transferLeadership(req.toId || undefined) };
+      const to = req.toId || undefined;
+      if (to && !ctx.node.status().members.some((m) => m.id === to && m.voter)) {
+        throw new ValidationError('to_id', `"${to}" is not a voting member`);
+      }
+      return { leaderId: await ctx.node.transferLeadership(to) };
     }),
   };
 }
