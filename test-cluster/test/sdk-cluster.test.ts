@@ -388,6 +388,33 @@ describe('the SDK against a three-node cluster', () => {
     await old.waitReady();
   });
 
+  it('a leader that freezes with its connections open (SIGSTOP) is abandoned: calls go to the new leader within the deadline', {
+    timeout: 120_000,
+  }, async () => {
+    await allReady();
+    const topic = topicName('frozen');
+    // Learn the leader first, so the client holds an open channel to it.
+    await client.publish(topic, 'before', { delayMs: 600_000 });
+    const leader = await cluster.leader();
+    const frozen = clientOf(cluster, { deadlineMs: 30_000, attemptTimeoutMs: 2_000 });
+    try {
+      await frozen.publish(topic, 'warm', { delayMs: 600_000 });
+      expect(frozen.leaderAddress).toBe(leader.clientAddress);
+      process.kill(leader.pid!, 'SIGSTOP');
+      try {
+        const id = await frozen.publish(topic, 'during', { delayMs: 600_000 });
+        // It was stored by a new leader, not by the frozen one.
+        expect(frozen.leaderAddress).not.toBe(leader.clientAddress);
+        expect((await frozen.getMessage(topic, id)).message.id).toBe(id);
+      } finally {
+        process.kill(leader.pid!, 'SIGCONT');
+      }
+    } finally {
+      await frozen.close();
+    }
+    await allReady();
+  });
+
   it('without a quorum a call fails once its deadline has passed; the same client works again when the nodes return', {
     timeout: 120_000,
   }, async () => {

@@ -61,6 +61,7 @@ export const MAX_PUBLISH_BATCH = 10_000;
 
 const DEFAULT_DEADLINE_MS = 30_000;
 const DEFAULT_DISCOVERY_TIMEOUT_MS = 2_000;
+const DEFAULT_ATTEMPT_TIMEOUT_MS = 5_000;
 
 function durabilityToWire(d: Durability | undefined): pb.Durability {
   return d === 'leader' ? v1.Durability.DURABILITY_LEADER : v1.Durability.DURABILITY_QUORUM;
@@ -100,6 +101,7 @@ export class FermataClient {
       deadlineMs,
       retry: resolveBackoff(options.retry, DEFAULT_RETRY_BACKOFF),
       discoveryTimeoutMs: options.discoveryTimeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS,
+      attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
       channelOptions: options.channelOptions ?? {},
       logger: options.logger ?? consoleLogger,
       random: Math.random,

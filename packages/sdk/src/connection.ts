@@ -35,6 +35,8 @@ export interface ConnectionConfig {
   deadlineMs: number;
   retry: BackoffPolicy;
   discoveryTimeoutMs: number;
+  /** Longest single attempt of a unary call; absent = the whole budget. */
+  attemptTimeoutMs?: number;
   channelOptions: grpc.ChannelOptions;
   logger: Logger;
   random: () => number;
@@ -234,11 +236,24 @@ export class Connection {
       let address: string | undefined;
       try {
         address = await this.leader(deadlineAt);
-        return await op({
-          stubs: this.stubs(address),
-          metadata: this.metadata(),
-          options: { deadline: new Date(deadlineAt) },
-        });
+        const attemptEndsAt = Math.min(deadlineAt, Date.now() + (this.config.attemptTimeoutMs ?? deadlineAt));
+        try {
+          return await op({
+            stubs: this.stubs(address),
+            metadata: this.metadata(),
+            options: { deadline: new Date(attemptEndsAt) },
+          });
+        } catch (e) {
+          const err = toFermataError(e);
+          // An attempt cut short while budget remains: the node did not answer in time (frozen,
+          // partitioned). Forget it as leader and try again like an unavailable node.
+          if (err instanceof DeadlineExceededError && attemptEndsAt < deadlineAt) {
+            throw new UnavailableError(`${address} did not answer within ${attemptEndsAt - startedAt} ms`, {
+              cause: err,
+            });
+          }
+          throw err;
+        }
       } catch (e) {
         const err = toFermataError(e);
         if (err instanceof DeadlineExceededError && lastError !== undefined) {

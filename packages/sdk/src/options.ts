@@ -41,6 +41,13 @@ export interface ClientOptions {
   /** How long leader discovery waits for one node's `GetClusterInfo`, in ms (default 2 000). */
   discoveryTimeoutMs?: number;
   /**
+   * Longest single attempt of a unary call in ms (default 5 000): an attempt
+   * that gets no answer by then (a frozen or partitioned leader) is abandoned,
+   * the leader is looked up again and the call retried within `deadlineMs`.
+   * Publishes stay idempotent across such retries (see `idempotentPublish`).
+   */
+  attemptTimeoutMs?: number;
+  /**
    * Attach a unique idempotency key (`sdk:<random>`) to every published message
    * that has no `key`, so a publish retried after a failover is not stored twice
    * (default true).
