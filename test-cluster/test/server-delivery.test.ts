@@ -432,7 +432,15 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
       expect(g.receivedAtMs).toBeGreaterThanOrEqual(leaseEnd - 600);
     }
     expect(again.every((g) => g.receivedAtMs >= ms(g.delivery.dueAtMs))).toBe(true);
-    await second.ack(again.map((g) => g.delivery.tag));
+    // A late ack from the first consumer never touches the second one's leases.
+    const late = await c.ack({ tags: got.map((g) => g.delivery.tag) });
+    expect(late.outcomes.map((o) => o.status)).toEqual([
+      SETTLE_LEASE_EXPIRED,
+      SETTLE_LEASE_EXPIRED,
+      SETTLE_LEASE_EXPIRED,
+    ]);
+    const done = await second.ack(again.map((g) => g.delivery.tag));
+    expect(done.outcomes.map((o) => o.status)).toEqual([SETTLE_OK, SETTLE_OK, SETTLE_OK]);
   });
 
   it('a deliver_at_ms in the past means now; in the future it is the due time', async () => {
