@@ -15,6 +15,7 @@ suites=(
   packages/raft/test/fuzz-log-files.test.ts
   packages/raft/test/fuzz-peer-port.test.ts
   test-cluster/test/fuzz-client-api.test.ts
+  test-cluster/test/fuzz-client-auth.test.ts
 )
 
 failed=0

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { registerConsume } from './commands/consume.js';
+import { registerHashToken } from './commands/hash-token.js';
 import { registerMembers } from './commands/members.js';
 import { registerMessages } from './commands/messages.js';
 import { registerPublish } from './commands/publish.js';
@@ -68,6 +69,7 @@ export function buildProgram(): Command {
   registerGroups(program);
   registerMessages(program);
   registerMembers(program);
+  registerHashToken(program);
 
   program.addHelpText(
     'after',
