@@ -315,6 +315,12 @@ export const configSchema = {
     // Enforced by the server, not the state machine.
     maxConsumersPerGroup: int(1_000, 1, 100_000, 'Consumer streams subscribed to one group on the leader.'),
     maxStreamsPerConnection: int(100, 1, 100_000, 'Concurrent gRPC streams on one client connection.'),
+    maxConnections: int(
+      4_096,
+      1,
+      1_000_000,
+      'Client connections open at once on one node; more are closed on arrival (logged).',
+    ),
     maxConnectionIdleMs: int(
       10 * 60 * SECOND_MS,
       1 * SECOND_MS,
