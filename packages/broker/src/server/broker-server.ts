@@ -109,6 +109,7 @@ export class BrokerServer {
       heartbeatTicks: config.raft.heartbeatTicks,
       snapshotEveryEntries: config.raft.snapshotEveryEntries,
       snapshotKeepEntries: config.raft.snapshotKeepEntries,
+      logSegmentBytes: config.raft.logSegmentBytes,
       maxUncommittedBytes: config.raft.maxUncommittedBytes,
       maxMsgBytes: config.raft.maxAppendBytes,
       maxInflight: config.raft.maxInflightAppends,

@@ -3,7 +3,12 @@
  * one-line description. The single source of truth for `loadConfig`, the
  * `FERMATA_*` environment mapping and the reference in docs/operations.md.
  */
-import { DEFAULT_MAX_INFLIGHT, DEFAULT_MAX_MSG_BYTES, DEFAULT_MAX_UNCOMMITTED_BYTES } from '@fermata/raft';
+import {
+  DEFAULT_MAX_INFLIGHT,
+  DEFAULT_MAX_MSG_BYTES,
+  DEFAULT_MAX_UNCOMMITTED_BYTES,
+  DEFAULT_SEGMENT_BYTES,
+} from '@fermata/raft';
 import { DEFAULT_LIMITS } from '../state/limits.js';
 
 export interface IntSpec {
@@ -246,6 +251,12 @@ export const configSchema = {
       0,
       INT_MAX,
       'Entries kept in the log behind a snapshot so slightly lagging followers catch up without one.',
+    ),
+    logSegmentBytes: int(
+      DEFAULT_SEGMENT_BYTES,
+      1024 * 1024,
+      1024 * MIB,
+      'Size of one Raft log segment file; compaction deletes whole segments only.',
     ),
   },
   dispatcher: {

@@ -1,12 +1,19 @@
 import type { RaftNode } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
+import { LimitError } from '../state/errors.js';
 import type { CommandResult, PublishResultItem } from '../state/results.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { validateCommand, validatePublish } from '../state/validation.js';
 
 /** Publish entries in flight at once; requests arriving meanwhile are coalesced into the next entry. */
 export const MAX_PUBLISH_ENTRIES_IN_FLIGHT = 4;
+/**
+ * Payload bytes of publishes waiting for an entry on the leader; beyond it a
+ * publish is refused (RESOURCE_EXHAUSTED, limit `maxQueuedPublishBytes`) so a
+ * flood cannot grow the leader's memory without bound. Clients retry.
+ */
+export const MAX_QUEUED_PUBLISH_BYTES = 256 * 1024 * 1024;
 
 type Unstamped<C> = C extends unknown ? Omit<C, 'nowMs'> : never;
 export type CommandBody = Unstamped<Command>;
@@ -38,6 +45,8 @@ export class Proposer {
   private lastStampMs = 0;
   private readonly queue: QueuedPublish[] = [];
   private publishesInFlight = 0;
+  /** Charged bytes of publishes accepted and not yet answered. */
+  private queuedBytes = 0;
 
   constructor(
     private readonly node: RaftNode,
@@ -78,9 +87,24 @@ export class Proposer {
     if (!this.sm.ids.canAssign()) return Promise.reject(leaderNotReady());
     let payloadBytes = 0;
     for (const m of messages) payloadBytes += m.payload.length;
-    return new Promise((resolve, reject) => {
+    // Message headers and bookkeeping count too: at least 64 bytes a message.
+    const charge = payloadBytes + 64 * messages.length;
+    if (this.queuedBytes + charge > MAX_QUEUED_PUBLISH_BYTES) {
+      return Promise.reject(
+        new LimitError(
+          'maxQueuedPublishBytes',
+          'messages',
+          this.queuedBytes + charge,
+          MAX_QUEUED_PUBLISH_BYTES,
+        ),
+      );
+    }
+    this.queuedBytes += charge;
+    return new Promise<readonly PublishResultItem[]>((resolve, reject) => {
       this.queue.push({ messages, payloadBytes, resolve, reject });
       this.pump();
+    }).finally(() => {
+      this.queuedBytes -= charge;
     });
   }
 
