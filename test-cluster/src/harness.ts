@@ -144,8 +144,26 @@ export class NodeHandle {
     return this.exitedP ?? Promise.resolve(undefined);
   }
 
-  /** Spawns the process and waits until it answers /livez (not until it knows a leader). */
+  /**
+   * Spawns the process and waits until it answers /livez (not until it knows a
+   * leader). Ports were picked free before the child binds them, so another
+   * process on this shared machine can take one in between: a start that dies
+   * with EADDRINUSE is retried after a pause (the holder is usually a passing
+   * free-port probe of another test).
+   */
   async start(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.startOnce();
+        return;
+      } catch (error) {
+        if (attempt >= 5 || this.proc || !String(error).includes('EADDRINUSE')) throw error;
+        await sleep(300 * attempt);
+      }
+    }
+  }
+
+  private async startOnce(): Promise<void> {
     if (this.proc) throw new Error(`${this.id} is already running (pid ${this.proc.pid})`);
     mkdirSync(this.dataDir, { recursive: true });
     const out = openSync(this.logFile, 'a');
