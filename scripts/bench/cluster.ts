@@ -213,16 +213,37 @@ export class DeliveryLedger {
 }
 
 /** Per-node memory and disk now, plus the leader's id. */
-export async function nodeFigures(
-  cluster: Cluster,
-): Promise<Array<{ node: string; leader: boolean; rss_bytes: number; disk_bytes: number }>> {
+export async function nodeFigures(cluster: Cluster): Promise<
+  Array<{
+    node: string;
+    leader: boolean;
+    rss_bytes: number;
+    disk_bytes: number;
+    heap_used_mb?: number;
+    heap_total_mb?: number;
+    external_mb?: number;
+  }>
+> {
   const leader = await cluster.leader().catch(() => undefined);
-  return cluster.nodes.map((nd) => ({
-    node: nd.id,
-    leader: nd === leader,
-    rss_bytes: rssBytes(nd.pid),
-    disk_bytes: diskBytes(nd.dataDir),
-  }));
+  return Promise.all(
+    cluster.nodes.map(async (nd) => {
+      // Where the memory is, as the node reports it (prom-client's process metrics).
+      const body = (await nd.httpGet('/metrics').catch(() => undefined))?.body ?? '';
+      const gauge = (name: string): number | undefined => {
+        const m = new RegExp(`^${name} (\\S+)`, 'm').exec(body);
+        return m ? round(Number(m[1]) / 2 ** 20, 1) : undefined;
+      };
+      return {
+        node: nd.id,
+        leader: nd === leader,
+        rss_bytes: rssBytes(nd.pid),
+        disk_bytes: diskBytes(nd.dataDir),
+        heap_used_mb: gauge('nodejs_heap_size_used_bytes'),
+        heap_total_mb: gauge('nodejs_heap_size_total_bytes'),
+        external_mb: gauge('nodejs_external_memory_bytes'),
+      };
+    }),
+  );
 }
 
 /**

@@ -70,6 +70,9 @@ export class EntryCache {
 
   private shift(): void {
     this.bytes -= this.entries[this.head]!.data.length;
+    // Release the entry now: the dead prefix is reclaimed only every 1,024 shifts, and
+    // 1,024 evicted entries of a few hundred KiB each would stay alive until then.
+    (this.entries as Array<Entry | undefined>)[this.head] = undefined;
     this.head += 1;
     this.start += 1;
     // Reclaim the array's dead prefix now and then, keeping shifts amortised O(1).
