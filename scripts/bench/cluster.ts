@@ -330,7 +330,7 @@ export async function serverHistogram(
   name: string,
 ): Promise<{ count: number; p50: number; p99: number } | undefined> {
   const res = await node.httpGet('/metrics').catch(() => undefined);
-  if (!res || res.status !== 200) return undefined;
+  if (res?.status !== 200) return undefined;
   const buckets: Array<{ le: number; n: number }> = [];
   const re = new RegExp(`^${name}_bucket\\{[^}]*le="([^"]+)"[^}]*\\} (\\d+(?:\\.\\d+)?)`, 'gm');
   for (const m of res.body.matchAll(re)) {

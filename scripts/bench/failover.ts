@@ -13,7 +13,7 @@ import {
   startBenchCluster,
   stats,
 } from './cluster.js';
-import { emit, flag, option, round, summary } from './report.js';
+import { emit, flag, option, summary } from './report.js';
 
 const MAX_MESSAGES = 1_000_000;
 
