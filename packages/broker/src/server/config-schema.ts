@@ -260,7 +260,7 @@ export const configSchema = {
     ),
   },
   dispatcher: {
-    maxLeaseBatch: int(256, 1, 10_000, 'Most entries leased in one Raft command.'),
+    maxLeaseBatch: int(1_000, 1, 10_000, 'Most entries leased in one Raft command.'),
     defaultPrefetch: int(
       16,
       1,
