@@ -23,10 +23,14 @@ export * from './config-schema.js';
 /**
  * `FERMATA_*` variables that are not configuration keys: `FERMATA_CONFIG` (path
  * of the YAML file when `file` is not given) and switches read by other parts
- * (`FERMATA_STORAGE_CHECKS`). Variables starting with `FERMATA_TEST_` or
+ * (`FERMATA_STORAGE_CHECKS`, `FERMATA_REQUIRE_DOCKER`). Variables starting with `FERMATA_TEST_` or
  * `FERMATA_BENCH_` belong to test and benchmark harnesses.
  */
-export const RESERVED_ENV: readonly string[] = ['FERMATA_CONFIG', 'FERMATA_STORAGE_CHECKS'];
+export const RESERVED_ENV: readonly string[] = [
+  'FERMATA_CONFIG',
+  'FERMATA_STORAGE_CHECKS',
+  'FERMATA_REQUIRE_DOCKER',
+];
 const RESERVED_ENV_PREFIXES = ['FERMATA_TEST_', 'FERMATA_BENCH_'];
 
 /** Every problem found while loading, one per line, so all are fixed in one go. */
