@@ -15,6 +15,8 @@ import { type Cluster, NodeClients, sleep, startCluster } from '../src/index.js'
 import { rssBytes } from './fuzz-support.js';
 
 const MAX_RSS_GROWTH_BYTES = 150 * 1024 * 1024;
+/** limits.maxConnections of the node under abuse. */
+const MAX_CONNECTIONS = 450;
 
 describe('abuse of a real server', () => {
   let cluster: Cluster;
@@ -22,7 +24,10 @@ describe('abuse of a real server', () => {
   let pid: number;
 
   beforeAll(async () => {
-    cluster = await startCluster({ nodes: 1, env: { FERMATA_LOG_LEVEL: 'warn' } });
+    cluster = await startCluster({
+      nodes: 1,
+      env: { FERMATA_LOG_LEVEL: 'warn', FERMATA_LIMITS__MAX_CONNECTIONS: String(MAX_CONNECTIONS) },
+    });
     clients = new NodeClients(cluster.endpoints[0] as string);
     pid = cluster.nodes[0]!.pid as number;
   });
@@ -112,6 +117,46 @@ describe('abuse of a real server', () => {
     } finally {
       for (const s of sessions) s.destroy();
       for (const t of sockets) t.destroy();
+    }
+  });
+
+  it('connections beyond limits.maxConnections are closed on arrival, logged, and accepted again once others leave', async () => {
+    const [host, port] = (cluster.endpoints[0] as string).split(':') as [string, string];
+    const open = (): Promise<{ socket: Socket; closed: Promise<void> }> =>
+      new Promise((resolve) => {
+        const socket = connectTcp(Number(port), host, () =>
+          resolve({ socket, closed: new Promise((r) => socket.once('close', () => r())) }),
+        );
+        socket.on('error', () => undefined);
+      });
+    // The test's own client holds a connection or two; fill the rest.
+    const held: Array<{ socket: Socket; closed: Promise<void> }> = [];
+    try {
+      for (let i = 0; i < MAX_CONNECTIONS; i++) held.push(await open());
+      const extra = await Promise.all(Array.from({ length: 20 }, open));
+      // Refused ones are closed by the server at once (well before any idle timeout).
+      await Promise.race([
+        Promise.all(extra.map((e) => e.closed)),
+        sleep(10_000).then(() => {
+          throw new Error('connections beyond the limit were not closed');
+        }),
+      ]);
+      const node = cluster.nodes[0]!;
+      const deadline = Date.now() + 5_000;
+      while (node.logLines(/client connection refused/).length === 0 && Date.now() < deadline)
+        await sleep(100);
+      expect(
+        node.logLines(/client connection refused: limits.maxConnections \(450\) reached/).length,
+      ).toBeGreaterThan(0);
+    } finally {
+      for (const h of held) h.socket.destroy();
+    }
+    await Promise.all(held.map((h) => h.closed));
+    const fresh = new NodeClients(cluster.endpoints[0] as string);
+    try {
+      expect((await fresh.clusterInfo()).leaderId).toBe('n1');
+    } finally {
+      fresh.close();
     }
   });
 

@@ -8,6 +8,8 @@ import { Dispatcher } from '../dispatch/dispatcher.js';
 import { Janitor } from '../dispatch/janitor.js';
 import { createQueueHasher } from '../keys.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
+import { ClientListener } from './client-listener.js';
+import { ensureClusterIdentity } from './cluster-identity.js';
 import { advertiseAddress, bootstrapMembers, type FermataConfig } from './config.js';
 import type { ServerContext } from './context.js';
 import { adminHandlers, clusterHandlers } from './grpc-admin.js';
@@ -18,6 +20,7 @@ import { createServerLogger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { Proposer } from './proposer.js';
 import { type NodeStatus, readiness } from './readiness.js';
+import { type Security, setupSecurity } from './security.js';
 
 /** How long shutdown waits for a leadership transfer and for calls to finish. */
 export const SHUTDOWN_TRANSFER_TIMEOUT_MS = 3_000;
@@ -35,6 +38,10 @@ export class BrokerServer {
   private http: HttpServerHandle | undefined;
   private health: HealthReporter | undefined;
   private stopped: Promise<void> | undefined;
+  /** TLS files and tokens being watched for changes. */
+  private security: Security | undefined;
+  /** The client port's socket (connection limit in front of gRPC). */
+  private clientListener: ClientListener | undefined;
   /** Ends the streams of a lost leadership once the new leader is known (see endStreamsNamingLeader). */
   private pendingStreamEnd: ((leader: string) => void) | undefined;
   /** Pending / in-flight per queue for /metrics: read from the store after applies (throttled). */
@@ -58,6 +65,7 @@ export class BrokerServer {
     const serverLog = createServerLogger({ nodeId: config.nodeId, level: config.logLevel });
     const log = serverLog.logger;
     mkdirSync(config.dataDir, { recursive: true });
+    await ensureClusterIdentity(config.dataDir, config.clusterId);
     const store = await openStore(
       config.storage.engine === 'leveldb'
         ? { engine: 'leveldb', path: join(config.dataDir, 'state') }
@@ -70,19 +78,27 @@ export class BrokerServer {
     });
     const metrics = new BrokerMetrics();
 
+    // Certificates and tokens are loaded (and checked) before anything listens.
+    const security = setupSecurity({
+      config,
+      log,
+      topicOfQueue: async (queueHash) => (await sm.reader.getQueue(queueHash))?.topic,
+    });
+
     // The client port is bound first so its advertised address is known to the members list.
     const grpcServer = new grpc.Server({
+      ...security.clientServerOptions,
       'grpc.max_receive_message_length': config.limits.maxBatchPayloadBytes + 4 * 1024 * 1024,
       'grpc.keepalive_time_ms': 30_000,
       'grpc.keepalive_permit_without_calls': 1,
     });
-    const boundPort = await new Promise<number>((resolve, reject) =>
-      grpcServer.bindAsync(
-        config.client.listenAddress,
-        grpc.ServerCredentials.createInsecure(),
-        (err, port) => (err ? reject(err) : resolve(port)),
-      ),
+    const clientListener = await ClientListener.listen(
+      grpcServer,
+      config.client.listenAddress,
+      security.clientCredentials,
+      { maxConnections: config.limits.maxConnections, log },
     );
+    const boundPort = clientListener.port;
     const clientAddress = advertiseAddress(
       config.client.advertiseAddress,
       config.client.listenAddress,
@@ -115,6 +131,7 @@ export class BrokerServer {
       maxInflight: config.raft.maxInflightAppends,
       onFsync: (sample) => metrics.fsyncDurationMs.observe(sample.durationMs),
       log,
+      ...(security.peerTls ? { transport: { tls: security.peerTls } } : {}),
     });
 
     const proposer = new Proposer(node, sm);
@@ -145,6 +162,8 @@ export class BrokerServer {
       limits: sm.limits,
     });
     const server = new BrokerServer(config, ctx, store, janitor, serverLog, clientAddress);
+    server.security = security;
+    server.clientListener = clientListener;
     server.wireNode();
 
     grpcServer.addService(BrokerService, brokerHandlers(ctx));
@@ -374,13 +393,17 @@ export class BrokerServer {
     proposer.failQueued(shutting);
     this.janitor.stop();
     const grpcServer = this.grpcServer;
+    const listenerClosed = this.clientListener?.close();
     if (grpcServer) {
       await withTimeout(
         new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve())),
         this.shutdownStepMs(SHUTDOWN_DRAIN_TIMEOUT_MS),
       ).catch(() => grpcServer.forceShutdown());
     }
+    this.clientListener?.destroyAll();
+    await listenerClosed;
     this.health?.close();
+    this.security?.close();
     await this.http?.close();
     await node.close();
     await sm.flush().catch((err: unknown) => log.warn({ err: String(err) }, 'final flush failed'));

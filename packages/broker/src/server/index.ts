@@ -1,7 +1,19 @@
 // The server's edges: configuration, logging, metrics, the operations HTTP endpoint,
 // gRPC health and the error-to-status mapping.
 
+export {
+  authorizeCall,
+  PERMISSIONS,
+  type Permission,
+  Principal,
+  parseTokenFile,
+  sha256Hex,
+  TokenFileError,
+  type TokenSpec,
+  TokenTable,
+} from './auth.js';
 export { BrokerServer, SHUTDOWN_DRAIN_TIMEOUT_MS, SHUTDOWN_TRANSFER_TIMEOUT_MS } from './broker-server.js';
+export { ClusterIdentityError, ensureClusterIdentity } from './cluster-identity.js';
 export {
   advertiseAddress,
   bootstrapMembers,
@@ -77,3 +89,5 @@ export {
 } from './metrics.js';
 export { Proposer } from './proposer.js';
 export { type NodeStatus, type Readiness, readiness, readinessOf } from './readiness.js';
+export { type Security, securityConfigProblems, setupSecurity } from './security.js';
+export { TlsConfigError, TlsFiles } from './tls.js';

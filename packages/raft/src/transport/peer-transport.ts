@@ -6,6 +6,7 @@ import { type Logger, stderrLogger } from './logger.js';
 import { PeerStream, type PeerStreamStats } from './peer-stream.js';
 import { SnapshotReceiver, SnapshotTransferError } from './snapshot-receiver.js';
 import { sendSnapshot } from './snapshot-sender.js';
+import type { PeerAuthContext, PeerTls } from './tls.js';
 
 /** What the transport hands to (and asks of) the node driver. */
 export interface TransportHandler {
@@ -44,6 +45,8 @@ export interface PeerTransportOptions {
   readonly maxSnapshotBytes?: number;
   /** Largest gRPC message accepted from a peer. */
   readonly maxReceiveMessageBytes?: number;
+  /** Mutual TLS between peers (each end verifies the other's certificate and identity); plaintext when absent. */
+  readonly tls?: PeerTls;
 }
 
 export const TRANSPORT_DEFAULTS = {
@@ -95,7 +98,7 @@ export class PeerTransport {
   private readonly limits: Required<
     Omit<
       PeerTransportOptions,
-      'id' | 'clusterId' | 'listenAddress' | 'incomingSnapshotDir' | 'handler' | 'log'
+      'id' | 'clusterId' | 'listenAddress' | 'incomingSnapshotDir' | 'handler' | 'log' | 'tls'
     >
   >;
   private boundAddress = '';
@@ -131,7 +134,7 @@ export class PeerTransport {
     const port = await new Promise<number>((resolve, reject) =>
       this.server.bindAsync(
         this.options.listenAddress,
-        grpc.ServerCredentials.createInsecure(),
+        this.options.tls?.serverCredentials() ?? grpc.ServerCredentials.createInsecure(),
         (error, p) => (error ? reject(error) : resolve(p)),
       ),
     );
@@ -149,7 +152,9 @@ export class PeerTransport {
     const existing = this.peers.get(id);
     if (existing?.address === address) return;
     existing?.close();
-    const client = new RaftClientCtor(address, grpc.credentials.createInsecure(), {
+    const credentials =
+      this.options.tls?.channelCredentials({ id, address }) ?? grpc.credentials.createInsecure();
+    const client = new RaftClientCtor(address, credentials, {
       'grpc.max_send_message_length': this.limits.maxReceiveMessageBytes,
       'grpc.keepalive_time_ms': 10_000,
       'grpc.keepalive_timeout_ms': 5_000,
@@ -257,6 +262,19 @@ export class PeerTransport {
     };
   }
 
+  /** With peer TLS: the caller's certificate must name the node it writes as `from`. */
+  private admitIdentity(
+    call: { getAuthContext(): PeerAuthContext | null },
+    from: NodeId,
+  ): grpc.StatusObject | undefined {
+    const tls = this.options.tls;
+    if (!tls) return undefined;
+    const address = this.peers.get(from)?.address;
+    const problem = tls.checkCaller(call, address === undefined ? { id: from } : { id: from, address });
+    if (problem === undefined) return undefined;
+    return { code: grpc.status.PERMISSION_DENIED, details: problem, metadata: new grpc.Metadata() };
+  }
+
   private admitMember(from: NodeId, messages: readonly Message[]): grpc.StatusObject | undefined {
     if (!this.options.handler.isMember(from, messages)) {
       return {
@@ -288,12 +306,21 @@ export class PeerTransport {
       );
       finish(refused);
     };
+    let verifiedFrom: NodeId | undefined;
     call.on('data', (batch: pb.RaftBatch) => {
       if (finished) return;
       const wrongCluster = this.admitCluster(batch.clusterId);
       if (wrongCluster) {
         refuse(batch, wrongCluster);
         return;
+      }
+      if (batch.from !== verifiedFrom) {
+        const wrongPeer = this.admitIdentity(call, batch.from);
+        if (wrongPeer) {
+          refuse(batch, wrongPeer);
+          return;
+        }
+        verifiedFrom = batch.from;
       }
       const messages: Message[] = [];
       try {
@@ -362,6 +389,11 @@ export class PeerTransport {
             if (wrongCluster) {
               this.stats.batchesRejected++;
               throw new SnapshotTransferError(wrongCluster.details, wrongCluster.code);
+            }
+            const wrongPeer = this.admitIdentity(call, chunk.from);
+            if (wrongPeer) {
+              this.stats.batchesRejected++;
+              throw new SnapshotTransferError(wrongPeer.details, wrongPeer.code);
             }
             const message = await receiver.start(this.options.incomingSnapshotDir, chunk);
             const notMember = this.admitMember(chunk.from, [message]);

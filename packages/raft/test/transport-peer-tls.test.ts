@@ -1,0 +1,143 @@
+/**
+ * PeerTransport with mutual TLS: messages and snapshots flow between nodes
+ * whose certificates name them; a node presenting a certificate that names
+ * another node gets neither its batches nor its snapshots accepted.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../src/transport/logger.js';
+import { PeerTransport, type TransportHandler } from '../src/transport/peer-transport.js';
+import { PeerTls, StaticTlsSource } from '../src/transport/tls.js';
+import type { Message, NodeId } from '../src/types.js';
+import { type CertFiles, TestCa } from './support/certs.js';
+
+let dir: string;
+let ca: TestCa;
+const certs: Record<string, CertFiles> = {};
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'fermata-transport-tls-'));
+  ca = new TestCa(join(dir, 'ca'));
+  certs['a'] = ca.issue('a', { dns: ['a'] });
+  certs['b'] = ca.issue('b', { dns: ['b'] });
+  certs['impostor'] = ca.issue('impostor', { dns: ['z'] });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+function heartbeat(from: NodeId, to: NodeId, term: number): Message {
+  return {
+    type: 'heartbeat',
+    from,
+    to,
+    term,
+    logTerm: 0,
+    index: 0,
+    entries: [],
+    commit: 0,
+    reject: false,
+    rejectHint: 0,
+    hintTerm: 0,
+  };
+}
+
+async function node(id: NodeId, files: CertFiles) {
+  const incoming = mkdtempSync(join(tmpdir(), `fermata-transport-tls-${id}-`));
+  const received: Message[] = [];
+  const snapshots: Message[] = [];
+  const reports: Array<{ id: NodeId; ok: boolean }> = [];
+  const handler: TransportHandler = {
+    receive: (m) => received.push(...m),
+    receiveSnapshot: async (m, file) => {
+      snapshots.push(m);
+      rmSync(file);
+    },
+    isMember: () => true,
+    reportUnreachable: () => undefined,
+    reportSnapshot: (peer, ok) => reports.push({ id: peer, ok }),
+  };
+  const tls = new PeerTls(
+    new StaticTlsSource({
+      cert: readFileSync(files.cert),
+      key: readFileSync(files.key),
+      ca: readFileSync(ca.cert),
+    }),
+  );
+  const transport = new PeerTransport({
+    id,
+    clusterId: 'c',
+    listenAddress: '127.0.0.1:0',
+    incomingSnapshotDir: incoming,
+    handler,
+    log: silentLogger,
+    maxBackoffMs: 200,
+    tls,
+  });
+  const address = await transport.start();
+  cleanup.push(async () => {
+    await transport.close();
+    rmSync(incoming, { recursive: true, force: true });
+  });
+  return { id, transport, address, received, snapshots, reports };
+}
+
+async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function* bytes(n: number): AsyncIterable<Uint8Array> {
+  yield Buffer.alloc(n, 7);
+}
+
+describe('peer transport over mutual TLS', () => {
+  it('nodes whose certificates name them exchange messages and snapshots', async () => {
+    const a = await node('a', certs['a']!);
+    const b = await node('b', certs['b']!);
+    a.transport.setPeer('b', b.address);
+    a.transport.send([heartbeat('a', 'b', 3)]);
+    await until(() => b.received.length === 1);
+    expect(b.received[0]?.term).toBe(3);
+    const snap: Message = {
+      ...heartbeat('a', 'b', 4),
+      type: 'snapshot',
+      snapshot: { index: 10, term: 4, conf: { voters: ['a', 'b'], learners: [] } },
+    };
+    expect(a.transport.sendSnapshot(snap, async () => bytes(5000))).toBe(true);
+    await until(() => a.reports.length === 1);
+    expect(a.reports).toEqual([{ id: 'b', ok: true }]);
+    expect(b.snapshots).toHaveLength(1);
+  });
+
+  it('a node whose certificate names another node has its messages and snapshots refused', async () => {
+    const a = await node('a', certs['a']!);
+    const impostor = await node('b', certs['impostor']!);
+    // a dials "b" and finds a server whose certificate does not name b: nothing is sent.
+    a.transport.setPeer('b', impostor.address);
+    a.transport.send([heartbeat('a', 'b', 3)]);
+    // The impostor dials a claiming to be b: a refuses it.
+    impostor.transport.setPeer('a', a.address);
+    impostor.transport.send([heartbeat('b', 'a', 5)]);
+    const snap: Message = {
+      ...heartbeat('b', 'a', 6),
+      type: 'snapshot',
+      snapshot: { index: 10, term: 6, conf: { voters: ['a', 'b'], learners: [] } },
+    };
+    impostor.transport.sendSnapshot(snap, async () => bytes(1000));
+    await until(() => impostor.reports.length === 1);
+    expect(impostor.reports).toEqual([{ id: 'a', ok: false }]);
+    await until(() => a.transport.stats.batchesRejected >= 2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(a.received).toEqual([]);
+    expect(a.snapshots).toEqual([]);
+    expect(impostor.received).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Peers of real `fermata serve` processes: over mutual TLS the members whose
+ * certificates name them form the cluster and replicate; a member whose
+ * certificate names another node is refused (and logged) and never joins; a
+ * node configured with another cluster id cannot join either.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestCa } from '../../packages/raft/test/support/certs.js';
+import { type Cluster, NodeClients, sleep, startCluster } from '../src/index.js';
+
+/** How long a refused node is watched for (it must stay out the whole time). */
+const OBSERVE_MS = 3_000;
+
+async function rejectedLines(cluster: Cluster, pattern: RegExp, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const lines = cluster.nodes
+      .filter((n) => n.id !== 'n3')
+      .flatMap((n) => n.logLines('raft batch rejected'))
+      .filter((l) => pattern.test(String(l['details'])));
+    if (lines.length > 0 || Date.now() > deadline) return lines;
+    await sleep(100);
+  }
+}
+
+describe('peers over mutual TLS', () => {
+  let dir: string;
+  let cluster: Cluster;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fermata-sec-peers-'));
+    const ca = new TestCa(join(dir, 'ca'));
+    const files = (id: string, names: string[]) => {
+      const c = ca.issue(id, { dns: names });
+      return {
+        FERMATA_PEER__TLS__CERT_FILE: c.cert,
+        FERMATA_PEER__TLS__KEY_FILE: c.key,
+        FERMATA_PEER__TLS__CA_FILE: ca.cert,
+      };
+    };
+    cluster = await startCluster({
+      nodes: 3,
+      // n3's certificate names somebody else.
+      nodeEnv: { n1: files('n1', ['n1']), n2: files('n2', ['n2']), n3: files('n3-wrong', ['n9']) },
+    });
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('members whose certificates name them elect a leader and replicate; a certificate naming another node is refused', async () => {
+    const leader = await cluster.leader();
+    expect(['n1', 'n2']).toContain(leader.id);
+    const c = new NodeClients(leader.clientAddress);
+    try {
+      await c.publish({ messages: [{ topic: 'peers-tls', payload: Buffer.from('replicated') }] });
+      const deadline = Date.now() + 20_000;
+      let follower: { matchIndex?: unknown } | undefined;
+      for (;;) {
+        const info = await c.clusterInfo();
+        const commit = Number(info.commitIndex);
+        follower = info.members.find((m) => m.id !== leader.id && m.id !== 'n3');
+        if (Number(follower?.matchIndex) >= commit || Date.now() > deadline) break;
+        await sleep(100);
+      }
+      const info = await c.clusterInfo();
+      expect(Number(follower?.matchIndex)).toBeGreaterThanOrEqual(Number(info.commitIndex));
+      expect(Number(info.members.find((m) => m.id === 'n3')?.matchIndex ?? 0)).toBe(0);
+    } finally {
+      c.close();
+    }
+    const lines = await rejectedLines(cluster, /certificate \(DNS:n9\) does not name peer "n3"/);
+    expect(lines.length, cluster.logs()).toBeGreaterThan(0);
+    await sleep(OBSERVE_MS);
+    const n3 = await cluster.node('n3').status();
+    expect(n3?.ready).toBe(false);
+    expect(n3?.leaderId ?? '').toBe('');
+  });
+});
+
+describe('peers of another cluster', () => {
+  let cluster: Cluster;
+
+  beforeAll(async () => {
+    cluster = await startCluster({ nodes: 3, nodeEnv: { n3: { FERMATA_CLUSTER_ID: 'someone-else' } } });
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('a node with another cluster id is refused, logged, and never joins', async () => {
+    const leader = await cluster.leader();
+    expect(['n1', 'n2']).toContain(leader.id);
+    const lines = await rejectedLines(cluster, /cluster id "someone-else" is not this cluster/);
+    expect(lines.length, cluster.logs()).toBeGreaterThan(0);
+    await sleep(OBSERVE_MS);
+    const n3 = await cluster.node('n3').status();
+    expect(n3?.ready).toBe(false);
+    expect(n3?.leaderId ?? '').toBe('');
+    const c = new NodeClients(leader.clientAddress);
+    try {
+      const info = await c.clusterInfo();
+      expect(Number(info.members.find((m) => m.id === 'n3')?.matchIndex ?? 0)).toBe(0);
+    } finally {
+      c.close();
+    }
+  });
+});
