@@ -230,8 +230,8 @@ export class BrokerServer {
 
   private wireNode(): void {
     const { node, sm, dispatcher, proposer, metrics, log } = this.ctx;
-    // Entries made by apply itself (dead letters from a lease or an expiry, leases, extends)
-    // reach the heap here; publish, nack and reschedule also tell the dispatcher directly.
+    // Every applied command that makes an entry due (publish, nack, reschedule, a lease's end,
+    // a dead letter) reaches the heap here, whichever leader proposed it.
     sm.onDue = (changes) => {
       for (const change of changes) dispatcher.noteDue(change.queueHash, change.dueAtMs);
     };

@@ -31,7 +31,10 @@ function checkDurability(ctx: ServerContext, durability: number | null | undefin
   }
 }
 
-/** Publishes on the leader and tells the dispatcher which queues got earlier work. */
+/**
+ * Publishes on the leader. The dispatcher learns of the new due times from the
+ * state machine (`onDue`, wired in broker-server.ts), for every applied entry.
+ */
 export async function publish(
   ctx: ServerContext,
   messages: readonly PublishInput[],
@@ -39,20 +42,7 @@ export async function publish(
   requireLeader(ctx);
   const results = await ctx.proposer.publish(messages);
   ctx.metrics.publishes.inc(messages.length);
-  const earliest = new Map<string, number>();
-  results.forEach((r, i) => {
-    if (r.deduplicated) return;
-    const topic = messages[i]!.topic;
-    const due = earliest.get(topic);
-    if (due === undefined || r.dueAtMs < due) earliest.set(topic, r.dueAtMs);
-  });
-  await Promise.all([...earliest].map(([topic, dueMs]) => noteTopicDue(ctx, topic, dueMs)));
   return results;
-}
-
-async function noteTopicDue(ctx: ServerContext, topic: string, dueMs: number): Promise<void> {
-  const t = await ctx.reader.getTopic(topic);
-  for (const group of t?.groups ?? []) ctx.dispatcher.noteDue(ctx.reader.queueHash(topic, group), dueMs);
 }
 
 function publishResults(results: readonly PublishResultItem[]): pb.PublishResult.$Properties[] {
@@ -97,9 +87,6 @@ export async function nack(ctx: ServerContext, tag: Uint8Array, delayMs: number)
   const r = await ctx.proposer.run({ kind: 'nack', tag, delayMs });
   if (r.kind !== 'nack') throw new Error(`invariant: nack answered with ${r.kind}`);
   ctx.dispatcher.settled(tag);
-  if (r.outcome.status === 'ok' && r.outcome.dueAtMs !== undefined) {
-    ctx.dispatcher.noteDue(queueOfTag(tag), r.outcome.dueAtMs);
-  }
   if (r.outcome.status === 'ok') await countSettled(ctx, ctx.metrics.nacks, [tag]);
   return r.outcome;
 }
@@ -268,9 +255,6 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
         ...schedule,
       });
       if (r.kind !== 'reschedule') throw new Error(`invariant: reschedule answered with ${r.kind}`);
-      if (r.result.status === 'rescheduled' && r.result.dueAtMs !== undefined) {
-        await noteTopicDue(ctx, req.topic, r.result.dueAtMs);
-      }
       return {
         status: RESCHEDULE[r.result.status],
         dueAtMs: i64(r.result.dueAtMs ?? 0),
