@@ -443,6 +443,31 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
     expect(done.outcomes.map((o) => o.status)).toEqual([SETTLE_OK, SETTLE_OK, SETTLE_OK]);
   });
 
+  it('leases taken ahead are pushed at the due time; a consumer that leaves first hands them on, attempt uncounted', async () => {
+    const topic = uniqueTopic('ahead');
+    const first = await consume(topic, { leaseMs: 60_000 });
+    const published = await publish(c, [
+      msg(topic, 'a', { delayMs: 1_500 }),
+      msg(topic, 'b', { delayMs: 1_500 }),
+    ]);
+    const due = Math.max(...published.results.map((r) => ms(r.dueAtMs)));
+    // Within the look-ahead (500 ms by default) the leader leases them for `first` ...
+    await sleep(1_250);
+    expect(first.received).toHaveLength(0);
+    first.cancel();
+    const second = await consume(topic, { leaseMs: 10_000 });
+    // ... which leaves before they are due: `second` gets them at their due time, not after the
+    // 60 s lease, and as first deliveries.
+    const got = await second.waitForCount(2, 10_000);
+    for (const g of got) {
+      expect(g.delivery.attempt).toBe(1);
+      expect(g.receivedAtMs).toBeGreaterThanOrEqual(ms(g.delivery.dueAtMs));
+      expect(g.receivedAtMs).toBeLessThan(due + 8_000);
+    }
+    const done = await second.ack(got.map((g) => g.delivery.tag));
+    expect(done.outcomes.map((o) => o.status)).toEqual([SETTLE_OK, SETTLE_OK]);
+  });
+
   it('a deliver_at_ms in the past means now; in the future it is the due time', async () => {
     const topic = uniqueTopic('deliver-at');
     const before = Date.now();

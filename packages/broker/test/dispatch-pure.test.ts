@@ -54,6 +54,8 @@ describe('ConsumerRegistry', () => {
     queue: 'q',
     window,
     inFlight: new Map(),
+    reserved: 0,
+    ahead: 0,
   });
 
   it('never assigns a consumer more than its free window', () => {

@@ -236,6 +236,89 @@ describe('lease, ack, nack, extend', () => {
     expect(r2.outcomes.map((o) => o.status)).toEqual(['leased', 'gone']);
   });
 
+  it('a lease taken ahead starts at the due time; a running lease is never taken ahead', async () => {
+    const h = await Harness.create();
+    const [m] = await h.publish({ topic: 't', payload: text('a'), delayMs: 1_000 });
+    const [entry] = await h.sm.reader.dueEntriesOf('t', 'default', T0 + 1_000, 10);
+    const lease = (aheadMs: number, tag = entry!.tag) =>
+      h.ok({ kind: 'lease', topic: 't', group: 'default', tags: [tag], leaseMs: 100, aheadMs });
+    expect((await lease(999)).outcomes[0]!.status).toBe('not-due');
+    const [l] = (await lease(1_000)).outcomes;
+    expect(l).toMatchObject({
+      status: 'leased',
+      attempt: 1,
+      startsAtMs: T0 + 1_000,
+      leaseExpiresAtMs: T0 + 1_100,
+    });
+    // Before it starts, the message still reads as pending at its due time.
+    const view = await h.sm.reader.getMessage('t', { id: m!.id }, h.now);
+    expect(view!.groups[0]).toMatchObject({ state: 'pending', dueAtMs: T0 + 1_000, attempt: 0 });
+    h.now = T0 + 1_050;
+    const running = await h.sm.reader.getMessage('t', { id: m!.id }, h.now);
+    expect(running!.groups[0]).toMatchObject({ state: 'in-flight', attempt: 1 });
+    expect((await lease(10_000, l!.newTag)).outcomes[0]!.status).toBe('not-due');
+    expect((await h.ok({ kind: 'ack', tags: [l!.newTag!] })).outcomes[0]!.status).toBe('ok');
+  });
+
+  it('an ahead lease past limits.maxLeaseAheadMs is refused and changes nothing', async () => {
+    const h = await Harness.create({ limits: { maxLeaseAheadMs: 500 } });
+    await h.publish({ topic: 't', payload: text('a'), delayMs: 100 });
+    const [entry] = await h.sm.reader.dueEntriesOf('t', 'default', T0 + 100, 10);
+    const r = await h.run({
+      kind: 'lease',
+      topic: 't',
+      group: 'default',
+      tags: [entry!.tag],
+      leaseMs: 100,
+      aheadMs: 501,
+    });
+    expect(r.kind).toBe('error');
+    if (r.kind === 'error') expect(r.error.message).toMatch(/ahead_ms.*maxLeaseAheadMs|maxLeaseAheadMs/);
+    expect(await h.stats('t')).toMatchObject({ pending: 1, inFlight: 0 });
+    h.now = T0 + 100;
+    expect((await h.leaseAll('t'))[0]).toMatchObject({ status: 'leased', attempt: 1 });
+  });
+
+  it('cancel and reschedule undo a lease taken ahead that has not started, and report its tag withdrawn', async () => {
+    const h = await Harness.create();
+    const withdrawn: string[] = [];
+    h.sm.onWithdrawn = (tags) => {
+      for (const t of tags) withdrawn.push(Buffer.from(t).toString('hex'));
+    };
+    const [a, b] = await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 1_000 },
+      { topic: 't', payload: text('b'), delayMs: 1_000 },
+    );
+    const due = await h.sm.reader.dueEntriesOf('t', 'default', T0 + 1_000, 10);
+    const r = await h.ok({
+      kind: 'lease',
+      topic: 't',
+      group: 'default',
+      tags: due.map((d) => d.tag),
+      leaseMs: 100,
+      aheadMs: 1_000,
+    });
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 2 });
+    const tags = r.outcomes.map((o) => Buffer.from(o.newTag!).toString('hex'));
+    expect((await h.ok({ kind: 'cancel', topic: 't', target: { id: a!.id } })).result.status).toBe(
+      'cancelled',
+    );
+    const moved = await h.ok({ kind: 'reschedule', topic: 't', target: { id: b!.id }, delayMs: 5_000 });
+    expect(moved.result).toMatchObject({ status: 'rescheduled', dueAtMs: T0 + 5_000 });
+    expect(withdrawn.sort()).toEqual([...tags].sort());
+    expect(await h.stats('t')).toMatchObject({ pending: 1, inFlight: 0 });
+    const view = await h.sm.reader.getMessage('t', { id: b!.id }, h.now);
+    expect(view!.groups[0]).toMatchObject({ state: 'pending', dueAtMs: T0 + 5_000, attempt: 0 });
+    // Once a lease has started, cancel answers in flight as before.
+    h.now = T0 + 5_000;
+    const [l] = await h.leaseAll('t');
+    expect(l).toMatchObject({ status: 'leased', attempt: 1 });
+    expect((await h.ok({ kind: 'cancel', topic: 't', target: { id: b!.id } })).result.status).toBe(
+      'in-flight',
+    );
+    expect(withdrawn).toHaveLength(2);
+  });
+
   it('nack moves the leased entry to now + delay; the attempt count is kept', async () => {
     const h = await Harness.create();
     await h.publish({ topic: 't', payload: text('a') });

@@ -2111,6 +2111,7 @@ export namespace fermata {
             leaseMs: Long;
             firstId: Long;
             idCount: number;
+            aheadMs: Long;
             static create(properties: fermata.v1.LeaseCommand.$Shape): fermata.v1.LeaseCommand & fermata.v1.LeaseCommand.$Shape;
             static create(properties?: fermata.v1.LeaseCommand.$Properties): fermata.v1.LeaseCommand;
             static encode(message: fermata.v1.LeaseCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2126,6 +2127,7 @@ export namespace fermata {
                 leaseMs?: (Long|null);
                 firstId?: (Long|null);
                 idCount?: (number|null);
+                aheadMs?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.LeaseCommand.$Properties;

@@ -7902,6 +7902,7 @@ export const fermata = $root.fermata = (() => {
             LeaseCommand.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             LeaseCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             LeaseCommand.prototype.idCount = 0;
+            LeaseCommand.prototype.aheadMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
 
             LeaseCommand.create = function(properties) {
                 return new LeaseCommand(properties);
@@ -7927,6 +7928,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(40).uint64(message.firstId);
                 if (message.idCount != null && $Object.hasOwnProperty.call(message, "idCount") && message.idCount !== 0)
                     writer.uint32(48).uint32(message.idCount);
+                if (message.aheadMs != null && $Object.hasOwnProperty.call(message, "aheadMs") && (typeof message.aheadMs === "object" ? message.aheadMs.low || message.aheadMs.high : message.aheadMs !== 0))
+                    writer.uint32(56).int64(message.aheadMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -8011,6 +8014,15 @@ export const fermata = $root.fermata = (() => {
                                 message.idCount = value;
                             else
                                 delete message.idCount;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.aheadMs = value;
+                            else
+                                delete message.aheadMs;
                             continue;
                         }
                     }

@@ -12,6 +12,18 @@ export interface ConsumerSlotHolder<Q> {
   window: number;
   /** Delivery tag (hex) -> lease end (ms). */
   readonly inFlight: Map<string, number>;
+  /**
+   * Deliveries promised to this consumer and not yet pushed: entries carried
+   * by lease commands not yet applied, and leased deliveries waiting for their
+   * due time or for a free slot.
+   */
+  reserved: number;
+  /**
+   * Slots expected to free within the lease look-ahead (the consumer's recent
+   * settle rate): leases may be taken ahead for that many more than the
+   * window. Pushes never exceed the window.
+   */
+  ahead: number;
 }
 
 export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
@@ -48,9 +60,9 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
     return this.byQueue.get(queue) ?? [];
   }
 
-  /** Free slots of one consumer. */
+  /** Deliveries one consumer may still be promised (leased for it). */
   static free<Q>(c: ConsumerSlotHolder<Q>): number {
-    return Math.max(0, c.window - c.inFlight.size);
+    return Math.max(0, c.window + c.ahead - c.inFlight.size - c.reserved);
   }
 
   /** Total free slots over a queue's consumers. */

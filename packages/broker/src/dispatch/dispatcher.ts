@@ -7,6 +7,7 @@ import type { BrokerReader, EntryView } from '../state/reader.js';
 import type { BodyRec } from '../state/records.js';
 import { ConsumerRegistry, type ConsumerSlotHolder } from './consumer-registry.js';
 import { DueHeap } from './due-heap.js';
+import { PushSchedule, type ScheduledPush } from './push-schedule.js';
 
 /** Where a consumer's deliveries go: its gRPC stream. */
 export interface DeliverySink {
@@ -20,6 +21,10 @@ export interface Consumer extends ConsumerSlotHolder<bigint> {
   readonly group: string;
   readonly leaseMs: number;
   readonly sink: DeliverySink;
+  /** Leased deliveries whose due time has come, waiting for a free slot (FIFO). */
+  readonly ready: Push[];
+  /** Settles (acks, nacks) counted per look-ahead period: the basis of `ahead`. */
+  readonly settles: { count: number; previous: number; sinceMs: number };
 }
 
 export interface DispatcherOptions {
@@ -29,36 +34,57 @@ export interface DispatcherOptions {
   readonly log: Logger;
   /** Most entries leased in one Raft command. */
   readonly maxLeaseBatch: number;
+  /** How long before its due time an entry is leased (its delivery is still pushed at the due time). */
+  readonly leaseAheadMs: number;
+  /** Lease commands of one queue awaiting apply at once. */
+  readonly maxLeaseRoundsInFlight: number;
 }
 
 /** Pause before a queue is tried again after a failed lease round. */
 export const LEASE_RETRY_PAUSE_MS = 100;
 
+export type Push = ScheduledPush<Consumer, pb.Delivery.$Properties> & { readonly leaseEndMs: number };
+
 const hex = (tag: Uint8Array): string =>
   Buffer.from(tag.buffer, tag.byteOffset, tag.byteLength).toString('hex');
 
 /**
- * The leader's dispatcher (DESIGN.md, "Delivery"). It keeps the next due time
- * of every queue in a heap rebuilt from the store when this node becomes
- * leader, sets one timer for the earliest due time among queues that have a
- * consumer with free credit, and at that millisecond leases the due entries
- * through Raft (one Lease command per consumer share) and pushes them after
- * apply. An entry is leased only once its due time has passed by the leader's
- * clock, so nothing is delivered early. In-flight leases live in the same time
- * index (due = lease end), so a lapsed lease is just an entry that is due again.
+ * The leader's dispatcher (DESIGN.md, "Delivery", and docs/architecture.md for
+ * the look-ahead). It keeps the next due time of every queue in a heap rebuilt
+ * from the store when this node becomes leader, and leases entries through
+ * Raft (one Lease command per consumer share) `leaseAheadMs` before they fall
+ * due, so that the lease is replicated by the time the message is due; each
+ * leased delivery waits in the push schedule and is written to its consumer's
+ * stream at its due millisecond, never earlier (an entry whose due time has
+ * passed is pushed as soon as its lease is applied). Several lease rounds of a
+ * queue may await apply at once; a queue is read by one round at a time, and
+ * tags already carried by a lease command are skipped. In-flight leases live
+ * in the same time index (due = lease end), so a lapsed lease is just an entry
+ * that is due again.
  */
 export class Dispatcher {
   private readonly heap = new DueHeap<bigint>();
   private readonly registry = new ConsumerRegistry<bigint, Consumer>();
-  /** Delivery tag (hex) -> the consumer holding it. */
+  /** Delivery tag (hex) -> the consumer holding it (pushed, or waiting in the schedule). */
   private readonly owners = new Map<string, Consumer>();
-  /** Queues with a Lease round in progress: never read twice before the first is applied. */
-  private readonly leasing = new Set<bigint>();
+  /** Queues being read by a lease round (one read at a time per queue). */
+  private readonly scanning = new Set<bigint>();
+  /** Per queue, lease commands proposed and not yet answered. */
+  private readonly rounds = new Map<bigint, number>();
+  /** Per queue, tags (hex) carried by lease commands not yet answered. */
+  private readonly leasing = new Map<bigint, Set<string>>();
+  /** Per queue, the earliest due time noted while a read was running (the read may have missed it). */
+  private readonly notedDuringScan = new Map<bigint, number>();
+  /** Leased deliveries waiting for their due millisecond. */
+  private readonly schedule = new PushSchedule<Consumer, pb.Delivery.$Properties>();
+  private readonly departed = new WeakSet<Consumer>();
   private active = false;
   private pumping = false;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private timerAtMs = Number.POSITIVE_INFINITY;
+  /** The part of the armed time that needs a full round (a lapse, a queue coming due); pushes need only a flush. */
+  private roundAtMs = Number.POSITIVE_INFINITY;
   private epoch = 0;
   private nextConsumerId = 1;
 
@@ -66,6 +92,11 @@ export class Dispatcher {
 
   get isActive(): boolean {
     return this.active;
+  }
+
+  /** Deliveries leased and waiting for their due time. */
+  get scheduledCount(): number {
+    return this.schedule.size;
   }
 
   newConsumerId(): number {
@@ -91,6 +122,8 @@ export class Dispatcher {
   /**
    * Stops dispatching at once (leadership lost) but keeps the consumer streams
    * open, so that `stop` can end them naming the new leader once it is known.
+   * Deliveries waiting for their due time are dropped: their leases run out
+   * and the entries come due again on the next leader.
    */
   halt(): void {
     this.epoch++;
@@ -98,8 +131,13 @@ export class Dispatcher {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAtMs = Number.POSITIVE_INFINITY;
+    this.roundAtMs = Number.POSITIVE_INFINITY;
     this.heap.clear();
+    this.scanning.clear();
+    this.rounds.clear();
     this.leasing.clear();
+    this.notedDuringScan.clear();
+    this.schedule.clear();
   }
 
   /** Leadership lost or shutdown: stop dispatching and end every consumer stream with `reason`. */
@@ -122,10 +160,50 @@ export class Dispatcher {
     this.wake();
   }
 
+  /**
+   * A consumer stream ended. Its pushed deliveries stay leased (they come back
+   * when the lease runs out); the ones still waiting for their due time go to
+   * another consumer of the queue with a free slot, or lapse.
+   */
   removeConsumer(consumer: Consumer): void {
     this.registry.remove(consumer);
+    this.departed.add(consumer);
+    const waiting = [...(this.schedule.heldFor(consumer) as Push[]), ...consumer.ready.splice(0)];
+    const refilled = new Set<Consumer>();
+    for (const item of waiting) {
+      consumer.reserved--;
+      const [share] = this.registry.assign(item.queue, 1);
+      if (!share) {
+        this.schedule.remove(item.tagKey);
+        this.owners.delete(item.tagKey);
+        this.release(item);
+        continue;
+      }
+      item.consumer = share.consumer;
+      share.consumer.reserved++;
+      this.owners.set(item.tagKey, share.consumer);
+      if (!this.schedule.has(item.tagKey)) {
+        share.consumer.ready.push(item);
+        refilled.add(share.consumer);
+      }
+    }
+    for (const c of refilled) this.drain(c, Date.now());
     for (const tag of consumer.inFlight.keys()) this.owners.delete(tag);
     consumer.inFlight.clear();
+    this.wake();
+  }
+
+  /**
+   * Hands a leased delivery nobody will get back to the queue (a nack with no
+   * delay; a lease taken ahead that has not started becomes pending at its own
+   * due time, its attempt not counted). If the nack fails, the lease runs out.
+   */
+  private release(item: Push): void {
+    if (!this.active) return;
+    const tag = Buffer.from(item.tagKey, 'hex');
+    void this.options.proposer.run({ kind: 'nack', tag, delayMs: 0 }).catch((error: unknown) => {
+      this.options.log.debug({ err: String(error) }, 'releasing an undelivered lease failed; it will lapse');
+    });
   }
 
   setWindow(consumer: Consumer, window: number): void {
@@ -137,6 +215,10 @@ export class Dispatcher {
   noteDue(queueHash: bigint, dueMs: number): void {
     if (!this.active) return;
     this.heap.lower(queueHash, dueMs);
+    if (this.scanning.has(queueHash)) {
+      const before = this.notedDuringScan.get(queueHash);
+      if (before === undefined || dueMs < before) this.notedDuringScan.set(queueHash, dueMs);
+    }
     this.wake();
   }
 
@@ -146,13 +228,31 @@ export class Dispatcher {
     const owner = this.owners.get(key);
     if (!owner) return;
     this.owners.delete(key);
-    ConsumerRegistry.settled(owner, key);
+    if (ConsumerRegistry.settled(owner, key) && !next) owner.settles.count++;
     if (next) {
       const nextKey = hex(next.tag);
       ConsumerRegistry.delivered(owner, nextKey, next.leaseEndMs);
       this.owners.set(nextKey, owner);
     }
     this.wake();
+  }
+
+  /**
+   * Leases taken ahead that a command undid before they started (cancel,
+   * reschedule, expiry): their deliveries must not be pushed.
+   */
+  withdrawn(tags: readonly Uint8Array[]): void {
+    if (this.schedule.size === 0) return;
+    let any = false;
+    for (const tag of tags) {
+      const key = hex(tag);
+      const item = this.schedule.remove(key);
+      if (!item) continue;
+      any = true;
+      this.owners.delete(key);
+      item.consumer.reserved--;
+    }
+    if (any) this.wake();
   }
 
   /** Runs a dispatch round soon (coalesced). */
@@ -167,44 +267,39 @@ export class Dispatcher {
   }
 
   private pump(): void {
+    const { maxLeaseBatch, maxLeaseRoundsInFlight, leaseAheadMs } = this.options;
     try {
       do {
         this.again = false;
         if (!this.active) return;
+        this.flushDue();
         const now = this.options.proposer.nowMs();
         for (const q of this.registry.queues()) {
           for (const c of this.registry.consumers(q)) {
             if (c.inFlight.size > 0) this.lapse(c, now);
+            if (c.ready.length > 0) this.drain(c, now);
+            this.refreshAhead(c, now);
           }
         }
-        for (const q of this.heap.dueBy(now)) {
-          if (this.leasing.has(q)) continue;
+        for (const q of this.heap.dueBy(now + leaseAheadMs)) {
+          if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= maxLeaseRoundsInFlight) continue;
           const credit = this.registry.credit(q);
           if (credit === 0) continue;
-          this.leasing.add(q);
+          this.scanning.add(q);
           const epoch = this.epoch;
-          void this.leaseQueue(q, now, Math.min(credit, this.options.maxLeaseBatch), epoch).then(
-            () => this.leaseRoundDone(q, epoch),
-            (error: unknown) => {
-              if (epoch !== this.epoch) return;
-              this.options.log.warn({ err: String(error) }, 'lease round failed; retrying after a pause');
-              // A failed round (typically: leadership is being lost) must not retry in a
-              // microtask loop, which would starve the Raft loop that reports the loss.
-              setTimeout(() => this.leaseRoundDone(q, epoch), LEASE_RETRY_PAUSE_MS).unref();
-            },
-          );
+          void this.leaseRound(q, now, Math.min(credit, maxLeaseBatch), epoch).catch((error: unknown) => {
+            if (epoch !== this.epoch) return;
+            this.scanning.delete(q);
+            this.notedDuringScan.delete(q);
+            this.options.log.warn({ err: String(error) }, 'lease round read failed; retrying after a pause');
+            setTimeout(() => this.wake(), LEASE_RETRY_PAUSE_MS).unref();
+          });
         }
       } while (this.again);
     } finally {
       this.pumping = false;
     }
     this.arm();
-  }
-
-  private leaseRoundDone(q: bigint, epoch: number): void {
-    if (epoch !== this.epoch) return;
-    this.leasing.delete(q);
-    this.wake();
   }
 
   private lapse(c: Consumer, now: number): void {
@@ -216,19 +311,91 @@ export class Dispatcher {
     }
   }
 
-  /** One timer, at the earliest moment something can be delivered or a slot frees. */
+  /** Pushes every scheduled delivery whose due time has come, one stream message per consumer. */
+  private flushDue(): void {
+    if (this.schedule.size === 0) return;
+    const now = Date.now();
+    const due = this.schedule.takeDue(now) as Push[];
+    if (due.length === 0) return;
+    const touched = new Set<Consumer>();
+    for (const item of due) {
+      item.consumer.ready.push(item);
+      touched.add(item.consumer);
+    }
+    for (const c of touched) this.drain(c, now);
+  }
+
+  /**
+   * Pushes a consumer's ready deliveries, oldest first, while it has free
+   * slots (one stream message). One whose lease ran out while it waited is
+   * dropped: its entry is due again.
+   */
+  private drain(c: Consumer, now: number): void {
+    const out: pb.Delivery.$Properties[] = [];
+    let taken = 0;
+    while (taken < c.ready.length && c.inFlight.size < c.window) {
+      const item = c.ready[taken++]!;
+      c.reserved--;
+      if (item.leaseEndMs <= now) {
+        this.owners.delete(item.tagKey);
+        continue;
+      }
+      c.inFlight.set(item.tagKey, item.leaseEndMs);
+      out.push(item.delivery);
+      this.options.metrics.deliveryLatenessMs.observe(Math.max(0, now - item.atMs));
+    }
+    if (taken > 0) c.ready.splice(0, taken);
+    if (out.length === 0) return;
+    this.options.metrics.deliveries.inc({ topic: c.topic }, out.length);
+    c.sink.deliver(out);
+  }
+
+  /**
+   * The consumer's look-ahead credit: as many deliveries as it settled in the
+   * last look-ahead period (slots it can be expected to free by the time the
+   * leases taken now fall due), at most the window (a consumer with no window
+   * gets nothing) and what the lease rounds in flight carry.
+   */
+  private refreshAhead(c: Consumer, now: number): void {
+    const period = Math.max(1, this.options.leaseAheadMs);
+    const s = c.settles;
+    if (now - s.sinceMs >= period) {
+      s.previous = now - s.sinceMs < 2 * period ? s.count : 0;
+      s.count = 0;
+      s.sinceMs = now;
+    }
+    const { leaseAheadMs, maxLeaseBatch, maxLeaseRoundsInFlight } = this.options;
+    c.ahead =
+      leaseAheadMs > 0
+        ? Math.min(c.window, maxLeaseBatch * maxLeaseRoundsInFlight, Math.max(s.previous, s.count))
+        : 0;
+  }
+
+  /**
+   * One timer, at the earliest moment something can be done: a scheduled push,
+   * a lease lapsing (a slot frees), or a queue with free credit coming within
+   * the look-ahead of its due time.
+   */
   private arm(): void {
     if (!this.active) return;
-    let at = Number.POSITIVE_INFINITY;
+    let round = Number.POSITIVE_INFINITY;
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
         const lapse = ConsumerRegistry.nextLapse(c);
-        if (lapse !== undefined && lapse < at) at = lapse;
+        if (lapse !== undefined && lapse < round) round = lapse;
       }
-      if (this.leasing.has(q) || this.registry.credit(q) === 0) continue;
+      if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= this.options.maxLeaseRoundsInFlight) continue;
+      if (this.registry.credit(q) === 0) continue;
       const due = this.heap.get(q);
-      if (due !== undefined && due < at) at = due;
+      if (due !== undefined && due - this.options.leaseAheadMs < round)
+        round = due - this.options.leaseAheadMs;
     }
+    this.roundAtMs = round;
+    this.setTimer();
+  }
+
+  private setTimer(): void {
+    const at = Math.min(this.roundAtMs, this.schedule.nextAtMs() ?? Number.POSITIVE_INFINITY);
     if (at === this.timerAtMs && this.timer) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -236,47 +403,100 @@ export class Dispatcher {
     if (at === Number.POSITIVE_INFINITY) return;
     const fire = (): void => {
       // Node timers run on a cached loop clock and can fire a little early: re-arm until due.
-      const left = this.timerAtMs - Date.now();
+      const now = Date.now();
+      const left = this.timerAtMs - now;
       if (left > 0) {
         this.timer = setTimeout(fire, left);
         return;
       }
       this.timer = undefined;
       this.timerAtMs = Number.POSITIVE_INFINITY;
-      this.wake();
+      if (now >= this.roundAtMs) {
+        this.wake();
+        return;
+      }
+      // Only pushes are due: no need to look at every queue and lease.
+      this.flushDue();
+      this.setTimer();
     };
     this.timer = setTimeout(fire, Math.max(0, at - Date.now()));
   }
 
-  private async leaseQueue(q: bigint, now: number, limit: number, epoch: number): Promise<void> {
-    const { reader } = this.options;
-    const consumers = this.registry.consumers(q);
-    const first = consumers[0];
-    if (!first) return;
-    const topic = await reader.getTopic(first.topic);
-    if (!topic) return;
-    const entries = await reader.dueEntries(q, topic.settings.timeBucketMs, now, limit);
+  /** Reads the queue's due entries and proposes their leases, one command per consumer share. */
+  private async leaseRound(q: bigint, now: number, limit: number, epoch: number): Promise<void> {
+    const { reader, leaseAheadMs } = this.options;
+    const first = this.registry.consumers(q)[0];
+    const topic = first ? await reader.getTopic(first.topic) : undefined;
+    let entries: EntryView[] = [];
+    if (!topic)
+      this.heap.delete(q); // no consumer, or the topic is gone: nothing to lease
+    else if (epoch === this.epoch) {
+      const skip = this.leasing.get(q);
+      const read = await reader.scanDue(q, topic.settings.timeBucketMs, now, now + leaseAheadMs, limit, skip);
+      if (epoch !== this.epoch) return;
+      entries = read.entries;
+      const noted = this.notedDuringScan.get(q);
+      const next = Math.min(read.nextDueMs ?? Number.POSITIVE_INFINITY, noted ?? Number.POSITIVE_INFINITY);
+      if (next === Number.POSITIVE_INFINITY) this.heap.delete(q);
+      else this.heap.set(q, next);
+    }
     if (epoch !== this.epoch) return;
+    this.scanning.delete(q);
+    this.notedDuringScan.delete(q);
     if (entries.length > 0) {
       const shares = this.registry.assign(q, entries.length);
       let at = 0;
-      await Promise.all(
-        shares.map((share) => {
-          const part = entries.slice(at, at + share.count);
-          at += share.count;
-          return this.leaseTo(share.consumer, part, epoch);
-        }),
-      );
+      for (const share of shares) {
+        const part = entries.slice(at, at + share.count);
+        at += share.count;
+        this.propose(q, share.consumer, part, epoch);
+      }
+      // Entries without a share (a consumer left during the read) stay due.
+      const unassigned = entries.slice(at);
+      if (unassigned.length > 0) this.heap.lower(q, unassigned[0]!.dueAtMs);
     }
-    if (epoch !== this.epoch) return;
-    const next = await reader.nextDueMs(q);
-    if (epoch !== this.epoch) return;
-    if (next === undefined) this.heap.delete(q);
-    else this.heap.set(q, next);
+    this.wake();
   }
 
-  private async leaseTo(consumer: Consumer, entries: readonly EntryView[], epoch: number): Promise<void> {
-    const { proposer, reader, metrics } = this.options;
+  private propose(q: bigint, consumer: Consumer, entries: readonly EntryView[], epoch: number): void {
+    const keys = entries.map((e) => hex(e.tag));
+    let leasing = this.leasing.get(q);
+    if (!leasing) this.leasing.set(q, (leasing = new Set()));
+    for (const k of keys) leasing.add(k);
+    this.rounds.set(q, (this.rounds.get(q) ?? 0) + 1);
+    consumer.reserved += entries.length;
+    const done = (): void => {
+      consumer.reserved -= entries.length;
+      if (epoch !== this.epoch) return;
+      const n = (this.rounds.get(q) ?? 1) - 1;
+      if (n > 0) this.rounds.set(q, n);
+      else this.rounds.delete(q);
+      const set = this.leasing.get(q);
+      if (set) {
+        for (const k of keys) set.delete(k);
+        if (set.size === 0) this.leasing.delete(q);
+      }
+      this.wake();
+    };
+    this.leaseTo(q, consumer, entries, epoch).then(done, (error: unknown) => {
+      if (epoch === this.epoch) {
+        this.options.log.warn({ err: String(error) }, 'lease round failed; retrying after a pause');
+        // Its entries were skipped by later reads: make the queue due again at the earliest of them.
+        this.heap.lower(q, Math.min(...entries.map((e) => e.dueAtMs)));
+      }
+      // A failed round (typically: leadership is being lost) must not retry in a
+      // microtask loop, which would starve the Raft loop that reports the loss.
+      setTimeout(done, LEASE_RETRY_PAUSE_MS).unref();
+    });
+  }
+
+  private async leaseTo(
+    q: bigint,
+    consumer: Consumer,
+    entries: readonly EntryView[],
+    epoch: number,
+  ): Promise<void> {
+    const { proposer, reader, metrics, leaseAheadMs } = this.options;
     const firstId = proposer.reserveIds(entries.length);
     const result = await proposer.run({
       kind: 'lease',
@@ -286,31 +506,50 @@ export class Dispatcher {
       leaseMs: consumer.leaseMs,
       firstId,
       idCount: entries.length,
+      ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
     });
     if (result.kind !== 'lease' || epoch !== this.epoch) return;
     const leased = result.outcomes.filter((o) => o.status === 'leased');
+    let notDue = Number.POSITIVE_INFINITY;
+    const byTag = new Map(entries.map((e) => [hex(e.tag), e]));
     for (const o of result.outcomes) {
       if (o.status === 'dead-lettered' || o.status === 'dropped')
         metrics.deadLetters.inc({ topic: consumer.topic });
+      if (o.status === 'not-due') notDue = Math.min(notDue, byTag.get(hex(o.tag))?.dueAtMs ?? notDue);
     }
+    if (notDue !== Number.POSITIVE_INFINITY) this.heap.lower(q, notDue);
     if (leased.length === 0) return;
     const bodies = await reader.getBodies(leased.map((o) => o.id!));
-    const byTag = new Map(entries.map((e) => [hex(e.tag), e]));
-    const pushedAt = Date.now();
-    const deliveries: pb.Delivery.$Properties[] = [];
+    if (epoch !== this.epoch) return;
+    const now = Date.now();
+    const touched = new Set<Consumer>();
     leased.forEach((o, i) => {
       const body = bodies[i];
       const entry = byTag.get(hex(o.tag));
       if (!body || !entry || !o.newTag) return;
+      const target = this.departed.has(consumer) ? this.registry.assign(q, 1)[0]?.consumer : consumer;
       const tagKey = hex(o.newTag);
-      ConsumerRegistry.delivered(consumer, tagKey, o.leaseExpiresAtMs!);
-      this.owners.set(tagKey, consumer);
-      deliveries.push(toDelivery(consumer, o.newTag, body, entry, o.attempt ?? 1, o.leaseExpiresAtMs!));
-      metrics.deliveryLatenessMs.observe(Math.max(0, pushedAt - entry.dueAtMs));
+      const leaseEndMs = o.leaseExpiresAtMs!;
+      if (!target) {
+        // Its consumer left and nobody else has room: hand it back.
+        this.release({ tagKey, atMs: now, queue: q, delivery: {}, consumer, leaseEndMs });
+        return;
+      }
+      target.reserved++;
+      this.owners.set(tagKey, target);
+      const delivery = toDelivery(target, o.newTag, body, entry, o.attempt ?? 1, leaseEndMs);
+      // A lease that ran out is redelivered at once; its lateness counts from when it came due.
+      const atMs = Math.min(o.startsAtMs ?? now, entry.dueAtMs);
+      const item: Push = { tagKey, atMs, queue: q, delivery, consumer: target, leaseEndMs };
+      if ((o.startsAtMs ?? now) <= now) {
+        target.ready.push(item);
+        touched.add(target);
+      } else {
+        this.schedule.add(item);
+      }
     });
-    if (deliveries.length === 0) return;
-    metrics.deliveries.inc({ topic: consumer.topic }, deliveries.length);
-    consumer.sink.deliver(deliveries);
+    for (const c of touched) this.drain(c, now);
+    this.setTimer();
   }
 }
 

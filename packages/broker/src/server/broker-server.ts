@@ -141,6 +141,8 @@ export class BrokerServer {
       metrics,
       log,
       maxLeaseBatch: config.dispatcher.maxLeaseBatch,
+      leaseAheadMs: config.dispatcher.leaseAheadMs,
+      maxLeaseRoundsInFlight: config.dispatcher.maxLeaseRoundsInFlight,
     });
     const ctx: ServerContext = {
       config,
@@ -235,6 +237,7 @@ export class BrokerServer {
     sm.onDue = (changes) => {
       for (const change of changes) dispatcher.noteDue(change.queueHash, change.dueAtMs);
     };
+    sm.onWithdrawn = (tags) => dispatcher.withdrawn(tags);
     let lastApplied = node.status().applied;
     node.on('applied', ({ index }) => {
       if (index > lastApplied) metrics.applyBatchEntries.observe(index - lastApplied);

@@ -261,6 +261,13 @@ export const configSchema = {
   },
   dispatcher: {
     maxLeaseBatch: int(1_000, 1, 10_000, 'Most entries leased in one Raft command.'),
+    leaseAheadMs: int(
+      500,
+      0,
+      L.maxLeaseAheadMs,
+      'How long before its due time an entry is leased; the delivery is still pushed at the due time, never earlier. 0 = lease only once due. At most limits.maxLeaseAheadMs.',
+    ),
+    maxLeaseRoundsInFlight: int(4, 1, 64, 'Lease commands of one queue awaiting apply at once.'),
     defaultPrefetch: int(
       16,
       1,
@@ -306,6 +313,12 @@ export const configSchema = {
     maxTtlMs: int(L.maxTtlMs, 0, 100 * YEAR_MS, 'Longest time-to-live of a message.'),
     minLeaseMs: int(L.minLeaseMs, 1, DAY_MS, 'Shortest lease (subscribe, extend).'),
     maxLeaseMs: int(L.maxLeaseMs, 1, 30 * DAY_MS, 'Longest lease (subscribe, extend).'),
+    maxLeaseAheadMs: int(
+      L.maxLeaseAheadMs,
+      0,
+      60_000,
+      "Furthest ahead of an entry's due time a lease command may take it.",
+    ),
     maxTagsPerCommand: int(L.maxTagsPerCommand, 1, 100_000, 'Delivery tags in one lease or ack command.'),
     maxIdsPerCommand: int(
       L.maxIdsPerCommand,

@@ -77,6 +77,10 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       window: prefetch,
       leaseMs,
       inFlight: new Map(),
+      reserved: 0,
+      ahead: 0,
+      ready: [],
+      settles: { count: 0, previous: 0, sinceMs: Date.now() },
       sink,
     };
     write({ subscribed: { topic, group, prefetch, leaseMs: toInt64(BigInt(leaseMs)) } });

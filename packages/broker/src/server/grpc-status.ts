@@ -30,6 +30,7 @@ export const VALUE_BOUND_LIMITS: ReadonlySet<string> = new Set([
   'maxTtlMs',
   'minLeaseMs',
   'maxLeaseMs',
+  'maxLeaseAheadMs',
   'maxMaxAttempts',
   'maxTimeBucketMs',
   'maxDedupWindowMs',

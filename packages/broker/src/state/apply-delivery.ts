@@ -2,9 +2,16 @@ import { DEFAULT_GROUP, decodeKey } from '../keys.js';
 import type { Command } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { LimitError, NotFoundError, ValidationError } from './errors.js';
-import { idKey, NS } from './layout.js';
+import { idKey, NS, topicKeySuffix } from './layout.js';
+import { leaseNotStarted, leaseRunning, withoutLease } from './records.js';
 import type { CommandResult, LeaseOutcome, SettleOutcome } from './results.js';
-import { validateDuration, validateGroupName, validateLeaseMs, validateTag } from './validation.js';
+import {
+  validateDuration,
+  validateGroupName,
+  validateLeaseAheadMs,
+  validateLeaseMs,
+  validateTag,
+} from './validation.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -23,10 +30,23 @@ function prefetchTags(ctx: ApplyContext, tags: readonly Uint8Array[]): Promise<v
   return ctx.txn.prefetch(keys);
 }
 
+/** After prefetchTags: one more round for the dedup key records an ack ends (keyed messages). */
+async function prefetchDedupKeys(ctx: ApplyContext, tags: readonly Uint8Array[]): Promise<void> {
+  const keys: Uint8Array[] = [];
+  for (const t of tags) {
+    const idx = await ctx.getIndex(decodeKey(t).id);
+    if (idx && idx.key !== '') keys.push(NS.keys.key(topicKeySuffix(idx.topic, idx.key)));
+  }
+  if (keys.length > 0) await ctx.txn.prefetch(keys);
+}
+
 /**
- * Lease: each due entry of the queue moves to due = now + leaseMs under a new
- * key (the delivery tag) with attempt + 1. An entry that already had
- * maxAttempts deliveries is dead-lettered instead of leased.
+ * Lease: each due entry of the queue moves to due = start + leaseMs under a new
+ * key (the delivery tag) with attempt + 1, where start is now, or the entry's
+ * due time when the lease is taken ahead (`aheadMs`: entries due by now +
+ * aheadMs; the leader pushes such a delivery at its due time, never earlier).
+ * An entry that already had maxAttempts deliveries is dead-lettered instead of
+ * leased.
  */
 export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<CommandResult> {
   const now = ctx.nowMs;
@@ -34,6 +54,8 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   validateGroupName(group, ctx.limits);
   validateLeaseMs(cmd.leaseMs, ctx.limits);
   checkTags(cmd.tags, ctx.limits.maxTagsPerCommand);
+  const aheadMs = cmd.aheadMs ?? 0;
+  validateLeaseAheadMs(aheadMs, ctx.limits);
   const topic = await ctx.requireTopic(cmd.topic);
   if (!topic.groups.includes(group)) throw new NotFoundError('group', `${cmd.topic}/${group}`);
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
@@ -48,7 +70,8 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       outcomes.push({ tag, status: 'gone' });
       continue;
     }
-    if (entry.dueAtMs > now) {
+    // A running lease is never taken ahead: its consumer may still ack it until it ends.
+    if (entry.dueAtMs > (entry.inFlight ? now : now + aheadMs)) {
       outcomes.push({ tag, status: 'not-due', id: entry.id });
       continue;
     }
@@ -61,16 +84,25 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       );
       continue;
     }
-    const leaseExpiresAtMs = now + cmd.leaseMs;
+    const startMs = Math.max(now, entry.dueAtMs);
+    const leaseExpiresAtMs = startMs + cmd.leaseMs;
     const next = {
       ...entry,
       dueAtMs: leaseExpiresAtMs,
       attempt: entry.attempt + 1,
       inFlight: true,
-      deliveredAtMs: [...entry.deliveredAtMs, now],
+      deliveredAtMs: [...entry.deliveredAtMs, startMs],
     };
     const newTag = await ctx.moveEntry(topic, tag, entry, next);
-    outcomes.push({ tag, status: 'leased', id: entry.id, newTag, attempt: next.attempt, leaseExpiresAtMs });
+    outcomes.push({
+      tag,
+      status: 'leased',
+      id: entry.id,
+      newTag,
+      attempt: next.attempt,
+      leaseExpiresAtMs,
+      startsAtMs: startMs,
+    });
   }
   return { kind: 'lease', outcomes };
 }
@@ -78,7 +110,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
 /** The entry a tag names, when its lease still runs; otherwise the lease is over. */
 async function leasedEntry(ctx: ApplyContext, tag: Uint8Array) {
   const entry = await ctx.getEntry(tag);
-  if (!entry?.inFlight || entry.dueAtMs <= ctx.nowMs) return undefined;
+  if (!entry || !leaseRunning(entry, ctx.nowMs)) return undefined;
   const topic = await ctx.getTopic(entry.topic);
   if (!topic) throw new Error(`invariant: entry of message ${entry.id} names missing topic ${entry.topic}`);
   return { entry, topic };
@@ -88,6 +120,7 @@ async function leasedEntry(ctx: ApplyContext, tag: Uint8Array) {
 export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<CommandResult> {
   checkTags(cmd.tags, ctx.limits.maxTagsPerCommand);
   await prefetchTags(ctx, cmd.tags);
+  await prefetchDedupKeys(ctx, cmd.tags);
   const outcomes: SettleOutcome[] = [];
   for (const tag of cmd.tags) {
     const leased = await leasedEntry(ctx, tag);
@@ -105,6 +138,16 @@ export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<Comma
 export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<CommandResult> {
   validateTag(cmd.tag);
   validateDuration(cmd.delayMs, 'delay_ms', 'maxDelayMs', ctx.limits.maxDelayMs);
+  const ahead = await ctx.getEntry(cmd.tag);
+  if (ahead && leaseNotStarted(ahead, ctx.nowMs)) {
+    // The leader hands back a lease taken ahead that nobody will get (its consumer left):
+    // the entry is pending again at its own due time, the attempt not counted.
+    const topic = await ctx.requireTopic(ahead.topic);
+    const pending = withoutLease(ahead);
+    const dueAtMs = Math.max(pending.dueAtMs, ctx.nowMs + cmd.delayMs);
+    await ctx.moveEntry(topic, cmd.tag, ahead, { ...pending, dueAtMs });
+    return { kind: 'nack', outcome: { tag: cmd.tag, status: 'ok', dueAtMs } };
+  }
   const leased = await leasedEntry(ctx, cmd.tag);
   if (!leased) return { kind: 'nack', outcome: { tag: cmd.tag, status: 'lease-expired' } };
   const dueAtMs = ctx.nowMs + cmd.delayMs;

@@ -23,6 +23,7 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
 
   const results: PublishResultItem[] = [];
   for (let i = 0; i < cmd.messages.length; i++) {
+    if ((i & 63) === 63) await ctx.yieldSometimes();
     const m = cmd.messages[i]!;
     const id = cmd.firstId + BigInt(i);
     const topic = await ctx.ensureTopic(m.topic);

@@ -51,6 +51,8 @@ export type Command = Stamped &
         /** Ids reserved for dead-letter copies: [firstId, firstId + idCount). */
         readonly firstId: bigint;
         readonly idCount: number;
+        /** Entries due up to nowMs + aheadMs may be leased; their lease starts at their due time. Default 0. */
+        readonly aheadMs?: number;
       }
     | { readonly kind: 'ack'; readonly tags: readonly Uint8Array[] }
     | { readonly kind: 'nack'; readonly tag: Uint8Array; readonly delayMs: number }
@@ -187,6 +189,7 @@ export function encodeCommand(cmd: Command): Uint8Array {
           leaseMs: i64(cmd.leaseMs),
           firstId: toUint64(cmd.firstId),
           idCount: cmd.idCount,
+          ...(cmd.aheadMs ? { aheadMs: i64(cmd.aheadMs) } : {}),
         },
       };
       break;
@@ -293,6 +296,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         leaseMs: num(c.leaseMs, 'lease_ms'),
         firstId: toBigInt(c.firstId),
         idCount: c.idCount ?? 0,
+        aheadMs: num(c.aheadMs, 'ahead_ms'),
       };
     }
     case 'ack':

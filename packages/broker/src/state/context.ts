@@ -29,6 +29,7 @@ import {
   type GroupOutcome,
   type GroupRef,
   type KeyRec,
+  leaseNotStarted,
   type MessageIndexRec,
   type QueueEntryRec,
   type QueueRec,
@@ -56,6 +57,9 @@ import { deadLetterTopicOf, settingsForCreate, validateTopicName } from './valid
  * from (entries, index, bodies, keys, topics, queue counters). Every change goes
  * through the Txn, so a failing command rolls back completely.
  */
+/** Longest stretch of apply work before the event loop gets a turn. */
+export const APPLY_SLICE_MS = 2;
+
 export class ApplyContext {
   nowMs = 0;
   private readonly topics = new Map<string, TopicRec | null>();
@@ -65,6 +69,14 @@ export class ApplyContext {
   private reserved = { next: 0n, end: 0n };
   /** Per queue, the earliest due time of an entry inserted or moved by this batch. */
   readonly dueChanges = new Map<bigint, DueChange>();
+  /**
+   * Tags of leases taken ahead, not yet started, that this batch removed or
+   * moved (cancel, reschedule, expiry): the leader must not push them.
+   */
+  readonly withdrawn: Uint8Array[] = [];
+
+  /** When apply last let the event loop run (performance.now()). */
+  private sliceStartMs = performance.now();
 
   constructor(
     readonly txn: Txn,
@@ -264,6 +276,27 @@ export class ApplyContext {
     });
   }
 
+  /**
+   * Lets the event loop run (timers: the dispatcher's pushes at their due
+   * millisecond) when apply has held it for APPLY_SLICE_MS. Changes nothing in
+   * the outcome: the batch is written at the end, and applies run one at a time.
+   */
+  async yieldSometimes(): Promise<void> {
+    const now = performance.now();
+    if (now - this.sliceStartMs < APPLY_SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceStartMs = performance.now();
+  }
+
+  private noteWithdrawn(tag: Uint8Array, entry: QueueEntryRec): void {
+    if (!leaseNotStarted(entry, this.nowMs)) return;
+    const at = this.withdrawn.length;
+    this.withdrawn.push(tag);
+    this.txn.onRollback(() => {
+      this.withdrawn.length = at;
+    });
+  }
+
   async insertEntry(topic: TopicRec, entry: QueueEntryRec): Promise<Uint8Array> {
     const tag = this.tagOf(topic, entry.group, entry.dueAtMs, entry.id);
     this.noteDue(topic.name, entry.group, entry.dueAtMs);
@@ -286,6 +319,7 @@ export class ApplyContext {
   ): Promise<Uint8Array> {
     const tag = this.tagOf(topic, next.group, next.dueAtMs, next.id);
     this.noteDue(topic.name, next.group, next.dueAtMs);
+    this.noteWithdrawn(oldTag, old);
     this.txn.del(NS.queue.key(oldTag));
     this.txn.put(NS.queue.key(tag), encodeEntry(next));
     if (old.inFlight !== next.inFlight) {
@@ -303,6 +337,7 @@ export class ApplyContext {
     entry: QueueEntryRec,
     outcome: Exclude<GroupOutcome, 'live'>,
   ): Promise<void> {
+    this.noteWithdrawn(tag, entry);
     this.txn.del(NS.queue.key(tag));
     const dead = outcome === 'dead-lettered' ? 1 : 0;
     await this.count(

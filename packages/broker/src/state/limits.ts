@@ -27,6 +27,8 @@ export interface Limits {
   /** Lease length bounds (lease and extend). */
   readonly minLeaseMs: number;
   readonly maxLeaseMs: number;
+  /** How far ahead of an entry's due time a lease may be taken (it starts at the due time). */
+  readonly maxLeaseAheadMs: number;
   /** Tags of one lease or ack command. */
   readonly maxTagsPerCommand: number;
   /** Ids of one expire command, keys of one purge command. */
@@ -57,6 +59,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxTtlMs: 730 * DAY_MS,
   minLeaseMs: 1,
   maxLeaseMs: DAY_MS,
+  maxLeaseAheadMs: 10_000,
   maxTagsPerCommand: 1000,
   maxIdsPerCommand: 1000,
   maxMaxAttempts: 1000,

@@ -23,9 +23,12 @@ import {
   decodeKeyRec,
   decodeQueue,
   decodeTopic,
+  leaseNotStarted,
+  leaseRunning,
   type QueueEntryRec,
   type QueueRec,
   type TopicRec,
+  withoutLease,
 } from './records.js';
 
 /** A queue entry as the dispatcher and the list call see it. */
@@ -143,6 +146,65 @@ export class BrokerReader {
     return out;
   }
 
+  /**
+   * The dispatcher's read: entries of a queue that a lease command may take at
+   * `nowMs` with look-ahead up to `uptoMs`: pending entries due by `uptoMs`
+   * and leases that ran out by `nowMs`, in due order, at most `limit`, leaving out tags `skip` names (hex;
+   * entries a lease command already carries). Also returns the due time of
+   * the first entry it did not take (or, with time buckets, a lower bound of
+   * it): what the dispatcher's heap should hold for the queue next. One range
+   * scan that stops at the first entry past `uptoMs` (with time buckets, at
+   * the first later bucket).
+   */
+  async scanDue(
+    queueHash: bigint,
+    timeBucketMs: number,
+    nowMs: number,
+    uptoMs: number,
+    limit: number,
+    skip?: ReadonlySet<string>,
+  ): Promise<{ entries: EntryView[]; nextDueMs: number | undefined }> {
+    const entries: EntryView[] = [];
+    let nextDueMs: number | undefined;
+    const later = (ms: number): void => {
+      if (nextDueMs === undefined || ms < nextDueMs) nextDueMs = ms;
+    };
+    const lastBucket = timeBucketMs > 0 ? Math.floor(uptoMs / timeBucketMs) : uptoMs;
+    const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
+    await this.view.scan(range, (k, v) => {
+      const tag = NS.queue.strip(k);
+      if (
+        skip &&
+        skip.size > 0 &&
+        skip.has(Buffer.from(tag.buffer, tag.byteOffset, tag.byteLength).toString('hex'))
+      )
+        return;
+      const keyDue = Number(decodeKey(tag).due);
+      if (keyDue > lastBucket) {
+        later(timeBucketMs > 0 ? keyDue * timeBucketMs : keyDue);
+        return false;
+      }
+      const e = decodeEntry(v);
+      if (e.inFlight && e.dueAtMs > nowMs) {
+        // A running lease is never taken ahead: it can be leased once it ends, which the
+        // dispatcher (comparing with now + the look-ahead) sees as this time.
+        later(e.dueAtMs + (uptoMs - nowMs));
+        return;
+      }
+      if (e.dueAtMs > uptoMs) {
+        // Same time bucket, not yet due: later entries of the bucket may be earlier.
+        later(e.dueAtMs);
+        return;
+      }
+      if (entries.length >= limit) {
+        later(e.dueAtMs);
+        return false;
+      }
+      entries.push({ ...e, tag: tag.slice() });
+    });
+    return { entries, nextDueMs };
+  }
+
   /** Due entries of a topic's group by name (reads the topic for its time bucket). */
   async dueEntriesOf(topic: string, group: string, nowMs: number, limit: number): Promise<EntryView[]> {
     const t = await this.getTopic(topic);
@@ -215,12 +277,13 @@ export class BrokerReader {
         const raw = await this.view.get(NS.queue.key(g.tag));
         if (!raw) throw new Error(`invariant: message ${id} group ${g.group} names a missing entry`);
         const e = decodeEntry(raw);
-        const running = e.inFlight && e.dueAtMs > nowMs;
+        const running = leaseRunning(e, nowMs);
+        const shown = leaseNotStarted(e, nowMs) ? withoutLease(e) : e;
         return {
           group: g.group,
           state: running ? 'in-flight' : 'pending',
-          dueAtMs: e.dueAtMs,
-          attempt: e.attempt,
+          dueAtMs: shown.dueAtMs,
+          attempt: shown.attempt,
           tag: g.tag,
         };
       }),
@@ -273,7 +336,7 @@ export class BrokerReader {
     const items = entries.map((entry, i) => ({
       entry,
       message: bodies[i],
-      state: entry.inFlight && entry.dueAtMs > nowMs ? ('in-flight' as const) : ('pending' as const),
+      state: leaseRunning(entry, nowMs) ? ('in-flight' as const) : ('pending' as const),
     }));
     const last = entries[entries.length - 1];
     return { items, nextPageToken: more && last ? last.tag : undefined };

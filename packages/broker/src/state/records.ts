@@ -44,6 +44,34 @@ export interface QueueEntryRec {
   readonly deliveredAtMs: readonly number[];
 }
 
+/** When the entry's latest lease starts (its due time when the lease was taken ahead); undefined if never leased. */
+export function leaseStartMs(e: QueueEntryRec): number | undefined {
+  return e.deliveredAtMs.length > 0 ? e.deliveredAtMs[e.deliveredAtMs.length - 1] : undefined;
+}
+
+/** A lease taken ahead of the entry's due time that has not started by `nowMs`: the message is still pending. */
+export function leaseNotStarted(e: QueueEntryRec, nowMs: number): boolean {
+  if (!e.inFlight) return false;
+  const start = leaseStartMs(e);
+  return start !== undefined && start > nowMs;
+}
+
+/** A consumer holds the entry under a lease that runs at `nowMs`. */
+export function leaseRunning(e: QueueEntryRec, nowMs: number): boolean {
+  return e.inFlight && e.dueAtMs > nowMs && !leaseNotStarted(e, nowMs);
+}
+
+/** The entry as it was before its not-yet-started lease: pending at its due time, the attempt not counted. */
+export function withoutLease(e: QueueEntryRec): QueueEntryRec {
+  return {
+    ...e,
+    dueAtMs: leaseStartMs(e) ?? e.dueAtMs,
+    inFlight: false,
+    attempt: Math.max(0, e.attempt - 1),
+    deliveredAtMs: e.deliveredAtMs.slice(0, -1),
+  };
+}
+
 export type GroupOutcome = 'live' | 'done' | 'dead-lettered' | 'expired' | 'removed';
 
 export interface GroupRef {

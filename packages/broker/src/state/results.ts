@@ -29,6 +29,8 @@ export interface LeaseOutcome {
   /** 1 on the first delivery. */
   readonly attempt?: number;
   readonly leaseExpiresAtMs?: number;
+  /** When the lease starts: the command's time, or the entry's due time for a lease taken ahead. */
+  readonly startsAtMs?: number;
   readonly deadLetterId?: bigint;
 }
 

@@ -40,6 +40,12 @@ export interface BrokerStateMachineOptions {
    * that got entries (see DueChange). Must not throw: the batch is already applied.
    */
   readonly onDue?: DueListener;
+  /**
+   * Called synchronously after each applied batch with the tags of leases
+   * taken ahead, not yet started, that the batch removed or moved (see
+   * ApplyContext.withdrawn). Must not throw.
+   */
+  readonly onWithdrawn?: (tags: readonly Uint8Array[]) => void;
 }
 
 export type DueListener = (changes: readonly DueChange[]) => void;
@@ -61,6 +67,8 @@ export class BrokerStateMachine implements StateMachine {
   private readonly cache: RecordCache;
   /** See BrokerStateMachineOptions.onDue; may be set after open (the dispatcher starts later). */
   onDue: DueListener | undefined;
+  /** See BrokerStateMachineOptions.onWithdrawn; may be set after open. */
+  onWithdrawn: ((tags: readonly Uint8Array[]) => void) | undefined;
 
   private constructor(
     readonly store: KVStore,
@@ -97,6 +105,7 @@ export class BrokerStateMachine implements StateMachine {
       options.cacheEntries ?? DEFAULT_CACHE_ENTRIES,
     );
     sm.onDue = options.onDue;
+    sm.onWithdrawn = options.onWithdrawn;
     return sm;
   }
 
@@ -178,6 +187,7 @@ export class BrokerStateMachine implements StateMachine {
     this.applied = applied;
     this.lastNow = lastNow;
     if (this.onDue && ctx.dueChanges.size > 0) this.onDue([...ctx.dueChanges.values()]);
+    if (this.onWithdrawn && ctx.withdrawn.length > 0) this.onWithdrawn(ctx.withdrawn);
     return results;
   }
 

@@ -46,6 +46,13 @@ export function validateDuration(value: number, field: string, limit: string, ma
   if (value > max) throw new LimitError(limit, field, value, max);
 }
 
+export function validateLeaseAheadMs(value: number, limits: Limits, field = 'ahead_ms'): void {
+  checkInt(value, field);
+  if (value < 0) throw new ValidationError(field, `must be >= 0, got ${value}`);
+  if (value > limits.maxLeaseAheadMs)
+    throw new LimitError('maxLeaseAheadMs', field, value, limits.maxLeaseAheadMs);
+}
+
 export function validateLeaseMs(value: number, limits: Limits, field = 'lease_ms'): void {
   checkInt(value, field);
   if (value < limits.minLeaseMs)
@@ -246,6 +253,7 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
       validateTopicName(cmd.topic, limits);
       validateGroupName(cmd.group || 'default', limits);
       validateLeaseMs(cmd.leaseMs, limits);
+      validateLeaseAheadMs(cmd.aheadMs ?? 0, limits);
       checkTagList(cmd.tags, limits);
       return;
     case 'ack':
