@@ -1,15 +1,18 @@
 /**
  * What the broker scenarios share: a three-node cluster of real `fermata serve`
  * processes on loopback (test-cluster's harness: tsx, so the source is what runs,
- * never a stale dist/), SDK clients, per-node memory and disk figures, lateness
+ * never a stale dist/; `--dist` builds and runs the built CLI), SDK clients, per-node memory and disk figures, lateness
  * statistics, and the machine's load average for every figure.
  */
+import { execFileSync } from 'node:child_process';
 import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { FermataClient, type Message, silentLogger } from '@fermata/sdk';
 import { type Cluster, type NodeHandle, startCluster } from '../../test-cluster/src/harness.js';
 import { flag, percentile, round } from './report.js';
+
+const REPO_ROOT = join(import.meta.dirname, '../..');
 
 export { sleep } from '../../test-cluster/src/harness.js';
 export type { Cluster, NodeHandle };
@@ -39,9 +42,27 @@ export async function startBenchCluster(args: string[], options: BenchClusterOpt
     if (!key || rest.length === 0) throw new Error(`--server-env needs KEY=VALUE, got ${args[k + 1]}`);
     env[key] = rest.join('=');
   });
+  // `--dist`: the nodes run the built CLI (`npm run build`, done here) instead of the sources
+  // through tsx: what a deployment runs, without the transpiler's memory (for `scale`'s RSS).
+  if (flag(args, 'dist')) {
+    execFileSync(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'],
+      {
+        cwd: REPO_ROOT,
+        stdio: 'inherit',
+      },
+    );
+    process.env['FERMATA_TEST_SERVER_BUILD'] = 'dist';
+    // What the image and the StatefulSet set (deploy/Dockerfile): a small young generation, two malloc arenas.
+    env['NODE_OPTIONS'] = '--max-semi-space-size=4';
+    env['MALLOC_ARENA_MAX'] = '2';
+  }
   if (cpuProfDir) {
     // Node refuses --cpu-prof in NODE_OPTIONS: a preloaded hook profiles through the inspector.
-    env['NODE_OPTIONS'] = `--import ${join(import.meta.dirname, 'cpu-prof-hook.mjs')}`;
+    env['NODE_OPTIONS'] = [env['NODE_OPTIONS'], `--import ${join(import.meta.dirname, 'cpu-prof-hook.mjs')}`]
+      .filter(Boolean)
+      .join(' ');
     env['BENCH_CPU_PROF_DIR'] = cpuProfDir;
   }
   // Kept on stop, so that a failed run can still print the nodes' logs; index.ts removes them.

@@ -18,6 +18,8 @@ import { join, resolve } from 'node:path';
 /** The repository root (this file is test-cluster/src/harness.ts). */
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const CLI_ENTRY = join(REPO_ROOT, 'packages/cli/src/main.ts');
+/** The built CLI (`npm run build`), run when FERMATA_TEST_SERVER_BUILD=dist (benchmarks measuring memory). */
+const CLI_DIST_ENTRY = join(REPO_ROOT, 'packages/cli/dist/main.js');
 
 /** How long a node may take to bind its ports and serve /livez (tsx compiles on start). */
 export const NODE_START_TIMEOUT_MS = 60_000;
@@ -170,7 +172,11 @@ export class NodeHandle {
     const err = openSync(this.stderrFile, 'a');
     let proc: ChildProcess;
     try {
-      proc = spawn(process.execPath, ['--conditions=fermata-source', '--import', 'tsx', CLI_ENTRY, 'serve'], {
+      const args =
+        process.env['FERMATA_TEST_SERVER_BUILD'] === 'dist'
+          ? [CLI_DIST_ENTRY, 'serve']
+          : ['--conditions=fermata-source', '--import', 'tsx', CLI_ENTRY, 'serve'];
+      proc = spawn(process.execPath, args, {
         cwd: REPO_ROOT,
         env: this.env,
         stdio: ['ignore', out, err],

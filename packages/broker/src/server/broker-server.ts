@@ -68,13 +68,18 @@ export class BrokerServer {
     await ensureClusterIdentity(config.dataDir, config.clusterId);
     const store = await openStore(
       config.storage.engine === 'leveldb'
-        ? { engine: 'leveldb', path: join(config.dataDir, 'state') }
+        ? {
+            engine: 'leveldb',
+            path: join(config.dataDir, 'state'),
+            cacheSizeBytes: config.storage.blockCacheBytes,
+          }
         : { engine: 'memory' },
     );
     const sm = await BrokerStateMachine.open({
       store,
       hasher: await createQueueHasher(),
       limits: config.limits,
+      cacheEntries: config.storage.recordCacheEntries,
     });
     const metrics = new BrokerMetrics();
 
@@ -126,6 +131,7 @@ export class BrokerServer {
       snapshotEveryEntries: config.raft.snapshotEveryEntries,
       snapshotKeepEntries: config.raft.snapshotKeepEntries,
       logSegmentBytes: config.raft.logSegmentBytes,
+      logCacheBytes: config.raft.logCacheBytes,
       maxUncommittedBytes: config.raft.maxUncommittedBytes,
       maxMsgBytes: config.raft.maxAppendBytes,
       maxInflight: config.raft.maxInflightAppends,

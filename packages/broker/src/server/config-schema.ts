@@ -212,6 +212,13 @@ export const configSchema = {
       'leveldb',
       'State machine store: `leveldb` on disk, or `memory` (nothing persists).',
     ),
+    recordCacheEntries: int(
+      32_768,
+      0,
+      10_000_000,
+      "Queue entries and index records kept in memory for apply's reads (0 = none).",
+    ),
+    blockCacheBytes: int(8 * MIB, 0, 64 * 1024 * MIB, "LevelDB's block cache (leveldb engine)."),
   },
   raft: {
     tickMs: int(50, 1, 10 * SECOND_MS, 'Length of one Raft tick.'),
@@ -251,6 +258,12 @@ export const configSchema = {
       0,
       INT_MAX,
       'Entries kept in the log behind a snapshot so slightly lagging followers catch up without one.',
+    ),
+    logCacheBytes: int(
+      8 * MIB,
+      0,
+      4 * 1024 * MIB,
+      'Bytes of recent log entries kept in memory so that appends to followers are not read back from disk.',
     ),
     logSegmentBytes: int(
       DEFAULT_SEGMENT_BYTES,

@@ -80,6 +80,8 @@ export interface RaftNodeOptions {
   readonly maxEntryBytes?: number;
   /** Log segment size; compaction deletes whole segments only (log store default 64 MiB). */
   readonly logSegmentBytes?: number;
+  /** Bytes of recent log entries kept in memory for followers' appends (log store default 16 MiB). */
+  readonly logCacheBytes?: number;
   /** Called after every fdatasync of the log (duration, entries, bytes): for metrics. */
   readonly onFsync?: (sample: FsyncSample) => void;
   readonly maxUncommittedBytes?: number;
@@ -278,6 +280,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       dir: options.dataDir,
       maxEntryBytes,
       ...(options.logSegmentBytes !== undefined ? { segmentBytes: options.logSegmentBytes } : {}),
+      ...(options.logCacheBytes !== undefined ? { cacheBytes: options.logCacheBytes } : {}),
       ...(options.onFsync ? { onFsync: options.onFsync } : {}),
     });
     const hardState = HardStateFile.open(options.dataDir);
