@@ -1,6 +1,10 @@
 // The `fermata` CLI against a real three-node cluster: documented output
 // (--json parsed), exit codes and one-line errors (docs/cli.md).
 
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type CliOptions, freeBasePort, lines, runCli, startCluster, type TestCluster } from './fixture.js';
 
@@ -404,6 +408,31 @@ describe('errors and exit codes', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/raft\.tikMs|FERMATA_RAFT__TIK_MS/);
     expect(r.stderr).not.toMatch(/ENDPOINTS|TOKEN|DEADLINE/);
+  });
+
+  test('serve exits 1 naming the cause when a port is taken, instead of hanging', async () => {
+    const base = await freeBasePort(3);
+    const taken = createServer();
+    await new Promise<void>((ok) => taken.listen(base + 1, '127.0.0.1', ok));
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'fermata-serve-'));
+      const r = await runCli(['serve'], {
+        timeoutMs: 30_000,
+        env: {
+          FERMATA_NODE_ID: 'n1',
+          FERMATA_DATA_DIR: dir,
+          FERMATA_CLIENT__LISTEN_ADDRESS: `127.0.0.1:${base}`,
+          FERMATA_PEER__LISTEN_ADDRESS: `127.0.0.1:${base + 1}`,
+          FERMATA_HTTP__LISTEN_ADDRESS: `127.0.0.1:${base + 2}`,
+          FERMATA_INITIAL_MEMBERS: `n1=127.0.0.1:${base + 1}/127.0.0.1:${base}`,
+        },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/fermata serve: could not start: .*EADDRINUSE/);
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      taken.close();
+    }
   });
 
   test('an unreachable cluster exits 4 after --deadline with one line', async () => {

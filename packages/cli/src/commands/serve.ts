@@ -41,7 +41,16 @@ export async function serve(options: { config?: string }): Promise<void> {
     }
     throw err;
   }
-  const server = await BrokerServer.start(config);
+  let server: BrokerServer;
+  try {
+    server = await BrokerServer.start(config);
+  } catch (err) {
+    // What start-up opened (ports, the store) would keep the process alive: exit.
+    process.stderr.write(
+      `fermata serve: could not start: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
+    process.exit(1);
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
