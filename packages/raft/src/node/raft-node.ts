@@ -649,6 +649,14 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.wake();
   }
 
+  /**
+   * The apply of the previous Ready's committed entries. It runs while the
+   * next Ready is persisted and sent (CPU next to fdatasync and the network),
+   * and is awaited before the next apply starts, so entries apply one batch at
+   * a time, in order, with at most one batch behind the log.
+   */
+  private applying: Promise<void> = Promise.resolve();
+
   private async runLoop(): Promise<void> {
     while (!this.closing) {
       if (!this.core.hasReady()) {
@@ -667,13 +675,17 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       }
       this.afterAdvance();
     }
+    await this.applying;
   }
 
   private async handleReady(rd: Ready): Promise<void> {
     if (rd.softState) this.onSoftState(rd.softState.role, rd.softState.leader);
     this.term = rd.hardState?.term ?? this.term;
     this.send(rd.messages);
-    if (rd.snapshot) await this.installSnapshot(rd.snapshot);
+    if (rd.snapshot) {
+      await this.applying;
+      await this.installSnapshot(rd.snapshot);
+    }
     if (rd.entries.length > 0) {
       this.dropOverwritten(rd.entries);
       this.learnAddresses(rd.entries);
@@ -685,7 +697,13 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     await Promise.all(writes);
     if (rd.entries.length > 0 && this.pending.size > 0) this.resolveDurable(rd.entries);
     this.send(rd.persistedMessages);
-    if (rd.committedEntries.length > 0) await this.apply(rd.committedEntries);
+    if (rd.committedEntries.length > 0) {
+      await this.applying;
+      const entries = rd.committedEntries;
+      this.applying = this.apply(entries).catch((error: unknown) => {
+        this.fatal(error instanceof Error ? error : new Error(String(error)));
+      });
+    }
     for (const rs of rd.readStates) {
       const read = this.reads.get(Buffer.from(rs.context).toString('hex'));
       if (read) read.index = rs.index;
@@ -781,6 +799,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       this.syncPeers();
     }
     this.emit('applied', { index: this.applied });
+    this.resolveReads();
     if (this.role === 'leader' && last.term === this.term && this.leaderReadyTerm !== this.term) {
       this.leaderReadyTerm = this.term;
       this.emit('became-leader', { term: this.term });
