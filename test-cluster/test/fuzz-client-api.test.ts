@@ -9,7 +9,7 @@
  *
  * FERMATA_TEST_FUZZ_SEED replays a run; FERMATA_TEST_FUZZ_ITERATIONS makes it longer (scripts/fuzz.sh).
  */
-import { BrokerService, toInt64 } from '@fermata/protocol';
+import { AdminService, BrokerService, ClusterService, toInt64 } from '@fermata/protocol';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grpcFrame, RawGrpcConnection } from '../../packages/raft/test/support/raw-grpc.js';
@@ -130,5 +130,25 @@ describe('fuzz: client port of a real server', () => {
         .map(([k, n]) => `  ${n}\t${k}`)
         .join('\n')}`,
     );
+  });
+
+  it('a request that does not decode is INVALID_ARGUMENT naming the request, on every method', async () => {
+    // Field 1, length-delimited, length 127 with 1 byte present: no message decodes from it.
+    const body = grpcFrame(Buffer.from([0x0a, 0x7f, 0x01]));
+    const conn = new RawGrpcConnection(cluster.nodes[0]!.clientAddress);
+    try {
+      const methods = [
+        ...Object.values(BrokerService),
+        ...Object.values(AdminService),
+        ...Object.values(ClusterService),
+      ].filter((m) => m.path !== BrokerService.publishStream.path);
+      for (const m of methods) {
+        const out = await conn.call(m.path, body, { timeoutMs: 15_000 });
+        expect(out.status, `${m.path}: ${out.message}`).toBe(status.INVALID_ARGUMENT);
+        expect(out.message, m.path).toMatch(/request.*is not a valid \w+ request/);
+      }
+    } finally {
+      conn.close();
+    }
   });
 });

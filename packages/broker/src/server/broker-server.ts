@@ -12,6 +12,7 @@ import { ClientListener } from './client-listener.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
 import { advertiseAddress, bootstrapMembers, type FermataConfig } from './config.js';
 import type { ServerContext } from './context.js';
+import { guardDecoding } from './decode-guard.js';
 import { adminHandlers, clusterHandlers } from './grpc-admin.js';
 import { brokerHandlers } from './grpc-broker.js';
 import { HealthReporter, HealthService } from './health.js';
@@ -174,9 +175,9 @@ export class BrokerServer {
     server.clientListener = clientListener;
     server.wireNode();
 
-    grpcServer.addService(BrokerService, brokerHandlers(ctx));
-    grpcServer.addService(AdminService, adminHandlers(ctx));
-    grpcServer.addService(ClusterService, clusterHandlers(ctx));
+    grpcServer.addService(guardDecoding(BrokerService), brokerHandlers(ctx));
+    grpcServer.addService(guardDecoding(AdminService), adminHandlers(ctx));
+    grpcServer.addService(guardDecoding(ClusterService), clusterHandlers(ctx));
     server.health = new HealthReporter({
       readiness: () => readiness(server.nodeStatus(), config.http.readyMaxLagEntries),
     });

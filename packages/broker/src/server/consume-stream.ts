@@ -5,6 +5,7 @@ import { DEFAULT_GROUP } from '../keys.js';
 import { AlreadyExistsError, LimitError, ValidationError } from '../state/errors.js';
 import { validateGroupName, validateLeaseMs, validateTopicName } from '../state/validation.js';
 import { errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
+import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './grpc-broker.js';
 import { leaderNotReady } from './proposer.js';
 
@@ -88,6 +89,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
   };
 
   const onRequest = async (req: pb.ConsumeRequest): Promise<void> => {
+    checkDecoded(req);
     switch (req.kind) {
       case 'subscribe':
         await subscribe(req.subscribe as pb.Subscribe);

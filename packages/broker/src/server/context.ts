@@ -6,6 +6,7 @@ import { ValidationError } from '../state/errors.js';
 import type { BrokerReader } from '../state/reader.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import type { FermataConfig } from './config.js';
+import { checkDecoded } from './decode-guard.js';
 import { toErrorStatus, toGrpcStatus } from './grpc-status.js';
 import type { BrokerMetrics } from './metrics.js';
 import type { Proposer } from './proposer.js';
@@ -91,6 +92,12 @@ export function unary<Req, Res>(
   fn: (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>,
 ): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
+    try {
+      checkDecoded(call.request);
+    } catch (err) {
+      callback(grpcError(ctx, err));
+      return;
+    }
     fn(call.request, call).then(
       (res) => callback(null, res),
       (err: unknown) => callback(grpcError(ctx, err)),

@@ -9,6 +9,7 @@ import type { PublishResultItem, SettleOutcome } from '../state/results.js';
 import { validateLeaseMs, validateTag } from '../state/validation.js';
 import { handleConsume } from './consume-stream.js';
 import { errorStatus, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
+import { checkDecoded } from './decode-guard.js';
 
 const i64 = (n: number) => toInt64(BigInt(n));
 
@@ -197,6 +198,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
         const sequence = req.sequence;
         const work = (async (): Promise<pb.PublishStreamResponse.$Properties> => {
           try {
+            checkDecoded(req);
             checkDurability(ctx, req.durability);
             const results = await publish(ctx, publishInputs(req.messages));
             return { sequence, results: publishResults(results) };
