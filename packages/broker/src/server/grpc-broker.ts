@@ -66,11 +66,11 @@ export async function ack(ctx: ServerContext, tags: readonly Uint8Array[]): Prom
   tags.forEach((t, i) => {
     validateTag(t, `tags[${i}]`);
   });
+  // The consumer no longer holds what it acks: its window slots free now, not a Raft round later
+  // (a failed ack changes nothing stored: the delivery comes back when its lease ends).
+  for (const t of tags) ctx.dispatcher.settled(t);
   const r = await ctx.proposer.run({ kind: 'ack', tags });
   if (r.kind !== 'ack') throw new Error(`invariant: ack answered with ${r.kind}`);
-  for (const o of r.outcomes) {
-    ctx.dispatcher.settled(o.tag);
-  }
   await countSettled(
     ctx,
     ctx.metrics.acks,
@@ -85,9 +85,9 @@ export async function nack(ctx: ServerContext, tag: Uint8Array, delayMs: number)
   if (!Number.isInteger(delayMs) || delayMs < 0) throw new ValidationError('delay_ms', 'must be >= 0');
   if (delayMs > ctx.sm.limits.maxDelayMs)
     throw new ValidationError('delay_ms', `exceeds maxDelayMs = ${ctx.sm.limits.maxDelayMs}`);
+  ctx.dispatcher.settled(tag); // like ack: the slot frees when the consumer lets go
   const r = await ctx.proposer.run({ kind: 'nack', tag, delayMs });
   if (r.kind !== 'nack') throw new Error(`invariant: nack answered with ${r.kind}`);
-  ctx.dispatcher.settled(tag);
   if (r.outcome.status === 'ok') await countSettled(ctx, ctx.metrics.nacks, [tag]);
   return r.outcome;
 }
