@@ -319,6 +319,30 @@ describe('lease, ack, nack, extend', () => {
     expect(withdrawn).toHaveLength(2);
   });
 
+  it('a nack of a lease taken ahead that has not started restores the entry at its own due time', async () => {
+    const h = await Harness.create();
+    const [m] = await h.publish({ topic: 't', payload: text('a'), delayMs: 1_000 });
+    const [entry] = await h.sm.reader.dueEntriesOf('t', 'default', T0 + 1_000, 10);
+    const [l] = (
+      await h.ok({
+        kind: 'lease',
+        topic: 't',
+        group: 'default',
+        tags: [entry!.tag],
+        leaseMs: 100,
+        aheadMs: 1_000,
+      })
+    ).outcomes;
+    expect((await h.ok({ kind: 'ack', tags: [l!.newTag!] })).outcomes[0]!.status).toBe('lease-expired');
+    const nack = await h.ok({ kind: 'nack', tag: l!.newTag!, delayMs: 0 });
+    expect(nack.outcome).toMatchObject({ status: 'ok', dueAtMs: T0 + 1_000 });
+    expect(await h.stats('t')).toMatchObject({ pending: 1, inFlight: 0 });
+    const view = await h.sm.reader.getMessage('t', { id: m!.id }, h.now);
+    expect(view!.groups[0]).toMatchObject({ state: 'pending', dueAtMs: T0 + 1_000, attempt: 0 });
+    h.now = T0 + 1_000;
+    expect((await h.leaseAll('t'))[0]).toMatchObject({ status: 'leased', attempt: 1 });
+  });
+
   it('nack moves the leased entry to now + delay; the attempt count is kept', async () => {
     const h = await Harness.create();
     await h.publish({ topic: 't', payload: text('a') });
