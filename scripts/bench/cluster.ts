@@ -101,6 +101,23 @@ export function rssBytes(pid: number | undefined): number {
   }
 }
 
+/**
+ * The parts of a process's resident memory (kB lines of /proc/PID/status), in MB:
+ * anonymous (heap, buffers, LevelDB's caches and memtables: what the process owns) and
+ * file-backed (pages of mapped files — LevelDB maps its table files — which the kernel
+ * reclaims under pressure like any page cache).
+ */
+export function rssParts(pid: number | undefined): { rss_anon_mb?: number; rss_file_mb?: number } {
+  if (pid === undefined) return {};
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+    return { rss_anon_mb: round(kb('RssAnon') / 1024, 1), rss_file_mb: round(kb('RssFile') / 1024, 1) };
+  } catch {
+    return {};
+  }
+}
+
 /** Allocated bytes under a directory (what `du` counts). */
 export function diskBytes(dir: string): number {
   let total = 0;
@@ -243,6 +260,8 @@ export async function nodeFigures(cluster: Cluster): Promise<
     heap_used_mb?: number;
     heap_total_mb?: number;
     external_mb?: number;
+    rss_anon_mb?: number;
+    rss_file_mb?: number;
   }>
 > {
   const leader = await cluster.leader().catch(() => undefined);
@@ -258,6 +277,7 @@ export async function nodeFigures(cluster: Cluster): Promise<
         node: nd.id,
         leader: nd === leader,
         rss_bytes: rssBytes(nd.pid),
+        ...rssParts(nd.pid),
         disk_bytes: diskBytes(nd.dataDir),
         heap_used_mb: gauge('nodejs_heap_size_used_bytes'),
         heap_total_mb: gauge('nodejs_heap_size_total_bytes'),

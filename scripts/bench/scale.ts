@@ -103,7 +103,7 @@ export async function run(args: string[]): Promise<void> {
       };
       emit(record);
       summary(
-        `scale ${pending} pending: publish ${record.publish_msgs_per_s} msgs/s; RSS ${nodes.map((nd) => `${nd.node} ${nd.rss_mb} MB`).join(', ')}; ` +
+        `scale ${pending} pending: publish ${record.publish_msgs_per_s} msgs/s; RSS ${nodes.map((nd) => `${nd.node} ${nd.rss_mb} MB (anon ${nd.rss_anon_mb}, file ${nd.rss_file_mb})`).join(', ')}; ` +
           `disk/pending ${nodes.map((nd) => `${nd.disk_bytes_per_pending} B`).join(', ')}; probe ${fmt(p)}, lost ${p.lost} (load ${record.load_avg_1m})`,
       );
     }
