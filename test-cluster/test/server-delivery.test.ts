@@ -451,7 +451,7 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
       msg(topic, 'b', { delayMs: 1_500 }),
     ]);
     const due = Math.max(...published.results.map((r) => ms(r.dueAtMs)));
-    // Within the look-ahead (500 ms by default) the leader leases them for `first` ...
+    // Within the look-ahead (2,000 ms by default) the leader leases them for `first` ...
     await sleep(1_250);
     expect(first.received).toHaveLength(0);
     first.cancel();

@@ -353,8 +353,9 @@ export class Dispatcher {
   /**
    * The consumer's look-ahead credit: as many deliveries as it settled in the
    * last look-ahead period (slots it can be expected to free by the time the
-   * leases taken now fall due), at most the window (a consumer with no window
-   * gets nothing) and what the lease rounds in flight carry.
+   * leases taken now fall due), at most what the lease rounds in flight carry;
+   * nothing while the consumer has no window (paused). A slow consumer settles
+   * little, so little is leased ahead for it.
    */
   private refreshAhead(c: Consumer, now: number): void {
     const period = Math.max(1, this.options.leaseAheadMs);
@@ -366,8 +367,8 @@ export class Dispatcher {
     }
     const { leaseAheadMs, maxLeaseBatch, maxLeaseRoundsInFlight } = this.options;
     c.ahead =
-      leaseAheadMs > 0
-        ? Math.min(c.window, maxLeaseBatch * maxLeaseRoundsInFlight, Math.max(s.previous, s.count))
+      leaseAheadMs > 0 && c.window > 0
+        ? Math.min(maxLeaseBatch * maxLeaseRoundsInFlight, Math.max(s.previous, s.count))
         : 0;
   }
 

@@ -275,7 +275,7 @@ export const configSchema = {
   dispatcher: {
     maxLeaseBatch: int(1_000, 1, 10_000, 'Most entries leased in one Raft command.'),
     leaseAheadMs: int(
-      500,
+      2_000,
       0,
       L.maxLeaseAheadMs,
       'How long before its due time an entry is leased; the delivery is still pushed at the due time, never earlier. 0 = lease only once due. At most limits.maxLeaseAheadMs.',
