@@ -137,7 +137,14 @@ export class Dispatcher {
     this.rounds.clear();
     this.leasing.clear();
     this.notedDuringScan.clear();
-    this.schedule.clear();
+    // What was promised and not pushed is forgotten with its leases (they run out on their own).
+    for (const q of this.registry.queues()) {
+      for (const c of this.registry.consumers(q)) {
+        for (const item of c.ready.splice(0)) this.owners.delete(item.tagKey);
+        c.reserved = 0;
+      }
+    }
+    for (const item of this.schedule.takeDue(Number.POSITIVE_INFINITY)) this.owners.delete(item.tagKey);
   }
 
   /** Leadership lost or shutdown: stop dispatching and end every consumer stream with `reason`. */
@@ -467,8 +474,8 @@ export class Dispatcher {
     this.rounds.set(q, (this.rounds.get(q) ?? 0) + 1);
     consumer.reserved += entries.length;
     const done = (): void => {
+      if (epoch !== this.epoch) return; // halt() reset every promise
       consumer.reserved -= entries.length;
-      if (epoch !== this.epoch) return;
       const n = (this.rounds.get(q) ?? 1) - 1;
       if (n > 0) this.rounds.set(q, n);
       else this.rounds.delete(q);
