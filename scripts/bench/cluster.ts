@@ -366,6 +366,22 @@ export async function produceStreams(
  * quantiles (the upper bound of the bucket where the quantile falls): the
  * server's own view, to tell server time from client and network time.
  */
+/**
+ * The worst and the p99 event-loop delay of a node since the previous scrape of
+ * its /metrics (prom-client resets the event-loop histogram on every collect),
+ * in ms: a scrape before a run and one after give the run's stalls.
+ */
+export async function eventLoopLag(node: NodeHandle): Promise<{ p99: number; max: number } | undefined> {
+  const res = await node.httpGet('/metrics').catch(() => undefined);
+  if (res?.status !== 200) return undefined;
+  const seconds = (name: string) =>
+    Number(new RegExp(`^${name} (\\S+)`, 'm').exec(res.body)?.[1] ?? Number.NaN);
+  return {
+    p99: round(seconds('nodejs_eventloop_lag_p99_seconds') * 1000, 1),
+    max: round(seconds('nodejs_eventloop_lag_max_seconds') * 1000, 1),
+  };
+}
+
 export async function serverHistogram(
   node: NodeHandle,
   name: string,

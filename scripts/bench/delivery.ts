@@ -4,6 +4,7 @@
 // message was published with, `deliverAt`, by this machine's clock), first delivery of each.
 import {
   DeliveryLedger,
+  eventLoopLag,
   fmt,
   load1,
   newClient,
@@ -31,6 +32,7 @@ export async function run(args: string[]): Promise<void> {
       ledger.receive(seqOf(m), m.receivedAtMs);
     });
     while (!sub.connected) await sleep(20);
+    await eventLoopLag(await cluster.leader()); // resets the node's event-loop histogram
     let x = 42;
     const r = await produceStreams(client, {
       total: n,
@@ -49,6 +51,7 @@ export async function run(args: string[]): Promise<void> {
     await ledger.waitFor(n, Math.max(0, lastDue - Date.now()) + graceMs);
     await sleep(1_000); // late duplicates
     const leaderNode = await cluster.leader();
+    const lag = await eventLoopLag(leaderNode);
     const serverLateness = await serverHistogram(leaderNode, 'fermata_delivery_lateness_ms');
     const fsync = await serverHistogram(leaderNode, 'fermata_fsync_duration_ms');
     await sub.close();
@@ -74,6 +77,7 @@ export async function run(args: string[]): Promise<void> {
       foreign: ledger.foreign,
       server_push_lateness_ms: serverLateness,
       leader_fsync_ms: fsync,
+      leader_event_loop_lag_ms: lag,
       load_avg_1m: load1(),
     };
     emit(record);
