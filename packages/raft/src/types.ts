@@ -82,6 +82,21 @@ export interface Message {
   readonly context?: Uint8Array;
 }
 
+/** A message with every field not given at its zero value. */
+export function message(fields: Partial<Message> & Pick<Message, 'type' | 'from' | 'to'>): Message {
+  return {
+    term: 0,
+    logTerm: 0,
+    index: 0,
+    entries: [],
+    commit: 0,
+    reject: false,
+    rejectHint: 0,
+    hintTerm: 0,
+    ...fields,
+  };
+}
+
 export type Role = 'follower' | 'pre-candidate' | 'candidate' | 'leader' | 'learner';
 
 export interface SoftState {

@@ -13,6 +13,7 @@ import type { MemberAddresses } from '../src/node/members.js';
 import { RaftNode } from '../src/node/raft-node.js';
 import { withHeader } from '../src/node/snapshot-data.js';
 import { silentLogger } from '../src/transport/logger.js';
+import { message } from '../src/types.js';
 import { encodePut, KvStateMachine } from './fixtures/kv-state-machine.js';
 
 async function freePort(): Promise<number> {
@@ -194,19 +195,7 @@ describe('RaftNode', () => {
     const after = await leader.node.removeMember('d');
     expect(after.map((m) => m.id).sort()).toEqual(['a', 'b', 'c']);
     // Its peer batches are refused from now on, even ones a leader would send.
-    const heartbeat = {
-      type: 'heartbeat' as const,
-      from: 'd',
-      to: leader.node.id,
-      term: 1000,
-      logTerm: 0,
-      index: 0,
-      entries: [],
-      commit: 0,
-      reject: false,
-      rejectHint: 0,
-      hintTerm: 0,
-    };
+    const heartbeat = message({ type: 'heartbeat', from: 'd', to: leader.node.id, term: 1000 });
     expect(leader.node.isMember('d', [heartbeat])).toBe(false);
     expect(leader.node.isMember('b', [{ ...heartbeat, from: 'b' }])).toBe(true);
     // A stranger is refused unless it claims leadership at a term not below ours.

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/transport/logger.js';
 import { PeerTransport, type TransportHandler } from '../src/transport/peer-transport.js';
 import { PeerTls, StaticTlsSource } from '../src/transport/tls.js';
-import type { Message, NodeId } from '../src/types.js';
+import { type Message, message, type NodeId } from '../src/types.js';
 import { type CertFiles, TestCa } from './support/certs.js';
 
 let dir: string;
@@ -31,19 +31,7 @@ afterEach(async () => {
 });
 
 function heartbeat(from: NodeId, to: NodeId, term: number): Message {
-  return {
-    type: 'heartbeat',
-    from,
-    to,
-    term,
-    logTerm: 0,
-    index: 0,
-    entries: [],
-    commit: 0,
-    reject: false,
-    rejectHint: 0,
-    hintTerm: 0,
-  };
+  return message({ type: 'heartbeat', from, to, term });
 }
 
 async function node(id: NodeId, files: CertFiles) {

@@ -12,6 +12,7 @@ import type {
   SnapshotMeta,
   SoftState,
 } from '../types.js';
+import { message } from '../types.js';
 import {
   applyConfChange,
   decodeConfChange,
@@ -1010,18 +1011,7 @@ export class RaftCore {
   }
 
   private send(fields: Partial<Message> & Pick<Message, 'type' | 'to'>): void {
-    const m: Message = {
-      from: this.id,
-      term: this.term,
-      logTerm: 0,
-      index: 0,
-      entries: [],
-      commit: 0,
-      reject: false,
-      rejectHint: 0,
-      hintTerm: 0,
-      ...fields,
-    };
+    const m = message({ from: this.id, term: this.term, ...fields });
     if (this.sendsAfterPersist(m)) this.persistedMsgs.push(m);
     else this.msgs.push(m);
   }

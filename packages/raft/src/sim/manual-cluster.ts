@@ -16,19 +16,7 @@ export interface ManualNode {
 }
 
 /** A message with every field defaulted (for tests that step hand-made messages). */
-export function message(fields: Partial<Message> & Pick<Message, 'type' | 'from' | 'to'>): Message {
-  return {
-    term: 0,
-    logTerm: 0,
-    index: 0,
-    entries: [],
-    commit: 0,
-    reject: false,
-    rejectHint: 0,
-    hintTerm: 0,
-    ...fields,
-  };
-}
+export { message } from '../types.js';
 
 /**
  * A cluster stepped by hand, for unit tests: nothing happens until the test ticks a
