@@ -361,18 +361,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const nodes = ids.map((id, i) => {
     const p = ports[i]!;
     const dataDir = join(baseDir, id);
-    return new NodeHandle(id, p, dataDir, {
-      ...base,
-      FERMATA_NODE_ID: id,
-      FERMATA_CLUSTER_ID: 'fermata-test',
-      FERMATA_DATA_DIR: dataDir,
-      FERMATA_CLIENT__LISTEN_ADDRESS: `127.0.0.1:${p.client}`,
-      FERMATA_PEER__LISTEN_ADDRESS: `127.0.0.1:${p.peer}`,
-      FERMATA_HTTP__LISTEN_ADDRESS: `127.0.0.1:${p.http}`,
-      FERMATA_INITIAL_MEMBERS: members,
-      ...options.env,
-      ...options.nodeEnv?.[id],
-    });
+    return new NodeHandle(id, p, dataDir, { ...nodeEnv(id, p, dataDir), ...options.nodeEnv?.[id] });
   });
 
   const keep = options.keep === true || process.env['FERMATA_TEST_KEEP'] === '1';

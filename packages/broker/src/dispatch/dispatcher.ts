@@ -94,11 +94,6 @@ export class Dispatcher {
     return this.active;
   }
 
-  /** Deliveries leased and waiting for their due time. */
-  get scheduledCount(): number {
-    return this.schedule.size;
-  }
-
   newConsumerId(): number {
     return this.nextConsumerId++;
   }

@@ -123,30 +123,6 @@ export class BrokerReader {
   }
 
   /**
-   * Entries of a queue due by `nowMs` (pending, and leases that ran out), in
-   * due order, at most `limit`: one range scan that never reads a future entry
-   * (with time buckets: never past the current bucket).
-   */
-  async dueEntries(
-    queueHash: bigint,
-    timeBucketMs: number,
-    nowMs: number,
-    limit: number,
-  ): Promise<EntryView[]> {
-    const out: EntryView[] = [];
-    if (limit <= 0) return out;
-    const upper = dueUpperBound(queueHash, BigInt(nowMs), BigInt(timeBucketMs));
-    const range = NS.queue.range(queueLowerBound(queueHash), upper);
-    await this.view.scan(timeBucketMs > 0 ? range : { ...range, limit }, (k, v) => {
-      const e = decodeEntry(v);
-      if (e.dueAtMs > nowMs) return; // same bucket, not yet due
-      out.push({ ...e, tag: NS.queue.strip(k).slice() });
-      if (out.length >= limit) return false;
-    });
-    return out;
-  }
-
-  /**
    * The dispatcher's read: entries of a queue that a lease command may take at
    * `nowMs` with look-ahead up to `uptoMs`: pending entries due by `uptoMs`
    * and leases that ran out by `nowMs`, in due order, at most `limit`, leaving out tags `skip` names (hex;
@@ -205,12 +181,13 @@ export class BrokerReader {
     return { entries, nextDueMs };
   }
 
-  /** Due entries of a topic's group by name (reads the topic for its time bucket). */
+  /** Entries of a topic's group due by `nowMs` (pending, and leases that ran out), in due order, at most `limit`. */
   async dueEntriesOf(topic: string, group: string, nowMs: number, limit: number): Promise<EntryView[]> {
     const t = await this.getTopic(topic);
     if (!t) throw new NotFoundError('topic', topic);
     if (!t.groups.includes(group)) throw new NotFoundError('group', `${topic}/${group}`);
-    return this.dueEntries(this.queueHash(topic, group), t.settings.timeBucketMs, nowMs, limit);
+    const hash = this.queueHash(topic, group);
+    return (await this.scanDue(hash, t.settings.timeBucketMs, nowMs, nowMs, limit)).entries;
   }
 
   /**
