@@ -115,12 +115,13 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
     return c.inFlight.delete(tagHex);
   }
 
-  /** Frees the slots whose lease ended by `nowMs`; returns how many. */
-  static lapse<Q>(c: ConsumerSlotHolder<Q>, nowMs: number): number {
+  /** Frees the slots whose lease ended by `nowMs` (telling `onLapse` each tag); returns how many. */
+  static lapse<Q>(c: ConsumerSlotHolder<Q>, nowMs: number, onLapse?: (tagHex: string) => void): number {
     let n = 0;
     for (const [tag, end] of c.inFlight) {
       if (end <= nowMs) {
         c.inFlight.delete(tag);
+        onLapse?.(tag);
         n++;
       }
     }

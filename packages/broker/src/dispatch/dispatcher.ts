@@ -278,7 +278,7 @@ export class Dispatcher {
         const now = this.options.proposer.nowMs();
         for (const q of this.registry.queues()) {
           for (const c of this.registry.consumers(q)) {
-            if (c.inFlight.size > 0) this.lapse(c, now);
+            if (c.inFlight.size > 0) ConsumerRegistry.lapse(c, now, this.forgetOwner);
             if (c.ready.length > 0) this.drain(c, now);
             this.refreshAhead(c, now);
           }
@@ -304,14 +304,9 @@ export class Dispatcher {
     this.arm();
   }
 
-  private lapse(c: Consumer, now: number): void {
-    for (const [tag, end] of c.inFlight) {
-      if (end <= now) {
-        c.inFlight.delete(tag);
-        this.owners.delete(tag);
-      }
-    }
-  }
+  private readonly forgetOwner = (tag: string): void => {
+    this.owners.delete(tag);
+  };
 
   /** Pushes every scheduled delivery whose due time has come, one stream message per consumer. */
   private flushDue(): void {
