@@ -1,7 +1,9 @@
 /**
- * The next due time of every queue, as an indexed binary min-heap: the
- * dispatcher's acceleration cache (rebuilt from the store when a node becomes
- * leader; never the authority). `set` and `delete` are O(log n), `peek` O(1).
+ * An indexed binary min-heap of due times by key. The dispatcher keeps the
+ * next due time of every queue in one (its acceleration cache, rebuilt from
+ * the store when a node becomes leader; never the authority), and its push
+ * schedule the due time of every delivery leased ahead in another. `set` and
+ * `delete` are O(log n), `peek` O(1).
  */
 export class DueHeap<Q> {
   private readonly items: Array<{ queue: Q; dueMs: number }> = [];

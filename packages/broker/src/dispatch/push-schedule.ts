@@ -1,8 +1,10 @@
+import { DueHeap } from './due-heap.js';
+
 /**
  * Deliveries leased ahead of their due time, waiting on the leader for the due
- * millisecond: a min-heap by push time with removal by tag. Pure bookkeeping
- * (no timers): the dispatcher takes what is due and arms its one timer for
- * `nextAtMs`.
+ * millisecond: an indexed min-heap by push time (DueHeap keyed by tag) with
+ * the items beside it. Pure bookkeeping (no timers): the dispatcher takes what
+ * is due and arms its one timer for `nextAtMs`.
  */
 export interface ScheduledPush<C, D> {
   readonly tagKey: string;
@@ -14,7 +16,7 @@ export interface ScheduledPush<C, D> {
 }
 
 export class PushSchedule<C, D> {
-  private readonly heap: ScheduledPush<C, D>[] = [];
+  private readonly heap = new DueHeap<string>();
   private readonly byTag = new Map<string, ScheduledPush<C, D>>();
 
   get size(): number {
@@ -23,41 +25,37 @@ export class PushSchedule<C, D> {
 
   add(item: ScheduledPush<C, D>): void {
     this.byTag.set(item.tagKey, item);
-    this.heap.push(item);
-    this.up(this.heap.length - 1);
+    this.heap.set(item.tagKey, item.atMs);
   }
 
   has(tagKey: string): boolean {
     return this.byTag.has(tagKey);
   }
 
-  /** Forgets a tag; returns the item it named. The heap slot is dropped lazily. */
+  /** Forgets a tag; returns the item it named. */
   remove(tagKey: string): ScheduledPush<C, D> | undefined {
     const item = this.byTag.get(tagKey);
-    if (item) this.byTag.delete(tagKey);
+    if (!item) return undefined;
+    this.byTag.delete(tagKey);
+    this.heap.delete(tagKey);
     return item;
   }
 
-  /** Push time of the earliest live item. */
+  /** Push time of the earliest item. */
   nextAtMs(): number | undefined {
-    this.dropDead();
-    return this.heap[0]?.atMs;
+    return this.heap.peek()?.dueMs;
   }
 
-  /** Removes and returns every live item with atMs <= nowMs, earliest first. */
+  /** Removes and returns every item with atMs <= nowMs, earliest first. */
   takeDue(nowMs: number): ScheduledPush<C, D>[] {
     const out: ScheduledPush<C, D>[] = [];
-    for (;;) {
-      this.dropDead();
-      const top = this.heap[0];
-      if (!top || top.atMs > nowMs) return out;
-      this.pop();
-      this.byTag.delete(top.tagKey);
-      out.push(top);
+    for (let top = this.heap.peek(); top && top.dueMs <= nowMs; top = this.heap.peek()) {
+      out.push(this.remove(top.queue)!);
     }
+    return out;
   }
 
-  /** Live items held for `consumer`. */
+  /** Items held for `consumer`. */
   heldFor(consumer: C): ScheduledPush<C, D>[] {
     const out: ScheduledPush<C, D>[] = [];
     for (const item of this.byTag.values()) if (item.consumer === consumer) out.push(item);
@@ -65,43 +63,7 @@ export class PushSchedule<C, D> {
   }
 
   clear(): void {
-    this.heap.length = 0;
+    this.heap.clear();
     this.byTag.clear();
-  }
-
-  private dropDead(): void {
-    while (this.heap.length > 0 && this.byTag.get(this.heap[0]!.tagKey) !== this.heap[0]) this.pop();
-  }
-
-  private pop(): void {
-    const last = this.heap.pop()!;
-    if (this.heap.length > 0) {
-      this.heap[0] = last;
-      this.down(0);
-    }
-  }
-
-  private up(i: number): void {
-    const h = this.heap;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (h[p]!.atMs <= h[i]!.atMs) return;
-      [h[p], h[i]] = [h[i]!, h[p]!];
-      i = p;
-    }
-  }
-
-  private down(i: number): void {
-    const h = this.heap;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < h.length && h[l]!.atMs < h[m]!.atMs) m = l;
-      if (r < h.length && h[r]!.atMs < h[m]!.atMs) m = r;
-      if (m === i) return;
-      [h[m], h[i]] = [h[i]!, h[m]!];
-      i = m;
-    }
   }
 }
