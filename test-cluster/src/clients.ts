@@ -157,15 +157,23 @@ export async function retryUnavailable<T>(fn: () => Promise<T>, timeoutMs = 30_0
   }
 }
 
-/** One delivery as received, with the local receive time. */
+/**
+ * One delivery as a client gets it: `receivedAtMs` is when it is handed over
+ * (its arrival plus `starts_in_ms`, as the SDK does), `arrivedAtMs` when the
+ * stream brought it.
+ */
 export interface Received {
   readonly delivery: pb.Delivery;
   readonly receivedAtMs: number;
+  readonly arrivedAtMs: number;
 }
 
 /**
  * One Consume stream: collects deliveries (with receive times), tracks how many
- * are unacked, and turns in-stream settle requests into promises.
+ * are unacked, and turns in-stream settle requests into promises. A delivery
+ * sent ahead (`starts_in_ms` > 0) is held that long before it joins
+ * `received`, as a client honouring the protocol does; it counts as unacked
+ * from its arrival.
  */
 export class ConsumeSession {
   readonly received: Received[] = [];
@@ -220,8 +228,10 @@ export class ConsumeSession {
     if (res.deliveries) {
       for (const raw of (res.deliveries as pb.DeliveryBatch).deliveries) {
         const d = raw as pb.Delivery;
-        this.received.push({ delivery: d, receivedAtMs: now });
         this.unacked.set(hex(d.tag), Number(d.leaseExpiresAtMs));
+        const hold = Number(d.startsInMs);
+        if (hold > 0) this.handOverAt(d, now, now + hold);
+        else this.received.push({ delivery: d, receivedAtMs: now, arrivedAtMs: now });
       }
       this.maxUnacked = Math.max(this.maxUnacked, this.unacked.size);
     }
@@ -231,6 +241,18 @@ export class ConsumeSession {
       this.pending.delete(key);
       done?.(res.result as pb.SettleResult);
     }
+    this.notify();
+  }
+
+  /** Holds a delivery sent ahead until `atMs` (re-armed: a timer can fire a little early). */
+  private handOverAt(d: pb.Delivery, arrivedAtMs: number, atMs: number): void {
+    const left = atMs - Date.now();
+    if (left > 0) {
+      setTimeout(() => this.handOverAt(d, arrivedAtMs, atMs), left);
+      return;
+    }
+    if (this.ended) return;
+    this.received.push({ delivery: d, receivedAtMs: Date.now(), arrivedAtMs });
     this.notify();
   }
 

@@ -28,6 +28,7 @@ import { eventually } from './support.js';
 /** Small limits, so a test can hit them with small inputs. */
 const MAX_PAYLOAD_BYTES = 1024;
 const MAX_GROUPS_PER_TOPIC = 3;
+const PUSH_AHEAD_MS = 1_000;
 /** Far enough in the future that nothing is delivered during a test. */
 const LATER_MS = 600_000;
 
@@ -41,6 +42,8 @@ describe('the SDK against a single node', () => {
       env: {
         FERMATA_LIMITS__MAX_PAYLOAD_BYTES: String(MAX_PAYLOAD_BYTES),
         FERMATA_LIMITS__MAX_GROUPS_PER_TOPIC: String(MAX_GROUPS_PER_TOPIC),
+        // Deliveries are sent this long before they are due and held by the SDK.
+        FERMATA_DISPATCHER__PUSH_AHEAD_MS: String(PUSH_AHEAD_MS),
       },
     });
     client = clientOf(cluster);
@@ -415,6 +418,28 @@ describe('the SDK against a single node', () => {
       await eventually(() => next.got.length >= 4, 20_000, 'the handed-back messages');
       expect(next.got.map((s) => s.id).sort()).toEqual(ids.filter((i) => i !== got[0]!.id).sort());
       expect(next.got.every((s) => s.attempt === 2)).toBe(true);
+      await next.sub.close();
+    });
+
+    it('a delivery sent ahead is held and handed to the handler at its due time; close() while holding hands it back uncounted', async () => {
+      const topic = topicName('held');
+      const first = collect(topic, { leaseMs: 60_000 });
+      const dueAt = Date.now() + 2_500;
+      const ids = (
+        await client.publishBatch([0, 1].map((i) => ({ topic, payload: `h${i}`, deliverAt: dueAt })))
+      ).map((r) => r.id);
+      await eventually(() => first.sub.heldCount === 2, 20_000, 'two deliveries held');
+      expect(first.got).toHaveLength(0);
+      await first.sub.close();
+      expect(first.got).toHaveLength(0);
+      // Handed back before their lease started: pending again, as first deliveries, on time.
+      const next = collect(topic, { leaseMs: 60_000 });
+      await eventually(() => next.got.length === 2, 20_000, 'the held messages');
+      expect(next.got.map((s) => s.id).sort()).toEqual([...ids].sort());
+      for (const s of next.got) {
+        expect(s.attempt).toBe(1);
+        expect(s.receivedAtMs).toBeGreaterThanOrEqual(dueAt);
+      }
       await next.sub.close();
     });
 

@@ -603,3 +603,80 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
     expect((await counts(c, other))?.['default']?.pending).toBe(100);
   });
 });
+
+describe('deliveries sent ahead of their due time (dispatcher.pushAheadMs)', () => {
+  const PUSH_AHEAD_MS = 1_000;
+  let cluster: Cluster;
+  let c: NodeClients;
+  const sessions: ConsumeSession[] = [];
+  const consume = async (topic: string, leaseMs: number) => {
+    const s = await retryUnavailable(() =>
+      c.consume({ topic, group: '', prefetch: 100, leaseMs: i64(leaseMs) }),
+    );
+    sessions.push(s);
+    return s;
+  };
+
+  beforeAll(async () => {
+    cluster = await startCluster({
+      nodes: 1,
+      env: { FERMATA_DISPATCHER__PUSH_AHEAD_MS: String(PUSH_AHEAD_MS) },
+    });
+    c = await leaderClients(cluster);
+  });
+  afterEach((ctx) => {
+    for (const s of sessions.splice(0)) s.cancel();
+    if (ctx.task.result?.state === 'fail') console.error(cluster.logs(30));
+  });
+  afterAll(async () => {
+    c?.close();
+    await cluster?.stop();
+  });
+
+  it('arrive before the due time carrying starts_in_ms, which never ends before it; then they ack', async () => {
+    const topic = uniqueTopic('push-ahead');
+    const s = await consume(topic, 10_000);
+    const published = await publish(
+      c,
+      [0, 1, 2].map((i) => msg(topic, `m${i}`, { delayMs: 1_500 })),
+    );
+    const due = new Map(published.results.map((r) => [idOf(r), ms(r.dueAtMs)]));
+    const got = await s.waitForCount(3);
+    for (const g of got) {
+      const dueAt = due.get(idOf(g.delivery))!;
+      expect(Number(g.delivery.startsInMs)).toBeGreaterThan(0);
+      expect(g.arrivedAtMs).toBeLessThan(dueAt);
+      // Sent at most starts_in_ms before the lease starts, so holding that long is never early.
+      expect(g.arrivedAtMs + Number(g.delivery.startsInMs)).toBeGreaterThanOrEqual(dueAt);
+      expect(g.receivedAtMs).toBeGreaterThanOrEqual(dueAt);
+      expect(g.delivery.attempt).toBe(1);
+    }
+    const done = await s.ack(got.map((g) => g.delivery.tag));
+    expect(done.outcomes.map((o) => o.status)).toEqual([SETTLE_OK, SETTLE_OK, SETTLE_OK]);
+  });
+
+  it('a consumer that leaves holding deliveries whose lease has not started hands them on, attempt uncounted', async () => {
+    const topic = uniqueTopic('push-ahead-leave');
+    const first = await consume(topic, 60_000);
+    const published = await publish(c, [
+      msg(topic, 'a', { delayMs: 2_000 }),
+      msg(topic, 'b', { delayMs: 2_000 }),
+    ]);
+    const due = Math.max(...published.results.map((r) => ms(r.dueAtMs)));
+    // Sent to `first` a second before they are due; it leaves while holding them.
+    await first.waitFor(() => first.unacked.size === 2, 10_000, 'two deliveries sent ahead');
+    expect(Date.now()).toBeLessThan(due);
+    first.cancel();
+    const second = await consume(topic, 10_000);
+    const got = await second.waitForCount(2, 10_000);
+    for (const g of got) {
+      expect(g.delivery.attempt).toBe(1);
+      expect(g.receivedAtMs).toBeGreaterThanOrEqual(ms(g.delivery.dueAtMs));
+      // Not after `first`'s 60 s lease.
+      expect(g.receivedAtMs).toBeLessThan(due + 8_000);
+    }
+    const done = await second.ack(got.map((g) => g.delivery.tag));
+    expect(done.outcomes.map((o) => o.status)).toEqual([SETTLE_OK, SETTLE_OK]);
+    expect(first.received).toHaveLength(0);
+  });
+});

@@ -1003,6 +1003,7 @@ export namespace fermata {
             enqueuedAtMs: Long;
             attempt: number;
             leaseExpiresAtMs: Long;
+            startsInMs: Long;
             static create(properties: fermata.v1.Delivery.$Shape): fermata.v1.Delivery & fermata.v1.Delivery.$Shape;
             static create(properties?: fermata.v1.Delivery.$Properties): fermata.v1.Delivery;
             static encode(message: fermata.v1.Delivery.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1023,6 +1024,7 @@ export namespace fermata {
                 enqueuedAtMs?: (Long|null);
                 attempt?: (number|null);
                 leaseExpiresAtMs?: (Long|null);
+                startsInMs?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Delivery.$Properties;

@@ -3479,6 +3479,7 @@ export const fermata = $root.fermata = (() => {
             Delivery.prototype.enqueuedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             Delivery.prototype.attempt = 0;
             Delivery.prototype.leaseExpiresAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Delivery.prototype.startsInMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
 
             Delivery.create = function(properties) {
                 return new Delivery(properties);
@@ -3514,6 +3515,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(80).uint32(message.attempt);
                 if (message.leaseExpiresAtMs != null && $Object.hasOwnProperty.call(message, "leaseExpiresAtMs") && (typeof message.leaseExpiresAtMs === "object" ? message.leaseExpiresAtMs.low || message.leaseExpiresAtMs.high : message.leaseExpiresAtMs !== 0))
                     writer.uint32(88).int64(message.leaseExpiresAtMs);
+                if (message.startsInMs != null && $Object.hasOwnProperty.call(message, "startsInMs") && (typeof message.startsInMs === "object" ? message.startsInMs.low || message.startsInMs.high : message.startsInMs !== 0))
+                    writer.uint32(96).int64(message.startsInMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -3671,6 +3674,15 @@ export const fermata = $root.fermata = (() => {
                                 message.leaseExpiresAtMs = value;
                             else
                                 delete message.leaseExpiresAtMs;
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.startsInMs = value;
+                            else
+                                delete message.startsInMs;
                             continue;
                         }
                     }

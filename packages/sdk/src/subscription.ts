@@ -13,6 +13,7 @@ import {
   toFermataError,
   UnavailableError,
 } from './errors.js';
+import { Hold } from './hold.js';
 import { Message, type Settler } from './message.js';
 import { Settlements } from './settlements.js';
 
@@ -93,6 +94,11 @@ export class Subscription {
   private lastWasRedirect = false;
   private leaseMs: number | undefined;
   private readonly buffered: Message[] = [];
+  /** Deliveries sent ahead of their lease start, handed to handlers at that moment. */
+  private readonly held = new Hold<pb.Delivery.$Properties>((deliveries) => {
+    for (const d of deliveries) this.accept(d);
+    this.dispatch();
+  });
   private readonly running = new Set<Message>();
   private readonly settlements: Settlements;
   private idleWaiters: Array<() => void> = [];
@@ -142,6 +148,15 @@ export class Subscription {
   /** Deliveries received and waiting for a free handler. */
   get bufferedCount(): number {
     return this.buffered.length;
+  }
+
+  /**
+   * Deliveries received ahead of their due time (the server sends them up to
+   * `dispatcher.pushAheadMs` early), held until their lease starts and then
+   * handed to a handler, never earlier.
+   */
+  get heldCount(): number {
+    return this.held.size;
   }
 
   /** The current prefetch window. */
@@ -286,15 +301,23 @@ export class Subscription {
       this.conn.config.logger.debug('subscribed', { topic: this.topic, group: this.group, leader: address });
       if (this.paused || this.state !== 'running') this.sendCredit(0);
     } else if (res.deliveries) {
+      const now = Date.now();
       for (const d of res.deliveries.deliveries ?? []) {
-        const message = new Message(d, this.group, this.settler);
-        if (this.state === 'running') this.buffered.push(message);
-        else this.settlements.track(message.release()).catch((e) => this.settleFailed(message, e));
+        const hold = toSafeNumber(d.startsInMs, 'starts_in_ms');
+        if (hold > 0 && this.state === 'running') this.held.add(d, now + hold);
+        else this.accept(d);
       }
       this.dispatch();
     } else if (res.result) {
       this.settlements.onResult(res.result);
     }
+  }
+
+  /** A delivery whose lease has started: to a handler, or back to the server when closing. */
+  private accept(d: pb.Delivery.$Properties): void {
+    const message = new Message(d, this.group, this.settler);
+    if (this.state === 'running') this.buffered.push(message);
+    else this.settlements.track(message.release()).catch((e) => this.settleFailed(message, e));
   }
 
   private onStreamEnd(address: string | undefined, err: FermataError): void {
@@ -303,6 +326,8 @@ export class Subscription {
     this.subscribed = false;
     this.streamGen++;
     call?.cancel();
+    // Never handed over, so the server gives them to another consumer or back to the queue.
+    this.held.takeAll();
     this.settlements.dropStream();
     if (this.state !== 'running') return;
     if (err instanceof ClosedError || isPermanent(err)) {
@@ -329,6 +354,7 @@ export class Subscription {
     if (this.state === 'closed') return;
     this.state = 'closed';
     clearTimeout(this.reconnectTimer);
+    this.held.takeAll();
     this.settlements.close();
     this.conn.config.logger.error('subscription stopped', {
       topic: this.topic,
@@ -420,6 +446,7 @@ export class Subscription {
     for (const message of this.buffered.splice(0)) {
       message.release().catch((e) => this.settleFailed(message, e));
     }
+    for (const d of this.held.takeAll()) this.accept(d);
     const deadline = Date.now() + this.drainTimeoutMs;
     const idle =
       this.running.size === 0

@@ -25,6 +25,8 @@ export interface Consumer extends ConsumerSlotHolder<bigint> {
   readonly ready: Push[];
   /** Settles (acks, nacks) counted per look-ahead period: the basis of `ahead`. */
   readonly settles: { count: number; previous: number; sinceMs: number };
+  /** Deliveries sent ahead whose lease has not started yet (insertion order ~ start order). */
+  readonly early: Map<string, Push>;
 }
 
 export interface DispatcherOptions {
@@ -38,12 +40,23 @@ export interface DispatcherOptions {
   readonly leaseAheadMs: number;
   /** Lease commands of one queue awaiting apply at once. */
   readonly maxLeaseRoundsInFlight: number;
+  /**
+   * How long before its lease starts a delivery is sent; the consumer holds it
+   * until then (`starts_in_ms`). At most `leaseAheadMs`.
+   */
+  readonly pushAheadMs: number;
 }
 
 /** Pause before a queue is tried again after a failed lease round. */
 export const LEASE_RETRY_PAUSE_MS = 100;
 
-export type Push = ScheduledPush<Consumer, pb.Delivery.$Properties> & { readonly leaseEndMs: number };
+export type Push = ScheduledPush<Consumer, pb.Delivery.$Properties> & {
+  /** When the lease starts: the consumer hands the delivery over then, never earlier. */
+  readonly startsAtMs: number;
+  /** Lateness of the send counts from here (the due time; for a lapsed lease, when it lapsed). */
+  readonly lateFromMs: number;
+  readonly leaseEndMs: number;
+};
 
 const hex = (tag: Uint8Array): string =>
   Buffer.from(tag.buffer, tag.byteOffset, tag.byteLength).toString('hex');
@@ -55,8 +68,9 @@ const hex = (tag: Uint8Array): string =>
  * Raft (one Lease command per consumer share) `leaseAheadMs` before they fall
  * due, so that the lease is replicated by the time the message is due; each
  * leased delivery waits in the push schedule and is written to its consumer's
- * stream at its due millisecond, never earlier (an entry whose due time has
- * passed is pushed as soon as its lease is applied). Several lease rounds of a
+ * stream `pushAheadMs` before its lease starts, carrying `starts_in_ms`, and
+ * the consumer hands it over at the due millisecond, never earlier (an entry
+ * whose due time has passed is pushed as soon as its lease is applied). Several lease rounds of a
  * queue may await apply at once; a queue is read by one round at a time, and
  * tags already carried by a lease command are skipped. In-flight leases live
  * in the same time index (due = lease end), so a lapsed lease is just an entry
@@ -137,6 +151,7 @@ export class Dispatcher {
       for (const c of this.registry.consumers(q)) {
         for (const item of c.ready.splice(0)) this.owners.delete(item.tagKey);
         c.reserved = 0;
+        c.early.clear();
       }
     }
     for (const item of this.schedule.takeDue(Number.POSITIVE_INFINITY)) this.owners.delete(item.tagKey);
@@ -163,22 +178,30 @@ export class Dispatcher {
   }
 
   /**
-   * A consumer stream ended. Its pushed deliveries stay leased (they come back
-   * when the lease runs out); the ones still waiting for their due time go to
-   * another consumer of the queue with a free slot, or lapse.
+   * A consumer stream ended. Its deliveries whose lease has started stay
+   * leased (they come back when the lease runs out); the ones whose lease has
+   * not started (waiting here, or sent ahead and held by the consumer, which
+   * never handed them over) go to another consumer of the queue with a free
+   * slot, or back to the queue.
    */
   removeConsumer(consumer: Consumer): void {
     this.registry.remove(consumer);
     this.departed.add(consumer);
+    const now = Date.now();
+    const held: Push[] = [];
+    for (const item of consumer.early.values()) {
+      if (item.startsAtMs > now && consumer.inFlight.delete(item.tagKey)) held.push(item);
+    }
+    consumer.early.clear();
     const waiting = [...(this.schedule.heldFor(consumer) as Push[]), ...consumer.ready.splice(0)];
+    consumer.reserved -= waiting.length;
     const refilled = new Set<Consumer>();
-    for (const item of waiting) {
-      consumer.reserved--;
+    for (const item of [...waiting, ...held]) {
       const [share] = this.registry.assign(item.queue, 1);
       if (!share) {
         this.schedule.remove(item.tagKey);
         this.owners.delete(item.tagKey);
-        this.release(item);
+        this.release(item.tagKey);
         continue;
       }
       item.consumer = share.consumer;
@@ -189,7 +212,7 @@ export class Dispatcher {
         refilled.add(share.consumer);
       }
     }
-    for (const c of refilled) this.drain(c, Date.now());
+    for (const c of refilled) this.drain(c, now);
     for (const tag of consumer.inFlight.keys()) this.owners.delete(tag);
     consumer.inFlight.clear();
     this.wake();
@@ -200,9 +223,9 @@ export class Dispatcher {
    * delay; a lease taken ahead that has not started becomes pending at its own
    * due time, its attempt not counted). If the nack fails, the lease runs out.
    */
-  private release(item: Push): void {
+  private release(tagKey: string): void {
     if (!this.active) return;
-    const tag = Buffer.from(item.tagKey, 'hex');
+    const tag = Buffer.from(tagKey, 'hex');
     void this.options.proposer.run({ kind: 'nack', tag, delayMs: 0 }).catch((error: unknown) => {
       this.options.log.debug({ err: String(error) }, 'releasing an undelivered lease failed; it will lapse');
     });
@@ -230,6 +253,7 @@ export class Dispatcher {
     const owner = this.owners.get(key);
     if (!owner) return;
     this.owners.delete(key);
+    owner.early.delete(key);
     if (ConsumerRegistry.settled(owner, key) && !next) owner.settles.count++;
     if (next) {
       const nextKey = hex(next.tag);
@@ -325,11 +349,16 @@ export class Dispatcher {
   /**
    * Pushes a consumer's ready deliveries, oldest first, while it has free
    * slots (one stream message). One whose lease ran out while it waited is
-   * dropped: its entry is due again.
+   * dropped: its entry is due again. One whose lease has not started carries
+   * how long the consumer holds it.
    */
   private drain(c: Consumer, now: number): void {
     const out: pb.Delivery.$Properties[] = [];
     let taken = 0;
+    for (const [key, item] of c.early) {
+      if (item.startsAtMs > now) break;
+      c.early.delete(key);
+    }
     while (taken < c.ready.length && c.inFlight.size < c.window) {
       const item = c.ready[taken++]!;
       c.reserved--;
@@ -338,8 +367,11 @@ export class Dispatcher {
         continue;
       }
       c.inFlight.set(item.tagKey, item.leaseEndMs);
+      const hold = item.startsAtMs - now;
+      item.delivery.startsInMs = hold > 0 ? toInt64(BigInt(hold)) : null;
+      if (hold > 0) c.early.set(item.tagKey, item);
       out.push(item.delivery);
-      this.options.metrics.deliveryLatenessMs.observe(Math.max(0, now - item.atMs));
+      this.options.metrics.deliveryLatenessMs.observe(Math.max(0, now - item.lateFromMs));
     }
     if (taken > 0) c.ready.splice(0, taken);
     if (out.length === 0) return;
@@ -530,16 +562,27 @@ export class Dispatcher {
       const leaseEndMs = o.leaseExpiresAtMs!;
       if (!target) {
         // Its consumer left and nobody else has room: hand it back.
-        this.release({ tagKey, atMs: now, queue: q, delivery: {}, consumer, leaseEndMs });
+        this.release(tagKey);
         return;
       }
       target.reserved++;
       this.owners.set(tagKey, target);
       const delivery = toDelivery(target, o.newTag, body, entry, o.attempt ?? 1, leaseEndMs);
+      const startsAtMs = o.startsAtMs ?? now;
       // A lease that ran out is redelivered at once; its lateness counts from when it came due.
-      const atMs = Math.min(o.startsAtMs ?? now, entry.dueAtMs);
-      const item: Push = { tagKey, atMs, queue: q, delivery, consumer: target, leaseEndMs };
-      if ((o.startsAtMs ?? now) <= now) {
+      const lateFromMs = Math.min(startsAtMs, entry.dueAtMs);
+      const atMs = startsAtMs - this.options.pushAheadMs;
+      const item: Push = {
+        tagKey,
+        atMs,
+        startsAtMs,
+        lateFromMs,
+        queue: q,
+        delivery,
+        consumer: target,
+        leaseEndMs,
+      };
+      if (atMs <= now) {
         target.ready.push(item);
         touched.add(target);
       } else {

@@ -8,6 +8,7 @@ import { DueHeap } from './due-heap.js';
  */
 export interface ScheduledPush<C, D> {
   readonly tagKey: string;
+  /** When to send it. */
   readonly atMs: number;
   readonly queue: bigint;
   readonly delivery: D;

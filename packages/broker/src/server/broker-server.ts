@@ -150,6 +150,7 @@ export class BrokerServer {
       maxLeaseBatch: config.dispatcher.maxLeaseBatch,
       leaseAheadMs: config.dispatcher.leaseAheadMs,
       maxLeaseRoundsInFlight: config.dispatcher.maxLeaseRoundsInFlight,
+      pushAheadMs: config.dispatcher.pushAheadMs,
     });
     const ctx: ServerContext = {
       config,

@@ -278,7 +278,13 @@ export const configSchema = {
       2_000,
       0,
       L.maxLeaseAheadMs,
-      'How long before its due time an entry is leased; the delivery is still pushed at the due time, never earlier. 0 = lease only once due. At most limits.maxLeaseAheadMs.',
+      'How long before its due time an entry is leased; the consumer still gets the delivery at the due time, never earlier. 0 = lease only once due. At most limits.maxLeaseAheadMs.',
+    ),
+    pushAheadMs: int(
+      250,
+      0,
+      L.maxLeaseAheadMs,
+      'How long before its due time a leased delivery is sent to its consumer, which holds it until then (Delivery.starts_in_ms; the SDK hands it to the handler at the due time, never earlier). Covers the network and the leader being busy. 0 = sent at the due time. At most dispatcher.leaseAheadMs.',
     ),
     maxLeaseRoundsInFlight: int(4, 1, 64, 'Lease commands of one queue awaiting apply at once.'),
     defaultPrefetch: int(

@@ -82,6 +82,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       ahead: 0,
       ready: [],
       settles: { count: 0, previous: 0, sinceMs: Date.now() },
+      early: new Map(),
       sink,
     };
     write({ subscribed: { topic, group, prefetch, leaseMs: toInt64(BigInt(leaseMs)) } });
