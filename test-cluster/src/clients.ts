@@ -159,8 +159,8 @@ export async function retryUnavailable<T>(fn: () => Promise<T>, timeoutMs = 30_0
 
 /**
  * One delivery as a client gets it: `receivedAtMs` is when it is handed over
- * (its arrival plus `starts_in_ms`, as the SDK does), `arrivedAtMs` when the
- * stream brought it.
+ * (for one sent ahead: its arrival plus `starts_at_ms - sent_at_ms`, the
+ * plain rule of docs/api.md), `arrivedAtMs` when the stream brought it.
  */
 export interface Received {
   readonly delivery: pb.Delivery;
@@ -171,7 +171,7 @@ export interface Received {
 /**
  * One Consume stream: collects deliveries (with receive times), tracks how many
  * are unacked, and turns in-stream settle requests into promises. A delivery
- * sent ahead (`starts_in_ms` > 0) is held that long before it joins
+ * sent ahead (`starts_at_ms` > 0) is held until its start before it joins
  * `received`, as a client honouring the protocol does; it counts as unacked
  * from its arrival.
  */
@@ -226,11 +226,12 @@ export class ConsumeSession {
     const now = Date.now();
     if (res.subscribed) this.subscribed = res.subscribed as pb.Subscribed;
     if (res.deliveries) {
-      for (const raw of (res.deliveries as pb.DeliveryBatch).deliveries) {
+      const batch = res.deliveries as pb.DeliveryBatch;
+      for (const raw of batch.deliveries) {
         const d = raw as pb.Delivery;
         this.unacked.set(hex(d.tag), Number(d.leaseExpiresAtMs));
-        const hold = Number(d.startsInMs);
-        if (hold > 0) this.handOverAt(d, now, now + hold);
+        const hold = Number(d.startsAtMs) - Number(batch.sentAtMs);
+        if (Number(d.startsAtMs) > 0 && hold > 0) this.handOverAt(d, now, now + hold);
         else this.received.push({ delivery: d, receivedAtMs: now, arrivedAtMs: now });
       }
       this.maxUnacked = Math.max(this.maxUnacked, this.unacked.size);

@@ -1003,7 +1003,7 @@ export namespace fermata {
             enqueuedAtMs: Long;
             attempt: number;
             leaseExpiresAtMs: Long;
-            startsInMs: Long;
+            startsAtMs: Long;
             static create(properties: fermata.v1.Delivery.$Shape): fermata.v1.Delivery & fermata.v1.Delivery.$Shape;
             static create(properties?: fermata.v1.Delivery.$Properties): fermata.v1.Delivery;
             static encode(message: fermata.v1.Delivery.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1024,7 +1024,7 @@ export namespace fermata {
                 enqueuedAtMs?: (Long|null);
                 attempt?: (number|null);
                 leaseExpiresAtMs?: (Long|null);
-                startsInMs?: (Long|null);
+                startsAtMs?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Delivery.$Properties;
@@ -1037,6 +1037,7 @@ export namespace fermata {
             constructor(properties?: fermata.v1.DeliveryBatch.$Properties);
             $unknowns?: Uint8Array[];
             deliveries: fermata.v1.Delivery.$Properties[];
+            sentAtMs: Long;
             static create(properties: fermata.v1.DeliveryBatch.$Shape): fermata.v1.DeliveryBatch & fermata.v1.DeliveryBatch.$Shape;
             static create(properties?: fermata.v1.DeliveryBatch.$Properties): fermata.v1.DeliveryBatch;
             static encode(message: fermata.v1.DeliveryBatch.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1047,6 +1048,7 @@ export namespace fermata {
         namespace DeliveryBatch {
             interface $Properties {
                 deliveries?: (fermata.v1.Delivery.$Properties[]|null);
+                sentAtMs?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.DeliveryBatch.$Properties;

@@ -3479,7 +3479,7 @@ export const fermata = $root.fermata = (() => {
             Delivery.prototype.enqueuedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             Delivery.prototype.attempt = 0;
             Delivery.prototype.leaseExpiresAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
-            Delivery.prototype.startsInMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Delivery.prototype.startsAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
 
             Delivery.create = function(properties) {
                 return new Delivery(properties);
@@ -3515,8 +3515,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(80).uint32(message.attempt);
                 if (message.leaseExpiresAtMs != null && $Object.hasOwnProperty.call(message, "leaseExpiresAtMs") && (typeof message.leaseExpiresAtMs === "object" ? message.leaseExpiresAtMs.low || message.leaseExpiresAtMs.high : message.leaseExpiresAtMs !== 0))
                     writer.uint32(88).int64(message.leaseExpiresAtMs);
-                if (message.startsInMs != null && $Object.hasOwnProperty.call(message, "startsInMs") && (typeof message.startsInMs === "object" ? message.startsInMs.low || message.startsInMs.high : message.startsInMs !== 0))
-                    writer.uint32(96).int64(message.startsInMs);
+                if (message.startsAtMs != null && $Object.hasOwnProperty.call(message, "startsAtMs") && (typeof message.startsAtMs === "object" ? message.startsAtMs.low || message.startsAtMs.high : message.startsAtMs !== 0))
+                    writer.uint32(96).int64(message.startsAtMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -3680,9 +3680,9 @@ export const fermata = $root.fermata = (() => {
                             if (wireType !== 0)
                                 break;
                             if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
-                                message.startsInMs = value;
+                                message.startsAtMs = value;
                             else
-                                delete message.startsInMs;
+                                delete message.startsAtMs;
                             continue;
                         }
                     }
@@ -3722,6 +3722,7 @@ export const fermata = $root.fermata = (() => {
             };
 
             DeliveryBatch.prototype.deliveries = $util.emptyArray;
+            DeliveryBatch.prototype.sentAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
 
             DeliveryBatch.create = function(properties) {
                 return new DeliveryBatch(properties);
@@ -3737,6 +3738,8 @@ export const fermata = $root.fermata = (() => {
                 if (message.deliveries != null && message.deliveries.length)
                     for (let i = 0; i < message.deliveries.length; ++i)
                         $root.fermata.v1.Delivery.encode(message.deliveries[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.sentAtMs != null && $Object.hasOwnProperty.call(message, "sentAtMs") && (typeof message.sentAtMs === "object" ? message.sentAtMs.low || message.sentAtMs.high : message.sentAtMs !== 0))
+                    writer.uint32(16).int64(message.sentAtMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -3750,7 +3753,7 @@ export const fermata = $root.fermata = (() => {
                     _depth = 0;
                 if (_depth > $Reader.recursionLimit)
                     throw $Error("max depth exceeded");
-                let end, message;
+                let end, message, value;
                 if (length === $undefined)
                     end = reader.len;
                 else {
@@ -3776,6 +3779,15 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.deliveries && message.deliveries.length))
                                 message.deliveries = [];
                             message.deliveries.push($root.fermata.v1.Delivery.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sentAtMs = value;
+                            else
+                                delete message.sentAtMs;
                             continue;
                         }
                     }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { type pb, toInt64, toSafeNumber } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
@@ -13,7 +14,7 @@ import {
   toFermataError,
   UnavailableError,
 } from './errors.js';
-import { Hold } from './hold.js';
+import { Hold, TransitFloor } from './hold.js';
 import { Message, type Settler } from './message.js';
 import { Settlements } from './settlements.js';
 
@@ -99,6 +100,7 @@ export class Subscription {
     for (const d of deliveries) this.accept(d);
     this.dispatch();
   });
+  private readonly transit = new TransitFloor();
   private readonly running = new Set<Message>();
   private readonly settlements: Settlements;
   private idleWaiters: Array<() => void> = [];
@@ -301,10 +303,13 @@ export class Subscription {
       this.conn.config.logger.debug('subscribed', { topic: this.topic, group: this.group, leader: address });
       if (this.paused || this.state !== 'running') this.sendCredit(0);
     } else if (res.deliveries) {
-      const now = Date.now();
+      const arrival = performance.now();
+      const sentAt = toSafeNumber(res.deliveries.sentAtMs, 'sent_at_ms');
+      const floor = this.transit.observe(sentAt, arrival);
       for (const d of res.deliveries.deliveries ?? []) {
-        const hold = toSafeNumber(d.startsInMs, 'starts_in_ms');
-        if (hold > 0 && this.state === 'running') this.held.add(d, now + hold);
+        const startsAt = toSafeNumber(d.startsAtMs, 'starts_at_ms');
+        const releaseAt = startsAt + floor;
+        if (startsAt > sentAt && releaseAt > arrival && this.state === 'running') this.held.add(d, releaseAt);
         else this.accept(d);
       }
       this.dispatch();
@@ -328,6 +333,7 @@ export class Subscription {
     call?.cancel();
     // Never handed over, so the server gives them to another consumer or back to the queue.
     this.held.takeAll();
+    this.transit.reset();
     this.settlements.dropStream();
     if (this.state !== 'running') return;
     if (err instanceof ClosedError || isPermanent(err)) {

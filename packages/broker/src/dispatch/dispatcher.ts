@@ -11,6 +11,7 @@ import { PushSchedule, type ScheduledPush } from './push-schedule.js';
 
 /** Where a consumer's deliveries go: its gRPC stream. */
 export interface DeliverySink {
+  /** Writes one batch, stamped with the leader's clock (`sent_at_ms`). */
   deliver(deliveries: pb.Delivery.$Properties[]): void;
   /** Ends the stream with a status (leadership lost, shutdown). */
   close(error: unknown): void;
@@ -25,8 +26,12 @@ export interface Consumer extends ConsumerSlotHolder<bigint> {
   readonly ready: Push[];
   /** Settles (acks, nacks) counted per look-ahead period: the basis of `ahead`. */
   readonly settles: { count: number; previous: number; sinceMs: number };
-  /** Deliveries sent ahead whose lease has not started yet (insertion order ~ start order). */
-  readonly early: Map<string, Push>;
+  /**
+   * Deliveries sent ahead whose lease has not started, by start time: held by
+   * the consumer, not its application's yet, so they do not count against
+   * the window (at most a window of them).
+   */
+  readonly early: PushSchedule<Consumer, pb.Delivery.$Properties, Push>;
 }
 
 export interface DispatcherOptions {
@@ -42,7 +47,7 @@ export interface DispatcherOptions {
   readonly maxLeaseRoundsInFlight: number;
   /**
    * How long before its lease starts a delivery is sent; the consumer holds it
-   * until then (`starts_in_ms`). At most `leaseAheadMs`.
+   * until then (`starts_at_ms`). At most `leaseAheadMs`.
    */
   readonly pushAheadMs: number;
 }
@@ -68,7 +73,7 @@ const hex = (tag: Uint8Array): string =>
  * Raft (one Lease command per consumer share) `leaseAheadMs` before they fall
  * due, so that the lease is replicated by the time the message is due; each
  * leased delivery waits in the push schedule and is written to its consumer's
- * stream `pushAheadMs` before its lease starts, carrying `starts_in_ms`, and
+ * stream `pushAheadMs` before its lease starts, carrying `starts_at_ms`, and
  * the consumer hands it over at the due millisecond, never earlier (an entry
  * whose due time has passed is pushed as soon as its lease is applied). Several lease rounds of a
  * queue may await apply at once; a queue is read by one round at a time, and
@@ -189,7 +194,7 @@ export class Dispatcher {
     this.departed.add(consumer);
     const now = Date.now();
     const held: Push[] = [];
-    for (const item of consumer.early.values()) {
+    for (const item of consumer.early.heldFor(consumer)) {
       if (item.startsAtMs > now && consumer.inFlight.delete(item.tagKey)) held.push(item);
     }
     consumer.early.clear();
@@ -253,7 +258,7 @@ export class Dispatcher {
     const owner = this.owners.get(key);
     if (!owner) return;
     this.owners.delete(key);
-    owner.early.delete(key);
+    owner.early.remove(key);
     if (ConsumerRegistry.settled(owner, key) && !next) owner.settles.count++;
     if (next) {
       const nextKey = hex(next.tag);
@@ -350,26 +355,28 @@ export class Dispatcher {
    * Pushes a consumer's ready deliveries, oldest first, while it has free
    * slots (one stream message). One whose lease ran out while it waited is
    * dropped: its entry is due again. One whose lease has not started carries
-   * how long the consumer holds it.
+   * its start, for the consumer to hold it until then; those held do not
+   * count against the window until they start (so they never keep a due one
+   * out), and at most a window of them is out at once (`arm` wakes when the
+   * first one left waiting starts).
    */
   private drain(c: Consumer, now: number): void {
     const out: pb.Delivery.$Properties[] = [];
     let taken = 0;
-    for (const [key, item] of c.early) {
-      if (item.startsAtMs > now) break;
-      c.early.delete(key);
-    }
-    while (taken < c.ready.length && c.inFlight.size < c.window) {
-      const item = c.ready[taken++]!;
+    c.early.takeDue(now);
+    while (taken < c.ready.length && c.inFlight.size - c.early.size < c.window) {
+      const item = c.ready[taken]!;
+      if (item.startsAtMs > now && c.early.size >= c.window) break;
+      taken++;
       c.reserved--;
       if (item.leaseEndMs <= now) {
         this.owners.delete(item.tagKey);
         continue;
       }
       c.inFlight.set(item.tagKey, item.leaseEndMs);
-      const hold = item.startsAtMs - now;
-      item.delivery.startsInMs = hold > 0 ? toInt64(BigInt(hold)) : null;
-      if (hold > 0) c.early.set(item.tagKey, item);
+      const early = item.startsAtMs > now;
+      item.delivery.startsAtMs = early ? toInt64(BigInt(item.startsAtMs)) : null;
+      if (early) c.early.add(item);
       out.push(item.delivery);
       this.options.metrics.deliveryLatenessMs.observe(Math.max(0, now - item.lateFromMs));
     }
@@ -382,9 +389,11 @@ export class Dispatcher {
   /**
    * The consumer's look-ahead credit: as many deliveries as it settled in the
    * last look-ahead period (slots it can be expected to free by the time the
-   * leases taken now fall due), at most what the lease rounds in flight carry;
-   * nothing while the consumer has no window (paused). A slow consumer settles
-   * little, so little is leased ahead for it.
+   * leases taken now fall due), and at least its window (a consumer that has
+   * just subscribed has settled nothing yet), at most what the lease rounds in
+   * flight carry; nothing while the consumer has no window (paused). A slow
+   * consumer settles little, so little more than a window is leased ahead for
+   * it.
    */
   private refreshAhead(c: Consumer, now: number): void {
     const period = Math.max(1, this.options.leaseAheadMs);
@@ -397,7 +406,7 @@ export class Dispatcher {
     const { leaseAheadMs, maxLeaseBatch, maxLeaseRoundsInFlight } = this.options;
     c.ahead =
       leaseAheadMs > 0 && c.window > 0
-        ? Math.min(maxLeaseBatch * maxLeaseRoundsInFlight, Math.max(s.previous, s.count))
+        ? Math.min(maxLeaseBatch * maxLeaseRoundsInFlight, Math.max(c.window, s.previous, s.count))
         : 0;
   }
 
@@ -409,10 +418,14 @@ export class Dispatcher {
   private arm(): void {
     if (!this.active) return;
     let round = Number.POSITIVE_INFINITY;
+    const now = Date.now();
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
         const lapse = ConsumerRegistry.nextLapse(c);
         if (lapse !== undefined && lapse < round) round = lapse;
+        // Held back from sending ahead (a window of them is held by the consumer already): send it once it starts.
+        const waiting = c.ready[0]?.startsAtMs;
+        if (waiting !== undefined && waiting > now && waiting < round) round = waiting;
       }
       if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= this.options.maxLeaseRoundsInFlight) continue;
       if (this.registry.credit(q) === 0) continue;

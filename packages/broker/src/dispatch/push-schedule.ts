@@ -16,17 +16,20 @@ export interface ScheduledPush<C, D> {
   consumer: C;
 }
 
-export class PushSchedule<C, D> {
+export class PushSchedule<C, D, P extends ScheduledPush<C, D> = ScheduledPush<C, D>> {
   private readonly heap = new DueHeap<string>();
-  private readonly byTag = new Map<string, ScheduledPush<C, D>>();
+  private readonly byTag = new Map<string, P>();
+
+  /** `timeOf`: the time an item is ordered and taken by (default: when to send it). */
+  constructor(private readonly timeOf: (item: P) => number = (item) => item.atMs) {}
 
   get size(): number {
     return this.byTag.size;
   }
 
-  add(item: ScheduledPush<C, D>): void {
+  add(item: P): void {
     this.byTag.set(item.tagKey, item);
-    this.heap.set(item.tagKey, item.atMs);
+    this.heap.set(item.tagKey, this.timeOf(item));
   }
 
   has(tagKey: string): boolean {
@@ -34,7 +37,7 @@ export class PushSchedule<C, D> {
   }
 
   /** Forgets a tag; returns the item it named. */
-  remove(tagKey: string): ScheduledPush<C, D> | undefined {
+  remove(tagKey: string): P | undefined {
     const item = this.byTag.get(tagKey);
     if (!item) return undefined;
     this.byTag.delete(tagKey);
@@ -42,14 +45,14 @@ export class PushSchedule<C, D> {
     return item;
   }
 
-  /** Push time of the earliest item. */
+  /** Time of the earliest item. */
   nextAtMs(): number | undefined {
     return this.heap.peek()?.dueMs;
   }
 
-  /** Removes and returns every item with atMs <= nowMs, earliest first. */
-  takeDue(nowMs: number): ScheduledPush<C, D>[] {
-    const out: ScheduledPush<C, D>[] = [];
+  /** Removes and returns every item whose time is <= nowMs, earliest first. */
+  takeDue(nowMs: number): P[] {
+    const out: P[] = [];
     for (let top = this.heap.peek(); top && top.dueMs <= nowMs; top = this.heap.peek()) {
       out.push(this.remove(top.queue)!);
     }
@@ -57,8 +60,8 @@ export class PushSchedule<C, D> {
   }
 
   /** Items held for `consumer`. */
-  heldFor(consumer: C): ScheduledPush<C, D>[] {
-    const out: ScheduledPush<C, D>[] = [];
+  heldFor(consumer: C): P[] {
+    const out: P[] = [];
     for (const item of this.byTag.values()) if (item.consumer === consumer) out.push(item);
     return out;
   }

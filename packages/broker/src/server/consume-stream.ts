@@ -1,6 +1,7 @@
 import { type pb, toBigInt, toInt64 } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
-import type { Consumer, DeliverySink } from '../dispatch/dispatcher.js';
+import type { Consumer, DeliverySink, Push } from '../dispatch/dispatcher.js';
+import { PushSchedule } from '../dispatch/push-schedule.js';
 import { DEFAULT_GROUP } from '../keys.js';
 import { AlreadyExistsError, LimitError, ValidationError } from '../state/errors.js';
 import { validateGroupName, validateLeaseMs, validateTopicName } from '../state/validation.js';
@@ -33,7 +34,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
   };
 
   const sink: DeliverySink = {
-    deliver: (deliveries) => write({ deliveries: { deliveries } }),
+    deliver: (deliveries) => write({ deliveries: { deliveries, sentAtMs: toInt64(BigInt(Date.now())) } }),
     close: (error) => end(error),
   };
 
@@ -82,7 +83,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       ahead: 0,
       ready: [],
       settles: { count: 0, previous: 0, sinceMs: Date.now() },
-      early: new Map(),
+      early: new PushSchedule<Consumer, pb.Delivery.$Properties, Push>((item) => item.startsAtMs),
       sink,
     };
     write({ subscribed: { topic, group, prefetch, leaseMs: toInt64(BigInt(leaseMs)) } });
