@@ -56,6 +56,8 @@ export class LevelStore implements KVStore {
       db = new ClassicLevel<Bytes, Bytes>(options.path, {
         ...ENCODINGS,
         cacheSize: options.cacheSizeBytes ?? 8 * 1024 * 1024,
+        ...(options.maxOpenFiles !== undefined ? { maxOpenFiles: options.maxOpenFiles } : {}),
+        ...(options.blockSizeBytes !== undefined ? { blockSize: options.blockSizeBytes } : {}),
       }) as unknown as Db;
     } else if (options.engine === 'memory') {
       db = new MemoryLevel<Bytes, Bytes>(ENCODINGS) as unknown as Db;

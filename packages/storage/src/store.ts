@@ -86,4 +86,12 @@ export interface OpenOptions {
   readonly checkSlices?: boolean;
   /** LevelDB block cache in bytes (leveldb engine only). */
   readonly cacheSizeBytes?: number;
+  /**
+   * Table files LevelDB keeps open (leveldb only; default 1,000). Each open
+   * table keeps its index and filter blocks in memory and its file mapped, so
+   * this bounds memory that otherwise grows with the store.
+   */
+  readonly maxOpenFiles?: number;
+  /** LevelDB's uncompressed block size in bytes (leveldb only; default 4 KiB); larger blocks mean smaller in-memory indexes. */
+  readonly blockSizeBytes?: number;
 }

@@ -73,6 +73,8 @@ export class BrokerServer {
             engine: 'leveldb',
             path: join(config.dataDir, 'state'),
             cacheSizeBytes: config.storage.blockCacheBytes,
+            maxOpenFiles: config.storage.maxOpenFiles,
+            blockSizeBytes: config.storage.blockSizeBytes,
           }
         : { engine: 'memory' },
     );

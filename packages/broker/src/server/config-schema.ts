@@ -219,6 +219,18 @@ export const configSchema = {
       "Queue entries and index records kept in memory for apply's reads (0 = none).",
     ),
     blockCacheBytes: int(8 * MIB, 0, 64 * 1024 * MIB, "LevelDB's block cache (leveldb engine)."),
+    maxOpenFiles: int(
+      1_000,
+      16,
+      100_000,
+      'Table files LevelDB keeps open (leveldb engine). Each open table holds its index and filter blocks in memory and its file memory-mapped (counted in RSS as file-backed pages): the bound on memory that grows with the store.',
+    ),
+    blockSizeBytes: int(
+      4 * 1024,
+      1024,
+      4 * MIB,
+      "LevelDB's uncompressed block size (leveldb engine): larger blocks make the per-table indexes held in memory smaller, at the cost of reading more per lookup.",
+    ),
   },
   raft: {
     tickMs: int(50, 1, 10 * SECOND_MS, 'Length of one Raft tick.'),
