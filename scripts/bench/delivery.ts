@@ -1,6 +1,7 @@
 // Delivery lateness: N messages (256 B) with due times uniform in 1-5 s, published by 4
 // producers in batches of 100 (the peers' workload), consumed by one subscription.
-// Lateness = received-at (the SDK's receive time) minus due-at (the absolute due time each
+// Lateness = received-at (when the SDK took it in: its arrival, or the end of its hold for a
+// delivery sent ahead, `Message.receivedAtMs`) minus due-at (the absolute due time each
 // message was published with, `deliverAt`, by this machine's clock), first delivery of each.
 import {
   DeliveryLedger,

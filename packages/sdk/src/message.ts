@@ -37,7 +37,10 @@ export class Message {
   readonly enqueuedAtMs: number;
   /** 1 on the first delivery, then 2, 3...; a redelivery is attempt + 1. */
   readonly attempt: number;
-  /** @internal Local time of receipt (Date.now()), for lease bookkeeping. */
+  /**
+   * @internal Local time (Date.now()) the SDK took it in: its arrival, or for
+   * a delivery sent ahead of its due time, when the hold released it. For lease bookkeeping.
+   */
   readonly receivedAtMs: number;
   private currentTag: Uint8Array;
   private currentLeaseExpiresAtMs: number;
