@@ -305,11 +305,12 @@ export class Subscription {
     } else if (res.deliveries) {
       const arrival = performance.now();
       const sentAt = toSafeNumber(res.deliveries.sentAtMs, 'sent_at_ms');
-      const floor = this.transit.observe(sentAt, arrival);
+      // Without the send time (not sent by this server), the local clock stands in for the leader's.
+      const floor = sentAt > 0 ? this.transit.observe(sentAt, arrival) : arrival - Date.now();
       for (const d of res.deliveries.deliveries ?? []) {
         const startsAt = toSafeNumber(d.startsAtMs, 'starts_at_ms');
         const releaseAt = startsAt + floor;
-        if (startsAt > sentAt && releaseAt > arrival && this.state === 'running') this.held.add(d, releaseAt);
+        if (releaseAt > arrival && this.state === 'running') this.held.add(d, releaseAt);
         else this.accept(d);
       }
       this.dispatch();
