@@ -30,16 +30,29 @@ export const STOP_TIMEOUT_MS = 20_000;
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** A free TCP port on 127.0.0.1 (bind port 0, read it, release it). */
+/**
+ * Ports handed to test servers come from below Linux's ephemeral range
+ * (32768-60999 by default): a port from that range (what `listen(0)` gives)
+ * can meanwhile become the local end of some client connection — the tests'
+ * own gRPC channels — and then cannot be bound until that connection closes.
+ */
+const PORT_RANGE = { from: 20_000, to: 32_000 } as const;
+const usedPorts = new Set<number>();
+
+/** A TCP port on 127.0.0.1 that was free a moment ago: picked at random below the ephemeral range and probed by binding it. */
 export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.on('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => done(port));
+  for (;;) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
+    if (usedPorts.has(port)) continue;
+    const free = await new Promise<boolean>((done) => {
+      const s = createServer();
+      s.once('error', () => done(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => done(true)));
     });
-  });
+    if (!free) continue;
+    usedPorts.add(port);
+    return port;
+  }
 }
 
 export interface NodePorts {

@@ -221,9 +221,6 @@ describe('configuration errors name the key', () => {
     expect(
       problemsOf(() => loadConfig({ overrides: { dispatcher: { defaultPrefetch: 50, maxPrefetch: 10 } } })),
     ).toEqual(['dispatcher.defaultPrefetch (50) must not exceed dispatcher.maxPrefetch (10)']);
-    expect(
-      problemsOf(() => loadConfig({ overrides: { dispatcher: { leaseAheadMs: 500, pushAheadMs: 800 } } })),
-    ).toEqual(['dispatcher.pushAheadMs (800) must not exceed dispatcher.leaseAheadMs (500)']);
   });
 
   it('programmatic overrides are checked like the file', () => {

@@ -250,9 +250,10 @@ describe('lease, ack, nack, extend', () => {
       startsAtMs: T0 + 1_000,
       leaseExpiresAtMs: T0 + 1_100,
     });
-    // Before it starts, the message still reads as pending at its due time.
+    // Leased, it is in flight before it starts (its delivery may be on its way); ack waits for the start.
     const view = await h.sm.reader.getMessage('t', { id: m!.id }, h.now);
-    expect(view!.groups[0]).toMatchObject({ state: 'pending', dueAtMs: T0 + 1_000, attempt: 0 });
+    expect(view!.groups[0]).toMatchObject({ state: 'in-flight', dueAtMs: T0 + 1_100, attempt: 1 });
+    expect((await h.ok({ kind: 'ack', tags: [l!.newTag!] })).outcomes[0]!.status).toBe('lease-expired');
     h.now = T0 + 1_050;
     const running = await h.sm.reader.getMessage('t', { id: m!.id }, h.now);
     expect(running!.groups[0]).toMatchObject({ state: 'in-flight', attempt: 1 });
@@ -279,14 +280,14 @@ describe('lease, ack, nack, extend', () => {
     expect((await h.leaseAll('t'))[0]).toMatchObject({ status: 'leased', attempt: 1 });
   });
 
-  it('cancel and reschedule undo a lease taken ahead that has not started, and report its tag withdrawn', async () => {
+  it('cancel and reschedule answer in flight for a lease taken ahead, also before it starts; expiry removes it and reports its tag withdrawn', async () => {
     const h = await Harness.create();
     const withdrawn: string[] = [];
     h.sm.onWithdrawn = (tags) => {
       for (const t of tags) withdrawn.push(Buffer.from(t).toString('hex'));
     };
     const [a, b] = await h.publish(
-      { topic: 't', payload: text('a'), delayMs: 1_000 },
+      { topic: 't', payload: text('a'), delayMs: 1_000, ttlMs: 500 },
       { topic: 't', payload: text('b'), delayMs: 1_000 },
     );
     const due = await h.sm.reader.dueEntriesOf('t', 'default', T0 + 1_000, 10);
@@ -300,23 +301,23 @@ describe('lease, ack, nack, extend', () => {
     });
     expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 2 });
     const tags = r.outcomes.map((o) => Buffer.from(o.newTag!).toString('hex'));
+    const views = () => Promise.all([a, b].map((m) => h.sm.reader.getMessage('t', { id: m!.id }, h.now)));
+    const before = await views();
+    expect(before.map((v) => v!.groups[0]!.state)).toEqual(['in-flight', 'in-flight']);
     expect((await h.ok({ kind: 'cancel', topic: 't', target: { id: a!.id } })).result.status).toBe(
-      'cancelled',
-    );
-    const moved = await h.ok({ kind: 'reschedule', topic: 't', target: { id: b!.id }, delayMs: 5_000 });
-    expect(moved.result).toMatchObject({ status: 'rescheduled', dueAtMs: T0 + 5_000 });
-    expect(withdrawn.sort()).toEqual([...tags].sort());
-    expect(await h.stats('t')).toMatchObject({ pending: 1, inFlight: 0 });
-    const view = await h.sm.reader.getMessage('t', { id: b!.id }, h.now);
-    expect(view!.groups[0]).toMatchObject({ state: 'pending', dueAtMs: T0 + 5_000, attempt: 0 });
-    // Once a lease has started, cancel answers in flight as before.
-    h.now = T0 + 5_000;
-    const [l] = await h.leaseAll('t');
-    expect(l).toMatchObject({ status: 'leased', attempt: 1 });
-    expect((await h.ok({ kind: 'cancel', topic: 't', target: { id: b!.id } })).result.status).toBe(
       'in-flight',
     );
-    expect(withdrawn).toHaveLength(2);
+    const moved = await h.ok({ kind: 'reschedule', topic: 't', target: { id: b!.id }, delayMs: 5_000 });
+    expect(moved.result.status).toBe('in-flight');
+    expect(await views()).toEqual(before);
+    expect(withdrawn).toEqual([]);
+    // Expiry removes a message in flight too; a lease that has not started is reported.
+    h.now = T0 + 500;
+    expect((await h.ok({ kind: 'expire', ids: [a!.id] })).outcomes).toEqual([
+      { id: a!.id, status: 'expired' },
+    ]);
+    expect(withdrawn).toEqual([tags[0]]);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 1 });
   });
 
   it('a nack of a lease taken ahead that has not started restores the entry at its own due time', async () => {

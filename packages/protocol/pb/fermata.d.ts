@@ -829,6 +829,7 @@ export namespace fermata {
             group: string;
             prefetch: number;
             leaseMs: Long;
+            holdsAhead: boolean;
             static create(properties: fermata.v1.Subscribe.$Shape): fermata.v1.Subscribe & fermata.v1.Subscribe.$Shape;
             static create(properties?: fermata.v1.Subscribe.$Properties): fermata.v1.Subscribe;
             static encode(message: fermata.v1.Subscribe.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -842,6 +843,7 @@ export namespace fermata {
                 group?: (string|null);
                 prefetch?: (number|null);
                 leaseMs?: (Long|null);
+                holdsAhead?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Subscribe.$Properties;

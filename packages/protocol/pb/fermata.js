@@ -2777,6 +2777,7 @@ export const fermata = $root.fermata = (() => {
             Subscribe.prototype.group = "";
             Subscribe.prototype.prefetch = 0;
             Subscribe.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Subscribe.prototype.holdsAhead = false;
 
             Subscribe.create = function(properties) {
                 return new Subscribe(properties);
@@ -2797,6 +2798,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(24).uint32(message.prefetch);
                 if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
                     writer.uint32(32).int64(message.leaseMs);
+                if (message.holdsAhead != null && $Object.hasOwnProperty.call(message, "holdsAhead") && message.holdsAhead !== false)
+                    writer.uint32(40).bool(message.holdsAhead);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -2864,6 +2867,15 @@ export const fermata = $root.fermata = (() => {
                                 message.leaseMs = value;
                             else
                                 delete message.leaseMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.holdsAhead = value;
+                            else
+                                delete message.holdsAhead;
                             continue;
                         }
                     }

@@ -288,6 +288,7 @@ export class Subscription {
         group: this.group,
         prefetch: this.prefetchN,
         leaseMs: toInt64(BigInt(this.requestedLeaseMs)),
+        holdsAhead: true,
       },
     });
   }

@@ -11,7 +11,6 @@
  * container, start again, and disconnecting a container from the network.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
@@ -25,6 +24,7 @@ import {
   type StartedTestContainer,
   Wait,
 } from 'testcontainers';
+import { freePort } from '../harness.js';
 import { REPO_ROOT } from './docker.js';
 import { type K8sObject, renderKustomization } from './kustomize.js';
 import { containerOf, podEnvironment } from './pod-env.js';
@@ -73,17 +73,6 @@ export interface ContainerClusterOptions {
   readonly namespace?: string;
   /** Extra or overriding variables for every node (e.g. a log level). */
   readonly env?: Readonly<Record<string, string>>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** GenericContainer plus what the pod spec asks for and testcontainers has no builder for. */

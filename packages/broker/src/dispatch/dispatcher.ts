@@ -21,11 +21,13 @@ export interface Consumer extends ConsumerSlotHolder<bigint> {
   readonly topic: string;
   readonly group: string;
   readonly leaseMs: number;
+  /** It holds deliveries sent ahead until their start (Subscribe.holds_ahead): only then are they sent early. */
+  readonly holdsAhead: boolean;
   readonly sink: DeliverySink;
   /** Leased deliveries whose due time has come, waiting for a free slot (FIFO). */
   readonly ready: Push[];
   /** Settles (acks, nacks) counted per look-ahead period: the basis of `ahead`. */
-  readonly settles: { count: number; previous: number; sinceMs: number };
+  readonly settles: { count: number; previous: number; sinceMs: number; periods: number };
   /**
    * Deliveries sent ahead whose lease has not started, by start time: held by
    * the consumer, not its application's yet, so they do not count against
@@ -183,25 +185,22 @@ export class Dispatcher {
   }
 
   /**
-   * A consumer stream ended. Its deliveries whose lease has started stay
-   * leased (they come back when the lease runs out); the ones whose lease has
-   * not started (waiting here, or sent ahead and held by the consumer, which
-   * never handed them over) go to another consumer of the queue with a free
-   * slot, or back to the queue.
+   * A consumer stream ended. Its deliveries stay leased (they come back when
+   * the lease runs out), also the ones sent ahead: the consumer may hand one
+   * over at its start before it learns that the stream ended, so giving it to
+   * another consumer could deliver it twice at once (a subscription that
+   * closes hands those back itself). The ones still waiting here go to another
+   * consumer of the queue with a free slot, or back to the queue.
    */
   removeConsumer(consumer: Consumer): void {
     this.registry.remove(consumer);
     this.departed.add(consumer);
     const now = Date.now();
-    const held: Push[] = [];
-    for (const item of consumer.early.heldFor(consumer)) {
-      if (item.startsAtMs > now && consumer.inFlight.delete(item.tagKey)) held.push(item);
-    }
     consumer.early.clear();
     const waiting = [...(this.schedule.heldFor(consumer) as Push[]), ...consumer.ready.splice(0)];
     consumer.reserved -= waiting.length;
     const refilled = new Set<Consumer>();
-    for (const item of [...waiting, ...held]) {
+    for (const item of waiting) {
       const [share] = this.registry.assign(item.queue, 1);
       if (!share) {
         this.schedule.remove(item.tagKey);
@@ -269,19 +268,23 @@ export class Dispatcher {
   }
 
   /**
-   * Leases taken ahead that a command undid before they started (cancel,
-   * reschedule, expiry): their deliveries must not be pushed.
+   * Leases taken ahead that expired before they started: deliveries not yet
+   * sent are dropped (one already sent is like any in-flight delivery of an
+   * expired message: its ack answers lease expired).
    */
   withdrawn(tags: readonly Uint8Array[]): void {
-    if (this.schedule.size === 0) return;
     let any = false;
     for (const tag of tags) {
       const key = hex(tag);
-      const item = this.schedule.remove(key);
-      if (!item) continue;
+      const owner = this.owners.get(key);
+      if (!owner) continue;
+      const scheduled = this.schedule.remove(key) !== undefined;
+      const at = scheduled ? -1 : owner.ready.findIndex((item) => item.tagKey === key);
+      if (at >= 0) owner.ready.splice(at, 1);
+      if (!scheduled && at < 0) continue;
       any = true;
       this.owners.delete(key);
-      item.consumer.reserved--;
+      owner.reserved--;
     }
     if (any) this.wake();
   }
@@ -366,7 +369,7 @@ export class Dispatcher {
     c.early.takeDue(now);
     while (taken < c.ready.length && c.inFlight.size - c.early.size < c.window) {
       const item = c.ready[taken]!;
-      if (item.startsAtMs > now && c.early.size >= c.window) break;
+      if (item.startsAtMs > now && (!c.holdsAhead || c.early.size >= c.window)) break;
       taken++;
       c.reserved--;
       if (item.leaseEndMs <= now) {
@@ -389,11 +392,11 @@ export class Dispatcher {
   /**
    * The consumer's look-ahead credit: as many deliveries as it settled in the
    * last look-ahead period (slots it can be expected to free by the time the
-   * leases taken now fall due), and at least its window (a consumer that has
-   * just subscribed has settled nothing yet), at most what the lease rounds in
-   * flight carry; nothing while the consumer has no window (paused). A slow
-   * consumer settles little, so little more than a window is leased ahead for
-   * it.
+   * leases taken now fall due) — in its first period, when it has settled
+   * nothing yet, its window — at most what the lease rounds in flight carry;
+   * nothing while the consumer has no window (paused). A slow consumer settles
+   * little, so little is leased ahead for it (a delivery leased for it that
+   * waits for a slot past its lease end lapses with its attempt counted).
    */
   private refreshAhead(c: Consumer, now: number): void {
     const period = Math.max(1, this.options.leaseAheadMs);
@@ -402,11 +405,13 @@ export class Dispatcher {
       s.previous = now - s.sinceMs < 2 * period ? s.count : 0;
       s.count = 0;
       s.sinceMs = now;
+      s.periods++;
     }
     const { leaseAheadMs, maxLeaseBatch, maxLeaseRoundsInFlight } = this.options;
+    const firstPeriod = s.periods === 0 ? c.window : 0;
     c.ahead =
       leaseAheadMs > 0 && c.window > 0
-        ? Math.min(maxLeaseBatch * maxLeaseRoundsInFlight, Math.max(c.window, s.previous, s.count))
+        ? Math.min(maxLeaseBatch * maxLeaseRoundsInFlight, Math.max(firstPeriod, s.previous, s.count))
         : 0;
   }
 
@@ -423,7 +428,7 @@ export class Dispatcher {
       for (const c of this.registry.consumers(q)) {
         const lapse = ConsumerRegistry.nextLapse(c);
         if (lapse !== undefined && lapse < round) round = lapse;
-        // Held back from sending ahead (a window of them is held by the consumer already): send it once it starts.
+        // Held back from sending ahead (a window of them is out already, or the consumer does not hold): send it once it starts.
         const waiting = c.ready[0]?.startsAtMs;
         if (waiting !== undefined && waiting > now && waiting < round) round = waiting;
       }
@@ -584,7 +589,7 @@ export class Dispatcher {
       const startsAtMs = o.startsAtMs ?? now;
       // A lease that ran out is redelivered at once; its lateness counts from when it came due.
       const lateFromMs = Math.min(startsAtMs, entry.dueAtMs);
-      const atMs = startsAtMs - this.options.pushAheadMs;
+      const atMs = startsAtMs - (target.holdsAhead ? this.options.pushAheadMs : 0);
       const item: Push = {
         tagKey,
         atMs,

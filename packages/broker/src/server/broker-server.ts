@@ -152,7 +152,8 @@ export class BrokerServer {
       maxLeaseBatch: config.dispatcher.maxLeaseBatch,
       leaseAheadMs: config.dispatcher.leaseAheadMs,
       maxLeaseRoundsInFlight: config.dispatcher.maxLeaseRoundsInFlight,
-      pushAheadMs: config.dispatcher.pushAheadMs,
+      // A delivery can be sent ahead only once it is leased.
+      pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
     });
     const ctx: ServerContext = {
       config,

@@ -296,7 +296,7 @@ export const configSchema = {
       250,
       0,
       L.maxLeaseAheadMs,
-      'How long before its due time a leased delivery is sent to its consumer, which holds it until then (Delivery.starts_at_ms; the SDK hands it to the handler at the due time, never earlier). Covers the network and the leader being busy. 0 = sent at the due time. At most dispatcher.leaseAheadMs.',
+      'How long before its due time a leased delivery is sent to a consumer that holds deliveries sent ahead (Subscribe.holds_ahead, as the SDK does), which hands it to the application at its start (Delivery.starts_at_ms), never earlier. Covers the network and the leader being busy. 0 = sent at the due time. Beyond dispatcher.leaseAheadMs it acts as dispatcher.leaseAheadMs.',
     ),
     maxLeaseRoundsInFlight: int(4, 1, 64, 'Lease commands of one queue awaiting apply at once.'),
     defaultPrefetch: int(

@@ -284,7 +284,6 @@ function checkRelations(values: Map<string, unknown>, problems: string[]): void 
   atMost('dispatcher.defaultPrefetch', 'dispatcher.maxPrefetch');
   atMost('dispatcher.defaultLeaseMs', 'limits.maxLeaseMs');
   atMost('dispatcher.leaseAheadMs', 'limits.maxLeaseAheadMs');
-  atMost('dispatcher.pushAheadMs', 'dispatcher.leaseAheadMs');
   atMost('limits.minLeaseMs', 'dispatcher.defaultLeaseMs');
   atMost('limits.maxPayloadBytes', 'limits.maxBatchPayloadBytes');
   const members = values.get('initialMembers') as readonly InitialMember[];

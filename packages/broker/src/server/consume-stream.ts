@@ -78,11 +78,12 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       group,
       window: prefetch,
       leaseMs,
+      holdsAhead: sub.holdsAhead === true,
       inFlight: new Map(),
       reserved: 0,
       ahead: 0,
       ready: [],
-      settles: { count: 0, previous: 0, sinceMs: Date.now() },
+      settles: { count: 0, previous: 0, sinceMs: Date.now(), periods: 0 },
       early: new PushSchedule<Consumer, pb.Delivery.$Properties, Push>((item) => item.startsAtMs),
       sink,
     };

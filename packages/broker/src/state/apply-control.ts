@@ -2,14 +2,7 @@ import type { Command, Target } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { LimitError, ValidationError } from './errors.js';
 import { idKey, NS, topicKeySuffix } from './layout.js';
-import {
-  leaseNotStarted,
-  leaseRunning,
-  type MessageIndexRec,
-  type QueueEntryRec,
-  type TopicRec,
-  withoutLease,
-} from './records.js';
+import { leaseHeld, type MessageIndexRec, type QueueEntryRec, type TopicRec } from './records.js';
 import type { CommandResult, ExpireOutcome, GroupChange } from './results.js';
 import { resolveDue, validateTopicName } from './validation.js';
 
@@ -55,7 +48,7 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
     }
     const entry = await ctx.getEntry(g.tag);
     if (!entry) throw new Error(`invariant: message ${id} group ${g.group} names a missing entry`);
-    const running = leaseRunning(entry, ctx.nowMs);
+    const running = leaseHeld(entry, ctx.nowMs);
     inFlight ||= running;
     entries.push({ tag: g.tag, entry });
     changes.push({ group: g.group, state: running ? 'in-flight' : 'pending' });
@@ -95,9 +88,7 @@ export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>):
     return { kind: 'reschedule', result: { status: 'in-flight', id: found.id, groups: found.changes } };
   }
   for (const { tag, entry } of found.entries) {
-    // A lease taken ahead that has not started is undone: the message was never delivered.
-    const pending = leaseNotStarted(entry, ctx.nowMs) ? withoutLease(entry) : entry;
-    await ctx.moveEntry(topic, tag, entry, { ...pending, dueAtMs, inFlight: false });
+    await ctx.moveEntry(topic, tag, entry, { ...entry, dueAtMs, inFlight: false });
   }
   return {
     kind: 'reschedule',

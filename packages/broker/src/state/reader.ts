@@ -23,12 +23,10 @@ import {
   decodeKeyRec,
   decodeQueue,
   decodeTopic,
-  leaseNotStarted,
-  leaseRunning,
+  leaseHeld,
   type QueueEntryRec,
   type QueueRec,
   type TopicRec,
-  withoutLease,
 } from './records.js';
 
 /** A queue entry as the dispatcher and the list call see it. */
@@ -254,13 +252,11 @@ export class BrokerReader {
         const raw = await this.view.get(NS.queue.key(g.tag));
         if (!raw) throw new Error(`invariant: message ${id} group ${g.group} names a missing entry`);
         const e = decodeEntry(raw);
-        const running = leaseRunning(e, nowMs);
-        const shown = leaseNotStarted(e, nowMs) ? withoutLease(e) : e;
         return {
           group: g.group,
-          state: running ? 'in-flight' : 'pending',
-          dueAtMs: shown.dueAtMs,
-          attempt: shown.attempt,
+          state: leaseHeld(e, nowMs) ? 'in-flight' : 'pending',
+          dueAtMs: e.dueAtMs,
+          attempt: e.attempt,
           tag: g.tag,
         };
       }),
@@ -313,7 +309,7 @@ export class BrokerReader {
     const items = entries.map((entry, i) => ({
       entry,
       message: bodies[i],
-      state: leaseRunning(entry, nowMs) ? ('in-flight' as const) : ('pending' as const),
+      state: leaseHeld(entry, nowMs) ? ('in-flight' as const) : ('pending' as const),
     }));
     const last = entries[entries.length - 1];
     return { items, nextPageToken: more && last ? last.tag : undefined };

@@ -56,7 +56,16 @@ export function leaseNotStarted(e: QueueEntryRec, nowMs: number): boolean {
   return start !== undefined && start > nowMs;
 }
 
-/** A consumer holds the entry under a lease that runs at `nowMs`. */
+/**
+ * The entry is leased and its lease has not run out: a consumer holds it, or
+ * will at the lease's start (a lease taken ahead may already be on its way to
+ * the consumer). Cancel and reschedule answer IN_FLIGHT for it.
+ */
+export function leaseHeld(e: QueueEntryRec, nowMs: number): boolean {
+  return e.inFlight && e.dueAtMs > nowMs;
+}
+
+/** A consumer holds the entry under a lease that runs at `nowMs` (started: ack, nack and extend count). */
 export function leaseRunning(e: QueueEntryRec, nowMs: number): boolean {
   return e.inFlight && e.dueAtMs > nowMs && !leaseNotStarted(e, nowMs);
 }
