@@ -27,7 +27,7 @@ export interface Consumer extends ConsumerSlotHolder<bigint> {
   /** Leased deliveries whose due time has come, waiting for a free slot (FIFO). */
   readonly ready: Push[];
   /** Settles (acks, nacks) counted per look-ahead period: the basis of `ahead`. */
-  readonly settles: { count: number; previous: number; sinceMs: number; periods: number };
+  readonly settles: { count: number; previous: number; sinceMs: number };
   /**
    * Deliveries sent ahead whose lease has not started, by start time: held by
    * the consumer, not its application's yet, so they do not count against
@@ -392,11 +392,13 @@ export class Dispatcher {
   /**
    * The consumer's look-ahead credit: as many deliveries as it settled in the
    * last look-ahead period (slots it can be expected to free by the time the
-   * leases taken now fall due) — in its first period, when it has settled
-   * nothing yet, its window — at most what the lease rounds in flight carry;
-   * nothing while the consumer has no window (paused). A slow consumer settles
-   * little, so little is leased ahead for it (a delivery leased for it that
-   * waits for a slot past its lease end lapses with its attempt counted).
+   * leases taken now fall due), at most what the lease rounds in flight
+   * carry; nothing while the consumer has no window (paused). A slow consumer
+   * settles little, so little is leased ahead for it, and one that never
+   * settles holds no more than its window: nothing it cannot take is kept
+   * from the group's other consumers. (A window's worth ahead for a consumer
+   * that has not settled yet helped the first seconds of a run, but let a
+   * stuck consumer hold twice its window.)
    */
   private refreshAhead(c: Consumer, now: number): void {
     const period = Math.max(1, this.options.leaseAheadMs);
@@ -405,13 +407,11 @@ export class Dispatcher {
       s.previous = now - s.sinceMs < 2 * period ? s.count : 0;
       s.count = 0;
       s.sinceMs = now;
-      s.periods++;
     }
     const { leaseAheadMs, maxLeaseBatch, maxLeaseRoundsInFlight } = this.options;
-    const firstPeriod = s.periods === 0 ? c.window : 0;
     c.ahead =
       leaseAheadMs > 0 && c.window > 0
-        ? Math.min(maxLeaseBatch * maxLeaseRoundsInFlight, Math.max(firstPeriod, s.previous, s.count))
+        ? Math.min(maxLeaseBatch * maxLeaseRoundsInFlight, Math.max(s.previous, s.count))
         : 0;
   }
 

@@ -83,7 +83,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       reserved: 0,
       ahead: 0,
       ready: [],
-      settles: { count: 0, previous: 0, sinceMs: Date.now(), periods: 0 },
+      settles: { count: 0, previous: 0, sinceMs: Date.now() },
       early: new PushSchedule<Consumer, pb.Delivery.$Properties, Push>((item) => item.startsAtMs),
       sink,
     };
