@@ -86,6 +86,10 @@ describe('benchmarks (--quick)', () => {
     for (const p of ['p50', 'p90', 'p99', 'max']) expect(lateness[p], p).toBeGreaterThanOrEqual(0);
     expect(line?.['delivered']).toBe(line?.['messages']);
     expect([line?.['lost'], line?.['duplicated'], line?.['early']]).toEqual([0, 0, 0]);
+    // The split by due time covers every message once.
+    const first = line?.['lateness_due_while_publishing_ms'] as Record<string, number>;
+    const after = line?.['lateness_due_after_publishing_ms'] as Record<string, number>;
+    expect(first['n']! + after['n']!).toBe(line?.['messages']);
   });
 
   it('burst delivers and acks every message of the due second, none early', {

@@ -236,9 +236,13 @@ export class DeliveryLedger {
     });
   }
 
-  lateness(): Stats {
+  /** Lateness of the first delivery of each message, optionally of those due in [fromMs, toMs). */
+  lateness(fromMs = Number.NEGATIVE_INFINITY, toMs = Number.POSITIVE_INFINITY): Stats {
     const out: number[] = [];
-    for (let i = 0; i < this.n; i++) if (this.count[i]! > 0) out.push(this.firstAt[i]! - this.dueAt[i]!);
+    for (let i = 0; i < this.n; i++) {
+      const due = this.dueAt[i]!;
+      if (this.count[i]! > 0 && due >= fromMs && due < toMs) out.push(this.firstAt[i]! - due);
+    }
     return stats(out);
   }
 

@@ -11,6 +11,7 @@ import {
   newClient,
   payloadFor,
   produceStreams,
+  type Stats,
   seqOf,
   serverHistogram,
   sleep,
@@ -47,6 +48,7 @@ export async function run(args: string[]): Promise<void> {
         return { payload: payloadFor(i), deliverAt };
       },
     });
+    const publishedAt = Date.now();
     let lastDue = 0;
     for (const d of ledger.dueAt) lastDue = Math.max(lastDue, d);
     await ledger.waitFor(n, Math.max(0, lastDue - Date.now()) + graceMs);
@@ -57,6 +59,9 @@ export async function run(args: string[]): Promise<void> {
     const fsync = await serverHistogram(leaderNode, 'fermata_fsync_duration_ms');
     await sub.close();
     const lateness = ledger.lateness();
+    // Where the tail is: messages due while the producers were still publishing (their lease
+    // rounds queue behind publish entries) against those due after the last publish.
+    const brief = (s: Stats) => ({ n: s.n, p50: s.p50, p99: s.p99, max: s.max });
     const record = {
       scenario: 'delivery',
       quick,
@@ -71,6 +76,8 @@ export async function run(args: string[]): Promise<void> {
         max: lateness.max,
         min: lateness.min,
       },
+      lateness_due_while_publishing_ms: brief(ledger.lateness(Number.NEGATIVE_INFINITY, publishedAt)),
+      lateness_due_after_publishing_ms: brief(ledger.lateness(publishedAt)),
       delivered: ledger.delivered,
       lost: ledger.lost(),
       duplicated: ledger.duplicates,
