@@ -28,7 +28,7 @@ import { eventually } from './support.js';
 /** Small limits, so a test can hit them with small inputs. */
 const MAX_PAYLOAD_BYTES = 1024;
 const MAX_GROUPS_PER_TOPIC = 3;
-const PUSH_AHEAD_MS = 1_000;
+const PUSH_AHEAD_MS = 1_900;
 /** Far enough in the future that nothing is delivered during a test. */
 const LATER_MS = 600_000;
 

@@ -605,7 +605,11 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
 });
 
 describe('deliveries sent ahead of their due time (dispatcher.pushAheadMs)', () => {
-  const PUSH_AHEAD_MS = 1_000;
+  // Wide margins, so that a loaded machine does not make "sent ahead" late: leased as soon as
+  // published (look-ahead 5 s > the delays), sent 3 s before the due time.
+  const LEASE_AHEAD_MS = 5_000;
+  const PUSH_AHEAD_MS = 3_000;
+  const DELAY_MS = 4_000;
   let cluster: Cluster;
   let c: NodeClients;
   const sessions: ConsumeSession[] = [];
@@ -620,7 +624,10 @@ describe('deliveries sent ahead of their due time (dispatcher.pushAheadMs)', () 
   beforeAll(async () => {
     cluster = await startCluster({
       nodes: 1,
-      env: { FERMATA_DISPATCHER__PUSH_AHEAD_MS: String(PUSH_AHEAD_MS) },
+      env: {
+        FERMATA_DISPATCHER__LEASE_AHEAD_MS: String(LEASE_AHEAD_MS),
+        FERMATA_DISPATCHER__PUSH_AHEAD_MS: String(PUSH_AHEAD_MS),
+      },
     });
     c = await leaderClients(cluster);
   });
@@ -638,7 +645,7 @@ describe('deliveries sent ahead of their due time (dispatcher.pushAheadMs)', () 
     const s = await consume(topic, 10_000);
     const published = await publish(
       c,
-      [0, 1, 2].map((i) => msg(topic, `m${i}`, { delayMs: 1_500 })),
+      [0, 1, 2].map((i) => msg(topic, `m${i}`, { delayMs: DELAY_MS })),
     );
     const due = new Map(published.results.map((r) => [idOf(r), ms(r.dueAtMs)]));
     const got = await s.waitForCount(3);
@@ -662,11 +669,11 @@ describe('deliveries sent ahead of their due time (dispatcher.pushAheadMs)', () 
     sessions.push(s);
     const published = await publish(
       c,
-      [0, 1, 2, 3].map((i) => msg(topic, `w${i}`, { delayMs: 2_000 })),
+      [0, 1, 2, 3].map((i) => msg(topic, `w${i}`, { delayMs: DELAY_MS })),
     );
     const due = Math.max(...published.results.map((r) => ms(r.dueAtMs)));
     await s.waitFor(() => s.unacked.size === 2, 10_000, 'two sent ahead');
-    await sleep(Math.max(0, due - 600 - Date.now()));
+    await sleep(Math.max(0, due - 1_500 - Date.now()));
     expect(Date.now()).toBeLessThan(due);
     expect(s.unacked.size).toBe(2);
     // Handed over at the due time, they fill the window: the other two wait for acks.
@@ -694,8 +701,8 @@ describe('deliveries sent ahead of their due time (dispatcher.pushAheadMs)', () 
 
     const first = await consume(topic, 3_000);
     const published = await publish(c, [
-      msg(topic, 'a', { delayMs: 2_000 }),
-      msg(topic, 'b', { delayMs: 2_000 }),
+      msg(topic, 'a', { delayMs: DELAY_MS }),
+      msg(topic, 'b', { delayMs: DELAY_MS }),
     ]);
     const due = Math.max(...published.results.map((r) => ms(r.dueAtMs)));
     // Sent to `first` a second before they are due; it leaves while holding them.
