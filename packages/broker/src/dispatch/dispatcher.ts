@@ -43,7 +43,7 @@ export interface DispatcherOptions {
   readonly log: Logger;
   /** Most entries leased in one Raft command. */
   readonly maxLeaseBatch: number;
-  /** How long before its due time an entry is leased (its delivery is still pushed at the due time). */
+  /** How long before its due time an entry is leased (the consumer still gets its delivery at the due time). */
   readonly leaseAheadMs: number;
   /** Lease commands of one queue awaiting apply at once. */
   readonly maxLeaseRoundsInFlight: number;
