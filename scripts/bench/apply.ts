@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrokerStateMachine, createQueueHasher, encodeCommand } from '@fermata/broker';
+import { BrokerStateMachine, createQueueHasher, encodeCommand, loadConfig } from '@fermata/broker';
 import type { Entry } from '@fermata/raft';
 import { openStore } from '@fermata/storage';
 import { load1 } from './cluster.js';
@@ -19,7 +19,16 @@ export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
   const rounds = option(args, 'rounds', quick ? 5 : 50);
   const dir = mkdtempSync(join(tmpdir(), 'fermata-bench-apply-'));
-  const store = await openStore({ engine: 'leveldb', path: join(dir, 'db') });
+  // The store as a node opens it (the defaults of the storage.* settings).
+  const { storage } = loadConfig({ env: {} });
+  const store = await openStore({
+    engine: 'leveldb',
+    path: join(dir, 'db'),
+    cacheSizeBytes: storage.blockCacheBytes,
+    maxOpenFiles: storage.maxOpenFiles,
+    blockSizeBytes: storage.blockSizeBytes,
+    writeBufferBytes: storage.writeBufferBytes,
+  });
   try {
     const sm = await BrokerStateMachine.open({ store, hasher: await createQueueHasher() });
     const payload = new Uint8Array(256).fill(0x61);

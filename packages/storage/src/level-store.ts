@@ -58,6 +58,7 @@ export class LevelStore implements KVStore {
         cacheSize: options.cacheSizeBytes ?? 8 * 1024 * 1024,
         ...(options.maxOpenFiles !== undefined ? { maxOpenFiles: options.maxOpenFiles } : {}),
         ...(options.blockSizeBytes !== undefined ? { blockSize: options.blockSizeBytes } : {}),
+        ...(options.writeBufferBytes !== undefined ? { writeBufferSize: options.writeBufferBytes } : {}),
       }) as unknown as Db;
     } else if (options.engine === 'memory') {
       db = new MemoryLevel<Bytes, Bytes>(ENCODINGS) as unknown as Db;

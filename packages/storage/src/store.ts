@@ -94,4 +94,11 @@ export interface OpenOptions {
   readonly maxOpenFiles?: number;
   /** LevelDB's uncompressed block size in bytes (leveldb only; default 4 KiB); larger blocks mean smaller in-memory indexes. */
   readonly blockSizeBytes?: number;
+  /**
+   * LevelDB's memtable size in bytes (leveldb only; LevelDB's default 4 MiB).
+   * A larger one writes fewer, larger level-0 files and lets short-lived
+   * records die in memory: less compaction CPU per write; up to two memtables
+   * are held in memory.
+   */
+  readonly writeBufferBytes?: number;
 }

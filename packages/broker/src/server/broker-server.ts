@@ -75,6 +75,7 @@ export class BrokerServer {
             cacheSizeBytes: config.storage.blockCacheBytes,
             maxOpenFiles: config.storage.maxOpenFiles,
             blockSizeBytes: config.storage.blockSizeBytes,
+            writeBufferBytes: config.storage.writeBufferBytes,
           }
         : { engine: 'memory' },
     );
