@@ -6,7 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrokerStateMachine, createQueueHasher, encodeCommand, loadConfig } from '@fermata/broker';
+import {
+  BrokerStateMachine,
+  createQueueHasher,
+  encodeCommand,
+  loadConfig,
+  stateStoreOptions,
+} from '@fermata/broker';
 import type { Entry } from '@fermata/raft';
 import { openStore } from '@fermata/storage';
 import { load1 } from './cluster.js';
@@ -20,15 +26,7 @@ export async function run(args: string[]): Promise<void> {
   const rounds = option(args, 'rounds', quick ? 5 : 50);
   const dir = mkdtempSync(join(tmpdir(), 'fermata-bench-apply-'));
   // The store as a node opens it (the defaults of the storage.* settings).
-  const { storage } = loadConfig({ env: {} });
-  const store = await openStore({
-    engine: 'leveldb',
-    path: join(dir, 'db'),
-    cacheSizeBytes: storage.blockCacheBytes,
-    maxOpenFiles: storage.maxOpenFiles,
-    blockSizeBytes: storage.blockSizeBytes,
-    writeBufferBytes: storage.writeBufferBytes,
-  });
+  const store = await openStore(stateStoreOptions(loadConfig({ env: {} }).storage, join(dir, 'db')));
   try {
     const sm = await BrokerStateMachine.open({ store, hasher: await createQueueHasher() });
     const payload = new Uint8Array(256).fill(0x61);

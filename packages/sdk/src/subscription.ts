@@ -333,7 +333,7 @@ export class Subscription {
     this.subscribed = false;
     this.streamGen++;
     call?.cancel();
-    // Never handed over, so the server gives them to another consumer or back to the queue.
+    // Never handed over; the server keeps them leased to this stream until their leases run out.
     this.held.takeAll();
     this.transit.reset();
     this.settlements.dropStream();

@@ -54,6 +54,11 @@ export interface DispatcherOptions {
   readonly pushAheadMs: number;
 }
 
+/** A consumer's `early` set: deliveries sent ahead, ordered by when their leases start. */
+export function heldAheadSchedule(): PushSchedule<Consumer, pb.Delivery.$Properties, Push> {
+  return new PushSchedule<Consumer, pb.Delivery.$Properties, Push>((item) => item.startsAtMs);
+}
+
 /** Pause before a queue is tried again after a failed lease round. */
 export const LEASE_RETRY_PAUSE_MS = 100;
 

@@ -10,7 +10,7 @@ import { createQueueHasher } from '../keys.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
-import { advertiseAddress, bootstrapMembers, type FermataConfig } from './config.js';
+import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
 import type { ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
 import { adminHandlers, clusterHandlers } from './grpc-admin.js';
@@ -67,18 +67,7 @@ export class BrokerServer {
     const log = serverLog.logger;
     mkdirSync(config.dataDir, { recursive: true });
     await ensureClusterIdentity(config.dataDir, config.clusterId);
-    const store = await openStore(
-      config.storage.engine === 'leveldb'
-        ? {
-            engine: 'leveldb',
-            path: join(config.dataDir, 'state'),
-            cacheSizeBytes: config.storage.blockCacheBytes,
-            maxOpenFiles: config.storage.maxOpenFiles,
-            blockSizeBytes: config.storage.blockSizeBytes,
-            writeBufferBytes: config.storage.writeBufferBytes,
-          }
-        : { engine: 'memory' },
-    );
+    const store = await openStore(stateStoreOptions(config.storage, join(config.dataDir, 'state')));
     const sm = await BrokerStateMachine.open({
       store,
       hasher: await createQueueHasher(),

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import type { OpenOptions } from '@fermata/storage';
 import { parse as parseYaml } from 'yaml';
 import {
   type ConfigOverrides,
@@ -370,4 +371,17 @@ function editDistance(a: string, b: string): number {
     }
   }
   return prev[b.length] as number;
+}
+
+/** How a node opens its state store at `path` (the `storage.*` settings). */
+export function stateStoreOptions(storage: FermataConfig['storage'], path: string): OpenOptions {
+  if (storage.engine !== 'leveldb') return { engine: 'memory' };
+  return {
+    engine: 'leveldb',
+    path,
+    cacheSizeBytes: storage.blockCacheBytes,
+    maxOpenFiles: storage.maxOpenFiles,
+    blockSizeBytes: storage.blockSizeBytes,
+    writeBufferBytes: storage.writeBufferBytes,
+  };
 }

@@ -1,7 +1,6 @@
 import { type pb, toBigInt, toInt64 } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
-import type { Consumer, DeliverySink, Push } from '../dispatch/dispatcher.js';
-import { PushSchedule } from '../dispatch/push-schedule.js';
+import { type Consumer, type DeliverySink, heldAheadSchedule } from '../dispatch/dispatcher.js';
 import { DEFAULT_GROUP } from '../keys.js';
 import { AlreadyExistsError, LimitError, ValidationError } from '../state/errors.js';
 import { validateGroupName, validateLeaseMs, validateTopicName } from '../state/validation.js';
@@ -84,7 +83,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       ahead: 0,
       ready: [],
       settles: { count: 0, previous: 0, sinceMs: Date.now() },
-      early: new PushSchedule<Consumer, pb.Delivery.$Properties, Push>((item) => item.startsAtMs),
+      early: heldAheadSchedule(),
       sink,
     };
     write({ subscribed: { topic, group, prefetch, leaseMs: toInt64(BigInt(leaseMs)) } });

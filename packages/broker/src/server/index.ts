@@ -23,6 +23,7 @@ export {
   parseAddress,
   parseMember,
   RESERVED_ENV,
+  stateStoreOptions,
 } from './config.js';
 export {
   CONFIG_REFERENCE_BEGIN,
