@@ -1,5 +1,6 @@
 // The state machine alone, in this process: applying publish entries (1,000 messages of 256 B,
-// each with an SDK-style idempotency key, 4 entries per apply call) to a LevelDB store.
+// ten requests of 100 each with an SDK-style request idempotency key, as 64 producers batching
+// 100 make them; 4 entries per apply call) to a LevelDB store.
 // CPU per message is what every replica pays for every published message, so it bounds the
 // cluster's publish rate: three replicas share the machine's cores.
 import { randomBytes } from 'node:crypto';
@@ -19,6 +20,7 @@ import { load1 } from './cluster.js';
 import { emit, flag, option, round, summary } from './report.js';
 
 const PER_ENTRY = 1_000;
+const PER_REQUEST = 100;
 const ENTRIES_PER_APPLY = 4;
 
 export async function run(args: string[]): Promise<void> {
@@ -41,9 +43,12 @@ export async function run(args: string[]): Promise<void> {
           topic: 'bench-apply',
           payload,
           delayMs: 86_400_000,
-          key: `sdk:${randomBytes(16).toString('base64url')}`,
         }));
-        const data = encodeCommand({ kind: 'publish', firstId: id, messages, nowMs: Date.now() });
+        const requests = Array.from({ length: PER_ENTRY / PER_REQUEST }, () => ({
+          idempotencyKey: `sdk:${randomBytes(16).toString('base64url')}`,
+          count: PER_REQUEST,
+        }));
+        const data = encodeCommand({ kind: 'publish', firstId: id, messages, requests, nowMs: Date.now() });
         id += BigInt(PER_ENTRY);
         entries.push({ index: ++index, term: 1, type: 'normal', data } as Entry);
       }

@@ -17,7 +17,6 @@ import {
   type Message,
   NotFoundError,
   NotLeaderError,
-  SDK_KEY_PREFIX,
   StatusCode,
 } from '@fermata/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -77,7 +76,7 @@ describe('the SDK against a single node', () => {
   }
 
   describe('producing', () => {
-    it('publish stores the payload, headers and an SDK idempotency key, due after the delay', async () => {
+    it('publish stores the payload and headers, no key unless given, due after the delay', async () => {
       const topic = topicName('publish');
       const before = Date.now();
       const id = await client.publish(topic, 'hello', { delayMs: LATER_MS, headers: { lang: 'en' } });
@@ -86,7 +85,7 @@ describe('the SDK against a single node', () => {
       expect(d.message.id).toBe(id);
       expect(Buffer.from(d.message.payload).toString()).toBe('hello');
       expect(d.message.headers).toEqual({ lang: 'en' });
-      expect(d.message.key.startsWith(SDK_KEY_PREFIX)).toBe(true);
+      expect(d.message.key).toBe('');
       expect(d.message.dueAtMs).toBe(d.message.enqueuedAtMs + LATER_MS);
       expect(d.message.enqueuedAtMs).toBeGreaterThanOrEqual(before - 1_000);
       expect(d.message.expireAtMs).toBe(0);
@@ -115,7 +114,7 @@ describe('the SDK against a single node', () => {
       const d = await client.getMessage(topic, { key: 'order-7' });
       expect(Buffer.from(d.message.payload).toString()).toBe('one');
       expect((await client.topicStats(topic)).groups[0]).toMatchObject({ pending: 1 });
-      // Without a key, every publish gets its own SDK key: two calls, two messages.
+      // Without a key, every call is its own request (its own idempotency key): two calls, two messages.
       const x = await client.publishDetailed(topic, 'same', { delayMs: LATER_MS });
       const y = await client.publishDetailed(topic, 'same', { delayMs: LATER_MS });
       expect(x.id).not.toBe(y.id);
@@ -472,7 +471,7 @@ describe('the SDK against a single node', () => {
       expect(sorted(fields.map((m) => m.id))).toEqual(ids);
       const m = fields.find((x) => x.text() === 'g3')!;
       expect(m).toMatchObject({ topic, group: 'default', headers: { n: '3' }, attempt: 1, settled: 'ack' });
-      expect(m.key.startsWith(SDK_KEY_PREFIX)).toBe(true);
+      expect(m.key).toBe('');
       expect(m.enqueuedAtMs).toBeLessThanOrEqual(m.dueAtMs);
       expect(m.leaseExpiresAtMs).toBeGreaterThan(m.dueAtMs);
       await Promise.all([a.sub.close(), b1.sub.close(), b2.sub.close(), d.close()]);

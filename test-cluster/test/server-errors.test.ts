@@ -161,6 +161,32 @@ describe.each([1, 3] as const)('bad input on a %i-node cluster', (size) => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('a request sent again with its idempotency key stores nothing and answers the first ids; another size is refused naming the field', async () => {
+    const key = `retry-${uniqueTopic('k')}`;
+    const request = {
+      idempotencyKey: key,
+      messages: [msg(topic, 'r1', { delayMs: 600_000 }), msg(topic, 'r2', { delayMs: 600_000 })],
+    };
+    const first = await c.publish(request);
+    const mid = await snapshot();
+    const again = await c.publish(request);
+    expect(first.results.map((r) => r.deduplicated)).toEqual([false, false]);
+    expect(again.results.map((r) => [String(r.id), String(r.dueAtMs), r.deduplicated])).toEqual(
+      first.results.map((r) => [String(r.id), String(r.dueAtMs), true]),
+    );
+    await expectStatus(
+      c.publish({ idempotencyKey: key, messages: [msg(topic, 'r3')] }),
+      status.INVALID_ARGUMENT,
+      { field: 'idempotency_key' },
+    );
+    await expectStatus(
+      c.publish({ idempotencyKey: 'k'.repeat(257), messages: [msg(topic, 'r4')] }),
+      status.RESOURCE_EXHAUSTED,
+      { field: 'idempotency_key', limit: 'maxKeyBytes' },
+    );
+    expect(await snapshot()).toEqual(mid);
+  });
+
   it('PublishStream answers a bad batch with an in-stream error and goes on with the next', async () => {
     const before = await snapshot();
     const call = c.broker.publishStream();

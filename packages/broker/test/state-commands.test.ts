@@ -141,6 +141,145 @@ describe('publish', () => {
   });
 });
 
+describe('publish request idempotency keys', () => {
+  const msgs = (n: number, topic = 't') =>
+    Array.from({ length: n }, (_, i) => ({ topic, payload: text(`m${i}`), delayMs: 1_000 * i }));
+
+  it('a retried request stores nothing and answers the first results, deduplicated, within the window', async () => {
+    const h = await Harness.create();
+    const first = await h.ok({
+      kind: 'publish',
+      messages: msgs(3),
+      requests: [{ idempotencyKey: 'r1', count: 3 }],
+    });
+    expect(first.results.map((r) => r.deduplicated)).toEqual([false, false, false]);
+    h.now = T0 + 599_999;
+    const again = await h.ok({
+      kind: 'publish',
+      messages: msgs(3),
+      requests: [{ idempotencyKey: 'r1', count: 3 }],
+    });
+    expect(again.results).toEqual(first.results.map((r) => ({ ...r, deduplicated: true })));
+    expect(again.results.map((r) => r.dueAtMs)).toEqual([T0, T0 + 1_000, T0 + 2_000]);
+    expect(await h.stats('t')).toMatchObject({ pending: 3 });
+  });
+
+  it('requests of one entry are answered alone: a repeated one deduplicated, the others stored', async () => {
+    const h = await Harness.create();
+    const a = await h.ok({
+      kind: 'publish',
+      messages: msgs(2),
+      requests: [{ idempotencyKey: 'a', count: 2 }],
+    });
+    const r = await h.ok({
+      kind: 'publish',
+      messages: [...msgs(1), ...msgs(2), ...msgs(1), ...msgs(1)],
+      requests: [
+        { idempotencyKey: 'b', count: 1 },
+        { idempotencyKey: 'a', count: 2 },
+        { idempotencyKey: '', count: 1 },
+        { idempotencyKey: 'b', count: 1 },
+      ],
+    });
+    const firstIds = a.results.map((x) => x.id);
+    expect(r.results.map((x) => x.deduplicated)).toEqual([false, true, true, false, true]);
+    expect(r.results.slice(1, 3).map((x) => x.id)).toEqual(firstIds);
+    // The second 'b' in the same entry sees the first one's record.
+    expect(r.results[4]!.id).toBe(r.results[0]!.id);
+    expect(await h.stats('t')).toMatchObject({ pending: 4 });
+  });
+
+  it('a key used again with another number of messages refuses that request alone, naming the field', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'publish', messages: msgs(2), requests: [{ idempotencyKey: 'k', count: 2 }] });
+    const r = await h.ok({
+      kind: 'publish',
+      messages: [...msgs(3), ...msgs(1)],
+      requests: [
+        { idempotencyKey: 'k', count: 3 },
+        { idempotencyKey: 'other', count: 1 },
+      ],
+    });
+    expect(r.results).toHaveLength(1);
+    expect(r.results[0]!.deduplicated).toBe(false);
+    expect(r.refused).toHaveLength(1);
+    expect(r.refused![0]!.request).toBe(0);
+    expect(r.refused![0]!.error).toMatchObject({ code: 'invalid', field: 'idempotency_key' });
+    expect(await h.stats('t')).toMatchObject({ pending: 3 });
+  });
+
+  it('after the window the key is purged and a request with it is stored again', async () => {
+    const h = await Harness.create({ limits: { publishDedupWindowMs: 60_000 } });
+    const [a] = (
+      await h.ok({ kind: 'publish', messages: msgs(1), requests: [{ idempotencyKey: 'k', count: 1 }] })
+    ).results;
+    h.now = T0 + 59_999;
+    expect(await h.sm.reader.dueRequestPurges(h.now, 10)).toEqual([]);
+    h.now = T0 + 60_000;
+    expect(await h.sm.reader.dueRequestPurges(h.now, 10)).toEqual(['k']);
+    expect(await h.ok({ kind: 'purge-keys', keys: [], requests: ['k'] })).toMatchObject({ purged: 1 });
+    expect(await h.sm.reader.dueRequestPurges(h.now + 10_000_000, 10)).toEqual([]);
+    const [b] = (
+      await h.ok({ kind: 'publish', messages: msgs(1), requests: [{ idempotencyKey: 'k', count: 1 }] })
+    ).results;
+    expect(b!.deduplicated).toBe(false);
+    expect(b!.id).not.toBe(a!.id);
+    // A purge naming a key whose window has not ended leaves it.
+    expect(await h.ok({ kind: 'purge-keys', keys: [], requests: ['k'] })).toMatchObject({ purged: 0 });
+  });
+
+  it('after the window, before the purge, a request with the key is stored and its stale window entry goes', async () => {
+    const h = await Harness.create({ limits: { publishDedupWindowMs: 1_000 } });
+    await h.ok({ kind: 'publish', messages: msgs(1), requests: [{ idempotencyKey: 'k', count: 1 }] });
+    h.now = T0 + 1_000;
+    const r = await h.ok({
+      kind: 'publish',
+      messages: msgs(1),
+      requests: [{ idempotencyKey: 'k', count: 1 }],
+    });
+    expect(r.results[0]!.deduplicated).toBe(false);
+    expect(await h.sm.reader.dueRequestPurges(h.now, 10)).toEqual([]);
+    expect(await h.sm.reader.dueRequestPurges(h.now + 1_000, 10)).toEqual(['k']);
+  });
+
+  it('a message key deduplicated inside a keyed request answers the existing id on the retry too', async () => {
+    const h = await Harness.create();
+    const [orig] = await h.publish({ topic: 't', payload: text('x'), key: 'order-1' });
+    const messages = [
+      { topic: 't', payload: text('y'), key: 'order-1' },
+      { topic: 't', payload: text('z'), delayMs: 5_000 },
+    ];
+    const first = await h.ok({ kind: 'publish', messages, requests: [{ idempotencyKey: 'r', count: 2 }] });
+    h.now += 10;
+    const again = await h.ok({ kind: 'publish', messages, requests: [{ idempotencyKey: 'r', count: 2 }] });
+    expect(first.results[0]).toMatchObject({ id: orig!.id, deduplicated: true, dueAtMs: T0 });
+    expect(again.results).toEqual([
+      { id: orig!.id, deduplicated: true, dueAtMs: T0 },
+      { id: first.results[1]!.id, deduplicated: true, dueAtMs: T0 + 5_000 },
+    ]);
+  });
+
+  it('refuses spans that do not cover the messages, and keys over maxKeyBytes, naming the field', async () => {
+    const h = await Harness.create();
+    const bad = async (requests: { idempotencyKey: string; count: number }[]) => {
+      const r = await h.run({ kind: 'publish', messages: msgs(2), requests });
+      return r.kind === 'error' ? r.error : r;
+    };
+    expect(await bad([{ idempotencyKey: 'a', count: 1 }])).toMatchObject({ field: 'requests' });
+    expect(
+      await bad([
+        { idempotencyKey: 'a', count: 2 },
+        { idempotencyKey: 'b', count: 0 },
+      ]),
+    ).toMatchObject({ field: 'requests[1].count' });
+    expect(await bad([{ idempotencyKey: 'x'.repeat(257), count: 2 }])).toMatchObject({
+      field: 'requests[0].idempotency_key',
+      limit: 'maxKeyBytes',
+    });
+    expect(await h.stats('t').catch(() => undefined)).toBeUndefined();
+  });
+});
+
 describe('due notifications for the dispatcher', () => {
   it('after each batch, reports per queue the earliest due time of entries it inserted or moved', async () => {
     const h = await Harness.create();

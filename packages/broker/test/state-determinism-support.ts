@@ -15,7 +15,8 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
  * Cross-namespace integrity, read straight from the store: every queue entry
  * has its body and an index record naming it; every live index ref names an
  * existing entry; every expiry entry and key record belongs to a live message;
- * every ended key has its window entry. Returns the problems found (empty = sound).
+ * every ended key has its window entry; every publish request record has its
+ * window entry and no other window entry exists. Returns the problems found (empty = sound).
  */
 export async function integrityProblems(view: ReadView): Promise<string[]> {
   const problems: string[] = [];
@@ -26,14 +27,26 @@ export async function integrityProblems(view: ReadView): Promise<string[]> {
     });
     return out;
   };
-  const [queue, bodies, index, keys, expiry, windows] = await Promise.all([
+  const [queue, bodies, index, keys, expiry, windows, requests, requestWindows] = await Promise.all([
     rows(NS.queue),
     rows(NS.body),
     rows(NS.index),
     rows(NS.keys),
     rows(NS.expiry),
     rows(NS.keyWindow),
+    rows(NS.requests),
+    rows(NS.requestWindow),
   ]);
+  // Each publish request record has exactly its window entry, and no window entry is stray.
+  const requestWindowSet = new Set(requestWindows.map((w) => hex(w.k)));
+  for (const q of requests) {
+    const end = BigInt(v1.RequestRecord.decode(q.v).windowEndMs.toString());
+    const w = new Uint8Array(8 + q.k.length);
+    new DataView(w.buffer).setBigUint64(0, end);
+    w.set(q.k, 8);
+    if (!requestWindowSet.delete(hex(w))) problems.push(`request record ${hex(q.k)} has no window entry`);
+  }
+  for (const w of requestWindowSet) problems.push(`request window entry ${w} has no record`);
   const bodyIds = new Set(bodies.map((b) => hex(b.k)));
   const indexById = new Map(index.map((r) => [hex(r.k), v1.MessageIndex.decode(r.v)]));
   const queueKeys = new Set(queue.map((q) => hex(q.k)));

@@ -13,6 +13,9 @@ const STEPS = 40;
 
 const TOPICS = ['a', 'b', 'c.x'];
 const KEYS = ['k1', 'k2', 'k3', 'k4'];
+const REQUEST_KEYS = ['r1', 'r2', 'r3', ''];
+/** Short enough for request keys to end their window within a seed's run. */
+const LIMITS = { publishDedupWindowMs: 5_000 };
 
 /** One random command (valid or not) chosen with a view of A's current state. */
 async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], ids: bigint[]): Promise<Cmd> {
@@ -22,8 +25,18 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
   const roll = r();
   if (roll < 0.3) {
     const n = int(1, 4);
+    // Half of the publishes coalesce requests, some with idempotency keys (repeats are retries).
+    const requests: { idempotencyKey: string; count: number }[] = [];
+    if (r() < 0.5) {
+      for (let left = n; left > 0; ) {
+        const count = int(1, left);
+        requests.push({ idempotencyKey: pick(REQUEST_KEYS), count });
+        left -= count;
+      }
+    }
     return {
       kind: 'publish',
+      ...(requests.length > 0 ? { requests } : {}),
       messages: Array.from({ length: n }, () => {
         const bad = r() < 0.05;
         const m = {
@@ -76,8 +89,11 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
   if (roll < 0.88) {
     const due = await h.sm.reader.dueKeyPurges(h.now, 5);
     const keys = due.map(({ topic, key }) => ({ topic, key }));
-    if (keys.length === 0) keys.push({ topic: pick(TOPICS), key: pick(KEYS) });
-    return { kind: 'purge-keys', keys };
+    if (keys.length === 0 && r() < 0.5) keys.push({ topic: pick(TOPICS), key: pick(KEYS) });
+    const requests = await h.sm.reader.dueRequestPurges(h.now, 5);
+    if (r() < 0.2) requests.push(pick(REQUEST_KEYS.filter((k) => k !== '')));
+    if (keys.length === 0 && requests.length === 0) requests.push('r1');
+    return { kind: 'purge-keys', keys, requests };
   }
   const a = r();
   if (a < 0.3) {
@@ -163,11 +179,12 @@ async function runSeed(seed: number, engineA: 'memory' | 'leveldb' = 'memory'): 
   const r = rng(seed);
   const dir = engineA === 'leveldb' ? await mkdtemp(join(tmpdir(), 'fermata-det-')) : undefined;
   const a = await Harness.create({
+    limits: LIMITS,
     cacheEntries: 64,
     ...(dir ? { store: await openStore({ engine: 'leveldb', path: dir }) } : {}),
   });
   // B reads the store for everything (no record cache), A through a small cache that evicts.
-  const b = await Harness.create({ hasher: a.hasher, cacheEntries: 0 });
+  const b = await Harness.create({ limits: LIMITS, hasher: a.hasher, cacheEntries: 0 });
   const batches: Entry[][] = [];
   const tags: Uint8Array[] = [];
   const ids: bigint[] = [];

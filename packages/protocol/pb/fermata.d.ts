@@ -694,6 +694,7 @@ export namespace fermata {
             $unknowns?: Uint8Array[];
             messages: fermata.v1.PublishMessage.$Properties[];
             durability: fermata.v1.Durability;
+            idempotencyKey: string;
             static create(properties: fermata.v1.PublishRequest.$Shape): fermata.v1.PublishRequest & fermata.v1.PublishRequest.$Shape;
             static create(properties?: fermata.v1.PublishRequest.$Properties): fermata.v1.PublishRequest;
             static encode(message: fermata.v1.PublishRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -705,11 +706,13 @@ export namespace fermata {
             interface $Properties {
                 messages?: (fermata.v1.PublishMessage.$Properties[]|null);
                 durability?: (fermata.v1.Durability|null);
+                idempotencyKey?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = {
               messages?: fermata.v1.PublishMessage.$Shape[]|null;
               durability?: fermata.v1.Durability|null;
+              idempotencyKey?: string|null;
               $unknowns?: Uint8Array[];
             };
         }
@@ -771,6 +774,7 @@ export namespace fermata {
             sequence: Long;
             messages: fermata.v1.PublishMessage.$Properties[];
             durability: fermata.v1.Durability;
+            idempotencyKey: string;
             static create(properties: fermata.v1.PublishStreamRequest.$Shape): fermata.v1.PublishStreamRequest & fermata.v1.PublishStreamRequest.$Shape;
             static create(properties?: fermata.v1.PublishStreamRequest.$Properties): fermata.v1.PublishStreamRequest;
             static encode(message: fermata.v1.PublishStreamRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -783,12 +787,14 @@ export namespace fermata {
                 sequence?: (Long|null);
                 messages?: (fermata.v1.PublishMessage.$Properties[]|null);
                 durability?: (fermata.v1.Durability|null);
+                idempotencyKey?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = {
               sequence?: Long|null;
               messages?: fermata.v1.PublishMessage.$Shape[]|null;
               durability?: fermata.v1.Durability|null;
+              idempotencyKey?: string|null;
               $unknowns?: Uint8Array[];
             };
         }
@@ -2085,6 +2091,7 @@ export namespace fermata {
             $unknowns?: Uint8Array[];
             messages: fermata.v1.PublishMessage.$Properties[];
             firstId: Long;
+            requests: fermata.v1.PublishRequestSpan.$Properties[];
             static create(properties: fermata.v1.PublishCommand.$Shape): fermata.v1.PublishCommand & fermata.v1.PublishCommand.$Shape;
             static create(properties?: fermata.v1.PublishCommand.$Properties): fermata.v1.PublishCommand;
             static encode(message: fermata.v1.PublishCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2096,13 +2103,39 @@ export namespace fermata {
             interface $Properties {
                 messages?: (fermata.v1.PublishMessage.$Properties[]|null);
                 firstId?: (Long|null);
+                requests?: (fermata.v1.PublishRequestSpan.$Properties[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = {
               messages?: fermata.v1.PublishMessage.$Shape[]|null;
               firstId?: Long|null;
+              requests?: fermata.v1.PublishRequestSpan.$Shape[]|null;
               $unknowns?: Uint8Array[];
             };
+        }
+
+        interface IPublishRequestSpan extends fermata.v1.PublishRequestSpan.$Properties {
+        }
+
+        class PublishRequestSpan {
+            constructor(properties?: fermata.v1.PublishRequestSpan.$Properties);
+            $unknowns?: Uint8Array[];
+            idempotencyKey: string;
+            count: number;
+            static create(properties: fermata.v1.PublishRequestSpan.$Shape): fermata.v1.PublishRequestSpan & fermata.v1.PublishRequestSpan.$Shape;
+            static create(properties?: fermata.v1.PublishRequestSpan.$Properties): fermata.v1.PublishRequestSpan;
+            static encode(message: fermata.v1.PublishRequestSpan.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PublishRequestSpan & fermata.v1.PublishRequestSpan.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PublishRequestSpan {
+            interface $Properties {
+                idempotencyKey?: (string|null);
+                count?: (number|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.PublishRequestSpan.$Properties;
         }
 
         interface ILeaseCommand extends fermata.v1.LeaseCommand.$Properties {
@@ -2346,6 +2379,7 @@ export namespace fermata {
             constructor(properties?: fermata.v1.PurgeKeysCommand.$Properties);
             $unknowns?: Uint8Array[];
             keys: fermata.v1.TopicKey.$Properties[];
+            requests: string[];
             static create(properties: fermata.v1.PurgeKeysCommand.$Shape): fermata.v1.PurgeKeysCommand & fermata.v1.PurgeKeysCommand.$Shape;
             static create(properties?: fermata.v1.PurgeKeysCommand.$Properties): fermata.v1.PurgeKeysCommand;
             static encode(message: fermata.v1.PurgeKeysCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2356,6 +2390,7 @@ export namespace fermata {
         namespace PurgeKeysCommand {
             interface $Properties {
                 keys?: (fermata.v1.TopicKey.$Properties[]|null);
+                requests?: (string[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.PurgeKeysCommand.$Properties;
@@ -2930,6 +2965,38 @@ export namespace fermata {
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.MessageIndex.$Properties;
+        }
+
+        interface IRequestRecord extends fermata.v1.RequestRecord.$Properties {
+        }
+
+        class RequestRecord {
+            constructor(properties?: fermata.v1.RequestRecord.$Properties);
+            $unknowns?: Uint8Array[];
+            firstId: Long;
+            appliedAtMs: Long;
+            dueOffsetMs: Long[];
+            existingIndex: number[];
+            existingId: Long[];
+            windowEndMs: Long;
+            static create(properties: fermata.v1.RequestRecord.$Shape): fermata.v1.RequestRecord & fermata.v1.RequestRecord.$Shape;
+            static create(properties?: fermata.v1.RequestRecord.$Properties): fermata.v1.RequestRecord;
+            static encode(message: fermata.v1.RequestRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RequestRecord & fermata.v1.RequestRecord.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RequestRecord {
+            interface $Properties {
+                firstId?: (Long|null);
+                appliedAtMs?: (Long|null);
+                dueOffsetMs?: (Long[]|null);
+                existingIndex?: (number[]|null);
+                existingId?: (Long[]|null);
+                windowEndMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RequestRecord.$Properties;
         }
 
         interface IKeyRecord extends fermata.v1.KeyRecord.$Properties {

@@ -2231,6 +2231,7 @@ export const fermata = $root.fermata = (() => {
 
             PublishRequest.prototype.messages = $util.emptyArray;
             PublishRequest.prototype.durability = 0;
+            PublishRequest.prototype.idempotencyKey = "";
 
             PublishRequest.create = function(properties) {
                 return new PublishRequest(properties);
@@ -2248,6 +2249,8 @@ export const fermata = $root.fermata = (() => {
                         $root.fermata.v1.PublishMessage.encode(message.messages[i], writer.uint32(10).fork(), _depth + 1).ldelim();
                 if (message.durability != null && $Object.hasOwnProperty.call(message, "durability") && message.durability !== 0)
                     writer.uint32(16).int32(message.durability);
+                if (message.idempotencyKey != null && $Object.hasOwnProperty.call(message, "idempotencyKey") && message.idempotencyKey !== "")
+                    writer.uint32(26).string(message.idempotencyKey);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -2296,6 +2299,15 @@ export const fermata = $root.fermata = (() => {
                                 message.durability = value;
                             else
                                 delete message.durability;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.idempotencyKey = value;
+                            else
+                                delete message.idempotencyKey;
                             continue;
                         }
                     }
@@ -2546,6 +2558,7 @@ export const fermata = $root.fermata = (() => {
             PublishStreamRequest.prototype.sequence = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             PublishStreamRequest.prototype.messages = $util.emptyArray;
             PublishStreamRequest.prototype.durability = 0;
+            PublishStreamRequest.prototype.idempotencyKey = "";
 
             PublishStreamRequest.create = function(properties) {
                 return new PublishStreamRequest(properties);
@@ -2565,6 +2578,8 @@ export const fermata = $root.fermata = (() => {
                         $root.fermata.v1.PublishMessage.encode(message.messages[i], writer.uint32(18).fork(), _depth + 1).ldelim();
                 if (message.durability != null && $Object.hasOwnProperty.call(message, "durability") && message.durability !== 0)
                     writer.uint32(24).int32(message.durability);
+                if (message.idempotencyKey != null && $Object.hasOwnProperty.call(message, "idempotencyKey") && message.idempotencyKey !== "")
+                    writer.uint32(34).string(message.idempotencyKey);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -2622,6 +2637,15 @@ export const fermata = $root.fermata = (() => {
                                 message.durability = value;
                             else
                                 delete message.durability;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.idempotencyKey = value;
+                            else
+                                delete message.idempotencyKey;
                             continue;
                         }
                     }
@@ -7821,6 +7845,7 @@ export const fermata = $root.fermata = (() => {
 
             const PublishCommand = function (properties) {
                 this.messages = [];
+                this.requests = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -7829,6 +7854,7 @@ export const fermata = $root.fermata = (() => {
 
             PublishCommand.prototype.messages = $util.emptyArray;
             PublishCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            PublishCommand.prototype.requests = $util.emptyArray;
 
             PublishCommand.create = function(properties) {
                 return new PublishCommand(properties);
@@ -7846,6 +7872,9 @@ export const fermata = $root.fermata = (() => {
                         $root.fermata.v1.PublishMessage.encode(message.messages[i], writer.uint32(10).fork(), _depth + 1).ldelim();
                 if (message.firstId != null && $Object.hasOwnProperty.call(message, "firstId") && (typeof message.firstId === "object" ? message.firstId.low || message.firstId.high : message.firstId !== 0))
                     writer.uint32(16).uint64(message.firstId);
+                if (message.requests != null && message.requests.length)
+                    for (let i = 0; i < message.requests.length; ++i)
+                        $root.fermata.v1.PublishRequestSpan.encode(message.requests[i], writer.uint32(26).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -7896,6 +7925,14 @@ export const fermata = $root.fermata = (() => {
                                 delete message.firstId;
                             continue;
                         }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.requests && message.requests.length))
+                                message.requests = [];
+                            message.requests.push($root.fermata.v1.PublishRequestSpan.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -7920,6 +7957,110 @@ export const fermata = $root.fermata = (() => {
             };
 
             return PublishCommand;
+        })();
+
+        v1.PublishRequestSpan = (function() {
+
+            const PublishRequestSpan = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PublishRequestSpan.prototype.idempotencyKey = "";
+            PublishRequestSpan.prototype.count = 0;
+
+            PublishRequestSpan.create = function(properties) {
+                return new PublishRequestSpan(properties);
+            };
+
+            PublishRequestSpan.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.idempotencyKey != null && $Object.hasOwnProperty.call(message, "idempotencyKey") && message.idempotencyKey !== "")
+                    writer.uint32(10).string(message.idempotencyKey);
+                if (message.count != null && $Object.hasOwnProperty.call(message, "count") && message.count !== 0)
+                    writer.uint32(16).uint32(message.count);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PublishRequestSpan.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PublishRequestSpan();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.idempotencyKey = value;
+                            else
+                                delete message.idempotencyKey;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.count = value;
+                            else
+                                delete message.count;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PublishRequestSpan.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PublishRequestSpan";
+            };
+
+            return PublishRequestSpan;
         })();
 
         v1.LeaseCommand = (function() {
@@ -8881,6 +9022,7 @@ export const fermata = $root.fermata = (() => {
 
             const PurgeKeysCommand = function (properties) {
                 this.keys = [];
+                this.requests = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -8888,6 +9030,7 @@ export const fermata = $root.fermata = (() => {
             };
 
             PurgeKeysCommand.prototype.keys = $util.emptyArray;
+            PurgeKeysCommand.prototype.requests = $util.emptyArray;
 
             PurgeKeysCommand.create = function(properties) {
                 return new PurgeKeysCommand(properties);
@@ -8903,6 +9046,9 @@ export const fermata = $root.fermata = (() => {
                 if (message.keys != null && message.keys.length)
                     for (let i = 0; i < message.keys.length; ++i)
                         $root.fermata.v1.TopicKey.encode(message.keys[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.requests != null && message.requests.length)
+                    for (let i = 0; i < message.requests.length; ++i)
+                        writer.uint32(18).string(message.requests[i]);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -8942,6 +9088,14 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.keys && message.keys.length))
                                 message.keys = [];
                             message.keys.push($root.fermata.v1.TopicKey.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.requests && message.requests.length))
+                                message.requests = [];
+                            message.requests.push(reader.stringVerify());
                             continue;
                         }
                     }
@@ -11415,6 +11569,176 @@ export const fermata = $root.fermata = (() => {
             };
 
             return MessageIndex;
+        })();
+
+        v1.RequestRecord = (function() {
+
+            const RequestRecord = function (properties) {
+                this.dueOffsetMs = [];
+                this.existingIndex = [];
+                this.existingId = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RequestRecord.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RequestRecord.prototype.appliedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            RequestRecord.prototype.dueOffsetMs = $util.emptyArray;
+            RequestRecord.prototype.existingIndex = $util.emptyArray;
+            RequestRecord.prototype.existingId = $util.emptyArray;
+            RequestRecord.prototype.windowEndMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            RequestRecord.create = function(properties) {
+                return new RequestRecord(properties);
+            };
+
+            RequestRecord.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.firstId != null && $Object.hasOwnProperty.call(message, "firstId") && (typeof message.firstId === "object" ? message.firstId.low || message.firstId.high : message.firstId !== 0))
+                    writer.uint32(8).uint64(message.firstId);
+                if (message.appliedAtMs != null && $Object.hasOwnProperty.call(message, "appliedAtMs") && (typeof message.appliedAtMs === "object" ? message.appliedAtMs.low || message.appliedAtMs.high : message.appliedAtMs !== 0))
+                    writer.uint32(16).int64(message.appliedAtMs);
+                if (message.dueOffsetMs != null && message.dueOffsetMs.length)
+                    writer.uint32(26).sint64s(message.dueOffsetMs);
+                if (message.existingIndex != null && message.existingIndex.length)
+                    writer.uint32(34).uint32s(message.existingIndex);
+                if (message.existingId != null && message.existingId.length)
+                    writer.uint32(42).uint64s(message.existingId);
+                if (message.windowEndMs != null && $Object.hasOwnProperty.call(message, "windowEndMs") && (typeof message.windowEndMs === "object" ? message.windowEndMs.low || message.windowEndMs.high : message.windowEndMs !== 0))
+                    writer.uint32(48).int64(message.windowEndMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RequestRecord.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RequestRecord();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.firstId = value;
+                            else
+                                delete message.firstId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.appliedAtMs = value;
+                            else
+                                delete message.appliedAtMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType === 2) {
+                                if (!(message.dueOffsetMs && message.dueOffsetMs.length))
+                                    message.dueOffsetMs = [];
+                                reader.sint64s(message.dueOffsetMs);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.dueOffsetMs && message.dueOffsetMs.length))
+                                message.dueOffsetMs = [];
+                            message.dueOffsetMs.push(reader.sint64());
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType === 2) {
+                                if (!(message.existingIndex && message.existingIndex.length))
+                                    message.existingIndex = [];
+                                reader.uint32s(message.existingIndex);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.existingIndex && message.existingIndex.length))
+                                message.existingIndex = [];
+                            message.existingIndex.push(reader.uint32());
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType === 2) {
+                                if (!(message.existingId && message.existingId.length))
+                                    message.existingId = [];
+                                reader.uint64s(message.existingId);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.existingId && message.existingId.length))
+                                message.existingId = [];
+                            message.existingId.push(reader.uint64());
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.windowEndMs = value;
+                            else
+                                delete message.windowEndMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RequestRecord.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RequestRecord";
+            };
+
+            return RequestRecord;
         })();
 
         v1.KeyRecord = (function() {

@@ -37,6 +37,7 @@ import type { Payload } from './payload.js';
 import { type Durability, Producer, type ProducerOptions } from './producer.js';
 import {
   fromPublishResult,
+  newIdempotencyKey,
   type PublishInput,
   type PublishOptions,
   type PublishResult,
@@ -157,13 +158,12 @@ export class FermataClient {
         `publishBatch takes at most ${MAX_PUBLISH_BATCH} messages, got ${messages.length}`,
       );
     }
-    // Keys are attached once, before the first attempt, so every retry carries the same ones.
-    const wire = messages.map((m, i) =>
-      toPublishMessage(m, this.autoKey, messages.length > 1 ? `messages[${i}].` : ''),
-    );
+    const wire = messages.map((m, i) => toPublishMessage(m, messages.length > 1 ? `messages[${i}].` : ''));
+    // The key is chosen once, before the first attempt, so every retry carries it.
     const request: pb.PublishRequest.$Properties = {
       messages: wire,
       durability: durabilityToWire(options.durability),
+      ...(this.autoKey ? { idempotencyKey: newIdempotencyKey() } : {}),
     };
     const res = await this.call(
       'publish',

@@ -48,9 +48,11 @@ export interface ClientOptions {
    */
   attemptTimeoutMs?: number;
   /**
-   * Attach a unique idempotency key (`sdk:<random>`) to every published message
-   * that has no `key`, so a publish retried after a failover is not stored twice
-   * (default true).
+   * Attach a unique idempotency key (`sdk:<random>`) to every publish request
+   * (a `publishBatch` call, a producer batch), so a request retried after a
+   * failover is not stored twice: within the cluster's
+   * `limits.publishDedupWindowMs` (10 minutes) a retry stores nothing and gets
+   * the first attempt's results, `deduplicated: true` (default true).
    */
   idempotentPublish?: boolean;
   /** Extra grpc-js channel options (keepalive, message sizes...). */

@@ -18,6 +18,7 @@ import type { Payload } from './payload.js';
 import {
   fromPublishResult,
   messageBytes,
+  newIdempotencyKey,
   type PublishOptions,
   type PublishResult,
   toPublishMessage,
@@ -70,6 +71,8 @@ interface Item {
 
 interface Batch {
   sequence: bigint;
+  /** '' = none (idempotentPublish off). Kept across re-sends. */
+  idempotencyKey: string;
   items: Item[];
   bytes: number;
   formedAtMs: number;
@@ -92,7 +95,7 @@ function worthReopening(e: FermataError): boolean {
  * `maxBufferedBytes` is reached, `send` waits (see {@link Producer.ready}).
  *
  * After a failover the unanswered batches are sent again, in order, to the new
- * leader; their idempotency keys make the cluster store each message once.
+ * leader; each batch's idempotency key makes the cluster store it once.
  */
 export class Producer {
   private readonly conn: Connection;
@@ -166,7 +169,7 @@ export class Producer {
     if (this.closing !== undefined) return Promise.reject(new ClosedError('the producer is closed'));
     let msg: pb.PublishMessage.$Properties;
     try {
-      msg = toPublishMessage({ ...options, topic, payload }, this.autoKey);
+      msg = toPublishMessage({ ...options, topic, payload });
     } catch (e) {
       return Promise.reject(e);
     }
@@ -291,7 +294,13 @@ export class Producer {
     }
     const items = this.queue.splice(0, count);
     this.queuedBytes -= bytes;
-    const batch: Batch = { sequence: this.nextSequence++, items, bytes, formedAtMs: Date.now() };
+    const batch: Batch = {
+      sequence: this.nextSequence++,
+      idempotencyKey: this.autoKey ? newIdempotencyKey() : '',
+      items,
+      bytes,
+      formedAtMs: Date.now(),
+    };
     this.inFlight.push(batch);
     this.inFlightMessages += items.length;
     this.inFlightBytes += bytes;
@@ -305,6 +314,7 @@ export class Producer {
       sequence: toUint64(batch.sequence),
       messages: batch.items.map((i) => i.msg),
       durability: this.durability,
+      ...(batch.idempotencyKey !== '' ? { idempotencyKey: batch.idempotencyKey } : {}),
     });
   }
 

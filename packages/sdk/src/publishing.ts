@@ -14,8 +14,8 @@ export interface PublishOptions {
   /**
    * Dedup and cancel handle: while a message with this key lives in the topic
    * (plus the topic's dedup window), a publish with the same key returns the
-   * existing id and stores nothing. Without one, the SDK attaches `sdk:<random>`
-   * (see `idempotentPublish`).
+   * existing id and stores nothing. (Retries are made safe per request instead:
+   * see `idempotentPublish`.)
    */
   key?: string;
   /** String headers, delivered with the message. */
@@ -33,19 +33,19 @@ export interface PublishResult {
   /** The message id (unique in the cluster, increasing). */
   id: bigint;
   /**
-   * True when a live message with the same key already existed and nothing was
-   * stored. With an SDK-attached key this can only mean an earlier attempt of
-   * this same publish got through (a retry after a failover).
+   * True when nothing was stored for this message: a live message with the
+   * same key already existed, or an earlier attempt of this same request got
+   * through (a retry after a failover; see `idempotentPublish`).
    */
   deduplicated: boolean;
   /** When the message is due, epoch ms by the leader's clock. */
   dueAtMs: number;
 }
 
-/** Prefix of SDK-attached idempotency keys. */
+/** Prefix of SDK-attached request idempotency keys. */
 export const SDK_KEY_PREFIX = 'sdk:';
 
-/** A fresh idempotency key: 128 random bits. */
+/** A fresh request idempotency key: 128 random bits. */
 export function newIdempotencyKey(): string {
   return SDK_KEY_PREFIX + randomBytes(16).toString('base64url');
 }
@@ -60,11 +60,7 @@ function checkMs(value: number, field: string): void {
  * Builds the wire message and checks what can be checked locally, so a bad
  * message fails at once instead of taking a whole batch down on the server.
  */
-export function toPublishMessage(
-  input: PublishInput,
-  autoKey: boolean,
-  fieldPrefix = '',
-): pb.PublishMessage.$Properties {
+export function toPublishMessage(input: PublishInput, fieldPrefix = ''): pb.PublishMessage.$Properties {
   const { topic, payload, delayMs, deliverAt, ttlMs, key, headers } = input;
   if (typeof topic !== 'string' || topic === '') {
     throw new InvalidArgumentError(`${fieldPrefix}topic: must be a non-empty string`, `${fieldPrefix}topic`);
@@ -90,7 +86,6 @@ export function toPublishMessage(
     msg.ttlMs = toInt64(BigInt(ttlMs));
   }
   if (key !== undefined && key !== '') msg.key = key;
-  else if (autoKey) msg.key = newIdempotencyKey();
   if (headers !== undefined) {
     for (const [name, value] of Object.entries(headers)) {
       if (typeof value !== 'string') {

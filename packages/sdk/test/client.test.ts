@@ -110,15 +110,18 @@ describe('leader discovery', () => {
 });
 
 describe('idempotent publish', () => {
-  it('attaches an sdk: key when the caller gives none, and reuses it on the retry after a lost response', async () => {
+  it('attaches an sdk: key to the request and reuses it on the retry after a lost response', async () => {
     cluster = await FakeCluster.start(2, 0);
     const c = connect(cluster);
     cluster.failPublishAfterStore.push({ code: grpc.status.UNAVAILABLE, details: 'connection reset' });
     const r = await c.publishDetailed('t', 'once');
     expect(cluster.publishSizes).toEqual([1, 1]);
     expect(cluster.stored).toHaveLength(1);
-    expect(cluster.stored[0]!.key).toMatch(/^sdk:[A-Za-z0-9_-]{22}$/);
-    expect(r).toEqual({ id: cluster.stored[0]!.id, deduplicated: true, dueAtMs: 0 });
+    expect(cluster.stored[0]!.key).toBe('');
+    expect(cluster.requestKeys).toHaveLength(2);
+    expect(cluster.requestKeys[0]).toMatch(/^sdk:[A-Za-z0-9_-]{22}$/);
+    expect(cluster.requestKeys[1]).toBe(cluster.requestKeys[0]);
+    expect(r).toEqual({ id: cluster.stored[0]!.id, deduplicated: true, dueAtMs: 12_345 });
   });
 
   it('keeps the caller key and attaches none when idempotentPublish is off', async () => {
@@ -127,9 +130,10 @@ describe('idempotent publish', () => {
     await c.publish('t', 'a', { key: 'order-1' });
     await c.publish('t', 'b');
     expect(cluster.stored.map((m) => m.key)).toEqual(['order-1', '']);
+    expect(cluster.requestKeys).toEqual(['', '']);
   });
 
-  it('gives every message of a batch its own key', async () => {
+  it('gives a batch one request key, a new one per call, and leaves message keys to the caller', async () => {
     cluster = await FakeCluster.start(1, 0);
     const c = connect(cluster);
     const results = await c.publishBatch([
@@ -138,10 +142,11 @@ describe('idempotent publish', () => {
       { topic: 'u', payload: new Uint8Array([1, 2]) },
     ]);
     expect(results.map((r) => r.id)).toEqual([1n, 2n, 3n]);
-    const keys = cluster.stored.map((m) => m.key);
-    expect(keys[1]).toBe('mine');
-    expect(new Set(keys).size).toBe(3);
+    expect(cluster.stored.map((m) => m.key)).toEqual(['', 'mine', '']);
     expect(cluster.publishSizes).toEqual([3]);
+    await c.publish('t', 'c');
+    expect(cluster.requestKeys).toHaveLength(2);
+    expect(new Set(cluster.requestKeys).size).toBe(2);
   });
 });
 

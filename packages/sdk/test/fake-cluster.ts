@@ -72,6 +72,9 @@ export class FakeCluster {
   readonly nodes: FakeNode[] = [];
   leaderId: string | undefined;
   readonly stored: StoredMessage[] = [];
+  /** The idempotency key of every publish request received ('' = none), in order. */
+  readonly requestKeys: string[] = [];
+  private readonly requests = new Map<string, pb.PublishResult.$Properties[]>();
   private nextId = 1n;
   /** Message count of every Publish / PublishStream request the leader accepted. */
   readonly publishSizes: number[] = [];
@@ -207,7 +210,20 @@ export class FakeCluster {
     return { code, details: `not leader; leader is ${leader.id} at ${leader.address}`, metadata };
   }
 
-  private store(messages: pb.PublishMessage.$Properties[]): pb.PublishResult.$Properties[] {
+  /** Like the broker's request dedup: a request key seen before answers the first results, deduplicated. */
+  private store(
+    messages: pb.PublishMessage.$Properties[],
+    idempotencyKey: string | null | undefined,
+  ): pb.PublishResult.$Properties[] {
+    this.requestKeys.push(idempotencyKey ?? '');
+    const earlier = idempotencyKey ? this.requests.get(idempotencyKey) : undefined;
+    if (earlier) return earlier.map((r) => ({ ...r, deduplicated: true }));
+    const results = this.storeMessages(messages);
+    if (idempotencyKey) this.requests.set(idempotencyKey, results);
+    return results;
+  }
+
+  private storeMessages(messages: pb.PublishMessage.$Properties[]): pb.PublishResult.$Properties[] {
     return messages.map((m) => {
       const existing = m.key ? this.stored.find((s) => s.topic === m.topic && s.key === m.key) : undefined;
       if (existing) return { id: toUint64(existing.id), deduplicated: true, dueAtMs: toInt64(0n) };
@@ -378,7 +394,7 @@ export class FakeCluster {
         const override = this.brokerOverrides.publish;
         if (override) return override(call, cb);
         this.publishSizes.push(call.request.messages.length);
-        const results = this.store(call.request.messages);
+        const results = this.store(call.request.messages, call.request.idempotencyKey);
         const fail = this.failPublishAfterStore.shift();
         if (fail) return cb(fail);
         cb(null, { results });
@@ -412,7 +428,7 @@ export class FakeCluster {
             call.write({ sequence: req.sequence, error });
             return;
           }
-          const results = this.store(req.messages);
+          const results = this.store(req.messages, req.idempotencyKey);
           const answer = () => {
             if (!ended) call.write({ sequence: req.sequence, results });
           };

@@ -66,12 +66,15 @@ describe('producer batching', () => {
     expect(cluster.streamSizes).toEqual([2, 2, 1]);
   });
 
-  it('gives each message an idempotency key and keeps the caller key', async () => {
+  it('gives each batch its own idempotency key and keeps the caller key', async () => {
     const { cluster, client } = await setup();
-    const p = client.producer({ lingerMs: 0 });
-    await Promise.all([p.send('t', 'a', { key: 'mine' }), p.send('t', 'b')]);
-    expect(cluster.stored[0]!.key).toBe('mine');
-    expect(cluster.stored[1]!.key).toMatch(/^sdk:/);
+    const p = client.producer({ lingerMs: 0, maxBatchMessages: 2 });
+    await Promise.all([p.send('t', 'a', { key: 'mine' }), p.send('t', 'b'), p.send('t', 'c')]);
+    expect(cluster.stored.map((m) => m.key)).toEqual(['mine', '', '']);
+    expect(cluster.streamSizes).toEqual([2, 1]);
+    expect(cluster.requestKeys).toHaveLength(2);
+    for (const k of cluster.requestKeys) expect(k).toMatch(/^sdk:[A-Za-z0-9_-]{22}$/);
+    expect(new Set(cluster.requestKeys).size).toBe(2);
   });
 });
 

@@ -10,7 +10,7 @@ export const JANITOR_INTERVAL_MS = 200;
 
 /**
  * The leader's janitor: TTL expiry through the expiry index (remove or
- * dead-letter per topic setting) and the end of dedup windows, each as batched
+ * dead-letter per topic setting) and the end of dedup windows (message keys and publish idempotency keys), each as batched
  * Raft commands. Expiry is housekeeping, not delivery, so a short poll of two
  * index scans that read only what is already due is enough.
  */
@@ -72,11 +72,15 @@ export class Janitor {
         }
       }
       const keys = await reader.dueKeyPurges(now, batch);
+      const requests = await reader.dueRequestPurges(now, batch);
       if (epoch !== this.epoch) return;
-      if (keys.length > 0) {
-        await proposer.run({ kind: 'purge-keys', keys: keys.map(({ topic, key }) => ({ topic, key })) }, now);
+      if (keys.length > 0 || requests.length > 0) {
+        await proposer.run(
+          { kind: 'purge-keys', keys: keys.map(({ topic, key }) => ({ topic, key })), requests },
+          now,
+        );
       }
-      if (expired.length < batch && keys.length < batch) return;
+      if (expired.length < batch && keys.length < batch && requests.length < batch) return;
     }
   }
 }

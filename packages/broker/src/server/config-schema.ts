@@ -366,6 +366,12 @@ export const configSchema = {
     maxMaxAttempts: int(L.maxMaxAttempts, 1, 1_000_000, 'Largest max_attempts a topic may set.'),
     maxTimeBucketMs: int(L.maxTimeBucketMs, 0, DAY_MS, 'Largest time_bucket_ms a topic may set.'),
     maxDedupWindowMs: int(L.maxDedupWindowMs, 0, 10 * YEAR_MS, 'Largest dedup_window_ms a topic may set.'),
+    publishDedupWindowMs: int(
+      L.publishDedupWindowMs,
+      1_000,
+      DAY_MS,
+      'How long a publish request idempotency key is remembered: a retry within it stores nothing and gets the first answer.',
+    ),
     maxListLimit: int(L.maxListLimit, 1, 100_000, 'Entries one list call returns.'),
     snapshotChunkBytes: int(
       L.snapshotChunkBytes,

@@ -39,9 +39,10 @@ function checkDurability(ctx: ServerContext, durability: number | null | undefin
 export async function publish(
   ctx: ServerContext,
   messages: readonly PublishInput[],
+  idempotencyKey = '',
 ): Promise<readonly PublishResultItem[]> {
   requireLeader(ctx);
-  const results = await ctx.proposer.publish(messages);
+  const results = await ctx.proposer.publish(messages, idempotencyKey);
   ctx.metrics.publishes.inc(messages.length);
   return results;
 }
@@ -183,7 +184,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
   return {
     publish: unary(ctx, async (req) => {
       checkDurability(ctx, req.durability);
-      const results = await publish(ctx, publishInputs(req.messages));
+      const results = await publish(ctx, publishInputs(req.messages), req.idempotencyKey ?? '');
       return { results: publishResults(results) };
     }),
 
@@ -200,7 +201,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
           try {
             checkDecoded(req);
             checkDurability(ctx, req.durability);
-            const results = await publish(ctx, publishInputs(req.messages));
+            const results = await publish(ctx, publishInputs(req.messages), req.idempotencyKey ?? '');
             return { sequence, results: publishResults(results) };
           } catch (err) {
             return { sequence, error: errorStatus(ctx, err) };

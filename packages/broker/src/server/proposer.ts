@@ -4,7 +4,7 @@ import { type Command, encodeCommand, type PublishInput } from '../state/command
 import { LimitError } from '../state/errors.js';
 import type { CommandResult, PublishResultItem } from '../state/results.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
-import { validateCommand, validatePublish } from '../state/validation.js';
+import { validateCommand, validateIdempotencyKey, validatePublish } from '../state/validation.js';
 
 /**
  * Publish entries in flight at once; requests arriving meanwhile are coalesced
@@ -24,6 +24,8 @@ export type CommandBody = Unstamped<Command>;
 
 interface QueuedPublish {
   readonly messages: readonly PublishInput[];
+  /** '' = none. */
+  readonly idempotencyKey: string;
   readonly payloadBytes: number;
   resolve(results: readonly PublishResultItem[]): void;
   reject(error: unknown): void;
@@ -84,10 +86,13 @@ export class Proposer {
 
   /**
    * Publishes one atomic batch. Validated here first (precise errors, nothing
-   * proposed), then queued to share a Raft entry with other requests.
+   * proposed), then queued to share a Raft entry with other requests. A
+   * request with an idempotency key applied in the last
+   * limits.publishDedupWindowMs answers that request's results again.
    */
-  publish(messages: readonly PublishInput[]): Promise<readonly PublishResultItem[]> {
+  publish(messages: readonly PublishInput[], idempotencyKey = ''): Promise<readonly PublishResultItem[]> {
     validatePublish(messages, this.nowMs(), this.sm.limits);
+    validateIdempotencyKey(idempotencyKey, this.sm.limits);
     if (!this.sm.ids.canAssign()) return Promise.reject(leaderNotReady());
     let payloadBytes = 0;
     for (const m of messages) payloadBytes += m.payload.length;
@@ -105,7 +110,7 @@ export class Proposer {
     }
     this.queuedBytes += charge;
     return new Promise<readonly PublishResultItem[]>((resolve, reject) => {
-      this.queue.push({ messages, payloadBytes, resolve, reject });
+      this.queue.push({ messages, idempotencyKey, payloadBytes, resolve, reject });
       this.pump();
     }).finally(() => {
       this.queuedBytes -= charge;
@@ -145,10 +150,24 @@ export class Proposer {
     try {
       const all = group.length === 1 ? group[0]!.messages : group.flatMap((g) => g.messages);
       const firstId = this.reserveIds(all.length);
-      const result = await this.run({ kind: 'publish', firstId, messages: all });
+      const keyed = group.some((g) => g.idempotencyKey !== '');
+      const result = await this.run({
+        kind: 'publish',
+        firstId,
+        messages: all,
+        ...(keyed
+          ? { requests: group.map((g) => ({ idempotencyKey: g.idempotencyKey, count: g.messages.length })) }
+          : {}),
+      });
       if (result.kind !== 'publish') throw new Error(`invariant: publish answered with ${result.kind}`);
+      const refused = new Map((result.refused ?? []).map((r) => [r.request, r.error]));
       let at = 0;
-      for (const g of group) {
+      for (const [i, g] of group.entries()) {
+        const error = refused.get(i);
+        if (error) {
+          g.reject(error);
+          continue;
+        }
         g.resolve(result.results.slice(at, at + g.messages.length));
         at += g.messages.length;
       }

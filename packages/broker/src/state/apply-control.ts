@@ -1,10 +1,10 @@
 import type { Command, Target } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { LimitError, ValidationError } from './errors.js';
-import { idKey, NS, topicKeySuffix } from './layout.js';
+import { idKey, NS, requestSuffix, topicKeySuffix } from './layout.js';
 import { leaseHeld, type MessageIndexRec, type QueueEntryRec, type TopicRec } from './records.js';
 import type { CommandResult, ExpireOutcome, GroupChange } from './results.js';
-import { resolveDue, validateTopicName } from './validation.js';
+import { resolveDue } from './validation.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -138,20 +138,23 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
 
 /** Ends the reservation of keys whose dedup window has passed (proposed by the janitor). */
 export async function applyPurgeKeys(ctx: ApplyContext, cmd: Of<'purge-keys'>): Promise<CommandResult> {
-  if (cmd.keys.length === 0) throw new ValidationError('keys', 'names no key');
-  if (cmd.keys.length > ctx.limits.maxIdsPerCommand) {
-    throw new LimitError('maxIdsPerCommand', 'keys', cmd.keys.length, ctx.limits.maxIdsPerCommand);
-  }
-  cmd.keys.forEach((k, i) => {
-    validateTopicName(k.topic, ctx.limits, `keys[${i}].topic`);
-    if (k.key === '') throw new ValidationError(`keys[${i}].key`, 'is empty');
-  });
-  await ctx.txn.prefetch(cmd.keys.map((k) => NS.keys.key(topicKeySuffix(k.topic, k.key))));
+  // The command was validated as a whole before it got here (state-machine.ts `execute`).
+  const requests = cmd.requests ?? [];
+  await ctx.txn.prefetch([
+    ...cmd.keys.map((k) => NS.keys.key(topicKeySuffix(k.topic, k.key))),
+    ...requests.map((k) => NS.requests.key(requestSuffix(k))),
+  ]);
   let purged = 0;
   for (const k of cmd.keys) {
     const rec = await ctx.getKey(k.topic, k.key);
     if (!rec || rec.endedAtMs === 0 || rec.windowEndMs > ctx.nowMs) continue;
     await ctx.forgetKey(k.topic, k.key, rec);
+    purged++;
+  }
+  for (const k of requests) {
+    const rec = await ctx.getRequest(k);
+    if (!rec || rec.windowEndMs > ctx.nowMs) continue;
+    ctx.forgetRequest(k, rec);
     purged++;
   }
   return { kind: 'purge-keys', purged };

@@ -1,8 +1,9 @@
-import type { Command } from './commands.js';
+import type { Command, PublishSpan } from './commands.js';
 import type { ApplyContext } from './context.js';
-import { NS, topicKeySuffix } from './layout.js';
+import { type StateError, ValidationError } from './errors.js';
+import { NS, requestSuffix, topicKeySuffix } from './layout.js';
 import type { CommandResult, PublishResultItem } from './results.js';
-import { resolveDue, validatePublish } from './validation.js';
+import { resolveDue } from './validation.js';
 
 type PublishCommand = Extract<Command, { kind: 'publish' }>;
 
@@ -10,47 +11,90 @@ type PublishCommand = Extract<Command, { kind: 'publish' }>;
  * Publish (atomic): message i gets id firstId + i. Unknown topics are created
  * with default settings. A key still reserved in the topic (its message lives,
  * or ended less than the dedup window ago) answers with the existing id and
- * writes nothing for that message.
+ * writes nothing for that message. A request whose idempotency key was applied
+ * within limits.publishDedupWindowMs answers that request's results again and
+ * writes nothing; with another number of messages it is refused alone
+ * (`refused`), the entry's other requests are applied.
  */
 export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Promise<CommandResult> {
+  // The command was validated as a whole before it got here (state-machine.ts `execute`).
   const now = ctx.nowMs;
-  validatePublish(cmd.messages, now, ctx.limits);
   ctx.claimIds(cmd.firstId, cmd.messages.length, 'first_id');
-  // One parallel round of reads for every key the batch names.
-  const keyed = cmd.messages.filter((m) => m.key);
-  if (keyed.length > 0)
-    await ctx.txn.prefetch(keyed.map((m) => NS.keys.key(topicKeySuffix(m.topic, m.key!))));
+  const spans: readonly PublishSpan[] = cmd.requests?.length
+    ? cmd.requests
+    : [{ idempotencyKey: '', count: cmd.messages.length }];
+  // One parallel round of reads for every request and message key the batch names.
+  const reads: Uint8Array[] = [];
+  for (const s of spans)
+    if (s.idempotencyKey !== '') reads.push(NS.requests.key(requestSuffix(s.idempotencyKey)));
+  for (const m of cmd.messages) if (m.key) reads.push(NS.keys.key(topicKeySuffix(m.topic, m.key)));
+  if (reads.length > 0) await ctx.txn.prefetch(reads);
 
   const results: PublishResultItem[] = [];
-  for (let i = 0; i < cmd.messages.length; i++) {
-    if ((i & 63) === 63) await ctx.yieldSometimes();
-    const m = cmd.messages[i]!;
-    const id = cmd.firstId + BigInt(i);
-    const topic = await ctx.ensureTopic(m.topic);
-    const dueAtMs = resolveDue(m, now, ctx.limits);
-    const key = m.key ?? '';
-    if (key !== '') {
-      const existing = await ctx.getKey(topic.name, key);
-      if (existing && (existing.endedAtMs === 0 || existing.windowEndMs > now)) {
-        const body = existing.endedAtMs === 0 ? await ctx.getBody(existing.id) : undefined;
-        results.push({ id: existing.id, deduplicated: true, dueAtMs: body?.dueAtMs ?? 0 });
-        continue;
+  const refused: { request: number; error: StateError }[] = [];
+  let i = 0;
+  for (const [r, span] of spans.entries()) {
+    const end = i + span.count;
+    const earlier = span.idempotencyKey !== '' ? await ctx.getRequest(span.idempotencyKey) : undefined;
+    if (earlier && earlier.windowEndMs > now) {
+      if (earlier.results.length === span.count) {
+        for (const x of earlier.results) results.push({ ...x, deduplicated: true });
+      } else {
+        refused.push({
+          request: r,
+          error: new ValidationError(
+            'idempotency_key',
+            `"${span.idempotencyKey}" was applied ${now - earlier.appliedAtMs} ms ago to a request of ${earlier.results.length} messages; this one has ${span.count}`,
+          ),
+        });
       }
-      if (existing) await ctx.forgetKey(topic.name, key, existing);
-      ctx.putKey(topic.name, key, { id, endedAtMs: 0, windowEndMs: 0 });
+      i = end;
+      continue;
     }
-    const ttlMs = m.ttlMs ?? 0;
-    await ctx.addMessage(topic, {
-      id,
-      topic: topic.name,
-      payload: m.payload,
-      headers: m.headers ?? {},
-      key,
-      enqueuedAtMs: now,
-      dueAtMs,
-      expireAtMs: ttlMs > 0 ? now + ttlMs : 0,
-    });
-    results.push({ id, deduplicated: false, dueAtMs });
+    const start = results.length;
+    for (; i < end; i++) {
+      if ((i & 63) === 63) await ctx.yieldSometimes();
+      results.push(await publishOne(ctx, cmd, i));
+    }
+    if (span.idempotencyKey !== '') {
+      if (earlier) ctx.forgetRequest(span.idempotencyKey, earlier);
+      ctx.putRequest(span.idempotencyKey, {
+        firstId: cmd.firstId + BigInt(end - span.count),
+        appliedAtMs: now,
+        results: results.slice(start),
+        windowEndMs: now + ctx.limits.publishDedupWindowMs,
+      });
+    }
   }
-  return { kind: 'publish', results };
+  return refused.length > 0 ? { kind: 'publish', results, refused } : { kind: 'publish', results };
+}
+
+async function publishOne(ctx: ApplyContext, cmd: PublishCommand, i: number): Promise<PublishResultItem> {
+  const now = ctx.nowMs;
+  const m = cmd.messages[i]!;
+  const id = cmd.firstId + BigInt(i);
+  const topic = await ctx.ensureTopic(m.topic);
+  const dueAtMs = resolveDue(m, now, ctx.limits);
+  const key = m.key ?? '';
+  if (key !== '') {
+    const existing = await ctx.getKey(topic.name, key);
+    if (existing && (existing.endedAtMs === 0 || existing.windowEndMs > now)) {
+      const body = existing.endedAtMs === 0 ? await ctx.getBody(existing.id) : undefined;
+      return { id: existing.id, deduplicated: true, dueAtMs: body?.dueAtMs ?? 0 };
+    }
+    if (existing) await ctx.forgetKey(topic.name, key, existing);
+    ctx.putKey(topic.name, key, { id, endedAtMs: 0, windowEndMs: 0 });
+  }
+  const ttlMs = m.ttlMs ?? 0;
+  await ctx.addMessage(topic, {
+    id,
+    topic: topic.name,
+    payload: m.payload,
+    headers: m.headers ?? {},
+    key,
+    enqueuedAtMs: now,
+    dueAtMs,
+    expireAtMs: ttlMs > 0 ? now + ttlMs : 0,
+  });
+  return { id, deduplicated: false, dueAtMs };
 }

@@ -21,6 +21,12 @@ export interface PublishInput {
   readonly key?: string;
 }
 
+/** A client request within a publish entry: the next `count` messages, and its idempotency key ('' = none). */
+export interface PublishSpan {
+  readonly idempotencyKey: string;
+  readonly count: number;
+}
+
 export type Target = { readonly id: bigint } | { readonly key: string };
 
 export type ExpiryActionName = 'drop' | 'dead-letter';
@@ -41,7 +47,13 @@ interface Stamped {
 
 export type Command = Stamped &
   (
-    | { readonly kind: 'publish'; readonly firstId: bigint; readonly messages: readonly PublishInput[] }
+    | {
+        readonly kind: 'publish';
+        readonly firstId: bigint;
+        readonly messages: readonly PublishInput[];
+        /** The requests the entry coalesces, in order (their counts sum to messages.length); absent = one without a key. */
+        readonly requests?: readonly PublishSpan[];
+      }
     | {
         readonly kind: 'lease';
         readonly topic: string;
@@ -74,6 +86,8 @@ export type Command = Stamped &
     | {
         readonly kind: 'purge-keys';
         readonly keys: readonly { readonly topic: string; readonly key: string }[];
+        /** Publish idempotency keys whose dedup window ended. */
+        readonly requests?: readonly string[];
       }
     | { readonly kind: 'create-topic'; readonly name: string; readonly settings?: TopicSettingsInput }
     | {
@@ -176,7 +190,11 @@ export function encodeCommand(cmd: Command): Uint8Array {
     case 'publish':
       props = {
         ...base,
-        publish: { firstId: toUint64(cmd.firstId), messages: cmd.messages.map(publishInputToProto) },
+        publish: {
+          firstId: toUint64(cmd.firstId),
+          messages: cmd.messages.map(publishInputToProto),
+          requests: (cmd.requests ?? []).map((r) => ({ idempotencyKey: r.idempotencyKey, count: r.count })),
+        },
       };
       break;
     case 'lease':
@@ -223,7 +241,13 @@ export function encodeCommand(cmd: Command): Uint8Array {
       };
       break;
     case 'purge-keys':
-      props = { ...base, purgeKeys: { keys: cmd.keys.map((k) => ({ topic: k.topic, key: k.key })) } };
+      props = {
+        ...base,
+        purgeKeys: {
+          keys: cmd.keys.map((k) => ({ topic: k.topic, key: k.key })),
+          requests: [...(cmd.requests ?? [])],
+        },
+      };
       break;
     case 'create-topic':
       props = { ...base, createTopic: { name: cmd.name, settings: settingsToProto(cmd.settings) } };
@@ -283,6 +307,14 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         nowMs,
         firstId: toBigInt(c.firstId),
         messages: (c.messages ?? []).map((x) => publishInputFromProto(x)),
+        ...(c.requests?.length
+          ? {
+              requests: c.requests.map((r) => ({
+                idempotencyKey: r.idempotencyKey ?? '',
+                count: r.count ?? 0,
+              })),
+            }
+          : {}),
       };
     }
     case 'lease': {
@@ -345,6 +377,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         kind: 'purge-keys',
         nowMs,
         keys: (m.purgeKeys!.keys ?? []).map((k) => ({ topic: k.topic ?? '', key: k.key ?? '' })),
+        ...(m.purgeKeys!.requests?.length ? { requests: [...m.purgeKeys!.requests] } : {}),
       };
     case 'createTopic':
       return {

@@ -7,6 +7,8 @@ import {
   idKey,
   keyWindowSuffix,
   NS,
+  requestSuffix,
+  requestWindowSuffix,
   topicKeySuffix,
   topicSuffix,
   u64,
@@ -19,12 +21,14 @@ import {
   decodeIndex,
   decodeKeyRec,
   decodeQueue,
+  decodeRequestRec,
   decodeTopic,
   encodeBody,
   encodeEntry,
   encodeIndex,
   encodeKeyRec,
   encodeQueue,
+  encodeRequestRec,
   encodeTopic,
   type GroupOutcome,
   type GroupRef,
@@ -33,6 +37,7 @@ import {
   type MessageIndexRec,
   type QueueEntryRec,
   type QueueRec,
+  type RequestRec,
   type TopicRec,
 } from './records.js';
 import type { Txn } from './txn.js';
@@ -376,6 +381,22 @@ export class ApplyContext {
 
   putKey(topic: string, key: string, rec: KeyRec): void {
     this.txn.put(NS.keys.key(topicKeySuffix(topic, key)), encodeKeyRec(rec));
+  }
+
+  async getRequest(idempotencyKey: string): Promise<RequestRec | undefined> {
+    const raw = await this.txn.get(NS.requests.key(requestSuffix(idempotencyKey)));
+    return raw ? decodeRequestRec(raw) : undefined;
+  }
+
+  /** Remembers a publish request's answer until its window ends (a janitor purge removes it then). */
+  putRequest(idempotencyKey: string, rec: RequestRec): void {
+    this.txn.put(NS.requests.key(requestSuffix(idempotencyKey)), encodeRequestRec(rec));
+    this.txn.put(NS.requestWindow.key(requestWindowSuffix(rec.windowEndMs, idempotencyKey)), EMPTY);
+  }
+
+  forgetRequest(idempotencyKey: string, rec: RequestRec): void {
+    this.txn.del(NS.requests.key(requestSuffix(idempotencyKey)));
+    this.txn.del(NS.requestWindow.key(requestWindowSuffix(rec.windowEndMs, idempotencyKey)));
   }
 
   /** Forgets a key record, its window entry and the tombstone of its ended message. */

@@ -24,6 +24,10 @@ export const NS = {
   queues: new Namespace(0x08, 'queues'),
   /** ASCII name -> value (see META). */
   meta: new Namespace(0x09, 'meta'),
+  /** publish idempotency key UTF-8 -> RequestRecord: the answer a retry gets. */
+  requests: new Namespace(0x0a, 'requests'),
+  /** windowEndMs (8), idempotency key UTF-8 -> empty: request records whose dedup window ends then. */
+  requestWindow: new Namespace(0x0b, 'request-window'),
 } as const;
 
 const enc = new TextEncoder();
@@ -88,6 +92,18 @@ export function keyWindowSuffix(windowEndMs: number, topic: string, key: string)
   const out = new Uint8Array(8 + tk.length);
   new DataView(out.buffer).setBigUint64(0, BigInt(windowEndMs));
   out.set(tk, 8);
+  return out;
+}
+
+export function requestSuffix(idempotencyKey: string): Uint8Array {
+  return enc.encode(idempotencyKey);
+}
+
+export function requestWindowSuffix(windowEndMs: number, idempotencyKey: string): Uint8Array {
+  const k = enc.encode(idempotencyKey);
+  const out = new Uint8Array(8 + k.length);
+  new DataView(out.buffer).setBigUint64(0, BigInt(windowEndMs));
+  out.set(k, 8);
   return out;
 }
 

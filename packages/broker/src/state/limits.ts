@@ -37,6 +37,8 @@ export interface Limits {
   readonly maxMaxAttempts: number;
   readonly maxTimeBucketMs: number;
   readonly maxDedupWindowMs: number;
+  /** How long a publish request's idempotency key is remembered (a retry within it stores nothing). */
+  readonly publishDedupWindowMs: number;
   /** Entries one list call returns. */
   readonly maxListLimit: number;
   /** Bytes of one snapshot chunk. */
@@ -65,6 +67,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxMaxAttempts: 1000,
   maxTimeBucketMs: 3_600_000,
   maxDedupWindowMs: 30 * DAY_MS,
+  publishDedupWindowMs: 600_000,
   maxListLimit: 1000,
   snapshotChunkBytes: 1024 * 1024,
 };

@@ -13,7 +13,7 @@ import {
 } from '../keys.js';
 import type { Target } from './commands.js';
 import { NotFoundError, ValidationError } from './errors.js';
-import { idKey, NS, readU64, splitTopicKey, topicKeySuffix, topicSuffix, u64 } from './layout.js';
+import { decodeUtf8, idKey, NS, readU64, splitTopicKey, topicKeySuffix, topicSuffix, u64 } from './layout.js';
 import { DEFAULT_LIST_LIMIT, type Limits } from './limits.js';
 import {
   type BodyRec,
@@ -355,6 +355,15 @@ export class BrokerReader {
     await this.view.scan({ ...NS.keyWindow.range(undefined, u64(nowMs + 1)), limit }, (k) => {
       const s = NS.keyWindow.strip(k);
       out.push({ windowEndMs: Number(readU64(s, 0)), ...splitTopicKey(s.subarray(8)) });
+    });
+    return out;
+  }
+
+  /** Publish idempotency keys whose dedup window ended by nowMs (the janitor proposes PurgeKeys for them). */
+  async dueRequestPurges(nowMs: number, limit: number): Promise<string[]> {
+    const out: string[] = [];
+    await this.view.scan({ ...NS.requestWindow.range(undefined, u64(nowMs + 1)), limit }, (k) => {
+      out.push(decodeUtf8(NS.requestWindow.strip(k).subarray(8)));
     });
     return out;
   }

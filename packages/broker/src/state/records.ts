@@ -1,4 +1,5 @@
 import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
+import type { PublishResultItem } from './results.js';
 
 /**
  * Plain views of the stored records (records.proto) and their codecs. Ids are
@@ -104,6 +105,16 @@ export interface KeyRec {
   readonly id: bigint;
   /** 0 while the message lives. */
   readonly endedAtMs: number;
+  readonly windowEndMs: number;
+}
+
+/** The answer to a publish request with an idempotency key, kept for its dedup window. */
+export interface RequestRec {
+  /** The first id the request's entry assigned to it (message i got firstId + i unless deduplicated by key). */
+  readonly firstId: bigint;
+  readonly appliedAtMs: number;
+  /** What each message was answered, in order. */
+  readonly results: readonly PublishResultItem[];
   readonly windowEndMs: number;
 }
 
@@ -263,6 +274,42 @@ export function encodeKeyRec(k: KeyRec): Uint8Array {
 export function decodeKeyRec(bytes: Uint8Array): KeyRec {
   const m = v1.KeyRecord.decode(bytes);
   return { id: toBigInt(m.id), endedAtMs: n64(m.endedAtMs), windowEndMs: n64(m.windowEndMs) };
+}
+
+export function encodeRequestRec(r: RequestRec): Uint8Array {
+  const existingIndex: number[] = [];
+  const existingId: ReturnType<typeof toUint64>[] = [];
+  const dueOffsetMs = r.results.map((x, i) => {
+    if (x.id !== r.firstId + BigInt(i)) {
+      existingIndex.push(i);
+      existingId.push(toUint64(x.id));
+    }
+    return i64(x.dueAtMs - r.appliedAtMs);
+  });
+  return v1.RequestRecord.encode({
+    firstId: toUint64(r.firstId),
+    appliedAtMs: i64(r.appliedAtMs),
+    dueOffsetMs,
+    existingIndex,
+    existingId,
+    windowEndMs: i64(r.windowEndMs),
+  }).finish();
+}
+
+export function decodeRequestRec(bytes: Uint8Array): RequestRec {
+  const m = v1.RequestRecord.decode(bytes);
+  const firstId = toBigInt(m.firstId);
+  const appliedAtMs = n64(m.appliedAtMs);
+  const existing = new Map(m.existingIndex.map((at, k) => [at, toBigInt(m.existingId[k])] as const));
+  const results = m.dueOffsetMs.map((offset, i) => {
+    const id = existing.get(i);
+    return {
+      id: id ?? firstId + BigInt(i),
+      deduplicated: id !== undefined,
+      dueAtMs: appliedAtMs + n64(offset),
+    };
+  });
+  return { firstId, appliedAtMs, results, windowEndMs: n64(m.windowEndMs) };
 }
 
 export function encodeBody(b: BodyRec): Uint8Array {

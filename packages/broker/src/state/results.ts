@@ -75,7 +75,13 @@ export interface ExpireOutcome {
 }
 
 export type CommandResult =
-  | { readonly kind: 'publish'; readonly results: readonly PublishResultItem[] }
+  | {
+      readonly kind: 'publish';
+      /** In message order, leaving out the messages of refused requests. */
+      readonly results: readonly PublishResultItem[];
+      /** Requests of the entry (index into the command's `requests`) refused alone; nothing of them was stored. */
+      readonly refused?: readonly { readonly request: number; readonly error: StateError }[];
+    }
   | { readonly kind: 'lease'; readonly outcomes: readonly LeaseOutcome[] }
   | { readonly kind: 'ack'; readonly outcomes: readonly SettleOutcome[] }
   | { readonly kind: 'nack'; readonly outcome: SettleOutcome }

@@ -1,5 +1,5 @@
 import { KEY_BYTES } from '../keys.js';
-import type { Command, PublishInput, Target, TopicSettingsInput } from './commands.js';
+import type { Command, PublishInput, PublishSpan, Target, TopicSettingsInput } from './commands.js';
 import { LimitError, ValidationError } from './errors.js';
 import { DEFAULT_TOPIC_SETTINGS, type Limits } from './limits.js';
 import type { TopicSettings } from './records.js';
@@ -138,6 +138,32 @@ export function validatePublish(messages: readonly PublishInput[], nowMs: number
   }
 }
 
+/** A publish request's idempotency key: empty (none) or at most maxKeyBytes of UTF-8. */
+export function validateIdempotencyKey(key: string, limits: Limits, field = 'idempotency_key'): void {
+  const bytes = utf8Bytes(key);
+  if (bytes > limits.maxKeyBytes) throw new LimitError('maxKeyBytes', field, bytes, limits.maxKeyBytes);
+}
+
+/** The request spans of a publish entry: counts >= 1 that sum to the entry's messages. */
+export function validatePublishSpans(
+  spans: readonly PublishSpan[] | undefined,
+  messageCount: number,
+  limits: Limits,
+): void {
+  if (spans === undefined || spans.length === 0) return;
+  let total = 0;
+  spans.forEach((r, i) => {
+    if (!(Number.isInteger(r.count) && r.count >= 1)) {
+      throw new ValidationError(`requests[${i}].count`, `must be >= 1, got ${r.count}`);
+    }
+    validateIdempotencyKey(r.idempotencyKey, limits, `requests[${i}].idempotency_key`);
+    total += r.count;
+  });
+  if (total !== messageCount) {
+    throw new ValidationError('requests', `counts sum to ${total}, the entry holds ${messageCount} messages`);
+  }
+}
+
 const MASK_FIELDS = [
   'max_attempts',
   'default_lease_ms',
@@ -248,6 +274,7 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
   switch (cmd.kind) {
     case 'publish':
       validatePublish(cmd.messages, nowMs, limits);
+      validatePublishSpans(cmd.requests, cmd.messages.length, limits);
       return;
     case 'lease':
       validateTopicName(cmd.topic, limits);
@@ -282,16 +309,25 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
         throw new LimitError('maxIdsPerCommand', 'ids', cmd.ids.length, limits.maxIdsPerCommand);
       }
       return;
-    case 'purge-keys':
-      if (cmd.keys.length === 0) throw new ValidationError('keys', 'names no key');
+    case 'purge-keys': {
+      const requests = cmd.requests ?? [];
+      if (cmd.keys.length === 0 && requests.length === 0) throw new ValidationError('keys', 'names no key');
       if (cmd.keys.length > limits.maxIdsPerCommand) {
         throw new LimitError('maxIdsPerCommand', 'keys', cmd.keys.length, limits.maxIdsPerCommand);
+      }
+      if (requests.length > limits.maxIdsPerCommand) {
+        throw new LimitError('maxIdsPerCommand', 'requests', requests.length, limits.maxIdsPerCommand);
       }
       cmd.keys.forEach((k, i) => {
         validateTopicName(k.topic, limits, `keys[${i}].topic`);
         if (k.key === '') throw new ValidationError(`keys[${i}].key`, 'is empty');
       });
+      requests.forEach((k, i) => {
+        if (k === '') throw new ValidationError(`requests[${i}]`, 'is empty');
+        validateIdempotencyKey(k, limits, `requests[${i}]`);
+      });
       return;
+    }
     case 'create-topic':
       validateTopicName(cmd.name, limits, 'name');
       settingsForCreate(cmd.settings, limits);
