@@ -44,6 +44,7 @@ export class Harness {
       store,
       hasher,
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.cacheEntries !== undefined ? { cacheEntries: options.cacheEntries } : {}),
     });
     const h = new Harness(store, sm, hasher, options.limits ?? {});
     h.index = sm.appliedIndex();

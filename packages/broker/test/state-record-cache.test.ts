@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RecordCache } from '../src/state/record-cache.js';
+import { Harness, T0, text } from './state-harness.js';
 
 describe('record cache', () => {
   it('holds at most its capacity, evicting the least recently written', () => {
@@ -42,5 +43,43 @@ describe('record cache', () => {
       const want = model.get(`k${k}`);
       expect(c.get(`k${k}`)).toEqual(want === undefined ? undefined : Uint8Array.of(want));
     }
+  });
+
+  it('delete forgets one id; the write order skips it', () => {
+    const c = new RecordCache(2);
+    c.set('a', Uint8Array.of(1));
+    c.set('b', Uint8Array.of(2));
+    c.delete('a');
+    expect(c.get('a')).toBeUndefined();
+    c.set('c', Uint8Array.of(3));
+    expect([c.get('b'), c.get('c'), c.size]).toEqual([Uint8Array.of(2), Uint8Array.of(3), 2]);
+  });
+});
+
+describe('record cache in apply', () => {
+  it('keeps the records of a message due far ahead out of the cache; a message due soon is cached; apply agrees with an uncached replica', async () => {
+    const cached = await Harness.create({ cacheEntries: 1_000 });
+    const plain = await Harness.create({ hasher: cached.hasher, cacheEntries: 0 });
+    const cacheSize = () => (cached.sm as unknown as { cache: RecordCache }).cache.size;
+    const later: bigint[] = [];
+    for (const h of [cached, plain]) {
+      const [r] = await h.publish({ topic: 't', payload: text('later'), delayMs: 3_600_000 });
+      later.push(r!.id);
+    }
+    expect(cacheSize()).toBe(0);
+    for (const h of [cached, plain]) {
+      await h.publish({ topic: 't', payload: text('soon'), delayMs: 1_000 });
+    }
+    // Its queue entry and index record.
+    expect(cacheSize()).toBe(2);
+    // The far one is moved near (written hot now), leased and acked, like the near one.
+    for (const [i, h] of [cached, plain].entries()) {
+      await h.ok({ kind: 'reschedule', topic: 't', target: { id: later[i]! }, delayMs: 0 });
+      h.now = T0 + 1_000;
+      const leases = await h.leaseAll('t');
+      expect(leases.map((l) => l.status)).toEqual(['leased', 'leased']);
+      await h.ok({ kind: 'ack', tags: leases.map((l) => l.newTag!) });
+    }
+    expect(await cached.digest()).toBe(await plain.digest());
   });
 });

@@ -65,6 +65,14 @@ import { deadLetterTopicOf, settingsForCreate, validateTopicName } from './valid
 /** Longest stretch of apply work before the event loop gets a turn. */
 export const APPLY_SLICE_MS = 2;
 
+/**
+ * New queue entries and index records of a message due later than this are
+ * not put in the record cache: by their due time they would long be evicted,
+ * and caching them only churns it (the records of messages due soon are read
+ * back by the lease and the ack).
+ */
+export const COLD_AFTER_MS = 60_000;
+
 export class ApplyContext {
   nowMs = 0;
   private readonly topics = new Map<string, TopicRec | null>();
@@ -302,10 +310,15 @@ export class ApplyContext {
     });
   }
 
+  /** A record of a message due this far ahead is kept out of the record cache (see RecordCache). */
+  private isCold(dueAtMs: number): boolean {
+    return dueAtMs > this.nowMs + COLD_AFTER_MS;
+  }
+
   async insertEntry(topic: TopicRec, entry: QueueEntryRec): Promise<Uint8Array> {
     const tag = this.tagOf(topic, entry.group, entry.dueAtMs, entry.id);
     this.noteDue(topic.name, entry.group, entry.dueAtMs);
-    this.txn.put(NS.queue.key(tag), encodeEntry(entry));
+    this.txn.put(NS.queue.key(tag), encodeEntry(entry), this.isCold(entry.dueAtMs));
     await this.count(
       this.queueHash(topic.name, entry.group),
       entry.inFlight ? 0 : 1,
@@ -361,8 +374,8 @@ export class ApplyContext {
     return raw ? decodeIndex(raw) : undefined;
   }
 
-  putIndex(id: bigint, rec: MessageIndexRec): void {
-    this.txn.put(NS.index.key(idKey(id)), encodeIndex(rec));
+  putIndex(id: bigint, rec: MessageIndexRec, cold = false): void {
+    this.txn.put(NS.index.key(idKey(id)), encodeIndex(rec), cold);
   }
 
   async getBody(id: bigint): Promise<BodyRec | undefined> {
@@ -533,14 +546,11 @@ export class ApplyContext {
       });
       groups.push({ group, tag, outcome: 'live' });
     }
-    this.putIndex(body.id, {
-      topic: topic.name,
-      key: body.key,
-      expireAtMs: body.expireAtMs,
-      groups,
-      done: false,
-      endedAtMs: 0,
-    });
+    this.putIndex(
+      body.id,
+      { topic: topic.name, key: body.key, expireAtMs: body.expireAtMs, groups, done: false, endedAtMs: 0 },
+      this.isCold(body.dueAtMs),
+    );
     if (body.expireAtMs > 0) this.txn.put(NS.expiry.key(expirySuffix(body.expireAtMs, body.id)), EMPTY);
   }
 }

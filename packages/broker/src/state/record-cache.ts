@@ -69,6 +69,11 @@ export class RecordCache {
     this.head = 0;
   }
 
+  /** Forgets one id (a write kept out of the cache must not leave an older value behind). */
+  delete(id: string): void {
+    this.map.delete(id);
+  }
+
   clear(): void {
     this.map.clear();
     this.orderIds = [];

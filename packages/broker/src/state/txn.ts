@@ -5,6 +5,8 @@ import { cacheable, type RecordCache } from './record-cache.js';
 interface Pending {
   readonly key: Uint8Array;
   readonly value: Uint8Array | null;
+  /** Not worth caching (read back much later, if ever): `written()` drops the id from the cache instead. */
+  readonly cold?: boolean;
 }
 
 // Buffer's native latin1 decoder applied to the Uint8Array itself: no Buffer object per key.
@@ -88,18 +90,19 @@ export class Txn {
     }
   }
 
-  put(key: Uint8Array, value: Uint8Array): void {
-    this.set(key, value);
+  /** `cold`: a record read back much later, if ever (a message due in hours): kept out of the record cache. */
+  put(key: Uint8Array, value: Uint8Array, cold = false): void {
+    this.set(key, value, cold);
   }
 
   del(key: Uint8Array): void {
-    this.set(key, null);
+    this.set(key, null, false);
   }
 
-  private set(key: Uint8Array, value: Uint8Array | null): void {
+  private set(key: Uint8Array, value: Uint8Array | null, cold: boolean): void {
     const id = keyId(key);
     this.undo.push({ id, before: this.writes.get(id) });
-    this.writes.set(id, { key, value });
+    this.writes.set(id, cold ? { key, value, cold } : { key, value });
   }
 
   /** Registers an extra undo step (e.g. for counters kept outside the write set). */
@@ -149,7 +152,11 @@ export class Txn {
   /** After the batch was written: copies its writes into the record cache. */
   written(): void {
     if (!this.cache) return;
-    for (const [id, w] of this.writes) if (cacheable(w.key)) this.cache.set(id, w.value && ownBytes(w.value));
+    for (const [id, w] of this.writes) {
+      if (!cacheable(w.key)) continue;
+      if (w.cold) this.cache.delete(id);
+      else this.cache.set(id, w.value && ownBytes(w.value));
+    }
   }
 
   ops(): BatchOp[] {
