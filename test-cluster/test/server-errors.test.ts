@@ -353,3 +353,26 @@ describe.each([1, 3] as const)('bad input on a %i-node cluster', (size) => {
       }
     });
 });
+
+describe('publishIdempotency: false (a rollout from a version without request idempotency)', () => {
+  let cluster: Cluster;
+  let c: NodeClients;
+  beforeAll(async () => {
+    cluster = await startCluster({ nodes: 1, env: { FERMATA_PUBLISH_IDEMPOTENCY: 'false' } });
+    c = await leaderClients(cluster);
+  });
+  afterAll(async () => {
+    c?.close();
+    await cluster?.stop();
+  });
+
+  it('the leader ignores idempotency keys: a request sent twice is stored twice', async () => {
+    const topic = uniqueTopic('no-idem');
+    const request = { idempotencyKey: 'same-key', messages: [msg(topic, 'a', { delayMs: 600_000 })] };
+    const first = await c.publish(request);
+    const again = await c.publish(request);
+    expect(again.results[0]!.deduplicated).toBe(false);
+    expect(String(again.results[0]!.id)).not.toBe(String(first.results[0]!.id));
+    expect((await counts(c, topic))?.['default']?.pending).toBe(2);
+  });
+});

@@ -55,7 +55,9 @@ export class Janitor {
 
   /** One pass: expire what is due, purge ended key windows; repeats while full batches come back. */
   async sweep(epoch = this.epoch): Promise<void> {
-    const { reader, proposer, metrics, batch, limits } = this.options;
+    const { reader, proposer, metrics, limits } = this.options;
+    // A command names at most maxIdsPerCommand ids or keys (else every sweep would be refused).
+    const batch = Math.min(this.options.batch, limits.maxIdsPerCommand);
     for (;;) {
       const now = proposer.nowMs();
       const expired = await reader.dueExpiries(now, batch);

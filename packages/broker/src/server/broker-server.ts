@@ -133,7 +133,7 @@ export class BrokerServer {
       ...(security.peerTls ? { transport: { tls: security.peerTls } } : {}),
     });
 
-    const proposer = new Proposer(node, sm);
+    const proposer = new Proposer(node, sm, { publishIdempotency: config.publishIdempotency });
     const dispatcher = new Dispatcher({
       reader: sm.reader,
       proposer,

@@ -149,6 +149,10 @@ export const configSchema = {
     false,
     'Start as a node being added to a running cluster (no bootstrap): it waits for the leader to reach it after `fermata members add`.',
   ),
+  publishIdempotency: bool(
+    true,
+    "As leader, honour publish requests' idempotency keys (PublishRequest.idempotency_key: a retried request is stored once). Every node applies them whatever this says; set it to false only while rolling out from a version without them (docs/operations.md, version rules).",
+  ),
   client: {
     listenAddress: address(
       '0.0.0.0:7400',

@@ -57,6 +57,11 @@ export class Proposer {
   constructor(
     private readonly node: RaftNode,
     private readonly sm: BrokerStateMachine,
+    /**
+     * `publishIdempotency: false` proposes no request spans, so idempotency keys
+     * are ignored: for a rollout from a version whose nodes would not apply them.
+     */
+    private readonly options: { readonly publishIdempotency: boolean } = { publishIdempotency: true },
   ) {}
 
   /** The leader's time: max(local clock, last applied stamp, last stamp given). */
@@ -150,7 +155,7 @@ export class Proposer {
     try {
       const all = group.length === 1 ? group[0]!.messages : group.flatMap((g) => g.messages);
       const firstId = this.reserveIds(all.length);
-      const keyed = group.some((g) => g.idempotencyKey !== '');
+      const keyed = this.options.publishIdempotency && group.some((g) => g.idempotencyKey !== '');
       const result = await this.run({
         kind: 'publish',
         firstId,
