@@ -136,6 +136,43 @@ describe('start-up recovery', () => {
     }
   });
 
+  it('a sealed segment is indexed from its frame headers: a damaged header fails the open, damaged data fails the read of that entry', async () => {
+    const source = await writeLog(range(1, 30), 400);
+    const first = segmentPath(source, 1);
+    const original = readFileSync(first);
+    const secondFrame = SEGMENT_HEADER_BYTES + FRAME_OVERHEAD_BYTES + 10;
+    const copyWith = (byte: number): string => {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'log'));
+      for (const name of readdirSync(join(source, 'log'))) {
+        copyFileSync(join(source, 'log', name), join(dir, 'log', name));
+      }
+      const damaged = Buffer.from(original);
+      damaged[byte]! ^= 0x10;
+      writeFileSync(segmentPath(dir, 1), damaged);
+      return dir;
+    };
+    // The frame header (its index field): refused at open, naming the file and the frame.
+    const badHeader = copyWith(secondFrame + 6);
+    let error: unknown;
+    try {
+      LogStore.open({ dir: badHeader });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(CorruptionError);
+    expect((error as CorruptionError).file).toBe(segmentPath(badHeader, 1));
+    expect((error as CorruptionError).offset).toBe(secondFrame);
+    // A data byte of entry 2: the log opens whole; reading entry 2 is a CorruptionError, never other bytes.
+    const badData = copyWith(secondFrame + 25 + 3);
+    const store = LogStore.open({ dir: badData });
+    expect(store.lastIndex()).toBe(30);
+    expect(store.entries(1, 2, Number.MAX_SAFE_INTEGER)).toEqual(range(1, 1));
+    expect(() => store.entries(2, 3, Number.MAX_SAFE_INTEGER)).toThrow(CorruptionError);
+    expect(store.entries(5, 31, Number.MAX_SAFE_INTEGER)).toEqual(range(5, 30));
+    await store.close();
+  });
+
   it('a torn tail in a segment that is not the last one is corruption', async () => {
     const source = await writeLog(range(1, 30), 400);
     const first = segmentPath(source, 1);

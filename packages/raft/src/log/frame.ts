@@ -58,6 +58,39 @@ export type FrameResult =
   /** A checksum or field is wrong; `wholeFrameFits` tells whether the frame's declared end is <= `end`. */
   | { readonly status: 'bad'; readonly reason: string; readonly wholeFrameFits: boolean };
 
+export type FrameHeaderResult =
+  | {
+      readonly status: 'ok';
+      readonly dataBytes: number;
+      readonly type: EntryType;
+      readonly index: number;
+      readonly term: number;
+    }
+  | { readonly status: 'bad'; readonly reason: string };
+
+/**
+ * Decodes and checks the FRAME_HEADER_BYTES header at `offset` of `buf` (its
+ * checksum, type and length bound); the data and its checksum are not looked at.
+ */
+export function decodeFrameHeader(buf: Buffer, offset: number, maxDataBytes: number): FrameHeaderResult {
+  const headerCrc = buf.readUInt32LE(offset + 21);
+  if (crc32(buf.subarray(offset, offset + 21)) !== headerCrc) {
+    return { status: 'bad', reason: 'frame header checksum mismatch' };
+  }
+  const n = buf.readUInt32LE(offset);
+  const typeCode = buf.readUInt8(offset + 4);
+  const type = TYPES_BY_CODE[typeCode];
+  if (n > maxDataBytes) return { status: 'bad', reason: `impossible data length ${n} > ${maxDataBytes}` };
+  if (type === undefined) return { status: 'bad', reason: `unknown entry type ${typeCode}` };
+  return {
+    status: 'ok',
+    dataBytes: n,
+    type,
+    index: readU64(buf, offset + 5),
+    term: readU64(buf, offset + 13),
+  };
+}
+
 /**
  * Decodes the frame at `offset` of `buf[0, end)`. `maxDataBytes` bounds the
  * length field: a larger value with a valid header checksum is impossible.
@@ -71,18 +104,9 @@ export function decodeFrame(
   copy: boolean,
 ): FrameResult {
   if (end - offset < FRAME_HEADER_BYTES) return { status: 'short' };
-  const headerCrc = buf.readUInt32LE(offset + 21);
-  if (crc32(buf.subarray(offset, offset + 21)) !== headerCrc) {
-    return { status: 'bad', reason: 'frame header checksum mismatch', wholeFrameFits: false };
-  }
-  const n = buf.readUInt32LE(offset);
-  const typeCode = buf.readUInt8(offset + 4);
-  const type = TYPES_BY_CODE[typeCode];
-  if (n > maxDataBytes) {
-    return { status: 'bad', reason: `impossible data length ${n} > ${maxDataBytes}`, wholeFrameFits: false };
-  }
-  if (type === undefined)
-    return { status: 'bad', reason: `unknown entry type ${typeCode}`, wholeFrameFits: false };
+  const header = decodeFrameHeader(buf, offset, maxDataBytes);
+  if (header.status === 'bad') return { status: 'bad', reason: header.reason, wholeFrameFits: false };
+  const n = header.dataBytes;
   const dataStart = offset + FRAME_HEADER_BYTES;
   const next = dataStart + n + 4;
   if (next > end) return { status: 'short' };
@@ -94,7 +118,7 @@ export function decodeFrame(
   const data = copy ? new Uint8Array(view) : new Uint8Array(view.buffer, view.byteOffset, view.length);
   return {
     status: 'ok',
-    entry: { index: readU64(buf, offset + 5), term: readU64(buf, offset + 13), type, data },
+    entry: { index: header.index, term: header.term, type: header.type, data },
     next,
   };
 }
