@@ -51,6 +51,7 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
       i = end;
       continue;
     }
+    const first = i;
     const start = results.length;
     for (; i < end; i++) {
       if ((i & 63) === 63) await ctx.yieldSometimes();
@@ -59,7 +60,7 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
     if (span.idempotencyKey !== '') {
       if (earlier) ctx.forgetRequest(span.idempotencyKey, earlier);
       ctx.putRequest(span.idempotencyKey, {
-        firstId: cmd.firstId + BigInt(end - span.count),
+        firstId: cmd.firstId + BigInt(first),
         appliedAtMs: now,
         results: results.slice(start),
         windowEndMs: now + ctx.limits.publishDedupWindowMs,

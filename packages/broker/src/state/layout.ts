@@ -87,12 +87,16 @@ export function expirySuffix(expireAtMs: number, id: bigint): Uint8Array {
   return out;
 }
 
-export function keyWindowSuffix(windowEndMs: number, topic: string, key: string): Uint8Array {
-  const tk = topicKeySuffix(topic, key);
-  const out = new Uint8Array(8 + tk.length);
+/** A window index key: the window's end (8 bytes BE, so windows sort by their end), then `rest`. */
+function windowSuffix(windowEndMs: number, rest: Uint8Array): Uint8Array {
+  const out = new Uint8Array(8 + rest.length);
   new DataView(out.buffer).setBigUint64(0, BigInt(windowEndMs));
-  out.set(tk, 8);
+  out.set(rest, 8);
   return out;
+}
+
+export function keyWindowSuffix(windowEndMs: number, topic: string, key: string): Uint8Array {
+  return windowSuffix(windowEndMs, topicKeySuffix(topic, key));
 }
 
 export function requestSuffix(idempotencyKey: string): Uint8Array {
@@ -100,11 +104,7 @@ export function requestSuffix(idempotencyKey: string): Uint8Array {
 }
 
 export function requestWindowSuffix(windowEndMs: number, idempotencyKey: string): Uint8Array {
-  const k = enc.encode(idempotencyKey);
-  const out = new Uint8Array(8 + k.length);
-  new DataView(out.buffer).setBigUint64(0, BigInt(windowEndMs));
-  out.set(k, 8);
-  return out;
+  return windowSuffix(windowEndMs, requestSuffix(idempotencyKey));
 }
 
 export function topicSuffix(name: string): Uint8Array {

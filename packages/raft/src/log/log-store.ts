@@ -15,7 +15,7 @@
  * slow followers. `term(firstIndex() - 1)` is always known (each segment header
  * records the term before its first entry).
  */
-import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, LogReader, SnapshotMeta } from '../types.js';
 import { removeStaleTempFiles } from './atomic-file.js';
@@ -23,6 +23,7 @@ import { EntryCache } from './entry-cache.js';
 import { assert, CorruptionError, LimitError } from './errors.js';
 import { decodeFrame, encodeFrame, frameBytes, SEGMENT_HEADER_BYTES, segmentFileName } from './frame.js';
 import { type FsyncSample, GroupWriter, type Segment } from './group-writer.js';
+import { readAt } from './read-at.js';
 import { recoverLog } from './recovery.js';
 import { EMPTY_SNAPSHOT_META, readSnapshotMetaFile, SNAPSHOT_META_FILE } from './snapshot-meta-file.js';
 
@@ -379,12 +380,8 @@ export class LogStore implements LogReader {
     const start = this.offsets[lo - this.first]!;
     const end = this.offsets[hi - 1 - this.first]! + frameBytes(this.dataBytes[hi - 1 - this.first]!);
     const buf = Buffer.allocUnsafe(end - start);
-    let done = 0;
-    while (done < buf.length) {
-      const n = readSync(segment.fd, buf, done, buf.length - done, start + done);
-      if (n === 0) throw new CorruptionError(segment.path, start + done, 'unexpected end of file');
-      done += n;
-    }
+    const got = readAt(segment.fd, buf, start);
+    if (got < buf.length) throw new CorruptionError(segment.path, start + got, 'unexpected end of file');
     const out: Entry[] = [];
     let offset = 0;
     for (let i = lo; i < hi; i++) {

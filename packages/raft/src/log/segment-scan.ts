@@ -18,7 +18,7 @@
  *  - its data checksum fails and it is the very last frame of the file.
  * Anything else that fails a check is a CorruptionError naming file and offset.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { CorruptionError } from './errors.js';
 import {
   decodeFrame,
@@ -28,6 +28,7 @@ import {
   FRAME_OVERHEAD_BYTES,
   SEGMENT_HEADER_BYTES,
 } from './frame.js';
+import { readAt } from './read-at.js';
 
 export interface ScannedSegment {
   readonly firstIndex: number;
@@ -49,6 +50,40 @@ function allZero(buf: Buffer, from: number): boolean {
   return true;
 }
 
+/**
+ * Checks a segment's header against its file name and collects its frames'
+ * index: each frame must carry the next index and a term no lower than the last.
+ */
+function segmentIndex(path: string, nameIndex: number, head: Buffer) {
+  const fail = (offset: number, detail: string): never => {
+    throw new CorruptionError(path, offset, detail);
+  };
+  const header = decodeSegmentHeader(head);
+  if (typeof header === 'string') return fail(0, header);
+  if (header.firstIndex !== nameIndex)
+    fail(8, `header says first index ${header.firstIndex}, name says ${nameIndex}`);
+  const terms: number[] = [];
+  const offsets: number[] = [];
+  const dataBytes: number[] = [];
+  let prevTerm = header.prevTerm;
+  return {
+    fail,
+    add(offset: number, index: number, term: number, bytes: number): void {
+      const expected = header.firstIndex + terms.length;
+      if (index !== expected) fail(offset, `frame has index ${index}, expected ${expected}`);
+      if (term < prevTerm) fail(offset, `term goes backwards: ${prevTerm} -> ${term}`);
+      terms.push(term);
+      offsets.push(offset);
+      dataBytes.push(bytes);
+      prevTerm = term;
+    },
+    done(validBytes: number, fileBytes: number): ScannedSegment {
+      const { firstIndex, prevTerm: headerPrevTerm } = header;
+      return { firstIndex, prevTerm: headerPrevTerm, terms, offsets, dataBytes, validBytes, fileBytes };
+    },
+  };
+}
+
 export function scanSegment(
   path: string,
   nameIndex: number,
@@ -57,52 +92,25 @@ export function scanSegment(
 ): ScannedSegment | TornSegment {
   if (!isLast) return scanSealedSegment(path, nameIndex, maxEntryBytes);
   const buf = readFileSync(path);
-  const fail = (offset: number, detail: string): never => {
-    throw new CorruptionError(path, offset, detail);
-  };
   if (buf.length < SEGMENT_HEADER_BYTES || allZero(buf.subarray(0, SEGMENT_HEADER_BYTES), 0)) {
-    if (isLast && allZero(buf, 0)) return { torn: 'header', fileBytes: buf.length };
-    fail(0, `segment header missing (${buf.length} bytes)`);
+    if (allZero(buf, 0)) return { torn: 'header', fileBytes: buf.length };
+    throw new CorruptionError(path, 0, `segment header missing (${buf.length} bytes)`);
   }
-  const header = decodeSegmentHeader(buf);
-  if (typeof header === 'string') return fail(0, header);
-  if (header.firstIndex !== nameIndex)
-    fail(8, `header says first index ${header.firstIndex}, name says ${nameIndex}`);
-
-  const terms: number[] = [];
-  const offsets: number[] = [];
-  const dataBytes: number[] = [];
-  let prevTerm = header.prevTerm;
+  const index = segmentIndex(path, nameIndex, buf);
   let offset = SEGMENT_HEADER_BYTES;
   while (offset < buf.length) {
     const frame = decodeFrame(buf, offset, buf.length, maxEntryBytes, false);
     if (frame.status === 'ok') {
-      const expected = header.firstIndex + terms.length;
-      if (frame.entry.index !== expected)
-        fail(offset, `frame has index ${frame.entry.index}, expected ${expected}`);
-      if (frame.entry.term < prevTerm)
-        fail(offset, `term goes backwards: ${prevTerm} -> ${frame.entry.term}`);
-      terms.push(frame.entry.term);
-      offsets.push(offset);
-      dataBytes.push(frame.entry.data.length);
-      prevTerm = frame.entry.term;
+      index.add(offset, frame.entry.index, frame.entry.term, frame.entry.data.length);
       offset = frame.next;
       continue;
     }
-    if (isLast && isTornTail(buf, offset, frame)) break;
+    if (isTornTail(buf, offset, frame)) break;
     if (frame.status === 'short')
-      fail(offset, `segment ends inside a frame (${buf.length - offset} bytes left)`);
-    else fail(offset, frame.reason);
+      index.fail(offset, `segment ends inside a frame (${buf.length - offset} bytes left)`);
+    else index.fail(offset, frame.reason);
   }
-  return {
-    firstIndex: header.firstIndex,
-    prevTerm: header.prevTerm,
-    terms,
-    offsets,
-    dataBytes,
-    validBytes: offset,
-    fileBytes: buf.length,
-  };
+  return index.done(offset, buf.length);
 }
 
 function isTornTail(buf: Buffer, offset: number, frame: ReturnType<typeof decodeFrame>): boolean {
@@ -113,62 +121,28 @@ function isTornTail(buf: Buffer, offset: number, frame: ReturnType<typeof decode
   return frameEnd === buf.length;
 }
 
-/** Fills `buf` from `fd` at `position`; false if the file ends first. */
-function readAt(fd: number, buf: Buffer, position: number): boolean {
-  let done = 0;
-  while (done < buf.length) {
-    const n = readSync(fd, buf, done, buf.length - done, position + done);
-    if (n === 0) return false;
-    done += n;
-  }
-  return true;
-}
-
 /** A segment that is not the last one: indexed from its frame headers (see the file comment). */
 function scanSealedSegment(path: string, nameIndex: number, maxEntryBytes: number): ScannedSegment {
-  const fail = (offset: number, detail: string): never => {
-    throw new CorruptionError(path, offset, detail);
-  };
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
     const head = Buffer.alloc(SEGMENT_HEADER_BYTES);
-    if (!readAt(fd, head, 0)) fail(0, `segment header missing (${size} bytes)`);
-    const header = decodeSegmentHeader(head);
-    if (typeof header === 'string') return fail(0, header);
-    if (header.firstIndex !== nameIndex)
-      fail(8, `header says first index ${header.firstIndex}, name says ${nameIndex}`);
-    const terms: number[] = [];
-    const offsets: number[] = [];
-    const dataBytes: number[] = [];
+    if (readAt(fd, head, 0) < head.length)
+      throw new CorruptionError(path, 0, `segment header missing (${size} bytes)`);
+    const index = segmentIndex(path, nameIndex, head);
     const frameHeader = Buffer.alloc(FRAME_HEADER_BYTES);
-    let prevTerm = header.prevTerm;
     let offset = SEGMENT_HEADER_BYTES;
     while (offset < size) {
-      if (!readAt(fd, frameHeader, offset))
-        fail(offset, `segment ends inside a frame (${size - offset} bytes left)`);
+      if (readAt(fd, frameHeader, offset) < frameHeader.length)
+        index.fail(offset, `segment ends inside a frame (${size - offset} bytes left)`);
       const frame = decodeFrameHeader(frameHeader, 0, maxEntryBytes);
-      if (frame.status === 'bad') return fail(offset, frame.reason);
+      if (frame.status === 'bad') return index.fail(offset, frame.reason);
       const next = offset + FRAME_OVERHEAD_BYTES + frame.dataBytes;
-      if (next > size) fail(offset, `segment ends inside a frame (${size - offset} bytes left)`);
-      const expected = header.firstIndex + terms.length;
-      if (frame.index !== expected) fail(offset, `frame has index ${frame.index}, expected ${expected}`);
-      if (frame.term < prevTerm) fail(offset, `term goes backwards: ${prevTerm} -> ${frame.term}`);
-      terms.push(frame.term);
-      offsets.push(offset);
-      dataBytes.push(frame.dataBytes);
-      prevTerm = frame.term;
+      if (next > size) index.fail(offset, `segment ends inside a frame (${size - offset} bytes left)`);
+      index.add(offset, frame.index, frame.term, frame.dataBytes);
       offset = next;
     }
-    return {
-      firstIndex: header.firstIndex,
-      prevTerm: header.prevTerm,
-      terms,
-      offsets,
-      dataBytes,
-      validBytes: offset,
-      fileBytes: size,
-    };
+    return index.done(offset, size);
   } finally {
     closeSync(fd);
   }
