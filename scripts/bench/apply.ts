@@ -1,17 +1,22 @@
 // The state machine alone, in this process: applying publish entries (1,000 messages of 256 B,
 // ten requests of 100 each with an SDK-style request idempotency key, as 64 producers batching
-// 100 make them; 4 entries per apply call) to a LevelDB store.
-// CPU per message is what every replica pays for every published message, so it bounds the
-// cluster's publish rate: three replicas share the machine's cores.
+// 100 make them; 4 entries per apply call) to a LevelDB store. Then the life of a delivered
+// message: messages published due now, leased (commands of --lease-batch tags, one per apply
+// call, as lease rounds come) and acked (commands of --ack-batch tags, 4 per apply call).
+// CPU per message is what every replica pays for every published (delivered) message, so it
+// bounds the cluster's publish (delivery) rate: three replicas share the machine's cores.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   BrokerStateMachine,
+  type CommandResult,
   createQueueHasher,
+  DEFAULT_GROUP,
   encodeCommand,
   loadConfig,
+  queueName,
   stateStoreOptions,
 } from '@fermata/broker';
 import type { Entry } from '@fermata/raft';
@@ -28,9 +33,15 @@ export async function run(args: string[]): Promise<void> {
   const rounds = option(args, 'rounds', quick ? 5 : 50);
   const dir = mkdtempSync(join(tmpdir(), 'fermata-bench-apply-'));
   // The store as a node opens it (the defaults of the storage.* settings).
-  const store = await openStore(stateStoreOptions(loadConfig({ env: {} }).storage, join(dir, 'db')));
+  const config = loadConfig({ env: {} });
+  const store = await openStore(stateStoreOptions(config.storage, join(dir, 'db')));
   try {
-    const sm = await BrokerStateMachine.open({ store, hasher: await createQueueHasher() });
+    const hasher = await createQueueHasher();
+    const sm = await BrokerStateMachine.open({
+      store,
+      hasher,
+      cacheEntries: config.storage.recordCacheEntries,
+    });
     const payload = new Uint8Array(256).fill(0x61);
     let id = 1n;
     let index = 0;
@@ -60,17 +71,97 @@ export async function run(args: string[]): Promise<void> {
       cpuUs += c.user + c.system;
     }
     const n = rounds * ENTRIES_PER_APPLY * PER_ENTRY;
+
+    // Delivered messages: publish due now, lease, ack.
+    const leaseBatch = option(args, 'lease-batch', 250);
+    const ackBatch = option(args, 'ack-batch', 50);
+    const delivered = option(args, 'delivered', quick ? 5_000 : 50_000);
+    const topic = 'bench-deliver';
+    const apply = async (commands: Parameters<typeof encodeCommand>[0][]): Promise<CommandResult[]> => {
+      const entries = commands.map(
+        (c) => ({ index: ++index, term: 1, type: 'normal', data: encodeCommand(c) }) as Entry,
+      );
+      return (await sm.apply(entries)) as CommandResult[];
+    };
+    const measure = async (fn: () => Promise<void>): Promise<number> => {
+      const c0 = process.cpuUsage();
+      await fn();
+      const c = process.cpuUsage(c0);
+      return c.user + c.system;
+    };
+    const publishUs = await measure(async () => {
+      for (let at = 0; at < delivered; at += PER_ENTRY) {
+        const count = Math.min(PER_ENTRY, delivered - at);
+        const messages = Array.from({ length: count }, () => ({ topic, payload, delayMs: 0 }));
+        await apply([{ kind: 'publish', firstId: id, messages, nowMs: Date.now() }]);
+        id += BigInt(count);
+      }
+    });
+    const queue = hasher(queueName(topic, DEFAULT_GROUP));
+    const leased: Uint8Array[] = [];
+    let scanUs = 0;
+    const leaseUs = await measure(async () => {
+      for (;;) {
+        const now = Date.now();
+        let due!: Awaited<ReturnType<typeof sm.reader.scanDue>>;
+        // The leader's read of due entries, apart: followers only apply.
+        scanUs += await measure(async () => {
+          due = await sm.reader.scanDue(queue, 0, now, now, leaseBatch);
+        });
+        if (due.entries.length === 0) break;
+        const [r] = await apply([
+          {
+            kind: 'lease',
+            topic,
+            group: DEFAULT_GROUP,
+            tags: due.entries.map((e) => e.tag),
+            leaseMs: 30_000,
+            firstId: id,
+            idCount: due.entries.length,
+            nowMs: now,
+          },
+        ]);
+        id += BigInt(due.entries.length);
+        if (r?.kind !== 'lease') throw new Error(`lease answered ${JSON.stringify(r)}`);
+        for (const o of r.outcomes) if (o.newTag) leased.push(o.newTag);
+      }
+    });
+    if (leased.length !== delivered) throw new Error(`leased ${leased.length} of ${delivered}`);
+    const ackUs = await measure(async () => {
+      for (let at = 0; at < leased.length; at += 4 * ackBatch) {
+        const commands = [];
+        for (let k = at; k < Math.min(leased.length, at + 4 * ackBatch); k += ackBatch) {
+          commands.push({ kind: 'ack' as const, tags: leased.slice(k, k + ackBatch), nowMs: Date.now() });
+        }
+        const results = await apply(commands);
+        for (const r of results) {
+          if (r?.kind !== 'ack' || r.outcomes.some((o) => o.status !== 'ok'))
+            throw new Error(`ack answered ${JSON.stringify(r)}`);
+        }
+      }
+    });
     const record = {
       scenario: 'apply',
       quick,
       messages: n,
       msgs_per_s: round(n / (wallMs / 1000), 0),
       cpu_us_per_msg: round(cpuUs / n, 1),
+      delivered,
+      lease_batch: leaseBatch,
+      ack_batch: ackBatch,
+      delivered_cpu_us_per_msg: {
+        publish_due_now: round(publishUs / delivered, 1),
+        lease_scan: round(scanUs / delivered, 1),
+        lease: round((leaseUs - scanUs) / delivered, 1),
+        ack: round(ackUs / delivered, 1),
+      },
       load_avg_1m: load1(),
     };
     emit(record);
+    const d = record.delivered_cpu_us_per_msg;
     summary(
-      `apply: ${record.msgs_per_s} msgs/s, ${record.cpu_us_per_msg} us CPU per message (process-wide: LevelDB's threads included; load ${record.load_avg_1m})`,
+      `apply: ${record.msgs_per_s} msgs/s, ${record.cpu_us_per_msg} us CPU per message (process-wide: LevelDB's threads included; load ${record.load_avg_1m}); ` +
+        `a delivered message: publish ${d.publish_due_now} + lease ${d.lease} (+ leader's scan ${d.lease_scan}) + ack ${d.ack} us`,
     );
   } finally {
     await store.close();

@@ -10,6 +10,7 @@ import {
   payloadFor,
   produceStreams,
   seqOf,
+  serverCpu,
   serverHistogram,
   sleep,
   startBenchCluster,
@@ -55,7 +56,9 @@ export async function run(args: string[]): Promise<void> {
       latencies: false,
     });
     const publishedAt = Date.now();
+    const cpu = serverCpu(cluster);
     await Promise.race([allAckedP, sleep(Math.max(0, dueSecond - Date.now()) + timeoutMs)]);
+    const cpuUsed = cpu.done();
     await sleep(1_000);
     const leaderNode = await cluster.leader();
     const serverLateness = await serverHistogram(leaderNode, 'fermata_delivery_lateness_ms');
@@ -81,13 +84,16 @@ export async function run(args: string[]): Promise<void> {
       early: ledger.early,
       server_push_lateness_ms: serverLateness,
       leader_fsync_ms: fsync,
+      // Lease and ack of every message, on all three nodes.
+      server_cpu_us_per_msg: round((cpuUsed.total_ms * 1000) / n, 0),
+      server_cpu_ms_per_node: cpuUsed.per_node_ms,
       load_avg_1m: load1(),
     };
     emit(record);
     summary(
       `burst ${n} msgs due in one second: published at ${record.publish_msgs_per_s} msgs/s` +
         `${record.published_before_due ? '' : ' (publishing ran past the due second!)'}; all acked ${record.all_acked_after_due_s} s after the due second; ` +
-        `delivery ${record.delivery_msgs_per_s} msgs/s; lateness ${fmt(lateness)}; lost ${record.lost}, duplicated ${record.duplicated}, early ${record.early} (load ${record.load_avg_1m})`,
+        `delivery ${record.delivery_msgs_per_s} msgs/s; lateness ${fmt(lateness)}; lost ${record.lost}, duplicated ${record.duplicated}, early ${record.early}; servers' CPU ${record.server_cpu_us_per_msg} us/msg (load ${record.load_avg_1m})`,
     );
   } finally {
     await client.close();

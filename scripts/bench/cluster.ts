@@ -118,6 +118,37 @@ export function rssParts(pid: number | undefined): { rss_anon_mb?: number; rss_f
   }
 }
 
+/** CPU time (user + system) a process has used so far, in ms; 0 when it is gone. */
+export function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}
+
+/** Linux's USER_HZ: the unit of /proc/PID/stat times (100 on every architecture Node runs on). */
+const CLOCK_TICKS_PER_S = 100;
+
+/**
+ * CPU the cluster's nodes spend from now until `done()`: per node and in all, in ms. Divided by
+ * the messages of the run, it is what each message cost the servers, a figure far less noisy
+ * than throughput on a shared machine.
+ */
+export function serverCpu(cluster: Cluster): { done(): { total_ms: number; per_node_ms: number[] } } {
+  const start = cluster.nodes.map((nd) => cpuMs(nd.pid));
+  return {
+    done() {
+      const per = cluster.nodes.map((nd, i) => round(cpuMs(nd.pid) - start[i]!, 0));
+      return { total_ms: per.reduce((a, b) => a + b, 0), per_node_ms: per };
+    },
+  };
+}
+
 /** Allocated bytes under a directory (what `du` counts). */
 export function diskBytes(dir: string): number {
   let total = 0;
@@ -365,11 +396,13 @@ export async function produceStreams(
   };
 }
 
-/**
- * A Prometheus histogram of one node (`/metrics`) as count and bucket-bound
- * quantiles (the upper bound of the bucket where the quantile falls): the
- * server's own view, to tell server time from client and network time.
- */
+/** A gauge or counter of one node (`/metrics`), NaN when the node does not answer. */
+export async function serverGauge(node: NodeHandle, name: string): Promise<number> {
+  const res = await node.httpGet('/metrics').catch(() => undefined);
+  if (res?.status !== 200) return Number.NaN;
+  return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(res.body)?.[1] ?? Number.NaN);
+}
+
 /**
  * The worst and the p99 event-loop delay of a node since the previous scrape of
  * its /metrics (prom-client resets the event-loop histogram on every collect),
@@ -386,6 +419,11 @@ export async function eventLoopLag(node: NodeHandle): Promise<{ p99: number; max
   };
 }
 
+/**
+ * A Prometheus histogram of one node (`/metrics`) as count and bucket-bound
+ * quantiles (the upper bound of the bucket where the quantile falls): the
+ * server's own view, to tell server time from client and network time.
+ */
 export async function serverHistogram(
   node: NodeHandle,
   name: string,

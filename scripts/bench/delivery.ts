@@ -13,6 +13,8 @@ import {
   produceStreams,
   type Stats,
   seqOf,
+  serverCpu,
+  serverGauge,
   serverHistogram,
   sleep,
   startBenchCluster,
@@ -35,6 +37,9 @@ export async function run(args: string[]): Promise<void> {
     });
     while (!sub.connected) await sleep(20);
     await eventLoopLag(await cluster.leader()); // resets the node's event-loop histogram
+    const cpu = serverCpu(cluster);
+    const leaderAtStart = await cluster.leader();
+    const entriesAtStart = await serverGauge(leaderAtStart, 'fermata_raft_commit_index');
     let x = 42;
     const r = await produceStreams(client, {
       total: n,
@@ -52,8 +57,10 @@ export async function run(args: string[]): Promise<void> {
     let lastDue = 0;
     for (const d of ledger.dueAt) lastDue = Math.max(lastDue, d);
     await ledger.waitFor(n, Math.max(0, lastDue - Date.now()) + graceMs);
+    const cpuUsed = cpu.done();
     await sleep(1_000); // late duplicates
     const leaderNode = await cluster.leader();
+    const raftEntries = (await serverGauge(leaderNode, 'fermata_raft_commit_index')) - entriesAtStart;
     const lag = await eventLoopLag(leaderNode);
     const serverLateness = await serverHistogram(leaderNode, 'fermata_delivery_lateness_ms');
     const fsync = await serverHistogram(leaderNode, 'fermata_fsync_duration_ms');
@@ -86,12 +93,18 @@ export async function run(args: string[]): Promise<void> {
       server_push_lateness_ms: serverLateness,
       leader_fsync_ms: fsync,
       leader_event_loop_lag_ms: lag,
+      // Publish, lease and ack of every message, on all three nodes.
+      server_cpu_us_per_msg: round((cpuUsed.total_ms * 1000) / n, 0),
+      server_cpu_ms_per_node: cpuUsed.per_node_ms,
+      // Raft entries of the run (publishes, lease rounds, acks): what the per-entry costs multiply.
+      raft_entries: raftEntries,
       load_avg_1m: load1(),
     };
     emit(record);
     summary(
       `delivery ${n} msgs, delays ${delayMin}-${delayMax} ms: produce ${record.produce_msgs_per_s} msgs/s; ` +
-        `lateness ${fmt(lateness)}; lost ${record.lost}, duplicated ${record.duplicated}, early ${record.early} (load ${record.load_avg_1m})`,
+        `lateness ${fmt(lateness)}; lost ${record.lost}, duplicated ${record.duplicated}, early ${record.early}; ` +
+        `servers' CPU ${record.server_cpu_us_per_msg} us/msg (load ${record.load_avg_1m})`,
     );
   } finally {
     await client.close();

@@ -2,7 +2,16 @@
 // 1 producer publishing batches of 1 (unary Publish, one at a time), then 64 concurrent
 // producers each sending batches of 100 over its own PublishStream. 256-byte payloads,
 // 24 h delay (nothing becomes due during the run).
-import { fmt, load1, newClient, payloadFor, produceStreams, startBenchCluster, stats } from './cluster.js';
+import {
+  fmt,
+  load1,
+  newClient,
+  payloadFor,
+  produceStreams,
+  serverCpu,
+  startBenchCluster,
+  stats,
+} from './cluster.js';
 import { emit, flag, option, round, summary } from './report.js';
 
 const DAY_MS = 86_400_000;
@@ -56,6 +65,7 @@ export async function run(args: string[]): Promise<void> {
     );
 
     t = performance.now();
+    const cpu = serverCpu(cluster);
     const r = await produceStreams(client, {
       total,
       producers,
@@ -63,6 +73,7 @@ export async function run(args: string[]): Promise<void> {
       topic: 'bench-publish-64',
       make: () => ({ payload, delayMs: DAY_MS }),
     });
+    const cpuUsed = cpu.done();
     const s64 = stats(r.latency!);
     const many = {
       scenario: 'publish',
@@ -77,11 +88,14 @@ export async function run(args: string[]): Promise<void> {
       latency_p99_ms: s64.p99,
       latency_max_ms: s64.max,
       failed: r.failed,
+      // On all three nodes.
+      server_cpu_us_per_msg: round((cpuUsed.total_ms * 1000) / total, 1),
+      server_cpu_ms_per_node: cpuUsed.per_node_ms,
       load_avg_1m: load1(),
     };
     emit(many);
     summary(
-      `publish ${producers} producers x batch ${batch} (PublishStream): ${many.msgs_per_s} msgs/s, latency ${fmt(s64)} (load ${many.load_avg_1m})`,
+      `publish ${producers} producers x batch ${batch} (PublishStream): ${many.msgs_per_s} msgs/s, latency ${fmt(s64)}; servers' CPU ${many.server_cpu_us_per_msg} us/msg (load ${many.load_avg_1m})`,
     );
   } finally {
     await client.close();

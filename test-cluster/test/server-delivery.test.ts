@@ -105,6 +105,38 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
     expect(s.received).toHaveLength(2);
   });
 
+  it('acks sent at once share Raft entries, and each is answered for its own tags', async () => {
+    const topic = uniqueTopic('ack-coalesce');
+    const s = await consume(topic);
+    await publish(
+      c,
+      Array.from({ length: 40 }, (_, i) => msg(topic, `m${i}`)),
+    );
+    const tags = (await s.waitForCount(40)).map((g) => g.delivery.tag);
+    const leader = await cluster.leader();
+    const commitIndex = async () =>
+      Number(/^fermata_raft_commit_index (\S+)/m.exec((await leader.httpGet('/metrics')).body)?.[1]);
+    const before = await commitIndex();
+    // 40 requests in one tick, the first tag acked twice: by its own request and with the second's.
+    const answers = await Promise.all(
+      tags.map((tag, i) => c.ack({ tags: i === 1 ? [tag, tags[0]!] : [tag] })),
+    );
+    const entries = (await commitIndex()) - before;
+    answers.forEach((a, i) => {
+      const own = a.outcomes[0]!;
+      expect(hex(own.tag!)).toBe(hex(tags[i]!));
+      expect(own.status).toBe(SETTLE_OK);
+      expect(a.outcomes).toHaveLength(i === 1 ? 2 : 1);
+    });
+    // The first ack of tags[0] took effect; the one applied after it finds the entry gone.
+    expect(answers[1]!.outcomes[1]?.status).toBe(SETTLE_LEASE_EXPIRED);
+    expect(hex(answers[1]!.outcomes[1]!.tag!)).toBe(hex(tags[0]!));
+    expect(await counts(c, topic)).toEqual({ default: { pending: 0, inFlight: 0, deadLettered: 0 } });
+    // One entry per request would be 40; coalesced, the first goes alone and the rest share a few.
+    expect(entries).toBeGreaterThan(0);
+    expect(entries).toBeLessThan(20);
+  });
+
   it('an unacked delivery comes back after its lease with attempt + 1; the lapsed tag no longer settles', async () => {
     const topic = uniqueTopic('lapse');
     const s = await consume(topic, { leaseMs: 400, prefetch: 1 });

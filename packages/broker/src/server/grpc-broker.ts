@@ -70,14 +70,13 @@ export async function ack(ctx: ServerContext, tags: readonly Uint8Array[]): Prom
   // The consumer no longer holds what it acks: its window slots free now, not a Raft round later
   // (a failed ack changes nothing stored: the delivery comes back when its lease ends).
   for (const t of tags) ctx.dispatcher.settled(t);
-  const r = await ctx.proposer.run({ kind: 'ack', tags });
-  if (r.kind !== 'ack') throw new Error(`invariant: ack answered with ${r.kind}`);
+  const outcomes = await ctx.proposer.ack(tags);
   await countSettled(
     ctx,
     ctx.metrics.acks,
-    r.outcomes.filter((o) => o.status === 'ok').map((o) => o.tag),
+    outcomes.filter((o) => o.status === 'ok').map((o) => o.tag),
   );
-  return [...r.outcomes];
+  return [...outcomes];
 }
 
 export async function nack(ctx: ServerContext, tag: Uint8Array, delayMs: number): Promise<SettleOutcome> {

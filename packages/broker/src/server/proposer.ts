@@ -2,7 +2,7 @@ import type { RaftNode } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
 import { LimitError } from '../state/errors.js';
-import type { CommandResult, PublishResultItem } from '../state/results.js';
+import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/results.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { validateCommand, validateIdempotencyKey, validatePublish } from '../state/validation.js';
 
@@ -13,6 +13,14 @@ import { validateCommand, validateIdempotencyKey, validatePublish } from '../sta
  */
 export const MAX_PUBLISH_ENTRIES_IN_FLIGHT = 2;
 /**
+ * Ack entries in flight at once; acks arriving meanwhile (from every consumer)
+ * share the next entry. An ack frees its consumer's window slot when it
+ * arrives, so waiting one Raft round to join an entry delays nothing a
+ * consumer sees, while each entry saved is a log append, a replication round
+ * and an apply on every node.
+ */
+export const MAX_ACK_ENTRIES_IN_FLIGHT = 1;
+/**
  * Payload bytes of publishes waiting for an entry on the leader; beyond it a
  * publish is refused (RESOURCE_EXHAUSTED, limit `maxQueuedPublishBytes`) so a
  * flood cannot grow the leader's memory without bound. Clients retry.
@@ -22,13 +30,68 @@ export const MAX_QUEUED_PUBLISH_BYTES = 256 * 1024 * 1024;
 type Unstamped<C> = C extends unknown ? Omit<C, 'nowMs'> : never;
 export type CommandBody = Unstamped<Command>;
 
-interface QueuedPublish {
+interface Queued<R> {
+  resolve(results: R): void;
+  reject(error: unknown): void;
+}
+
+interface QueuedPublish extends Queued<readonly PublishResultItem[]> {
   readonly messages: readonly PublishInput[];
   /** '' = none. */
   readonly idempotencyKey: string;
   readonly payloadBytes: number;
-  resolve(results: readonly PublishResultItem[]): void;
-  reject(error: unknown): void;
+}
+
+interface QueuedAck extends Queued<readonly SettleOutcome[]> {
+  readonly tags: readonly Uint8Array[];
+}
+
+/**
+ * Requests that share Raft entries: at most `maxInFlight` entries at once, and
+ * what arrives meanwhile joins the next one, as many requests from the front
+ * of the queue as fit (each request's `sizes` summed stay within `caps()`; a
+ * request is never split, and one alone always goes).
+ */
+class Coalescer<T extends { reject(error: unknown): void }> {
+  private readonly queue: T[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly maxInFlight: number,
+    private readonly sizes: (item: T) => readonly number[],
+    private readonly caps: () => readonly number[],
+    private readonly propose: (group: readonly T[]) => Promise<void>,
+  ) {}
+
+  push(item: T): void {
+    this.queue.push(item);
+    this.pump();
+  }
+
+  failAll(error: unknown): void {
+    for (const q of this.queue.splice(0)) q.reject(error);
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
+      const caps = this.caps();
+      const used = caps.map(() => 0);
+      const group: T[] = [];
+      while (this.queue.length > 0) {
+        const size = this.sizes(this.queue[0]!);
+        if (group.length > 0 && size.some((n, d) => used[d]! + n > caps[d]!)) break;
+        group.push(this.queue.shift()!);
+        size.forEach((n, d) => {
+          used[d]! += n;
+        });
+      }
+      this.inFlight++;
+      void this.propose(group).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
 }
 
 /** Raised when a leader is asked for ids before it has applied an entry of its term. */
@@ -49,8 +112,18 @@ export function leaderNotReady(): grpc.ServerErrorResponse {
  */
 export class Proposer {
   private lastStampMs = 0;
-  private readonly queue: QueuedPublish[] = [];
-  private publishesInFlight = 0;
+  private readonly publishes = new Coalescer<QueuedPublish>(
+    MAX_PUBLISH_ENTRIES_IN_FLIGHT,
+    (q) => [q.messages.length, q.payloadBytes],
+    () => [this.sm.limits.maxBatchMessages, this.sm.limits.maxBatchPayloadBytes],
+    (group) => this.proposePublishes(group),
+  );
+  private readonly acks = new Coalescer<QueuedAck>(
+    MAX_ACK_ENTRIES_IN_FLIGHT,
+    (q) => [q.tags.length],
+    () => [this.sm.limits.maxTagsPerCommand],
+    (group) => this.proposeAcks(group),
+  );
   /** Charged bytes of publishes accepted and not yet answered. */
   private queuedBytes = 0;
 
@@ -115,43 +188,30 @@ export class Proposer {
     }
     this.queuedBytes += charge;
     return new Promise<readonly PublishResultItem[]>((resolve, reject) => {
-      this.queue.push({ messages, idempotencyKey, payloadBytes, resolve, reject });
-      this.pump();
+      this.publishes.push({ messages, idempotencyKey, payloadBytes, resolve, reject });
     }).finally(() => {
       this.queuedBytes -= charge;
     });
   }
 
-  /** Fails every queued publish (leadership lost, shutdown). */
+  /**
+   * Acks deliveries by tag: validated here, then queued to share a Raft entry
+   * with other acks. Resolves with one outcome per tag, in order.
+   */
+  ack(tags: readonly Uint8Array[]): Promise<readonly SettleOutcome[]> {
+    validateCommand({ kind: 'ack', tags, nowMs: 0 }, 0, this.sm.limits);
+    return new Promise((resolve, reject) => {
+      this.acks.push({ tags, resolve, reject });
+    });
+  }
+
+  /** Fails every queued publish and ack (leadership lost, shutdown). */
   failQueued(error: unknown): void {
-    for (const q of this.queue.splice(0)) q.reject(error);
+    this.publishes.failAll(error);
+    this.acks.failAll(error);
   }
 
-  private pump(): void {
-    const limits = this.sm.limits;
-    while (this.publishesInFlight < MAX_PUBLISH_ENTRIES_IN_FLIGHT && this.queue.length > 0) {
-      const group: QueuedPublish[] = [];
-      let messages = 0;
-      let bytes = 0;
-      while (this.queue.length > 0) {
-        const next = this.queue[0]!;
-        const fits =
-          messages + next.messages.length <= limits.maxBatchMessages &&
-          bytes + next.payloadBytes <= limits.maxBatchPayloadBytes;
-        if (group.length > 0 && !fits) break;
-        group.push(this.queue.shift()!);
-        messages += next.messages.length;
-        bytes += next.payloadBytes;
-      }
-      this.publishesInFlight++;
-      void this.proposeGroup(group).finally(() => {
-        this.publishesInFlight--;
-        this.pump();
-      });
-    }
-  }
-
-  private async proposeGroup(group: readonly QueuedPublish[]): Promise<void> {
+  private async proposePublishes(group: readonly QueuedPublish[]): Promise<void> {
     try {
       const all = group.length === 1 ? group[0]!.messages : group.flatMap((g) => g.messages);
       const firstId = this.reserveIds(all.length);
@@ -175,6 +235,22 @@ export class Proposer {
         }
         g.resolve(result.results.slice(at, at + g.messages.length));
         at += g.messages.length;
+      }
+    } catch (error) {
+      for (const g of group) g.reject(error);
+    }
+  }
+
+  private async proposeAcks(group: readonly QueuedAck[]): Promise<void> {
+    try {
+      const tags = group.length === 1 ? group[0]!.tags : group.flatMap((g) => g.tags);
+      const result = await this.run({ kind: 'ack', tags });
+      if (result.kind !== 'ack') throw new Error(`invariant: ack answered with ${result.kind}`);
+      // One outcome per tag, in order (apply-delivery.ts applyAck).
+      let at = 0;
+      for (const g of group) {
+        g.resolve(result.outcomes.slice(at, at + g.tags.length));
+        at += g.tags.length;
       }
     } catch (error) {
       for (const g of group) g.reject(error);
