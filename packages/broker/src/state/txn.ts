@@ -149,13 +149,18 @@ export class Txn {
     return options.limit !== undefined ? sorted.slice(0, options.limit) : sorted;
   }
 
-  /** After the batch was written: copies its writes into the record cache. */
+  /**
+   * After the batch was written: copies its puts into the record cache. A
+   * deleted record is dropped from it rather than cached as absent: what an
+   * ack or a lease deletes is hardly ever read again, and caching its absence
+   * would only push out records that are.
+   */
   written(): void {
     if (!this.cache) return;
     for (const [id, w] of this.writes) {
       if (!cacheable(w.key)) continue;
-      if (w.cold) this.cache.delete(id);
-      else this.cache.set(id, w.value && ownBytes(w.value));
+      if (w.cold || !w.value) this.cache.delete(id);
+      else this.cache.set(id, ownBytes(w.value));
     }
   }
 
