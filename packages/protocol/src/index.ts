@@ -13,6 +13,7 @@ export { fermata };
 /** The messages and enums of `fermata.v1` (protobufjs static classes). */
 export const v1 = fermata.v1;
 export import pb = fermata.v1;
+export * from './flow-control.js';
 export * from './generated/services.js';
 export * from './int64.js';
 

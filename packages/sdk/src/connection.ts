@@ -1,4 +1,10 @@
-import { type AdminClient, type BrokerClient, type ClusterClient, makeClient } from '@fermata/protocol';
+import {
+  type AdminClient,
+  type BrokerClient,
+  type ClusterClient,
+  clientFlowControlOptions,
+  makeClient,
+} from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import { type BackoffPolicy, backoffDelayMs } from './backoff.js';
 import {
@@ -83,6 +89,7 @@ export class Connection {
       // Pings on open calls, so a stream to a node that vanished without a reset is noticed within ~40 s.
       'grpc.keepalive_time_ms': 30_000,
       'grpc.keepalive_timeout_ms': 10_000,
+      ...clientFlowControlOptions,
       ...(serverName ? { 'grpc.ssl_target_name_override': serverName } : {}),
       ...config.channelOptions,
     };

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AdminService, BrokerService, ClusterService } from '@fermata/protocol';
+import { AdminService, BrokerService, ClusterService, widenServerFlowControl } from '@fermata/protocol';
 import { NodeNotLeaderError, RaftNode } from '@fermata/raft';
 import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
@@ -96,6 +96,7 @@ export class BrokerServer {
       security.clientCredentials,
       { maxConnections: config.limits.maxConnections, log },
     );
+    widenServerFlowControl(grpcServer);
     const boundPort = clientListener.port;
     const clientAddress = advertiseAddress(
       config.client.advertiseAddress,

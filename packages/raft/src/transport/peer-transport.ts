@@ -1,4 +1,12 @@
-import { Long, type pb, type RaftClient, type RaftHandlers, RaftService } from '@fermata/protocol';
+import {
+  clientFlowControlOptions,
+  Long,
+  type pb,
+  type RaftClient,
+  type RaftHandlers,
+  RaftService,
+  widenServerFlowControl,
+} from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import type { Message, NodeId } from '../types.js';
 import { MalformedMessageError, messageFromWire } from './codec.js';
@@ -138,6 +146,7 @@ export class PeerTransport {
         (error, p) => (error ? reject(error) : resolve(p)),
       ),
     );
+    widenServerFlowControl(this.server);
     this.boundAddress = `${host}:${port}`;
     return this.boundAddress;
   }
@@ -161,6 +170,7 @@ export class PeerTransport {
       'grpc.keepalive_permit_without_calls': 1,
       'grpc.initial_reconnect_backoff_ms': this.limits.minBackoffMs * 2,
       'grpc.max_reconnect_backoff_ms': this.limits.maxBackoffMs,
+      ...clientFlowControlOptions,
     }) as unknown as RaftClient;
     const stream = new PeerStream(
       id,
