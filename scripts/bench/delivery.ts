@@ -3,6 +3,7 @@
 // Lateness = received-at (when the SDK took it in: its arrival, or the end of its hold for a
 // delivery sent ahead, `Message.receivedAtMs`) minus due-at (the absolute due time each
 // message was published with, `deliverAt`, by this machine's clock), first delivery of each.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   DeliveryLedger,
   eventLoopLag,
@@ -36,10 +37,12 @@ export async function run(args: string[]): Promise<void> {
       ledger.receive(seqOf(m), m.receivedAtMs);
     });
     while (!sub.connected) await sleep(20);
-    await eventLoopLag(await cluster.leader()); // resets the node's event-loop histogram
     const cpu = serverCpu(cluster);
-    const leaderAtStart = await cluster.leader();
-    const entriesAtStart = await serverGauge(leaderAtStart, 'fermata_raft_commit_index');
+    const entriesAtStart = await serverGauge(await cluster.leader(), 'fermata_raft_commit_index');
+    await eventLoopLag(await cluster.leader()); // resets the node's event-loop histogram
+    // This process's own loop: the consumer's hold releases deliveries on a timer here.
+    const clientLag = monitorEventLoopDelay({ resolution: 1 });
+    clientLag.enable();
     let x = 42;
     const r = await produceStreams(client, {
       total: n,
@@ -58,10 +61,12 @@ export async function run(args: string[]): Promise<void> {
     for (const d of ledger.dueAt) lastDue = Math.max(lastDue, d);
     await ledger.waitFor(n, Math.max(0, lastDue - Date.now()) + graceMs);
     const cpuUsed = cpu.done();
+    clientLag.disable();
     await sleep(1_000); // late duplicates
     const leaderNode = await cluster.leader();
-    const raftEntries = (await serverGauge(leaderNode, 'fermata_raft_commit_index')) - entriesAtStart;
+    // First: every scrape of /metrics resets the event-loop histogram.
     const lag = await eventLoopLag(leaderNode);
+    const raftEntries = (await serverGauge(leaderNode, 'fermata_raft_commit_index')) - entriesAtStart;
     const serverLateness = await serverHistogram(leaderNode, 'fermata_delivery_lateness_ms');
     const fsync = await serverHistogram(leaderNode, 'fermata_fsync_duration_ms');
     await sub.close();
@@ -93,6 +98,10 @@ export async function run(args: string[]): Promise<void> {
       server_push_lateness_ms: serverLateness,
       leader_fsync_ms: fsync,
       leader_event_loop_lag_ms: lag,
+      client_event_loop_lag_ms: {
+        p99: round(clientLag.percentile(99) / 1e6, 1),
+        max: round(clientLag.max / 1e6, 1),
+      },
       // Publish, lease and ack of every message, on all three nodes.
       server_cpu_us_per_msg: round((cpuUsed.total_ms * 1000) / n, 0),
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
