@@ -143,7 +143,8 @@ export function serverCpu(cluster: Cluster): { done(): { total_ms: number; per_n
   const start = cluster.nodes.map((nd) => cpuMs(nd.pid));
   return {
     done() {
-      const per = cluster.nodes.map((nd, i) => round(cpuMs(nd.pid) - start[i]!, 0));
+      // A node that died meanwhile reads 0: count nothing for it rather than a negative figure.
+      const per = cluster.nodes.map((nd, i) => round(Math.max(0, cpuMs(nd.pid) - start[i]!), 0));
       return { total_ms: per.reduce((a, b) => a + b, 0), per_node_ms: per };
     },
   };

@@ -1,6 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AdminService, BrokerService, ClusterService, widenServerFlowControl } from '@fermata/protocol';
+import {
+  AdminService,
+  BrokerService,
+  CLIENT_PORT_STREAM_WINDOW_BYTES,
+  ClusterService,
+  widenServerFlowControl,
+} from '@fermata/protocol';
 import { NodeNotLeaderError, RaftNode } from '@fermata/raft';
 import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
@@ -96,7 +102,7 @@ export class BrokerServer {
       security.clientCredentials,
       { maxConnections: config.limits.maxConnections, log },
     );
-    widenServerFlowControl(grpcServer);
+    widenServerFlowControl(grpcServer, { streamBytes: CLIENT_PORT_STREAM_WINDOW_BYTES });
     const boundPort = clientListener.port;
     const clientAddress = advertiseAddress(
       config.client.advertiseAddress,

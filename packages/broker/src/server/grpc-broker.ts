@@ -191,7 +191,8 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
       // Responses go out in request order even though batches commit concurrently.
       let chain = Promise.resolve();
       // Backpressure: past this many unanswered requests the stream stops being read, so a
-      // client that pipelines without bound is held by HTTP/2 flow control, not our memory.
+      // client that pipelines without bound is held by HTTP/2 flow control, not our memory
+      // (beyond the stream's receive window, CLIENT_PORT_STREAM_WINDOW_BYTES).
       let unanswered = 0;
       call.on('data', (req: pb.PublishStreamRequest) => {
         if (++unanswered >= MAX_PUBLISH_STREAM_UNANSWERED) call.pause();

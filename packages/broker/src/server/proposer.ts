@@ -15,11 +15,20 @@ export const MAX_PUBLISH_ENTRIES_IN_FLIGHT = 2;
 /**
  * Ack entries in flight at once; acks arriving meanwhile (from every consumer)
  * share the next entry. An ack frees its consumer's window slot when it
- * arrives, so waiting one Raft round to join an entry delays nothing a
- * consumer sees, while each entry saved is a log append, a replication round
- * and an apply on every node.
+ * arrives, so joining an entry delays only the ack's answer (and the time
+ * stamp it is applied with: a lease that ends meanwhile answers "lease
+ * expired"), while each entry saved is a log append, a replication round and
+ * an apply on every node. Two, so that one round's wait is the most an ack
+ * queues for.
  */
-export const MAX_ACK_ENTRIES_IN_FLIGHT = 1;
+export const MAX_ACK_ENTRIES_IN_FLIGHT = 2;
+/**
+ * Tags of acks waiting for an entry on the leader; beyond it an ack is refused
+ * (RESOURCE_EXHAUSTED, limit `maxQueuedAckTags`): a client pipelining acks
+ * faster than entries commit cannot grow the leader's memory without bound.
+ * The delivery comes back when its lease ends, and clients retry.
+ */
+export const MAX_QUEUED_ACK_TAGS = 100_000;
 /**
  * Payload bytes of publishes waiting for an entry on the leader; beyond it a
  * publish is refused (RESOURCE_EXHAUSTED, limit `maxQueuedPublishBytes`) so a
@@ -126,6 +135,8 @@ export class Proposer {
   );
   /** Charged bytes of publishes accepted and not yet answered. */
   private queuedBytes = 0;
+  /** Tags of acks accepted and not yet answered. */
+  private queuedAckTags = 0;
 
   constructor(
     private readonly node: RaftNode,
@@ -200,8 +211,16 @@ export class Proposer {
    */
   ack(tags: readonly Uint8Array[]): Promise<readonly SettleOutcome[]> {
     validateCommand({ kind: 'ack', tags, nowMs: 0 }, 0, this.sm.limits);
-    return new Promise((resolve, reject) => {
+    if (this.queuedAckTags + tags.length > MAX_QUEUED_ACK_TAGS) {
+      return Promise.reject(
+        new LimitError('maxQueuedAckTags', 'tags', this.queuedAckTags + tags.length, MAX_QUEUED_ACK_TAGS),
+      );
+    }
+    this.queuedAckTags += tags.length;
+    return new Promise<readonly SettleOutcome[]>((resolve, reject) => {
       this.acks.push({ tags, resolve, reject });
+    }).finally(() => {
+      this.queuedAckTags -= tags.length;
     });
   }
 
@@ -247,6 +266,9 @@ export class Proposer {
       const result = await this.run({ kind: 'ack', tags });
       if (result.kind !== 'ack') throw new Error(`invariant: ack answered with ${result.kind}`);
       // One outcome per tag, in order (apply-delivery.ts applyAck).
+      if (result.outcomes.length !== tags.length) {
+        throw new Error(`invariant: ${result.outcomes.length} ack outcomes for ${tags.length} tags`);
+      }
       let at = 0;
       for (const g of group) {
         g.resolve(result.outcomes.slice(at, at + g.tags.length));
