@@ -28,6 +28,14 @@ const PER_ENTRY = 1_000;
 const PER_REQUEST = 100;
 const ENTRIES_PER_APPLY = 4;
 
+/** This process's CPU time (user + system, all threads) while `fn` runs, in µs. */
+async function cpuOf(fn: () => Promise<unknown>): Promise<number> {
+  const c0 = process.cpuUsage();
+  await fn();
+  const c = process.cpuUsage(c0);
+  return c.user + c.system;
+}
+
 export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
   const rounds = option(args, 'rounds', quick ? 5 : 50);
@@ -63,12 +71,9 @@ export async function run(args: string[]): Promise<void> {
         id += BigInt(PER_ENTRY);
         entries.push({ index: ++index, term: 1, type: 'normal', data } as Entry);
       }
-      const c0 = process.cpuUsage();
       const t0 = performance.now();
-      await sm.apply(entries);
+      cpuUs += await cpuOf(() => sm.apply(entries));
       wallMs += performance.now() - t0;
-      const c = process.cpuUsage(c0);
-      cpuUs += c.user + c.system;
     }
     const n = rounds * ENTRIES_PER_APPLY * PER_ENTRY;
 
@@ -83,13 +88,7 @@ export async function run(args: string[]): Promise<void> {
       );
       return (await sm.apply(entries)) as CommandResult[];
     };
-    const measure = async (fn: () => Promise<void>): Promise<number> => {
-      const c0 = process.cpuUsage();
-      await fn();
-      const c = process.cpuUsage(c0);
-      return c.user + c.system;
-    };
-    const publishUs = await measure(async () => {
+    const publishUs = await cpuOf(async () => {
       for (let at = 0; at < delivered; at += PER_ENTRY) {
         const count = Math.min(PER_ENTRY, delivered - at);
         const messages = Array.from({ length: count }, () => ({ topic, payload, delayMs: 0 }));
@@ -100,12 +99,12 @@ export async function run(args: string[]): Promise<void> {
     const queue = hasher(queueName(topic, DEFAULT_GROUP));
     const leased: Uint8Array[] = [];
     let scanUs = 0;
-    const leaseUs = await measure(async () => {
+    const leaseUs = await cpuOf(async () => {
       for (;;) {
         const now = Date.now();
         let due!: Awaited<ReturnType<typeof sm.reader.scanDue>>;
         // The leader's read of due entries, apart: followers only apply.
-        scanUs += await measure(async () => {
+        scanUs += await cpuOf(async () => {
           due = await sm.reader.scanDue(queue, 0, now, now, leaseBatch);
         });
         if (due.entries.length === 0) break;
@@ -127,7 +126,7 @@ export async function run(args: string[]): Promise<void> {
       }
     });
     if (leased.length !== delivered) throw new Error(`leased ${leased.length} of ${delivered}`);
-    const ackUs = await measure(async () => {
+    const ackUs = await cpuOf(async () => {
       for (let at = 0; at < leased.length; at += 4 * ackBatch) {
         const commands = [];
         for (let k = at; k < Math.min(leased.length, at + 4 * ackBatch); k += ackBatch) {

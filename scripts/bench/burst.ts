@@ -64,7 +64,7 @@ export async function run(args: string[]): Promise<void> {
     await sleep(Math.max(0, dueSecond - CPU_LEAD_MS - Date.now()));
     const cpu = serverCpu(cluster);
     await Promise.race([allAckedP, sleep(Math.max(0, dueSecond - Date.now()) + timeoutMs)]);
-    const cpuUsed = cpu.done();
+    const cpuUsed = cpu.done(acked);
     await sleep(1_000);
     const leaderNode = await cluster.leader();
     const serverLateness = await serverHistogram(leaderNode, 'fermata_delivery_lateness_ms');
@@ -91,7 +91,7 @@ export async function run(args: string[]): Promise<void> {
       server_push_lateness_ms: serverLateness,
       leader_fsync_ms: fsync,
       // Lease and ack of every acked message, on all three nodes.
-      server_cpu_us_per_msg: round((cpuUsed.total_ms * 1000) / Math.max(1, acked), 0),
+      server_cpu_us_per_msg: cpuUsed.us_per_msg,
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
       load_avg_1m: load1(),
     };

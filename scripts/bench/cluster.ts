@@ -135,17 +135,20 @@ export function cpuMs(pid: number | undefined): number {
 const CLOCK_TICKS_PER_S = 100;
 
 /**
- * CPU the cluster's nodes spend from now until `done()`: per node and in all, in ms. Divided by
- * the messages of the run, it is what each message cost the servers, a figure far less noisy
- * than throughput on a shared machine.
+ * CPU the cluster's nodes spend from now until `done(messages)`: per node in ms, and for the
+ * three together per message in µs — what each message cost the servers, a figure far less
+ * noisy than throughput on a shared machine.
  */
-export function serverCpu(cluster: Cluster): { done(): { total_ms: number; per_node_ms: number[] } } {
+export function serverCpu(cluster: Cluster): {
+  done(messages: number): { us_per_msg: number; per_node_ms: number[] };
+} {
   const start = cluster.nodes.map((nd) => cpuMs(nd.pid));
   return {
-    done() {
+    done(messages) {
       // A node that died meanwhile reads 0: count nothing for it rather than a negative figure.
       const per = cluster.nodes.map((nd, i) => round(Math.max(0, cpuMs(nd.pid) - start[i]!), 0));
-      return { total_ms: per.reduce((a, b) => a + b, 0), per_node_ms: per };
+      const totalMs = per.reduce((a, b) => a + b, 0);
+      return { us_per_msg: round((totalMs * 1000) / Math.max(1, messages), 1), per_node_ms: per };
     },
   };
 }
@@ -306,8 +309,8 @@ export async function nodeFigures(cluster: Cluster): Promise<
       // Where the memory is, as the node reports it (prom-client's process metrics).
       const body = (await nd.httpGet('/metrics').catch(() => undefined))?.body ?? '';
       const gauge = (name: string): number | undefined => {
-        const m = new RegExp(`^${name} (\\S+)`, 'm').exec(body);
-        return m ? round(Number(m[1]) / 2 ** 20, 1) : undefined;
+        const bytes = metricValue(body, name);
+        return Number.isNaN(bytes) ? undefined : round(bytes / 2 ** 20, 1);
       };
       return {
         node: nd.id,
@@ -397,11 +400,15 @@ export async function produceStreams(
   };
 }
 
+/** The value of an unlabelled (or first labelled) sample `name` in a Prometheus text body; NaN when absent. */
+function metricValue(body: string, name: string): number {
+  return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(body)?.[1] ?? Number.NaN);
+}
+
 /** A gauge or counter of one node (`/metrics`), NaN when the node does not answer. */
 export async function serverGauge(node: NodeHandle, name: string): Promise<number> {
   const res = await node.httpGet('/metrics').catch(() => undefined);
-  if (res?.status !== 200) return Number.NaN;
-  return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(res.body)?.[1] ?? Number.NaN);
+  return res?.status === 200 ? metricValue(res.body, name) : Number.NaN;
 }
 
 /**
@@ -412,11 +419,9 @@ export async function serverGauge(node: NodeHandle, name: string): Promise<numbe
 export async function eventLoopLag(node: NodeHandle): Promise<{ p99: number; max: number } | undefined> {
   const res = await node.httpGet('/metrics').catch(() => undefined);
   if (res?.status !== 200) return undefined;
-  const seconds = (name: string) =>
-    Number(new RegExp(`^${name} (\\S+)`, 'm').exec(res.body)?.[1] ?? Number.NaN);
   return {
-    p99: round(seconds('nodejs_eventloop_lag_p99_seconds') * 1000, 1),
-    max: round(seconds('nodejs_eventloop_lag_max_seconds') * 1000, 1),
+    p99: round(metricValue(res.body, 'nodejs_eventloop_lag_p99_seconds') * 1000, 1),
+    max: round(metricValue(res.body, 'nodejs_eventloop_lag_max_seconds') * 1000, 1),
   };
 }
 

@@ -60,7 +60,7 @@ export async function run(args: string[]): Promise<void> {
     let lastDue = 0;
     for (const d of ledger.dueAt) lastDue = Math.max(lastDue, d);
     await ledger.waitFor(n, Math.max(0, lastDue - Date.now()) + graceMs);
-    const cpuUsed = cpu.done();
+    const cpuUsed = cpu.done(n);
     clientLag.disable();
     await sleep(1_000); // late duplicates
     const leaderNode = await cluster.leader();
@@ -103,7 +103,7 @@ export async function run(args: string[]): Promise<void> {
         max: round(clientLag.max / 1e6, 1),
       },
       // Publish, lease and ack of every message, on all three nodes.
-      server_cpu_us_per_msg: round((cpuUsed.total_ms * 1000) / n, 0),
+      server_cpu_us_per_msg: cpuUsed.us_per_msg,
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
       // Raft entries of the run (publishes, lease rounds, acks): what the per-entry costs multiply.
       raft_entries: raftEntries,

@@ -73,7 +73,7 @@ export async function run(args: string[]): Promise<void> {
       topic: 'bench-publish-64',
       make: () => ({ payload, delayMs: DAY_MS }),
     });
-    const cpuUsed = cpu.done();
+    const cpuUsed = cpu.done(total);
     const s64 = stats(r.latency!);
     const many = {
       scenario: 'publish',
@@ -89,7 +89,7 @@ export async function run(args: string[]): Promise<void> {
       latency_max_ms: s64.max,
       failed: r.failed,
       // On all three nodes.
-      server_cpu_us_per_msg: round((cpuUsed.total_ms * 1000) / total, 1),
+      server_cpu_us_per_msg: cpuUsed.us_per_msg,
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
       load_avg_1m: load1(),
     };

@@ -55,30 +55,53 @@ interface QueuedAck extends Queued<readonly SettleOutcome[]> {
   readonly tags: readonly Uint8Array[];
 }
 
+/** What a queue may hold: the sum of its requests' `charge`, refused beyond `max` as `limit`. */
+interface QueueBudget<T> {
+  readonly limit: string;
+  readonly field: string;
+  readonly max: number;
+  charge(item: T): number;
+}
+
 /**
  * Requests that share Raft entries: at most `maxInFlight` entries at once, and
  * what arrives meanwhile joins the next one, as many requests from the front
  * of the queue as fit (each request's `sizes` summed stay within `caps()`; a
- * request is never split, and one alone always goes).
+ * request is never split, and one alone always goes). Requests waiting or in
+ * flight are charged to `budget` until `propose` has answered them.
  */
 class Coalescer<T extends { reject(error: unknown): void }> {
   private readonly queue: T[] = [];
   private inFlight = 0;
+  private charged = 0;
 
   constructor(
     private readonly maxInFlight: number,
     private readonly sizes: (item: T) => readonly number[],
     private readonly caps: () => readonly number[],
+    private readonly budget: QueueBudget<T>,
+    /** Answers every request of the group (resolve or reject) before it settles. */
     private readonly propose: (group: readonly T[]) => Promise<void>,
   ) {}
 
+  /** Queues `item`; throws a LimitError (nothing queued) when it does not fit the budget. */
   push(item: T): void {
+    const { limit, field, max, charge } = this.budget;
+    const total = this.charged + charge(item);
+    if (total > max) throw new LimitError(limit, field, total, max);
+    this.charged = total;
     this.queue.push(item);
     this.pump();
   }
 
   failAll(error: unknown): void {
-    for (const q of this.queue.splice(0)) q.reject(error);
+    const failed = this.queue.splice(0);
+    this.release(failed);
+    for (const q of failed) q.reject(error);
+  }
+
+  private release(items: readonly T[]): void {
+    for (const q of items) this.charged -= this.budget.charge(q);
   }
 
   private pump(): void {
@@ -97,6 +120,7 @@ class Coalescer<T extends { reject(error: unknown): void }> {
       this.inFlight++;
       void this.propose(group).finally(() => {
         this.inFlight--;
+        this.release(group);
         this.pump();
       });
     }
@@ -125,18 +149,22 @@ export class Proposer {
     MAX_PUBLISH_ENTRIES_IN_FLIGHT,
     (q) => [q.messages.length, q.payloadBytes],
     () => [this.sm.limits.maxBatchMessages, this.sm.limits.maxBatchPayloadBytes],
+    {
+      limit: 'maxQueuedPublishBytes',
+      field: 'messages',
+      max: MAX_QUEUED_PUBLISH_BYTES,
+      // Message headers and bookkeeping count too: at least 64 bytes a message.
+      charge: (q) => q.payloadBytes + 64 * q.messages.length,
+    },
     (group) => this.proposePublishes(group),
   );
   private readonly acks = new Coalescer<QueuedAck>(
     MAX_ACK_ENTRIES_IN_FLIGHT,
     (q) => [q.tags.length],
     () => [this.sm.limits.maxTagsPerCommand],
+    { limit: 'maxQueuedAckTags', field: 'tags', max: MAX_QUEUED_ACK_TAGS, charge: (q) => q.tags.length },
     (group) => this.proposeAcks(group),
   );
-  /** Charged bytes of publishes accepted and not yet answered. */
-  private queuedBytes = 0;
-  /** Tags of acks accepted and not yet answered. */
-  private queuedAckTags = 0;
 
   constructor(
     private readonly node: RaftNode,
@@ -159,8 +187,9 @@ export class Proposer {
   async run(body: CommandBody, nowMs = this.nowMs()): Promise<CommandResult> {
     const cmd = { ...body, nowMs } as Command;
     // A command apply would refuse for its shape is refused here, before it takes a log entry.
-    // (A publish was validated request by request in `publish`.)
-    if (cmd.kind !== 'publish') validateCommand(cmd, nowMs, this.sm.limits);
+    // (Publishes and acks were validated request by request in `publish` and `ack`, and a
+    // coalesced entry stays within the command's limits.)
+    if (cmd.kind !== 'publish' && cmd.kind !== 'ack') validateCommand(cmd, nowMs, this.sm.limits);
     const result = (await this.node.propose(encodeCommand(cmd))) as CommandResult | undefined;
     if (!result) throw new Error(`invariant: command ${cmd.kind} applied without a result`);
     if (result.kind === 'error') throw result.error;
@@ -185,23 +214,8 @@ export class Proposer {
     if (!this.sm.ids.canAssign()) return Promise.reject(leaderNotReady());
     let payloadBytes = 0;
     for (const m of messages) payloadBytes += m.payload.length;
-    // Message headers and bookkeeping count too: at least 64 bytes a message.
-    const charge = payloadBytes + 64 * messages.length;
-    if (this.queuedBytes + charge > MAX_QUEUED_PUBLISH_BYTES) {
-      return Promise.reject(
-        new LimitError(
-          'maxQueuedPublishBytes',
-          'messages',
-          this.queuedBytes + charge,
-          MAX_QUEUED_PUBLISH_BYTES,
-        ),
-      );
-    }
-    this.queuedBytes += charge;
-    return new Promise<readonly PublishResultItem[]>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       this.publishes.push({ messages, idempotencyKey, payloadBytes, resolve, reject });
-    }).finally(() => {
-      this.queuedBytes -= charge;
     });
   }
 
@@ -211,16 +225,8 @@ export class Proposer {
    */
   ack(tags: readonly Uint8Array[]): Promise<readonly SettleOutcome[]> {
     validateCommand({ kind: 'ack', tags, nowMs: 0 }, 0, this.sm.limits);
-    if (this.queuedAckTags + tags.length > MAX_QUEUED_ACK_TAGS) {
-      return Promise.reject(
-        new LimitError('maxQueuedAckTags', 'tags', this.queuedAckTags + tags.length, MAX_QUEUED_ACK_TAGS),
-      );
-    }
-    this.queuedAckTags += tags.length;
-    return new Promise<readonly SettleOutcome[]>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       this.acks.push({ tags, resolve, reject });
-    }).finally(() => {
-      this.queuedAckTags -= tags.length;
     });
   }
 
