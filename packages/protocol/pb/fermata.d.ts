@@ -2880,6 +2880,8 @@ export namespace fermata {
             attempt: number;
             inFlight: boolean;
             deliveredAtMs: Long[];
+            expireAtMs: Long;
+            indexImplied: boolean;
             static create(properties: fermata.v1.QueueEntry.$Shape): fermata.v1.QueueEntry & fermata.v1.QueueEntry.$Shape;
             static create(properties?: fermata.v1.QueueEntry.$Properties): fermata.v1.QueueEntry;
             static encode(message: fermata.v1.QueueEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2896,6 +2898,8 @@ export namespace fermata {
                 attempt?: (number|null);
                 inFlight?: (boolean|null);
                 deliveredAtMs?: (Long[]|null);
+                expireAtMs?: (Long|null);
+                indexImplied?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.QueueEntry.$Properties;

@@ -11139,6 +11139,8 @@ export const fermata = $root.fermata = (() => {
             QueueEntry.prototype.attempt = 0;
             QueueEntry.prototype.inFlight = false;
             QueueEntry.prototype.deliveredAtMs = $util.emptyArray;
+            QueueEntry.prototype.expireAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            QueueEntry.prototype.indexImplied = false;
 
             QueueEntry.create = function(properties) {
                 return new QueueEntry(properties);
@@ -11165,6 +11167,10 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(48).bool(message.inFlight);
                 if (message.deliveredAtMs != null && message.deliveredAtMs.length)
                     writer.uint32(58).int64s(message.deliveredAtMs);
+                if (message.expireAtMs != null && $Object.hasOwnProperty.call(message, "expireAtMs") && (typeof message.expireAtMs === "object" ? message.expireAtMs.low || message.expireAtMs.high : message.expireAtMs !== 0))
+                    writer.uint32(64).int64(message.expireAtMs);
+                if (message.indexImplied != null && $Object.hasOwnProperty.call(message, "indexImplied") && message.indexImplied !== false)
+                    writer.uint32(72).bool(message.indexImplied);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -11264,6 +11270,24 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.deliveredAtMs && message.deliveredAtMs.length))
                                 message.deliveredAtMs = [];
                             message.deliveredAtMs.push(reader.int64());
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.expireAtMs = value;
+                            else
+                                delete message.expireAtMs;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.indexImplied = value;
+                            else
+                                delete message.indexImplied;
                             continue;
                         }
                     }

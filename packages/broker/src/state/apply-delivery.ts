@@ -23,18 +23,29 @@ function checkTags(tags: readonly Uint8Array[], max: number): void {
   });
 }
 
-/** One parallel round of reads: the entries the tags name and their messages' index records (the id is in the tag). */
-function prefetchTags(ctx: ApplyContext, tags: readonly Uint8Array[]): Promise<void> {
-  const keys: Uint8Array[] = [];
-  for (const t of tags) keys.push(NS.queue.key(t), NS.index.key(idKey(decodeKey(t).id)));
-  return ctx.txn.prefetch(keys);
+/**
+ * Parallel reads of what the tags' commands will read: the entries they name,
+ * then the index records of those whose index is not implied by the entry
+ * (messages with a key or several groups; entries written before
+ * `indexImplied`). A tag naming no entry reads nothing more.
+ */
+async function prefetchTags(ctx: ApplyContext, tags: readonly Uint8Array[]): Promise<void> {
+  await ctx.txn.prefetch(tags.map((t) => NS.queue.key(t)));
+  const indexKeys: Uint8Array[] = [];
+  for (const t of tags) {
+    const entry = await ctx.getEntry(t);
+    if (entry && !entry.indexImplied) indexKeys.push(NS.index.key(idKey(entry.id)));
+  }
+  if (indexKeys.length > 0) await ctx.txn.prefetch(indexKeys);
 }
 
 /** After prefetchTags: one more round for the dedup key records an ack ends (keyed messages). */
 async function prefetchDedupKeys(ctx: ApplyContext, tags: readonly Uint8Array[]): Promise<void> {
   const keys: Uint8Array[] = [];
   for (const t of tags) {
-    const idx = await ctx.getIndex(decodeKey(t).id);
+    const entry = await ctx.getEntry(t);
+    if (!entry || entry.indexImplied) continue; // implied: no key
+    const idx = await ctx.getIndex(entry.id);
     if (idx && idx.key !== '') keys.push(NS.keys.key(topicKeySuffix(idx.topic, idx.key)));
   }
   if (keys.length > 0) await ctx.txn.prefetch(keys);

@@ -32,6 +32,7 @@ import {
   encodeTopic,
   type GroupOutcome,
   type GroupRef,
+  impliedIndex,
   type KeyRec,
   leaseNotStarted,
   type MessageIndexRec,
@@ -87,6 +88,9 @@ export class ApplyContext {
    * moved (cancel, reschedule, expiry): the leader must not push them.
    */
   readonly withdrawn: Uint8Array[] = [];
+
+  /** Decoded queue entries by their stored bytes (entries are never changed in place). */
+  private readonly decodedEntries = new WeakMap<Uint8Array, QueueEntryRec>();
 
   /** When apply last let the event loop run (performance.now()). */
   private sliceStartMs = performance.now();
@@ -275,7 +279,14 @@ export class ApplyContext {
 
   async getEntry(tag: Uint8Array): Promise<QueueEntryRec | undefined> {
     const raw = await this.txn.get(NS.queue.key(tag));
-    return raw ? decodeEntry(raw) : undefined;
+    if (!raw) return undefined;
+    // A command reads an entry up to three times (prefetch, dedup keys, apply): decoded once per stored value.
+    let entry = this.decodedEntries.get(raw);
+    if (!entry) {
+      entry = decodeEntry(raw);
+      this.decodedEntries.set(raw, entry);
+    }
+    return entry;
   }
 
   private noteDue(topic: string, group: string, dueAtMs: number): void {
@@ -344,7 +355,7 @@ export class ApplyContext {
       const d = next.inFlight ? 1 : -1;
       await this.count(this.queueHash(topic.name, next.group), -d, d, 0);
     }
-    await this.setGroupRef(next.id, next.group, tag, 'live');
+    await this.setGroupRef(next, tag, 'live');
     return tag;
   }
 
@@ -364,7 +375,7 @@ export class ApplyContext {
       entry.inFlight ? -1 : 0,
       dead,
     );
-    await this.setGroupRef(entry.id, entry.group, EMPTY, outcome, topic);
+    await this.setGroupRef(entry, EMPTY, outcome, topic);
   }
 
   // ---- message index, bodies, keys ---------------------------------------
@@ -422,13 +433,25 @@ export class ApplyContext {
     }
   }
 
+  /**
+   * Records in the message's index where `entry`'s group is now (`tag`), or how
+   * it ended. An entry with `indexImplied` is its message's only one, and the
+   * index follows from it: written (or, once the group ends, deleted with the
+   * message) without being read.
+   */
   private async setGroupRef(
-    id: bigint,
-    group: string,
+    entry: QueueEntryRec,
     tag: Uint8Array,
     outcome: GroupOutcome,
     topic?: TopicRec,
   ): Promise<void> {
+    const { id, group } = entry;
+    if (entry.indexImplied) {
+      const idx = impliedIndex(entry, tag);
+      if (outcome === 'live') this.putIndex(id, idx);
+      else await this.endMessage(id, idx, topic); // no key: the topic's dedup window plays no part
+      return;
+    }
     const idx = await this.getIndex(id);
     if (!idx) throw new Error(`invariant: queue entry of message ${id} has no index record`);
     const groups: GroupRef[] = idx.groups.map((g) => (g.group === group ? { group, tag, outcome } : g));
@@ -534,6 +557,7 @@ export class ApplyContext {
   async addMessage(topic: TopicRec, body: BodyRec): Promise<void> {
     this.putBody(body);
     const groups: GroupRef[] = [];
+    const indexImplied = topic.groups.length === 1 && body.key === '';
     for (const group of topic.groups) {
       const tag = await this.insertEntry(topic, {
         id: body.id,
@@ -543,6 +567,8 @@ export class ApplyContext {
         attempt: 0,
         inFlight: false,
         deliveredAtMs: [],
+        expireAtMs: body.expireAtMs,
+        indexImplied,
       });
       groups.push({ group, tag, outcome: 'live' });
     }

@@ -43,6 +43,14 @@ export interface QueueEntryRec {
   readonly attempt: number;
   readonly inFlight: boolean;
   readonly deliveredAtMs: readonly number[];
+  /** The message's expiry (0 = none). */
+  readonly expireAtMs: number;
+  /**
+   * The message has this one group and no key: its index record is
+   * `impliedIndex(entry, tag)`, so moving or ending the entry never reads it.
+   * False on entries written before the field existed (their index is read).
+   */
+  readonly indexImplied: boolean;
 }
 
 /** When the entry's latest lease starts (its due time when the lease was taken ahead); undefined if never leased. */
@@ -220,6 +228,8 @@ export function encodeEntry(e: QueueEntryRec): Uint8Array {
     attempt: e.attempt,
     inFlight: e.inFlight,
     deliveredAtMs: e.deliveredAtMs.map(i64),
+    expireAtMs: i64(e.expireAtMs),
+    indexImplied: e.indexImplied,
   }).finish();
 }
 
@@ -233,6 +243,24 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
     attempt: m.attempt,
     inFlight: m.inFlight,
     deliveredAtMs: m.deliveredAtMs.map(n64),
+    expireAtMs: n64(m.expireAtMs),
+    indexImplied: m.indexImplied,
+  };
+}
+
+/**
+ * The index record of a live message whose entry has `indexImplied` (one
+ * group, no key), with that entry under `tag`: what publish wrote, with the
+ * group's tag moved along. Lease and ack write it (or delete it) blind.
+ */
+export function impliedIndex(e: QueueEntryRec, tag: Uint8Array): MessageIndexRec {
+  return {
+    topic: e.topic,
+    key: '',
+    expireAtMs: e.expireAtMs,
+    groups: [{ group: e.group, tag, outcome: 'live' }],
+    done: false,
+    endedAtMs: 0,
   };
 }
 
