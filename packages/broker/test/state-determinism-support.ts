@@ -13,7 +13,8 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /**
  * Cross-namespace integrity, read straight from the store: every queue entry
- * has its body and an index record naming it; every live index ref names an
+ * has its body and an index record naming it (or, never moved, one its body
+ * implies); every live index ref names an
  * existing entry; every expiry entry and key record belongs to a live message;
  * every ended key has its window entry; every publish request record has its
  * window entry and no other window entry exists. Returns the problems found (empty = sound).
@@ -50,10 +51,48 @@ export async function integrityProblems(view: ReadView): Promise<string[]> {
   const bodyIds = new Set(bodies.map((b) => hex(b.k)));
   const indexById = new Map(index.map((r) => [hex(r.k), v1.MessageIndex.decode(r.v)]));
   const queueKeys = new Set(queue.map((q) => hex(q.k)));
+  // A message published with `index_implied` has no index record until its entry first moves:
+  // then it must have exactly one entry, of `default`, never leased, at the body's due time.
+  for (const b of bodies) {
+    const id = hex(b.k);
+    const body = v1.StoredMessage.decode(b.v);
+    if (indexById.has(id) || !body.indexImplied) continue;
+    const mine = queue.filter((q) => hex(q.k.subarray(16)) === id);
+    const e = mine.length === 1 ? v1.QueueEntry.decode(mine[0]!.v) : undefined;
+    if (
+      e?.group !== 'default' ||
+      !e.indexImplied ||
+      e.inFlight ||
+      e.attempt !== 0 ||
+      String(e.dueAtMs) !== String(body.dueAtMs) ||
+      String(e.expireAtMs) !== String(body.expireAtMs)
+    ) {
+      problems.push(`message ${id} without an index record is not one whose entry never moved`);
+      continue;
+    }
+    indexById.set(
+      id,
+      v1.MessageIndex.create({
+        topic: body.topic,
+        expireAtMs: body.expireAtMs,
+        groups: [{ group: 'default', tag: mine[0]!.k }],
+      }),
+    );
+  }
   for (const q of queue) {
     const id = hex(q.k.subarray(16));
     const e = v1.QueueEntry.decode(q.v);
     if (!bodyIds.has(id)) problems.push(`entry ${hex(q.k)} has no body`);
+    const implied = e.indexImplied ? indexById.get(id) : undefined;
+    if (
+      implied &&
+      (implied.key !== '' ||
+        implied.groups.length !== 1 ||
+        String(implied.expireAtMs) !== String(e.expireAtMs) ||
+        implied.topic !== e.topic)
+    ) {
+      problems.push(`entry ${hex(q.k)} says its index is implied, but the index differs`);
+    }
     const idx = indexById.get(id);
     const ref = idx?.groups.find((g) => g.group === e.group);
     if (!idx || idx.done || !ref || hex(ref.tag ?? new Uint8Array()) !== hex(q.k)) {

@@ -1,7 +1,9 @@
+import { v1 } from '@fermata/protocol';
 import { type KVStore, openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { NS } from '../src/state/layout.js';
 import { decodeEntry, decodeIndex, encodeEntry } from '../src/state/records.js';
+import type { LeaseOutcome } from '../src/state/results.js';
 import { Harness, T0, text } from './state-harness.js';
 
 /** The store, counting the index records read from it (get and getMany). */
@@ -50,6 +52,12 @@ async function forgetImplied(store: KVStore): Promise<void> {
   );
 }
 
+/** The new tag of a lease that must have been taken. */
+function leasedTag(l: LeaseOutcome | undefined): Uint8Array {
+  if (l?.status !== 'leased' || !l.newTag) throw new Error(`expected a lease, got ${l?.status}`);
+  return l.newTag;
+}
+
 describe('index records implied by the queue entry', () => {
   it('a lease and an ack of a one-group message without a key write and end its index without reading it, as the reading path would', async () => {
     const runs = [];
@@ -70,13 +78,13 @@ describe('index records implied by the queue entry', () => {
       expect(leases.map((l) => l.status)).toEqual(['leased', 'leased']);
       const afterLease = indexReads() - before;
       const indexAfterLease = await records(store, NS.index);
-      const hex = (b: Uint8Array | undefined) => Buffer.from(b ?? []).toString('hex');
+      const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
       expect(indexAfterLease.map(([, v]) => hex(decodeIndex(v).groups[0]!.tag))).toEqual(
-        leases.map((l) => hex(l.status === 'leased' ? l.newTag : undefined)),
+        leases.map((l) => hex(leasedTag(l))),
       );
       const acked = await h.ok({
         kind: 'ack',
-        tags: leases.map((l) => (l.status === 'leased' ? l.newTag : new Uint8Array(0))),
+        tags: leases.map(leasedTag),
       });
       expect(acked.outcomes.map((o) => o.status)).toEqual(['ok', 'ok']);
       runs.push({
@@ -118,10 +126,47 @@ describe('index records implied by the queue entry', () => {
       const [lease] = await h.leaseAll(topic, group);
       expect(lease?.status).toBe('leased');
       expect(indexReads() - before).toBeGreaterThan(0);
-      await h.ok({ kind: 'ack', tags: [lease!.status === 'leased' ? lease!.newTag : new Uint8Array(0)] });
+      await h.ok({ kind: 'ack', tags: [leasedTag(lease)] });
     }
     // Both groups acked: the fan-out message ended; the keyed one stays as a tombstone for its key's window.
     const index = (await records(store, NS.index)).map(([, v]) => decodeIndex(v));
     expect(index.map((x) => `${x.topic}:${x.done}`)).toEqual(['k:true']);
+  });
+});
+
+describe('a message whose entry never moved', () => {
+  it('has no index record; reads, cancel, reschedule and expiry find it through its body', async () => {
+    const h = await Harness.create({ cacheEntries: 0 });
+    const [a, b, c] = await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 5_000 },
+      { topic: 't', payload: text('b'), delayMs: 5_000 },
+      { topic: 't', payload: text('c'), delayMs: 5_000, ttlMs: 1_000 },
+    );
+    expect(await records(h.store, NS.index)).toEqual([]);
+    const bodies = (await records(h.store, NS.body)).map(([, v]) => v1.StoredMessage.decode(v).indexImplied);
+    expect(bodies).toEqual([true, true, true]);
+
+    const view = await h.sm.reader.getMessage('t', { id: a!.id }, h.now);
+    expect(view?.groups).toEqual([
+      expect.objectContaining({ group: 'default', state: 'pending', dueAtMs: T0 + 5_000, attempt: 0 }),
+    ]);
+    expect(await h.sm.reader.getMessage('other', { id: a!.id }, h.now)).toBeUndefined();
+
+    const cancelled = await h.ok({ kind: 'cancel', topic: 't', target: { id: a!.id } });
+    expect(cancelled.result.status).toBe('cancelled');
+    expect(await h.sm.reader.getMessage('t', { id: a!.id }, h.now)).toBeUndefined();
+
+    const moved = await h.ok({ kind: 'reschedule', topic: 't', target: { id: b!.id }, delayMs: 100 });
+    expect(moved.result.status).toBe('rescheduled');
+    // Moved: now it has an index record, naming its new place.
+    const index = (await records(h.store, NS.index)).map(([, v]) => decodeIndex(v));
+    expect(index.map((x) => x.groups.map((g) => g.outcome))).toEqual([['live']]);
+    expect((await h.sm.reader.getMessage('t', { id: b!.id }, h.now))?.groups[0]?.dueAtMs).toBe(T0 + 100);
+
+    h.now = T0 + 2_000;
+    const expired = await h.ok({ kind: 'expire', ids: [c!.id] });
+    expect(expired.outcomes).toEqual([{ id: c!.id, status: 'expired' }]);
+    expect(await records(h.store, NS.expiry)).toEqual([]);
+    expect(await h.stats('t')).toEqual(expect.objectContaining({ pending: 1, inFlight: 0 }));
   });
 });

@@ -2808,6 +2808,7 @@ export namespace fermata {
             dueAtMs: Long;
             expireAtMs: Long;
             deadLetter?: (fermata.v1.DeadLetterInfo.$Properties|null);
+            indexImplied: boolean;
             static create(properties: fermata.v1.StoredMessage.$Shape): fermata.v1.StoredMessage & fermata.v1.StoredMessage.$Shape;
             static create(properties?: fermata.v1.StoredMessage.$Properties): fermata.v1.StoredMessage;
             static encode(message: fermata.v1.StoredMessage.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2826,6 +2827,7 @@ export namespace fermata {
                 dueAtMs?: (Long|null);
                 expireAtMs?: (Long|null);
                 deadLetter?: (fermata.v1.DeadLetterInfo.$Properties|null);
+                indexImplied?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.StoredMessage.$Properties;

@@ -10745,6 +10745,7 @@ export const fermata = $root.fermata = (() => {
             StoredMessage.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             StoredMessage.prototype.expireAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             StoredMessage.prototype.deadLetter = null;
+            StoredMessage.prototype.indexImplied = false;
 
             StoredMessage.create = function(properties) {
                 return new StoredMessage(properties);
@@ -10776,6 +10777,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(64).int64(message.expireAtMs);
                 if (message.deadLetter != null && $Object.hasOwnProperty.call(message, "deadLetter"))
                     $root.fermata.v1.DeadLetterInfo.encode(message.deadLetter, writer.uint32(74).fork(), _depth + 1).ldelim();
+                if (message.indexImplied != null && $Object.hasOwnProperty.call(message, "indexImplied") && message.indexImplied !== false)
+                    writer.uint32(80).bool(message.indexImplied);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -10912,6 +10915,15 @@ export const fermata = $root.fermata = (() => {
                             if (wireType !== 2)
                                 break;
                             message.deadLetter = $root.fermata.v1.DeadLetterInfo.decode(reader, reader.size(), $undefined, _depth + 1, message.deadLetter);
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.indexImplied = value;
+                            else
+                                delete message.indexImplied;
                             continue;
                         }
                     }

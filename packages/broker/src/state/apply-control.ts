@@ -108,7 +108,8 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
   }
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
   ctx.reserveIds(cmd.firstId, cmd.idCount);
-  await ctx.txn.prefetch(cmd.ids.map((id) => NS.index.key(idKey(id))));
+  // The body too: a message whose entry never moved has no index record, its body implies it.
+  await ctx.txn.prefetch(cmd.ids.flatMap((id) => [NS.index.key(idKey(id)), NS.body.key(idKey(id))]));
   const outcomes: ExpireOutcome[] = [];
   for (const id of cmd.ids) {
     const index = await ctx.getIndex(id);

@@ -380,9 +380,15 @@ export class ApplyContext {
 
   // ---- message index, bodies, keys ---------------------------------------
 
+  /** The message's index record; for a one-group message whose entry never moved, the one its body implies. */
   async getIndex(id: bigint): Promise<MessageIndexRec | undefined> {
     const raw = await this.txn.get(NS.index.key(idKey(id)));
-    return raw ? decodeIndex(raw) : undefined;
+    if (raw) return decodeIndex(raw);
+    const body = await this.getBody(id);
+    if (!body?.indexImplied) return undefined;
+    const topic = await this.getTopic(body.topic);
+    if (!topic) throw new Error(`invariant: message ${id} names missing topic ${body.topic}`);
+    return impliedIndex(body, DEFAULT_GROUP, this.tagOf(topic, DEFAULT_GROUP, body.dueAtMs, id));
   }
 
   putIndex(id: bigint, rec: MessageIndexRec, cold = false): void {
@@ -447,7 +453,7 @@ export class ApplyContext {
   ): Promise<void> {
     const { id, group } = entry;
     if (entry.indexImplied) {
-      const idx = impliedIndex(entry, tag);
+      const idx = impliedIndex(entry, group, tag);
       if (outcome === 'live') this.putIndex(id, idx);
       else await this.endMessage(id, idx, topic); // no key: the topic's dedup window plays no part
       return;
@@ -553,11 +559,16 @@ export class ApplyContext {
     }
   }
 
-  /** Writes a new message: body once, one entry per group of the topic, index, expiry. */
+  /**
+   * Writes a new message: body once, one entry per group of the topic, index,
+   * expiry. A message of one group and no key gets no index record until its
+   * entry first moves (`BodyRec.indexImplied`).
+   */
   async addMessage(topic: TopicRec, body: BodyRec): Promise<void> {
-    this.putBody(body);
+    // `default` cannot be deleted, so a topic of one group has only `default`.
+    const indexImplied = topic.groups.length === 1 && topic.groups[0] === DEFAULT_GROUP && body.key === '';
+    this.putBody(indexImplied ? { ...body, indexImplied } : body);
     const groups: GroupRef[] = [];
-    const indexImplied = topic.groups.length === 1 && body.key === '';
     for (const group of topic.groups) {
       const tag = await this.insertEntry(topic, {
         id: body.id,
@@ -572,11 +583,12 @@ export class ApplyContext {
       });
       groups.push({ group, tag, outcome: 'live' });
     }
-    this.putIndex(
-      body.id,
-      { topic: topic.name, key: body.key, expireAtMs: body.expireAtMs, groups, done: false, endedAtMs: 0 },
-      this.isCold(body.dueAtMs),
-    );
+    if (!indexImplied)
+      this.putIndex(
+        body.id,
+        { topic: topic.name, key: body.key, expireAtMs: body.expireAtMs, groups, done: false, endedAtMs: 0 },
+        this.isCold(body.dueAtMs),
+      );
     if (body.expireAtMs > 0) this.txn.put(NS.expiry.key(expirySuffix(body.expireAtMs, body.id)), EMPTY);
   }
 }

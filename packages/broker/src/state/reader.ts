@@ -23,7 +23,9 @@ import {
   decodeKeyRec,
   decodeQueue,
   decodeTopic,
+  impliedIndex,
   leaseHeld,
+  type MessageIndexRec,
   type QueueEntryRec,
   type QueueRec,
   type TopicRec,
@@ -236,9 +238,10 @@ export class BrokerReader {
       this.view.get(NS.index.key(idKey(id))),
       this.view.get(NS.body.key(idKey(id))),
     ]);
-    if (!idxRaw || !bodyRaw) return undefined;
-    const idx = decodeIndex(idxRaw);
-    if (idx.topic !== topic || idx.done) return undefined;
+    if (!bodyRaw) return undefined;
+    const body = decodeBody(bodyRaw);
+    const idx = idxRaw ? decodeIndex(idxRaw) : await this.impliedIndexOf(id, body);
+    if (!idx || idx.topic !== topic || idx.done) return undefined;
     const groups = await Promise.all(
       idx.groups.map(async (g): Promise<GroupStateView> => {
         if (g.outcome !== 'live') {
@@ -261,7 +264,16 @@ export class BrokerReader {
         };
       }),
     );
-    return { message: decodeBody(bodyRaw), groups };
+    return { message: body, groups };
+  }
+
+  /** A one-group message whose entry never moved has no index record: its body implies it (ApplyContext.getIndex). */
+  private async impliedIndexOf(id: bigint, body: BodyRec): Promise<MessageIndexRec | undefined> {
+    if (!body.indexImplied) return undefined;
+    const t = await this.getTopic(body.topic);
+    if (!t) return undefined;
+    const due = dueField(BigInt(body.dueAtMs), BigInt(t.settings.timeBucketMs));
+    return impliedIndex(body, DEFAULT_GROUP, encodeKey(this.queueHash(body.topic, DEFAULT_GROUP), due, id));
   }
 
   /**

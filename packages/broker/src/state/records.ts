@@ -147,6 +147,12 @@ export interface BodyRec {
   readonly dueAtMs: number;
   readonly expireAtMs: number;
   readonly deadLetter?: DeadLetterInfo;
+  /**
+   * The message's entry has `indexImplied`, and no index record is written
+   * until that entry first moves: until then `impliedIndex` of the `default`
+   * group at `dueAtMs` is its index. Set by `addMessage`.
+   */
+  readonly indexImplied?: boolean;
 }
 
 const i64 = (n: number) => toInt64(BigInt(n));
@@ -249,16 +255,21 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
 }
 
 /**
- * The index record of a live message whose entry has `indexImplied` (one
- * group, no key), with that entry under `tag`: what publish wrote, with the
- * group's tag moved along. Lease and ack write it (or delete it) blind.
+ * The index record of a live message of one group and no key (its entry has
+ * `indexImplied`) whose entry is under `tag`. A lease and an ack write it (or
+ * delete it) without reading it; before the entry first moves it is not
+ * stored at all (`BodyRec.indexImplied`).
  */
-export function impliedIndex(e: QueueEntryRec, tag: Uint8Array): MessageIndexRec {
+export function impliedIndex(
+  m: { readonly topic: string; readonly expireAtMs: number },
+  group: string,
+  tag: Uint8Array,
+): MessageIndexRec {
   return {
-    topic: e.topic,
+    topic: m.topic,
     key: '',
-    expireAtMs: e.expireAtMs,
-    groups: [{ group: e.group, tag, outcome: 'live' }],
+    expireAtMs: m.expireAtMs,
+    groups: [{ group, tag, outcome: 'live' }],
     done: false,
     endedAtMs: 0,
   };
@@ -351,6 +362,7 @@ export function encodeBody(b: BodyRec): Uint8Array {
     enqueuedAtMs: i64(b.enqueuedAtMs),
     dueAtMs: i64(b.dueAtMs),
     expireAtMs: i64(b.expireAtMs),
+    indexImplied: b.indexImplied ?? false,
     ...(d
       ? {
           deadLetter: {
@@ -380,6 +392,7 @@ export function decodeBody(bytes: Uint8Array): BodyRec {
     enqueuedAtMs: n64(m.enqueuedAtMs),
     dueAtMs: n64(m.dueAtMs),
     expireAtMs: n64(m.expireAtMs),
+    ...(m.indexImplied ? { indexImplied: true } : {}),
     ...(d
       ? {
           deadLetter: {
