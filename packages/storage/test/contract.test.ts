@@ -10,6 +10,7 @@ import {
   Namespace,
   openStore,
 } from '../src/index.js';
+import { REUSED_BATCH_MAX_BYTES } from '../src/level-store.js';
 
 const b = (...bytes: number[]) => Uint8Array.from(bytes);
 const text = (s: string) => new TextEncoder().encode(s);
@@ -28,6 +29,24 @@ async function collect(
     out.push([hex(k), hex(v)]);
   });
   return out;
+}
+
+/** Records the reused native batch's writes (classic-level's private chained batch). */
+function chainedWrites(store: LevelStore): { made: number; options: unknown[] } {
+  const seen = { made: 0, options: [] as unknown[] };
+  const db = store.db as unknown as { _chainedBatch(): { _write(o: unknown): Promise<void> } };
+  const make = db._chainedBatch.bind(db);
+  vi.spyOn(db, '_chainedBatch').mockImplementation(() => {
+    seen.made++;
+    const batch = make();
+    const write = batch._write.bind(batch);
+    batch._write = (o) => {
+      seen.options.push(o);
+      return write(o);
+    };
+    return batch;
+  });
+  return seen;
 }
 
 for (const engine of ['leveldb', 'memory'] as EngineName[]) {
@@ -216,20 +235,58 @@ for (const engine of ['leveldb', 'memory'] as EngineName[]) {
     });
 
     it('passes the sync flag to the engine', async () => {
-      // Both engines end in the engine's private `_batch` (the leveldb engine calls it directly).
-      const spy = vi.spyOn(
-        store.db as unknown as { _batch: (...args: unknown[]) => Promise<void> },
-        '_batch',
-      );
-      await store.batch([{ type: 'put', key: b(1), value: b(1) }], { sync: true });
-      await store.batch([{ type: 'put', key: b(2), value: b(1) }], { sync: false });
-      expect((spy.mock.calls[0] as unknown[] | undefined)?.[1]).toMatchObject({ sync: true });
-      expect((spy.mock.calls[1] as unknown[] | undefined)?.[1]).toMatchObject({ sync: false });
+      // memory-level ends in its private `_batch`; the leveldb engine writes its reused native batch.
+      const calls: unknown[] = [];
+      if (engine === 'leveldb') {
+        const writes = chainedWrites(store);
+        await store.batch([{ type: 'put', key: b(1), value: b(1) }], { sync: true });
+        await store.batch([{ type: 'put', key: b(2), value: b(1) }], { sync: false });
+        calls.push(...writes.options);
+      } else {
+        const spy = vi.spyOn(
+          store.db as unknown as { _batch: (...args: unknown[]) => Promise<void> },
+          '_batch',
+        );
+        await store.batch([{ type: 'put', key: b(1), value: b(1) }], { sync: true });
+        await store.batch([{ type: 'put', key: b(2), value: b(1) }], { sync: false });
+        calls.push(...spy.mock.calls.map((c) => (c as unknown[])[1]));
+      }
+      expect(calls).toEqual([
+        expect.objectContaining({ sync: true }),
+        expect.objectContaining({ sync: false }),
+      ]);
       expect(store.stats.syncedBatches).toBe(1);
       expect(store.stats.batches).toBe(2);
     });
 
     if (engine === 'leveldb') {
+      it('reuses one native batch, emptied after each write; a write while it is busy, or a big one, takes the array path', async () => {
+        const writes = chainedWrites(store);
+        const arrays = vi.spyOn(
+          store.db as unknown as { _batch: (...args: unknown[]) => Promise<void> },
+          '_batch',
+        );
+        await store.batch([{ type: 'put', key: b(1), value: text('a') }], { sync: false });
+        await store.batch([{ type: 'del', key: b(1) }], { sync: false });
+        // Had the first write's put stayed in the batch, this write would bring b(1) back.
+        await store.batch([{ type: 'put', key: b(2), value: text('b') }], { sync: false });
+        expect(await collect(store)).toEqual([['02', hex(text('b'))]]);
+        expect(writes.made).toBe(1);
+        expect(writes.options).toHaveLength(3);
+        expect(arrays).not.toHaveBeenCalled();
+        // Two at once: the second does not wait for the reused batch.
+        await Promise.all([
+          store.batch([{ type: 'put', key: b(3), value: text('c') }], { sync: false }),
+          store.batch([{ type: 'put', key: b(4), value: text('d') }], { sync: false }),
+        ]);
+        expect(arrays).toHaveBeenCalledTimes(1);
+        const big = new Uint8Array(REUSED_BATCH_MAX_BYTES);
+        await store.batch([{ type: 'put', key: b(5), value: big }], { sync: false });
+        expect(arrays).toHaveBeenCalledTimes(2);
+        expect(writes.made).toBe(1);
+        expect((await collect(store)).map(([k]) => k)).toEqual(['02', '03', '04', '05']);
+      });
+
       it('keeps its data across close and reopen', async () => {
         await store.batch(
           [
