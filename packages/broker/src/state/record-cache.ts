@@ -1,3 +1,5 @@
+import { NS } from './layout.js';
+
 /**
  * A bounded cache of stored records, in front of the store for reads made
  * while applying. Coherent by construction: the store changes only through the
@@ -86,7 +88,14 @@ export class RecordCache {
   }
 }
 
-/** Which namespaces are worth caching: queue entries and message index records (read back soon after writing). */
+/**
+ * Which namespaces are worth caching: queue entries and message index records
+ * (read back soon after writing), and the few topic and queue records every
+ * apply batch reads again.
+ */
 export function cacheable(key: Uint8Array): boolean {
-  return key[0] === 0x01 || key[0] === 0x03;
+  const ns = key[0];
+  return (
+    ns === NS.queue.prefix || ns === NS.index.prefix || ns === NS.topics.prefix || ns === NS.queues.prefix
+  );
 }
