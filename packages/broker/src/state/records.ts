@@ -1,5 +1,10 @@
 import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import type { PublishResultItem } from './results.js';
+import { lenFieldSize, varintSize, WIRE_LEN, WIRE_VARINT, WireReader, WireWriter } from './wire.js';
+
+/** The one writer of the hand-written codecs (each encode runs to completion before the next). */
+const writer = new WireWriter();
+const EMPTY_TAG = new Uint8Array(0);
 
 /**
  * Plain views of the stored records (records.proto) and their codecs. Ids are
@@ -225,33 +230,86 @@ export function decodeQueue(bytes: Uint8Array): QueueRec {
   };
 }
 
+// QueueEntry (records.proto), written and read directly (wire.ts).
 export function encodeEntry(e: QueueEntryRec): Uint8Array {
-  return v1.QueueEntry.encode({
-    id: toUint64(e.id),
-    topic: e.topic,
-    group: e.group,
-    dueAtMs: i64(e.dueAtMs),
-    attempt: e.attempt,
-    inFlight: e.inFlight,
-    deliveredAtMs: e.deliveredAtMs.map(i64),
-    expireAtMs: i64(e.expireAtMs),
-    indexImplied: e.indexImplied,
-  }).finish();
+  const w = writer.reset();
+  if (e.id !== 0n) w.tag(1, WIRE_VARINT).varint64(e.id);
+  if (e.topic !== '') w.tag(2, WIRE_LEN).string(e.topic);
+  if (e.group !== '') w.tag(3, WIRE_LEN).string(e.group);
+  if (e.dueAtMs !== 0) w.tag(4, WIRE_VARINT).varint(e.dueAtMs);
+  if (e.attempt !== 0) w.tag(5, WIRE_VARINT).varint(e.attempt);
+  if (e.inFlight) w.tag(6, WIRE_VARINT).varint(1);
+  if (e.deliveredAtMs.length > 0) {
+    let n = 0;
+    for (const t of e.deliveredAtMs) n += varintSize(t);
+    w.tag(7, WIRE_LEN).varint(n);
+    for (const t of e.deliveredAtMs) w.varint(t);
+  }
+  if (e.expireAtMs !== 0) w.tag(8, WIRE_VARINT).varint(e.expireAtMs);
+  if (e.indexImplied) w.tag(9, WIRE_VARINT).varint(1);
+  return w.finish();
 }
 
 export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
-  const m = v1.QueueEntry.decode(bytes);
-  return {
-    id: toBigInt(m.id),
-    topic: m.topic,
-    group: m.group,
-    dueAtMs: n64(m.dueAtMs),
-    attempt: m.attempt,
-    inFlight: m.inFlight,
-    deliveredAtMs: m.deliveredAtMs.map(n64),
-    expireAtMs: n64(m.expireAtMs),
-    indexImplied: m.indexImplied,
-  };
+  const r = new WireReader(bytes);
+  let id = 0n;
+  let topic = '';
+  let group = '';
+  let dueAtMs = 0;
+  let attempt = 0;
+  let inFlight = false;
+  const deliveredAtMs: number[] = [];
+  let expireAtMs = 0;
+  let indexImplied = false;
+  while (!r.done) {
+    const tag = r.varint();
+    const wt = tag & 7;
+    switch (tag >>> 3) {
+      case 1:
+        if (wt !== WIRE_VARINT) break;
+        id = r.varint64();
+        continue;
+      case 2:
+        if (wt !== WIRE_LEN) break;
+        topic = r.string();
+        continue;
+      case 3:
+        if (wt !== WIRE_LEN) break;
+        group = r.string();
+        continue;
+      case 4:
+        if (wt !== WIRE_VARINT) break;
+        dueAtMs = r.varint();
+        continue;
+      case 5:
+        if (wt !== WIRE_VARINT) break;
+        attempt = r.varint() >>> 0;
+        continue;
+      case 6:
+        if (wt !== WIRE_VARINT) break;
+        inFlight = r.varint() !== 0;
+        continue;
+      case 7:
+        if (wt === WIRE_LEN) {
+          const packed = r.sub();
+          while (!packed.done) deliveredAtMs.push(packed.varint());
+          continue;
+        }
+        if (wt !== WIRE_VARINT) break;
+        deliveredAtMs.push(r.varint());
+        continue;
+      case 8:
+        if (wt !== WIRE_VARINT) break;
+        expireAtMs = r.varint();
+        continue;
+      case 9:
+        if (wt !== WIRE_VARINT) break;
+        indexImplied = r.varint() !== 0;
+        continue;
+    }
+    r.skip(wt);
+  }
+  return { id, topic, group, dueAtMs, attempt, inFlight, deliveredAtMs, expireAtMs, indexImplied };
 }
 
 /**
@@ -275,31 +333,95 @@ export function impliedIndex(
   };
 }
 
+// MessageIndex (records.proto), written and read directly (wire.ts).
 export function encodeIndex(x: MessageIndexRec): Uint8Array {
-  return v1.MessageIndex.encode({
-    topic: x.topic,
-    key: x.key,
-    expireAtMs: i64(x.expireAtMs),
-    groups: x.groups.map((g) => ({ group: g.group, tag: g.tag, outcome: OUTCOMES.indexOf(g.outcome) })),
-    done: x.done,
-    endedAtMs: i64(x.endedAtMs),
-  }).finish();
+  const w = writer.reset();
+  if (x.topic !== '') w.tag(1, WIRE_LEN).string(x.topic);
+  if (x.key !== '') w.tag(2, WIRE_LEN).string(x.key);
+  if (x.expireAtMs !== 0) w.tag(3, WIRE_VARINT).varint(x.expireAtMs);
+  for (const g of x.groups) {
+    const outcome = OUTCOMES.indexOf(g.outcome);
+    const groupBytes = Buffer.byteLength(g.group, 'utf8');
+    const size =
+      (groupBytes > 0 ? lenFieldSize(groupBytes) : 0) +
+      (g.tag.length > 0 ? lenFieldSize(g.tag.length) : 0) +
+      (outcome !== 0 ? 1 + varintSize(outcome) : 0);
+    w.tag(4, WIRE_LEN).varint(size);
+    if (groupBytes > 0) w.tag(1, WIRE_LEN).string(g.group);
+    if (g.tag.length > 0) w.tag(2, WIRE_LEN).bytes(g.tag);
+    if (outcome !== 0) w.tag(3, WIRE_VARINT).varint(outcome);
+  }
+  if (x.done) w.tag(5, WIRE_VARINT).varint(1);
+  if (x.endedAtMs !== 0) w.tag(6, WIRE_VARINT).varint(x.endedAtMs);
+  return w.finish();
+}
+
+function decodeGroupRef(r: WireReader): GroupRef {
+  let group = '';
+  let tag = EMPTY_TAG;
+  let outcome = 0;
+  while (!r.done) {
+    const t = r.varint();
+    const wt = t & 7;
+    switch (t >>> 3) {
+      case 1:
+        if (wt !== WIRE_LEN) break;
+        group = r.string();
+        continue;
+      case 2:
+        if (wt !== WIRE_LEN) break;
+        tag = r.bytes().slice();
+        continue;
+      case 3:
+        if (wt !== WIRE_VARINT) break;
+        outcome = r.varint();
+        continue;
+    }
+    r.skip(wt);
+  }
+  return { group, tag, outcome: OUTCOMES[outcome] ?? 'live' };
 }
 
 export function decodeIndex(bytes: Uint8Array): MessageIndexRec {
-  const m = v1.MessageIndex.decode(bytes);
-  return {
-    topic: m.topic,
-    key: m.key,
-    expireAtMs: n64(m.expireAtMs),
-    groups: m.groups.map((g) => ({
-      group: g.group ?? '',
-      tag: g.tag ?? new Uint8Array(0),
-      outcome: OUTCOMES[g.outcome ?? 0] ?? 'live',
-    })),
-    done: m.done,
-    endedAtMs: n64(m.endedAtMs),
-  };
+  const r = new WireReader(bytes);
+  let topic = '';
+  let key = '';
+  let expireAtMs = 0;
+  const groups: GroupRef[] = [];
+  let done = false;
+  let endedAtMs = 0;
+  while (!r.done) {
+    const tag = r.varint();
+    const wt = tag & 7;
+    switch (tag >>> 3) {
+      case 1:
+        if (wt !== WIRE_LEN) break;
+        topic = r.string();
+        continue;
+      case 2:
+        if (wt !== WIRE_LEN) break;
+        key = r.string();
+        continue;
+      case 3:
+        if (wt !== WIRE_VARINT) break;
+        expireAtMs = r.varint();
+        continue;
+      case 4:
+        if (wt !== WIRE_LEN) break;
+        groups.push(decodeGroupRef(r.sub()));
+        continue;
+      case 5:
+        if (wt !== WIRE_VARINT) break;
+        done = r.varint() !== 0;
+        continue;
+      case 6:
+        if (wt !== WIRE_VARINT) break;
+        endedAtMs = r.varint();
+        continue;
+    }
+    r.skip(wt);
+  }
+  return { topic, key, expireAtMs, groups, done, endedAtMs };
 }
 
 export function encodeKeyRec(k: KeyRec): Uint8Array {
@@ -351,33 +473,39 @@ export function decodeRequestRec(bytes: Uint8Array): RequestRec {
   return { firstId, appliedAtMs, results, windowEndMs: n64(m.windowEndMs) };
 }
 
+// StoredMessage (records.proto), written directly (wire.ts); DeadLetterInfo through protobufjs.
 export function encodeBody(b: BodyRec): Uint8Array {
   const d = b.deadLetter;
-  return v1.StoredMessage.encode({
-    id: toUint64(b.id),
-    topic: b.topic,
-    payload: b.payload,
-    headers: { ...b.headers },
-    key: b.key,
-    enqueuedAtMs: i64(b.enqueuedAtMs),
-    dueAtMs: i64(b.dueAtMs),
-    expireAtMs: i64(b.expireAtMs),
-    indexImplied: b.indexImplied ?? false,
-    ...(d
-      ? {
-          deadLetter: {
-            sourceTopic: d.sourceTopic,
-            sourceGroup: d.sourceGroup,
-            sourceId: toUint64(d.sourceId),
-            sourceKey: d.sourceKey,
-            reason: d.reason,
-            attempts: d.attempts,
-            deliveredAtMs: d.deliveredAtMs.map(i64),
-            deadLetteredAtMs: i64(d.deadLetteredAtMs),
-          },
-        }
-      : {}),
-  }).finish();
+  // Encoded before the body's own fields: the writer is shared and protobufjs does not use it.
+  const deadLetter = d
+    ? v1.DeadLetterInfo.encode({
+        sourceTopic: d.sourceTopic,
+        sourceGroup: d.sourceGroup,
+        sourceId: toUint64(d.sourceId),
+        sourceKey: d.sourceKey,
+        reason: d.reason,
+        attempts: d.attempts,
+        deliveredAtMs: d.deliveredAtMs.map(i64),
+        deadLetteredAtMs: i64(d.deadLetteredAtMs),
+      }).finish()
+    : undefined;
+  const w = writer.reset();
+  if (b.id !== 0n) w.tag(1, WIRE_VARINT).varint64(b.id);
+  if (b.topic !== '') w.tag(2, WIRE_LEN).string(b.topic);
+  if (b.payload.length > 0) w.tag(3, WIRE_LEN).bytes(b.payload);
+  for (const name of Object.keys(b.headers)) {
+    const value = b.headers[name]!;
+    const size =
+      lenFieldSize(Buffer.byteLength(name, 'utf8')) + lenFieldSize(Buffer.byteLength(value, 'utf8'));
+    w.tag(4, WIRE_LEN).varint(size).tag(1, WIRE_LEN).string(name).tag(2, WIRE_LEN).string(value);
+  }
+  if (b.key !== '') w.tag(5, WIRE_LEN).string(b.key);
+  if (b.enqueuedAtMs !== 0) w.tag(6, WIRE_VARINT).varint(b.enqueuedAtMs);
+  if (b.dueAtMs !== 0) w.tag(7, WIRE_VARINT).varint(b.dueAtMs);
+  if (b.expireAtMs !== 0) w.tag(8, WIRE_VARINT).varint(b.expireAtMs);
+  if (deadLetter) w.tag(9, WIRE_LEN).bytes(deadLetter);
+  if (b.indexImplied) w.tag(10, WIRE_VARINT).varint(1);
+  return w.finish();
 }
 
 export function decodeBody(bytes: Uint8Array): BodyRec {

@@ -1,0 +1,238 @@
+/**
+ * Protocol Buffers wire format for the records every message touches (queue
+ * entry, index, body; records.ts): protobufjs builds a list of write
+ * operations per field and then a pooled buffer, which showed as a tenth of
+ * each node's CPU and much of its garbage. These write and read the same bytes
+ * directly: fields in number order, proto3 defaults left out, repeated
+ * scalars packed, exactly as protobufjs writes them (record-codec tests check
+ * byte equality both ways, and that unknown fields are skipped).
+ */
+
+const utf8Write = (Buffer.prototype as unknown as { utf8Write(s: string, offset: number): number }).utf8Write;
+const utf8Slice = (Buffer.prototype as unknown as { utf8Slice(start: number, end: number): string })
+  .utf8Slice;
+
+export const WIRE_VARINT = 0;
+export const WIRE_I64 = 1;
+export const WIRE_LEN = 2;
+export const WIRE_I32 = 5;
+
+/** Writes into one growing scratch buffer; `finish()` copies out a record that owns its memory. */
+export class WireWriter {
+  private buf = new Uint8Array(1024);
+  private pos = 0;
+
+  reset(): this {
+    this.pos = 0;
+    return this;
+  }
+
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+  }
+
+  /** A safe integer; a negative one as an int64 (ten bytes). */
+  varint(value: number): this {
+    if (!Number.isSafeInteger(value)) throw new RangeError(`varint ${value} is not a safe integer`);
+    if (value < 0) return this.varint64(BigInt.asUintN(64, BigInt(value)));
+    this.room(10);
+    const b = this.buf;
+    let p = this.pos;
+    let v = value;
+    while (v > 0x7fffffff) {
+      b[p++] = (v % 128) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    while (v > 0x7f) {
+      b[p++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    b[p++] = v;
+    this.pos = p;
+    return this;
+  }
+
+  /** A uint64 given as a bigint (ids). */
+  varint64(value: bigint): this {
+    if (value <= BigInt(Number.MAX_SAFE_INTEGER)) return this.varint(Number(value));
+    this.room(10);
+    let v = BigInt.asUintN(64, value);
+    while (v > 0x7fn) {
+      this.buf[this.pos++] = Number(v & 0x7fn) | 0x80;
+      v >>= 7n;
+    }
+    this.buf[this.pos++] = Number(v);
+    return this;
+  }
+
+  tag(field: number, wireType: number): this {
+    return this.varint(field * 8 + wireType);
+  }
+
+  string(value: string): this {
+    const n = Buffer.byteLength(value, 'utf8');
+    this.varint(n);
+    this.room(n);
+    utf8Write.call(this.buf, value, this.pos);
+    this.pos += n;
+    return this;
+  }
+
+  bytes(value: Uint8Array): this {
+    this.varint(value.length);
+    this.room(value.length);
+    this.buf.set(value, this.pos);
+    this.pos += value.length;
+    return this;
+  }
+
+  /** Bytes already encoded (a nested message written by another encoder). */
+  raw(value: Uint8Array): this {
+    this.room(value.length);
+    this.buf.set(value, this.pos);
+    this.pos += value.length;
+    return this;
+  }
+
+  get length(): number {
+    return this.pos;
+  }
+
+  /** A copy of what was written since `from`, in its own ArrayBuffer. */
+  finish(from = 0): Uint8Array {
+    return this.buf.slice(from, this.pos);
+  }
+}
+
+/** Reads fields in any order; callers skip the ones they do not know. */
+export class WireReader {
+  pos = 0;
+
+  constructor(
+    readonly buf: Uint8Array,
+    private end = buf.length,
+  ) {}
+
+  get done(): boolean {
+    return this.pos >= this.end;
+  }
+
+  /** A varint as a number (an int64 may be negative); beyond 2^53 in size it is refused. */
+  varint(): number {
+    const b = this.buf;
+    const start = this.pos;
+    let result = 0;
+    let scale = 1;
+    // Up to seven bytes (49 bits) in float arithmetic: every time and count stored here.
+    for (let i = 0; i < 7; i++) {
+      if (this.pos >= this.end) throw new RangeError('truncated varint');
+      const byte = b[this.pos++]!;
+      result += (byte & 0x7f) * scale;
+      if (byte < 0x80) return result;
+      scale *= 128;
+    }
+    this.pos = start;
+    const v = BigInt.asIntN(64, this.varint64());
+    if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
+      throw new RangeError(`varint ${v} is not a safe integer`);
+    }
+    return Number(v);
+  }
+
+  /** A varint as an unsigned 64-bit bigint (ids). */
+  varint64(): bigint {
+    const b = this.buf;
+    const start = this.pos;
+    let small = 0;
+    let scale = 1;
+    for (let i = 0; i < 7; i++) {
+      if (this.pos >= this.end) throw new RangeError('truncated varint');
+      const byte = b[this.pos++]!;
+      small += (byte & 0x7f) * scale;
+      if (byte < 0x80) return BigInt(small);
+      scale *= 128;
+    }
+    this.pos = start;
+    let result = 0n;
+    let shift = 0n;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) throw new RangeError('truncated varint');
+      const byte = b[this.pos++]!;
+      result |= BigInt(byte & 0x7f) << shift;
+      if (byte < 0x80) return BigInt.asUintN(64, result);
+      shift += 7n;
+    }
+    throw new RangeError('varint longer than 10 bytes');
+  }
+
+  /** The end of a length-delimited field that starts here (after its length). */
+  lengthEnd(): number {
+    const n = this.varint();
+    const end = this.pos + n;
+    if (end > this.end) throw new RangeError('length-delimited field past the end');
+    return end;
+  }
+
+  string(): string {
+    const end = this.lengthEnd();
+    const s = utf8Slice.call(this.buf, this.pos, end);
+    this.pos = end;
+    return s;
+  }
+
+  /** A view of the field's bytes (callers copy what they keep beyond the record). */
+  bytes(): Uint8Array {
+    const end = this.lengthEnd();
+    const out = this.buf.subarray(this.pos, end);
+    this.pos = end;
+    return out;
+  }
+
+  sub(): WireReader {
+    const end = this.lengthEnd();
+    const r = new WireReader(this.buf, end);
+    r.pos = this.pos;
+    this.pos = end;
+    return r;
+  }
+
+  skip(wireType: number): void {
+    switch (wireType) {
+      case WIRE_VARINT:
+        this.varint();
+        return;
+      case WIRE_I64:
+        this.pos += 8;
+        break;
+      case WIRE_LEN:
+        this.pos = this.lengthEnd();
+        return;
+      case WIRE_I32:
+        this.pos += 4;
+        break;
+      default:
+        throw new RangeError(`unsupported wire type ${wireType}`);
+    }
+    if (this.pos > this.end) throw new RangeError('field past the end');
+  }
+}
+
+/** Byte length of a varint of a safe integer (a negative one takes ten). */
+export function varintSize(value: number): number {
+  if (value < 0) return 10;
+  let n = 1;
+  let v = value;
+  while (v > 0x7f) {
+    v = Math.floor(v / 128);
+    n++;
+  }
+  return n;
+}
+
+/** Byte length of a length-delimited field of field number < 16 holding `n` bytes. */
+export function lenFieldSize(n: number): number {
+  return 1 + varintSize(n) + n;
+}
