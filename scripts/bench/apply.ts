@@ -99,14 +99,17 @@ export async function run(args: string[]): Promise<void> {
     const queue = hasher(queueName(topic, DEFAULT_GROUP));
     const leased: Uint8Array[] = [];
     let scanUs = 0;
+    // Where the next read starts, as the dispatcher keeps it (nothing comes due before it here).
+    let cursor: Uint8Array | undefined;
     const leaseUs = await cpuOf(async () => {
       for (;;) {
         const now = Date.now();
         let due!: Awaited<ReturnType<typeof sm.reader.scanDue>>;
         // The leader's read of due entries, apart: followers only apply.
         scanUs += await cpuOf(async () => {
-          due = await sm.reader.scanDue(queue, 0, now, now, leaseBatch);
+          due = await sm.reader.scanDue(queue, 0, now, now, leaseBatch, undefined, cursor);
         });
+        cursor = due.firstTag;
         if (due.entries.length === 0) break;
         const [r] = await apply([
           {

@@ -500,6 +500,27 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
     expect(done.outcomes.map((o) => o.status)).toEqual([SETTLE_OK, SETTLE_OK]);
   });
 
+  it('an entry that comes due before where the last read of its queue started (publish, nack) is still found at once', async () => {
+    const topic = uniqueTopic('cursor');
+    const s = await consume(topic, { leaseMs: 60_000 });
+    // Leased ahead (within the 2 s look-ahead): the queue's next read starts at its key.
+    const [later] = (await publish(c, [msg(topic, 'later', { delayMs: 1_800 })])).results;
+    await sleep(400);
+    const [now] = (await publish(c, [msg(topic, 'now')])).results;
+    const first = await s.waitForCount(1, 1_500);
+    expect(text(first[0]!.delivery.payload)).toBe('now');
+    expect(first[0]!.receivedAtMs).toBeLessThan(ms(later!.dueAtMs));
+    // A nack to now puts it back before the cursor too.
+    const nacked = await s.nack(first[0]!.delivery.tag, 0);
+    expect(nacked.outcomes[0]?.status).toBe(SETTLE_OK);
+    const again = await s.waitForCount(2, 1_500);
+    expect(idOf(again[1]!.delivery)).toBe(idOf(now!));
+    expect(again[1]!.delivery.attempt).toBe(2);
+    const all = await s.waitForCount(3, 5_000);
+    expect(text(all[2]!.delivery.payload)).toBe('later');
+    expect(all[2]!.receivedAtMs).toBeGreaterThanOrEqual(ms(later!.dueAtMs));
+  });
+
   it('a deliver_at_ms in the past means now; in the future it is the due time', async () => {
     const topic = uniqueTopic('deliver-at');
     const before = Date.now();

@@ -1,6 +1,7 @@
 import type { pb } from '@fermata/protocol';
 import { toInt64, toUint64 } from '@fermata/protocol';
 import type { Logger } from 'pino';
+import { decodeKey, dueField } from '../keys.js';
 import type { BrokerMetrics } from '../server/metrics.js';
 import type { Proposer } from '../server/proposer.js';
 import type { BrokerReader, EntryView } from '../state/reader.js';
@@ -88,6 +89,19 @@ const hex = (tag: Uint8Array): string =>
  * in the same time index (due = lease end), so a lapsed lease is just an entry
  * that is due again.
  */
+/** Where a queue's next read starts (see `Dispatcher.cursors`). */
+interface ScanCursor {
+  readonly tag: Uint8Array;
+  /** The tag's due field: a time bucket, or the due ms with no buckets. */
+  readonly bucket: number;
+  readonly timeBucketMs: number;
+}
+
+/** A due time as the queue key's due field. */
+function bucketOf(dueMs: number, timeBucketMs: number): number {
+  return Number(dueField(BigInt(dueMs), BigInt(timeBucketMs)));
+}
+
 export class Dispatcher {
   private readonly heap = new DueHeap<bigint>();
   private readonly registry = new ConsumerRegistry<bigint, Consumer>();
@@ -101,6 +115,14 @@ export class Dispatcher {
   private readonly leasing = new Map<bigint, Set<string>>();
   /** Per queue, the earliest due time noted while a read was running (the read may have missed it). */
   private readonly notedDuringScan = new Map<bigint, number>();
+  /**
+   * Per queue, where its next read starts: the first entry the last read met,
+   * when nothing came due at or before it since (`noteDue` drops the cursor of
+   * any earlier entry, and every insert or move reaches `noteDue`). Entries
+   * leased at the queue's head leave deleted keys that LevelDB would otherwise
+   * step over on every read until a compaction drops them.
+   */
+  private readonly cursors = new Map<bigint, ScanCursor>();
   /** Leased deliveries waiting for their due millisecond. */
   private readonly schedule = new PushSchedule<Consumer, pb.Delivery.$Properties>();
   private readonly departed = new WeakSet<Consumer>();
@@ -128,6 +150,7 @@ export class Dispatcher {
   async start(): Promise<void> {
     const epoch = ++this.epoch;
     this.heap.clear();
+    this.cursors.clear();
     const queues = await this.options.reader.listQueues();
     const dues = await Promise.all(queues.map((q) => this.options.reader.nextDueMs(q.queueHash)));
     if (epoch !== this.epoch) return;
@@ -158,6 +181,7 @@ export class Dispatcher {
     this.rounds.clear();
     this.leasing.clear();
     this.notedDuringScan.clear();
+    this.cursors.clear();
     // What was promised and not pushed is forgotten with its leases (they run out on their own).
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
@@ -248,6 +272,8 @@ export class Dispatcher {
   /** An entry of `queueHash` became due at `dueMs` (publish, nack, reschedule). */
   noteDue(queueHash: bigint, dueMs: number): void {
     if (!this.active) return;
+    const cursor = this.cursors.get(queueHash);
+    if (cursor && bucketOf(dueMs, cursor.timeBucketMs) <= cursor.bucket) this.cursors.delete(queueHash);
     this.heap.lower(queueHash, dueMs);
     if (this.scanning.has(queueHash)) {
       const before = this.notedDuringScan.get(queueHash);
@@ -485,10 +511,25 @@ export class Dispatcher {
       this.heap.delete(q); // no consumer, or the topic is gone: nothing to lease
     else if (epoch === this.epoch) {
       const skip = this.leasing.get(q);
-      const read = await reader.scanDue(q, topic.settings.timeBucketMs, now, now + leaseAheadMs, limit, skip);
+      const bucketMs = topic.settings.timeBucketMs;
+      const cursor = this.cursors.get(q);
+      const from = cursor?.timeBucketMs === bucketMs ? cursor.tag : undefined;
+      const read = await reader.scanDue(q, bucketMs, now, now + leaseAheadMs, limit, skip, from);
       if (epoch !== this.epoch) return;
       entries = read.entries;
       const noted = this.notedDuringScan.get(q);
+      const first = read.firstTag;
+      const firstBucket = first ? Number(decodeKey(first).due) : undefined;
+      // Something noted during the read at or before its first entry may lie before it: no cursor.
+      if (
+        first &&
+        firstBucket !== undefined &&
+        (noted === undefined || bucketOf(noted, bucketMs) > firstBucket)
+      ) {
+        this.cursors.set(q, { tag: first, bucket: firstBucket, timeBucketMs: bucketMs });
+      } else {
+        this.cursors.delete(q);
+      }
       const next = Math.min(read.nextDueMs ?? Number.POSITIVE_INFINITY, noted ?? Number.POSITIVE_INFINITY);
       if (next === Number.POSITIVE_INFINITY) this.heap.delete(q);
       else this.heap.set(q, next);

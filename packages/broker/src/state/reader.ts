@@ -131,6 +131,11 @@ export class BrokerReader {
    * it): what the dispatcher's heap should hold for the queue next. One range
    * scan that stops at the first entry past `uptoMs` (with time buckets, at
    * the first later bucket).
+   *
+   * `fromTag` starts the scan there instead of at the queue's start, when the
+   * caller knows no entry of the queue lies before it (the dispatcher's cursor):
+   * the deleted keys of entries leased earlier are not stepped over again.
+   * `firstTag` is the first entry the scan met (taken, skipped or not yet due).
    */
   async scanDue(
     queueHash: bigint,
@@ -139,16 +144,22 @@ export class BrokerReader {
     uptoMs: number,
     limit: number,
     skip?: ReadonlySet<string>,
-  ): Promise<{ entries: EntryView[]; nextDueMs: number | undefined }> {
+    fromTag?: Uint8Array,
+  ): Promise<{ entries: EntryView[]; nextDueMs: number | undefined; firstTag: Uint8Array | undefined }> {
     const entries: EntryView[] = [];
     let nextDueMs: number | undefined;
+    let firstTag: Uint8Array | undefined;
     const later = (ms: number): void => {
       if (nextDueMs === undefined || ms < nextDueMs) nextDueMs = ms;
     };
     const lastBucket = timeBucketMs > 0 ? Math.floor(uptoMs / timeBucketMs) : uptoMs;
-    const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
+    if (fromTag && decodeKey(fromTag).queueHash !== queueHash) {
+      throw new Error(`invariant: a scan of queue ${queueHash.toString(16)} from a tag of another queue`);
+    }
+    const range = NS.queue.range(fromTag ?? queueLowerBound(queueHash), queueUpperBound(queueHash));
     await this.view.scan(range, (k, v) => {
       const tag = NS.queue.strip(k);
+      firstTag ??= tag.slice();
       if (
         skip &&
         skip.size > 0 &&
@@ -178,7 +189,7 @@ export class BrokerReader {
       }
       entries.push({ ...e, tag: tag.slice() });
     });
-    return { entries, nextDueMs };
+    return { entries, nextDueMs, firstTag };
   }
 
   /** Entries of a topic's group due by `nowMs` (pending, and leases that ran out), in due order, at most `limit`. */
