@@ -1,5 +1,10 @@
+import { type KVStore, openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { queueName } from '../src/keys.js';
+import { NS } from '../src/state/layout.js';
+import type { CacheFiller } from '../src/state/reader.js';
+import type { RecordCache } from '../src/state/record-cache.js';
+import { keyId } from '../src/state/txn.js';
 import { Harness, T0, text } from './state-harness.js';
 
 const hex = (b: Uint8Array | undefined) => (b ? Buffer.from(b).toString('hex') : undefined);
@@ -44,5 +49,53 @@ describe('scanDue from a cursor', () => {
     await expect(h.sm.reader.scanDue(q, 0, h.now, h.now, 100, undefined, other.firstTag)).rejects.toThrow(
       /another queue/,
     );
+  });
+});
+
+describe('the due read fills the record cache', () => {
+  it('with the entries it took, so the lease reads none of them from the store; never with a read older than a written batch', async () => {
+    const inner = await openStore({ engine: 'memory' });
+    let queueReads = 0;
+    const isQueue = (k: Uint8Array) => k[0] === NS.queue.prefix;
+    const store: KVStore = Object.assign(Object.create(inner) as KVStore, {
+      get: (key: Uint8Array) => {
+        if (isQueue(key)) queueReads++;
+        return inner.get(key);
+      },
+      getMany: (keys: readonly Uint8Array[]) => {
+        queueReads += keys.filter(isQueue).length;
+        return inner.getMany!(keys);
+      },
+      scan: inner.scan.bind(inner),
+      batch: inner.batch.bind(inner),
+    });
+    const h = await Harness.create({ store, cacheEntries: 1_000 });
+    await h.publish(...[0, 1, 2].map((d) => ({ topic: 't', payload: text(`m${d}`), delayMs: d })));
+    // Published entries are cached at their write: empty the cache to see the read's effect.
+    const cache = (h.sm as unknown as { cache: RecordCache }).cache;
+    cache.clear();
+    h.now = T0 + 10;
+    const q = h.hasher(queueName('t', 'default'));
+    const due = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100);
+    const before = queueReads;
+    const leased = await h.ok({
+      kind: 'lease',
+      topic: 't',
+      group: 'default',
+      tags: due.entries.map((e) => e.tag),
+      leaseMs: 1_000,
+    });
+    expect(leased.outcomes.map((o) => o.status)).toEqual(['leased', 'leased', 'leased']);
+    expect(queueReads - before).toBe(0);
+
+    // A read taken before a batch was written does not reach the cache.
+    const filler = (h.sm.reader as unknown as { cacheFiller: CacheFiller }).cacheFiller;
+    const version = filler.version();
+    await h.publish({ topic: 't', payload: text('later'), delayMs: 0 });
+    const stale = NS.queue.key(due.entries[0]!.tag);
+    filler.fill(version, [[stale, Uint8Array.of(1, 2, 3)]]);
+    expect(cache.get(keyId(stale))).toBeUndefined();
+    filler.fill(filler.version(), [[stale, Uint8Array.of(1, 2, 3)]]);
+    expect(cache.get(keyId(stale))).toEqual(Uint8Array.of(1, 2, 3));
   });
 });

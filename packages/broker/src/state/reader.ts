@@ -84,11 +84,22 @@ export interface GroupStatsView extends QueueRec {
  * Read helpers for the server: plain reads of the committed store (never of a
  * batch being applied). The dispatcher, janitor and the inspect RPCs use them.
  */
+/**
+ * The state machine's record cache, as the reader may fill it: `version()`
+ * before a read, then `fill(version, [key, value] rows)` with copies of what
+ * the read found (ignored if a batch was written meanwhile).
+ */
+export interface CacheFiller {
+  version(): number;
+  fill(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void;
+}
+
 export class BrokerReader {
   constructor(
     readonly view: ReadView,
     private readonly hasher: QueueHasher,
     private readonly limits: Limits,
+    private readonly cacheFiller?: CacheFiller,
   ) {}
 
   queueHash(topic: string, group: string = DEFAULT_GROUP): bigint {
@@ -157,6 +168,9 @@ export class BrokerReader {
       throw new Error(`invariant: a scan of queue ${queueHash.toString(16)} from a tag of another queue`);
     }
     const range = NS.queue.range(fromTag ?? queueLowerBound(queueHash), queueUpperBound(queueHash));
+    // The entries taken go to the record cache: the lease command reads them next, on this node.
+    const version = this.cacheFiller?.version();
+    const taken: Array<readonly [Uint8Array, Uint8Array]> = [];
     await this.view.scan(range, (k, v) => {
       const tag = NS.queue.strip(k);
       firstTag ??= tag.slice();
@@ -188,7 +202,9 @@ export class BrokerReader {
         return false;
       }
       entries.push({ ...e, tag: tag.slice() });
+      if (version !== undefined) taken.push([new Uint8Array(k), new Uint8Array(v)]);
     });
+    if (version !== undefined && taken.length > 0) this.cacheFiller!.fill(version, taken);
     return { entries, nextDueMs, firstTag };
   }
 

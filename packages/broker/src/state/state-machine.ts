@@ -18,10 +18,10 @@ import { EventRepository } from './event-repository.js';
 import { META, readU64, u64 } from './layout.js';
 import { type Limits, resolveLimits } from './limits.js';
 import { BrokerReader } from './reader.js';
-import { RecordCache } from './record-cache.js';
+import { cacheable, RecordCache } from './record-cache.js';
 import type { ApplyResult, CommandResult } from './results.js';
 import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot.js';
-import { Txn } from './txn.js';
+import { keyId, Txn } from './txn.js';
 
 const DEFAULT_CACHE_ENTRIES = 65_536;
 
@@ -65,6 +65,8 @@ export class BrokerStateMachine implements StateMachine {
   /** apply, flush and restore run one at a time (a flush must never record an index behind the data). */
   private tail: Promise<unknown> = Promise.resolve();
   private readonly cache: RecordCache;
+  /** Store writes made visible to the record cache so far (see `warmCache`). */
+  private writes = 0;
   /** See BrokerStateMachineOptions.onDue; may be set after open (the dispatcher starts later). */
   onDue: DueListener | undefined;
   /** See BrokerStateMachineOptions.onWithdrawn; may be set after open. */
@@ -84,7 +86,26 @@ export class BrokerStateMachine implements StateMachine {
     this.applied = applied;
     this.lastNow = lastNowMs;
     this.ids = new EventRepository(lastId);
-    this.reader = new BrokerReader(store, hasher, limits);
+    this.reader = new BrokerReader(store, hasher, limits, {
+      version: () => this.writes,
+      fill: (version, rows) => this.warmCache(version, rows),
+    });
+  }
+
+  /**
+   * Puts records read outside apply (the dispatcher's read of due entries,
+   * which the lease command then reads again) into the record cache, if no
+   * batch was written since `version` was taken before the read: a batch's own
+   * writes reach the cache with it, so an older read must not follow them. A
+   * record already cached is left as it is.
+   */
+  private warmCache(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void {
+    if (version !== this.writes) return;
+    for (const [key, value] of rows) {
+      if (!cacheable(key)) continue;
+      const id = keyId(key);
+      if (this.cache.get(id) === undefined) this.cache.set(id, value);
+    }
   }
 
   /**
@@ -178,6 +199,7 @@ export class BrokerStateMachine implements StateMachine {
       txn.put(META.lastId, u64(this.ids.lastId));
       txn.put(META.lastNowMs, u64(lastNow));
       await this.store.batch(txn.ops(), { sync: false });
+      this.writes++;
       txn.written();
     } catch (err) {
       // Nothing was written: forget what this batch observed.
@@ -213,6 +235,7 @@ export class BrokerStateMachine implements StateMachine {
 
   restore(chunks: AsyncIterable<Uint8Array>): Promise<number> {
     return this.exclusive(async () => {
+      this.writes++;
       this.cache.clear();
       try {
         await restoreInto(this.store, chunks);

@@ -12,7 +12,8 @@ interface Pending {
 // Buffer's native latin1 decoder applied to the Uint8Array itself: no Buffer object per key.
 const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(start: number, end: number): string })
   .latin1Slice;
-const keyId = (key: Uint8Array): string => latin1Slice.call(key, 0, key.length);
+/** A record's id in the write set and the record cache: its key as a latin1 string. */
+export const keyId = (key: Uint8Array): string => latin1Slice.call(key, 0, key.length);
 
 /**
  * `bytes` itself when it owns its memory, else a copy that does. Encoded records
