@@ -17,7 +17,7 @@ export const WIRE_I64 = 1;
 export const WIRE_LEN = 2;
 export const WIRE_I32 = 5;
 
-/** Writes into one growing scratch buffer; `finish()` copies out a record that owns its memory. */
+/** Writes into one growing scratch buffer; `finish()` copies the record out. */
 export class WireWriter {
   private buf = new Uint8Array(1024);
   private pos = 0;
@@ -101,11 +101,29 @@ export class WireWriter {
     return this.pos;
   }
 
-  /** A copy of what was written since `from`, in its own ArrayBuffer. */
+  /**
+   * A copy of what was written since `from`: a view into a shared 64 KiB slab,
+   * as Node's pooled Buffers are (an ArrayBuffer per record costs more to
+   * allocate and to collect than the record's encoding). Whatever keeps a
+   * record beyond its batch copies it (the record cache does: `Txn.written`).
+   */
   finish(from = 0): Uint8Array {
-    return this.buf.slice(from, this.pos);
+    const n = this.pos - from;
+    if (n > SLAB_BYTES / 4) return this.buf.slice(from, this.pos);
+    if (slabPos + n > slab.length) {
+      slab = new Uint8Array(SLAB_BYTES);
+      slabPos = 0;
+    }
+    const out = slab.subarray(slabPos, slabPos + n);
+    out.set(this.buf.subarray(from, this.pos));
+    slabPos += n;
+    return out;
   }
 }
+
+const SLAB_BYTES = 64 * 1024;
+let slab = new Uint8Array(SLAB_BYTES);
+let slabPos = 0;
 
 /** Reads fields in any order; callers skip the ones they do not know. */
 export class WireReader {
