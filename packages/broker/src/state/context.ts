@@ -144,6 +144,11 @@ export class ApplyContext {
     return h;
   }
 
+  /** The topic if this batch already read or wrote it (no await on the publish path). */
+  cachedTopic(name: string): TopicRec | undefined {
+    return this.topics.get(name) ?? undefined;
+  }
+
   async getTopic(name: string): Promise<TopicRec | undefined> {
     const cached = this.topics.get(name);
     if (cached !== undefined) return cached ?? undefined;
@@ -239,24 +244,59 @@ export class ApplyContext {
     });
   }
 
-  /** Adjusts a queue's exact counters (written once at the end of the batch). */
-  private async count(hash: bigint, pending: number, inFlight: number, deadLettered: number): Promise<void> {
-    const rec = await this.getQueue(hash);
-    if (!rec) throw new Error(`invariant: counters of unregistered queue ${hash.toString(16)}`);
+  /**
+   * Adjusts a queue's exact counters (written once at the end of the batch).
+   * Synchronous once the queue's record is loaded (the usual case): callers
+   * await only a returned promise.
+   */
+  private count(
+    hash: bigint,
+    pending: number,
+    inFlight: number,
+    deadLettered: number,
+  ): Promise<void> | undefined {
+    const rec = this.queueRecs.get(hash);
+    if (!rec) {
+      return this.getQueue(hash).then((loaded) => {
+        if (!loaded) throw new Error(`invariant: counters of unregistered queue ${hash.toString(16)}`);
+        this.countLoaded(hash, loaded, pending, inFlight, deadLettered);
+      });
+    }
+    this.countLoaded(hash, rec, pending, inFlight, deadLettered);
+    return undefined;
+  }
+
+  /** Per queue, the Txn generation whose undo step restores its counters (one step per command, not per change). */
+  private readonly countedIn = new Map<bigint, number>();
+
+  private countLoaded(
+    hash: bigint,
+    rec: QueueRec,
+    pending: number,
+    inFlight: number,
+    deadLettered: number,
+  ): void {
+    if (this.countedIn.get(hash) !== this.txn.generation) {
+      const before = { pending: rec.pending, inFlight: rec.inFlight, deadLettered: rec.deadLettered };
+      const wasDirty = this.dirtyQueues.has(hash);
+      const counted = this.countedIn.get(hash);
+      this.countedIn.set(hash, this.txn.generation);
+      this.txn.onRollback(() => {
+        rec.pending = before.pending;
+        rec.inFlight = before.inFlight;
+        rec.deadLettered = before.deadLettered;
+        if (!wasDirty) this.dirtyQueues.delete(hash);
+        if (counted === undefined) this.countedIn.delete(hash);
+        else this.countedIn.set(hash, counted);
+      });
+    }
     rec.pending += pending;
     rec.inFlight += inFlight;
     rec.deadLettered += deadLettered;
     if (rec.pending < 0 || rec.inFlight < 0) {
       throw new Error(`invariant: negative counter in queue ${hash.toString(16)}: ${JSON.stringify(rec)}`);
     }
-    const wasDirty = this.dirtyQueues.has(hash);
     this.dirtyQueues.add(hash);
-    this.txn.onRollback(() => {
-      rec.pending -= pending;
-      rec.inFlight -= inFlight;
-      rec.deadLettered -= deadLettered;
-      if (!wasDirty) this.dirtyQueues.delete(hash);
-    });
   }
 
   /** Writes the queue records changed by the batch (call once, before the batch is written). */
@@ -330,12 +370,13 @@ export class ApplyContext {
     const tag = this.tagOf(topic, entry.group, entry.dueAtMs, entry.id);
     this.noteDue(topic.name, entry.group, entry.dueAtMs);
     this.txn.put(NS.queue.key(tag), encodeEntry(entry), this.isCold(entry.dueAtMs));
-    await this.count(
+    const counting = this.count(
       this.queueHash(topic.name, entry.group),
       entry.inFlight ? 0 : 1,
       entry.inFlight ? 1 : 0,
       0,
     );
+    if (counting) await counting;
     return tag;
   }
 
@@ -353,7 +394,8 @@ export class ApplyContext {
     this.txn.put(NS.queue.key(tag), encodeEntry(next));
     if (old.inFlight !== next.inFlight) {
       const d = next.inFlight ? 1 : -1;
-      await this.count(this.queueHash(topic.name, next.group), -d, d, 0);
+      const counting = this.count(this.queueHash(topic.name, next.group), -d, d, 0);
+      if (counting) await counting;
     }
     await this.setGroupRef(next, tag, 'live');
     return tag;
@@ -369,12 +411,13 @@ export class ApplyContext {
     this.noteWithdrawn(tag, entry);
     this.txn.del(NS.queue.key(tag));
     const dead = outcome === 'dead-lettered' ? 1 : 0;
-    await this.count(
+    const counting = this.count(
       this.queueHash(topic.name, entry.group),
       entry.inFlight ? 0 : -1,
       entry.inFlight ? -1 : 0,
       dead,
     );
+    if (counting) await counting;
     await this.setGroupRef(entry, EMPTY, outcome, topic);
   }
 

@@ -37,6 +37,12 @@ export class Txn {
   private readonly writes = new Map<string, Pending>();
   private readonly reads = new Map<string, Uint8Array | null>();
   private undo: UndoStep[] = [];
+  /**
+   * Changes at every command boundary and every `mark()`: state kept outside
+   * the write set may register one undo step per generation (what it was when
+   * first changed in it) instead of one per change.
+   */
+  generation = 0;
 
   constructor(
     readonly view: ReadView,
@@ -112,6 +118,7 @@ export class Txn {
   }
 
   mark(): number {
+    this.generation++;
     return this.undo.length;
   }
 
@@ -127,6 +134,7 @@ export class Txn {
   /** Forgets the undo log (after a command succeeded). */
   commitCommand(): void {
     this.undo = [];
+    this.generation++;
   }
 
   /**
