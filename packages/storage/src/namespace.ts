@@ -1,3 +1,4 @@
+import { slabBytes } from './slab.js';
 import type { BatchOp, Range } from './store.js';
 
 /**
@@ -19,9 +20,9 @@ export class Namespace {
     this.prefix = prefix;
   }
 
-  /** The stored key for `suffix` within this namespace. */
+  /** The stored key for `suffix` within this namespace: a slab view (slab.ts), for the write or read at hand. */
   key(suffix: Uint8Array): Uint8Array {
-    const out = new Uint8Array(suffix.length + 1);
+    const out = slabBytes(suffix.length + 1);
     out[0] = this.prefix;
     out.set(suffix, 1);
     return out;

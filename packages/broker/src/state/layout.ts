@@ -1,4 +1,4 @@
-import { Namespace } from '@fermata/storage';
+import { Namespace, slabCopy } from '@fermata/storage';
 
 /**
  * The key layout of the broker's store: one-byte namespaces (docs/state-machine.md
@@ -47,9 +47,10 @@ export const META = {
 const u64Scratch = new DataView(new ArrayBuffer(8));
 const u64Bytes = new Uint8Array(u64Scratch.buffer);
 
+/** 8 bytes big-endian, a slab view (storage's slab.ts): for a key or value being written or read now. */
 export function u64(value: bigint | number): Uint8Array {
   u64Scratch.setBigUint64(0, BigInt(value));
-  return u64Bytes.slice();
+  return slabCopy(u64Bytes);
 }
 
 export function readU64(bytes: Uint8Array, offset = 0): bigint {

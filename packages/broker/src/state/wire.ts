@@ -1,3 +1,5 @@
+import { slabCopy } from '@fermata/storage';
+
 /**
  * Protocol Buffers wire format for the records every message touches (queue
  * entry, index, body; records.ts): protobufjs builds a list of write
@@ -102,28 +104,15 @@ export class WireWriter {
   }
 
   /**
-   * A copy of what was written since `from`: a view into a shared 64 KiB slab,
-   * as Node's pooled Buffers are (an ArrayBuffer per record costs more to
-   * allocate and to collect than the record's encoding). Whatever keeps a
-   * record beyond its batch copies it (the record cache does: `Txn.written`).
+   * A copy of what was written since `from`: a view into a shared slab
+   * (storage's slab.ts; an ArrayBuffer per record costs more to allocate and
+   * to collect than the record's encoding). Whatever keeps a record beyond its
+   * batch copies it (the record cache does: `Txn.written`).
    */
   finish(from = 0): Uint8Array {
-    const n = this.pos - from;
-    if (n > SLAB_BYTES / 4) return this.buf.slice(from, this.pos);
-    if (slabPos + n > slab.length) {
-      slab = new Uint8Array(SLAB_BYTES);
-      slabPos = 0;
-    }
-    const out = slab.subarray(slabPos, slabPos + n);
-    out.set(this.buf.subarray(from, this.pos));
-    slabPos += n;
-    return out;
+    return slabCopy(this.buf.subarray(from, this.pos));
   }
 }
-
-const SLAB_BYTES = 64 * 1024;
-let slab = new Uint8Array(SLAB_BYTES);
-let slabPos = 0;
 
 /** Reads fields in any order; callers skip the ones they do not know. */
 export class WireReader {
