@@ -6,6 +6,7 @@ import {
   dueField,
   dueUpperBound,
   encodeKey,
+  encodeKeyMs,
   KEY_BYTES,
   queueLowerBound,
   queueName,
@@ -87,6 +88,24 @@ describe('queue keys', () => {
     expect(hash('a')).toBe(0xd24ec4f1a98c6e5bn);
     expect(hash('orders')).not.toBe(hash('orders\u0000billing'));
     expect(hash('')).toBe(0xef46db3751d8e999n);
+  });
+
+  it('encodeKeyMs writes what encodeKey writes for the due field of a time in ms', () => {
+    const r = rng(5);
+    for (let i = 0; i < 2_000; i++) {
+      const hash = BigInt.asUintN(64, BigInt(Math.floor(r() * 2 ** 53)) * 4_099n);
+      const id = BigInt(Math.floor(r() * 2 ** 53));
+      const dueMs =
+        [0, -5, 1, 2 ** 32 - 1, 2 ** 32, 1_700_000_000_123, Number.MAX_SAFE_INTEGER - 2][i % 7]! + (i % 3);
+      const bucket = [0, 1, 1_000, 7][i % 4]!;
+      const want = encodeKey(hash, dueField(BigInt(dueMs), BigInt(bucket)), id);
+      expect(Buffer.from(encodeKeyMs(hash, dueMs, bucket, id)).toString('hex')).toBe(
+        Buffer.from(want).toString('hex'),
+      );
+    }
+    expect(() => encodeKeyMs(1n, 1.5, 0, 1n)).toThrow(/safe integer/);
+    expect(() => encodeKeyMs(1n, 1, -1, 1n)).toThrow(/timeBucketMs/);
+    expect(() => encodeKeyMs(1n, 1, 0, -1n)).toThrow(/eventId/);
   });
 
   it('coarsen the due field with timeBucketMs and keep exact ms by default', () => {

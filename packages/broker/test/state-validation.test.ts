@@ -8,9 +8,11 @@ import {
   StateError,
   ValidationError,
   validateCommand,
+  validateMessage,
   validatePublish,
 } from '../src/state/index.js';
-import { type Cmd, Harness, T0, text } from './state-harness.js';
+import { messageValid } from '../src/state/validation.js';
+import { type Cmd, Harness, rng, T0, text } from './state-harness.js';
 
 /** Everything but the meta namespace (0x09: applied index, last id, last stamp). */
 const content = (h: Harness) => digestStore(h.store, { lt: Uint8Array.of(0x09) });
@@ -288,5 +290,56 @@ describe('bad commands produce precise errors and change nothing', () => {
     const h = await Harness.create({ limits: { maxBatchMessages: 2 } });
     const r = await h.run({ kind: 'publish', messages: [msg(), msg(), msg()] });
     expect(r).toMatchObject({ kind: 'error', error: { limit: 'maxBatchMessages', max: 2 } });
+  });
+});
+
+describe('the per-message fast check', () => {
+  it('accepts exactly what validateMessage accepts (3,000 random messages near every limit)', () => {
+    const limits = {
+      ...DEFAULT_LIMITS,
+      maxPayloadBytes: 64,
+      maxHeaderCount: 2,
+      maxHeadersBytes: 20,
+      maxKeyBytes: 8,
+    };
+    const r = rng(11);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+    const maybe = <T>(x: T): T | undefined => (r() < 0.5 ? x : undefined);
+    let accepted = 0;
+    for (let i = 0; i < 3_000; i++) {
+      const m = {
+        topic: pick([
+          't',
+          '',
+          'bad name',
+          'é',
+          'x'.repeat(limits.maxTopicNameBytes),
+          'x'.repeat(limits.maxTopicNameBytes + 1),
+        ]),
+        payload: pick([
+          new Uint8Array(0),
+          new Uint8Array(64),
+          new Uint8Array(65),
+          'text' as unknown as Uint8Array,
+        ]),
+        headers: maybe(
+          pick([{}, { a: 'b' }, { '': 'x' }, { a: '1', b: '2', c: '3' }, { a: 'é'.repeat(10) }]),
+        ),
+        key: maybe(pick(['', 'k', 'ü'.repeat(4), 'ü'.repeat(5)])),
+        delayMs: maybe(pick([0, 5, -1, 1.5, limits.maxDelayMs, limits.maxDelayMs + 1])),
+        deliverAtMs: maybe(pick([0, T0 - 1, T0 + limits.maxDelayMs, T0 + limits.maxDelayMs + 1, -3, 2.5])),
+        ttlMs: maybe(pick([0, 10, -1, limits.maxTtlMs + 1, Number.NaN])),
+      } as PublishInput;
+      let valid = true;
+      try {
+        validateMessage(m, T0, limits, '');
+      } catch (err) {
+        if (!(err instanceof StateError)) throw err;
+        valid = false;
+      }
+      expect({ i, m, fast: messageValid(m, T0, limits) }).toEqual({ i, m, fast: valid });
+      if (valid) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(50);
   });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_GROUP, dueField, encodeKey, type QueueHasher, queueName } from '../keys.js';
+import { DEFAULT_GROUP, encodeKeyMs, type QueueHasher, queueName } from '../keys.js';
 import { ConflictError, LimitError, NotFoundError, ValidationError } from './errors.js';
 import type { EventRepository } from './event-repository.js';
 import {
@@ -313,8 +313,7 @@ export class ApplyContext {
   // ---- queue entries -----------------------------------------------------
 
   tagOf(topic: TopicRec, group: string, dueAtMs: number, id: bigint): Uint8Array {
-    const hash = this.queueHash(topic.name, group);
-    return encodeKey(hash, dueField(BigInt(dueAtMs), BigInt(topic.settings.timeBucketMs)), id);
+    return encodeKeyMs(this.queueHash(topic.name, group), dueAtMs, topic.settings.timeBucketMs, id);
   }
 
   async getEntry(tag: Uint8Array): Promise<QueueEntryRec | undefined> {
