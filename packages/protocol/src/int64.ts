@@ -43,11 +43,25 @@ export function toInt64(value: bigint): Long {
  * durations stay far below 2^53 ms (285,000 years); anything beyond is refused.
  */
 export function toSafeNumber(value: WireInt64, field: string): number {
+  // The usual case without bigints: a Long whose high word keeps it within 2^53.
+  if (typeof value === 'object' && value !== null) {
+    const high = value.unsigned ? value.high >>> 0 : value.high | 0;
+    if (high < 0x200000 && high > -0x200000) return high * 4294967296 + (value.low >>> 0);
+  } else if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    return value;
+  }
   const big = toBigInt(value);
   if (big > BigInt(Number.MAX_SAFE_INTEGER) || big < BigInt(Number.MIN_SAFE_INTEGER)) {
     throw new RangeError(`${field} is out of range: ${big}`);
   }
   return Number(big);
+}
+
+/** A safe integer (a time or duration in ms) as a signed wire Long, without bigints. */
+export function int64FromSafe(value: number): Long {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`not a safe integer: ${value}`);
+  const high = Math.floor(value / 4294967296);
+  return new Long((value - high * 4294967296) | 0, high | 0, false);
 }
 
 export { Long };

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type BrokerHandlers,
   BrokerService,
+  int64FromSafe,
   Long,
   makeClient,
   toBigInt,
@@ -58,6 +59,28 @@ describe('64-bit integers', () => {
     expect(() => toInt64(1n << 63n)).toThrow(RangeError);
     expect(() => toSafeNumber(Long.fromString('9007199254740993'), 'delay_ms')).toThrow(/delay_ms/);
     expect(() => toBigInt(2 ** 60)).toThrow(RangeError);
+  });
+
+  it('convert safe integers to and from Longs as the bigint path does, at and around every word boundary', () => {
+    const edges = [0, 1, -1, 2 ** 31, -(2 ** 31), 2 ** 32 - 1, 2 ** 32, -(2 ** 32), 1_700_000_000_123];
+    const values = [...edges, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
+    for (const e of edges) values.push(e + 1, e - 1, e * 3, -e * 7);
+    for (const v of values.filter(Number.isSafeInteger).map((x) => x + 0)) {
+      const viaBigint = toInt64(BigInt(v));
+      const fast = int64FromSafe(v);
+      expect([fast.low, fast.high, fast.unsigned]).toEqual([
+        viaBigint.low,
+        viaBigint.high,
+        viaBigint.unsigned,
+      ]);
+      expect(toSafeNumber(fast, 'x')).toBe(v);
+      expect(toSafeNumber(Long.fromString(String(v)), 'x')).toBe(v);
+      if (v >= 0) expect(toSafeNumber(Long.fromString(String(v), true), 'x')).toBe(v);
+    }
+    expect(() => int64FromSafe(2 ** 53)).toThrow(RangeError);
+    expect(() => int64FromSafe(1.5)).toThrow(RangeError);
+    expect(() => toSafeNumber(Long.fromString('-9007199254740993'), 'x')).toThrow(/x/);
+    expect(() => toSafeNumber(Long.fromString('18446744073709551615', true), 'x')).toThrow(/x/);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { pb } from '@fermata/protocol';
-import { toInt64, toUint64 } from '@fermata/protocol';
+import { int64FromSafe, toUint64 } from '@fermata/protocol';
 import type { Logger } from 'pino';
 import { decodeKey, dueField } from '../keys.js';
 import type { BrokerMetrics } from '../server/metrics.js';
@@ -409,7 +409,7 @@ export class Dispatcher {
       }
       c.inFlight.set(item.tagKey, item.leaseEndMs);
       const early = item.startsAtMs > now;
-      item.delivery.startsAtMs = early ? toInt64(BigInt(item.startsAtMs)) : null;
+      item.delivery.startsAtMs = early ? int64FromSafe(item.startsAtMs) : null;
       if (early) c.early.add(item);
       out.push(item.delivery);
       this.options.metrics.deliveryLatenessMs.observe(Math.max(0, now - item.lateFromMs));
@@ -674,9 +674,9 @@ function toDelivery(
     payload: body.payload,
     headers: { ...body.headers },
     key: body.key,
-    dueAtMs: toInt64(BigInt(entry.dueAtMs)),
-    enqueuedAtMs: toInt64(BigInt(body.enqueuedAtMs)),
+    dueAtMs: int64FromSafe(entry.dueAtMs),
+    enqueuedAtMs: int64FromSafe(body.enqueuedAtMs),
     attempt,
-    leaseExpiresAtMs: toInt64(BigInt(leaseEndMs)),
+    leaseExpiresAtMs: int64FromSafe(leaseEndMs),
   };
 }

@@ -1,4 +1,4 @@
-import { type pb, toBigInt, toInt64 } from '@fermata/protocol';
+import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../dispatch/dispatcher.js';
 import { DEFAULT_GROUP } from '../keys.js';
@@ -33,7 +33,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
   };
 
   const sink: DeliverySink = {
-    deliver: (deliveries) => write({ deliveries: { deliveries, sentAtMs: toInt64(BigInt(Date.now())) } }),
+    deliver: (deliveries) => write({ deliveries: { deliveries, sentAtMs: int64FromSafe(Date.now()) } }),
     close: (error) => end(error),
   };
 
@@ -86,7 +86,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       early: heldAheadSchedule(),
       sink,
     };
-    write({ subscribed: { topic, group, prefetch, leaseMs: toInt64(BigInt(leaseMs)) } });
+    write({ subscribed: { topic, group, prefetch, leaseMs: int64FromSafe(leaseMs) } });
     ctx.dispatcher.addConsumer(consumer);
   };
 

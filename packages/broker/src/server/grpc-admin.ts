@@ -1,5 +1,5 @@
 import type { AdminHandlers, ClusterHandlers } from '@fermata/protocol';
-import { type pb, toInt64, toUint64, v1 } from '@fermata/protocol';
+import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import type { MemberStatus } from '@fermata/raft';
 import { DEFAULT_GROUP } from '../keys.js';
 import { settingsFromProto, settingsToProto } from '../state/commands.js';
@@ -16,7 +16,7 @@ function topicProto(t: TopicRec): pb.Topic.$Properties {
     // Settings come back resolved: an empty dead-letter topic means the default one.
     settings: settingsToProto({ ...t.settings, deadLetterTopic: deadLetterTopicOf(t.name, t.settings) }),
     groups: [...t.groups],
-    createdAtMs: toInt64(BigInt(t.createdAtMs)),
+    createdAtMs: int64FromSafe(t.createdAtMs),
   };
 }
 
@@ -73,7 +73,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
           pending: toUint64(BigInt(g.pending)),
           inFlight: toUint64(BigInt(g.inFlight)),
           deadLettered: toUint64(BigInt(g.deadLettered)),
-          nextDueMs: toInt64(BigInt(g.nextDueMs ?? 0)),
+          nextDueMs: int64FromSafe(g.nextDueMs ?? 0),
         })),
       };
     }),

@@ -1,5 +1,5 @@
 import type { BrokerHandlers } from '@fermata/protocol';
-import { type pb, toBigInt, toInt64, toUint64, v1 } from '@fermata/protocol';
+import { int64FromSafe, type pb, toBigInt, toUint64, v1 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import { type PublishInput, publishInputFromProto, type Target } from '../state/commands.js';
 import { ValidationError } from '../state/errors.js';
@@ -11,7 +11,7 @@ import { handleConsume } from './consume-stream.js';
 import { errorStatus, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 
-const i64 = (n: number) => toInt64(BigInt(n));
+const i64 = (n: number) => int64FromSafe(n);
 
 /** Requests one PublishStream may have unanswered before the server stops reading it. */
 export const MAX_PUBLISH_STREAM_UNANSWERED = 64;

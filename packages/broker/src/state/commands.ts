@@ -1,4 +1,4 @@
-import { type Long, type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
+import { int64FromSafe, type Long, type pb, toBigInt, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import { ValidationError } from './errors.js';
 
 /**
@@ -104,7 +104,7 @@ export type Command = Stamped &
 
 export type CommandKind = Command['kind'];
 
-const i64 = (n: number): Long => toInt64(BigInt(n));
+const i64 = (n: number): Long => int64FromSafe(n);
 const num = (v: Long | number | null | undefined, field: string): number => toSafeNumber(v, field);
 
 export function settingsToProto(s: TopicSettingsInput | undefined): pb.TopicSettings {

@@ -1,4 +1,4 @@
-import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
+import { int64FromSafe, type pb, toBigInt, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import type { PublishResultItem } from './results.js';
 import { lenFieldSize, varintSize, WIRE_LEN, WIRE_VARINT, WireReader, WireWriter } from './wire.js';
 
@@ -160,7 +160,7 @@ export interface BodyRec {
   readonly indexImplied?: boolean;
 }
 
-const i64 = (n: number) => toInt64(BigInt(n));
+const i64 = (n: number) => int64FromSafe(n);
 const n64 = (v: Parameters<typeof toSafeNumber>[0]) => toSafeNumber(v, 'stored time');
 
 const OUTCOMES: readonly GroupOutcome[] = ['live', 'done', 'dead-lettered', 'expired', 'removed'];
