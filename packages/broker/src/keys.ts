@@ -64,12 +64,21 @@ export function encodeKey(queueHash: bigint, due: bigint, id: bigint): Uint8Arra
   return out;
 }
 
+const keyScratchBytes = new Uint8Array(KEY_BYTES);
+const keyScratch = new DataView(keyScratchBytes.buffer);
+
 /**
  * `encodeKey` for a due time in ms (a safe integer), bucketed by `timeBucketMs`
  * as `dueField` does, without bigint arithmetic: apply makes one per new or
  * moved entry.
  */
-export function encodeKeyMs(queueHash: bigint, dueMs: number, timeBucketMs: number, id: bigint): Uint8Array {
+export function encodeKeyMs(
+  queueHash: bigint,
+  dueMs: number,
+  timeBucketMs: number,
+  id: bigint,
+  out: Uint8Array = new Uint8Array(KEY_BYTES),
+): Uint8Array {
   if (!Number.isSafeInteger(dueMs)) throw new RangeError(`due ${dueMs} is not a safe integer`);
   if (!Number.isSafeInteger(timeBucketMs) || timeBucketMs < 0) {
     throw new RangeError(`timeBucketMs must be >= 0, got ${timeBucketMs}`);
@@ -77,12 +86,11 @@ export function encodeKeyMs(queueHash: bigint, dueMs: number, timeBucketMs: numb
   checkU64(queueHash, 'queueHash');
   checkU64(id, 'eventId');
   const due = dueMs < 0 ? 0 : timeBucketMs > 0 ? Math.floor(dueMs / timeBucketMs) : dueMs;
-  const out = new Uint8Array(KEY_BYTES);
-  const view = new DataView(out.buffer);
-  view.setBigUint64(0, queueHash);
-  view.setUint32(8, Math.floor(due / 2 ** 32));
-  view.setUint32(12, due >>> 0);
-  view.setBigUint64(16, id);
+  keyScratch.setBigUint64(0, queueHash);
+  keyScratch.setUint32(8, Math.floor(due / 2 ** 32));
+  keyScratch.setUint32(12, due >>> 0);
+  keyScratch.setBigUint64(16, id);
+  out.set(keyScratchBytes);
   return out;
 }
 

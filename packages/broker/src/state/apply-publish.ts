@@ -2,6 +2,7 @@ import type { Command, PublishSpan } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { type StateError, ValidationError } from './errors.js';
 import { NS, requestSuffix, topicKeySuffix } from './layout.js';
+import type { BodyRec, TopicRec } from './records.js';
 import type { CommandResult, PublishResultItem } from './results.js';
 import { resolveDue } from './validation.js';
 
@@ -55,7 +56,8 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
     const start = results.length;
     for (; i < end; i++) {
       if ((i & 63) === 63) await ctx.yieldSometimes();
-      results.push(await publishOne(ctx, cmd, i));
+      const r = publishOne(ctx, cmd, i);
+      results.push(r instanceof Promise ? await r : r);
     }
     if (span.idempotencyKey !== '') {
       if (earlier) ctx.forgetRequest(span.idempotencyKey, earlier);
@@ -70,7 +72,51 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
   return refused.length > 0 ? { kind: 'publish', results, refused } : { kind: 'publish', results };
 }
 
-async function publishOne(ctx: ApplyContext, cmd: PublishCommand, i: number): Promise<PublishResultItem> {
+/**
+ * One message of a publish. Synchronous in the usual case (topic and queue
+ * records already loaded by this batch, no key): no promise per message.
+ */
+function publishOne(
+  ctx: ApplyContext,
+  cmd: PublishCommand,
+  i: number,
+): PublishResultItem | Promise<PublishResultItem> {
+  const m = cmd.messages[i]!;
+  const topic = ctx.cachedTopic(m.topic);
+  if (!topic || (m.key ?? '') !== '') return publishOneAsync(ctx, cmd, i);
+  const id = cmd.firstId + BigInt(i);
+  const dueAtMs = resolveDue(m, ctx.nowMs, ctx.limits);
+  const adding = ctx.addMessage(topic, messageBody(ctx, topic, m, id, dueAtMs, ''));
+  const result = { id, deduplicated: false, dueAtMs };
+  return adding ? adding.then(() => result) : result;
+}
+
+function messageBody(
+  ctx: ApplyContext,
+  topic: TopicRec,
+  m: PublishCommand['messages'][number],
+  id: bigint,
+  dueAtMs: number,
+  key: string,
+): BodyRec {
+  const ttlMs = m.ttlMs ?? 0;
+  return {
+    id,
+    topic: topic.name,
+    payload: m.payload,
+    headers: m.headers ?? {},
+    key,
+    enqueuedAtMs: ctx.nowMs,
+    dueAtMs,
+    expireAtMs: ttlMs > 0 ? ctx.nowMs + ttlMs : 0,
+  };
+}
+
+async function publishOneAsync(
+  ctx: ApplyContext,
+  cmd: PublishCommand,
+  i: number,
+): Promise<PublishResultItem> {
   const now = ctx.nowMs;
   const m = cmd.messages[i]!;
   const id = cmd.firstId + BigInt(i);
@@ -86,16 +132,6 @@ async function publishOne(ctx: ApplyContext, cmd: PublishCommand, i: number): Pr
     if (existing) await ctx.forgetKey(topic.name, key, existing);
     ctx.putKey(topic.name, key, { id, endedAtMs: 0, windowEndMs: 0 });
   }
-  const ttlMs = m.ttlMs ?? 0;
-  await ctx.addMessage(topic, {
-    id,
-    topic: topic.name,
-    payload: m.payload,
-    headers: m.headers ?? {},
-    key,
-    enqueuedAtMs: now,
-    dueAtMs,
-    expireAtMs: ttlMs > 0 ? now + ttlMs : 0,
-  });
+  await ctx.addMessage(topic, messageBody(ctx, topic, m, id, dueAtMs, key));
   return { id, deduplicated: false, dueAtMs };
 }

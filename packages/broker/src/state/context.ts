@@ -1,4 +1,5 @@
-import { DEFAULT_GROUP, encodeKeyMs, type QueueHasher, queueName } from '../keys.js';
+import { slabBytes } from '@fermata/storage';
+import { DEFAULT_GROUP, encodeKeyMs, KEY_BYTES, type QueueHasher, queueName } from '../keys.js';
 import { ConflictError, LimitError, NotFoundError, ValidationError } from './errors.js';
 import type { EventRepository } from './event-repository.js';
 import {
@@ -365,18 +366,31 @@ export class ApplyContext {
     return dueAtMs > this.nowMs + COLD_AFTER_MS;
   }
 
-  async insertEntry(topic: TopicRec, entry: QueueEntryRec): Promise<Uint8Array> {
-    const tag = this.tagOf(topic, entry.group, entry.dueAtMs, entry.id);
+  /**
+   * Writes a new entry; its queue record must be loaded (`loadQueuesOf`). The
+   * tag returned is a slab view (storage's slab.ts): for the write at hand, not
+   * to be kept.
+   */
+  private insertEntry(topic: TopicRec, entry: QueueEntryRec): Uint8Array {
+    const hash = this.queueHash(topic.name, entry.group);
+    const tag = encodeKeyMs(hash, entry.dueAtMs, topic.settings.timeBucketMs, entry.id, slabBytes(KEY_BYTES));
     this.noteDue(topic.name, entry.group, entry.dueAtMs);
     this.txn.put(NS.queue.key(tag), encodeEntry(entry), this.isCold(entry.dueAtMs));
-    const counting = this.count(
-      this.queueHash(topic.name, entry.group),
-      entry.inFlight ? 0 : 1,
-      entry.inFlight ? 1 : 0,
-      0,
-    );
-    if (counting) await counting;
+    const rec = this.queueRecs.get(hash);
+    if (!rec)
+      throw new Error(`invariant: entry of queue ${hash.toString(16)} inserted before its record was loaded`);
+    this.countLoaded(hash, rec, entry.inFlight ? 0 : 1, entry.inFlight ? 1 : 0, 0);
     return tag;
+  }
+
+  /** Loads the queue records of the topic's groups, unless they are (a promise only when some is not). */
+  private loadQueuesOf(topic: TopicRec): Promise<unknown> | undefined {
+    let loading: Promise<unknown>[] | undefined;
+    for (const group of topic.groups) {
+      const hash = this.queueHash(topic.name, group);
+      if (!this.queueRecs.get(hash)) (loading ??= []).push(this.getQueue(hash));
+    }
+    return loading && Promise.all(loading);
   }
 
   /** Moves an entry to its new due time / state under a new key; returns the new tag. */
@@ -559,7 +573,7 @@ export class ApplyContext {
         const dlq = await this.ensureTopic(dlqName);
         dlqId = this.takeReservedId();
         if (dlqId !== undefined) {
-          await this.addMessage(dlq, {
+          const adding = this.addMessage(dlq, {
             id: dlqId,
             topic: dlq.name,
             payload: body.payload,
@@ -579,6 +593,7 @@ export class ApplyContext {
               deadLetteredAtMs: this.nowMs,
             },
           });
+          if (adding) await adding;
         }
       } catch (err) {
         // A collision of the dead-letter topic's queue hash: drop instead (deterministic).
@@ -606,13 +621,21 @@ export class ApplyContext {
    * expiry. A message of one group and no key gets no index record until its
    * entry first moves (`BodyRec.indexImplied`).
    */
-  async addMessage(topic: TopicRec, body: BodyRec): Promise<void> {
+  addMessage(topic: TopicRec, body: BodyRec): Promise<void> | undefined {
+    // Synchronous (no promise, no turn of the microtask queue) once the queue records are loaded.
+    const loading = this.loadQueuesOf(topic);
+    if (loading) return loading.then(() => this.addLoadedMessage(topic, body));
+    this.addLoadedMessage(topic, body);
+    return undefined;
+  }
+
+  private addLoadedMessage(topic: TopicRec, body: BodyRec): void {
     // `default` cannot be deleted, so a topic of one group has only `default`.
     const indexImplied = topic.groups.length === 1 && topic.groups[0] === DEFAULT_GROUP && body.key === '';
     this.putBody(indexImplied ? { ...body, indexImplied } : body);
     const groups: GroupRef[] = [];
     for (const group of topic.groups) {
-      const tag = await this.insertEntry(topic, {
+      const tag = this.insertEntry(topic, {
         id: body.id,
         topic: topic.name,
         group,
