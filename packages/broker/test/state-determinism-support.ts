@@ -1,5 +1,6 @@
 import { v1 } from '@fermata/protocol';
 import type { ReadView } from '@fermata/storage';
+import { dueField, encodeKey, type QueueHasher, queueName } from '../src/keys.js';
 import { NS } from '../src/state/layout.js';
 
 export { NS };
@@ -14,12 +15,13 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 /**
  * Cross-namespace integrity, read straight from the store: every queue entry
  * has its body and an index record naming it (or, never moved, one its body
- * implies); every live index ref names an
+ * implies: under the key derived from the body's due time, checked here apart
+ * from the state machine's own derivation); every live index ref names an
  * existing entry; every expiry entry and key record belongs to a live message;
  * every ended key has its window entry; every publish request record has its
  * window entry and no other window entry exists. Returns the problems found (empty = sound).
  */
-export async function integrityProblems(view: ReadView): Promise<string[]> {
+export async function integrityProblems(view: ReadView, hasher: QueueHasher): Promise<string[]> {
   const problems: string[] = [];
   const rows = async (ns: (typeof NS)[keyof typeof NS]) => {
     const out: { k: Uint8Array; v: Uint8Array }[] = [];
@@ -28,7 +30,7 @@ export async function integrityProblems(view: ReadView): Promise<string[]> {
     });
     return out;
   };
-  const [queue, bodies, index, keys, expiry, windows, requests, requestWindows] = await Promise.all([
+  const [queue, bodies, index, keys, expiry, windows, requests, requestWindows, topics] = await Promise.all([
     rows(NS.queue),
     rows(NS.body),
     rows(NS.index),
@@ -37,7 +39,14 @@ export async function integrityProblems(view: ReadView): Promise<string[]> {
     rows(NS.keyWindow),
     rows(NS.requests),
     rows(NS.requestWindow),
+    rows(NS.topics),
   ]);
+  const bucketOf = new Map(
+    topics.map((t) => {
+      const rec = v1.TopicRecord.decode(t.v);
+      return [rec.name, BigInt(String(rec.settings?.timeBucketMs ?? 0))] as const;
+    }),
+  );
   // Each publish request record has exactly its window entry, and no window entry is stray.
   const requestWindowSet = new Set(requestWindows.map((w) => hex(w.k)));
   for (const q of requests) {
@@ -68,6 +77,16 @@ export async function integrityProblems(view: ReadView): Promise<string[]> {
       String(e.expireAtMs) !== String(body.expireAtMs)
     ) {
       problems.push(`message ${id} without an index record is not one whose entry never moved`);
+      continue;
+    }
+    // Where readers look for it: the key of `default` at the body's due time, in the topic's buckets.
+    const derived = encodeKey(
+      hasher(queueName(body.topic, 'default')),
+      dueField(BigInt(String(body.dueAtMs)), bucketOf.get(body.topic) ?? 0n),
+      BigInt(String(body.id)),
+    );
+    if (hex(derived) !== hex(mine[0]!.k)) {
+      problems.push(`message ${id}: its entry is not under the key its body implies`);
       continue;
     }
     indexById.set(

@@ -170,3 +170,54 @@ describe('a message whose entry never moved', () => {
     expect(await h.stats('t')).toEqual(expect.objectContaining({ pending: 1, inFlight: 0 }));
   });
 });
+
+describe('implied index records at the edges', () => {
+  it('a topic with a time bucket, a deliver_at in the past: reads, cancel and reschedule derive the bucketed key', async () => {
+    const h = await Harness.create({ cacheEntries: 0 });
+    await h.ok({ kind: 'create-topic', name: 'b', settings: { timeBucketMs: 1_000 } });
+    const [past, later] = await h.publish(
+      { topic: 'b', payload: text('past'), deliverAtMs: T0 - 60_000 },
+      { topic: 'b', payload: text('later'), delayMs: 5_500 },
+    );
+    expect(await records(h.store, NS.index)).toEqual([]);
+    expect(past!.dueAtMs).toBe(T0);
+    const view = await h.sm.reader.getMessage('b', { id: later!.id }, h.now);
+    expect(view?.groups[0]).toMatchObject({ state: 'pending', dueAtMs: T0 + 5_500 });
+    const moved = await h.ok({ kind: 'reschedule', topic: 'b', target: { id: later!.id }, delayMs: 2_300 });
+    expect(moved.result.status).toBe('rescheduled');
+    const cancelled = await h.ok({ kind: 'cancel', topic: 'b', target: { id: past!.id } });
+    expect(cancelled.result.status).toBe('cancelled');
+    h.now = T0 + 3_000;
+    const leases = await h.leaseAll('b');
+    expect(leases.map((l) => l.status)).toEqual(['leased']);
+    expect(await h.stats('b')).toEqual(expect.objectContaining({ pending: 0, inFlight: 1 }));
+  });
+
+  it('dead-lettering (max attempts, expiry) and deleting the topic end such messages whole', async () => {
+    const h = await Harness.create({ cacheEntries: 0 });
+    await h.ok({
+      kind: 'create-topic',
+      name: 'd',
+      settings: { maxAttempts: 1, expiryAction: 'dead-letter' },
+    });
+    const [once, expiring] = await h.publish(
+      { topic: 'd', payload: text('once'), delayMs: 0 },
+      { topic: 'd', payload: text('expiring'), delayMs: 60_000, ttlMs: 1_000 },
+    );
+    // First delivery, lapsed lease, then past max attempts: dead-lettered.
+    const [first] = await h.leaseAll('d', 'default', 1_000);
+    expect(first?.status).toBe('leased');
+    h.now = T0 + 2_000;
+    const [second] = await h.leaseAll('d');
+    expect(second?.status).toBe('dead-lettered');
+    const expired = await h.ok({ kind: 'expire', ids: [expiring!.id] });
+    expect(expired.outcomes).toEqual([{ id: expiring!.id, status: 'dead-lettered' }]);
+    // Both ended in `d`; their copies wait in `d.dlq` (one group, no key: implied too).
+    expect(await h.sm.reader.getMessage('d', { id: once!.id }, h.now)).toBeUndefined();
+    expect(await h.sm.reader.getMessage('d', { id: expiring!.id }, h.now)).toBeUndefined();
+    expect((await h.stats('d.dlq')).pending).toBe(2);
+    const deleted = await h.ok({ kind: 'delete-topic', name: 'd.dlq' });
+    expect(deleted.removedMessages).toBe(2);
+    for (const ns of [NS.queue, NS.body, NS.index, NS.expiry]) expect(await records(h.store, ns)).toEqual([]);
+  });
+});

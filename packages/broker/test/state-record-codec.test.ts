@@ -171,6 +171,17 @@ describe('record codecs (wire.ts) against protobufjs', () => {
     expect(v1.QueueEntry.decode(w.finish()).dueAtMs.toString()).toBe('-5');
   });
 
+  it('refuse a negative length instead of reading backwards, and skip unknown varints of any size', () => {
+    const negative = Uint8Array.of(0xf5, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01);
+    expect(() => decodeIndex(Uint8Array.of(0x22, ...negative))).toThrow(/negative length/);
+    expect(() => decodeEntry(Uint8Array.of(0x7a, ...negative))).toThrow(/negative length/);
+    const w = new WireWriter();
+    w.tag(15, 0).varint64(2n ** 64n - 1n); // an unknown uint64 beyond 2^53
+    w.tag(2, 2).string('t');
+    expect(decodeEntry(w.finish()).topic).toBe('t');
+    expect(() => decodeEntry(Uint8Array.of(0x78, ...new Array(11).fill(0x80)))).toThrow(/10 bytes/);
+  });
+
   it('refuse truncated input and integers beyond 2^53', () => {
     const full = encodeEntry(generators(3).entry());
     expect(() => decodeEntry(Uint8Array.of(0x0a, 0x05, 0x61))).toThrow(RangeError);

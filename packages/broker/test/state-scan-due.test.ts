@@ -99,3 +99,21 @@ describe('the due read fills the record cache', () => {
     expect(cache.get(keyId(stale))).toEqual(Uint8Array.of(1, 2, 3));
   });
 });
+
+describe('a snapshot restore and the due read', () => {
+  it('a read that began before or during a restore fills nothing, and the restore leaves the cache empty', async () => {
+    const src = await Harness.create();
+    await src.publish({ topic: 't', payload: text('a'), delayMs: 0 });
+    const snap = await src.sm.snapshot();
+    const dst = await Harness.create({ hasher: src.hasher, cacheEntries: 1_000 });
+    await dst.publish({ topic: 'old', payload: text('b'), delayMs: 0 });
+    const filler = (dst.sm.reader as unknown as { cacheFiller: CacheFiller }).cacheFiller;
+    const cache = (dst.sm as unknown as { cache: RecordCache }).cache;
+    const before = filler.version();
+    await dst.sm.restore(snap.chunks);
+    expect(cache.size).toBe(0);
+    const key = NS.queue.key(Uint8Array.from({ length: 24 }, (_, i) => i));
+    filler.fill(before, [[key, Uint8Array.of(1)]]);
+    expect(cache.get(keyId(key))).toBeUndefined();
+  });
+});

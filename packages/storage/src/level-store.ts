@@ -154,8 +154,17 @@ export class LevelStore implements KVStore {
     // abstract-level validates every op before writing any, and the engine
     // writes the batch atomically, so a rejected batch leaves nothing behind.
     // `sync` is a classic-level option (fsync the write); memory-level ignores it.
+    // memory-level keeps the bytes it is given: copies, so that a key or value
+    // that is a view into a shared slab (slab.ts) does not keep the slab alive.
     const batchOptions = { sync: options.sync } as AbstractBatchOptions<Bytes, Bytes>;
-    await this.db.batch(ops as BatchOp[], batchOptions);
+    const copy = (b: Bytes): Bytes => (b instanceof Uint8Array ? new Uint8Array(b) : b);
+    const owned = ops.map(
+      (op): BatchOp =>
+        op.type === 'put'
+          ? { ...op, key: copy(op.key), value: copy(op.value) }
+          : { ...op, key: copy(op.key) },
+    );
+    await this.db.batch(owned, batchOptions);
   }
 
   private takeSpareBatch(native: NativeBatch): NativeChainedBatch | undefined {

@@ -234,6 +234,15 @@ for (const engine of ['leveldb', 'memory'] as EngineName[]) {
       expect(inBodies).toEqual(['00']);
     });
 
+    it('keeps its own copy of what a batch wrote: changing the arrays given later changes nothing', async () => {
+      const key = b(7, 7);
+      const value = text('kept');
+      await store.batch([{ type: 'put', key, value }], { sync: false });
+      key.fill(0);
+      value.fill(0);
+      expect(await collect(store)).toEqual([['0707', hex(text('kept'))]]);
+    });
+
     it('passes the sync flag to the engine', async () => {
       // memory-level ends in its private `_batch`; the leveldb engine writes its reused native batch.
       const calls: unknown[] = [];

@@ -94,6 +94,9 @@ export interface CacheFiller {
   fill(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void;
 }
 
+/** `readMessage` found an entry gone that the index named: the message moved while it was read. */
+const MOVED = Symbol('moved');
+
 export class BrokerReader {
   constructor(
     readonly view: ReadView,
@@ -251,6 +254,23 @@ export class BrokerReader {
    * undefined (unknown, or ended). `nowMs` decides whether a lease still runs.
    */
   async getMessage(topic: string, target: Target, nowMs: number): Promise<MessageView | undefined> {
+    // Its records are read one after another from the live store: an apply batch between the
+    // index read and the entry read can move the entry. Read again then (a batch is atomic).
+    for (let attempt = 1; ; attempt++) {
+      const view = await this.readMessage(topic, target, nowMs);
+      if (view !== MOVED) return view;
+      if (attempt === 3) {
+        const which = 'id' in target ? String(target.id) : `with key "${target.key}"`;
+        throw new Error(`invariant: message ${which} of topic "${topic}" names a missing entry`);
+      }
+    }
+  }
+
+  private async readMessage(
+    topic: string,
+    target: Target,
+    nowMs: number,
+  ): Promise<MessageView | undefined | typeof MOVED> {
     let id: bigint;
     if ('key' in target) {
       const raw = await this.view.get(NS.keys.key(topicKeySuffix(topic, target.key)));
@@ -270,7 +290,7 @@ export class BrokerReader {
     const idx = idxRaw ? decodeIndex(idxRaw) : await this.impliedIndexOf(id, body);
     if (!idx || idx.topic !== topic || idx.done) return undefined;
     const groups = await Promise.all(
-      idx.groups.map(async (g): Promise<GroupStateView> => {
+      idx.groups.map(async (g): Promise<GroupStateView | undefined> => {
         if (g.outcome !== 'live') {
           return {
             group: g.group,
@@ -280,7 +300,7 @@ export class BrokerReader {
           };
         }
         const raw = await this.view.get(NS.queue.key(g.tag));
-        if (!raw) throw new Error(`invariant: message ${id} group ${g.group} names a missing entry`);
+        if (!raw) return undefined; // moved since the index was read
         const e = decodeEntry(raw);
         return {
           group: g.group,
@@ -291,7 +311,8 @@ export class BrokerReader {
         };
       }),
     );
-    return { message: body, groups };
+    if (groups.some((g) => g === undefined)) return MOVED;
+    return { message: body, groups: groups as GroupStateView[] };
   }
 
   /** A one-group message whose entry never moved has no index record: its body implies it (ApplyContext.getIndex). */

@@ -246,6 +246,11 @@ export class BrokerStateMachine implements StateMachine {
         this.lastNow = 0;
         this.ids.reset(0n);
         throw err;
+      } finally {
+        // A read outside apply that began during the restore saw a store being replaced: nothing
+        // it found may reach the cache (warmCache compares `writes`), nor anything cached meanwhile.
+        this.writes++;
+        this.cache.clear();
       }
       const s = await BrokerStateMachine.readMeta(this.store);
       this.applied = s.applied;

@@ -178,6 +178,8 @@ export class WireReader {
   /** The end of a length-delimited field that starts here (after its length). */
   lengthEnd(): number {
     const n = this.varint();
+    // A ten-byte varint reads as negative: it would move backwards (and a decode loop never end).
+    if (n < 0) throw new RangeError(`negative length ${n}`);
     const end = this.pos + n;
     if (end > this.end) throw new RangeError('length-delimited field past the end');
     return end;
@@ -209,8 +211,12 @@ export class WireReader {
   skip(wireType: number): void {
     switch (wireType) {
       case WIRE_VARINT:
-        this.varint();
-        return;
+        // Any size (an unknown uint64 field may exceed 2^53): up to ten bytes.
+        for (let i = 0; ; i++) {
+          if (i === 10) throw new RangeError('varint longer than 10 bytes');
+          if (this.pos >= this.end) throw new RangeError('truncated varint');
+          if (this.buf[this.pos++]! < 0x80) return;
+        }
       case WIRE_I64:
         this.pos += 8;
         break;
