@@ -26,6 +26,9 @@ export async function run(args: string[]): Promise<void> {
     .split(',')
     .map(Number);
   const probeN = option(args, 'probe', 200);
+  // A second probe this long after each level's publish, once the nodes' LevelDB compactions of
+  // the bulk load have had time to run (the first probe runs right after it, amid them).
+  const settleMs = option(args, 'settle-ms', quick ? 0 : 60_000);
   const cluster = await startBenchCluster(args);
   const client = newClient(cluster);
   const topic = 'bench-scale';
@@ -85,6 +88,14 @@ export async function run(args: string[]): Promise<void> {
       await sleep(3_000);
       const figures = await nodeFigures(cluster);
       const p = await probe();
+      const loadAtProbe = load1();
+      let settled:
+        | (Awaited<ReturnType<typeof probe>> & { after_ms: number; load_avg_1m: number })
+        | undefined;
+      if (settleMs > 0) {
+        await sleep(settleMs);
+        settled = { ...(await probe()), after_ms: settleMs, load_avg_1m: load1() };
+      }
       const nodes = figures.map((f, i) => ({
         ...f,
         rss_mb: round(f.rss_bytes / 2 ** 20, 1),
@@ -99,12 +110,21 @@ export async function run(args: string[]): Promise<void> {
         max_rss_mb: Math.max(...nodes.map((nd) => nd.rss_mb)),
         probe_lateness_ms: p,
         probe_p99_vs_empty: round(p.p99 / Math.max(1, p0.p99), 2),
-        load_avg_1m: load1(),
+        ...(settled
+          ? {
+              probe_settled_lateness_ms: settled,
+              probe_settled_p99_vs_empty: round(settled.p99 / Math.max(1, p0.p99), 2),
+            }
+          : {}),
+        load_avg_1m: loadAtProbe,
       };
       emit(record);
       summary(
         `scale ${pending} pending: publish ${record.publish_msgs_per_s} msgs/s; RSS ${nodes.map((nd) => `${nd.node} ${nd.rss_mb} MB (anon ${nd.rss_anon_mb}, file ${nd.rss_file_mb})`).join(', ')}; ` +
-          `disk/pending ${nodes.map((nd) => `${nd.disk_bytes_per_pending} B`).join(', ')}; probe ${fmt(p)}, lost ${p.lost} (load ${record.load_avg_1m})`,
+          `disk/pending ${nodes.map((nd) => `${nd.disk_bytes_per_pending} B`).join(', ')}; probe ${fmt(p)}, lost ${p.lost} (load ${record.load_avg_1m})` +
+          (settled
+            ? `; ${settled.after_ms} ms later: probe ${fmt(settled)}, lost ${settled.lost} (load ${settled.load_avg_1m})`
+            : ''),
       );
     }
     await sub.close();
