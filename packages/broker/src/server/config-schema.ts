@@ -220,14 +220,14 @@ export const configSchema = {
       32_768,
       0,
       10_000_000,
-      "Queue entries and index records kept in memory for apply's reads (0 = none).",
+      "Queue entries, index, topic and queue records kept in memory for apply's reads (0 = none).",
     ),
     blockCacheBytes: int(8 * MIB, 0, 64 * 1024 * MIB, "LevelDB's block cache (leveldb engine)."),
     maxOpenFiles: int(
       256,
       16,
       100_000,
-      "Table files LevelDB keeps open (leveldb engine; LevelDB's default is 1,000). Each open table holds its index and filter blocks in memory and its file memory-mapped (counted in RSS as file-backed pages): the bound on memory that grows with the store (256: RSS 294-323 MB at 10,000,000 pending on the benchmark machine).",
+      "Table files LevelDB keeps open (leveldb engine; LevelDB's default is 1,000). Each open table holds its index and filter blocks in memory and its file memory-mapped (counted in RSS as file-backed pages): the bound on memory that grows with the store (256: RSS 257-296 MB at 10,000,000 pending on the benchmark machine).",
     ),
     writeBufferBytes: int(
       16 * MIB,
