@@ -74,6 +74,19 @@ export type Push = ScheduledPush<Consumer, pb.Delivery.$Properties> & {
 const hex = (tag: Uint8Array): string =>
   Buffer.from(tag.buffer, tag.byteOffset, tag.byteLength).toString('hex');
 
+/** Where a queue's next read starts (see `Dispatcher.cursors`). */
+interface ScanCursor {
+  readonly tag: Uint8Array;
+  /** The tag's due field: a time bucket, or the due ms with no buckets. */
+  readonly bucket: number;
+  readonly timeBucketMs: number;
+}
+
+/** A due time as the queue key's due field. */
+function bucketOf(dueMs: number, timeBucketMs: number): number {
+  return Number(dueField(BigInt(dueMs), BigInt(timeBucketMs)));
+}
+
 /**
  * The leader's dispatcher (DESIGN.md, "Delivery", and docs/architecture.md for
  * the look-ahead). It keeps the next due time of every queue in a heap rebuilt
@@ -89,19 +102,6 @@ const hex = (tag: Uint8Array): string =>
  * in the same time index (due = lease end), so a lapsed lease is just an entry
  * that is due again.
  */
-/** Where a queue's next read starts (see `Dispatcher.cursors`). */
-interface ScanCursor {
-  readonly tag: Uint8Array;
-  /** The tag's due field: a time bucket, or the due ms with no buckets. */
-  readonly bucket: number;
-  readonly timeBucketMs: number;
-}
-
-/** A due time as the queue key's due field. */
-function bucketOf(dueMs: number, timeBucketMs: number): number {
-  return Number(dueField(BigInt(dueMs), BigInt(timeBucketMs)));
-}
-
 export class Dispatcher {
   private readonly heap = new DueHeap<bigint>();
   private readonly registry = new ConsumerRegistry<bigint, Consumer>();
@@ -519,14 +519,10 @@ export class Dispatcher {
       entries = read.entries;
       const noted = this.notedDuringScan.get(q);
       const first = read.firstTag;
-      const firstBucket = first ? Number(decodeKey(first).due) : undefined;
+      const bucket = first && Number(decodeKey(first).due);
       // Something noted during the read at or before its first entry may lie before it: no cursor.
-      if (
-        first &&
-        firstBucket !== undefined &&
-        (noted === undefined || bucketOf(noted, bucketMs) > firstBucket)
-      ) {
-        this.cursors.set(q, { tag: first, bucket: firstBucket, timeBucketMs: bucketMs });
+      if (first && bucket !== undefined && (noted === undefined || bucketOf(noted, bucketMs) > bucket)) {
+        this.cursors.set(q, { tag: first, bucket, timeBucketMs: bucketMs });
       } else {
         this.cursors.delete(q);
       }

@@ -11,7 +11,7 @@ import { handleConsume } from './consume-stream.js';
 import { errorStatus, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 
-const i64 = (n: number) => int64FromSafe(n);
+const i64 = int64FromSafe;
 
 /** Requests one PublishStream may have unanswered before the server stops reading it. */
 export const MAX_PUBLISH_STREAM_UNANSWERED = 64;

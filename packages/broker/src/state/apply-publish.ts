@@ -120,7 +120,7 @@ async function publishOneAsync(
   const now = ctx.nowMs;
   const m = cmd.messages[i]!;
   const id = cmd.firstId + BigInt(i);
-  const topic = ctx.cachedTopic(m.topic) ?? (await ctx.ensureTopic(m.topic));
+  const topic = await ctx.ensureTopic(m.topic);
   const dueAtMs = resolveDue(m, now, ctx.limits);
   const key = m.key ?? '';
   if (key !== '') {

@@ -104,7 +104,7 @@ export type Command = Stamped &
 
 export type CommandKind = Command['kind'];
 
-const i64 = (n: number): Long => int64FromSafe(n);
+const i64 = int64FromSafe;
 const num = (v: Long | number | null | undefined, field: string): number => toSafeNumber(v, field);
 
 export function settingsToProto(s: TopicSettingsInput | undefined): pb.TopicSettings {

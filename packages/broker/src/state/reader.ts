@@ -5,6 +5,7 @@ import {
   dueField,
   dueUpperBound,
   encodeKey,
+  encodeKeyMs,
   KEY_BYTES,
   type QueueHasher,
   queueLowerBound,
@@ -81,10 +82,6 @@ export interface GroupStatsView extends QueueRec {
 }
 
 /**
- * Read helpers for the server: plain reads of the committed store (never of a
- * batch being applied). The dispatcher, janitor and the inspect RPCs use them.
- */
-/**
  * The state machine's record cache, as the reader may fill it: `version()`
  * before a read, then `fill(version, [key, value] rows)` with copies of what
  * the read found (ignored if a batch was written meanwhile).
@@ -97,6 +94,10 @@ export interface CacheFiller {
 /** `readMessage` found an entry gone that the index named: the message moved while it was read. */
 const MOVED = Symbol('moved');
 
+/**
+ * Read helpers for the server: plain reads of the committed store (never of a
+ * batch being applied). The dispatcher, janitor and the inspect RPCs use them.
+ */
 export class BrokerReader {
   constructor(
     readonly view: ReadView,
@@ -320,8 +321,13 @@ export class BrokerReader {
     if (!body.indexImplied) return undefined;
     const t = await this.getTopic(body.topic);
     if (!t) return undefined;
-    const due = dueField(BigInt(body.dueAtMs), BigInt(t.settings.timeBucketMs));
-    return impliedIndex(body, DEFAULT_GROUP, encodeKey(this.queueHash(body.topic, DEFAULT_GROUP), due, id));
+    const tag = encodeKeyMs(
+      this.queueHash(body.topic, DEFAULT_GROUP),
+      body.dueAtMs,
+      t.settings.timeBucketMs,
+      id,
+    );
+    return impliedIndex(body, DEFAULT_GROUP, tag);
   }
 
   /**

@@ -52,7 +52,8 @@ export interface QueueEntryRec {
   readonly expireAtMs: number;
   /**
    * The message has this one group and no key: its index record is
-   * `impliedIndex(entry, tag)`, so moving or ending the entry never reads it.
+   * `impliedIndex(entry, entry.group, tag)`, so moving or ending the entry
+   * never reads it.
    * False on entries written before the field existed (their index is read).
    */
   readonly indexImplied: boolean;
@@ -160,7 +161,7 @@ export interface BodyRec {
   readonly indexImplied?: boolean;
 }
 
-const i64 = (n: number) => int64FromSafe(n);
+const i64 = int64FromSafe;
 const n64 = (v: Parameters<typeof toSafeNumber>[0]) => toSafeNumber(v, 'stored time');
 
 const OUTCOMES: readonly GroupOutcome[] = ['live', 'done', 'dead-lettered', 'expired', 'removed'];

@@ -84,11 +84,7 @@ export class WireWriter {
   }
 
   bytes(value: Uint8Array): this {
-    this.varint(value.length);
-    this.room(value.length);
-    this.buf.set(value, this.pos);
-    this.pos += value.length;
-    return this;
+    return this.varint(value.length).raw(value);
   }
 
   /** Bytes already encoded (a nested message written by another encoder). */
@@ -99,18 +95,14 @@ export class WireWriter {
     return this;
   }
 
-  get length(): number {
-    return this.pos;
-  }
-
   /**
-   * A copy of what was written since `from`: a view into a shared slab
+   * A copy of what was written: a view into a shared slab
    * (storage's slab.ts; an ArrayBuffer per record costs more to allocate and
    * to collect than the record's encoding). Whatever keeps a record beyond its
    * batch copies it (the record cache does: `Txn.written`).
    */
-  finish(from = 0): Uint8Array {
-    return slabCopy(this.buf.subarray(from, this.pos));
+  finish(): Uint8Array {
+    return slabCopy(this.buf.subarray(0, this.pos));
   }
 }
 
@@ -127,13 +119,15 @@ export class WireReader {
     return this.pos >= this.end;
   }
 
-  /** A varint as a number (an int64 may be negative); beyond 2^53 in size it is refused. */
-  varint(): number {
+  /**
+   * A varint of up to seven bytes (49 bits), in float arithmetic: every time,
+   * count and length stored here. -1, with nothing read, for a longer one.
+   */
+  private shortVarint(): number {
     const b = this.buf;
     const start = this.pos;
     let result = 0;
     let scale = 1;
-    // Up to seven bytes (49 bits) in float arithmetic: every time and count stored here.
     for (let i = 0; i < 7; i++) {
       if (this.pos >= this.end) throw new RangeError('truncated varint');
       const byte = b[this.pos++]!;
@@ -142,6 +136,13 @@ export class WireReader {
       scale *= 128;
     }
     this.pos = start;
+    return -1;
+  }
+
+  /** A varint as a number (an int64 may be negative); beyond 2^53 in size it is refused. */
+  varint(): number {
+    const short = this.shortVarint();
+    if (short >= 0) return short;
     const v = BigInt.asIntN(64, this.varint64());
     if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
       throw new RangeError(`varint ${v} is not a safe integer`);
@@ -151,18 +152,9 @@ export class WireReader {
 
   /** A varint as an unsigned 64-bit bigint (ids). */
   varint64(): bigint {
+    const short = this.shortVarint();
+    if (short >= 0) return BigInt(short);
     const b = this.buf;
-    const start = this.pos;
-    let small = 0;
-    let scale = 1;
-    for (let i = 0; i < 7; i++) {
-      if (this.pos >= this.end) throw new RangeError('truncated varint');
-      const byte = b[this.pos++]!;
-      small += (byte & 0x7f) * scale;
-      if (byte < 0x80) return BigInt(small);
-      scale *= 128;
-    }
-    this.pos = start;
     let result = 0n;
     let shift = 0n;
     for (let i = 0; i < 10; i++) {
