@@ -4,6 +4,8 @@
  * ack / nack / extend, lease expiry, dead letters, TTL, cancel and reschedule,
  * dedup, groups, prefetch and batch atomicity (DESIGN.md, "Delivery").
  */
+
+import { LEASE_ROUND_INTERVAL_MS } from '@fermata/broker';
 import { type pb, v1 } from '@fermata/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -113,15 +115,12 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
       Array.from({ length: 40 }, (_, i) => msg(topic, `m${i}`)),
     );
     const tags = (await s.waitForCount(40)).map((g) => g.delivery.tag);
-    const leader = await cluster.leader();
-    const commitIndex = async () =>
-      Number(/^fermata_raft_commit_index (\S+)/m.exec((await leader.httpGet('/metrics')).body)?.[1]);
-    const before = await commitIndex();
+    const before = await commitIndex(cluster);
     // 40 requests in one tick, the first tag acked twice: by its own request and with the second's.
     const answers = await Promise.all(
       tags.map((tag, i) => c.ack({ tags: i === 1 ? [tag, tags[0]!] : [tag] })),
     );
-    const entries = (await commitIndex()) - before;
+    const entries = (await commitIndex(cluster)) - before;
     answers.forEach((a, i) => {
       const own = a.outcomes[0]!;
       expect(hex(own.tag!)).toBe(hex(tags[i]!));
@@ -775,4 +774,29 @@ describe('deliveries sent ahead of their due time (dispatcher.pushAheadMs)', () 
     expect(done.outcomes.map((o) => o.status)).toEqual([SETTLE_OK, SETTLE_OK]);
     expect(first.received).toHaveLength(0);
   });
+
+  it('entries published one by one within the look-ahead share paced lease rounds (LEASE_ROUND_INTERVAL_MS)', async () => {
+    const topic = uniqueTopic('push-ahead-paced');
+    const s = await consume(topic, 10_000);
+    const n = 40;
+    const before = await commitIndex(cluster);
+    const started = Date.now();
+    // Each publish is its own entry and makes the queue due within the look-ahead, but not urgent
+    // (due beyond pushAheadMs): without pacing, each would start a lease round of one entry.
+    for (let i = 0; i < n; i++) await publish(c, [msg(topic, `p${i}`, { delayMs: DELAY_MS })]);
+    const publishingMs = Date.now() - started;
+    await s.waitForCount(n, 10_000);
+    const leaseEntries = (await commitIndex(cluster)) - before - n;
+    // Rounds start at least an interval apart: one per interval while publishing, one after the
+    // last publish, and one of margin (without pacing: one per publish, 40).
+    expect(leaseEntries).toBeGreaterThan(0);
+    expect(leaseEntries).toBeLessThanOrEqual(Math.floor(publishingMs / LEASE_ROUND_INTERVAL_MS) + 3);
+    await s.ack(s.received.map((g) => g.delivery.tag));
+  });
 });
+
+/** The leader's Raft commit index (entries committed so far). */
+async function commitIndex(cluster: Cluster): Promise<number> {
+  const leader = await cluster.leader();
+  return Number(/^fermata_raft_commit_index (\S+)/m.exec((await leader.httpGet('/metrics')).body)?.[1]);
+}

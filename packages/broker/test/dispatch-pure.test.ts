@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConsumerRegistry, type ConsumerSlotHolder } from '../src/dispatch/consumer-registry.js';
+import { MAX_PUSH_GRANULE_MS, pushAtMs } from '../src/dispatch/dispatcher.js';
 import { DueHeap } from '../src/dispatch/due-heap.js';
 
 function rng(seed: number): () => number {
@@ -95,5 +96,25 @@ describe('ConsumerRegistry', () => {
     expect(ConsumerRegistry.settled(c, 'b')).toBe(true);
     expect(ConsumerRegistry.settled(c, 'b')).toBe(false);
     expect(ConsumerRegistry.free(c)).toBe(2);
+  });
+});
+
+describe('pushAtMs: deliveries sent ahead share a granule', () => {
+  it('sends at start - pushAheadMs rounded down to a quarter of it, at most MAX_PUSH_GRANULE_MS', () => {
+    expect(MAX_PUSH_GRANULE_MS).toBe(20);
+    // 250 ms ahead: a 20 ms grid.
+    expect(pushAtMs(10_250, 250)).toBe(10_000);
+    expect(pushAtMs(10_269, 250)).toBe(10_000);
+    expect(pushAtMs(10_270, 250)).toBe(10_020);
+    // 40 ms ahead: a 10 ms grid, never later than start - pushAheadMs nor earlier than a granule before it.
+    for (let start = 1_000; start < 1_100; start++) {
+      const at = pushAtMs(start, 40);
+      expect(at % 10).toBe(0);
+      expect(at).toBeLessThanOrEqual(start - 40);
+      expect(at).toBeGreaterThan(start - 40 - 10);
+    }
+    // Too short to group: exactly pushAheadMs before (0 = at the start).
+    expect(pushAtMs(1_003, 7)).toBe(996);
+    expect(pushAtMs(1_003, 0)).toBe(1_003);
   });
 });

@@ -1,5 +1,5 @@
 import type { Entry, RaftNode } from '@fermata/raft';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_ACK_ENTRIES_IN_FLIGHT, MAX_QUEUED_ACK_TAGS, Proposer } from '../src/server/proposer.js';
 import { type Command, decodeCommand } from '../src/state/commands.js';
 import { LimitError } from '../src/state/errors.js';
@@ -34,6 +34,13 @@ class HeldLog {
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/** A well-formed delivery tag that names no entry. */
+function tag(i: number): Uint8Array {
+  const t = new Uint8Array(24);
+  new DataView(t.buffer).setUint32(20, i);
+  return t;
+}
 
 describe('Proposer: acks share entries', () => {
   it('acks arriving while entries are in flight join the next one; each request gets its own outcomes', async () => {
@@ -82,11 +89,6 @@ describe('Proposer: acks share entries', () => {
     const log = new HeldLog(h);
     const proposer = new Proposer(log as unknown as RaftNode, h.sm);
     const perRequest = h.sm.limits.maxTagsPerCommand;
-    const tag = (i: number) => {
-      const t = new Uint8Array(24);
-      new DataView(t.buffer).setUint32(20, i);
-      return t;
-    };
     const accepted: Promise<unknown>[] = [];
     for (let r = 0; r < MAX_QUEUED_ACK_TAGS / perRequest; r++) {
       accepted.push(proposer.ack(Array.from({ length: perRequest }, (_, i) => tag(r * perRequest + i))));
@@ -114,5 +116,81 @@ describe('Proposer: acks share entries', () => {
     expect(log.waiting).toHaveLength(1);
     await log.commitNext();
     expect((await again).map((o) => o.status)).toEqual(['lease-expired']);
+  });
+
+  describe('linger (dispatcher.ackLingerMs)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const ackTags = (log: HeldLog) => log.commands().map((c) => (c.kind === 'ack' ? c.tags.length : -1));
+
+    it('a client awaiting each answer never waits; concurrent acks then wait out the linger together', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const h = await Harness.create();
+      h.now = Date.now();
+      await h.publish(...Array.from({ length: 8 }, (_, i) => ({ topic: 't', payload: text(`m${i}`) })));
+      const tags = (await h.leaseAll('t', 'default', 60_000)).map((o) => o.newTag!);
+      const log = new HeldLog(h);
+      const proposer = new Proposer(log as unknown as RaftNode, h.sm, {
+        publishIdempotency: true,
+        ackLingerMs: 1_000,
+      });
+      // One at a time, each awaited: every ack is proposed on arrival.
+      for (const tag of tags.slice(0, 2)) {
+        const answer = proposer.ack([tag]);
+        expect(ackTags(log)).toEqual([1]);
+        await log.commitNext();
+        expect((await answer).map((o) => o.status)).toEqual(['ok']);
+      }
+      // Four at once: two entries of one, then the other two share an entry.
+      const burst = tags.slice(2, 6).map((t) => proposer.ack([t]));
+      expect(ackTags(log)).toEqual([1, 1]);
+      await log.commitNext();
+      expect(ackTags(log)).toEqual([1, 2]);
+      await log.commitNext();
+      await log.commitNext();
+      // The last entry carried two requests: the next ack waits for the linger.
+      const late = proposer.ack([tags[6]!]);
+      const later = proposer.ack([tags[7]!]);
+      await new Promise((r) => setImmediate(r));
+      expect(ackTags(log)).toEqual([]);
+      vi.advanceTimersByTime(999);
+      expect(ackTags(log)).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(ackTags(log)).toEqual([2]);
+      await log.commitNext();
+      for (const answer of [...burst, late, later])
+        expect((await answer).map((o) => o.status)).toEqual(['ok']);
+      expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0 });
+    });
+
+    it('an entry that fills limits.maxTagsPerCommand goes without waiting', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const h = await Harness.create();
+      const log = new HeldLog(h);
+      const proposer = new Proposer(log as unknown as RaftNode, h.sm, {
+        publishIdempotency: true,
+        ackLingerMs: 60_000,
+      });
+      const perRequest = h.sm.limits.maxTagsPerCommand;
+      const answers: Promise<unknown>[] = [];
+      // Two entries of one request each fill the slots; two more requests queue and share the next.
+      for (let i = 0; i < 4; i++) answers.push(proposer.ack([tag(i)]));
+      await log.commitNext();
+      await log.commitNext();
+      expect(ackTags(log)).toEqual([2]);
+      await log.commitNext();
+      // Lingering now; a request that fills a whole entry with what waits goes at once.
+      answers.push(proposer.ack([tag(100)]));
+      await new Promise((r) => setImmediate(r));
+      expect(ackTags(log)).toEqual([]);
+      answers.push(proposer.ack(Array.from({ length: perRequest }, (_, i) => tag(1_000 + i))));
+      // The waiting one goes with the first slot; the full request, alone, takes the second (the
+      // group before it carried one request).
+      expect(ackTags(log)).toEqual([1, perRequest]);
+      await log.commitNext();
+      await log.commitNext();
+      expect(await Promise.all(answers)).toHaveLength(6);
+    });
   });
 });

@@ -60,6 +60,31 @@ export function heldAheadSchedule(): PushSchedule<Consumer, pb.Delivery.$Propert
   return new PushSchedule<Consumer, pb.Delivery.$Properties, Push>((item) => item.startsAtMs);
 }
 
+/**
+ * Sends ahead are grouped on this grid: a delivery for a consumer that holds
+ * is sent at its lease start - pushAheadMs, rounded down to a multiple of a
+ * granule (a quarter of pushAheadMs, at most this), so that the deliveries of
+ * one granule share one stream message and one timer instead of one each per
+ * millisecond. The consumer holds them until their start either way.
+ */
+export const MAX_PUSH_GRANULE_MS = 20;
+
+/** The send time of a delivery sent ahead: `pushAheadMs` before its start, on the granule grid. */
+export function pushAtMs(startsAtMs: number, pushAheadMs: number): number {
+  const granule = Math.min(MAX_PUSH_GRANULE_MS, Math.floor(pushAheadMs / 4));
+  const at = startsAtMs - pushAheadMs;
+  return granule > 1 ? at - (((at % granule) + granule) % granule) : at;
+}
+
+/**
+ * Least time between two lease rounds of a queue whose next entry is not
+ * urgent (due later than `pushAheadMs` from now): with a look-ahead of
+ * seconds, every ack that frees a slot or publish that adds an entry within
+ * it would otherwise start a round of its own (a Raft round on every node for
+ * a few entries). An entry due within `pushAheadMs` is leased at once.
+ */
+export const LEASE_ROUND_INTERVAL_MS = 25;
+
 /** Pause before a queue is tried again after a failed lease round. */
 export const LEASE_RETRY_PAUSE_MS = 100;
 
@@ -123,6 +148,8 @@ export class Dispatcher {
    * step over on every read until a compaction drops them.
    */
   private readonly cursors = new Map<bigint, ScanCursor>();
+  /** Per queue, when its last lease round started, by this node's clock (see LEASE_ROUND_INTERVAL_MS). */
+  private readonly lastRoundAtMs = new Map<bigint, number>();
   /** Leased deliveries waiting for their due millisecond. */
   private readonly schedule = new PushSchedule<Consumer, pb.Delivery.$Properties>();
   private readonly departed = new WeakSet<Consumer>();
@@ -182,6 +209,7 @@ export class Dispatcher {
     this.leasing.clear();
     this.notedDuringScan.clear();
     this.cursors.clear();
+    this.lastRoundAtMs.clear();
     // What was promised and not pushed is forgotten with its leases (they run out on their own).
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
@@ -348,9 +376,11 @@ export class Dispatcher {
         }
         for (const q of this.heap.dueBy(now + leaseAheadMs)) {
           if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= maxLeaseRoundsInFlight) continue;
+          if (this.roundAllowedAtMs(q, now) > now) continue;
           const credit = this.registry.credit(q);
           if (credit === 0) continue;
           this.scanning.add(q);
+          this.lastRoundAtMs.set(q, Date.now());
           const epoch = this.epoch;
           void this.leaseRound(q, now, Math.min(credit, maxLeaseBatch), epoch).catch((error: unknown) => {
             if (epoch !== this.epoch) return;
@@ -466,11 +496,25 @@ export class Dispatcher {
       if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= this.options.maxLeaseRoundsInFlight) continue;
       if (this.registry.credit(q) === 0) continue;
       const due = this.heap.get(q);
-      if (due !== undefined && due - this.options.leaseAheadMs < round)
-        round = due - this.options.leaseAheadMs;
+      if (due === undefined) continue;
+      const at = Math.max(due - this.options.leaseAheadMs, this.roundAllowedAtMs(q, now));
+      if (at < round) round = at;
     }
     this.roundAtMs = round;
     this.setTimer();
+  }
+
+  /**
+   * The earliest time the queue's next lease round may start: at once when it
+   * has not had one for LEASE_ROUND_INTERVAL_MS or its next entry is due
+   * within `pushAheadMs` (from then on), else when the interval ends.
+   */
+  private roundAllowedAtMs(q: bigint, now: number): number {
+    const last = this.lastRoundAtMs.get(q);
+    const wait = last === undefined ? 0 : last + LEASE_ROUND_INTERVAL_MS - Date.now();
+    if (wait <= 0) return now;
+    const urgentAt = (this.heap.get(q) ?? Number.POSITIVE_INFINITY) - this.options.pushAheadMs;
+    return Math.max(now, Math.min(now + wait, urgentAt));
   }
 
   private setTimer(): void {
@@ -507,9 +551,11 @@ export class Dispatcher {
     const first = this.registry.consumers(q)[0];
     const topic = first ? await reader.getTopic(first.topic) : undefined;
     let entries: EntryView[] = [];
-    if (!topic)
-      this.heap.delete(q); // no consumer, or the topic is gone: nothing to lease
-    else if (epoch === this.epoch) {
+    if (!topic) {
+      // No consumer, or the topic is gone: nothing to lease.
+      this.heap.delete(q);
+      this.lastRoundAtMs.delete(q);
+    } else if (epoch === this.epoch) {
       const skip = this.leasing.get(q);
       const bucketMs = topic.settings.timeBucketMs;
       const cursor = this.cursors.get(q);
@@ -527,8 +573,10 @@ export class Dispatcher {
         this.cursors.delete(q);
       }
       const next = Math.min(read.nextDueMs ?? Number.POSITIVE_INFINITY, noted ?? Number.POSITIVE_INFINITY);
-      if (next === Number.POSITIVE_INFINITY) this.heap.delete(q);
-      else this.heap.set(q, next);
+      if (next === Number.POSITIVE_INFINITY) {
+        this.heap.delete(q);
+        this.lastRoundAtMs.delete(q);
+      } else this.heap.set(q, next);
     }
     if (epoch !== this.epoch) return;
     this.scanning.delete(q);
@@ -631,7 +679,7 @@ export class Dispatcher {
       const startsAtMs = o.startsAtMs ?? now;
       // A lease that ran out is redelivered at once; its lateness counts from when it came due.
       const lateFromMs = Math.min(startsAtMs, entry.dueAtMs);
-      const atMs = startsAtMs - (target.holdsAhead ? this.options.pushAheadMs : 0);
+      const atMs = target.holdsAhead ? pushAtMs(startsAtMs, this.options.pushAheadMs) : startsAtMs;
       const item: Push = {
         tagKey,
         atMs,

@@ -140,7 +140,10 @@ export class BrokerServer {
       ...(security.peerTls ? { transport: { tls: security.peerTls } } : {}),
     });
 
-    const proposer = new Proposer(node, sm, { publishIdempotency: config.publishIdempotency });
+    const proposer = new Proposer(node, sm, {
+      publishIdempotency: config.publishIdempotency,
+      ackLingerMs: config.dispatcher.ackLingerMs,
+    });
     const dispatcher = new Dispatcher({
       reader: sm.reader,
       proposer,

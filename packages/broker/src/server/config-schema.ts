@@ -309,6 +309,12 @@ export const configSchema = {
       'How long before its due time a leased delivery is sent to a consumer that holds deliveries sent ahead (Subscribe.holds_ahead, as the SDK does), which hands it to the application at its start (Delivery.starts_at_ms), never earlier. Covers the network and the leader being busy. 0 = sent at the due time. Beyond dispatcher.leaseAheadMs it acts as dispatcher.leaseAheadMs.',
     ),
     maxLeaseRoundsInFlight: int(4, 1, 64, 'Lease commands of one queue awaiting apply at once.'),
+    ackLingerMs: int(
+      20,
+      0,
+      1_000,
+      "While acks arrive from several requests at once, the leader proposes an ack entry at most once per this many ms (or when one fills limits.maxTagsPerCommand): each entry is a Raft round on every node. An ack frees its consumer's slot on arrival, so only its answer waits. An ack after an entry of one request (a client awaiting each answer), or after this long without one, goes at once. 0 = as soon as an entry is free.",
+    ),
     defaultPrefetch: int(
       16,
       1,

@@ -74,6 +74,10 @@ class Coalescer<T extends { reject(error: unknown): void }> {
   private readonly queue: T[] = [];
   private inFlight = 0;
   private charged = 0;
+  /** When the last group was proposed, and how many requests it carried (see `lingerMs`). */
+  private lastProposedAtMs = Number.NEGATIVE_INFINITY;
+  private lastGroupSize = 0;
+  private lingerTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly maxInFlight: number,
@@ -82,6 +86,14 @@ class Coalescer<T extends { reject(error: unknown): void }> {
     private readonly budget: QueueBudget<T>,
     /** Answers every request of the group (resolve or reject) before it settles. */
     private readonly propose: (group: readonly T[]) => Promise<void>,
+    /**
+     * While requests arrive concurrently (the last group carried several), a
+     * group is proposed at most once per this many ms unless it fills `caps()`:
+     * each group saved is a Raft round on every node. A request that arrives
+     * after a group of one (a client awaiting each answer), or when none was
+     * proposed for as long, goes at once. 0 = as soon as an entry is free.
+     */
+    private readonly lingerMs: () => number = () => 0,
   ) {}
 
   /** Queues `item`; throws a LimitError (nothing queued) when it does not fit the budget. */
@@ -92,6 +104,22 @@ class Coalescer<T extends { reject(error: unknown): void }> {
     this.charged = total;
     this.queue.push(item);
     this.pump();
+  }
+
+  /** True when the next group should wait (a timer pumps again when the linger ends). */
+  private linger(): boolean {
+    const lingerMs = this.lingerMs();
+    if (lingerMs <= 0 || this.lastGroupSize < 2) return false;
+    const wait = this.lastProposedAtMs + lingerMs - Date.now();
+    if (wait <= 0) return false;
+    if (!this.lingerTimer) {
+      this.lingerTimer = setTimeout(() => {
+        this.lingerTimer = undefined;
+        this.pump();
+      }, wait);
+      this.lingerTimer.unref();
+    }
+    return true;
   }
 
   failAll(error: unknown): void {
@@ -108,15 +136,22 @@ class Coalescer<T extends { reject(error: unknown): void }> {
     while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
       const caps = this.caps();
       const used = caps.map(() => 0);
-      const group: T[] = [];
-      while (this.queue.length > 0) {
-        const size = this.sizes(this.queue[0]!);
-        if (group.length > 0 && size.some((n, d) => used[d]! + n > caps[d]!)) break;
-        group.push(this.queue.shift()!);
+      let take = 0;
+      let full = false;
+      for (; take < this.queue.length; take++) {
+        const size = this.sizes(this.queue[take]!);
+        if (take > 0 && size.some((n, d) => used[d]! + n > caps[d]!)) {
+          full = true;
+          break;
+        }
         size.forEach((n, d) => {
           used[d]! += n;
         });
       }
+      if (!full && this.linger()) return;
+      const group = this.queue.splice(0, take);
+      this.lastProposedAtMs = Date.now();
+      this.lastGroupSize = group.length;
       this.inFlight++;
       void this.propose(group).finally(() => {
         this.inFlight--;
@@ -164,6 +199,7 @@ export class Proposer {
     () => [this.sm.limits.maxTagsPerCommand],
     { limit: 'maxQueuedAckTags', field: 'tags', max: MAX_QUEUED_ACK_TAGS, charge: (q) => q.tags.length },
     (group) => this.proposeAcks(group),
+    () => this.options.ackLingerMs,
   );
 
   constructor(
@@ -173,7 +209,10 @@ export class Proposer {
      * `publishIdempotency: false` proposes no request spans, so idempotency keys
      * are ignored: for a rollout from a version whose nodes would not apply them.
      */
-    private readonly options: { readonly publishIdempotency: boolean } = { publishIdempotency: true },
+    private readonly options: { readonly publishIdempotency: boolean; readonly ackLingerMs: number } = {
+      publishIdempotency: true,
+      ackLingerMs: 0,
+    },
   ) {}
 
   /** The leader's time: max(local clock, last applied stamp, last stamp given). */
