@@ -16,8 +16,11 @@ import { performance } from 'node:perf_hooks';
  * that re-arms until the monotonic clock reaches the earliest release time
  * (Node timers can fire a little early).
  */
+/** What a released slot below `head` holds. */
+const RELEASED = { atMs: Number.NEGATIVE_INFINITY, value: undefined as never };
+
 export class Hold<T> {
-  /** Sorted by `atMs` (arrivals are nearly in order: insertion searches from the back). */
+  /** Sorted by `atMs` (arrivals are nearly in order: insertion searches from the back); released below `head`. */
   private items: { atMs: number; value: T }[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -64,7 +67,12 @@ export class Hold<T> {
     const now = performance.now();
     const out: T[] = [];
     while (this.head < this.items.length && this.items[this.head]!.atMs <= now) {
-      out.push(this.items[this.head++]!.value);
+      const item = this.items[this.head]!;
+      out.push(item.value);
+      // Released: the slot must not keep the value alive until the array is compacted (a
+      // delivery kept a few hundred ms longer survives young-generation collections and is
+      // promoted, which makes each scavenge copy more and pause this process longer).
+      this.items[this.head++] = RELEASED;
     }
     if (this.head === this.items.length) {
       this.items = [];
