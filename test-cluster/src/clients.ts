@@ -125,8 +125,11 @@ export class NodeClients {
   listTopics(): Promise<pb.ListTopicsResponse> {
     return unaryCall(this.admin, this.admin.listTopics, {});
   }
-  clusterInfo(): Promise<pb.GetClusterInfoResponse> {
-    return unaryCall(this.cluster, this.cluster.getClusterInfo, {});
+  clusterInfo(
+    req: pb.GetClusterInfoRequest.$Properties = {},
+    deadlineMs?: number,
+  ): Promise<pb.GetClusterInfoResponse> {
+    return unaryCall(this.cluster, this.cluster.getClusterInfo, req, deadlineMs);
   }
 
   /** Opens a Consume stream and subscribes (see `ConsumeSession`). */

@@ -159,6 +159,36 @@ describe('a three-node cluster', () => {
     }
   });
 
+  it('GetClusterInfo waiting for a leader: a live leader is named at once, a killed one only once another is elected', {
+    timeout: 90_000,
+  }, async () => {
+    const old = await cluster.leader();
+    const follower = cluster.others(old)[0]!;
+    const c = new NodeClients(follower.clientAddress);
+    const ask = () =>
+      c.clusterInfo({ waitForLeaderMs: 8_000, unreachableLeaderAddress: old.clientAddress }, 20_000);
+    try {
+      // The client calls the leader unreachable, but the follower hears from it: answered with its
+      // next heartbeat (8 s otherwise).
+      const started = Date.now();
+      const live = await ask();
+      expect(live.leaderAddress).toBe(old.clientAddress);
+      expect(Date.now() - started).toBeLessThan(4_000);
+      // Killed: the follower still names it until its election timeout; the answer waits for the next.
+      await old.kill('SIGKILL');
+      const next = await ask();
+      expect(next.leaderId).not.toBe('');
+      expect(next.leaderId).not.toBe(old.id);
+      expect(next.leaderAddress).not.toBe(old.clientAddress);
+      // Without waiting, a node answers at once with what it knows (the test harness's default).
+      expect((await c.clusterInfo()).leaderId).toBe(next.leaderId);
+    } finally {
+      c.close();
+      await old.start();
+      await cluster.leader(60_000);
+    }
+  });
+
   it('SIGKILL of the leader under load: every acknowledged publish is delivered, none early, consumers continue', {
     timeout: 180_000,
   }, async () => {

@@ -1824,6 +1824,8 @@ export namespace fermata {
         class GetClusterInfoRequest {
             constructor(properties?: fermata.v1.GetClusterInfoRequest.$Properties);
             $unknowns?: Uint8Array[];
+            waitForLeaderMs: number;
+            unreachableLeaderAddress: string;
             static create(properties: fermata.v1.GetClusterInfoRequest.$Shape): fermata.v1.GetClusterInfoRequest & fermata.v1.GetClusterInfoRequest.$Shape;
             static create(properties?: fermata.v1.GetClusterInfoRequest.$Properties): fermata.v1.GetClusterInfoRequest;
             static encode(message: fermata.v1.GetClusterInfoRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1833,6 +1835,8 @@ export namespace fermata {
 
         namespace GetClusterInfoRequest {
             interface $Properties {
+                waitForLeaderMs?: (number|null);
+                unreachableLeaderAddress?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.GetClusterInfoRequest.$Properties;

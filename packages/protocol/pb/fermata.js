@@ -6768,6 +6768,9 @@ export const fermata = $root.fermata = (() => {
                             this[keys[i]] = properties[keys[i]];
             };
 
+            GetClusterInfoRequest.prototype.waitForLeaderMs = 0;
+            GetClusterInfoRequest.prototype.unreachableLeaderAddress = "";
+
             GetClusterInfoRequest.create = function(properties) {
                 return new GetClusterInfoRequest(properties);
             };
@@ -6779,6 +6782,10 @@ export const fermata = $root.fermata = (() => {
                     _depth = 0;
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
+                if (message.waitForLeaderMs != null && $Object.hasOwnProperty.call(message, "waitForLeaderMs") && message.waitForLeaderMs !== 0)
+                    writer.uint32(8).uint32(message.waitForLeaderMs);
+                if (message.unreachableLeaderAddress != null && $Object.hasOwnProperty.call(message, "unreachableLeaderAddress") && message.unreachableLeaderAddress !== "")
+                    writer.uint32(18).string(message.unreachableLeaderAddress);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -6792,7 +6799,7 @@ export const fermata = $root.fermata = (() => {
                     _depth = 0;
                 if (_depth > $Reader.recursionLimit)
                     throw $Error("max depth exceeded");
-                let end, message;
+                let end, message, value;
                 if (length === $undefined)
                     end = reader.len;
                 else {
@@ -6810,7 +6817,28 @@ export const fermata = $root.fermata = (() => {
                         _end = $undefined;
                         break;
                     }
-                    reader.skipType(tag & 7, _depth, tag);
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.waitForLeaderMs = value;
+                            else
+                                delete message.waitForLeaderMs;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.unreachableLeaderAddress = value;
+                            else
+                                delete message.unreachableLeaderAddress;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
                         $util.makeProp(message, "$unknowns", false);
                         (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));

@@ -50,6 +50,8 @@ export interface ConnectionConfig {
 
 /** An attempt is not started with less than this left of the call's budget. */
 const MIN_ATTEMPT_BUDGET_MS = 20;
+/** A node waiting for a leader answers this long before the discovery's deadline, so the answer arrives. */
+const LEADER_WAIT_MARGIN_MS = 200;
 
 function toBuffer(v: string | Uint8Array | undefined): Buffer | null {
   if (v === undefined) return null;
@@ -77,6 +79,8 @@ export class Connection {
   private readonly channelOptions: grpc.ChannelOptions;
   private readonly stubsByAddress = new Map<string, Stubs>();
   private knownLeader: string | undefined;
+  /** The leader this client last failed to reach (until a discovery names one). */
+  private unreachableLeader: string | undefined;
   private discovery: Promise<string> | undefined;
   private readonly abort = new AbortController();
 
@@ -145,17 +149,29 @@ export class Connection {
     return this.discovery;
   }
 
-  /** Asks every endpoint at once; the first that names a leader wins (a stale answer is corrected by a redirect). */
+  /**
+   * Asks every endpoint at once; the first that names a leader wins (a stale
+   * answer is corrected by a redirect). A node that knows no leader, or only
+   * the one this client just failed to reach, answers once it knows another
+   * (`wait_for_leader_ms`, most of the time left for the ask): during a
+   * failover the new leader is learned as soon as it is elected, not at the
+   * next retry of a growing backoff.
+   */
   private discover(deadlineAt: number): Promise<string> {
     const { endpoints, discoveryTimeoutMs } = this.config;
-    const perNodeDeadline = new Date(Math.min(deadlineAt, Date.now() + discoveryTimeoutMs));
+    const perNodeDeadlineMs = Math.min(deadlineAt, Date.now() + discoveryTimeoutMs);
+    const perNodeDeadline = new Date(perNodeDeadlineMs);
+    const request = {
+      waitForLeaderMs: Math.max(0, perNodeDeadlineMs - Date.now() - LEADER_WAIT_MARGIN_MS),
+      unreachableLeaderAddress: this.unreachableLeader ?? '',
+    };
     return new Promise<string>((resolve, reject) => {
       let pending = endpoints.length;
       const failures: string[] = [];
       let settled = false;
       for (const endpoint of endpoints) {
         this.stubs(endpoint).cluster.getClusterInfo(
-          {},
+          request,
           this.metadata(),
           { deadline: perNodeDeadline },
           (err, res) => {
@@ -164,6 +180,7 @@ export class Connection {
             if (err === null && res !== undefined && res.leaderAddress !== '') {
               settled = true;
               this.knownLeader = res.leaderAddress;
+              this.unreachableLeader = undefined;
               this.config.logger.debug('leader discovered', { leader: res.leaderAddress, via: endpoint });
               resolve(res.leaderAddress);
               return;
@@ -197,7 +214,12 @@ export class Connection {
       this.config.logger.debug('redirected to the leader', { from: address, leader: hint });
       return true;
     }
-    if (this.knownLeader === address) this.knownLeader = undefined;
+    if (this.knownLeader === address) {
+      this.knownLeader = undefined;
+      // The leader itself failed: the next discovery waits for another one.
+      if (err instanceof UnavailableError || err instanceof DeadlineExceededError)
+        this.unreachableLeader = address;
+    }
     return false;
   }
 

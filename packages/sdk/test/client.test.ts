@@ -50,6 +50,28 @@ describe('leader discovery', () => {
     await expect(c.publish('t', 'x')).resolves.toBe(1n);
   });
 
+  it('asks for a leader other than one it could not reach, and lets nodes wait for it', async () => {
+    cluster = await FakeCluster.start(2, 1);
+    const dead = '127.0.0.1:1';
+    const asked = cluster.nodes[0]!;
+    asked.claimedLeader = dead;
+    const c = connect(cluster, [asked.address]);
+    const done = c.publish('t', 'x');
+    await until(
+      () => asked.infoRequests.some((r) => r.unreachableLeaderAddress === dead),
+      'a discovery naming it',
+    );
+    asked.claimedLeader = undefined;
+    await expect(done).resolves.toBe(1n);
+    // Every discovery lets the node wait most of its time for a leader (discoveryTimeoutMs 2 000).
+    for (const r of asked.infoRequests) {
+      expect(r.waitForLeaderMs).toBeGreaterThan(1_000);
+      expect(r.waitForLeaderMs).toBeLessThan(2_000);
+    }
+    // The first discovery knew of no unreachable leader.
+    expect(asked.infoRequests[0]!.unreachableLeaderAddress).toBe('');
+  });
+
   it('follows a redirect when a stale node names a follower as leader', async () => {
     cluster = await FakeCluster.start(3, 2);
     cluster.nodes[0]!.claimedLeader = cluster.nodes[1]!.address;

@@ -61,6 +61,8 @@ export class FakeNode {
   /** Calls by method name, as received (before any leader check). */
   readonly calls: string[] = [];
   readonly metadata: grpc.Metadata[] = [];
+  /** GetClusterInfo requests, as received. */
+  readonly infoRequests: pb.GetClusterInfoRequest[] = [];
 
   constructor(
     readonly id: string,
@@ -273,6 +275,7 @@ export class FakeCluster {
       getClusterInfo: (call, cb) => {
         node.calls.push('getClusterInfo');
         node.metadata.push(call.metadata);
+        node.infoRequests.push(call.request);
         const leaderAddress = node.claimedLeader ?? this.leader?.address ?? '';
         cb(null, {
           clusterId: 'fake',

@@ -117,9 +117,87 @@ function memberProto(m: MemberStatus): pb.Member.$Properties {
   };
 }
 
+/** Longest `GetClusterInfo.wait_for_leader_ms` honoured. */
+export const MAX_LEADER_WAIT_MS = 10_000;
+
+/**
+ * Waits for `GetClusterInfo.wait_for_leader_ms`: resolves once this node
+ * knows a leader it can vouch for, after `waitMs`, or when the call is
+ * cancelled, whichever is first. A leader counts unless its client address is
+ * the one the client could not reach and no message from it has arrived here
+ * since the request did (itself, when it leads, always counts): a client that
+ * failed to reach a live leader is answered with its next heartbeat, one that
+ * lost a dead leader when the next is elected. Checked on every leader change
+ * and every heartbeat interval.
+ */
+class LeaderWait {
+  private readonly waiters = new Set<() => void>();
+  private poll: NodeJS.Timeout | undefined;
+
+  constructor(private readonly ctx: ServerContext) {
+    ctx.node.on('leader-changed', () => this.checkAll());
+  }
+
+  private get heartbeatMs(): number {
+    return this.ctx.config.raft.heartbeatTicks * this.ctx.config.raft.tickMs;
+  }
+
+  private known(unreachable: string, askedAtMs: number): boolean {
+    const { node } = this.ctx;
+    const s = node.status();
+    if (s.leaderAddress === '') return false;
+    if (s.leaderAddress !== unreachable || s.leader === node.id) return true;
+    return (node.lastHeardFrom(s.leader) ?? Number.NEGATIVE_INFINITY) > askedAtMs;
+  }
+
+  until(
+    unreachable: string,
+    waitMs: number,
+    call: {
+      on(event: 'cancelled', fn: () => void): unknown;
+      off(event: 'cancelled', fn: () => void): unknown;
+    },
+  ): Promise<void> {
+    const askedAtMs = Date.now();
+    if (this.ctx.stopping || this.known(unreachable, askedAtMs)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.ctx.stopping || this.known(unreachable, askedAtMs)) done();
+      };
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        if (this.waiters.size === 0) this.stopPolling();
+        call.off('cancelled', done);
+        resolve();
+      };
+      const timer = setTimeout(done, waitMs);
+      timer.unref();
+      this.waiters.add(check);
+      call.on('cancelled', done);
+      this.poll ??= setInterval(() => this.checkAll(), this.heartbeatMs);
+      this.poll.unref();
+    });
+  }
+
+  private checkAll(): void {
+    for (const check of [...this.waiters]) check();
+  }
+
+  private stopPolling(): void {
+    clearInterval(this.poll);
+    this.poll = undefined;
+  }
+}
+
 export function clusterHandlers(ctx: ServerContext): ClusterHandlers {
+  const leaderWait = new LeaderWait(ctx);
   return {
-    getClusterInfo: unary(ctx, async () => {
+    getClusterInfo: unary(ctx, async (req, call) => {
+      const waitMs = Math.min(req.waitForLeaderMs ?? 0, MAX_LEADER_WAIT_MS);
+      if (waitMs > 0) {
+        await leaderWait.until(req.unreachableLeaderAddress ?? '', waitMs, call);
+      }
       const s = ctx.node.status();
       return {
         clusterId: s.clusterId,

@@ -205,6 +205,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private readonly reads = new Map<string, PendingRead>();
   /** Received snapshot data by `index:term`, with the Ready round it was stepped in. */
   private readonly incoming = new Map<string, { path: string; seq: number }>();
+  /** When a message from each peer last arrived (see `lastHeardFrom`). */
+  private readonly heardAt = new Map<NodeId, number>();
   private readonly readPrefix = randomBytes(8);
   private readSeq = 0;
   private readySeq = 0;
@@ -567,11 +569,18 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     await this.logStore.close();
   }
 
+  /** When (Date.now()) a message from `id` last arrived here; undefined if none did. */
+  lastHeardFrom(id: NodeId): number | undefined {
+    return this.heardAt.get(id);
+  }
+
   // ---------------------------------------------------------------- transport handler
 
   receive(messages: Message[]): void {
     if (this.closing) return;
+    const now = Date.now();
     for (const m of messages) {
+      this.heardAt.set(m.from, now);
       try {
         this.core.step(m);
       } catch (error) {
