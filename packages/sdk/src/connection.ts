@@ -162,7 +162,7 @@ export class Connection {
     const perNodeDeadlineMs = Math.min(deadlineAt, Date.now() + discoveryTimeoutMs);
     const perNodeDeadline = new Date(perNodeDeadlineMs);
     const request = {
-      waitForLeaderMs: Math.max(0, perNodeDeadlineMs - Date.now() - LEADER_WAIT_MARGIN_MS),
+      waitForLeaderMs: Math.max(0, Math.floor(perNodeDeadlineMs - Date.now() - LEADER_WAIT_MARGIN_MS)),
       unreachableLeaderAddress: this.unreachableLeader ?? '',
     };
     return new Promise<string>((resolve, reject) => {
