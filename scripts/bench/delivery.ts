@@ -149,6 +149,7 @@ async function warm(client: ReturnType<typeof newClient>, n: number, graceMs: nu
       latencies: false,
     });
     await ledger.waitFor(n, 1_000 + graceMs);
+    if (ledger.delivered < n) throw new Error(`warm-up: ${ledger.delivered} of ${n} delivered`);
   } finally {
     await sub.close();
   }

@@ -125,7 +125,7 @@ describe('Proposer: acks share entries', () => {
     const ackTags = (log: HeldLog) => log.commands().map((c) => (c.kind === 'ack' ? c.tags.length : -1));
 
     it('a client awaiting each answer never waits; concurrent acks then wait out the linger together', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
       const h = await Harness.create();
       h.now = Date.now();
       await h.publish(...Array.from({ length: 8 }, (_, i) => ({ topic: 't', payload: text(`m${i}`) })));
@@ -165,7 +165,7 @@ describe('Proposer: acks share entries', () => {
     });
 
     it('an entry that fills limits.maxTagsPerCommand goes without waiting', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
       const h = await Harness.create();
       const log = new HeldLog(h);
       const proposer = new Proposer(log as unknown as RaftNode, h.sm, {
@@ -190,7 +190,18 @@ describe('Proposer: acks share entries', () => {
       expect(ackTags(log)).toEqual([1, perRequest]);
       await log.commitNext();
       await log.commitNext();
-      expect(await Promise.all(answers)).toHaveLength(6);
+      // Lingering again (two requests in one entry); one that exactly fills an entry goes at once.
+      answers.push(proposer.ack([tag(5_000)]), proposer.ack([tag(5_001)]));
+      answers.push(proposer.ack([tag(5_002)]), proposer.ack([tag(5_003)]));
+      await log.commitNext();
+      expect(ackTags(log)).toEqual([1, 2]);
+      await log.commitNext();
+      await log.commitNext();
+      expect(ackTags(log)).toEqual([]);
+      answers.push(proposer.ack(Array.from({ length: perRequest }, (_, i) => tag(10_000 + i))));
+      expect(ackTags(log)).toEqual([perRequest]);
+      await log.commitNext();
+      expect(await Promise.all(answers)).toHaveLength(11);
     });
   });
 });

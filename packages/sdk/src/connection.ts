@@ -145,8 +145,26 @@ export class Connection {
       this.discovery = this.discover(deadlineAt).finally(() => {
         this.discovery = undefined;
       });
+      return this.discovery;
     }
-    return this.discovery;
+    // A discovery started for another call may wait longer for a leader than this call may.
+    const discovery = this.discovery;
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new DeadlineExceededError('no leader found within the call deadline')),
+        Math.max(0, deadlineAt - Date.now()),
+      );
+      discovery.then(
+        (address) => {
+          clearTimeout(timer);
+          resolve(address);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
   }
 
   /**
@@ -211,6 +229,7 @@ export class Connection {
     const hint = err instanceof NotLeaderError ? (err.leaderAddress ?? leaderHint(err)) : undefined;
     if (hint !== undefined && hint !== address) {
       this.knownLeader = hint;
+      this.unreachableLeader = undefined;
       this.config.logger.debug('redirected to the leader', { from: address, leader: hint });
       return true;
     }

@@ -1,5 +1,8 @@
 import { performance } from 'node:perf_hooks';
 
+/** What a released slot below `head` holds. */
+const RELEASED = { atMs: Number.NEGATIVE_INFINITY, value: undefined as never };
+
 /**
  * Deliveries the server sent ahead of their lease start (`Delivery.starts_at_ms`),
  * held until that moment and then released in start order, never earlier.
@@ -16,9 +19,6 @@ import { performance } from 'node:perf_hooks';
  * that re-arms until the monotonic clock reaches the earliest release time
  * (Node timers can fire a little early).
  */
-/** What a released slot below `head` holds. */
-const RELEASED = { atMs: Number.NEGATIVE_INFINITY, value: undefined as never };
-
 export class Hold<T> {
   /** Sorted by `atMs` (arrivals are nearly in order: insertion searches from the back); released below `head`. */
   private items: { atMs: number; value: T }[] = [];

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { pb } from '@fermata/protocol';
 import { int64FromSafe, toUint64 } from '@fermata/protocol';
 import type { Logger } from 'pino';
@@ -78,10 +79,10 @@ export function pushAtMs(startsAtMs: number, pushAheadMs: number): number {
 
 /**
  * Least time between two lease rounds of a queue whose next entry is not
- * urgent (due later than `pushAheadMs` from now): with a look-ahead of
+ * urgent (due later than `pushAheadMs`, or this, from now): with a look-ahead of
  * seconds, every ack that frees a slot or publish that adds an entry within
  * it would otherwise start a round of its own (a Raft round on every node for
- * a few entries). An entry due within `pushAheadMs` is leased at once.
+ * a few entries). An urgent entry is leased at once.
  */
 export const LEASE_ROUND_INTERVAL_MS = 25;
 
@@ -148,7 +149,7 @@ export class Dispatcher {
    * step over on every read until a compaction drops them.
    */
   private readonly cursors = new Map<bigint, ScanCursor>();
-  /** Per queue, when its last lease round started, by this node's clock (see LEASE_ROUND_INTERVAL_MS). */
+  /** Per queue, when its last lease round started, on the monotonic clock (see LEASE_ROUND_INTERVAL_MS). */
   private readonly lastRoundAtMs = new Map<bigint, number>();
   /** Leased deliveries waiting for their due millisecond. */
   private readonly schedule = new PushSchedule<Consumer, pb.Delivery.$Properties>();
@@ -380,7 +381,7 @@ export class Dispatcher {
           const credit = this.registry.credit(q);
           if (credit === 0) continue;
           this.scanning.add(q);
-          this.lastRoundAtMs.set(q, Date.now());
+          this.lastRoundAtMs.set(q, performance.now());
           const epoch = this.epoch;
           void this.leaseRound(q, now, Math.min(credit, maxLeaseBatch), epoch).catch((error: unknown) => {
             if (epoch !== this.epoch) return;
@@ -507,13 +508,17 @@ export class Dispatcher {
   /**
    * The earliest time the queue's next lease round may start: at once when it
    * has not had one for LEASE_ROUND_INTERVAL_MS or its next entry is due
-   * within `pushAheadMs` (from then on), else when the interval ends.
+   * within `pushAheadMs` (at least the interval) from then on, else when the
+   * interval ends.
    */
   private roundAllowedAtMs(q: bigint, now: number): number {
     const last = this.lastRoundAtMs.get(q);
-    const wait = last === undefined ? 0 : last + LEASE_ROUND_INTERVAL_MS - Date.now();
+    const wait = last === undefined ? 0 : last + LEASE_ROUND_INTERVAL_MS - performance.now();
     if (wait <= 0) return now;
-    const urgentAt = (this.heap.get(q) ?? Number.POSITIVE_INFINITY) - this.options.pushAheadMs;
+    // With a push-ahead shorter than the interval, an entry due within the interval is urgent too.
+    const urgentAt =
+      (this.heap.get(q) ?? Number.POSITIVE_INFINITY) -
+      Math.max(this.options.pushAheadMs, LEASE_ROUND_INTERVAL_MS);
     return Math.max(now, Math.min(now + wait, urgentAt));
   }
 

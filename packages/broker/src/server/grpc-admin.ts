@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { AdminHandlers, ClusterHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import type { MemberStatus } from '@fermata/raft';
@@ -158,7 +159,7 @@ class LeaderWait {
       off(event: 'cancelled', fn: () => void): unknown;
     },
   ): Promise<void> {
-    const askedAtMs = Date.now();
+    const askedAtMs = performance.now();
     if (this.ctx.stopping || this.known(unreachable, askedAtMs)) return Promise.resolve();
     return new Promise((resolve) => {
       const check = () => {

@@ -74,7 +74,7 @@ class Coalescer<T extends { reject(error: unknown): void }> {
   private readonly queue: T[] = [];
   private inFlight = 0;
   private charged = 0;
-  /** When the last group was proposed, and how many requests it carried (see `lingerMs`). */
+  /** When the last group was proposed (monotonic clock), and how many requests it carried (see `lingerMs`). */
   private lastProposedAtMs = Number.NEGATIVE_INFINITY;
   private lastGroupSize = 0;
   private lingerTimer: NodeJS.Timeout | undefined;
@@ -110,7 +110,7 @@ class Coalescer<T extends { reject(error: unknown): void }> {
   private linger(): boolean {
     const lingerMs = this.lingerMs();
     if (lingerMs <= 0 || this.lastGroupSize < 2) return false;
-    const wait = this.lastProposedAtMs + lingerMs - Date.now();
+    const wait = this.lastProposedAtMs + lingerMs - performance.now();
     if (wait <= 0) return false;
     if (!this.lingerTimer) {
       this.lingerTimer = setTimeout(() => {
@@ -148,9 +148,10 @@ class Coalescer<T extends { reject(error: unknown): void }> {
           used[d]! += n;
         });
       }
-      if (!full && this.linger()) return;
+      // A group that reaches a cap is as full as one that leaves a request out.
+      if (!full && !used.some((n, d) => n >= caps[d]!) && this.linger()) return;
       const group = this.queue.splice(0, take);
-      this.lastProposedAtMs = Date.now();
+      this.lastProposedAtMs = performance.now();
       this.lastGroupSize = group.length;
       this.inFlight++;
       void this.propose(group).finally(() => {

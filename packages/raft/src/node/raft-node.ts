@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createReadStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { decodeConfChange } from '../core/conf-change.js';
 import { ConfChangeInProgressError, NotLeaderError, RaftInvariantError } from '../core/errors.js';
 import { RaftCore } from '../core/raft-core.js';
@@ -569,7 +570,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     await this.logStore.close();
   }
 
-  /** When (Date.now()) a message from `id` last arrived here; undefined if none did. */
+  /** When a message from `id` last arrived here, on the monotonic clock (`performance.now()`); undefined if none did. */
   lastHeardFrom(id: NodeId): number | undefined {
     return this.heardAt.get(id);
   }
@@ -578,7 +579,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   receive(messages: Message[]): void {
     if (this.closing) return;
-    const now = Date.now();
+    const now = performance.now();
     for (const m of messages) {
       this.heardAt.set(m.from, now);
       try {
