@@ -140,22 +140,25 @@ export function settingsFromProto(s: pb.TopicSettings.$Properties | null | undef
   };
 }
 
-/** A client's `PublishMessage` as the state machine's input (the server calls this per message). */
+/**
+ * A client's `PublishMessage` as the state machine's input (the server calls
+ * this per message). Every field is present, `undefined` when not set, in one
+ * order: objects of one shape keep the per-message code that reads them fast
+ * (built by spreading a base object, V8 gave them a shape whose property
+ * reads made `messageValid` ~30 times slower).
+ */
 export function publishInputFromProto(m: pb.PublishMessage.$Properties): PublishInput {
-  const base = {
+  const delay = m.schedule === 'delayMs' || (m.schedule === undefined && m.delayMs != null);
+  const at = !delay && (m.schedule === 'deliverAtMs' || (m.schedule === undefined && m.deliverAtMs != null));
+  return {
     topic: m.topic ?? '',
     payload: m.payload ?? new Uint8Array(0),
     headers: { ...(m.headers ?? {}) },
+    delayMs: delay ? num(m.delayMs, 'delay_ms') : undefined,
+    deliverAtMs: at ? num(m.deliverAtMs, 'deliver_at_ms') : undefined,
     ttlMs: num(m.ttlMs, 'ttl_ms'),
     key: m.key ?? '',
   };
-  if (m.schedule === 'delayMs' || (m.schedule === undefined && m.delayMs != null)) {
-    return { ...base, delayMs: num(m.delayMs, 'delay_ms') };
-  }
-  if (m.schedule === 'deliverAtMs' || (m.schedule === undefined && m.deliverAtMs != null)) {
-    return { ...base, deliverAtMs: num(m.deliverAtMs, 'deliver_at_ms') };
-  }
-  return base;
 }
 
 function publishInputToProto(m: PublishInput): pb.PublishMessage.$Properties {
