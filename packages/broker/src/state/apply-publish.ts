@@ -109,6 +109,9 @@ function messageBody(
     enqueuedAtMs: ctx.nowMs,
     dueAtMs,
     expireAtMs: ttlMs > 0 ? ctx.nowMs + ttlMs : 0,
+    // The shape addMessage gives an implied-index body: one shape for every published body.
+    deadLetter: undefined,
+    indexImplied: undefined,
   };
 }
 

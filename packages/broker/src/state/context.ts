@@ -632,7 +632,24 @@ export class ApplyContext {
   private addLoadedMessage(topic: TopicRec, body: BodyRec): void {
     // `default` cannot be deleted, so a topic of one group has only `default`.
     const indexImplied = topic.groups.length === 1 && topic.groups[0] === DEFAULT_GROUP && body.key === '';
-    this.putBody(indexImplied ? { ...body, indexImplied } : body);
+    // One literal, not `{ ...body, indexImplied }`: V8 gives a spread that adds a property a shape
+    // whose reads are several times slower, and encodeBody reads every field of every body.
+    this.putBody(
+      indexImplied
+        ? {
+            id: body.id,
+            topic: body.topic,
+            payload: body.payload,
+            headers: body.headers,
+            key: body.key,
+            enqueuedAtMs: body.enqueuedAtMs,
+            dueAtMs: body.dueAtMs,
+            expireAtMs: body.expireAtMs,
+            deadLetter: body.deadLetter,
+            indexImplied,
+          }
+        : body,
+    );
     const groups: GroupRef[] = [];
     for (const group of topic.groups) {
       const tag = this.insertEntry(topic, {

@@ -521,20 +521,19 @@ export function decodeBody(bytes: Uint8Array): BodyRec {
     enqueuedAtMs: n64(m.enqueuedAtMs),
     dueAtMs: n64(m.dueAtMs),
     expireAtMs: n64(m.expireAtMs),
-    ...(m.indexImplied ? { indexImplied: true } : {}),
-    ...(d
+    // Every field present (undefined when unset), one shape: conditional spreads make slow objects.
+    deadLetter: d
       ? {
-          deadLetter: {
-            sourceTopic: d.sourceTopic ?? '',
-            sourceGroup: d.sourceGroup ?? '',
-            sourceId: toBigInt(d.sourceId),
-            sourceKey: d.sourceKey ?? '',
-            reason: d.reason === 'expired' ? ('expired' as const) : ('max_attempts' as const),
-            attempts: d.attempts ?? 0,
-            deliveredAtMs: (d.deliveredAtMs ?? []).map(n64),
-            deadLetteredAtMs: n64(d.deadLetteredAtMs),
-          },
+          sourceTopic: d.sourceTopic ?? '',
+          sourceGroup: d.sourceGroup ?? '',
+          sourceId: toBigInt(d.sourceId),
+          sourceKey: d.sourceKey ?? '',
+          reason: d.reason === 'expired' ? ('expired' as const) : ('max_attempts' as const),
+          attempts: d.attempts ?? 0,
+          deliveredAtMs: (d.deliveredAtMs ?? []).map(n64),
+          deadLetteredAtMs: n64(d.deadLetteredAtMs),
         }
-      : {}),
+      : undefined,
+    indexImplied: m.indexImplied ? true : undefined,
   };
 }
