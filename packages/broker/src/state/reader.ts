@@ -205,7 +205,19 @@ export class BrokerReader {
         later(e.dueAtMs);
         return false;
       }
-      entries.push({ ...e, tag: tag.slice() });
+      // A literal, not `{ ...e, tag }`: a spread that adds a property gives V8's slow object shape.
+      entries.push({
+        id: e.id,
+        topic: e.topic,
+        group: e.group,
+        dueAtMs: e.dueAtMs,
+        attempt: e.attempt,
+        inFlight: e.inFlight,
+        deliveredAtMs: e.deliveredAtMs,
+        expireAtMs: e.expireAtMs,
+        indexImplied: e.indexImplied,
+        tag: tag.slice(),
+      });
       if (version !== undefined) taken.push([new Uint8Array(k), new Uint8Array(v)]);
     });
     if (version !== undefined && taken.length > 0) this.cacheFiller!.fill(version, taken);
