@@ -494,7 +494,7 @@ export function encodeBody(b: BodyRec): Uint8Array {
   if (b.id !== 0n) w.tag(1, WIRE_VARINT).varint64(b.id);
   if (b.topic !== '') w.tag(2, WIRE_LEN).string(b.topic);
   if (b.payload.length > 0) w.tag(3, WIRE_LEN).bytes(b.payload);
-  for (const name of Object.keys(b.headers)) {
+  for (const name in b.headers) {
     const value = b.headers[name]!;
     const size =
       lenFieldSize(Buffer.byteLength(name, 'utf8')) + lenFieldSize(Buffer.byteLength(value, 'utf8'));
