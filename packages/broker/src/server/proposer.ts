@@ -137,19 +137,16 @@ class Coalescer<T extends { reject(error: unknown): void }> {
       const caps = this.caps();
       const used = caps.map(() => 0);
       let take = 0;
-      let full = false;
       for (; take < this.queue.length; take++) {
         const size = this.sizes(this.queue[take]!);
-        if (take > 0 && size.some((n, d) => used[d]! + n > caps[d]!)) {
-          full = true;
-          break;
-        }
+        if (take > 0 && size.some((n, d) => used[d]! + n > caps[d]!)) break;
         size.forEach((n, d) => {
           used[d]! += n;
         });
       }
-      // A group that reaches a cap is as full as one that leaves a request out.
-      if (!full && !used.some((n, d) => n >= caps[d]!) && this.linger()) return;
+      // Full: a request was left out, or the group reaches a cap.
+      const full = take < this.queue.length || used.some((n, d) => n >= caps[d]!);
+      if (!full && this.linger()) return;
       const group = this.queue.splice(0, take);
       this.lastProposedAtMs = performance.now();
       this.lastGroupSize = group.length;
@@ -200,6 +197,7 @@ export class Proposer {
     () => [this.sm.limits.maxTagsPerCommand],
     { limit: 'maxQueuedAckTags', field: 'tags', max: MAX_QUEUED_ACK_TAGS, charge: (q) => q.tags.length },
     (group) => this.proposeAcks(group),
+    // A getter: field initializers run before the constructor's parameter properties are set.
     () => this.options.ackLingerMs,
   );
 
