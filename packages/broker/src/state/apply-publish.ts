@@ -27,7 +27,8 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
   // One parallel round of reads for every request and message key the batch names.
   const reads: Uint8Array[] = [];
   for (const s of spans)
-    if (s.idempotencyKey !== '') reads.push(NS.requests.key(requestSuffix(s.idempotencyKey)));
+    if (s.idempotencyKey !== '' && ctx.mayHaveRequest(s.idempotencyKey))
+      reads.push(NS.requests.key(requestSuffix(s.idempotencyKey)));
   for (const m of cmd.messages) if (m.key) reads.push(NS.keys.key(topicKeySuffix(m.topic, m.key)));
   if (reads.length > 0) await ctx.txn.prefetch(reads);
 
@@ -36,7 +37,10 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
   let i = 0;
   for (const [r, span] of spans.entries()) {
     const end = i + span.count;
-    const earlier = span.idempotencyKey !== '' ? await ctx.getRequest(span.idempotencyKey) : undefined;
+    const earlier =
+      span.idempotencyKey !== '' && ctx.mayHaveRequest(span.idempotencyKey)
+        ? await ctx.getRequest(span.idempotencyKey)
+        : undefined;
     if (earlier && earlier.windowEndMs > now) {
       if (earlier.results.length === span.count) {
         for (const x of earlier.results) results.push({ ...x, deduplicated: true });

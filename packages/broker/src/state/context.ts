@@ -42,6 +42,7 @@ import {
   type RequestRec,
   type TopicRec,
 } from './records.js';
+import type { RequestFilter } from './request-filter.js';
 import type { Txn } from './txn.js';
 
 /**
@@ -101,6 +102,7 @@ export class ApplyContext {
     readonly limits: Limits,
     private readonly hasher: QueueHasher,
     readonly ids: EventRepository,
+    private readonly requestFilter: RequestFilter,
   ) {}
 
   // ---- ids ---------------------------------------------------------------
@@ -469,6 +471,11 @@ export class ApplyContext {
     this.txn.put(NS.keys.key(topicKeySuffix(topic, key)), encodeKeyRec(rec));
   }
 
+  /** False only when the store holds no request record under the key (request-filter.ts): no read needed. */
+  mayHaveRequest(idempotencyKey: string): boolean {
+    return this.requestFilter.mayHave(idempotencyKey);
+  }
+
   async getRequest(idempotencyKey: string): Promise<RequestRec | undefined> {
     const raw = await this.txn.get(NS.requests.key(requestSuffix(idempotencyKey)));
     return raw ? decodeRequestRec(raw) : undefined;
@@ -478,11 +485,15 @@ export class ApplyContext {
   putRequest(idempotencyKey: string, rec: RequestRec): void {
     this.txn.put(NS.requests.key(requestSuffix(idempotencyKey)), encodeRequestRec(rec));
     this.txn.put(NS.requestWindow.key(requestWindowSuffix(rec.windowEndMs, idempotencyKey)), EMPTY);
+    this.requestFilter.add(idempotencyKey, rec.windowEndMs);
+    this.txn.onRollback(() => this.requestFilter.forgotten(rec.windowEndMs));
   }
 
   forgetRequest(idempotencyKey: string, rec: RequestRec): void {
     this.txn.del(NS.requests.key(requestSuffix(idempotencyKey)));
     this.txn.del(NS.requestWindow.key(requestWindowSuffix(rec.windowEndMs, idempotencyKey)));
+    this.requestFilter.forgotten(rec.windowEndMs);
+    this.txn.onRollback(() => this.requestFilter.add(idempotencyKey, rec.windowEndMs));
   }
 
   /** Forgets a key record, its window entry and the tombstone of its ended message. */

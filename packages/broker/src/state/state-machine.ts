@@ -19,6 +19,7 @@ import { META, readU64, u64 } from './layout.js';
 import { type Limits, resolveLimits } from './limits.js';
 import { BrokerReader } from './reader.js';
 import { cacheable, RecordCache } from './record-cache.js';
+import { RequestFilter } from './request-filter.js';
 import type { ApplyResult, CommandResult } from './results.js';
 import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot.js';
 import { keyId, Txn } from './txn.js';
@@ -65,6 +66,8 @@ export class BrokerStateMachine implements StateMachine {
   /** apply, flush and restore run one at a time (a flush must never record an index behind the data). */
   private tail: Promise<unknown> = Promise.resolve();
   private readonly cache: RecordCache;
+  /** Which idempotency keys may have a request record: a publish under a new key reads nothing. */
+  readonly requestFilter = new RequestFilter();
   /** Store writes made visible to the record cache so far (see `warmCache`). */
   private writes = 0;
   /** See BrokerStateMachineOptions.onDue; may be set after open (the dispatcher starts later). */
@@ -127,6 +130,7 @@ export class BrokerStateMachine implements StateMachine {
     );
     sm.onDue = options.onDue;
     sm.onWithdrawn = options.onWithdrawn;
+    await sm.requestFilter.build(store);
     return sm;
   }
 
@@ -164,7 +168,7 @@ export class BrokerStateMachine implements StateMachine {
     const results: ApplyResult[] = [];
     if (entries.length === 0) return results;
     const txn = new Txn(this.store, this.cache);
-    const ctx = new ApplyContext(txn, this.limits, this.hasher, this.ids);
+    const ctx = new ApplyContext(txn, this.limits, this.hasher, this.ids, this.requestFilter);
     let applied = this.applied;
     let lastNow = this.lastNow;
     const lastIdBefore = this.ids.lastId;
@@ -202,8 +206,10 @@ export class BrokerStateMachine implements StateMachine {
       this.writes++;
       txn.written();
     } catch (err) {
-      // Nothing was written: forget what this batch observed.
+      // Nothing was written: forget what this batch observed. The request filter counted this
+      // batch's records as if they were: it answers "may have" for every key from now on.
       this.ids.reset(lastIdBefore);
+      this.requestFilter.invalidate();
       throw err;
     }
     this.applied = applied;
@@ -238,6 +244,7 @@ export class BrokerStateMachine implements StateMachine {
       this.writes++;
       this.cache.clear();
       try {
+        this.requestFilter.invalidate();
         await restoreInto(this.store, chunks);
       } catch (err) {
         // Half a snapshot is no state at all: leave an empty store at index 0 (a snapshot is needed again).
@@ -256,6 +263,7 @@ export class BrokerStateMachine implements StateMachine {
       this.applied = s.applied;
       this.lastNow = s.lastNow;
       this.ids.reset(s.lastId);
+      await this.requestFilter.build(this.store);
       return s.applied;
     });
   }
