@@ -31,6 +31,20 @@ export function toUint64(value: bigint): Long {
   return new Long(Number(value & 0xffffffffn) | 0, Number(value >> 32n) | 0, true);
 }
 
+/**
+ * A safe integer for an int64 field being encoded, as it is: protobufjs's
+ * writer takes a number (exact up to 2^53) without the BigInt arithmetic and
+ * Long object `toInt64` costs. The generated types name only Long, hence the
+ * cast. Not for decoded messages: those carry Longs.
+ */
+export function numberAsInt64(value: number): Long;
+export function numberAsInt64(value: number | undefined): Long | undefined;
+export function numberAsInt64(value: number | undefined): Long | undefined {
+  if (value !== undefined && !Number.isSafeInteger(value))
+    throw new RangeError(`not a safe integer: ${value}`);
+  return value as unknown as Long | undefined;
+}
+
 /** A bigint as a signed wire Long. Throws RangeError outside the int64 range. */
 export function toInt64(value: bigint): Long {
   if (value < I64_MIN || value > I64_MAX) throw new RangeError(`out of int64 range: ${value}`);

@@ -21,7 +21,7 @@ import {
   newIdempotencyKey,
   type PublishOptions,
   type PublishResult,
-  toPublishMessage,
+  wireMessage,
 } from './publishing.js';
 
 /** How far a publish must have travelled before it is answered. */
@@ -169,7 +169,7 @@ export class Producer {
     if (this.closing !== undefined) return Promise.reject(new ClosedError('the producer is closed'));
     let msg: pb.PublishMessage.$Properties;
     try {
-      msg = toPublishMessage({ ...options, topic, payload });
+      msg = wireMessage(topic, payload, options);
     } catch (e) {
       return Promise.reject(e);
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type pb, toBigInt, toInt64, toSafeNumber } from '@fermata/protocol';
+import { numberAsInt64, type pb, toBigInt, toSafeNumber } from '@fermata/protocol';
 import { InvalidArgumentError } from './errors.js';
 import { type Payload, toBytes } from './payload.js';
 
@@ -61,31 +61,38 @@ function checkMs(value: number, field: string): void {
  * message fails at once instead of taking a whole batch down on the server.
  */
 export function toPublishMessage(input: PublishInput, fieldPrefix = ''): pb.PublishMessage.$Properties {
-  const { topic, payload, delayMs, deliverAt, ttlMs, key, headers } = input;
+  return wireMessage(input.topic, input.payload, input, fieldPrefix);
+}
+
+/**
+ * `toPublishMessage` without a PublishInput object (the producer's `send`).
+ * The message is one object literal with every field, `undefined` when unset:
+ * adding properties one by one gives V8 a slower object shape, read by the
+ * encoder (docs/benchmarks.md, "Optimizations made"). Times and durations go
+ * to the encoder as numbers (checked safe integers), not Long objects.
+ */
+export function wireMessage(
+  topic: string,
+  payload: Payload,
+  options: PublishOptions,
+  fieldPrefix = '',
+): pb.PublishMessage.$Properties {
+  const { delayMs, deliverAt, ttlMs, key, headers } = options;
   if (typeof topic !== 'string' || topic === '') {
     throw new InvalidArgumentError(`${fieldPrefix}topic: must be a non-empty string`, `${fieldPrefix}topic`);
   }
-  const msg: pb.PublishMessage.$Properties = { topic, payload: toBytes(payload) };
+  const bytes = toBytes(payload);
   if (delayMs !== undefined && deliverAt !== undefined) {
     throw new InvalidArgumentError(
       `${fieldPrefix}delayMs: give delayMs or deliverAt, not both`,
       `${fieldPrefix}delayMs`,
     );
   }
-  if (delayMs !== undefined) {
-    checkMs(delayMs, `${fieldPrefix}delayMs`);
-    msg.delayMs = toInt64(BigInt(delayMs));
-  }
-  if (deliverAt !== undefined) {
-    const at = deliverAt instanceof Date ? deliverAt.getTime() : deliverAt;
-    checkMs(at, `${fieldPrefix}deliverAt`);
-    msg.deliverAtMs = toInt64(BigInt(at));
-  }
-  if (ttlMs !== undefined) {
-    checkMs(ttlMs, `${fieldPrefix}ttlMs`);
-    msg.ttlMs = toInt64(BigInt(ttlMs));
-  }
-  if (key !== undefined && key !== '') msg.key = key;
+  if (delayMs !== undefined) checkMs(delayMs, `${fieldPrefix}delayMs`);
+  const at = deliverAt instanceof Date ? deliverAt.getTime() : deliverAt;
+  if (at !== undefined) checkMs(at, `${fieldPrefix}deliverAt`);
+  if (ttlMs !== undefined) checkMs(ttlMs, `${fieldPrefix}ttlMs`);
+  let copied: Record<string, string> | undefined;
   if (headers !== undefined) {
     for (const [name, value] of Object.entries(headers)) {
       if (typeof value !== 'string') {
@@ -95,9 +102,17 @@ export function toPublishMessage(input: PublishInput, fieldPrefix = ''): pb.Publ
         );
       }
     }
-    msg.headers = { ...headers };
+    copied = { ...headers };
   }
-  return msg;
+  return {
+    topic,
+    payload: bytes,
+    headers: copied,
+    delayMs: numberAsInt64(delayMs),
+    deliverAtMs: numberAsInt64(at),
+    ttlMs: numberAsInt64(ttlMs),
+    key: key !== undefined && key !== '' ? key : undefined,
+  };
 }
 
 /** Bytes a message occupies in a batch, roughly (for the producer's size limits). */
