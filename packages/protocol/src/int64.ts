@@ -18,6 +18,9 @@ export function toBigInt(value: WireInt64): bigint {
     return BigInt(value);
   }
   if (typeof value === 'string') return BigInt(value);
+  const high = value.high >>> 0;
+  // Below 2^53 (ids, times): one exact number, one BigInt, instead of four BigInt steps.
+  if (high < 0x200000) return BigInt(high * 0x100000000 + (value.low >>> 0));
   const lo = BigInt(value.low >>> 0);
   const hi = BigInt(value.high >>> 0);
   const unsignedValue = (hi << 32n) | lo;

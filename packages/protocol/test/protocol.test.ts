@@ -10,6 +10,7 @@ import {
   int64FromSafe,
   Long,
   makeClient,
+  numberAsInt64,
   toBigInt,
   toInt64,
   toSafeNumber,
@@ -47,6 +48,46 @@ describe('64-bit integers', () => {
     expect(
       toBigInt(v1.PublishResult.decode(v1.PublishResult.encode({ id: toUint64(beyondDouble) }).finish()).id),
     ).toBe(beyondDouble);
+  });
+
+  it('read Longs as bigints alike below and above 2^53, signed and unsigned', () => {
+    const values = [
+      0n,
+      1n,
+      (1n << 32n) - 1n,
+      1n << 32n,
+      (1n << 53n) - 1n,
+      1n << 53n,
+      (1n << 53n) + 1n,
+      (1n << 63n) - 1n,
+      -1n,
+      -(1n << 53n),
+      -(1n << 63n),
+    ];
+    for (const v of values) {
+      expect(toBigInt(toInt64(v))).toBe(v);
+      expect(toBigInt(Long.fromString(v.toString()))).toBe(v);
+      if (v >= 0n) expect(toBigInt(toUint64(v))).toBe(v);
+    }
+    expect(toBigInt(toUint64((1n << 64n) - 1n))).toBe((1n << 64n) - 1n);
+    expect(toBigInt(numberAsInt64(1_700_000_000_123))).toBe(1_700_000_000_123n);
+    expect(() => numberAsInt64(2 ** 53)).toThrow(RangeError);
+  });
+
+  it('encode plain-number int64s (numberAsInt64) byte for byte as Longs', () => {
+    for (const ms of [0, 1, 86_400_000, 1_700_000_000_123, Number.MAX_SAFE_INTEGER]) {
+      const asNumber = v1.PublishMessage.encode({
+        topic: 't',
+        delayMs: numberAsInt64(ms),
+        ttlMs: numberAsInt64(ms),
+      }).finish();
+      const asLong = v1.PublishMessage.encode({
+        topic: 't',
+        delayMs: toInt64(BigInt(ms)),
+        ttlMs: toInt64(BigInt(ms)),
+      }).finish();
+      expect(Buffer.from(asNumber).equals(Buffer.from(asLong))).toBe(true);
+    }
   });
 
   it('round-trip negative int64 times', () => {

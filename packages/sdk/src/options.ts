@@ -61,12 +61,15 @@ export interface ClientOptions {
   logger?: Logger;
 }
 
+/** Does nothing: one function for every ignored callback (a new closure on a per-message path is an allocation per message). */
+export const ignore = (): void => {};
+
 /** The console logger used when none is given: warnings and errors only. */
 export const consoleLogger: Logger = {
-  debug: () => {},
+  debug: ignore,
   warn: (message, context) => console.warn(`[fermata] ${message}`, context ?? ''),
   error: (message, context) => console.error(`[fermata] ${message}`, context ?? ''),
 };
 
 /** A logger that drops everything. */
-export const silentLogger: Logger = { debug: () => {}, warn: () => {}, error: () => {} };
+export const silentLogger: Logger = { debug: ignore, warn: ignore, error: ignore };

@@ -14,6 +14,7 @@ import {
   UnavailableError,
   withoutBatchPosition,
 } from './errors.js';
+import { ignore } from './options.js';
 import type { Payload } from './payload.js';
 import {
   fromPublishResult,
@@ -193,10 +194,7 @@ export class Producer {
       createdAtMs: Date.now(),
       resolve,
       reject,
-      done: promise.then(
-        () => {},
-        () => {},
-      ),
+      done: promise.then(ignore, ignore),
     };
     if (this.waiting.length === 0 && this.hasRoom(item.bytes)) this.enqueue(item);
     else this.waiting.push(item);

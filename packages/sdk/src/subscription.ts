@@ -16,6 +16,7 @@ import {
 } from './errors.js';
 import { Hold, TransitFloor } from './hold.js';
 import { Message, type Settler } from './message.js';
+import { ignore } from './options.js';
 import { Settlements } from './settlements.js';
 
 /** What the handler is given; its returned promise decides the outcome in auto mode. */
@@ -215,13 +216,13 @@ export class Subscription {
   };
 
   private settleAck(message: Message): Promise<void> {
-    return this.settlements.request('ack', message.tag, 0, 0).then(() => {});
+    return this.settlements.request('ack', message.tag, 0, 0).then(ignore);
   }
 
   private settleNack(message: Message, delayMs: number | undefined): Promise<void> {
     const delay = delayMs ?? this.backoffFor(message.attempt, undefined);
     checkInt(delay, 0, Number.MAX_SAFE_INTEGER, 'delayMs');
-    return this.settlements.request('nack', message.tag, delay, 0).then(() => {});
+    return this.settlements.request('nack', message.tag, delay, 0).then(ignore);
   }
 
   private async settleExtend(
