@@ -40,7 +40,7 @@ const publishUnder = (h: Harness, idempotencyKey: string, n = 2) =>
 
 describe('RequestFilter', () => {
   it('answers "may have" for every key until built, and again after invalidate', async () => {
-    const f = new RequestFilter();
+    const f = new RequestFilter(600_000);
     expect(f.mayHave('anything')).toBe(true);
     await f.build(await openStore({ engine: 'memory' }));
     expect(f.mayHave('anything')).toBe(false);
@@ -62,7 +62,7 @@ describe('RequestFilter', () => {
       })),
       { sync: false },
     );
-    const f = new RequestFilter();
+    const f = new RequestFilter(600_000);
     await f.build(store);
     expect(keys.every((k) => f.mayHave(k))).toBe(true);
     expect(f.stats()).toMatchObject({ exact: true, buckets: 20, records: 5_000 });
@@ -73,7 +73,7 @@ describe('RequestFilter', () => {
   });
 
   it('drops a minute of windows when its last record is forgotten, and grows a bucket past one filter', () => {
-    const f = new RequestFilter();
+    const f = new RequestFilter(600_000);
     return f.build({ get: async () => undefined, scan: async () => 0 }).then(() => {
       f.add('a', T0);
       f.add('b', T0 + 30_000);
@@ -109,6 +109,8 @@ describe('publish under an idempotency key, with the request filter', () => {
     const h = await Harness.create({ store });
     const first = await publishUnder(h, 'before-restart');
     const reopened = await Harness.create({ store });
+    // Built at open: exact, and it knows the key (an unbuilt filter would read, and pass, anyway).
+    expect(reopened.sm.requestFilter.stats()).toMatchObject({ exact: true, records: 1 });
     reopened.now = h.now + 1_000;
     const again = await publishUnder(reopened, 'before-restart');
     expect(again.results).toEqual(first.results.map((r) => ({ ...r, deduplicated: true })));
@@ -130,6 +132,22 @@ describe('publish under an idempotency key, with the request filter', () => {
     dst.now = src.now + 1_000;
     const again = await publishUnder(dst, 'before-snapshot');
     expect(again.results).toEqual(first.results.map((r) => ({ ...r, deduplicated: true })));
+  });
+
+  it('knows a key by its UTF-8 bytes: one with a leading U+FEFF is found after a reopen, and purged', async () => {
+    const store = await openStore({ engine: 'memory' });
+    const h = await Harness.create({ store, limits: { publishDedupWindowMs: 1_000 } });
+    const key = '\uFEFFretry';
+    const first = await publishUnder(h, key);
+    const reopened = await Harness.create({ store, limits: { publishDedupWindowMs: 1_000 } });
+    reopened.now = h.now + 500;
+    const again = await publishUnder(reopened, key);
+    expect(again.results).toEqual(first.results.map((r) => ({ ...r, deduplicated: true })));
+    // The janitor reads the key back as it was written, so its purge finds the record.
+    reopened.now = T0 + 5_000;
+    expect(await reopened.sm.reader.dueRequestPurges(reopened.now, 10)).toEqual([key]);
+    expect(await reopened.ok({ kind: 'purge-keys', keys: [], requests: [key] })).toMatchObject({ purged: 1 });
+    expect(reopened.sm.requestFilter.stats()).toMatchObject({ buckets: 0, records: 0 });
   });
 
   it('keeps a key whose window ended but whose record is not yet purged, then forgets it with the purge', async () => {

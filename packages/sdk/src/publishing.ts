@@ -77,7 +77,7 @@ export function wireMessage(
   options: PublishOptions,
   fieldPrefix = '',
 ): pb.PublishMessage.$Properties {
-  const { delayMs, deliverAt, ttlMs, key, headers } = options;
+  const { delayMs, deliverAt, ttlMs, key, headers } = options ?? {};
   if (typeof topic !== 'string' || topic === '') {
     throw new InvalidArgumentError(`${fieldPrefix}topic: must be a non-empty string`, `${fieldPrefix}topic`);
   }

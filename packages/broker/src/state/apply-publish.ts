@@ -26,6 +26,7 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
     : [{ idempotencyKey: '', count: cmd.messages.length }];
   // One parallel round of reads for every request and message key the batch names.
   const reads: Uint8Array[] = [];
+  // A key without a request record (request-filter.ts) has nothing to read.
   for (const s of spans)
     if (s.idempotencyKey !== '' && ctx.mayHaveRequest(s.idempotencyKey))
       reads.push(NS.requests.key(requestSuffix(s.idempotencyKey)));
@@ -37,6 +38,7 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
   let i = 0;
   for (const [r, span] of spans.entries()) {
     const end = i + span.count;
+    // Asked again, not reused from above: an earlier span of this entry may have used the same key.
     const earlier =
       span.idempotencyKey !== '' && ctx.mayHaveRequest(span.idempotencyKey)
         ? await ctx.getRequest(span.idempotencyKey)

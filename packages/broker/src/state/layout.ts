@@ -31,7 +31,8 @@ export const NS = {
 } as const;
 
 const enc = new TextEncoder();
-const dec = new TextDecoder();
+// ignoreBOM: a leading U+FEFF is part of a stored name or key, not a byte-order mark to drop.
+const dec = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export const META = {
   /** uint64 BE: the last applied Raft index. */

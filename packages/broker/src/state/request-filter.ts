@@ -1,15 +1,19 @@
 import type { ReadView } from '@fermata/storage';
-import { decodeUtf8, NS, readU64 } from './layout.js';
+import { NS, readU64, requestSuffix } from './layout.js';
 
-/** Records are grouped by the minute their dedup window ends. */
-const BUCKET_MS = 60_000;
-/** The first Bloom filter of a bucket: 2^17 bits (16 KiB), for 13,107 keys at 10 bits each. */
+/** Records are grouped by the minute their dedup window ends, or by a sixteenth of a longer window. */
+const MIN_BUCKET_MS = 60_000;
+const BUCKETS_PER_WINDOW = 16;
+/** The first Bloom filter of a bucket: 2^17 bits (16 KiB), for 8,192 keys at 16 bits each. */
 const FIRST_BITS_LOG2 = 17;
 /** Later filters double, up to 2^23 bits (1 MiB). */
 const MAX_BITS_LOG2 = 23;
-const BITS_PER_KEY = 10;
-/** Probes per key: about 1% false positives at 10 bits per key. */
-const PROBES = 7;
+const BITS_PER_KEY = 16;
+/**
+ * Probes per key: about 0.05% false positives per full filter at 16 bits per
+ * key, so that the ~20 filters of a 10-minute window still miss ~1%.
+ */
+const PROBES = 11;
 
 /**
  * Which publish idempotency keys may have a request record in the store, so
@@ -28,12 +32,21 @@ const PROBES = 7;
  * node-local answer (an expired record is still forgotten by the publish that
  * reuses its key). Records are grouped by the minute their window ends; each
  * group counts its records and is dropped when its last record is forgotten.
+ * Keys are hashed as the UTF-8 bytes the store keys them by: two strings with
+ * the same encoding are one record, and a key read back from the store may
+ * decode to another string than the one written (a leading U+FEFF).
  * Until `build` has run, and after a batch whose effects on the counts are not
  * known (`invalidate`), every key may have a record.
  */
 export class RequestFilter {
   private readonly buckets = new Map<number, Bucket>();
   private exact = false;
+  private readonly bucketMs: number;
+
+  /** `windowMs`: limits.publishDedupWindowMs (sizes the groups). */
+  constructor(windowMs: number) {
+    this.bucketMs = Math.max(MIN_BUCKET_MS, Math.ceil(windowMs / BUCKETS_PER_WINDOW));
+  }
 
   /** Loads every request record's key from the store (the request-window index). */
   async build(view: ReadView): Promise<void> {
@@ -41,7 +54,7 @@ export class RequestFilter {
     this.exact = false;
     await view.scan(NS.requestWindow.range(), (k) => {
       const s = NS.requestWindow.strip(k);
-      this.add(decodeUtf8(s.subarray(8)), Number(readU64(s, 0)));
+      this.addBytes(s.subarray(8), Number(readU64(s, 0)));
     });
     this.exact = true;
   }
@@ -54,7 +67,7 @@ export class RequestFilter {
 
   mayHave(idempotencyKey: string): boolean {
     if (!this.exact) return true;
-    const [h1, h2] = hashes(idempotencyKey);
+    const [h1, h2] = hashes(requestSuffix(idempotencyKey));
     for (const bucket of this.buckets.values())
       for (const filter of bucket.filters) if (filter.has(h1, h2)) return true;
     return false;
@@ -62,7 +75,11 @@ export class RequestFilter {
 
   /** A record for `idempotencyKey` whose window ends at `windowEndMs` was written. */
   add(idempotencyKey: string, windowEndMs: number): void {
-    const b = Math.floor(windowEndMs / BUCKET_MS);
+    this.addBytes(requestSuffix(idempotencyKey), windowEndMs);
+  }
+
+  private addBytes(key: Uint8Array, windowEndMs: number): void {
+    const b = Math.floor(windowEndMs / this.bucketMs);
     let bucket = this.buckets.get(b);
     if (!bucket) {
       bucket = { records: 0, filters: [] };
@@ -74,14 +91,14 @@ export class RequestFilter {
       filter = new Bloom(log2);
       bucket.filters.push(filter);
     }
-    const [h1, h2] = hashes(idempotencyKey);
+    const [h1, h2] = hashes(key);
     filter.add(h1, h2);
     bucket.records++;
   }
 
   /** The record whose window ends at `windowEndMs` was deleted. */
   forgotten(windowEndMs: number): void {
-    const b = Math.floor(windowEndMs / BUCKET_MS);
+    const b = Math.floor(windowEndMs / this.bucketMs);
     const bucket = this.buckets.get(b);
     if (!bucket) return;
     if (--bucket.records <= 0) this.buckets.delete(b);
@@ -144,10 +161,10 @@ class Bloom {
 
 const pair: [number, number] = [0, 0];
 
-/** Two 32-bit hashes of a string's UTF-16 code units (FNV-1a, then murmur3's finalizer on two seeds). */
-function hashes(s: string): [number, number] {
+/** Two 32-bit hashes of a key's bytes (FNV-1a, then murmur3's finalizer on two seeds). */
+function hashes(key: Uint8Array): [number, number] {
   let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key[i]!, 0x01000193);
   pair[0] = fmix(h ^ 0x9e3779b9);
   // An odd step visits distinct bits for every probe.
   pair[1] = fmix(h ^ 0x85ebca6b) | 1;

@@ -67,7 +67,7 @@ export class BrokerStateMachine implements StateMachine {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly cache: RecordCache;
   /** Which idempotency keys may have a request record: a publish under a new key reads nothing. */
-  readonly requestFilter = new RequestFilter();
+  readonly requestFilter: RequestFilter;
   /** Store writes made visible to the record cache so far (see `warmCache`). */
   private writes = 0;
   /** See BrokerStateMachineOptions.onDue; may be set after open (the dispatcher starts later). */
@@ -86,6 +86,7 @@ export class BrokerStateMachine implements StateMachine {
   ) {
     this.cache = new RecordCache(cacheEntries);
     this.limits = limits;
+    this.requestFilter = new RequestFilter(limits.publishDedupWindowMs);
     this.applied = applied;
     this.lastNow = lastNowMs;
     this.ids = new EventRepository(lastId);
