@@ -150,6 +150,31 @@ describe('publish under an idempotency key, with the request filter', () => {
     expect(reopened.sm.requestFilter.stats()).toMatchObject({ buckets: 0, records: 0 });
   });
 
+  it('forgets the key of a request whose command was refused as a whole (rolled back)', async () => {
+    // Two topics whose default queues collide: a command touching both is refused after its first request was applied.
+    const h = await Harness.create({
+      hasher: (name) => (name.startsWith('clash') ? 7n : BigInt(name.length)),
+    });
+    await h.publish({ topic: 'clash-a', payload: text('x') });
+    const refused = await h.run({
+      kind: 'publish',
+      messages: [
+        { topic: 't', payload: text('first') },
+        { topic: 'clash-b', payload: text('second') },
+      ],
+      requests: [
+        { idempotencyKey: 'rolled-back', count: 1 },
+        { idempotencyKey: 'other', count: 1 },
+      ],
+    });
+    expect(refused).toMatchObject({ kind: 'error', error: { code: 'conflict', reason: 'queue-hash-collision' } });
+    expect(h.sm.requestFilter.stats()).toMatchObject({ buckets: 0, records: 0 });
+    expect(h.sm.requestFilter.mayHave('rolled-back')).toBe(false);
+    const later = await publishUnder(h, 'rolled-back', 1);
+    expect(later.results[0]!.deduplicated).toBe(false);
+    expect(h.sm.requestFilter.stats()).toMatchObject({ records: 1 });
+  });
+
   it('keeps a key whose window ended but whose record is not yet purged, then forgets it with the purge', async () => {
     const h = await Harness.create({ limits: { publishDedupWindowMs: 1_000 } });
     await publishUnder(h, 'k');
