@@ -167,7 +167,10 @@ describe('publish under an idempotency key, with the request filter', () => {
         { idempotencyKey: 'other', count: 1 },
       ],
     });
-    expect(refused).toMatchObject({ kind: 'error', error: { code: 'conflict', reason: 'queue-hash-collision' } });
+    expect(refused).toMatchObject({
+      kind: 'error',
+      error: { code: 'conflict', reason: 'queue-hash-collision' },
+    });
     expect(h.sm.requestFilter.stats()).toMatchObject({ buckets: 0, records: 0 });
     expect(h.sm.requestFilter.mayHave('rolled-back')).toBe(false);
     const later = await publishUnder(h, 'rolled-back', 1);
