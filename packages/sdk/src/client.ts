@@ -41,7 +41,7 @@ import {
   type PublishInput,
   type PublishOptions,
   type PublishResult,
-  toPublishMessage,
+  wireMessage,
 } from './publishing.js';
 import { type MessageHandler, type SubscribeOptions, Subscription } from './subscription.js';
 
@@ -158,7 +158,9 @@ export class FermataClient {
         `publishBatch takes at most ${MAX_PUBLISH_BATCH} messages, got ${messages.length}`,
       );
     }
-    const wire = messages.map((m, i) => toPublishMessage(m, messages.length > 1 ? `messages[${i}].` : ''));
+    const wire = messages.map((m, i) =>
+      wireMessage(m.topic, m.payload, m, messages.length > 1 ? `messages[${i}].` : ''),
+    );
     // The key is chosen once, before the first attempt, so every retry carries it.
     const request: pb.PublishRequest.$Properties = {
       messages: wire,

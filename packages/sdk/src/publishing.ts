@@ -59,13 +59,6 @@ function checkMs(value: number, field: string): void {
 /**
  * Builds the wire message and checks what can be checked locally, so a bad
  * message fails at once instead of taking a whole batch down on the server.
- */
-export function toPublishMessage(input: PublishInput, fieldPrefix = ''): pb.PublishMessage.$Properties {
-  return wireMessage(input.topic, input.payload, input, fieldPrefix);
-}
-
-/**
- * `toPublishMessage` without a PublishInput object (the producer's `send`).
  * The message is one object literal with every field, `undefined` when unset:
  * adding properties one by one gives V8 a slower object shape, read by the
  * encoder (docs/benchmarks.md, "Optimizations made"). Times and durations go

@@ -30,8 +30,9 @@ const PROBES = 11;
  * Exactness: `mayHave` answers false only for a key with no request record in
  * the store, expired or not, because apply's outcome must not depend on this
  * node-local answer (an expired record is still forgotten by the publish that
- * reuses its key). Records are grouped by the minute their window ends; each
- * group counts its records and is dropped when its last record is forgotten.
+ * reuses its key). Records are grouped by when their window ends (per minute,
+ * or per sixteenth of a longer window); each group counts its records and is
+ * dropped when its last record is forgotten.
  * Keys are hashed as the UTF-8 bytes the store keys them by: two strings with
  * the same encoding are one record, and a key read back from the store may
  * decode to another string than the one written (a leading U+FEFF).
@@ -50,8 +51,7 @@ export class RequestFilter {
 
   /** Loads every request record's key from the store (the request-window index). */
   async build(view: ReadView): Promise<void> {
-    this.buckets.clear();
-    this.exact = false;
+    this.invalidate();
     await view.scan(NS.requestWindow.range(), (k) => {
       const s = NS.requestWindow.strip(k);
       this.addBytes(s.subarray(8), Number(readU64(s, 0)));
@@ -79,7 +79,7 @@ export class RequestFilter {
   }
 
   private addBytes(key: Uint8Array, windowEndMs: number): void {
-    const b = Math.floor(windowEndMs / this.bucketMs);
+    const b = this.bucketOf(windowEndMs);
     let bucket = this.buckets.get(b);
     if (!bucket) {
       bucket = { records: 0, filters: [] };
@@ -98,10 +98,14 @@ export class RequestFilter {
 
   /** The record whose window ends at `windowEndMs` was deleted. */
   forgotten(windowEndMs: number): void {
-    const b = Math.floor(windowEndMs / this.bucketMs);
+    const b = this.bucketOf(windowEndMs);
     const bucket = this.buckets.get(b);
     if (!bucket) return;
     if (--bucket.records <= 0) this.buckets.delete(b);
+  }
+
+  private bucketOf(windowEndMs: number): number {
+    return Math.floor(windowEndMs / this.bucketMs);
   }
 
   /** For tests and stats: live buckets and the bytes their filters hold. */
@@ -117,7 +121,7 @@ export class RequestFilter {
 }
 
 interface Bucket {
-  /** Request records in the store whose window ends in this bucket's minute. */
+  /** Request records in the store whose window ends in this bucket's span. */
   records: number;
   filters: Bloom[];
 }
