@@ -6,7 +6,7 @@
 // CPU per message is what every replica pays for every published (delivered) message, so it
 // bounds the cluster's publish (delivery) rate: three replicas share the machine's cores.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -28,11 +28,31 @@ const PER_ENTRY = 1_000;
 const PER_REQUEST = 100;
 const ENTRIES_PER_APPLY = 4;
 
-/** This process's CPU time (user + system, all threads) while `fn` runs, in µs. */
-async function cpuOf(fn: () => Promise<unknown>): Promise<number> {
+/**
+ * The main thread's time on a CPU so far, in µs (Linux's schedstat, ns resolution), or
+ * undefined elsewhere. Apart from LevelDB's compaction thread, whose share varies from
+ * run to run with what the memtable flushes: the main thread's is the steadier figure.
+ */
+function mainThreadUs(): number | undefined {
+  try {
+    const ns = Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
+    return Number.isFinite(ns) ? ns / 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Main-thread CPU (µs) of the phases measured by `cpuOf`, by phase name. */
+const mainUs = new Map<string, number>();
+
+/** This process's CPU time (user + system, all threads) while `fn` runs, in µs; its main thread's under `phase`. */
+async function cpuOf(fn: () => Promise<unknown>, phase?: string): Promise<number> {
   const c0 = process.cpuUsage();
+  const m0 = mainThreadUs();
   await fn();
   const c = process.cpuUsage(c0);
+  const m1 = mainThreadUs();
+  if (phase && m0 !== undefined && m1 !== undefined) mainUs.set(phase, (mainUs.get(phase) ?? 0) + m1 - m0);
   return c.user + c.system;
 }
 
@@ -72,7 +92,7 @@ export async function run(args: string[]): Promise<void> {
         entries.push({ index: ++index, term: 1, type: 'normal', data } as Entry);
       }
       const t0 = performance.now();
-      cpuUs += await cpuOf(() => sm.apply(entries));
+      cpuUs += await cpuOf(() => sm.apply(entries), 'publish');
       wallMs += performance.now() - t0;
     }
     const n = rounds * ENTRIES_PER_APPLY * PER_ENTRY;
@@ -95,7 +115,7 @@ export async function run(args: string[]): Promise<void> {
         await apply([{ kind: 'publish', firstId: id, messages, nowMs: Date.now() }]);
         id += BigInt(count);
       }
-    });
+    }, 'publish-due-now');
     const queue = hasher(queueName(topic, DEFAULT_GROUP));
     const leased: Uint8Array[] = [];
     let scanUs = 0;
@@ -108,7 +128,7 @@ export async function run(args: string[]): Promise<void> {
         // The leader's read of due entries, apart: followers only apply.
         scanUs += await cpuOf(async () => {
           due = await sm.reader.scanDue(queue, 0, now, now, leaseBatch, undefined, cursor);
-        });
+        }, 'scan');
         cursor = due.firstTag;
         if (due.entries.length === 0) break;
         const [r] = await apply([
@@ -127,7 +147,7 @@ export async function run(args: string[]): Promise<void> {
         if (r?.kind !== 'lease') throw new Error(`lease answered ${JSON.stringify(r)}`);
         for (const o of r.outcomes) if (o.newTag) leased.push(o.newTag);
       }
-    });
+    }, 'lease-and-scan');
     if (leased.length !== delivered) throw new Error(`leased ${leased.length} of ${delivered}`);
     const ackUs = await cpuOf(async () => {
       for (let at = 0; at < leased.length; at += 4 * ackBatch) {
@@ -141,7 +161,7 @@ export async function run(args: string[]): Promise<void> {
             throw new Error(`ack answered ${JSON.stringify(r)}`);
         }
       }
-    });
+    }, 'ack');
     const record = {
       scenario: 'apply',
       quick,
@@ -157,13 +177,27 @@ export async function run(args: string[]): Promise<void> {
         lease: round((leaseUs - scanUs) / delivered, 1),
         ack: round(ackUs / delivered, 1),
       },
+      // The main thread alone (Linux only): JS, classic-level's calls, the GC's main-thread part.
+      main_thread_us_per_msg: mainUs.has('publish')
+        ? {
+            publish: round(mainUs.get('publish')! / n, 1),
+            publish_due_now: round(mainUs.get('publish-due-now')! / delivered, 1),
+            lease_scan: round(mainUs.get('scan')! / delivered, 1),
+            lease: round((mainUs.get('lease-and-scan')! - mainUs.get('scan')!) / delivered, 1),
+            ack: round(mainUs.get('ack')! / delivered, 1),
+          }
+        : undefined,
       load_avg_1m: load1(),
     };
     emit(record);
     const d = record.delivered_cpu_us_per_msg;
+    const m = record.main_thread_us_per_msg;
     summary(
       `apply: ${record.msgs_per_s} msgs/s, ${record.cpu_us_per_msg} us CPU per message (process-wide: LevelDB's threads included; load ${record.load_avg_1m}); ` +
-        `a delivered message: publish ${d.publish_due_now} + lease ${d.lease} (+ leader's scan ${d.lease_scan}) + ack ${d.ack} us`,
+        `a delivered message: publish ${d.publish_due_now} + lease ${d.lease} (+ leader's scan ${d.lease_scan}) + ack ${d.ack} us` +
+        (m
+          ? `; main thread alone: publish ${m.publish}, a delivered message ${m.publish_due_now} + ${m.lease} (+ ${m.lease_scan}) + ${m.ack} us`
+          : ''),
     );
   } finally {
     await store.close();

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { pb } from '@fermata/protocol';
 import { int64FromSafe, toUint64 } from '@fermata/protocol';
 import type { Logger } from 'pino';
-import { decodeKey, dueField } from '../keys.js';
+import { decodeKey, dueField, tagFromKey, tagKeyOf } from '../keys.js';
 import type { BrokerMetrics } from '../server/metrics.js';
 import type { Proposer } from '../server/proposer.js';
 import type { BrokerReader, EntryView } from '../state/reader.js';
@@ -96,9 +96,6 @@ export type Push = ScheduledPush<Consumer, pb.Delivery.$Properties> & {
   readonly lateFromMs: number;
   readonly leaseEndMs: number;
 };
-
-const hex = (tag: Uint8Array): string =>
-  Buffer.from(tag.buffer, tag.byteOffset, tag.byteLength).toString('hex');
 
 /** Where a queue's next read starts (see `Dispatcher.cursors`). */
 interface ScanCursor {
@@ -287,7 +284,7 @@ export class Dispatcher {
    */
   private release(tagKey: string): void {
     if (!this.active) return;
-    const tag = Buffer.from(tagKey, 'hex');
+    const tag = tagFromKey(tagKey);
     void this.options.proposer.run({ kind: 'nack', tag, delayMs: 0 }).catch((error: unknown) => {
       this.options.log.debug({ err: String(error) }, 'releasing an undelivered lease failed; it will lapse');
     });
@@ -313,14 +310,14 @@ export class Dispatcher {
 
   /** A tag was acked or nacked (its slot frees), or extended (`next` replaces it). */
   settled(tag: Uint8Array, next?: { tag: Uint8Array; leaseEndMs: number }): void {
-    const key = hex(tag);
+    const key = tagKeyOf(tag);
     const owner = this.owners.get(key);
     if (!owner) return;
     this.owners.delete(key);
     owner.early.remove(key);
     if (ConsumerRegistry.settled(owner, key) && !next) owner.settles.count++;
     if (next) {
-      const nextKey = hex(next.tag);
+      const nextKey = tagKeyOf(next.tag);
       ConsumerRegistry.delivered(owner, nextKey, next.leaseEndMs);
       this.owners.set(nextKey, owner);
     }
@@ -335,7 +332,7 @@ export class Dispatcher {
   withdrawn(tags: readonly Uint8Array[]): void {
     let any = false;
     for (const tag of tags) {
-      const key = hex(tag);
+      const key = tagKeyOf(tag);
       const owner = this.owners.get(key);
       if (!owner) continue;
       const scheduled = this.schedule.remove(key) !== undefined;
@@ -602,7 +599,7 @@ export class Dispatcher {
   }
 
   private propose(q: bigint, consumer: Consumer, entries: readonly EntryView[], epoch: number): void {
-    const keys = entries.map((e) => hex(e.tag));
+    const keys = entries.map((e) => tagKeyOf(e.tag));
     let leasing = this.leasing.get(q);
     if (!leasing) this.leasing.set(q, (leasing = new Set()));
     for (const k of keys) leasing.add(k);
@@ -654,11 +651,11 @@ export class Dispatcher {
     if (result.kind !== 'lease' || epoch !== this.epoch) return;
     const leased = result.outcomes.filter((o) => o.status === 'leased');
     let notDue = Number.POSITIVE_INFINITY;
-    const byTag = new Map(entries.map((e) => [hex(e.tag), e]));
+    const byTag = new Map(entries.map((e) => [tagKeyOf(e.tag), e]));
     for (const o of result.outcomes) {
       if (o.status === 'dead-lettered' || o.status === 'dropped')
         metrics.deadLetters.inc({ topic: consumer.topic });
-      if (o.status === 'not-due') notDue = Math.min(notDue, byTag.get(hex(o.tag))?.dueAtMs ?? notDue);
+      if (o.status === 'not-due') notDue = Math.min(notDue, byTag.get(tagKeyOf(o.tag))?.dueAtMs ?? notDue);
     }
     if (notDue !== Number.POSITIVE_INFINITY) this.heap.lower(q, notDue);
     if (leased.length === 0) return;
@@ -668,10 +665,10 @@ export class Dispatcher {
     const touched = new Set<Consumer>();
     leased.forEach((o, i) => {
       const body = bodies[i];
-      const entry = byTag.get(hex(o.tag));
+      const entry = byTag.get(tagKeyOf(o.tag));
       if (!body || !entry || !o.newTag) return;
       const target = this.departed.has(consumer) ? this.registry.assign(q, 1)[0]?.consumer : consumer;
-      const tagKey = hex(o.newTag);
+      const tagKey = tagKeyOf(o.newTag);
       const leaseEndMs = o.leaseExpiresAtMs!;
       if (!target) {
         // Its consumer left and nobody else has room: hand it back.

@@ -91,8 +91,12 @@ export class ApplyContext {
    */
   readonly withdrawn: Uint8Array[] = [];
 
-  /** Decoded queue entries by their stored bytes (entries are never changed in place). */
-  private readonly decodedEntries = new WeakMap<Uint8Array, QueueEntryRec>();
+  /**
+   * Decoded queue entries by their stored bytes (entries are never changed in
+   * place), for this batch. A `Map`: a `WeakMap`'s entries are ephemerons,
+   * which every young-generation collection must trace.
+   */
+  private readonly decodedEntries = new Map<Uint8Array, QueueEntryRec>();
 
   /** When apply last let the event loop run (performance.now()). */
   private sliceStartMs = performance.now();

@@ -11,6 +11,7 @@ import {
   queueLowerBound,
   queueName,
   queueUpperBound,
+  tagKeyOf,
 } from '../keys.js';
 import type { Target } from './commands.js';
 import { NotFoundError, ValidationError } from './errors.js';
@@ -140,7 +141,7 @@ export class BrokerReader {
   /**
    * The dispatcher's read: entries of a queue that a lease command may take at
    * `nowMs` with look-ahead up to `uptoMs`: pending entries due by `uptoMs`
-   * and leases that ran out by `nowMs`, in due order, at most `limit`, leaving out tags `skip` names (hex;
+   * and leases that ran out by `nowMs`, in due order, at most `limit`, leaving out tags `skip` names (`tagKeyOf`;
    * entries a lease command already carries). Also returns the due time of
    * the first entry it did not take (or, with time buckets, a lower bound of
    * it): what the dispatcher's heap should hold for the queue next. One range
@@ -178,12 +179,7 @@ export class BrokerReader {
     await this.view.scan(range, (k, v) => {
       const tag = NS.queue.strip(k);
       firstTag ??= tag.slice();
-      if (
-        skip &&
-        skip.size > 0 &&
-        skip.has(Buffer.from(tag.buffer, tag.byteOffset, tag.byteLength).toString('hex'))
-      )
-        return;
+      if (skip && skip.size > 0 && skip.has(tagKeyOf(tag))) return;
       const keyDue = Number(decodeKey(tag).due);
       if (keyDue > lastBucket) {
         later(timeBucketMs > 0 ? keyDue * timeBucketMs : keyDue);

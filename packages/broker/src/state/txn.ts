@@ -1,5 +1,6 @@
 import type { BatchOp, ReadView, ScanOptions } from '@fermata/storage';
 import { compareBytes } from '@fermata/storage';
+import { tagKeyOf } from '../keys.js';
 import { cacheable, type RecordCache } from './record-cache.js';
 
 interface Pending {
@@ -9,11 +10,8 @@ interface Pending {
   readonly cold?: boolean;
 }
 
-// Buffer's native latin1 decoder applied to the Uint8Array itself: no Buffer object per key.
-const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(start: number, end: number): string })
-  .latin1Slice;
 /** A record's id in the write set and the record cache: its key as a latin1 string. */
-export const keyId = (key: Uint8Array): string => latin1Slice.call(key, 0, key.length);
+export const keyId = tagKeyOf;
 
 /**
  * `bytes` itself when it owns its memory, else a copy that does. Encoded records
@@ -75,11 +73,10 @@ export class Txn {
     }
     const missing: Uint8Array[] = [];
     const ids: string[] = [];
-    const seen = new Set<string>();
+    // A key named twice is read twice in the one multi-get: cheaper than a set of those seen.
     for (const key of keys) {
       const id = keyId(key);
-      if (seen.has(id) || this.writes.has(id) || this.reads.has(id)) continue;
-      seen.add(id);
+      if (this.writes.has(id) || this.reads.has(id)) continue;
       const hit = this.cache?.get(id);
       if (hit !== undefined) continue;
       missing.push(key);
