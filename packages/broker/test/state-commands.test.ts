@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEY_BYTES } from '../src/keys.js';
+import { encodeKeyMs, KEY_BYTES } from '../src/keys.js';
 import { Harness, T0, text } from './state-harness.js';
 
 describe('publish', () => {
@@ -350,6 +350,31 @@ describe('lease, ack, nack, extend', () => {
     expect((await h.ok({ kind: 'ack', tags: [l1!.newTag!] })).outcomes[0]!.status).toBe('lease-expired');
     expect(await h.stats('t')).toMatchObject({ inFlight: 1 });
     expect((await h.ok({ kind: 'ack', tags: [l2!.newTag!] })).outcomes[0]!.status).toBe('ok');
+  });
+
+  it('a tag named twice in one ack, or acked in the batch that leased it, is acked once', async () => {
+    const h = await Harness.create();
+    await h.publish({ topic: 't', payload: text('a') }, { topic: 't', payload: text('b') });
+    const [l1, l2] = await h.leaseAll('t');
+    const r = await h.ok({ kind: 'ack', tags: [l1!.newTag!, l2!.newTag!, l1!.newTag!] });
+    expect(r.outcomes.map((o) => o.status)).toEqual(['ok', 'ok', 'lease-expired']);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0 });
+    // Lease and ack in one apply batch (a follower applies what it learns committed together).
+    await h.publish({ topic: 't', payload: text('c') });
+    const [due] = await h.due('t');
+    const tag = due!.tag;
+    const hash = h.hasher('t');
+    const leaseMs = 1_000;
+    const newTag = encodeKeyMs(hash, h.now + leaseMs, 0, due!.id);
+    const results = await h.runAll([
+      { kind: 'lease', topic: 't', group: 'default', tags: [tag], leaseMs },
+      { kind: 'ack', tags: [newTag, newTag] },
+    ]);
+    expect(results.map((x) => (x.kind === 'ack' ? x.outcomes.map((o) => o.status) : x.kind))).toEqual([
+      'lease',
+      ['ok', 'lease-expired'],
+    ]);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0 });
   });
 
   it('lease of an entry not yet due, or one already leased, does nothing', async () => {

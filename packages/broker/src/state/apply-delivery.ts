@@ -1,9 +1,9 @@
 import { DEFAULT_GROUP, decodeKey } from '../keys.js';
 import type { Command } from './commands.js';
-import type { ApplyContext } from './context.js';
+import type { ApplyContext, TagEntries } from './context.js';
 import { LimitError, NotFoundError, ValidationError } from './errors.js';
 import { idKey, NS, topicKeySuffix } from './layout.js';
-import { leaseNotStarted, leaseRunning, withoutLease } from './records.js';
+import { leaseNotStarted, leaseRunning, type QueueEntryRec, withoutLease } from './records.js';
 import type { CommandResult, LeaseOutcome, SettleOutcome } from './results.js';
 import {
   validateDuration,
@@ -27,28 +27,30 @@ function checkTags(tags: readonly Uint8Array[], max: number): void {
  * Parallel reads of what the tags' commands will read: the entries they name,
  * then the index records of those whose index is not implied by the entry
  * (messages with a key or several groups; entries written before
- * `indexImplied`). A tag naming no entry reads nothing more.
+ * `indexImplied`), and for an ack the dedup key records it ends (keyed
+ * messages). A tag naming no entry reads nothing more.
  */
-async function prefetchTags(ctx: ApplyContext, tags: readonly Uint8Array[]): Promise<void> {
-  await ctx.txn.prefetch(tags.map((t) => NS.queue.key(t)));
-  const indexKeys: Uint8Array[] = [];
-  for (const t of tags) {
-    const entry = await ctx.getEntry(t);
-    if (entry && !entry.indexImplied) indexKeys.push(NS.index.key(idKey(entry.id)));
+async function prefetchTags(
+  ctx: ApplyContext,
+  tags: readonly Uint8Array[],
+  ack: boolean,
+): Promise<TagEntries> {
+  const read = await ctx.entriesOf(tags);
+  let indexKeys: Uint8Array[] | undefined;
+  for (const entry of read.entries) {
+    if (entry && !entry.indexImplied) (indexKeys ??= []).push(NS.index.key(idKey(entry.id)));
   }
-  if (indexKeys.length > 0) await ctx.txn.prefetch(indexKeys);
-}
-
-/** After prefetchTags: one more round for the dedup key records an ack ends (keyed messages). */
-async function prefetchDedupKeys(ctx: ApplyContext, tags: readonly Uint8Array[]): Promise<void> {
+  if (!indexKeys) return read; // every entry implies its index: no key either
+  await ctx.txn.prefetch(indexKeys);
+  if (!ack) return read;
   const keys: Uint8Array[] = [];
-  for (const t of tags) {
-    const entry = await ctx.getEntry(t);
-    if (!entry || entry.indexImplied) continue; // implied: no key
+  for (const entry of read.entries) {
+    if (!entry || entry.indexImplied) continue;
     const idx = await ctx.getIndex(entry.id);
     if (idx && idx.key !== '') keys.push(NS.keys.key(topicKeySuffix(idx.topic, idx.key)));
   }
   if (keys.length > 0) await ctx.txn.prefetch(keys);
+  return read;
 }
 
 /**
@@ -73,10 +75,11 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   ctx.reserveIds(cmd.firstId, cmd.idCount);
   const hash = ctx.queueHash(topic.name, group);
 
-  await prefetchTags(ctx, cmd.tags);
+  const read = await prefetchTags(ctx, cmd.tags, false);
   const outcomes: LeaseOutcome[] = [];
-  for (const tag of cmd.tags) {
-    const entry = decodeKey(tag).queueHash === hash ? await ctx.getEntry(tag) : undefined;
+  for (let i = 0; i < cmd.tags.length; i++) {
+    const tag = cmd.tags[i]!;
+    const entry = decodeKey(tag).queueHash === hash ? ctx.entryAt(read, i) : undefined;
     if (!entry || entry.topic !== topic.name || entry.group !== group) {
       outcomes.push({ tag, status: 'gone' });
       continue;
@@ -104,7 +107,8 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       inFlight: true,
       deliveredAtMs: [...entry.deliveredAtMs, startMs],
     };
-    const newTag = await ctx.moveEntry(topic, tag, entry, next);
+    let newTag = ctx.moveEntry(topic, tag, entry, next);
+    if (newTag instanceof Promise) newTag = await newTag;
     outcomes.push({
       tag,
       status: 'leased',
@@ -120,26 +124,34 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
 
 /** The entry a tag names, when its lease still runs; otherwise the lease is over. */
 async function leasedEntry(ctx: ApplyContext, tag: Uint8Array) {
-  const entry = await ctx.getEntry(tag);
+  return leased(ctx, await ctx.getEntry(tag));
+}
+
+function leased(ctx: ApplyContext, entry: QueueEntryRec | undefined) {
   if (!entry || !leaseRunning(entry, ctx.nowMs)) return undefined;
-  const topic = await ctx.getTopic(entry.topic);
-  if (!topic) throw new Error(`invariant: entry of message ${entry.id} names missing topic ${entry.topic}`);
-  return { entry, topic };
+  const topic = ctx.loadedTopic(entry.topic);
+  if (topic) return { entry, topic };
+  return ctx.getTopic(entry.topic).then((t) => {
+    if (!t) throw new Error(`invariant: entry of message ${entry.id} names missing topic ${entry.topic}`);
+    return { entry, topic: t };
+  });
 }
 
 /** Ack: deletes each entry whose lease still runs; any other tag gets "lease expired" and changes nothing. */
 export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<CommandResult> {
   checkTags(cmd.tags, ctx.limits.maxTagsPerCommand);
-  await prefetchTags(ctx, cmd.tags);
-  await prefetchDedupKeys(ctx, cmd.tags);
+  const read = await prefetchTags(ctx, cmd.tags, true);
   const outcomes: SettleOutcome[] = [];
-  for (const tag of cmd.tags) {
-    const leased = await leasedEntry(ctx, tag);
-    if (!leased) {
+  for (let i = 0; i < cmd.tags.length; i++) {
+    const tag = cmd.tags[i]!;
+    let found = leased(ctx, ctx.entryAt(read, i));
+    if (found instanceof Promise) found = await found;
+    if (!found) {
       outcomes.push({ tag, status: 'lease-expired' });
       continue;
     }
-    await ctx.removeEntry(leased.topic, tag, leased.entry, 'done');
+    const removing = ctx.removeEntry(found.topic, tag, found.entry, 'done');
+    if (removing) await removing;
     outcomes.push({ tag, status: 'ok' });
   }
   return { kind: 'ack', outcomes };

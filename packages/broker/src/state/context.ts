@@ -76,6 +76,13 @@ export const APPLY_SLICE_MS = 2;
  */
 export const COLD_AFTER_MS = 60_000;
 
+/** What `ApplyContext.entriesOf` read: per tag, its key's id, the stored bytes and the decoded entry. */
+export interface TagEntries {
+  readonly ids: readonly string[];
+  readonly raws: readonly (Uint8Array | undefined)[];
+  readonly entries: readonly (QueueEntryRec | undefined)[];
+}
+
 export class ApplyContext {
   nowMs = 0;
   private readonly topics = new Map<string, TopicRec | null>();
@@ -153,6 +160,11 @@ export class ApplyContext {
 
   /** The topic if this batch already read or wrote it (no await on the publish path). */
   cachedTopic(name: string): TopicRec | undefined {
+    return this.topics.get(name) ?? undefined;
+  }
+
+  /** The topic's record when this batch already read it (`undefined`: not read yet, or no such topic). */
+  loadedTopic(name: string): TopicRec | undefined {
     return this.topics.get(name) ?? undefined;
   }
 
@@ -325,14 +337,34 @@ export class ApplyContext {
 
   async getEntry(tag: Uint8Array): Promise<QueueEntryRec | undefined> {
     const raw = await this.txn.get(NS.queue.key(tag));
-    if (!raw) return undefined;
-    // A command reads an entry up to three times (prefetch, dedup keys, apply): decoded once per stored value.
+    return raw && this.decodedEntry(raw);
+  }
+
+  /** A command reads an entry up to three times (prefetch, dedup keys, apply): decoded once per stored value. */
+  private decodedEntry(raw: Uint8Array): QueueEntryRec {
     let entry = this.decodedEntries.get(raw);
     if (!entry) {
       entry = decodeEntry(raw);
       this.decodedEntries.set(raw, entry);
     }
     return entry;
+  }
+
+  /**
+   * The entries the tags name, read together (one multi-get for those the
+   * batch has not read yet), for a command's loop over its tags: `entryAt`
+   * answers as `getEntry` would at that turn of the loop, without a promise.
+   */
+  async entriesOf(tags: readonly Uint8Array[]): Promise<TagEntries> {
+    const { ids, values } = await this.txn.getMany(tags.map((t) => NS.queue.key(t)));
+    return { ids, raws: values, entries: values.map((raw) => raw && this.decodedEntry(raw)) };
+  }
+
+  /** Entry `i` of `read`, as it is now: re-read when the batch wrote its key since (a tag named twice). */
+  entryAt(read: TagEntries, i: number): QueueEntryRec | undefined {
+    const now = this.txn.writtenValue(read.ids[i]!);
+    if (now === undefined || now === read.raws[i]) return read.entries[i];
+    return now ? this.decodedEntry(now) : undefined;
   }
 
   private noteDue(topic: string, group: string, dueAtMs: number): void {
@@ -399,34 +431,41 @@ export class ApplyContext {
     return loading && Promise.all(loading);
   }
 
-  /** Moves an entry to its new due time / state under a new key; returns the new tag. */
-  async moveEntry(
+  /**
+   * Moves an entry to its new due time / state under a new key; returns the
+   * new tag, at once when nothing had to be read (no promise per message).
+   */
+  moveEntry(
     topic: TopicRec,
     oldTag: Uint8Array,
     old: QueueEntryRec,
     next: QueueEntryRec,
-  ): Promise<Uint8Array> {
+  ): Uint8Array | Promise<Uint8Array> {
     const tag = this.tagOf(topic, next.group, next.dueAtMs, next.id);
     this.noteDue(topic.name, next.group, next.dueAtMs);
     this.noteWithdrawn(oldTag, old);
     this.txn.del(NS.queue.key(oldTag));
     this.txn.put(NS.queue.key(tag), encodeEntry(next));
+    let counting: Promise<void> | undefined;
     if (old.inFlight !== next.inFlight) {
       const d = next.inFlight ? 1 : -1;
-      const counting = this.count(this.queueHash(topic.name, next.group), -d, d, 0);
-      if (counting) await counting;
+      counting = this.count(this.queueHash(topic.name, next.group), -d, d, 0);
     }
-    await this.setGroupRef(next, tag, 'live');
-    return tag;
+    if (counting) return counting.then(() => this.setGroupRef(next, tag, 'live')).then(() => tag);
+    const referring = this.setGroupRef(next, tag, 'live');
+    return referring ? referring.then(() => tag) : tag;
   }
 
-  /** Removes an entry and records how its group ended; ends the message when no group holds it. */
-  async removeEntry(
+  /**
+   * Removes an entry and records how its group ended; ends the message when no
+   * group holds it. A promise only when something had to be read.
+   */
+  removeEntry(
     topic: TopicRec,
     tag: Uint8Array,
     entry: QueueEntryRec,
     outcome: Exclude<GroupOutcome, 'live'>,
-  ): Promise<void> {
+  ): Promise<void> | undefined {
     this.noteWithdrawn(tag, entry);
     this.txn.del(NS.queue.key(tag));
     const dead = outcome === 'dead-lettered' ? 1 : 0;
@@ -436,8 +475,8 @@ export class ApplyContext {
       entry.inFlight ? -1 : 0,
       dead,
     );
-    if (counting) await counting;
-    await this.setGroupRef(entry, EMPTY, outcome, topic);
+    if (counting) return counting.then(() => this.setGroupRef(entry, EMPTY, outcome, topic));
+    return this.setGroupRef(entry, EMPTY, outcome, topic);
   }
 
   // ---- message index, bodies, keys ---------------------------------------
@@ -516,19 +555,27 @@ export class ApplyContext {
    * index follows from it: written (or, once the group ends, deleted with the
    * message) without being read.
    */
-  private async setGroupRef(
+  private setGroupRef(
+    entry: QueueEntryRec,
+    tag: Uint8Array,
+    outcome: GroupOutcome,
+    topic?: TopicRec,
+  ): Promise<void> | undefined {
+    if (!entry.indexImplied) return this.setStoredGroupRef(entry, tag, outcome, topic);
+    const idx = impliedIndex(entry, entry.group, tag);
+    if (outcome === 'live') this.putIndex(entry.id, idx);
+    else return this.endMessage(entry.id, idx, topic); // no key: the topic's dedup window plays no part
+    return undefined;
+  }
+
+  /** `setGroupRef` of an entry whose index is a record of its own: read, changed, written back. */
+  private async setStoredGroupRef(
     entry: QueueEntryRec,
     tag: Uint8Array,
     outcome: GroupOutcome,
     topic?: TopicRec,
   ): Promise<void> {
     const { id, group } = entry;
-    if (entry.indexImplied) {
-      const idx = impliedIndex(entry, group, tag);
-      if (outcome === 'live') this.putIndex(id, idx);
-      else await this.endMessage(id, idx, topic); // no key: the topic's dedup window plays no part
-      return;
-    }
     const idx = await this.getIndex(id);
     if (!idx) throw new Error(`invariant: queue entry of message ${id} has no index record`);
     const groups: GroupRef[] = idx.groups.map((g) => (g.group === group ? { group, tag, outcome } : g));
@@ -545,21 +592,34 @@ export class ApplyContext {
    * key stays reserved for the topic's dedup window (the index stays as a
    * tombstone meanwhile, so cancel by id or key answers "already done").
    */
-  private async endMessage(id: bigint, idx: MessageIndexRec, topic: TopicRec | undefined): Promise<void> {
+  private endMessage(
+    id: bigint,
+    idx: MessageIndexRec,
+    topic: TopicRec | undefined,
+  ): Promise<void> | undefined {
     this.txn.del(NS.body.key(idKey(id)));
     if (idx.expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(idx.expireAtMs, id)));
+    if (idx.key !== '') return this.endKeyedMessage(id, idx, topic);
+    this.txn.del(NS.index.key(idKey(id)));
+    return undefined;
+  }
+
+  /** The rest of `endMessage` for a message with a key: the key's record is read. */
+  private async endKeyedMessage(
+    id: bigint,
+    idx: MessageIndexRec,
+    topic: TopicRec | undefined,
+  ): Promise<void> {
     const windowMs = topic?.settings.dedupWindowMs ?? 0;
-    if (idx.key !== '') {
-      const keyRec = await this.getKey(idx.topic, idx.key);
-      if (keyRec && keyRec.id === id && windowMs > 0) {
-        const windowEndMs = this.nowMs + windowMs;
-        this.putKey(idx.topic, idx.key, { id, endedAtMs: this.nowMs, windowEndMs });
-        this.txn.put(NS.keyWindow.key(keyWindowSuffix(windowEndMs, idx.topic, idx.key)), EMPTY);
-        this.putIndex(id, { ...idx, done: true, endedAtMs: this.nowMs });
-        return;
-      }
-      if (keyRec && keyRec.id === id) this.txn.del(NS.keys.key(topicKeySuffix(idx.topic, idx.key)));
+    const keyRec = await this.getKey(idx.topic, idx.key);
+    if (keyRec && keyRec.id === id && windowMs > 0) {
+      const windowEndMs = this.nowMs + windowMs;
+      this.putKey(idx.topic, idx.key, { id, endedAtMs: this.nowMs, windowEndMs });
+      this.txn.put(NS.keyWindow.key(keyWindowSuffix(windowEndMs, idx.topic, idx.key)), EMPTY);
+      this.putIndex(id, { ...idx, done: true, endedAtMs: this.nowMs });
+      return;
     }
+    if (keyRec && keyRec.id === id) this.txn.del(NS.keys.key(topicKeySuffix(idx.topic, idx.key)));
     this.txn.del(NS.index.key(idKey(id)));
   }
 

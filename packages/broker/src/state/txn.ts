@@ -66,32 +66,56 @@ export class Txn {
 
   /** Loads many keys at once (one multi-get on the store) so later `get`s hit the cache. */
   async prefetch(keys: readonly Uint8Array[]): Promise<void> {
+    await this.getMany(keys);
+  }
+
+  /**
+   * The values of many keys, as `get` would answer each (one multi-get on the
+   * store for those neither written, read nor cached), with each key's id.
+   */
+  async getMany(keys: readonly Uint8Array[]): Promise<{ ids: string[]; values: (Uint8Array | undefined)[] }> {
+    const ids: string[] = new Array(keys.length);
+    const values: (Uint8Array | undefined)[] = new Array(keys.length);
+    const missing: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const id = keyId(keys[i]!);
+      ids[i] = id;
+      const w = this.writes.get(id);
+      if (w) {
+        values[i] = w.value ?? undefined;
+        continue;
+      }
+      let v = this.reads.get(id);
+      if (v === undefined) v = this.cache?.get(id);
+      if (v === undefined) missing.push(i);
+      else values[i] = v ?? undefined;
+    }
+    if (missing.length === 0) return { ids, values };
     const getMany = this.view.getMany?.bind(this.view);
-    if (!getMany) {
-      await Promise.all(keys.map((k) => this.get(k)));
-      return;
-    }
-    const missing: Uint8Array[] = [];
-    const ids: string[] = [];
-    // A key named twice is read twice in the one multi-get: cheaper than a set of those seen.
-    for (const key of keys) {
-      const id = keyId(key);
-      if (this.writes.has(id) || this.reads.has(id)) continue;
-      const hit = this.cache?.get(id);
-      if (hit !== undefined) continue;
-      missing.push(key);
-      ids.push(id);
-    }
-    if (missing.length === 0) return;
-    const values = await getMany(missing);
-    for (let i = 0; i < missing.length; i++) {
+    const read = getMany
+      ? await getMany(missing.map((i) => keys[i]!))
+      : await Promise.all(missing.map((i) => this.view.get(keys[i]!)));
+    for (let j = 0; j < missing.length; j++) {
+      const i = missing[j]!;
       const id = ids[i]!;
       // A write may have landed while we waited (commands are sequential, but be exact).
-      if (this.writes.has(id)) continue;
-      const value = values[i] ?? null;
+      const w = this.writes.get(id);
+      if (w) {
+        values[i] = w.value ?? undefined;
+        continue;
+      }
+      const value = read[j] ?? null;
       this.reads.set(id, value);
-      if (this.cache && cacheable(missing[i]!)) this.cache.set(id, value);
+      if (this.cache && cacheable(keys[i]!)) this.cache.set(id, value);
+      values[i] = value ?? undefined;
     }
+    return { ids, values };
+  }
+
+  /** What this batch wrote under `id` (`null`: deleted), or `undefined` when it wrote nothing there. */
+  writtenValue(id: string): Uint8Array | null | undefined {
+    const w = this.writes.get(id);
+    return w ? w.value : undefined;
   }
 
   /** `cold`: a record read back much later, if ever (a message due in hours): kept out of the record cache. */
