@@ -4,16 +4,18 @@ import { RecordCache } from '../src/state/record-cache.js';
 import { Harness, T0, text } from './state-harness.js';
 
 describe('record cache', () => {
-  it('holds at most its capacity; a record stays for the next capacity / 2 writes of others', () => {
-    const c = new RecordCache(4);
-    c.set('a', Uint8Array.of(1));
-    c.set('b', null); // young full (2): it becomes the old generation
-    c.set('a', Uint8Array.of(2)); // the young one shadows the old value
-    expect(c.get('a')).toEqual(Uint8Array.of(2));
-    expect(c.get('b')).toBeNull();
-    c.set('c', Uint8Array.of(3)); // young full again: {a: 1, b} dropped, {a: 2, c} old
-    expect(c.get('b')).toBeUndefined();
-    expect([c.get('a'), c.get('c'), c.size]).toEqual([Uint8Array.of(2), Uint8Array.of(3), 2]);
+  it('holds at most its capacity, evicting the oldest written first (a rewrite keeps its place)', () => {
+    const c = new RecordCache(4); // evicts one at a time
+    for (const id of ['a', 'b', 'c', 'd']) c.set(id, Uint8Array.of(id.charCodeAt(0)));
+    c.set('a', null); // rewritten: still the oldest
+    c.set('e', Uint8Array.of(5));
+    expect(c.size).toBe(4);
+    expect(c.get('a')).toBeUndefined();
+    expect([c.get('b'), c.get('e')]).toEqual([Uint8Array.of(98), Uint8Array.of(5)]);
+    const big = new RecordCache(800); // over 800: down to 700
+    for (let i = 0; i <= 800; i++) big.set(`k${i}`, null);
+    expect(big.size).toBe(700);
+    expect([big.get('k100'), big.get('k101'), big.get('k800')]).toEqual([undefined, null, null]);
   });
 
   it('distinguishes known-absent (null) from not cached (undefined); capacity 0 caches nothing', () => {
@@ -27,42 +29,48 @@ describe('record cache', () => {
     expect(() => new RecordCache(-1)).toThrow(/capacity/);
   });
 
-  it('over many rewrites and deletes: never a stale value, at most its capacity, the last capacity / 2 writes kept (checked against a plain model)', () => {
-    const c = new RecordCache(64);
-    const latest = new Map<string, number>();
-    const recent: string[] = [];
+  it('over many rewrites and deletes: never a stale value, at most its capacity, the newest writes kept (checked against a plain model)', () => {
+    const c = new RecordCache(64); // over 64: down to 56
+    const latest = new Map<string, number>(); // insertion order = the cache's order
     let x = 7;
     for (let i = 0; i < 20_000; i++) {
       x = (x * 1103515245 + 12345) & 0x7fffffff;
-      const id = `k${x % 200}`;
-      if (x % 7 === 0) {
+      // The high bits: an LCG's low bits cycle through few values.
+      const id = `k${(x >>> 12) % 200}`;
+      if ((x >>> 8) % 7 === 0) {
         c.delete(id);
         latest.delete(id);
       } else {
         c.set(id, Uint8Array.of(i & 0xff));
+        if (c.get(id) === undefined) throw new Error('a write is not cached');
         latest.set(id, i & 0xff);
-        recent.push(id);
       }
       expect(c.size).toBeLessThanOrEqual(64);
+      // What the cache holds is the newest part of the model's order, at least 56 (or all) of it.
+      const ids = [...latest.keys()];
+      const held = ids.map((k) => c.get(k) !== undefined);
+      const firstHeld = held.includes(true) ? held.indexOf(true) : held.length;
+      expect(held.slice(firstHeld).every(Boolean)).toBe(true);
+      expect(held.length - firstHeld).toBeGreaterThanOrEqual(Math.min(56, ids.length));
+      expect(c.size).toBe(held.length - firstHeld);
+      // The evicted leave the model too: a later write inserts them anew, as in the cache.
+      for (const k of ids.slice(0, firstHeld)) latest.delete(k);
       if (i % 97 !== 0) continue;
       for (let k = 0; k < 200; k++) {
         const got = c.get(`k${k}`);
-        const want = latest.get(`k${k}`);
-        if (got !== undefined) expect(got).toEqual(Uint8Array.of(want!));
-      }
-      for (const id of recent.slice(-32)) {
-        if (latest.has(id)) expect(c.get(id)).toEqual(Uint8Array.of(latest.get(id)!));
+        if (got !== undefined) expect(got).toEqual(Uint8Array.of(latest.get(`k${k}`)!));
       }
     }
   });
 
-  it('delete forgets one id in both generations', () => {
-    const c = new RecordCache(4);
+  it('delete forgets one id; clear forgets all', () => {
+    const c = new RecordCache(2);
     c.set('a', Uint8Array.of(1));
-    c.set('b', Uint8Array.of(2)); // {a, b} old
-    c.set('a', Uint8Array.of(3)); // a also young
+    c.set('b', Uint8Array.of(2));
     c.delete('a');
     expect(c.get('a')).toBeUndefined();
+    c.set('c', Uint8Array.of(3));
+    expect([c.get('b'), c.get('c'), c.size]).toEqual([Uint8Array.of(2), Uint8Array.of(3), 2]);
     c.clear();
     expect([c.get('b'), c.size]).toEqual([undefined, 0]);
   });
