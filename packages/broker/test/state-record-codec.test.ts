@@ -66,6 +66,36 @@ const reference = {
     }).finish(),
 };
 
+/** What protobufjs reads from a body (the decoding decodeBody must match). */
+function referenceBody(bytes: Uint8Array): BodyRec {
+  const m = v1.StoredMessage.decode(bytes);
+  const n = (v: unknown) => Number(String(v));
+  const d = m.deadLetter;
+  return {
+    id: BigInt(String(m.id)),
+    topic: m.topic,
+    payload: m.payload,
+    headers: m.headers,
+    key: m.key,
+    enqueuedAtMs: n(m.enqueuedAtMs),
+    dueAtMs: n(m.dueAtMs),
+    expireAtMs: n(m.expireAtMs),
+    deadLetter: d
+      ? {
+          sourceTopic: d.sourceTopic ?? '',
+          sourceGroup: d.sourceGroup ?? '',
+          sourceId: BigInt(String(d.sourceId)),
+          sourceKey: d.sourceKey ?? '',
+          reason: d.reason === 'expired' ? 'expired' : 'max_attempts',
+          attempts: d.attempts ?? 0,
+          deliveredAtMs: (d.deliveredAtMs ?? []).map(n),
+          deadLetteredAtMs: n(d.deadLetteredAtMs),
+        }
+      : undefined,
+    indexImplied: m.indexImplied ? true : undefined,
+  };
+}
+
 function generators(seed: number) {
   const r = rng(seed);
   const int = (max: number) => Math.floor(r() * max);
@@ -140,9 +170,11 @@ describe('record codecs (wire.ts) against protobufjs', () => {
       expect(decodeIndex(encodeIndex(x))).toEqual(x);
       const b = g.body();
       expect(hex(encodeBody(b)), `body, seed ${seed}`).toBe(hex(reference.body(b)));
-      // decodeBody is protobufjs's: its payload is a Buffer.
-      const plain = (m: BodyRec) => ({ ...m, payload: hex(m.payload) });
+      const plain = (m: BodyRec) => ({ ...m, payload: hex(m.payload), headers: { ...m.headers } });
       expect(plain(decodeBody(encodeBody(b)))).toEqual(plain(b));
+      expect(plain(decodeBody(reference.body(b))), `body, seed ${seed}`).toEqual(
+        plain(referenceBody(reference.body(b))),
+      );
     }
   });
 
@@ -169,6 +201,26 @@ describe('record codecs (wire.ts) against protobufjs', () => {
     const e = decodeEntry(w.finish());
     expect(e).toMatchObject({ id: 42n, topic: 't', deliveredAtMs: [1_000, 2_000], dueAtMs: -5 });
     expect(v1.QueueEntry.decode(w.finish()).dueAtMs.toString()).toBe('-5');
+    // A body: unknown fields, a header entry with an unknown field and its value first, a field repeated.
+    const b = new WireWriter();
+    b.tag(2, 2).string('first');
+    b.tag(15, 0).varint(7);
+    const entry = new WireWriter()
+      .tag(2, 2)
+      .string('v')
+      .tag(9, 0)
+      .varint(1)
+      .tag(1, 2)
+      .string('h')
+      .finish()
+      .slice();
+    b.tag(4, 2).bytes(entry);
+    b.tag(16, 1).raw(new Uint8Array(8));
+    b.tag(2, 2).string('t');
+    b.tag(7, 0).varint(-5);
+    const body = decodeBody(b.finish());
+    expect(body).toMatchObject({ topic: 't', headers: { h: 'v' }, dueAtMs: -5, payload: new Uint8Array(0) });
+    expect(body).toEqual({ ...referenceBody(b.finish()), payload: body.payload });
   });
 
   it('refuse a negative length instead of reading backwards, and skip unknown varints of any size', () => {

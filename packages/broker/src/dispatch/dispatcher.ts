@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { pb } from '@fermata/protocol';
-import { int64FromSafe, toUint64 } from '@fermata/protocol';
+import { numberAsInt64, toUint64 } from '@fermata/protocol';
 import type { Logger } from 'pino';
 import { decodeKey, dueField, tagFromKey, tagKeyOf } from '../keys.js';
 import type { BrokerMetrics } from '../server/metrics.js';
@@ -437,7 +437,7 @@ export class Dispatcher {
       }
       c.inFlight.set(item.tagKey, item.leaseEndMs);
       const early = item.startsAtMs > now;
-      item.delivery.startsAtMs = early ? int64FromSafe(item.startsAtMs) : null;
+      item.delivery.startsAtMs = early ? numberAsInt64(item.startsAtMs) : null;
       if (early) c.early.add(item);
       out.push(item.delivery);
       this.options.metrics.deliveryLatenessMs.observe(Math.max(0, now - item.lateFromMs));
@@ -712,17 +712,22 @@ function toDelivery(
   attempt: number,
   leaseEndMs: number,
 ): pb.Delivery.$Properties {
+  // One literal with every field (`startsAtMs` is set when it is sent); int64s as plain numbers
+  // (protobufjs writes them byte for byte as Longs), the headers as decoded (encoding only reads them).
   return {
     tag,
-    id: toUint64(body.id),
+    id: body.id <= MAX_SAFE_ID ? numberAsInt64(Number(body.id)) : toUint64(body.id),
     topic: consumer.topic,
     group: consumer.group,
     payload: body.payload,
-    headers: { ...body.headers },
+    headers: body.headers as { [name: string]: string },
     key: body.key,
-    dueAtMs: int64FromSafe(entry.dueAtMs),
-    enqueuedAtMs: int64FromSafe(body.enqueuedAtMs),
+    dueAtMs: numberAsInt64(entry.dueAtMs),
+    enqueuedAtMs: numberAsInt64(body.enqueuedAtMs),
     attempt,
-    leaseExpiresAtMs: int64FromSafe(leaseEndMs),
+    leaseExpiresAtMs: numberAsInt64(leaseEndMs),
+    startsAtMs: null,
   };
 }
+
+const MAX_SAFE_ID = BigInt(Number.MAX_SAFE_INTEGER);

@@ -509,31 +509,109 @@ export function encodeBody(b: BodyRec): Uint8Array {
   return w.finish();
 }
 
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_BYTES: Uint8Array = new Uint8Array(0);
+
+/**
+ * Reads what `encodeBody` (or protobufjs) wrote, by hand like `decodeEntry`:
+ * the dispatcher decodes a body per delivery, and protobufjs made a message
+ * object and a Long per time field on the way. The payload is a view into
+ * `bytes`. A dead-letter record's history is read by protobufjs (rare).
+ */
 export function decodeBody(bytes: Uint8Array): BodyRec {
-  const m = v1.StoredMessage.decode(bytes);
-  const d = m.deadLetter;
-  return {
-    id: toBigInt(m.id),
-    topic: m.topic,
-    payload: m.payload,
-    headers: m.headers,
-    key: m.key,
-    enqueuedAtMs: n64(m.enqueuedAtMs),
-    dueAtMs: n64(m.dueAtMs),
-    expireAtMs: n64(m.expireAtMs),
-    // Every field present (undefined when unset), one shape: conditional spreads make slow objects.
-    deadLetter: d
-      ? {
-          sourceTopic: d.sourceTopic ?? '',
-          sourceGroup: d.sourceGroup ?? '',
-          sourceId: toBigInt(d.sourceId),
-          sourceKey: d.sourceKey ?? '',
-          reason: d.reason === 'expired' ? ('expired' as const) : ('max_attempts' as const),
-          attempts: d.attempts ?? 0,
-          deliveredAtMs: (d.deliveredAtMs ?? []).map(n64),
-          deadLetteredAtMs: n64(d.deadLetteredAtMs),
+  const r = new WireReader(bytes);
+  let id = 0n;
+  let topic = '';
+  let payload = NO_BYTES;
+  let headers: Record<string, string> | undefined;
+  let key = '';
+  let enqueuedAtMs = 0;
+  let dueAtMs = 0;
+  let expireAtMs = 0;
+  let deadLetter: DeadLetterInfo | undefined;
+  let indexImplied = false;
+  while (!r.done) {
+    const tag = r.varint();
+    const wt = tag & 7;
+    switch (tag >>> 3) {
+      case 1:
+        if (wt !== WIRE_VARINT) break;
+        id = r.varint64();
+        continue;
+      case 2:
+        if (wt !== WIRE_LEN) break;
+        topic = r.string();
+        continue;
+      case 3:
+        if (wt !== WIRE_LEN) break;
+        payload = r.bytes();
+        continue;
+      case 4: {
+        if (wt !== WIRE_LEN) break;
+        const e = r.sub();
+        let name = '';
+        let value = '';
+        while (!e.done) {
+          const t = e.varint();
+          if (t === ((1 << 3) | WIRE_LEN)) name = e.string();
+          else if (t === ((2 << 3) | WIRE_LEN)) value = e.string();
+          else e.skip(t & 7);
         }
-      : undefined,
-    indexImplied: m.indexImplied ? true : undefined,
+        (headers ??= {})[name] = value;
+        continue;
+      }
+      case 5:
+        if (wt !== WIRE_LEN) break;
+        key = r.string();
+        continue;
+      case 6:
+        if (wt !== WIRE_VARINT) break;
+        enqueuedAtMs = r.varint();
+        continue;
+      case 7:
+        if (wt !== WIRE_VARINT) break;
+        dueAtMs = r.varint();
+        continue;
+      case 8:
+        if (wt !== WIRE_VARINT) break;
+        expireAtMs = r.varint();
+        continue;
+      case 9:
+        if (wt !== WIRE_LEN) break;
+        deadLetter = decodeDeadLetter(r.bytes());
+        continue;
+      case 10:
+        if (wt !== WIRE_VARINT) break;
+        indexImplied = r.varint() !== 0;
+        continue;
+    }
+    r.skip(wt);
+  }
+  // Every field present (undefined when unset), one shape: conditional spreads make slow objects.
+  return {
+    id,
+    topic,
+    payload,
+    headers: headers ?? NO_HEADERS,
+    key,
+    enqueuedAtMs,
+    dueAtMs,
+    expireAtMs,
+    deadLetter,
+    indexImplied: indexImplied ? true : undefined,
+  };
+}
+
+function decodeDeadLetter(bytes: Uint8Array): DeadLetterInfo {
+  const d = v1.DeadLetterInfo.decode(bytes);
+  return {
+    sourceTopic: d.sourceTopic ?? '',
+    sourceGroup: d.sourceGroup ?? '',
+    sourceId: toBigInt(d.sourceId),
+    sourceKey: d.sourceKey ?? '',
+    reason: d.reason === 'expired' ? ('expired' as const) : ('max_attempts' as const),
+    attempts: d.attempts ?? 0,
+    deliveredAtMs: (d.deliveredAtMs ?? []).map(n64),
+    deadLetteredAtMs: n64(d.deadLetteredAtMs),
   };
 }
