@@ -48,6 +48,17 @@ export function numberAsInt64(value: number | undefined): Long | undefined {
   return value as unknown as Long | undefined;
 }
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A uint64 (an id) for a field being encoded: a plain number up to 2^53 (as
+ * `numberAsInt64`, written byte for byte as the Long would be), else a Long.
+ */
+export function uint64ForWire(value: bigint): Long {
+  if (value >= 0n && value <= MAX_SAFE) return Number(value) as unknown as Long;
+  return toUint64(value);
+}
+
 /** A bigint as a signed wire Long. Throws RangeError outside the int64 range. */
 export function toInt64(value: bigint): Long {
   if (value < I64_MIN || value > I64_MAX) throw new RangeError(`out of int64 range: ${value}`);

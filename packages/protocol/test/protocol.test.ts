@@ -15,6 +15,7 @@ import {
   toInt64,
   toSafeNumber,
   toUint64,
+  uint64ForWire,
   v1,
 } from '../src/index.js';
 
@@ -88,6 +89,13 @@ describe('64-bit integers', () => {
       }).finish();
       expect(Buffer.from(asNumber).equals(Buffer.from(asLong))).toBe(true);
     }
+    for (const id of [0n, 1n, 300n, BigInt(Number.MAX_SAFE_INTEGER), 1n << 53n, (1n << 64n) - 1n]) {
+      const asWire = v1.Delivery.encode({ id: uint64ForWire(id), dueAtMs: numberAsInt64(5) }).finish();
+      const asLong = v1.Delivery.encode({ id: toUint64(id), dueAtMs: toInt64(5n) }).finish();
+      expect(Buffer.from(asWire).equals(Buffer.from(asLong))).toBe(true);
+      expect(toBigInt(v1.Delivery.decode(asWire).id)).toBe(id);
+    }
+    expect(() => uint64ForWire(-1n)).toThrow(RangeError);
   });
 
   it('round-trip negative int64 times', () => {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { pb } from '@fermata/protocol';
-import { numberAsInt64, toUint64 } from '@fermata/protocol';
+import { numberAsInt64, uint64ForWire } from '@fermata/protocol';
 import type { Logger } from 'pino';
 import { decodeKey, dueField, tagFromKey, tagKeyOf } from '../keys.js';
 import type { BrokerMetrics } from '../server/metrics.js';
@@ -716,7 +716,7 @@ function toDelivery(
   // (protobufjs writes them byte for byte as Longs), the headers as decoded (encoding only reads them).
   return {
     tag,
-    id: body.id <= MAX_SAFE_ID ? numberAsInt64(Number(body.id)) : toUint64(body.id),
+    id: uint64ForWire(body.id),
     topic: consumer.topic,
     group: consumer.group,
     payload: body.payload,
@@ -729,5 +729,3 @@ function toDelivery(
     startsAtMs: null,
   };
 }
-
-const MAX_SAFE_ID = BigInt(Number.MAX_SAFE_INTEGER);

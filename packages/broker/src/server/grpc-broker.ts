@@ -1,5 +1,13 @@
 import type { BrokerHandlers } from '@fermata/protocol';
-import { int64FromSafe, type pb, toBigInt, toUint64, v1 } from '@fermata/protocol';
+import {
+  int64FromSafe,
+  numberAsInt64,
+  type pb,
+  toBigInt,
+  toUint64,
+  uint64ForWire,
+  v1,
+} from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import { type PublishInput, publishInputFromProto, type Target } from '../state/commands.js';
 import { ValidationError } from '../state/errors.js';
@@ -48,16 +56,24 @@ export async function publish(
 }
 
 function publishResults(results: readonly PublishResultItem[]): pb.PublishResult.$Properties[] {
-  return results.map((r) => ({ id: toUint64(r.id), deduplicated: r.deduplicated, dueAtMs: i64(r.dueAtMs) }));
+  // Plain-number int64s: one result per published message, no Long per field.
+  return results.map((r) => ({
+    id: uint64ForWire(r.id),
+    deduplicated: r.deduplicated,
+    dueAtMs: numberAsInt64(r.dueAtMs),
+  }));
 }
 
+const NO_TAG = new Uint8Array(0);
+
+/** An outcome for the wire: one per settled tag, so no Long and no empty array of its own. */
 export function settleOutcome(o: SettleOutcome): pb.SettleOutcome.$Properties {
   return {
     tag: o.tag,
     status:
       o.status === 'ok' ? v1.SettleStatus.SETTLE_STATUS_OK : v1.SettleStatus.SETTLE_STATUS_LEASE_EXPIRED,
-    newTag: o.newTag ?? new Uint8Array(0),
-    dueAtMs: i64(o.dueAtMs ?? 0),
+    newTag: o.newTag ?? NO_TAG,
+    dueAtMs: numberAsInt64(o.dueAtMs ?? 0),
   };
 }
 
@@ -120,7 +136,14 @@ async function countSettled(
     topicNames.set(ctx, names);
   }
   const perQueue = new Map<bigint, number>();
-  for (const t of tags) perQueue.set(queueOfTag(t), (perQueue.get(queueOfTag(t)) ?? 0) + 1);
+  // Tags of one queue come in runs (one consumer's acks): its hash is read once per run.
+  let queue = 0n;
+  let prev: Uint8Array | undefined;
+  for (const t of tags) {
+    if (!prev || !sameQueue(prev, t)) queue = queueOfTag(t);
+    prev = t;
+    perQueue.set(queue, (perQueue.get(queue) ?? 0) + 1);
+  }
   for (const [queue, n] of perQueue) {
     let topic = names.get(queue);
     if (topic === undefined) {
@@ -129,6 +152,11 @@ async function countSettled(
     }
     counter.inc({ topic: topic ?? '' }, n);
   }
+}
+
+function sameQueue(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < 8; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The queue hash is the first 8 bytes of a tag. */
