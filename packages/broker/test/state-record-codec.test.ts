@@ -178,6 +178,18 @@ describe('record codecs (wire.ts) against protobufjs', () => {
     }
   });
 
+  it('read a header named __proto__ as a header, as protobufjs does', () => {
+    const headers = JSON.parse('{"__proto__":"x","a":"b"}') as Record<string, string>;
+    const b: BodyRec = { ...generators(5).body(), headers, deadLetter: undefined };
+    const bytes = encodeBody(b);
+    expect(hex(bytes)).toBe(hex(reference.body(b)));
+    const read = decodeBody(bytes);
+    expect(Object.keys(read.headers).sort()).toEqual(['__proto__', 'a']);
+    expect(Object.getPrototypeOf(read.headers)).toBe(Object.prototype);
+    expect(Object.keys(referenceBody(bytes).headers).sort()).toEqual(['__proto__', 'a']);
+    expect(hex(encodeBody(read))).toBe(hex(bytes));
+  });
+
   it('encodings are copies: a later encoding does not change an earlier one', () => {
     const first = generators(7).entry();
     const a = encodeEntry(first);

@@ -10,7 +10,7 @@ export interface ConsumerSlotHolder<Q> {
   readonly id: number;
   readonly queue: Q;
   window: number;
-  /** Delivery tag (hex) -> lease end (ms). */
+  /** Delivery tag (`tagKeyOf`) -> lease end (ms). */
   readonly inFlight: Map<string, number>;
   /**
    * Deliveries promised to this consumer and not yet pushed: entries carried
@@ -106,17 +106,17 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
   }
 
   /** Records a delivery to a consumer. */
-  static delivered<Q>(c: ConsumerSlotHolder<Q>, tagHex: string, leaseEndMs: number): void {
-    c.inFlight.set(tagHex, leaseEndMs);
+  static delivered<Q>(c: ConsumerSlotHolder<Q>, tagKey: string, leaseEndMs: number): void {
+    c.inFlight.set(tagKey, leaseEndMs);
   }
 
   /** Ack or nack: frees the slot. Extend: moves the tag (old out, new in). */
-  static settled<Q>(c: ConsumerSlotHolder<Q>, tagHex: string): boolean {
-    return c.inFlight.delete(tagHex);
+  static settled<Q>(c: ConsumerSlotHolder<Q>, tagKey: string): boolean {
+    return c.inFlight.delete(tagKey);
   }
 
   /** Frees the slots whose lease ended by `nowMs` (telling `onLapse` each tag); returns how many. */
-  static lapse<Q>(c: ConsumerSlotHolder<Q>, nowMs: number, onLapse?: (tagHex: string) => void): number {
+  static lapse<Q>(c: ConsumerSlotHolder<Q>, nowMs: number, onLapse?: (tagKey: string) => void): number {
     let n = 0;
     for (const [tag, end] of c.inFlight) {
       if (end <= nowMs) {

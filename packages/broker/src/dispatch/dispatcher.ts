@@ -128,13 +128,13 @@ function bucketOf(dueMs: number, timeBucketMs: number): number {
 export class Dispatcher {
   private readonly heap = new DueHeap<bigint>();
   private readonly registry = new ConsumerRegistry<bigint, Consumer>();
-  /** Delivery tag (hex) -> the consumer holding it (pushed, or waiting in the schedule). */
+  /** Delivery tag (`tagKeyOf`) -> the consumer holding it (pushed, or waiting in the schedule). */
   private readonly owners = new Map<string, Consumer>();
   /** Queues being read by a lease round (one read at a time per queue). */
   private readonly scanning = new Set<bigint>();
   /** Per queue, lease commands proposed and not yet answered. */
   private readonly rounds = new Map<bigint, number>();
-  /** Per queue, tags (hex) carried by lease commands not yet answered. */
+  /** Per queue, tags (`tagKeyOf`) carried by lease commands not yet answered. */
   private readonly leasing = new Map<bigint, Set<string>>();
   /** Per queue, the earliest due time noted while a read was running (the read may have missed it). */
   private readonly notedDuringScan = new Map<bigint, number>();
@@ -713,7 +713,8 @@ function toDelivery(
   leaseEndMs: number,
 ): pb.Delivery.$Properties {
   // One literal with every field (`startsAtMs` is set when it is sent); int64s as plain numbers
-  // (protobufjs writes them byte for byte as Longs), the headers as decoded (encoding only reads them).
+  // (protobufjs writes them byte for byte as Longs), the headers as decoded: encoding only reads
+  // them, and a body without headers shares one frozen empty object (never write to it).
   return {
     tag,
     id: uint64ForWire(body.id),

@@ -129,7 +129,7 @@ async function leasedEntry(ctx: ApplyContext, tag: Uint8Array) {
 
 function leased(ctx: ApplyContext, entry: QueueEntryRec | undefined) {
   if (!entry || !leaseRunning(entry, ctx.nowMs)) return undefined;
-  const topic = ctx.loadedTopic(entry.topic);
+  const topic = ctx.cachedTopic(entry.topic);
   if (topic) return { entry, topic };
   return ctx.getTopic(entry.topic).then((t) => {
     if (!t) throw new Error(`invariant: entry of message ${entry.id} names missing topic ${entry.topic}`);

@@ -163,11 +163,6 @@ export class ApplyContext {
     return this.topics.get(name) ?? undefined;
   }
 
-  /** The topic's record when this batch already read it (`undefined`: not read yet, or no such topic). */
-  loadedTopic(name: string): TopicRec | undefined {
-    return this.topics.get(name) ?? undefined;
-  }
-
   async getTopic(name: string): Promise<TopicRec | undefined> {
     const cached = this.topics.get(name);
     if (cached !== undefined) return cached ?? undefined;

@@ -557,7 +557,18 @@ export function decodeBody(bytes: Uint8Array): BodyRec {
           else if (t === ((2 << 3) | WIRE_LEN)) value = e.string();
           else e.skip(t & 7);
         }
-        (headers ??= {})[name] = value;
+        headers ??= {};
+        // As protobufjs does: `__proto__` is an own property, not the prototype's setter.
+        if (name === '__proto__') {
+          Object.defineProperty(headers, name, {
+            value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } else {
+          headers[name] = value;
+        }
         continue;
       }
       case 5:

@@ -24,7 +24,7 @@ import type { ApplyResult, CommandResult } from './results.js';
 import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot.js';
 import { keyId, Txn } from './txn.js';
 
-const DEFAULT_CACHE_ENTRIES = 65_536;
+const DEFAULT_CACHE_ENTRIES = 32_768; // storage.recordCacheEntries' default
 
 import { validateCommand } from './validation.js';
 

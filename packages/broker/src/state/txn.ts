@@ -16,7 +16,7 @@ export const keyId = tagKeyOf;
 /**
  * `bytes` itself when it owns its memory, else a copy that does. Encoded records
  * are views into Node's shared 8 KiB Buffer pool slabs: one such view kept in
- * the cache keeps its whole slab alive (65,536 cached records could pin 512 MiB).
+ * the cache keeps its whole slab alive (32,768 cached records could pin 256 MiB).
  */
 function ownBytes(bytes: Uint8Array): Uint8Array {
   return bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
