@@ -107,6 +107,21 @@ export const tagKeyOf = (tag: Uint8Array): string => latin1Slice.call(tag, 0, ta
 /** The bytes `tagKeyOf` made `key` of. */
 export const tagFromKey = (key: string): Uint8Array => Buffer.from(key, 'latin1');
 
+/** A queue hash as the 8 bytes a key of its queue starts with (`inQueue`). */
+export function queueHashBytes(queueHash: bigint): Uint8Array {
+  checkU64(queueHash, 'queueHash');
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, queueHash);
+  return out;
+}
+
+/** Whether a key (a tag) belongs to the queue whose `queueHashBytes` these are: no bigint per key. */
+export function inQueue(key: Uint8Array, hashBytes: Uint8Array): boolean {
+  if (key.length < 8) return false;
+  for (let i = 0; i < 8; i++) if (key[i] !== hashBytes[i]) return false;
+  return true;
+}
+
 /** Throws RangeError naming the problem when `key` is not a 24-byte queue key. */
 export function decodeKey(key: Uint8Array): QueueKey {
   if (key.length !== KEY_BYTES) {

@@ -1,4 +1,4 @@
-import { DEFAULT_GROUP, decodeKey } from '../keys.js';
+import { DEFAULT_GROUP, inQueue, queueHashBytes } from '../keys.js';
 import type { Command } from './commands.js';
 import type { ApplyContext, TagEntries } from './context.js';
 import { LimitError, NotFoundError, ValidationError } from './errors.js';
@@ -73,13 +73,13 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   if (!topic.groups.includes(group)) throw new NotFoundError('group', `${cmd.topic}/${group}`);
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
   ctx.reserveIds(cmd.firstId, cmd.idCount);
-  const hash = ctx.queueHash(topic.name, group);
+  const hashBytes = queueHashBytes(ctx.queueHash(topic.name, group));
 
   const read = await prefetchTags(ctx, cmd.tags, false);
   const outcomes: LeaseOutcome[] = [];
   for (let i = 0; i < cmd.tags.length; i++) {
     const tag = cmd.tags[i]!;
-    const entry = decodeKey(tag).queueHash === hash ? ctx.entryAt(read, i) : undefined;
+    const entry = inQueue(tag, hashBytes) ? ctx.entryAt(read, i) : undefined;
     if (!entry || entry.topic !== topic.name || entry.group !== group) {
       outcomes.push({ tag, status: 'gone' });
       continue;

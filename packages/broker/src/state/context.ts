@@ -557,9 +557,8 @@ export class ApplyContext {
     topic?: TopicRec,
   ): Promise<void> | undefined {
     if (!entry.indexImplied) return this.setStoredGroupRef(entry, tag, outcome, topic);
-    const idx = impliedIndex(entry, entry.group, tag);
-    if (outcome === 'live') this.putIndex(entry.id, idx);
-    else return this.endMessage(entry.id, idx, topic); // no key: the topic's dedup window plays no part
+    if (outcome === 'live') this.putIndex(entry.id, impliedIndex(entry, entry.group, tag));
+    else this.endUnkeyedMessage(entry.id, entry.expireAtMs); // no key: the topic's dedup window plays no part
     return undefined;
   }
 
@@ -592,11 +591,21 @@ export class ApplyContext {
     idx: MessageIndexRec,
     topic: TopicRec | undefined,
   ): Promise<void> | undefined {
+    if (idx.key === '') {
+      this.endUnkeyedMessage(id, idx.expireAtMs);
+      return undefined;
+    }
     this.txn.del(NS.body.key(idKey(id)));
     if (idx.expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(idx.expireAtMs, id)));
-    if (idx.key !== '') return this.endKeyedMessage(id, idx, topic);
-    this.txn.del(NS.index.key(idKey(id)));
-    return undefined;
+    return this.endKeyedMessage(id, idx, topic);
+  }
+
+  /** `endMessage` of a message without a key: its body, expiry entry and index record go. */
+  private endUnkeyedMessage(id: bigint, expireAtMs: number): void {
+    const k = idKey(id);
+    this.txn.del(NS.body.key(k));
+    if (expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(expireAtMs, id)));
+    this.txn.del(NS.index.key(k));
   }
 
   /** The rest of `endMessage` for a message with a key: the key's record is read. */
