@@ -557,7 +557,9 @@ export class ApplyContext {
     topic?: TopicRec,
   ): Promise<void> | undefined {
     if (!entry.indexImplied) return this.setStoredGroupRef(entry, tag, outcome, topic);
-    if (outcome === 'live') this.putIndex(entry.id, impliedIndex(entry, entry.group, tag));
+    // Kept out of the record cache: nothing on the delivery path reads an implied index back (a
+    // lease, nack and ack derive it from the entry); only cancel, reschedule and GetMessage do.
+    if (outcome === 'live') this.putIndex(entry.id, impliedIndex(entry, entry.group, tag), true);
     else this.endUnkeyedMessage(entry.id, entry.expireAtMs); // no key: the topic's dedup window plays no part
     return undefined;
   }
