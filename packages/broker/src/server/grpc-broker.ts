@@ -9,6 +9,7 @@ import {
   v1,
 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
+import { inQueue } from '../keys.js';
 import { type PublishInput, publishInputFromProto, type Target } from '../state/commands.js';
 import { ValidationError } from '../state/errors.js';
 import type { MessageStateName } from '../state/reader.js';
@@ -140,7 +141,7 @@ async function countSettled(
   let queue = 0n;
   let prev: Uint8Array | undefined;
   for (const t of tags) {
-    if (!prev || !sameQueue(prev, t)) queue = queueOfTag(t);
+    if (!prev || !inQueue(t, prev)) queue = queueOfTag(t);
     prev = t;
     perQueue.set(queue, (perQueue.get(queue) ?? 0) + 1);
   }
@@ -152,11 +153,6 @@ async function countSettled(
     }
     counter.inc({ topic: topic ?? '' }, n);
   }
-}
-
-function sameQueue(a: Uint8Array, b: Uint8Array): boolean {
-  for (let i = 0; i < 8; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** The queue hash is the first 8 bytes of a tag. */

@@ -335,7 +335,7 @@ export class ApplyContext {
     return raw && this.decodedEntry(raw);
   }
 
-  /** A command reads an entry up to three times (prefetch, dedup keys, apply): decoded once per stored value. */
+  /** An entry read again in the batch (a later command, a tag named twice) is decoded once per stored value. */
   private decodedEntry(raw: Uint8Array): QueueEntryRec {
     let entry = this.decodedEntries.get(raw);
     if (!entry) {
