@@ -58,13 +58,33 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
   }
   for (const w of requestWindowSet) problems.push(`request window entry ${w} has no record`);
   const bodyIds = new Set(bodies.map((b) => hex(b.k)));
-  const indexById = new Map(index.map((r) => [hex(r.k), v1.MessageIndex.decode(r.v)]));
+  const bodyById = new Map(bodies.map((b) => [hex(b.k), v1.StoredMessage.decode(b.v)]));
+  // A message with `index_implied` whose entry moved has an index record of 0x00 and the entry's
+  // tag: its topic and expiry are its body's, its group `default`.
+  const indexById = new Map<string, ReturnType<typeof v1.MessageIndex.decode>>();
+  const impliedIndex = (body: ReturnType<typeof v1.StoredMessage.decode>, tag: Uint8Array) =>
+    v1.MessageIndex.create({
+      topic: body.topic,
+      expireAtMs: body.expireAtMs,
+      groups: [{ group: 'default', tag }],
+    });
+  for (const r of index) {
+    const id = hex(r.k);
+    if (r.v[0] !== 0) {
+      indexById.set(id, v1.MessageIndex.decode(r.v));
+      continue;
+    }
+    const body = bodyById.get(id);
+    if (r.v.length !== 25 || !body?.indexImplied) {
+      problems.push(`index record ${id} of a moved entry (${hex(r.v)}) without a body that implies it`);
+      continue;
+    }
+    indexById.set(id, impliedIndex(body, r.v.subarray(1)));
+  }
   const queueKeys = new Set(queue.map((q) => hex(q.k)));
   // A message published with `index_implied` has no index record until its entry first moves:
   // then it must have exactly one entry, of `default`, never leased, at the body's due time.
-  for (const b of bodies) {
-    const id = hex(b.k);
-    const body = v1.StoredMessage.decode(b.v);
+  for (const [id, body] of bodyById) {
     if (indexById.has(id) || !body.indexImplied) continue;
     const mine = queue.filter((q) => hex(q.k.subarray(16)) === id);
     const e = mine.length === 1 ? v1.QueueEntry.decode(mine[0]!.v) : undefined;
@@ -89,14 +109,7 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
       problems.push(`message ${id}: its entry is not under the key its body implies`);
       continue;
     }
-    indexById.set(
-      id,
-      v1.MessageIndex.create({
-        topic: body.topic,
-        expireAtMs: body.expireAtMs,
-        groups: [{ group: 'default', tag: mine[0]!.k }],
-      }),
-    );
+    indexById.set(id, impliedIndex(body, mine[0]!.k));
   }
   for (const q of queue) {
     const id = hex(q.k.subarray(16));

@@ -8,8 +8,10 @@ import {
   encodeBody,
   encodeEntry,
   encodeIndex,
+  encodeMovedIndex,
   type GroupOutcome,
   type MessageIndexRec,
+  movedIndexTag,
   type QueueEntryRec,
 } from '../src/state/records.js';
 import { WireReader, WireWriter } from '../src/state/wire.js';
@@ -168,6 +170,11 @@ describe('record codecs (wire.ts) against protobufjs', () => {
       const x = g.index();
       expect(hex(encodeIndex(x)), `index, seed ${seed}`).toBe(hex(reference.index(x)));
       expect(decodeIndex(encodeIndex(x))).toEqual(x);
+      // An encoded index is never taken for a moved-entry index (whose first byte is 0x00).
+      expect(movedIndexTag(encodeIndex(x)), `index, seed ${seed}`).toBeUndefined();
+      const tag = Uint8Array.from({ length: 24 }, (_, i) => (seed * 31 + i * 7) & 0xff);
+      expect(hex(encodeMovedIndex(tag))).toBe(`00${hex(tag)}`);
+      expect(hex(movedIndexTag(encodeMovedIndex(tag))!)).toBe(hex(tag));
       const b = g.body();
       expect(hex(encodeBody(b)), `body, seed ${seed}`).toBe(hex(reference.body(b)));
       const plain = (m: BodyRec) => ({ ...m, payload: hex(m.payload), headers: { ...m.headers } });

@@ -18,7 +18,7 @@ import type { Limits } from './limits.js';
 import {
   type BodyRec,
   decodeBody,
-  decodeEntry,
+  decodedEntry,
   decodeIndex,
   decodeKeyRec,
   decodeQueue,
@@ -28,6 +28,7 @@ import {
   encodeEntry,
   encodeIndex,
   encodeKeyRec,
+  encodeMovedIndex,
   encodeQueue,
   encodeRequestRec,
   encodeTopic,
@@ -37,6 +38,7 @@ import {
   type KeyRec,
   leaseNotStarted,
   type MessageIndexRec,
+  movedIndexTag,
   type QueueEntryRec,
   type QueueRec,
   type RequestRec,
@@ -97,13 +99,6 @@ export class ApplyContext {
    * moved (cancel, reschedule, expiry): the leader must not push them.
    */
   readonly withdrawn: Uint8Array[] = [];
-
-  /**
-   * Decoded queue entries by their stored bytes (entries are never changed in
-   * place), for this batch. A `Map`: a `WeakMap`'s entries are ephemerons,
-   * which every young-generation collection must trace.
-   */
-  private readonly decodedEntries = new Map<Uint8Array, QueueEntryRec>();
 
   /** When apply last let the event loop run (performance.now()). */
   private sliceStartMs = performance.now();
@@ -332,17 +327,7 @@ export class ApplyContext {
 
   async getEntry(tag: Uint8Array): Promise<QueueEntryRec | undefined> {
     const raw = await this.txn.get(NS.queue.key(tag));
-    return raw && this.decodedEntry(raw);
-  }
-
-  /** An entry read again in the batch (a later command, a tag named twice) is decoded once per stored value. */
-  private decodedEntry(raw: Uint8Array): QueueEntryRec {
-    let entry = this.decodedEntries.get(raw);
-    if (!entry) {
-      entry = decodeEntry(raw);
-      this.decodedEntries.set(raw, entry);
-    }
-    return entry;
+    return raw && decodedEntry(raw);
   }
 
   /**
@@ -352,14 +337,14 @@ export class ApplyContext {
    */
   async entriesOf(tags: readonly Uint8Array[]): Promise<TagEntries> {
     const { ids, values } = await this.txn.getMany(tags.map((t) => NS.queue.key(t)));
-    return { ids, raws: values, entries: values.map((raw) => raw && this.decodedEntry(raw)) };
+    return { ids, raws: values, entries: values.map((raw) => raw && decodedEntry(raw)) };
   }
 
   /** Entry `i` of `read`, as it is now: re-read when the batch wrote its key since (a tag named twice). */
   entryAt(read: TagEntries, i: number): QueueEntryRec | undefined {
     const now = this.txn.writtenValue(read.ids[i]!);
     if (now === undefined || now === read.raws[i]) return read.entries[i];
-    return now ? this.decodedEntry(now) : undefined;
+    return now ? decodedEntry(now) : undefined;
   }
 
   private noteDue(topic: string, group: string, dueAtMs: number): void {
@@ -408,7 +393,8 @@ export class ApplyContext {
     const hash = this.queueHash(topic.name, entry.group);
     const tag = encodeKeyMs(hash, entry.dueAtMs, topic.settings.timeBucketMs, entry.id, slabBytes(KEY_BYTES));
     this.noteDue(topic.name, entry.group, entry.dueAtMs);
-    this.txn.put(NS.queue.key(tag), encodeEntry(entry), this.isCold(entry.dueAtMs));
+    const cold = this.isCold(entry.dueAtMs);
+    this.txn.put(NS.queue.key(tag), encodeEntry(entry, !cold), cold);
     const rec = this.queueRecs.get(hash);
     if (!rec)
       throw new Error(`invariant: entry of queue ${hash.toString(16)} inserted before its record was loaded`);
@@ -440,7 +426,7 @@ export class ApplyContext {
     this.noteDue(topic.name, next.group, next.dueAtMs);
     this.noteWithdrawn(oldTag, old);
     this.txn.del(NS.queue.key(oldTag));
-    this.txn.put(NS.queue.key(tag), encodeEntry(next));
+    this.txn.put(NS.queue.key(tag), encodeEntry(next, true));
     let counting: Promise<void> | undefined;
     if (old.inFlight !== next.inFlight) {
       const d = next.inFlight ? 1 : -1;
@@ -476,12 +462,21 @@ export class ApplyContext {
 
   // ---- message index, bodies, keys ---------------------------------------
 
-  /** The message's index record; for a one-group message whose entry never moved, the one its body implies. */
+  /**
+   * The message's index record. A one-group message without a key has none
+   * until its entry first moves (its body implies it), then one that holds
+   * only the entry's tag (`encodeMovedIndex`).
+   */
   async getIndex(id: bigint): Promise<MessageIndexRec | undefined> {
     const raw = await this.txn.get(NS.index.key(idKey(id)));
-    if (raw) return decodeIndex(raw);
+    const movedTo = raw && movedIndexTag(raw);
+    if (raw && !movedTo) return decodeIndex(raw);
     const body = await this.getBody(id);
-    if (!body?.indexImplied) return undefined;
+    if (!body?.indexImplied) {
+      if (movedTo) throw new Error(`invariant: message ${id} has a moved-entry index but no implied index`);
+      return undefined;
+    }
+    if (movedTo) return impliedIndex(body, DEFAULT_GROUP, movedTo);
     const topic = await this.getTopic(body.topic);
     if (!topic) throw new Error(`invariant: message ${id} names missing topic ${body.topic}`);
     return impliedIndex(body, DEFAULT_GROUP, this.tagOf(topic, DEFAULT_GROUP, body.dueAtMs, id));
@@ -559,8 +554,12 @@ export class ApplyContext {
     if (!entry.indexImplied) return this.setStoredGroupRef(entry, tag, outcome, topic);
     // Kept out of the record cache: nothing on the delivery path reads an implied index back (a
     // lease, nack and ack derive it from the entry); only cancel, reschedule and GetMessage do.
-    if (outcome === 'live') this.putIndex(entry.id, impliedIndex(entry, entry.group, tag), true);
-    else this.endUnkeyedMessage(entry.id, entry.expireAtMs); // no key: the topic's dedup window plays no part
+    if (outcome === 'live') {
+      // Only `default` holds such entries (addMessage); the index names the group, so check.
+      if (entry.group !== DEFAULT_GROUP)
+        throw new Error(`invariant: entry of message ${entry.id} implies its index in group ${entry.group}`);
+      this.txn.put(NS.index.key(idKey(entry.id)), encodeMovedIndex(tag), true);
+    } else this.endUnkeyedMessage(entry.id, entry.expireAtMs); // no key: the topic's dedup window plays no part
     return undefined;
   }
 

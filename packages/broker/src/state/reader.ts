@@ -28,6 +28,7 @@ import {
   impliedIndex,
   leaseHeld,
   type MessageIndexRec,
+  movedIndexTag,
   type QueueEntryRec,
   type QueueRec,
   type TopicRec,
@@ -296,7 +297,14 @@ export class BrokerReader {
     ]);
     if (!bodyRaw) return undefined;
     const body = decodeBody(bodyRaw);
-    const idx = idxRaw ? decodeIndex(idxRaw) : await this.impliedIndexOf(id, body);
+    const movedTo = idxRaw && movedIndexTag(idxRaw);
+    const idx = movedTo
+      ? body.indexImplied
+        ? impliedIndex(body, DEFAULT_GROUP, movedTo)
+        : undefined
+      : idxRaw
+        ? decodeIndex(idxRaw)
+        : await this.impliedIndexOf(id, body);
     if (!idx || idx.topic !== topic || idx.done) return undefined;
     const groups = await Promise.all(
       idx.groups.map(async (g): Promise<GroupStateView | undefined> => {

@@ -1,4 +1,5 @@
 import { int64FromSafe, type pb, toBigInt, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
+import { slabBytes } from '@fermata/storage';
 import type { PublishResultItem } from './results.js';
 import { lenFieldSize, varintSize, WIRE_LEN, WIRE_VARINT, WireReader, WireWriter } from './wire.js';
 
@@ -231,8 +232,36 @@ export function decodeQueue(bytes: Uint8Array): QueueRec {
   };
 }
 
+/**
+ * The entry a queue entry's stored bytes decode to, kept on the bytes object
+ * itself by `decodedEntry` and `encodeEntry(e, true)`: an entry read again
+ * (a lease reads what the publish wrote, an ack what the lease wrote, both
+ * from the record cache) is decoded once. Entries are never changed in place,
+ * and `decodeEntry(encodeEntry(e))` equals `e` (state-record-codec.test.ts),
+ * so apply sees the same entry either way. A property rather than a map: a
+ * `WeakMap`'s entries are ephemerons that every scavenge traces, and a `Map`
+ * would need evicting along with the cache.
+ */
+const DECODED: unique symbol = Symbol('decoded queue entry');
+type EntryBytes = Uint8Array & { [DECODED]?: QueueEntryRec };
+
+/** The entry `bytes` hold, decoded once per bytes object. */
+export function decodedEntry(bytes: Uint8Array): QueueEntryRec {
+  const b = bytes as EntryBytes;
+  let e = b[DECODED];
+  if (e === undefined) {
+    e = decodeEntry(b);
+    b[DECODED] = e;
+  }
+  return e;
+}
+
 // QueueEntry (records.proto), written and read directly (wire.ts).
-export function encodeEntry(e: QueueEntryRec): Uint8Array {
+/**
+ * `owned`: into memory of its own, carrying `e` for `decodedEntry` (for an
+ * entry the record cache will hold; a slab view is copied there, see slab.ts).
+ */
+export function encodeEntry(e: QueueEntryRec, owned = false): Uint8Array {
   const w = writer.reset();
   if (e.id !== 0n) w.tag(1, WIRE_VARINT).varint64(e.id);
   if (e.topic !== '') w.tag(2, WIRE_LEN).string(e.topic);
@@ -248,7 +277,10 @@ export function encodeEntry(e: QueueEntryRec): Uint8Array {
   }
   if (e.expireAtMs !== 0) w.tag(8, WIRE_VARINT).varint(e.expireAtMs);
   if (e.indexImplied) w.tag(9, WIRE_VARINT).varint(1);
-  return w.finish();
+  if (!owned) return w.finish();
+  const out: EntryBytes = w.finishOwned();
+  out[DECODED] = e;
+  return out;
 }
 
 export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
@@ -332,6 +364,24 @@ export function impliedIndex(
     done: false,
     endedAtMs: 0,
   };
+}
+
+/**
+ * The stored index of a message with `indexImplied` whose entry moved (a
+ * lease, nack, extend or reschedule): a 0x00 byte, which no protobuf field
+ * starts with (field numbers start at 1), then the entry's tag. The rest of
+ * `impliedIndex` (topic, expiry) is in the message's body. 25 bytes written
+ * without encoding an index per lease; the ack deletes it unread.
+ */
+export function encodeMovedIndex(tag: Uint8Array): Uint8Array {
+  const out = slabBytes(1 + tag.length);
+  out.set(tag, 1);
+  return out;
+}
+
+/** The tag a `encodeMovedIndex` record holds, or undefined for an encoded `MessageIndex`. */
+export function movedIndexTag(bytes: Uint8Array): Uint8Array | undefined {
+  return bytes.length > 0 && bytes[0] === 0 ? bytes.slice(1) : undefined;
 }
 
 // MessageIndex (records.proto), written and read directly (wire.ts).

@@ -3,12 +3,19 @@ import { compareBytes } from '@fermata/storage';
 import { tagKeyOf } from '../keys.js';
 import { cacheable, type RecordCache } from './record-cache.js';
 
-interface Pending {
-  readonly key: Uint8Array;
-  readonly value: Uint8Array | null;
-  /** Not worth caching (read back much later, if ever): `written()` drops the id from the cache instead. */
-  readonly cold?: boolean;
-}
+/**
+ * A write of the batch, shaped as the storage batch op it becomes (`ops()`
+ * hands these objects to the store as they are: no second object per write).
+ */
+type Pending =
+  | {
+      readonly type: 'put';
+      readonly key: Uint8Array;
+      readonly value: Uint8Array;
+      /** Not worth caching (read back much later, if ever): `written()` drops the id from the cache instead. */
+      readonly cold: boolean;
+    }
+  | { readonly type: 'del'; readonly key: Uint8Array; readonly value: null; readonly cold: false };
 
 /** A record's id in the write set and the record cache: its key as a latin1 string. */
 export const keyId = tagKeyOf;
@@ -120,17 +127,17 @@ export class Txn {
 
   /** `cold`: a record read back much later, if ever (a message due in hours): kept out of the record cache. */
   put(key: Uint8Array, value: Uint8Array, cold = false): void {
-    this.set(key, value, cold);
+    this.set(key, { type: 'put', key, value, cold });
   }
 
   del(key: Uint8Array): void {
-    this.set(key, null, false);
+    this.set(key, { type: 'del', key, value: null, cold: false });
   }
 
-  private set(key: Uint8Array, value: Uint8Array | null, cold: boolean): void {
+  private set(key: Uint8Array, write: Pending): void {
     const id = keyId(key);
     this.undo.push({ id, before: this.writes.get(id) });
-    this.writes.set(id, cold ? { key, value, cold } : { key, value });
+    this.writes.set(id, write);
   }
 
   /** Registers an extra undo step (e.g. for counters kept outside the write set). */
@@ -195,11 +202,7 @@ export class Txn {
   }
 
   ops(): BatchOp[] {
-    const ops: BatchOp[] = [];
-    for (const w of this.writes.values()) {
-      ops.push(w.value ? { type: 'put', key: w.key, value: w.value } : { type: 'del', key: w.key });
-    }
-    return ops;
+    return Array.from(this.writes.values());
   }
 
   get size(): number {

@@ -104,6 +104,11 @@ export class WireWriter {
   finish(): Uint8Array {
     return slabCopy(this.buf.subarray(0, this.pos));
   }
+
+  /** `finish` into memory of its own: for a record kept beyond the write (the record cache). */
+  finishOwned(): Uint8Array {
+    return this.buf.slice(0, this.pos);
+  }
 }
 
 /** Reads fields in any order; callers skip the ones they do not know. */
