@@ -2,7 +2,14 @@ import { v1 } from '@fermata/protocol';
 import { type KVStore, openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { NS } from '../src/state/layout.js';
-import { decodeEntry, decodeIndex, encodeEntry, movedIndexTag } from '../src/state/records.js';
+import {
+  decodeEntry,
+  decodeIndex,
+  encodeEntry,
+  encodeIndex,
+  impliedIndex,
+  movedIndexTag,
+} from '../src/state/records.js';
 import type { LeaseOutcome } from '../src/state/results.js';
 import { Harness, T0, text } from './state-harness.js';
 
@@ -52,6 +59,8 @@ async function forgetImplied(store: KVStore): Promise<void> {
   );
 }
 
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
 /** The new tag of a lease that must have been taken. */
 function leasedTag(l: LeaseOutcome | undefined): Uint8Array {
   if (l?.status !== 'leased' || !l.newTag) throw new Error(`expected a lease, got ${l?.status}`);
@@ -78,7 +87,6 @@ describe('index records implied by the queue entry', () => {
       expect(leases.map((l) => l.status)).toEqual(['leased', 'leased']);
       const afterLease = indexReads() - before;
       const indexAfterLease = await records(store, NS.index);
-      const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
       // Implied: only the moved entry's tag (`encodeMovedIndex`); read: the whole index record.
       expect(indexAfterLease.map(([, v]) => v.length === 25 && v[0] === 0)).toEqual([!old, !old]);
       expect(indexAfterLease.map(([, v]) => hex(movedIndexTag(v) ?? decodeIndex(v).groups[0]!.tag))).toEqual(
@@ -234,5 +242,73 @@ describe('implied index records at the edges', () => {
     const deleted = await h.ok({ kind: 'delete-topic', name: 'd.dlq' });
     expect(deleted.removedMessages).toBe(2);
     for (const ns of [NS.queue, NS.body, NS.index, NS.expiry]) expect(await records(h.store, ns)).toEqual([]);
+  });
+});
+
+describe('index records of moved entries written by earlier versions', () => {
+  it('the whole MessageIndex an earlier version wrote for a moved implied entry reads as the 25-byte record does', async () => {
+    const runs = [];
+    for (const cacheEntries of [0, 1_000]) {
+      for (const earlier of [false, true]) {
+        const h = await Harness.create({ cacheEntries });
+        const msgs = await h.publish(
+          { topic: 't', payload: text('a'), delayMs: 0 },
+          { topic: 't', payload: text('b'), delayMs: 0 },
+          { topic: 't', payload: text('c'), delayMs: 0, ttlMs: 60_000 },
+          { topic: 't', payload: text('d'), delayMs: 0, ttlMs: 1_000 },
+        );
+        const leases = await h.leaseAll('t');
+        expect(leases.map((l) => l.status)).toEqual(['leased', 'leased', 'leased', 'leased']);
+        // b and c pending again under new keys: their index records name those.
+        for (const l of [leases[1], leases[2]]) await h.ok({ kind: 'nack', tag: leasedTag(l), delayMs: 500 });
+        const moved = await records(h.store, NS.index);
+        expect(moved.map(([, v]) => movedIndexTag(v) !== undefined)).toEqual([true, true, true, true]);
+        if (earlier) {
+          // What the previous version stored: the index the body implies, encoded whole.
+          const ops = [];
+          for (const [k, v] of moved) {
+            const tag = movedIndexTag(v)!;
+            const entry = (await records(h.store, NS.queue)).find(([q]) => q === `01${hex(tag)}`);
+            const rec = impliedIndex(decodeEntry(entry![1]), 'default', tag);
+            ops.push({ type: 'put' as const, key: Buffer.from(k, 'hex'), value: encodeIndex(rec) });
+          }
+          await h.store.batch(ops, { sync: false });
+          expect((await records(h.store, NS.index)).map(([, v]) => movedIndexTag(v))).toEqual([
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+          ]);
+        }
+        const [a, b, c, d] = msgs;
+        const view = await h.sm.reader.getMessage('t', { id: a!.id }, h.now);
+        const rescheduled = await h.ok({
+          kind: 'reschedule',
+          topic: 't',
+          target: { id: b!.id },
+          delayMs: 100,
+        });
+        const cancelled = await h.ok({ kind: 'cancel', topic: 't', target: { id: c!.id } });
+        h.now = T0 + 2_000;
+        const expired = await h.ok({ kind: 'expire', ids: [d!.id] });
+        const acked = await h.ok({ kind: 'ack', tags: [leasedTag(leases[0])] });
+        runs.push({
+          leasedA: hex(leasedTag(leases[0])),
+          view: view?.groups.map((g) => ({ ...g, tag: g.tag && hex(g.tag) })),
+          outcomes: [rescheduled.result.status, cancelled.result.status, expired.outcomes, acked.outcomes],
+          digest: await h.digest(),
+        });
+      }
+    }
+    expect(runs[0]!.view).toEqual([
+      expect.objectContaining({ state: 'in-flight', attempt: 1, tag: runs[0]!.leasedA }),
+    ]);
+    expect(runs[0]!.outcomes).toEqual([
+      'rescheduled',
+      'cancelled',
+      [{ id: expect.any(BigInt), status: 'expired' }],
+      [expect.objectContaining({ status: 'ok' })],
+    ]);
+    for (const run of runs.slice(1)) expect(run).toEqual(runs[0]);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type BodyRec,
   decodeBody,
+  decodedEntry,
   decodeEntry,
   decodeIndex,
   encodeBody,
@@ -167,6 +168,11 @@ describe('record codecs (wire.ts) against protobufjs', () => {
       const e = g.entry();
       expect(hex(encodeEntry(e)), `entry, seed ${seed}`).toBe(hex(reference.entry(e)));
       expect(decodeEntry(encodeEntry(e))).toEqual(e);
+      // Encoded for the cache: the same bytes, carrying what decoding them gives.
+      const owned = encodeEntry(e, true);
+      expect(hex(owned), `entry, seed ${seed}`).toBe(hex(encodeEntry(e)));
+      expect(owned.byteLength).toBe(owned.buffer.byteLength);
+      expect(decodedEntry(owned)).toEqual(decodeEntry(owned));
       const x = g.index();
       expect(hex(encodeIndex(x)), `index, seed ${seed}`).toBe(hex(reference.index(x)));
       expect(decodeIndex(encodeIndex(x))).toEqual(x);

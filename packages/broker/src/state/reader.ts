@@ -298,10 +298,11 @@ export class BrokerReader {
     if (!bodyRaw) return undefined;
     const body = decodeBody(bodyRaw);
     const movedTo = idxRaw && movedIndexTag(idxRaw);
+    if (movedTo && !body.indexImplied) {
+      throw new Error(`invariant: message ${id} has a moved-entry index but no implied index`);
+    }
     const idx = movedTo
-      ? body.indexImplied
-        ? impliedIndex(body, DEFAULT_GROUP, movedTo)
-        : undefined
+      ? impliedIndex(body, DEFAULT_GROUP, movedTo)
       : idxRaw
         ? decodeIndex(idxRaw)
         : await this.impliedIndexOf(id, body);
