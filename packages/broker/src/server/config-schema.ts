@@ -220,7 +220,7 @@ export const configSchema = {
       32_768,
       0,
       10_000_000,
-      "Queue entries, index, topic and queue records kept in memory for apply's reads (0 = none).",
+      "Queue entries, index, topic and queue records kept in memory for apply's reads (0 = none). A cached queue entry also holds its decoded form: up to ~400 bytes of heap per entry, ~13 MB at the default.",
     ),
     blockCacheBytes: int(8 * MIB, 0, 64 * 1024 * MIB, "LevelDB's block cache (leveldb engine)."),
     maxOpenFiles: int(

@@ -394,7 +394,7 @@ export class ApplyContext {
     const tag = encodeKeyMs(hash, entry.dueAtMs, topic.settings.timeBucketMs, entry.id, slabBytes(KEY_BYTES));
     this.noteDue(topic.name, entry.group, entry.dueAtMs);
     const cold = this.isCold(entry.dueAtMs);
-    this.txn.put(NS.queue.key(tag), encodeEntry(entry, !cold), cold);
+    this.txn.put(NS.queue.key(tag), encodeEntry(entry, !cold && this.txn.cachesWrites), cold);
     const rec = this.queueRecs.get(hash);
     if (!rec)
       throw new Error(`invariant: entry of queue ${hash.toString(16)} inserted before its record was loaded`);
@@ -426,7 +426,7 @@ export class ApplyContext {
     this.noteDue(topic.name, next.group, next.dueAtMs);
     this.noteWithdrawn(oldTag, old);
     this.txn.del(NS.queue.key(oldTag));
-    this.txn.put(NS.queue.key(tag), encodeEntry(next, true));
+    this.txn.put(NS.queue.key(tag), encodeEntry(next, this.txn.cachesWrites));
     let counting: Promise<void> | undefined;
     if (old.inFlight !== next.inFlight) {
       const d = next.inFlight ? 1 : -1;

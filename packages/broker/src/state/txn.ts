@@ -54,6 +54,11 @@ export class Txn {
     private readonly cache?: RecordCache,
   ) {}
 
+  /** Whether `written()` keeps written records (a record cache of some capacity). */
+  get cachesWrites(): boolean {
+    return this.cache !== undefined && this.cache.capacity > 0;
+  }
+
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     const id = keyId(key);
     const w = this.writes.get(id);
