@@ -44,7 +44,8 @@ export class Message {
   readonly receivedAtMs: number;
   private currentTag: Uint8Array;
   private currentLeaseExpiresAtMs: number;
-  private chain: Promise<unknown> = Promise.resolve();
+  /** The extend in flight, if any: a settle waits for it (most messages never extend: no promise). */
+  private chain: Promise<unknown> | undefined;
   private settlement: { kind: Settlement; promise: Promise<void> } | undefined;
   private readonly settler: Settler;
 
@@ -117,7 +118,7 @@ export class Message {
         ),
       );
     }
-    const p = this.chain.then(async () => {
+    const p = (this.chain ?? Promise.resolve()).then(async () => {
       const r = await this.settler.extend(this, leaseMs);
       this.currentTag = r.tag;
       this.currentLeaseExpiresAtMs = r.leaseExpiresAtMs;
@@ -138,9 +139,18 @@ export class Message {
 
   private settle(kind: Settlement, op: () => Promise<void>): Promise<void> {
     if (this.settlement !== undefined) return this.settlement.promise;
-    const promise = this.chain.then(op);
-    this.chain = promise.catch(() => {});
+    // Nothing runs on the chain after a settle (a second settle returns this one, extend refuses).
+    const promise = this.chain ? this.chain.then(op) : settleNow(op);
     this.settlement = { kind, promise };
     return promise;
+  }
+}
+
+/** `op()`, a synchronous throw turned into a rejection. */
+function settleNow(op: () => Promise<void>): Promise<void> {
+  try {
+    return op();
+  } catch (e) {
+    return Promise.reject(e);
   }
 }

@@ -397,7 +397,7 @@ export class Subscription {
   private async runHandler(message: Message): Promise<void> {
     const stopExtending =
       this.autoExtend === undefined
-        ? () => {}
+        ? ignore
         : startAutoExtend(message, this.currentLeaseMs(), this.autoExtend, {
             exhausted: (extendedMs) =>
               this.conn.config.logger.warn('stopped extending the lease (autoExtend.maxTotalMs)', {
