@@ -38,6 +38,7 @@ import {
   type KeyRec,
   leaseNotStarted,
   type MessageIndexRec,
+  movedIndex,
   movedIndexTag,
   type QueueEntryRec,
   type QueueRec,
@@ -472,11 +473,8 @@ export class ApplyContext {
     const movedTo = raw && movedIndexTag(raw);
     if (raw && !movedTo) return decodeIndex(raw);
     const body = await this.getBody(id);
-    if (!body?.indexImplied) {
-      if (movedTo) throw new Error(`invariant: message ${id} has a moved-entry index but no implied index`);
-      return undefined;
-    }
-    if (movedTo) return impliedIndex(body, DEFAULT_GROUP, movedTo);
+    if (movedTo) return movedIndex(id, body, movedTo);
+    if (!body?.indexImplied) return undefined;
     const topic = await this.getTopic(body.topic);
     if (!topic) throw new Error(`invariant: message ${id} names missing topic ${body.topic}`);
     return impliedIndex(body, DEFAULT_GROUP, this.tagOf(topic, DEFAULT_GROUP, body.dueAtMs, id));

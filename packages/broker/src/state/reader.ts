@@ -28,6 +28,7 @@ import {
   impliedIndex,
   leaseHeld,
   type MessageIndexRec,
+  movedIndex,
   movedIndexTag,
   type QueueEntryRec,
   type QueueRec,
@@ -298,11 +299,8 @@ export class BrokerReader {
     if (!bodyRaw) return undefined;
     const body = decodeBody(bodyRaw);
     const movedTo = idxRaw && movedIndexTag(idxRaw);
-    if (movedTo && !body.indexImplied) {
-      throw new Error(`invariant: message ${id} has a moved-entry index but no implied index`);
-    }
     const idx = movedTo
-      ? impliedIndex(body, DEFAULT_GROUP, movedTo)
+      ? movedIndex(id, body, movedTo)
       : idxRaw
         ? decodeIndex(idxRaw)
         : await this.impliedIndexOf(id, body);

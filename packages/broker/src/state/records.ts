@@ -1,5 +1,6 @@
 import { int64FromSafe, type pb, toBigInt, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import { slabBytes } from '@fermata/storage';
+import { DEFAULT_GROUP } from '../keys.js';
 import type { PublishResultItem } from './results.js';
 import { lenFieldSize, varintSize, WIRE_LEN, WIRE_VARINT, WireReader, WireWriter } from './wire.js';
 
@@ -382,6 +383,13 @@ export function encodeMovedIndex(tag: Uint8Array): Uint8Array {
 /** The tag a `encodeMovedIndex` record holds, or undefined for an encoded `MessageIndex`. */
 export function movedIndexTag(bytes: Uint8Array): Uint8Array | undefined {
   return bytes.length > 0 && bytes[0] === 0 ? bytes.slice(1) : undefined;
+}
+
+/** The index a moved-entry record (`movedIndexTag`) stands for, with the body that must imply it. */
+export function movedIndex(id: bigint, body: BodyRec | undefined, tag: Uint8Array): MessageIndexRec {
+  if (!body?.indexImplied)
+    throw new Error(`invariant: message ${id} has a moved-entry index but no implied index`);
+  return impliedIndex(body, DEFAULT_GROUP, tag);
 }
 
 // MessageIndex (records.proto), written and read directly (wire.ts).
