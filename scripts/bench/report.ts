@@ -28,3 +28,11 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 }
 
 export const round = (x: number, digits = 1): number => Number(x.toFixed(digits));
+
+export function stringOption(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const value = args[i + 1];
+  if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`);
+  return value;
+}
