@@ -120,14 +120,23 @@ export function rssParts(pid: number | undefined): { rss_anon_mb?: number; rss_f
 
 /** CPU time (user + system) a process has used so far, in ms; 0 when it is gone. */
 export function cpuMs(pid: number | undefined): number {
-  if (pid === undefined) return 0;
+  return pid === undefined ? 0 : (processCpuMs(pid)?.own ?? 0);
+}
+
+/**
+ * CPU time (user + system, ms) of a process (`own`) and of its children it has reaped
+ * (`reaped`); undefined when it is gone.
+ */
+export function processCpuMs(pid: number): { own: number; reaped: number } | undefined {
   try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    // Fields after the command name (which may hold spaces): utime, stime, cutime and cstime
+    // are the 12th to 15th.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS_PER_S;
+    const ms = (ticks: number) => (ticks * 1000) / CLOCK_TICKS_PER_S;
+    return { own: ms(Number(f[11]) + Number(f[12])), reaped: ms(Number(f[13]) + Number(f[14])) };
   } catch {
-    return 0;
+    return undefined;
   }
 }
 

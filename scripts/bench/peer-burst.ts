@@ -7,10 +7,17 @@
 // and the harness's npm packages installed. Reports the time from the start of the due second
 // until every message reached a consumer, and until the system counted none pending or in
 // flight; lateness; lost, duplicated and early; the servers' and this process's CPU.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Cluster, DeliveryLedger, fmt, load1, sleep, startBenchCluster } from './cluster.js';
+import {
+  type Cluster,
+  DeliveryLedger,
+  fmt,
+  load1,
+  processCpuMs,
+  sleep,
+  startBenchCluster,
+} from './cluster.js';
 import { emit, flag, option, round, stringOption, summary } from './report.js';
 
 const REPO_ROOT = join(import.meta.dirname, '../..');
@@ -142,7 +149,10 @@ export async function run(args: string[]): Promise<void> {
       delivery_msgs_per_s: round(ledger.delivered / Math.max(0.001, (ledger.lastAt - firstAt) / 1000), 0),
       lateness_ms: { p50: lateness.p50, p99: lateness.p99, max: lateness.max },
       delivered: ledger.delivered,
-      lost: ledger.lost(),
+      // Not delivered by the timeout: lost only if the system no longer holds them.
+      timed_out: ledger.delivered < n,
+      lost: drainedAt !== undefined ? ledger.lost() : null,
+      undelivered: n - ledger.delivered,
       duplicated: ledger.duplicates,
       early: ledger.early,
       server_cpu_us_per_msg: round((serverCpuMs * 1000) / n, 1),
@@ -155,7 +165,7 @@ export async function run(args: string[]): Promise<void> {
       `peer-burst ${system}: ${n} msgs due in one second, published at ${record.publish_msgs_per_s} msgs/s` +
         `${record.published_before_due ? '' : ' (publishing ran past the due second!)'}; all delivered ${record.all_delivered_after_due_s} s ` +
         `and none pending ${record.none_pending_after_due_s} s after the due second; delivery ${record.delivery_msgs_per_s} msgs/s; ` +
-        `lateness ${fmt(lateness)}; lost ${record.lost}, duplicated ${record.duplicated}, early ${record.early}; ` +
+        `lateness ${fmt(lateness)}; ${record.timed_out ? `${record.undelivered} not delivered within the timeout; ` : ''}lost ${record.lost}, duplicated ${record.duplicated}, early ${record.early}; ` +
         `servers' CPU ${record.server_cpu_us_per_msg} us/msg, client's ${record.client_cpu_us_per_msg} (load ${record.load_avg_1m})`,
     );
   } finally {
@@ -169,18 +179,11 @@ export async function run(args: string[]): Promise<void> {
  * plus the roots' reaped children (a PostgreSQL backend that ended, Redis's rewrite child).
  */
 function treeCpuMs(roots: number[], processTree: (roots: number[]) => number[]): number {
-  let ticks = 0;
   const rootSet = new Set(roots);
+  let ms = 0;
   for (const pid of processTree(roots)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // After the command name: utime, stime, cutime, cstime are the 12th to 15th fields.
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-      if (rootSet.has(pid)) ticks += Number(f[13]) + Number(f[14]);
-    } catch {
-      // Ended between the listing and the read.
-    }
+    const t = processCpuMs(pid); // undefined: ended between the listing and the read
+    if (t) ms += t.own + (rootSet.has(pid) ? t.reaped : 0);
   }
-  return (ticks * 1000) / 100; // USER_HZ
+  return ms;
 }
