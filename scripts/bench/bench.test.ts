@@ -6,10 +6,18 @@ import { describe, expect, it } from 'vitest';
 
 const repo = resolve(import.meta.dirname, '../..');
 
-function runBench(scenario: string): Array<Record<string, unknown>> {
+function runBench(scenario: string, ...args: string[]): Array<Record<string, unknown>> {
   const out = execFileSync(
     process.execPath,
-    ['--conditions=fermata-source', '--import', 'tsx', 'scripts/bench/index.ts', scenario, '--quick'],
+    [
+      '--conditions=fermata-source',
+      '--import',
+      'tsx',
+      'scripts/bench/index.ts',
+      scenario,
+      '--quick',
+      ...args,
+    ],
     { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 150_000 },
   );
   return out
@@ -101,6 +109,25 @@ describe('benchmarks (--quick)', () => {
     expect(line?.['delivery_msgs_per_s']).toBeGreaterThan(0);
     expect((line?.['lateness_ms'] as Record<string, number> | undefined)?.['p99']).toBeGreaterThanOrEqual(0);
     expect([line?.['lost'], line?.['early']]).toEqual([0, 0]);
+  });
+
+  it('peer-burst runs the burst through the peer harness adapter of Fermata, nothing lost', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    // The peers' systems need their servers and the harness (docs/benchmarks.md); Fermata's
+    // adapter is this repository's (on the built SDK: ./scripts/test builds first).
+    const [line] = runBench('peer-burst', '--system', 'fermata');
+    expect(line?.['system']).toBe('fermata');
+    expect(line?.['delivered']).toBe(line?.['messages']);
+    expect(line?.['all_delivered_after_due_s']).toBeTypeOf('number');
+    expect(line?.['none_pending_after_due_s']).toBeTypeOf('number');
+    expect(line?.['server_cpu_us_per_msg']).toBeGreaterThan(0);
+    expect([line?.['lost'], line?.['duplicated'], line?.['early'], line?.['timed_out']]).toEqual([
+      0,
+      0,
+      0,
+      false,
+    ]);
   });
 
   it('scale reports RSS and disk per pending message per node and an unharmed probe', {

@@ -3,8 +3,8 @@
 // through its `DelayQueueAdapter` (the peer harness's lib/adapter.mjs contract), so that the
 // three are produced, consumed and timed by the same code. `--system fermata` starts a
 // three-node cluster and plugs in scripts/bench/peer-adapter.mjs (build the SDK first:
-// `npm run build`); bullmq and pgboss need their servers running (the harness's servers.sh)
-// and the harness's npm packages installed. Reports the time from the start of the due second
+// `npm run build`; no harness needed); bullmq and pgboss need the harness (`--harness DIR`),
+// its npm packages and their servers running (its servers.sh). Reports the time from the start of the due second
 // until every message reached a consumer, and until the system counted none pending or in
 // flight; lateness; lost, duplicated and early; the servers' and this process's CPU.
 import { join } from 'node:path';
@@ -62,15 +62,8 @@ export async function run(args: string[]): Promise<void> {
     cluster = await startBenchCluster(args);
     url = cluster.endpoints.join(',');
   }
-  const { loadAdapter } = (await import(pathToFileURL(join(harness, 'lib/adapter.mjs')).href)) as {
-    loadAdapter(opts: Record<string, unknown>): Promise<DelayQueueAdapter>;
-  };
-  const { processTree } = (await import(pathToFileURL(join(harness, 'lib/procmem.mjs')).href)) as {
-    processTree(roots: number[]): number[];
-  };
-  const adapter = await loadAdapter({
+  const opts = {
     system,
-    adapter: system === 'fermata' ? join(import.meta.dirname, 'peer-adapter.mjs') : undefined,
     url,
     queue: `burst_${Date.now().toString(36)}`,
     messages: n,
@@ -80,7 +73,26 @@ export async function run(args: string[]): Promise<void> {
     consumers,
     consumerBatch,
     pollMs,
-  });
+  };
+  let adapter: DelayQueueAdapter;
+  // Processes whose CPU counts: the servers' roots and, for the peers, their descendants.
+  let serverProcesses = (roots: number[]): number[] => roots;
+  if (system === 'fermata') {
+    // Fermata's adapter lives here: no harness needed (bench.test.ts runs this at --quick).
+    const mod = (await import(pathToFileURL(join(import.meta.dirname, 'peer-adapter.mjs')).href)) as {
+      default(o: typeof opts): DelayQueueAdapter;
+    };
+    adapter = mod.default(opts);
+  } else {
+    const { loadAdapter } = (await import(pathToFileURL(join(harness, 'lib/adapter.mjs')).href)) as {
+      loadAdapter(o: typeof opts): Promise<DelayQueueAdapter>;
+    };
+    const { processTree } = (await import(pathToFileURL(join(harness, 'lib/procmem.mjs')).href)) as {
+      processTree(roots: number[]): number[];
+    };
+    adapter = await loadAdapter(opts);
+    serverProcesses = processTree;
+  }
   try {
     await adapter.setup();
     const roots = cluster ? cluster.nodes.map((nd) => nd.pid ?? 0) : ((await adapter.serverPids?.()) ?? []);
@@ -113,7 +125,7 @@ export async function run(args: string[]): Promise<void> {
     const publishedAt = Date.now();
 
     await sleep(Math.max(0, dueSecond - CPU_LEAD_MS - Date.now()));
-    const serverCpu0 = treeCpuMs(roots, processTree);
+    const serverCpu0 = treeCpuMs(roots, serverProcesses);
     const clientCpu0 = process.cpuUsage();
     await ledger.waitFor(n, Math.max(0, dueSecond - Date.now()) + timeoutMs);
     // Acks (BullMQ's completion, pg-boss's complete, Fermata's ack) follow the handler: wait
@@ -127,7 +139,7 @@ export async function run(args: string[]): Promise<void> {
       }
       await sleep(DRAIN_POLL_MS);
     }
-    const serverCpuMs = treeCpuMs(roots, processTree) - serverCpu0;
+    const serverCpuMs = treeCpuMs(roots, serverProcesses) - serverCpu0;
     const clientCpu = process.cpuUsage(clientCpu0);
     await sleep(2_000); // redeliveries arriving late count as duplicates
     const lateness = ledger.lateness();
@@ -178,10 +190,10 @@ export async function run(args: string[]): Promise<void> {
  * CPU (user + system, ms) of the process trees under `roots`: every live process's own time,
  * plus the roots' reaped children (a PostgreSQL backend that ended, Redis's rewrite child).
  */
-function treeCpuMs(roots: number[], processTree: (roots: number[]) => number[]): number {
+function treeCpuMs(roots: number[], processesOf: (roots: number[]) => number[]): number {
   const rootSet = new Set(roots);
   let ms = 0;
-  for (const pid of processTree(roots)) {
+  for (const pid of processesOf(roots)) {
     const t = processCpuMs(pid); // undefined: ended between the listing and the read
     if (t) ms += t.own + (rootSet.has(pid) ? t.reaped : 0);
   }
