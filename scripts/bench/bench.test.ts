@@ -118,6 +118,7 @@ describe('benchmarks (--quick)', () => {
     // adapter is this repository's (on the built SDK: ./scripts/test builds first).
     const [line] = runBench('peer-burst', '--system', 'fermata');
     expect(line?.['system']).toBe('fermata');
+    expect(line?.['published_before_due']).toBe(true);
     expect(line?.['delivered']).toBe(line?.['messages']);
     expect(line?.['all_delivered_after_due_s']).toBeTypeOf('number');
     expect(line?.['none_pending_after_due_s']).toBeTypeOf('number');

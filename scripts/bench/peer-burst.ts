@@ -97,7 +97,9 @@ export async function run(args: string[]): Promise<void> {
     await adapter.setup();
     const roots = cluster ? cluster.nodes.map((nd) => nd.pid ?? 0) : ((await adapter.serverPids?.()) ?? []);
     const ledger = new DeliveryLedger(n);
-    await adapter.consume((id, receivedAtMs) => ledger.receive(id, receivedAtMs));
+    // Stamped here, when the adapter hands the message to the handler, for every system alike
+    // (Fermata's own `receivedAtMs` is its arrival at the SDK, before the prefetch buffer).
+    await adapter.consume((id) => ledger.receive(id, Date.now()));
 
     const dueSecond = Date.now() + Math.ceil((n / rateGuess) * 1000) + 5_000;
     const payload = 'x'.repeat(256);
@@ -109,7 +111,8 @@ export async function run(args: string[]): Promise<void> {
           const start = next;
           const end = Math.min(n, start + batch);
           next = end;
-          // The harness's due time is Date.now() before produce() + delayMs.
+          // Each adapter counts delayMs from its own Date.now() in produce(), a little after
+          // this one: a message is due at dueAt or up to a few ms later, never earlier.
           const sentAt = Date.now();
           const msgs = [];
           for (let id = start; id < end; id++) {
@@ -125,14 +128,16 @@ export async function run(args: string[]): Promise<void> {
     const publishedAt = Date.now();
 
     await sleep(Math.max(0, dueSecond - CPU_LEAD_MS - Date.now()));
+    const cpuFrom = Date.now();
     const serverCpu0 = treeCpuMs(roots, serverProcesses);
     const clientCpu0 = process.cpuUsage();
     await ledger.waitFor(n, Math.max(0, dueSecond - Date.now()) + timeoutMs);
-    // Acks (BullMQ's completion, pg-boss's complete, Fermata's ack) follow the handler: wait
-    // until the system counts nothing pending or in flight.
+    // Acks (BullMQ's completion, Fermata's ack) follow the handler: wait until the system counts
+    // nothing pending or in flight (pg-boss's count leaves out active jobs). After a timeout
+    // too: what it no longer holds and never delivered is lost.
     let drainedAt: number | undefined;
-    const drainDeadline = Date.now() + 60_000;
-    while (adapter.pendingCount && ledger.delivered >= n && Date.now() < drainDeadline) {
+    const drainDeadline = Date.now() + (quick ? 10_000 : 60_000);
+    while (adapter.pendingCount && Date.now() < drainDeadline) {
       if ((await adapter.pendingCount()) === 0) {
         drainedAt = Date.now();
         break;
@@ -157,17 +162,21 @@ export async function run(args: string[]): Promise<void> {
       publish_msgs_per_s: round(n / publishSeconds, 0),
       published_before_due: publishedAt < dueSecond,
       all_delivered_after_due_s: ledger.delivered >= n ? round((ledger.lastAt - dueSecond) / 1000, 2) : null,
-      none_pending_after_due_s: drainedAt !== undefined ? round((drainedAt - dueSecond) / 1000, 2) : null,
+      none_pending_after_due_s:
+        drainedAt !== undefined && ledger.delivered >= n ? round((drainedAt - dueSecond) / 1000, 2) : null,
       delivery_msgs_per_s: round(ledger.delivered / Math.max(0.001, (ledger.lastAt - firstAt) / 1000), 0),
       lateness_ms: { p50: lateness.p50, p99: lateness.p99, max: lateness.max },
       delivered: ledger.delivered,
-      // Not delivered by the timeout: lost only if the system no longer holds them.
+      // Not delivered by the timeout: lost only if the system no longer holds them (null: unknown).
       timed_out: ledger.delivered < n,
       lost: drainedAt !== undefined ? ledger.lost() : null,
       undelivered: n - ledger.delivered,
       duplicated: ledger.duplicates,
       early: ledger.early,
-      server_cpu_us_per_msg: round((serverCpuMs * 1000) / n, 1),
+      foreign: ledger.foreign,
+      // From CPU_LEAD_MS before the due second, or from the end of publishing if that was later.
+      cpu_window_starts_before_due_ms: dueSecond - cpuFrom,
+      server_cpu_us_per_msg: roots.length > 0 ? round((serverCpuMs * 1000) / n, 1) : null,
       client_cpu_us_per_msg: round((clientCpu.user + clientCpu.system) / n, 1),
       info: (await adapter.info?.().catch(() => undefined)) ?? null,
       load_avg_1m: load1(),
@@ -193,7 +202,9 @@ export async function run(args: string[]): Promise<void> {
 function treeCpuMs(roots: number[], processesOf: (roots: number[]) => number[]): number {
   const rootSet = new Set(roots);
   let ms = 0;
-  for (const pid of processesOf(roots)) {
+  // The roots last: a child that ends meanwhile is then counted in its root's reaped time.
+  const pids = processesOf(roots).filter((pid) => !rootSet.has(pid));
+  for (const pid of [...pids, ...roots]) {
     const t = processCpuMs(pid); // undefined: ended between the listing and the read
     if (t) ms += t.own + (rootSet.has(pid) ? t.reaped : 0);
   }
