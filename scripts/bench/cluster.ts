@@ -12,7 +12,7 @@ import { FermataClient, type Message, silentLogger } from '@fermata/sdk';
 import { type Cluster, type NodeHandle, startCluster } from '../../test-cluster/src/harness.js';
 import { flag, percentile, round } from './report.js';
 
-const REPO_ROOT = join(import.meta.dirname, '../..');
+export const REPO_ROOT = join(import.meta.dirname, '../..');
 
 export { sleep } from '../../test-cluster/src/harness.js';
 export type { Cluster, NodeHandle };
@@ -230,6 +230,8 @@ export class DeliveryLedger {
   duplicates = 0;
   early = 0;
   foreign = 0;
+  /** The earliest and latest first delivery (Infinity and 0 before any). */
+  firstDeliveryAt = Number.POSITIVE_INFINITY;
   lastAt = 0;
   private waiters: Array<{ n: number; done: () => void }> = [];
 
@@ -255,6 +257,7 @@ export class DeliveryLedger {
     this.firstAt[seq] = receivedAtMs;
     if (receivedAtMs < this.dueAt[seq]!) this.early++;
     this.delivered++;
+    this.firstDeliveryAt = Math.min(this.firstDeliveryAt, receivedAtMs);
     this.lastAt = Math.max(this.lastAt, receivedAtMs);
     if (this.waiters.length > 0) {
       this.waiters = this.waiters.filter((w) => {

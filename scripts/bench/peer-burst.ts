@@ -14,17 +14,18 @@ import {
   DeliveryLedger,
   fmt,
   load1,
+  PAYLOAD_BYTES,
   processCpuMs,
+  REPO_ROOT,
   sleep,
   startBenchCluster,
 } from './cluster.js';
 import { emit, flag, option, round, stringOption, summary } from './report.js';
 
-const REPO_ROOT = join(import.meta.dirname, '../..');
 const SYSTEMS = ['bullmq', 'pgboss', 'fermata'] as const;
 /** How long before the due second CPU starts counting (Fermata leases up to 2 s ahead). */
 const CPU_LEAD_MS = 3_000;
-/** How often "nothing pending or in flight" is asked once every message arrived. */
+/** How often "nothing pending or in flight" is asked after the wait for the deliveries. */
 const DRAIN_POLL_MS = 100;
 
 /** The harness's adapter contract (lib/adapter.mjs), the parts used here. */
@@ -67,7 +68,7 @@ export async function run(args: string[]): Promise<void> {
     url,
     queue: `burst_${Date.now().toString(36)}`,
     messages: n,
-    payload: 256,
+    payload: PAYLOAD_BYTES,
     producers,
     batch,
     consumers,
@@ -102,7 +103,7 @@ export async function run(args: string[]): Promise<void> {
     await adapter.consume((id) => ledger.receive(id, Date.now()));
 
     const dueSecond = Date.now() + Math.ceil((n / rateGuess) * 1000) + 5_000;
-    const payload = 'x'.repeat(256);
+    const payload = 'x'.repeat(PAYLOAD_BYTES);
     let next = 0;
     const t0 = performance.now();
     await Promise.all(
@@ -148,8 +149,6 @@ export async function run(args: string[]): Promise<void> {
     const clientCpu = process.cpuUsage(clientCpu0);
     await sleep(2_000); // redeliveries arriving late count as duplicates
     const lateness = ledger.lateness();
-    let firstAt = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < n; i++) if (ledger.count[i]! > 0) firstAt = Math.min(firstAt, ledger.firstAt[i]!);
     const record = {
       scenario: 'peer-burst',
       system,
@@ -164,7 +163,10 @@ export async function run(args: string[]): Promise<void> {
       all_delivered_after_due_s: ledger.delivered >= n ? round((ledger.lastAt - dueSecond) / 1000, 2) : null,
       none_pending_after_due_s:
         drainedAt !== undefined && ledger.delivered >= n ? round((drainedAt - dueSecond) / 1000, 2) : null,
-      delivery_msgs_per_s: round(ledger.delivered / Math.max(0.001, (ledger.lastAt - firstAt) / 1000), 0),
+      delivery_msgs_per_s: round(
+        ledger.delivered / Math.max(0.001, (ledger.lastAt - ledger.firstDeliveryAt) / 1000),
+        0,
+      ),
       lateness_ms: { p50: lateness.p50, p99: lateness.p99, max: lateness.max },
       delivered: ledger.delivered,
       // Not delivered by the timeout: lost only if the system no longer holds them (null: unknown).
