@@ -122,6 +122,45 @@ describe('LogStore', () => {
     await store.close();
   });
 
+  it('an append whose leading entries are in the log with the same index and term keeps them in place and truncates only from the first differing term', async () => {
+    const options = { dir: tempDir(), segmentBytes: 400 };
+    let store = LogStore.open(options);
+    await store.append(range(1, 11));
+    await store.append(range(12, 14, 2));
+    const segments = segmentFiles(options.dir);
+    const synced = store.entriesSynced;
+    // The Ready after a conflict hands out 12 and 13 again (durable, acknowledged) with a new 14.
+    await store.append([entry(12, 2), entry(13, 2), entry(14, 3)]);
+    expect(store.entriesSynced - synced).toBe(1); // only 14 was written
+    expect(segmentFiles(options.dir)).toEqual(segments); // no segment at or after 12 was deleted
+    store = await reopen(store, options);
+    expect(readAll(store)).toEqual([...range(1, 11), ...range(12, 13, 2), entry(14, 3)]);
+    await store.close();
+  });
+
+  it('re-appending entries that are all in the log, up to its end, writes and syncs nothing', async () => {
+    const store = LogStore.open({ dir: tempDir() });
+    await store.append(range(1, 10));
+    const [fsyncs, synced] = [store.fsyncs, store.entriesSynced];
+    await store.append(range(4, 10));
+    expect([store.fsyncs - fsyncs, store.entriesSynced - synced]).toEqual([0, 0]);
+    expect(readAll(store)).toEqual(range(1, 10));
+    await store.close();
+  });
+
+  it('a re-appended entry still being written resolves only once that write is durable', async () => {
+    const options = { dir: tempDir(), cacheBytes: 0 };
+    let store = LogStore.open(options);
+    const order: string[] = [];
+    const first = store.append(range(1, 5)).then(() => order.push('first'));
+    const again = store.append(range(3, 5)).then(() => order.push('again'));
+    await Promise.all([first, again]);
+    expect(order).toEqual(['first', 'again']);
+    store = await reopen(store, options);
+    expect(readAll(store)).toEqual(range(1, 5));
+    await store.close();
+  });
+
   it('entries are readable as soon as append is called, before they are durable, even with no cache budget', async () => {
     const options = { dir: tempDir(), cacheBytes: 0, segmentBytes: 400 };
     let store = LogStore.open(options);
@@ -153,10 +192,27 @@ describe('LogStore', () => {
   it('a truncation at or below the commit index is refused', async () => {
     const store = LogStore.open({ dir: tempDir() });
     await store.append(range(1, 10));
-    expect(() => store.append(range(5, 6, 2), { commit: 5 })).toThrow(/would truncate committed entries/);
+    expect(() => store.append(range(5, 6, 2), { commit: 5 })).toThrow(
+      /would truncate committed entries from 5 \(commit 5, term there 1, handed in 2\)/,
+    );
+    // Committed entries handed in again with their own terms are kept: the truncation starts above them.
+    await store.append([entry(4, 1), entry(5, 1), entry(6, 2)], { commit: 5 });
+    expect(() => store.append([entry(5, 1), entry(6, 3)], { commit: 6 })).toThrow(
+      /would truncate committed entries from 6/,
+    );
     await store.append(range(6, 7, 2), { commit: 5 });
     await store.append(range(8, 8, 2), { commit: 7 }); // a plain append after the commit index is fine
     expect(store.lastIndex()).toBe(8);
+    await store.close();
+  });
+
+  it('entries at or below the recorded snapshot may be handed in again with their terms, never replaced', async () => {
+    const store = LogStore.open({ dir: tempDir() });
+    await store.append(range(1, 10));
+    await store.recordSnapshot({ index: 5, term: 1, conf });
+    await store.append([entry(5, 1), entry(6, 2)]);
+    expect(() => store.append([entry(5, 2)])).toThrow(/truncate from 5, at or below the snapshot at 5/);
+    expect([store.lastIndex(), store.term(5), store.term(6)]).toEqual([6, 1, 2]);
     await store.close();
   });
 

@@ -157,24 +157,22 @@ export class LogStore implements LogReader {
   }
 
   /**
-   * Appends entries, first truncating any suffix from entries[0].index (a
-   * conflict). Resolves once they are durable. With `commit`, asserts that the
-   * truncation does not reach committed entries.
+   * Makes the log end with `entries` (contiguous, terms never going down) and
+   * resolves once they are durable. A leading run of entries that are already
+   * in the log with the same index and term is kept in place, never truncated
+   * nor rewritten (a Ready may hand out again entries that are durable and
+   * acknowledged); the log is truncated only from the first index whose term
+   * differs, or after the last entry handed in. That index must be above the
+   * snapshot and, with `commit`, above the commit index.
    */
   append(entries: readonly Entry[], options: { commit?: number } = {}): Promise<void> {
     const head = entries[0];
     if (head === undefined) return this.sync();
     const last = this.lastIndex();
     assert(
-      head.index >= this.first && head.index <= last + 1 && head.index > this.meta.index,
+      head.index >= this.first && head.index <= last + 1,
       () => `append at ${head.index}: log is [${this.first}, ${last}], snapshot at ${this.meta.index}`,
     );
-    if (options.commit !== undefined) {
-      assert(
-        head.index > options.commit || head.index > last,
-        () => `append at ${head.index} would truncate committed entries (commit ${options.commit})`,
-      );
-    }
     let prevTerm = this.term(head.index - 1)!;
     entries.forEach((e, k) => {
       assert(
@@ -186,7 +184,24 @@ export class LogStore implements LogReader {
         throw new LimitError('maxEntryBytes', this.maxEntryBytes, e.data.length);
       prevTerm = e.term;
     });
-    if (head.index <= last) this.truncateFrom(head.index);
+    // The fast path (head.index === last + 1) neither compares nor truncates.
+    const kept = head.index <= last ? this.matchingPrefix(entries) : 0;
+    const cut = head.index + kept; // first index rewritten or dropped
+    if (cut <= last) {
+      assert(
+        cut > this.meta.index,
+        () =>
+          `append at ${head.index} would truncate from ${cut}, at or below the snapshot at ${this.meta.index}`,
+      );
+      assert(
+        options.commit === undefined || cut > options.commit,
+        () =>
+          `append at ${head.index} would truncate committed entries from ${cut} (commit ${options.commit}, ` +
+          `term there ${this.term(cut)}, handed in ${entries[kept]?.term ?? 'none'})`,
+      );
+      this.truncateFrom(cut);
+    }
+    const fresh = kept > 0 ? entries.slice(kept) : entries;
 
     // Frames go to the tail segment; consecutive frames for one segment form one write.
     let run: { segment: Segment; offset: number; frames: Buffer[] } | undefined;
@@ -194,7 +209,7 @@ export class LogStore implements LogReader {
       if (run) this.writer.enqueue({ kind: 'write', ...run, entries: run.frames.length });
       run = undefined;
     };
-    for (const entry of entries) {
+    for (const entry of fresh) {
       const size = frameBytes(entry.data.length);
       let tail = this.segments.at(-1);
       if (
@@ -322,6 +337,15 @@ export class LogStore implements LogReader {
       },
     });
     return this.writer.commit();
+  }
+
+  /** How many leading `entries` the log already holds with the same index and term (from the in-memory table). */
+  private matchingPrefix(entries: readonly Entry[]): number {
+    const base = entries[0]!.index - this.first;
+    const n = Math.min(entries.length, this.terms.length - base);
+    let k = 0;
+    while (k < n && this.terms[base + k] === entries[k]!.term) k += 1;
+    return k;
   }
 
   private truncateFrom(index: number): void {
