@@ -17,6 +17,7 @@ import { messageToWire } from '../src/transport/codec.js';
 import { silentLogger } from '../src/transport/logger.js';
 import { PeerTransport, type TransportHandler } from '../src/transport/peer-transport.js';
 import type { Message, NodeId } from '../src/types.js';
+import { admitVoters } from './support/admit.js';
 import { grpcFrame, RawGrpcConnection } from './support/raw-grpc.js';
 import { fuzzIterations, fuzzSeed, Rng } from './support/rng.js';
 
@@ -141,7 +142,7 @@ describe('fuzz: peer port', () => {
         snapshots.push(m);
         rmSync(file);
       },
-      isMember: (id) => id === 'n2',
+      admit: admitVoters(() => ['n1', 'n2']),
       reportUnreachable: () => undefined,
       reportSnapshot: () => undefined,
     };
@@ -208,7 +209,7 @@ describe('fuzz: peer port', () => {
       handler: {
         receive: () => undefined,
         receiveSnapshot: async () => undefined,
-        isMember: () => true,
+        admit: () => ({ admitted: true }),
         reportUnreachable: () => undefined,
         reportSnapshot: () => undefined,
       },

@@ -10,6 +10,7 @@ import { messageToWire } from '../src/transport/codec.js';
 import { silentLogger } from '../src/transport/logger.js';
 import { PeerTransport, type TransportHandler } from '../src/transport/peer-transport.js';
 import type { Message, NodeId } from '../src/types.js';
+import { admitVoters } from './support/admit.js';
 
 interface Recorder extends TransportHandler {
   received: Message[];
@@ -31,7 +32,7 @@ function recorder(members: NodeId[]): Recorder {
       r.snapshots.push({ message, data: readFileSync(file) });
       rmSync(file);
     },
-    isMember: (id) => r.members.has(id),
+    admit: admitVoters(() => r.members),
     reportUnreachable: (id) => r.unreachable.push(id),
     reportSnapshot: (id, ok) => r.snapshotReports.push({ id, ok }),
   };

@@ -2,6 +2,15 @@
 export { type DropReason, NodeClosedError, NodeNotLeaderError, ProposalDroppedError } from './errors.js';
 export { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
 export {
+  type Admission,
+  type AdmissionView,
+  admitPeerMessages,
+  MAX_TERM_AHEAD,
+  type RefusalReason,
+  storedTermProblem,
+  termLimit,
+} from './peer-admission.js';
+export {
   type MemberRole,
   type MemberStatus,
   NODE_DEFAULTS,
