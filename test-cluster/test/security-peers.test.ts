@@ -2,9 +2,10 @@
  * Peers of real `fermata serve` processes: over mutual TLS the members whose
  * certificates name them form the cluster and replicate; a member whose
  * certificate names another node is refused (and logged) and never joins; a
- * node configured with another cluster id cannot join either.
+ * node configured with another cluster id, or another cluster secret, cannot
+ * join either.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +35,7 @@ describe('peers over mutual TLS', () => {
     dir = mkdtempSync(join(tmpdir(), 'fermata-sec-peers-'));
     const ca = new TestCa(join(dir, 'ca'));
     const files = (id: string, names: string[]) => {
-      const c = ca.issue(id, { dns: names });
+      const c = ca.issue(id, { dns: names, uri: [`fermata-peer:${id}`] });
       return {
         FERMATA_PEER__TLS__CERT_FILE: c.cert,
         FERMATA_PEER__TLS__KEY_FILE: c.key,
@@ -74,7 +75,10 @@ describe('peers over mutual TLS', () => {
     } finally {
       c.close();
     }
-    const lines = await rejectedLines(cluster, /certificate \(DNS:n9\) does not name peer "n3"/);
+    const lines = await rejectedLines(
+      cluster,
+      /certificate \(DNS:n9, URI:fermata-peer:n3-wrong\) does not name peer "n3"/,
+    );
     expect(lines.length, cluster.logs()).toBeGreaterThan(0);
     await sleep(OBSERVE_MS);
     const n3 = await cluster.node('n3').status();
@@ -110,5 +114,54 @@ describe('peers of another cluster', () => {
     } finally {
       c.close();
     }
+  });
+});
+
+describe('peers with a cluster secret', () => {
+  let dir: string;
+  let cluster: Cluster;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fermata-sec-secret-'));
+    const secret = (name: string, value: string) => {
+      const file = join(dir, name);
+      writeFileSync(file, `${value}\n`);
+      return { FERMATA_PEER__SECRET_FILE: file };
+    };
+    const shared = secret('shared', 'the-cluster-secret-0123456789');
+    cluster = await startCluster({
+      nodes: 3,
+      nodeEnv: { n1: shared, n2: shared, n3: secret('other', 'another-secret-0123456789') },
+    });
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('members with the secret form the cluster; a node with another secret is refused, logged, and never joins', async () => {
+    const leader = await cluster.leader();
+    expect(['n1', 'n2']).toContain(leader.id);
+    const c = new NodeClients(leader.clientAddress);
+    try {
+      await c.publish({ messages: [{ topic: 'peers-secret', payload: Buffer.from('replicated') }] });
+    } finally {
+      c.close();
+    }
+    const deadline = Date.now() + 20_000;
+    let refused: unknown[] = [];
+    while (refused.length === 0 && Date.now() < deadline) {
+      refused = cluster.nodes
+        .filter((n) => n.id !== 'n3')
+        .flatMap((n) => n.logLines('raft peer stream refused'))
+        .filter((l) => /wrong cluster secret/.test(String(l['details'])));
+      await sleep(100);
+    }
+    expect(refused.length, cluster.logs()).toBeGreaterThan(0);
+    await sleep(OBSERVE_MS);
+    const n3 = await cluster.node('n3').status();
+    expect(n3?.ready).toBe(false);
+    expect(n3?.leaderId ?? '').toBe('');
   });
 });

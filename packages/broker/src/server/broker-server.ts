@@ -137,7 +137,10 @@ export class BrokerServer {
       maxInflight: config.raft.maxInflightAppends,
       onFsync: (sample) => metrics.fsyncDurationMs.observe(sample.durationMs),
       log,
-      ...(security.peerTls ? { transport: { tls: security.peerTls } } : {}),
+      transport: {
+        ...(security.peerTls ? { tls: security.peerTls } : {}),
+        ...(security.peerSecret !== undefined ? { secret: security.peerSecret } : {}),
+      },
     });
 
     const proposer = new Proposer(node, sm, {
