@@ -19,3 +19,9 @@ export {
   type RaftNodeOptions,
   type RaftNodeStatus,
 } from './raft-node.js';
+export {
+  inspectStoredTerm,
+  resetStoredTerm,
+  type StoredTerm,
+  TermRepairError,
+} from './term-repair.js';
