@@ -6,30 +6,18 @@
  * `Command{delete_topic}`. Every node refuses it: the topic and its pending
  * messages survive, the term and the leader stay.
  */
-import { Long, type pb, type RaftClient, RaftService, v1 } from '@fermata/protocol';
+import { Long, v1 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, NodeClients, sleep, startCluster } from '../src/index.js';
-import { counts, msg } from './support.js';
+import { type Cluster, NodeClients, sendRaftBatch, sleep, startCluster } from '../src/index.js';
+import { counts, eventually, msg } from './support.js';
 
 const TOPIC = 'keep';
 const PENDING = 100;
 /** Long enough for a forged commit to have been applied everywhere. */
 const SETTLE_MS = 1_000;
 
-const RaftCtor = grpc.makeGenericClientConstructor(RaftService as unknown as grpc.ServiceDefinition, 'Raft');
 const u64 = (n: number) => Long.fromNumber(n, true);
-
-/** One batch on a fresh SendMessages stream; the status the node answered (0 = accepted). */
-function sendBatch(address: string, batch: pb.RaftBatch.$Properties): Promise<grpc.status> {
-  const client = new RaftCtor(address, grpc.credentials.createInsecure()) as unknown as RaftClient;
-  return new Promise<grpc.status>((resolve) => {
-    const call = client.sendMessages(new grpc.Metadata(), {}, (error) => resolve(error ? error.code : 0));
-    call.on('error', () => undefined);
-    call.write(batch);
-    call.end();
-  }).finally(() => client.close());
-}
 
 describe('peer port: a non-member cannot write to the log', () => {
   let cluster: Cluster;
@@ -42,6 +30,13 @@ describe('peer port: a non-member cannot write to the log', () => {
     await c.createTopic({ name: TOPIC });
     const messages = Array.from({ length: PENDING }, (_, i) => msg(TOPIC, `m${i}`, { delayMs: 3_600_000 }));
     await c.publish({ messages });
+    // Every node knows the leader, so that a leader change is visible on each.
+    await eventually(
+      async () =>
+        (await Promise.all(cluster.nodes.map((n) => n.status()))).every((st) => st?.leaderId === leader.id),
+      20_000,
+      'every node to know the leader',
+    );
   });
 
   afterAll(async () => {
@@ -63,7 +58,7 @@ describe('peer port: a non-member cannot write to the log', () => {
       if (!s) throw new Error(`${node.id} has no status`);
       const term = s.term + 100;
       codes.push(
-        await sendBatch(node.peerAddress, {
+        await sendRaftBatch(node.peerAddress, {
           clusterId: info.clusterId,
           from: 'evil',
           messages: [

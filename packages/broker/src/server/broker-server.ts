@@ -194,7 +194,13 @@ export class BrokerServer {
     metrics.setProviders({
       raft: () => {
         const s = node.status();
-        return { term: s.term, commit: s.commit, applied: s.applied, isLeader: s.role === 'leader' };
+        return {
+          term: s.term,
+          commit: s.commit,
+          applied: s.applied,
+          isLeader: s.role === 'leader',
+          peerRefused: s.counters.peerRefused,
+        };
       },
       queues: () => server.queueGauges,
     });
