@@ -163,5 +163,11 @@ describe('peers with a cluster secret', () => {
     const n3 = await cluster.node('n3').status();
     expect(n3?.ready).toBe(false);
     expect(n3?.leaderId ?? '').toBe('');
+    // The refused node says so too (a warning, not a silent retry).
+    const ended = cluster.node('n3').logLines('raft peer stream ended');
+    expect(
+      ended.some((l) => l['code'] === 16),
+      cluster.logs(),
+    ).toBe(true);
   });
 });
