@@ -699,6 +699,9 @@ export class RaftCore {
   }
 
   private stepFollower(m: Message): void {
+    const leaderOnly = m.type === 'append' || m.type === 'heartbeat' || m.type === 'snapshot';
+    // One leader per term (§5.2): another sender of a leader's message at this term is forged.
+    if (leaderOnly && this.lead !== '' && m.from !== this.lead) return;
     switch (m.type) {
       case 'append':
         this.electionElapsed = 0;
