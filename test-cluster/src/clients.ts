@@ -391,9 +391,11 @@ const RaftCtor = grpc.makeGenericClientConstructor(RaftService as unknown as grp
 export function sendRaftBatch(
   address: string,
   batch: pb.RaftBatch.$Properties,
-  metadata: grpc.Metadata = new grpc.Metadata(),
+  options: { metadata?: grpc.Metadata; credentials?: grpc.ChannelCredentials } = {},
 ): Promise<grpc.status> {
-  const client = new RaftCtor(address, grpc.credentials.createInsecure()) as unknown as RaftClient;
+  const credentials = options.credentials ?? grpc.credentials.createInsecure();
+  const client = new RaftCtor(address, credentials) as unknown as RaftClient;
+  const metadata = options.metadata ?? new grpc.Metadata();
   return new Promise<grpc.status>((resolve) => {
     const call = client.sendMessages(metadata, {}, (error) => resolve(error ? error.code : 0));
     call.on('error', () => undefined);
