@@ -8,34 +8,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, schemaEntries } from '@fermata/broker';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { REPO_ROOT } from '../src/index.js';
+import { readComponent } from './k8s-component.js';
 
 const DIR = join(REPO_ROOT, 'deploy/k8s/components/tls');
 
-interface Patch {
-  spec: {
-    template: {
-      spec: {
-        containers: Array<{
-          name: string;
-          env: Array<{ name: string; value: string }>;
-          volumeMounts: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
-        }>;
-        volumes: Array<{ name: string; secret?: { secretName: string } }>;
-      };
-    };
-  };
-}
-
 describe('deploy/k8s/components/tls', () => {
-  const kustomization = parse(readFileSync(join(DIR, 'kustomization.yaml'), 'utf8')) as {
-    kind: string;
-    patches: Array<{ path: string; target: { kind: string; name: string } }>;
-  };
-  const patch = parse(readFileSync(join(DIR, 'statefulset-tls.yaml'), 'utf8')) as Patch;
-  const pod = patch.spec.template.spec;
-  const container = pod.containers[0]!;
+  const { kustomization, pod, container } = readComponent(DIR, 'statefulset-tls.yaml');
 
   it('is a Component patching the fermata StatefulSet', () => {
     expect(kustomization.kind).toBe('Component');
