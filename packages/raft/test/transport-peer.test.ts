@@ -290,6 +290,7 @@ describe('peer transport over loopback', () => {
     good.transport.sendSnapshot(snap, data);
     await until(() => b.handler.received.length === 1 && b.handler.snapshots.length === 1);
     expect(b.handler.received[0]?.index).toBe(3);
+    await until(() => good.handler.snapshotReports.length === 1);
     expect(good.handler.snapshotReports).toEqual([{ id: 'b', ok: true }]);
   });
 });
