@@ -9,6 +9,8 @@ import {
   type ClusterClient,
   makeClient,
   type pb,
+  type RaftClient,
+  RaftService,
   toInt64,
   toUint64,
 } from '@fermata/protocol';
@@ -378,3 +380,26 @@ export const u64 = (n: number | bigint): Long => toUint64(BigInt(n));
 
 export const hex = (b: Uint8Array): string =>
   Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+
+const RaftCtor = grpc.makeGenericClientConstructor(RaftService as unknown as grpc.ServiceDefinition, 'Raft');
+
+/**
+ * One batch on a fresh `fermata.v1.Raft/SendMessages` stream, as an attacker
+ * on the peer network would send it; resolves with the status code the node
+ * answered (0 = accepted).
+ */
+export function sendRaftBatch(
+  address: string,
+  batch: pb.RaftBatch.$Properties,
+  options: { metadata?: grpc.Metadata; credentials?: grpc.ChannelCredentials } = {},
+): Promise<grpc.status> {
+  const credentials = options.credentials ?? grpc.credentials.createInsecure();
+  const client = new RaftCtor(address, credentials) as unknown as RaftClient;
+  const metadata = options.metadata ?? new grpc.Metadata();
+  return new Promise<grpc.status>((resolve) => {
+    const call = client.sendMessages(metadata, {}, (error) => resolve(error ? error.code : 0));
+    call.on('error', () => undefined);
+    call.write(batch);
+    call.end();
+  }).finally(() => client.close());
+}

@@ -9,6 +9,7 @@
  * Needs Docker. Without it the suite is skipped (with the reason), unless
  * FERMATA_REQUIRE_DOCKER=1, which makes a missing engine a failure (CI).
  */
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { ContainerCluster } from '../src/containers/container-cluster.js';
 import { buildTestImage, dockerAvailability, dockerRequired } from '../src/containers/docker.js';
 import { LeaderMonitor } from '../src/containers/leader-monitor.js';
 import { Workload } from '../src/containers/workload.js';
+import { sendRaftBatch } from '../src/index.js';
 
 /** Workload before the fault, and after the cluster serves again. */
 const WARMUP_MS = 3_000;
@@ -86,7 +88,8 @@ describe.skipIf(!docker.available)('a three-node cluster in containers under fau
   beforeAll(async () => {
     await ContainerCluster.removeLeftovers();
     const image = await buildTestImage();
-    cluster = await ContainerCluster.start({ image });
+    // Peer authentication on, as a deployment off loopback must have it.
+    cluster = await ContainerCluster.start({ image, peerSecret: randomBytes(32).toString('hex') });
     const c = cluster;
     proxy = await startConnectProxy((host, port) => c.route(host, port));
     // The SDK's channels reach the nodes' in-cluster names through the proxy.
@@ -172,6 +175,16 @@ describe.skipIf(!docker.available)('a three-node cluster in containers under fau
     ).toEqual({ lost: [], unexpected: [], early: [] });
     return result;
   }
+
+  it('the peer port refuses a caller without the cluster secret', async () => {
+    const c = cluster as ContainerCluster;
+    const codes = await Promise.all(
+      c.nodes.map((n) =>
+        sendRaftBatch(`127.0.0.1:${n.hostPorts.peer}`, { clusterId: 'any', from: 'evil', messages: [] }),
+      ),
+    );
+    expect(codes).toEqual(c.nodes.map(() => 16)); // UNAUTHENTICATED
+  });
 
   it(
     'SIGKILL of the leader, then starting it again, loses no acknowledged message',

@@ -8,34 +8,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, schemaEntries } from '@fermata/broker';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { REPO_ROOT } from '../src/index.js';
+import { readComponent } from './k8s-component.js';
 
 const DIR = join(REPO_ROOT, 'deploy/k8s/components/tls');
 
-interface Patch {
-  spec: {
-    template: {
-      spec: {
-        containers: Array<{
-          name: string;
-          env: Array<{ name: string; value: string }>;
-          volumeMounts: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
-        }>;
-        volumes: Array<{ name: string; secret?: { secretName: string } }>;
-      };
-    };
-  };
-}
-
 describe('deploy/k8s/components/tls', () => {
-  const kustomization = parse(readFileSync(join(DIR, 'kustomization.yaml'), 'utf8')) as {
-    kind: string;
-    patches: Array<{ path: string; target: { kind: string; name: string } }>;
-  };
-  const patch = parse(readFileSync(join(DIR, 'statefulset-tls.yaml'), 'utf8')) as Patch;
-  const pod = patch.spec.template.spec;
-  const container = pod.containers[0]!;
+  const { kustomization, pod, container } = readComponent(DIR, 'statefulset-tls.yaml');
 
   it('is a Component patching the fermata StatefulSet', () => {
     expect(kustomization.kind).toBe('Component');
@@ -45,28 +24,31 @@ describe('deploy/k8s/components/tls', () => {
     expect(container.name).toBe('fermata');
   });
 
-  it('sets only known configuration keys, which load, to files of the mounted Secret fermata-tls', () => {
+  it('sets only known configuration keys, which load, to files of the mounted Secrets fermata-tls and fermata-peer-tls', () => {
     const known = new Set(schemaEntries().map((e) => e.env));
     const env = Object.fromEntries(container.env.map((e) => [e.name, e.value]));
     for (const name of Object.keys(env)) expect(known, name).toContain(name);
     const config = loadConfig({ env });
-    const mount = container.volumeMounts.find((m) => m.name === 'tls');
-    expect(mount?.readOnly).toBe(true);
-    expect(pod.volumes.find((v) => v.name === 'tls')?.secret?.secretName).toBe('fermata-tls');
-    const files = [
-      config.client.tls.certFile,
-      config.client.tls.keyFile,
-      config.client.tls.caFile,
-      config.peer.tls.certFile,
-      config.peer.tls.keyFile,
-      config.peer.tls.caFile,
-    ];
-    for (const f of files) {
-      expect(f.startsWith(`${mount?.mountPath}/`), f).toBe(true);
-      expect(['tls.crt', 'tls.key', 'ca.crt']).toContain(f.slice(`${mount?.mountPath}/`.length));
+    const secretFiles = (volume: string, secretName: string, files: string[]) => {
+      const mount = container.volumeMounts.find((m) => m.name === volume);
+      expect(mount?.readOnly).toBe(true);
+      expect(pod.volumes.find((v) => v.name === volume)?.secret?.secretName).toBe(secretName);
+      for (const f of files) {
+        expect(f.startsWith(`${mount?.mountPath}/`), f).toBe(true);
+        expect(['tls.crt', 'tls.key', 'ca.crt']).toContain(f.slice(`${mount?.mountPath}/`.length));
+      }
+    };
+    const c = config.client.tls;
+    const p = config.peer.tls;
+    secretFiles('tls', 'fermata-tls', [c.certFile, c.keyFile, c.caFile]);
+    // Peers trust another CA than clients: a client certificate is no peer certificate.
+    secretFiles('peer-tls', 'fermata-peer-tls', [p.certFile, p.keyFile, p.caFile]);
+    expect(p.requirePeerUri).toBe(true);
+    const docs = readFileSync(join(REPO_ROOT, 'docs/operations.md'), 'utf8');
+    for (const secret of ['fermata-tls', 'fermata-peer-tls']) {
+      expect(docs).toContain(
+        `create secret generic ${secret} --from-file=tls.crt --from-file=tls.key --from-file=ca.crt`,
+      );
     }
-    expect(readFileSync(join(REPO_ROOT, 'docs/operations.md'), 'utf8')).toContain(
-      'create secret generic fermata-tls --from-file=tls.crt --from-file=tls.key --from-file=ca.crt',
-    );
   });
 });

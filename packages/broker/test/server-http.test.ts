@@ -228,7 +228,13 @@ describe('/metrics', () => {
         { topic: 'orders', group: 'default', pending: 7, inFlight: 2 },
         { topic: 'orders', group: 'audit', pending: 3, inFlight: 0 },
       ],
-      raft: () => ({ term: 5, commit: 42, applied: 41, isLeader: true }),
+      raft: () => ({
+        term: 5,
+        commit: 42,
+        applied: 41,
+        isLeader: true,
+        peerRefused: { unauthenticated: 2, 'not-member': 1, 'term-bound': 0 },
+      }),
     });
     metrics.publishes.inc({ topic: 'orders' }, 3);
     metrics.deliveries.inc({ topic: 'orders' });
@@ -269,6 +275,10 @@ describe('/metrics', () => {
     expect(value('fermata_raft_applied_index')).toBe(41);
     expect(value('fermata_raft_is_leader')).toBe(1);
     expect(value('fermata_raft_leader_changes_total')).toBe(1);
+    expect(types.get('fermata_raft_peer_refused_total')).toBe('counter');
+    expect(value('fermata_raft_peer_refused_total', { reason: 'unauthenticated' })).toBe(2);
+    expect(value('fermata_raft_peer_refused_total', { reason: 'not-member' })).toBe(1);
+    expect(value('fermata_raft_peer_refused_total', { reason: 'term-bound' })).toBe(0);
     expect(value('fermata_fsync_duration_ms_count')).toBe(1);
     expect(value('fermata_apply_batch_entries_bucket', { le: '16' })).toBe(1);
     expect(value('process_cpu_user_seconds_total')).toBeGreaterThanOrEqual(0);

@@ -132,6 +132,7 @@ describe('plaintext and configuration warnings', () => {
     expect(out).toEqual([
       expect.stringMatching(/^warn client port 0.0.0.0:7400 serves PLAINTEXT/),
       expect.stringMatching(/^warn peer port 0.0.0.0:7401 serves PLAINTEXT/),
+      expect.stringMatching(/^warn peer port 0.0.0.0:7401 authenticates no caller/),
       'warn authentication OFF: no auth.tokensFile configured, every client may call everything',
     ]);
     expect(s.clientServerOptions.interceptors).toBeUndefined();

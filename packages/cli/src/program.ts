@@ -4,6 +4,7 @@ import { registerHashToken } from './commands/hash-token.js';
 import { registerMembers } from './commands/members.js';
 import { registerMessages } from './commands/messages.js';
 import { registerPublish } from './commands/publish.js';
+import { registerRepair } from './commands/repair.js';
 import { registerStatus } from './commands/status.js';
 import { registerGroups, registerTopics } from './commands/topics.js';
 import { DEFAULT_DEADLINE, DEFAULT_ENDPOINTS } from './context.js';
@@ -70,6 +71,7 @@ export function buildProgram(): Command {
   registerMessages(program);
   registerMembers(program);
   registerHashToken(program);
+  registerRepair(program);
 
   program.addHelpText(
     'after',

@@ -4,7 +4,10 @@
  * length prefixes, wrong wire types, oversized headers, another cluster's
  * batches. Every stream ends (a status or a reset, never a hang), nothing
  * reaches Raft, no partial snapshot file is left behind, and a real peer is
- * served normally afterwards.
+ * served normally afterwards. Then, against a real three-node cluster,
+ * well-formed batches of every message type from non-members and with
+ * extreme terms: every one is refused and the state digest, the terms and
+ * the leader stay.
  *
  * FERMATA_TEST_FUZZ_SEED replays a run; FERMATA_TEST_FUZZ_ITERATIONS makes it longer.
  */
@@ -16,11 +19,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageToWire } from '../src/transport/codec.js';
 import { silentLogger } from '../src/transport/logger.js';
 import { PeerTransport, type TransportHandler } from '../src/transport/peer-transport.js';
-import type { Message, NodeId } from '../src/types.js';
+import type { Message, MessageType, NodeId } from '../src/types.js';
+import { NodeGroup, sendRaw } from './fixtures/node-group.js';
+import { admitVoters } from './support/admit.js';
 import { grpcFrame, RawGrpcConnection } from './support/raw-grpc.js';
 import { fuzzIterations, fuzzSeed, Rng } from './support/rng.js';
 
 const ITERATIONS = fuzzIterations(250);
+/** Forged batches sent to the real cluster per run (each opens a connection). */
+const FORGED_BATCHES = Math.max(40, Math.floor(ITERATIONS / 4));
 const SEND = '/fermata.v1.Raft/SendMessages';
 const SNAPSHOT = '/fermata.v1.Raft/InstallSnapshot';
 
@@ -141,7 +148,7 @@ describe('fuzz: peer port', () => {
         snapshots.push(m);
         rmSync(file);
       },
-      isMember: (id) => id === 'n2',
+      admit: admitVoters(() => ['n1', 'n2']),
       reportUnreachable: () => undefined,
       reportSnapshot: () => undefined,
     };
@@ -208,7 +215,7 @@ describe('fuzz: peer port', () => {
       handler: {
         receive: () => undefined,
         receiveSnapshot: async () => undefined,
-        isMember: () => true,
+        admit: () => ({ admitted: true }),
         reportUnreachable: () => undefined,
         reportSnapshot: () => undefined,
       },
@@ -230,3 +237,106 @@ describe('fuzz: peer port', () => {
     expect(outcomes.size).toBeGreaterThan(5);
   });
 });
+
+const MESSAGE_TYPES: readonly MessageType[] = [
+  'append',
+  'append-response',
+  'vote',
+  'vote-response',
+  'pre-vote',
+  'pre-vote-response',
+  'heartbeat',
+  'heartbeat-response',
+  'snapshot',
+  'timeout-now',
+  'read-index',
+  'read-index-response',
+];
+
+/** A well-formed message that must be refused: from a non-member, or from a member with an extreme term. */
+function forgedMessage(rng: Rng, from: NodeId, to: NodeId, term: number, commit: number): Message {
+  const type = rng.pick(MESSAGE_TYPES);
+  return {
+    type,
+    from,
+    to,
+    term,
+    logTerm: rng.pick([0, term, Math.floor(term / 2)]),
+    index: rng.pick([0, commit, commit + 1, rng.int(1_000_000)]),
+    entries:
+      type === 'append' && rng.int(2) === 0
+        ? [
+            {
+              term,
+              index: commit + 1,
+              type: rng.pick(['normal', 'conf-change'] as const),
+              data: rng.bytes(rng.int(64)),
+            },
+          ]
+        : [],
+    commit: rng.pick([commit, commit + 1, Number.MAX_SAFE_INTEGER]),
+    reject: rng.int(2) === 0,
+    rejectHint: rng.int(100),
+    hintTerm: rng.int(2) === 0 ? 0 : term,
+    ...(type === 'snapshot'
+      ? { snapshot: { index: commit + 10, term, conf: { voters: [from], learners: [] } } }
+      : {}),
+    ...(rng.int(3) === 0 ? { context: rng.bytes(8) } : {}),
+  };
+}
+
+describe('fuzz: peer port of a real cluster', () => {
+  let group: NodeGroup | undefined;
+  afterAll(async () => {
+    await group?.close();
+  });
+
+  it('well-formed batches from non-members or with extreme terms are all refused; digest, terms and leader stay', async () => {
+    const seed = fuzzSeed(0x5ec0);
+    const rng = new Rng(seed);
+    group = await NodeGroup.start(['n1', 'n2', 'n3']);
+    await group.write(20);
+    const before = await group.snapshot();
+    const ids = [...group.nodes.keys()];
+    const refusedBefore = ids.map((id) => sum(group?.get(id).node.status().counters.peerRefused));
+    for (let i = 0; i < FORGED_BATCHES; i++) {
+      const to = rng.pick(ids);
+      const s = group.get(to).node.status();
+      const stranger = rng.int(2) === 0;
+      const from = stranger
+        ? rng.pick(['evil', 'n4', 'app1', '', 'N1', 'n1 '])
+        : rng.pick(ids.filter((id) => id !== to));
+      const term = stranger
+        ? rng.pick([s.term, s.term + 1, s.term + 100, Number.MAX_SAFE_INTEGER])
+        : rng.pick([
+            s.term + 2 ** 20 + 1 + rng.int(1000),
+            2 ** 52,
+            Number.MAX_SAFE_INTEGER - 1,
+            Number.MAX_SAFE_INTEGER,
+          ]);
+      const messages = Array.from({ length: 1 + rng.int(3) }, () =>
+        forgedMessage(rng, from, to, term, s.commit),
+      );
+      const what = `seed ${seed} batch ${i}: ${messages.map((m) => m.type).join(',')} from "${from}" at term ${term} to ${to}`;
+      const status = await sendRaw(group.get(to).node.peerAddress, { from, messages });
+      expect(status.code, `${what}: ${status.details}`).toBe(7); // PERMISSION_DENIED
+    }
+    const after = await group.snapshot();
+    const highest = Math.max(...Object.values(before).map((b) => b.term));
+    for (const id of ids) {
+      const a = after[id];
+      expect(a?.digest, `seed ${seed}: digest of ${id}`).toBe(before[id]?.digest);
+      // A real election on a loaded machine may add a term or two; a forged term never gets in.
+      expect(a?.term ?? 0, `seed ${seed}: term of ${id}`).toBeLessThanOrEqual(highest + 2);
+      expect(ids, `seed ${seed}: leader of ${id}`).toContain(a?.leader);
+    }
+    const refused = ids.map(
+      (id, i) => sum(group?.get(id).node.status().counters.peerRefused) - (refusedBefore[i] ?? 0),
+    );
+    expect(refused.reduce((x, y) => x + y, 0)).toBe(FORGED_BATCHES);
+  }, 120_000);
+});
+
+function sum(counts: Readonly<Record<string, number>> | undefined): number {
+  return Object.values(counts ?? {}).reduce((x, y) => x + y, 0);
+}

@@ -198,10 +198,11 @@ describe('RaftNode', () => {
     expect(after.map((m) => m.id).sort()).toEqual(['a', 'b', 'c']);
     // Its peer batches are refused from now on, even ones a leader would send.
     const heartbeat = message({ type: 'heartbeat', from: 'd', to: leader.node.id, term: 1000 });
-    expect(leader.node.isMember('d', [heartbeat])).toBe(false);
-    expect(leader.node.isMember('b', [{ ...heartbeat, from: 'b' }])).toBe(true);
-    // A stranger is refused unless it claims leadership at a term not below ours.
-    expect(leader.node.isMember('zz', [{ ...heartbeat, type: 'vote', from: 'zz' }])).toBe(false);
+    expect(leader.node.admit('d', [heartbeat]).admitted).toBe(false);
+    expect(leader.node.admit('b', [{ ...heartbeat, from: 'b' }]).admitted).toBe(true);
+    // A stranger is refused, whatever it sends.
+    expect(leader.node.admit('zz', [{ ...heartbeat, from: 'zz' }]).admitted).toBe(false);
+    expect(leader.node.admit('zz', [{ ...heartbeat, type: 'vote', from: 'zz' }]).admitted).toBe(false);
   }, 60_000);
 
   it('transfers leadership to the chosen voter and reports it through events', async () => {

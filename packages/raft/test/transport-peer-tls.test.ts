@@ -19,9 +19,9 @@ const certs: Record<string, CertFiles> = {};
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'fermata-transport-tls-'));
   ca = new TestCa(join(dir, 'ca'));
-  certs['a'] = ca.issue('a', { dns: ['a'] });
-  certs['b'] = ca.issue('b', { dns: ['b'] });
-  certs['impostor'] = ca.issue('impostor', { dns: ['z'] });
+  certs['a'] = ca.issue('a', { dns: ['a'], uri: ['fermata-peer:a'] });
+  certs['b'] = ca.issue('b', { dns: ['b'], uri: ['fermata-peer:b'] });
+  certs['impostor'] = ca.issue('impostor', { dns: ['z'], uri: ['fermata-peer:z'] });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -45,7 +45,7 @@ async function node(id: NodeId, files: CertFiles) {
       snapshots.push(m);
       rmSync(file);
     },
-    isMember: () => true,
+    admit: () => ({ admitted: true }),
     reportUnreachable: () => undefined,
     reportSnapshot: (peer, ok) => reports.push({ id: peer, ok }),
   };

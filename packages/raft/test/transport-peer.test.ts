@@ -10,6 +10,7 @@ import { messageToWire } from '../src/transport/codec.js';
 import { silentLogger } from '../src/transport/logger.js';
 import { PeerTransport, type TransportHandler } from '../src/transport/peer-transport.js';
 import type { Message, NodeId } from '../src/types.js';
+import { admitVoters } from './support/admit.js';
 
 interface Recorder extends TransportHandler {
   received: Message[];
@@ -31,7 +32,7 @@ function recorder(members: NodeId[]): Recorder {
       r.snapshots.push({ message, data: readFileSync(file) });
       rmSync(file);
     },
-    isMember: (id) => r.members.has(id),
+    admit: admitVoters(() => r.members),
     reportUnreachable: (id) => r.unreachable.push(id),
     reportSnapshot: (id, ok) => r.snapshotReports.push({ id, ok }),
   };
@@ -78,7 +79,11 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function node(id: NodeId, members: NodeId[], options: { clusterId?: string; port?: number } = {}) {
+async function node(
+  id: NodeId,
+  members: NodeId[],
+  options: { clusterId?: string; port?: number; secret?: string } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), `fermata-transport-${id}-`));
   const handler = recorder(members);
   const transport = new PeerTransport({
@@ -90,6 +95,7 @@ async function node(id: NodeId, members: NodeId[], options: { clusterId?: string
     log: silentLogger,
     maxQueuedMessagesPerPeer: 64,
     maxBackoffMs: 200,
+    ...(options.secret !== undefined ? { secret: options.secret } : {}),
   });
   const address = await transport.start();
   cleanup.push(async () => {
@@ -254,5 +260,37 @@ describe('peer transport over loopback', () => {
     expect(b.handler.snapshots).toEqual([]);
     await until(() => readdirSync(b.dir).length === 0);
     expect(Long.isLong(Long.fromNumber(1))).toBe(true);
+  });
+  it('with a cluster secret, message and snapshot streams without it or with another are refused UNAUTHENTICATED; with it they pass', async () => {
+    const secret = 'transport-secret-0123456789';
+    const b = await node('b', ['a'], { secret });
+    const good = await node('a', ['b'], { secret });
+    const wrong = await node('a', ['b'], { secret: 'another-secret-0123456789' });
+    const none = await node('a', ['b']);
+    for (const sender of [wrong, none]) sender.transport.setPeer('b', b.address);
+    wrong.transport.send([message('a', 'b', { index: 1 })]);
+    none.transport.send([message('a', 'b', { index: 2 })]);
+    const snap = message('a', 'b', {
+      type: 'snapshot',
+      snapshot: { index: 500, term: 4, conf: { voters: ['a', 'b'], learners: [] } },
+    });
+    const data = async () =>
+      (async function* () {
+        yield Buffer.from('snapshot data');
+      })();
+    none.transport.sendSnapshot(snap, data);
+    await until(() => b.transport.stats.refused.unauthenticated >= 3);
+    await until(() => none.handler.snapshotReports.length === 1);
+    expect(none.handler.snapshotReports).toEqual([{ id: 'b', ok: false }]);
+    expect(b.handler.received).toEqual([]);
+    expect(b.handler.snapshots).toEqual([]);
+
+    good.transport.setPeer('b', b.address);
+    good.transport.send([message('a', 'b', { index: 3 })]);
+    good.transport.sendSnapshot(snap, data);
+    await until(() => b.handler.received.length === 1 && b.handler.snapshots.length === 1);
+    expect(b.handler.received[0]?.index).toBe(3);
+    await until(() => good.handler.snapshotReports.length === 1);
+    expect(good.handler.snapshotReports).toEqual([{ id: 'b', ok: true }]);
   });
 });

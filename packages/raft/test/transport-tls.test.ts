@@ -34,12 +34,12 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'fermata-peer-tls-'));
   ca = new TestCa(join(dir, 'ca'));
   otherCa = new TestCa(join(dir, 'other'), 'other-ca');
-  certs['n1'] = ca.issue('n1', { dns: ['n1'], ip: ['127.0.0.1'] });
-  certs['n2'] = ca.issue('n2', { dns: ['n2'] });
-  certs['n2-expired'] = ca.issue('n2-expired', { dns: ['n2'], expired: true });
-  certs['n2-rogue'] = otherCa.issue('n2-rogue', { dns: ['n2'] });
-  certs['n3'] = ca.issue('n3', { dns: ['n3'] });
-  certs['n1-next'] = ca.issue('n1-next', { dns: ['n1'], ip: ['127.0.0.1'] });
+  certs['n1'] = ca.issue('n1', { dns: ['n1'], ip: ['127.0.0.1'], uri: ['fermata-peer:n1'] });
+  certs['n2'] = ca.issue('n2', { dns: ['n2'], uri: ['fermata-peer:n2'] });
+  certs['n2-expired'] = ca.issue('n2-expired', { dns: ['n2'], expired: true, uri: ['fermata-peer:n2'] });
+  certs['n2-rogue'] = otherCa.issue('n2-rogue', { dns: ['n2'], uri: ['fermata-peer:n2'] });
+  certs['n3'] = ca.issue('n3', { dns: ['n3'], uri: ['fermata-peer:n3'] });
+  certs['n1-next'] = ca.issue('n1-next', { dns: ['n1'], ip: ['127.0.0.1'], uri: ['fermata-peer:n1'] });
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -114,7 +114,7 @@ describe('peer mutual TLS', () => {
     const n1 = await startPeerServer(certs['n1']!);
     const err = await send(certs['n3']!, 'n2', n1.address, { id: 'n1', address: n1.address });
     expect(err?.code).toBe(grpc.status.PERMISSION_DENIED);
-    expect(err?.details).toBe('certificate (DNS:n3) does not name peer "n2"');
+    expect(err?.details).toBe('certificate (DNS:n3, URI:fermata-peer:n3) does not name peer "n2"');
   });
 
   it('a server whose certificate does not name the peer dialled is refused by the caller', async () => {

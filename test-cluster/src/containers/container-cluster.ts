@@ -73,7 +73,16 @@ export interface ContainerClusterOptions {
   readonly namespace?: string;
   /** Extra or overriding variables for every node (e.g. a log level). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * A cluster secret for the peer port: written to a file mounted read-only in
+   * every node, as a Kubernetes Secret volume would be, and named by
+   * FERMATA_PEER__SECRET_FILE.
+   */
+  readonly peerSecret?: string;
 }
+
+/** Where the cluster secret file is mounted in a node's container. */
+export const PEER_SECRET_PATH = '/etc/fermata-peer-secret/secret';
 
 /** GenericContainer plus what the pod spec asks for and testcontainers has no builder for. */
 class PodContainer extends GenericContainer {
@@ -170,7 +179,14 @@ export class ContainerCluster {
     try {
       const started = Array.from({ length: stsSpec.replicas }, async (_, index) => {
         const name = `${sts.metadata.name}-${index}`;
-        const env = { ...podEnvironment(spec, { name, namespace }), ...options.env };
+        const env: Record<string, string> = { ...podEnvironment(spec, { name, namespace }), ...options.env };
+        const mounts = [] as { source: string; target: string; mode: 'ro' }[];
+        if (options.peerSecret !== undefined) {
+          const secretFile = join(tmp, `${name}-peer-secret`);
+          writeFileSync(secretFile, `${options.peerSecret}\n`, { mode: 0o644 });
+          mounts.push({ source: secretFile, target: PEER_SECRET_PATH, mode: 'ro' });
+          env['FERMATA_PEER__SECRET_FILE'] = PEER_SECRET_PATH;
+        }
         const configPath = env['FERMATA_CONFIG'];
         if (configPath === undefined) throw new Error('the StatefulSet sets no FERMATA_CONFIG');
         const data = (cm['data'] as Record<string, string>)[basename(configPath)];
@@ -191,7 +207,7 @@ export class ContainerCluster {
           .withHostname(name)
           .withEnvironment(env)
           .withCommand(spec.args ?? ['serve'])
-          .withBindMounts([{ source: hostConfigFile, target: configPath, mode: 'ro' }])
+          .withBindMounts([{ source: hostConfigFile, target: configPath, mode: 'ro' }, ...mounts])
           .withTmpFs({ '/tmp': 'rw,size=64m' })
           .withDroppedCapabilities('ALL')
           .withSecurityOpt('no-new-privileges')

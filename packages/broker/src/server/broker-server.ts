@@ -137,7 +137,10 @@ export class BrokerServer {
       maxInflight: config.raft.maxInflightAppends,
       onFsync: (sample) => metrics.fsyncDurationMs.observe(sample.durationMs),
       log,
-      ...(security.peerTls ? { transport: { tls: security.peerTls } } : {}),
+      transport: {
+        ...(security.peerTls ? { tls: security.peerTls } : {}),
+        ...(security.peerSecret !== undefined ? { secret: security.peerSecret } : {}),
+      },
     });
 
     const proposer = new Proposer(node, sm, {
@@ -191,7 +194,13 @@ export class BrokerServer {
     metrics.setProviders({
       raft: () => {
         const s = node.status();
-        return { term: s.term, commit: s.commit, applied: s.applied, isLeader: s.role === 'leader' };
+        return {
+          term: s.term,
+          commit: s.commit,
+          applied: s.applied,
+          isLeader: s.role === 'leader',
+          peerRefused: s.counters.peerRefused,
+        };
       },
       queues: () => server.queueGauges,
     });

@@ -193,9 +193,16 @@ export const configSchema = {
       caFile: fileKey('PEM CA bundle that verifies the other nodes’ certificates.'),
       verifyIdentity: bool(
         true,
-        'A peer’s certificate must name it: a SAN equal to its node id or to the host of its peer address.',
+        'A peer’s certificate must name it: a SAN equal to its node id, to fermata-peer:<id>, or to the host of its peer address.',
+      ),
+      requirePeerUri: bool(
+        true,
+        'Accept only peer certificates (a URI SAN starting with fermata-peer:), so a client certificate of the same CA cannot speak on the peer port; turn off only when peer.tls.caFile issues nothing but peer certificates.',
       ),
     },
+    secretFile: fileKey(
+      'File holding the cluster secret (16 to 1024 characters, surrounding whitespace trimmed), the same on every member: sent with every peer call and required of every caller; empty = none. Without it or peer TLS anyone who reaches the peer port can write as a member.',
+    ),
   },
   http: {
     listenAddress: address(

@@ -90,5 +90,6 @@ export {
 } from './metrics.js';
 export { Proposer } from './proposer.js';
 export { type NodeStatus, type Readiness, readiness, readinessOf } from './readiness.js';
+export { repairResetTerm, TermRepairError } from './repair.js';
 export { type Security, securityConfigProblems, setupSecurity } from './security.js';
 export { TlsConfigError, TlsFiles } from './tls.js';

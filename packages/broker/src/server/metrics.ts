@@ -19,6 +19,8 @@ export interface RaftGauges {
   readonly commit: number;
   readonly applied: number;
   readonly isLeader: boolean;
+  /** Peer streams and batches refused since start, by reason (unauthenticated, not-member, term-bound, ...). */
+  readonly peerRefused?: Readonly<Record<string, number>>;
 }
 
 export interface BrokerMetricsOptions {
@@ -52,6 +54,7 @@ export class BrokerMetrics {
   readonly raftAppliedIndex: Gauge<never>;
   readonly raftIsLeader: Gauge<never>;
   readonly leaderChanges: Counter<never>;
+  readonly peerRefused: Counter<'reason'>;
   readonly fsyncDurationMs: Histogram<never>;
   readonly applyBatchEntries: Histogram<never>;
 
@@ -131,6 +134,18 @@ export class BrokerMetrics {
       name: 'fermata_raft_leader_changes_total',
       help: 'Times this node saw the leader change (including to none).',
       registers,
+    });
+    this.peerRefused = new Counter({
+      name: 'fermata_raft_peer_refused_total',
+      help: 'Peer streams and batches refused (unauthenticated, wrong-cluster, not-member, term-bound), by reason.',
+      labelNames: ['reason'] as const,
+      registers,
+      collect() {
+        const refused = self.raft?.().peerRefused;
+        if (refused === undefined) return;
+        this.reset();
+        for (const [reason, n] of Object.entries(refused)) this.inc({ reason }, n);
+      },
     });
     this.fsyncDurationMs = new Histogram({
       name: 'fermata_fsync_duration_ms',

@@ -4,12 +4,19 @@
  * gRPC options (auth interceptor, stream and idle limits), the peer port's
  * mutual TLS, the reloading file watchers, and the start-up warnings.
  */
-import { PeerTls } from '@fermata/raft';
+import { readFileSync } from 'node:fs';
+import { assertPeerSecret, PeerTls } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { decodeKey, KEY_BYTES } from '../keys.js';
 import { createAuthInterceptor } from './auth-interceptor.js';
 import type { FermataConfig } from './config-schema.js';
-import { clientServerCredentials, plaintextWarning, TlsConfigError, TlsFiles } from './tls.js';
+import {
+  clientServerCredentials,
+  isLoopbackAddress,
+  plaintextWarning,
+  TlsConfigError,
+  TlsFiles,
+} from './tls.js';
 import { TokenFile } from './token-file.js';
 
 export interface SecurityLog {
@@ -27,6 +34,8 @@ export interface Security {
   readonly clientServerOptions: grpc.ServerOptions;
   /** Peer mutual TLS, or undefined for plaintext between peers. */
   readonly peerTls: PeerTls | undefined;
+  /** The cluster secret (`peer.secretFile`), or undefined when none is configured. */
+  readonly peerSecret: string | undefined;
   readonly tokens: TokenFile;
   readonly clientTls: TlsFiles | undefined;
   readonly peerTlsFiles: TlsFiles | undefined;
@@ -91,11 +100,17 @@ export function setupSecurity(options: SecurityOptions): Security {
           label: 'peer',
           log,
         });
+  const peerSecret = readPeerSecret(config.peer.secretFile);
   const tokens = new TokenFile(config.auth.tokensFile, reloadMs, log);
 
   for (const w of [
     plaintextWarning('client', config.client.listenAddress, clientTls !== undefined),
     plaintextWarning('peer', config.peer.listenAddress, peerTlsFiles !== undefined),
+    unauthenticatedPeerWarning(
+      config.peer.listenAddress,
+      peerTlsFiles !== undefined,
+      peerSecret !== undefined,
+    ),
   ]) {
     if (w) log.warn({}, w);
   }
@@ -132,7 +147,10 @@ export function setupSecurity(options: SecurityOptions): Security {
       'grpc.max_concurrent_streams': config.limits.maxStreamsPerConnection,
       'grpc.max_connection_idle_ms': config.limits.maxConnectionIdleMs,
     },
-    peerTls: peerTlsFiles ? new PeerTls(peerTlsFiles, { verifyIdentity: p.verifyIdentity }) : undefined,
+    peerTls: peerTlsFiles
+      ? new PeerTls(peerTlsFiles, { verifyIdentity: p.verifyIdentity, requirePeerUri: p.requirePeerUri })
+      : undefined,
+    peerSecret,
     tokens,
     clientTls,
     peerTlsFiles,
@@ -142,4 +160,32 @@ export function setupSecurity(options: SecurityOptions): Security {
       peerTlsFiles?.close();
     },
   };
+}
+
+/** The trimmed content of `peer.secretFile`, or undefined when it is not set. */
+export function readPeerSecret(file: string): string | undefined {
+  if (file === '') return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new TlsConfigError(`peer.secretFile ${file}: ${String(error)}`);
+  }
+  const secret = text.trim();
+  try {
+    assertPeerSecret(secret, `peer.secretFile ${file}`);
+  } catch (error) {
+    throw new TlsConfigError((error as Error).message);
+  }
+  return secret;
+}
+
+/** The start-up warning for a peer port that anyone who reaches it may write to (none on loopback). */
+export function unauthenticatedPeerWarning(
+  listenAddress: string,
+  tls: boolean,
+  secret: boolean,
+): string | undefined {
+  if (tls || secret || isLoopbackAddress(listenAddress)) return undefined;
+  return `peer port ${listenAddress} authenticates no caller: anyone who reaches it can write to the Raft log as a member; set peer.secretFile (a cluster secret) or peer.tls outside local development`;
 }

@@ -12,6 +12,7 @@ export {
   DEFAULT_MAX_MSG_BYTES,
   DEFAULT_MAX_UNCOMMITTED_BYTES,
   type FollowerProgress,
+  MAX_TERM,
   RaftCore,
   type RaftCoreOptions,
   type RaftStatus,

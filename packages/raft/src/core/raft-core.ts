@@ -33,6 +33,12 @@ export const DEFAULT_MAX_INFLIGHT = 256;
 export const DEFAULT_MAX_UNCOMMITTED_BYTES = 64 * 1024 * 1024;
 /** Byte limit of committed entry data handed out in one Ready. */
 export const MAX_APPLY_BYTES_PER_READY = 64 * 1024 * 1024;
+/**
+ * The highest term a node takes from a message. Beyond it a term could not be
+ * incremented within the integers the wire carries (below 2^53). The driver
+ * bounds terms much tighter (peer-admission.ts); this is the core's own floor.
+ */
+export const MAX_TERM = Number.MAX_SAFE_INTEGER - 1;
 /** Marks the vote requests of a leadership transfer: voters then ignore their leader lease. */
 export const TRANSFER_CONTEXT: Uint8Array = new TextEncoder().encode('raft:transfer');
 
@@ -197,6 +203,8 @@ export class RaftCore {
   }
 
   step(m: Message): void {
+    // A term this core could not increment (the wire carries integers below 2^53) is never taken.
+    if (m.term > MAX_TERM) return;
     if (m.term > this.term) {
       if (m.type === 'vote' || m.type === 'pre-vote') {
         const force = sameBytes(m.context, TRANSFER_CONTEXT);
@@ -407,6 +415,16 @@ export class RaftCore {
     };
   }
 
+  /** Nodes added by conf-change entries above the commit index (Raft already counts them as peers). */
+  pendingMembers(): NodeId[] {
+    const added: NodeId[] = [];
+    for (const at of this.pendingConfIndexes) {
+      const change = decodeConfChange(this.log.entryAt(at).data);
+      if (change.type === 'add-learner') added.push(change.node);
+    }
+    return added;
+  }
+
   // ---------------------------------------------------------------- test hooks
   // The simulator's injected-bug tests override these (see sim/injected-bugs.ts).
 
@@ -457,6 +475,7 @@ export class RaftCore {
 
   private becomeCandidate(): void {
     invariant(this.role !== 'leader', 'a leader does not campaign', () => ({ id: this.id }));
+    invariant(this.term < MAX_TERM, 'a candidate term stays within MAX_TERM', () => ({ term: this.term }));
     this.reset(this.term + 1);
     this.vote = this.id;
     this.role = 'candidate';
@@ -680,6 +699,9 @@ export class RaftCore {
   }
 
   private stepFollower(m: Message): void {
+    const leaderOnly = m.type === 'append' || m.type === 'heartbeat' || m.type === 'snapshot';
+    // One leader per term (§5.2): another sender of a leader's message at this term is forged.
+    if (leaderOnly && this.lead !== '' && m.from !== this.lead) return;
     switch (m.type) {
       case 'append':
         this.electionElapsed = 0;

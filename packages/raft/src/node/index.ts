@@ -2,6 +2,15 @@
 export { type DropReason, NodeClosedError, NodeNotLeaderError, ProposalDroppedError } from './errors.js';
 export { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
 export {
+  type Admission,
+  type AdmissionView,
+  admitPeerMessages,
+  MAX_TERM_AHEAD,
+  type RefusalReason,
+  storedTermProblem,
+  termLimit,
+} from './peer-admission.js';
+export {
   type MemberRole,
   type MemberStatus,
   NODE_DEFAULTS,
@@ -10,3 +19,9 @@ export {
   type RaftNodeOptions,
   type RaftNodeStatus,
 } from './raft-node.js';
+export {
+  inspectStoredTerm,
+  resetStoredTerm,
+  type StoredTerm,
+  TermRepairError,
+} from './term-repair.js';

@@ -13,6 +13,7 @@ import { DEFAULT_MAX_ENTRY_BYTES, LogStore } from '../log/log-store.js';
 import { SnapshotFiles } from '../log/snapshot-store.js';
 import { type Logger, stderrLogger } from '../transport/logger.js';
 import {
+  type PeerRefusal,
   PeerTransport,
   type PeerTransportOptions,
   type TransportHandler,
@@ -29,6 +30,7 @@ import type {
 } from '../types.js';
 import { NodeClosedError, NodeNotLeaderError, ProposalDroppedError } from './errors.js';
 import { AddressBook, decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
+import { type Admission, admitPeerMessages, storedTermProblem } from './peer-admission.js';
 import { splitHeader, withHeader } from './snapshot-data.js';
 
 /**
@@ -134,6 +136,8 @@ export interface RaftNodeStatus {
     readonly snapshotsInstalled: number;
     readonly snapshotsSent: number;
     readonly proposalsDropped: number;
+    /** Peer streams and batches the transport refused, by reason (peer-transport.ts). */
+    readonly peerRefused: Readonly<Record<PeerRefusal, number>>;
   };
 }
 
@@ -334,6 +338,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     }
     await book.save();
     const saved = hardState.get();
+    const termProblem = storedTermProblem(saved.term, logStore.term(logStore.lastIndex()) ?? 0);
+    if (termProblem?.fatal) throw new Error(`raft node ${options.id}: ${termProblem.message}`);
+    if (termProblem) log.warn({ id: options.id, term: saved.term }, `raft: ${termProblem.message}`);
     const commit = Math.min(Math.max(saved.commit, applied), logStore.lastIndex());
     const core = new RaftCore({
       id: options.id,
@@ -541,6 +548,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         snapshotsInstalled: this.counters.snapshotsInstalled,
         snapshotsSent: this.transport.stats.snapshotsSent,
         proposalsDropped: this.counters.proposalsDropped,
+        peerRefused: { ...this.transport.stats.refused },
       },
     };
   }
@@ -611,24 +619,19 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.receive([message]);
   }
 
-  /**
-   * Who may send to this node: members of its configuration. Refused: members
-   * whose removal it applied. A sender it does not know at all is admitted
-   * only while this node knows no configuration (it is joining), or when
-   * every message is one only a leader sends (append, heartbeat, snapshot)
-   * at a term not below ours: a node that was down while a member was added
-   * learns of that member from its log, which may come from that very member.
-   */
-  isMember(id: NodeId, messages: readonly Message[] = []): boolean {
+  /** Whether `id` may hand these messages to Raft: see peer-admission.ts. */
+  admit(id: NodeId, messages: readonly Message[]): Admission {
     const s = this.core.status();
-    if (s.conf.voters.includes(id) || s.conf.learners.includes(id)) return true;
-    if (this.book.isRemoved(id)) return false;
-    if (s.conf.voters.length === 0 && s.conf.learners.length === 0) return true;
-    return (
-      messages.length > 0 &&
-      messages.every(
-        (m) => (m.type === 'append' || m.type === 'heartbeat' || m.type === 'snapshot') && m.term >= s.term,
-      )
+    return admitPeerMessages(
+      {
+        term: s.term,
+        voters: s.conf.voters,
+        learners: s.conf.learners,
+        pendingMembers: this.core.pendingMembers(),
+        isRemoved: (peer) => this.book.isRemoved(peer),
+      },
+      id,
+      messages,
     );
   }
 

@@ -2,6 +2,13 @@
 export { MalformedMessageError, messageFromWire, messageToWire } from './codec.js';
 export { type Logger, silentLogger, stderrLogger } from './logger.js';
 export {
+  assertPeerSecret,
+  MAX_PEER_SECRET_LENGTH,
+  MIN_PEER_SECRET_LENGTH,
+  PEER_SECRET_METADATA,
+} from './peer-secret.js';
+export {
+  type PeerRefusal,
   PeerTransport,
   type PeerTransportOptions,
   TRANSPORT_DEFAULTS,

@@ -144,12 +144,14 @@ export class PeerStream {
       this.stats.connected = false;
       if (this.closed) return;
       if (error) {
-        const level = error.code === grpc.status.PERMISSION_DENIED ? 'warn' : 'debug';
-        this.log[level](
+        // Refused (another cluster, not a member, wrong secret or certificate): retrying fast cannot help.
+        const refused =
+          error.code === grpc.status.PERMISSION_DENIED || error.code === grpc.status.UNAUTHENTICATED;
+        this.log[refused ? 'warn' : 'debug'](
           { peer: this.peer, address: this.address, code: error.code, details: error.details },
           'raft peer stream ended',
         );
-        if (error.code === grpc.status.PERMISSION_DENIED) this.backoffMs = this.limits.maxBackoffMs;
+        if (refused) this.backoffMs = this.limits.maxBackoffMs;
       }
       // Whatever was written into the dead stream may be lost: let Raft probe again.
       this.onUnreachable(this.peer);

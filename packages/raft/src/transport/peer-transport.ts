@@ -8,9 +8,11 @@ import {
   widenServerFlowControl,
 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
+import type { Admission, RefusalReason } from '../node/peer-admission.js';
 import type { Message, NodeId } from '../types.js';
 import { MalformedMessageError, messageFromWire } from './codec.js';
 import { type Logger, stderrLogger } from './logger.js';
+import { PeerSecretCheck, peerSecretInterceptor } from './peer-secret.js';
 import { PeerStream, type PeerStreamStats } from './peer-stream.js';
 import { SnapshotReceiver, SnapshotTransferError } from './snapshot-receiver.js';
 import { sendSnapshot } from './snapshot-sender.js';
@@ -18,7 +20,7 @@ import type { PeerAuthContext, PeerTls } from './tls.js';
 
 /** What the transport hands to (and asks of) the node driver. */
 export interface TransportHandler {
-  /** Messages from a peer that passed the cluster and membership checks. */
+  /** Messages from a peer that passed the authentication, cluster and admission checks. */
   receive(messages: Message[]): void;
   /**
    * A complete, verified snapshot: its `snapshot` message and a file holding
@@ -27,11 +29,10 @@ export interface TransportHandler {
    */
   receiveSnapshot(message: Message, dataFile: string): Promise<void>;
   /**
-   * Whether `id` may send these (already decoded) messages to this node. The
-   * driver admits members of its configuration, and refuses removed ones; see
-   * RaftNode.isMember for the one exception (a leader this node has not heard of).
+   * Whether `id` (already authenticated as far as the transport can) may hand
+   * these decoded messages to Raft: members only, terms bounded (peer-admission.ts).
    */
-  isMember(id: NodeId, messages: readonly Message[]): boolean;
+  admit(id: NodeId, messages: readonly Message[]): Admission;
   reportUnreachable(id: NodeId): void;
   reportSnapshot(id: NodeId, ok: boolean): void;
 }
@@ -55,6 +56,12 @@ export interface PeerTransportOptions {
   readonly maxReceiveMessageBytes?: number;
   /** Mutual TLS between peers (each end verifies the other's certificate and identity); plaintext when absent. */
   readonly tls?: PeerTls;
+  /**
+   * The cluster secret (peer-secret.ts): sent with every call and required of
+   * every caller. Without it (and without TLS) anyone who reaches the port can
+   * write as any member.
+   */
+  readonly secret?: string;
 }
 
 export const TRANSPORT_DEFAULTS = {
@@ -72,11 +79,16 @@ export interface TransportStats {
   batchesReceived: number;
   messagesReceived: number;
   batchesRejected: number;
+  /** Streams and batches refused, by why: for the `fermata_raft_peer_refused_total` metric. */
+  refused: Record<PeerRefusal, number>;
   snapshotsSent: number;
   snapshotsSendFailed: number;
   snapshotsReceived: number;
   snapshotsReceiveFailed: number;
 }
+
+/** Why the transport refused a peer stream or batch. */
+export type PeerRefusal = 'unauthenticated' | 'wrong-cluster' | RefusalReason;
 
 const RaftClientCtor = grpc.makeGenericClientConstructor(
   RaftService as unknown as grpc.ServiceDefinition,
@@ -94,6 +106,7 @@ export class PeerTransport {
     batchesReceived: 0,
     messagesReceived: 0,
     batchesRejected: 0,
+    refused: { unauthenticated: 0, 'wrong-cluster': 0, 'not-member': 0, 'term-bound': 0 },
     snapshotsSent: 0,
     snapshotsSendFailed: 0,
     snapshotsReceived: 0,
@@ -106,14 +119,16 @@ export class PeerTransport {
   private readonly limits: Required<
     Omit<
       PeerTransportOptions,
-      'id' | 'clusterId' | 'listenAddress' | 'incomingSnapshotDir' | 'handler' | 'log' | 'tls'
+      'id' | 'clusterId' | 'listenAddress' | 'incomingSnapshotDir' | 'handler' | 'log' | 'tls' | 'secret'
     >
   >;
+  private readonly secretCheck: PeerSecretCheck | undefined;
   private boundAddress = '';
   private closed = false;
 
   constructor(private readonly options: PeerTransportOptions) {
     this.log = options.log ?? stderrLogger;
+    this.secretCheck = options.secret === undefined ? undefined : new PeerSecretCheck(options.secret);
     this.limits = {
       maxQueuedMessagesPerPeer:
         options.maxQueuedMessagesPerPeer ?? TRANSPORT_DEFAULTS.maxQueuedMessagesPerPeer,
@@ -171,6 +186,9 @@ export class PeerTransport {
       'grpc.initial_reconnect_backoff_ms': this.limits.minBackoffMs * 2,
       'grpc.max_reconnect_backoff_ms': this.limits.maxBackoffMs,
       ...clientFlowControlOptions,
+      ...(this.options.secret === undefined
+        ? {}
+        : { interceptors: [peerSecretInterceptor(this.options.secret)] }),
     }) as unknown as RaftClient;
     const stream = new PeerStream(
       id,
@@ -263,6 +281,13 @@ export class PeerTransport {
     this.server.forceShutdown();
   }
 
+  /** With a cluster secret: the call's metadata must carry it. */
+  private admitSecret(call: { metadata: grpc.Metadata }): grpc.StatusObject | undefined {
+    const problem = this.secretCheck?.problem(call.metadata);
+    if (problem === undefined) return undefined;
+    return { code: grpc.status.UNAUTHENTICATED, details: problem, metadata: new grpc.Metadata() };
+  }
+
   private admitCluster(clusterId: string): grpc.StatusObject | undefined {
     if (clusterId === this.options.clusterId) return undefined;
     return {
@@ -285,15 +310,18 @@ export class PeerTransport {
     return { code: grpc.status.PERMISSION_DENIED, details: problem, metadata: new grpc.Metadata() };
   }
 
-  private admitMember(from: NodeId, messages: readonly Message[]): grpc.StatusObject | undefined {
-    if (!this.options.handler.isMember(from, messages)) {
-      return {
-        code: grpc.status.PERMISSION_DENIED,
-        details: `node "${from}" is not a member of cluster "${this.options.clusterId}"`,
-        metadata: new grpc.Metadata(),
-      };
-    }
-    return undefined;
+  private admitMember(
+    from: NodeId,
+    messages: readonly Message[],
+  ): (grpc.StatusObject & { reason: RefusalReason }) | undefined {
+    const verdict = this.options.handler.admit(from, messages);
+    if (verdict.admitted) return undefined;
+    return {
+      code: grpc.status.PERMISSION_DENIED,
+      details: `${verdict.details} of cluster "${this.options.clusterId}"`,
+      metadata: new grpc.Metadata(),
+      reason: verdict.reason,
+    };
   }
 
   private onMessageStream(
@@ -307,11 +335,19 @@ export class PeerTransport {
       if (status) callback(status);
       else callback(null, {});
     };
+    const unauthenticated = this.admitSecret(call);
+    if (unauthenticated) {
+      this.stats.refused.unauthenticated++;
+      this.log.warn({ details: unauthenticated.details }, 'raft peer stream refused');
+      finish(unauthenticated);
+      return;
+    }
     call.sendMetadata(new grpc.Metadata());
-    const refuse = (batch: pb.RaftBatch, refused: grpc.StatusObject) => {
+    const refuse = (batch: pb.RaftBatch, refused: grpc.StatusObject, reason: PeerRefusal) => {
       this.stats.batchesRejected++;
+      this.stats.refused[reason]++;
       this.log.warn(
-        { from: batch.from, clusterId: batch.clusterId, details: refused.details },
+        { from: batch.from, clusterId: batch.clusterId, reason, details: refused.details },
         'raft batch rejected',
       );
       finish(refused);
@@ -321,13 +357,13 @@ export class PeerTransport {
       if (finished) return;
       const wrongCluster = this.admitCluster(batch.clusterId);
       if (wrongCluster) {
-        refuse(batch, wrongCluster);
+        refuse(batch, wrongCluster, 'wrong-cluster');
         return;
       }
       if (batch.from !== verifiedFrom) {
         const wrongPeer = this.admitIdentity(call, batch.from);
         if (wrongPeer) {
-          refuse(batch, wrongPeer);
+          refuse(batch, wrongPeer, 'unauthenticated');
           return;
         }
         verifiedFrom = batch.from;
@@ -351,9 +387,9 @@ export class PeerTransport {
         finish({ code: grpc.status.INVALID_ARGUMENT, details: error.message, metadata: new grpc.Metadata() });
         return;
       }
-      const notMember = this.admitMember(batch.from, messages);
-      if (notMember) {
-        refuse(batch, notMember);
+      const notAdmitted = this.admitMember(batch.from, messages);
+      if (notAdmitted) {
+        refuse(batch, notAdmitted, notAdmitted.reason);
         return;
       }
       this.stats.batchesReceived++;
@@ -387,6 +423,14 @@ export class PeerTransport {
         metadata: new grpc.Metadata(),
       });
     };
+    const unauthenticated = this.admitSecret(call);
+    if (unauthenticated) {
+      this.stats.refused.unauthenticated++;
+      finished = true;
+      this.log.warn({ details: unauthenticated.details }, 'raft snapshot stream refused');
+      callback(unauthenticated);
+      return;
+    }
     // Chunks are written strictly in order; the stream is paused while one is on its way to disk.
     call.on('data', (chunk: pb.SnapshotChunk) => {
       if (finished) return;
@@ -398,18 +442,21 @@ export class PeerTransport {
             const wrongCluster = this.admitCluster(chunk.clusterId);
             if (wrongCluster) {
               this.stats.batchesRejected++;
+              this.stats.refused['wrong-cluster']++;
               throw new SnapshotTransferError(wrongCluster.details, wrongCluster.code);
             }
             const wrongPeer = this.admitIdentity(call, chunk.from);
             if (wrongPeer) {
               this.stats.batchesRejected++;
+              this.stats.refused.unauthenticated++;
               throw new SnapshotTransferError(wrongPeer.details, wrongPeer.code);
             }
             const message = await receiver.start(this.options.incomingSnapshotDir, chunk);
-            const notMember = this.admitMember(chunk.from, [message]);
-            if (notMember) {
+            const notAdmitted = this.admitMember(chunk.from, [message]);
+            if (notAdmitted) {
               this.stats.batchesRejected++;
-              throw new SnapshotTransferError(notMember.details, notMember.code);
+              this.stats.refused[notAdmitted.reason]++;
+              throw new SnapshotTransferError(notAdmitted.details, notAdmitted.code);
             }
           }
           if (chunk.data && chunk.data.length > 0) await receiver.write(chunk.data);

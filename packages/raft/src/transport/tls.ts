@@ -1,9 +1,11 @@
 /**
  * Mutual TLS between peers. Every node presents a certificate signed by the
  * cluster's CA, on both ends of every peer connection, and checks that the
- * certificate on the other end names the node it claims to be: one of its
- * SANs is the node id, or the host of the node's peer address (a DNS name,
- * wildcards allowed in the leftmost label, or an IP address).
+ * certificate on the other end is a peer certificate (a `fermata-peer:` URI
+ * SAN, unless `requirePeerUri` is off) and names the node it claims to be:
+ * one of its SANs is the node id, `fermata-peer:<id>`, or the host of the
+ * node's peer address (a DNS name, wildcards allowed in the leftmost label,
+ * or an IP address).
  *
  * Certificates come from a `TlsSource`; when it changes (a rotated Secret),
  * new connections use the new material without a restart, and established
@@ -102,18 +104,29 @@ export interface PeerClaim {
   readonly address?: string;
 }
 
-/** The SANs of a certificate as Node reports them (`DNS:a, IP Address:10.0.0.1`). */
+/**
+ * The URI SAN prefix that makes a certificate a peer certificate
+ * (`fermata-peer:<node id>`, or any suffix for a certificate shared by all
+ * members). Client certificates never carry it, so under one CA a client
+ * certificate cannot speak on the peer port.
+ */
+export const PEER_URI_PREFIX = 'fermata-peer:';
+
+/** The SANs of a certificate as Node reports them (`DNS:a, IP Address:10.0.0.1, URI:x:y`). */
 export function subjectAltNames(cert: Pick<PeerCertificate, 'subjectaltname'>): {
   dns: string[];
   ip: string[];
+  uri: string[];
 } {
   const dns: string[] = [];
   const ip: string[] = [];
+  const uri: string[] = [];
   for (const part of (cert.subjectaltname ?? '').split(/,\s*/)) {
     if (part.startsWith('DNS:')) dns.push(part.slice(4).toLowerCase());
     else if (part.startsWith('IP Address:')) ip.push(part.slice(11).toLowerCase());
+    else if (part.startsWith('URI:')) uri.push(part.slice(4));
   }
-  return { dns, ip };
+  return { dns, ip, uri };
 }
 
 function hostOf(address: string): string {
@@ -130,20 +143,32 @@ function dnsMatches(pattern: string, name: string): boolean {
   return dot > 0 && name.slice(dot + 1) === pattern.slice(2);
 }
 
+/** Why `cert` is not a peer certificate (no `fermata-peer:` URI SAN), or undefined when it is one. */
+export function peerCertificateError(
+  cert: Pick<PeerCertificate, 'subjectaltname'> | undefined,
+  claim: PeerClaim,
+): string | undefined {
+  if (!cert) return `peer "${claim.id}" presented no certificate`;
+  if (subjectAltNames(cert).uri.some((u) => u.startsWith(PEER_URI_PREFIX))) return undefined;
+  return `certificate presented as peer "${claim.id}" carries no ${PEER_URI_PREFIX} URI SAN: it is not a peer certificate`;
+}
+
 /** Why `cert` does not name the peer `claim`, or undefined when it does. */
 export function peerIdentityError(
   cert: Pick<PeerCertificate, 'subjectaltname' | 'subject'> | undefined,
   claim: PeerClaim,
 ): string | undefined {
   if (!cert) return `peer "${claim.id}" presented no certificate`;
-  const { dns, ip } = subjectAltNames(cert);
+  const { dns, ip, uri } = subjectAltNames(cert);
   const id = claim.id.toLowerCase();
-  if (dns.includes(id)) return undefined;
+  if (dns.includes(id) || uri.includes(`${PEER_URI_PREFIX}${claim.id}`)) return undefined;
   if (claim.address !== undefined) {
     const host = hostOf(claim.address);
     if (ip.includes(host) || dns.some((d) => dnsMatches(d, host))) return undefined;
   }
-  const names = [...dns.map((d) => `DNS:${d}`), ...ip.map((i) => `IP:${i}`)].join(', ') || 'no SANs';
+  const names =
+    [...dns.map((d) => `DNS:${d}`), ...ip.map((i) => `IP:${i}`), ...uri.map((u) => `URI:${u}`)].join(', ') ||
+    'no SANs';
   return `certificate (${names}) does not name peer "${claim.id}"${claim.address ? ` at ${claim.address}` : ''}`;
 }
 
@@ -156,6 +181,11 @@ export interface PeerAuthContext {
 export interface PeerTlsOptions {
   /** Check that each peer's certificate names the node it claims to be (default true). */
   readonly verifyIdentity?: boolean;
+  /**
+   * Accept only peer certificates: ones with a `fermata-peer:` URI SAN (default
+   * true). Turn off only when the peer CA issues nothing but peer certificates.
+   */
+  readonly requirePeerUri?: boolean;
 }
 
 /**
@@ -168,6 +198,7 @@ export class PeerTls {
   private server: ReloadingServerCredentials | undefined;
   private readonly provider: SourceCertificateProvider;
   readonly verifyIdentity: boolean;
+  readonly requirePeerUri: boolean;
 
   constructor(
     readonly source: TlsSource,
@@ -176,6 +207,7 @@ export class PeerTls {
     if (!source.current().ca) throw new Error('peer TLS needs a CA to verify the other nodes');
     this.provider = new SourceCertificateProvider(source);
     this.verifyIdentity = options.verifyIdentity ?? true;
+    this.requirePeerUri = options.requirePeerUri ?? true;
   }
 
   serverCredentials(): grpc.ServerCredentials {
@@ -185,11 +217,9 @@ export class PeerTls {
 
   /** Credentials for the channel to one peer: our certificate, the CA, and that peer's identity. */
   channelCredentials(claim: PeerClaim): grpc.ChannelCredentials {
-    const verify = this.verifyIdentity;
     return grpc.experimental.createCertificateProviderChannelCredentials(this.provider, this.provider, {
       checkServerIdentity: (_host, cert) => {
-        if (!verify) return undefined;
-        const problem = peerIdentityError(cert, claim);
+        const problem = this.certificateError(cert, claim);
         return problem === undefined ? undefined : new Error(problem);
       },
     });
@@ -199,7 +229,14 @@ export class PeerTls {
   checkCaller(call: { getAuthContext(): PeerAuthContext | null }, claim: PeerClaim): string | undefined {
     const auth = call.getAuthContext();
     if (auth?.transportSecurityType !== 'ssl') return `peer "${claim.id}" did not connect over TLS`;
-    if (!this.verifyIdentity) return undefined;
-    return peerIdentityError(auth.sslPeerCertificate, claim);
+    return this.certificateError(auth.sslPeerCertificate, claim);
+  }
+
+  private certificateError(cert: PeerCertificate | undefined, claim: PeerClaim): string | undefined {
+    if (this.requirePeerUri) {
+      const notPeer = peerCertificateError(cert, claim);
+      if (notPeer !== undefined) return notPeer;
+    }
+    return this.verifyIdentity ? peerIdentityError(cert, claim) : undefined;
   }
 }

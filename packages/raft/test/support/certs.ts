@@ -15,6 +15,8 @@ export interface CertFiles {
 export interface IssueOptions {
   readonly dns?: readonly string[];
   readonly ip?: readonly string[];
+  /** URI SANs, e.g. `fermata-peer:n1` for a peer certificate. */
+  readonly uri?: readonly string[];
   /** Valid from 2020-01-01 to 2020-01-02: long expired. */
   readonly expired?: boolean;
   /** Days of validity (default 2). */
@@ -54,7 +56,11 @@ export class TestCa {
     const ext = join(dir, `${name}.ext`);
     newKey(key, dir);
     openssl(['req', '-new', '-key', key, '-subj', `/CN=${name}`, '-out', csr], dir);
-    const sans = [...(options.dns ?? []).map((d) => `DNS:${d}`), ...(options.ip ?? []).map((i) => `IP:${i}`)];
+    const sans = [
+      ...(options.dns ?? []).map((d) => `DNS:${d}`),
+      ...(options.ip ?? []).map((i) => `IP:${i}`),
+      ...(options.uri ?? []).map((u) => `URI:${u}`),
+    ];
     writeFileSync(
       ext,
       [

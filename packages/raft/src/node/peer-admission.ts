@@ -1,0 +1,108 @@
+/**
+ * Which peer messages a node lets into Raft: plain data in, a verdict out, so
+ * the rule is one function the driver calls per received batch (the transport
+ * has already checked the cluster id and the connection's authentication).
+ *
+ * - Only members speak Raft: the sender must be a voter or learner of this
+ *   node's configuration, or be added by a conf-change entry this node holds
+ *   above its commit index (Raft uses the newest configuration in the log, so
+ *   a node added there is already a peer). A node whose configuration is
+ *   still empty (it is joining) admits any authenticated sender: its first
+ *   leader is not known to it yet.
+ * - Terms are bounded: no term in a message may exceed
+ *   `min(term + MAX_TERM_AHEAD, MAX_TERM)`. Pre-vote keeps real terms from
+ *   running away, so a term that far ahead is forged or corrupt; accepting it
+ *   would make this node refuse every real leader, and a term of MAX_TERM or
+ *   more could never be incremented (the wire carries integers below 2^53).
+ */
+import { MAX_TERM } from '../core/raft-core.js';
+import type { Message, NodeId } from '../types.js';
+
+/** How far beyond its own term a node accepts a message's term. */
+export const MAX_TERM_AHEAD = 2 ** 20;
+
+/** What the admission rule needs to know about this node. */
+export interface AdmissionView {
+  readonly term: number;
+  readonly voters: readonly NodeId[];
+  readonly learners: readonly NodeId[];
+  /** Nodes added by conf-change entries held above the commit index (not yet in effect). */
+  readonly pendingMembers: readonly NodeId[];
+  /** Members whose removal this node applied. */
+  readonly isRemoved: (id: NodeId) => boolean;
+}
+
+export type RefusalReason = 'not-member' | 'term-bound';
+
+export type Admission =
+  | { readonly admitted: true }
+  | { readonly admitted: false; readonly reason: RefusalReason; readonly details: string };
+
+const ADMITTED: Admission = { admitted: true };
+
+/** Whether `from` may hand these (decoded, addressed to us) messages to Raft. */
+export function admitPeerMessages(
+  view: AdmissionView,
+  from: NodeId,
+  messages: readonly Message[],
+): Admission {
+  if (!isPeer(view, from)) {
+    return { admitted: false, reason: 'not-member', details: `node "${from}" is not a member` };
+  }
+  const limit = termLimit(view.term);
+  for (const m of messages) {
+    const highest = highestTerm(m);
+    if (highest > limit) {
+      return {
+        admitted: false,
+        reason: 'term-bound',
+        details: `${m.type} from "${from}" carries term ${highest}, beyond the bound ${limit} (own term ${view.term} + MAX_TERM_AHEAD ${MAX_TERM_AHEAD}, at most MAX_TERM ${MAX_TERM})`,
+      };
+    }
+  }
+  return ADMITTED;
+}
+
+function isPeer(view: AdmissionView, id: NodeId): boolean {
+  if (view.voters.includes(id) || view.learners.includes(id)) return true;
+  if (view.pendingMembers.includes(id)) return true;
+  if (view.isRemoved(id)) return false;
+  return view.voters.length === 0 && view.learners.length === 0;
+}
+
+/** The highest term a message may carry at a node whose term is `term`. */
+export function termLimit(term: number): number {
+  return Math.min(term + MAX_TERM_AHEAD, MAX_TERM);
+}
+
+function highestTerm(m: Message): number {
+  let t = Math.max(m.term, m.logTerm, m.hintTerm, m.snapshot?.term ?? 0);
+  for (const e of m.entries) if (e.term > t) t = e.term;
+  return t;
+}
+
+/**
+ * Why a node must not start with this stored term (undefined when it may), or
+ * a warning: a term past MAX_TERM can never be incremented, and one far past
+ * the log's last term makes every real leader's messages look stale.
+ * `fermata repair reset-term` rewrites it.
+ */
+export function storedTermProblem(
+  term: number,
+  lastLogTerm: number,
+): { readonly fatal: boolean; readonly message: string } | undefined {
+  const repair = 'stop the node and run `fermata repair reset-term --data <dataDir>` (docs/operations.md)';
+  if (term >= MAX_TERM) {
+    return {
+      fatal: true,
+      message: `hard state term ${term} is at or beyond MAX_TERM ${MAX_TERM} and can never be incremented: ${repair}`,
+    };
+  }
+  if (term > lastLogTerm + MAX_TERM_AHEAD) {
+    return {
+      fatal: false,
+      message: `hard state term ${term} is more than MAX_TERM_AHEAD ${MAX_TERM_AHEAD} past the log's last term ${lastLogTerm}: the other members refuse this node's messages; ${repair}`,
+    };
+  }
+  return undefined;
+}
