@@ -55,6 +55,7 @@ describe('ConsumerRegistry', () => {
     queue: 'q',
     window,
     inFlight: new Map(),
+    unsent: new Set(),
     reserved: 0,
     ahead: 0,
   });
@@ -95,6 +96,31 @@ describe('ConsumerRegistry', () => {
     expect(ConsumerRegistry.lapse(c, 150)).toBe(1);
     expect(ConsumerRegistry.settled(c, 'b')).toBe(true);
     expect(ConsumerRegistry.settled(c, 'b')).toBe(false);
+    expect(ConsumerRegistry.free(c)).toBe(2);
+  });
+});
+
+describe('ConsumerRegistry: a delivery the client has not read', () => {
+  it('keeps its slot past its lease until its write completes, then lapses', () => {
+    const c: ConsumerSlotHolder<string> = {
+      id: 1,
+      queue: 'q',
+      window: 2,
+      inFlight: new Map(),
+      unsent: new Set(),
+      reserved: 0,
+      ahead: 0,
+    };
+    ConsumerRegistry.delivered(c, 'read', 100);
+    ConsumerRegistry.delivered(c, 'unread', 100);
+    c.unsent.add('unread');
+    expect(ConsumerRegistry.nextLapse(c)).toBe(100);
+    expect(ConsumerRegistry.lapse(c, 500)).toBe(1);
+    expect(ConsumerRegistry.free(c)).toBe(1);
+    expect(ConsumerRegistry.nextLapse(c)).toBeUndefined();
+    expect(ConsumerRegistry.sent(c, ['unread'], 500)).toBe(true);
+    expect(ConsumerRegistry.nextLapse(c)).toBe(100);
+    expect(ConsumerRegistry.lapse(c, 500)).toBe(1);
     expect(ConsumerRegistry.free(c)).toBe(2);
   });
 });

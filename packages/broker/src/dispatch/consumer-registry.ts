@@ -4,7 +4,10 @@
  * calls `delivered`, `settled` and `lapse`; the dispatcher calls `assign`.
  *
  * A consumer's window is the most unacked deliveries it may hold (prefetch,
- * changed by `credit{n}`). A slot frees on ack, nack, or when the lease lapses.
+ * changed by `credit{n}`). A slot frees on ack, nack, or when the lease lapses
+ * after its delivery was sent: a delivery written to a stream the client does
+ * not read (its write has not completed) keeps its slot past its lease, so
+ * that the deliveries held for a client, read or not, never exceed its window.
  */
 export interface ConsumerSlotHolder<Q> {
   readonly id: number;
@@ -12,6 +15,8 @@ export interface ConsumerSlotHolder<Q> {
   window: number;
   /** Delivery tag (`tagKeyOf`) -> lease end (ms). */
   readonly inFlight: Map<string, number>;
+  /** Tags of `inFlight` written to the stream whose write has not completed (the client is not reading). */
+  readonly unsent: Set<string>;
   /**
    * Deliveries promised to this consumer and not yet pushed: entries carried
    * by lease commands not yet applied, and leased deliveries waiting for their
@@ -112,14 +117,29 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
 
   /** Ack or nack: frees the slot. Extend: moves the tag (old out, new in). */
   static settled<Q>(c: ConsumerSlotHolder<Q>, tagKey: string): boolean {
+    c.unsent.delete(tagKey);
     return c.inFlight.delete(tagKey);
   }
 
-  /** Frees the slots whose lease ended by `nowMs` (telling `onLapse` each tag); returns how many. */
+  /** The writes of these deliveries completed: their slots may lapse from now on. Returns whether one is overdue. */
+  static sent<Q>(c: ConsumerSlotHolder<Q>, tagKeys: readonly string[], nowMs: number): boolean {
+    let overdue = false;
+    for (const k of tagKeys) {
+      if (!c.unsent.delete(k)) continue;
+      const end = c.inFlight.get(k);
+      if (end !== undefined && end <= nowMs) overdue = true;
+    }
+    return overdue;
+  }
+
+  /**
+   * Frees the slots whose lease ended by `nowMs` and whose delivery was sent
+   * (telling `onLapse` each tag); returns how many.
+   */
   static lapse<Q>(c: ConsumerSlotHolder<Q>, nowMs: number, onLapse?: (tagKey: string) => void): number {
     let n = 0;
     for (const [tag, end] of c.inFlight) {
-      if (end <= nowMs) {
+      if (end <= nowMs && !c.unsent.has(tag)) {
         c.inFlight.delete(tag);
         onLapse?.(tag);
         n++;
@@ -128,10 +148,11 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
     return n;
   }
 
-  /** The earliest lease end among a consumer's deliveries (for its lapse timer). */
+  /** The earliest lease end among a consumer's sent deliveries (for its lapse timer). */
   static nextLapse<Q>(c: ConsumerSlotHolder<Q>): number | undefined {
     let min: number | undefined;
-    for (const end of c.inFlight.values()) if (min === undefined || end < min) min = end;
+    for (const [tag, end] of c.inFlight)
+      if ((min === undefined || end < min) && !c.unsent.has(tag)) min = end;
     return min;
   }
 }

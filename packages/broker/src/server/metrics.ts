@@ -54,6 +54,7 @@ export class BrokerMetrics {
   readonly leaderChanges: Counter<never>;
   readonly fsyncDurationMs: Histogram<never>;
   readonly applyBatchEntries: Histogram<never>;
+  readonly consumeUnsentBytes: Gauge<never>;
 
   private queues: (() => Iterable<QueueGauges>) | undefined;
   private lastLeader: string | undefined;
@@ -142,6 +143,11 @@ export class BrokerMetrics {
       name: 'fermata_apply_batch_entries',
       help: 'Committed entries applied to the state machine in one batch.',
       buckets: APPLY_BATCH_BUCKETS,
+      registers,
+    });
+    this.consumeUnsentBytes = new Gauge({
+      name: 'fermata_consume_unsent_payload_bytes',
+      help: 'Payload bytes of deliveries written to consume streams and not yet sent: held while a client does not read (at most its prefetch of deliveries), released when its stream closes.',
       registers,
     });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
