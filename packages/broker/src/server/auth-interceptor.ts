@@ -26,6 +26,8 @@ export interface AuthInterceptorOptions {
   /** The topic of the queue a delivery tag belongs to; undefined for an unknown or malformed tag. */
   readonly topicOfTag: (tag: Uint8Array) => Promise<string | undefined>;
   readonly log?: AuthLog;
+  /** The connection of `peer` (`call.getPeer()`) made a call with a valid token. */
+  readonly onAuthenticated?: (peer: string) => void;
 }
 
 /** Services that answer without a token: gRPC health (probes, load balancers). */
@@ -164,6 +166,7 @@ export function createAuthInterceptor(options: AuthInterceptorOptions): grpc.Ser
               const failure = authorize(who, r);
               if (failure) return refuse(failure);
             }
+            options.onAuthenticated?.(call.getPeer());
             nextMetadata(metadata);
           },
           onReceiveMessage: (message: Msg, nextMessage) => {

@@ -83,10 +83,12 @@ export class BrokerServer {
     const metrics = new BrokerMetrics();
 
     // Certificates and tokens are loaded (and checked) before anything listens.
+    let listener: ClientListener | undefined;
     const security = setupSecurity({
       config,
       log,
       topicOfQueue: async (queueHash) => (await sm.reader.getQueue(queueHash))?.topic,
+      onAuthenticated: (peer) => listener?.markAuthenticated(peer),
     });
 
     // The client port is bound first so its advertised address is known to the members list.
@@ -100,8 +102,15 @@ export class BrokerServer {
       grpcServer,
       config.client.listenAddress,
       security.clientCredentials,
-      { maxConnections: config.limits.maxConnections, log },
+      {
+        maxConnections: config.limits.maxConnections,
+        maxPending: config.limits.maxPendingConnections,
+        maxPendingPerAddress: config.limits.maxPendingConnectionsPerAddress,
+        handshakeTimeoutMs: config.limits.handshakeTimeoutMs,
+        log,
+      },
     );
+    listener = clientListener;
     widenServerFlowControl(grpcServer, { streamBytes: CLIENT_PORT_STREAM_WINDOW_BYTES });
     const boundPort = clientListener.port;
     const clientAddress = advertiseAddress(

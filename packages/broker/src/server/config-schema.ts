@@ -398,6 +398,24 @@ export const configSchema = {
       1_000_000,
       'Client connections open at once on one node; more are closed on arrival (logged).',
     ),
+    handshakeTimeoutMs: int(
+      10 * SECOND_MS,
+      100,
+      10 * 60 * SECOND_MS,
+      'A client connection must make its first authenticated call (TLS and HTTP/2 handshakes, then a call with a valid token; any call but a health check with authentication off) within this of arriving, or it is closed.',
+    ),
+    maxPendingConnections: int(
+      1_024,
+      1,
+      1_000_000,
+      'Client connections that have not yet made an authenticated call, at once on one node; a new one closes the oldest of them (logged), so that a client with a token always gets its turn.',
+    ),
+    maxPendingConnectionsPerAddress: int(
+      128,
+      1,
+      1_000_000,
+      'Client connections from one source IP address that have not yet made an authenticated call; more are closed on arrival (logged). Authenticated connections count only against limits.maxConnections.',
+    ),
     maxConnectionIdleMs: int(
       10 * 60 * SECOND_MS,
       1 * SECOND_MS,

@@ -5,7 +5,7 @@
  * mutual TLS, the reloading file watchers, and the start-up warnings.
  */
 import { PeerTls } from '@fermata/raft';
-import type * as grpc from '@grpc/grpc-js';
+import * as grpc from '@grpc/grpc-js';
 import { decodeKey, KEY_BYTES } from '../keys.js';
 import { createAuthInterceptor } from './auth-interceptor.js';
 import type { FermataConfig } from './config-schema.js';
@@ -59,6 +59,19 @@ export interface SecurityOptions {
   readonly log: SecurityLog;
   /** The topic of a queue, from the store (for `consume` checks on delivery tags). */
   readonly topicOfQueue: (queueHash: bigint) => Promise<string | undefined>;
+  /** The connection of `peer` (`call.getPeer()`) made an authenticated call (any call with auth off). */
+  readonly onAuthenticated?: (peer: string) => void;
+}
+
+/** Services whose calls do not make a connection authenticated when auth is off either: health probes. */
+const PROBE_SERVICE = '/grpc.health.v1.Health/';
+
+/** With authentication off: marks the connection of every call (health probes aside) as authenticated. */
+function markCallers(onAuthenticated: (peer: string) => void): grpc.ServerInterceptor {
+  return (method, call) => {
+    if (!method.path.startsWith(PROBE_SERVICE)) onAuthenticated(call.getPeer());
+    return new grpc.ServerInterceptingCall(call);
+  };
 }
 
 /** Loads certificates and tokens (throwing on unusable files) and logs what is in force. */
@@ -122,13 +135,24 @@ export function setupSecurity(options: SecurityOptions): Security {
     return topic;
   };
 
+  const onAuthenticated = options.onAuthenticated;
+  // Without a token file auth stays off for the process's life: no auth interceptor on the call path.
+  let interceptor: grpc.ServerInterceptor | undefined;
+  if (tokens.tokens().enabled) {
+    interceptor = createAuthInterceptor({
+      tokens: () => tokens.tokens(),
+      topicOfTag,
+      log,
+      ...(onAuthenticated ? { onAuthenticated } : {}),
+    });
+  } else if (onAuthenticated) {
+    interceptor = markCallers(onAuthenticated);
+  }
+
   return {
     clientCredentials: clientServerCredentials(clientTls, c.requireClientCert),
     clientServerOptions: {
-      // Without a token file auth stays off for the process's life: no interceptor on the call path.
-      ...(tokens.tokens().enabled
-        ? { interceptors: [createAuthInterceptor({ tokens: () => tokens.tokens(), topicOfTag, log })] }
-        : {}),
+      ...(interceptor ? { interceptors: [interceptor] } : {}),
       'grpc.max_concurrent_streams': config.limits.maxStreamsPerConnection,
       'grpc.max_connection_idle_ms': config.limits.maxConnectionIdleMs,
     },
