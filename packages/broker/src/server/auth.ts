@@ -102,6 +102,11 @@ export class TokenTable {
     return this.byHash.size > 0;
   }
 
+  /** The principal whose token hashes to `sha256` (lower-case hex), if configured. */
+  principalOf(sha256: string): Principal | undefined {
+    return this.byHash.get(sha256);
+  }
+
   /** The principal of a bearer token, or why there is none. */
   authenticate(metadata: grpc.Metadata): Principal | AuthFailure {
     const values = metadata.get(AUTHORIZATION_METADATA_KEY);

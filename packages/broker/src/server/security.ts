@@ -139,12 +139,17 @@ export function setupSecurity(options: SecurityOptions): Security {
   // Without a token file auth stays off for the process's life: no auth interceptor on the call path.
   let interceptor: grpc.ServerInterceptor | undefined;
   if (tokens.tokens().enabled) {
-    interceptor = createAuthInterceptor({
+    const gate = createAuthInterceptor({
       tokens: () => tokens.tokens(),
       topicOfTag,
       log,
       ...(onAuthenticated ? { onAuthenticated } : {}),
     });
+    tokens.onChange((table) => {
+      const ended = gate.recheck(table);
+      if (ended > 0) log.info({ ended }, 'calls of revoked or narrowed tokens ended');
+    });
+    interceptor = gate.interceptor;
   } else if (onAuthenticated) {
     interceptor = markCallers(onAuthenticated);
   }
