@@ -27,7 +27,7 @@ import { createServerLogger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { Proposer } from './proposer.js';
 import { type NodeStatus, readiness } from './readiness.js';
-import { type Security, setupSecurity } from './security.js';
+import { httpAuthorizer, type Security, setupSecurity } from './security.js';
 
 /** How long shutdown waits for a leadership transfer and for calls to finish. */
 export const SHUTDOWN_TRANSFER_TIMEOUT_MS = 3_000;
@@ -174,6 +174,7 @@ export class BrokerServer {
       metrics,
       log,
       stopping: false,
+      tokens: () => security.tokens.tokens(),
     };
     const janitor = new Janitor({
       reader: sm.reader,
@@ -205,12 +206,14 @@ export class BrokerServer {
       queues: () => server.queueGauges,
     });
     server.refreshQueueGauges();
+    const authorizeHttp = httpAuthorizer(config, security.tokens);
     server.http = await startHttpServer({
       listenAddress: config.http.listenAddress,
       status: () => server.nodeStatus(),
       registry: metrics.registry,
       readyMaxLagEntries: config.http.readyMaxLagEntries,
       logger: log,
+      ...(authorizeHttp ? { authorize: authorizeHttp } : {}),
     });
     log.info(
       {

@@ -113,6 +113,9 @@ const L = DEFAULT_LIMITS;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const HTTP_AUTH_MODES = ['auto', 'on', 'off'] as const;
+export type HttpAuthMode = (typeof HTTP_AUTH_MODES)[number];
+
 export const STORAGE_ENGINES = ['leveldb', 'memory'] as const;
 export type StorageEngine = (typeof STORAGE_ENGINES)[number];
 
@@ -208,6 +211,11 @@ export const configSchema = {
       0,
       INT_MAX,
       '/readyz and gRPC health report ready only while applied >= commit minus this.',
+    ),
+    auth: enumOf(
+      HTTP_AUTH_MODES,
+      'auto',
+      'Whether the status page (`/`) and `/metrics` need `authorization: Bearer <token>` with a token of auth.tokensFile that has `admin` on `*` or `monitor: true`: `on`, `off`, or `auto` = on when auth.tokensFile is set. `/livez` and `/readyz` never need one (kubelet probes).',
     ),
   },
   storage: {
@@ -429,7 +437,7 @@ export const configSchema = {
   },
   auth: {
     tokensFile: fileKey(
-      'YAML file of bearer tokens (name, sha256, publish/consume/admin topic patterns); empty = authentication off.',
+      'YAML file of bearer tokens (name, sha256, publish/consume/admin topic patterns, monitor); empty = authentication off.',
     ),
   },
   credentialsReloadIntervalMs: int(

@@ -7,8 +7,10 @@
 import { PeerTls } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { decodeKey, KEY_BYTES } from '../keys.js';
+import { isAuthFailure } from './auth.js';
 import { createAuthInterceptor } from './auth-interceptor.js';
 import type { FermataConfig } from './config-schema.js';
+import type { HttpAuthFailure } from './http.js';
 import { clientServerCredentials, plaintextWarning, TlsConfigError, TlsFiles } from './tls.js';
 import { TokenFile } from './token-file.js';
 
@@ -51,7 +53,32 @@ export function securityConfigProblems(config: FermataConfig): string[] {
     problems.push(
       'peer.tls.certFile, peer.tls.keyFile and peer.tls.caFile must be set together (mutual TLS)',
     );
+  if (config.http.auth === 'on' && config.auth.tokensFile === '')
+    problems.push('http.auth is on but auth.tokensFile is not set: no token could read the status page');
   return problems;
+}
+
+/**
+ * The HTTP port's check of a request for the status page or /metrics
+ * (http.auth), or undefined when those are open: a token of the token file
+ * that may monitor (`monitor: true` or `admin: ["*"]`).
+ */
+export function httpAuthorizer(
+  config: FermataConfig,
+  tokens: TokenFile,
+): ((header: string | undefined) => HttpAuthFailure | undefined) | undefined {
+  const on = config.http.auth === 'on' || (config.http.auth === 'auto' && tokens.tokens().enabled);
+  if (!on) return undefined;
+  return (header) => {
+    const who = tokens.tokens().authenticateHeader(header);
+    if (isAuthFailure(who)) return { status: 401, error: who.details };
+    if (!who.canMonitor)
+      return {
+        status: 403,
+        error: `token "${who.name}" may not read this page: it needs "monitor: true" or admin on "*"`,
+      };
+    return undefined;
+  };
 }
 
 export interface SecurityOptions {
