@@ -470,7 +470,9 @@ export class Dispatcher {
     if (out.length === 0) return;
     this.options.metrics.deliveries.inc({ topic: c.topic }, out.length);
     const room = c.sink.deliver(out, () => {
+      // Their leases may lapse from now on: lapse them now if overdue, else arm the timer for them.
       if (ConsumerRegistry.sent(c, keys, this.options.proposer.nowMs())) this.wake();
+      else if (!this.pumping) this.arm();
     });
     if (!room) c.blocked = true;
   }
