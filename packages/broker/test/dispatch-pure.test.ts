@@ -56,6 +56,8 @@ describe('ConsumerRegistry', () => {
     window,
     inFlight: new Map(),
     unsent: new Set(),
+    blocked: false,
+    stalled: false,
     reserved: 0,
     ahead: 0,
   });
@@ -108,6 +110,8 @@ describe('ConsumerRegistry: a delivery the client has not read', () => {
       window: 2,
       inFlight: new Map(),
       unsent: new Set(),
+      blocked: false,
+      stalled: false,
       reserved: 0,
       ahead: 0,
     };
@@ -116,9 +120,12 @@ describe('ConsumerRegistry: a delivery the client has not read', () => {
     c.unsent.add('unread');
     expect(ConsumerRegistry.nextLapse(c)).toBe(100);
     expect(ConsumerRegistry.lapse(c, 500)).toBe(1);
-    expect(ConsumerRegistry.free(c)).toBe(1);
+    // Its client stopped reading: no slot is free for it, not even the one the read delivery freed.
+    expect(c.stalled).toBe(true);
+    expect(ConsumerRegistry.free(c)).toBe(0);
     expect(ConsumerRegistry.nextLapse(c)).toBeUndefined();
     expect(ConsumerRegistry.sent(c, ['unread'], 500)).toBe(true);
+    expect(c.stalled).toBe(false);
     expect(ConsumerRegistry.nextLapse(c)).toBe(100);
     expect(ConsumerRegistry.lapse(c, 500)).toBe(1);
     expect(ConsumerRegistry.free(c)).toBe(2);

@@ -17,6 +17,14 @@ export interface ConsumerSlotHolder<Q> {
   readonly inFlight: Map<string, number>;
   /** Tags of `inFlight` written to the stream whose write has not completed (the client is not reading). */
   readonly unsent: Set<string>;
+  /** The stream's write buffer is full (a write returned false) and has not drained since. */
+  blocked: boolean;
+  /**
+   * An unsent delivery's lease ended: the client has stopped reading. Such a
+   * consumer is promised nothing more (no free slots) until its writes
+   * complete, so the lapsed leases are not pushed again into its stream.
+   */
+  stalled: boolean;
   /**
    * Deliveries promised to this consumer and not yet pushed: entries carried
    * by lease commands not yet applied, and leased deliveries waiting for their
@@ -65,8 +73,9 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
     return this.byQueue.get(queue) ?? [];
   }
 
-  /** Deliveries one consumer may still be promised (leased for it). */
+  /** Deliveries one consumer may still be promised (leased for it): none while its stream does not drain. */
   static free<Q>(c: ConsumerSlotHolder<Q>): number {
+    if (c.blocked || c.stalled) return 0;
     return Math.max(0, c.window + c.ahead - c.inFlight.size - c.reserved);
   }
 
@@ -129,7 +138,16 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
       const end = c.inFlight.get(k);
       if (end !== undefined && end <= nowMs) overdue = true;
     }
+    if (c.stalled) c.stalled = ConsumerRegistry.hasOverdueUnsent(c, nowMs);
     return overdue;
+  }
+
+  private static hasOverdueUnsent<Q>(c: ConsumerSlotHolder<Q>, nowMs: number): boolean {
+    for (const k of c.unsent) {
+      const end = c.inFlight.get(k);
+      if (end !== undefined && end <= nowMs) return true;
+    }
+    return false;
   }
 
   /**
@@ -138,13 +156,18 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
    */
   static lapse<Q>(c: ConsumerSlotHolder<Q>, nowMs: number, onLapse?: (tagKey: string) => void): number {
     let n = 0;
+    let stalled = false;
     for (const [tag, end] of c.inFlight) {
-      if (end <= nowMs && !c.unsent.has(tag)) {
-        c.inFlight.delete(tag);
-        onLapse?.(tag);
-        n++;
+      if (end > nowMs) continue;
+      if (c.unsent.has(tag)) {
+        stalled = true;
+        continue;
       }
+      c.inFlight.delete(tag);
+      onLapse?.(tag);
+      n++;
     }
+    c.stalled = stalled;
     return n;
   }
 

@@ -41,8 +41,6 @@ export interface Consumer extends ConsumerSlotHolder<bigint> {
    * the window (at most a window of them).
    */
   readonly early: PushSchedule<Consumer, pb.Delivery.$Properties, Push>;
-  /** The stream's write buffer is full (the last write returned false) and has not drained since. */
-  blocked: boolean;
 }
 
 export interface DispatcherOptions {
@@ -441,7 +439,7 @@ export class Dispatcher {
    * its window.
    */
   private drain(c: Consumer, now: number): void {
-    if (c.blocked) return;
+    if (c.blocked || c.stalled) return;
     const out: pb.Delivery.$Properties[] = [];
     const keys: string[] = [];
     let taken = 0;

@@ -146,6 +146,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       inFlight: new Map(),
       unsent: new Set(),
       blocked: false,
+      stalled: false,
       reserved: 0,
       ahead: 0,
       ready: [],
