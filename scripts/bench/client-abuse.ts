@@ -7,13 +7,13 @@
 //    memory before, while it is paused and after its stream closed.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { constants as h2, connect as http2Connect } from 'node:http2';
 import { connect as netConnect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { int64FromSafe, pb } from '@fermata/protocol';
+import { int64FromSafe } from '@fermata/protocol';
 import { FermataClient } from '@fermata/sdk';
 import { startCluster } from '../../test-cluster/src/harness.js';
+import { rawConsumer } from '../../test-cluster/src/raw-consumer.js';
 import { fmt, rssBytes, type Stats, sleep, startedClusters, stats } from './cluster.js';
 import { emit, flag, option, round, summary } from './report.js';
 
@@ -136,29 +136,12 @@ export async function run(args: string[]): Promise<void> {
       };
     };
     const before = await figures();
-    const session = http2Connect(`http://${node.clientAddress}`);
-    session.on('error', () => undefined);
-    const stream = session.request({
-      ':method': 'POST',
-      ':path': '/fermata.v1.Broker/Consume',
-      'content-type': 'application/grpc',
-      te: 'trailers',
-      authorization: `Bearer ${OPS}`,
-    });
-    stream.on('error', () => undefined);
-    const body = pb.ConsumeRequest.encode({
-      subscribe: { topic, prefetch, leaseMs: int64FromSafe(5_000) },
-    }).finish();
-    const framed = Buffer.alloc(5 + body.length);
-    framed.writeUInt32BE(body.length, 1);
-    framed.set(body, 5);
-    stream.write(framed);
-    stream.pause();
+    const raw = rawConsumer(node.clientAddress, OPS, { topic, prefetch, leaseMs: int64FromSafe(5_000) });
+    raw.stream.pause();
     // Four lease lengths: every lease the stream holds lapses.
     await sleep(quick ? 12_000 : 20_000);
     const paused = await figures();
-    stream.close(h2.NGHTTP2_CANCEL);
-    session.close();
+    raw.close();
     await sleep(5_000);
     const after = await figures();
     // An idle process frees released buffers only at its next garbage collection: give it work.

@@ -11,15 +11,14 @@
 
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { type ClientHttp2Stream, constants as h2, connect as http2Connect } from 'node:http2';
 import { connect as netConnect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { int64FromSafe, makeClient, pb } from '@fermata/protocol';
+import { int64FromSafe, makeClient, type pb } from '@fermata/protocol';
 import { FermataClient, type Logger, type Message } from '@fermata/sdk';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, sleep, startCluster } from '../src/index.js';
+import { type Cluster, rawConsumer, sleep, startCluster } from '../src/index.js';
 
 const quiet: Logger = { debug: () => {}, warn: () => {}, error: () => {} };
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -93,52 +92,6 @@ function metric(body: string, name: string, labels = ''): number {
     sum += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return sum;
-}
-
-/** gRPC's length-prefixed message framing. */
-function frame(bytes: Uint8Array): Buffer {
-  const out = Buffer.alloc(5 + bytes.length);
-  out.writeUInt32BE(bytes.length, 1);
-  out.set(bytes, 5);
-  return out;
-}
-
-/**
- * A consumer speaking the Consume protocol over bare HTTP/2 (no gRPC library,
- * no SDK), with Node's default 64 KiB receive windows: while it is paused it
- * reads nothing, and HTTP/2 flow control stops the leader's writes.
- */
-function rawConsumer(address: string, token: string, subscribe: pb.ISubscribe) {
-  const session = http2Connect(`http://${address}`);
-  session.on('error', () => undefined);
-  const stream: ClientHttp2Stream = session.request({
-    ':method': 'POST',
-    ':path': '/fermata.v1.Broker/Consume',
-    'content-type': 'application/grpc',
-    te: 'trailers',
-    authorization: `Bearer ${token}`,
-  });
-  stream.on('error', () => undefined);
-  const responses: pb.ConsumeResponse[] = [];
-  let buffered = Buffer.alloc(0);
-  stream.on('data', (chunk: Buffer) => {
-    buffered = Buffer.concat([buffered, chunk]);
-    while (buffered.length >= 5 && buffered.length >= 5 + buffered.readUInt32BE(1)) {
-      const n = buffered.readUInt32BE(1);
-      responses.push(pb.ConsumeResponse.decode(buffered.subarray(5, 5 + n)));
-      buffered = buffered.subarray(5 + n);
-    }
-  });
-  stream.write(frame(pb.ConsumeRequest.encode({ subscribe }).finish()));
-  return {
-    responses,
-    stream,
-    deliveries: () => responses.flatMap((r) => r.deliveries?.deliveries ?? []),
-    close: () => {
-      stream.close(h2.NGHTTP2_CANCEL);
-      session.close();
-    },
-  };
 }
 
 describe('client network: an attacker with and without a token', () => {

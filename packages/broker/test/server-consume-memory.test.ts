@@ -5,14 +5,14 @@
  * when the stream closes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { constants as h2, connect as http2Connect } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { int64FromSafe, makeClient, pb } from '@fermata/protocol';
+import { int64FromSafe, makeClient, type pb } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawConsumer } from '../../../test-cluster/src/raw-consumer.js';
 import { BrokerServer } from '../src/server/broker-server.js';
 import { loadConfig } from '../src/server/config.js';
 
@@ -74,30 +74,18 @@ describe('a consumer that stops reading', () => {
     for (let i = 0; i < MESSAGES; i += 10)
       await publish(Array.from({ length: 10 }, () => ({ topic: 'unread', payload })));
     const before = externalBytes();
-    const session = http2Connect(`http://${server.clientAddress}`);
-    session.on('error', () => undefined);
-    const stream = session.request({
-      ':method': 'POST',
-      ':path': '/fermata.v1.Broker/Consume',
-      'content-type': 'application/grpc',
-      te: 'trailers',
+    const raw = rawConsumer(server.clientAddress, undefined, {
+      topic: 'unread',
+      prefetch: 1_000,
+      leaseMs: int64FromSafe(1_000),
     });
-    stream.on('error', () => undefined);
-    const body = pb.ConsumeRequest.encode({
-      subscribe: { topic: 'unread', prefetch: 1_000, leaseMs: int64FromSafe(1_000) },
-    }).finish();
-    const framed = Buffer.alloc(5 + body.length);
-    framed.writeUInt32BE(body.length, 1);
-    framed.set(body, 5);
-    stream.write(framed);
-    stream.pause();
+    raw.stream.pause();
     // Four leases: each lapses while its delivery waits unread in the stream.
     await sleep(4_000);
     const deliveries = await server.ctx.metrics.deliveries.get();
     const pushed = deliveries.values.find((v) => v.labels.topic === 'unread')?.value ?? 0;
     const held = externalBytes();
-    stream.close(h2.NGHTTP2_CANCEL);
-    session.close();
+    raw.close();
     await sleep(1_000);
     const after = externalBytes();
     console.log(
