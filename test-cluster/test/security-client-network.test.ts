@@ -190,6 +190,13 @@ describe('client network: an attacker with and without a token', () => {
         `idle sockets: 5000 opened, ${openAtOnce} open after the last was opened, longest held ${longest} ms (handshake deadline ${HANDSHAKE_TIMEOUT_MS} ms)`,
       );
       expect(longest).toBeLessThan(IDLE_SOCKET_BOUND_MS);
+      const m = await metrics();
+      const closedBy = (limit: string) =>
+        metric(m, 'fermata_client_connections_closed_total', `limit="${limit}"`);
+      console.log(
+        `closed by the node: handshakeTimeoutMs ${closedBy('handshakeTimeoutMs')}, maxPending ${closedBy('maxPending')}, maxPendingPerAddress ${closedBy('maxPendingPerAddress')}, maxConnections ${closedBy('maxConnections')}`,
+      );
+      expect(closedBy('handshakeTimeoutMs') + closedBy('maxPending')).toBeGreaterThanOrEqual(5_000);
       // The connections of the clients with a token were not among them.
       await expect(early.publish('app.idle', 'after')).resolves.toBeTypeOf('bigint');
       await expect(late.publish('app.idle', 'after')).resolves.toBeTypeOf('bigint');

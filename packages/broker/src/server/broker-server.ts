@@ -204,6 +204,11 @@ export class BrokerServer {
         return { term: s.term, commit: s.commit, applied: s.applied, isLeader: s.role === 'leader' };
       },
       queues: () => server.queueGauges,
+      connections: () => ({
+        open: clientListener.connections,
+        pending: clientListener.pendingCount,
+        closed: clientListener.closed,
+      }),
     });
     server.refreshQueueGauges();
     const authorizeHttp = httpAuthorizer(config, security.tokens);
