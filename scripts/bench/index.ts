@@ -16,6 +16,7 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   failover: () => import('./failover.js'),
   recovery: () => import('./recovery.js'),
   'peer-burst': () => import('./peer-burst.js'),
+  'client-abuse': () => import('./client-abuse.js'),
 };
 
 const [name, ...rest] = argv.slice(2);

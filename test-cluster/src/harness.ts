@@ -76,6 +76,11 @@ export interface ClusterOptions {
   readonly keep?: boolean;
   /** Wait for a ready leader before returning (default true). */
   readonly waitForLeader?: boolean;
+  /**
+   * Token sent to the HTTP status page and /metrics (`authorization: Bearer`),
+   * for nodes with a token file, where http.auth requires one by default.
+   */
+  readonly httpToken?: string;
 }
 
 /** What one node reports on its HTTP status page (`GET /`). */
@@ -125,6 +130,8 @@ export class NodeHandle {
     readonly ports: NodePorts,
     readonly dataDir: string,
     private readonly env: Readonly<Record<string, string>>,
+    /** Sent as `authorization: Bearer` by `httpGet` (http.auth). */
+    readonly httpToken?: string,
   ) {}
 
   /** host:port of the client gRPC API (Broker, Admin, Cluster, Health). */
@@ -257,7 +264,10 @@ export class NodeHandle {
   ): Promise<{ status: number; body: string; contentType: string }> {
     const res = await fetch(`${this.httpUrl}${path}`, {
       signal: AbortSignal.timeout(timeoutMs),
-      headers: { accept: 'application/json' },
+      headers: {
+        accept: 'application/json',
+        ...(this.httpToken ? { authorization: `Bearer ${this.httpToken}` } : {}),
+      },
     });
     return { status: res.status, body: await res.text(), contentType: res.headers.get('content-type') ?? '' };
   }
@@ -374,7 +384,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const nodes = ids.map((id, i) => {
     const p = ports[i]!;
     const dataDir = join(baseDir, id);
-    return new NodeHandle(id, p, dataDir, { ...nodeEnv(id, p, dataDir), ...options.nodeEnv?.[id] });
+    return new NodeHandle(
+      id,
+      p,
+      dataDir,
+      { ...nodeEnv(id, p, dataDir), ...options.nodeEnv?.[id] },
+      options.httpToken,
+    );
   });
 
   const keep = options.keep === true || process.env['FERMATA_TEST_KEEP'] === '1';
@@ -413,11 +429,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const id = `n${nodes.length + 1}`;
       const p = { client: await freePort(), peer: await freePort(), http: await freePort() };
       const dataDir = join(baseDir, id);
-      const node = new NodeHandle(id, p, dataDir, {
-        ...nodeEnv(id, p, dataDir),
-        FERMATA_JOIN: 'true',
-        ...env,
-      });
+      const node = new NodeHandle(
+        id,
+        p,
+        dataDir,
+        { ...nodeEnv(id, p, dataDir), FERMATA_JOIN: 'true', ...env },
+        options.httpToken,
+      );
       nodes.push(node);
       byId.set(id, node);
       await node.start();

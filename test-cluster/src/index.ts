@@ -1,2 +1,3 @@
 export * from './clients.js';
 export * from './harness.js';
+export * from './raw-consumer.js';

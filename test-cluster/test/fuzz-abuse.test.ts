@@ -26,7 +26,15 @@ describe('abuse of a real server', () => {
   beforeAll(async () => {
     cluster = await startCluster({
       nodes: 1,
-      env: { FERMATA_LOG_LEVEL: 'warn', FERMATA_LIMITS__MAX_CONNECTIONS: String(MAX_CONNECTIONS) },
+      env: {
+        FERMATA_LOG_LEVEL: 'warn',
+        FERMATA_LIMITS__MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+        // The connections here come from one address and make no call: only limits.maxConnections
+        // is under test (the pending-connection limits have their own, security-client-network).
+        FERMATA_LIMITS__MAX_PENDING_CONNECTIONS: '100000',
+        FERMATA_LIMITS__MAX_PENDING_CONNECTIONS_PER_ADDRESS: '100000',
+        FERMATA_LIMITS__HANDSHAKE_TIMEOUT_MS: '600000',
+      },
     });
     clients = new NodeClients(cluster.endpoints[0] as string);
     pid = cluster.nodes[0]!.pid as number;

@@ -71,6 +71,7 @@ describe('fuzz: client port with authentication on', () => {
     );
     cluster = await startCluster({
       nodes: 1,
+      httpToken: FULL,
       env: {
         FERMATA_LIMITS__MAX_PAYLOAD_BYTES: String(MAX_PAYLOAD_BYTES),
         FERMATA_LIMITS__MAX_BATCH_PAYLOAD_BYTES: String(MAX_BATCH_PAYLOAD_BYTES),

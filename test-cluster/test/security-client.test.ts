@@ -97,6 +97,7 @@ describe('client port over mutual TLS with tokens', () => {
     cluster = await startCluster({
       nodes: 1,
       waitForLeader: true,
+      httpToken: TOKENS.ops,
       env: {
         FERMATA_CLIENT__TLS__CERT_FILE: serverFiles.cert,
         FERMATA_CLIENT__TLS__KEY_FILE: serverFiles.key,

@@ -55,6 +55,9 @@ describe('ConsumerRegistry', () => {
     queue: 'q',
     window,
     inFlight: new Map(),
+    unsent: new Set(),
+    blocked: false,
+    stalled: false,
     reserved: 0,
     ahead: 0,
   });
@@ -95,6 +98,36 @@ describe('ConsumerRegistry', () => {
     expect(ConsumerRegistry.lapse(c, 150)).toBe(1);
     expect(ConsumerRegistry.settled(c, 'b')).toBe(true);
     expect(ConsumerRegistry.settled(c, 'b')).toBe(false);
+    expect(ConsumerRegistry.free(c)).toBe(2);
+  });
+});
+
+describe('ConsumerRegistry: a delivery the client has not read', () => {
+  it('keeps its slot past its lease until its write completes, then lapses', () => {
+    const c: ConsumerSlotHolder<string> = {
+      id: 1,
+      queue: 'q',
+      window: 2,
+      inFlight: new Map(),
+      unsent: new Set(),
+      blocked: false,
+      stalled: false,
+      reserved: 0,
+      ahead: 0,
+    };
+    ConsumerRegistry.delivered(c, 'read', 100);
+    ConsumerRegistry.delivered(c, 'unread', 100);
+    c.unsent.add('unread');
+    expect(ConsumerRegistry.nextLapse(c)).toBe(100);
+    expect(ConsumerRegistry.lapse(c, 500)).toBe(1);
+    // Its client stopped reading: no slot is free for it, not even the one the read delivery freed.
+    expect(c.stalled).toBe(true);
+    expect(ConsumerRegistry.free(c)).toBe(0);
+    expect(ConsumerRegistry.nextLapse(c)).toBeUndefined();
+    expect(ConsumerRegistry.sent(c, ['unread'], 500)).toBe(true);
+    expect(c.stalled).toBe(false);
+    expect(ConsumerRegistry.nextLapse(c)).toBe(100);
+    expect(ConsumerRegistry.lapse(c, 500)).toBe(1);
     expect(ConsumerRegistry.free(c)).toBe(2);
   });
 });

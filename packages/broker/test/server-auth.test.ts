@@ -163,6 +163,27 @@ describe('permissions', () => {
   });
 });
 
+describe('monitoring', () => {
+  it('a token may read the HTTP status page and /metrics with monitor: true or admin on "*", not otherwise', () => {
+    const t = new TokenTable(
+      parseTokenFile(
+        `tokens:\n  - {name: prom, sha256: ${sha256Hex('p')}, monitor: true}\n` +
+          `  - {name: ops, sha256: ${sha256Hex('o')}, admin: ["*"]}\n` +
+          `  - {name: app, sha256: ${sha256Hex('a')}, admin: ["app.*"], publish: ["*"]}\n`,
+        'tokens.yaml',
+      ),
+    );
+    const who = (token: string) => t.authenticateHeader(`Bearer ${token}`);
+    expect(who('p')).toHaveProperty('canMonitor', true);
+    expect(who('o')).toHaveProperty('canMonitor', true);
+    expect(who('a')).toHaveProperty('canMonitor', false);
+    // monitor grants nothing on the client port.
+    expect(
+      authorizeCall(t, md('p'), [{ kind: 'any-topic', permission: 'admin', what: 'ListTopics' }])?.code,
+    ).toBe(grpc.status.PERMISSION_DENIED);
+  });
+});
+
 describe('token file', () => {
   let dir: string | undefined;
   afterEach(() => {
@@ -185,6 +206,9 @@ describe('token file', () => {
       /tokens\[0\]\.publish \("a"\)\[0\]/,
     );
     expect(bad('users: []')).toThrow(TokenFileError);
+    expect(bad(`tokens:\n  - {name: a, sha256: ${sha256Hex('x')}, monitor: "yes"}\n`)).toThrow(
+      /tokens\[0\]\.monitor \("a"\): expected true or false/,
+    );
   });
 
   it('a changed file replaces the tokens; a broken one keeps the previous tokens', () => {

@@ -6,7 +6,7 @@ import { ReloadingServerCredentials, StaticTlsSource } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TestCa } from '../../raft/test/support/certs.js';
-import { ClientListener } from '../src/server/client-listener.js';
+import { ClientListener, type ClientListenerOptions } from '../src/server/client-listener.js';
 
 const echo: grpc.ServiceDefinition = {
   echo: {
@@ -34,24 +34,39 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function start(credentials: grpc.ServerCredentials, maxConnections: number) {
-  const server = new grpc.Server();
+async function start(
+  credentials: grpc.ServerCredentials,
+  maxConnections: number,
+  limits: Partial<ClientListenerOptions> = {},
+) {
+  let listener: ClientListener | undefined;
+  // As the server's auth interceptor does: a call with a token (here: any call) authenticates its connection.
+  const server = new grpc.Server({
+    interceptors: [
+      (_method, call) => {
+        listener?.markAuthenticated(call.getPeer());
+        return new grpc.ServerInterceptingCall(call);
+      },
+    ],
+  });
   server.addService(echo, {
     echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, cb: grpc.sendUnaryData<Buffer>) =>
       cb(null, call.request),
   });
   const warnings: string[] = [];
-  const listener = await ClientListener.listen(server, '127.0.0.1:0', credentials, {
+  listener = await ClientListener.listen(server, '127.0.0.1:0', credentials, {
     maxConnections,
     log: { warn: (_f, m) => warnings.push(m) },
+    ...limits,
   });
+  const bound = listener;
   cleanup.push(async () => {
-    const closed = listener.close();
+    const closed = bound.close();
     server.forceShutdown();
-    listener.destroyAll();
+    bound.destroyAll();
     await closed;
   });
-  return { server, listener, warnings, address: `127.0.0.1:${listener.port}` };
+  return { server, listener: bound, warnings, address: `127.0.0.1:${bound.port}` };
 }
 
 function call(address: string, creds = grpc.credentials.createInsecure(), options: grpc.ClientOptions = {}) {
@@ -66,9 +81,12 @@ function call(address: string, creds = grpc.credentials.createInsecure(), option
   );
 }
 
-function openSocket(port: number): Promise<{ socket: Socket; closed: Promise<void> }> {
+function openSocket(
+  port: number,
+  localAddress = '127.0.0.1',
+): Promise<{ socket: Socket; closed: Promise<void> }> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () =>
+    const socket = connect({ port, host: '127.0.0.1', localAddress }, () =>
       resolve({ socket, closed: new Promise((r) => socket.once('close', () => r())) }),
     );
     socket.on('error', () => undefined);
@@ -107,5 +125,64 @@ describe('client listener', () => {
     await Promise.all(held.map((h) => h.closed));
     await new Promise((r) => setTimeout(r, 50));
     expect((await call(address)).toString()).toBe('ping');
+  });
+
+  it('closes a connection that makes no authenticated call within handshakeTimeoutMs; one that does stays', async () => {
+    const { listener, warnings, address } = await start(grpc.ServerCredentials.createInsecure(), 100, {
+      handshakeTimeoutMs: 300,
+    });
+    const silent = await openSocket(listener.port);
+    const preface = await openSocket(listener.port);
+    preface.socket.write('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+    const client = new EchoClient(address, grpc.credentials.createInsecure());
+    cleanup.push(() => client.close());
+    const echo = (client as unknown as Record<string, (...a: unknown[]) => void>)['echo']!;
+    await new Promise((resolve, reject) =>
+      echo.call(client, Buffer.from('x'), (err: Error | null) => (err ? reject(err) : resolve(undefined))),
+    );
+    expect(listener.pendingCount).toBe(2);
+    await Promise.all([silent.closed, preface.closed]);
+    expect(listener.closed.handshakeTimeoutMs).toBe(2);
+    expect(warnings).toEqual([
+      'client connection closed: no authenticated call within limits.handshakeTimeoutMs (300)',
+    ]);
+    // The authenticated connection outlived the deadline and still serves.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(listener.connections).toBe(1);
+    await new Promise((resolve, reject) =>
+      echo.call(client, Buffer.from('y'), (err: Error | null) => (err ? reject(err) : resolve(undefined))),
+    );
+    expect(listener.connections).toBe(1);
+  });
+
+  it('refuses pending connections beyond maxPendingPerAddress from one address; other addresses get in', async () => {
+    const { listener } = await start(grpc.ServerCredentials.createInsecure(), 100, {
+      maxPendingPerAddress: 3,
+    });
+    const held = await Promise.all(Array.from({ length: 3 }, () => openSocket(listener.port, '127.0.0.2')));
+    const extra = await openSocket(listener.port, '127.0.0.2');
+    await extra.closed;
+    expect(listener.closed.maxPendingPerAddress).toBe(1);
+    const other = await openSocket(listener.port, '127.0.0.3');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(other.socket.destroyed).toBe(false);
+    expect(held.every((h) => !h.socket.destroyed)).toBe(true);
+    expect(listener.pendingCount).toBe(4);
+  });
+
+  it('a new connection beyond maxPending closes the oldest pending one, never an authenticated one', async () => {
+    const { listener, address } = await start(grpc.ServerCredentials.createInsecure(), 100, {
+      maxPending: 3,
+    });
+    await call(address);
+    const first = await openSocket(listener.port);
+    const rest = await Promise.all(Array.from({ length: 2 }, () => openSocket(listener.port)));
+    const newest = await openSocket(listener.port);
+    await first.closed;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(listener.closed.maxPending).toBe(1);
+    expect([...rest, newest].every((h) => !h.socket.destroyed)).toBe(true);
+    // The authenticated connection (the echo client's) is still open.
+    expect(listener.connections).toBe(4);
   });
 });

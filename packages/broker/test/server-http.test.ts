@@ -1,8 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../src/server/auth.js';
+import { loadConfig } from '../src/server/config.js';
 import { type HttpServerHandle, startHttpServer } from '../src/server/http.js';
 import { BrokerMetrics } from '../src/server/metrics.js';
 import { type NodeStatus, readiness } from '../src/server/readiness.js';
+import { httpAuthorizer, securityConfigProblems } from '../src/server/security.js';
+import { TokenFile } from '../src/server/token-file.js';
 
 interface Reply {
   status: number;
@@ -315,5 +322,74 @@ describe('/metrics', () => {
     const body = (await get(sb.port, '/metrics')).body;
     expect(body).not.toContain('fermata_publishes_total{topic="t"}');
     expect((await a.scrape()).body).toContain('fermata_publishes_total{topic="t"} 2');
+  });
+});
+
+describe('HTTP endpoints with http.auth', () => {
+  const MONITOR = 'monitor-secret-0123456789abcdef';
+  const OPS = 'ops-secret-0123456789abcdef';
+  const APP = 'app-secret-0123456789abcdef';
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+  const tokenFile = () => {
+    dir = mkdtempSync(join(tmpdir(), 'fermata-http-auth-'));
+    const path = join(dir, 'tokens.yaml');
+    writeFileSync(
+      path,
+      `tokens:\n  - {name: prometheus, sha256: ${sha256Hex(MONITOR)}, monitor: true}\n` +
+        `  - {name: ops, sha256: ${sha256Hex(OPS)}, admin: ["*"]}\n` +
+        `  - {name: app, sha256: ${sha256Hex(APP)}, publish: ["*"], admin: ["app.*"]}\n`,
+    );
+    return path;
+  };
+
+  it('auto: the status page and /metrics need a monitoring token once a token file is set; the probes never do', async () => {
+    const path = tokenFile();
+    const tokens = new TokenFile(path, 0);
+    const authorize = httpAuthorizer(
+      loadConfig({ env: {}, overrides: { auth: { tokensFile: path } } }),
+      tokens,
+    );
+    expect(authorize).toBeDefined();
+    const s = await startHttpServer({
+      listenAddress: '127.0.0.1:0',
+      status: () => leaderStatus,
+      registry: new BrokerMetrics({ processMetrics: false }).registry,
+      readyMaxLagEntries: 10,
+      ...(authorize ? { authorize } : {}),
+    });
+    servers.push(s);
+    for (const path of ['/', '/metrics']) {
+      const none = await get(s.port, path);
+      expect(none.status, path).toBe(401);
+      expect(JSON.parse(none.body).error).toMatch(/no token/);
+      expect((await get(s.port, path, { authorization: 'Bearer wrong' })).status, path).toBe(401);
+      const app = await get(s.port, path, { authorization: `Bearer ${APP}` });
+      expect(app.status, path).toBe(403);
+      expect(JSON.parse(app.body).error).toBe(
+        'token "app" may not read this page: it needs "monitor: true" or admin on "*"',
+      );
+      expect((await get(s.port, path, { authorization: `Bearer ${MONITOR}` })).status, path).toBe(200);
+      expect((await get(s.port, path, { authorization: `Bearer ${OPS}` })).status, path).toBe(200);
+    }
+    expect((await get(s.port, '/livez')).status).toBe(200);
+    expect((await get(s.port, '/readyz')).status).toBe(200);
+    tokens.close();
+  });
+
+  it('off leaves them open; on without a token file is a configuration error; auto without one is open', () => {
+    const path = tokenFile();
+    const tokens = new TokenFile(path, 0);
+    const off = loadConfig({ env: {}, overrides: { auth: { tokensFile: path }, http: { auth: 'off' } } });
+    expect(httpAuthorizer(off, tokens)).toBeUndefined();
+    const noFile = new TokenFile('', 0);
+    expect(httpAuthorizer(loadConfig({ env: {} }), noFile)).toBeUndefined();
+    expect(securityConfigProblems(loadConfig({ env: {}, overrides: { http: { auth: 'on' } } }))).toContain(
+      'http.auth is on but auth.tokensFile is not set: no token could read the status page',
+    );
+    tokens.close();
   });
 });

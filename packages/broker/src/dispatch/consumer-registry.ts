@@ -4,7 +4,10 @@
  * calls `delivered`, `settled` and `lapse`; the dispatcher calls `assign`.
  *
  * A consumer's window is the most unacked deliveries it may hold (prefetch,
- * changed by `credit{n}`). A slot frees on ack, nack, or when the lease lapses.
+ * changed by `credit{n}`). A slot frees on ack, nack, or when the lease lapses
+ * after its delivery was sent: a delivery written to a stream the client does
+ * not read (its write has not completed) keeps its slot past its lease, so
+ * that the deliveries held for a client, read or not, never exceed its window.
  */
 export interface ConsumerSlotHolder<Q> {
   readonly id: number;
@@ -12,6 +15,16 @@ export interface ConsumerSlotHolder<Q> {
   window: number;
   /** Delivery tag (`tagKeyOf`) -> lease end (ms). */
   readonly inFlight: Map<string, number>;
+  /** Tags of `inFlight` written to the stream whose write has not completed (the client is not reading). */
+  readonly unsent: Set<string>;
+  /** The stream's write buffer is full (a write returned false) and has not drained since. */
+  blocked: boolean;
+  /**
+   * An unsent delivery's lease ended: the client has stopped reading. Such a
+   * consumer is promised nothing more (no free slots) until its writes
+   * complete, so the lapsed leases are not pushed again into its stream.
+   */
+  stalled: boolean;
   /**
    * Deliveries promised to this consumer and not yet pushed: entries carried
    * by lease commands not yet applied, and leased deliveries waiting for their
@@ -60,8 +73,9 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
     return this.byQueue.get(queue) ?? [];
   }
 
-  /** Deliveries one consumer may still be promised (leased for it). */
+  /** Deliveries one consumer may still be promised (leased for it): none while its stream does not drain. */
   static free<Q>(c: ConsumerSlotHolder<Q>): number {
+    if (c.blocked || c.stalled) return 0;
     return Math.max(0, c.window + c.ahead - c.inFlight.size - c.reserved);
   }
 
@@ -112,26 +126,56 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
 
   /** Ack or nack: frees the slot. Extend: moves the tag (old out, new in). */
   static settled<Q>(c: ConsumerSlotHolder<Q>, tagKey: string): boolean {
+    c.unsent.delete(tagKey);
     return c.inFlight.delete(tagKey);
   }
 
-  /** Frees the slots whose lease ended by `nowMs` (telling `onLapse` each tag); returns how many. */
+  /** The writes of these deliveries completed: their slots may lapse from now on. Returns whether one is overdue. */
+  static sent<Q>(c: ConsumerSlotHolder<Q>, tagKeys: readonly string[], nowMs: number): boolean {
+    let overdue = false;
+    for (const k of tagKeys) {
+      if (!c.unsent.delete(k)) continue;
+      const end = c.inFlight.get(k);
+      if (end !== undefined && end <= nowMs) overdue = true;
+    }
+    if (c.stalled) c.stalled = ConsumerRegistry.hasOverdueUnsent(c, nowMs);
+    return overdue;
+  }
+
+  private static hasOverdueUnsent<Q>(c: ConsumerSlotHolder<Q>, nowMs: number): boolean {
+    for (const k of c.unsent) {
+      const end = c.inFlight.get(k);
+      if (end !== undefined && end <= nowMs) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Frees the slots whose lease ended by `nowMs` and whose delivery was sent
+   * (telling `onLapse` each tag); returns how many.
+   */
   static lapse<Q>(c: ConsumerSlotHolder<Q>, nowMs: number, onLapse?: (tagKey: string) => void): number {
     let n = 0;
+    let stalled = false;
     for (const [tag, end] of c.inFlight) {
-      if (end <= nowMs) {
-        c.inFlight.delete(tag);
-        onLapse?.(tag);
-        n++;
+      if (end > nowMs) continue;
+      if (c.unsent.has(tag)) {
+        stalled = true;
+        continue;
       }
+      c.inFlight.delete(tag);
+      onLapse?.(tag);
+      n++;
     }
+    c.stalled = stalled;
     return n;
   }
 
-  /** The earliest lease end among a consumer's deliveries (for its lapse timer). */
+  /** The earliest lease end among a consumer's sent deliveries (for its lapse timer). */
   static nextLapse<Q>(c: ConsumerSlotHolder<Q>): number | undefined {
     let min: number | undefined;
-    for (const end of c.inFlight.values()) if (min === undefined || end < min) min = end;
+    for (const [tag, end] of c.inFlight)
+      if ((min === undefined || end < min) && !c.unsent.has(tag)) min = end;
     return min;
   }
 }

@@ -13,8 +13,13 @@ import { PushSchedule, type ScheduledPush } from './push-schedule.js';
 
 /** Where a consumer's deliveries go: its gRPC stream. */
 export interface DeliverySink {
-  /** Writes one batch, stamped with the leader's clock (`sent_at_ms`). */
-  deliver(deliveries: pb.Delivery.$Properties[]): void;
+  /**
+   * Writes one batch, stamped with the leader's clock (`sent_at_ms`), and
+   * calls `sent` once the write completed (HTTP/2 flow control let it out:
+   * the client is reading). Returns false when the stream's buffer is full:
+   * nothing more is written until the stream reports `Dispatcher.drained`.
+   */
+  deliver(deliveries: pb.Delivery.$Properties[], sent: () => void): boolean;
   /** Ends the stream with a status (leadership lost, shutdown). */
   close(error: unknown): void;
 }
@@ -274,6 +279,7 @@ export class Dispatcher {
     for (const c of refilled) this.drain(c, now);
     for (const tag of consumer.inFlight.keys()) this.owners.delete(tag);
     consumer.inFlight.clear();
+    consumer.unsent.clear();
     this.wake();
   }
 
@@ -288,6 +294,13 @@ export class Dispatcher {
     void this.options.proposer.run({ kind: 'nack', tag, delayMs: 0 }).catch((error: unknown) => {
       this.options.log.debug({ err: String(error) }, 'releasing an undelivered lease failed; it will lapse');
     });
+  }
+
+  /** The consumer's stream drained its write buffer: pushing may go on. */
+  drained(consumer: Consumer): void {
+    if (!consumer.blocked) return;
+    consumer.blocked = false;
+    this.wake();
   }
 
   setWindow(consumer: Consumer, window: number): void {
@@ -420,13 +433,20 @@ export class Dispatcher {
    * its start, for the consumer to hold it until then; those held do not
    * count against the window until they start (so they never keep a due one
    * out), and at most a window of them is out at once (`arm` wakes when the
-   * first one left waiting starts).
+   * first one left waiting starts). Nothing is written while the stream's
+   * buffer is full, and deliveries whose write has not completed keep their
+   * slots (see ConsumerRegistry): a client that stops reading is sent at most
+   * its window.
    */
   private drain(c: Consumer, now: number): void {
+    if (c.blocked || c.stalled) return;
     const out: pb.Delivery.$Properties[] = [];
+    const keys: string[] = [];
     let taken = 0;
     c.early.takeDue(now);
-    while (taken < c.ready.length && c.inFlight.size - c.early.size < c.window) {
+    // Held deliveries sent ahead are exempt from the window once sent; unsent, they count like any.
+    const held = c.early.size - unsentHeld(c);
+    while (taken < c.ready.length && c.inFlight.size - held < c.window) {
       const item = c.ready[taken]!;
       if (item.startsAtMs > now && (!c.holdsAhead || c.early.size >= c.window)) break;
       taken++;
@@ -436,6 +456,8 @@ export class Dispatcher {
         continue;
       }
       c.inFlight.set(item.tagKey, item.leaseEndMs);
+      c.unsent.add(item.tagKey);
+      keys.push(item.tagKey);
       const early = item.startsAtMs > now;
       item.delivery.startsAtMs = early ? numberAsInt64(item.startsAtMs) : null;
       if (early) c.early.add(item);
@@ -445,7 +467,12 @@ export class Dispatcher {
     if (taken > 0) c.ready.splice(0, taken);
     if (out.length === 0) return;
     this.options.metrics.deliveries.inc({ topic: c.topic }, out.length);
-    c.sink.deliver(out);
+    const room = c.sink.deliver(out, () => {
+      // Their leases may lapse from now on: lapse them now if overdue, else arm the timer for them.
+      if (ConsumerRegistry.sent(c, keys, this.options.proposer.nowMs())) this.wake();
+      else if (!this.pumping) this.arm();
+    });
+    if (!room) c.blocked = true;
   }
 
   /**
@@ -702,6 +729,14 @@ export class Dispatcher {
     for (const c of touched) this.drain(c, now);
     this.setTimer();
   }
+}
+
+/** Deliveries sent ahead (held until their start) whose write has not completed. */
+function unsentHeld(c: Consumer): number {
+  if (c.early.size === 0 || c.unsent.size === 0) return 0;
+  let n = 0;
+  for (const tag of c.unsent) if (c.early.has(tag)) n++;
+  return n;
 }
 
 function toDelivery(

@@ -26,6 +26,8 @@ export interface AuthInterceptorOptions {
   /** The topic of the queue a delivery tag belongs to; undefined for an unknown or malformed tag. */
   readonly topicOfTag: (tag: Uint8Array) => Promise<string | undefined>;
   readonly log?: AuthLog;
+  /** The connection of `peer` (`call.getPeer()`) made a call with a valid token. */
+  readonly onAuthenticated?: (peer: string) => void;
 }
 
 /** Services that answer without a token: gRPC health (probes, load balancers). */
@@ -122,30 +124,68 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
   }
 }
 
+/** Most distinct requirements remembered per open call for re-checking it when the tokens change. */
+export const MAX_GRANTS_PER_CALL = 256;
+
+/** One call in progress that a token let in: what it was granted, and how to end it. */
+interface OpenCall {
+  principal: Principal;
+  readonly path: string;
+  /** Requirements granted so far (method-level and per message), by `grantKey`. */
+  readonly granted: Map<string, Requirement>;
+  readonly refuse: (failure: AuthFailure) => void;
+}
+
+function grantKey(r: Requirement): string {
+  return r.kind === 'topics'
+    ? `${r.permission}\u0000${r.topics.join('\u0000')}`
+    : `${r.kind}:${'permission' in r ? r.permission : ''}`;
+}
+
+/**
+ * The auth interceptor and the calls it let in. `recheck` is run with each
+ * new token table (the token file's reload): a call whose token is gone ends
+ * with UNAUTHENTICATED, one whose token no longer grants what the call was
+ * granted ends with PERMISSION_DENIED; the others continue under the new
+ * permissions.
+ */
+export interface AuthGate {
+  readonly interceptor: grpc.ServerInterceptor;
+  /** Ends the open calls the new tokens no longer allow; returns how many. */
+  recheck(table: TokenTable): number;
+  /** Calls open under a token (for tests and metrics). */
+  readonly openCalls: number;
+}
+
 /**
  * A server interceptor enforcing the token table. With no tokens configured it
  * lets everything through untouched. A refused call ends with
  * UNAUTHENTICATED or PERMISSION_DENIED before its handler sees the request; a
  * refused message on a stream ends the stream.
  */
-export function createAuthInterceptor(options: AuthInterceptorOptions): grpc.ServerInterceptor {
-  return (method, call) => {
+export function createAuthInterceptor(options: AuthInterceptorOptions): AuthGate {
+  const open = new Set<OpenCall>();
+  const interceptor: grpc.ServerInterceptor = (method, call) => {
     const path = method.path;
     const table = options.tokens();
     if (!table.enabled || OPEN_SERVICES.some((p) => path.startsWith(p))) {
       return new grpc.ServerInterceptingCall(call);
     }
-    let principal: Principal | undefined;
+    let entry: OpenCall | undefined;
     let refused = false;
     // Messages are checked in order; a tag lookup is asynchronous, so later messages wait for it.
     let tail: Promise<void> = Promise.resolve();
+    const forget = () => {
+      if (entry) open.delete(entry);
+    };
     const refuse = (failure: AuthFailure) => {
       if (refused) return;
       refused = true;
+      forget();
       options.log?.info(
         {
           method: path,
-          token: principal?.name ?? null,
+          token: entry?.principal.name ?? null,
           peer: call.getPeer(),
           code: grpc.status[failure.code],
         },
@@ -153,22 +193,31 @@ export function createAuthInterceptor(options: AuthInterceptorOptions): grpc.Ser
       );
       call.sendStatus({ code: failure.code, details: failure.details, metadata: new grpc.Metadata() });
     };
+    const grant = (reqs: readonly Requirement[]): AuthFailure | undefined => {
+      if (!entry) return undefined;
+      for (const r of reqs) {
+        const failure = authorize(entry.principal, r);
+        if (failure) return failure;
+        if (entry.granted.size < MAX_GRANTS_PER_CALL) entry.granted.set(grantKey(r), r);
+      }
+      return undefined;
+    };
     return new grpc.ServerInterceptingCall(call, {
       start: (next) =>
         next({
           onReceiveMetadata: (metadata, nextMetadata) => {
             const who = table.authenticate(metadata);
             if (isAuthFailure(who)) return refuse(who);
-            principal = who;
-            for (const r of callRequirements(path)) {
-              const failure = authorize(who, r);
-              if (failure) return refuse(failure);
-            }
+            entry = { principal: who, path, granted: new Map(), refuse };
+            const failure = grant(callRequirements(path));
+            if (failure) return refuse(failure);
+            open.add(entry);
+            options.onAuthenticated?.(call.getPeer());
             nextMetadata(metadata);
           },
           onReceiveMessage: (message: Msg, nextMessage) => {
             tail = tail.then(async () => {
-              if (refused || principal === undefined) return;
+              if (refused || entry === undefined) return;
               let reqs: Requirement[];
               try {
                 reqs = await messageRequirements(path, message ?? {}, options.topicOfTag);
@@ -176,10 +225,8 @@ export function createAuthInterceptor(options: AuthInterceptorOptions): grpc.Ser
                 reqs = [];
               }
               if (refused) return;
-              for (const r of reqs) {
-                const failure = authorize(principal, r);
-                if (failure) return refuse(failure);
-              }
+              const failure = grant(reqs);
+              if (failure) return refuse(failure);
               nextMessage(message);
             });
           },
@@ -188,7 +235,42 @@ export function createAuthInterceptor(options: AuthInterceptorOptions): grpc.Ser
               if (!refused) nextHalfClose();
             });
           },
+          onCancel: forget,
         }),
+      sendStatus: (status, next) => {
+        forget();
+        next(status);
+      },
     });
+  };
+  return {
+    interceptor,
+    get openCalls() {
+      return open.size;
+    },
+    recheck(next: TokenTable): number {
+      let ended = 0;
+      for (const c of [...open]) {
+        const principal = next.principalOf(c.principal.spec.sha256);
+        if (principal === undefined) {
+          c.refuse({
+            code: grpc.status.UNAUTHENTICATED,
+            details: `token "${c.principal.name}" was revoked (removed from the token file)`,
+          });
+          ended++;
+          continue;
+        }
+        c.principal = principal;
+        for (const r of c.granted.values()) {
+          const failure = authorize(principal, r);
+          if (failure) {
+            c.refuse({ code: failure.code, details: `${failure.details} (token file changed)` });
+            ended++;
+            break;
+          }
+        }
+      }
+      return ended;
+    },
   };
 }

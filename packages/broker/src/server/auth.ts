@@ -10,7 +10,9 @@
  * list of topic patterns: `*` matches any run of characters, everything else
  * matches itself (`orders.*` matches `orders.created` and `orders.eu.created`
  * but not `orders`; a topic's dead-letter topic `orders.created.dlq` is matched
- * by `orders.*` too). No tokens configured = authentication off.
+ * by `orders.*` too). `monitor: true` lets a token read the HTTP status page
+ * and `/metrics` (as `admin: ["*"]` does) and nothing else by itself. No
+ * tokens configured = authentication off.
  */
 import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
@@ -34,6 +36,8 @@ export interface TokenSpec {
   /** Lower-case hex SHA-256 of the token. */
   readonly sha256: string;
   readonly permissions: Readonly<Record<Permission, readonly string[]>>;
+  /** May read the HTTP status page and /metrics (cluster-wide: node ids, addresses, every topic). */
+  readonly monitor?: boolean;
 }
 
 /** Who made a call: the token's name and what it may do. */
@@ -60,6 +64,11 @@ export class Principal {
   /** Whether this token holds `permission` on at least one pattern. */
   hasAny(permission: Permission): boolean {
     return this.matchers[permission].length > 0;
+  }
+
+  /** Whether this token may read the HTTP status page and /metrics. */
+  get canMonitor(): boolean {
+    return this.spec.monitor === true || this.hasAll('admin');
   }
 
   /** Whether `permission` covers every topic (a `*` pattern): needed for cluster-wide calls. */
@@ -102,18 +111,27 @@ export class TokenTable {
     return this.byHash.size > 0;
   }
 
+  /** The principal whose token hashes to `sha256` (lower-case hex), if configured. */
+  principalOf(sha256: string): Principal | undefined {
+    return this.byHash.get(sha256);
+  }
+
   /** The principal of a bearer token, or why there is none. */
   authenticate(metadata: grpc.Metadata): Principal | AuthFailure {
     const values = metadata.get(AUTHORIZATION_METADATA_KEY);
-    if (values.length === 0) {
-      return { code: grpc.status.UNAUTHENTICATED, details: 'no token: send "authorization: Bearer <token>"' };
-    }
     if (values.length > 1) {
       return { code: grpc.status.UNAUTHENTICATED, details: 'more than one authorization header' };
     }
     const raw = values[0];
-    const text = typeof raw === 'string' ? raw : '';
-    const m = /^Bearer +(\S+)\s*$/i.exec(text);
+    return this.authenticateHeader(raw === undefined ? undefined : typeof raw === 'string' ? raw : '');
+  }
+
+  /** The principal of an `authorization` header's value (gRPC metadata or HTTP), or why there is none. */
+  authenticateHeader(header: string | undefined): Principal | AuthFailure {
+    if (header === undefined) {
+      return { code: grpc.status.UNAUTHENTICATED, details: 'no token: send "authorization: Bearer <token>"' };
+    }
+    const m = /^Bearer +(\S+)\s*$/i.exec(header);
     if (m === null) {
       return { code: grpc.status.UNAUTHENTICATED, details: 'authorization is not "Bearer <token>"' };
     }
@@ -187,7 +205,7 @@ export class TokenFileError extends Error {
   override readonly name = 'TokenFileError';
 }
 
-const TOKEN_KEYS = new Set(['name', 'sha256', ...PERMISSIONS]);
+const TOKEN_KEYS = new Set(['name', 'sha256', 'monitor', ...PERMISSIONS]);
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
 
 /**
@@ -201,6 +219,9 @@ const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
  *       - name: ops
  *         sha256: ...
  *         admin: ["*"]
+ *       - name: prometheus
+ *         sha256: ...
+ *         monitor: true
  */
 export function parseTokenFile(text: string, source: string): TokenSpec[] {
   let doc: unknown;
@@ -243,7 +264,10 @@ export function parseTokenFile(text: string, source: string): TokenSpec[] {
     hashes.add(lower);
     const permissions = {} as Record<Permission, string[]>;
     for (const p of PERMISSIONS) permissions[p] = patternList(item[p], `${where}.${p} ("${name}")`);
-    return { name, sha256: lower, permissions };
+    const monitor = item['monitor'] ?? false;
+    if (typeof monitor !== 'boolean')
+      throw new TokenFileError(`${where}.monitor ("${name}"): expected true or false`);
+    return { name, sha256: lower, permissions, monitor };
   });
 }
 

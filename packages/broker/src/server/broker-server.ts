@@ -27,7 +27,7 @@ import { createServerLogger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { Proposer } from './proposer.js';
 import { type NodeStatus, readiness } from './readiness.js';
-import { type Security, setupSecurity } from './security.js';
+import { httpAuthorizer, type Security, setupSecurity } from './security.js';
 
 /** How long shutdown waits for a leadership transfer and for calls to finish. */
 export const SHUTDOWN_TRANSFER_TIMEOUT_MS = 3_000;
@@ -83,10 +83,12 @@ export class BrokerServer {
     const metrics = new BrokerMetrics();
 
     // Certificates and tokens are loaded (and checked) before anything listens.
+    let listener: ClientListener | undefined;
     const security = setupSecurity({
       config,
       log,
       topicOfQueue: async (queueHash) => (await sm.reader.getQueue(queueHash))?.topic,
+      onAuthenticated: (peer) => listener?.markAuthenticated(peer),
     });
 
     // The client port is bound first so its advertised address is known to the members list.
@@ -100,8 +102,15 @@ export class BrokerServer {
       grpcServer,
       config.client.listenAddress,
       security.clientCredentials,
-      { maxConnections: config.limits.maxConnections, log },
+      {
+        maxConnections: config.limits.maxConnections,
+        maxPending: config.limits.maxPendingConnections,
+        maxPendingPerAddress: config.limits.maxPendingConnectionsPerAddress,
+        handshakeTimeoutMs: config.limits.handshakeTimeoutMs,
+        log,
+      },
     );
+    listener = clientListener;
     widenServerFlowControl(grpcServer, { streamBytes: CLIENT_PORT_STREAM_WINDOW_BYTES });
     const boundPort = clientListener.port;
     const clientAddress = advertiseAddress(
@@ -168,6 +177,7 @@ export class BrokerServer {
       metrics,
       log,
       stopping: false,
+      tokens: () => security.tokens.tokens(),
     };
     const janitor = new Janitor({
       reader: sm.reader,
@@ -203,14 +213,21 @@ export class BrokerServer {
         };
       },
       queues: () => server.queueGauges,
+      connections: () => ({
+        open: clientListener.connections,
+        pending: clientListener.pendingCount,
+        closed: clientListener.closed,
+      }),
     });
     server.refreshQueueGauges();
+    const authorizeHttp = httpAuthorizer(config, security.tokens);
     server.http = await startHttpServer({
       listenAddress: config.http.listenAddress,
       status: () => server.nodeStatus(),
       registry: metrics.registry,
       readyMaxLagEntries: config.http.readyMaxLagEntries,
       logger: log,
+      ...(authorizeHttp ? { authorize: authorizeHttp } : {}),
     });
     log.info(
       {

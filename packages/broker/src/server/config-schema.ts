@@ -113,6 +113,9 @@ const L = DEFAULT_LIMITS;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const HTTP_AUTH_MODES = ['auto', 'on', 'off'] as const;
+export type HttpAuthMode = (typeof HTTP_AUTH_MODES)[number];
+
 export const STORAGE_ENGINES = ['leveldb', 'memory'] as const;
 export type StorageEngine = (typeof STORAGE_ENGINES)[number];
 
@@ -215,6 +218,11 @@ export const configSchema = {
       0,
       INT_MAX,
       '/readyz and gRPC health report ready only while applied >= commit minus this.',
+    ),
+    auth: enumOf(
+      HTTP_AUTH_MODES,
+      'auto',
+      'Whether the status page (`/`) and `/metrics` need `authorization: Bearer <token>` with a token of auth.tokensFile that has `admin` on `*` or `monitor: true`: `on`, `off`, or `auto` = on when auth.tokensFile is set. `/livez` and `/readyz` never need one (kubelet probes).',
     ),
   },
   storage: {
@@ -405,6 +413,24 @@ export const configSchema = {
       1_000_000,
       'Client connections open at once on one node; more are closed on arrival (logged).',
     ),
+    handshakeTimeoutMs: int(
+      10 * SECOND_MS,
+      100,
+      10 * 60 * SECOND_MS,
+      'A client connection must make its first authenticated call (TLS and HTTP/2 handshakes, then a call with a valid token; any call but a health check with authentication off) within this of arriving, or it is closed.',
+    ),
+    maxPendingConnections: int(
+      1_024,
+      1,
+      1_000_000,
+      'Client connections that have not yet made an authenticated call, at once on one node; a new one closes the oldest of them (logged), so that a client with a token always gets its turn.',
+    ),
+    maxPendingConnectionsPerAddress: int(
+      128,
+      1,
+      1_000_000,
+      'Client connections from one source IP address that have not yet made an authenticated call; more are closed on arrival (logged). Authenticated connections count only against limits.maxConnections.',
+    ),
     maxConnectionIdleMs: int(
       10 * 60 * SECOND_MS,
       1 * SECOND_MS,
@@ -418,7 +444,7 @@ export const configSchema = {
   },
   auth: {
     tokensFile: fileKey(
-      'YAML file of bearer tokens (name, sha256, publish/consume/admin topic patterns); empty = authentication off.',
+      'YAML file of bearer tokens (name, sha256, publish/consume/admin topic patterns, monitor); empty = authentication off.',
     ),
   },
   credentialsReloadIntervalMs: int(

@@ -9,18 +9,58 @@ import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './grpc-broker.js';
 import { leaderNotReady } from './proposer.js';
 
+/**
+ * Most payload bytes in one stream message of deliveries: a batch is split
+ * beyond it, so that no message passes gRPC's default 4 MiB receive limit of
+ * a client (one delivery of limits.maxPayloadBytes goes alone).
+ */
+export const MAX_DELIVERY_MESSAGE_PAYLOAD_BYTES = 2 * 1024 * 1024;
+
+/** Splits deliveries into runs of at most `maxBytes` of payload (a larger one alone). */
+export function splitByPayload(
+  deliveries: pb.Delivery.$Properties[],
+  maxBytes: number,
+): pb.Delivery.$Properties[][] {
+  let total = 0;
+  for (const d of deliveries) total += d.payload?.length ?? 0;
+  if (total <= maxBytes) return [deliveries];
+  const parts: pb.Delivery.$Properties[][] = [];
+  let part: pb.Delivery.$Properties[] = [];
+  let bytes = 0;
+  for (const d of deliveries) {
+    const n = d.payload?.length ?? 0;
+    if (part.length > 0 && bytes + n > maxBytes) {
+      parts.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(d);
+    bytes += n;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
+
 type ConsumeCall = grpc.ServerDuplexStream<pb.ConsumeRequest, pb.ConsumeResponse.$Properties>;
 
 /**
  * One Consume stream: `subscribe` first, then credit and settlements. The
  * server pushes at most `window` unacked deliveries (prefetch, changed by
- * `credit{n}`), so a consumer that stops reading holds at most that many.
+ * `credit{n}`), counting those written and not yet read, so a consumer that
+ * stops reading makes the leader hold at most that many.
  */
 export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
   let consumer: Consumer | undefined;
   let subscribing = false;
   let ended = false;
 
+  // Payload bytes of deliveries written and not yet sent: HTTP/2 holds them while the client does not read.
+  let unsentBytes = 0;
+  let streamClosed = false;
+  const unsent = (bytes: number): void => {
+    unsentBytes += bytes;
+    ctx.metrics.consumeUnsentBytes.inc(bytes);
+  };
   const end = (error?: unknown): void => {
     if (ended) return;
     ended = true;
@@ -28,14 +68,39 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     if (error !== undefined) call.emit('error', grpcError(ctx, error));
     else if (!call.writableEnded) call.end();
   };
-  const write = (msg: pb.ConsumeResponse.$Properties): void => {
-    if (!ended && !call.writableEnded && !call.destroyed) call.write(msg);
+  /** The HTTP/2 stream closed: whatever it still held is dropped with it. */
+  const closed = (): void => {
+    if (!streamClosed) unsent(-unsentBytes);
+    streamClosed = true;
+    end();
+  };
+  const write = (msg: pb.ConsumeResponse.$Properties, done?: () => void): boolean => {
+    if (ended || call.writableEnded || call.destroyed) return true;
+    return call.write(msg, done);
   };
 
   const sink: DeliverySink = {
-    deliver: (deliveries) => write({ deliveries: { deliveries, sentAtMs: int64FromSafe(Date.now()) } }),
+    deliver: (deliveries, sent) => {
+      const parts = splitByPayload(deliveries, MAX_DELIVERY_MESSAGE_PAYLOAD_BYTES);
+      let left = parts.length;
+      let room = true;
+      for (const part of parts) {
+        let bytes = 0;
+        for (const d of part) bytes += d.payload?.length ?? 0;
+        unsent(bytes);
+        room = write({ deliveries: { deliveries: part, sentAtMs: int64FromSafe(Date.now()) } }, () => {
+          // Called once HTTP/2 took the message (never for a stream destroyed first).
+          if (!streamClosed) unsent(-bytes);
+          if (--left === 0) sent();
+        });
+      }
+      return room;
+    },
     close: (error) => end(error),
   };
+  call.on('drain', () => {
+    if (consumer) ctx.dispatcher.drained(consumer);
+  });
 
   const subscribe = async (sub: pb.Subscribe): Promise<void> => {
     if (consumer || subscribing) throw new ValidationError('subscribe', 'a stream subscribes once');
@@ -79,6 +144,9 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       leaseMs,
       holdsAhead: sub.holdsAhead === true,
       inFlight: new Map(),
+      unsent: new Set(),
+      blocked: false,
+      stalled: false,
       reserved: 0,
       ahead: 0,
       ready: [],
@@ -141,9 +209,9 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     onRequest(req).catch((err: unknown) => end(err));
   });
   call.on('end', () => end());
-  call.on('cancelled', () => end());
+  call.on('cancelled', closed);
   call.on('error', () => end());
-  call.on('close', () => end());
+  call.on('close', closed);
 }
 
 function ignoreExists(err: unknown): void {

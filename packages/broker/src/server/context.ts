@@ -5,6 +5,7 @@ import type { Dispatcher } from '../dispatch/dispatcher.js';
 import { ValidationError } from '../state/errors.js';
 import type { BrokerReader } from '../state/reader.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
+import { isAuthFailure, type TokenTable } from './auth.js';
 import type { FermataConfig } from './config.js';
 import { checkDecoded } from './decode-guard.js';
 import { toErrorStatus, toGrpcStatus } from './grpc-status.js';
@@ -23,6 +24,21 @@ export interface ServerContext {
   readonly log: Logger;
   /** True once shutdown began: new calls are refused. */
   stopping: boolean;
+  /** The tokens in force (auth.tokensFile); absent or empty = authentication off. */
+  readonly tokens?: () => TokenTable;
+}
+
+/**
+ * Whether the caller of a call with `metadata` may see `topic` listed: with
+ * authentication on, only a topic its token holds `admin` on.
+ */
+export function topicFilter(ctx: ServerContext, metadata: grpc.Metadata): (topic: string) => boolean {
+  const table = ctx.tokens?.();
+  if (!table?.enabled) return () => true;
+  const who = table.authenticate(metadata);
+  // The interceptor let the call in, so the token was valid a moment ago; revoked since: nothing.
+  if (isAuthFailure(who)) return () => false;
+  return (topic) => who.can('admin', topic);
 }
 
 /** Throws NodeNotLeaderError (-> FAILED_PRECONDITION with the leader's address) unless this node leads. */

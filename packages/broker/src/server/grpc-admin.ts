@@ -9,7 +9,7 @@ import type { TopicRec } from '../state/records.js';
 import { deadLetterTopicOf } from '../state/validation.js';
 import { parseAddress } from './config.js';
 import { ID_PATTERN } from './config-schema.js';
-import { field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
+import { field, linearizable, requireLeader, type ServerContext, topicFilter, unary } from './context.js';
 
 function topicProto(t: TopicRec): pb.Topic.$Properties {
   return {
@@ -60,9 +60,10 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
       if (r.kind !== 'delete-topic') throw new Error(`invariant: delete-topic answered with ${r.kind}`);
       return { removedMessages: toUint64(BigInt(r.removedMessages)) };
     }),
-    listTopics: unary(ctx, async () => {
+    listTopics: unary(ctx, async (_req, call) => {
       await linearizable(ctx);
-      return { topics: (await ctx.reader.listTopics()).map(topicProto) };
+      const visible = topicFilter(ctx, call.metadata);
+      return { topics: (await ctx.reader.listTopics()).filter((t) => visible(t.name)).map(topicProto) };
     }),
     getTopicStats: unary(ctx, async (req) => {
       await linearizable(ctx);

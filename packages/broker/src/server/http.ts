@@ -1,7 +1,11 @@
 /**
  * The operations HTTP endpoint, on its own port: /metrics (Prometheus text),
  * /livez, /readyz and a status page at /. It sees the node only through a
- * `status()` provider and a metrics registry.
+ * `status()` provider and a metrics registry. With `authorize` set (http.auth),
+ * the status page and /metrics answer only a request carrying a token allowed
+ * to monitor: they name the cluster, its members' addresses and every topic
+ * and group. /livez and /readyz stay open: kubelet probes carry no token, and
+ * they tell only whether this node is alive and ready.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,8 +21,21 @@ export interface HttpServerOptions {
   registry: Registry;
   /** `http.readyMaxLagEntries`. */
   readyMaxLagEntries: number;
+  /**
+   * Checks the `authorization` header of a request for `/` or `/metrics`:
+   * undefined lets it through, else 401 (no or unknown token) or 403.
+   */
+  authorize?: (header: string | undefined) => HttpAuthFailure | undefined;
   logger?: Logger;
 }
+
+export interface HttpAuthFailure {
+  readonly status: 401 | 403;
+  readonly error: string;
+}
+
+/** Paths that never need a token: the probes. */
+const OPEN_PATHS = new Set(['/livez', '/readyz']);
 
 export interface HttpServerHandle {
   /** host:port actually bound. */
@@ -71,6 +88,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
     send(res, req, 405, 'application/json', json({ error: `method ${req.method} not allowed` }));
+    return;
+  }
+  const failure = OPEN_PATHS.has(path) ? undefined : options.authorize?.(req.headers.authorization);
+  if (failure) {
+    if (failure.status === 401) res.setHeader('www-authenticate', 'Bearer realm="fermata"');
+    send(res, req, failure.status, 'application/json', json({ error: failure.error }));
     return;
   }
   switch (path) {

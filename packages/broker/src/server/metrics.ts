@@ -23,11 +23,21 @@ export interface RaftGauges {
   readonly peerRefused?: Readonly<Record<string, number>>;
 }
 
+/** The client port's connection counts (ClientListener). */
+export interface ConnectionGauges {
+  readonly open: number;
+  readonly pending: number;
+  /** Connections the listener closed, by the limit that closed them. */
+  readonly closed: Readonly<Record<string, number>>;
+}
+
 export interface BrokerMetricsOptions {
   /** Read at each scrape. */
   queues?: () => Iterable<QueueGauges>;
   /** Read at each scrape. */
   raft?: () => RaftGauges;
+  /** Read at each scrape. */
+  connections?: () => ConnectionGauges;
   /** Node.js process metrics (CPU, memory, event loop lag, GC). Default true. */
   processMetrics?: boolean;
 }
@@ -57,14 +67,19 @@ export class BrokerMetrics {
   readonly peerRefused: Counter<'reason'>;
   readonly fsyncDurationMs: Histogram<never>;
   readonly applyBatchEntries: Histogram<never>;
+  readonly consumeUnsentBytes: Gauge<never>;
+  readonly clientConnections: Gauge<'state'>;
+  readonly clientConnectionsClosed: Counter<'limit'>;
 
   private queues: (() => Iterable<QueueGauges>) | undefined;
   private lastLeader: string | undefined;
   private raft: (() => RaftGauges) | undefined;
+  private connections: (() => ConnectionGauges) | undefined;
 
   constructor(options: BrokerMetricsOptions = {}) {
     this.queues = options.queues;
     this.raft = options.raft;
+    this.connections = options.connections;
     const registers = [this.registry];
     const counter = (name: string, help: string) =>
       new Counter({ name, help, labelNames: ['topic'] as const, registers });
@@ -159,13 +174,43 @@ export class BrokerMetrics {
       buckets: APPLY_BATCH_BUCKETS,
       registers,
     });
+    this.consumeUnsentBytes = new Gauge({
+      name: 'fermata_consume_unsent_payload_bytes',
+      help: 'Payload bytes of deliveries written to consume streams and not yet sent: held while a client does not read (at most its prefetch of deliveries), released when its stream closes.',
+      registers,
+    });
+    this.clientConnections = new Gauge({
+      name: 'fermata_client_connections',
+      help: 'Open client connections: all (state="open"), and those that have not yet made an authenticated call (state="pending").',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        const c = self.connections?.();
+        if (c === undefined) return;
+        this.set({ state: 'open' }, c.open);
+        this.set({ state: 'pending' }, c.pending);
+      },
+    });
+    this.clientConnectionsClosed = new Counter({
+      name: 'fermata_client_connections_closed_total',
+      help: 'Client connections the node closed, by the limit: maxConnections, maxPendingPerAddress (refused on arrival), maxPending (the oldest pending, for a new one), handshakeTimeoutMs.',
+      labelNames: ['limit'] as const,
+      registers,
+      collect() {
+        const c = self.connections?.();
+        if (c === undefined) return;
+        this.reset();
+        for (const [limit, n] of Object.entries(c.closed)) this.inc({ limit }, n);
+      },
+    });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
   /** Sets (or replaces) the providers read at scrape time, once the server has built its node. */
-  setProviders(providers: Pick<BrokerMetricsOptions, 'queues' | 'raft'>): void {
+  setProviders(providers: Pick<BrokerMetricsOptions, 'queues' | 'raft' | 'connections'>): void {
     if (providers.queues !== undefined) this.queues = providers.queues;
     if (providers.raft !== undefined) this.raft = providers.raft;
+    if (providers.connections !== undefined) this.connections = providers.connections;
   }
 
   /**

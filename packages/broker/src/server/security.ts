@@ -6,10 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { assertPeerSecret, PeerTls } from '@fermata/raft';
-import type * as grpc from '@grpc/grpc-js';
+import * as grpc from '@grpc/grpc-js';
 import { decodeKey, KEY_BYTES } from '../keys.js';
+import { isAuthFailure } from './auth.js';
 import { createAuthInterceptor } from './auth-interceptor.js';
 import type { FermataConfig } from './config-schema.js';
+import type { HttpAuthFailure } from './http.js';
 import {
   clientServerCredentials,
   isLoopbackAddress,
@@ -60,7 +62,32 @@ export function securityConfigProblems(config: FermataConfig): string[] {
     problems.push(
       'peer.tls.certFile, peer.tls.keyFile and peer.tls.caFile must be set together (mutual TLS)',
     );
+  if (config.http.auth === 'on' && config.auth.tokensFile === '')
+    problems.push('http.auth is on but auth.tokensFile is not set: no token could read the status page');
   return problems;
+}
+
+/**
+ * The HTTP port's check of a request for the status page or /metrics
+ * (http.auth), or undefined when those are open: a token of the token file
+ * that may monitor (`monitor: true` or `admin: ["*"]`).
+ */
+export function httpAuthorizer(
+  config: FermataConfig,
+  tokens: TokenFile,
+): ((header: string | undefined) => HttpAuthFailure | undefined) | undefined {
+  const on = config.http.auth === 'on' || (config.http.auth === 'auto' && tokens.tokens().enabled);
+  if (!on) return undefined;
+  return (header) => {
+    const who = tokens.tokens().authenticateHeader(header);
+    if (isAuthFailure(who)) return { status: 401, error: who.details };
+    if (!who.canMonitor)
+      return {
+        status: 403,
+        error: `token "${who.name}" may not read this page: it needs "monitor: true" or admin on "*"`,
+      };
+    return undefined;
+  };
 }
 
 export interface SecurityOptions {
@@ -68,6 +95,19 @@ export interface SecurityOptions {
   readonly log: SecurityLog;
   /** The topic of a queue, from the store (for `consume` checks on delivery tags). */
   readonly topicOfQueue: (queueHash: bigint) => Promise<string | undefined>;
+  /** The connection of `peer` (`call.getPeer()`) made an authenticated call (any call with auth off). */
+  readonly onAuthenticated?: (peer: string) => void;
+}
+
+/** Services whose calls do not make a connection authenticated when auth is off either: health probes. */
+const PROBE_SERVICE = '/grpc.health.v1.Health/';
+
+/** With authentication off: marks the connection of every call (health probes aside) as authenticated. */
+function markCallers(onAuthenticated: (peer: string) => void): grpc.ServerInterceptor {
+  return (method, call) => {
+    if (!method.path.startsWith(PROBE_SERVICE)) onAuthenticated(call.getPeer());
+    return new grpc.ServerInterceptingCall(call);
+  };
 }
 
 /** Loads certificates and tokens (throwing on unusable files) and logs what is in force. */
@@ -137,13 +177,29 @@ export function setupSecurity(options: SecurityOptions): Security {
     return topic;
   };
 
+  const onAuthenticated = options.onAuthenticated;
+  // Without a token file auth stays off for the process's life: no auth interceptor on the call path.
+  let interceptor: grpc.ServerInterceptor | undefined;
+  if (tokens.tokens().enabled) {
+    const gate = createAuthInterceptor({
+      tokens: () => tokens.tokens(),
+      topicOfTag,
+      log,
+      ...(onAuthenticated ? { onAuthenticated } : {}),
+    });
+    tokens.onChange((table) => {
+      const ended = gate.recheck(table);
+      if (ended > 0) log.info({ ended }, 'calls of revoked or narrowed tokens ended');
+    });
+    interceptor = gate.interceptor;
+  } else if (onAuthenticated) {
+    interceptor = markCallers(onAuthenticated);
+  }
+
   return {
     clientCredentials: clientServerCredentials(clientTls, c.requireClientCert),
     clientServerOptions: {
-      // Without a token file auth stays off for the process's life: no interceptor on the call path.
-      ...(tokens.tokens().enabled
-        ? { interceptors: [createAuthInterceptor({ tokens: () => tokens.tokens(), topicOfTag, log })] }
-        : {}),
+      ...(interceptor ? { interceptors: [interceptor] } : {}),
       'grpc.max_concurrent_streams': config.limits.maxStreamsPerConnection,
       'grpc.max_connection_idle_ms': config.limits.maxConnectionIdleMs,
     },

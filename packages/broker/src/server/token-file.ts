@@ -1,7 +1,7 @@
 /**
  * The token file (`auth.tokensFile`), re-read when it changes: new calls see
- * the new tokens at once, calls already running keep the decision made when
- * they started. A file that no longer parses is logged and the previous
+ * the new tokens at once, and the listeners (`onChange`: the auth
+ * interceptor) end the open calls the new tokens no longer allow. A file that no longer parses is logged and the previous
  * tokens stay in force (never "no tokens", which would switch auth off).
  */
 import { readFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ export class TokenFile {
   private text: string;
   private readonly timer: NodeJS.Timeout | undefined;
   private lastProblem = '';
+  private readonly listeners: Array<(table: TokenTable) => void> = [];
 
   /** `path` '' = no file: authentication off. Throws TokenFileError for an unusable file. */
   constructor(
@@ -39,6 +40,11 @@ export class TokenFile {
   /** The tokens in force. */
   tokens(): TokenTable {
     return this.table;
+  }
+
+  /** Calls `listener` with each new table, right after it replaced the previous one. */
+  onChange(listener: (table: TokenTable) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Re-reads the file; returns whether the tokens changed. */
@@ -65,6 +71,7 @@ export class TokenFile {
     this.text = text;
     this.table = next;
     this.log?.info({ tokens: next.tokens.map((t) => t.name) }, 'token file reloaded');
+    for (const l of this.listeners) l(next);
     return true;
   }
 
