@@ -56,6 +56,14 @@ async function bundle({ dir, entry, outfile, format }) {
     legalComments: 'none',
     logLevel: 'warning',
     plugins: [withoutDocsGenerator],
+    // A CommonJS bundle has no import.meta; the optional @opentelemetry/api is
+    // found from the bundle's own location either way (createRequire).
+    ...(format === 'cjs'
+      ? {
+          banner: { js: 'const __fermataImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+          define: { 'import.meta.url': '__fermataImportMetaUrl' },
+        }
+      : {}),
   });
   const strays = Object.keys(result.metafile.inputs).filter((input) =>
     input.split(/[\\/]/).includes('node_modules'),
