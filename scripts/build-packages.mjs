@@ -10,7 +10,11 @@
 // stays an import of a package the published package.json depends on. A bundle
 // that pulled in a file from node_modules (a dependency missing from that list)
 // fails the build, naming the package.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//
+// A file is written only when its content changed, and files it no longer
+// makes are removed, so a build over a fresh build changes nothing on disk
+// (tests run the built CLI while another test builds).
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
@@ -18,6 +22,26 @@ import { build } from 'esbuild';
 const ROOT = resolve(import.meta.dirname, '..');
 const pkgDir = (name) => join(ROOT, 'packages', name);
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+/** Every file written by this run, to remove what an earlier run left and this one did not make. */
+const written = new Set();
+
+function writeIfChanged(file, content) {
+  written.add(file);
+  const bytes = Buffer.from(content);
+  if (existsSync(file) && readFileSync(file).equals(bytes)) return;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, bytes);
+}
+
+function removeUnwritten(dir) {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) removeUnwritten(path);
+    else if (!written.has(path)) rmSync(path);
+  }
+}
 
 /** Everything a published package may import at run time: its dependencies and peers. */
 function externalsOf(dir) {
@@ -53,6 +77,7 @@ async function bundle({ dir, entry, outfile, format }) {
     conditions: ['fermata-source'],
     external,
     metafile: true,
+    write: false,
     legalComments: 'none',
     logLevel: 'warning',
     plugins: [withoutDocsGenerator],
@@ -60,11 +85,14 @@ async function bundle({ dir, entry, outfile, format }) {
     // found from the bundle's own location either way (createRequire).
     ...(format === 'cjs'
       ? {
-          banner: { js: 'const __fermataImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+          banner: {
+            js: 'const __fermataImportMetaUrl = require("node:url").pathToFileURL(__filename).href;',
+          },
           define: { 'import.meta.url': '__fermataImportMetaUrl' },
         }
       : {}),
   });
+  for (const file of result.outputFiles) writeIfChanged(file.path, file.contents);
   const strays = Object.keys(result.metafile.inputs).filter((input) =>
     input.split(/[\\/]/).includes('node_modules'),
   );
@@ -129,8 +157,7 @@ function copyDeclarations(moves, out) {
         if (!rel.startsWith('.')) rel = `./${rel}`;
         return `${lead}'${rel.replace(/\.d\.ts$/, '.js')}'`;
       });
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, text);
+      writeIfChanged(target, text);
     }
   }
 }
@@ -148,11 +175,11 @@ async function buildSdk() {
     ['cjs', 'cjs'],
   ]) {
     const out = join(dir, 'dist', sub);
-    rmSync(out, { recursive: true, force: true });
     await bundle({ dir, entry: 'src/index.ts', outfile: join(out, 'index.js'), format });
     copyDeclarations(moves, out);
     // The package is "type": "module"; this folder's .js and .d.ts files are CommonJS.
-    if (format === 'cjs') writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
+    if (format === 'cjs') writeIfChanged(join(out, 'package.json'), '{ "type": "commonjs" }\n');
+    removeUnwritten(out);
   }
 }
 

@@ -76,6 +76,16 @@ export interface ClusterOptions {
   readonly keep?: boolean;
   /** Wait for a ready leader before returning (default true). */
   readonly waitForLeader?: boolean;
+  /** The program each node runs (`serve` included); default: this repository's CLI (sources, or dist). */
+  readonly command?: ServerCommand;
+}
+
+/** A `fermata serve` to run instead of this repository's: an installed `fermata`, for one. */
+export interface ServerCommand {
+  readonly file: string;
+  readonly args: readonly string[];
+  /** Working directory (default: the repository root). */
+  readonly cwd?: string;
 }
 
 /** What one node reports on its HTTP status page (`GET /`). */
@@ -125,6 +135,7 @@ export class NodeHandle {
     readonly ports: NodePorts,
     readonly dataDir: string,
     private readonly env: Readonly<Record<string, string>>,
+    private readonly command?: ServerCommand,
   ) {}
 
   /** host:port of the client gRPC API (Broker, Admin, Cluster, Health). */
@@ -186,11 +197,13 @@ export class NodeHandle {
     let proc: ChildProcess;
     try {
       const args =
-        process.env['FERMATA_TEST_SERVER_BUILD'] === 'dist'
-          ? [CLI_DIST_ENTRY, 'serve']
-          : ['--conditions=fermata-source', '--import', 'tsx', CLI_ENTRY, 'serve'];
-      proc = spawn(process.execPath, args, {
-        cwd: REPO_ROOT,
+        this.command !== undefined
+          ? this.command.args
+          : process.env['FERMATA_TEST_SERVER_BUILD'] === 'dist'
+            ? [CLI_DIST_ENTRY, 'serve']
+            : ['--conditions=fermata-source', '--import', 'tsx', CLI_ENTRY, 'serve'];
+      proc = spawn(this.command?.file ?? process.execPath, args, {
+        cwd: this.command?.cwd ?? REPO_ROOT,
         env: this.env,
         stdio: ['ignore', out, err],
       });
@@ -374,7 +387,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const nodes = ids.map((id, i) => {
     const p = ports[i]!;
     const dataDir = join(baseDir, id);
-    return new NodeHandle(id, p, dataDir, { ...nodeEnv(id, p, dataDir), ...options.nodeEnv?.[id] });
+    return new NodeHandle(
+      id,
+      p,
+      dataDir,
+      { ...nodeEnv(id, p, dataDir), ...options.nodeEnv?.[id] },
+      options.command,
+    );
   });
 
   const keep = options.keep === true || process.env['FERMATA_TEST_KEEP'] === '1';
@@ -413,11 +432,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const id = `n${nodes.length + 1}`;
       const p = { client: await freePort(), peer: await freePort(), http: await freePort() };
       const dataDir = join(baseDir, id);
-      const node = new NodeHandle(id, p, dataDir, {
-        ...nodeEnv(id, p, dataDir),
-        FERMATA_JOIN: 'true',
-        ...env,
-      });
+      const node = new NodeHandle(
+        id,
+        p,
+        dataDir,
+        {
+          ...nodeEnv(id, p, dataDir),
+          FERMATA_JOIN: 'true',
+          ...env,
+        },
+        options.command,
+      );
       nodes.push(node);
       byId.set(id, node);
       await node.start();
