@@ -33,6 +33,7 @@ interface SpanContext {
 type Attributes = Record<string, string | number>;
 interface Span {
   spanContext(): SpanContext;
+  isRecording(): boolean;
   setStatus(status: { code: number; message?: string }): unknown;
   recordException(exception: Error | string): unknown;
   end(): void;
@@ -134,9 +135,10 @@ function failSpan(api: OtelApi, span: Span, error: unknown): void {
 
 /**
  * Starts a `publish <topic>` span per message in the caller's context, or
- * returns undefined without `@opentelemetry/api`. With the API but no tracer
- * provider the spans record nothing and the headers carry the caller's own
- * span context, so the trace still reaches the consumer.
+ * returns undefined without `@opentelemetry/api` (or with it but no tracer
+ * provider and no active trace). With the API but no tracer provider the
+ * spans record nothing and the headers carry the caller's own span context,
+ * so the trace still reaches the consumer.
  */
 export function startPublishTrace(topics: readonly string[]): PublishTrace | undefined {
   const api = otel();
@@ -158,6 +160,11 @@ export function startPublishTrace(topics: readonly string[]): PublishTrace | und
       parent,
     ),
   );
+  // No tracer provider and no trace to continue: nothing to carry or end (the common
+  // case of an application that has the API through a dependency but traces nothing).
+  if (spans.every((span) => !span.isRecording() && formatTraceparent(span.spanContext()) === undefined)) {
+    return undefined;
+  }
   return {
     headers(i) {
       const sc = spans[i]?.spanContext();
@@ -219,6 +226,8 @@ export async function runInMessageContext(message: TracedDelivery, handle: () =>
     },
     parent,
   );
+  // Nothing records and there is no trace to continue: run it as it is.
+  if (remote === undefined && !span.isRecording()) return handle();
   try {
     return await api.context.with(api.trace.setSpan(parent, span), handle);
   } catch (e) {

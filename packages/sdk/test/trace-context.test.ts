@@ -51,7 +51,7 @@ describe('traceparent (W3C Trace Context)', () => {
   });
 });
 
-describe('without @opentelemetry/api', () => {
+describe('publishing with and without @opentelemetry/api', () => {
   let cluster: FakeCluster | undefined;
   let client: FermataClient | undefined;
   afterEach(async () => {
@@ -68,6 +68,15 @@ describe('without @opentelemetry/api', () => {
     const active = trace.setSpanContext(ROOT_CONTEXT, { traceId: TRACE_ID, spanId: SPAN_ID, traceFlags: 1 });
     await context.with(active, () => client!.publish('t', 'x', { headers: { a: 'b' } }));
     expect(cluster.stored[0]?.headers).toEqual({ a: 'b' });
+  });
+
+  it('with the API but no tracer provider and no active trace, a publish carries no trace headers', async () => {
+    resetTraceContextForTests();
+    cluster = await FakeCluster.start(1, 0);
+    client = new FermataClient({ endpoints: cluster.endpoints, deadlineMs: 5_000 });
+    await client.publish('t', 'x');
+    await client.producer().send('t', 'y');
+    expect(cluster.stored.map((m) => m.headers)).toEqual([{}, {}]);
   });
 
   it('with the API, the same publish carries the active span context', async () => {
