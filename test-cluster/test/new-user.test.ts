@@ -3,8 +3,10 @@
  * install the packed @fermata/sdk and @fermata/cli tarballs (their
  * dependencies from the npm registry), start a three-node cluster with the
  * installed `fermata serve`, then publish and consume from an ES module and
- * from a CommonJS script, run the installed `fermata` against it, and
- * type-check TypeScript against the SDK's declarations with `tsc --strict`.
+ * from a CommonJS script, run the installed `fermata` against it, add
+ * OpenTelemetry and see a handler run in the publisher's trace (both module
+ * kinds), and type-check TypeScript against the SDK's declarations with
+ * `tsc --strict`.
  *
  * The tarballs come from `scripts/release --no-image` (run once here), or from
  * FERMATA_RELEASE_DIR when it names a folder that release already filled.
@@ -24,6 +26,9 @@ const DELAY_MS = 500;
 
 const rootPackage = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
+};
+const testClusterPackage = JSON.parse(readFileSync(join(REPO_ROOT, 'test-cluster/package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
 };
 
 /** The environment of a user's shell: none of this run's npm or Fermata settings. */
@@ -102,6 +107,33 @@ async function main() {
 }
 main().catch((e) => { console.error(e); process.exit(1); });
 `;
+
+/** Tracing set up as an application does; prints the trace ids the publisher and the handler saw. */
+const traced = (load: (what: string, from: string) => string) => `
+${load('{ context, trace }', '@opentelemetry/api')}
+${load('{ AsyncLocalStorageContextManager }', '@opentelemetry/context-async-hooks')}
+${load('{ BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor }', '@opentelemetry/sdk-trace-base')}
+${load('{ FermataClient }', '@fermata/sdk')}
+
+async function main() {
+  const exporter = new InMemorySpanExporter();
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const client = new FermataClient({ endpoints: process.env.FERMATA_ENDPOINTS });
+  const topic = 'traced-' + process.argv[2];
+  const request = trace.getTracer('app').startSpan('request');
+  await context.with(trace.setSpan(context.active(), request), () => client.publish(topic, 'x', { delayMs: 200 }));
+  request.end();
+  const handled = await new Promise((resolve) => {
+    client.subscribe(topic, async (m) => resolve({ traceId: trace.getActiveSpan()?.spanContext().traceId, traceparent: m.headers.traceparent }));
+  });
+  await client.close();
+  console.log(JSON.stringify({ requestTraceId: request.spanContext().traceId, ...handled, spans: exporter.getFinishedSpans().map((s) => s.name) }));
+}
+main().catch((e) => { console.error(e); process.exit(1); });
+`;
+const esmImport = (what: string, from: string) => `import ${what} from '${from}';`;
+const cjsRequire = (what: string, from: string) => `const ${what} = require('${from}');`;
 
 /** Uses the SDK's types the way an application does; must pass `tsc --strict`. */
 const TS_GOOD = `
@@ -237,6 +269,32 @@ describe('a new user installs the packed SDK and CLI in their own project', () =
     await sh(userDir, fermata, ['publish', 'cli-greetings', 'hello from the shell'], env);
     const consumed = await sh(userDir, fermata, ['consume', 'cli-greetings', '--count', '1'], env);
     expect(consumed).toContain('hello from the shell');
+  });
+
+  it('with OpenTelemetry installed, the handler runs in the publisher trace (ES module and CommonJS)', async () => {
+    // Installed only now: the scripts above ran without it, as most applications do.
+    await sh(userDir, 'npm', [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      '--prefer-offline',
+      ...['api', 'context-async-hooks', 'sdk-trace-base'].map((p) => {
+        const name = `@opentelemetry/${p}`;
+        return `${name}@${testClusterPackage.dependencies[name]}`;
+      }),
+    ]);
+    writeFileSync(join(userDir, 'traced.mjs'), traced(esmImport));
+    writeFileSync(join(userDir, 'traced.cjs'), traced(cjsRequire));
+    for (const script of ['traced.mjs', 'traced.cjs']) {
+      const env = userEnv({ FERMATA_ENDPOINTS: endpoints });
+      const out = JSON.parse(await sh(userDir, process.execPath, [script, script.replace('.', '-')], env));
+      expect(out.traceId, script).toBe(out.requestTraceId);
+      expect(out.traceparent, script).toMatch(new RegExp(`^00-${out.requestTraceId}-[0-9a-f]{16}-01$`));
+      expect(out.spans, script).toEqual(
+        expect.arrayContaining(['request', `publish traced-${script.replace('.', '-')}`]),
+      );
+    }
   });
 
   it('TypeScript type-checks against the SDK with tsc --strict, and a misuse fails', async () => {
