@@ -13,8 +13,9 @@
 //
 // A file is written only when its content changed, and files it no longer
 // makes are removed, so a build over a fresh build changes nothing on disk
-// (tests run the built CLI while another test builds).
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// (tests run the built CLI while another test builds); a changed file is
+// replaced by a rename.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
@@ -31,7 +32,10 @@ function writeIfChanged(file, content) {
   const bytes = Buffer.from(content);
   if (existsSync(file) && readFileSync(file).equals(bytes)) return;
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, bytes);
+  // Whole or not at all, for a process that loads it meanwhile.
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, bytes);
+  renameSync(partial, file);
 }
 
 function removeUnwritten(dir) {

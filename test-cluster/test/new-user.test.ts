@@ -58,6 +58,18 @@ async function sh(
   }
 }
 
+/** `npm install` as a user runs it (third-party packages from the registry, or the local cache). */
+function npmInstall(cwd: string, specs: readonly string[]): Promise<string> {
+  return sh(cwd, 'npm', [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    '--prefer-offline',
+    ...specs,
+  ]);
+}
+
 function tarballs(dir: string): { sdk: string; cli: string } | undefined {
   const files = existsSync(dir) ? readdirSync(dir) : [];
   const sdk = files.find((f) => /^fermata-sdk-.*\.tgz$/.test(f));
@@ -191,12 +203,7 @@ describe('a new user installs the packed SDK and CLI in their own project', () =
     if (!relative(REPO_ROOT, userDir).startsWith('..'))
       throw new Error(`${userDir} lies inside the repository`);
     await sh(userDir, 'npm', ['init', '-y']);
-    await sh(userDir, 'npm', [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      '--prefer-offline',
+    await npmInstall(userDir, [
       packed.sdk,
       packed.cli,
       `typescript@${rootPackage.devDependencies['typescript']}`,
@@ -273,12 +280,7 @@ describe('a new user installs the packed SDK and CLI in their own project', () =
 
   it('with OpenTelemetry installed, the handler runs in the publisher trace (ES module and CommonJS)', async () => {
     // Installed only now: the scripts above ran without it, as most applications do.
-    await sh(userDir, 'npm', [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      '--prefer-offline',
+    await npmInstall(userDir, [
       ...['api', 'context-async-hooks', 'sdk-trace-base'].map((p) => {
         const name = `@opentelemetry/${p}`;
         return `${name}@${testClusterPackage.dependencies[name]}`;
