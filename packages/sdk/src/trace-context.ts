@@ -11,6 +11,7 @@
  * message carries the same two headers for every consumer.
  */
 import { createRequire } from 'node:module';
+import { ignore } from './options.js';
 
 /** The header names of the W3C Trace Context recommendation. */
 export const TRACEPARENT_HEADER = 'traceparent';
@@ -33,6 +34,7 @@ interface SpanContext {
 type Attributes = Record<string, string | number>;
 interface Span {
   spanContext(): SpanContext;
+  /** False without a tracer provider (the API's no-op span) or when the sampler dropped it. */
   isRecording(): boolean;
   setStatus(status: { code: number; message?: string }): unknown;
   recordException(exception: Error | string): unknown;
@@ -59,7 +61,7 @@ interface OtelApi {
 }
 
 const OTEL_API = '@opentelemetry/api';
-let loaded: { api: OtelApi | undefined } | undefined;
+let loaded: { api: OtelApi | undefined; tracer?: Tracer } | undefined;
 
 /** `@opentelemetry/api` as the application resolves it, or undefined when it has none. */
 function otel(): OtelApi | undefined {
@@ -73,6 +75,25 @@ function otel(): OtelApi | undefined {
     loaded = { api };
   }
   return loaded.api;
+}
+
+/**
+ * The SDK's tracer. The API hands out a proxy that finds a provider the
+ * application registers later, so one is kept for good.
+ */
+function tracerOf(api: OtelApi): Tracer {
+  if (loaded!.tracer === undefined) loaded!.tracer = api.trace.getTracer('@fermata/sdk');
+  return loaded!.tracer;
+}
+
+/** The trace headers of a span context, or undefined when it is not a valid one. */
+function headersOf(sc: SpanContext | undefined): Record<string, string> | undefined {
+  const traceparent = sc === undefined ? undefined : formatTraceparent(sc);
+  if (traceparent === undefined) return undefined;
+  const headers: Record<string, string> = { [TRACEPARENT_HEADER]: traceparent };
+  const state = sc?.traceState?.serialize();
+  if (state) headers[TRACESTATE_HEADER] = state;
+  return headers;
 }
 
 /** Whether `@opentelemetry/api` is there (loads it on the first ask). */
@@ -133,48 +154,42 @@ function failSpan(api: OtelApi, span: Span, error: unknown): void {
   });
 }
 
+function publishSpan(api: OtelApi, topic: string, count: number, parent: Context): Span {
+  return tracerOf(api).startSpan(
+    `publish ${topic}`,
+    {
+      kind: api.SpanKind.PRODUCER,
+      attributes: {
+        'messaging.system': 'fermata',
+        'messaging.operation.type': 'send',
+        'messaging.destination.name': topic,
+        ...(count > 1 ? { 'messaging.batch.message_count': count } : {}),
+      },
+    },
+    parent,
+  );
+}
+
 /**
  * Starts a `publish <topic>` span per message in the caller's context, or
- * returns undefined without `@opentelemetry/api` (or with it but no tracer
- * provider and no active trace). With the API but no tracer provider the
- * spans record nothing and the headers carry the caller's own span context,
- * so the trace still reaches the consumer.
+ * returns undefined without `@opentelemetry/api`. When the first span does not
+ * record (no tracer provider, or the sampler dropped it) no more are made and
+ * there is nothing to end: every message carries that span's context (the
+ * caller's own, or an unsampled one) when it is a valid one, so the trace
+ * still reaches the consumer, and nothing at all is done when it is not.
  */
 export function startPublishTrace(topics: readonly string[]): PublishTrace | undefined {
   const api = otel();
-  if (api === undefined) return undefined;
+  if (api === undefined || topics.length === 0) return undefined;
   const parent = api.context.active();
-  const tracer = api.trace.getTracer('@fermata/sdk');
-  const spans = topics.map((topic) =>
-    tracer.startSpan(
-      `publish ${topic}`,
-      {
-        kind: api.SpanKind.PRODUCER,
-        attributes: {
-          'messaging.system': 'fermata',
-          'messaging.operation.type': 'send',
-          'messaging.destination.name': topic,
-          ...(topics.length > 1 ? { 'messaging.batch.message_count': topics.length } : {}),
-        },
-      },
-      parent,
-    ),
-  );
-  // No tracer provider and no trace to continue: nothing to carry or end (the common
-  // case of an application that has the API through a dependency but traces nothing).
-  if (spans.every((span) => !span.isRecording() && formatTraceparent(span.spanContext()) === undefined)) {
-    return undefined;
+  const first = publishSpan(api, topics[0]!, topics.length, parent);
+  if (!first.isRecording()) {
+    const headers = headersOf(first.spanContext());
+    return headers === undefined ? undefined : { headers: () => headers, end: ignore };
   }
+  const spans = topics.map((topic, i) => (i === 0 ? first : publishSpan(api, topic, topics.length, parent)));
   return {
-    headers(i) {
-      const sc = spans[i]?.spanContext();
-      const traceparent = sc === undefined ? undefined : formatTraceparent(sc);
-      if (traceparent === undefined) return undefined;
-      const headers: Record<string, string> = { [TRACEPARENT_HEADER]: traceparent };
-      const state = sc?.traceState?.serialize();
-      if (state) headers[TRACESTATE_HEADER] = state;
-      return headers;
-    },
+    headers: (i) => headersOf(spans[i]?.spanContext()),
     end(error) {
       for (const span of spans) {
         if (error !== undefined) failSpan(api, span, error);
@@ -211,7 +226,7 @@ export async function runInMessageContext(message: TracedDelivery, handle: () =>
       remote.traceState = api.createTraceState(state);
     parent = api.trace.setSpanContext(parent, remote);
   }
-  const span = api.trace.getTracer('@fermata/sdk').startSpan(
+  const span = tracerOf(api).startSpan(
     `process ${message.topic}`,
     {
       kind: api.SpanKind.CONSUMER,
