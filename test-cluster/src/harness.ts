@@ -81,6 +81,16 @@ export interface ClusterOptions {
    * for nodes with a token file, where http.auth requires one by default.
    */
   readonly httpToken?: string;
+  /** The program each node runs (`serve` included); default: this repository's CLI (sources, or dist). */
+  readonly command?: ServerCommand;
+}
+
+/** A `fermata serve` to run instead of this repository's: an installed `fermata`, for one. */
+export interface ServerCommand {
+  readonly file: string;
+  readonly args: readonly string[];
+  /** Working directory (default: the repository root). */
+  readonly cwd?: string;
 }
 
 /** What one node reports on its HTTP status page (`GET /`). */
@@ -132,6 +142,7 @@ export class NodeHandle {
     private readonly env: Readonly<Record<string, string>>,
     /** Sent as `authorization: Bearer` by `httpGet` (http.auth). */
     readonly httpToken?: string,
+    private readonly command?: ServerCommand,
   ) {}
 
   /** host:port of the client gRPC API (Broker, Admin, Cluster, Health). */
@@ -193,11 +204,13 @@ export class NodeHandle {
     let proc: ChildProcess;
     try {
       const args =
-        process.env['FERMATA_TEST_SERVER_BUILD'] === 'dist'
-          ? [CLI_DIST_ENTRY, 'serve']
-          : ['--conditions=fermata-source', '--import', 'tsx', CLI_ENTRY, 'serve'];
-      proc = spawn(process.execPath, args, {
-        cwd: REPO_ROOT,
+        this.command !== undefined
+          ? this.command.args
+          : process.env['FERMATA_TEST_SERVER_BUILD'] === 'dist'
+            ? [CLI_DIST_ENTRY, 'serve']
+            : ['--conditions=fermata-source', '--import', 'tsx', CLI_ENTRY, 'serve'];
+      proc = spawn(this.command?.file ?? process.execPath, args, {
+        cwd: this.command?.cwd ?? REPO_ROOT,
         env: this.env,
         stdio: ['ignore', out, err],
       });
@@ -390,6 +403,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       dataDir,
       { ...nodeEnv(id, p, dataDir), ...options.nodeEnv?.[id] },
       options.httpToken,
+      options.command,
     );
   });
 
@@ -435,6 +449,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         dataDir,
         { ...nodeEnv(id, p, dataDir), FERMATA_JOIN: 'true', ...env },
         options.httpToken,
+        options.command,
       );
       nodes.push(node);
       byId.set(id, node);

@@ -39,6 +39,15 @@ const VALIDATORS: Record<string, (o: K8sObject) => void> = {
       throw new Error('ServiceMonitor needs spec.selector and spec.endpoints');
     for (const e of spec.endpoints) if (typeof e.port !== 'string') throw new Error('endpoint without port');
   },
+  // Its rules are checked by promtool and against a node's metrics in observability.test.ts.
+  'monitoring.coreos.com/v1/PrometheusRule': (o) => {
+    const groups = (o['spec'] as { groups?: { name?: unknown; rules?: unknown[] }[] })?.groups;
+    if (!Array.isArray(groups) || groups.length === 0) throw new Error('PrometheusRule needs spec.groups');
+    for (const g of groups) {
+      if (typeof g.name !== 'string' || !Array.isArray(g.rules) || g.rules.length === 0)
+        throw new Error('every rule group needs a name and rules');
+    }
+  },
 };
 
 interface LabelSelector {

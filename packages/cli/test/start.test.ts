@@ -2,9 +2,10 @@
 // serves the built CLI, stops cleanly on SIGTERM (exit 0), and finds its
 // pending messages again when started a second time on the same data.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, expect, test } from 'vitest';
 import { cleanEnv, exited, freeBasePort, lines, ROOT, runCli, tempDir, waitFor } from './fixture.js';
 
@@ -65,6 +66,16 @@ test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM wi
   expect(first.stdout()).toMatch(/fermata publish \S+ .+ --delay \S+/);
   expect(first.stdout()).toMatch(/fermata consume \S+ --count 1/);
   expect(first.stdout()).toContain("import { FermataClient } from '@fermata/sdk'");
+  // The SDK example is for the user's own project: install the packed SDK there.
+  expect(first.stdout()).toContain("require('@fermata/sdk')");
+  expect(first.stdout()).toMatch(/npm install \S+\/release\/fermata-sdk-\d+\.\d+\.\d+\.tgz/);
+  expect(first.stdout()).not.toContain('inside this repository');
+  // The printed `npx fermata ...` lines work in the repository.
+  const npx = await promisify(execFile)('npx', ['--no-install', 'fermata', 'status', '--json'], {
+    cwd: ROOT,
+    env: cleanEnv({ FERMATA_ENDPOINTS: endpoint }),
+  });
+  expect(JSON.parse(npx.stdout)).toMatchObject({ leaderAddress: endpoint });
   expect(first.stdout()).toContain(`http://127.0.0.1:${basePort + 2}/`);
 
   const cli = (a: string[]) => runCli(a, { endpoints: endpoint, built: true });

@@ -44,6 +44,7 @@ import {
   wireMessage,
 } from './publishing.js';
 import { type MessageHandler, type SubscribeOptions, Subscription } from './subscription.js';
+import { startPublishTrace } from './trace-context.js';
 
 /** Options of one call: its own deadline instead of the client's. */
 export interface CallOptions {
@@ -158,25 +159,32 @@ export class FermataClient {
         `publishBatch takes at most ${MAX_PUBLISH_BATCH} messages, got ${messages.length}`,
       );
     }
-    const wire = messages.map((m, i) =>
-      wireMessage(m.topic, m.payload, m, messages.length > 1 ? `messages[${i}].` : ''),
-    );
-    // The key is chosen once, before the first attempt, so every retry carries it.
-    const request: pb.PublishRequest.$Properties = {
-      messages: wire,
-      durability: durabilityToWire(options.durability),
-      ...(this.autoKey ? { idempotencyKey: newIdempotencyKey() } : {}),
-    };
-    const res = await this.call(
-      'publish',
-      ({ stubs, metadata, options: o }) =>
-        unary<pb.PublishResponse>((cb) => stubs.broker.publish(request, metadata, o, cb)),
-      options,
-    );
-    if (res.results.length !== wire.length) {
-      throw new RangeError(`the server answered ${res.results.length} results for ${wire.length} messages`);
+    const trace = startPublishTrace(messages.map((m) => m.topic));
+    try {
+      const wire = messages.map((m, i) =>
+        wireMessage(m.topic, m.payload, m, messages.length > 1 ? `messages[${i}].` : '', trace?.headers(i)),
+      );
+      // The key is chosen once, before the first attempt, so every retry carries it.
+      const request: pb.PublishRequest.$Properties = {
+        messages: wire,
+        durability: durabilityToWire(options.durability),
+        ...(this.autoKey ? { idempotencyKey: newIdempotencyKey() } : {}),
+      };
+      const res = await this.call(
+        'publish',
+        ({ stubs, metadata, options: o }) =>
+          unary<pb.PublishResponse>((cb) => stubs.broker.publish(request, metadata, o, cb)),
+        options,
+      );
+      if (res.results.length !== wire.length) {
+        throw new RangeError(`the server answered ${res.results.length} results for ${wire.length} messages`);
+      }
+      trace?.end();
+      return res.results.map(fromPublishResult);
+    } catch (e) {
+      trace?.end(e);
+      throw e;
     }
-    return res.results.map(fromPublishResult);
   }
 
   /**

@@ -57,3 +57,8 @@ export {
   type SubscribeOptions,
   Subscription,
 } from './subscription.js';
+export {
+  MAX_TRACESTATE_CHARS,
+  TRACEPARENT_HEADER,
+  TRACESTATE_HEADER,
+} from './trace-context.js';

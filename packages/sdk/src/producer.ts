@@ -24,6 +24,7 @@ import {
   type PublishResult,
   wireMessage,
 } from './publishing.js';
+import { startPublishTrace } from './trace-context.js';
 
 /** How far a publish must have travelled before it is answered. */
 export type Durability = 'quorum' | 'leader';
@@ -169,18 +170,20 @@ export class Producer {
   send(topic: string, payload: Payload, options: PublishOptions = {}): Promise<PublishResult> {
     if (this.closing !== undefined) return Promise.reject(new ClosedError('the producer is closed'));
     let msg: pb.PublishMessage.$Properties;
+    const trace = startPublishTrace([topic]);
     try {
-      msg = wireMessage(topic, payload, options);
+      msg = wireMessage(topic, payload, options, '', trace?.headers(0));
     } catch (e) {
+      trace?.end(e);
       return Promise.reject(e);
     }
     if (this.waiting.length >= this.opts.maxWaitingSends) {
-      return Promise.reject(
-        new LimitError(
-          `too many sends are waiting for room (producer.maxWaitingSends = ${this.opts.maxWaitingSends}); await producer.ready() before sending`,
-          'producer.maxWaitingSends',
-        ),
+      const e = new LimitError(
+        `too many sends are waiting for room (producer.maxWaitingSends = ${this.opts.maxWaitingSends}); await producer.ready() before sending`,
+        'producer.maxWaitingSends',
       );
+      trace?.end(e);
+      return Promise.reject(e);
     }
     let resolve!: (r: PublishResult) => void;
     let reject!: (e: FermataError) => void;
@@ -188,6 +191,11 @@ export class Producer {
       resolve = ok;
       reject = fail;
     });
+    if (trace !== undefined)
+      promise.then(
+        () => trace.end(),
+        (e: unknown) => trace.end(e),
+      );
     const item: Item = {
       msg,
       bytes: messageBytes(msg),

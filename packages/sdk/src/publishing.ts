@@ -69,6 +69,7 @@ export function wireMessage(
   payload: Payload,
   options: PublishOptions,
   fieldPrefix = '',
+  traceHeaders?: Record<string, string>,
 ): pb.PublishMessage.$Properties {
   const { delayMs, deliverAt, ttlMs, key, headers } = options ?? {};
   if (typeof topic !== 'string' || topic === '') {
@@ -85,7 +86,8 @@ export function wireMessage(
   const at = deliverAt instanceof Date ? deliverAt.getTime() : deliverAt;
   if (at !== undefined) checkMs(at, `${fieldPrefix}deliverAt`);
   if (ttlMs !== undefined) checkMs(ttlMs, `${fieldPrefix}ttlMs`);
-  let copied: Record<string, string> | undefined;
+  // Trace headers go under the message's own: a traceparent the caller set wins.
+  let copied: Record<string, string> | undefined = traceHeaders;
   if (headers !== undefined) {
     for (const [name, value] of Object.entries(headers)) {
       if (typeof value !== 'string') {
@@ -95,7 +97,7 @@ export function wireMessage(
         );
       }
     }
-    copied = { ...headers };
+    copied = { ...traceHeaders, ...headers };
   }
   return {
     topic,

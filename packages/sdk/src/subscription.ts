@@ -18,6 +18,7 @@ import { Hold, TransitFloor } from './hold.js';
 import { Message, type Settler } from './message.js';
 import { ignore } from './options.js';
 import { Settlements } from './settlements.js';
+import { runInMessageContext, traceContextAvailable } from './trace-context.js';
 
 /** What the handler is given; its returned promise decides the outcome in auto mode. */
 export type MessageHandler = (message: Message) => unknown;
@@ -409,7 +410,9 @@ export class Subscription {
     let failed = false;
     let error: unknown;
     try {
-      await this.handler(message);
+      await (traceContextAvailable()
+        ? runInMessageContext(message, () => this.handler(message))
+        : this.handler(message));
     } catch (e) {
       failed = true;
       error = e;

@@ -1,3 +1,4 @@
+import { repairResetTerm, TermRepairError } from '@fermata/broker';
 import type { Command } from 'commander';
 import { globals } from '../context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
@@ -27,7 +28,6 @@ export function registerRepair(program: Command): void {
     .option('--term <n>', 'the new term (default: the log’s last term + 1)')
     .option('--force', 'rewrite the term even when it is within bounds')
     .action(async (opts: { data: string; term?: string; force?: boolean }, cmd: Command) => {
-      const { repairResetTerm, TermRepairError } = await import('@fermata/broker');
       try {
         const { before, after } = await repairResetTerm({
           dataDir: opts.data,
