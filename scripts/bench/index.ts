@@ -15,7 +15,7 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   scale: () => import('./scale.js'),
   failover: () => import('./failover.js'),
   recovery: () => import('./recovery.js'),
-  'peer-burst': () => import('./peer-burst.js'),
+  peers: () => import('./peers.js'),
 };
 
 const [name, ...rest] = argv.slice(2);
