@@ -42,10 +42,13 @@ export async function run(args: string[]): Promise<void> {
     seed: 42,
   };
   const burstOptions = {
-    ...shape,
+    // Producing is the burst's set-up, not its figure: 64 producers (as in `burst`), so that
+    // every system is done before the due second.
+    producers: option(args, 'burst-producers', 64),
+    batch: shape.batch,
     messages: option(args, 'burst-messages', quick ? 5_000 : 200_000),
     consumers: option(args, 'burst-consumers', 256),
-    publishRateGuess: option(args, 'publish-rate-guess', quick ? 2_000 : 8_000),
+    publishRateGuess: option(args, 'publish-rate-guess', quick ? 2_000 : 5_000),
     timeoutMs: option(args, 'timeout-ms', quick ? 60_000 : 300_000),
   };
   const scaleOptions = {
@@ -57,6 +60,7 @@ export async function run(args: string[]): Promise<void> {
     workers: option(args, 'pgboss-workers', 8),
     batch: option(args, 'pgboss-batch', 500),
     pollMs: option(args, 'pgboss-poll-ms', 500),
+    producers: Math.max(shape.producers, burstOptions.producers),
   };
 
   const needRedis = systems.includes('bullmq');

@@ -130,13 +130,15 @@ export interface PgBossOptions {
   readonly workers: number;
   readonly batch: number;
   readonly pollMs: number;
+  /** The most produce() calls at once: each holds a connection. */
+  readonly producers: number;
 }
 
 export async function openPgBoss(postgres: PeerServer, o: PgBossOptions): Promise<PeerSystem> {
   const boss = new PgBoss({
     connectionString: postgres.url,
     // A connection per producer and worker, and a few for pg-boss's own maintenance.
-    max: 4 + o.workers + 4,
+    max: o.producers + o.workers + 4,
     supervise: true,
     schedule: false,
   });

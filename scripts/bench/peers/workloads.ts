@@ -192,7 +192,10 @@ export async function burst(system: PeerSystem, o: BurstOptions) {
     const cpu = cpuWindow(system);
     await ledger.waitFor(o.messages, Math.max(0, dueSecond - Date.now()) + o.timeoutMs);
     const drainedAt = await drained(queue, DRAIN_TIMEOUT_MS);
-    const used = cpu.done(ledger.delivered);
+    // Counted from before D only when producing ended before it; otherwise unknown.
+    const used = publishedBeforeDue
+      ? cpu.done(ledger.delivered)
+      : { server_cpu_us_per_msg: null, client_cpu_us_per_msg: null };
     await sleep(SETTLE_MS);
     const all = ledger.delivered >= o.messages;
     return {
