@@ -42,13 +42,11 @@ export async function run(args: string[]): Promise<void> {
     seed: 42,
   };
   const burstOptions = {
-    // Producing is the burst's set-up, not its figure: 64 producers (as in `burst`), so that
-    // every system is done before the due second.
+    // Producing is the burst's set-up, not its figure: 64 producers, as in `burst`.
     producers: option(args, 'burst-producers', 64),
     batch: shape.batch,
     messages: option(args, 'burst-messages', quick ? 5_000 : 200_000),
     consumers: option(args, 'burst-consumers', 256),
-    publishRateGuess: option(args, 'publish-rate-guess', quick ? 2_000 : 5_000),
     timeoutMs: option(args, 'timeout-ms', quick ? 60_000 : 300_000),
   };
   const scaleOptions = {

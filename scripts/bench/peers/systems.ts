@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { FermataClient, Subscription } from '@fermata/sdk';
+import type { FermataClient, Producer, Subscription } from '@fermata/sdk';
 import { Queue, Worker } from 'bullmq';
 import PgBoss from 'pg-boss';
 import { type Cluster, newClient, startBenchCluster } from '../cluster.js';
@@ -198,16 +198,26 @@ export async function openFermata(args: string[]): Promise<PeerSystem> {
     async openQueue(topic) {
       await client.createTopic(topic);
       let sub: Subscription | undefined;
+      // The SDK's high-rate producer (one PublishStream each), one per produce() call running
+      // at once: the workload's producers each get a stream of their own.
+      const idle: Producer[] = [];
+      const all: Producer[] = [];
       return {
         async produce(batch) {
-          await client.publishBatch(
-            batch.map((m) => ({
-              topic,
-              payload: m.payload,
-              headers: { i: String(m.id) },
-              deliverAt: m.dueAtMs,
-            })),
-          );
+          let p = idle.pop();
+          if (!p) {
+            p = client.producer({ maxBatchMessages: batch.length, lingerMs: 1 });
+            all.push(p);
+          }
+          try {
+            await Promise.all(
+              batch.map((m) =>
+                p.send(topic, m.payload, { deliverAt: m.dueAtMs, headers: { i: String(m.id) } }),
+              ),
+            );
+          } finally {
+            idle.push(p);
+          }
         },
         async consume(onMessage, options) {
           const concurrency = options.consumers;
@@ -222,6 +232,7 @@ export async function openFermata(args: string[]): Promise<PeerSystem> {
         },
         async close() {
           await sub?.close();
+          await Promise.all(all.map((p) => p.close()));
         },
       };
     },

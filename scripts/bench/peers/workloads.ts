@@ -23,6 +23,7 @@ const SETTLE_MS = 1_000;
 /** How often "is anything unfinished" is asked once every message arrived (the acks follow). */
 const DRAIN_POLL_MS = 100;
 const DRAIN_TIMEOUT_MS = 30_000;
+const HOUR_MS = 3_600_000;
 
 export interface ProduceShape {
   readonly producers: number;
@@ -172,9 +173,25 @@ export async function mixed(system: PeerSystem, o: MixedOptions) {
 export interface BurstOptions extends ProduceShape {
   readonly messages: number;
   readonly consumers: number;
-  /** The due second D is set this far ahead of the start: messages / this rate + 5 s. */
-  readonly publishRateGuess: number;
   readonly timeoutMs: number;
+}
+
+/**
+ * The due second must come after the last publish, and how fast a system takes messages in
+ * depends on the machine's load of the moment: a tenth of the burst (at most 10,000) is first
+ * produced the same way into a queue of its own, due in an hour, and D is set from that rate.
+ */
+const BURST_RATE_MARGIN = 0.6;
+
+async function calibrate(system: PeerSystem, o: BurstOptions): Promise<number> {
+  const queue = await system.openQueue(`peers-burst-rate-${Date.now().toString(36)}`);
+  try {
+    const n = Math.max(o.batch, Math.min(10_000, Math.floor(o.messages / 10)));
+    const r = await produceRange(queue, 0, n, o, (_id, sentAt) => sentAt + HOUR_MS);
+    return r.msgs_per_s;
+  } finally {
+    await queue.close();
+  }
 }
 
 /** The servers' CPU counts from this long before D (Fermata leases up to 2 s ahead). */
@@ -185,7 +202,8 @@ export async function burst(system: PeerSystem, o: BurstOptions) {
   const ledger = new DeliveryLedger(o.messages);
   try {
     await queue.consume((id) => ledger.receive(id, Date.now()), { consumers: o.consumers });
-    const dueSecond = Date.now() + Math.ceil((o.messages / o.publishRateGuess) * 1000) + 5_000;
+    const rate = await calibrate(system, o);
+    const dueSecond = Date.now() + Math.ceil((o.messages / (rate * BURST_RATE_MARGIN)) * 1000) + 3_000;
     const produced = await produceRange(queue, 0, o.messages, o, (id) => dueSecond + (id % 1000), ledger);
     const publishedBeforeDue = Date.now() < dueSecond;
     await sleep(Math.max(0, dueSecond - BURST_CPU_LEAD_MS - Date.now()));
@@ -226,7 +244,6 @@ export interface ScaleOptions extends ProduceShape {
   readonly probe: number;
 }
 
-const HOUR_MS = 3_600_000;
 /** Message numbers of the probe start here, far above any pending message's. */
 const PROBE_BASE = 1_000_000_000;
 
