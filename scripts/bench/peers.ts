@@ -160,6 +160,9 @@ const FIGURES: Figure[] = [
   { workload: 'scale', label: 'probe lateness p99', path: ['probe_lateness_ms', 'p99'], unit: 'ms' },
 ];
 
+/** Two decimals, or two significant digits below 0.1 (20 ms against 10,714 is 0.0019x, not 0x). */
+const ratioText = (r: number): string => String(r >= 0.1 ? round(r, 2) : Number(r.toPrecision(2)));
+
 function read(record: Record<string, unknown> | undefined, path: string[]): unknown {
   let v: unknown = record;
   for (const k of path) v = (v as Record<string, unknown> | undefined)?.[k];
@@ -193,7 +196,7 @@ function ratioTable(records: Array<Record<string, unknown>>, systems: PeerSystem
         const b = read(of(p), f.path);
         row[`fermata / ${p}`] =
           f.path[0] !== 'not_delivered' && typeof a === 'number' && typeof b === 'number' && b !== 0
-            ? `${round(a / b, 2)}x`
+            ? `${ratioText(a / b)}x`
             : '–';
       }
     }
