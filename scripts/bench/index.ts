@@ -15,8 +15,8 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   scale: () => import('./scale.js'),
   failover: () => import('./failover.js'),
   recovery: () => import('./recovery.js'),
-  'peer-burst': () => import('./peer-burst.js'),
   'client-abuse': () => import('./client-abuse.js'),
+  peers: () => import('./peers.js'),
 };
 
 const [name, ...rest] = argv.slice(2);

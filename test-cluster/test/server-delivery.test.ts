@@ -2,7 +2,7 @@
  * Delivery semantics of real `fermata serve` processes, spoken to through raw
  * gRPC (`makeClient`), on a one-node and a three-node cluster: due times,
  * ack / nack / extend, lease expiry, dead letters, TTL, cancel and reschedule,
- * dedup, groups, prefetch and batch atomicity (DESIGN.md, "Delivery").
+ * dedup, groups, prefetch and batch atomicity (docs/design.md, "Delivery").
  */
 
 import { LEASE_ROUND_INTERVAL_MS } from '@fermata/broker';

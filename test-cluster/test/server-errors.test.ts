@@ -2,7 +2,7 @@
  * Bad input against real `fermata serve` processes over raw gRPC: each gets a
  * precise status (INVALID_ARGUMENT naming the field, RESOURCE_EXHAUSTED naming
  * the limit, FAILED_PRECONDITION with the leader's address on a follower) and
- * nothing of it is stored (DESIGN.md, "Cluster and operations").
+ * nothing of it is stored (docs/design.md, "Cluster and operations").
  */
 import { type pb, v1 } from '@fermata/protocol';
 import { status } from '@grpc/grpc-js';

@@ -1,7 +1,7 @@
 import xxhash from 'xxhash-wasm';
 
 /**
- * The 24-byte, big-endian, sortable queue key (DESIGN.md, "Keys"):
+ * The 24-byte, big-endian, sortable queue key (docs/design.md, "Keys"):
  *
  *   bytes 0..8   queueHash  xxhash64 of the queue name
  *   bytes 8..16  due        due time in ms, or due / timeBucketMs when bucketed

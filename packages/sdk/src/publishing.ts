@@ -60,8 +60,8 @@ function checkMs(value: number, field: string): void {
  * Builds the wire message and checks what can be checked locally, so a bad
  * message fails at once instead of taking a whole batch down on the server.
  * The message is one object literal with every field, `undefined` when unset:
- * adding properties one by one gives V8 a slower object shape, read by the
- * encoder (docs/benchmarks.md, "Optimizations made"). Times and durations go
+ * adding properties one by one gives V8 a slower object shape, whose property
+ * reads in the encoder cost several times more. Times and durations go
  * to the encoder as numbers (checked safe integers), not Long objects.
  */
 export function wireMessage(

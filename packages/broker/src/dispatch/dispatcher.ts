@@ -116,7 +116,7 @@ function bucketOf(dueMs: number, timeBucketMs: number): number {
 }
 
 /**
- * The leader's dispatcher (DESIGN.md, "Delivery", and docs/architecture.md for
+ * The leader's dispatcher (docs/design.md, "Delivery", and docs/architecture.md for
  * the look-ahead). It keeps the next due time of every queue in a heap rebuilt
  * from the store when this node becomes leader, and leases entries through
  * Raft (one Lease command per consumer share) `leaseAheadMs` before they fall

@@ -1,5 +1,5 @@
 /**
- * Event ids (DESIGN.md, "Replication"): the leader assigns them when it
+ * Event ids (docs/design.md, "Replication"): the leader assigns them when it
  * proposes (`nextIds`), every node observes them as it applies (`observeId`),
  * and the highest observed id is persisted with each applied batch
  * (`event-repo/last-id`), so a restart or a failover never reuses one.

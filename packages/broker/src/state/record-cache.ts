@@ -13,10 +13,10 @@ import { NS } from './layout.js';
  * down to seven eighths of it. Evicting one record per write would walk, each time,
  * the holes V8 leaves at the front of the table until it next rehashes
  * (quadratic); a walk per eighth skips them once per batch. A write, a hit
- * and a delete cost one `Map` operation each. (The fifth pass's write-ordered
- * queue with a sequence number per record cost ~10% of a lease's and an ack's
- * apply in the eighth pass's profile; two generations of maps, tried next,
- * two `Map` operations per miss and per delete.)
+ * and a delete cost one `Map` operation each: a write-ordered queue with a
+ * sequence number per record cost ~10% of a lease's and an ack's apply in a
+ * profile, and two generations of maps cost two `Map` operations per miss and
+ * per delete.
  */
 export class RecordCache {
   private readonly map = new Map<string, Uint8Array | null>();

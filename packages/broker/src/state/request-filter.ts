@@ -25,7 +25,7 @@ const PROBES = 11;
  * table into the next level ("seek compaction"). A memtable flush covers every
  * namespace, so at a few hundred publish requests a second each new table was
  * compacted within a fraction of a second, rewriting the next level each time:
- * a quarter of the machine's CPU in the `publish` benchmark (docs/benchmarks.md).
+ * a quarter of the machine's CPU in the `publish` benchmark.
  *
  * Exactness: `mayHave` answers false only for a key with no request record in
  * the store, expired or not, because apply's outcome must not depend on this

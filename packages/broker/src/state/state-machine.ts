@@ -52,7 +52,7 @@ export interface BrokerStateMachineOptions {
 export type DueListener = (changes: readonly DueChange[]) => void;
 
 /**
- * The broker's replicated state machine (DESIGN.md: "Replication"): applies
+ * The broker's replicated state machine (docs/design.md, "Replication"): applies
  * committed entries deterministically (no clock, no randomness: time comes from
  * the leader's stamp in each command), one storage batch per `apply` call that
  * also records the applied index, the last event id and the last time stamp.
