@@ -7,6 +7,7 @@ import {
 } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LeaderNotReadyError } from '../src/leader/errors.js';
 import {
   classifyError,
   LEADER_ID_METADATA_KEY,
@@ -216,6 +217,13 @@ describe('the same mapping in other shapes', () => {
       'not leader; leader is n2 at 10.0.0.2:7400',
     );
     expect(classifyError(new ForeignNotLeader('')).code).toBe(grpc.status.UNAVAILABLE);
+  });
+
+  it('a leader that has not applied an entry of its term yet is UNAVAILABLE (retry), not INTERNAL', () => {
+    expect(classifyError(new LeaderNotReadyError())).toEqual({
+      code: grpc.status.UNAVAILABLE,
+      message: 'leader is not ready yet; retry',
+    });
   });
 
   it('a status built on purpose by a handler passes through', () => {

@@ -10,9 +10,8 @@ import {
 import { NodeNotLeaderError, RaftNode } from '@fermata/raft';
 import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
-import { Dispatcher } from '../dispatch/dispatcher.js';
-import { Janitor } from '../dispatch/janitor.js';
 import { createQueueHasher } from '../keys.js';
+import { Dispatcher, Janitor, Proposer, systemClock } from '../leader/index.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
@@ -25,7 +24,6 @@ import { HealthReporter, HealthService } from './health.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { createServerLogger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
-import { Proposer } from './proposer.js';
 import { type NodeStatus, readiness } from './readiness.js';
 import { type Security, setupSecurity } from './security.js';
 
@@ -143,12 +141,14 @@ export class BrokerServer {
     const proposer = new Proposer(node, sm, {
       publishIdempotency: config.publishIdempotency,
       ackLingerMs: config.dispatcher.ackLingerMs,
+      clock: systemClock,
     });
     const dispatcher = new Dispatcher({
       reader: sm.reader,
       proposer,
       metrics,
       log,
+      clock: systemClock,
       maxLeaseBatch: config.dispatcher.maxLeaseBatch,
       leaseAheadMs: config.dispatcher.leaseAheadMs,
       maxLeaseRoundsInFlight: config.dispatcher.maxLeaseRoundsInFlight,
@@ -173,6 +173,7 @@ export class BrokerServer {
       log,
       batch: config.dispatcher.janitorBatch,
       limits: sm.limits,
+      clock: systemClock,
     });
     const server = new BrokerServer(config, ctx, store, janitor, serverLog, clientAddress);
     server.security = security;

@@ -1,13 +1,13 @@
 import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
-import { type Consumer, type DeliverySink, heldAheadSchedule } from '../dispatch/dispatcher.js';
 import { DEFAULT_GROUP } from '../keys.js';
+import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
+import { leaderNotReady } from '../leader/proposer.js';
 import { AlreadyExistsError, LimitError, ValidationError } from '../state/errors.js';
 import { validateGroupName, validateLeaseMs, validateTopicName } from '../state/validation.js';
 import { errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
-import { ack, extend, nack, settleOutcome } from './grpc-broker.js';
-import { leaderNotReady } from './proposer.js';
+import { ack, extend, nack, settleOutcome } from './settle.js';
 
 type ConsumeCall = grpc.ServerDuplexStream<pb.ConsumeRequest, pb.ConsumeResponse.$Properties>;
 

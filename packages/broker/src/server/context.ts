@@ -1,7 +1,8 @@
 import { NodeClosedError, NodeNotLeaderError, ProposalDroppedError, type RaftNode } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
-import type { Dispatcher } from '../dispatch/dispatcher.js';
+import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
+import type { Proposer } from '../leader/proposer.js';
 import { ValidationError } from '../state/errors.js';
 import type { BrokerReader } from '../state/reader.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
@@ -9,7 +10,6 @@ import type { FermataConfig } from './config.js';
 import { checkDecoded } from './decode-guard.js';
 import { toErrorStatus, toGrpcStatus } from './grpc-status.js';
 import type { BrokerMetrics } from './metrics.js';
-import type { Proposer } from './proposer.js';
 
 /** What every RPC handler needs: the node, the state, and the leader-only parts. */
 export interface ServerContext {

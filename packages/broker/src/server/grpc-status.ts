@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfChangeInProgressError, InvalidConfChangeError, RaftLimitError } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
+import { LeaderNotReadyError } from '../leader/errors.js';
 import {
   AlreadyExistsError,
   ConflictError,
@@ -104,6 +105,7 @@ export function classifyError(err: unknown, options: StatusOptions = {}): Mapped
   if (err instanceof ConflictError || err instanceof StateError) {
     return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
   }
+  if (err instanceof LeaderNotReadyError) return { code: grpc.status.UNAVAILABLE, message: err.message };
   if (isNotLeader(err)) {
     if (err.leader === '') {
       return {

@@ -1,7 +1,6 @@
 import { int64FromSafe, type pb, toBigInt, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import { slabBytes } from '@fermata/storage';
 import { DEFAULT_GROUP } from '../keys.js';
-import type { PublishResultItem } from './results.js';
 import { lenFieldSize, varintSize, WIRE_LEN, WIRE_VARINT, WireReader, WireWriter } from './wire.js';
 
 /** The one writer of the hand-written codecs (each encode runs to completion before the next). */
@@ -23,6 +22,14 @@ export interface TopicSettings {
   readonly expiryAction: ExpiryAction;
   readonly timeBucketMs: number;
   readonly dedupWindowMs: number;
+}
+
+/** One published message's answer, as a request record keeps it for a retry. */
+export interface PublishResultItem {
+  readonly id: bigint;
+  readonly deduplicated: boolean;
+  /** The due time the message was (or, deduplicated, had been) published with; 0 if it already ended. */
+  readonly dueAtMs: number;
 }
 
 export interface TopicRec {

@@ -1,10 +1,11 @@
 import type { RaftNode } from '@fermata/raft';
-import * as grpc from '@grpc/grpc-js';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
 import { LimitError } from '../state/errors.js';
 import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/results.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { validateCommand, validateIdempotencyKey, validatePublish } from '../state/validation.js';
+import { type Clock, systemClock, type TimerHandle } from './clock.js';
+import { LeaderNotReadyError } from './errors.js';
 
 /**
  * Publish entries in flight at once; requests arriving meanwhile are coalesced
@@ -77,9 +78,10 @@ class Coalescer<T extends { reject(error: unknown): void }> {
   /** When the last group was proposed (monotonic clock), and how many requests it carried (see `lingerMs`). */
   private lastProposedAtMs = Number.NEGATIVE_INFINITY;
   private lastGroupSize = 0;
-  private lingerTimer: NodeJS.Timeout | undefined;
+  private lingerTimer: TimerHandle | undefined;
 
   constructor(
+    private readonly clock: Clock,
     private readonly maxInFlight: number,
     private readonly sizes: (item: T) => readonly number[],
     private readonly caps: () => readonly number[],
@@ -110,15 +112,12 @@ class Coalescer<T extends { reject(error: unknown): void }> {
   private linger(): boolean {
     const lingerMs = this.lingerMs();
     if (lingerMs <= 0 || this.lastGroupSize < 2) return false;
-    const wait = this.lastProposedAtMs + lingerMs - performance.now();
+    const wait = this.lastProposedAtMs + lingerMs - this.clock.monotonicMs();
     if (wait <= 0) return false;
-    if (!this.lingerTimer) {
-      this.lingerTimer = setTimeout(() => {
-        this.lingerTimer = undefined;
-        this.pump();
-      }, wait);
-      this.lingerTimer.unref();
-    }
+    this.lingerTimer ??= this.clock.setTimer(() => {
+      this.lingerTimer = undefined;
+      this.pump();
+    }, wait);
     return true;
   }
 
@@ -148,7 +147,7 @@ class Coalescer<T extends { reject(error: unknown): void }> {
       const full = take < this.queue.length || used.some((n, d) => n >= caps[d]!);
       if (!full && this.linger()) return;
       const group = this.queue.splice(0, take);
-      this.lastProposedAtMs = performance.now();
+      this.lastProposedAtMs = this.clock.monotonicMs();
       this.lastGroupSize = group.length;
       this.inFlight++;
       void this.propose(group).finally(() => {
@@ -161,12 +160,23 @@ class Coalescer<T extends { reject(error: unknown): void }> {
 }
 
 /** Raised when a leader is asked for ids before it has applied an entry of its term. */
-export function leaderNotReady(): grpc.ServerErrorResponse {
-  return Object.assign(new Error('leader is not ready yet; retry'), {
-    code: grpc.status.UNAVAILABLE,
-    details: 'leader is not ready yet; retry',
-    metadata: new grpc.Metadata(),
-  });
+export function leaderNotReady(): LeaderNotReadyError {
+  return new LeaderNotReadyError();
+}
+
+/** What the proposer needs of the Raft node. */
+export type ProposeTarget = Pick<RaftNode, 'propose'>;
+
+export interface ProposerOptions {
+  /**
+   * `false` proposes no request spans, so idempotency keys are ignored: for a
+   * rollout from a version whose nodes would not apply them.
+   */
+  readonly publishIdempotency: boolean;
+  /** See `Coalescer.lingerMs` (acks only). */
+  readonly ackLingerMs: number;
+  /** Default `systemClock`. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -178,45 +188,44 @@ export function leaderNotReady(): grpc.ServerErrorResponse {
  */
 export class Proposer {
   private lastStampMs = 0;
-  private readonly publishes = new Coalescer<QueuedPublish>(
-    MAX_PUBLISH_ENTRIES_IN_FLIGHT,
-    (q) => [q.messages.length, q.payloadBytes],
-    () => [this.sm.limits.maxBatchMessages, this.sm.limits.maxBatchPayloadBytes],
-    {
-      limit: 'maxQueuedPublishBytes',
-      field: 'messages',
-      max: MAX_QUEUED_PUBLISH_BYTES,
-      // Message headers and bookkeeping count too: at least 64 bytes a message.
-      charge: (q) => q.payloadBytes + 64 * q.messages.length,
-    },
-    (group) => this.proposePublishes(group),
-  );
-  private readonly acks = new Coalescer<QueuedAck>(
-    MAX_ACK_ENTRIES_IN_FLIGHT,
-    (q) => [q.tags.length],
-    () => [this.sm.limits.maxTagsPerCommand],
-    { limit: 'maxQueuedAckTags', field: 'tags', max: MAX_QUEUED_ACK_TAGS, charge: (q) => q.tags.length },
-    (group) => this.proposeAcks(group),
-    // A getter: field initializers run before the constructor's parameter properties are set.
-    () => this.options.ackLingerMs,
-  );
+  private readonly clock: Clock;
+  private readonly publishes: Coalescer<QueuedPublish>;
+  private readonly acks: Coalescer<QueuedAck>;
 
   constructor(
-    private readonly node: RaftNode,
+    private readonly node: ProposeTarget,
     private readonly sm: BrokerStateMachine,
-    /**
-     * `publishIdempotency: false` proposes no request spans, so idempotency keys
-     * are ignored: for a rollout from a version whose nodes would not apply them.
-     */
-    private readonly options: { readonly publishIdempotency: boolean; readonly ackLingerMs: number } = {
-      publishIdempotency: true,
-      ackLingerMs: 0,
-    },
-  ) {}
+    private readonly options: ProposerOptions = { publishIdempotency: true, ackLingerMs: 0 },
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.publishes = new Coalescer<QueuedPublish>(
+      this.clock,
+      MAX_PUBLISH_ENTRIES_IN_FLIGHT,
+      (q) => [q.messages.length, q.payloadBytes],
+      () => [sm.limits.maxBatchMessages, sm.limits.maxBatchPayloadBytes],
+      {
+        limit: 'maxQueuedPublishBytes',
+        field: 'messages',
+        max: MAX_QUEUED_PUBLISH_BYTES,
+        // Message headers and bookkeeping count too: at least 64 bytes a message.
+        charge: (q) => q.payloadBytes + 64 * q.messages.length,
+      },
+      (group) => this.proposePublishes(group),
+    );
+    this.acks = new Coalescer<QueuedAck>(
+      this.clock,
+      MAX_ACK_ENTRIES_IN_FLIGHT,
+      (q) => [q.tags.length],
+      () => [sm.limits.maxTagsPerCommand],
+      { limit: 'maxQueuedAckTags', field: 'tags', max: MAX_QUEUED_ACK_TAGS, charge: (q) => q.tags.length },
+      (group) => this.proposeAcks(group),
+      () => options.ackLingerMs,
+    );
+  }
 
   /** The leader's time: max(local clock, last applied stamp, last stamp given). */
   nowMs(): number {
-    const now = Math.max(Date.now(), this.sm.lastNowMs(), this.lastStampMs);
+    const now = Math.max(this.clock.nowMs(), this.sm.lastNowMs(), this.lastStampMs);
     this.lastStampMs = now;
     return now;
   }
