@@ -1,3 +1,4 @@
+import { invariant } from '@fermata/raft';
 /**
  * A Clock that moves only when told: `advance(ms)` runs every timer that falls
  * due on the way, in time order (ties in the order they were set), with
@@ -30,7 +31,7 @@ export class ManualClock implements Clock {
   }
 
   setTimer(fn: () => void, delayMs: number): TimerHandle {
-    if (!(delayMs >= 0)) throw new Error(`invariant: timer delay ${delayMs} ms is not a non-negative number`);
+    invariant(delayMs >= 0, () => `timer delay ${delayMs} ms is not a non-negative number`);
     const timer: Timer = { atMs: this.current + delayMs, seq: this.seq++, fn };
     this.timers.add(timer);
     return timer;
@@ -51,7 +52,7 @@ export class ManualClock implements Clock {
    * woke do its asynchronous part before time moves on.
    */
   async advance(ms: number, settle: () => Promise<void> = flushAsync): Promise<void> {
-    if (!(ms >= 0)) throw new Error(`invariant: advance by ${ms} ms is not a non-negative number`);
+    invariant(ms >= 0, () => `advance by ${ms} ms is not a non-negative number`);
     const end = this.current + ms;
     for (;;) {
       await settle();

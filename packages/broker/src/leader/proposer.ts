@@ -1,4 +1,5 @@
 import type { RaftNode } from '@fermata/raft';
+import { invariant } from '@fermata/raft';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
 import { LimitError } from '../state/errors.js';
 import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/results.js';
@@ -102,7 +103,7 @@ class Coalescer<T extends { reject(error: unknown): void }> {
   push(item: T): void {
     const { limit, field, max, charge } = this.budget;
     const total = this.charged + charge(item);
-    if (total > max) throw new LimitError(limit, field, total, max);
+    if (total > max) throw new LimitError(limit, max, total, field);
     this.charged = total;
     this.queue.push(item);
     this.pump();
@@ -238,7 +239,7 @@ export class Proposer {
     // coalesced entry stays within the command's limits.)
     if (cmd.kind !== 'publish' && cmd.kind !== 'ack') validateCommand(cmd, nowMs, this.sm.limits);
     const result = (await this.node.propose(encodeCommand(cmd))) as CommandResult | undefined;
-    if (!result) throw new Error(`invariant: command ${cmd.kind} applied without a result`);
+    invariant(result, () => `command ${cmd.kind} applied without a result`);
     if (result.kind === 'error') throw result.error;
     return result;
   }
@@ -296,7 +297,7 @@ export class Proposer {
           ? { requests: group.map((g) => ({ idempotencyKey: g.idempotencyKey, count: g.messages.length })) }
           : {}),
       });
-      if (result.kind !== 'publish') throw new Error(`invariant: publish answered with ${result.kind}`);
+      invariant(result.kind === 'publish', () => `publish answered with ${result.kind}`);
       const refused = new Map((result.refused ?? []).map((r) => [r.request, r.error]));
       let at = 0;
       for (const [i, g] of group.entries()) {
@@ -317,11 +318,12 @@ export class Proposer {
     try {
       const tags = group.length === 1 ? group[0]!.tags : group.flatMap((g) => g.tags);
       const result = await this.run({ kind: 'ack', tags });
-      if (result.kind !== 'ack') throw new Error(`invariant: ack answered with ${result.kind}`);
+      invariant(result.kind === 'ack', () => `ack answered with ${result.kind}`);
       // One outcome per tag, in order (apply-delivery.ts applyAck).
-      if (result.outcomes.length !== tags.length) {
-        throw new Error(`invariant: ${result.outcomes.length} ack outcomes for ${tags.length} tags`);
-      }
+      invariant(
+        result.outcomes.length === tags.length,
+        () => `${result.outcomes.length} ack outcomes for ${tags.length} tags`,
+      );
       let at = 0;
       for (const g of group) {
         g.resolve(result.outcomes.slice(at, at + g.tags.length));

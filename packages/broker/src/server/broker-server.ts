@@ -7,7 +7,7 @@ import {
   ClusterService,
   widenServerFlowControl,
 } from '@fermata/protocol';
-import { NodeNotLeaderError, RaftNode } from '@fermata/raft';
+import { type NotLeaderError, RaftNode } from '@fermata/raft';
 import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { createQueueHasher } from '../keys.js';
@@ -16,7 +16,7 @@ import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
 import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
-import type { ServerContext } from './context.js';
+import { notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
 import { adminHandlers, clusterHandlers } from './grpc-admin.js';
 import { brokerHandlers } from './grpc-broker.js';
@@ -291,14 +291,9 @@ export class BrokerServer {
     });
   }
 
-  private notLeader(leader: string): NodeNotLeaderError {
+  private notLeader(leader: string): NotLeaderError {
     const address = leader ? (this.ctx.node.memberAddresses(leader)?.clientAddress ?? '') : '';
-    return new NodeNotLeaderError(
-      leader,
-      address,
-      '',
-      leader ? `not leader; leader is ${leader} at ${address}` : 'not leader; no leader is known',
-    );
+    return notLeaderError(leader, address);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
+import { invariant } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
@@ -62,13 +63,13 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       await ctx.proposer.run({ kind: 'create-group', topic, group }).catch(ignoreExists);
       t = await ctx.reader.getTopic(topic);
     }
-    if (!t) throw new Error(`invariant: topic ${topic} missing after create`);
+    invariant(t, () => `topic ${topic} missing after create`);
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
 
     const queue = ctx.reader.queueHash(topic, group);
     const max = ctx.config.limits.maxConsumersPerGroup;
     const count = ctx.dispatcher.consumerCount(queue);
-    if (count >= max) throw new LimitError('maxConsumersPerGroup', 'subscribe.group', count + 1, max);
+    if (count >= max) throw new LimitError('maxConsumersPerGroup', max, count + 1, 'subscribe.group');
     if (ended) return;
     consumer = {
       id: ctx.dispatcher.newConsumerId(),

@@ -1,4 +1,4 @@
-import { NodeClosedError, NodeNotLeaderError, ProposalDroppedError, type RaftNode } from '@fermata/raft';
+import { NodeClosedError, NotLeaderError, ProposalDroppedError, type RaftNode } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
@@ -25,18 +25,21 @@ export interface ServerContext {
   stopping: boolean;
 }
 
-/** Throws NodeNotLeaderError (-> FAILED_PRECONDITION with the leader's address) unless this node leads. */
+/** This node does not lead: `leader` ('' = unknown) at its client `address`. */
+export function notLeaderError(leader: string, address: string): NotLeaderError {
+  return new NotLeaderError(
+    leader,
+    leader ? `not leader; leader is ${leader} at ${address}` : 'not leader; no leader is known',
+    { client: address, peer: '' },
+  );
+}
+
+/** Throws NotLeaderError (-> FAILED_PRECONDITION with the leader's address) unless this node leads. */
 export function requireLeader(ctx: ServerContext): void {
   if (ctx.node.isLeader() && !ctx.stopping) return;
   const s = ctx.node.status();
   const leader = s.leader === ctx.node.id ? '' : s.leader;
-  const address = leader ? s.leaderAddress : '';
-  throw new NodeNotLeaderError(
-    leader,
-    address,
-    '',
-    leader ? `not leader; leader is ${leader} at ${address}` : 'not leader; no leader is known',
-  );
+  throw notLeaderError(leader, leader ? s.leaderAddress : '');
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   uint64ForWire,
   v1,
 } from '@fermata/protocol';
+import { invariant } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { type PublishInput, publishInputFromProto, type Target } from '../state/commands.js';
 import { ValidationError } from '../state/errors.js';
@@ -165,7 +166,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
       requireLeader(ctx);
       if (!req.topic) throw new ValidationError('topic', 'must not be empty');
       const r = await ctx.proposer.run({ kind: 'cancel', topic: req.topic, target: target(req) });
-      if (r.kind !== 'cancel') throw new Error(`invariant: cancel answered with ${r.kind}`);
+      invariant(r.kind === 'cancel', () => `cancel answered with ${r.kind}`);
       return { status: CANCEL[r.result.status], id: toUint64(r.result.id ?? 0n) };
     }),
 
@@ -185,7 +186,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
         target: target(req),
         ...schedule,
       });
-      if (r.kind !== 'reschedule') throw new Error(`invariant: reschedule answered with ${r.kind}`);
+      invariant(r.kind === 'reschedule', () => `reschedule answered with ${r.kind}`);
       return {
         status: RESCHEDULE[r.result.status],
         dueAtMs: i64(r.result.dueAtMs ?? 0),

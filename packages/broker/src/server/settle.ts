@@ -5,6 +5,7 @@
  * topic.
  */
 import { numberAsInt64, type pb, v1 } from '@fermata/protocol';
+import { invariant } from '@fermata/raft';
 import { inQueue } from '../keys.js';
 import { ValidationError } from '../state/errors.js';
 import type { SettleOutcome } from '../state/results.js';
@@ -50,7 +51,7 @@ export async function nack(ctx: ServerContext, tag: Uint8Array, delayMs: number)
     throw new ValidationError('delay_ms', `exceeds maxDelayMs = ${ctx.sm.limits.maxDelayMs}`);
   ctx.dispatcher.settled(tag); // like ack: the slot frees when the consumer lets go
   const r = await ctx.proposer.run({ kind: 'nack', tag, delayMs });
-  if (r.kind !== 'nack') throw new Error(`invariant: nack answered with ${r.kind}`);
+  invariant(r.kind === 'nack', () => `nack answered with ${r.kind}`);
   if (r.outcome.status === 'ok') await countSettled(ctx, ctx.metrics.nacks, [tag]);
   return r.outcome;
 }
@@ -60,7 +61,7 @@ export async function extend(ctx: ServerContext, tag: Uint8Array, leaseMs: numbe
   validateTag(tag, 'tag');
   validateLeaseMs(leaseMs, ctx.sm.limits, 'lease_ms');
   const r = await ctx.proposer.run({ kind: 'extend', tag, leaseMs });
-  if (r.kind !== 'extend') throw new Error(`invariant: extend answered with ${r.kind}`);
+  invariant(r.kind === 'extend', () => `extend answered with ${r.kind}`);
   if (r.outcome.status === 'ok' && r.outcome.newTag) {
     ctx.dispatcher.settled(tag, { tag: r.outcome.newTag, leaseEndMs: r.outcome.dueAtMs ?? 0 });
   }
