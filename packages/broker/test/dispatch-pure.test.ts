@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConsumerRegistry, type ConsumerSlotHolder } from '../src/dispatch/consumer-registry.js';
-import { MAX_PUSH_GRANULE_MS, pushAtMs } from '../src/dispatch/dispatcher.js';
-import { DueHeap } from '../src/dispatch/due-heap.js';
+import { ConsumerRegistry, type ConsumerSlotHolder } from '../src/leader/dispatcher/consumer-registry.js';
+import { MAX_PUSH_GRANULE_MS, pushAtMs } from '../src/leader/dispatcher/dispatcher.js';
+import { DueHeap } from '../src/leader/dispatcher/due-heap.js';
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;

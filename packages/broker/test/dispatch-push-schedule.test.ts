@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PushSchedule, type ScheduledPush } from '../src/dispatch/push-schedule.js';
+import { PushSchedule, type ScheduledPush } from '../src/leader/dispatcher/push-schedule.js';
 
 const item = (tagKey: string, atMs: number, consumer = 'c1'): ScheduledPush<string, string> => ({
   tagKey,

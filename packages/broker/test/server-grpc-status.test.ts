@@ -1,12 +1,8 @@
 import { BrokerService, makeClient, type pb } from '@fermata/protocol';
-import {
-  ConfChangeInProgressError,
-  NotLeaderError,
-  RaftLimitError,
-  LimitError as RaftLogLimitError,
-} from '@fermata/raft';
+import { ConfChangeInProgressError, NotLeaderError, LimitError as RaftLogLimitError } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LeaderNotReadyError } from '../src/leader/errors.js';
 import {
   classifyError,
   LEADER_ID_METADATA_KEY,
@@ -40,8 +36,8 @@ const options = {
 // The error each test provokes, chosen by the topic of the request's first message.
 const errors: Record<string, () => unknown> = {
   validation: () => new ValidationError('messages[3].topic', 'topic name is empty'),
-  payload: () => new LimitError('maxPayloadBytes', 'messages[0].payload', 2_000_000, 1_048_576),
-  delay: () => new LimitError('maxDelayMs', 'messages[0].delay_ms', 10 ** 12, 63_072_000_000),
+  payload: () => new LimitError('maxPayloadBytes', 1_048_576, 2_000_000, 'messages[0].payload'),
+  delay: () => new LimitError('maxDelayMs', 63_072_000_000, 10 ** 12, 'messages[0].delay_ms'),
   notFound: () => new NotFoundError('topic', 'orders'),
   exists: () => new AlreadyExistsError('topic', 'orders'),
   conflict: () => new ConflictError('not-empty', 'group "g" still holds messages'),
@@ -197,7 +193,7 @@ describe('the same mapping in other shapes', () => {
   });
 
   it("raft's limit and membership errors keep their meaning", () => {
-    const limit = new RaftLimitError('maxUncommittedBytes', 'too many uncommitted bytes');
+    const limit = new RaftLogLimitError('maxUncommittedBytes', 1_000, 2_000);
     expect(classifyError(limit)).toMatchObject({
       code: grpc.status.RESOURCE_EXHAUSTED,
       limit: 'maxUncommittedBytes',
@@ -216,6 +212,13 @@ describe('the same mapping in other shapes', () => {
       'not leader; leader is n2 at 10.0.0.2:7400',
     );
     expect(classifyError(new ForeignNotLeader('')).code).toBe(grpc.status.UNAVAILABLE);
+  });
+
+  it('a leader that has not applied an entry of its term yet is UNAVAILABLE (retry), not INTERNAL', () => {
+    expect(classifyError(new LeaderNotReadyError())).toEqual({
+      code: grpc.status.UNAVAILABLE,
+      message: 'leader is not ready yet; retry',
+    });
   });
 
   it('a status built on purpose by a handler passes through', () => {

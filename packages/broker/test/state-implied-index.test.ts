@@ -1,15 +1,10 @@
 import { v1 } from '@fermata/protocol';
 import { type KVStore, openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
+import { decodeEntry, encodeEntry } from '../src/state/codec/entry.js';
+import { decodeIndex, encodeIndex, movedIndexTag } from '../src/state/codec/message-index.js';
 import { NS } from '../src/state/layout.js';
-import {
-  decodeEntry,
-  decodeIndex,
-  encodeEntry,
-  encodeIndex,
-  impliedIndex,
-  movedIndexTag,
-} from '../src/state/records.js';
+import { impliedIndex } from '../src/state/records.js';
 import type { LeaseOutcome } from '../src/state/results.js';
 import { Harness, T0, text } from './state-harness.js';
 

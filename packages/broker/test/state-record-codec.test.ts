@@ -1,21 +1,15 @@
 import { toInt64, toUint64, v1 } from '@fermata/protocol';
 import { describe, expect, it } from 'vitest';
+import { decodeBody, encodeBody } from '../src/state/codec/body.js';
+import { decodedEntry, decodeEntry, encodeEntry } from '../src/state/codec/entry.js';
 import {
-  type BodyRec,
-  decodeBody,
-  decodedEntry,
-  decodeEntry,
   decodeIndex,
-  encodeBody,
-  encodeEntry,
   encodeIndex,
   encodeMovedIndex,
-  type GroupOutcome,
-  type MessageIndexRec,
   movedIndexTag,
-  type QueueEntryRec,
-} from '../src/state/records.js';
-import { WireReader, WireWriter } from '../src/state/wire.js';
+} from '../src/state/codec/message-index.js';
+import { WireReader, WireWriter } from '../src/state/codec/wire.js';
+import type { BodyRec, GroupOutcome, MessageIndexRec, QueueEntryRec } from '../src/state/records.js';
 import { rng } from './state-harness.js';
 
 const i64 = (n: number) => toInt64(BigInt(n));

@@ -2,10 +2,11 @@ import { digestStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_LIMITS,
+  isStateError,
   LimitError,
   NotFoundError,
   type PublishInput,
-  StateError,
+  type StateError,
   ValidationError,
   validateCommand,
   validateMessage,
@@ -179,7 +180,7 @@ describe('bad commands produce precise errors and change nothing', () => {
       const r = await h.run(cmd);
       expect(r.kind).toBe('error');
       if (r.kind !== 'error') return;
-      expect(r.error).toBeInstanceOf(StateError);
+      expect(isStateError(r.error)).toBe(true);
       check(r.error);
       expect(await content(h)).toBe(before);
       expect(h.sm.appliedIndex()).toBe(h.index);
@@ -334,7 +335,7 @@ describe('the per-message fast check', () => {
       try {
         validateMessage(m, T0, limits, '');
       } catch (err) {
-        if (!(err instanceof StateError)) throw err;
+        if (!isStateError(err)) throw err;
         valid = false;
       }
       expect({ i, m, fast: messageValid(m, T0, limits) }).toEqual({ i, m, fast: valid });

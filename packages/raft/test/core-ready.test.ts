@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RaftInvariantError, RaftLimitError } from '../src/core/errors.js';
+import { InvariantError, LimitError } from '../src/core/errors.js';
 import { ManualCluster, message } from '../src/sim/manual-cluster.js';
 
 const ABC = ['a', 'b', 'c'];
@@ -27,7 +27,7 @@ describe('the Ready contract', () => {
     c.core('a').propose(bytes('x'));
     const rd = c.core('a').ready();
     expect(c.core('a').hasReady()).toBe(false);
-    expect(() => c.core('a').ready()).toThrow(RaftInvariantError);
+    expect(() => c.core('a').ready()).toThrow(InvariantError);
     c.node('a').log.append(rd.entries);
     c.core('a').advance(rd);
     expect(c.core('a').hasReady()).toBe(true);
@@ -47,7 +47,7 @@ describe('the Ready contract', () => {
     expect(next.entries.map((e) => new TextDecoder().decode(e.data))).toEqual(['y']);
   });
 
-  it('a leader refuses proposals beyond maxUncommittedBytes with a RaftLimitError naming the limit', () => {
+  it('a leader refuses proposals beyond maxUncommittedBytes with a LimitError naming the limit', () => {
     const c = new ManualCluster(ABC, { maxUncommittedBytes: 10 });
     c.elect('a');
     c.dropIf = () => true;
@@ -58,8 +58,8 @@ describe('the Ready contract', () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(RaftLimitError);
-    expect((err as RaftLimitError).limit).toBe('maxUncommittedBytes');
+    expect(err).toBeInstanceOf(LimitError);
+    expect((err as LimitError).limit).toBe('maxUncommittedBytes');
     c.dropIf = () => false;
     c.heartbeat('a', 2);
     expect(() => c.propose('a', '123456')).not.toThrow();

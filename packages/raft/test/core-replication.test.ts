@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotLeaderError, RaftInvariantError } from '../src/core/errors.js';
+import { InvariantError, NotLeaderError } from '../src/core/errors.js';
 import { MemoryLog } from '../src/core/memory-log.js';
 import { RaftCore } from '../src/core/raft-core.js';
 import { RaftLog } from '../src/core/raft-log.js';
@@ -125,7 +125,7 @@ describe('AppendEntries receiver (Figure 2)', () => {
     const log = new MemoryLog({ index: 0, term: 0, conf: CONF });
     log.append([entry(1, 1), entry(2, 1)]);
     const raftLog = new RaftLog(log, 1, 0);
-    expect(() => raftLog.appliedTo(2)).toThrow(RaftInvariantError);
+    expect(() => raftLog.appliedTo(2)).toThrow(InvariantError);
     expect(() => raftLog.appliedTo(2)).toThrow(/"applied":0,"newApplied":2,"committed":1/);
   });
 

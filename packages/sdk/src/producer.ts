@@ -1,5 +1,6 @@
+// The batching producer. Over 400 lines: batching, backpressure, the in-flight window and
+// the resend after a failover share one queue (the stream itself is leader-stream.ts).
 import { type pb, toBigInt, toUint64, v1 } from '@fermata/protocol';
-import type * as grpc from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
 import type { Connection } from './connection.js';
 import {
@@ -10,10 +11,10 @@ import {
   InvalidArgumentError,
   isRetryable,
   LimitError,
-  toFermataError,
   UnavailableError,
   withoutBatchPosition,
 } from './errors.js';
+import { LeaderStream } from './leader-stream.js';
 import { ignore } from './options.js';
 import type { Payload } from './payload.js';
 import {
@@ -85,11 +86,6 @@ function checkPositiveInt(value: number, name: string): void {
     throw new RangeError(`${name} must be an integer >= 1: ${value}`);
 }
 
-/** Stream-level failures that a new stream (perhaps to a new leader) can get past. */
-function worthReopening(e: FermataError): boolean {
-  return isRetryable(e) || [status.INTERNAL, status.UNKNOWN, status.CANCELLED].includes(e.code);
-}
-
 /**
  * A high-rate producer: messages are batched by linger time, count and size,
  * sent as pipelined batches over one `PublishStream`, and each `send` resolves
@@ -112,14 +108,7 @@ export class Producer {
   private readonly waiting: Item[] = [];
   private readyWaiters: Array<() => void> = [];
   private nextSequence = 1n;
-  private stream:
-    | grpc.ClientDuplexStream<pb.PublishStreamRequest.$Properties, pb.PublishStreamResponse>
-    | undefined;
-  private streamGen = 0;
-  private connecting = false;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private reconnectAttempt = 0;
-  private lastWasRedirect = false;
+  private readonly stream: LeaderStream<pb.PublishStreamRequest.$Properties, pb.PublishStreamResponse>;
   private lingerTimer: NodeJS.Timeout | undefined;
   private lingerExpired = false;
   private flushDepth = 0;
@@ -149,6 +138,15 @@ export class Producer {
     this.autoKey = autoKey;
     this.durability =
       this.opts.durability === 'leader' ? v1.Durability.DURABILITY_LEADER : v1.Durability.DURABILITY_QUORUM;
+    this.stream = new LeaderStream(conn, 'publish', {
+      open: (address) => conn.stubs(address).broker.publishStream(conn.metadata()),
+      opened: () => {
+        for (const batch of this.inFlight) this.write(batch);
+      },
+      data: (res, address) => this.onResponse(address, res),
+      ended: (err, final) => this.streamEnded(err, final),
+      wanted: () => this.inFlight.length > 0 || this.queue.length > 0,
+    });
   }
 
   /** Messages held: waiting for room, queued, and sent but not yet answered. */
@@ -237,9 +235,8 @@ export class Producer {
           [...this.waiting, ...this.queue, ...this.inFlight.flatMap((b) => b.items)].map((i) => i.done),
         );
       }
-      this.stopStream();
+      this.stream.stop();
       clearTimeout(this.lingerTimer);
-      clearTimeout(this.reconnectTimer);
       clearInterval(this.watchdog);
       for (const wake of this.readyWaiters.splice(0)) wake();
       this.onClosed();
@@ -311,12 +308,12 @@ export class Producer {
     this.inFlightMessages += items.length;
     this.inFlightBytes += bytes;
     this.watchdog ??= setInterval(() => this.checkDeadlines(), WATCHDOG_INTERVAL_MS).unref();
-    if (this.stream !== undefined) this.write(batch);
-    else this.openStream();
+    if (this.stream.call !== undefined) this.write(batch);
+    else this.stream.open();
   }
 
   private write(batch: Batch): void {
-    this.stream!.write({
+    this.stream.call!.write({
       sequence: toUint64(batch.sequence),
       messages: batch.items.map((i) => i.msg),
       durability: this.durability,
@@ -324,51 +321,11 @@ export class Producer {
     });
   }
 
-  private openStream(): void {
-    if (this.stream !== undefined || this.connecting || this.reconnectTimer !== undefined) return;
-    this.connecting = true;
-    void this.connect();
-  }
-
-  private async connect(): Promise<void> {
-    let address: string;
-    try {
-      address = await this.conn.leader(Date.now() + this.conn.config.deadlineMs);
-    } catch (e) {
-      this.connecting = false;
-      this.onStreamFailure(undefined, toFermataError(e));
-      return;
-    }
-    this.connecting = false;
-    const gen = ++this.streamGen;
-    const call = this.conn.stubs(address).broker.publishStream(this.conn.metadata());
-    call.on('data', (res: pb.PublishStreamResponse) => {
-      if (gen !== this.streamGen) return;
-      try {
-        this.onResponse(address, res);
-      } catch (e) {
-        this.onStreamFailure(
-          address,
-          new UnavailableError(`bad publish response: ${toFermataError(e).details}`),
-        );
-      }
-    });
-    call.on('error', (e) => {
-      if (gen === this.streamGen) this.onStreamFailure(address, toFermataError(e));
-    });
-    call.on('end', () => {
-      if (gen === this.streamGen)
-        this.onStreamFailure(address, new UnavailableError('the server ended the publish stream'));
-    });
-    this.stream = call;
-    for (const batch of this.inFlight) this.write(batch);
-  }
-
   private onResponse(address: string, res: pb.PublishStreamResponse): void {
     const sequence = toBigInt(res.sequence);
     const batch = this.inFlight[0];
     if (batch === undefined || batch.sequence !== sequence) {
-      this.onStreamFailure(
+      this.stream.fail(
         address,
         new UnavailableError(
           `publish stream answered sequence ${sequence}, expected ${batch?.sequence ?? 'none'}`,
@@ -384,14 +341,14 @@ export class Producer {
         leaderAddress: res.error.leaderAddress ?? undefined,
       });
       if (isRetryable(err)) {
-        this.onStreamFailure(address, err);
+        this.stream.fail(address, err);
         return;
       }
       this.completeHead();
       this.rejectBatch(batch, err);
     } else {
       if (res.results.length !== batch.items.length) {
-        this.onStreamFailure(
+        this.stream.fail(
           address,
           new UnavailableError(
             `batch ${sequence}: ${res.results.length} results for ${batch.items.length} messages`,
@@ -403,8 +360,7 @@ export class Producer {
       this.completeHead();
       for (const [i, item] of batch.items.entries()) item.resolve(results[i]!);
     }
-    this.reconnectAttempt = 0;
-    this.lastWasRedirect = false;
+    this.stream.healthy();
     this.admitWaiting();
     this.pump();
   }
@@ -436,36 +392,17 @@ export class Producer {
     this.lingerExpired = true;
   }
 
-  private stopStream(): void {
-    const call = this.stream;
-    this.stream = undefined;
-    this.streamGen++;
-    if (call !== undefined) {
-      call.end();
-      call.cancel();
-    }
-  }
-
-  private onStreamFailure(address: string | undefined, err: FermataError): void {
-    this.stopStream();
-    if (err instanceof ClosedError || !worthReopening(err)) {
-      for (const batch of this.inFlight.splice(0)) for (const item of batch.items) item.reject(err);
-      this.inFlightMessages = 0;
-      this.inFlightBytes = 0;
-      if (err instanceof ClosedError) for (const item of this.queue.splice(0)) item.reject(err);
-      this.admitWaiting();
+  /** The publish stream ended: fail what waited on it if it will not reopen, else what is past its deadline. */
+  private streamEnded(err: FermataError, final: boolean): void {
+    if (!final) {
+      this.failExpired(err);
       return;
     }
-    const redirected = address !== undefined && this.conn.noteFailure(address, err);
-    this.failExpired(err);
-    const waitMs = redirected && !this.lastWasRedirect ? 0 : this.conn.backoffMs(++this.reconnectAttempt);
-    this.lastWasRedirect = redirected;
-    this.conn.config.logger.debug('publish stream failed; reopening', { error: err.message, waitMs });
-    if (this.inFlight.length === 0 && this.queue.length === 0) return;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      if (this.inFlight.length > 0 || this.queue.length > 0) this.openStream();
-    }, waitMs);
+    for (const batch of this.inFlight.splice(0)) for (const item of batch.items) item.reject(err);
+    this.inFlightMessages = 0;
+    this.inFlightBytes = 0;
+    if (err instanceof ClosedError) for (const item of this.queue.splice(0)) item.reject(err);
+    this.admitWaiting();
   }
 
   /** Rejects what has waited longer than the client deadline; the stream is reopened by the caller. */
@@ -487,15 +424,15 @@ export class Producer {
   /** A stream that stays open but never answers is given up after the deadline, like a failed one. */
   private checkDeadlines(): void {
     const head = this.inFlight[0];
-    if (head === undefined || this.stream === undefined) return;
+    if (head === undefined || this.stream.call === undefined) return;
     if (head.formedAtMs >= Date.now() - this.conn.config.deadlineMs) return;
-    this.stopStream();
+    this.stream.end();
     this.failExpired(
       new DeadlineExceededError(
         `no answer to publish batch ${head.sequence} within ${this.conn.config.deadlineMs} ms`,
       ),
     );
     this.conn.forgetLeader();
-    if (this.inFlight.length > 0 || this.queue.length > 0) this.openStream();
+    if (this.inFlight.length > 0 || this.queue.length > 0) this.stream.open();
   }
 }

@@ -1,20 +1,15 @@
+// A subscription. Over 400 lines: the handler loop, holding deliveries until their start,
+// settling and closing share the state of one consume stream (the stream itself is
+// leader-stream.ts, the settlements settlements.ts, the hold hold.ts).
 import { performance } from 'node:perf_hooks';
 import { type pb, toInt64, toSafeNumber } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
-import { status } from '@grpc/grpc-js';
 import { type AutoExtendOptions, startAutoExtend } from './auto-extend.js';
 import { type BackoffPolicy, backoffDelayMs, DEFAULT_NACK_BACKOFF, resolveBackoff } from './backoff.js';
 import type { Connection } from './connection.js';
-import {
-  ClosedError,
-  FermataError,
-  isPermanent,
-  isRetryable,
-  LeaseExpiredError,
-  toFermataError,
-  UnavailableError,
-} from './errors.js';
+import { ClosedError, type FermataError, LeaseExpiredError, toFermataError } from './errors.js';
 import { Hold, TransitFloor } from './hold.js';
+import { LeaderStream } from './leader-stream.js';
 import { Message, type Settler } from './message.js';
 import { ignore } from './options.js';
 import { Settlements } from './settlements.js';
@@ -89,12 +84,8 @@ export class Subscription {
   private prefetchN: number;
   private paused = false;
   private state: 'running' | 'closing' | 'closed' = 'running';
-  private stream: grpc.ClientDuplexStream<pb.ConsumeRequest.$Properties, pb.ConsumeResponse> | undefined;
-  private streamGen = 0;
+  private readonly stream: LeaderStream<pb.ConsumeRequest.$Properties, pb.ConsumeResponse>;
   private subscribed = false;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private reconnectAttempt = 0;
-  private lastWasRedirect = false;
   private leaseMs: number | undefined;
   private readonly buffered: Message[] = [];
   /** Deliveries sent ahead of their lease start, handed to handlers at that moment. */
@@ -116,6 +107,13 @@ export class Subscription {
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
     this.conn = conn;
     this.settlements = new Settlements(conn);
+    this.stream = new LeaderStream(conn, 'consume', {
+      open: (address) => conn.stubs(address).broker.consume(conn.metadata()),
+      opened: (call) => this.subscribe(call),
+      data: (res, address) => this.onData(address, res),
+      ended: (err, final) => this.streamEnded(err, final),
+      wanted: () => this.state === 'running',
+    });
     this.topic = topic;
     this.group = options.group || 'default';
     this.handler = handler;
@@ -175,7 +173,7 @@ export class Subscription {
 
   /** @internal Opens the stream. */
   start(): this {
-    void this.connect();
+    this.stream.open();
     return this;
   }
 
@@ -252,38 +250,7 @@ export class Subscription {
     return Math.max(0, Math.round(ms));
   }
 
-  private async connect(): Promise<void> {
-    if (this.state !== 'running') return;
-    let address: string;
-    try {
-      address = await this.conn.leader(Date.now() + this.conn.config.deadlineMs);
-    } catch (e) {
-      this.onStreamEnd(undefined, toFermataError(e));
-      return;
-    }
-    if (this.state !== 'running') return;
-    const gen = ++this.streamGen;
-    const call = this.conn.stubs(address).broker.consume(this.conn.metadata());
-    this.stream = call;
-    call.on('data', (res: pb.ConsumeResponse) => {
-      if (gen !== this.streamGen) return;
-      try {
-        this.onData(address, res);
-      } catch (e) {
-        // A response the SDK cannot read: drop this stream and start over rather than crash.
-        this.onStreamEnd(
-          address,
-          new FermataError(status.INTERNAL, `bad consume response: ${toFermataError(e).details}`),
-        );
-      }
-    });
-    call.on('error', (e) => {
-      if (gen === this.streamGen) this.onStreamEnd(address, toFermataError(e));
-    });
-    call.on('end', () => {
-      if (gen === this.streamGen)
-        this.onStreamEnd(address, new UnavailableError('the server ended the consume stream'));
-    });
+  private subscribe(call: grpc.ClientDuplexStream<pb.ConsumeRequest.$Properties, pb.ConsumeResponse>): void {
     call.write({
       subscribe: {
         topic: this.topic,
@@ -298,9 +265,8 @@ export class Subscription {
   private onData(address: string, res: pb.ConsumeResponse): void {
     if (res.subscribed) {
       this.subscribed = true;
-      if (this.stream !== undefined) this.settlements.useStream(this.stream);
-      this.reconnectAttempt = 0;
-      this.lastWasRedirect = false;
+      if (this.stream.call !== undefined) this.settlements.useStream(this.stream.call);
+      this.stream.healthy();
       const lease = toSafeNumber(res.subscribed.leaseMs, 'lease_ms');
       if (lease > 0) this.leaseMs = lease;
       this.conn.config.logger.debug('subscribed', { topic: this.topic, group: this.group, leader: address });
@@ -329,41 +295,20 @@ export class Subscription {
     else this.settlements.track(message.release()).catch((e) => this.settleFailed(message, e));
   }
 
-  private onStreamEnd(address: string | undefined, err: FermataError): void {
-    const call = this.stream;
-    this.stream = undefined;
+  /** The consume stream ended (`final`: it will not reopen). */
+  private streamEnded(err: FermataError, final: boolean): void {
     this.subscribed = false;
-    this.streamGen++;
-    call?.cancel();
     // Never handed over; the server keeps them leased to this stream until their leases run out.
     this.held.takeAll();
     this.transit.reset();
     this.settlements.dropStream();
-    if (this.state !== 'running') return;
-    if (err instanceof ClosedError || isPermanent(err)) {
-      this.fail(err);
-      return;
-    }
-    const redirected = address !== undefined && this.conn.noteFailure(address, err);
-    const waitMs = redirected && !this.lastWasRedirect ? 0 : this.conn.backoffMs(++this.reconnectAttempt);
-    this.lastWasRedirect = redirected;
-    const log = isRetryable(err) ? this.conn.config.logger.debug : this.conn.config.logger.warn;
-    log('consume stream ended; reconnecting', {
-      topic: this.topic,
-      group: this.group,
-      error: err.message,
-      waitMs,
-    });
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      void this.connect();
-    }, waitMs);
+    if (this.state === 'running' && final) this.fail(err);
   }
 
   private fail(err: FermataError): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    clearTimeout(this.reconnectTimer);
+    this.stream.stop();
     this.held.takeAll();
     this.settlements.close();
     this.conn.config.logger.error('subscription stopped', {
@@ -376,7 +321,7 @@ export class Subscription {
   }
 
   private sendCredit(n: number): void {
-    if (this.stream !== undefined && this.subscribed) this.stream.write({ credit: { n } });
+    if (this.stream.call !== undefined && this.subscribed) this.stream.call.write({ credit: { n } });
   }
 
   // ---- handlers ----
@@ -453,7 +398,6 @@ export class Subscription {
   private async drain(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closing';
-    clearTimeout(this.reconnectTimer);
     this.sendCredit(0);
     for (const message of this.buffered.splice(0)) {
       message.release().catch((e) => this.settleFailed(message, e));
@@ -473,14 +417,8 @@ export class Subscription {
     // Let the last acks coalesce and go out, then wait for their answers.
     await withTimeout(this.settlements.idle(), deadline - Date.now());
     this.state = 'closed';
-    const call = this.stream;
-    this.stream = undefined;
     this.subscribed = false;
-    this.streamGen++;
-    if (call !== undefined) {
-      call.end();
-      call.cancel();
-    }
+    this.stream.stop();
     this.settlements.close();
     this.resolveDone();
   }

@@ -417,6 +417,7 @@ export class FakeCluster {
           call.on('end', () => call.end());
           return;
         }
+        if (this.brokerOverrides.publishStream) return this.brokerOverrides.publishStream(call);
         let ended = false;
         this.publishStreamEnders.push(() => {
           if (ended) return;

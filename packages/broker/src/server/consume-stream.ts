@@ -1,13 +1,14 @@
 import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
+import { invariant } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
-import { type Consumer, type DeliverySink, heldAheadSchedule } from '../dispatch/dispatcher.js';
 import { DEFAULT_GROUP } from '../keys.js';
+import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
+import { leaderNotReady } from '../leader/proposer.js';
 import { AlreadyExistsError, LimitError, ValidationError } from '../state/errors.js';
 import { validateGroupName, validateLeaseMs, validateTopicName } from '../state/validation.js';
 import { errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
-import { ack, extend, nack, settleOutcome } from './grpc-broker.js';
-import { leaderNotReady } from './proposer.js';
+import { ack, extend, nack, settleOutcome } from './settle.js';
 
 /**
  * Most payload bytes in one stream message of deliveries: a batch is split
@@ -127,13 +128,13 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       await ctx.proposer.run({ kind: 'create-group', topic, group }).catch(ignoreExists);
       t = await ctx.reader.getTopic(topic);
     }
-    if (!t) throw new Error(`invariant: topic ${topic} missing after create`);
+    invariant(t, () => `topic ${topic} missing after create`);
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
 
     const queue = ctx.reader.queueHash(topic, group);
     const max = ctx.config.limits.maxConsumersPerGroup;
     const count = ctx.dispatcher.consumerCount(queue);
-    if (count >= max) throw new LimitError('maxConsumersPerGroup', 'subscribe.group', count + 1, max);
+    if (count >= max) throw new LimitError('maxConsumersPerGroup', max, count + 1, 'subscribe.group');
     if (ended) return;
     consumer = {
       id: ctx.dispatcher.newConsumerId(),

@@ -1,7 +1,8 @@
-import { NodeClosedError, NodeNotLeaderError, ProposalDroppedError, type RaftNode } from '@fermata/raft';
+import { NodeClosedError, NotLeaderError, ProposalDroppedError, type RaftNode } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
-import type { Dispatcher } from '../dispatch/dispatcher.js';
+import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
+import type { Proposer } from '../leader/proposer.js';
 import { ValidationError } from '../state/errors.js';
 import type { BrokerReader } from '../state/reader.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
@@ -10,7 +11,6 @@ import type { FermataConfig } from './config.js';
 import { checkDecoded } from './decode-guard.js';
 import { toErrorStatus, toGrpcStatus } from './grpc-status.js';
 import type { BrokerMetrics } from './metrics.js';
-import type { Proposer } from './proposer.js';
 
 /** What every RPC handler needs: the node, the state, and the leader-only parts. */
 export interface ServerContext {
@@ -41,18 +41,21 @@ export function topicFilter(ctx: ServerContext, metadata: grpc.Metadata): (topic
   return (topic) => who.can('admin', topic);
 }
 
-/** Throws NodeNotLeaderError (-> FAILED_PRECONDITION with the leader's address) unless this node leads. */
+/** This node does not lead: `leader` ('' = unknown) at its client `address`. */
+export function notLeaderError(leader: string, address: string): NotLeaderError {
+  return new NotLeaderError(
+    leader,
+    leader ? `not leader; leader is ${leader} at ${address}` : 'not leader; no leader is known',
+    { client: address, peer: '' },
+  );
+}
+
+/** Throws NotLeaderError (-> FAILED_PRECONDITION with the leader's address) unless this node leads. */
 export function requireLeader(ctx: ServerContext): void {
   if (ctx.node.isLeader() && !ctx.stopping) return;
   const s = ctx.node.status();
   const leader = s.leader === ctx.node.id ? '' : s.leader;
-  const address = leader ? s.leaderAddress : '';
-  throw new NodeNotLeaderError(
-    leader,
-    address,
-    '',
-    leader ? `not leader; leader is ${leader} at ${address}` : 'not leader; no leader is known',
-  );
+  throw notLeaderError(leader, leader ? s.leaderAddress : '');
 }
 
 /**

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { AdminHandlers, ClusterHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import type { MemberStatus } from '@fermata/raft';
+import { invariant } from '@fermata/raft';
 import { DEFAULT_GROUP } from '../keys.js';
 import { settingsFromProto, settingsToProto } from '../state/commands.js';
 import { ValidationError } from '../state/errors.js';
@@ -41,7 +42,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
     createTopic: unary(ctx, async (req) => {
       const settings = field('settings.', () => settingsFromProto(req.settings));
       const r = await run({ kind: 'create-topic', name: name(req.name, 'name'), settings });
-      if (r.kind !== 'create-topic') throw new Error(`invariant: create-topic answered with ${r.kind}`);
+      invariant(r.kind === 'create-topic', () => `create-topic answered with ${r.kind}`);
       return { topic: topicProto(r.topic) };
     }),
     updateTopic: unary(ctx, async (req) => {
@@ -52,12 +53,12 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
         settings,
         updateMask: req.updateMask,
       });
-      if (r.kind !== 'update-topic') throw new Error(`invariant: update-topic answered with ${r.kind}`);
+      invariant(r.kind === 'update-topic', () => `update-topic answered with ${r.kind}`);
       return { topic: topicProto(r.topic) };
     }),
     deleteTopic: unary(ctx, async (req) => {
       const r = await run({ kind: 'delete-topic', name: name(req.name, 'name') });
-      if (r.kind !== 'delete-topic') throw new Error(`invariant: delete-topic answered with ${r.kind}`);
+      invariant(r.kind === 'delete-topic', () => `delete-topic answered with ${r.kind}`);
       return { removedMessages: toUint64(BigInt(r.removedMessages)) };
     }),
     listTopics: unary(ctx, async (_req, call) => {
@@ -85,14 +86,14 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
         topic: name(req.topic, 'topic'),
         group: name(req.group, 'group'),
       });
-      if (r.kind !== 'create-group') throw new Error(`invariant: create-group answered with ${r.kind}`);
+      invariant(r.kind === 'create-group', () => `create-group answered with ${r.kind}`);
       return { topic: topicProto(r.topic) };
     }),
     deleteGroup: unary(ctx, async (req) => {
       const group = name(req.group, 'group');
       if (group === DEFAULT_GROUP) throw new ValidationError('group', 'the default group cannot be deleted');
       const r = await run({ kind: 'delete-group', topic: name(req.topic, 'topic'), group });
-      if (r.kind !== 'delete-group') throw new Error(`invariant: delete-group answered with ${r.kind}`);
+      invariant(r.kind === 'delete-group', () => `delete-group answered with ${r.kind}`);
       return { removedMessages: toUint64(BigInt(r.removedMessages)) };
     }),
   };

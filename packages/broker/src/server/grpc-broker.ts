@@ -8,17 +8,17 @@ import {
   uint64ForWire,
   v1,
 } from '@fermata/protocol';
+import { invariant } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
-import { inQueue } from '../keys.js';
 import { type PublishInput, publishInputFromProto, type Target } from '../state/commands.js';
 import { ValidationError } from '../state/errors.js';
 import type { MessageStateName } from '../state/reader.js';
 import type { BodyRec } from '../state/records.js';
-import type { PublishResultItem, SettleOutcome } from '../state/results.js';
-import { validateLeaseMs, validateTag } from '../state/validation.js';
+import type { PublishResultItem } from '../state/results.js';
 import { handleConsume } from './consume-stream.js';
 import { errorStatus, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
 import { checkDecoded } from './decode-guard.js';
+import { ack, extend, nack, settleOutcome } from './settle.js';
 
 const i64 = int64FromSafe;
 
@@ -63,101 +63,6 @@ function publishResults(results: readonly PublishResultItem[]): pb.PublishResult
     deduplicated: r.deduplicated,
     dueAtMs: numberAsInt64(r.dueAtMs),
   }));
-}
-
-const NO_TAG = new Uint8Array(0);
-
-/** An outcome for the wire: one per settled tag, so no Long and no empty array of its own. */
-export function settleOutcome(o: SettleOutcome): pb.SettleOutcome.$Properties {
-  return {
-    tag: o.tag,
-    status:
-      o.status === 'ok' ? v1.SettleStatus.SETTLE_STATUS_OK : v1.SettleStatus.SETTLE_STATUS_LEASE_EXPIRED,
-    newTag: o.newTag ?? NO_TAG,
-    dueAtMs: numberAsInt64(o.dueAtMs ?? 0),
-  };
-}
-
-export async function ack(ctx: ServerContext, tags: readonly Uint8Array[]): Promise<SettleOutcome[]> {
-  requireLeader(ctx);
-  if (tags.length === 0) throw new ValidationError('tags', 'name at least one delivery tag');
-  tags.forEach((t, i) => {
-    validateTag(t, `tags[${i}]`);
-  });
-  // The consumer no longer holds what it acks: its window slots free now, not a Raft round later
-  // (a failed ack changes nothing stored: the delivery comes back when its lease ends).
-  for (const t of tags) ctx.dispatcher.settled(t);
-  const outcomes = await ctx.proposer.ack(tags);
-  await countSettled(
-    ctx,
-    ctx.metrics.acks,
-    outcomes.filter((o) => o.status === 'ok').map((o) => o.tag),
-  );
-  return [...outcomes];
-}
-
-export async function nack(ctx: ServerContext, tag: Uint8Array, delayMs: number): Promise<SettleOutcome> {
-  requireLeader(ctx);
-  validateTag(tag, 'tag');
-  if (!Number.isInteger(delayMs) || delayMs < 0) throw new ValidationError('delay_ms', 'must be >= 0');
-  if (delayMs > ctx.sm.limits.maxDelayMs)
-    throw new ValidationError('delay_ms', `exceeds maxDelayMs = ${ctx.sm.limits.maxDelayMs}`);
-  ctx.dispatcher.settled(tag); // like ack: the slot frees when the consumer lets go
-  const r = await ctx.proposer.run({ kind: 'nack', tag, delayMs });
-  if (r.kind !== 'nack') throw new Error(`invariant: nack answered with ${r.kind}`);
-  if (r.outcome.status === 'ok') await countSettled(ctx, ctx.metrics.nacks, [tag]);
-  return r.outcome;
-}
-
-export async function extend(ctx: ServerContext, tag: Uint8Array, leaseMs: number): Promise<SettleOutcome> {
-  requireLeader(ctx);
-  validateTag(tag, 'tag');
-  validateLeaseMs(leaseMs, ctx.sm.limits, 'lease_ms');
-  const r = await ctx.proposer.run({ kind: 'extend', tag, leaseMs });
-  if (r.kind !== 'extend') throw new Error(`invariant: extend answered with ${r.kind}`);
-  if (r.outcome.status === 'ok' && r.outcome.newTag) {
-    ctx.dispatcher.settled(tag, { tag: r.outcome.newTag, leaseEndMs: r.outcome.dueAtMs ?? 0 });
-  }
-  return r.outcome;
-}
-
-/** Queue hash -> topic name, per server (a hash always names the same queue). */
-const topicNames = new WeakMap<ServerContext, Map<bigint, string>>();
-
-/** Counts settled tags per topic (the topic is found from the tag's queue hash). */
-async function countSettled(
-  ctx: ServerContext,
-  counter: ServerContext['metrics']['acks'],
-  tags: readonly Uint8Array[],
-): Promise<void> {
-  if (tags.length === 0) return;
-  let names = topicNames.get(ctx);
-  if (!names) {
-    names = new Map();
-    topicNames.set(ctx, names);
-  }
-  const perQueue = new Map<bigint, number>();
-  // Tags of one queue come in runs (one consumer's acks): its hash is read once per run.
-  let queue = 0n;
-  let prev: Uint8Array | undefined;
-  for (const t of tags) {
-    if (!prev || !inQueue(t, prev)) queue = queueOfTag(t);
-    prev = t;
-    perQueue.set(queue, (perQueue.get(queue) ?? 0) + 1);
-  }
-  for (const [queue, n] of perQueue) {
-    let topic = names.get(queue);
-    if (topic === undefined) {
-      topic = (await ctx.reader.getQueue(queue).catch(() => undefined))?.topic;
-      if (topic !== undefined) names.set(queue, topic);
-    }
-    counter.inc({ topic: topic ?? '' }, n);
-  }
-}
-
-/** The queue hash is the first 8 bytes of a tag. */
-function queueOfTag(tag: Uint8Array): bigint {
-  return new DataView(tag.buffer, tag.byteOffset, 8).getBigUint64(0);
 }
 
 function target(m: { target?: 'id' | 'key'; id?: pb.CancelRequest['id']; key?: string | null }): Target {
@@ -261,7 +166,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
       requireLeader(ctx);
       if (!req.topic) throw new ValidationError('topic', 'must not be empty');
       const r = await ctx.proposer.run({ kind: 'cancel', topic: req.topic, target: target(req) });
-      if (r.kind !== 'cancel') throw new Error(`invariant: cancel answered with ${r.kind}`);
+      invariant(r.kind === 'cancel', () => `cancel answered with ${r.kind}`);
       return { status: CANCEL[r.result.status], id: toUint64(r.result.id ?? 0n) };
     }),
 
@@ -281,7 +186,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
         target: target(req),
         ...schedule,
       });
-      if (r.kind !== 'reschedule') throw new Error(`invariant: reschedule answered with ${r.kind}`);
+      invariant(r.kind === 'reschedule', () => `reschedule answered with ${r.kind}`);
       return {
         status: RESCHEDULE[r.result.status],
         dueAtMs: i64(r.result.dueAtMs ?? 0),

@@ -4,14 +4,14 @@
  * id and no stack or message from inside the server.
  */
 import { randomBytes } from 'node:crypto';
-import { ConfChangeInProgressError, InvalidConfChangeError, RaftLimitError } from '@fermata/raft';
+import { ConfChangeInProgressError, InvalidConfChangeError } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
+import { LeaderNotReadyError } from '../leader/errors.js';
 import {
   AlreadyExistsError,
   ConflictError,
   LimitError,
   NotFoundError,
-  StateError,
   ValidationError,
 } from '../state/errors.js';
 
@@ -101,9 +101,10 @@ export function classifyError(err: unknown, options: StatusOptions = {}): Mapped
   if (err instanceof LimitError) return limitStatus(err.message, err.limit, err.field);
   if (err instanceof NotFoundError) return { code: grpc.status.NOT_FOUND, message: err.message };
   if (err instanceof AlreadyExistsError) return { code: grpc.status.ALREADY_EXISTS, message: err.message };
-  if (err instanceof ConflictError || err instanceof StateError) {
+  if (err instanceof ConflictError) {
     return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
   }
+  if (err instanceof LeaderNotReadyError) return { code: grpc.status.UNAVAILABLE, message: err.message };
   if (isNotLeader(err)) {
     if (err.leader === '') {
       return {
@@ -125,9 +126,8 @@ export function classifyError(err: unknown, options: StatusOptions = {}): Mapped
           leaderAddress: address,
         };
   }
-  // Raft's limits (uncommitted bytes, entry size in the log store), and a typed limit from
-  // elsewhere that carries a `limit` name: all say which limit was hit.
-  if (err instanceof RaftLimitError || (named(err, 'LimitError') && typeof err['limit'] === 'string')) {
+  // A limit error from another copy of the class (another module instance) that carries a `limit` name.
+  if (named(err, 'LimitError') && typeof err['limit'] === 'string') {
     const e = err as unknown as { limit: string; field?: unknown };
     return limitStatus(err.message, e.limit, typeof e.field === 'string' ? e.field : undefined);
   }

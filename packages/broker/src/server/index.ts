@@ -88,7 +88,6 @@ export {
   type QueueGauges,
   type RaftGauges,
 } from './metrics.js';
-export { Proposer } from './proposer.js';
 export { type NodeStatus, type Readiness, readiness, readinessOf } from './readiness.js';
 export { repairResetTerm, TermRepairError } from './repair.js';
 export { type Security, securityConfigProblems, setupSecurity } from './security.js';

@@ -1,7 +1,7 @@
+import { invariant } from '@fermata/raft';
 import type { Command, Target } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { LimitError, ValidationError } from './errors.js';
-import { idKey, NS, requestSuffix, topicKeySuffix } from './layout.js';
 import { leaseHeld, type MessageIndexRec, type QueueEntryRec, type TopicRec } from './records.js';
 import type { CommandResult, ExpireOutcome, GroupChange } from './results.js';
 import { resolveDue } from './validation.js';
@@ -25,7 +25,7 @@ type Located =
 async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promise<Located> {
   let id: bigint;
   if ('key' in target) {
-    const rec = await ctx.getKey(topic.name, target.key);
+    const rec = await ctx.messages.getKey(topic.name, target.key);
     if (!rec) return { state: 'not-found' };
     if (rec.endedAtMs > 0)
       return rec.windowEndMs > ctx.nowMs ? { state: 'done', id: rec.id } : { state: 'not-found' };
@@ -33,11 +33,11 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
   } else {
     id = target.id;
   }
-  const index = await ctx.getIndex(id);
+  const index = await ctx.messages.getIndex(id);
   if (!index || index.topic !== topic.name) return { state: 'not-found' };
   if (index.done) return { state: 'done', id };
   const live = index.groups.filter((g) => g.outcome === 'live');
-  await ctx.txn.prefetch(live.map((g) => NS.queue.key(g.tag)));
+  await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
   const entries: { tag: Uint8Array; entry: QueueEntryRec }[] = [];
   const changes: GroupChange[] = [];
   let inFlight = false;
@@ -46,8 +46,8 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
       changes.push({ group: g.group, state: 'ended' });
       continue;
     }
-    const entry = await ctx.getEntry(g.tag);
-    if (!entry) throw new Error(`invariant: message ${id} group ${g.group} names a missing entry`);
+    const entry = await ctx.entries.get(g.tag);
+    invariant(entry, () => `message ${id} group ${g.group} names a missing entry`);
     const running = leaseHeld(entry, ctx.nowMs);
     inFlight ||= running;
     entries.push({ tag: g.tag, entry });
@@ -63,7 +63,7 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
  * finished) and the answer is CANCELLED.
  */
 export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise<CommandResult> {
-  const topic = await ctx.requireTopic(cmd.topic);
+  const topic = await ctx.topics.require(cmd.topic);
   const found = await locate(ctx, topic, cmd.target);
   if (found.state === 'not-found') return { kind: 'cancel', result: { status: 'not-found', groups: [] } };
   if (found.state === 'done')
@@ -71,14 +71,14 @@ export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise
   if (found.inFlight) {
     return { kind: 'cancel', result: { status: 'in-flight', id: found.id, groups: found.changes } };
   }
-  for (const { tag, entry } of found.entries) await ctx.removeEntry(topic, tag, entry, 'removed');
+  for (const { tag, entry } of found.entries) await ctx.entries.remove(topic, tag, entry, 'removed');
   return { kind: 'cancel', result: { status: 'cancelled', id: found.id, groups: found.changes } };
 }
 
 /** Reschedule is all-or-nothing like cancel: every remaining entry moves to the new due time. */
 export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>): Promise<CommandResult> {
   const dueAtMs = resolveDue(cmd, ctx.nowMs, ctx.limits);
-  const topic = await ctx.requireTopic(cmd.topic);
+  const topic = await ctx.topics.require(cmd.topic);
   const found = await locate(ctx, topic, cmd.target);
   if (found.state === 'not-found') return { kind: 'reschedule', result: { status: 'not-found', groups: [] } };
   if (found.state === 'done') {
@@ -88,7 +88,7 @@ export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>):
     return { kind: 'reschedule', result: { status: 'in-flight', id: found.id, groups: found.changes } };
   }
   for (const { tag, entry } of found.entries) {
-    await ctx.moveEntry(topic, tag, entry, { ...entry, dueAtMs, inFlight: false });
+    await ctx.entries.move(topic, tag, entry, { ...entry, dueAtMs, inFlight: false });
   }
   return {
     kind: 'reschedule',
@@ -104,15 +104,15 @@ export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>):
 export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise<CommandResult> {
   if (cmd.ids.length === 0) throw new ValidationError('ids', 'names no id');
   if (cmd.ids.length > ctx.limits.maxIdsPerCommand) {
-    throw new LimitError('maxIdsPerCommand', 'ids', cmd.ids.length, ctx.limits.maxIdsPerCommand);
+    throw new LimitError('maxIdsPerCommand', ctx.limits.maxIdsPerCommand, cmd.ids.length, 'ids');
   }
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
-  ctx.reserveIds(cmd.firstId, cmd.idCount);
+  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount);
   // The body too: a message whose entry never moved has no index record, its body implies it.
-  await ctx.txn.prefetch(cmd.ids.flatMap((id) => [NS.index.key(idKey(id)), NS.body.key(idKey(id))]));
+  await ctx.prefetch(ctx.messages.indexAndBodyReads(cmd.ids));
   const outcomes: ExpireOutcome[] = [];
   for (const id of cmd.ids) {
-    const index = await ctx.getIndex(id);
+    const index = await ctx.messages.getIndex(id);
     if (!index || index.done) {
       outcomes.push({ id, status: 'gone' });
       continue;
@@ -121,16 +121,16 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
       outcomes.push({ id, status: 'not-due' });
       continue;
     }
-    const topic = await ctx.getTopic(index.topic);
-    if (!topic) throw new Error(`invariant: message ${id} names missing topic ${index.topic}`);
+    const topic = await ctx.topics.get(index.topic);
+    invariant(topic, () => `message ${id} names missing topic ${index.topic}`);
     const deadLetter = topic.settings.expiryAction === 'dead-letter';
-    await ctx.txn.prefetch(index.groups.filter((g) => g.outcome === 'live').map((g) => NS.queue.key(g.tag)));
+    await ctx.prefetch(ctx.entries.reads(index.groups.filter((g) => g.outcome === 'live').map((g) => g.tag)));
     for (const g of index.groups) {
       if (g.outcome !== 'live') continue;
-      const entry = await ctx.getEntry(g.tag);
-      if (!entry) throw new Error(`invariant: message ${id} group ${g.group} names a missing entry`);
-      if (deadLetter) await ctx.deadLetter(topic, g.tag, entry, 'expired');
-      else await ctx.removeEntry(topic, g.tag, entry, 'expired');
+      const entry = await ctx.entries.get(g.tag);
+      invariant(entry, () => `message ${id} group ${g.group} names a missing entry`);
+      if (deadLetter) await ctx.deadLetters.deadLetter(topic, g.tag, entry, 'expired');
+      else await ctx.entries.remove(topic, g.tag, entry, 'expired');
     }
     outcomes.push({ id, status: deadLetter ? 'dead-lettered' : 'expired' });
   }
@@ -141,21 +141,18 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
 export async function applyPurgeKeys(ctx: ApplyContext, cmd: Of<'purge-keys'>): Promise<CommandResult> {
   // The command was validated as a whole before it got here (state-machine.ts `execute`).
   const requests = cmd.requests ?? [];
-  await ctx.txn.prefetch([
-    ...cmd.keys.map((k) => NS.keys.key(topicKeySuffix(k.topic, k.key))),
-    ...requests.map((k) => NS.requests.key(requestSuffix(k))),
-  ]);
+  await ctx.prefetch([...ctx.messages.keyReads(cmd.keys), ...ctx.requests.reads(requests)]);
   let purged = 0;
   for (const k of cmd.keys) {
-    const rec = await ctx.getKey(k.topic, k.key);
+    const rec = await ctx.messages.getKey(k.topic, k.key);
     if (!rec || rec.endedAtMs === 0 || rec.windowEndMs > ctx.nowMs) continue;
-    await ctx.forgetKey(k.topic, k.key, rec);
+    await ctx.messages.forgetKey(k.topic, k.key, rec);
     purged++;
   }
   for (const k of requests) {
-    const rec = await ctx.getRequest(k);
+    const rec = await ctx.requests.get(k);
     if (!rec || rec.windowEndMs > ctx.nowMs) continue;
-    ctx.forgetRequest(k, rec);
+    ctx.requests.forget(k, rec);
     purged++;
   }
   return { kind: 'purge-keys', purged };

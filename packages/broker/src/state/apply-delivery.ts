@@ -1,10 +1,17 @@
+import { invariant } from '@fermata/raft';
 import { DEFAULT_GROUP, inQueue, queueHashBytes } from '../keys.js';
 import type { Command } from './commands.js';
-import type { ApplyContext, TagEntries } from './context.js';
+import type { ApplyContext } from './context.js';
 import { LimitError, NotFoundError, ValidationError } from './errors.js';
-import { idKey, NS, topicKeySuffix } from './layout.js';
-import { leaseNotStarted, leaseRunning, type QueueEntryRec, withoutLease } from './records.js';
+import {
+  leaseNotStarted,
+  leaseRunning,
+  type MessageIndexRec,
+  type QueueEntryRec,
+  withoutLease,
+} from './records.js';
 import type { CommandResult, LeaseOutcome, SettleOutcome } from './results.js';
+import type { TagEntries } from './stores/entries.js';
 import {
   validateDuration,
   validateGroupName,
@@ -17,7 +24,7 @@ type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
 function checkTags(tags: readonly Uint8Array[], max: number): void {
   if (tags.length === 0) throw new ValidationError('tags', 'names no tag');
-  if (tags.length > max) throw new LimitError('maxTagsPerCommand', 'tags', tags.length, max);
+  if (tags.length > max) throw new LimitError('maxTagsPerCommand', max, tags.length, 'tags');
   tags.forEach((t, i) => {
     validateTag(t, `tags[${i}]`);
   });
@@ -35,21 +42,21 @@ async function prefetchTags(
   tags: readonly Uint8Array[],
   ack: boolean,
 ): Promise<TagEntries> {
-  const read = await ctx.entriesOf(tags);
-  let indexKeys: Uint8Array[] | undefined;
+  const read = await ctx.entries.entriesOf(tags);
+  let indexed: bigint[] | undefined;
   for (const entry of read.entries) {
-    if (entry && !entry.indexImplied) (indexKeys ??= []).push(NS.index.key(idKey(entry.id)));
+    if (entry && !entry.indexImplied) (indexed ??= []).push(entry.id);
   }
-  if (!indexKeys) return read; // every entry implies its index: no key either
-  await ctx.txn.prefetch(indexKeys);
+  if (!indexed) return read; // every entry implies its index: no key either
+  await ctx.prefetch(ctx.messages.indexReads(indexed));
   if (!ack) return read;
-  const keys: Uint8Array[] = [];
+  const keys: MessageIndexRec[] = [];
   for (const entry of read.entries) {
     if (!entry || entry.indexImplied) continue;
-    const idx = await ctx.getIndex(entry.id);
-    if (idx && idx.key !== '') keys.push(NS.keys.key(topicKeySuffix(idx.topic, idx.key)));
+    const idx = await ctx.messages.getIndex(entry.id);
+    if (idx && idx.key !== '') keys.push(idx);
   }
-  if (keys.length > 0) await ctx.txn.prefetch(keys);
+  if (keys.length > 0) await ctx.prefetch(ctx.messages.keyReads(keys));
   return read;
 }
 
@@ -69,17 +76,17 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   checkTags(cmd.tags, ctx.limits.maxTagsPerCommand);
   const aheadMs = cmd.aheadMs ?? 0;
   validateLeaseAheadMs(aheadMs, ctx.limits);
-  const topic = await ctx.requireTopic(cmd.topic);
+  const topic = await ctx.topics.require(cmd.topic);
   if (!topic.groups.includes(group)) throw new NotFoundError('group', `${cmd.topic}/${group}`);
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
-  ctx.reserveIds(cmd.firstId, cmd.idCount);
-  const hashBytes = queueHashBytes(ctx.queueHash(topic.name, group));
+  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount);
+  const hashBytes = queueHashBytes(ctx.queues.hash(topic.name, group));
 
   const read = await prefetchTags(ctx, cmd.tags, false);
   const outcomes: LeaseOutcome[] = [];
   for (let i = 0; i < cmd.tags.length; i++) {
     const tag = cmd.tags[i]!;
-    const entry = inQueue(tag, hashBytes) ? ctx.entryAt(read, i) : undefined;
+    const entry = inQueue(tag, hashBytes) ? ctx.entries.entryAt(read, i) : undefined;
     if (!entry || entry.topic !== topic.name || entry.group !== group) {
       outcomes.push({ tag, status: 'gone' });
       continue;
@@ -90,7 +97,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       continue;
     }
     if (entry.attempt >= topic.settings.maxAttempts) {
-      const deadLetterId = await ctx.deadLetter(topic, tag, entry, 'max_attempts');
+      const deadLetterId = await ctx.deadLetters.deadLetter(topic, tag, entry, 'max_attempts');
       outcomes.push(
         deadLetterId !== undefined
           ? { tag, status: 'dead-lettered', id: entry.id, deadLetterId }
@@ -107,7 +114,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       inFlight: true,
       deliveredAtMs: [...entry.deliveredAtMs, startMs],
     };
-    let newTag = ctx.moveEntry(topic, tag, entry, next);
+    let newTag = ctx.entries.move(topic, tag, entry, next);
     if (newTag instanceof Promise) newTag = await newTag;
     outcomes.push({
       tag,
@@ -124,15 +131,15 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
 
 /** The entry a tag names, when its lease still runs; otherwise the lease is over. */
 async function leasedEntry(ctx: ApplyContext, tag: Uint8Array) {
-  return leased(ctx, await ctx.getEntry(tag));
+  return leased(ctx, await ctx.entries.get(tag));
 }
 
 function leased(ctx: ApplyContext, entry: QueueEntryRec | undefined) {
   if (!entry || !leaseRunning(entry, ctx.nowMs)) return undefined;
-  const topic = ctx.cachedTopic(entry.topic);
+  const topic = ctx.topics.cached(entry.topic);
   if (topic) return { entry, topic };
-  return ctx.getTopic(entry.topic).then((t) => {
-    if (!t) throw new Error(`invariant: entry of message ${entry.id} names missing topic ${entry.topic}`);
+  return ctx.topics.get(entry.topic).then((t) => {
+    invariant(t, () => `entry of message ${entry.id} names missing topic ${entry.topic}`);
     return { entry, topic: t };
   });
 }
@@ -144,13 +151,13 @@ export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<Comma
   const outcomes: SettleOutcome[] = [];
   for (let i = 0; i < cmd.tags.length; i++) {
     const tag = cmd.tags[i]!;
-    let found = leased(ctx, ctx.entryAt(read, i));
+    let found = leased(ctx, ctx.entries.entryAt(read, i));
     if (found instanceof Promise) found = await found;
     if (!found) {
       outcomes.push({ tag, status: 'lease-expired' });
       continue;
     }
-    const removing = ctx.removeEntry(found.topic, tag, found.entry, 'done');
+    const removing = ctx.entries.remove(found.topic, tag, found.entry, 'done');
     if (removing) await removing;
     outcomes.push({ tag, status: 'ok' });
   }
@@ -161,20 +168,20 @@ export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<Comma
 export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<CommandResult> {
   validateTag(cmd.tag);
   validateDuration(cmd.delayMs, 'delay_ms', 'maxDelayMs', ctx.limits.maxDelayMs);
-  const ahead = await ctx.getEntry(cmd.tag);
+  const ahead = await ctx.entries.get(cmd.tag);
   if (ahead && leaseNotStarted(ahead, ctx.nowMs)) {
     // The leader hands back a lease taken ahead that nobody will get (its consumer left):
     // the entry is pending again at its own due time, the attempt not counted.
-    const topic = await ctx.requireTopic(ahead.topic);
+    const topic = await ctx.topics.require(ahead.topic);
     const pending = withoutLease(ahead);
     const dueAtMs = Math.max(pending.dueAtMs, ctx.nowMs + cmd.delayMs);
-    await ctx.moveEntry(topic, cmd.tag, ahead, { ...pending, dueAtMs });
+    await ctx.entries.move(topic, cmd.tag, ahead, { ...pending, dueAtMs });
     return { kind: 'nack', outcome: { tag: cmd.tag, status: 'ok', dueAtMs } };
   }
   const leased = await leasedEntry(ctx, cmd.tag);
   if (!leased) return { kind: 'nack', outcome: { tag: cmd.tag, status: 'lease-expired' } };
   const dueAtMs = ctx.nowMs + cmd.delayMs;
-  await ctx.moveEntry(leased.topic, cmd.tag, leased.entry, { ...leased.entry, dueAtMs, inFlight: false });
+  await ctx.entries.move(leased.topic, cmd.tag, leased.entry, { ...leased.entry, dueAtMs, inFlight: false });
   return { kind: 'nack', outcome: { tag: cmd.tag, status: 'ok', dueAtMs } };
 }
 
@@ -185,6 +192,6 @@ export async function applyExtend(ctx: ApplyContext, cmd: Of<'extend'>): Promise
   const leased = await leasedEntry(ctx, cmd.tag);
   if (!leased) return { kind: 'extend', outcome: { tag: cmd.tag, status: 'lease-expired' } };
   const dueAtMs = ctx.nowMs + cmd.leaseMs;
-  const newTag = await ctx.moveEntry(leased.topic, cmd.tag, leased.entry, { ...leased.entry, dueAtMs });
+  const newTag = await ctx.entries.move(leased.topic, cmd.tag, leased.entry, { ...leased.entry, dueAtMs });
   return { kind: 'extend', outcome: { tag: cmd.tag, status: 'ok', newTag, dueAtMs } };
 }

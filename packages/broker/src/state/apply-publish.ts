@@ -1,7 +1,6 @@
 import type { Command, PublishSpan } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { type StateError, ValidationError } from './errors.js';
-import { NS, requestSuffix, topicKeySuffix } from './layout.js';
 import type { BodyRec, TopicRec } from './records.js';
 import type { CommandResult, PublishResultItem } from './results.js';
 import { resolveDue } from './validation.js';
@@ -25,13 +24,15 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
     ? cmd.requests
     : [{ idempotencyKey: '', count: cmd.messages.length }];
   // One parallel round of reads for every request and message key the batch names.
-  const reads: Uint8Array[] = [];
   // A key without a request record (request-filter.ts) has nothing to read.
+  const requests: string[] = [];
   for (const s of spans)
-    if (s.idempotencyKey !== '' && ctx.mayHaveRequest(s.idempotencyKey))
-      reads.push(NS.requests.key(requestSuffix(s.idempotencyKey)));
-  for (const m of cmd.messages) if (m.key) reads.push(NS.keys.key(topicKeySuffix(m.topic, m.key)));
-  if (reads.length > 0) await ctx.txn.prefetch(reads);
+    if (s.idempotencyKey !== '' && ctx.requests.mayHave(s.idempotencyKey)) requests.push(s.idempotencyKey);
+  const keys: { topic: string; key: string }[] = [];
+  for (const m of cmd.messages) if (m.key) keys.push({ topic: m.topic, key: m.key });
+  if (requests.length + keys.length > 0) {
+    await ctx.prefetch([...ctx.requests.reads(requests), ...ctx.messages.keyReads(keys)]);
+  }
 
   const results: PublishResultItem[] = [];
   const refused: { request: number; error: StateError }[] = [];
@@ -40,8 +41,8 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
     const end = i + span.count;
     // Asked again, not reused from above: an earlier span of this entry may have used the same key.
     const earlier =
-      span.idempotencyKey !== '' && ctx.mayHaveRequest(span.idempotencyKey)
-        ? await ctx.getRequest(span.idempotencyKey)
+      span.idempotencyKey !== '' && ctx.requests.mayHave(span.idempotencyKey)
+        ? await ctx.requests.get(span.idempotencyKey)
         : undefined;
     if (earlier && earlier.windowEndMs > now) {
       if (earlier.results.length === span.count) {
@@ -66,8 +67,8 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
       results.push(r instanceof Promise ? await r : r);
     }
     if (span.idempotencyKey !== '') {
-      if (earlier) ctx.forgetRequest(span.idempotencyKey, earlier);
-      ctx.putRequest(span.idempotencyKey, {
+      if (earlier) ctx.requests.forget(span.idempotencyKey, earlier);
+      ctx.requests.put(span.idempotencyKey, {
         firstId: cmd.firstId + BigInt(first),
         appliedAtMs: now,
         results: results.slice(start),
@@ -88,11 +89,11 @@ function publishOne(
   i: number,
 ): PublishResultItem | Promise<PublishResultItem> {
   const m = cmd.messages[i]!;
-  const topic = ctx.cachedTopic(m.topic);
+  const topic = ctx.topics.cached(m.topic);
   if (!topic || (m.key ?? '') !== '') return publishOneAsync(ctx, cmd, i);
   const id = cmd.firstId + BigInt(i);
   const dueAtMs = resolveDue(m, ctx.nowMs, ctx.limits);
-  const adding = ctx.addMessage(topic, messageBody(ctx, topic, m, id, dueAtMs, ''));
+  const adding = ctx.entries.addMessage(topic, messageBody(ctx, topic, m, id, dueAtMs, ''));
   const result = { id, deduplicated: false, dueAtMs };
   return adding ? adding.then(() => result) : result;
 }
@@ -129,18 +130,18 @@ async function publishOneAsync(
   const now = ctx.nowMs;
   const m = cmd.messages[i]!;
   const id = cmd.firstId + BigInt(i);
-  const topic = await ctx.ensureTopic(m.topic);
+  const topic = await ctx.topics.ensure(m.topic);
   const dueAtMs = resolveDue(m, now, ctx.limits);
   const key = m.key ?? '';
   if (key !== '') {
-    const existing = await ctx.getKey(topic.name, key);
+    const existing = await ctx.messages.getKey(topic.name, key);
     if (existing && (existing.endedAtMs === 0 || existing.windowEndMs > now)) {
-      const body = existing.endedAtMs === 0 ? await ctx.getBody(existing.id) : undefined;
+      const body = existing.endedAtMs === 0 ? await ctx.messages.getBody(existing.id) : undefined;
       return { id: existing.id, deduplicated: true, dueAtMs: body?.dueAtMs ?? 0 };
     }
-    if (existing) await ctx.forgetKey(topic.name, key, existing);
-    ctx.putKey(topic.name, key, { id, endedAtMs: 0, windowEndMs: 0 });
+    if (existing) await ctx.messages.forgetKey(topic.name, key, existing);
+    ctx.messages.putKey(topic.name, key, { id, endedAtMs: 0, windowEndMs: 0 });
   }
-  await ctx.addMessage(topic, messageBody(ctx, topic, m, id, dueAtMs, key));
+  await ctx.entries.addMessage(topic, messageBody(ctx, topic, m, id, dueAtMs, key));
   return { id, deduplicated: false, dueAtMs };
 }

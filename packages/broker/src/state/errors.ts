@@ -1,16 +1,31 @@
 /**
  * The typed errors of the state machine. A command that fails with one of them
- * changes nothing. The server maps them to gRPC statuses in one place:
- * ValidationError -> INVALID_ARGUMENT, LimitError -> RESOURCE_EXHAUSTED (or
- * INVALID_ARGUMENT for a single oversized value), NotFoundError -> NOT_FOUND,
- * AlreadyExistsError -> ALREADY_EXISTS, ConflictError -> FAILED_PRECONDITION.
+ * changes nothing. The server maps them to gRPC statuses in one place
+ * (server/grpc-status.ts): ValidationError -> INVALID_ARGUMENT, LimitError ->
+ * RESOURCE_EXHAUSTED (or INVALID_ARGUMENT for a single oversized value),
+ * NotFoundError -> NOT_FOUND, AlreadyExistsError -> ALREADY_EXISTS,
+ * ConflictError -> FAILED_PRECONDITION. LimitError is raft's: one limit error
+ * for all the server code.
  */
-export abstract class StateError extends Error {
-  abstract readonly code: 'invalid' | 'limit' | 'not-found' | 'already-exists' | 'conflict';
+import { LimitError } from '@fermata/raft';
+
+export { LimitError };
+
+export type StateError = ValidationError | LimitError | NotFoundError | AlreadyExistsError | ConflictError;
+
+/** True for the errors a command may be refused with (the state is unchanged); anything else is a bug or I/O. */
+export function isStateError(err: unknown): err is StateError {
+  return (
+    err instanceof ValidationError ||
+    err instanceof LimitError ||
+    err instanceof NotFoundError ||
+    err instanceof AlreadyExistsError ||
+    err instanceof ConflictError
+  );
 }
 
 /** A field holds a value the command cannot have (`field` e.g. "messages[3].topic"). */
-export class ValidationError extends StateError {
+export class ValidationError extends Error {
   override readonly name = 'ValidationError';
   readonly code = 'invalid' as const;
   constructor(
@@ -21,21 +36,7 @@ export class ValidationError extends StateError {
   }
 }
 
-/** A named limit (see limits.ts) was exceeded. */
-export class LimitError extends StateError {
-  override readonly name = 'LimitError';
-  readonly code = 'limit' as const;
-  constructor(
-    readonly limit: string,
-    readonly field: string,
-    readonly value: number,
-    readonly max: number,
-  ) {
-    super(`${field}: ${value} exceeds the limit ${limit} = ${max}`);
-  }
-}
-
-export class NotFoundError extends StateError {
+export class NotFoundError extends Error {
   override readonly name = 'NotFoundError';
   readonly code = 'not-found' as const;
   constructor(
@@ -46,7 +47,7 @@ export class NotFoundError extends StateError {
   }
 }
 
-export class AlreadyExistsError extends StateError {
+export class AlreadyExistsError extends Error {
   override readonly name = 'AlreadyExistsError';
   readonly code = 'already-exists' as const;
   constructor(
@@ -58,7 +59,7 @@ export class AlreadyExistsError extends StateError {
 }
 
 /** The command is well formed but the state forbids it (queue-hash collision, id reuse, ...). */
-export class ConflictError extends StateError {
+export class ConflictError extends Error {
   override readonly name = 'ConflictError';
   readonly code = 'conflict' as const;
   constructor(

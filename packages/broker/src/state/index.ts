@@ -1,5 +1,4 @@
 export * from './commands.js';
-export type { DueChange } from './context.js';
 export * from './errors.js';
 export { EventRepository, IdsNotReadyError } from './event-repository.js';
 export { META, NS } from './layout.js';
@@ -9,6 +8,7 @@ export type * from './records.js';
 export type * from './results.js';
 export { SnapshotFormatError } from './snapshot.js';
 export { BrokerStateMachine, type BrokerStateMachineOptions, type DueListener } from './state-machine.js';
+export type { DueChange } from './stores/entries.js';
 export {
   deadLetterIdCount,
   deadLetterTopicOf,

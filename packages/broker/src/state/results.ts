@@ -1,13 +1,7 @@
 import type { StateError } from './errors.js';
-import type { TopicRec } from './records.js';
+import type { PublishResultItem, TopicRec } from './records.js';
 
-/** What applying one command returned (one per Raft entry; `undefined` for no-ops and conf changes). */
-export interface PublishResultItem {
-  readonly id: bigint;
-  readonly deduplicated: boolean;
-  /** The due time the message was (or, deduplicated, had been) published with; 0 if it already ended. */
-  readonly dueAtMs: number;
-}
+export type { PublishResultItem };
 
 export type LeaseStatus =
   /** Leased: deliver it under `newTag` until `leaseExpiresAtMs`. */
@@ -74,6 +68,7 @@ export interface ExpireOutcome {
   readonly status: ExpireStatus;
 }
 
+/** What applying one command returned (one per Raft entry; `undefined` for no-ops and conf changes). */
 export type CommandResult =
   | {
       readonly kind: 'publish';

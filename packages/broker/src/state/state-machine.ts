@@ -12,8 +12,8 @@ import { applyCancel, applyExpire, applyPurgeKeys, applyReschedule } from './app
 import { applyAck, applyExtend, applyLease, applyNack } from './apply-delivery.js';
 import { applyPublish } from './apply-publish.js';
 import { type Command, decodeCommand } from './commands.js';
-import { ApplyContext, type DueChange } from './context.js';
-import { StateError } from './errors.js';
+import { ApplyContext } from './context.js';
+import { isStateError } from './errors.js';
 import { EventRepository } from './event-repository.js';
 import { META, readU64, u64 } from './layout.js';
 import { type Limits, resolveLimits } from './limits.js';
@@ -22,6 +22,7 @@ import { cacheable, RecordCache } from './record-cache.js';
 import { RequestFilter } from './request-filter.js';
 import type { ApplyResult, CommandResult } from './results.js';
 import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot.js';
+import type { DueChange } from './stores/entries.js';
 import { keyId, Txn } from './txn.js';
 
 const DEFAULT_CACHE_ENTRIES = 32_768; // storage.recordCacheEntries' default
@@ -44,7 +45,7 @@ export interface BrokerStateMachineOptions {
   /**
    * Called synchronously after each applied batch with the tags of leases
    * taken ahead, not yet started, that the batch removed or moved (see
-   * ApplyContext.withdrawn). Must not throw.
+   * EntryStore.withdrawn). Must not throw.
    */
   readonly onWithdrawn?: (tags: readonly Uint8Array[]) => void;
 }
@@ -191,7 +192,7 @@ export class BrokerStateMachine implements StateMachine {
             ctx.nowMs = lastNow;
             results.push(await execute(ctx, cmd));
           } catch (err) {
-            if (!(err instanceof StateError)) throw err;
+            if (!isStateError(err)) throw err;
             txn.rollback(mark);
             results.push({ kind: 'error', error: err });
           }
@@ -199,7 +200,7 @@ export class BrokerStateMachine implements StateMachine {
         }
         this.ids.entryApplied(entry.term);
       }
-      ctx.flushQueues();
+      ctx.queues.flush();
       txn.put(META.appliedIndex, u64(applied));
       txn.put(META.lastId, u64(this.ids.lastId));
       txn.put(META.lastNowMs, u64(lastNow));
@@ -215,8 +216,8 @@ export class BrokerStateMachine implements StateMachine {
     }
     this.applied = applied;
     this.lastNow = lastNow;
-    if (this.onDue && ctx.dueChanges.size > 0) this.onDue([...ctx.dueChanges.values()]);
-    if (this.onWithdrawn && ctx.withdrawn.length > 0) this.onWithdrawn(ctx.withdrawn);
+    if (this.onDue && ctx.entries.dueChanges.size > 0) this.onDue([...ctx.entries.dueChanges.values()]);
+    if (this.onWithdrawn && ctx.entries.withdrawn.length > 0) this.onWithdrawn(ctx.entries.withdrawn);
     return results;
   }
 

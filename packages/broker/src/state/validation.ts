@@ -1,3 +1,6 @@
+// The rules that refuse a command for its shape or its limits, checked on the leader before a
+// command takes a log entry and again at apply. Over 400 lines: every field of every command
+// kind, kept together so that the leader's check and apply's check cannot drift apart.
 import { KEY_BYTES } from '../keys.js';
 import type { Command, PublishInput, PublishSpan, Target, TopicSettingsInput } from './commands.js';
 import { LimitError, ValidationError } from './errors.js';
@@ -15,7 +18,7 @@ const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 function checkName(name: string, field: string, what: string, limit: string, max: number): void {
   if (name.length === 0) throw new ValidationError(field, `${what} name is empty`);
   const bytes = utf8Bytes(name);
-  if (bytes > max) throw new LimitError(limit, field, bytes, max);
+  if (bytes > max) throw new LimitError(limit, max, bytes, field);
   if (!NAME_RE.test(name))
     throw new ValidationError(field, `${what} name "${name}" may hold only A-Z a-z 0-9 . _ -`);
 }
@@ -43,21 +46,21 @@ function checkInt(value: number, field: string): void {
 export function validateDuration(value: number, field: string, limit: string, max: number): void {
   checkInt(value, field);
   if (value < 0) throw new ValidationError(field, `must be >= 0, got ${value}`);
-  if (value > max) throw new LimitError(limit, field, value, max);
+  if (value > max) throw new LimitError(limit, max, value, field);
 }
 
 export function validateLeaseAheadMs(value: number, limits: Limits, field = 'ahead_ms'): void {
   checkInt(value, field);
   if (value < 0) throw new ValidationError(field, `must be >= 0, got ${value}`);
   if (value > limits.maxLeaseAheadMs)
-    throw new LimitError('maxLeaseAheadMs', field, value, limits.maxLeaseAheadMs);
+    throw new LimitError('maxLeaseAheadMs', limits.maxLeaseAheadMs, value, field);
 }
 
 export function validateLeaseMs(value: number, limits: Limits, field = 'lease_ms'): void {
   checkInt(value, field);
   if (value < limits.minLeaseMs)
     throw new ValidationError(field, `must be >= ${limits.minLeaseMs}, got ${value}`);
-  if (value > limits.maxLeaseMs) throw new LimitError('maxLeaseMs', field, value, limits.maxLeaseMs);
+  if (value > limits.maxLeaseMs) throw new LimitError('maxLeaseMs', limits.maxLeaseMs, value, field);
 }
 
 /**
@@ -87,7 +90,7 @@ export function resolveDue(
       throw new ValidationError(`${prefix}deliver_at_ms`, `must be >= 0, got ${s.deliverAtMs}`);
     const ahead = s.deliverAtMs - nowMs;
     if (ahead > limits.maxDelayMs)
-      throw new LimitError('maxDelayMs', `${prefix}deliver_at_ms`, ahead, limits.maxDelayMs);
+      throw new LimitError('maxDelayMs', limits.maxDelayMs, ahead, `${prefix}deliver_at_ms`);
     return Math.max(nowMs, s.deliverAtMs);
   }
   return nowMs;
@@ -138,12 +141,12 @@ export function validateMessage(m: PublishInput, nowMs: number, limits: Limits, 
   validateTopicName(m.topic, limits, `${prefix}topic`);
   if (!(m.payload instanceof Uint8Array)) throw new ValidationError(`${prefix}payload`, 'must be bytes');
   if (m.payload.length > limits.maxPayloadBytes) {
-    throw new LimitError('maxPayloadBytes', `${prefix}payload`, m.payload.length, limits.maxPayloadBytes);
+    throw new LimitError('maxPayloadBytes', limits.maxPayloadBytes, m.payload.length, `${prefix}payload`);
   }
   const headers = m.headers ?? {};
   const names = Object.keys(headers);
   if (names.length > limits.maxHeaderCount) {
-    throw new LimitError('maxHeaderCount', `${prefix}headers`, names.length, limits.maxHeaderCount);
+    throw new LimitError('maxHeaderCount', limits.maxHeaderCount, names.length, `${prefix}headers`);
   }
   let headerBytes = 0;
   for (const name of names) {
@@ -151,11 +154,11 @@ export function validateMessage(m: PublishInput, nowMs: number, limits: Limits, 
     headerBytes += utf8Bytes(name) + utf8Bytes(headers[name] ?? '');
   }
   if (headerBytes > limits.maxHeadersBytes) {
-    throw new LimitError('maxHeadersBytes', `${prefix}headers`, headerBytes, limits.maxHeadersBytes);
+    throw new LimitError('maxHeadersBytes', limits.maxHeadersBytes, headerBytes, `${prefix}headers`);
   }
   const key = m.key ?? '';
   if (utf8Bytes(key) > limits.maxKeyBytes) {
-    throw new LimitError('maxKeyBytes', `${prefix}key`, utf8Bytes(key), limits.maxKeyBytes);
+    throw new LimitError('maxKeyBytes', limits.maxKeyBytes, utf8Bytes(key), `${prefix}key`);
   }
   resolveDue(m, nowMs, limits, prefix);
   validateDuration(m.ttlMs ?? 0, `${prefix}ttl_ms`, 'maxTtlMs', limits.maxTtlMs);
@@ -171,7 +174,7 @@ export function validateMessage(m: PublishInput, nowMs: number, limits: Limits, 
 export function validatePublish(messages: readonly PublishInput[], nowMs: number, limits: Limits): void {
   if (messages.length === 0) throw new ValidationError('messages', 'a publish holds at least one message');
   if (messages.length > limits.maxBatchMessages) {
-    throw new LimitError('maxBatchMessages', 'messages', messages.length, limits.maxBatchMessages);
+    throw new LimitError('maxBatchMessages', limits.maxBatchMessages, messages.length, 'messages');
   }
   let total = 0;
   for (let i = 0; i < messages.length; i++) {
@@ -181,14 +184,14 @@ export function validatePublish(messages: readonly PublishInput[], nowMs: number
       : validateMessage(m, nowMs, limits, `messages[${i}].`);
   }
   if (total > limits.maxBatchPayloadBytes) {
-    throw new LimitError('maxBatchPayloadBytes', 'messages', total, limits.maxBatchPayloadBytes);
+    throw new LimitError('maxBatchPayloadBytes', limits.maxBatchPayloadBytes, total, 'messages');
   }
 }
 
 /** A publish request's idempotency key: empty (none) or at most maxKeyBytes of UTF-8. */
 export function validateIdempotencyKey(key: string, limits: Limits, field = 'idempotency_key'): void {
   const bytes = utf8Bytes(key);
-  if (bytes > limits.maxKeyBytes) throw new LimitError('maxKeyBytes', field, bytes, limits.maxKeyBytes);
+  if (bytes > limits.maxKeyBytes) throw new LimitError('maxKeyBytes', limits.maxKeyBytes, bytes, field);
 }
 
 /** The request spans of a publish entry: counts >= 1 that sum to the entry's messages. */
@@ -226,7 +229,7 @@ function checkSettings(s: TopicSettings, limits: Limits): void {
   if (s.maxAttempts < 1)
     throw new ValidationError('settings.max_attempts', `must be >= 1, got ${s.maxAttempts}`);
   if (s.maxAttempts > limits.maxMaxAttempts) {
-    throw new LimitError('maxMaxAttempts', 'settings.max_attempts', s.maxAttempts, limits.maxMaxAttempts);
+    throw new LimitError('maxMaxAttempts', limits.maxMaxAttempts, s.maxAttempts, 'settings.max_attempts');
   }
   validateLeaseMs(s.defaultLeaseMs, limits, 'settings.default_lease_ms');
   if (s.deadLetterTopic !== '') validateTopicName(s.deadLetterTopic, limits, 'settings.dead_letter_topic');
@@ -295,7 +298,7 @@ export function deadLetterTopicOf(topic: string, settings: TopicSettings): strin
 function checkTagList(tags: readonly Uint8Array[], limits: Limits): void {
   if (tags.length === 0) throw new ValidationError('tags', 'names no tag');
   if (tags.length > limits.maxTagsPerCommand) {
-    throw new LimitError('maxTagsPerCommand', 'tags', tags.length, limits.maxTagsPerCommand);
+    throw new LimitError('maxTagsPerCommand', limits.maxTagsPerCommand, tags.length, 'tags');
   }
   tags.forEach((t, i) => {
     validateTag(t, `tags[${i}]`);
@@ -306,7 +309,7 @@ function checkTarget(t: Target, limits: Limits): void {
   if ('key' in t) {
     if (t.key === '') throw new ValidationError('key', 'is empty');
     const bytes = utf8Bytes(t.key);
-    if (bytes > limits.maxKeyBytes) throw new LimitError('maxKeyBytes', 'key', bytes, limits.maxKeyBytes);
+    if (bytes > limits.maxKeyBytes) throw new LimitError('maxKeyBytes', limits.maxKeyBytes, bytes, 'key');
   } else if (t.id <= 0n) {
     throw new ValidationError('id', `must be > 0, got ${t.id}`);
   }
@@ -353,17 +356,17 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
     case 'expire':
       if (cmd.ids.length === 0) throw new ValidationError('ids', 'names no id');
       if (cmd.ids.length > limits.maxIdsPerCommand) {
-        throw new LimitError('maxIdsPerCommand', 'ids', cmd.ids.length, limits.maxIdsPerCommand);
+        throw new LimitError('maxIdsPerCommand', limits.maxIdsPerCommand, cmd.ids.length, 'ids');
       }
       return;
     case 'purge-keys': {
       const requests = cmd.requests ?? [];
       if (cmd.keys.length === 0 && requests.length === 0) throw new ValidationError('keys', 'names no key');
       if (cmd.keys.length > limits.maxIdsPerCommand) {
-        throw new LimitError('maxIdsPerCommand', 'keys', cmd.keys.length, limits.maxIdsPerCommand);
+        throw new LimitError('maxIdsPerCommand', limits.maxIdsPerCommand, cmd.keys.length, 'keys');
       }
       if (requests.length > limits.maxIdsPerCommand) {
-        throw new LimitError('maxIdsPerCommand', 'requests', requests.length, limits.maxIdsPerCommand);
+        throw new LimitError('maxIdsPerCommand', limits.maxIdsPerCommand, requests.length, 'requests');
       }
       cmd.keys.forEach((k, i) => {
         validateTopicName(k.topic, limits, `keys[${i}].topic`);

@@ -2,9 +2,12 @@ export { applyConfChange, decodeConfChange, encodeConfChange, validateConfChange
 export {
   ConfChangeInProgressError,
   InvalidConfChangeError,
+  InvariantError,
+  invariant,
+  type LeaderAddresses,
+  LimitError,
   NotLeaderError,
   RaftInvariantError,
-  RaftLimitError,
 } from './errors.js';
 export { MemoryLog } from './memory-log.js';
 export {

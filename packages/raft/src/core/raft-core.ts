@@ -20,7 +20,7 @@ import {
   isEmptyConf,
   validateConfChange,
 } from './conf-change.js';
-import { ConfChangeInProgressError, invariant, NotLeaderError, RaftLimitError } from './errors.js';
+import { ConfChangeInProgressError, invariant, LimitError, NotLeaderError } from './errors.js';
 import { Progress, type ProgressState } from './progress.js';
 import { RaftLog } from './raft-log.js';
 import { decodeReadSeq, encodeReadSeq, ReadOnlyQueue } from './read-only.js';
@@ -250,9 +250,10 @@ export class RaftCore {
   propose(data: Uint8Array): { index: number; term: number } {
     this.assertCanPropose();
     if (this.uncommittedBytes > 0 && this.uncommittedBytes + data.length > this.maxUncommittedBytes) {
-      throw new RaftLimitError(
+      throw new LimitError(
         'maxUncommittedBytes',
-        `uncommitted proposals exceed maxUncommittedBytes=${this.maxUncommittedBytes} (have ${this.uncommittedBytes}, adding ${data.length})`,
+        this.maxUncommittedBytes,
+        this.uncommittedBytes + data.length,
       );
     }
     return this.appendEntry('normal', data);

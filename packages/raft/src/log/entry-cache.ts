@@ -5,7 +5,7 @@
  * the cache exceeds its byte budget.
  */
 import type { Entry } from '../types.js';
-import { assert } from './errors.js';
+import { invariant } from './errors.js';
 
 export class EntryCache {
   private entries: Entry[] = [];
@@ -32,7 +32,7 @@ export class EntryCache {
 
   push(entry: Entry): void {
     const expected = this.start + this.entries.length - this.head;
-    assert(entry.index === expected, () => `cache push of index ${entry.index}, expected ${expected}`);
+    invariant(entry.index === expected, () => `cache push of index ${entry.index}, expected ${expected}`);
     this.entries.push(entry);
     this.bytes += entry.data.length;
   }

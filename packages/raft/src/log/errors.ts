@@ -16,19 +16,4 @@ export class CorruptionError extends Error {
   }
 }
 
-/** A configured size limit was exceeded; `limit` names it (e.g. `maxEntryBytes`). */
-export class LimitError extends Error {
-  override readonly name = 'LimitError';
-  constructor(
-    readonly limit: string,
-    readonly max: number,
-    readonly actual: number,
-  ) {
-    super(`limit ${limit} exceeded: ${actual} > ${max}`);
-  }
-}
-
-/** Throws with the values in the message when an invariant is broken. */
-export function assert(condition: boolean, message: () => string): asserts condition {
-  if (!condition) throw new Error(`invariant violated: ${message()}`);
-}
+export { invariant, LimitError } from '../core/errors.js';

@@ -17,7 +17,7 @@ import {
   removeStaleTempFiles,
   writeFileAtomic,
 } from './atomic-file.js';
-import { assert, CorruptionError } from './errors.js';
+import { CorruptionError, invariant } from './errors.js';
 
 export const HARD_STATE_FILE = 'hard-state';
 export const EMPTY_HARD_STATE: HardState = { term: 0, vote: '', commit: 0 };
@@ -74,7 +74,7 @@ export class HardStateFile {
 
   /** Durably replaces the state; resolves once the rename and directory are fsynced. */
   save(state: HardState, options?: AtomicWriteOptions): Promise<void> {
-    assert(
+    invariant(
       state.term >= this.current.term,
       () => `hard state term went backwards: ${this.current.term} -> ${state.term}`,
     );

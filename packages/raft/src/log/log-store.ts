@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import type { Entry, LogReader, SnapshotMeta } from '../types.js';
 import { removeStaleTempFiles } from './atomic-file.js';
 import { EntryCache } from './entry-cache.js';
-import { assert, CorruptionError, LimitError } from './errors.js';
+import { CorruptionError, invariant, LimitError } from './errors.js';
 import { decodeFrame, encodeFrame, frameBytes, SEGMENT_HEADER_BYTES, segmentFileName } from './frame.js';
 import { type FsyncSample, GroupWriter, type Segment } from './group-writer.js';
 import { readAt } from './read-at.js';
@@ -69,7 +69,7 @@ export class LogStore implements LogReader {
   private constructor(options: LogStoreOptions) {
     this.segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     this.maxEntryBytes = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
-    assert(this.segmentBytes > SEGMENT_HEADER_BYTES, () => `segmentBytes ${this.segmentBytes} too small`);
+    invariant(this.segmentBytes > SEGMENT_HEADER_BYTES, () => `segmentBytes ${this.segmentBytes} too small`);
     this.logDir = join(options.dir, 'log');
     mkdirSync(this.logDir, { recursive: true });
     const metaPath = join(options.dir, SNAPSHOT_META_FILE);
@@ -120,7 +120,7 @@ export class LogStore implements LogReader {
   }
 
   entries(lo: number, hi: number, maxBytes: number): Entry[] {
-    assert(
+    invariant(
       this.first <= lo && lo <= hi && hi <= this.lastIndex() + 1,
       () => `entries(${lo}, ${hi}) outside [${this.first}, ${this.lastIndex() + 1})`,
     );
@@ -169,17 +169,20 @@ export class LogStore implements LogReader {
     const head = entries[0];
     if (head === undefined) return this.sync();
     const last = this.lastIndex();
-    assert(
+    invariant(
       head.index >= this.first && head.index <= last + 1,
       () => `append at ${head.index}: log is [${this.first}, ${last}], snapshot at ${this.meta.index}`,
     );
     let prevTerm = this.term(head.index - 1)!;
     entries.forEach((e, k) => {
-      assert(
+      invariant(
         e.index === head.index + k,
         () => `entries not contiguous: ${e.index} at position ${k} after ${head.index}`,
       );
-      assert(e.term >= prevTerm, () => `term goes backwards at index ${e.index}: ${prevTerm} -> ${e.term}`);
+      invariant(
+        e.term >= prevTerm,
+        () => `term goes backwards at index ${e.index}: ${prevTerm} -> ${e.term}`,
+      );
       if (e.data.length > this.maxEntryBytes)
         throw new LimitError('maxEntryBytes', this.maxEntryBytes, e.data.length);
       prevTerm = e.term;
@@ -188,12 +191,12 @@ export class LogStore implements LogReader {
     const kept = head.index <= last ? this.matchingPrefix(entries) : 0;
     const cut = head.index + kept; // first index rewritten or dropped
     if (cut <= last) {
-      assert(
+      invariant(
         cut > this.meta.index,
         () =>
           `append at ${head.index} would truncate from ${cut}, at or below the snapshot at ${this.meta.index}`,
       );
-      assert(
+      invariant(
         options.commit === undefined || cut > options.commit,
         () =>
           `append at ${head.index} would truncate committed entries from ${cut} (commit ${options.commit}, ` +
@@ -244,11 +247,11 @@ export class LogStore implements LogReader {
    * log's term there). Entries stay; compact() may then drop those below it.
    */
   recordSnapshot(meta: SnapshotMeta): Promise<void> {
-    assert(
+    invariant(
       meta.index >= this.meta.index,
       () => `snapshot ${meta.index} older than recorded ${this.meta.index}`,
     );
-    assert(
+    invariant(
       this.term(meta.index) === meta.term,
       () => `snapshot at ${meta.index} term ${meta.term}, log has term ${this.term(meta.index)}`,
     );
@@ -262,7 +265,7 @@ export class LogStore implements LogReader {
    * segment). Requires a recorded snapshot at >= index.
    */
   compact(index: number): Promise<void> {
-    assert(
+    invariant(
       index <= this.meta.index,
       () => `compact(${index}) beyond the recorded snapshot ${this.meta.index}`,
     );
@@ -291,7 +294,7 @@ export class LogStore implements LogReader {
    * segments that disagree with it (see recovery.ts).
    */
   installSnapshot(meta: SnapshotMeta): Promise<void> {
-    assert(
+    invariant(
       meta.index >= this.meta.index,
       () => `install of snapshot ${meta.index} older than ${this.meta.index}`,
     );

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { SnapshotMeta } from '../types.js';
 import { fsyncDirectoryAsync, removeStaleTempFiles, tempPathFor } from './atomic-file.js';
-import { assert, CorruptionError, LimitError } from './errors.js';
+import { CorruptionError, invariant, LimitError } from './errors.js';
 import { decodeSnapshotMeta, encodeSnapshotMeta } from './snapshot-meta-file.js';
 
 const HEADER_MAGIC = 0x504e_5346; // "FSNP"
@@ -60,7 +60,7 @@ export class SnapshotFiles {
   ) {
     this.chunkBytes = options.chunkBytes ?? DEFAULT_SNAPSHOT_CHUNK_BYTES;
     this.maxSnapshotBytes = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
-    assert(this.chunkBytes > 0, () => `chunkBytes ${this.chunkBytes} must be positive`);
+    invariant(this.chunkBytes > 0, () => `chunkBytes ${this.chunkBytes} must be positive`);
     mkdirSync(dir, { recursive: true });
     this.path = join(dir, SNAPSHOT_FILE);
     removeStaleTempFiles(dir, this.path);

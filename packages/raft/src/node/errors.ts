@@ -2,20 +2,13 @@ import { NotLeaderError } from '../core/errors.js';
 import type { NodeId } from '../types.js';
 
 /**
- * NotLeaderError as the node reports it: the core's error plus the leader's
- * addresses when this node knows them ('' otherwise), so the broker can answer
- * FAILED_PRECONDITION with the leader's client address.
+ * The node driver's way of building a NotLeaderError with the leader's
+ * addresses: the same class (`instanceof NotLeaderError`, name
+ * 'NotLeaderError'); new code constructs NotLeaderError itself.
  */
 export class NodeNotLeaderError extends NotLeaderError {
-  constructor(
-    leader: NodeId,
-    /** The leader's client (broker API) address. */
-    readonly leaderAddress: string,
-    /** The leader's Raft peer address. */
-    readonly leaderPeerAddress: string,
-    message?: string,
-  ) {
-    super(leader, message);
+  constructor(leader: NodeId, leaderAddress: string, leaderPeerAddress: string, message?: string) {
+    super(leader, message, { client: leaderAddress, peer: leaderPeerAddress });
   }
 }
 

@@ -2,9 +2,9 @@ import { createHash, type Hash } from 'node:crypto';
 import {
   ConfChangeInProgressError,
   InvalidConfChangeError,
+  InvariantError,
+  LimitError,
   NotLeaderError,
-  RaftInvariantError,
-  RaftLimitError,
 } from '../core/errors.js';
 import { MemoryLog } from '../core/memory-log.js';
 import type { ConfChange, Entry, HardState, Message, NodeId, Ready } from '../types.js';
@@ -174,7 +174,7 @@ export class Simulation {
       return this.result(true);
     } catch (err) {
       if (err instanceof InvariantViolation) return this.result(false, err.invariant, err.values);
-      if (err instanceof RaftInvariantError) return this.result(false, `core:${err.invariant}`, err.values);
+      if (err instanceof InvariantError) return this.result(false, `core:${err.invariant}`, err.values);
       return this.result(false, 'exception', { error: String(err instanceof Error ? err.stack : err) });
     }
   }
@@ -490,7 +490,7 @@ export class Simulation {
       this.pump(n);
       return at;
     } catch (err) {
-      if (err instanceof NotLeaderError || err instanceof RaftLimitError) {
+      if (err instanceof NotLeaderError || err instanceof LimitError) {
         this.trace(`propose ${n.id} refused ${err.name}`);
         return undefined;
       }

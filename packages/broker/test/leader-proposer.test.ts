@@ -1,6 +1,7 @@
 import type { Entry, RaftNode } from '@fermata/raft';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_ACK_ENTRIES_IN_FLIGHT, MAX_QUEUED_ACK_TAGS, Proposer } from '../src/server/proposer.js';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/leader/manual-clock.js';
+import { MAX_ACK_ENTRIES_IN_FLIGHT, MAX_QUEUED_ACK_TAGS, Proposer } from '../src/leader/proposer.js';
 import { type Command, decodeCommand } from '../src/state/commands.js';
 import { LimitError } from '../src/state/errors.js';
 import { Harness, text } from './state-harness.js';
@@ -119,21 +120,18 @@ describe('Proposer: acks share entries', () => {
   });
 
   describe('linger (dispatcher.ackLingerMs)', () => {
-    afterEach(() => {
-      vi.useRealTimers();
-    });
     const ackTags = (log: HeldLog) => log.commands().map((c) => (c.kind === 'ack' ? c.tags.length : -1));
 
     it('a client awaiting each answer never waits; concurrent acks then wait out the linger together', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
       const h = await Harness.create();
-      h.now = Date.now();
+      const clock = new ManualClock(h.now);
       await h.publish(...Array.from({ length: 8 }, (_, i) => ({ topic: 't', payload: text(`m${i}`) })));
       const tags = (await h.leaseAll('t', 'default', 60_000)).map((o) => o.newTag!);
       const log = new HeldLog(h);
       const proposer = new Proposer(log as unknown as RaftNode, h.sm, {
         publishIdempotency: true,
         ackLingerMs: 1_000,
+        clock,
       });
       // One at a time, each awaited: every ack is proposed on arrival.
       for (const tag of tags.slice(0, 2)) {
@@ -154,9 +152,9 @@ describe('Proposer: acks share entries', () => {
       const later = proposer.ack([tags[7]!]);
       await new Promise((r) => setImmediate(r));
       expect(ackTags(log)).toEqual([]);
-      vi.advanceTimersByTime(999);
+      await clock.advance(999);
       expect(ackTags(log)).toEqual([]);
-      vi.advanceTimersByTime(1);
+      await clock.advance(1);
       expect(ackTags(log)).toEqual([2]);
       await log.commitNext();
       for (const answer of [...burst, late, later])
@@ -165,12 +163,13 @@ describe('Proposer: acks share entries', () => {
     });
 
     it('an entry that fills limits.maxTagsPerCommand goes without waiting', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
       const h = await Harness.create();
+      const clock = new ManualClock(h.now);
       const log = new HeldLog(h);
       const proposer = new Proposer(log as unknown as RaftNode, h.sm, {
         publishIdempotency: true,
         ackLingerMs: 60_000,
+        clock,
       });
       const perRequest = h.sm.limits.maxTagsPerCommand;
       const answers: Promise<unknown>[] = [];

@@ -1,10 +1,12 @@
 import type { RaftNode } from '@fermata/raft';
-import * as grpc from '@grpc/grpc-js';
+import { invariant } from '@fermata/raft';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
 import { LimitError } from '../state/errors.js';
 import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/results.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { validateCommand, validateIdempotencyKey, validatePublish } from '../state/validation.js';
+import { type Clock, systemClock, type TimerHandle } from './clock.js';
+import { LeaderNotReadyError } from './errors.js';
 
 /**
  * Publish entries in flight at once; requests arriving meanwhile are coalesced
@@ -77,9 +79,10 @@ class Coalescer<T extends { reject(error: unknown): void }> {
   /** When the last group was proposed (monotonic clock), and how many requests it carried (see `lingerMs`). */
   private lastProposedAtMs = Number.NEGATIVE_INFINITY;
   private lastGroupSize = 0;
-  private lingerTimer: NodeJS.Timeout | undefined;
+  private lingerTimer: TimerHandle | undefined;
 
   constructor(
+    private readonly clock: Clock,
     private readonly maxInFlight: number,
     private readonly sizes: (item: T) => readonly number[],
     private readonly caps: () => readonly number[],
@@ -100,7 +103,7 @@ class Coalescer<T extends { reject(error: unknown): void }> {
   push(item: T): void {
     const { limit, field, max, charge } = this.budget;
     const total = this.charged + charge(item);
-    if (total > max) throw new LimitError(limit, field, total, max);
+    if (total > max) throw new LimitError(limit, max, total, field);
     this.charged = total;
     this.queue.push(item);
     this.pump();
@@ -110,15 +113,12 @@ class Coalescer<T extends { reject(error: unknown): void }> {
   private linger(): boolean {
     const lingerMs = this.lingerMs();
     if (lingerMs <= 0 || this.lastGroupSize < 2) return false;
-    const wait = this.lastProposedAtMs + lingerMs - performance.now();
+    const wait = this.lastProposedAtMs + lingerMs - this.clock.monotonicMs();
     if (wait <= 0) return false;
-    if (!this.lingerTimer) {
-      this.lingerTimer = setTimeout(() => {
-        this.lingerTimer = undefined;
-        this.pump();
-      }, wait);
-      this.lingerTimer.unref();
-    }
+    this.lingerTimer ??= this.clock.setTimer(() => {
+      this.lingerTimer = undefined;
+      this.pump();
+    }, wait);
     return true;
   }
 
@@ -148,7 +148,7 @@ class Coalescer<T extends { reject(error: unknown): void }> {
       const full = take < this.queue.length || used.some((n, d) => n >= caps[d]!);
       if (!full && this.linger()) return;
       const group = this.queue.splice(0, take);
-      this.lastProposedAtMs = performance.now();
+      this.lastProposedAtMs = this.clock.monotonicMs();
       this.lastGroupSize = group.length;
       this.inFlight++;
       void this.propose(group).finally(() => {
@@ -161,12 +161,23 @@ class Coalescer<T extends { reject(error: unknown): void }> {
 }
 
 /** Raised when a leader is asked for ids before it has applied an entry of its term. */
-export function leaderNotReady(): grpc.ServerErrorResponse {
-  return Object.assign(new Error('leader is not ready yet; retry'), {
-    code: grpc.status.UNAVAILABLE,
-    details: 'leader is not ready yet; retry',
-    metadata: new grpc.Metadata(),
-  });
+export function leaderNotReady(): LeaderNotReadyError {
+  return new LeaderNotReadyError();
+}
+
+/** What the proposer needs of the Raft node. */
+export type ProposeTarget = Pick<RaftNode, 'propose'>;
+
+export interface ProposerOptions {
+  /**
+   * `false` proposes no request spans, so idempotency keys are ignored: for a
+   * rollout from a version whose nodes would not apply them.
+   */
+  readonly publishIdempotency: boolean;
+  /** See `Coalescer.lingerMs` (acks only). */
+  readonly ackLingerMs: number;
+  /** Default `systemClock`. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -178,45 +189,44 @@ export function leaderNotReady(): grpc.ServerErrorResponse {
  */
 export class Proposer {
   private lastStampMs = 0;
-  private readonly publishes = new Coalescer<QueuedPublish>(
-    MAX_PUBLISH_ENTRIES_IN_FLIGHT,
-    (q) => [q.messages.length, q.payloadBytes],
-    () => [this.sm.limits.maxBatchMessages, this.sm.limits.maxBatchPayloadBytes],
-    {
-      limit: 'maxQueuedPublishBytes',
-      field: 'messages',
-      max: MAX_QUEUED_PUBLISH_BYTES,
-      // Message headers and bookkeeping count too: at least 64 bytes a message.
-      charge: (q) => q.payloadBytes + 64 * q.messages.length,
-    },
-    (group) => this.proposePublishes(group),
-  );
-  private readonly acks = new Coalescer<QueuedAck>(
-    MAX_ACK_ENTRIES_IN_FLIGHT,
-    (q) => [q.tags.length],
-    () => [this.sm.limits.maxTagsPerCommand],
-    { limit: 'maxQueuedAckTags', field: 'tags', max: MAX_QUEUED_ACK_TAGS, charge: (q) => q.tags.length },
-    (group) => this.proposeAcks(group),
-    // A getter: field initializers run before the constructor's parameter properties are set.
-    () => this.options.ackLingerMs,
-  );
+  private readonly clock: Clock;
+  private readonly publishes: Coalescer<QueuedPublish>;
+  private readonly acks: Coalescer<QueuedAck>;
 
   constructor(
-    private readonly node: RaftNode,
+    private readonly node: ProposeTarget,
     private readonly sm: BrokerStateMachine,
-    /**
-     * `publishIdempotency: false` proposes no request spans, so idempotency keys
-     * are ignored: for a rollout from a version whose nodes would not apply them.
-     */
-    private readonly options: { readonly publishIdempotency: boolean; readonly ackLingerMs: number } = {
-      publishIdempotency: true,
-      ackLingerMs: 0,
-    },
-  ) {}
+    private readonly options: ProposerOptions = { publishIdempotency: true, ackLingerMs: 0 },
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.publishes = new Coalescer<QueuedPublish>(
+      this.clock,
+      MAX_PUBLISH_ENTRIES_IN_FLIGHT,
+      (q) => [q.messages.length, q.payloadBytes],
+      () => [sm.limits.maxBatchMessages, sm.limits.maxBatchPayloadBytes],
+      {
+        limit: 'maxQueuedPublishBytes',
+        field: 'messages',
+        max: MAX_QUEUED_PUBLISH_BYTES,
+        // Message headers and bookkeeping count too: at least 64 bytes a message.
+        charge: (q) => q.payloadBytes + 64 * q.messages.length,
+      },
+      (group) => this.proposePublishes(group),
+    );
+    this.acks = new Coalescer<QueuedAck>(
+      this.clock,
+      MAX_ACK_ENTRIES_IN_FLIGHT,
+      (q) => [q.tags.length],
+      () => [sm.limits.maxTagsPerCommand],
+      { limit: 'maxQueuedAckTags', field: 'tags', max: MAX_QUEUED_ACK_TAGS, charge: (q) => q.tags.length },
+      (group) => this.proposeAcks(group),
+      () => options.ackLingerMs,
+    );
+  }
 
   /** The leader's time: max(local clock, last applied stamp, last stamp given). */
   nowMs(): number {
-    const now = Math.max(Date.now(), this.sm.lastNowMs(), this.lastStampMs);
+    const now = Math.max(this.clock.nowMs(), this.sm.lastNowMs(), this.lastStampMs);
     this.lastStampMs = now;
     return now;
   }
@@ -229,7 +239,7 @@ export class Proposer {
     // coalesced entry stays within the command's limits.)
     if (cmd.kind !== 'publish' && cmd.kind !== 'ack') validateCommand(cmd, nowMs, this.sm.limits);
     const result = (await this.node.propose(encodeCommand(cmd))) as CommandResult | undefined;
-    if (!result) throw new Error(`invariant: command ${cmd.kind} applied without a result`);
+    invariant(result, () => `command ${cmd.kind} applied without a result`);
     if (result.kind === 'error') throw result.error;
     return result;
   }
@@ -287,7 +297,7 @@ export class Proposer {
           ? { requests: group.map((g) => ({ idempotencyKey: g.idempotencyKey, count: g.messages.length })) }
           : {}),
       });
-      if (result.kind !== 'publish') throw new Error(`invariant: publish answered with ${result.kind}`);
+      invariant(result.kind === 'publish', () => `publish answered with ${result.kind}`);
       const refused = new Map((result.refused ?? []).map((r) => [r.request, r.error]));
       let at = 0;
       for (const [i, g] of group.entries()) {
@@ -308,11 +318,12 @@ export class Proposer {
     try {
       const tags = group.length === 1 ? group[0]!.tags : group.flatMap((g) => g.tags);
       const result = await this.run({ kind: 'ack', tags });
-      if (result.kind !== 'ack') throw new Error(`invariant: ack answered with ${result.kind}`);
+      invariant(result.kind === 'ack', () => `ack answered with ${result.kind}`);
       // One outcome per tag, in order (apply-delivery.ts applyAck).
-      if (result.outcomes.length !== tags.length) {
-        throw new Error(`invariant: ${result.outcomes.length} ack outcomes for ${tags.length} tags`);
-      }
+      invariant(
+        result.outcomes.length === tags.length,
+        () => `${result.outcomes.length} ack outcomes for ${tags.length} tags`,
+      );
       let at = 0;
       for (const g of group) {
         g.resolve(result.outcomes.slice(at, at + g.tags.length));

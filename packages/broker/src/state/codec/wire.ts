@@ -2,7 +2,7 @@ import { slabCopy } from '@fermata/storage';
 
 /**
  * Protocol Buffers wire format for the records every message touches (queue
- * entry, index, body; records.ts): protobufjs builds a list of write
+ * entry, index, body; entry.ts, message-index.ts, body.ts): protobufjs builds a list of write
  * operations per field and then a pooled buffer, which showed as a tenth of
  * each node's CPU and much of its garbage. These write and read the same bytes
  * directly: fields in number order, proto3 defaults left out, repeated

@@ -1,12 +1,16 @@
-import { performance } from 'node:perf_hooks';
+// The leader's dispatcher. Over 400 lines: one class whose parts (the heap of queues coming due,
+// each queue's read cursor and lease rounds, the consumers' credit and the push schedule) act on
+// the same state under one epoch; the parts that hold no shared state are in due-heap.ts,
+// consumer-registry.ts and push-schedule.ts.
 import type { pb } from '@fermata/protocol';
 import { numberAsInt64, uint64ForWire } from '@fermata/protocol';
 import type { Logger } from 'pino';
-import { decodeKey, dueField, tagFromKey, tagKeyOf } from '../keys.js';
-import type { BrokerMetrics } from '../server/metrics.js';
-import type { Proposer } from '../server/proposer.js';
-import type { BrokerReader, EntryView } from '../state/reader.js';
-import type { BodyRec } from '../state/records.js';
+import { decodeKey, dueField, tagFromKey, tagKeyOf } from '../../keys.js';
+import type { BrokerReader, EntryView } from '../../state/reader.js';
+import type { BodyRec } from '../../state/records.js';
+import type { Clock, TimerHandle } from '../clock.js';
+import type { LeaderMetrics } from '../metrics.js';
+import type { Proposer } from '../proposer.js';
 import { ConsumerRegistry, type ConsumerSlotHolder } from './consumer-registry.js';
 import { DueHeap } from './due-heap.js';
 import { PushSchedule, type ScheduledPush } from './push-schedule.js';
@@ -46,8 +50,10 @@ export interface Consumer extends ConsumerSlotHolder<bigint> {
 export interface DispatcherOptions {
   readonly reader: BrokerReader;
   readonly proposer: Proposer;
-  readonly metrics: BrokerMetrics;
+  readonly metrics: LeaderMetrics;
   readonly log: Logger;
+  /** Wall time for due times and leases, monotonic time for round intervals, and the timers. */
+  readonly clock: Clock;
   /** Most entries leased in one Raft command. */
   readonly maxLeaseBatch: number;
   /** How long before its due time an entry is leased (the consumer still gets its delivery at the due time). */
@@ -159,7 +165,7 @@ export class Dispatcher {
   private active = false;
   private pumping = false;
   private again = false;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
   private timerAtMs = Number.POSITIVE_INFINITY;
   /** The part of the armed time that needs a full round (a lapse, a queue coming due); pushes need only a flush. */
   private roundAtMs = Number.POSITIVE_INFINITY;
@@ -202,7 +208,7 @@ export class Dispatcher {
   halt(): void {
     this.epoch++;
     this.active = false;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.options.clock.clearTimer(this.timer);
     this.timer = undefined;
     this.timerAtMs = Number.POSITIVE_INFINITY;
     this.roundAtMs = Number.POSITIVE_INFINITY;
@@ -240,6 +246,7 @@ export class Dispatcher {
   }
 
   addConsumer(consumer: Consumer): void {
+    consumer.settles.sinceMs = this.options.clock.nowMs();
     this.registry.add(consumer);
     this.wake();
   }
@@ -255,7 +262,7 @@ export class Dispatcher {
   removeConsumer(consumer: Consumer): void {
     this.registry.remove(consumer);
     this.departed.add(consumer);
-    const now = Date.now();
+    const now = this.options.clock.nowMs();
     consumer.early.clear();
     const waiting = [...(this.schedule.heldFor(consumer) as Push[]), ...consumer.ready.splice(0)];
     consumer.reserved -= waiting.length;
@@ -391,14 +398,14 @@ export class Dispatcher {
           const credit = this.registry.credit(q);
           if (credit === 0) continue;
           this.scanning.add(q);
-          this.lastRoundAtMs.set(q, performance.now());
+          this.lastRoundAtMs.set(q, this.options.clock.monotonicMs());
           const epoch = this.epoch;
           void this.leaseRound(q, now, Math.min(credit, maxLeaseBatch), epoch).catch((error: unknown) => {
             if (epoch !== this.epoch) return;
             this.scanning.delete(q);
             this.notedDuringScan.delete(q);
             this.options.log.warn({ err: String(error) }, 'lease round read failed; retrying after a pause');
-            setTimeout(() => this.wake(), LEASE_RETRY_PAUSE_MS).unref();
+            this.options.clock.setTimer(() => this.wake(), LEASE_RETRY_PAUSE_MS);
           });
         }
       } while (this.again);
@@ -415,7 +422,7 @@ export class Dispatcher {
   /** Pushes every scheduled delivery whose due time has come, one stream message per consumer. */
   private flushDue(): void {
     if (this.schedule.size === 0) return;
-    const now = Date.now();
+    const now = this.options.clock.nowMs();
     const due = this.schedule.takeDue(now) as Push[];
     if (due.length === 0) return;
     const touched = new Set<Consumer>();
@@ -509,7 +516,7 @@ export class Dispatcher {
   private arm(): void {
     if (!this.active) return;
     let round = Number.POSITIVE_INFINITY;
-    const now = Date.now();
+    const now = this.options.clock.nowMs();
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
         const lapse = ConsumerRegistry.nextLapse(c);
@@ -537,7 +544,7 @@ export class Dispatcher {
    */
   private roundAllowedAtMs(q: bigint, now: number): number {
     const last = this.lastRoundAtMs.get(q);
-    const wait = last === undefined ? 0 : last + LEASE_ROUND_INTERVAL_MS - performance.now();
+    const wait = last === undefined ? 0 : last + LEASE_ROUND_INTERVAL_MS - this.options.clock.monotonicMs();
     if (wait <= 0) return now;
     // With a push-ahead shorter than the interval, an entry due within the interval is urgent too.
     const urgentAt =
@@ -549,16 +556,16 @@ export class Dispatcher {
   private setTimer(): void {
     const at = Math.min(this.roundAtMs, this.schedule.nextAtMs() ?? Number.POSITIVE_INFINITY);
     if (at === this.timerAtMs && this.timer) return;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.options.clock.clearTimer(this.timer);
     this.timer = undefined;
     this.timerAtMs = at;
     if (at === Number.POSITIVE_INFINITY) return;
     const fire = (): void => {
       // Node timers run on a cached loop clock and can fire a little early: re-arm until due.
-      const now = Date.now();
+      const now = this.options.clock.nowMs();
       const left = this.timerAtMs - now;
       if (left > 0) {
-        this.timer = setTimeout(fire, left);
+        this.timer = this.options.clock.setTimer(fire, left);
         return;
       }
       this.timer = undefined;
@@ -571,7 +578,7 @@ export class Dispatcher {
       this.flushDue();
       this.setTimer();
     };
-    this.timer = setTimeout(fire, Math.max(0, at - Date.now()));
+    this.timer = this.options.clock.setTimer(fire, Math.max(0, at - this.options.clock.nowMs()));
   }
 
   /** Reads the queue's due entries and proposes their leases, one command per consumer share. */
@@ -653,7 +660,7 @@ export class Dispatcher {
       }
       // A failed round (typically: leadership is being lost) must not retry in a
       // microtask loop, which would starve the Raft loop that reports the loss.
-      setTimeout(done, LEASE_RETRY_PAUSE_MS).unref();
+      this.options.clock.setTimer(done, LEASE_RETRY_PAUSE_MS);
     });
   }
 
@@ -688,7 +695,7 @@ export class Dispatcher {
     if (leased.length === 0) return;
     const bodies = await reader.getBodies(leased.map((o) => o.id!));
     if (epoch !== this.epoch) return;
-    const now = Date.now();
+    const now = this.options.clock.nowMs();
     const touched = new Set<Consumer>();
     leased.forEach((o, i) => {
       const body = bodies[i];

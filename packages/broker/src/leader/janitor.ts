@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
-import type { BrokerMetrics } from '../server/metrics.js';
-import type { Proposer } from '../server/proposer.js';
 import type { Limits } from '../state/limits.js';
 import type { BrokerReader } from '../state/reader.js';
 import { deadLetterIdCount } from '../state/validation.js';
+import { type Clock, systemClock, type TimerHandle } from './clock.js';
+import type { LeaderMetrics } from './metrics.js';
+import type { Proposer } from './proposer.js';
 
 /** How often the leader's janitor looks for expired messages and ended dedup windows. */
 export const JANITOR_INTERVAL_MS = 200;
@@ -15,7 +16,7 @@ export const JANITOR_INTERVAL_MS = 200;
  * index scans that read only what is already due is enough.
  */
 export class Janitor {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
   private running = false;
   private epoch = 0;
 
@@ -23,17 +24,26 @@ export class Janitor {
     private readonly options: {
       reader: BrokerReader;
       proposer: Proposer;
-      metrics: BrokerMetrics;
+      metrics: LeaderMetrics;
       log: Logger;
       batch: number;
       limits: Limits;
+      /** Default `systemClock`. */
+      clock?: Clock;
     },
-  ) {}
+  ) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  private readonly clock: Clock;
 
   start(): void {
     this.stop();
     const epoch = ++this.epoch;
-    this.timer = setInterval(() => {
+    // Every JANITOR_INTERVAL_MS; a tick while a sweep still runs is skipped.
+    const tick = (): void => {
+      if (epoch !== this.epoch) return;
+      this.timer = this.clock.setTimer(tick, JANITOR_INTERVAL_MS);
       if (this.running) return;
       this.running = true;
       this.sweep(epoch)
@@ -43,13 +53,13 @@ export class Janitor {
         .finally(() => {
           this.running = false;
         });
-    }, JANITOR_INTERVAL_MS);
-    this.timer.unref();
+    };
+    this.timer = this.clock.setTimer(tick, JANITOR_INTERVAL_MS);
   }
 
   stop(): void {
     this.epoch++;
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) this.clock.clearTimer(this.timer);
     this.timer = undefined;
   }
 

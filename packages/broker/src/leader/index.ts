@@ -1,0 +1,28 @@
+// The leader layer: what only the leader runs (proposing, dispatching,
+// housekeeping), over the state machine and a Raft node, on a Clock and a
+// metrics sink handed in, so that it runs the same under simulated time.
+export { type Clock, systemClock, type TimerHandle } from './clock.js';
+export {
+  type Consumer,
+  type DeliverySink,
+  Dispatcher,
+  type DispatcherOptions,
+  heldAheadSchedule,
+  LEASE_ROUND_INTERVAL_MS,
+  pushAtMs,
+} from './dispatcher/dispatcher.js';
+export { LeaderNotReadyError } from './errors.js';
+export { JANITOR_INTERVAL_MS, Janitor } from './janitor.js';
+export { ManualClock } from './manual-clock.js';
+export { discardLeaderMetrics, type LeaderMetrics } from './metrics.js';
+export {
+  type CommandBody,
+  leaderNotReady,
+  MAX_ACK_ENTRIES_IN_FLIGHT,
+  MAX_PUBLISH_ENTRIES_IN_FLIGHT,
+  MAX_QUEUED_ACK_TAGS,
+  MAX_QUEUED_PUBLISH_BYTES,
+  Proposer,
+  type ProposerOptions,
+  type ProposeTarget,
+} from './proposer.js';

@@ -1,0 +1,29 @@
+/**
+ * What the leader layer counts, as an interface: the server's Prometheus
+ * metrics (server/metrics.ts) implement it, and a simulation can pass
+ * `discardLeaderMetrics` or its own recorder.
+ */
+
+export interface TopicCounter {
+  inc(labels: { topic: string }, value?: number): void;
+}
+
+export interface LeaderMetrics {
+  /** Deliveries written to consumer streams, by topic. */
+  readonly deliveries: TopicCounter;
+  /** Deliveries moved to a dead-letter topic (or dropped) at lease time, by source topic. */
+  readonly deadLetters: TopicCounter;
+  /** Messages expired by the janitor. */
+  readonly expirations: { inc(value?: number): void };
+  /** Send time minus due time of each delivery, ms. */
+  readonly deliveryLatenessMs: { observe(value: number): void };
+}
+
+const ignore = (): void => {};
+
+export const discardLeaderMetrics: LeaderMetrics = {
+  deliveries: { inc: ignore },
+  deadLetters: { inc: ignore },
+  expirations: { inc: ignore },
+  deliveryLatenessMs: { observe: ignore },
+};

@@ -1,0 +1,163 @@
+/**
+ * StoredMessage (records.proto), the message body, written and read by hand
+ * (wire.ts): the dispatcher decodes a body per delivery and apply writes one
+ * per message (`npm run bench -- apply`, `delivery`). Its DeadLetterInfo goes
+ * through protobufjs (rare). The bytes equal protobufjs's
+ * (state-record-codec.test.ts).
+ */
+import { toBigInt, toUint64, v1 } from '@fermata/protocol';
+import type { BodyRec, DeadLetterInfo } from '../records.js';
+import { i64, n64, writer } from './shared.js';
+import { lenFieldSize, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
+
+export function encodeBody(b: BodyRec): Uint8Array {
+  const d = b.deadLetter;
+  // Encoded before the body's own fields: the writer is shared and protobufjs does not use it.
+  const deadLetter = d
+    ? v1.DeadLetterInfo.encode({
+        sourceTopic: d.sourceTopic,
+        sourceGroup: d.sourceGroup,
+        sourceId: toUint64(d.sourceId),
+        sourceKey: d.sourceKey,
+        reason: d.reason,
+        attempts: d.attempts,
+        deliveredAtMs: d.deliveredAtMs.map(i64),
+        deadLetteredAtMs: i64(d.deadLetteredAtMs),
+      }).finish()
+    : undefined;
+  const w = writer.reset();
+  if (b.id !== 0n) w.tag(1, WIRE_VARINT).varint64(b.id);
+  if (b.topic !== '') w.tag(2, WIRE_LEN).string(b.topic);
+  if (b.payload.length > 0) w.tag(3, WIRE_LEN).bytes(b.payload);
+  for (const name in b.headers) {
+    const value = b.headers[name]!;
+    const size =
+      lenFieldSize(Buffer.byteLength(name, 'utf8')) + lenFieldSize(Buffer.byteLength(value, 'utf8'));
+    w.tag(4, WIRE_LEN).varint(size).tag(1, WIRE_LEN).string(name).tag(2, WIRE_LEN).string(value);
+  }
+  if (b.key !== '') w.tag(5, WIRE_LEN).string(b.key);
+  if (b.enqueuedAtMs !== 0) w.tag(6, WIRE_VARINT).varint(b.enqueuedAtMs);
+  if (b.dueAtMs !== 0) w.tag(7, WIRE_VARINT).varint(b.dueAtMs);
+  if (b.expireAtMs !== 0) w.tag(8, WIRE_VARINT).varint(b.expireAtMs);
+  if (deadLetter) w.tag(9, WIRE_LEN).bytes(deadLetter);
+  if (b.indexImplied) w.tag(10, WIRE_VARINT).varint(1);
+  return w.finish();
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_BYTES: Uint8Array = new Uint8Array(0);
+
+/**
+ * Reads what `encodeBody` (or protobufjs) wrote, by hand like `decodeEntry`:
+ * the dispatcher decodes a body per delivery, and protobufjs made a message
+ * object and a Long per time field on the way. The payload is a view into
+ * `bytes`. A dead-letter record's history is read by protobufjs (rare).
+ */
+export function decodeBody(bytes: Uint8Array): BodyRec {
+  const r = new WireReader(bytes);
+  let id = 0n;
+  let topic = '';
+  let payload = NO_BYTES;
+  let headers: Record<string, string> | undefined;
+  let key = '';
+  let enqueuedAtMs = 0;
+  let dueAtMs = 0;
+  let expireAtMs = 0;
+  let deadLetter: DeadLetterInfo | undefined;
+  let indexImplied = false;
+  while (!r.done) {
+    const tag = r.varint();
+    const wt = tag & 7;
+    switch (tag >>> 3) {
+      case 1:
+        if (wt !== WIRE_VARINT) break;
+        id = r.varint64();
+        continue;
+      case 2:
+        if (wt !== WIRE_LEN) break;
+        topic = r.string();
+        continue;
+      case 3:
+        if (wt !== WIRE_LEN) break;
+        payload = r.bytes();
+        continue;
+      case 4: {
+        if (wt !== WIRE_LEN) break;
+        const e = r.sub();
+        let name = '';
+        let value = '';
+        while (!e.done) {
+          const t = e.varint();
+          if (t === ((1 << 3) | WIRE_LEN)) name = e.string();
+          else if (t === ((2 << 3) | WIRE_LEN)) value = e.string();
+          else e.skip(t & 7);
+        }
+        headers ??= {};
+        // As protobufjs does: `__proto__` is an own property, not the prototype's setter.
+        if (name === '__proto__') {
+          Object.defineProperty(headers, name, {
+            value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } else {
+          headers[name] = value;
+        }
+        continue;
+      }
+      case 5:
+        if (wt !== WIRE_LEN) break;
+        key = r.string();
+        continue;
+      case 6:
+        if (wt !== WIRE_VARINT) break;
+        enqueuedAtMs = r.varint();
+        continue;
+      case 7:
+        if (wt !== WIRE_VARINT) break;
+        dueAtMs = r.varint();
+        continue;
+      case 8:
+        if (wt !== WIRE_VARINT) break;
+        expireAtMs = r.varint();
+        continue;
+      case 9:
+        if (wt !== WIRE_LEN) break;
+        deadLetter = decodeDeadLetter(r.bytes());
+        continue;
+      case 10:
+        if (wt !== WIRE_VARINT) break;
+        indexImplied = r.varint() !== 0;
+        continue;
+    }
+    r.skip(wt);
+  }
+  // Every field present (undefined when unset), one shape: conditional spreads make slow objects.
+  return {
+    id,
+    topic,
+    payload,
+    headers: headers ?? NO_HEADERS,
+    key,
+    enqueuedAtMs,
+    dueAtMs,
+    expireAtMs,
+    deadLetter,
+    indexImplied: indexImplied ? true : undefined,
+  };
+}
+
+function decodeDeadLetter(bytes: Uint8Array): DeadLetterInfo {
+  const d = v1.DeadLetterInfo.decode(bytes);
+  return {
+    sourceTopic: d.sourceTopic ?? '',
+    sourceGroup: d.sourceGroup ?? '',
+    sourceId: toBigInt(d.sourceId),
+    sourceKey: d.sourceKey ?? '',
+    reason: d.reason === 'expired' ? ('expired' as const) : ('max_attempts' as const),
+    attempts: d.attempts ?? 0,
+    deliveredAtMs: (d.deliveredAtMs ?? []).map(n64),
+    deadLetteredAtMs: n64(d.deadLetteredAtMs),
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * QueueEntry (records.proto), written and read by hand (wire.ts): every
+ * publish, lease, nack and ack writes one and the next reads it back, and
+ * protobufjs made a message object and a Long per time field on the way
+ * (`npm run bench -- apply` measures apply). The bytes equal protobufjs's
+ * (state-record-codec.test.ts).
+ */
+import type { QueueEntryRec } from '../records.js';
+import { writer } from './shared.js';
+import { varintSize, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
+
+/**
+ * The entry a queue entry's stored bytes decode to, kept on the bytes object
+ * itself by `decodedEntry` and `encodeEntry(e, true)`: an entry read again
+ * (a lease reads what the publish wrote, an ack what the lease wrote, both
+ * from the record cache) is decoded once. Entries are never changed in place,
+ * and `decodeEntry(encodeEntry(e))` equals `e` (state-record-codec.test.ts),
+ * so apply sees the same entry either way. A property rather than a map: a
+ * `WeakMap`'s entries are ephemerons that every scavenge traces, and a `Map`
+ * would need evicting along with the cache.
+ */
+const DECODED: unique symbol = Symbol('decoded queue entry');
+type EntryBytes = Uint8Array & { [DECODED]?: QueueEntryRec };
+
+/** The entry `bytes` hold, decoded once per bytes object. */
+export function decodedEntry(bytes: Uint8Array): QueueEntryRec {
+  const b = bytes as EntryBytes;
+  let e = b[DECODED];
+  if (e === undefined) {
+    e = decodeEntry(b);
+    b[DECODED] = e;
+  }
+  return e;
+}
+
+/**
+ * `owned`: into memory of its own, carrying `e` for `decodedEntry` (for an
+ * entry the record cache will hold; a slab view is copied there, see slab.ts).
+ */
+export function encodeEntry(e: QueueEntryRec, owned = false): Uint8Array {
+  const w = writer.reset();
+  if (e.id !== 0n) w.tag(1, WIRE_VARINT).varint64(e.id);
+  if (e.topic !== '') w.tag(2, WIRE_LEN).string(e.topic);
+  if (e.group !== '') w.tag(3, WIRE_LEN).string(e.group);
+  if (e.dueAtMs !== 0) w.tag(4, WIRE_VARINT).varint(e.dueAtMs);
+  if (e.attempt !== 0) w.tag(5, WIRE_VARINT).varint(e.attempt);
+  if (e.inFlight) w.tag(6, WIRE_VARINT).varint(1);
+  if (e.deliveredAtMs.length > 0) {
+    let n = 0;
+    for (const t of e.deliveredAtMs) n += varintSize(t);
+    w.tag(7, WIRE_LEN).varint(n);
+    for (const t of e.deliveredAtMs) w.varint(t);
+  }
+  if (e.expireAtMs !== 0) w.tag(8, WIRE_VARINT).varint(e.expireAtMs);
+  if (e.indexImplied) w.tag(9, WIRE_VARINT).varint(1);
+  if (!owned) return w.finish();
+  const out: EntryBytes = w.finishOwned();
+  out[DECODED] = e;
+  return out;
+}
+
+export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
+  const r = new WireReader(bytes);
+  let id = 0n;
+  let topic = '';
+  let group = '';
+  let dueAtMs = 0;
+  let attempt = 0;
+  let inFlight = false;
+  const deliveredAtMs: number[] = [];
+  let expireAtMs = 0;
+  let indexImplied = false;
+  while (!r.done) {
+    const tag = r.varint();
+    const wt = tag & 7;
+    switch (tag >>> 3) {
+      case 1:
+        if (wt !== WIRE_VARINT) break;
+        id = r.varint64();
+        continue;
+      case 2:
+        if (wt !== WIRE_LEN) break;
+        topic = r.string();
+        continue;
+      case 3:
+        if (wt !== WIRE_LEN) break;
+        group = r.string();
+        continue;
+      case 4:
+        if (wt !== WIRE_VARINT) break;
+        dueAtMs = r.varint();
+        continue;
+      case 5:
+        if (wt !== WIRE_VARINT) break;
+        attempt = r.varint() >>> 0;
+        continue;
+      case 6:
+        if (wt !== WIRE_VARINT) break;
+        inFlight = r.varint() !== 0;
+        continue;
+      case 7:
+        if (wt === WIRE_LEN) {
+          const packed = r.sub();
+          while (!packed.done) deliveredAtMs.push(packed.varint());
+          continue;
+        }
+        if (wt !== WIRE_VARINT) break;
+        deliveredAtMs.push(r.varint());
+        continue;
+      case 8:
+        if (wt !== WIRE_VARINT) break;
+        expireAtMs = r.varint();
+        continue;
+      case 9:
+        if (wt !== WIRE_VARINT) break;
+        indexImplied = r.varint() !== 0;
+        continue;
+    }
+    r.skip(wt);
+  }
+  return { id, topic, group, dueAtMs, attempt, inFlight, deliveredAtMs, expireAtMs, indexImplied };
+}

@@ -1,0 +1,256 @@
+/**
+ * Queue entries: the one time index of pending entries, leases (due = lease
+ * end) and retry backoffs, keyed `queueHash | due | id` (keys.ts). Every insert
+ * and move is noted for the dispatcher (`dueChanges`), every lease taken ahead
+ * that is removed or moved before it starts too (`withdrawn`); moving or
+ * removing an entry keeps its message's index and counters in step.
+ */
+import { slabBytes } from '@fermata/storage';
+import { DEFAULT_GROUP, encodeKeyMs, KEY_BYTES, queueLowerBound, queueUpperBound } from '../../keys.js';
+import { decodedEntry, decodeEntry, encodeEntry } from '../codec/entry.js';
+import { EMPTY, NS } from '../layout.js';
+import {
+  type BodyRec,
+  type GroupOutcome,
+  type GroupRef,
+  leaseNotStarted,
+  type QueueEntryRec,
+  type TopicRec,
+} from '../records.js';
+import type { Txn } from '../txn.js';
+import type { MessageStore } from './messages.js';
+import type { QueueStore } from './queues.js';
+import type { CommandTime } from './time.js';
+
+/**
+ * New queue entries and index records of a message due later than this are
+ * not put in the record cache: by their due time they would long be evicted,
+ * and caching them only churns it (the records of messages due soon are read
+ * back by the lease and the ack).
+ */
+export const COLD_AFTER_MS = 60_000;
+
+/**
+ * A queue got an entry (new, or moved: leased, nacked, extended, rescheduled)
+ * due at `dueAtMs`: its next due time may now be earlier. The dispatcher's heap
+ * takes min(current, dueAtMs) for it.
+ */
+export interface DueChange {
+  readonly queueHash: bigint;
+  readonly topic: string;
+  readonly group: string;
+  readonly dueAtMs: number;
+}
+
+/** What `EntryStore.entriesOf` read: per tag, its key's id, the stored bytes and the decoded entry. */
+export interface TagEntries {
+  readonly ids: readonly string[];
+  readonly raws: readonly (Uint8Array | undefined)[];
+  readonly entries: readonly (QueueEntryRec | undefined)[];
+}
+
+export class EntryStore {
+  /** Per queue, the earliest due time of an entry inserted or moved by this batch. */
+  readonly dueChanges = new Map<bigint, DueChange>();
+  /**
+   * Tags of leases taken ahead, not yet started, that this batch removed or
+   * moved (cancel, reschedule, expiry): the leader must not push them.
+   */
+  readonly withdrawn: Uint8Array[] = [];
+
+  constructor(
+    private readonly txn: Txn,
+    private readonly queues: QueueStore,
+    private readonly messages: MessageStore,
+    private readonly time: CommandTime,
+  ) {}
+
+  tagOf(topic: TopicRec, group: string, dueAtMs: number, id: bigint): Uint8Array {
+    return this.queues.tagOf(topic, group, dueAtMs, id);
+  }
+
+  /** The storage keys of these entries, for one parallel prefetch. */
+  reads(tags: readonly Uint8Array[]): Uint8Array[] {
+    return tags.map((t) => NS.queue.key(t));
+  }
+
+  async get(tag: Uint8Array): Promise<QueueEntryRec | undefined> {
+    const raw = await this.txn.get(NS.queue.key(tag));
+    return raw && decodedEntry(raw);
+  }
+
+  /**
+   * The entries the tags name, read together (one multi-get for those the
+   * batch has not read yet), for a command's loop over its tags: `entryAt`
+   * answers as `get` would at that turn of the loop, without a promise.
+   */
+  async entriesOf(tags: readonly Uint8Array[]): Promise<TagEntries> {
+    const { ids, values } = await this.txn.getMany(tags.map((t) => NS.queue.key(t)));
+    return { ids, raws: values, entries: values.map((raw) => raw && decodedEntry(raw)) };
+  }
+
+  /** Entry `i` of `read`, as it is now: re-read when the batch wrote its key since (a tag named twice). */
+  entryAt(read: TagEntries, i: number): QueueEntryRec | undefined {
+    const now = this.txn.writtenValue(read.ids[i]!);
+    if (now === undefined || now === read.raws[i]) return read.entries[i];
+    return now ? decodedEntry(now) : undefined;
+  }
+
+  /** Every entry of one queue, in key order: its tag and message id. */
+  async scanQueue(hash: bigint): Promise<{ tag: Uint8Array; id: bigint }[]> {
+    const range = NS.queue.range(queueLowerBound(hash), queueUpperBound(hash));
+    const rows = await this.txn.scan(range);
+    return rows.map((r) => ({ tag: NS.queue.strip(r.key), id: decodeEntry(r.value).id }));
+  }
+
+  /** Deletes an entry without counting or indexing it (its queue and message go with it). */
+  deleteForTopic(tag: Uint8Array): void {
+    this.txn.del(NS.queue.key(tag));
+  }
+
+  private noteDue(topic: string, group: string, dueAtMs: number): void {
+    const hash = this.queues.hash(topic, group);
+    const before = this.dueChanges.get(hash);
+    if (before && before.dueAtMs <= dueAtMs) return;
+    this.dueChanges.set(hash, { queueHash: hash, topic, group, dueAtMs });
+    this.txn.onRollback(() => {
+      if (before) this.dueChanges.set(hash, before);
+      else this.dueChanges.delete(hash);
+    });
+  }
+
+  private noteWithdrawn(tag: Uint8Array, entry: QueueEntryRec): void {
+    if (!leaseNotStarted(entry, this.time.nowMs)) return;
+    const at = this.withdrawn.length;
+    this.withdrawn.push(tag);
+    this.txn.onRollback(() => {
+      this.withdrawn.length = at;
+    });
+  }
+
+  /** A record of a message due this far ahead is kept out of the record cache (see RecordCache). */
+  private isCold(dueAtMs: number): boolean {
+    return dueAtMs > this.time.nowMs + COLD_AFTER_MS;
+  }
+
+  /**
+   * Writes a new entry; its queue record must be loaded (`QueueStore.loadOf`).
+   * The tag returned is a slab view (storage's slab.ts): for the write at
+   * hand, not to be kept.
+   */
+  private insert(topic: TopicRec, entry: QueueEntryRec): Uint8Array {
+    const hash = this.queues.hash(topic.name, entry.group);
+    const tag = encodeKeyMs(hash, entry.dueAtMs, topic.settings.timeBucketMs, entry.id, slabBytes(KEY_BYTES));
+    this.noteDue(topic.name, entry.group, entry.dueAtMs);
+    const cold = this.isCold(entry.dueAtMs);
+    this.txn.put(NS.queue.key(tag), encodeEntry(entry, !cold && this.txn.cachesWrites), cold);
+    this.queues.countNow(hash, entry.inFlight ? 0 : 1, entry.inFlight ? 1 : 0, 0);
+    return tag;
+  }
+
+  /**
+   * Moves an entry to its new due time / state under a new key; returns the
+   * new tag, at once when nothing had to be read (no promise per message).
+   */
+  move(
+    topic: TopicRec,
+    oldTag: Uint8Array,
+    old: QueueEntryRec,
+    next: QueueEntryRec,
+  ): Uint8Array | Promise<Uint8Array> {
+    const tag = this.tagOf(topic, next.group, next.dueAtMs, next.id);
+    this.noteDue(topic.name, next.group, next.dueAtMs);
+    this.noteWithdrawn(oldTag, old);
+    this.txn.del(NS.queue.key(oldTag));
+    this.txn.put(NS.queue.key(tag), encodeEntry(next, this.txn.cachesWrites));
+    let counting: Promise<void> | undefined;
+    if (old.inFlight !== next.inFlight) {
+      const d = next.inFlight ? 1 : -1;
+      counting = this.queues.count(this.queues.hash(topic.name, next.group), -d, d, 0);
+    }
+    if (counting) return counting.then(() => this.messages.setGroupRef(next, tag, 'live')).then(() => tag);
+    const referring = this.messages.setGroupRef(next, tag, 'live');
+    return referring ? referring.then(() => tag) : tag;
+  }
+
+  /**
+   * Removes an entry and records how its group ended; ends the message when no
+   * group holds it. A promise only when something had to be read.
+   */
+  remove(
+    topic: TopicRec,
+    tag: Uint8Array,
+    entry: QueueEntryRec,
+    outcome: Exclude<GroupOutcome, 'live'>,
+  ): Promise<void> | undefined {
+    this.noteWithdrawn(tag, entry);
+    this.txn.del(NS.queue.key(tag));
+    const dead = outcome === 'dead-lettered' ? 1 : 0;
+    const counting = this.queues.count(
+      this.queues.hash(topic.name, entry.group),
+      entry.inFlight ? 0 : -1,
+      entry.inFlight ? -1 : 0,
+      dead,
+    );
+    if (counting) return counting.then(() => this.messages.setGroupRef(entry, EMPTY, outcome, topic));
+    return this.messages.setGroupRef(entry, EMPTY, outcome, topic);
+  }
+
+  /**
+   * Writes a new message: body once, one entry per group of the topic, index,
+   * expiry. A message of one group and no key gets no index record until its
+   * entry first moves (`BodyRec.indexImplied`).
+   */
+  addMessage(topic: TopicRec, body: BodyRec): Promise<void> | undefined {
+    // Synchronous (no promise, no turn of the microtask queue) once the queue records are loaded.
+    const loading = this.queues.loadOf(topic);
+    if (loading) return loading.then(() => this.addLoadedMessage(topic, body));
+    this.addLoadedMessage(topic, body);
+    return undefined;
+  }
+
+  private addLoadedMessage(topic: TopicRec, body: BodyRec): void {
+    // `default` cannot be deleted, so a topic of one group has only `default`.
+    const indexImplied = topic.groups.length === 1 && topic.groups[0] === DEFAULT_GROUP && body.key === '';
+    // One literal, not `{ ...body, indexImplied }`: V8 gives a spread that adds a property a shape
+    // whose reads are several times slower, and encodeBody reads every field of every body.
+    this.messages.putBody(
+      indexImplied
+        ? {
+            id: body.id,
+            topic: body.topic,
+            payload: body.payload,
+            headers: body.headers,
+            key: body.key,
+            enqueuedAtMs: body.enqueuedAtMs,
+            dueAtMs: body.dueAtMs,
+            expireAtMs: body.expireAtMs,
+            deadLetter: body.deadLetter,
+            indexImplied,
+          }
+        : body,
+    );
+    const groups: GroupRef[] = [];
+    for (const group of topic.groups) {
+      const tag = this.insert(topic, {
+        id: body.id,
+        topic: topic.name,
+        group,
+        dueAtMs: body.dueAtMs,
+        attempt: 0,
+        inFlight: false,
+        deliveredAtMs: [],
+        expireAtMs: body.expireAtMs,
+        indexImplied,
+      });
+      groups.push({ group, tag, outcome: 'live' });
+    }
+    if (!indexImplied)
+      this.messages.putIndex(
+        body.id,
+        { topic: topic.name, key: body.key, expireAtMs: body.expireAtMs, groups, done: false, endedAtMs: 0 },
+        this.isCold(body.dueAtMs),
+      );
+    if (body.expireAtMs > 0) this.messages.putExpiry(body.expireAtMs, body.id);
+  }
+}

@@ -1,0 +1,222 @@
+import { invariant } from '@fermata/raft';
+/**
+ * What a message is besides its queue entries: its body, its index record
+ * (per group, where its entry is now or how it ended), its key record and
+ * dedup window, and its expiry entry. The index of a message of one group
+ * and no key is implied by its body or entry and written without being read
+ * (records.ts `impliedIndex`).
+ */
+import { DEFAULT_GROUP } from '../../keys.js';
+import { decodeBody, encodeBody } from '../codec/body.js';
+import { decodeKeyRec, encodeKeyRec } from '../codec/key.js';
+import { decodeIndex, encodeIndex, encodeMovedIndex, movedIndexTag } from '../codec/message-index.js';
+import { EMPTY, expirySuffix, idKey, keyWindowSuffix, NS, splitTopicKey, topicKeySuffix } from '../layout.js';
+import {
+  type BodyRec,
+  type GroupOutcome,
+  type GroupRef,
+  impliedIndex,
+  type KeyRec,
+  type MessageIndexRec,
+  movedIndex,
+  type QueueEntryRec,
+  type TopicRec,
+} from '../records.js';
+import type { Txn } from '../txn.js';
+import type { QueueStore } from './queues.js';
+import type { CommandTime } from './time.js';
+import type { TopicStore } from './topics.js';
+
+export class MessageStore {
+  constructor(
+    private readonly txn: Txn,
+    private readonly topics: TopicStore,
+    private readonly queues: QueueStore,
+    private readonly time: CommandTime,
+  ) {}
+
+  /** The storage keys of these messages' index records and bodies, for one parallel prefetch. */
+  indexAndBodyReads(ids: readonly bigint[]): Uint8Array[] {
+    return ids.flatMap((id) => [NS.index.key(idKey(id)), NS.body.key(idKey(id))]);
+  }
+
+  /** The storage keys of these messages' index records, for one parallel prefetch. */
+  indexReads(ids: readonly bigint[]): Uint8Array[] {
+    return ids.map((id) => NS.index.key(idKey(id)));
+  }
+
+  /** The storage keys of these key records, for one parallel prefetch. */
+  keyReads(keys: readonly { readonly topic: string; readonly key: string }[]): Uint8Array[] {
+    return keys.map((k) => NS.keys.key(topicKeySuffix(k.topic, k.key)));
+  }
+
+  /**
+   * The message's index record. A one-group message without a key has none
+   * until its entry first moves (its body implies it), then one that holds
+   * only the entry's tag (`encodeMovedIndex`).
+   */
+  async getIndex(id: bigint): Promise<MessageIndexRec | undefined> {
+    const raw = await this.txn.get(NS.index.key(idKey(id)));
+    const movedTo = raw && movedIndexTag(raw);
+    if (raw && !movedTo) return decodeIndex(raw);
+    const body = await this.getBody(id);
+    if (movedTo) return movedIndex(id, body, movedTo);
+    if (!body?.indexImplied) return undefined;
+    const topic = await this.topics.get(body.topic);
+    invariant(topic, () => `message ${id} names missing topic ${body.topic}`);
+    return impliedIndex(body, DEFAULT_GROUP, this.queues.tagOf(topic, DEFAULT_GROUP, body.dueAtMs, id));
+  }
+
+  putIndex(id: bigint, rec: MessageIndexRec, cold = false): void {
+    this.txn.put(NS.index.key(idKey(id)), encodeIndex(rec), cold);
+  }
+
+  async getBody(id: bigint): Promise<BodyRec | undefined> {
+    const raw = await this.txn.get(NS.body.key(idKey(id)));
+    return raw ? decodeBody(raw) : undefined;
+  }
+
+  putBody(body: BodyRec): void {
+    this.txn.put(NS.body.key(idKey(body.id)), encodeBody(body));
+  }
+
+  putExpiry(expireAtMs: number, id: bigint): void {
+    this.txn.put(NS.expiry.key(expirySuffix(expireAtMs, id)), EMPTY);
+  }
+
+  async getKey(topic: string, key: string): Promise<KeyRec | undefined> {
+    const raw = await this.txn.get(NS.keys.key(topicKeySuffix(topic, key)));
+    return raw ? decodeKeyRec(raw) : undefined;
+  }
+
+  putKey(topic: string, key: string, rec: KeyRec): void {
+    this.txn.put(NS.keys.key(topicKeySuffix(topic, key)), encodeKeyRec(rec));
+  }
+
+  /** Forgets a key record, its window entry and the tombstone of its ended message. */
+  async forgetKey(topic: string, key: string, rec: KeyRec): Promise<void> {
+    this.txn.del(NS.keys.key(topicKeySuffix(topic, key)));
+    if (rec.endedAtMs > 0) {
+      this.txn.del(NS.keyWindow.key(keyWindowSuffix(rec.windowEndMs, topic, key)));
+      const idx = await this.getIndex(rec.id);
+      if (idx?.done) this.txn.del(NS.index.key(idKey(rec.id)));
+    }
+  }
+
+  /** Deletes a message's body, index record and expiry entry, nothing else (its topic is being deleted). */
+  async deleteForTopic(id: bigint): Promise<void> {
+    const index = await this.getIndex(id);
+    this.txn.del(NS.body.key(idKey(id)));
+    this.txn.del(NS.index.key(idKey(id)));
+    if (index && index.expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(index.expireAtMs, id)));
+  }
+
+  /** Deletes every key record of a topic, with the window entries and tombstones of ended messages. */
+  async deleteKeysOf(topic: string): Promise<void> {
+    // Keys: prefix "topic NUL" in the keys namespace.
+    const prefix = topicKeySuffix(topic, '');
+    const after = prefix.slice();
+    after[after.length - 1] = 1;
+    for (const row of await this.txn.scan(NS.keys.range(prefix, after))) {
+      const { key } = splitTopicKey(NS.keys.strip(row.key));
+      const rec = decodeKeyRec(row.value);
+      this.txn.del(row.key);
+      if (rec.endedAtMs > 0) {
+        this.txn.del(NS.keyWindow.key(keyWindowSuffix(rec.windowEndMs, topic, key)));
+        this.txn.del(NS.index.key(idKey(rec.id)));
+      }
+    }
+  }
+
+  /**
+   * Records in the message's index where `entry`'s group is now (`tag`), or how
+   * it ended. An entry with `indexImplied` is its message's only one, and the
+   * index follows from it: written (or, once the group ends, deleted with the
+   * message) without being read.
+   */
+  setGroupRef(
+    entry: QueueEntryRec,
+    tag: Uint8Array,
+    outcome: GroupOutcome,
+    topic?: TopicRec,
+  ): Promise<void> | undefined {
+    if (!entry.indexImplied) return this.setStoredGroupRef(entry, tag, outcome, topic);
+    // Kept out of the record cache: nothing on the delivery path reads an implied index back (a
+    // lease, nack and ack derive it from the entry); only cancel, reschedule and GetMessage do.
+    if (outcome === 'live') {
+      // Only `default` holds such entries (addMessage); the index names the group, so check.
+      invariant(
+        entry.group === DEFAULT_GROUP,
+        () => `entry of message ${entry.id} implies its index in group ${entry.group}`,
+      );
+      this.txn.put(NS.index.key(idKey(entry.id)), encodeMovedIndex(tag), true);
+    } else this.endUnkeyedMessage(entry.id, entry.expireAtMs); // no key: the topic's dedup window plays no part
+    return undefined;
+  }
+
+  /** `setGroupRef` of an entry whose index is a record of its own: read, changed, written back. */
+  private async setStoredGroupRef(
+    entry: QueueEntryRec,
+    tag: Uint8Array,
+    outcome: GroupOutcome,
+    topic?: TopicRec,
+  ): Promise<void> {
+    const { id, group } = entry;
+    const idx = await this.getIndex(id);
+    invariant(idx, () => `queue entry of message ${id} has no index record`);
+    const groups: GroupRef[] = idx.groups.map((g) => (g.group === group ? { group, tag, outcome } : g));
+    const next = { ...idx, groups };
+    if (outcome !== 'live' && !groups.some((g) => g.outcome === 'live')) {
+      await this.endMessage(id, next, topic ?? (await this.topics.get(idx.topic)));
+    } else {
+      this.putIndex(id, next);
+    }
+  }
+
+  /**
+   * The last group let go of the message: the body and its expiry entry go; a
+   * key stays reserved for the topic's dedup window (the index stays as a
+   * tombstone meanwhile, so cancel by id or key answers "already done").
+   */
+  private endMessage(
+    id: bigint,
+    idx: MessageIndexRec,
+    topic: TopicRec | undefined,
+  ): Promise<void> | undefined {
+    if (idx.key === '') {
+      this.endUnkeyedMessage(id, idx.expireAtMs);
+      return undefined;
+    }
+    this.txn.del(NS.body.key(idKey(id)));
+    if (idx.expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(idx.expireAtMs, id)));
+    return this.endKeyedMessage(id, idx, topic);
+  }
+
+  /** `endMessage` of a message without a key: its body, expiry entry and index record go. */
+  private endUnkeyedMessage(id: bigint, expireAtMs: number): void {
+    const k = idKey(id);
+    this.txn.del(NS.body.key(k));
+    if (expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(expireAtMs, id)));
+    this.txn.del(NS.index.key(k));
+  }
+
+  /** The rest of `endMessage` for a message with a key: the key's record is read. */
+  private async endKeyedMessage(
+    id: bigint,
+    idx: MessageIndexRec,
+    topic: TopicRec | undefined,
+  ): Promise<void> {
+    const now = this.time.nowMs;
+    const windowMs = topic?.settings.dedupWindowMs ?? 0;
+    const keyRec = await this.getKey(idx.topic, idx.key);
+    if (keyRec && keyRec.id === id && windowMs > 0) {
+      const windowEndMs = now + windowMs;
+      this.putKey(idx.topic, idx.key, { id, endedAtMs: now, windowEndMs });
+      this.txn.put(NS.keyWindow.key(keyWindowSuffix(windowEndMs, idx.topic, idx.key)), EMPTY);
+      this.putIndex(id, { ...idx, done: true, endedAtMs: now });
+      return;
+    }
+    if (keyRec && keyRec.id === id) this.txn.del(NS.keys.key(topicKeySuffix(idx.topic, idx.key)));
+    this.txn.del(NS.index.key(idKey(id)));
+  }
+}
