@@ -4,7 +4,7 @@ import { createReadStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { decodeConfChange } from '../core/conf-change.js';
-import { ConfChangeInProgressError, NotLeaderError, RaftInvariantError } from '../core/errors.js';
+import { ConfChangeInProgressError, invariant, NotLeaderError, RaftInvariantError } from '../core/errors.js';
 import { RaftCore } from '../core/raft-core.js';
 import { LimitError } from '../log/errors.js';
 import type { FsyncSample } from '../log/group-writer.js';
@@ -585,14 +585,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       try {
         this.core.step(m);
       } catch (error) {
-        if (error instanceof RaftInvariantError) {
-          this.fatal(error);
-          return;
-        }
-        this.log.warn(
-          { id: this.id, from: m.from, type: m.type, err: String(error) },
-          'raft: message refused',
-        );
+        // A broken invariant or a storage read error: the core may be half-way through a step.
+        this.fatal(error instanceof Error ? error : new Error(String(error)));
+        return;
       }
     }
     this.wake();
@@ -674,9 +669,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         this.woken = false;
         continue;
       }
-      const rd = this.core.ready();
-      this.readySeq++;
       try {
+        const rd = this.core.ready();
+        this.readySeq++;
         await this.handleReady(rd);
         this.core.advance(rd);
       } catch (error) {
@@ -689,6 +684,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   }
 
   private async handleReady(rd: Ready): Promise<void> {
+    // Read before any await: the core keeps stepping while this Ready is persisted.
+    const confIndex = this.core.confIndex();
     if (rd.softState) this.onSoftState(rd.softState.role, rd.softState.leader);
     this.term = rd.hardState?.term ?? this.term;
     this.send(rd.messages);
@@ -700,11 +697,32 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       this.dropOverwritten(rd.entries);
       this.learnAddresses(rd.entries);
     }
-    const writes: Promise<void>[] = [];
-    if (rd.entries.length > 0) writes.push(this.logStore.append(rd.entries));
-    if (rd.hardState && mustPersist(this.hardState.get(), rd.hardState))
-      writes.push(this.hardState.save(rd.hardState));
-    await Promise.all(writes);
+    // Persistence contract (docs/design.md): the log first, then the hard state it depends on.
+    if (rd.entries.length > 0) {
+      this.assertNoIdenticalRewrite(rd.entries);
+      await this.logStore.append(rd.entries, { commit: this.hardState.get().commit });
+    }
+    const hs = rd.hardState;
+    if (hs && (mustPersist(this.hardState.get(), hs) || confIndex > this.hardState.get().commit)) {
+      invariant(
+        hs.commit <= this.logStore.lastIndex(),
+        'the saved commit index is within the durable log',
+        () => ({
+          id: this.id,
+          commit: hs.commit,
+          lastIndex: this.logStore.lastIndex(),
+        }),
+      );
+      await this.hardState.save(hs);
+    }
+    if (hs) {
+      const saved = this.hardState.get();
+      invariant(
+        saved.term === hs.term && saved.vote === hs.vote && saved.commit >= confIndex,
+        'term, vote and the commit of the configuration in effect are durable before persisted messages leave',
+        () => ({ id: this.id, saved, ready: hs, confIndex }),
+      );
+    }
     if (rd.entries.length > 0 && this.pending.size > 0) this.resolveDurable(rd.entries);
     this.send(rd.persistedMessages);
     if (rd.committedEntries.length > 0) {
@@ -936,6 +954,26 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       this.pending.delete(p.index);
       this.drop(p, 'overwritten', true, `entry ${p.index} of term ${p.term} was overwritten by a new leader`);
     }
+  }
+
+  /**
+   * A Ready never hands out an entry the store already holds with the same
+   * index and term: rewriting it would truncate durable, acknowledged entries
+   * first (a crash in between loses them).
+   */
+  private assertNoIdenticalRewrite(entries: readonly Entry[]): void {
+    const first = entries[0] as Entry;
+    const last = this.logStore.lastIndex();
+    invariant(
+      first.index === last + 1 || (first.index <= last && this.logStore.term(first.index) !== first.term),
+      'the log is rewritten only from the first index whose term differs',
+      () => ({
+        id: this.id,
+        firstHandedOut: `${first.index}/t${first.term}`,
+        storedTerm: this.logStore.term(first.index),
+        lastIndex: last,
+      }),
+    );
   }
 
   /** Proposals made with durability 'leader' are done once their entry is in the durable log. */
