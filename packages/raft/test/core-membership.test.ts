@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeConfChange, encodeConfChange } from '../src/core/conf-change.js';
-import { ConfChangeInProgressError, InvalidConfChangeError } from '../src/core/errors.js';
+import { ConfChangeInProgressError, InvalidConfChangeError, NotLeaderError } from '../src/core/errors.js';
 import { ManualCluster } from '../src/sim/manual-cluster.js';
 
 const ABC = ['a', 'b', 'c'];
@@ -104,11 +104,14 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     expect(() => c.core('a').proposeConfChange({ type: 'add-learner', node: 'd' })).not.toThrow();
   });
 
-  it('removing the leader: it keeps leading until the removal commits, then steps down and the rest elect a leader', () => {
+  it('removing the leader: it keeps leading until the removal commits, tells the rest for an election timeout, then steps down and the rest elect a leader', () => {
     const c = ready();
     c.core('a').proposeConfChange({ type: 'remove', node: 'a' });
     expect(c.core('a').status().role).toBe('leader');
     c.stabilize();
+    expect(c.core('a').status()).toMatchObject({ role: 'leader', conf: { voters: ['b', 'c'] } });
+    expect(() => c.core('a').propose(new TextEncoder().encode('x'))).toThrow(NotLeaderError);
+    c.heartbeat('a', 10);
     expect(c.core('a').status()).toMatchObject({ role: 'follower', conf: { voters: ['b', 'c'] } });
     expect(c.core('b').status().conf.voters).toEqual(['b', 'c']);
     c.crash('a');

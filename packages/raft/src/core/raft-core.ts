@@ -140,6 +140,8 @@ export class RaftCore {
   private uncommitted: { index: number; bytes: number }[] = [];
   private uncommittedBytes = 0;
   private needsBroadcast = false;
+  /** A leader whose removal committed: ticks left before it steps down (0 = not removed). */
+  private removedTicksLeft = 0;
 
   private msgs: Message[] = [];
   private persistedMsgs: Message[] = [];
@@ -181,7 +183,7 @@ export class RaftCore {
     this.prevHardState = options.hardState;
     this.conf = snapshot.conf;
     this.confHistory = [{ index: snapshot.index, conf: snapshot.conf }];
-    if (this.log.lastIndex() === 0 && isEmptyConf(snapshot.conf) && options.bootstrapVoters.length > 0) {
+    if (this.bootstrapUnfinished(options.bootstrapVoters, snapshot)) {
       this.bootstrap(options.bootstrapVoters);
     } else {
       this.loadConfFromLog();
@@ -433,6 +435,11 @@ export class RaftCore {
     return confIndexes.length >= 2 ? confIndexes[confIndexes.length - 2]! : 0;
   }
 
+  /** What the leader counts as its own copy towards a quorum: only what advance() confirmed durable. */
+  protected selfDurableIndex(): number {
+    return this.log.stableLastIndex();
+  }
+
   /** advance(): the handed-out entries still in the log with their terms are durable. */
   protected markStable(entries: readonly Entry[]): void {
     this.log.stableEntries(entries);
@@ -490,7 +497,7 @@ export class RaftCore {
     for (const id of members(this.conf)) {
       const pr = new Progress(next);
       if (id === this.id) {
-        pr.match = this.log.stableLastIndex();
+        pr.match = this.selfDurableIndex();
         pr.recentActive = true;
       }
       this.progress.set(id, pr);
@@ -515,6 +522,7 @@ export class RaftCore {
     this.votes.clear();
     this.progress.clear();
     this.leadTransferee = '';
+    this.removedTicksLeft = 0;
     this.reads.clear();
     this.uncommitted = [];
     this.uncommittedBytes = 0;
@@ -547,6 +555,10 @@ export class RaftCore {
   }
 
   private tickLeader(): void {
+    if (this.removedTicksLeft > 0 && --this.removedTicksLeft === 0) {
+      this.becomeFollower(this.term, '');
+      return;
+    }
     this.heartbeatElapsed++;
     this.electionElapsed++;
     if (this.electionElapsed >= this.electionTicks) {
@@ -814,6 +826,8 @@ export class RaftCore {
 
   private assertCanPropose(): void {
     if (this.role !== 'leader') throw new NotLeaderError(this.lead);
+    if (this.removedTicksLeft > 0)
+      throw new NotLeaderError('', 'this leader was removed from the configuration');
     if (this.leadTransferee !== '') {
       throw new NotLeaderError(
         this.leadTransferee,
@@ -891,7 +905,7 @@ export class RaftCore {
   /** Commits the highest index a quorum of voters holds, if allowed (§5.4.2). */
   private maybeCommit(): boolean {
     const self = this.progress.get(this.id);
-    if (self) self.match = Math.max(self.match, this.log.stableLastIndex());
+    if (self) self.match = Math.max(self.match, this.selfDurableIndex());
     const matches = this.conf.voters.map((v) => this.progress.get(v)?.match ?? 0).sort((a, b) => b - a);
     const quorum = quorumOf(this.conf.voters.length);
     const candidate = matches[quorum - 1] ?? 0;
@@ -938,9 +952,11 @@ export class RaftCore {
     if (this.leadTransferee !== '' && !this.conf.voters.includes(this.leadTransferee))
       this.leadTransferee = '';
     if (!this.promotable()) {
-      // Our removal is committed: tell everyone the commit index, then step down.
+      // Our removal is committed. The remaining voters may not know yet, and one that
+      // does not cannot win an election without our vote: keep telling them (heartbeats
+      // carry the commit index) for one election timeout, then step down.
       this.bcastAppend();
-      this.becomeFollower(this.term, '');
+      this.removedTicksLeft = this.electionTicks;
       return;
     }
     this.needsBroadcast = true;
@@ -954,6 +970,19 @@ export class RaftCore {
     let drop = 0;
     while (drop + 1 < this.confHistory.length && this.confHistory[drop + 1]!.index <= floor) drop++;
     if (drop > 0) this.confHistory = this.confHistory.slice(drop);
+  }
+
+  /**
+   * A fresh log, or one holding only part of the bootstrap entries (a crash
+   * tore their first write): the bootstrap is written (again) from where the
+   * log ends. Term 1 belongs to the bootstrap; no leader is elected in it.
+   */
+  private bootstrapUnfinished(voters: readonly NodeId[], snapshot: SnapshotMeta): boolean {
+    if (voters.length === 0 || snapshot.index > 0 || !isEmptyConf(snapshot.conf)) return false;
+    const last = this.log.lastIndex();
+    if (last >= 2 * new Set(voters).size) return false;
+    for (let i = 1; i <= last; i++) if (this.log.term(i) !== 1) return false;
+    return true;
   }
 
   private bootstrap(voters: readonly NodeId[]): void {
@@ -973,7 +1002,16 @@ export class RaftCore {
       this.term = 1;
       this.vote = '';
     }
-    this.appendToLog(entries);
+    const written = this.log.lastIndex();
+    for (let i = 1; i <= written; i++) {
+      invariant(
+        this.log.entryAt(i).type === 'conf-change',
+        'a partly written bootstrap holds bootstrap entries',
+        () => ({ index: i }),
+      );
+      this.pendingConfIndexes.push(i);
+    }
+    this.appendToLog(entries.slice(written));
     this.commitTo(entries.length);
   }
 
