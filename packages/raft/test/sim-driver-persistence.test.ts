@@ -117,3 +117,65 @@ describe('the commit index that set the configuration is durable before the ackn
     await restartAfterTwoRemovals();
   });
 });
+
+/**
+ * B3: F (n5) holds X1, X2 from a deposed leader. Its first message of the new term is
+ * an append that truncates them and carries a commit index past them: one Ready with
+ * a new term, a truncation and that commit index. If the hard state lands before the
+ * log write, a crash leaves the stale X1, X2 below the saved commit index, and the
+ * restarted node applies them.
+ */
+async function hardStateBeforeLog(bug?: InjectedBug): Promise<void> {
+  const c = new DriverCluster(FIVE, bug ? { bug } : {});
+  await c.elect('n1');
+  c.drop = (m) => m.from === 'n1' && m.to !== 'n5';
+  const x1 = c.core('n1').lastIndex() + 1;
+  c.node('n1').propose(bytes('X1')).catch(ignore);
+  c.node('n1').propose(bytes('X2')).catch(ignore);
+  await c.until('F to hold X1 and X2', () => (c.sim('n5').log?.lastIndex() ?? 0) === x1 + 1);
+  const aside = (m: Message) => cut(m, 'n1', FIVE) || cut(m, 'n5', FIVE);
+  c.drop = aside;
+  await c.elect('n2');
+  c.drop = aside;
+  const z = c.core('n2').lastIndex() + 2;
+  c.node('n2').propose(bytes('Y')).catch(ignore);
+  c.node('n2').propose(bytes('Z')).catch(ignore);
+  await c.until('Z to commit', () => c.checker.canonical(z) !== undefined);
+  // F hears n2's heartbeat (new term, answered at once); its hard state does not land; n2's append is kept.
+  c.hold('n5', ['hard-state']);
+  const kept: Message[] = [];
+  c.drop = (m) => {
+    if (cut(m, 'n1', FIVE)) return true;
+    if (m.from === 'n2' && m.to === 'n5' && m.type === 'append' && m.entries.length > 0) {
+      kept.push(m);
+      return true;
+    }
+    return (m.from === 'n5' || m.to === 'n5') && m.from !== 'n2' && m.to !== 'n2';
+  };
+  await c.until('n2 to send F an append', () => kept.length > 0);
+  c.crashNode('n5');
+  c.restart('n5');
+  await c.until('F to restart', () => c.sim('n5').running);
+  // F's first message of the new term: the append (truncation + commit past X1, X2). The log write stays in flight.
+  c.hold('n5', ['log']);
+  c.drop = (m) => cut(m, 'n1', FIVE) || cut(m, 'n5', FIVE);
+  c.deliver(kept[0] as Message);
+  await c.run(30);
+  c.crashNode('n5');
+  c.restart('n5');
+  c.drop = (m) => cut(m, 'n1', FIVE);
+  await c.run(2000);
+  expect(c.applied('n5', x1)).toBe(c.applied('n2', x1));
+}
+
+describe('the hard state is saved after the log append it depends on, never concurrently', () => {
+  it('with both written at once, the restarted node applies entries that were never committed', async () => {
+    expect(await violation(() => hardStateBeforeLog('hard-state-with-log'))).toMatch(
+      /committed-prefix|applied-prefix/,
+    );
+  });
+
+  it('as shipped, the hard state waits for the log and the restart applies only committed entries', async () => {
+    await hardStateBeforeLog();
+  });
+});

@@ -3,6 +3,7 @@ import type { Message, NodeId } from '../types.js';
 import type { InjectedBug } from './injected-bugs.js';
 import { SimCluster, settle } from './sim-cluster.js';
 import type { SimRaftCore } from './sim-core.js';
+import type { FileName } from './sim-disk.js';
 import type { SimNode } from './sim-node.js';
 
 /**
@@ -94,9 +95,15 @@ export class DriverCluster extends SimCluster {
     this.start(this.sim(id));
   }
 
-  /** `id`'s disk stops completing writes (they stay in flight) until release(). */
-  hold(id: NodeId): void {
-    this.sim(id).disk.hold();
+  /** `id`'s disk stops completing writes (to `files`, default all; they stay in flight) until release(). */
+  hold(id: NodeId, files?: readonly FileName[]): void {
+    this.sim(id).disk.hold(files);
+  }
+
+  /** Hands `m` to its addressee now, through the driver's membership filter. */
+  deliver(m: Message): void {
+    const node = this.node(m.to);
+    if (node.isMember(m.from, [m])) node.receive([m]);
   }
 
   release(id: NodeId): void {

@@ -52,7 +52,8 @@ export class SimDisk {
   private readonly queues = new Map<FileName, DiskWrite[]>();
   writes = 0;
   torn = 0;
-  private held = false;
+  /** Files whose writes do not complete (tests); undefined = none held. */
+  private held: Set<FileName> | 'all' | undefined;
   private readonly stalled = new Set<FileName>();
 
   constructor(
@@ -93,7 +94,7 @@ export class SimDisk {
    */
   crash(tear?: (frames: number) => number | undefined): void {
     this.incarnation++;
-    this.held = false;
+    this.held = undefined;
     const prng = this.scheduler.prng;
     for (const queue of this.queues.values()) {
       const inProgress = queue[0];
@@ -110,13 +111,13 @@ export class SimDisk {
     this.stalled.clear();
   }
 
-  /** Tests: writes stop completing (they stay in progress) until release(). */
-  hold(): void {
-    this.held = true;
+  /** Tests: writes (to `files`, default all) stop completing (they stay in progress) until release(). */
+  hold(files?: readonly FileName[]): void {
+    this.held = files ? new Set(files) : 'all';
   }
 
   release(): void {
-    this.held = false;
+    this.held = undefined;
     for (const file of [...this.stalled]) {
       this.stalled.delete(file);
       this.startNext(file, this.incarnation);
@@ -133,7 +134,7 @@ export class SimDisk {
       () => `disk ${this.node} ${file} ${head.what}`,
       () => {
         if (incarnation !== this.incarnation) return;
-        if (this.held) {
+        if (this.held === 'all' || this.held?.has(file)) {
           this.stalled.add(file);
           return;
         }
