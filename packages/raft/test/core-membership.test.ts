@@ -104,18 +104,16 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     expect(() => c.core('a').proposeConfChange({ type: 'add-learner', node: 'd' })).not.toThrow();
   });
 
-  it('removing the leader: it keeps leading until the removal commits, tells the rest for an election timeout, then steps down and the rest elect a leader', () => {
+  it('removing the leader: it keeps leading until the removal commits, then hands leadership to a remaining voter and steps down', () => {
     const c = ready();
     c.core('a').proposeConfChange({ type: 'remove', node: 'a' });
     expect(c.core('a').status().role).toBe('leader');
     c.stabilize();
-    expect(c.core('a').status()).toMatchObject({ role: 'leader', conf: { voters: ['b', 'c'] } });
-    expect(() => c.core('a').propose(new TextEncoder().encode('x'))).toThrow(NotLeaderError);
-    c.heartbeat('a', 10);
     expect(c.core('a').status()).toMatchObject({ role: 'follower', conf: { voters: ['b', 'c'] } });
     expect(c.core('b').status().conf.voters).toEqual(['b', 'c']);
     c.crash('a');
     const leader = () => ['b', 'c'].find((id) => c.core(id).status().role === 'leader');
+    expect(leader()).toBeDefined();
     for (let i = 0; i < 100 && !leader(); i++) {
       c.tick('b');
       c.tick('c');

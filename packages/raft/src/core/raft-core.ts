@@ -140,8 +140,8 @@ export class RaftCore {
   private uncommitted: { index: number; bytes: number }[] = [];
   private uncommittedBytes = 0;
   private needsBroadcast = false;
-  /** A leader whose removal committed: ticks left before it steps down (0 = not removed). */
-  private removedTicksLeft = 0;
+  /** A leader whose own removal committed: it only announces the commit and hands leadership over. */
+  private removedLeader = false;
 
   private msgs: Message[] = [];
   private persistedMsgs: Message[] = [];
@@ -282,6 +282,9 @@ export class RaftCore {
    * (NotLeaderError if none is known); a lost request yields nothing, so callers time out.
    */
   readIndex(context: Uint8Array): void {
+    if (this.role === 'leader' && this.removedLeader) {
+      throw new NotLeaderError('', 'this leader was removed from the configuration');
+    }
     if (this.role === 'leader') {
       this.handleReadRequest(this.id, context);
       return;
@@ -522,7 +525,7 @@ export class RaftCore {
     this.votes.clear();
     this.progress.clear();
     this.leadTransferee = '';
-    this.removedTicksLeft = 0;
+    this.removedLeader = false;
     this.reads.clear();
     this.uncommitted = [];
     this.uncommittedBytes = 0;
@@ -555,15 +558,16 @@ export class RaftCore {
   }
 
   private tickLeader(): void {
-    if (this.removedTicksLeft > 0 && --this.removedTicksLeft === 0) {
-      this.becomeFollower(this.term, '');
-      return;
-    }
     this.heartbeatElapsed++;
     this.electionElapsed++;
     if (this.electionElapsed >= this.electionTicks) {
       this.electionElapsed = 0;
-      if (this.checkQuorum) {
+      if (this.removedLeader) {
+        // Not stepping down for check-quorum: a remaining voter that missed the commit
+        // of our removal needs our vote (or our transfer) to win, after any partition.
+        this.leadTransferee = '';
+        this.handOverAfterRemoval();
+      } else if (this.checkQuorum) {
         if (!this.quorumActive()) {
           // §6.2 check-quorum: a leader cut off from a majority steps down.
           this.becomeFollower(this.term, '');
@@ -826,8 +830,7 @@ export class RaftCore {
 
   private assertCanPropose(): void {
     if (this.role !== 'leader') throw new NotLeaderError(this.lead);
-    if (this.removedTicksLeft > 0)
-      throw new NotLeaderError('', 'this leader was removed from the configuration');
+    if (this.removedLeader) throw new NotLeaderError('', 'this leader was removed from the configuration');
     if (this.leadTransferee !== '') {
       throw new NotLeaderError(
         this.leadTransferee,
@@ -952,15 +955,33 @@ export class RaftCore {
     if (this.leadTransferee !== '' && !this.conf.voters.includes(this.leadTransferee))
       this.leadTransferee = '';
     if (!this.promotable()) {
-      // Our removal is committed. The remaining voters may not know yet, and one that
-      // does not cannot win an election without our vote: keep telling them (heartbeats
-      // carry the commit index) for one election timeout, then step down.
+      // Our removal is committed. A remaining voter that does not know yet cannot win an
+      // election without our vote (our log is longer): keep leading, refusing proposals and
+      // reads, announce the commit (heartbeats carry it) and hand leadership to the most
+      // caught-up voter (§3.10); we step down when its higher term reaches us.
+      this.removedLeader = true;
       this.bcastAppend();
-      this.removedTicksLeft = this.electionTicks;
+      this.handOverAfterRemoval();
       return;
     }
     this.needsBroadcast = true;
     this.releaseReads();
+  }
+
+  private handOverAfterRemoval(): void {
+    let best: NodeId | undefined;
+    let bestMatch = -1;
+    for (const v of this.conf.voters) {
+      const match = this.progress.get(v)?.match ?? -1;
+      if (match > bestMatch) {
+        best = v;
+        bestMatch = match;
+      }
+    }
+    if (!best) return;
+    this.leadTransferee = best;
+    if (bestMatch === this.log.lastIndex()) this.sendTimeoutNow(best);
+    else this.sendAppend(best);
   }
 
   private pushConfHistory(index: number, conf: ConfState): void {
