@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeConfChange, encodeConfChange } from '../src/core/conf-change.js';
-import { ConfChangeInProgressError, InvalidConfChangeError, NotLeaderError } from '../src/core/errors.js';
+import { ConfChangeInProgressError, InvalidConfChangeError } from '../src/core/errors.js';
 import { ManualCluster } from '../src/sim/manual-cluster.js';
 
 const ABC = ['a', 'b', 'c'];

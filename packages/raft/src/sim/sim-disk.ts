@@ -63,9 +63,20 @@ export class SimDisk {
     private readonly latencyMs: readonly [number, number],
   ) {}
 
-  /** Queues a write to `file`; resolves once it is durable (never, if a crash comes first). */
-  submit(file: FileName, write: DiskWrite): Promise<void> {
+  /** The current incarnation: the ports of a node capture it (see submitFor). */
+  get generation(): number {
+    return this.incarnation;
+  }
+
+  /**
+   * Queues a write to `file` by the incarnation `generation` of the node; resolves once
+   * it is durable (never, if a crash comes first). A crashed incarnation's code may
+   * still be running (its promise chains are abandoned, not stopped): what it
+   * submits never reaches the disk.
+   */
+  submitFor(generation: number, file: FileName, write: DiskWrite): Promise<void> {
     const incarnation = this.incarnation;
+    if (generation !== incarnation) return new Promise<void>(() => undefined);
     return new Promise<void>((resolve) => {
       const queue = this.queues.get(file) ?? [];
       this.queues.set(file, queue);

@@ -52,7 +52,10 @@ export class SimStateMachine implements StateMachine {
     private readonly hooks: SmHooks,
   ) {
     this.applied = durable.applied.slice();
+    this.generation = disk.generation;
   }
+
+  private readonly generation: number;
 
   get appliedCount(): number {
     return this.applied.length;
@@ -85,7 +88,7 @@ export class SimStateMachine implements StateMachine {
   flush(): Promise<number> {
     const upTo = this.applied.slice();
     return this.disk
-      .submit('state-machine', {
+      .submitFor(this.generation, 'state-machine', {
         what: `flush ${upTo.length}`,
         land: () => {
           if (upTo.length >= this.durable.applied.length) this.durable.applied = upTo;

@@ -49,11 +49,14 @@ export class SimLogStorage implements LogStorage {
   fsyncs = 0;
   entriesSynced = 0;
 
+  private readonly generation: number;
+
   constructor(
     private readonly disk: SimDisk,
     private readonly hooks: LogHooks,
   ) {
     this.view = cloneLog(disk.log);
+    this.generation = disk.generation;
   }
 
   firstIndex(): number {
@@ -117,7 +120,7 @@ export class SimLogStorage implements LogStorage {
     truncateFrom(this.view, head.index);
     this.view.entries.push(...copy);
     const durable = this.disk.log;
-    return this.disk.submit('log', {
+    return this.disk.submitFor(this.generation, 'log', {
       what: `append ${head.index}..${head.index + copy.length - 1}${truncating ? ` truncating ${head.index}..${last}` : ''}`,
       land: () => {
         truncateFrom(durable, head.index);
@@ -141,7 +144,7 @@ export class SimLogStorage implements LogStorage {
     );
     this.view.meta = meta;
     const durable = this.disk.log;
-    return this.disk.submit('log', {
+    return this.disk.submitFor(this.generation, 'log', {
       what: `record-snapshot ${meta.index}`,
       land: () => {
         durable.meta = meta;
@@ -157,7 +160,10 @@ export class SimLogStorage implements LogStorage {
     if (index < this.view.first) return Promise.resolve();
     compactTo(this.view, index);
     const durable = this.disk.log;
-    return this.disk.submit('log', { what: `compact ${index}`, land: () => compactTo(durable, index) });
+    return this.disk.submitFor(this.generation, 'log', {
+      what: `compact ${index}`,
+      land: () => compactTo(durable, index),
+    });
   }
 
   installSnapshot(meta: SnapshotMeta): Promise<void> {
@@ -175,7 +181,10 @@ export class SimLogStorage implements LogStorage {
     reset(this.view);
     const durable = this.disk.log;
     // The meta lands first and recovery drops segments that disagree with it: all or nothing.
-    return this.disk.submit('log', { what: `install-snapshot ${meta.index}`, land: () => reset(durable) });
+    return this.disk.submitFor(this.generation, 'log', {
+      what: `install-snapshot ${meta.index}`,
+      land: () => reset(durable),
+    });
   }
 
   close(): Promise<void> {
@@ -187,11 +196,14 @@ export class SimLogStorage implements LogStorage {
 export class SimStableStorage implements StableStorage {
   private current: HardState;
 
+  private readonly generation: number;
+
   constructor(
     private readonly disk: SimDisk,
     private readonly onDurable: (state: HardState) => void,
   ) {
     this.current = disk.hardState;
+    this.generation = disk.generation;
   }
 
   get(): HardState {
@@ -203,7 +215,7 @@ export class SimStableStorage implements StableStorage {
       saved: this.current.term,
       saving: state.term,
     }));
-    return this.disk.submit('hard-state', {
+    return this.disk.submitFor(this.generation, 'hard-state', {
       what: `hard-state ${state.term}/${state.vote}/${state.commit}`,
       land: () => {
         this.disk.hardState = state;
@@ -233,7 +245,11 @@ function info(meta: SnapshotMeta, data: Uint8Array): SnapshotInfo {
 
 /** SnapshotFiles: the latest snapshot, replaced atomically (rename), never by an older one. */
 export class SimSnapshotStorage implements SnapshotStorage {
-  constructor(private readonly disk: SimDisk) {}
+  private readonly generation: number;
+
+  constructor(private readonly disk: SimDisk) {
+    this.generation = disk.generation;
+  }
 
   latest(): Promise<SnapshotInfo | undefined> {
     const s = this.disk.snapshot;
@@ -252,7 +268,7 @@ export class SimSnapshotStorage implements SnapshotStorage {
 
   async write(meta: SnapshotMeta, chunks: AsyncIterable<Uint8Array>): Promise<SnapshotInfo> {
     const data = await collect(chunks);
-    await this.disk.submit('snapshot', {
+    await this.disk.submitFor(this.generation, 'snapshot', {
       what: `snapshot ${meta.index}`,
       land: () => {
         const current = this.disk.snapshot;
@@ -266,7 +282,11 @@ export class SimSnapshotStorage implements SnapshotStorage {
 
 /** members.json */
 export class SimSmallFile implements SmallFile {
-  constructor(private readonly disk: SimDisk) {}
+  private readonly generation: number;
+
+  constructor(private readonly disk: SimDisk) {
+    this.generation = disk.generation;
+  }
 
   read(): Uint8Array | undefined {
     return this.disk.members;
@@ -274,7 +294,7 @@ export class SimSmallFile implements SmallFile {
 
   write(bytes: Uint8Array): Promise<void> {
     const copy = bytes.slice();
-    return this.disk.submit('members', {
+    return this.disk.submitFor(this.generation, 'members', {
       what: 'members',
       land: () => {
         this.disk.members = copy;
