@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hostileForSeed, nodesForSeed } from '../src/sim/run-options.js';
 import { runSeed } from '../src/sim/simulation.js';
 
-const SEEDS = 300;
+const SEEDS = 1200;
 const STEPS = 4000;
 
 describe('deterministic cluster simulator (the shipped RaftNode on simulated disks, network and time)', () => {
@@ -28,9 +28,9 @@ describe('deterministic cluster simulator (the shipped RaftNode on simulated dis
     }
     expect(failures).toEqual([]);
     // The workload really exercised the hard parts.
-    expect(snapshots).toBeGreaterThan(50);
-    expect(confChanges).toBeGreaterThan(300);
-    expect(crashes).toBeGreaterThan(1000);
-    expect(torn).toBeGreaterThan(100);
+    expect(snapshots).toBeGreaterThan(200);
+    expect(confChanges).toBeGreaterThan(1200);
+    expect(crashes).toBeGreaterThan(4000);
+    expect(torn).toBeGreaterThan(400);
   }, 600_000);
 });

@@ -187,10 +187,9 @@ export class Checker {
     else this.acks.set(node, { index: from - 1, term });
   }
 
-  /** A snapshot replaced `node`'s whole log: what it acknowledged beyond the snapshot is gone by design. */
-  replaced(node: NodeId, snapshotIndex: number): void {
-    const promise = this.acks.get(node);
-    if (promise && promise.index > snapshotIndex) this.acks.delete(node);
+  /** A snapshot replaced `node`'s whole log (committed history): its earlier acknowledgements no longer bind it. */
+  replaced(node: NodeId): void {
+    this.acks.delete(node);
   }
 
   /** After a crash, the durable log still holds every entry the node acknowledged (or a snapshot covers it). */

@@ -86,8 +86,8 @@ export class SimNode {
         checker.rewriting(this.id, store, entries);
         if (truncating) this.ctx.interesting(this, 'truncating');
       },
-      installing: (meta) => {
-        if (alive()) checker.replaced(this.id, meta.index);
+      installing: () => {
+        if (alive()) checker.replaced(this.id);
       },
     });
     this.log = log;
