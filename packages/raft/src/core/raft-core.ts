@@ -965,6 +965,8 @@ export class RaftCore {
       return;
     }
     this.needsBroadcast = true;
+    // The quorum changed: entries a majority of the new voters holds may commit now (etcd does the same).
+    this.maybeCommit();
     this.releaseReads();
   }
 
