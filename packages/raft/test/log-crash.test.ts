@@ -79,6 +79,7 @@ let childJs: string;
 function transpileChild(out: string): string {
   const files = [
     'src/types.ts',
+    'src/core/errors.ts',
     ...readdirSync(join(RAFT, 'src/log')).map((f) => `src/log/${f}`),
     'test/fixtures/store-crash-script.ts',
     'test/fixtures/store-crash-child.ts',

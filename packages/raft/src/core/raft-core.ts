@@ -146,6 +146,8 @@ export class RaftCore {
   private uncommitted: { index: number; bytes: number }[] = [];
   private uncommittedBytes = 0;
   private needsBroadcast = false;
+  /** A leader whose own removal committed: it only announces the commit and hands leadership over. */
+  private removedLeader = false;
 
   private msgs: Message[] = [];
   private persistedMsgs: Message[] = [];
@@ -187,7 +189,7 @@ export class RaftCore {
     this.prevHardState = options.hardState;
     this.conf = snapshot.conf;
     this.confHistory = [{ index: snapshot.index, conf: snapshot.conf }];
-    if (this.log.lastIndex() === 0 && isEmptyConf(snapshot.conf) && options.bootstrapVoters.length > 0) {
+    if (this.bootstrapUnfinished(options.bootstrapVoters, snapshot)) {
       this.bootstrap(options.bootstrapVoters);
     } else {
       this.loadConfFromLog();
@@ -289,6 +291,9 @@ export class RaftCore {
    * (NotLeaderError if none is known); a lost request yields nothing, so callers time out.
    */
   readIndex(context: Uint8Array): void {
+    if (this.role === 'leader' && this.removedLeader) {
+      throw new NotLeaderError('', 'this leader was removed from the configuration');
+    }
     if (this.role === 'leader') {
       this.handleReadRequest(this.id, context);
       return;
@@ -366,13 +371,22 @@ export class RaftCore {
       if (rd.snapshot.index > this.log.applied) this.log.appliedTo(rd.snapshot.index);
     }
     const last = rd.entries.at(-1);
-    if (last) this.log.stableTo(last.index, last.term);
+    if (last) this.markStable(rd.entries);
     const lastApplied = rd.committedEntries.at(-1);
     if (lastApplied) this.log.appliedTo(lastApplied.index);
     if (this.role === 'leader' && last && this.maybeCommit()) this.bcastAppend();
   }
 
   // ---------------------------------------------------------------- queries
+
+  /**
+   * Index of the entry (or snapshot) that set the configuration in effect.
+   * The driver makes the commit index durable whenever it passes this (see
+   * docs/design.md, persistence contract).
+   */
+  confIndex(): number {
+    return this.confHistory.at(-1)?.index ?? 0;
+  }
 
   /** Term and membership as of `index` (<= commit): what the driver writes next to a snapshot it takes. */
   snapshotMetaAt(index: number): SnapshotMeta {
@@ -438,6 +452,21 @@ export class RaftCore {
     return this.log.term(index) === this.term;
   }
 
+  /** The highest index known committed because a later conf-change entry follows it (see loadConfFromLog). */
+  protected committedByLaterConfChange(confIndexes: readonly number[]): number {
+    return confIndexes.length >= 2 ? confIndexes[confIndexes.length - 2]! : 0;
+  }
+
+  /** What the leader counts as its own copy towards a quorum: only what advance() confirmed durable. */
+  protected selfDurableIndex(): number {
+    return this.log.stableLastIndex();
+  }
+
+  /** advance(): the handed-out entries still in the log with their terms are durable. */
+  protected markStable(entries: readonly Entry[]): void {
+    this.log.stableEntries(entries);
+  }
+
   /** Messages that promise durable state wait until the Ready's persistence is done. */
   protected sendsAfterPersist(m: Message): boolean {
     return m.type === 'append-response' || m.type === 'vote' || m.type === 'vote-response';
@@ -491,7 +520,7 @@ export class RaftCore {
     for (const id of members(this.conf)) {
       const pr = new Progress(next);
       if (id === this.id) {
-        pr.match = this.log.stableLastIndex();
+        pr.match = this.selfDurableIndex();
         pr.recentActive = true;
       }
       this.progress.set(id, pr);
@@ -516,6 +545,7 @@ export class RaftCore {
     this.votes.clear();
     this.progress.clear();
     this.leadTransferee = '';
+    this.removedLeader = false;
     this.reads.clear();
     this.uncommitted = [];
     this.uncommittedBytes = 0;
@@ -552,7 +582,12 @@ export class RaftCore {
     this.electionElapsed++;
     if (this.electionElapsed >= this.electionTicks) {
       this.electionElapsed = 0;
-      if (this.checkQuorum) {
+      if (this.removedLeader) {
+        // Not stepping down for check-quorum: a remaining voter that missed the commit
+        // of our removal needs our vote (or our transfer) to win, after any partition.
+        this.leadTransferee = '';
+        this.handOverAfterRemoval();
+      } else if (this.checkQuorum) {
         if (!this.quorumActive()) {
           // §6.2 check-quorum: a leader cut off from a majority steps down.
           this.becomeFollower(this.term, '');
@@ -818,6 +853,7 @@ export class RaftCore {
 
   private assertCanPropose(): void {
     if (this.role !== 'leader') throw new NotLeaderError(this.lead);
+    if (this.removedLeader) throw new NotLeaderError('', 'this leader was removed from the configuration');
     if (this.leadTransferee !== '') {
       throw new NotLeaderError(
         this.leadTransferee,
@@ -895,7 +931,7 @@ export class RaftCore {
   /** Commits the highest index a quorum of voters holds, if allowed (§5.4.2). */
   private maybeCommit(): boolean {
     const self = this.progress.get(this.id);
-    if (self) self.match = Math.max(self.match, this.log.stableLastIndex());
+    if (self) self.match = Math.max(self.match, this.selfDurableIndex());
     const matches = this.conf.voters.map((v) => this.progress.get(v)?.match ?? 0).sort((a, b) => b - a);
     const quorum = quorumOf(this.conf.voters.length);
     const candidate = matches[quorum - 1] ?? 0;
@@ -907,20 +943,24 @@ export class RaftCore {
   // ---------------------------------------------------------------- commit and membership
 
   private commitTo(index: number): void {
+    if (index <= this.log.committed) return;
+    // Read the configuration entries first: a storage error then leaves nothing half-updated.
+    const changes: { at: number; change: ConfChange }[] = [];
+    for (const at of this.pendingConfIndexes) {
+      if (at > index) break;
+      changes.push({ at, change: decodeConfChange(this.log.entryAt(at).data) });
+    }
     const wasCommittedInTerm = this.log.term(this.log.committed) === this.term;
     if (!this.log.commitTo(index)) return;
     while (this.uncommitted.length > 0 && this.uncommitted[0]!.index <= index) {
       this.uncommittedBytes -= this.uncommitted.shift()!.bytes;
     }
-    let confChanged = false;
-    while (this.pendingConfIndexes.length > 0 && this.pendingConfIndexes[0]! <= index) {
-      const at = this.pendingConfIndexes.shift()!;
-      const change = decodeConfChange(this.log.entryAt(at).data);
+    this.pendingConfIndexes.splice(0, changes.length);
+    for (const { at, change } of changes) {
       this.conf = applyConfChange(this.conf, change);
       this.pushConfHistory(at, this.conf);
-      confChanged = true;
     }
-    if (confChanged) this.onConfCommitted();
+    if (changes.length > 0) this.onConfCommitted();
     if (this.role === 'leader' && !wasCommittedInTerm && this.log.term(this.log.committed) === this.term) {
       for (const r of this.reads.takeWaiting()) this.handleReadRequest(r.from, r.context);
     }
@@ -938,13 +978,35 @@ export class RaftCore {
     if (this.leadTransferee !== '' && !this.conf.voters.includes(this.leadTransferee))
       this.leadTransferee = '';
     if (!this.promotable()) {
-      // Our removal is committed: tell everyone the commit index, then step down.
+      // Our removal is committed. A remaining voter that does not know yet cannot win an
+      // election without our vote (our log is longer): keep leading, refusing proposals and
+      // reads, announce the commit (heartbeats carry it) and hand leadership to the most
+      // caught-up voter (§3.10); we step down when its higher term reaches us.
+      this.removedLeader = true;
       this.bcastAppend();
-      this.becomeFollower(this.term, '');
+      this.handOverAfterRemoval();
       return;
     }
     this.needsBroadcast = true;
+    // The quorum changed: entries a majority of the new voters holds may commit now (etcd does the same).
+    this.maybeCommit();
     this.releaseReads();
+  }
+
+  private handOverAfterRemoval(): void {
+    let best: NodeId | undefined;
+    let bestMatch = -1;
+    for (const v of this.conf.voters) {
+      const match = this.progress.get(v)?.match ?? -1;
+      if (match > bestMatch) {
+        best = v;
+        bestMatch = match;
+      }
+    }
+    if (!best) return;
+    this.leadTransferee = best;
+    if (bestMatch === this.log.lastIndex()) this.sendTimeoutNow(best);
+    else this.sendAppend(best);
   }
 
   private pushConfHistory(index: number, conf: ConfState): void {
@@ -954,6 +1016,19 @@ export class RaftCore {
     let drop = 0;
     while (drop + 1 < this.confHistory.length && this.confHistory[drop + 1]!.index <= floor) drop++;
     if (drop > 0) this.confHistory = this.confHistory.slice(drop);
+  }
+
+  /**
+   * A fresh log, or one holding only part of the bootstrap entries (a crash
+   * tore their first write): the bootstrap is written (again) from where the
+   * log ends. Term 1 belongs to the bootstrap; no leader is elected in it.
+   */
+  private bootstrapUnfinished(voters: readonly NodeId[], snapshot: SnapshotMeta): boolean {
+    if (voters.length === 0 || snapshot.index > 0 || !isEmptyConf(snapshot.conf)) return false;
+    const last = this.log.lastIndex();
+    if (last >= 2 * new Set(voters).size) return false;
+    for (let i = 1; i <= last; i++) if (this.log.term(i) !== 1) return false;
+    return true;
   }
 
   private bootstrap(voters: readonly NodeId[]): void {
@@ -973,25 +1048,45 @@ export class RaftCore {
       this.term = 1;
       this.vote = '';
     }
-    this.appendToLog(entries);
+    const written = this.log.lastIndex();
+    for (let i = 1; i <= written; i++) {
+      invariant(
+        this.log.entryAt(i).type === 'conf-change',
+        'a partly written bootstrap holds bootstrap entries',
+        () => ({ index: i }),
+      );
+      this.pendingConfIndexes.push(i);
+    }
+    this.appendToLog(entries.slice(written));
     this.commitTo(entries.length);
   }
 
+  /**
+   * Rebuilds the configuration from the log at start-up. A conf-change entry
+   * followed by another one in the log is committed: a leader proposes a
+   * change only once every earlier one in its log has committed, and log
+   * matching gives us its prefix. So the commit index a restart uses covers
+   * every configuration change but the last in the log, even when the
+   * durable commit index lags.
+   */
   private loadConfFromLog(): void {
     const last = this.log.lastIndex();
+    const confEntries: Entry[] = [];
     let at = this.log.firstIndex();
     while (at <= last) {
       const batch = this.log.entries(at, last + 1, this.maxMsgBytes);
-      for (const e of batch) {
-        if (e.type !== 'conf-change') continue;
-        if (e.index <= this.log.committed) {
-          this.conf = applyConfChange(this.conf, decodeConfChange(e.data));
-          this.confHistory.push({ index: e.index, conf: this.conf });
-        } else {
-          this.pendingConfIndexes.push(e.index);
-        }
-      }
+      for (const e of batch) if (e.type === 'conf-change') confEntries.push(e);
       at += batch.length;
+    }
+    const inferred = this.committedByLaterConfChange(confEntries.map((e) => e.index));
+    if (inferred > this.log.committed) this.log.commitTo(inferred);
+    for (const e of confEntries) {
+      if (e.index <= this.log.committed) {
+        this.conf = applyConfChange(this.conf, decodeConfChange(e.data));
+        this.confHistory.push({ index: e.index, conf: this.conf });
+      } else {
+        this.pendingConfIndexes.push(e.index);
+      }
     }
   }
 
