@@ -38,7 +38,7 @@ export interface SnapshotMeta {
   readonly conf: ConfState;
 }
 
-/** One membership change at a time (DESIGN.md: add as learner, catch up, promote; remove). */
+/** One membership change at a time (docs/design.md: add as learner, catch up, promote; remove). */
 export interface ConfChange {
   readonly type: 'add-learner' | 'promote' | 'remove';
   readonly node: NodeId;

@@ -1,3 +1,14 @@
+/**
+ * The Raft algorithm as a pure state machine (etcd/raft's shape): `tick`,
+ * `step`, `propose`, and `ready`/`advance`, with no clock, file or socket.
+ * One file over ~400 lines on purpose: elections, replication, commit,
+ * membership, transfer and ReadIndex all read and write the same role state
+ * (term, vote, progress, configuration), and the rules between them (check
+ * quorum, leader lease, one configuration change at a time) are easiest to
+ * check against the dissertation when the whole step function is in one
+ * place. The log, progress tracking, configuration changes and read-only
+ * bookkeeping live in their own files.
+ */
 import type {
   ConfChange,
   ConfState,

@@ -1,3 +1,11 @@
+/**
+ * The node driver: the Ready loop around `RaftCore`, through the ports of
+ * `ports.ts` (log, hard state, snapshots, transport, clock). Over ~400 lines
+ * because the Ready loop, the apply pipeline, snapshots and membership calls
+ * share the ordering rules of the persistence contract (docs/design.md);
+ * options, restart, and waiting proposals and reads are in node-options.ts,
+ * recovery.ts and pending.ts.
+ */
 import { EventEmitter } from 'node:events';
 import { decodeConfChange } from '../core/conf-change.js';
 import { ConfChangeInProgressError, invariant, NotLeaderError, RaftInvariantError } from '../core/errors.js';
@@ -180,7 +188,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
    * (leader id and address when known), ProposalDroppedError, RaftLimitError /
    * LimitError, or NodeClosedError.
    *
-   * `durability: 'leader'` (DESIGN.md DURABILITY_LEADER) resolves with
+   * `durability: 'leader'` (DURABILITY_LEADER in docs/design.md) resolves with
    * `undefined` as soon as the entry is fsynced in this leader's log: it may
    * still be lost if the leader fails before a majority has it.
    */
@@ -656,7 +664,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.lastSnapshotIndex = meta.index;
     this.counters.snapshotsTaken++;
     this.emit('snapshot', { kind: 'taken', meta });
-    // DESIGN.md compaction rule: never past what the store has durably recorded.
+    // The compaction rule (docs/design.md): never past what the store has durably recorded.
     const flushed = await this.sm.flush();
     const compactTo = Math.min(flushed, this.logStore.snapshotMeta().index) - this.snapshotKeepEntries;
     if (compactTo >= this.logStore.firstIndex()) await this.logStore.compact(compactTo);

@@ -1,3 +1,11 @@
+/**
+ * The Raft peer transport over gRPC: one outgoing stream per peer for message
+ * batches, snapshot streams, and the server side that authenticates each call
+ * (cluster secret, peer certificate, cluster id, member identity) before any
+ * message reaches the node. Over ~400 lines because the client and server
+ * halves share the refusal accounting and the stream lifecycle; framing is in
+ * codec.ts and peer-stream.ts, snapshots in snapshot-sender/receiver.ts.
+ */
 import {
   clientFlowControlOptions,
   Long,
