@@ -1,17 +1,3 @@
-import { NotLeaderError } from '../core/errors.js';
-import type { NodeId } from '../types.js';
-
-/**
- * The node driver's way of building a NotLeaderError with the leader's
- * addresses: the same class (`instanceof NotLeaderError`, name
- * 'NotLeaderError'); new code constructs NotLeaderError itself.
- */
-export class NodeNotLeaderError extends NotLeaderError {
-  constructor(leader: NodeId, leaderAddress: string, leaderPeerAddress: string, message?: string) {
-    super(leader, message, { client: leaderAddress, peer: leaderPeerAddress });
-  }
-}
-
 export type DropReason = 'overwritten' | 'leadership-lost' | 'timeout' | 'closed' | 'snapshot';
 
 /**

@@ -8,7 +8,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { decodeConfChange } from '../core/conf-change.js';
-import { ConfChangeInProgressError, invariant, NotLeaderError, RaftInvariantError } from '../core/errors.js';
+import { ConfChangeInProgressError, InvariantError, invariant, NotLeaderError } from '../core/errors.js';
 import type { RaftCore } from '../core/raft-core.js';
 import { LimitError } from '../log/errors.js';
 import { mustPersist } from '../log/hard-state.js';
@@ -26,7 +26,7 @@ import type {
   SnapshotMeta,
   StateMachine,
 } from '../types.js';
-import { NodeClosedError, NodeNotLeaderError } from './errors.js';
+import { NodeClosedError } from './errors.js';
 import { openFilePorts } from './file-ports.js';
 import type { AddressBook } from './members.js';
 import { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
@@ -184,7 +184,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   /**
    * Proposes a command. Resolves with the state machine's result once the entry
-   * is committed and applied on this node. Rejects with NodeNotLeaderError
+   * is committed and applied on this node. Rejects with NotLeaderError
    * (leader id and address when known), ProposalDroppedError, RaftLimitError /
    * LimitError, or NodeClosedError.
    *
@@ -573,7 +573,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private async apply(entries: readonly Entry[]): Promise<void> {
     const results = await this.sm.apply(entries);
     if (results.length !== entries.length) {
-      throw new RaftInvariantError('state machine returns one result per entry', {
+      throw new InvariantError('state machine returns one result per entry', {
         entries: entries.length,
         results: results.length,
       });
@@ -608,7 +608,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     const key = `${meta.index}:${meta.term}`;
     const file = this.incoming.get(key)?.path;
     if (!file) {
-      throw new RaftInvariantError('a snapshot the core accepted has its data here', {
+      throw new InvariantError('a snapshot the core accepted has its data here', {
         index: meta.index,
         term: meta.term,
       });
@@ -622,7 +622,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     await this.book.save();
     const restored = await this.sm.restore(rest);
     if (restored !== meta.index) {
-      throw new RaftInvariantError('restored state machine is at the snapshot index', {
+      throw new InvariantError('restored state machine is at the snapshot index', {
         restored,
         index: meta.index,
       });
@@ -811,26 +811,23 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     if (this.core.status().role !== 'leader') throw this.notLeader();
   }
 
-  private notLeader(message?: string): NodeNotLeaderError {
+  private notLeader(message?: string): NotLeaderError {
     const leader = this.core.status().leader;
+    return this.withAddresses(leader === this.id ? '' : leader, message);
+  }
+
+  /** A NotLeaderError carrying the leader's addresses from the address book. */
+  private withAddresses(leader: NodeId, message?: string): NotLeaderError {
     const a = leader ? this.book.get(leader) : undefined;
-    return new NodeNotLeaderError(
-      leader === this.id ? '' : leader,
-      a?.clientAddress ?? '',
-      a?.peerAddress ?? '',
-      message,
-    );
+    return new NotLeaderError(leader, message, {
+      client: a?.clientAddress ?? '',
+      peer: a?.peerAddress ?? '',
+    });
   }
 
   private translate(error: unknown): Error {
-    if (error instanceof NotLeaderError && !(error instanceof NodeNotLeaderError)) {
-      const a = error.leader ? this.book.get(error.leader) : undefined;
-      return new NodeNotLeaderError(
-        error.leader,
-        a?.clientAddress ?? '',
-        a?.peerAddress ?? '',
-        error.message,
-      );
+    if (error instanceof NotLeaderError && error.leaderAddress === '' && error.leaderPeerAddress === '') {
+      return this.withAddresses(error.leader, error.message);
     }
     return error instanceof Error ? error : new Error(String(error));
   }
