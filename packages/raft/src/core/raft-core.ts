@@ -358,13 +358,22 @@ export class RaftCore {
       if (rd.snapshot.index > this.log.applied) this.log.appliedTo(rd.snapshot.index);
     }
     const last = rd.entries.at(-1);
-    if (last) this.log.stableTo(last.index, last.term);
+    if (last) this.markStable(rd.entries);
     const lastApplied = rd.committedEntries.at(-1);
     if (lastApplied) this.log.appliedTo(lastApplied.index);
     if (this.role === 'leader' && last && this.maybeCommit()) this.bcastAppend();
   }
 
   // ---------------------------------------------------------------- queries
+
+  /**
+   * Index of the entry (or snapshot) that set the configuration in effect.
+   * The driver makes the commit index durable whenever it passes this (see
+   * docs/design.md, persistence contract).
+   */
+  confIndex(): number {
+    return this.confHistory.at(-1)?.index ?? 0;
+  }
 
   /** Term and membership as of `index` (<= commit): what the driver writes next to a snapshot it takes. */
   snapshotMetaAt(index: number): SnapshotMeta {
@@ -418,6 +427,16 @@ export class RaftCore {
   /** §5.4.2: a leader commits by counting replicas only for entries of its own term. */
   protected canCommitByCounting(index: number): boolean {
     return this.log.term(index) === this.term;
+  }
+
+  /** The highest index known committed because a later conf-change entry follows it (see loadConfFromLog). */
+  protected committedByLaterConfChange(confIndexes: readonly number[]): number {
+    return confIndexes.length >= 2 ? confIndexes[confIndexes.length - 2]! : 0;
+  }
+
+  /** advance(): the handed-out entries still in the log with their terms are durable. */
+  protected markStable(entries: readonly Entry[]): void {
+    this.log.stableEntries(entries);
   }
 
   /** Messages that promise durable state wait until the Ready's persistence is done. */
@@ -885,20 +904,24 @@ export class RaftCore {
   // ---------------------------------------------------------------- commit and membership
 
   private commitTo(index: number): void {
+    if (index <= this.log.committed) return;
+    // Read the configuration entries first: a storage error then leaves nothing half-updated.
+    const changes: { at: number; change: ConfChange }[] = [];
+    for (const at of this.pendingConfIndexes) {
+      if (at > index) break;
+      changes.push({ at, change: decodeConfChange(this.log.entryAt(at).data) });
+    }
     const wasCommittedInTerm = this.log.term(this.log.committed) === this.term;
     if (!this.log.commitTo(index)) return;
     while (this.uncommitted.length > 0 && this.uncommitted[0]!.index <= index) {
       this.uncommittedBytes -= this.uncommitted.shift()!.bytes;
     }
-    let confChanged = false;
-    while (this.pendingConfIndexes.length > 0 && this.pendingConfIndexes[0]! <= index) {
-      const at = this.pendingConfIndexes.shift()!;
-      const change = decodeConfChange(this.log.entryAt(at).data);
+    this.pendingConfIndexes.splice(0, changes.length);
+    for (const { at, change } of changes) {
       this.conf = applyConfChange(this.conf, change);
       this.pushConfHistory(at, this.conf);
-      confChanged = true;
     }
-    if (confChanged) this.onConfCommitted();
+    if (changes.length > 0) this.onConfCommitted();
     if (this.role === 'leader' && !wasCommittedInTerm && this.log.term(this.log.committed) === this.term) {
       for (const r of this.reads.takeWaiting()) this.handleReadRequest(r.from, r.context);
     }
@@ -955,21 +978,32 @@ export class RaftCore {
     this.commitTo(entries.length);
   }
 
+  /**
+   * Rebuilds the configuration from the log at start-up. A conf-change entry
+   * followed by another one in the log is committed: a leader proposes a
+   * change only once every earlier one in its log has committed, and log
+   * matching gives us its prefix. So the commit index a restart uses covers
+   * every configuration change but the last in the log, even when the
+   * durable commit index lags.
+   */
   private loadConfFromLog(): void {
     const last = this.log.lastIndex();
+    const confEntries: Entry[] = [];
     let at = this.log.firstIndex();
     while (at <= last) {
       const batch = this.log.entries(at, last + 1, this.maxMsgBytes);
-      for (const e of batch) {
-        if (e.type !== 'conf-change') continue;
-        if (e.index <= this.log.committed) {
-          this.conf = applyConfChange(this.conf, decodeConfChange(e.data));
-          this.confHistory.push({ index: e.index, conf: this.conf });
-        } else {
-          this.pendingConfIndexes.push(e.index);
-        }
-      }
+      for (const e of batch) if (e.type === 'conf-change') confEntries.push(e);
       at += batch.length;
+    }
+    const inferred = this.committedByLaterConfChange(confEntries.map((e) => e.index));
+    if (inferred > this.log.committed) this.log.commitTo(inferred);
+    for (const e of confEntries) {
+      if (e.index <= this.log.committed) {
+        this.conf = applyConfChange(this.conf, decodeConfChange(e.data));
+        this.confHistory.push({ index: e.index, conf: this.conf });
+      } else {
+        this.pendingConfIndexes.push(e.index);
+      }
     }
   }
 

@@ -176,6 +176,28 @@ export class RaftLog {
     return this.pendingSnapshot;
   }
 
+  /**
+   * The driver persisted `entries` (one Ready's): the longest prefix of them
+   * still in the log with the same terms leaves the unstable buffer. A
+   * conflicting append stepped while they were being written replaces only a
+   * suffix; the prefix is durable and must not be handed out (and rewritten)
+   * again.
+   */
+  stableEntries(entries: readonly Entry[]): void {
+    const last = entries.at(-1);
+    if (!last) return;
+    if (this.term(last.index) === last.term) {
+      this.stableTo(last.index, last.term);
+      return;
+    }
+    let matched: Entry | undefined;
+    for (const e of entries) {
+      if (this.term(e.index) !== e.term) break;
+      matched = e;
+    }
+    if (matched) this.stableTo(matched.index, matched.term);
+  }
+
   /** The driver persisted entries up to (index, term): drop them from the unstable buffer if still ours. */
   stableTo(index: number, term: number): void {
     if (index < this.offset || this.term(index) !== term) return;

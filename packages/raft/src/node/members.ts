@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../log/atomic-file.js';
 import type { NodeId } from '../types.js';
+import type { SmallFile } from './ports.js';
 
 /** Where a member is reached: its Raft peer port and its client (broker API) port. */
 export interface MemberAddresses {
@@ -29,7 +28,7 @@ export function decodeMemberContext(context: Uint8Array | undefined): MemberAddr
 /**
  * Every address this node has learned: the static bootstrap list, the
  * contexts of conf-change entries, and the book saved next to a snapshot. It
- * is kept in `<dataDir>/members.json` (replaced atomically) because the
+ * is kept in a small file (`<dataDir>/members.json`, replaced atomically) because the
  * conf-change entries that carried an address may be compacted away.
  * Membership itself is the core's (`status().conf`); this is only a phone book.
  */
@@ -38,17 +37,15 @@ export class AddressBook {
   /** Members whose removal this node applied (and that were not added again): their batches are refused. */
   private readonly removed = new Set<NodeId>();
 
-  constructor(private readonly path: string) {
-    try {
-      const saved = JSON.parse(readFileSync(path, 'utf8')) as {
-        members: Record<string, MemberAddresses>;
-        removed: NodeId[];
-      };
-      for (const [id, a] of Object.entries(saved.members)) this.book.set(id, a);
-      for (const id of saved.removed) this.removed.add(id);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+  constructor(private readonly file: SmallFile) {
+    const bytes = file.read();
+    if (bytes === undefined) return;
+    const saved = JSON.parse(new TextDecoder().decode(bytes)) as {
+      members: Record<string, MemberAddresses>;
+      removed: NodeId[];
+    };
+    for (const [id, a] of Object.entries(saved.members)) this.book.set(id, a);
+    for (const id of saved.removed) this.removed.add(id);
   }
 
   isRemoved(id: NodeId): boolean {
@@ -86,6 +83,6 @@ export class AddressBook {
 
   save(): Promise<void> {
     const body = { members: this.toJSON(), removed: [...this.removed] };
-    return writeFileAtomic(this.path, new TextEncoder().encode(JSON.stringify(body)));
+    return this.file.write(new TextEncoder().encode(JSON.stringify(body)));
   }
 }

@@ -1,22 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { createReadStream, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { decodeConfChange } from '../core/conf-change.js';
-import { ConfChangeInProgressError, NotLeaderError, RaftInvariantError } from '../core/errors.js';
-import { RaftCore } from '../core/raft-core.js';
+import { ConfChangeInProgressError, invariant, NotLeaderError, RaftInvariantError } from '../core/errors.js';
+import type { RaftCore } from '../core/raft-core.js';
 import { LimitError } from '../log/errors.js';
-import type { FsyncSample } from '../log/group-writer.js';
-import { HardStateFile, mustPersist } from '../log/hard-state.js';
-import { DEFAULT_MAX_ENTRY_BYTES, LogStore } from '../log/log-store.js';
-import { SnapshotFiles } from '../log/snapshot-store.js';
+import { mustPersist } from '../log/hard-state.js';
+import { DEFAULT_MAX_ENTRY_BYTES } from '../log/log-store.js';
 import { type Logger, stderrLogger } from '../transport/logger.js';
-import {
-  PeerTransport,
-  type PeerTransportOptions,
-  type TransportHandler,
-} from '../transport/peer-transport.js';
+import type { TransportHandler } from '../transport/peer-transport.js';
 import type {
   ConfChange,
   Entry,
@@ -27,172 +17,67 @@ import type {
   SnapshotMeta,
   StateMachine,
 } from '../types.js';
-import { NodeClosedError, NodeNotLeaderError, ProposalDroppedError } from './errors.js';
-import { AddressBook, decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
+import { NodeClosedError, NodeNotLeaderError } from './errors.js';
+import { openFilePorts } from './file-ports.js';
+import type { AddressBook } from './members.js';
+import { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
+import {
+  type MemberRole,
+  type MemberStatus,
+  NODE_DEFAULTS,
+  type RaftDriverOptions,
+  type RaftNodeEvents,
+  type RaftNodeOptions,
+  type RaftNodeStatus,
+} from './node-options.js';
+import { PendingWork } from './pending.js';
+import type {
+  Clock,
+  IncomingSnapshots,
+  LogStorage,
+  NodePorts,
+  SnapshotStorage,
+  StableStorage,
+  Transport,
+} from './ports.js';
+import { recover } from './recovery.js';
 import { splitHeader, withHeader } from './snapshot-data.js';
 
-/**
- * Timing defaults, for a LAN of machines that are also busy with fsyncs and
- * LevelDB compactions. A tick of 50 ms and a heartbeat every tick (50 ms) keep
- * commit latency of an idle follower low and let a leader notice a dead peer
- * fast. The election timeout is 20 ticks (1-2 s after randomisation), twice
- * etcd's 10: on two shared cores an event-loop stall of a few hundred ms (a
- * large apply, GC, a slow fdatasync) is common, and an election timeout close
- * to it turns every stall into a needless election. Failover still finishes
- * within about two seconds.
- */
-export const NODE_DEFAULTS = {
-  tickMs: 50,
-  electionTicks: 20,
-  heartbeatTicks: 1,
-  snapshotEveryEntries: 10_000,
-  snapshotKeepEntries: 5_000,
-  proposalTimeoutMs: 30_000,
-  readIndexTimeoutMs: 5_000,
-  membershipTimeoutMs: 60_000,
-} as const;
-
-export interface RaftNodeOptions {
-  readonly id: NodeId;
-  /** Every peer batch carries it; a peer of another cluster is turned away. */
-  readonly clusterId: string;
-  /** Log segments, hard state, snapshot, address book. */
-  readonly dataDir: string;
-  /** host:port the Raft peer server listens on (port 0 picks one: see `peerAddress`). */
-  readonly listenPeerAddress: string;
-  /** The static bootstrap list (`id=host:port`, like etcd's initial cluster), this node included. */
-  readonly initialMembers: Readonly<Record<NodeId, MemberAddresses>>;
-  /** A node added to a running cluster starts with no voters and waits for the leader to reach it. */
-  readonly join?: boolean;
-  readonly stateMachine: StateMachine;
-  readonly tickMs?: number;
-  readonly electionTicks?: number;
-  readonly heartbeatTicks?: number;
-  /** A snapshot is taken every this many applied entries. */
-  readonly snapshotEveryEntries?: number;
-  /** Entries kept in the log behind the latest snapshot, so slow followers catch up without one. */
-  readonly snapshotKeepEntries?: number;
-  /** A proposal whose fate is still unknown after this long is rejected (ProposalDroppedError, not definite). */
-  readonly proposalTimeoutMs?: number;
-  readonly readIndexTimeoutMs?: number;
-  /** How long addMember waits for the learner to catch up (and transfers for the new leader). */
-  readonly membershipTimeoutMs?: number;
-  /** Largest proposal accepted (LimitError beyond). */
-  readonly maxEntryBytes?: number;
-  /** Log segment size; compaction deletes whole segments only (log store default 64 MiB). */
-  readonly logSegmentBytes?: number;
-  /** Bytes of recent log entries kept in memory for followers' appends (log store default 16 MiB). */
-  readonly logCacheBytes?: number;
-  /** Called after every fdatasync of the log (duration, entries, bytes): for metrics. */
-  readonly onFsync?: (sample: FsyncSample) => void;
-  readonly maxUncommittedBytes?: number;
-  readonly maxMsgBytes?: number;
-  readonly maxInflight?: number;
-  /** The only randomness of the core (election timeouts). Default Math.random. */
-  readonly random?: () => number;
-  readonly log?: Logger;
-  readonly transport?: Partial<
-    Omit<
-      PeerTransportOptions,
-      'id' | 'clusterId' | 'listenAddress' | 'incomingSnapshotDir' | 'handler' | 'log'
-    >
-  >;
-}
-
-export type MemberRole = 'leader' | 'follower' | 'candidate' | 'pre-candidate' | 'learner' | 'unreachable';
-
-export interface MemberStatus {
-  readonly id: NodeId;
-  readonly peerAddress: string;
-  readonly clientAddress: string;
-  readonly role: MemberRole;
-  readonly voter: boolean;
-  /** As seen by the leader (0 on other nodes, except for themselves). */
-  readonly matchIndex: number;
-  /** The leader's last index minus matchIndex (leader's view; 0 elsewhere). */
-  readonly lag: number;
-}
-
-export interface RaftNodeStatus {
-  readonly id: NodeId;
-  readonly clusterId: string;
-  readonly role: Role;
-  readonly term: number;
-  readonly leader: NodeId;
-  /** The leader's client address ('' when unknown). */
-  readonly leaderAddress: string;
-  readonly commit: number;
-  readonly applied: number;
-  readonly lastIndex: number;
-  readonly firstIndex: number;
-  readonly snapshotIndex: number;
-  readonly members: readonly MemberStatus[];
-  readonly counters: {
-    readonly fsyncs: number;
-    readonly entriesSynced: number;
-    readonly snapshotsTaken: number;
-    readonly snapshotsInstalled: number;
-    readonly snapshotsSent: number;
-    readonly proposalsDropped: number;
-  };
-}
-
-export interface RaftNodeEvents {
-  /** Leader known or changed ('' = none known). */
-  'leader-changed': [{ leader: NodeId; term: number }];
-  /** This node leads and has applied its term's first entry: its state machine is current. Once per term. */
-  'became-leader': [{ term: number }];
-  'lost-leadership': [{ term: number; leader: NodeId }];
-  /** Committed entries up to `index` were applied. */
-  applied: [{ index: number }];
-  snapshot: [{ kind: 'taken' | 'installed'; meta: SnapshotMeta }];
-  /** An unrecoverable error (disk failure, broken invariant): the node has stopped. */
-  fatal: [Error];
-}
-
-interface PendingProposal {
-  readonly index: number;
-  readonly term: number;
-  /** Ready rounds taken before this proposal (see dropOverwritten). */
-  readonly seq: number;
-  /** Resolve once the entry is durable in this (the leader's) log, not once applied. */
-  readonly leaderLogOnly: boolean;
-  deadline: number;
-  resolve(result: unknown): void;
-  reject(error: Error): void;
-}
-
-interface PendingRead {
-  index: number;
-  deadline: number;
-  resolve(index: number): void;
-  reject(error: Error): void;
-}
+export {
+  type MemberRole,
+  type MemberStatus,
+  NODE_DEFAULTS,
+  type RaftDriverOptions,
+  type RaftNodeEvents,
+  type RaftNodeOptions,
+  type RaftNodeStatus,
+} from './node-options.js';
 
 /**
- * A Raft node: the pure core plus everything with I/O around it — the log
- * store, hard state, snapshot files, peer transport, tick timer and apply loop.
+ * A Raft node: the pure core plus everything with I/O around it — the log,
+ * hard state, snapshot files, peer transport, tick timer and apply loop,
+ * each behind a port (ports.ts; `open` uses the files and gRPC, the
+ * simulator its simulated ones).
  *
- * The Ready loop (types.ts `Ready`): send `messages` at once; install a
- * snapshot; append `entries` (one fdatasync, group commit in the log store)
- * and, only when term or vote changed, the hard state; send
- * `persistedMessages`; apply `committedEntries`; `advance`. The commit index
- * is volatile (re-learned from the leader), so on restart it is taken as
- * max(saved commit, applied index): what the state machine applied was
- * committed.
+ * The Ready loop (types.ts `Ready`, persistence contract in docs/design.md):
+ * send `messages` at once; install a snapshot; append `entries` (one
+ * fdatasync, group commit in the log store); then, when term or vote changed
+ * or the commit index passed the configuration in effect, save the hard
+ * state; send `persistedMessages`; apply `committedEntries`; `advance`.
  */
 export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportHandler {
   readonly id: NodeId;
   readonly clusterId: string;
   private readonly core: RaftCore;
-  private readonly logStore: LogStore;
-  private readonly hardState: HardStateFile;
-  private readonly snapshots: SnapshotFiles;
+  private readonly logStore: LogStorage;
+  private readonly hardState: StableStorage;
+  private readonly snapshots: SnapshotStorage;
+  private readonly incomingData: IncomingSnapshots;
+  private readonly clock: Clock;
   private readonly book: AddressBook;
-  private readonly transport: PeerTransport;
+  private readonly transport: Transport;
   private readonly sm: StateMachine;
   private readonly log: Logger;
-  private readonly incomingDir: string;
   private readonly tickMs: number;
   private readonly electionTicks: number;
   private readonly snapshotEveryEntries: number;
@@ -202,13 +87,12 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private readonly membershipTimeoutMs: number;
   private readonly maxEntryBytes: number;
 
-  private readonly pending = new Map<number, PendingProposal>();
-  private readonly reads = new Map<string, PendingRead>();
+  private readonly pending = new PendingWork();
   /** Received snapshot data by `index:term`, with the Ready round it was stepped in. */
   private readonly incoming = new Map<string, { path: string; seq: number }>();
   /** When a message from each peer last arrived (see `lastHeardFrom`). */
   private readonly heardAt = new Map<NodeId, number>();
-  private readonly readPrefix = randomBytes(8);
+  private readonly readPrefix: Buffer;
   private readSeq = 0;
   private readySeq = 0;
   private applied: number;
@@ -217,25 +101,18 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private leader: NodeId = '';
   private term = 0;
   private leaderReadyTerm = 0;
-  private ticker: NodeJS.Timeout | undefined;
+  private stopTicker: (() => void) | undefined;
   private wakeUp: (() => void) | undefined;
   private woken = false;
   private closing = false;
   private loopDone: Promise<void> = Promise.resolve();
   private snapshotTask: Promise<void> | undefined;
-  private counters = { snapshotsTaken: 0, snapshotsInstalled: 0, proposalsDropped: 0 };
+  private counters = { snapshotsTaken: 0, snapshotsInstalled: 0 };
 
   private constructor(
-    options: RaftNodeOptions,
-    parts: {
-      core: RaftCore;
-      logStore: LogStore;
-      hardState: HardStateFile;
-      snapshots: SnapshotFiles;
-      book: AddressBook;
-      applied: number;
-      incomingDir: string;
-    },
+    options: RaftDriverOptions,
+    ports: NodePorts,
+    parts: { core: RaftCore; book: AddressBook; applied: number },
   ) {
     super();
     this.id = options.id;
@@ -243,13 +120,15 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.sm = options.stateMachine;
     this.log = options.log ?? stderrLogger;
     this.core = parts.core;
-    this.logStore = parts.logStore;
-    this.hardState = parts.hardState;
-    this.snapshots = parts.snapshots;
+    this.logStore = ports.log;
+    this.hardState = ports.stable;
+    this.snapshots = ports.snapshots;
+    this.incomingData = ports.incoming;
+    this.clock = ports.clock;
     this.book = parts.book;
     this.applied = parts.applied;
-    this.lastSnapshotIndex = parts.logStore.snapshotMeta().index;
-    this.incomingDir = parts.incomingDir;
+    this.lastSnapshotIndex = ports.log.snapshotMeta().index;
+    this.readPrefix = Buffer.from(Array.from({ length: 8 }, () => Math.floor(ports.random() * 256)));
     this.tickMs = options.tickMs ?? NODE_DEFAULTS.tickMs;
     this.electionTicks = options.electionTicks ?? NODE_DEFAULTS.electionTicks;
     this.snapshotEveryEntries = options.snapshotEveryEntries ?? NODE_DEFAULTS.snapshotEveryEntries;
@@ -259,98 +138,22 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.membershipTimeoutMs = options.membershipTimeoutMs ?? NODE_DEFAULTS.membershipTimeoutMs;
     this.maxEntryBytes = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
     this.term = this.core.status().term;
-    this.transport = new PeerTransport({
-      ...options.transport,
-      id: options.id,
-      clusterId: options.clusterId,
-      listenAddress: options.listenPeerAddress,
-      incomingSnapshotDir: parts.incomingDir,
-      handler: this,
-      log: this.log,
-    });
+    this.transport = ports.transport(this);
   }
 
   /**
-   * Opens the node's storage (recovering from a crash), reconciles the state
-   * machine with the log and snapshot, starts the peer server, the tick timer
-   * and the Ready loop.
+   * Opens the node's storage in `options.dataDir` (recovering from a crash),
+   * reconciles the state machine with the log and snapshot, starts the peer
+   * server, the tick timer and the Ready loop.
    */
-  static async open(options: RaftNodeOptions): Promise<RaftNode> {
-    const log = options.log ?? stderrLogger;
-    mkdirSync(options.dataDir, { recursive: true });
-    const maxEntryBytes = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
-    const logStore = LogStore.open({
-      dir: options.dataDir,
-      maxEntryBytes,
-      ...(options.logSegmentBytes !== undefined ? { segmentBytes: options.logSegmentBytes } : {}),
-      ...(options.logCacheBytes !== undefined ? { cacheBytes: options.logCacheBytes } : {}),
-      ...(options.onFsync ? { onFsync: options.onFsync } : {}),
-    });
-    const hardState = HardStateFile.open(options.dataDir);
-    const snapshots = new SnapshotFiles(join(options.dataDir, 'snapshot'));
-    const incomingDir = join(options.dataDir, 'snapshot-incoming');
-    rmSync(incomingDir, { recursive: true, force: true });
-    mkdirSync(incomingDir, { recursive: true });
-    const book = new AddressBook(join(options.dataDir, 'members.json'));
-    for (const [id, addresses] of Object.entries(options.initialMembers)) {
-      if (!book.get(id)) book.set(id, addresses);
-    }
-    if (!options.join && !(options.id in options.initialMembers)) {
-      throw new Error(
-        `node ${options.id} is not in initialMembers (${Object.keys(options.initialMembers).join(', ')})`,
-      );
-    }
-    const sm = options.stateMachine;
+  static open(options: RaftNodeOptions): Promise<RaftNode> {
+    return RaftNode.openWith(options, openFilePorts(options));
+  }
 
-    // An interrupted snapshot install or record: the snapshot file is ahead of the log's meta.
-    const latest = await snapshots.latest();
-    if (latest && latest.meta.index > logStore.snapshotMeta().index) {
-      if (logStore.term(latest.meta.index) === latest.meta.term) await logStore.recordSnapshot(latest.meta);
-      else await logStore.installSnapshot(latest.meta);
-    }
-    let applied = sm.appliedIndex();
-    const logMeta = logStore.snapshotMeta();
-    if (applied < logMeta.index) {
-      // The store is behind the snapshot the log starts from (a restore was interrupted).
-      const reader = await snapshots.read();
-      if (!reader || reader.meta.index < logMeta.index) {
-        throw new Error(
-          `state machine applied index ${applied} is behind the log's snapshot ${logMeta.index} and no snapshot file covers it`,
-        );
-      }
-      const { header, rest } = await splitHeader(reader.chunks);
-      for (const [id, a] of Object.entries(header.members)) book.set(id, a);
-      applied = await sm.restore(rest);
-      await sm.flush();
-      log.warn(
-        { id: options.id, applied },
-        'raft: state machine restored from the snapshot file at start-up',
-      );
-    }
-    if (applied > logStore.lastIndex()) {
-      throw new Error(
-        `state machine applied index ${applied} is beyond the log's last index ${logStore.lastIndex()}: the Raft log lost entries`,
-      );
-    }
-    await book.save();
-    const saved = hardState.get();
-    const commit = Math.min(Math.max(saved.commit, applied), logStore.lastIndex());
-    const core = new RaftCore({
-      id: options.id,
-      log: logStore,
-      hardState: { ...saved, commit },
-      applied,
-      bootstrapVoters: options.join ? [] : Object.keys(options.initialMembers),
-      electionTicks: options.electionTicks ?? NODE_DEFAULTS.electionTicks,
-      heartbeatTicks: options.heartbeatTicks ?? NODE_DEFAULTS.heartbeatTicks,
-      random: options.random ?? Math.random,
-      ...(options.maxUncommittedBytes !== undefined
-        ? { maxUncommittedBytes: options.maxUncommittedBytes }
-        : {}),
-      ...(options.maxMsgBytes !== undefined ? { maxMsgBytes: options.maxMsgBytes } : {}),
-      ...(options.maxInflight !== undefined ? { maxInflight: options.maxInflight } : {}),
-    });
-    const node = new RaftNode(options, { core, logStore, hardState, snapshots, book, applied, incomingDir });
+  /** The same on any ports (the simulator's, for one). */
+  static async openWith(options: RaftDriverOptions, ports: NodePorts): Promise<RaftNode> {
+    const parts = await recover(options, ports, options.log ?? stderrLogger);
+    const node = new RaftNode(options, ports, parts);
     await node.start();
     return node;
   }
@@ -363,7 +166,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private async start(): Promise<void> {
     await this.transport.start();
     this.syncPeers();
-    this.ticker = setInterval(() => this.onTick(), this.tickMs);
+    this.stopTicker = this.clock.every(this.tickMs, () => this.onTick());
     this.loopDone = this.runLoop();
   }
 
@@ -408,14 +211,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       return Promise.reject(this.translate(error));
     }
     this.wake();
-    return new Promise<number>((resolve, reject) => {
-      this.reads.set(context.toString('hex'), {
-        index: -1,
-        deadline: Date.now() + this.readIndexTimeoutMs,
-        resolve,
-        reject,
-      });
-    });
+    return this.pending.addRead(context.toString('hex'), this.clock.nowMs() + this.readIndexTimeoutMs);
   }
 
   /**
@@ -430,7 +226,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     options: { learnerOnly?: boolean } = {},
   ): Promise<readonly MemberStatus[]> {
     this.assertLeader();
-    const deadline = Date.now() + this.membershipTimeoutMs;
+    const deadline = this.clock.nowMs() + this.membershipTimeoutMs;
     const addresses = { peerAddress, clientAddress };
     if (this.book.set(id, addresses)) await this.book.save();
     this.transport.setPeer(id, peerAddress);
@@ -457,7 +253,10 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.assertLeader();
     const conf = this.core.status().conf;
     if (conf.voters.includes(id) || conf.learners.includes(id)) {
-      await this.changeMembership({ type: 'remove', node: id }, Date.now() + this.membershipTimeoutMs);
+      await this.changeMembership(
+        { type: 'remove', node: id },
+        this.clock.nowMs() + this.membershipTimeoutMs,
+      );
     }
     return this.status().members;
   }
@@ -487,7 +286,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.wake();
     const goal = target;
     await this.until(
-      Date.now() + this.electionTicks * this.tickMs * 3,
+      this.clock.nowMs() + this.electionTicks * this.tickMs * 3,
       `leadership to move to ${goal}`,
       () => {
         const leader = this.core.status().leader;
@@ -540,7 +339,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         snapshotsTaken: this.counters.snapshotsTaken,
         snapshotsInstalled: this.counters.snapshotsInstalled,
         snapshotsSent: this.transport.stats.snapshotsSent,
-        proposalsDropped: this.counters.proposalsDropped,
+        proposalsDropped: this.pending.dropped,
       },
     };
   }
@@ -561,16 +360,16 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   async close(): Promise<void> {
     if (this.closing) return this.loopDone;
     this.closing = true;
-    if (this.ticker) clearInterval(this.ticker);
+    this.stopTicker?.();
     this.wake();
     await this.loopDone.catch(() => undefined);
-    this.failAll('closed', `raft node ${this.id} closed`);
+    this.pending.failAll('closed', `raft node ${this.id} closed`);
     await this.transport.close();
     await this.snapshotTask?.catch(() => undefined);
     await this.logStore.close();
   }
 
-  /** When a message from `id` last arrived here, on the monotonic clock (`performance.now()`); undefined if none did. */
+  /** When a message from `id` last arrived here, on the monotonic clock (`performance.now()` in production); undefined if none did. */
   lastHeardFrom(id: NodeId): number | undefined {
     return this.heardAt.get(id);
   }
@@ -579,20 +378,15 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   receive(messages: Message[]): void {
     if (this.closing) return;
-    const now = performance.now();
+    const now = this.clock.monotonicMs();
     for (const m of messages) {
       this.heardAt.set(m.from, now);
       try {
         this.core.step(m);
       } catch (error) {
-        if (error instanceof RaftInvariantError) {
-          this.fatal(error);
-          return;
-        }
-        this.log.warn(
-          { id: this.id, from: m.from, type: m.type, err: String(error) },
-          'raft: message refused',
-        );
+        // A broken invariant or a storage read error: the core may be half-way through a step.
+        this.fatal(error instanceof Error ? error : new Error(String(error)));
+        return;
       }
     }
     this.wake();
@@ -601,12 +395,12 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   async receiveSnapshot(message: Message, dataFile: string): Promise<void> {
     const meta = message.snapshot;
     if (this.closing || !meta) {
-      rmSync(dataFile, { force: true });
+      this.incomingData.discard(dataFile);
       throw new NodeClosedError('node closing');
     }
     const key = `${meta.index}:${meta.term}`;
     const old = this.incoming.get(key);
-    if (old && old.path !== dataFile) rmSync(old.path, { force: true });
+    if (old && old.path !== dataFile) this.incomingData.discard(old.path);
     this.incoming.set(key, { path: dataFile, seq: this.readySeq });
     this.receive([message]);
   }
@@ -655,7 +449,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private onTick(): void {
     if (this.closing) return;
     this.core.tick();
-    this.expire(Date.now());
+    this.pending.expire(this.clock.nowMs(), () =>
+      this.notLeader(`read index not confirmed within ${this.readIndexTimeoutMs} ms`),
+    );
     this.wake();
   }
 
@@ -674,9 +470,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         this.woken = false;
         continue;
       }
-      const rd = this.core.ready();
-      this.readySeq++;
       try {
+        const rd = this.core.ready();
+        this.readySeq++;
         await this.handleReady(rd);
         this.core.advance(rd);
       } catch (error) {
@@ -689,6 +485,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   }
 
   private async handleReady(rd: Ready): Promise<void> {
+    // Read before any await: the core keeps stepping while this Ready is persisted.
+    const confIndex = this.core.confIndex();
     if (rd.softState) this.onSoftState(rd.softState.role, rd.softState.leader);
     this.term = rd.hardState?.term ?? this.term;
     this.send(rd.messages);
@@ -697,15 +495,36 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       await this.installSnapshot(rd.snapshot);
     }
     if (rd.entries.length > 0) {
-      this.dropOverwritten(rd.entries);
+      this.pending.dropOverwritten(rd.entries, this.readySeq);
       this.learnAddresses(rd.entries);
     }
-    const writes: Promise<void>[] = [];
-    if (rd.entries.length > 0) writes.push(this.logStore.append(rd.entries));
-    if (rd.hardState && mustPersist(this.hardState.get(), rd.hardState))
-      writes.push(this.hardState.save(rd.hardState));
-    await Promise.all(writes);
-    if (rd.entries.length > 0 && this.pending.size > 0) this.resolveDurable(rd.entries);
+    // Persistence contract (docs/design.md): the log first, then the hard state it depends on.
+    if (rd.entries.length > 0) {
+      this.assertNoIdenticalRewrite(rd.entries);
+      await this.logStore.append(rd.entries, { commit: this.hardState.get().commit });
+    }
+    const hs = rd.hardState;
+    if (hs && (mustPersist(this.hardState.get(), hs) || confIndex > this.hardState.get().commit)) {
+      invariant(
+        hs.commit <= this.logStore.lastIndex(),
+        'the saved commit index is within the durable log',
+        () => ({
+          id: this.id,
+          commit: hs.commit,
+          lastIndex: this.logStore.lastIndex(),
+        }),
+      );
+      await this.hardState.save(hs);
+    }
+    if (hs) {
+      const saved = this.hardState.get();
+      invariant(
+        saved.term === hs.term && saved.vote === hs.vote && saved.commit >= confIndex,
+        'term, vote and the commit of the configuration in effect are durable before persisted messages leave',
+        () => ({ id: this.id, saved, ready: hs, confIndex }),
+      );
+    }
+    if (rd.entries.length > 0) this.pending.resolveDurable(rd.entries);
     this.send(rd.persistedMessages);
     if (rd.committedEntries.length > 0) {
       await this.applying;
@@ -714,18 +533,16 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         this.fatal(error instanceof Error ? error : new Error(String(error)));
       });
     }
-    for (const rs of rd.readStates) {
-      const read = this.reads.get(Buffer.from(rs.context).toString('hex'));
-      if (read) read.index = rs.index;
-    }
+    for (const rs of rd.readStates)
+      this.pending.readConfirmed(Buffer.from(rs.context).toString('hex'), rs.index);
   }
 
   private afterAdvance(): void {
-    this.resolveReads();
+    this.pending.resolveReads(this.applied);
     // Snapshot data stepped before this Ready was taken and not installed by it: the core declined it.
     for (const [k, { path, seq }] of this.incoming) {
       if (seq < this.readySeq) {
-        rmSync(path, { force: true });
+        this.incomingData.discard(path);
         this.incoming.delete(k);
       }
     }
@@ -789,18 +606,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         if (addresses) this.book.set(change.node, addresses);
         this.book.setRemoved(change.node, change.type === 'remove');
       }
-      const p = this.pending.get(e.index);
-      if (p) {
-        this.pending.delete(e.index);
-        if (p.term === e.term) p.resolve(results[i]);
-        else
-          this.drop(
-            p,
-            'overwritten',
-            true,
-            `entry ${e.index} was replaced by term ${e.term} (proposed in ${p.term})`,
-          );
-      }
+      this.pending.applied(e, results[i]);
     });
     const last = entries.at(-1) as Entry;
     this.applied = last.index;
@@ -809,7 +615,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       this.syncPeers();
     }
     this.emit('applied', { index: this.applied });
-    this.resolveReads();
+    this.pending.resolveReads(this.applied);
     if (this.role === 'leader' && last.term === this.term && this.leaderReadyTerm !== this.term) {
       this.leaderReadyTerm = this.term;
       this.emit('became-leader', { term: this.term });
@@ -827,7 +633,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       });
     }
     // Durable first (the file survives a crash and start-up finishes the install), then the state machine, then the log.
-    await this.snapshots.write(meta, createReadStream(file) as AsyncIterable<Uint8Array>);
+    await this.snapshots.write(meta, this.incomingData.open(file));
     const reader = await this.snapshots.read();
     if (!reader) throw new Error('snapshot file vanished after it was written');
     const { header, rest } = await splitHeader(reader.chunks);
@@ -845,24 +651,14 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     for (const [k, { path }] of this.incoming) {
       const index = Number(k.split(':')[0]);
       if (index <= meta.index) {
-        rmSync(path, { force: true });
+        this.incomingData.discard(path);
         this.incoming.delete(k);
       }
     }
     this.applied = meta.index;
     this.lastSnapshotIndex = meta.index;
     this.counters.snapshotsInstalled++;
-    for (const p of [...this.pending.values()]) {
-      if (p.index <= meta.index) {
-        this.pending.delete(p.index);
-        this.drop(
-          p,
-          'snapshot',
-          false,
-          `a snapshot at ${meta.index} replaced the log before entry ${p.index} was seen applied`,
-        );
-      }
-    }
+    this.pending.dropUpTo(meta.index);
     this.syncPeers();
     this.log.info({ id: this.id, index: meta.index, term: meta.term }, 'raft: snapshot installed');
     this.emit('snapshot', { kind: 'installed', meta });
@@ -897,95 +693,27 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   private track(at: { index: number; term: number }, leaderLogOnly = false): Promise<unknown> {
     this.wake();
-    const stale = this.pending.get(at.index);
-    if (stale) {
-      // The core reused the index: the older entry there is gone.
-      this.pending.delete(at.index);
-      this.drop(
-        stale,
-        'overwritten',
-        true,
-        `entry ${at.index} of term ${stale.term} was replaced in term ${at.term}`,
-      );
-    }
-    return new Promise((resolve, reject) => {
-      this.pending.set(at.index, {
-        index: at.index,
-        term: at.term,
-        seq: this.readySeq,
-        leaderLogOnly,
-        deadline: Date.now() + this.proposalTimeoutMs,
-        resolve,
-        reject,
-      });
-    });
+    return this.pending.track(at, this.readySeq, this.clock.nowMs() + this.proposalTimeoutMs, leaderLogOnly);
   }
 
   /**
-   * Entries handed out from `entries[0].index` replace whatever the log held
-   * there: a pending proposal at or after that index (proposed before this
-   * Ready was taken) whose entry is not among them with its term was dropped.
+   * A Ready never hands out an entry the store already holds with the same
+   * index and term: rewriting it would truncate durable, acknowledged entries
+   * first (a crash in between loses them).
    */
-  private dropOverwritten(entries: readonly Entry[]): void {
-    if (this.pending.size === 0) return;
-    const first = (entries[0] as Entry).index;
-    for (const p of [...this.pending.values()]) {
-      if (p.index < first || p.seq >= this.readySeq) continue;
-      const e = entries[p.index - first];
-      if (e && e.term === p.term) continue;
-      this.pending.delete(p.index);
-      this.drop(p, 'overwritten', true, `entry ${p.index} of term ${p.term} was overwritten by a new leader`);
-    }
-  }
-
-  /** Proposals made with durability 'leader' are done once their entry is in the durable log. */
-  private resolveDurable(entries: readonly Entry[]): void {
-    for (const e of entries) {
-      const p = this.pending.get(e.index);
-      if (p?.leaderLogOnly && p.term === e.term) {
-        this.pending.delete(e.index);
-        p.resolve(undefined);
-      }
-    }
-  }
-
-  private drop(
-    p: PendingProposal,
-    reason: ProposalDroppedError['reason'],
-    definite: boolean,
-    why: string,
-  ): void {
-    this.counters.proposalsDropped++;
-    p.reject(new ProposalDroppedError(reason, definite, p.index, p.term, `proposal dropped: ${why}`));
-  }
-
-  private resolveReads(): void {
-    for (const [key, r] of this.reads) {
-      if (r.index >= 0 && r.index <= this.applied) {
-        this.reads.delete(key);
-        r.resolve(r.index);
-      }
-    }
-  }
-
-  private expire(now: number): void {
-    for (const p of this.pending.values()) {
-      if (p.deadline > now) continue;
-      this.pending.delete(p.index);
-      this.drop(p, 'timeout', false, `no outcome for entry ${p.index} within the proposal timeout`);
-    }
-    for (const [key, r] of this.reads) {
-      if (r.deadline > now) continue;
-      this.reads.delete(key);
-      r.reject(this.notLeader(`read index not confirmed within ${this.readIndexTimeoutMs} ms`));
-    }
-  }
-
-  private failAll(reason: 'closed' | 'leadership-lost', why: string): void {
-    for (const p of this.pending.values()) this.drop(p, reason, false, why);
-    this.pending.clear();
-    for (const r of this.reads.values()) r.reject(new NodeClosedError(why));
-    this.reads.clear();
+  private assertNoIdenticalRewrite(entries: readonly Entry[]): void {
+    const first = entries[0] as Entry;
+    const last = this.logStore.lastIndex();
+    invariant(
+      first.index === last + 1 || (first.index <= last && this.logStore.term(first.index) !== first.term),
+      'the log is rewritten only from the first index whose term differs',
+      () => ({
+        id: this.id,
+        firstHandedOut: `${first.index}/t${first.term}`,
+        storedTerm: this.logStore.term(first.index),
+        lastIndex: last,
+      }),
+    );
   }
 
   private onSoftState(role: Role, leader: NodeId): void {
@@ -996,17 +724,13 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     const term = this.core.status().term;
     if (wasLeader && role !== 'leader') {
       // Our proposals may still commit under the next leader; wait a little for their fate, not forever.
-      const grace = Date.now() + 2 * this.electionTicks * this.tickMs;
-      for (const p of this.pending.values()) p.deadline = Math.min(p.deadline, grace);
+      this.pending.shortenDeadlines(this.clock.nowMs() + 2 * this.electionTicks * this.tickMs);
       this.emit('lost-leadership', { term, leader });
     }
     if (leaderChanged) {
-      // Reads waiting for a confirmation from a leader that is gone will not get it.
-      for (const [key, r] of this.reads) {
-        if (r.index >= 0) continue;
-        this.reads.delete(key);
-        r.reject(this.notLeader('leader changed before the read was confirmed'));
-      }
+      this.pending.rejectUnconfirmedReads(() =>
+        this.notLeader('leader changed before the read was confirmed'),
+      );
       this.emit('leader-changed', { leader, term });
     }
   }
@@ -1047,10 +771,10 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         await this.track(at);
         return;
       } catch (error) {
-        if (!(error instanceof ConfChangeInProgressError) || Date.now() > deadline)
+        if (!(error instanceof ConfChangeInProgressError) || this.clock.nowMs() > deadline)
           throw this.translate(error);
       }
-      await new Promise((r) => setTimeout(r, this.tickMs));
+      await this.clock.sleep(this.tickMs);
       this.assertLeader();
     }
   }
@@ -1058,8 +782,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private async until(deadline: number, what: string, done: () => boolean): Promise<void> {
     while (!done()) {
       if (this.closing) throw new NodeClosedError(`raft node ${this.id} closed while waiting for ${what}`);
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, this.tickMs));
+      if (this.clock.nowMs() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await this.clock.sleep(this.tickMs);
     }
   }
 

@@ -1,0 +1,80 @@
+/** The shipped ports of the node driver: files with fsync, gRPC peers, real timers. */
+import { createReadStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { writeFileAtomic } from '../log/atomic-file.js';
+import { HardStateFile } from '../log/hard-state.js';
+import { DEFAULT_MAX_ENTRY_BYTES, LogStore } from '../log/log-store.js';
+import { SnapshotFiles } from '../log/snapshot-store.js';
+import { stderrLogger } from '../transport/logger.js';
+import { PeerTransport } from '../transport/peer-transport.js';
+import type { RaftNodeOptions } from './node-options.js';
+import type { Clock, IncomingSnapshots, NodePorts, SmallFile } from './ports.js';
+
+export const systemClock: Clock = {
+  nowMs: () => Date.now(),
+  monotonicMs: () => performance.now(),
+  every(ms, fn) {
+    const timer = setInterval(fn, ms);
+    return () => clearInterval(timer);
+  },
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** A file replaced atomically (temp, fsync, rename, directory fsync). */
+export function atomicSmallFile(path: string): SmallFile {
+  return {
+    read() {
+      try {
+        return readFileSync(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+    write: (bytes) => writeFileAtomic(path, bytes),
+  };
+}
+
+/**
+ * `<dataDir>/log` (segments) and `snapshot-meta`, `hard-state`,
+ * `snapshot/latest.snap`, `snapshot-incoming/`, `members.json`.
+ */
+export function openFilePorts(options: RaftNodeOptions): NodePorts {
+  mkdirSync(options.dataDir, { recursive: true });
+  const log = LogStore.open({
+    dir: options.dataDir,
+    maxEntryBytes: options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES,
+    ...(options.logSegmentBytes !== undefined ? { segmentBytes: options.logSegmentBytes } : {}),
+    ...(options.logCacheBytes !== undefined ? { cacheBytes: options.logCacheBytes } : {}),
+    ...(options.onFsync ? { onFsync: options.onFsync } : {}),
+  });
+  const incomingDir = join(options.dataDir, 'snapshot-incoming');
+  const incoming: IncomingSnapshots = {
+    reset() {
+      rmSync(incomingDir, { recursive: true, force: true });
+      mkdirSync(incomingDir, { recursive: true });
+    },
+    open: (ref) => createReadStream(ref) as AsyncIterable<Uint8Array>,
+    discard: (ref) => rmSync(ref, { force: true }),
+  };
+  return {
+    log,
+    stable: HardStateFile.open(options.dataDir),
+    snapshots: new SnapshotFiles(join(options.dataDir, 'snapshot')),
+    incoming,
+    addressBook: atomicSmallFile(join(options.dataDir, 'members.json')),
+    clock: systemClock,
+    random: options.random ?? Math.random,
+    transport: (handler) =>
+      new PeerTransport({
+        ...options.transport,
+        id: options.id,
+        clusterId: options.clusterId,
+        listenAddress: options.listenPeerAddress,
+        incomingSnapshotDir: incomingDir,
+        handler,
+        log: options.log ?? stderrLogger,
+      }),
+  };
+}
