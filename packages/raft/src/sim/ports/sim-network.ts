@@ -55,6 +55,13 @@ export class SimNetwork {
     }
   }
 
+  /** The node's process died: its endpoint stops receiving at once. */
+  detach(id: NodeId): void {
+    const e = this.endpoints.get(id);
+    if (e) e.closed = true;
+    this.endpoints.delete(id);
+  }
+
   heal(): void {
     this.cut.clear();
   }
