@@ -21,7 +21,7 @@ export interface Violation {
 
 export interface FinalState {
   /** Acknowledged ids the final leader still holds (pending or in flight). */
-  readonly stillPresent: ReadonlySet<bigint>;
+  readonly stillPresent: ReadonlyMap<bigint, string>;
   /** State digest per live node. */
   readonly digests: ReadonlyMap<string, string>;
   readonly maxAttempts: number;
@@ -193,7 +193,7 @@ function checkEnds(h: History, end: FinalState): Violation | undefined {
       return {
         rule: 'replicas-converge-and-deliver',
         id,
-        message: `${pub.key} still pending after quiescence`,
+        message: `${pub.key} still pending after quiescence (${end.stillPresent.get(id)})`,
       };
     }
     if (ended.has(id)) continue;

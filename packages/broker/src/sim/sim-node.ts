@@ -141,6 +141,8 @@ export class SimBrokerNode {
     this.ctx.stopping = true;
     this.janitor.stop();
     this.ctx.dispatcher.halt();
+    // The consumers' streams break with the process.
+    this.ctx.dispatcher.stop(new Error(`node ${this.id} crashed`));
     void this.ctx.node.close().catch(() => undefined);
   }
 }

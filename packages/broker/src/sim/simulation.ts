@@ -199,14 +199,19 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   for (const id of ids) start(id);
   for (const c of consumers) c.connect();
   const acknowledged = (): bigint[] => [...history.acknowledged().keys()];
-  const pendingAt = async (n: SimBrokerNode): Promise<Set<bigint>> => {
-    const left = new Set<bigint>();
+  const pendingAt = async (n: SimBrokerNode): Promise<Map<bigint, string>> => {
+    const left = new Map<bigint, string>();
+    const now = n.ctx.proposer.nowMs();
     for (const id of acknowledged()) {
-      if (await n.ctx.reader.getMessage(TOPIC, { id }, n.ctx.proposer.nowMs())) left.add(id);
+      const view = await n.ctx.reader.getMessage(TOPIC, { id }, now);
+      if (view) {
+        const groups = view.groups.map((g) => `${g.group}:${g.state} due ${g.dueAtMs} attempt ${g.attempt}`);
+        left.set(id, `on ${n.id} at ${now}: ${groups.join(', ')}`);
+      }
     }
     return left;
   };
-  let present = new Set<bigint>();
+  let present = new Map<bigint, string>();
   for (let t = 0; t < CALL_MS_STEPS && !fatal; t++) {
     await runUntil(sched.nowMs + CALM_MS / CALL_MS_STEPS);
     const l = leader();
