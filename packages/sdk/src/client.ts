@@ -1,3 +1,4 @@
+// The public client. Over 400 lines: one short method per API call, each documented for users.
 import { type pb, toBigInt, toInt64, v1 } from '@fermata/protocol';
 import {
   type AddMemberOptions,

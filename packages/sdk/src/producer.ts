@@ -1,3 +1,5 @@
+// The batching producer. Over 400 lines: batching, backpressure, the in-flight window and
+// the resend after a failover share one queue (the stream itself is leader-stream.ts).
 import { type pb, toBigInt, toUint64, v1 } from '@fermata/protocol';
 import { status } from '@grpc/grpc-js';
 import type { Connection } from './connection.js';

@@ -1,3 +1,6 @@
+// A subscription. Over 400 lines: the handler loop, holding deliveries until their start,
+// settling and closing share the state of one consume stream (the stream itself is
+// leader-stream.ts, the settlements settlements.ts, the hold hold.ts).
 import { performance } from 'node:perf_hooks';
 import { type pb, toInt64, toSafeNumber } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';

@@ -1,3 +1,6 @@
+// One node's wiring: store, state machine, Raft node, the leader layer and the client and HTTP
+// endpoints, and the leadership and shutdown sequences that move between them. Over 400 lines:
+// the start and stop orders are one sequence each and read best in one place.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {

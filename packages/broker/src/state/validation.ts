@@ -1,3 +1,6 @@
+// The rules that refuse a command for its shape or its limits, checked on the leader before a
+// command takes a log entry and again at apply. Over 400 lines: every field of every command
+// kind, kept together so that the leader's check and apply's check cannot drift apart.
 import { KEY_BYTES } from '../keys.js';
 import type { Command, PublishInput, PublishSpan, Target, TopicSettingsInput } from './commands.js';
 import { LimitError, ValidationError } from './errors.js';

@@ -1,3 +1,7 @@
+// The leader's dispatcher. Over 400 lines: one class whose parts (the heap of queues coming due,
+// each queue's read cursor and lease rounds, the consumers' credit and the push schedule) act on
+// the same state under one epoch; the parts that hold no shared state are in due-heap.ts,
+// consumer-registry.ts and push-schedule.ts.
 import type { pb } from '@fermata/protocol';
 import { numberAsInt64, uint64ForWire } from '@fermata/protocol';
 import type { Logger } from 'pino';
@@ -113,7 +117,7 @@ function bucketOf(dueMs: number, timeBucketMs: number): number {
 }
 
 /**
- * The leader's dispatcher (DESIGN.md, "Delivery", and docs/architecture.md for
+ * The leader's dispatcher (docs/design.md, "Delivery", and docs/architecture.md for
  * the look-ahead). It keeps the next due time of every queue in a heap rebuilt
  * from the store when this node becomes leader, and leases entries through
  * Raft (one Lease command per consumer share) `leaseAheadMs` before they fall
