@@ -84,7 +84,7 @@ function leaderHint(e: unknown): NodeId | undefined {
 /** Publishes message `n` (key `k<n>`, idempotency key `p<n>`), retrying until answered or out of tries. */
 export function producePublish(w: ClientWorld, n: number, hint?: NodeId, tries = 8): void {
   const key = `k${n}`;
-  const delayMs = w.rng.chance(0.3) ? 0 : w.rng.int(1, 3_000);
+  const delayMs = w.rng.chance(0.3) ? 0 : w.rng.int(1, 5_000);
   const ttlMs = w.rng.chance(0.1) ? w.rng.int(500, 4_000) : 0;
   const attempt = (left: number, to: NodeId | undefined): void => {
     const node = pickNode(w, to);
@@ -221,8 +221,16 @@ export class SimConsumer {
         () => `c${this.no} extend`,
         () => this.settle(node, 'extend', id, tag),
       );
-    else if (roll < 0.97)
-      return; // stalls past its lease
+    else if (roll < 0.95) {
+      // Stalls past its lease, then acks the lapsed tag.
+      const late = LEASE_MS + w.rng.int(100, 1_500);
+      w.sched.at(
+        late,
+        () => `c${this.no} late ack`,
+        () => this.settle(node, 'ack', id, tag),
+      );
+    } else if (roll < 0.97)
+      return; // stalls for good
     else this.vanish();
   }
 

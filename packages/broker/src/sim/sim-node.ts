@@ -96,7 +96,7 @@ export class SimBrokerNode {
       proposer,
       metrics,
       log: quiet,
-      clock: env.bugs.dispatcherClock?.(env.clock) ?? env.clock,
+      clock: env.clock,
       maxLeaseBatch: config.dispatcher.maxLeaseBatch,
       leaseAheadMs: config.dispatcher.leaseAheadMs,
       maxLeaseRoundsInFlight: config.dispatcher.maxLeaseRoundsInFlight,
@@ -132,7 +132,7 @@ export class SimBrokerNode {
         },
       },
     );
-    if (env.bugs.withdrawIgnored) sm.onWithdrawn = undefined;
+    env.bugs.dispatcher?.(dispatcher, env.clock);
     return new SimBrokerNode(ctx, janitor);
   }
 

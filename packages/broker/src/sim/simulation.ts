@@ -30,12 +30,15 @@ export interface BrokerSimResult {
   readonly digest: string;
   readonly traceTail: readonly string[];
   readonly stats: Record<string, number>;
+  readonly history: History;
 }
 
 /** Most skew between two nodes' clocks, and the largest jump (docs/guarantees.md: NTP slews, small steps). */
 export const MAX_SKEW_MS = 200;
 export const MAX_JUMP_MS = 50;
 const CALM_MS = 30_000;
+/** A run taking more events than this is stuck in a loop of timers (reported as `runaway`). */
+export const MAX_EVENTS = 300_000;
 /** The default topic maxAttempts (limits.ts). */
 const MAX_ATTEMPTS = 10;
 
@@ -57,7 +60,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const nodes = new Map<string, SimBrokerNode>();
   const starting = new Set<string>();
   const w: ClientWorld = { sched, rng, history, nodes, calm: false };
-  const stats = { crashes: 0, partitions: 0, jumps: 0, transfers: 0, published: 0, errors: 0 };
+  const stats = { events: 0, crashes: 0, partitions: 0, jumps: 0, transfers: 0, published: 0, errors: 0 };
   let fatal: Error | undefined;
 
   const start = (id: string): void => {
@@ -111,7 +114,11 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     if (r < 0.35) {
       producePublish(w, ++published, leader()?.id);
     } else if (r < 0.42) {
-      const acked = [...history.acknowledged()];
+      // Mostly messages not yet due, which a cancel or reschedule can still change.
+      const nowMs = clocks.get(ids[0]!)!.nowMs();
+      const all = [...history.acknowledged()];
+      const future = all.filter(([, c]) => (c.answer?.dueAtMs ?? 0) > nowMs + 100);
+      const acked = future.length > 0 && rng.chance(0.8) ? future : all;
       if (acked.length > 0) {
         const [id, call] = rng.pick(acked);
         control(w, rng.chance(0.5) ? 'cancel' : 'reschedule', id, call.key, leader()?.id);
@@ -185,6 +192,12 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
         return;
       }
       sched.nowMs = ev.atMs;
+      if (++stats.events > MAX_EVENTS) {
+        fatal ??= new Error(
+          `runaway: more than ${MAX_EVENTS} events by ${sched.nowMs} ms (last: ${ev.describe()})`,
+        );
+        return;
+      }
       ev.run();
       for (let i = 0; i < 3; i++) await new Promise<void>((resolve) => setImmediate(resolve));
       if (done?.()) return;
@@ -224,7 +237,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const l = leader();
   for (const n of nodes.values()) digests.set(n.id, await digestStore(n.ctx.sm.store));
   const violation: Violation | undefined = fatal
-    ? { rule: 'node-fatal', message: fatal.message }
+    ? { rule: fatal.message.startsWith('runaway') ? 'runaway' : 'node-fatal', message: fatal.message }
     : !l
       ? { rule: 'replicas-converge-and-deliver', message: 'no leader after healing' }
       : check(history, {
@@ -246,6 +259,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     digest,
     traceTail: history.tail(violation?.id !== undefined ? `#${violation.id} ` : undefined),
     stats: { ...stats, deliveries: history.deliveries.length, settles: history.settles.length },
+    history,
   };
 }
 
