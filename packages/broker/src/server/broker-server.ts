@@ -24,8 +24,8 @@ import { guardDecoding } from './decode-guard.js';
 import { adminHandlers, clusterHandlers } from './grpc-admin.js';
 import { brokerHandlers } from './grpc-broker.js';
 import { HealthReporter, HealthService } from './health.js';
-import { wireLeaderLayer } from './leader-wiring.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
+import { wireLeaderLayer } from './leader-wiring.js';
 import { createServerLogger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { type NodeStatus, readiness } from './readiness.js';
@@ -249,7 +249,7 @@ export class BrokerServer {
   private wireNode(): void {
     const { node, sm, dispatcher, proposer, metrics, log } = this.ctx;
     wireLeaderLayer(
-      { node, sm, proposer, dispatcher, janitor: this.janitor, log },
+      { node, sm, dispatcher, janitor: this.janitor, log },
       {
         onBecameLeader: (term) => {
           // Streams of an earlier leadership still waiting to learn the leader end now.

@@ -1,13 +1,11 @@
 import type { RaftNode } from '@fermata/raft';
 import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { Janitor } from '../leader/janitor.js';
-import type { Proposer } from '../leader/proposer.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 
 export interface LeaderParts {
   readonly node: RaftNode;
   readonly sm: BrokerStateMachine;
-  readonly proposer: Proposer;
   readonly dispatcher: Dispatcher;
   readonly janitor: Janitor;
   readonly log: { error(fields: object, message: string): void };
@@ -28,7 +26,7 @@ export function wireLeaderLayer(
     onLostLeadership?: (term: number, leader: string) => void;
   },
 ): void {
-  const { node, sm, proposer, dispatcher, janitor, log } = parts;
+  const { node, sm, dispatcher, janitor, log } = parts;
   // Every applied command that makes an entry due (publish, nack, reschedule, a lease's end,
   // a dead letter) reaches the heap here, whichever leader proposed it.
   sm.onDue = (changes) => {

@@ -6,7 +6,7 @@
  * is left `unknown` and the client moves on (retrying a publish under the
  * same idempotency key).
  */
-import { NotLeaderError, type NodeId } from '@fermata/raft';
+import { type NodeId, NotLeaderError } from '@fermata/raft';
 import type { Prng, SimScheduler } from '@fermata/raft/sim-ports';
 import { DEFAULT_GROUP } from '../keys.js';
 import { type Consumer, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
@@ -134,7 +134,7 @@ export class SimConsumer {
         () => `c${this.no} reconnect`,
         () => this.connect(),
       );
-    if (!node || !node.ctx.node.isLeader() || !node.ctx.dispatcher.isActive || node.ctx.stopping) {
+    if (!node?.ctx.node.isLeader() || !node.ctx.dispatcher.isActive || node.ctx.stopping) {
       this.hint = node?.ctx.node.status().leader || undefined;
       retry();
       return;

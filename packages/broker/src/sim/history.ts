@@ -4,6 +4,8 @@
  * delivery a consumer received. Times are true simulated time (`atMs`) unless
  * named after the leader's clock.
  */
+import { createHash } from 'node:crypto';
+
 export type Outcome = 'ok' | 'lease-expired' | 'unknown' | 'error';
 
 export interface PublishCall {
@@ -56,15 +58,23 @@ export class History {
   /** The last lines of what happened, for a failure report. */
   private readonly trace: string[] = [];
   private traceCount = 0;
+  private readonly hash = createHash('sha256');
 
   note(atMs: number, line: string): void {
     this.traceCount++;
-    this.trace.push(`${atMs.toString().padStart(7)} ${line}`);
+    const text = `${atMs.toString().padStart(7)} ${line}`;
+    this.hash.update(text).update('\n');
+    this.trace.push(text);
     if (this.trace.length > 400) this.trace.splice(0, 200);
   }
 
   get traceLines(): number {
     return this.traceCount;
+  }
+
+  /** sha256 of every trace line so far: equal on replay. */
+  digest(): string {
+    return this.hash.copy().digest('hex').slice(0, 16);
   }
 
   /** Trace lines naming `needle` (a message id), else the last ones. */

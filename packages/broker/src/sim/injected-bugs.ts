@@ -7,8 +7,8 @@
 import { decodeKey } from '../keys.js';
 import type { Clock } from '../leader/clock.js';
 import type { Consumer, Dispatcher, Push } from '../leader/dispatcher/dispatcher.js';
-import { Proposer } from '../leader/proposer.js';
 import type { CommandBody } from '../leader/proposer.js';
+import { Proposer } from '../leader/proposer.js';
 import type { CommandResult, SettleOutcome } from '../state/results.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 

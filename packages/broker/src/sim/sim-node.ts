@@ -123,7 +123,7 @@ export class SimBrokerNode {
       stopping: false,
     };
     wireLeaderLayer(
-      { node, sm, proposer, dispatcher, janitor, log: quiet },
+      { node, sm, dispatcher, janitor, log: quiet },
       {
         onLostLeadership: (_term, leader) => {
           const error = new Error(`lost leadership to ${leader || 'unknown'}`);
