@@ -30,6 +30,8 @@ const quiet = pino({ level: 'silent' });
 export interface SimNodeEnv {
   readonly id: NodeId;
   readonly members: readonly NodeId[];
+  /** A node added to a running cluster (RaftDriverOptions.join). */
+  readonly join: boolean;
   readonly disk: SimDisk;
   readonly net: SimNetwork;
   readonly clock: SimClock;
@@ -64,6 +66,7 @@ export class SimBrokerNode {
         id: env.id,
         clusterId: 'sim',
         initialMembers,
+        join: env.join,
         stateMachine: sm,
         tickMs: SIM_TICK_MS,
         electionTicks: SIM_ELECTION_TICKS,

@@ -6,14 +6,15 @@
  * healing, restarts and a calm phase in which consumers ack everything, and
  * the checker over the history and the final replicas.
  */
-import { Prng, SimClock, SimDisk, SimNetwork, SimScheduler } from '@fermata/raft/sim-ports';
+import { Prng, SimNetwork, SimScheduler } from '@fermata/raft/sim-ports';
 import { digestStore } from '@fermata/storage';
 import { createQueueHasher } from '../keys.js';
 import { check, type Violation } from './checker.js';
 import { type ClientWorld, control, producePublish, SimConsumer, TOPIC } from './clients.js';
 import { History } from './history.js';
 import { brokerBugs, type InjectedBug } from './injected-bugs.js';
-import { SimBrokerNode } from './sim-node.js';
+import { MAX_SKEW_MS, SIM_EPOCH_MS, SimCluster } from './sim-cluster.js';
+import type { SimBrokerNode } from './sim-node.js';
 
 export interface BrokerSimOptions {
   readonly seed: number;
@@ -32,8 +33,7 @@ export interface BrokerSimResult {
   readonly history: History;
 }
 
-/** Most skew between two nodes' clocks, and the largest jump (docs/guarantees.md: NTP slews, small steps). */
-export const MAX_SKEW_MS = 200;
+/** The largest clock jump (docs/guarantees.md: NTP slews, small steps). */
 export const MAX_JUMP_MS = 50;
 const CALM_MS = 30_000;
 /** A run taking more events than this is stuck in a loop of timers (reported as `runaway`). */
@@ -48,60 +48,14 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const sched = new SimScheduler();
   const history = new History();
   const net = new SimNetwork(sched, rng, { delayMs: [1, 30], lossChance: 0.02, duplicateChance: 0.02 });
-  const ids = Array.from({ length: o.nodes }, (_, i) => `n${i + 1}`);
   const bugs = brokerBugs(o.bug);
-  const disks = new Map(
-    ids.map((id) => [id, new SimDisk(sched, rng, id, { writeDelayMs: [1, 8], tornWriteChance: 0.5 })]),
-  );
-  const clocks = new Map(
-    ids.map((id) => [id, new SimClock(sched, id, 1_700_000_000_000 + rng.int(0, MAX_SKEW_MS))]),
-  );
-  const nodes = new Map<string, SimBrokerNode>();
-  const starting = new Set<string>();
+  const cluster = new SimCluster(sched, rng, net, history, bugs, o.nodes);
+  const nodes = cluster.nodes;
   const w: ClientWorld = { sched, rng, history, nodes, calm: false };
-  const stats = { events: 0, crashes: 0, partitions: 0, jumps: 0, transfers: 0, published: 0, errors: 0 };
-  let fatal: Error | undefined;
+  const stats = { events: 0, partitions: 0, jumps: 0, transfers: 0, published: 0 };
+  const leader = (): SimBrokerNode | undefined => cluster.leader();
+  const ids = cluster.members;
 
-  const start = (id: string): void => {
-    if (nodes.has(id) || starting.has(id)) return;
-    starting.add(id);
-    SimBrokerNode.start({
-      id,
-      members: ids,
-      disk: disks.get(id)!,
-      net,
-      clock: clocks.get(id)!,
-      random: () => rng.next(),
-      bugs,
-      snapshotEveryEntries: 300,
-    }).then(
-      (n) => {
-        starting.delete(id);
-        nodes.set(id, n);
-        n.ctx.node.on('fatal', (e) => {
-          fatal ??= e;
-        });
-        history.note(sched.nowMs, `${id} started`);
-      },
-      (e: unknown) => {
-        fatal ??= e instanceof Error ? e : new Error(String(e));
-      },
-    );
-  };
-  const crash = (id: string): void => {
-    const n = nodes.get(id);
-    if (!n) return;
-    nodes.delete(id);
-    stats.crashes++;
-    net.detach(id);
-    disks.get(id)!.crash();
-    clocks.get(id)!.crash();
-    n.crash();
-    history.note(sched.nowMs, `${id} crashed`);
-  };
-  const leader = (): SimBrokerNode | undefined => [...nodes.values()].find((n) => n.ctx.node.isLeader());
-
-  for (const id of ids) start(id);
   const consumers = Array.from({ length: 3 }, (_, i) => new SimConsumer(w, i + 1));
   let published = 0;
 
@@ -114,7 +68,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       producePublish(w, ++published, leader()?.id);
     } else if (r < 0.42) {
       // Mostly messages not yet due, which a cancel or reschedule can still change.
-      const nowMs = clocks.get(ids[0]!)!.nowMs();
+      const nowMs = cluster.clock(ids[0]!).nowMs();
       const all = [...history.acknowledged()];
       const future = all.filter(([, c]) => (c.answer?.dueAtMs ?? 0) > nowMs + 100);
       const acked = future.length > 0 && rng.chance(0.8) ? future : all;
@@ -124,11 +78,11 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       }
     } else if (r < 0.44) {
       const id = rng.pick(ids);
-      crash(id);
+      cluster.crash(id);
       sched.at(
         rng.int(300, 3_000),
         () => `restart ${id}`,
-        () => start(id),
+        () => cluster.start(id),
       );
     } else if (r < 0.46) {
       stats.partitions++;
@@ -155,12 +109,9 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       );
     } else if (r < 0.49) {
       stats.jumps++;
-      const c = clocks.get(rng.pick(ids))!;
-      const base = 1_700_000_000_000;
-      c.offsetMs = Math.min(
-        base + MAX_SKEW_MS,
-        Math.max(base, c.offsetMs + rng.int(-MAX_JUMP_MS, MAX_JUMP_MS)),
-      );
+      const c = cluster.clock(rng.pick(ids));
+      const jumped = c.offsetMs + rng.int(-MAX_JUMP_MS, MAX_JUMP_MS);
+      c.offsetMs = Math.min(SIM_EPOCH_MS + MAX_SKEW_MS, Math.max(SIM_EPOCH_MS, jumped));
     } else if (r < 0.5) {
       const l = leader();
       if (l) {
@@ -169,6 +120,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       }
     } else if (r < 0.51) {
       rng.pick(consumers).vanish();
+    } else if (r < 0.515) {
+      cluster.replaceMember();
     }
   };
   sched.at(
@@ -182,7 +135,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
 
   const runUntil = async (endMs: number, done?: () => boolean): Promise<void> => {
     for (;;) {
-      if (fatal) return;
+      if (cluster.fatal) return;
       const ev = sched.queue.pop();
       if (!ev) return;
       if (ev.atMs > endMs) {
@@ -192,7 +145,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       }
       sched.nowMs = ev.atMs;
       if (++stats.events > MAX_EVENTS) {
-        fatal ??= new Error(
+        cluster.fatal ??= new Error(
           `runaway: more than ${MAX_EVENTS} events by ${sched.nowMs} ms (last: ${ev.describe()})`,
         );
         return;
@@ -208,7 +161,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   net.heal();
   net.options = { delayMs: [1, 10], lossChance: 0, duplicateChance: 0 };
   w.calm = true;
-  for (const id of ids) start(id);
+  for (const id of ids) cluster.start(id);
   for (const c of consumers) c.connect();
   const acknowledged = (): bigint[] => [...history.acknowledged().keys()];
   const pendingAt = async (n: SimBrokerNode): Promise<Map<bigint, string>> => {
@@ -224,17 +177,20 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     return left;
   };
   let present = new Map<bigint, string>();
-  for (let t = 0; t < CALL_MS_STEPS && !fatal; t++) {
+  for (let t = 0; t < CALL_MS_STEPS && !cluster.fatal; t++) {
     await runUntil(sched.nowMs + CALM_MS / CALL_MS_STEPS);
     const l = leader();
-    if (!l || nodes.size < ids.length) continue;
+    if (!l || ids.some((id) => !nodes.has(id))) continue;
     present = await pendingAt(l);
-    const applied = new Set([...nodes.values()].map((n) => n.ctx.node.status().applied));
+    const applied = new Set(ids.map((id) => nodes.get(id)?.ctx.node.status().applied));
     if (present.size === 0 && applied.size === 1) break;
   }
   const digests = new Map<string, string>();
   const l = leader();
-  for (const n of nodes.values()) digests.set(n.id, await digestStore(n.ctx.sm.store));
+  // Replicas of the final configuration (a removed node stops where its removal left it).
+  const conf = new Set(l?.ctx.node.status().members.map((m) => m.id) ?? []);
+  for (const n of nodes.values()) if (conf.has(n.id)) digests.set(n.id, await digestStore(n.ctx.sm.store));
+  const fatal = cluster.fatal;
   const violation: Violation | undefined = fatal
     ? { rule: fatal.message.startsWith('runaway') ? 'runaway' : 'node-fatal', message: fatal.message }
     : !l
@@ -254,7 +210,12 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     ...(violation ? { violation } : {}),
     digest,
     traceTail: history.tail(violation?.id !== undefined ? `#${violation.id} ` : undefined),
-    stats: { ...stats, deliveries: history.deliveries.length, settles: history.settles.length },
+    stats: {
+      ...stats,
+      ...cluster.stats,
+      deliveries: history.deliveries.length,
+      settles: history.settles.length,
+    },
     history,
   };
 }

@@ -86,7 +86,7 @@ export class SimDisk {
   crash(): void {
     this.stats.crashes++;
     const first = this.pending[0];
-    if (first?.tear && first.tearable > 1 && this.rng.chance(this.options.tornWriteChance)) {
+    if (first?.tear && first.tearable >= 1 && this.rng.chance(this.options.tornWriteChance)) {
       this.stats.tornWrites++;
       first.tear(this.rng.int(0, first.tearable - 1));
     }
