@@ -47,19 +47,22 @@ function checkIds(h: History): Violation | undefined {
     }
     byId.set(p.answer.id, p.key);
   }
-  // A publish invoked after another was answered gets a higher id (unless it is a retry of a known key).
+  // A message first sent after another was acknowledged gets a higher id (retries keep their first id).
+  const firstSentMs = new Map<string, number>();
+  for (const p of h.publishes)
+    firstSentMs.set(p.key, Math.min(firstSentMs.get(p.key) ?? p.invokedAtMs, p.invokedAtMs));
   const answered = h.publishes
     .filter((p) => p.answer && !p.answer.deduplicated)
     .sort((a, b) => (a.answeredAtMs ?? 0) - (b.answeredAtMs ?? 0));
   for (const later of answered) {
-    if (later.answer!.deduplicated) continue;
+    const sentMs = firstSentMs.get(later.key)!;
     for (const earlier of answered) {
-      if ((earlier.answeredAtMs ?? 0) >= later.invokedAtMs) break;
+      if ((earlier.answeredAtMs ?? 0) >= sentMs) break;
       if (earlier.key !== later.key && earlier.answer!.id >= later.answer!.id) {
         return {
           rule: 'ids-unique-increasing',
           id: later.answer!.id,
-          message: `${later.key} (invoked ${later.invokedAtMs}) got id ${later.answer!.id} <= ${earlier.answer!.id} of ${earlier.key} answered ${earlier.answeredAtMs}`,
+          message: `${later.key} (first sent ${sentMs}) got id ${later.answer!.id} <= ${earlier.answer!.id} of ${earlier.key} answered ${earlier.answeredAtMs}`,
         };
       }
     }
