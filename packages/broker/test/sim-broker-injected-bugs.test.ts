@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InjectedBug } from '../src/sim/injected-bugs.js';
-import { nodesForBrokerSeed } from '../src/sim/run-options.js';
+import { faultsForBrokerSeed, nodesForBrokerSeed } from '../src/sim/run-options.js';
 import { type BrokerSimOptions, type BrokerSimResult, runBrokerSeed } from '../src/sim/simulation.js';
 
 const MAX_SEEDS = 20;
@@ -11,7 +11,13 @@ async function firstFailure(
   bug: InjectedBug,
 ): Promise<{ result: BrokerSimResult; options: BrokerSimOptions }> {
   for (let seed = 1; seed <= MAX_SEEDS; seed++) {
-    const options: BrokerSimOptions = { seed, nodes: nodesForBrokerSeed(seed), chaosMs: CHAOS_MS, bug };
+    const options: BrokerSimOptions = {
+      seed,
+      nodes: nodesForBrokerSeed(seed),
+      chaosMs: CHAOS_MS,
+      bug,
+      faults: faultsForBrokerSeed(seed),
+    };
     const result = await runBrokerSeed(options);
     if (!result.ok) return { result, options };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodesForBrokerSeed } from '../src/sim/run-options.js';
+import { faultsForBrokerSeed, nodesForBrokerSeed } from '../src/sim/run-options.js';
 import { runBrokerSeed } from '../src/sim/simulation.js';
 
 const SEEDS = 200;
@@ -19,7 +19,12 @@ describe('whole-cluster broker simulation', () => {
       settles: 0,
     };
     for (let seed = 1; seed <= SEEDS; seed++) {
-      const r = await runBrokerSeed({ seed, nodes: nodesForBrokerSeed(seed), chaosMs: CHAOS_MS });
+      const r = await runBrokerSeed({
+        seed,
+        nodes: nodesForBrokerSeed(seed),
+        chaosMs: CHAOS_MS,
+        faults: faultsForBrokerSeed(seed),
+      });
       if (!r.ok)
         failures.push(
           `seed=${seed} rule=${r.violation?.rule} id=${r.violation?.id}: ${r.violation?.message}`,

@@ -1,11 +1,18 @@
 /**
  * The broker simulation's command line (docs in README.md beside it):
- *   npm run sim -- --broker --seeds N [--seed S] [--nodes 3|5] [--chaos-ms K] [--bug NAME] [--verbose]
+ *   npm run sim -- --broker --seeds N [--first F] [--seed S] [--nodes 3|5] [--chaos-ms K]
+ *                   [--faults crash,partition,loss,skew,transfer,membership[,hostile]] [--bug NAME] [--verbose]
  * Ends with `P passed, F failed`; exits 1 on any failure.
  */
 import { parseArgs } from 'node:util';
 import { INJECTED_BUGS, type InjectedBug } from './injected-bugs.js';
-import { DEFAULT_CHAOS_MS, nodesForBrokerSeed } from './run-options.js';
+import {
+  DEFAULT_CHAOS_MS,
+  FAULT_KINDS,
+  type FaultKind,
+  faultsForBrokerSeed,
+  nodesForBrokerSeed,
+} from './run-options.js';
 import { runBrokerSeed } from './simulation.js';
 
 const { values } = parseArgs({
@@ -17,6 +24,7 @@ const { values } = parseArgs({
     'chaos-ms': { type: 'string' },
     nodes: { type: 'string' },
     bug: { type: 'string' },
+    faults: { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },
   strict: true,
@@ -43,6 +51,15 @@ if (bug !== undefined && !INJECTED_BUGS.includes(bug)) {
   console.error(`--bug must be one of ${INJECTED_BUGS.join(', ')}, got ${bug}`);
   process.exit(2);
 }
+const faults = values.faults?.split(',').filter((f) => f !== '') as FaultKind[] | undefined;
+for (const f of faults ?? []) {
+  if (f !== 'hostile' && !FAULT_KINDS.includes(f)) {
+    console.error(
+      `--faults takes a comma-separated list of ${[...FAULT_KINDS, 'hostile'].join(', ')}, got ${f}`,
+    );
+    process.exit(2);
+  }
+}
 const first = intArg('first', values.first, 1);
 const seeds =
   values.seed !== undefined
@@ -54,7 +71,13 @@ let passed = 0;
 let failed = 0;
 for (const seed of seeds) {
   const nodes = (nodesArg ?? nodesForBrokerSeed(seed)) as 3 | 5;
-  const r = await runBrokerSeed({ seed, nodes, chaosMs, ...(bug ? { bug } : {}) });
+  const r = await runBrokerSeed({
+    seed,
+    nodes,
+    chaosMs,
+    ...(bug ? { bug } : {}),
+    faults: faults ?? faultsForBrokerSeed(seed),
+  });
   if (r.ok) {
     passed++;
     if (values.verbose || seeds.length === 1) {
@@ -68,7 +91,7 @@ for (const seed of seeds) {
     `FAIL seed=${seed} nodes=${nodes} rule=${v.rule}${v.id !== undefined ? ` id=${v.id}` : ''}: ${v.message}`,
   );
   console.log(
-    `  replay: npm run sim -- --broker --seed ${seed} --nodes ${nodes} --chaos-ms ${chaosMs}${bug ? ` --bug ${bug}` : ''}`,
+    `  replay: npm run sim -- --broker --seed ${seed} --nodes ${nodes} --chaos-ms ${chaosMs}${bug ? ` --bug ${bug}` : ''} --faults ${(faults ?? faultsForBrokerSeed(seed)).join(',')}`,
   );
   console.log(`  digest=${r.digest}`);
   for (const line of r.traceTail) console.log(`  | ${line}`);

@@ -13,6 +13,7 @@ import { check, type Violation } from './checker.js';
 import { type ClientWorld, control, producePublish, SimConsumer, TOPIC } from './clients.js';
 import { History } from './history.js';
 import { brokerBugs, type InjectedBug } from './injected-bugs.js';
+import { FAULT_KINDS, type FaultKind } from './run-options.js';
 import { MAX_SKEW_MS, SIM_EPOCH_MS, SimCluster } from './sim-cluster.js';
 import type { SimBrokerNode } from './sim-node.js';
 
@@ -22,6 +23,8 @@ export interface BrokerSimOptions {
   /** Virtual ms of the chaotic phase. */
   readonly chaosMs: number;
   readonly bug?: InjectedBug;
+  /** Faults injected during the chaotic phase (default all but `hostile`, which doubles their rate). */
+  readonly faults?: readonly FaultKind[];
 }
 
 export interface BrokerSimResult {
@@ -47,7 +50,14 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const rng = new Prng(o.seed);
   const sched = new SimScheduler();
   const history = new History();
-  const net = new SimNetwork(sched, rng, { delayMs: [1, 30], lossChance: 0.02, duplicateChance: 0.02 });
+  const faults = new Set<FaultKind>(o.faults ?? FAULT_KINDS);
+  const hostile = faults.has('hostile');
+  const lossy = faults.has('loss');
+  const net = new SimNetwork(sched, rng, {
+    delayMs: [1, hostile ? 80 : 30],
+    lossChance: lossy ? (hostile ? 0.08 : 0.02) : 0,
+    duplicateChance: lossy ? (hostile ? 0.05 : 0.02) : 0,
+  });
   const bugs = brokerBugs(o.bug);
   const cluster = new SimCluster(sched, rng, net, history, bugs, o.nodes);
   const nodes = cluster.nodes;
@@ -59,10 +69,10 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const consumers = Array.from({ length: 3 }, (_, i) => new SimConsumer(w, i + 1));
   let published = 0;
 
-  // The chaotic phase, one decision every 50 ms of virtual time.
+  // The chaotic phase, one decision every 50 ms of virtual time (25 ms when hostile).
   const chaos = (): void => {
     if (sched.nowMs >= o.chaosMs) return;
-    sched.at(50, () => 'chaos', chaos);
+    sched.at(hostile ? 25 : 50, () => 'chaos', chaos);
     const r = rng.next();
     if (r < 0.35) {
       producePublish(w, ++published, leader()?.id);
@@ -77,51 +87,63 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
         control(w, rng.chance(0.5) ? 'cancel' : 'reschedule', id, call.key, leader()?.id);
       }
     } else if (r < 0.44) {
-      const id = rng.pick(ids);
-      cluster.crash(id);
-      sched.at(
-        rng.int(300, 3_000),
-        () => `restart ${id}`,
-        () => cluster.start(id),
-      );
+      if (faults.has('crash')) {
+        const id = rng.pick(ids);
+        cluster.crash(id);
+        sched.at(
+          rng.int(300, 3_000),
+          () => `restart ${id}`,
+          () => cluster.start(id),
+        );
+      }
     } else if (r < 0.46) {
-      stats.partitions++;
-      const side = ids.filter(() => rng.chance(0.5));
-      net.partition(
-        side,
-        ids.filter((i) => !side.includes(i)),
-      );
-      history.note(sched.nowMs, `partition [${side}]`);
-      sched.at(
-        rng.int(500, 3_000),
-        () => 'heal',
-        () => net.heal(),
-      );
+      if (faults.has('partition')) {
+        stats.partitions++;
+        const side = ids.filter(() => rng.chance(0.5));
+        net.partition(
+          side,
+          ids.filter((i) => !side.includes(i)),
+        );
+        history.note(sched.nowMs, `partition [${side}]`);
+        sched.at(
+          rng.int(500, 3_000),
+          () => 'heal',
+          () => net.heal(),
+        );
+      }
     } else if (r < 0.47) {
-      const a = rng.pick(ids);
-      const b = rng.pick(ids.filter((i) => i !== a));
-      net.cutLink(a, b);
-      history.note(sched.nowMs, `cut ${a}>${b}`);
-      sched.at(
-        rng.int(500, 3_000),
-        () => 'heal',
-        () => net.heal(),
-      );
+      if (faults.has('partition')) {
+        const a = rng.pick(ids);
+        const b = rng.pick(ids.filter((i) => i !== a));
+        net.cutLink(a, b);
+        history.note(sched.nowMs, `cut ${a}>${b}`);
+        sched.at(
+          rng.int(500, 3_000),
+          () => 'heal',
+          () => net.heal(),
+        );
+      }
     } else if (r < 0.49) {
-      stats.jumps++;
-      const c = cluster.clock(rng.pick(ids));
-      const jumped = c.offsetMs + rng.int(-MAX_JUMP_MS, MAX_JUMP_MS);
-      c.offsetMs = Math.min(SIM_EPOCH_MS + MAX_SKEW_MS, Math.max(SIM_EPOCH_MS, jumped));
+      if (faults.has('skew')) {
+        stats.jumps++;
+        const c = cluster.clock(rng.pick(ids));
+        const jumped = c.offsetMs + rng.int(-MAX_JUMP_MS, MAX_JUMP_MS);
+        c.offsetMs = Math.min(SIM_EPOCH_MS + MAX_SKEW_MS, Math.max(SIM_EPOCH_MS, jumped));
+      }
     } else if (r < 0.5) {
-      const l = leader();
-      if (l) {
-        stats.transfers++;
-        l.ctx.node.transferLeadership().catch(() => undefined);
+      if (faults.has('transfer')) {
+        const l = leader();
+        if (l) {
+          stats.transfers++;
+          l.ctx.node.transferLeadership().catch(() => undefined);
+        }
       }
     } else if (r < 0.51) {
       rng.pick(consumers).vanish();
     } else if (r < 0.515) {
-      cluster.replaceMember();
+      if (faults.has('membership')) {
+        cluster.replaceMember();
+      }
     }
   };
   sched.at(
