@@ -140,6 +140,8 @@ export class RaftCore {
   private uncommitted: { index: number; bytes: number }[] = [];
   private uncommittedBytes = 0;
   private needsBroadcast = false;
+  /** A leader whose own removal committed: it only announces the commit and hands leadership over. */
+  private removedLeader = false;
 
   private msgs: Message[] = [];
   private persistedMsgs: Message[] = [];
@@ -181,7 +183,7 @@ export class RaftCore {
     this.prevHardState = options.hardState;
     this.conf = snapshot.conf;
     this.confHistory = [{ index: snapshot.index, conf: snapshot.conf }];
-    if (this.log.lastIndex() === 0 && isEmptyConf(snapshot.conf) && options.bootstrapVoters.length > 0) {
+    if (this.bootstrapUnfinished(options.bootstrapVoters, snapshot)) {
       this.bootstrap(options.bootstrapVoters);
     } else {
       this.loadConfFromLog();
@@ -281,6 +283,9 @@ export class RaftCore {
    * (NotLeaderError if none is known); a lost request yields nothing, so callers time out.
    */
   readIndex(context: Uint8Array): void {
+    if (this.role === 'leader' && this.removedLeader) {
+      throw new NotLeaderError('', 'this leader was removed from the configuration');
+    }
     if (this.role === 'leader') {
       this.handleReadRequest(this.id, context);
       return;
@@ -434,6 +439,11 @@ export class RaftCore {
     return confIndexes.length >= 2 ? confIndexes[confIndexes.length - 2]! : 0;
   }
 
+  /** What the leader counts as its own copy towards a quorum: only what advance() confirmed durable. */
+  protected selfDurableIndex(): number {
+    return this.log.stableLastIndex();
+  }
+
   /** advance(): the handed-out entries still in the log with their terms are durable. */
   protected markStable(entries: readonly Entry[]): void {
     this.log.stableEntries(entries);
@@ -491,7 +501,7 @@ export class RaftCore {
     for (const id of members(this.conf)) {
       const pr = new Progress(next);
       if (id === this.id) {
-        pr.match = this.log.stableLastIndex();
+        pr.match = this.selfDurableIndex();
         pr.recentActive = true;
       }
       this.progress.set(id, pr);
@@ -516,6 +526,7 @@ export class RaftCore {
     this.votes.clear();
     this.progress.clear();
     this.leadTransferee = '';
+    this.removedLeader = false;
     this.reads.clear();
     this.uncommitted = [];
     this.uncommittedBytes = 0;
@@ -552,7 +563,12 @@ export class RaftCore {
     this.electionElapsed++;
     if (this.electionElapsed >= this.electionTicks) {
       this.electionElapsed = 0;
-      if (this.checkQuorum) {
+      if (this.removedLeader) {
+        // Not stepping down for check-quorum: a remaining voter that missed the commit
+        // of our removal needs our vote (or our transfer) to win, after any partition.
+        this.leadTransferee = '';
+        this.handOverAfterRemoval();
+      } else if (this.checkQuorum) {
         if (!this.quorumActive()) {
           // §6.2 check-quorum: a leader cut off from a majority steps down.
           this.becomeFollower(this.term, '');
@@ -815,6 +831,7 @@ export class RaftCore {
 
   private assertCanPropose(): void {
     if (this.role !== 'leader') throw new NotLeaderError(this.lead);
+    if (this.removedLeader) throw new NotLeaderError('', 'this leader was removed from the configuration');
     if (this.leadTransferee !== '') {
       throw new NotLeaderError(
         this.leadTransferee,
@@ -892,7 +909,7 @@ export class RaftCore {
   /** Commits the highest index a quorum of voters holds, if allowed (§5.4.2). */
   private maybeCommit(): boolean {
     const self = this.progress.get(this.id);
-    if (self) self.match = Math.max(self.match, this.log.stableLastIndex());
+    if (self) self.match = Math.max(self.match, this.selfDurableIndex());
     const matches = this.conf.voters.map((v) => this.progress.get(v)?.match ?? 0).sort((a, b) => b - a);
     const quorum = quorumOf(this.conf.voters.length);
     const candidate = matches[quorum - 1] ?? 0;
@@ -939,13 +956,33 @@ export class RaftCore {
     if (this.leadTransferee !== '' && !this.conf.voters.includes(this.leadTransferee))
       this.leadTransferee = '';
     if (!this.promotable()) {
-      // Our removal is committed: tell everyone the commit index, then step down.
+      // Our removal is committed. A remaining voter that does not know yet cannot win an
+      // election without our vote (our log is longer): keep leading, refusing proposals and
+      // reads, announce the commit (heartbeats carry it) and hand leadership to the most
+      // caught-up voter (§3.10); we step down when its higher term reaches us.
+      this.removedLeader = true;
       this.bcastAppend();
-      this.becomeFollower(this.term, '');
+      this.handOverAfterRemoval();
       return;
     }
     this.needsBroadcast = true;
     this.releaseReads();
+  }
+
+  private handOverAfterRemoval(): void {
+    let best: NodeId | undefined;
+    let bestMatch = -1;
+    for (const v of this.conf.voters) {
+      const match = this.progress.get(v)?.match ?? -1;
+      if (match > bestMatch) {
+        best = v;
+        bestMatch = match;
+      }
+    }
+    if (!best) return;
+    this.leadTransferee = best;
+    if (bestMatch === this.log.lastIndex()) this.sendTimeoutNow(best);
+    else this.sendAppend(best);
   }
 
   private pushConfHistory(index: number, conf: ConfState): void {
@@ -955,6 +992,19 @@ export class RaftCore {
     let drop = 0;
     while (drop + 1 < this.confHistory.length && this.confHistory[drop + 1]!.index <= floor) drop++;
     if (drop > 0) this.confHistory = this.confHistory.slice(drop);
+  }
+
+  /**
+   * A fresh log, or one holding only part of the bootstrap entries (a crash
+   * tore their first write): the bootstrap is written (again) from where the
+   * log ends. Term 1 belongs to the bootstrap; no leader is elected in it.
+   */
+  private bootstrapUnfinished(voters: readonly NodeId[], snapshot: SnapshotMeta): boolean {
+    if (voters.length === 0 || snapshot.index > 0 || !isEmptyConf(snapshot.conf)) return false;
+    const last = this.log.lastIndex();
+    if (last >= 2 * new Set(voters).size) return false;
+    for (let i = 1; i <= last; i++) if (this.log.term(i) !== 1) return false;
+    return true;
   }
 
   private bootstrap(voters: readonly NodeId[]): void {
@@ -974,7 +1024,16 @@ export class RaftCore {
       this.term = 1;
       this.vote = '';
     }
-    this.appendToLog(entries);
+    const written = this.log.lastIndex();
+    for (let i = 1; i <= written; i++) {
+      invariant(
+        this.log.entryAt(i).type === 'conf-change',
+        'a partly written bootstrap holds bootstrap entries',
+        () => ({ index: i }),
+      );
+      this.pendingConfIndexes.push(i);
+    }
+    this.appendToLog(entries.slice(written));
     this.commitTo(entries.length);
   }
 

@@ -10,6 +10,7 @@ import type { TransportHandler } from '../transport/peer-transport.js';
 import type {
   ConfChange,
   Entry,
+  HardState,
   Message,
   NodeId,
   Ready,
@@ -69,8 +70,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   readonly id: NodeId;
   readonly clusterId: string;
   private readonly core: RaftCore;
-  private readonly logStore: LogStorage;
-  private readonly hardState: StableStorage;
+  protected readonly logStore: LogStorage;
+  protected readonly hardState: StableStorage;
   private readonly snapshots: SnapshotStorage;
   private readonly incomingData: IncomingSnapshots;
   private readonly clock: Clock;
@@ -109,7 +110,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private snapshotTask: Promise<void> | undefined;
   private counters = { snapshotsTaken: 0, snapshotsInstalled: 0 };
 
-  private constructor(
+  protected constructor(
     options: RaftDriverOptions,
     ports: NodePorts,
     parts: { core: RaftCore; book: AddressBook; applied: number },
@@ -153,7 +154,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   /** The same on any ports (the simulator's, for one). */
   static async openWith(options: RaftDriverOptions, ports: NodePorts): Promise<RaftNode> {
     const parts = await recover(options, ports, options.log ?? stderrLogger);
-    const node = new RaftNode(options, ports, parts);
+    const node = new this(options, ports, parts);
     await node.start();
     return node;
   }
@@ -498,32 +499,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       this.pending.dropOverwritten(rd.entries, this.readySeq);
       this.learnAddresses(rd.entries);
     }
-    // Persistence contract (docs/design.md): the log first, then the hard state it depends on.
-    if (rd.entries.length > 0) {
-      this.assertNoIdenticalRewrite(rd.entries);
-      await this.logStore.append(rd.entries, { commit: this.hardState.get().commit });
-    }
-    const hs = rd.hardState;
-    if (hs && (mustPersist(this.hardState.get(), hs) || confIndex > this.hardState.get().commit)) {
-      invariant(
-        hs.commit <= this.logStore.lastIndex(),
-        'the saved commit index is within the durable log',
-        () => ({
-          id: this.id,
-          commit: hs.commit,
-          lastIndex: this.logStore.lastIndex(),
-        }),
-      );
-      await this.hardState.save(hs);
-    }
-    if (hs) {
-      const saved = this.hardState.get();
-      invariant(
-        saved.term === hs.term && saved.vote === hs.vote && saved.commit >= confIndex,
-        'term, vote and the commit of the configuration in effect are durable before persisted messages leave',
-        () => ({ id: this.id, saved, ready: hs, confIndex }),
-      );
-    }
+    await this.persist(rd.entries, rd.hardState, confIndex);
     if (rd.entries.length > 0) this.pending.resolveDurable(rd.entries);
     this.send(rd.persistedMessages);
     if (rd.committedEntries.length > 0) {
@@ -697,11 +673,49 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   }
 
   /**
+   * Step 2 of a Ready (persistence contract, docs/design.md): the log append,
+   * then the hard state that depends on it, never concurrently. The hard
+   * state is saved when term or vote changed, or when the commit index
+   * passed the entry that set the configuration in effect.
+   */
+  protected async persist(
+    entries: readonly Entry[],
+    hs: HardState | undefined,
+    confIndex: number,
+  ): Promise<void> {
+    // Persistence contract (docs/design.md): the log first, then the hard state it depends on.
+    if (entries.length > 0) {
+      this.assertNoIdenticalRewrite(entries);
+      await this.logStore.append(entries, { commit: this.hardState.get().commit });
+    }
+    if (hs && (mustPersist(this.hardState.get(), hs) || confIndex > this.hardState.get().commit)) {
+      invariant(
+        hs.commit <= this.logStore.lastIndex(),
+        'the saved commit index is within the durable log',
+        () => ({
+          id: this.id,
+          commit: hs.commit,
+          lastIndex: this.logStore.lastIndex(),
+        }),
+      );
+      await this.hardState.save(hs);
+    }
+    if (hs) {
+      const saved = this.hardState.get();
+      invariant(
+        saved.term === hs.term && saved.vote === hs.vote && saved.commit >= confIndex,
+        'term, vote and the commit of the configuration in effect are durable before persisted messages leave',
+        () => ({ id: this.id, saved, ready: hs, confIndex }),
+      );
+    }
+  }
+
+  /**
    * A Ready never hands out an entry the store already holds with the same
    * index and term: rewriting it would truncate durable, acknowledged entries
    * first (a crash in between loses them).
    */
-  private assertNoIdenticalRewrite(entries: readonly Entry[]): void {
+  protected assertNoIdenticalRewrite(entries: readonly Entry[]): void {
     const first = entries[0] as Entry;
     const last = this.logStore.lastIndex();
     invariant(

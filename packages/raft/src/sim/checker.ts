@@ -13,6 +13,7 @@ export type InvariantName =
   | 'applied-le-committed-le-last'
   | 'one-vote-per-term'
   | 'follower-truncates-only-on-conflict'
+  | 'acknowledged-entries-survive'
   | 'applied-prefix'
   | 'read-index-linearizable'
   | 'liveness'
@@ -72,6 +73,8 @@ export class Checker {
   private readonly votesBy = new Map<NodeId, Map<number, NodeId>>();
   /** (index, term) -> entry key and previous term: log matching by induction. */
   private readonly entriesSeen = new Map<string, string>();
+  /** Per node: its log is durable up to (index, term), as its append acknowledgements promised. */
+  private readonly acks = new Map<NodeId, { index: number; term: number }>();
 
   newWatch(persisted: HardState): NodeWatch {
     return { term: persisted.term, commit: persisted.commit, canonChecked: 0, persisted };
@@ -158,6 +161,52 @@ export class Checker {
         first: known,
         second: candidate,
       }));
+  }
+
+  /**
+   * A node acknowledged (append-response) its log up to `index`, where its store holds
+   * `term`: those entries are durable and survive any crash, unless replaced later by
+   * entries of another term (see rewriting).
+   */
+  acked(node: NodeId, index: number, term: number | undefined): void {
+    if (term === undefined) return; // an acknowledgement made stale by a conflicting append
+    const known = this.acks.get(node);
+    if (!known || index > known.index) this.acks.set(node, { index, term });
+  }
+
+  /** `node`'s store writes `entries`: acknowledged entries up to the first one whose term differs stay promised. */
+  rewriting(node: NodeId, store: LogReader, entries: readonly Entry[]): void {
+    const promise = this.acks.get(node);
+    const first = entries[0];
+    if (!promise || !first || first.index > promise.index) return;
+    const conflict = entries.find((e) => store.term(e.index) !== e.term && e.index <= store.lastIndex());
+    const from = conflict?.index ?? Math.min(store.lastIndex() + 1, first.index + entries.length);
+    if (from > promise.index) return;
+    const term = store.term(from - 1);
+    if (term === undefined) this.acks.delete(node);
+    else this.acks.set(node, { index: from - 1, term });
+  }
+
+  /** A snapshot replaced `node`'s whole log (committed history): its earlier acknowledgements no longer bind it. */
+  replaced(node: NodeId): void {
+    this.acks.delete(node);
+  }
+
+  /** After a crash, the durable log still holds every entry the node acknowledged (or a snapshot covers it). */
+  durableAfterCrash(node: NodeId, log: LogReader): void {
+    const promise = this.acks.get(node);
+    if (!promise || promise.index < log.firstIndex() - 1) return;
+    check(
+      promise.index <= log.lastIndex() && log.term(promise.index) === promise.term,
+      'acknowledged-entries-survive',
+      () => ({
+        node,
+        acknowledgedUpTo: promise.index,
+        acknowledgedTerm: promise.term,
+        durableLastIndex: log.lastIndex(),
+        durableTermThere: log.term(promise.index),
+      }),
+    );
   }
 
   /**

@@ -52,7 +52,7 @@ let failed = 0;
 for (const seed of seeds) {
   const nodes = (nodesArg ?? nodesForSeed(seed)) as 3 | 5;
   const hostile = values.hostile || hostileForSeed(seed);
-  const result = runSeed({ seed, steps, nodes, hostile, ...(bug ? { bug } : {}) });
+  const result = await runSeed({ seed, steps, nodes, hostile, ...(bug ? { bug } : {}) });
   if (result.ok) {
     passed++;
     if (values.verbose || seeds.length === 1) {

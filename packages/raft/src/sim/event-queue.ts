@@ -25,6 +25,11 @@ export class EventQueue {
     }
   }
 
+  /** Time of the next event. */
+  peekAtMs(): number | undefined {
+    return this.heap[0]?.atMs;
+  }
+
   pop(): SimEvent | undefined {
     const top = this.heap[0];
     const last = this.heap.pop();

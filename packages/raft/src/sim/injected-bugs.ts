@@ -1,9 +1,31 @@
 import type { RaftCoreOptions } from '../core/raft-core.js';
-import type { Message } from '../types.js';
+import { mustPersist } from '../log/hard-state.js';
+import { RaftNode } from '../node/raft-node.js';
+import type { Entry, HardState, Message } from '../types.js';
 import { SimRaftCore } from './sim-core.js';
 
-/** Known Raft bugs the simulator must catch (each test asserts the invariant that fires). */
-export type InjectedBug = 'commit-previous-term' | 'vote-before-persist' | 'truncate-stale-append';
+/**
+ * Known Raft bugs the simulator must catch, each by a general invariant
+ * (test-only subclasses of the core and of the driver).
+ */
+export type InjectedBug =
+  | 'commit-previous-term'
+  | 'vote-before-persist'
+  | 'truncate-stale-append'
+  | 'leader-counts-unsynced'
+  | 'forget-conf-commit'
+  | 'rewrite-durable-prefix'
+  | 'hard-state-with-log';
+
+export const INJECTED_BUGS: readonly InjectedBug[] = [
+  'commit-previous-term',
+  'vote-before-persist',
+  'truncate-stale-append',
+  'leader-counts-unsynced',
+  'forget-conf-commit',
+  'rewrite-durable-prefix',
+  'hard-state-with-log',
+];
 
 /** §5.4.2 broken: commits an entry of a previous term by counting its replicas (Figure 8). */
 class CommitPreviousTermCore extends SimRaftCore {
@@ -28,6 +50,56 @@ class TruncateOnStaleAppendCore extends SimRaftCore {
   }
 }
 
+/** The leader counts its own entries towards a quorum before they are durable. */
+class LeaderCountsUnsyncedCore extends SimRaftCore {
+  protected override selfDurableIndex(): number {
+    return this.lastIndex();
+  }
+}
+
+/** B1: a restart trusts the saved commit index alone (no inference from later conf changes). */
+class ForgetConfCommitCore extends SimRaftCore {
+  protected override committedByLaterConfChange(): number {
+    return 0;
+  }
+}
+
+/** B2: advance() confirms a Ready's entries only if its last one is still in the log. */
+class RewriteDurablePrefixCore extends SimRaftCore {
+  protected override markStable(entries: readonly Entry[]): void {
+    const last = entries.at(-1);
+    if (last && this.termAt(last.index) === last.term) super.markStable(entries);
+  }
+}
+
+/** B1: the hard state is saved only when term or vote change; the commit index is volatile. */
+class ForgetConfCommitNode extends RaftNode {
+  protected override async persist(entries: readonly Entry[], hs: HardState | undefined): Promise<void> {
+    if (entries.length > 0) await this.logStore.append(entries);
+    if (hs && mustPersist(this.hardState.get(), hs)) await this.hardState.save(hs);
+  }
+}
+
+/** B2: the store is asked to rewrite entries it already holds with the same term. */
+class RewriteDurablePrefixNode extends RaftNode {
+  protected override assertNoIdenticalRewrite(): void {}
+}
+
+/** B3: the log append and the hard-state save run concurrently. */
+class HardStateWithLogNode extends RaftNode {
+  protected override async persist(
+    entries: readonly Entry[],
+    hs: HardState | undefined,
+    confIndex: number,
+  ): Promise<void> {
+    const writes: Promise<void>[] = [];
+    if (entries.length > 0) writes.push(this.logStore.append(entries));
+    const saved = this.hardState.get();
+    if (hs && (mustPersist(saved, hs) || confIndex > saved.commit)) writes.push(this.hardState.save(hs));
+    await Promise.all(writes);
+  }
+}
+
 export function makeCore(options: RaftCoreOptions, bug: InjectedBug | undefined): SimRaftCore {
   switch (bug) {
     case 'commit-previous-term':
@@ -36,7 +108,27 @@ export function makeCore(options: RaftCoreOptions, bug: InjectedBug | undefined)
       return new VoteBeforePersistCore(options);
     case 'truncate-stale-append':
       return new TruncateOnStaleAppendCore(options);
-    case undefined:
+    case 'leader-counts-unsynced':
+      return new LeaderCountsUnsyncedCore(options);
+    case 'forget-conf-commit':
+      return new ForgetConfCommitCore(options);
+    case 'rewrite-durable-prefix':
+      return new RewriteDurablePrefixCore(options);
+    default:
       return new SimRaftCore(options);
+  }
+}
+
+/** The driver class a run opens (RaftNode itself unless the bug is in the driver). */
+export function nodeClass(bug: InjectedBug | undefined): typeof RaftNode {
+  switch (bug) {
+    case 'forget-conf-commit':
+      return ForgetConfCommitNode;
+    case 'rewrite-durable-prefix':
+      return RewriteDurablePrefixNode;
+    case 'hard-state-with-log':
+      return HardStateWithLogNode;
+    default:
+      return RaftNode;
   }
 }

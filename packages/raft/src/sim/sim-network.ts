@@ -1,0 +1,174 @@
+/**
+ * The simulated peer network: delays, loss, duplication, stragglers and
+ * partitions, all from the run's PRNG. Each node talks to it through a
+ * SimTransport (the driver's Transport port); a delivered batch goes
+ * through the driver's own membership filter (`isMember`) and `receive`, a
+ * snapshot through `receiveSnapshot`, and the sender hears `reportSnapshot`.
+ */
+import type { Transport } from '../node/ports.js';
+import type { TransportHandler } from '../transport/peer-transport.js';
+import type { Message, NodeId } from '../types.js';
+import type { Scheduler } from './sim-disk.js';
+import type { SimIncoming } from './sim-storage.js';
+import { collect } from './sim-storage.js';
+
+export interface Faults {
+  lossRate: number;
+  dupRate: number;
+  maxDelayMs: number;
+  /** Share of messages held back much longer (stale, heavily reordered deliveries). */
+  stragglerRate: number;
+  blocked: Set<string>;
+  /** Tests: messages for which this returns true are dropped when they arrive. */
+  drop?: (m: Message) => boolean;
+}
+
+/** A running incarnation of a node as the network reaches it. */
+export interface Endpoint {
+  readonly handler: TransportHandler;
+  readonly incoming: SimIncoming;
+  readonly incarnation: number;
+}
+
+export interface NetworkHooks {
+  endpoint(id: NodeId): Endpoint | undefined;
+  sent(m: Message): void;
+  trace(line: string): void;
+  dropped(): void;
+  snapshotSent(): void;
+}
+
+export class SimNetwork {
+  constructor(
+    private readonly scheduler: Scheduler,
+    readonly faults: Faults,
+    private readonly hooks: NetworkHooks,
+  ) {}
+
+  private delayMs(): number {
+    const prng = this.scheduler.prng;
+    return prng.chance(this.faults.stragglerRate) ? prng.int(50, 500) : prng.int(1, this.faults.maxDelayMs);
+  }
+
+  private blocked(from: NodeId, to: NodeId): boolean {
+    return this.faults.blocked.has(`${from}>${to}`);
+  }
+
+  send(m: Message): void {
+    this.hooks.sent(m);
+    const prng = this.scheduler.prng;
+    const blocked = this.blocked(m.from, m.to);
+    const copies = !blocked && prng.chance(this.faults.dupRate) ? 2 : 1;
+    for (let c = 0; c < copies; c++) {
+      if (blocked || prng.chance(this.faults.lossRate)) {
+        this.hooks.dropped();
+        continue;
+      }
+      this.scheduler.at(
+        this.delayMs(),
+        () => `deliver ${describeMessage(m)}`,
+        () => {
+          const to = this.hooks.endpoint(m.to);
+          if (!to || this.blocked(m.from, m.to) || this.faults.drop?.(m)) return;
+          if (!to.handler.isMember(m.from, [m])) {
+            this.hooks.trace(`refused ${m.type} ${m.from}->${m.to} (not a member)`);
+            return;
+          }
+          to.handler.receive([m]);
+        },
+      );
+    }
+  }
+
+  /** Streams a snapshot; `done(ok)` is the sender's transport reporting the outcome. */
+  sendSnapshot(m: Message, data: Uint8Array, done: (ok: boolean) => void): void {
+    const prng = this.scheduler.prng;
+    if (this.blocked(m.from, m.to) || prng.chance(this.faults.lossRate)) {
+      this.scheduler.at(
+        prng.int(1, 20),
+        () => `snapshot ${m.from}->${m.to} lost`,
+        () => done(false),
+      );
+      return;
+    }
+    this.hooks.snapshotSent();
+    this.scheduler.at(
+      this.delayMs() + prng.int(1, 20),
+      () => `deliver-snapshot ${describeMessage(m)} bytes=${data.length}`,
+      () => {
+        const to = this.hooks.endpoint(m.to);
+        if (!to || this.blocked(m.from, m.to) || !to.handler.isMember(m.from, [m])) {
+          done(false);
+          return;
+        }
+        const incarnation = to.incarnation;
+        const ref = to.incoming.add(data);
+        to.handler.receiveSnapshot(m, ref).then(
+          () => done(this.hooks.endpoint(m.to)?.incarnation === incarnation),
+          () => done(false),
+        );
+      },
+    );
+  }
+}
+
+/** One incarnation of a node's Transport port. */
+export class SimTransport implements Transport {
+  readonly stats = { peers: {} as Record<NodeId, true>, snapshotsSent: 0 };
+  private readonly snapshotsInFlight = new Set<NodeId>();
+  private closed = false;
+
+  constructor(
+    readonly address: string,
+    private readonly network: SimNetwork,
+    private readonly handler: TransportHandler,
+    private readonly alive: () => boolean,
+  ) {}
+
+  start(): Promise<string> {
+    return Promise.resolve(this.address);
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    return Promise.resolve();
+  }
+
+  send(messages: readonly Message[]): void {
+    if (this.closed || !this.alive()) return;
+    for (const m of messages) this.network.send(m);
+  }
+
+  sendSnapshot(message: Message, chunks: () => Promise<AsyncIterable<Uint8Array>>): boolean {
+    if (this.closed || !this.alive() || this.snapshotsInFlight.has(message.to)) return false;
+    this.snapshotsInFlight.add(message.to);
+    const finish = (ok: boolean) => {
+      this.snapshotsInFlight.delete(message.to);
+      if (ok) this.stats.snapshotsSent++;
+      if (!this.closed && this.alive()) this.handler.reportSnapshot(message.to, ok);
+    };
+    void chunks()
+      .then(collect)
+      .then(
+        (data) => this.network.sendSnapshot(message, data, finish),
+        () => finish(false),
+      );
+    return true;
+  }
+
+  setPeer(id: NodeId): void {
+    this.stats.peers[id] = true;
+  }
+
+  removePeer(id: NodeId): void {
+    delete this.stats.peers[id];
+  }
+}
+
+export function describeMessage(m: Message): string {
+  return (
+    `${m.type} ${m.from}->${m.to} t${m.term} i${m.index} lt${m.logTerm} n${m.entries.length} c${m.commit}` +
+    (m.reject ? ` reject hint=${m.rejectHint}/${m.hintTerm}` : '') +
+    (m.snapshot ? ` snap=${m.snapshot.index}/${m.snapshot.term}` : '')
+  );
+}

@@ -1,0 +1,203 @@
+/**
+ * What clients and operators do to a simulated cluster, through RaftNode's
+ * public API: proposals, ReadIndex reads, leadership transfers, membership
+ * changes (add a learner, promote, remove, the leader too), and the
+ * state machine's background flushes. Snapshots and compaction are the
+ * driver's own policy.
+ */
+import type { NodeId } from '../types.js';
+import { entryKey, InvariantViolation } from './checker.js';
+import type { InterestingPoint, SimNode } from './sim-node.js';
+import type { Simulation } from './simulation.js';
+
+/** Upper bound of members a run grows to (initial nodes + added learners). */
+const MAX_EXTRA_NODES = 3;
+
+const encoder = new TextEncoder();
+const ignore = () => undefined;
+
+type Change = { type: 'add-learner' | 'promote' | 'remove'; node: NodeId };
+
+export class Workload {
+  private proposalSeq = 0;
+  private addedNodes = 0;
+  private membershipBusy = false;
+  /** Removal entries by index (as the leader appended them): the node shuts down once one commits. */
+  private readonly removals = new Map<number, { node: NodeId; key: string }>();
+
+  constructor(
+    private readonly sim: Simulation,
+    private readonly initialNodes: number,
+  ) {}
+
+  schedule(): void {
+    const { sim } = this;
+    sim.at(
+      sim.prng.int(1, 30),
+      () => 'workload',
+      () => {
+        if (!sim.chaos) return;
+        this.step();
+        this.schedule();
+      },
+    );
+  }
+
+  private step(): void {
+    const { sim } = this;
+    const prng = sim.prng;
+    const r = prng.next();
+    const live = sim.live();
+    if (live.length === 0) return;
+    const leaders = sim.leaders();
+    const leader = leaders.length > 0 ? prng.pick(leaders) : undefined;
+    if (r < 0.5) {
+      this.propose(leader && prng.chance(0.9) ? leader : prng.pick(live));
+    } else if (r < 0.6) {
+      this.read(prng.pick(live));
+    } else if (r < 0.65) {
+      if (!leader) return;
+      const to = prng.pick(leader.core!.status().conf.voters);
+      sim.stats.transfers++;
+      sim.trace(`transfer ${leader.id}->${to}`);
+      leader.node!.transferLeadership(to).catch(ignore);
+    } else if (r < 0.8) {
+      if (leader) this.changeMembership(leader);
+    } else if (r < 0.85) {
+      const n = prng.pick(live);
+      sim.trace(`flush ${n.id}`);
+      n.sm?.flush().catch(ignore);
+    }
+  }
+
+  /** Proposes on `n`; returns where the entry went if the core took it. */
+  propose(n: SimNode): { index: number; term: number } | undefined {
+    const { sim } = this;
+    const bytes = sim.prng.int(1, 48);
+    const data = encoder.encode(`p${this.proposalSeq++}-${n.id}-`.padEnd(bytes, 'x'));
+    const core = n.core!;
+    const before = core.lastIndex();
+    n.node!.propose(data).catch(ignore);
+    if (core.lastIndex() === before) {
+      sim.trace(`propose ${n.id} refused`);
+      return undefined;
+    }
+    const at = { index: core.lastIndex(), term: core.status().term };
+    sim.trace(`propose ${n.id} ${at.index}/${at.term}`);
+    return at;
+  }
+
+  private read(n: SimNode): void {
+    const { sim } = this;
+    const floor = sim.checker.canonMax;
+    sim.stats.reads++;
+    sim.trace(`read ${n.id} floor=${floor}`);
+    n.node!.readIndex().then((index) => {
+      if (index < floor) {
+        sim.fail(
+          new InvariantViolation('read-index-linearizable', {
+            node: n.id,
+            index,
+            committedBeforeRead: floor,
+          }),
+        );
+      }
+    }, ignore);
+  }
+
+  private changeMembership(leader: SimNode): void {
+    const { sim } = this;
+    if (this.membershipBusy) return;
+    const conf = leader.core!.status().conf;
+    const minVoters = this.initialNodes === 5 ? 3 : 2;
+    const options: Change[] = [];
+    for (const l of conf.learners) options.push({ type: 'promote', node: l }, { type: 'remove', node: l });
+    if (conf.voters.length > minVoters) {
+      for (const v of conf.voters) options.push({ type: 'remove', node: v });
+    }
+    if (this.addedNodes < MAX_EXTRA_NODES && conf.learners.length === 0) {
+      options.push({ type: 'add-learner', node: `n${this.initialNodes + this.addedNodes + 1}` });
+    }
+    if (options.length === 0) return;
+    const change = sim.prng.pick(options);
+    const node = leader.node!;
+    const core = leader.core!;
+    const before = core.lastIndex();
+    let done: Promise<unknown>;
+    if (change.type === 'add-learner') {
+      this.addedNodes++;
+      sim.start(sim.addNode(change.node, []));
+      done = node.addMember(change.node, change.node, change.node, { learnerOnly: true });
+    } else if (change.type === 'promote') {
+      done = node.addMember(change.node, change.node, change.node);
+    } else {
+      done = node.removeMember(change.node);
+    }
+    sim.stats.confChanges++;
+    const at = core.lastIndex() > before ? core.lastIndex() : undefined;
+    sim.trace(`conf-change ${leader.id} ${change.type} ${change.node} at ${at ?? '-'}`);
+    if (change.type === 'remove' && at !== undefined) {
+      this.removals.set(at, { node: change.node, key: entryKey(core.entryAt(at)) });
+    }
+    this.membershipBusy = true;
+    done
+      .then(
+        () => sim.trace(`conf-change ${change.type} ${change.node} done`),
+        (error: unknown) => sim.trace(`conf-change ${change.type} ${change.node} failed: ${String(error)}`),
+      )
+      .finally(() => {
+        this.membershipBusy = false;
+      });
+  }
+
+  /** A node whose removal is committed (canonical history) is shut down for good, after a while. */
+  trackMembership(): void {
+    const { sim } = this;
+    for (const [index, removal] of this.removals) {
+      const committed = sim.checker.canonical(index);
+      if (committed === undefined) continue;
+      this.removals.delete(index);
+      const n = sim.nodes.get(removal.node);
+      if (committed !== removal.key || !n || n.decommissioned) continue;
+      n.decommissioned = true;
+      sim.at(
+        sim.prng.int(0, 300),
+        () => `decommission ${n.id}`,
+        () => sim.crash(n),
+      );
+    }
+  }
+
+  /**
+   * Swarm-style bias: a leader is sometimes cut off (or crashes) right after winning an
+   * election or applying a commit, before what it just sent arrives: the moments that
+   * make Figure 8 histories.
+   */
+  maybeFaultAtInterestingPoint(n: SimNode, what: InterestingPoint): void {
+    const { sim } = this;
+    if (!sim.chaos) return;
+    // A node about to truncate its log, or that just applied a membership change: crash it
+    // (every schedule); a leader just elected or just committing: cut it off or crash it.
+    const local = what === 'truncating' || what === 'conf-applied';
+    const rate = local ? 0.25 : sim.targetedFaultRate * (what === 'elected' ? 0.5 : 0.3);
+    if (!sim.prng.chance(rate)) return;
+    const incarnation = n.incarnation;
+    const isolate = !local && sim.prng.chance(0.7);
+    sim.at(
+      0,
+      () => `targeted-${isolate ? 'isolation' : 'crash'} ${n.id} ${what}`,
+      () => {
+        if (n.incarnation !== incarnation) return;
+        if (!isolate) {
+          sim.crashAndRestart(n);
+          return;
+        }
+        const others = [...sim.nodes.keys()].filter((id) => id !== n.id);
+        sim.partition(
+          [...others.map((o) => `${n.id}>${o}`), ...others.map((o) => `${o}>${n.id}`)],
+          'isolate-leader',
+        );
+      },
+    );
+  }
+}
