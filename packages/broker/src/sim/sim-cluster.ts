@@ -5,7 +5,15 @@
  * added through the leader's addMember, as an operator does).
  */
 import type { NodeId } from '@fermata/raft';
-import { type Prng, SimClock, SimDisk, type SimNetwork, type SimScheduler } from '@fermata/raft/sim-ports';
+import {
+  type Faults,
+  type Prng,
+  SimClock,
+  SimDisk,
+  SimIncoming,
+  SimNetwork,
+  type SimScheduler,
+} from '@fermata/raft/sim-ports';
 import type { History } from './history.js';
 import type { BrokerBugs } from './injected-bugs.js';
 import { SimBrokerNode } from './sim-node.js';
@@ -23,6 +31,9 @@ export class SimCluster {
   private readonly clocks = new Map<NodeId, SimClock>();
   private readonly starting = new Set<NodeId>();
   private readonly joined = new Set<NodeId>();
+  /** Per node, its running incarnation's number and received snapshot data (the network's endpoints). */
+  private readonly incarnations = new Map<NodeId, { n: number; incoming: SimIncoming }>();
+  readonly network: SimNetwork;
   private nextId: number;
   fatal: Error | undefined;
   readonly stats = { crashes: 0, tornWrites: 0, removed: 0, added: 0, snapshotsInstalled: 0 };
@@ -30,11 +41,24 @@ export class SimCluster {
   constructor(
     private readonly sched: SimScheduler,
     private readonly rng: Prng,
-    private readonly net: SimNetwork,
+    readonly faults: Faults,
     private readonly history: History,
     private readonly bugs: BrokerBugs,
     size: number,
   ) {
+    this.network = new SimNetwork(sched, faults, {
+      endpoint: (id) => {
+        const node = this.nodes.get(id);
+        const inc = this.incarnations.get(id);
+        return node && inc
+          ? { handler: node.ctx.node, incoming: inc.incoming, incarnation: inc.n }
+          : undefined;
+      },
+      sent: () => undefined,
+      trace: () => undefined,
+      dropped: () => undefined,
+      snapshotSent: () => undefined,
+    });
     this.members = Array.from({ length: size }, (_, i) => `n${i + 1}`);
     this.nextId = size + 1;
     for (const id of this.members) this.start(id);
@@ -50,7 +74,7 @@ export class SimCluster {
   private disk(id: NodeId): SimDisk {
     let d = this.disks.get(id);
     if (!d) {
-      d = new SimDisk(this.sched, this.rng, id, { writeDelayMs: [1, 8], tornWriteChance: 0.5 });
+      d = new SimDisk(id, this.sched, [1, 8]);
       this.disks.set(id, d);
     }
     return d;
@@ -63,12 +87,16 @@ export class SimCluster {
   start(id: NodeId): void {
     if (this.nodes.has(id) || this.starting.has(id) || !this.members.includes(id)) return;
     this.starting.add(id);
+    const inc = { n: (this.incarnations.get(id)?.n ?? 0) + 1, incoming: new SimIncoming() };
+    this.incarnations.set(id, inc);
     SimBrokerNode.start({
       id,
       members: this.joined.has(id) ? this.members.filter((m) => m !== id) : this.members,
       join: this.joined.has(id),
       disk: this.disk(id),
-      net: this.net,
+      net: this.network,
+      incoming: inc.incoming,
+      alive: () => this.incarnations.get(id) === inc,
       clock: this.clock(id),
       random: () => this.rng.next(),
       bugs: this.bugs,
@@ -96,11 +124,11 @@ export class SimCluster {
     if (!n) return;
     this.nodes.delete(id);
     this.stats.crashes++;
-    this.net.detach(id);
+    this.incarnations.delete(id);
     const disk = this.disk(id);
-    const torn = disk.stats.tornWrites;
+    const torn = disk.torn;
     disk.crash();
-    this.stats.tornWrites += disk.stats.tornWrites - torn;
+    this.stats.tornWrites += disk.torn - torn;
     this.clock(id).crash();
     n.crash();
     this.history.note(this.sched.nowMs, `${id} crashed`);

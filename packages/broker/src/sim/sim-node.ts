@@ -7,7 +7,17 @@
  * node's snapshot file and log, as a memory-engine node does.
  */
 import { type NodeId, RaftNode, silentLogger } from '@fermata/raft';
-import type { SimClock, SimDisk, SimNetwork } from '@fermata/raft/sim-ports';
+import {
+  type SimClock,
+  type SimDisk,
+  type SimIncoming,
+  SimLogStorage,
+  type SimNetwork,
+  SimSmallFile,
+  SimSnapshotStorage,
+  SimStableStorage,
+  SimTransport,
+} from '@fermata/raft/sim-ports';
 import { openStore } from '@fermata/storage';
 import pino from 'pino';
 import { createQueueHasher } from '../keys.js';
@@ -34,6 +44,10 @@ export interface SimNodeEnv {
   readonly join: boolean;
   readonly disk: SimDisk;
   readonly net: SimNetwork;
+  /** Snapshot data the incarnation receives (the network hands it over through the cluster's endpoint). */
+  readonly incoming: SimIncoming;
+  /** False once this incarnation crashed. */
+  readonly alive: () => boolean;
   readonly clock: SimClock;
   readonly random: () => number;
   readonly bugs: BrokerBugs;
@@ -77,14 +91,14 @@ export class SimBrokerNode {
         log: silentLogger,
       },
       {
-        log: env.disk.log(),
-        stable: env.disk.stable(),
-        snapshots: env.disk.snapshots(),
-        incoming: env.net.incoming(),
-        addressBook: env.disk.addressBook(),
+        log: new SimLogStorage(env.disk, { appending: () => undefined, installing: () => undefined }),
+        stable: new SimStableStorage(env.disk, () => undefined),
+        snapshots: new SimSnapshotStorage(env.disk),
+        incoming: env.incoming,
+        addressBook: new SimSmallFile(env.disk),
         clock: env.clock,
         random: env.random,
-        transport: (handler) => env.net.transport(env.id, handler),
+        transport: (handler) => new SimTransport(env.id, env.net, handler, env.alive),
       },
     );
     const metrics = new BrokerMetrics();

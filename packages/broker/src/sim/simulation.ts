@@ -6,7 +6,7 @@
  * healing, restarts and a calm phase in which consumers ack everything, and
  * the checker over the history and the final replicas.
  */
-import { Prng, SimNetwork, SimScheduler } from '@fermata/raft/sim-ports';
+import { type Faults, Prng, SimScheduler } from '@fermata/raft/sim-ports';
 import { digestStore } from '@fermata/storage';
 import { createQueueHasher } from '../keys.js';
 import { check, type Violation } from './checker.js';
@@ -48,18 +48,24 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   // Compiled once per process before virtual time starts: its real I/O must not race the run.
   await createQueueHasher();
   const rng = new Prng(o.seed);
-  const sched = new SimScheduler();
+  const sched = new SimScheduler(rng);
   const history = new History();
   const faults = new Set<FaultKind>(o.faults ?? FAULT_KINDS);
   const hostile = faults.has('hostile');
   const lossy = faults.has('loss');
-  const net = new SimNetwork(sched, rng, {
-    delayMs: [1, hostile ? 80 : 30],
-    lossChance: lossy ? (hostile ? 0.08 : 0.02) : 0,
-    duplicateChance: lossy ? (hostile ? 0.05 : 0.02) : 0,
-  });
+  const faultsNow: Faults = {
+    lossRate: lossy ? (hostile ? 0.08 : 0.02) : 0,
+    dupRate: lossy ? (hostile ? 0.05 : 0.02) : 0,
+    maxDelayMs: hostile ? 80 : 30,
+    stragglerRate: lossy ? 0.005 : 0,
+    blocked: new Set(),
+  };
+  const cut = (a: string, b: string): void => {
+    faultsNow.blocked.add(`${a}>${b}`);
+  };
+  const heal = (): void => faultsNow.blocked.clear();
   const bugs = brokerBugs(o.bug);
-  const cluster = new SimCluster(sched, rng, net, history, bugs, o.nodes);
+  const cluster = new SimCluster(sched, rng, faultsNow, history, bugs, o.nodes);
   const nodes = cluster.nodes;
   const w: ClientWorld = { sched, rng, history, nodes, calm: false };
   const stats = { events: 0, partitions: 0, jumps: 0, transfers: 0, published: 0 };
@@ -100,28 +106,22 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       if (faults.has('partition')) {
         stats.partitions++;
         const side = ids.filter(() => rng.chance(0.5));
-        net.partition(
-          side,
-          ids.filter((i) => !side.includes(i)),
-        );
+        for (const a of side) {
+          for (const b of ids.filter((i) => !side.includes(i))) {
+            cut(a, b);
+            cut(b, a);
+          }
+        }
         history.note(sched.nowMs, `partition [${side}]`);
-        sched.at(
-          rng.int(500, 3_000),
-          () => 'heal',
-          () => net.heal(),
-        );
+        sched.at(rng.int(500, 3_000), () => 'heal', heal);
       }
     } else if (r < 0.47) {
       if (faults.has('partition')) {
         const a = rng.pick(ids);
         const b = rng.pick(ids.filter((i) => i !== a));
-        net.cutLink(a, b);
+        cut(a, b);
         history.note(sched.nowMs, `cut ${a}>${b}`);
-        sched.at(
-          rng.int(500, 3_000),
-          () => 'heal',
-          () => net.heal(),
-        );
+        sched.at(rng.int(500, 3_000), () => 'heal', heal);
       }
     } else if (r < 0.49) {
       if (faults.has('skew')) {
@@ -180,8 +180,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
 
   await runUntil(o.chaosMs);
   // Heal, restart, calm: every fault ends and consumers ack everything.
-  net.heal();
-  net.options = { delayMs: [1, 10], lossChance: 0, duplicateChance: 0 };
+  heal();
+  Object.assign(faultsNow, { lossRate: 0, dupRate: 0, maxDelayMs: 10, stragglerRate: 0 });
   w.calm = true;
   for (const id of ids) cluster.start(id);
   for (const c of consumers) c.connect();

@@ -6,11 +6,14 @@
  */
 import type { Clock } from '../../node/ports.js';
 import { EventQueue } from '../event-queue.js';
+import type { Prng } from '../prng.js';
 
 export class SimScheduler {
   readonly queue = new EventQueue();
   /** True simulated time, ms. */
   nowMs = 0;
+
+  constructor(readonly prng: Prng) {}
 
   at(delayMs: number, describe: () => string, run: () => void): void {
     if (!(delayMs >= 0)) throw new Error(`SimScheduler.at: delay ${delayMs} ms is not >= 0`);
