@@ -179,3 +179,50 @@ describe('the hard state is saved after the log append it depends on, never conc
     await hardStateBeforeLog();
   });
 });
+
+/**
+ * B1 on the way up (3 -> 5 by learner and promotion): n2 gets promote n4, add-learner n5
+ * and promote n5 in one append and crashes. Restarting with the three-member
+ * configuration, it would win with n3 alone against the {n1, n4, n5} that committed Z.
+ */
+async function restartAfterGrowth(bug?: InjectedBug): Promise<void> {
+  const c = new DriverCluster(['n1', 'n2', 'n3'], bug ? { bug } : {});
+  await c.elect('n1');
+  const committed = (index: number) => c.checker.canonical(index) !== undefined;
+  const change = async (what: string, run: () => Promise<unknown>) => {
+    const at = c.core('n1').lastIndex() + 1;
+    run().catch(ignore);
+    await c.until(what, () => committed(at) && c.core('n1').confIndex() >= at);
+    return at;
+  };
+  c.join('n4');
+  await change('add-learner n4', () => c.node('n1').addMember('n4', 'n4', 'n4', { learnerOnly: true }));
+  c.drop = (m) => cut(m, 'n2', FIVE) || cut(m, 'n5', FIVE);
+  await c.until('n4 to catch up', () => (c.sim('n4').log?.lastIndex() ?? 0) >= c.core('n1').status().commit);
+  await change('promote n4', () => c.node('n1').addMember('n4', 'n4', 'n4'));
+  c.join('n5');
+  c.drop = (m) => cut(m, 'n2', FIVE);
+  await change('add-learner n5', () => c.node('n1').addMember('n5', 'n5', 'n5', { learnerOnly: true }));
+  c.drop = (m) => cut(m, 'n3', FIVE);
+  await c.until('n5 to catch up', () => (c.sim('n5').log?.lastIndex() ?? 0) >= c.core('n1').status().commit);
+  const p5 = await change('promote n5', () => c.node('n1').addMember('n5', 'n5', 'n5'));
+  await c.until('n2 to hold promote n5', () => (c.sim('n2').log?.lastIndex() ?? 0) >= p5);
+  c.crashNode('n2');
+  c.restart('n2');
+  c.drop = (m) => ['n2', 'n3'].includes(m.from) || ['n2', 'n3'].includes(m.to);
+  const z = c.core('n1').lastIndex() + 1;
+  c.node('n1').propose(bytes('Z')).catch(ignore);
+  await c.until('Z to commit', () => committed(z));
+  c.drop = (m) => ['n2', 'n3'].includes(m.from) !== ['n2', 'n3'].includes(m.to);
+  await c.run(3000);
+}
+
+describe('the configuration a restart uses is at most one change behind the log (growing the cluster)', () => {
+  it('with the commit index volatile, the restarted node wins with the three-member majority and Z is lost', async () => {
+    expect(await violation(() => restartAfterGrowth('forget-conf-commit'))).toBe('leader-completeness');
+  });
+
+  it('as shipped, the restarted node needs three of four and cannot win with n3 alone', async () => {
+    await restartAfterGrowth();
+  });
+});

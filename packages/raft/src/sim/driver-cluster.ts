@@ -91,6 +91,11 @@ export class DriverCluster extends SimCluster {
     n.crash(this.prng, tear ?? (() => undefined), false);
   }
 
+  /** Starts a new member that joins the running cluster (it waits for the leader to add it). */
+  join(id: NodeId): void {
+    this.start(this.addNode(id, []));
+  }
+
   restart(id: NodeId): void {
     this.start(this.sim(id));
   }
