@@ -147,7 +147,8 @@ export class SimConsumer {
       group: DEFAULT_GROUP,
       window: 8,
       leaseMs: LEASE_MS,
-      holdsAhead: false,
+      // Odd consumers hold deliveries sent ahead until their start (as the SDK does), even ones get them at the start.
+      holdsAhead: this.no % 2 === 1,
       inFlight: new Map(),
       reserved: 0,
       ahead: 0,
@@ -164,6 +165,7 @@ export class SimConsumer {
               tag: hex(d.tag as Uint8Array),
               attempt: d.attempt ?? 0,
               dueAtMs: Number(d.dueAtMs ?? 0),
+              sentLeaderMs: stamp,
               handoverLeaderMs: Math.max(stamp, Number(d.startsAtMs ?? 0)),
               node: node.id,
               consumer: this.no,
@@ -173,7 +175,7 @@ export class SimConsumer {
               rec.atMs,
               `deliver #${rec.id} attempt ${rec.attempt} due ${rec.dueAtMs} at leader ${rec.handoverLeaderMs} on ${node.id} to c${this.no}`,
             );
-            this.handle(node, rec.id, d.tag as Uint8Array);
+            this.handle(node, rec.id, d.tag as Uint8Array, rec.handoverLeaderMs - stamp);
           }
         },
         close: () => {
@@ -199,37 +201,23 @@ export class SimConsumer {
     );
   }
 
-  private handle(node: SimBrokerNode, id: bigint, tag: Uint8Array): void {
+  /** Settles a delivery `holdMs` after it arrived (held until its lease starts) plus some work. */
+  private handle(node: SimBrokerNode, id: bigint, tag: Uint8Array, holdMs: number): void {
     const w = this.w;
     const roll = w.calm ? 0 : w.rng.next();
-    const later = w.rng.int(5, 300);
-    if (roll < 0.7)
+    const later = holdMs + w.rng.int(5, 300);
+    const act = (delayMs: number, kind: SettleCall['kind'], what: string = kind): void =>
       w.sched.at(
-        later,
-        () => `c${this.no} ack`,
-        () => this.settle(node, 'ack', id, tag),
+        delayMs,
+        () => `c${this.no} ${what}`,
+        () => this.settle(node, kind, id, tag),
       );
-    else if (roll < 0.8)
-      w.sched.at(
-        later,
-        () => `c${this.no} nack`,
-        () => this.settle(node, 'nack', id, tag),
-      );
-    else if (roll < 0.9)
-      w.sched.at(
-        later,
-        () => `c${this.no} extend`,
-        () => this.settle(node, 'extend', id, tag),
-      );
-    else if (roll < 0.95) {
-      // Stalls past its lease, then acks the lapsed tag.
-      const late = LEASE_MS + w.rng.int(100, 1_500);
-      w.sched.at(
-        late,
-        () => `c${this.no} late ack`,
-        () => this.settle(node, 'ack', id, tag),
-      );
-    } else if (roll < 0.97)
+    if (roll < 0.65) act(later, 'ack');
+    else if (roll < 0.73) act(later, 'nack');
+    else if (roll < 0.81) act(later, 'extend');
+    // Stalls past its lease, then acks the lapsed tag (while another consumer may hold the message).
+    else if (roll < 0.95) act(holdMs + LEASE_MS + w.rng.int(50, 500), 'ack', 'late ack');
+    else if (roll < 0.97)
       return; // stalls for good
     else this.vanish();
   }

@@ -23,6 +23,8 @@ export interface DeliveryRecord {
   readonly tag: string;
   readonly attempt: number;
   readonly dueAtMs: number;
+  /** When it was sent, by the delivering leader's clock (its stamp). */
+  readonly sentLeaderMs: number;
   /** When the application got it, by the delivering leader's clock (its stamp, or the lease start if later). */
   readonly handoverLeaderMs: number;
   readonly node: string;
