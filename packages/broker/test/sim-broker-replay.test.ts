@@ -29,3 +29,17 @@ describe('broker simulation replay', () => {
     expect([b.violation, b.digest]).toEqual([a.violation, a.digest]);
   });
 });
+
+describe('broker simulation findings', () => {
+  it('seed 11064: a nack applied before its lease started hands the lease back; the next delivery keeps attempt 1', async () => {
+    const r = await runBrokerSeed({
+      seed: 11064,
+      nodes: 3,
+      chaosMs: 8_000,
+      faults: ['crash', 'partition', 'loss', 'skew', 'transfer', 'membership', 'hostile'],
+    });
+    expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
+    const attempts = r.history.deliveries.filter((d) => d.id === 151n).map((d) => d.attempt);
+    expect(attempts).toEqual([1, 1]);
+  });
+});

@@ -7,7 +7,7 @@
  *  2. never-early: no delivery before its due time by the delivering leader's clock;
  *  3. cancel-and-reschedule-hold: nothing delivered after CANCELLED, nor before
  *     the new due time after RESCHEDULED;
- *  4. attempts-increase: a new lease of a message carries a higher attempt;
+ *  4. attempts-never-decrease: a new lease of a message never carries a lower attempt;
  *  5. lapsed-tag-settles-nothing / ids-unique-increasing;
  *  6. replicas-converge-and-deliver: equal state digests, nothing left pending.
  */
@@ -147,10 +147,12 @@ function checkDeliveries(h: History): Violation | undefined {
     }
     const prev = last.get(d.id);
     if (prev) {
-      const bad = prev.tag === d.tag ? prev.attempt !== d.attempt : d.attempt <= prev.attempt;
+      // A lease taken ahead and handed back before it started (a nack landing before the start,
+      // applyNack) does not count its attempt, so the next lease may carry the same one.
+      const bad = prev.tag === d.tag ? prev.attempt !== d.attempt : d.attempt < prev.attempt;
       if (bad) {
         return {
-          rule: 'attempts-increase',
+          rule: 'attempts-never-decrease',
           id: d.id,
           message: `${where} (tag ${d.tag.slice(-8)}) follows attempt ${prev.attempt} (tag ${prev.tag.slice(-8)}) at ${prev.atMs}`,
         };
