@@ -25,6 +25,7 @@ import { adminHandlers, clusterHandlers } from './grpc-admin.js';
 import { brokerHandlers } from './grpc-broker.js';
 import { HealthReporter, HealthService } from './health.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
+import { wireLeaderLayer } from './leader-wiring.js';
 import { createServerLogger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { type NodeStatus, readiness } from './readiness.js';
@@ -273,12 +274,23 @@ export class BrokerServer {
 
   private wireNode(): void {
     const { node, sm, dispatcher, proposer, metrics, log } = this.ctx;
-    // Every applied command that makes an entry due (publish, nack, reschedule, a lease's end,
-    // a dead letter) reaches the heap here, whichever leader proposed it.
-    sm.onDue = (changes) => {
-      for (const change of changes) dispatcher.noteDue(change.queueHash, change.dueAtMs);
-    };
-    sm.onWithdrawn = (tags) => dispatcher.withdrawn(tags);
+    wireLeaderLayer(
+      { node, sm, dispatcher, janitor: this.janitor, log },
+      {
+        onBecameLeader: (term) => {
+          // Streams of an earlier leadership still waiting to learn the leader end now.
+          this.pendingStreamEnd?.('');
+          this.serverLog.setRaftState({ term, role: 'leader' });
+          log.info({ term }, 'became leader');
+        },
+        onLostLeadership: (term, leader) => {
+          proposer.failQueued(this.notLeader(leader));
+          this.endStreamsNamingLeader(leader);
+          this.serverLog.setRaftState({ term, role: node.status().role });
+          log.info({ term, leader }, 'lost leadership');
+        },
+      },
+    );
     let lastApplied = node.status().applied;
     node.on('applied', ({ index }) => {
       if (index > lastApplied) metrics.applyBatchEntries.observe(index - lastApplied);
@@ -293,26 +305,6 @@ export class BrokerServer {
       metrics.noteLeader(leader);
       this.health?.update();
       log.info({ leader, term }, leader ? 'leader known' : 'no leader known');
-    });
-    node.on('became-leader', ({ term }) => {
-      // Streams of an earlier leadership still waiting to learn the leader end now.
-      this.pendingStreamEnd?.('');
-      // The node applied an entry of this term: every id of earlier leaders has been observed.
-      sm.ids.beginLeadership(term);
-      sm.ids.entryApplied(term);
-      this.serverLog.setRaftState({ term, role: 'leader' });
-      void dispatcher.start().catch((err: unknown) => log.error({ err }, 'dispatcher failed to start'));
-      this.janitor.start();
-      log.info({ term }, 'became leader');
-    });
-    node.on('lost-leadership', ({ term, leader }) => {
-      sm.ids.endLeadership();
-      this.janitor.stop();
-      dispatcher.halt();
-      proposer.failQueued(this.notLeader(leader));
-      this.endStreamsNamingLeader(leader);
-      this.serverLog.setRaftState({ term, role: node.status().role });
-      log.info({ term, leader }, 'lost leadership');
     });
     node.on('fatal', (err) => {
       log.fatal({ err }, 'raft node stopped on an unrecoverable error');

@@ -1,0 +1,50 @@
+import type { RaftNode } from '@fermata/raft';
+import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
+import type { Janitor } from '../leader/janitor.js';
+import type { BrokerStateMachine } from '../state/state-machine.js';
+
+export interface LeaderParts {
+  readonly node: RaftNode;
+  readonly sm: BrokerStateMachine;
+  readonly dispatcher: Dispatcher;
+  readonly janitor: Janitor;
+  readonly log: { error(fields: object, message: string): void };
+}
+
+/**
+ * Connects the state machine and the Raft node's leadership to the leader
+ * layer: due times and withdrawn leases reach the dispatcher for every
+ * applied entry, and becoming or losing leadership starts or stops the
+ * dispatcher, the janitor and the id sequence. The server and the broker
+ * simulation both use it, so both run the same lifecycle.
+ */
+export function wireLeaderLayer(
+  parts: LeaderParts,
+  hooks: {
+    /** Runs first, before the dispatcher starts. */
+    onBecameLeader?: (term: number) => void;
+    onLostLeadership?: (term: number, leader: string) => void;
+  },
+): void {
+  const { node, sm, dispatcher, janitor, log } = parts;
+  // Every applied command that makes an entry due (publish, nack, reschedule, a lease's end,
+  // a dead letter) reaches the heap here, whichever leader proposed it.
+  sm.onDue = (changes) => {
+    for (const change of changes) dispatcher.noteDue(change.queueHash, change.dueAtMs);
+  };
+  sm.onWithdrawn = (tags) => dispatcher.withdrawn(tags);
+  node.on('became-leader', ({ term }) => {
+    hooks.onBecameLeader?.(term);
+    // The node applied an entry of this term: every id of earlier leaders has been observed.
+    sm.ids.beginLeadership(term);
+    sm.ids.entryApplied(term);
+    void dispatcher.start().catch((err: unknown) => log.error({ err }, 'dispatcher failed to start'));
+    janitor.start();
+  });
+  node.on('lost-leadership', ({ term, leader }) => {
+    sm.ids.endLeadership();
+    janitor.stop();
+    dispatcher.halt();
+    hooks.onLostLeadership?.(term, leader);
+  });
+}

@@ -1,0 +1,226 @@
+/**
+ * The total-queue checker: reads a run's History and the final state and
+ * reports the first violation of the six rules (docs/guarantees.md):
+ *  1. acknowledged-publish-ends-as-answered: every acknowledged message ends
+ *     delivered and acked, cancelled, expired or dead-lettered, and nothing is
+ *     delivered after an ack was answered OK;
+ *  2. never-early: no delivery before its due time by the delivering leader's clock;
+ *  3. cancel-and-reschedule-hold: nothing delivered after CANCELLED, nor before
+ *     the new due time after RESCHEDULED;
+ *  4. attempts-never-decrease: a new lease of a message never carries a lower attempt;
+ *  5. lapsed-tag-settles-nothing / ids-unique-increasing;
+ *  6. replicas-converge-and-deliver: equal state digests, nothing left pending.
+ */
+import type { ControlCall, DeliveryRecord, History } from './history.js';
+
+export interface Violation {
+  readonly rule: string;
+  readonly id?: bigint;
+  readonly message: string;
+}
+
+export interface FinalState {
+  /** Acknowledged ids the final leader still holds (pending or in flight). */
+  readonly stillPresent: ReadonlyMap<bigint, string>;
+  /** State digest per live node. */
+  readonly digests: ReadonlyMap<string, string>;
+  readonly maxAttempts: number;
+  /** The final leader's stamp. */
+  readonly endLeaderMs: number;
+}
+
+export function check(h: History, end: FinalState): Violation | undefined {
+  return checkIds(h) ?? checkDeliveries(h) ?? checkSettles(h) ?? checkEnds(h, end) ?? checkConvergence(end);
+}
+
+function checkIds(h: History): Violation | undefined {
+  const byId = new Map<bigint, string>();
+  for (const p of h.publishes) {
+    if (!p.answer) continue;
+    const other = byId.get(p.answer.id);
+    if (other !== undefined && other !== p.key) {
+      return {
+        rule: 'ids-unique-increasing',
+        id: p.answer.id,
+        message: `id given to keys ${other} and ${p.key}`,
+      };
+    }
+    byId.set(p.answer.id, p.key);
+  }
+  // A message first sent after another was acknowledged gets a higher id (retries keep their first id).
+  const firstSentMs = new Map<string, number>();
+  for (const p of h.publishes)
+    firstSentMs.set(p.key, Math.min(firstSentMs.get(p.key) ?? p.invokedAtMs, p.invokedAtMs));
+  const answered = h.publishes
+    .filter((p) => p.answer && !p.answer.deduplicated)
+    .sort((a, b) => (a.answeredAtMs ?? 0) - (b.answeredAtMs ?? 0));
+  for (const later of answered) {
+    const sentMs = firstSentMs.get(later.key)!;
+    for (const earlier of answered) {
+      if ((earlier.answeredAtMs ?? 0) >= sentMs) break;
+      if (earlier.key !== later.key && earlier.answer!.id >= later.answer!.id) {
+        return {
+          rule: 'ids-unique-increasing',
+          id: later.answer!.id,
+          message: `${later.key} (first sent ${sentMs}) got id ${later.answer!.id} <= ${earlier.answer!.id} of ${earlier.key} answered ${earlier.answeredAtMs}`,
+        };
+      }
+    }
+  }
+  return undefined;
+}
+
+function controlsOf(h: History): Map<bigint, ControlCall[]> {
+  const out = new Map<bigint, ControlCall[]>();
+  for (const c of h.controls) {
+    let list = out.get(c.id);
+    if (!list) out.set(c.id, (list = []));
+    list.push(c);
+  }
+  return out;
+}
+
+function checkDeliveries(h: History): Violation | undefined {
+  const acked = h.acknowledged();
+  const controls = controlsOf(h);
+  const okAcks = new Map<bigint, number>();
+  for (const s of h.settles) {
+    if (s.kind === 'ack' && s.outcome === 'ok' && s.answeredAtMs !== undefined) {
+      okAcks.set(s.id, Math.min(okAcks.get(s.id) ?? Number.POSITIVE_INFINITY, s.answeredAtMs));
+    }
+  }
+  const last = new Map<bigint, DeliveryRecord>();
+  for (const d of h.deliveries) {
+    const where = `delivery of ${d.id} attempt ${d.attempt} at ${d.atMs} on ${d.node}`;
+    if (d.handoverLeaderMs < d.dueAtMs) {
+      return {
+        rule: 'never-early',
+        id: d.id,
+        message: `${where}: handed over at ${d.handoverLeaderMs} < due ${d.dueAtMs}`,
+      };
+    }
+    const pub = acked.get(d.id);
+    const mine = controls.get(d.id) ?? [];
+    const reschedBefore = mine.filter((c) => c.kind === 'reschedule' && c.invokedAtMs <= d.atMs);
+    if (
+      pub?.answer &&
+      d.attempt === 1 &&
+      reschedBefore.length === 0 &&
+      d.handoverLeaderMs < pub.answer.dueAtMs
+    ) {
+      return {
+        rule: 'never-early',
+        id: d.id,
+        message: `${where}: handed over at ${d.handoverLeaderMs} < the publish answer's due ${pub.answer.dueAtMs}`,
+      };
+    }
+    const cancelled = mine.find(
+      (c) => c.kind === 'cancel' && c.status === 'cancelled' && c.answeredAtMs! < d.atMs,
+    );
+    if (cancelled) {
+      return {
+        rule: 'cancel-and-reschedule-hold',
+        id: d.id,
+        message: `${where}: after CANCELLED answered at ${cancelled.answeredAtMs}`,
+      };
+    }
+    const lastResched = reschedBefore.at(-1);
+    if (
+      lastResched?.status === 'rescheduled' &&
+      lastResched.answeredAtMs! < d.atMs &&
+      d.attempt === 1 &&
+      d.handoverLeaderMs < lastResched.dueAtMs!
+    ) {
+      return {
+        rule: 'cancel-and-reschedule-hold',
+        id: d.id,
+        message: `${where}: handed over at ${d.handoverLeaderMs} before the RESCHEDULED due ${lastResched.dueAtMs}`,
+      };
+    }
+    const ackAt = okAcks.get(d.id);
+    if (ackAt !== undefined && ackAt < d.atMs) {
+      return {
+        rule: 'acknowledged-publish-ends-as-answered',
+        id: d.id,
+        message: `${where}: after an ack answered OK at ${ackAt}`,
+      };
+    }
+    const prev = last.get(d.id);
+    if (prev) {
+      // A lease taken ahead and handed back before it started (a nack landing before the start,
+      // applyNack) does not count its attempt, so the next lease may carry the same one.
+      const bad = prev.tag === d.tag ? prev.attempt !== d.attempt : d.attempt < prev.attempt;
+      if (bad) {
+        return {
+          rule: 'attempts-never-decrease',
+          id: d.id,
+          message: `${where} (tag ${d.tag.slice(-8)}) follows attempt ${prev.attempt} (tag ${prev.tag.slice(-8)}) at ${prev.atMs}`,
+        };
+      }
+    }
+    last.set(d.id, d);
+  }
+  return undefined;
+}
+
+function checkSettles(h: History): Violation | undefined {
+  const byId = new Map<bigint, DeliveryRecord[]>();
+  for (const d of h.deliveries) {
+    let list = byId.get(d.id);
+    if (!list) byId.set(d.id, (list = []));
+    list.push(d);
+  }
+  for (const s of h.settles) {
+    if (s.outcome !== 'ok') continue;
+    const own = (byId.get(s.id) ?? []).find((d) => d.tag === s.tag);
+    if (!own) continue; // an extended tag: its delivery is the one it extended
+    const newer = (byId.get(s.id) ?? []).find((d) => d.attempt > own.attempt && d.atMs < s.invokedAtMs);
+    if (newer) {
+      return {
+        rule: 'lapsed-tag-settles-nothing',
+        id: s.id,
+        message: `${s.kind} of attempt ${own.attempt}'s tag answered OK at ${s.answeredAtMs}, after attempt ${newer.attempt} was delivered at ${newer.atMs}`,
+      };
+    }
+  }
+  return undefined;
+}
+
+function checkEnds(h: History, end: FinalState): Violation | undefined {
+  const controls = controlsOf(h);
+  const ended = new Map<bigint, string>();
+  for (const s of h.settles) {
+    if (s.kind === 'ack' && (s.outcome === 'ok' || s.outcome === 'unknown')) ended.set(s.id, 'acked');
+  }
+  for (const d of h.deliveries) if (d.attempt >= end.maxAttempts) ended.set(d.id, 'dead-lettered');
+  for (const [id, pub] of h.acknowledged()) {
+    if (end.stillPresent.has(id)) {
+      return {
+        rule: 'replicas-converge-and-deliver',
+        id,
+        message: `${pub.key} still pending after quiescence (${end.stillPresent.get(id)})`,
+      };
+    }
+    if (ended.has(id)) continue;
+    const mine = controls.get(id) ?? [];
+    if (mine.some((c) => c.kind === 'cancel' && (c.status === 'cancelled' || c.status === 'unknown')))
+      continue;
+    if (pub.ttlMs > 0) continue; // may have expired (the janitor ends it by the leader's clock)
+    const delivered = h.deliveries.some((d) => d.id === id);
+    return {
+      rule: 'acknowledged-publish-ends-as-answered',
+      id,
+      message: `${pub.key} (acknowledged at ${pub.answeredAtMs}) is gone, ${delivered ? 'delivered but never acked' : 'never delivered'}, not cancelled, no TTL`,
+    };
+  }
+  return undefined;
+}
+
+function checkConvergence(end: FinalState): Violation | undefined {
+  const distinct = new Set(end.digests.values());
+  if (distinct.size <= 1) return undefined;
+  return {
+    rule: 'replicas-converge-and-deliver',
+    message: `state digests differ: ${[...end.digests].map(([n, d]) => `${n}=${d.slice(0, 12)}`).join(' ')}`,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The record of a simulated run that the checker reads: every client call
+ * with its answer (an answer that never came is `unknown`), and every
+ * delivery a consumer received. Times are true simulated time (`atMs`) unless
+ * named after the leader's clock.
+ */
+import { createHash } from 'node:crypto';
+
+export type Outcome = 'ok' | 'lease-expired' | 'unknown' | 'error';
+
+export interface PublishCall {
+  readonly key: string;
+  readonly invokedAtMs: number;
+  answeredAtMs?: number;
+  /** Present when the publish was acknowledged. */
+  answer?: { id: bigint; dueAtMs: number; deduplicated: boolean };
+  readonly ttlMs: number;
+}
+
+export interface DeliveryRecord {
+  readonly atMs: number;
+  readonly id: bigint;
+  readonly tag: string;
+  readonly attempt: number;
+  readonly dueAtMs: number;
+  /** When it was sent, by the delivering leader's clock (its stamp). */
+  readonly sentLeaderMs: number;
+  /** When the application got it, by the delivering leader's clock (its stamp, or the lease start if later). */
+  readonly handoverLeaderMs: number;
+  readonly node: string;
+  readonly consumer: number;
+}
+
+export interface SettleCall {
+  readonly kind: 'ack' | 'nack' | 'extend';
+  readonly id: bigint;
+  readonly tag: string;
+  readonly invokedAtMs: number;
+  answeredAtMs?: number;
+  outcome: Outcome;
+}
+
+export interface ControlCall {
+  readonly kind: 'cancel' | 'reschedule';
+  /** The message the call named (by id or by its key). */
+  readonly id: bigint;
+  readonly byKey: boolean;
+  readonly invokedAtMs: number;
+  answeredAtMs?: number;
+  /** cancelled / rescheduled / not-found / in-flight / already-done, or unknown. */
+  status: string;
+  dueAtMs?: number;
+}
+
+export class History {
+  readonly publishes: PublishCall[] = [];
+  readonly deliveries: DeliveryRecord[] = [];
+  readonly settles: SettleCall[] = [];
+  readonly controls: ControlCall[] = [];
+  /** The last lines of what happened, for a failure report. */
+  private readonly trace: string[] = [];
+  private traceCount = 0;
+  private readonly hash = createHash('sha256');
+
+  note(atMs: number, line: string): void {
+    this.traceCount++;
+    const text = `${atMs.toString().padStart(7)} ${line}`;
+    this.hash.update(text).update('\n');
+    this.trace.push(text);
+    if (this.trace.length > 400) this.trace.splice(0, 200);
+  }
+
+  get traceLines(): number {
+    return this.traceCount;
+  }
+
+  /** sha256 of every trace line so far: equal on replay. */
+  digest(): string {
+    return this.hash.copy().digest('hex').slice(0, 16);
+  }
+
+  /** Trace lines naming `needle` (a message id), else the last ones. */
+  tail(needle?: string, max = 16): string[] {
+    const hits = needle ? this.trace.filter((l) => l.includes(needle)) : [];
+    return (hits.length > 0 ? hits : this.trace).slice(-max);
+  }
+
+  /** Acknowledged messages by id: the first answer that named them. */
+  acknowledged(): Map<bigint, PublishCall> {
+    const out = new Map<bigint, PublishCall>();
+    for (const p of this.publishes) if (p.answer && !out.has(p.answer.id)) out.set(p.answer.id, p);
+    return out;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Bugs the broker simulation can inject (`--bug NAME`), each a test-only
+ * subclass or hook handed to a simulated node, never reachable from the
+ * server's configuration. Each must be caught by a general rule of the
+ * checker (checker.ts), not by a check written for its mechanism.
+ */
+import { decodeKey } from '../keys.js';
+import type { Clock } from '../leader/clock.js';
+import type { Consumer, Dispatcher, Push } from '../leader/dispatcher/dispatcher.js';
+import type { CommandBody } from '../leader/proposer.js';
+import { Proposer } from '../leader/proposer.js';
+import type { CommandResult, SettleOutcome } from '../state/results.js';
+import type { BrokerStateMachine } from '../state/state-machine.js';
+
+export const INJECTED_BUGS = ['early-push', 'ack-in-memory', 'reschedule-answer', 'ack-lapsed-tag'] as const;
+export type InjectedBug = (typeof INJECTED_BUGS)[number];
+
+export interface BrokerBugs {
+  readonly proposer?: typeof Proposer;
+  /** Changes a dispatcher after it is built. */
+  readonly dispatcher?: (dispatcher: Dispatcher, clock: Clock) => void;
+}
+
+/** How early the `early-push` dispatcher pushes. */
+const EARLY_MS = 300;
+
+/** The private parts of the dispatcher the `early-push` bug replaces. */
+interface DispatcherInternals {
+  schedule: { size: number; takeDue(nowMs: number): Push[] };
+  drain(consumer: Consumer, nowMs: number): void;
+  flushDue(): void;
+}
+
+/** Pushes scheduled deliveries EARLY_MS before their time (the shipped flushDue with a shifted `now`). */
+function pushEarly(dispatcher: Dispatcher, clock: Clock): void {
+  const d = dispatcher as unknown as DispatcherInternals;
+  d.flushDue = function (this: DispatcherInternals) {
+    if (this.schedule.size === 0) return;
+    const now = clock.nowMs() + EARLY_MS;
+    const touched = new Set<Consumer>();
+    for (const item of this.schedule.takeDue(now)) {
+      item.consumer.ready.push(item);
+      touched.add(item.consumer);
+    }
+    for (const c of touched) this.drain(c, now);
+  };
+}
+
+/** An ack of a lapsed tag settles the message's current lease instead of answering LEASE_EXPIRED. */
+class AckLapsedTagProposer extends Proposer {
+  private readonly state: BrokerStateMachine;
+
+  constructor(...args: ConstructorParameters<typeof Proposer>) {
+    super(...args);
+    this.state = args[1];
+  }
+
+  override async ack(tags: readonly Uint8Array[]): Promise<readonly SettleOutcome[]> {
+    const current = await Promise.all(tags.map((t) => this.currentTag(t)));
+    const outcomes = await super.ack(current);
+    return outcomes.map((o, i) => ({ ...o, tag: tags[i]! }));
+  }
+
+  private async currentTag(tag: Uint8Array): Promise<Uint8Array> {
+    const key = decodeKey(tag);
+    const queue = await this.state.reader.getQueue(key.queueHash);
+    if (!queue) return tag;
+    const page = await this.state.reader.listMessages(
+      queue.topic,
+      { group: queue.group, limit: 1000 },
+      this.nowMs(),
+    );
+    const live = page.items.find((it) => it.entry.id === key.id && it.state === 'in-flight');
+    return live ? live.entry.tag : tag;
+  }
+}
+
+/** The ack is answered from the leader's memory and never replicated. */
+class AckInMemoryProposer extends Proposer {
+  override ack(tags: readonly Uint8Array[]): Promise<readonly SettleOutcome[]> {
+    return Promise.resolve(tags.map((tag) => ({ tag, status: 'ok' as const })));
+  }
+}
+
+/** A reschedule answers a due time later than the one it stored. */
+class RescheduleAnswerProposer extends Proposer {
+  override async run(body: CommandBody, nowMs?: number): Promise<CommandResult> {
+    const r = await super.run(body, nowMs);
+    if (r.kind === 'reschedule' && r.result.status === 'rescheduled' && r.result.dueAtMs !== undefined) {
+      return { ...r, result: { ...r.result, dueAtMs: r.result.dueAtMs + 5_000 } };
+    }
+    return r;
+  }
+}
+
+export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
+  switch (bug) {
+    case undefined:
+      return {};
+    case 'early-push':
+      return { dispatcher: pushEarly };
+    case 'ack-in-memory':
+      return { proposer: AckInMemoryProposer };
+    case 'reschedule-answer':
+      return { proposer: RescheduleAnswerProposer };
+    case 'ack-lapsed-tag':
+      return { proposer: AckLapsedTagProposer };
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * One broker node of the simulation: the shipped RaftNode driver over
+ * simulated ports, BrokerStateMachine over a memory store, and the leader
+ * layer (proposer, dispatcher, janitor) on the node's simulated clock, wired
+ * by the same wireLeaderLayer as the server. A crash drops all of it; the
+ * memory store is lost with it, so a restart rebuilds the state from the
+ * node's snapshot file and log, as a memory-engine node does.
+ */
+import { type NodeId, RaftNode, silentLogger } from '@fermata/raft';
+import {
+  type SimClock,
+  type SimDisk,
+  type SimIncoming,
+  SimLogStorage,
+  type SimNetwork,
+  SimSmallFile,
+  SimSnapshotStorage,
+  SimStableStorage,
+  SimTransport,
+} from '@fermata/raft/sim-ports';
+import { openStore } from '@fermata/storage';
+import pino from 'pino';
+import { createQueueHasher } from '../keys.js';
+import { Dispatcher } from '../leader/dispatcher/dispatcher.js';
+import { Janitor } from '../leader/janitor.js';
+import { Proposer } from '../leader/proposer.js';
+import { loadConfig } from '../server/config.js';
+import type { ServerContext } from '../server/context.js';
+import { wireLeaderLayer } from '../server/leader-wiring.js';
+import { BrokerMetrics } from '../server/metrics.js';
+import { BrokerStateMachine } from '../state/state-machine.js';
+import type { BrokerBugs } from './injected-bugs.js';
+
+export const SIM_TICK_MS = 50;
+export const SIM_ELECTION_TICKS = 10;
+
+const config = loadConfig({});
+const quiet = pino({ level: 'silent' });
+
+export interface SimNodeEnv {
+  readonly id: NodeId;
+  readonly members: readonly NodeId[];
+  /** A node added to a running cluster (RaftDriverOptions.join). */
+  readonly join: boolean;
+  readonly disk: SimDisk;
+  readonly net: SimNetwork;
+  /** Snapshot data the incarnation receives (the network hands it over through the cluster's endpoint). */
+  readonly incoming: SimIncoming;
+  /** False once this incarnation crashed. */
+  readonly alive: () => boolean;
+  readonly clock: SimClock;
+  readonly random: () => number;
+  readonly bugs: BrokerBugs;
+  readonly snapshotEveryEntries: number;
+}
+
+/** A running incarnation of a node. */
+export class SimBrokerNode {
+  private constructor(
+    readonly ctx: ServerContext,
+    readonly janitor: Janitor,
+  ) {}
+
+  get id(): NodeId {
+    return this.ctx.node.id;
+  }
+
+  static async start(env: SimNodeEnv): Promise<SimBrokerNode> {
+    const store = await openStore({ engine: 'memory' });
+    const sm = await BrokerStateMachine.open({
+      store,
+      hasher: await createQueueHasher(),
+      limits: config.limits,
+    });
+    const initialMembers = Object.fromEntries(
+      env.members.map((m) => [m, { peerAddress: `sim://${m}`, clientAddress: `sim-client://${m}` }]),
+    );
+    const node = await RaftNode.openWith(
+      {
+        id: env.id,
+        clusterId: 'sim',
+        initialMembers,
+        join: env.join,
+        stateMachine: sm,
+        tickMs: SIM_TICK_MS,
+        electionTicks: SIM_ELECTION_TICKS,
+        snapshotEveryEntries: env.snapshotEveryEntries,
+        snapshotKeepEntries: Math.floor(env.snapshotEveryEntries / 2),
+        proposalTimeoutMs: 5_000,
+        membershipTimeoutMs: 10_000,
+        log: silentLogger,
+      },
+      {
+        log: new SimLogStorage(env.disk, { appending: () => undefined, installing: () => undefined }),
+        stable: new SimStableStorage(env.disk, () => undefined),
+        snapshots: new SimSnapshotStorage(env.disk),
+        incoming: env.incoming,
+        addressBook: new SimSmallFile(env.disk),
+        clock: env.clock,
+        random: env.random,
+        transport: (handler) => new SimTransport(env.id, env.net, handler, env.alive),
+      },
+    );
+    const metrics = new BrokerMetrics();
+    const ProposerClass = env.bugs.proposer ?? Proposer;
+    const proposer = new ProposerClass(node, sm, {
+      publishIdempotency: true,
+      ackLingerMs: config.dispatcher.ackLingerMs,
+      clock: env.clock,
+    });
+    const dispatcher = new Dispatcher({
+      reader: sm.reader,
+      proposer,
+      metrics,
+      log: quiet,
+      clock: env.clock,
+      maxLeaseBatch: config.dispatcher.maxLeaseBatch,
+      leaseAheadMs: config.dispatcher.leaseAheadMs,
+      maxLeaseRoundsInFlight: config.dispatcher.maxLeaseRoundsInFlight,
+      pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
+    });
+    const janitor = new Janitor({
+      reader: sm.reader,
+      proposer,
+      metrics,
+      log: quiet,
+      batch: config.dispatcher.janitorBatch,
+      limits: sm.limits,
+      clock: env.clock,
+    });
+    const ctx: ServerContext = {
+      config,
+      node,
+      sm,
+      reader: sm.reader,
+      proposer,
+      dispatcher,
+      metrics,
+      log: quiet,
+      stopping: false,
+    };
+    wireLeaderLayer(
+      { node, sm, dispatcher, janitor, log: quiet },
+      {
+        onLostLeadership: (_term, leader) => {
+          const error = new Error(`lost leadership to ${leader || 'unknown'}`);
+          proposer.failQueued(error);
+          dispatcher.stop(error);
+        },
+      },
+    );
+    env.bugs.dispatcher?.(dispatcher, env.clock);
+    return new SimBrokerNode(ctx, janitor);
+  }
+
+  /** Abrupt stop: timers die with the clock's incarnation; nothing is flushed. */
+  crash(): void {
+    this.ctx.stopping = true;
+    this.janitor.stop();
+    this.ctx.dispatcher.halt();
+    // The consumers' streams break with the process.
+    this.ctx.dispatcher.stop(new Error(`node ${this.id} crashed`));
+    void this.ctx.node.close().catch(() => undefined);
+  }
+}

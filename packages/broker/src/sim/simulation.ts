@@ -1,0 +1,245 @@
+/**
+ * One seeded run of the whole-cluster broker simulation: 3 or 5 SimBrokerNodes
+ * on one event queue, producers, consumers and controllers on top, faults
+ * during a chaotic phase (crashes with torn writes, partitions, asymmetric
+ * cuts, loss, duplication, clock skew and jumps, leadership transfers), then
+ * healing, restarts and a calm phase in which consumers ack everything, and
+ * the checker over the history and the final replicas.
+ */
+import { type Faults, Prng, SimScheduler } from '@fermata/raft/sim-ports';
+import { digestStore } from '@fermata/storage';
+import { createQueueHasher } from '../keys.js';
+import { check, type Violation } from './checker.js';
+import { type ClientWorld, control, producePublish, SimConsumer, TOPIC } from './clients.js';
+import { History } from './history.js';
+import { brokerBugs, type InjectedBug } from './injected-bugs.js';
+import { FAULT_KINDS, type FaultKind } from './run-options.js';
+import { MAX_SKEW_MS, SIM_EPOCH_MS, SimCluster } from './sim-cluster.js';
+import type { SimBrokerNode } from './sim-node.js';
+
+export interface BrokerSimOptions {
+  readonly seed: number;
+  readonly nodes: 3 | 5;
+  /** Virtual ms of the chaotic phase. */
+  readonly chaosMs: number;
+  readonly bug?: InjectedBug;
+  /** Faults injected during the chaotic phase (default all but `hostile`, which doubles their rate). */
+  readonly faults?: readonly FaultKind[];
+}
+
+export interface BrokerSimResult {
+  readonly ok: boolean;
+  readonly violation?: Violation;
+  readonly digest: string;
+  readonly traceTail: readonly string[];
+  readonly stats: Record<string, number>;
+  readonly history: History;
+}
+
+/** The largest clock jump (docs/guarantees.md: NTP slews, small steps). */
+export const MAX_JUMP_MS = 50;
+const CALM_MS = 30_000;
+/** A run taking more events than this is stuck in a loop of timers (reported as `runaway`). */
+export const MAX_EVENTS = 300_000;
+/** The default topic maxAttempts (limits.ts). */
+const MAX_ATTEMPTS = 10;
+
+export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResult> {
+  // Compiled once per process before virtual time starts: its real I/O must not race the run.
+  await createQueueHasher();
+  const rng = new Prng(o.seed);
+  const sched = new SimScheduler(rng);
+  const history = new History();
+  const faults = new Set<FaultKind>(o.faults ?? FAULT_KINDS);
+  const hostile = faults.has('hostile');
+  const lossy = faults.has('loss');
+  const faultsNow: Faults = {
+    lossRate: lossy ? (hostile ? 0.08 : 0.02) : 0,
+    dupRate: lossy ? (hostile ? 0.05 : 0.02) : 0,
+    maxDelayMs: hostile ? 80 : 30,
+    stragglerRate: lossy ? 0.005 : 0,
+    blocked: new Set(),
+  };
+  const cut = (a: string, b: string): void => {
+    faultsNow.blocked.add(`${a}>${b}`);
+  };
+  const heal = (): void => faultsNow.blocked.clear();
+  const bugs = brokerBugs(o.bug);
+  const cluster = new SimCluster(sched, rng, faultsNow, history, bugs, o.nodes);
+  const nodes = cluster.nodes;
+  const w: ClientWorld = { sched, rng, history, nodes, calm: false };
+  const stats = { events: 0, partitions: 0, jumps: 0, transfers: 0, published: 0 };
+  const leader = (): SimBrokerNode | undefined => cluster.leader();
+  const ids = cluster.members;
+
+  const consumers = Array.from({ length: 3 }, (_, i) => new SimConsumer(w, i + 1));
+  let published = 0;
+
+  // The chaotic phase, one decision every 50 ms of virtual time (25 ms when hostile).
+  const chaos = (): void => {
+    if (sched.nowMs >= o.chaosMs) return;
+    sched.at(hostile ? 25 : 50, () => 'chaos', chaos);
+    const r = rng.next();
+    if (r < 0.35) {
+      producePublish(w, ++published, leader()?.id);
+    } else if (r < 0.42) {
+      // Mostly messages not yet due, which a cancel or reschedule can still change.
+      const nowMs = cluster.clock(ids[0]!).nowMs();
+      const all = [...history.acknowledged()];
+      const future = all.filter(([, c]) => (c.answer?.dueAtMs ?? 0) > nowMs + 100);
+      const acked = future.length > 0 && rng.chance(0.8) ? future : all;
+      if (acked.length > 0) {
+        const [id, call] = rng.pick(acked);
+        control(w, rng.chance(0.5) ? 'cancel' : 'reschedule', id, call.key, leader()?.id);
+      }
+    } else if (r < 0.44) {
+      if (faults.has('crash')) {
+        const id = rng.pick(ids);
+        cluster.crash(id);
+        sched.at(
+          rng.int(300, 3_000),
+          () => `restart ${id}`,
+          () => cluster.start(id),
+        );
+      }
+    } else if (r < 0.46) {
+      if (faults.has('partition')) {
+        stats.partitions++;
+        const side = ids.filter(() => rng.chance(0.5));
+        for (const a of side) {
+          for (const b of ids.filter((i) => !side.includes(i))) {
+            cut(a, b);
+            cut(b, a);
+          }
+        }
+        history.note(sched.nowMs, `partition [${side}]`);
+        sched.at(rng.int(500, 3_000), () => 'heal', heal);
+      }
+    } else if (r < 0.47) {
+      if (faults.has('partition')) {
+        const a = rng.pick(ids);
+        const b = rng.pick(ids.filter((i) => i !== a));
+        cut(a, b);
+        history.note(sched.nowMs, `cut ${a}>${b}`);
+        sched.at(rng.int(500, 3_000), () => 'heal', heal);
+      }
+    } else if (r < 0.49) {
+      if (faults.has('skew')) {
+        stats.jumps++;
+        const c = cluster.clock(rng.pick(ids));
+        const jumped = c.offsetMs + rng.int(-MAX_JUMP_MS, MAX_JUMP_MS);
+        c.offsetMs = Math.min(SIM_EPOCH_MS + MAX_SKEW_MS, Math.max(SIM_EPOCH_MS, jumped));
+      }
+    } else if (r < 0.5) {
+      if (faults.has('transfer')) {
+        const l = leader();
+        if (l) {
+          stats.transfers++;
+          l.ctx.node.transferLeadership().catch(() => undefined);
+        }
+      }
+    } else if (r < 0.51) {
+      rng.pick(consumers).vanish();
+    } else if (r < 0.515) {
+      if (faults.has('membership')) {
+        cluster.replaceMember();
+      }
+    }
+  };
+  sched.at(
+    500,
+    () => 'consumers',
+    () => {
+      for (const c of consumers) c.connect();
+    },
+  );
+  sched.at(100, () => 'chaos', chaos);
+
+  const runUntil = async (endMs: number, done?: () => boolean): Promise<void> => {
+    for (;;) {
+      if (cluster.fatal) return;
+      const ev = sched.queue.pop();
+      if (!ev) return;
+      if (ev.atMs > endMs) {
+        sched.queue.push(ev.atMs, ev.describe, ev.run);
+        sched.nowMs = endMs;
+        return;
+      }
+      sched.nowMs = ev.atMs;
+      if (++stats.events > MAX_EVENTS) {
+        cluster.fatal ??= new Error(
+          `runaway: more than ${MAX_EVENTS} events by ${sched.nowMs} ms (last: ${ev.describe()})`,
+        );
+        return;
+      }
+      ev.run();
+      for (let i = 0; i < 3; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (done?.()) return;
+    }
+  };
+
+  await runUntil(o.chaosMs);
+  // Heal, restart, calm: every fault ends and consumers ack everything.
+  heal();
+  Object.assign(faultsNow, { lossRate: 0, dupRate: 0, maxDelayMs: 10, stragglerRate: 0 });
+  w.calm = true;
+  for (const id of ids) cluster.start(id);
+  for (const c of consumers) c.connect();
+  const acknowledged = (): bigint[] => [...history.acknowledged().keys()];
+  const pendingAt = async (n: SimBrokerNode): Promise<Map<bigint, string>> => {
+    const left = new Map<bigint, string>();
+    const now = n.ctx.proposer.nowMs();
+    for (const id of acknowledged()) {
+      const view = await n.ctx.reader.getMessage(TOPIC, { id }, now);
+      if (view) {
+        const groups = view.groups.map((g) => `${g.group}:${g.state} due ${g.dueAtMs} attempt ${g.attempt}`);
+        left.set(id, `on ${n.id} at ${now}: ${groups.join(', ')}`);
+      }
+    }
+    return left;
+  };
+  let present = new Map<bigint, string>();
+  for (let t = 0; t < CALL_MS_STEPS && !cluster.fatal; t++) {
+    await runUntil(sched.nowMs + CALM_MS / CALL_MS_STEPS);
+    const l = leader();
+    if (!l || ids.some((id) => !nodes.has(id))) continue;
+    present = await pendingAt(l);
+    const applied = new Set(ids.map((id) => nodes.get(id)?.ctx.node.status().applied));
+    if (present.size === 0 && applied.size === 1) break;
+  }
+  const digests = new Map<string, string>();
+  const l = leader();
+  // Replicas of the final configuration (a removed node stops where its removal left it).
+  const conf = new Set(l?.ctx.node.status().members.map((m) => m.id) ?? []);
+  for (const n of nodes.values()) if (conf.has(n.id)) digests.set(n.id, await digestStore(n.ctx.sm.store));
+  const fatal = cluster.fatal;
+  const violation: Violation | undefined = fatal
+    ? { rule: fatal.message.startsWith('runaway') ? 'runaway' : 'node-fatal', message: fatal.message }
+    : !l
+      ? { rule: 'replicas-converge-and-deliver', message: 'no leader after healing' }
+      : check(history, {
+          stillPresent: present,
+          digests,
+          maxAttempts: MAX_ATTEMPTS,
+          endLeaderMs: l.ctx.proposer.nowMs(),
+        });
+  stats.published = history.acknowledged().size;
+  history.note(sched.nowMs, `end ${[...digests].map(([n, d]) => `${n}=${d.slice(0, 12)}`).join(' ')}`);
+  const digest = history.digest();
+  for (const n of nodes.values()) n.crash();
+  return {
+    ok: !violation,
+    ...(violation ? { violation } : {}),
+    digest,
+    traceTail: history.tail(violation?.id !== undefined ? `#${violation.id} ` : undefined),
+    stats: {
+      ...stats,
+      ...cluster.stats,
+      deliveries: history.deliveries.length,
+      settles: history.settles.length,
+    },
+    history,
+  };
+}
+
+const CALL_MS_STEPS = 30;

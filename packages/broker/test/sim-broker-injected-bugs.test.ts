@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { InjectedBug } from '../src/sim/injected-bugs.js';
+import { faultsForBrokerSeed, nodesForBrokerSeed } from '../src/sim/run-options.js';
+import { type BrokerSimOptions, type BrokerSimResult, runBrokerSeed } from '../src/sim/simulation.js';
+
+const MAX_SEEDS = 20;
+const CHAOS_MS = 5_000;
+
+/** Runs seeds 1.. until the simulation reports a violation; returns it and the options that produced it. */
+async function firstFailure(
+  bug: InjectedBug,
+): Promise<{ result: BrokerSimResult; options: BrokerSimOptions }> {
+  for (let seed = 1; seed <= MAX_SEEDS; seed++) {
+    const options: BrokerSimOptions = {
+      seed,
+      nodes: nodesForBrokerSeed(seed),
+      chaosMs: CHAOS_MS,
+      bug,
+      faults: faultsForBrokerSeed(seed),
+    };
+    const result = await runBrokerSeed(options);
+    if (!result.ok) return { result, options };
+  }
+  throw new Error(`bug ${bug} not caught in ${MAX_SEEDS} seeds`);
+}
+
+/** The same run without the bug keeps every rule: the bug, not the schedule, broke it. */
+async function expectCleanWithoutBug(options: BrokerSimOptions): Promise<void> {
+  const { bug: _bug, ...clean } = options;
+  const r = await runBrokerSeed(clean);
+  expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
+}
+
+describe('the broker simulation catches injected bugs', () => {
+  it('a dispatcher pushing deliveries before their time breaks never-early', async () => {
+    const { result, options } = await firstFailure('early-push');
+    expect(result.violation?.rule).toBe('never-early');
+    expect(result.violation?.id).toBeTypeOf('bigint');
+    await expectCleanWithoutBug(options);
+  }, 300_000);
+
+  it('an ack answered from the leader memory, never replicated, breaks acknowledged-publish-ends-as-answered', async () => {
+    const { result, options } = await firstFailure('ack-in-memory');
+    expect(result.violation?.rule).toBe('acknowledged-publish-ends-as-answered');
+    await expectCleanWithoutBug(options);
+  }, 300_000);
+
+  it('a reschedule answering another due time than it stored breaks cancel-and-reschedule-hold', async () => {
+    const { result, options } = await firstFailure('reschedule-answer');
+    expect(result.violation?.rule).toBe('cancel-and-reschedule-hold');
+    await expectCleanWithoutBug(options);
+  }, 300_000);
+
+  it("an ack of a lapsed tag settling another consumer's lease breaks lapsed-tag-settles-nothing", async () => {
+    const { result, options } = await firstFailure('ack-lapsed-tag');
+    expect(result.violation?.rule).toBe('lapsed-tag-settles-nothing');
+    await expectCleanWithoutBug(options);
+  }, 300_000);
+});

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { faultsForBrokerSeed, nodesForBrokerSeed } from '../src/sim/run-options.js';
+import { runBrokerSeed } from '../src/sim/simulation.js';
+
+const SEEDS = 200;
+/** Virtual ms of chaos per seed: sized so that the suite stays within a few minutes on two busy cores. */
+const CHAOS_MS = 4_000;
+
+describe('whole-cluster broker simulation', () => {
+  it(`${SEEDS} seeds (3 and 5 nodes, crashes, torn writes, partitions, loss, skew) keep the six rules`, async () => {
+    const failures: string[] = [];
+    const totals = {
+      crashes: 0,
+      partitions: 0,
+      jumps: 0,
+      transfers: 0,
+      published: 0,
+      deliveries: 0,
+      settles: 0,
+    };
+    for (let seed = 1; seed <= SEEDS; seed++) {
+      const r = await runBrokerSeed({
+        seed,
+        nodes: nodesForBrokerSeed(seed),
+        chaosMs: CHAOS_MS,
+        faults: faultsForBrokerSeed(seed),
+      });
+      if (!r.ok)
+        failures.push(
+          `seed=${seed} rule=${r.violation?.rule} id=${r.violation?.id}: ${r.violation?.message}`,
+        );
+      for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += r.stats[k] ?? 0;
+    }
+    expect(failures).toEqual([]);
+    // The runs really exercised the hard parts.
+    expect(totals.crashes).toBeGreaterThan(SEEDS);
+    expect(totals.partitions).toBeGreaterThan(SEEDS / 2);
+    expect(totals.transfers).toBeGreaterThan(SEEDS / 4);
+    expect(totals.deliveries).toBeGreaterThan(totals.published);
+  }, 900_000);
+});
