@@ -71,10 +71,6 @@ export class InvariantError extends Error {
   }
 }
 
-/** The name the node driver still uses; the same class. */
-export const RaftInvariantError = InvariantError;
-export type RaftInvariantError = InvariantError;
-
 function bigintAsString(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }

@@ -7,7 +7,6 @@ export {
   type LeaderAddresses,
   LimitError,
   NotLeaderError,
-  RaftInvariantError,
 } from './errors.js';
 export { MemoryLog } from './memory-log.js';
 export {

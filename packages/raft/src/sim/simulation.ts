@@ -1,4 +1,4 @@
-import { RaftInvariantError } from '../core/errors.js';
+import { InvariantError } from '../core/errors.js';
 import { entryKey, type InvariantName, InvariantViolation } from './checker.js';
 import type { InjectedBug } from './injected-bugs.js';
 import { SimCluster, settle, TICK_MS } from './sim-cluster.js';
@@ -131,7 +131,7 @@ export class Simulation extends SimCluster {
       return this.result(true);
     } catch (err) {
       if (err instanceof InvariantViolation) return this.result(false, err.invariant, err.values);
-      if (err instanceof RaftInvariantError) return this.result(false, `core:${err.invariant}`, err.values);
+      if (err instanceof InvariantError) return this.result(false, `core:${err.invariant}`, err.values);
       return this.result(false, 'exception', { error: String(err instanceof Error ? err.stack : err) });
     }
   }
