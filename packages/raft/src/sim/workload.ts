@@ -7,8 +7,17 @@
  */
 import type { NodeId } from '../types.js';
 import { entryKey, InvariantViolation } from './checker.js';
+import type { SimCluster } from './sim-cluster.js';
 import type { InterestingPoint, SimNode } from './sim-node.js';
-import type { Simulation } from './simulation.js';
+
+/** What the workload drives: the simulation (simulation.ts), through the members it uses. */
+export interface WorkloadHost extends SimCluster {
+  readonly chaos: boolean;
+  readonly targetedFaultRate: number;
+  readonly stats: { transfers: number; reads: number; confChanges: number };
+  crashAndRestart(n: SimNode): void;
+  partition(links: string[], kind: string): void;
+}
 
 /** Upper bound of members a run grows to (initial nodes + added learners). */
 const MAX_EXTRA_NODES = 3;
@@ -26,7 +35,7 @@ export class Workload {
   private readonly removals = new Map<number, { node: NodeId; key: string }>();
 
   constructor(
-    private readonly sim: Simulation,
+    private readonly sim: WorkloadHost,
     private readonly initialNodes: number,
   ) {}
 
