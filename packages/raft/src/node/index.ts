@@ -3,6 +3,15 @@ export { type DropReason, NodeClosedError, ProposalDroppedError } from './errors
 export { atomicSmallFile, openFilePorts, systemClock } from './file-ports.js';
 export { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
 export {
+  type MemberRole,
+  type MemberStatus,
+  NODE_DEFAULTS,
+  type RaftDriverOptions,
+  type RaftNodeEvents,
+  type RaftNodeOptions,
+  type RaftNodeStatus,
+} from './node-options.js';
+export {
   type Admission,
   type AdmissionView,
   admitPeerMessages,
@@ -21,16 +30,7 @@ export type {
   StableStorage,
   Transport,
 } from './ports.js';
-export {
-  type MemberRole,
-  type MemberStatus,
-  NODE_DEFAULTS,
-  type RaftDriverOptions,
-  RaftNode,
-  type RaftNodeEvents,
-  type RaftNodeOptions,
-  type RaftNodeStatus,
-} from './raft-node.js';
+export { RaftNode } from './raft-node.js';
 export {
   inspectStoredTerm,
   resetStoredTerm,

@@ -53,16 +53,6 @@ import type {
 import { recover } from './recovery.js';
 import { splitHeader, withHeader } from './snapshot-data.js';
 
-export {
-  type MemberRole,
-  type MemberStatus,
-  NODE_DEFAULTS,
-  type RaftDriverOptions,
-  type RaftNodeEvents,
-  type RaftNodeOptions,
-  type RaftNodeStatus,
-} from './node-options.js';
-
 /**
  * A Raft node: the pure core plus everything with I/O around it — the log,
  * hard state, snapshot files, peer transport, tick timer and apply loop,
