@@ -43,3 +43,15 @@ describe('broker simulation findings', () => {
     expect(attempts).toEqual([1, 1]);
   });
 });
+
+describe('broker simulation findings: membership', () => {
+  it('seed 11452: a node that committed its own removal as leader steps down, and the remaining voters deliver every message', async () => {
+    const r = await runBrokerSeed({
+      seed: 11452,
+      nodes: 3,
+      chaosMs: 8_000,
+      faults: ['crash', 'partition', 'loss', 'skew', 'transfer', 'membership', 'hostile'],
+    });
+    expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
+  });
+});
