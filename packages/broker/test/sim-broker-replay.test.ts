@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { FAULT_KINDS } from '../src/sim/run-options.js';
 import { runBrokerSeed } from '../src/sim/simulation.js';
+
+/** Every fault kind, hostile: the schedule of the long run's findings. */
+const ALL_FAULTS = [...FAULT_KINDS, 'hostile' as const];
 
 describe('broker simulation replay', () => {
   it('replaying a seed reproduces the same run (equal trace digests and counts)', async () => {
@@ -36,10 +40,22 @@ describe('broker simulation findings', () => {
       seed: 11064,
       nodes: 3,
       chaosMs: 8_000,
-      faults: ['crash', 'partition', 'loss', 'skew', 'transfer', 'membership', 'hostile'],
+      faults: ALL_FAULTS,
     });
     expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     const attempts = r.history.deliveries.filter((d) => d.id === 151n).map((d) => d.attempt);
     expect(attempts).toEqual([1, 1]);
+  });
+});
+
+describe('broker simulation findings: membership', () => {
+  it('seed 11452: a node that committed its own removal as leader steps down, and the remaining voters deliver every message', async () => {
+    const r = await runBrokerSeed({
+      seed: 11452,
+      nodes: 3,
+      chaosMs: 8_000,
+      faults: ALL_FAULTS,
+    });
+    expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
   });
 });

@@ -65,11 +65,18 @@ export interface Message {
   readonly from: NodeId;
   readonly to: NodeId;
   readonly term: number;
-  /** append: term of the entry before `entries`; vote: candidate's last log term. */
+  /**
+   * append: term of the entry before `entries`; vote: candidate's last log term;
+   * refused (pre-)vote: term of the refuser's entry at `commit`.
+   */
   readonly logTerm: number;
   /** append: index before `entries`; append-response: last matched index; vote: last log index. */
   readonly index: number;
   readonly entries: readonly Entry[];
+  /**
+   * append/heartbeat: the leader's commit index; refused (pre-)vote: an index the
+   * refuser knows committed, at most the candidate's last index (0 if none).
+   */
   readonly commit: number;
   readonly reject: boolean;
   /** append-response on reject: the follower's hint for fast backtracking. */

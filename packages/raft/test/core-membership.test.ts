@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeConfChange, encodeConfChange } from '../src/core/conf-change.js';
 import { ConfChangeInProgressError, InvalidConfChangeError } from '../src/core/errors.js';
-import { ManualCluster } from '../src/sim/manual-cluster.js';
+import { ManualCluster, message } from '../src/sim/manual-cluster.js';
 
 const ABC = ['a', 'b', 'c'];
 
@@ -125,6 +125,84 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     c.propose(next, 'after');
     c.heartbeat(next);
     expect(c.appliedTexts(other)).toEqual(['after']);
+  });
+
+  it('a leader removed from the configuration steps down one election timeout after its removal commits, though no higher term reaches it (thesis §4.2.2)', () => {
+    const c = ready();
+    // No transfer, and once the removal commits nothing reaches a: the remaining voters
+    // neither send to a removed node nor (in the driver) admit its messages.
+    c.dropIf = (m) => m.type === 'timeout-now';
+    c.core('a').proposeConfChange({ type: 'remove', node: 'a' });
+    c.stabilize();
+    const removed = c.core('a').status();
+    expect(removed).toMatchObject({ role: 'leader', conf: { voters: ['b', 'c'] } });
+    c.dropIf = (m) => m.type === 'timeout-now' || m.to === 'a';
+    c.tick('a', 9);
+    expect(c.core('a').status().role).toBe('leader');
+    c.tick('a');
+    expect(c.core('a').status()).toMatchObject({ role: 'follower', term: removed.term, leader: '' });
+    // A node outside its configuration never campaigns: the term stays put.
+    c.tick('a', 100);
+    c.stabilize();
+    expect(c.core('a').status()).toMatchObject({ role: 'follower', term: removed.term });
+  });
+
+  it("a refused vote carries the refuser's commit index: the lone remaining voter that missed its removal's commit learns it from the removed node and elects itself", () => {
+    // b leads a, b; it removes itself and appends one more entry, which only b holds.
+    const c = new ManualCluster(['a', 'b']);
+    c.elect('b');
+    const removal = c.core('b').proposeConfChange({ type: 'remove', node: 'b' });
+    c.flush('b');
+    c.propose('b', 'held by b only');
+    // From b, a hears only the append carrying the removal (its commit index is older)
+    // and b's vote refusals.
+    c.dropIf = (m) =>
+      m.from === 'b' &&
+      !(m.type === 'append' && m.entries.length === 1 && m.entries[0]!.index === removal.index) &&
+      m.type !== 'pre-vote-response' &&
+      m.type !== 'vote-response';
+    c.stabilize();
+    expect(c.core('b').status()).toMatchObject({ role: 'leader', commit: removal.index });
+    c.tick('b', 10);
+    const b = c.core('b').status();
+    const a = c.core('a').status();
+    expect(b).toMatchObject({ role: 'follower', conf: { voters: ['a'] } });
+    expect(a.conf.voters).toEqual(['a', 'b']);
+    expect(a.commit).toBeLessThan(b.commit);
+    expect(a.lastIndex).toBeLessThan(b.lastIndex); // so b refuses a's (pre-)votes
+    for (let i = 0; i < 50 && c.core('a').status().role !== 'leader'; i++) {
+      c.tick('a');
+      c.stabilize();
+    }
+    expect(c.core('a').status()).toMatchObject({ role: 'leader', conf: { voters: ['a'] } });
+    c.propose('a', 'after');
+    c.stabilize();
+    expect(c.appliedTexts('a')).toEqual(['after']);
+  });
+
+  it('a commit hint is taken only when the candidate holds the hinted entry with the hinted term', () => {
+    const c = new ManualCluster(ABC);
+    c.elect('a');
+    c.dropIf = (m) => m.from === 'a' && m.entries.length === 0; // b never hears x committed
+    c.propose('a', 'x');
+    c.stabilize();
+    c.dropIf = () => true;
+    c.tick('b', 30); // b pre-campaigns
+    const b = c.core('b').status();
+    expect(b.role).toBe('pre-candidate');
+    expect(b.commit).toBeLessThan(b.lastIndex);
+    const refusal = {
+      type: 'pre-vote-response',
+      from: 'c',
+      to: 'b',
+      term: b.term + 1,
+      reject: true,
+    } as const;
+    c.core('b').step(message({ ...refusal, commit: b.lastIndex, logTerm: b.term + 7 }));
+    c.core('b').step(message({ ...refusal, commit: b.lastIndex + 1, logTerm: b.term }));
+    expect(c.core('b').status().commit).toBe(b.commit);
+    c.core('b').step(message({ ...refusal, from: 'a', commit: b.lastIndex, logTerm: b.term }));
+    expect(c.core('b').status().commit).toBe(b.lastIndex);
   });
 
   it('invalid changes are refused with InvalidConfChangeError (adding a member twice, promoting a voter, removing a stranger)', () => {

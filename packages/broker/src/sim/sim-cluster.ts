@@ -35,6 +35,8 @@ export class SimCluster {
   private readonly incarnations = new Map<NodeId, { n: number; incoming: SimIncoming }>();
   readonly network: SimNetwork;
   private nextId: number;
+  /** A member whose removal was asked for and not confirmed: it may or may not be removed. */
+  private unsureRemoval: NodeId | undefined;
   fatal: Error | undefined;
   readonly stats = { crashes: 0, tornWrites: 0, removed: 0, added: 0, snapshotsInstalled: 0 };
 
@@ -80,8 +82,15 @@ export class SimCluster {
     return d;
   }
 
+  /**
+   * The node clients talk to: a leader that is a voter of its own configuration (a leader
+   * that applied its own removal only hands over before it steps down; it serves nothing).
+   */
   leader(): SimBrokerNode | undefined {
-    return [...this.nodes.values()].find((n) => n.ctx.node.isLeader());
+    return [...this.nodes.values()].find((n) => {
+      const node = n.ctx.node;
+      return node.isLeader() && node.status().members.some((m) => m.id === n.id && m.voter);
+    });
   }
 
   start(id: NodeId): void {
@@ -134,7 +143,12 @@ export class SimCluster {
     this.history.note(this.sched.nowMs, `${id} crashed`);
   }
 
-  /** Removes a voter other than the leader, then joins a fresh node in its place. */
+  /**
+   * Removes a voter other than the leader, then joins a fresh node in its place. A
+   * removal whose call failed has an unknown outcome (its entry may still commit), so
+   * the next call asks for the same removal again: removeMember of a node the leader
+   * no longer counts answers at once, and the replacement goes ahead.
+   */
   replaceMember(): void {
     const leader = this.leader();
     if (!leader || this.members.length < 3) return;
@@ -142,18 +156,25 @@ export class SimCluster {
       .status()
       .members.filter((m) => m.voter)
       .map((m) => m.id);
-    if (voters.length !== this.members.length) return; // a change is still under way
-    const gone = this.rng.pick(voters.filter((v) => v !== leader.id));
-    this.history.note(this.sched.nowMs, `remove ${gone}`);
-    leader.ctx.node.removeMember(gone).then(
+    let target = this.unsureRemoval;
+    if (target === leader.id) return; // it leads again, so it is a voter: ask its successor later
+    if (target === undefined) {
+      if (voters.length !== this.members.length) return; // a change is still under way
+      target = this.rng.pick(voters.filter((v) => v !== leader.id));
+    }
+    this.unsureRemoval = target;
+    this.history.note(this.sched.nowMs, `remove ${target}`);
+    leader.ctx.node.removeMember(target).then(
       () => {
+        if (this.unsureRemoval !== target) return;
+        this.unsureRemoval = undefined;
         this.stats.removed++;
-        this.members.splice(this.members.indexOf(gone), 1);
-        this.crash(gone);
-        this.history.note(this.sched.nowMs, `removed ${gone}`);
+        this.members.splice(this.members.indexOf(target), 1);
+        this.crash(target);
+        this.history.note(this.sched.nowMs, `removed ${target}`);
         this.addMember();
       },
-      () => this.history.note(this.sched.nowMs, `remove ${gone} failed`),
+      () => this.history.note(this.sched.nowMs, `remove ${target} failed (outcome unknown)`),
     );
   }
 

@@ -122,7 +122,9 @@ const EMPTY = new Uint8Array(0);
  *
  * Membership changes take effect when their entry is COMMITTED (as this core learns the
  * commit index), not when appended; one change at a time keeps old and new majorities
- * overlapping. A leader whose removal commits broadcasts the commit and steps down.
+ * overlapping. A leader whose removal commits broadcasts the commit, hands over and steps
+ * down after one election timeout. A vote refusal carries the refuser's commit index
+ * (commitHint), so a voter that missed the commit of a change learns it from any member.
  */
 export class RaftCore {
   readonly id: NodeId;
@@ -237,7 +239,7 @@ export class RaftCore {
         // Tell a stale leader about our term so that it steps down.
         this.send({ type: 'append-response', to: m.from });
       } else if (m.type === 'pre-vote') {
-        this.send({ type: 'pre-vote-response', to: m.from, reject: true });
+        this.send({ type: 'pre-vote-response', to: m.from, reject: true, ...this.commitHint(m.index) });
       }
       return;
     }
@@ -245,6 +247,9 @@ export class RaftCore {
     if (m.type === 'vote' || m.type === 'pre-vote') {
       this.handleVote(m);
       return;
+    }
+    if ((m.type === 'vote-response' || m.type === 'pre-vote-response') && m.reject) {
+      this.adoptCommitHint(m);
     }
     switch (this.role) {
       case 'leader':
@@ -594,10 +599,12 @@ export class RaftCore {
     if (this.electionElapsed >= this.electionTicks) {
       this.electionElapsed = 0;
       if (this.removedLeader) {
-        // Not stepping down for check-quorum: a remaining voter that missed the commit
-        // of our removal needs our vote (or our transfer) to win, after any partition.
-        this.leadTransferee = '';
-        this.handOverAfterRemoval();
+        // §4.2.2: a leader removed from the configuration steps down once C_new is
+        // committed. It led one more election timeout to announce the commit and hand
+        // over (§3.10); a voter that still missed the commit learns it from our vote
+        // refusal (commitHint), so stepping down cannot leave the cluster without a leader.
+        this.becomeFollower(this.term, '');
+        return;
       } else if (this.checkQuorum) {
         if (!this.quorumActive()) {
           // §6.2 check-quorum: a leader cut off from a majority steps down.
@@ -681,8 +688,31 @@ export class RaftCore {
         this.vote = m.from;
       }
     } else {
-      this.send({ type, to: m.from, reject: true });
+      this.send({ type, to: m.from, reject: true, ...this.commitHint(m.index) });
     }
+  }
+
+  /**
+   * What a vote refusal tells the candidate about commitment: the highest index this
+   * node knows committed that the candidate's log can hold, with its term. A voter
+   * that missed the commit of a membership change may otherwise wait forever for the
+   * vote of a node whose longer log makes it refuse (a removed member, say).
+   */
+  private commitHint(candidateLastIndex: number): Pick<Message, 'commit' | 'logTerm'> | undefined {
+    const index = Math.min(this.log.committed, candidateLastIndex);
+    const term = index > 0 ? this.log.term(index) : undefined;
+    return term === undefined ? undefined : { commit: index, logTerm: term };
+  }
+
+  /**
+   * A refusal's commit hint is a fact: the entry at `commit` with term `logTerm` is
+   * committed. When our log holds that entry, log matching gives us the whole committed
+   * prefix, so we commit it (and apply any configuration change it holds) at once.
+   */
+  private adoptCommitHint(m: Message): void {
+    if (m.commit <= this.log.committed || m.logTerm === 0) return;
+    if (!this.log.matchTerm(m.commit, m.logTerm)) return;
+    this.commitTo(m.commit);
   }
 
   // ---------------------------------------------------------------- per-role message handling
@@ -989,11 +1019,13 @@ export class RaftCore {
     if (this.leadTransferee !== '' && !this.conf.voters.includes(this.leadTransferee))
       this.leadTransferee = '';
     if (!this.promotable()) {
-      // Our removal is committed. A remaining voter that does not know yet cannot win an
-      // election without our vote (our log is longer): keep leading, refusing proposals and
-      // reads, announce the commit (heartbeats carry it) and hand leadership to the most
-      // caught-up voter (§3.10); we step down when its higher term reaches us.
+      // Our removal is committed. For one election timeout we keep leading, refusing
+      // proposals and reads, to announce the commit (heartbeats carry it) and hand
+      // leadership to the most caught-up voter (§3.10); then we step down (tickLeader),
+      // whether or not a higher term reached us: the remaining voters neither send to a
+      // removed node nor admit its messages.
       this.removedLeader = true;
+      this.electionElapsed = 0;
       this.bcastAppend();
       this.handOverAfterRemoval();
       return;

@@ -589,7 +589,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.pending.resolveReads(this.applied);
     if (this.role === 'leader' && last.term === this.term && this.leaderReadyTerm !== this.term) {
       this.leaderReadyTerm = this.term;
-      this.emit('became-leader', { term: this.term });
+      // A leader that applied its own removal only hands over and steps down: it serves nothing.
+      if (this.core.status().conf.voters.includes(this.id)) this.emit('became-leader', { term: this.term });
     }
   }
 

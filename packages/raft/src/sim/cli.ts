@@ -1,7 +1,7 @@
 /**
  * The deterministic cluster simulator.
- *   npm run sim -- --seeds N [--seed S] [--steps K] [--nodes 3|5] [--bug NAME] [--hostile] [--verbose]
- * Runs seeds 1..N (or only S). Nodes alternate 3/5 by seed unless --nodes is given; every
+ *   npm run sim -- --seeds N [--first F] [--seed S] [--steps K] [--nodes 3|5] [--bug NAME] [--hostile] [--verbose]
+ * Runs seeds F..F+N-1 (F defaults to 1; or only S), so a long run can be split over processes. Nodes alternate 3/5 by seed unless --nodes is given; every
  * fourth seed runs the hostile schedule (all seeds with --hostile).
  * Prints every failure (seed, step, invariant, values, trace tail) and ends with
  * `N passed, M failed`; exits 1 on any failure.
@@ -15,6 +15,7 @@ const { values } = parseArgs({
   options: {
     seeds: { type: 'string' },
     seed: { type: 'string' },
+    first: { type: 'string' },
     steps: { type: 'string' },
     nodes: { type: 'string' },
     bug: { type: 'string' },
@@ -43,7 +44,10 @@ if (nodesArg !== undefined && nodesArg !== 3 && nodesArg !== 5) {
 const seeds =
   values.seed !== undefined
     ? [intArg('seed', values.seed, 1)]
-    : Array.from({ length: intArg('seeds', values.seeds, 100) }, (_, i) => i + 1);
+    : Array.from(
+        { length: intArg('seeds', values.seeds, 100) },
+        (_, i) => intArg('first', values.first, 1) + i,
+      );
 const bug = values.bug as InjectedBug | undefined;
 
 const startedMs = Date.now();
