@@ -5,6 +5,7 @@
 // `--probe`: 200 more messages in another topic, due spread over D+1..D+2 s (the second after
 // the burst's), with their own consumer: their lateness shows whether the burst starves another
 // queue's due messages. Each run prints the issue's targets next to its figures.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   DeliveryLedger,
   fmt,
@@ -100,8 +101,12 @@ export async function run(args: string[]): Promise<void> {
     // included), not over the idle wait for it.
     await sleep(Math.max(0, dueSecond - CPU_LEAD_MS - Date.now()));
     const cpu = serverCpu(cluster);
+    // This process's own loop (every consumer, the probe's too, runs here): its delays are in every lateness.
+    const clientLag = monitorEventLoopDelay({ resolution: 1 });
+    clientLag.enable();
     await Promise.race([allAckedP, sleep(Math.max(0, dueSecond - Date.now()) + timeoutMs)]);
     const cpuUsed = cpu.done(acked);
+    clientLag.disable();
     if (probe) await probeLedger.waitFor(PROBE_MESSAGES, 5_000);
     await sleep(1_000);
     const leaderNode = await cluster.leader();
@@ -133,6 +138,10 @@ export async function run(args: string[]): Promise<void> {
       // Lease and ack of every acked message, on all three nodes.
       server_cpu_us_per_msg: cpuUsed.us_per_msg,
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
+      client_event_loop_lag_ms: {
+        p99: round(clientLag.percentile(99) / 1e6, 1),
+        max: round(clientLag.max / 1e6, 1),
+      },
       load_avg_1m: load1(),
       ...(probe
         ? {
@@ -161,7 +170,8 @@ export async function run(args: string[]): Promise<void> {
     if (probe)
       summary(
         `probe ${PROBE_MESSAGES} msgs in another topic due 1-2 s after the burst's second: lateness ${fmt(probeLateness)}; ` +
-          `delivered ${probeLedger.delivered}, lost ${probeLedger.lost()}, early ${probeLedger.early}`,
+          `delivered ${probeLedger.delivered}, lost ${probeLedger.lost()}, early ${probeLedger.early}; ` +
+          `the consumers' process: event-loop lag p99 ${record.client_event_loop_lag_ms.p99} ms, max ${record.client_event_loop_lag_ms.max} ms`,
       );
     printTargets('burst', targets);
   } finally {
