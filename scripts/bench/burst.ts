@@ -3,9 +3,13 @@
 // Reports the time from the start of the due second until every message is delivered and
 // its ack acknowledged, lateness p99/max, and the delivery rate.
 // `--probe`: 200 more messages in another topic, due spread over D+1..D+2 s (the second after
-// the burst's), with their own consumer: their lateness shows whether the burst starves another
-// queue's due messages. Each run prints the issue's targets next to its figures.
+// the burst's), with their own consumer in a process of its own (probe-consumer.ts): their
+// lateness shows whether the burst starves another queue's due messages. Each run prints the
+// targets (docs/benchmarks.md) next to its figures.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import {
   DeliveryLedger,
   fmt,
@@ -24,7 +28,7 @@ import { emit, flag, option, printTargets, round, summary, target } from './repo
 /** How long before the due second the servers' CPU starts counting: the look-ahead lease rounds (2 s) and a margin. */
 const CPU_LEAD_MS = 3_000;
 
-/** The issue's burst: 1,000,000 due in one second. Targets are judged at this size only. */
+/** The target burst: 1,000,000 due in one second. Targets are judged at this size only. */
 const TARGET_BURST_MESSAGES = 1_000_000;
 /** The probe: this many messages in another topic, due from 1 s to 2 s after the burst's second starts. */
 const PROBE_MESSAGES = 200;
@@ -58,16 +62,9 @@ export async function run(args: string[]): Promise<void> {
       }),
     );
     const probeSub = probe
-      ? client.subscribe(
-          `${topic}-probe`,
-          { prefetch: PROBE_MESSAGES, concurrency: PROBE_MESSAGES, mode: 'manual' },
-          async (m) => {
-            probeLedger.receive(seqOf(m), m.receivedAtMs);
-            await m.ack();
-          },
-        )
+      ? await probeConsumer(cluster.endpoints, `${topic}-probe`, probeLedger)
       : undefined;
-    while (!subs.every((s) => s.connected) || (probeSub && !probeSub.connected)) await sleep(20);
+    while (!subs.every((s) => s.connected)) await sleep(20);
     const dueSecond = Date.now() + Math.ceil((n / rateGuess) * 1000) + 5_000;
     if (probe) {
       // Published first (a few ms): the burst's publishing must not delay the probe's.
@@ -171,11 +168,53 @@ export async function run(args: string[]): Promise<void> {
       summary(
         `probe ${PROBE_MESSAGES} msgs in another topic due 1-2 s after the burst's second: lateness ${fmt(probeLateness)}; ` +
           `delivered ${probeLedger.delivered}, lost ${probeLedger.lost()}, early ${probeLedger.early}; ` +
-          `the consumers' process: event-loop lag p99 ${record.client_event_loop_lag_ms.p99} ms, max ${record.client_event_loop_lag_ms.max} ms`,
+          `the burst consumers' process: event-loop lag p99 ${record.client_event_loop_lag_ms.p99} ms, max ${record.client_event_loop_lag_ms.max} ms`,
       );
     printTargets('burst', targets);
   } finally {
     await client.close();
     await cluster.stop();
   }
+}
+
+/**
+ * The probe's consumer in a process of its own (probe-consumer.ts), feeding `ledger`; resolves
+ * once it is subscribed. `close` ends its subscription and waits for the process to exit.
+ */
+async function probeConsumer(
+  endpoints: readonly string[],
+  topic: string,
+  ledger: DeliveryLedger,
+): Promise<{ close(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=fermata-source',
+      '--import',
+      'tsx',
+      join(import.meta.dirname, 'probe-consumer.ts'),
+      topic,
+      String(PROBE_MESSAGES),
+      ...endpoints,
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) =>
+      reject(new Error(`the probe consumer exited (${code}) before it subscribed`)),
+    );
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line === 'ready') return resolve();
+      const [seq, at] = line.split(' ').map(Number);
+      ledger.receive(seq!, at!);
+    });
+  });
+  await ready;
+  return {
+    async close() {
+      child.stdin!.end();
+      await exited;
+    },
+  };
 }

@@ -143,7 +143,7 @@ export async function run(args: string[]): Promise<void> {
   }
 }
 
-/** The mixed workload: 20,000 messages of 256 B due in 1-5 s, 4 producers x 100, 32 consumers. */
+/** The mixed workload of the targets: 20,000 messages of 256 B due in 1-5 s, 4 producers x 100, 32 consumers. */
 const MIXED_TARGET_MESSAGES = 20_000;
 /** Fermata's produce rate against BullMQ's on the mixed workload, at least. */
 const TARGET_PRODUCE_RATIO = 2;

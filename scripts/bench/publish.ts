@@ -93,7 +93,7 @@ export async function run(args: string[]): Promise<void> {
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
       load_avg_1m: load1(),
     };
-    // The target: 64 producers x 100, at least 100,000 msgs/s.
+    // The target (docs/benchmarks.md): 64 producers x 100, at least 100,000 msgs/s.
     const targets = [
       target(
         'msgs_per_s_64x100',

@@ -37,7 +37,7 @@ export function stringOption(args: string[], name: string, fallback: string): st
   return value;
 }
 
-/** One target of the issue next to the figure a run measured. */
+/** One target (docs/benchmarks.md) next to the figure a run measured. */
 export interface TargetLine {
   readonly figure: string;
   readonly value: number | null;
@@ -63,7 +63,7 @@ export function target(
   return { figure, value: v, target: `${op} ${limit}`, met };
 }
 
-/** A figure the issue asks to report, without a target. */
+/** A figure reported without a target (a ratio to a peer). */
 export function reported(figure: string, value: number | null | undefined): TargetLine {
   const v = value === undefined || value === null || Number.isNaN(value) ? null : value;
   return { figure, value: v, target: 'reported', met: null };

@@ -118,7 +118,7 @@ export async function run(args: string[]): Promise<void> {
           : {}),
         load_avg_1m: loadAtProbe,
       };
-      // The target: at 10,000,000 pending, under 300 MB RSS per node.
+      // The target (docs/benchmarks.md): at 10,000,000 pending, under 300 MB RSS per node.
       const targets = [target('max_rss_mb', record.max_rss_mb, '<=', 300, !quick && pending >= 10_000_000)];
       emit({ ...record, targets });
       summary(
