@@ -26,6 +26,17 @@ function runBench(scenario: string, ...args: string[]): Array<Record<string, unk
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+/** The record carries these targets, each with its figure and target (a --quick run judges none). */
+function expectTargets(line: Record<string, unknown>, figures: string[]): void {
+  const targets = line['targets'] as Array<{ figure: string; value: unknown; target: string; met: unknown }>;
+  expect(targets.map((t) => t.figure)).toEqual(figures);
+  for (const t of targets) {
+    expect(t.value, t.figure).toBeTypeOf('number');
+    expect(t.target, t.figure).toMatch(/^(<=|>=) \d/);
+    expect(t.met, t.figure).toBeNull();
+  }
+}
+
 describe('benchmarks (--quick)', () => {
   it('storage prints one JSON line per engine with every figure', () => {
     const lines = runBench('storage');
@@ -85,19 +96,25 @@ describe('benchmarks (--quick)', () => {
     }
   });
 
-  it('delivery prints produce rate and lateness, with nothing lost, duplicated or early', {
+  it('delivery prints produce rate and lateness for the SDK and the raw protocol consumer, with nothing lost, duplicated or early', {
     timeout: CLUSTER_TIMEOUT_MS,
   }, () => {
-    const [line] = runBench('delivery');
-    expect(line?.['produce_msgs_per_s']).toBeGreaterThan(0);
-    const lateness = line?.['lateness_ms'] as Record<string, number>;
-    for (const p of ['p50', 'p90', 'p99', 'max']) expect(lateness[p], p).toBeGreaterThanOrEqual(0);
-    expect(line?.['delivered']).toBe(line?.['messages']);
-    expect([line?.['lost'], line?.['duplicated'], line?.['early']]).toEqual([0, 0, 0]);
-    // The split by due time covers every message once.
-    const first = line?.['lateness_due_while_publishing_ms'] as Record<string, number>;
-    const after = line?.['lateness_due_after_publishing_ms'] as Record<string, number>;
-    expect(first['n']! + after['n']!).toBe(line?.['messages']);
+    const lines = runBench('delivery');
+    expect(lines.map((l) => l['consumer'])).toEqual(['sdk', 'raw']);
+    for (const line of lines) {
+      expect(line['produce_msgs_per_s']).toBeGreaterThan(0);
+      const lateness = line['lateness_ms'] as Record<string, number>;
+      for (const p of ['p50', 'p90', 'p99', 'max']) expect(lateness[p], p).toBeGreaterThanOrEqual(0);
+      expect(line['delivered']).toBe(line['messages']);
+      expect([line['lost'], line['duplicated'], line['early'], line['foreign']]).toEqual([0, 0, 0, 0]);
+      expect(line['server_cpu_us_per_msg']).toBeGreaterThan(0);
+      // The split by due time covers every message once.
+      const first = line['lateness_due_while_publishing_ms'] as Record<string, number>;
+      const after = line['lateness_due_after_publishing_ms'] as Record<string, number>;
+      expect(first['n']! + after['n']!).toBe(line['messages']);
+    }
+    expectTargets(lines[0]!, ['sdk_lateness_p99_ms', 'sdk_server_cpu_us_per_msg']);
+    expectTargets(lines[1]!, ['raw_lateness_p99_ms', 'raw_server_cpu_us_per_msg']);
   });
 
   it('burst delivers and acks every message of the due second, none early', {
@@ -109,6 +126,18 @@ describe('benchmarks (--quick)', () => {
     expect(line?.['delivery_msgs_per_s']).toBeGreaterThan(0);
     expect((line?.['lateness_ms'] as Record<string, number> | undefined)?.['p99']).toBeGreaterThanOrEqual(0);
     expect([line?.['lost'], line?.['early']]).toEqual([0, 0]);
+  });
+
+  it('burst --probe delivers the probe in another topic, and prints its lateness next to its target', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('burst', '--probe');
+    expect(line?.['acked']).toBe(line?.['messages']);
+    expect(line?.['probe_delivered']).toBe(line?.['probe_messages']);
+    expect([line?.['probe_lost'], line?.['probe_early']]).toEqual([0, 0]);
+    for (const f of ['probe_lateness_p50_ms', 'probe_lateness_p99_ms', 'probe_lateness_max_ms'])
+      expect(line?.[f], f).toBeGreaterThanOrEqual(0);
+    expectTargets(line!, ['all_acked_after_due_s', 'server_cpu_us_per_msg', 'probe_lateness_p99_ms']);
   });
 
   it('peers runs the mixed, burst and scale workloads through Fermata, nothing lost, duplicated or early', {
@@ -133,11 +162,13 @@ describe('benchmarks (--quick)', () => {
     const scale = byWorkload.get('scale')!;
     expect(scale['disk_bytes_per_pending']).toBeGreaterThan(0);
     expect(scale['probe_not_delivered']).toBe(0);
-    // The last line is the table: one row per figure, a column per system.
-    const table = lines.at(-1)?.['table'] as Array<Record<string, string>>;
+    // Then the table: one row per figure, a column per system.
+    const table = lines.find((l) => l['table'])?.['table'] as Array<Record<string, string>>;
     expect(
       table.find((r) => r['workload'] === 'mixed' && r['figure'] === 'produce (msgs/s)')?.['fermata'],
     ).toMatch(/^[\d,]+$/);
+    // Last, the targets: Fermata's alone has no ratio to BullMQ, only its lateness.
+    expectTargets(lines.at(-1)!, ['mixed_fermata_lateness_p99_ms']);
   });
 
   it('scale reports RSS and disk per pending message per node and an unharmed probe', {

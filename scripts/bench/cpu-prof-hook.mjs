@@ -2,13 +2,15 @@
 // refuses --cpu-prof in NODE_OPTIONS: profiles the process with the inspector and writes
 // DIR/<pid>.cpuprofile when it exits (graceful stop; a SIGKILLed node writes nothing).
 // SIGUSR2 writes a heap snapshot (DIR/<pid>-<n>.heapsnapshot) of the running node.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
 
 const dir = process.env.BENCH_CPU_PROF_DIR;
 if (dir) {
+  // A missing directory would lose the profile silently at exit.
+  mkdirSync(dir, { recursive: true });
   const session = new Session();
   session.connect();
   session.post('Profiler.enable');

@@ -17,6 +17,11 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   recovery: () => import('./recovery.js'),
   'client-abuse': () => import('./client-abuse.js'),
   peers: () => import('./peers.js'),
+  // The burst workload against BullMQ alone, printing the ratio (peers --workloads burst).
+  'peer-burst': async () => {
+    const peers = await import('./peers.js');
+    return { run: (args) => peers.run(['--workloads', 'burst', '--systems', 'fermata,bullmq', ...args]) };
+  },
 };
 
 const [name, ...rest] = argv.slice(2);

@@ -14,7 +14,18 @@ import {
   type SystemName,
 } from './peers/systems.js';
 import { burst, mixed, scale } from './peers/workloads.js';
-import { emit, flag, option, round, stringOption, summary } from './report.js';
+import {
+  emit,
+  flag,
+  option,
+  printTargets,
+  reported,
+  round,
+  stringOption,
+  summary,
+  type TargetLine,
+  target,
+} from './report.js';
 
 const WORKLOADS = ['mixed', 'burst', 'scale'] as const;
 type Workload = (typeof WORKLOADS)[number];
@@ -120,11 +131,67 @@ export async function run(args: string[]): Promise<void> {
     });
     summary(`\n${table.markdown}`);
     for (const s of opened) summary(`${s.name}: ${s.description}`);
+    const targets = peerTargets(records, !quick && mixedOptions.messages === MIXED_TARGET_MESSAGES);
+    if (targets.length > 0) {
+      emit({ scenario: 'peers', quick, targets });
+      printTargets('peers', targets);
+    }
   } finally {
     for (const s of opened.reverse())
       await s.close().catch((e: Error) => summary(`peers: closing ${s.name}: ${e.message}`));
     for (const s of servers) await s.stop();
   }
+}
+
+/** The mixed workload of the targets: 20,000 messages of 256 B due in 1-5 s, 4 producers x 100, 32 consumers. */
+const MIXED_TARGET_MESSAGES = 20_000;
+/** Fermata's produce rate against BullMQ's on the mixed workload, at least. */
+const TARGET_PRODUCE_RATIO = 2;
+/** Fermata's mixed-workload lateness p99 (ms), at most. */
+const TARGET_MIXED_P99_MS = 10;
+
+/** The targets the peer workloads carry, from the records of this run (those it measured). */
+function peerTargets(records: Array<Record<string, unknown>>, atSize: boolean): TargetLine[] {
+  const of = (workload: Workload, system: string) =>
+    records.find((r) => r['workload'] === workload && r['system'] === system);
+  const ratio = (workload: Workload, path: string[]): number | null => {
+    const a = read(of(workload, 'fermata'), path);
+    const b = read(of(workload, 'bullmq'), path);
+    return typeof a === 'number' && typeof b === 'number' && b !== 0 ? Number((a / b).toPrecision(3)) : null;
+  };
+  const out: TargetLine[] = [];
+  if (of('mixed', 'fermata')) {
+    if (of('mixed', 'bullmq'))
+      out.push(
+        target(
+          'mixed_produce_ratio_fermata_to_bullmq',
+          ratio('mixed', ['produce_msgs_per_s']),
+          '>=',
+          TARGET_PRODUCE_RATIO,
+          atSize,
+        ),
+      );
+    const p99 = read(of('mixed', 'fermata'), ['lateness_ms', 'p99']);
+    out.push(
+      target(
+        'mixed_fermata_lateness_p99_ms',
+        typeof p99 === 'number' ? p99 : null,
+        '<=',
+        TARGET_MIXED_P99_MS,
+        atSize,
+      ),
+    );
+  }
+  if (of('burst', 'fermata') && of('burst', 'bullmq')) {
+    // peer-burst: the ratio is reported, no target (below 1: Fermata drained the burst sooner).
+    out.push(
+      reported(
+        'burst_all_delivered_s_ratio_fermata_to_bullmq',
+        ratio('burst', ['all_delivered_after_due_s']),
+      ),
+    );
+  }
+  return out;
 }
 
 interface Figure {

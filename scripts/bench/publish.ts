@@ -12,7 +12,7 @@ import {
   startBenchCluster,
   stats,
 } from './cluster.js';
-import { emit, flag, option, round, summary } from './report.js';
+import { emit, flag, option, printTargets, round, summary, target } from './report.js';
 
 const DAY_MS = 86_400_000;
 
@@ -93,10 +93,21 @@ export async function run(args: string[]): Promise<void> {
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
       load_avg_1m: load1(),
     };
-    emit(many);
+    // The target (docs/benchmarks.md): 64 producers x 100, at least 100,000 msgs/s.
+    const targets = [
+      target(
+        'msgs_per_s_64x100',
+        many.msgs_per_s,
+        '>=',
+        100_000,
+        !quick && producers === 64 && batch === 100,
+      ),
+    ];
+    emit({ ...many, targets });
     summary(
       `publish ${producers} producers x batch ${batch} (PublishStream): ${many.msgs_per_s} msgs/s, latency ${fmt(s64)}; servers' CPU ${many.server_cpu_us_per_msg} us/msg (load ${many.load_avg_1m})`,
     );
+    printTargets('publish', targets);
   } finally {
     await client.close();
     await cluster.stop();

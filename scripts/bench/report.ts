@@ -36,3 +36,56 @@ export function stringOption(args: string[], name: string, fallback: string): st
   if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`);
   return value;
 }
+
+/** One target (docs/benchmarks.md) next to the figure a run measured. */
+export interface TargetLine {
+  readonly figure: string;
+  readonly value: number | null;
+  /** e.g. "<= 50" */
+  readonly target: string;
+  /** null: the figure was not measured (or not at the target's size) in this run. */
+  readonly met: boolean | null;
+}
+
+/**
+ * A target line: `value` against `op limit`. `atSize` false marks a run smaller than the
+ * target's (a --quick run, a smaller burst): printed, but not judged.
+ */
+export function target(
+  figure: string,
+  value: number | null | undefined,
+  op: '<=' | '>=',
+  limit: number,
+  atSize = true,
+): TargetLine {
+  const v = value === undefined || value === null || Number.isNaN(value) ? null : value;
+  const met = v === null || !atSize ? null : op === '<=' ? v <= limit : v >= limit;
+  return { figure, value: v, target: `${op} ${limit}`, met };
+}
+
+/** A figure reported without a target (a ratio to a peer). */
+export function reported(figure: string, value: number | null | undefined): TargetLine {
+  const v = value === undefined || value === null || Number.isNaN(value) ? null : value;
+  return { figure, value: v, target: 'reported', met: null };
+}
+
+/** Prints the targets as a table on stderr: target, figure, met yes/no. */
+export function printTargets(scenario: string, lines: readonly TargetLine[]): void {
+  const width = Math.max(...lines.map((l) => l.figure.length));
+  for (const l of lines) {
+    const met =
+      l.target === 'reported'
+        ? '(no target)'
+        : l.value === null
+          ? 'n/a (not measured)'
+          : l.met === null
+            ? 'n/a (run smaller than the target)'
+            : l.met
+              ? 'yes'
+              : 'NO';
+    const value = l.value === null ? '-' : String(l.value);
+    summary(
+      `target ${scenario}: ${l.figure.padEnd(width)}  target ${l.target.padEnd(10)} figure ${value.padStart(10)}  met ${met}`,
+    );
+  }
+}

@@ -14,7 +14,7 @@ import {
   sleep,
   startBenchCluster,
 } from './cluster.js';
-import { emit, flag, option, round, summary } from './report.js';
+import { emit, flag, option, printTargets, round, summary, target } from './report.js';
 
 const DAY_MS = 86_400_000;
 const PROBE_BASE = 2_000_000_000;
@@ -118,7 +118,9 @@ export async function run(args: string[]): Promise<void> {
           : {}),
         load_avg_1m: loadAtProbe,
       };
-      emit(record);
+      // The target (docs/benchmarks.md): at 10,000,000 pending, under 300 MB RSS per node.
+      const targets = [target('max_rss_mb', record.max_rss_mb, '<=', 300, !quick && pending >= 10_000_000)];
+      emit({ ...record, targets });
       summary(
         `scale ${pending} pending: publish ${record.publish_msgs_per_s} msgs/s; RSS ${nodes.map((nd) => `${nd.node} ${nd.rss_mb} MB (anon ${nd.rss_anon_mb}, file ${nd.rss_file_mb})`).join(', ')}; ` +
           `disk/pending ${nodes.map((nd) => `${nd.disk_bytes_per_pending} B`).join(', ')}; probe ${fmt(p)}, lost ${p.lost} (load ${record.load_avg_1m})` +
@@ -126,6 +128,7 @@ export async function run(args: string[]): Promise<void> {
             ? `; ${settled.after_ms} ms later: probe ${fmt(settled)}, lost ${settled.lost} (load ${settled.load_avg_1m})`
             : ''),
       );
+      printTargets(`scale ${pending} pending`, targets);
     }
     await sub.close();
   } finally {

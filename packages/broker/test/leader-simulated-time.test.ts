@@ -12,6 +12,7 @@ import {
   ManualClock,
   Proposer,
 } from '../src/leader/index.js';
+import { decodeCommand } from '../src/state/commands.js';
 import { Harness, T0, text } from './state-harness.js';
 
 /** A one-node log that commits each proposal at once: applies it to the real state machine. */
@@ -28,13 +29,52 @@ function committingLog(h: Harness) {
   };
 }
 
-function consumer(d: Dispatcher, queue: bigint, got: pb.Delivery.$Properties[][]): Consumer {
+/**
+ * A one-node log that holds each proposal until `commitNext` applies the
+ * oldest: a Raft pipeline whose depth the test controls. Notes, for each lease
+ * proposed, its topic and how many lease entries were waiting ahead of it.
+ */
+function holdingLog(h: Harness) {
+  const pending: Array<{ data: Uint8Array; tags: number; resolve: (r: unknown) => void }> = [];
+  const leases: Array<{ topic: string; tags: number; entriesAhead: number }> = [];
+  return {
+    leases,
+    get pending(): number {
+      return pending.length;
+    },
+    propose(data: Uint8Array): Promise<unknown> {
+      const cmd = decodeCommand(data);
+      const tags = cmd.kind === 'lease' ? cmd.tags.length : 0;
+      if (cmd.kind === 'lease') {
+        const entriesAhead = pending.reduce((sum, p) => sum + p.tags, 0);
+        leases.push({ topic: cmd.topic, tags, entriesAhead });
+      }
+      return new Promise((resolve) => pending.push({ data, tags, resolve }));
+    },
+    async commitNext(): Promise<void> {
+      const next = pending.shift();
+      if (!next) return;
+      const [result] = await h.applyEntries([
+        { term: 1, index: h.index + 1, type: 'normal', data: next.data },
+      ]);
+      next.resolve(result);
+    },
+  };
+}
+
+function consumer(
+  d: Dispatcher,
+  queue: bigint,
+  got: pb.Delivery.$Properties[][],
+  topic = 't',
+  window = 10,
+): Consumer {
   return {
     id: d.newConsumerId(),
     queue,
-    topic: 't',
+    topic,
     group: 'default',
-    window: 10,
+    window,
     leaseMs: 30_000,
     holdsAhead: false,
     inFlight: new Map(),
@@ -59,27 +99,39 @@ function consumer(d: Dispatcher, queue: bigint, got: pb.Delivery.$Properties[][]
 
 const log = pino({ level: 'silent' });
 
+/** A dispatcher over the harness's state machine and `raft`, told of every due change. */
+function leaderOn(
+  h: Harness,
+  raft: { propose(data: Uint8Array): Promise<unknown> },
+  clock: ManualClock,
+  extra: { leaseRoundBudget?: number } = {},
+): Dispatcher {
+  const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
+  const dispatcher = new Dispatcher({
+    reader: h.sm.reader,
+    proposer,
+    metrics: discardLeaderMetrics,
+    log,
+    clock,
+    maxLeaseBatch: 100,
+    leaseAheadMs: 2_000,
+    maxLeaseRoundsInFlight: 4,
+    pushAheadMs: 250,
+    ...extra,
+  });
+  h.sm.onDue = (changes) => {
+    for (const c of changes) dispatcher.noteDue(c.queueHash, c.dueAtMs);
+  };
+  return dispatcher;
+}
+
 describe('the leader layer on a manual clock', () => {
   it('the dispatcher leases leaseAheadMs before the due time and delivers at the due millisecond of the clock it is given', async () => {
     const h = await Harness.create();
     await h.publish({ topic: 't', payload: text('a'), delayMs: 5_000 });
     const clock = new ManualClock(T0);
     const raft = committingLog(h);
-    const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
-    const dispatcher = new Dispatcher({
-      reader: h.sm.reader,
-      proposer,
-      metrics: discardLeaderMetrics,
-      log,
-      clock,
-      maxLeaseBatch: 100,
-      leaseAheadMs: 2_000,
-      maxLeaseRoundsInFlight: 4,
-      pushAheadMs: 250,
-    });
-    h.sm.onDue = (changes) => {
-      for (const c of changes) dispatcher.noteDue(c.queueHash, c.dueAtMs);
-    };
+    const dispatcher = leaderOn(h, raft, clock);
     const got: pb.Delivery.$Properties[][] = [];
     await dispatcher.start();
     dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash('t', 'default'), got));
@@ -93,6 +145,51 @@ describe('the leader layer on a manual clock', () => {
     await clock.advance(1);
     expect(got.length).toBe(1);
     expect(Number(got[0]![0]!.dueAtMs)).toBe(T0 + 5_000);
+    dispatcher.stop(new Error('test over'));
+  });
+
+  it('a queue coming due waits behind at most the lease round budget of other queues lease entries', async () => {
+    const h = await Harness.create();
+    const bursts = ['b1', 'b2', 'b3', 'b4', 'b5'];
+    for (const topic of bursts) {
+      const messages = Array.from({ length: 500 }, (_, i) => ({
+        topic,
+        payload: text(`m${i}`),
+        delayMs: 5_000,
+      }));
+      await h.publish(...messages);
+    }
+    await h.publish({ topic: 'probe', payload: text('p'), delayMs: 5_500 });
+    const clock = new ManualClock(T0);
+    const raft = holdingLog(h);
+    const dispatcher = leaderOn(h, raft, clock, { leaseRoundBudget: 400 });
+    const got: pb.Delivery.$Properties[][] = [];
+    await dispatcher.start();
+    for (const topic of [...bursts, 'probe'])
+      dispatcher.addConsumer(
+        consumer(dispatcher, h.sm.reader.queueHash(topic, 'default'), got, topic, 1_000),
+      );
+
+    // The five bursts come within the look-ahead together: they share one budget of 400 entries.
+    await clock.advance(3_000);
+    expect(raft.leases.reduce((sum, l) => sum + l.tags, 0)).toBe(400);
+    expect(new Set(raft.leases.map((l) => l.topic)).size).toBe(5);
+    // The probe comes within the look-ahead while the budget is full; lease commands apply one by one.
+    await clock.advance(500);
+    let commits = 0;
+    for (; commits < 40 && !raft.leases.some((l) => l.topic === 'probe'); commits++) {
+      await raft.commitNext();
+      await clock.advance(1);
+    }
+    const probe = raft.leases.find((l) => l.topic === 'probe');
+    expect(probe?.tags).toBe(1);
+    expect(probe!.entriesAhead).toBeLessThanOrEqual(400);
+    // Leased in the first round that had room: right after the first command applied.
+    expect(commits).toBe(1);
+    while (raft.pending > 0) {
+      await raft.commitNext();
+      await clock.advance(1);
+    }
     dispatcher.stop(new Error('test over'));
   });
 

@@ -14,6 +14,7 @@ import type { Proposer } from '../proposer.js';
 import { ConsumerRegistry, type ConsumerSlotHolder } from './consumer-registry.js';
 import { DueHeap } from './due-heap.js';
 import { PushSchedule, type ScheduledPush } from './push-schedule.js';
+import { defaultLeaseRoundBudget, RoundBudget } from './round-budget.js';
 
 /** Where a consumer's deliveries go: its gRPC stream. */
 export interface DeliverySink {
@@ -65,6 +66,12 @@ export interface DispatcherOptions {
    * until then (`starts_at_ms`). At most `leaseAheadMs`.
    */
   readonly pushAheadMs: number;
+  /**
+   * Most entries in lease commands not yet applied, over every queue, shared
+   * fairly between the queues with due entries (round-budget.ts). Default:
+   * `maxLeaseBatch * maxLeaseRoundsInFlight`, what one queue alone may have in flight.
+   */
+  readonly leaseRoundBudget?: number;
 }
 
 /** A consumer's `early` set: deliveries sent ahead, ordered by when their leases start. */
@@ -162,6 +169,8 @@ export class Dispatcher {
   /** Leased deliveries waiting for their due millisecond. */
   private readonly schedule = new PushSchedule<Consumer, pb.Delivery.$Properties>();
   private readonly departed = new WeakSet<Consumer>();
+  /** Shares the lease rounds between queues (deficit round robin within a budget of entries in flight). */
+  private readonly budget: RoundBudget<bigint>;
   private active = false;
   private pumping = false;
   private again = false;
@@ -172,7 +181,13 @@ export class Dispatcher {
   private epoch = 0;
   private nextConsumerId = 1;
 
-  constructor(private readonly options: DispatcherOptions) {}
+  constructor(private readonly options: DispatcherOptions) {
+    const { maxLeaseBatch, maxLeaseRoundsInFlight, leaseRoundBudget } = options;
+    this.budget = new RoundBudget(
+      leaseRoundBudget ?? defaultLeaseRoundBudget(maxLeaseBatch, maxLeaseRoundsInFlight),
+      maxLeaseBatch,
+    );
+  }
 
   get isActive(): boolean {
     return this.active;
@@ -219,6 +234,7 @@ export class Dispatcher {
     this.notedDuringScan.clear();
     this.cursors.clear();
     this.lastRoundAtMs.clear();
+    this.budget.reset();
     // What was promised and not pushed is forgotten with its leases (they run out on their own).
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
@@ -392,18 +408,22 @@ export class Dispatcher {
             this.refreshAhead(c, now);
           }
         }
+        const demands: Array<{ queue: bigint; want: number }> = [];
         for (const q of this.heap.dueBy(now + leaseAheadMs)) {
           if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= maxLeaseRoundsInFlight) continue;
           if (this.roundAllowedAtMs(q, now) > now) continue;
           const credit = this.registry.credit(q);
-          if (credit === 0) continue;
+          if (credit > 0) demands.push({ queue: q, want: Math.min(credit, maxLeaseBatch) });
+        }
+        for (const { queue: q, grant } of this.budget.plan(demands)) {
           this.scanning.add(q);
           this.lastRoundAtMs.set(q, this.options.clock.monotonicMs());
           const epoch = this.epoch;
-          void this.leaseRound(q, now, Math.min(credit, maxLeaseBatch), epoch).catch((error: unknown) => {
+          void this.leaseRound(q, now, grant, epoch).catch((error: unknown) => {
             if (epoch !== this.epoch) return;
             this.scanning.delete(q);
             this.notedDuringScan.delete(q);
+            this.budget.release(grant);
             this.options.log.warn({ err: String(error) }, 'lease round read failed; retrying after a pause');
             this.options.clock.setTimer(() => this.wake(), LEASE_RETRY_PAUSE_MS);
           });
@@ -526,7 +546,7 @@ export class Dispatcher {
         if (waiting !== undefined && waiting > now && waiting < round) round = waiting;
       }
       if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= this.options.maxLeaseRoundsInFlight) continue;
-      if (this.registry.credit(q) === 0) continue;
+      if (this.registry.credit(q) === 0 || this.budget.available === 0) continue;
       const due = this.heap.get(q);
       if (due === undefined) continue;
       const at = Math.max(due - this.options.leaseAheadMs, this.roundAllowedAtMs(q, now));
@@ -617,6 +637,8 @@ export class Dispatcher {
     if (epoch !== this.epoch) return;
     this.scanning.delete(q);
     this.notedDuringScan.delete(q);
+    // The budget holds what the lease commands carry, from here until each is answered.
+    this.budget.release(limit - Math.min(limit, entries.length));
     if (entries.length > 0) {
       const shares = this.registry.assign(q, entries.length);
       let at = 0;
@@ -627,6 +649,7 @@ export class Dispatcher {
       }
       // Entries without a share (a consumer left during the read) stay due.
       const unassigned = entries.slice(at);
+      this.budget.release(unassigned.length);
       if (unassigned.length > 0) this.heap.lower(q, unassigned[0]!.dueAtMs);
     }
     this.wake();
@@ -642,6 +665,7 @@ export class Dispatcher {
     const done = (): void => {
       if (epoch !== this.epoch) return; // halt() reset every promise
       consumer.reserved -= entries.length;
+      this.budget.release(entries.length);
       const n = (this.rounds.get(q) ?? 1) - 1;
       if (n > 0) this.rounds.set(q, n);
       else this.rounds.delete(q);

@@ -1,0 +1,28 @@
+// A consumer in a process of its own, for `burst --probe`: so that the probe's lateness leaves
+// out the event-loop stalls of the burst's consumers in the benchmark process.
+//   node --conditions=fermata-source --import tsx scripts/bench/probe-consumer.ts <topic> <prefetch> <endpoint>...
+// Prints `ready` once subscribed, then one line `<seq> <receivedAtMs>` per message (acked
+// manually); ends its subscription on stdin's end.
+import { FermataClient, silentLogger } from '@fermata/sdk';
+import { seqOf } from './cluster.js';
+
+const [topic, prefetchText, ...endpoints] = process.argv.slice(2);
+const prefetch = Number(prefetchText);
+if (!topic || !Number.isInteger(prefetch) || prefetch < 1 || endpoints.length === 0) {
+  process.stderr.write('usage: probe-consumer.ts <topic> <prefetch> <endpoint>...\n');
+  process.exit(2);
+}
+const client = new FermataClient({ endpoints, logger: silentLogger });
+const sub = client.subscribe(topic, { prefetch, concurrency: prefetch, mode: 'manual' }, async (m) => {
+  process.stdout.write(`${seqOf(m)} ${m.receivedAtMs}\n`);
+  await m.ack();
+});
+while (!sub.connected) await new Promise((r) => setTimeout(r, 20));
+process.stdout.write('ready\n');
+process.stdin.resume();
+process.stdin.on('end', () => {
+  void sub
+    .close()
+    .then(() => client.close())
+    .finally(() => process.exit(0));
+});
