@@ -8,6 +8,7 @@ import {
   BrokerService,
   CLIENT_PORT_STREAM_WINDOW_BYTES,
   ClusterService,
+  SchedulesService,
   widenServerFlowControl,
 } from '@fermata/protocol';
 import { type NotLeaderError, RaftNode } from '@fermata/raft';
@@ -23,6 +24,7 @@ import { notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
 import { adminHandlers, clusterHandlers } from './grpc-admin.js';
 import { brokerHandlers } from './grpc-broker.js';
+import { schedulesHandlers } from './grpc-schedules.js';
 import { HealthReporter, HealthService } from './health.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { wireLeaderLayer } from './leader-wiring.js';
@@ -208,6 +210,7 @@ export class BrokerServer {
     grpcServer.addService(guardDecoding(BrokerService), brokerHandlers(ctx));
     grpcServer.addService(guardDecoding(AdminService), adminHandlers(ctx));
     grpcServer.addService(guardDecoding(ClusterService), clusterHandlers(ctx));
+    grpcServer.addService(guardDecoding(SchedulesService), schedulesHandlers(ctx));
     server.health = new HealthReporter({
       readiness: () => readiness(server.nodeStatus(), config.http.readyMaxLagEntries),
     });
