@@ -304,3 +304,20 @@ describe('limits and definite answers', () => {
     expect((await readSchedule(reopened.sm.store, 't', 's'))?.def.spec).toBe('every 1m');
   });
 });
+
+describe('snapshots carry schedules', () => {
+  it('a follower restored from a snapshot holds the schedule and its cursor, and the same digest', async () => {
+    const h = await Harness.create();
+    const t0 = at('2026-06-01T10:00:00Z');
+    const clock = new ManualClock(t0);
+    await upsert(h, t0, def('every 1s'));
+    const { m } = await leader(h, clock);
+    await runFor(clock, m, 3_000, 500);
+    const snap = await h.sm.snapshot();
+    const follower = await Harness.create();
+    await follower.sm.restore(snap.chunks);
+    const rec = await readSchedule(follower.sm.store, 't', 's');
+    expect(rec?.cursorMs).toBe((await readSchedule(h.sm.store, 't', 's'))?.cursorMs);
+    expect(await follower.digest()).toBe(await h.digest());
+  });
+});
