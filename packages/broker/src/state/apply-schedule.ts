@@ -60,6 +60,9 @@ async function upsert(ctx: ApplyContext, def: ScheduleDef): Promise<ScheduleResu
   const now = ctx.nowMs;
   await ctx.topics.ensure(def.topic);
   const existing = await ctx.schedules.get(def.topic, def.name);
+  // The same definition again (a retried upsert) changes nothing: no generation, no cursor move.
+  if (existing && sameDefinition(existing.def, def))
+    return { op: 'upsert', schedule: existing, created: false };
   if (!existing) {
     const inTopic = await ctx.schedules.countOf(def.topic);
     if (inTopic >= ctx.limits.maxSchedulesPerTopic) {
@@ -123,6 +126,25 @@ async function fire(ctx: ApplyContext, op: Extract<ScheduleOp, { op: 'fire' }>):
     outcomes.push({ status: 'fired', fired: n, skipped: f.skipped, rec: next });
   }
   return outcomes;
+}
+
+function sameDefinition(a: ScheduleDef, b: ScheduleDef): boolean {
+  const ha = Object.entries(a.headers).sort();
+  const hb = Object.entries(b.headers).sort();
+  return (
+    a.spec === b.spec &&
+    a.timeZone === b.timeZone &&
+    a.keyTemplate === b.keyTemplate &&
+    a.startAtMs === b.startAtMs &&
+    a.endAtMs === b.endAtMs &&
+    a.jitterMs === b.jitterMs &&
+    a.catchUp === b.catchUp &&
+    a.dstPolicy === b.dstPolicy &&
+    a.misfireThresholdMs === b.misfireThresholdMs &&
+    a.paused === b.paused &&
+    Buffer.from(a.payload).equals(Buffer.from(b.payload)) &&
+    JSON.stringify(ha) === JSON.stringify(hb)
+  );
 }
 
 function occurrenceMessage(ctx: ApplyContext, def: ScheduleDef, occurrenceMs: number, manual: boolean) {

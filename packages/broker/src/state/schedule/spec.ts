@@ -11,7 +11,7 @@ import { Cron } from 'croner';
 import { LimitError, ValidationError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { DstPolicy } from './model.js';
-import { instantsOfWall, isUtc, maxOffsetNear, validateTimeZone, wallMs } from './time-zone.js';
+import { instantsOfWall, isUtc, maxOffsetNear, offsetMs, validateTimeZone, wallMs } from './time-zone.js';
 
 export type ParsedSpec =
   | { readonly kind: 'interval'; readonly intervalMs: number }
@@ -135,7 +135,12 @@ export function occurrencesAfter(
     return out;
   }
   // Wall times in order; their instants are final once no later wall time can give an earlier one.
-  const both = s.dstPolicy === 'both';
+  // Second instants of an overlap can follow `from` from earlier wall times only near a transition.
+  const here = offsetMs(zone, from);
+  const both =
+    s.dstPolicy === 'both' &&
+    (offsetMs(zone, from - OVERLAP_LOOKBACK_MS) !== here ||
+      offsetMs(zone, from + OVERLAP_LOOKBACK_MS) !== here);
   let wall = wallMs(zone, from) - (both ? OVERLAP_LOOKBACK_MS : 1);
   const pending: number[] = [];
   for (let step = 0; step < MAX_STEPS && out.length < max; step++) {
@@ -143,7 +148,7 @@ export function occurrencesAfter(
     if (!next) break;
     wall = next.getTime();
     const instants = instantsOfWall(zone, wall);
-    for (const t of both ? instants : instants.slice(0, 1)) {
+    for (const t of s.dstPolicy === 'both' ? instants : instants.slice(0, 1)) {
       if (t > from && t <= until && !pending.includes(t) && t !== out[out.length - 1]) pending.push(t);
     }
     pending.sort((a, b) => a - b);

@@ -54,9 +54,23 @@ export function validateTimeZone(zone: string, field = 'time_zone'): void {
   }
 }
 
+/** Offsets by zone and minute: zone transitions fall on whole minutes, so one lookup serves a minute. */
+const offsetCache = new Map<string, number>();
+const MAX_CACHED_OFFSETS = 100_000;
+
 /** The zone's offset from UTC at `instantMs` (local = instant + offset), whole seconds. */
 export function offsetMs(zone: string, instantMs: number): number {
   if (isUtc(zone)) return 0;
+  const key = `${zone}|${Math.floor(instantMs / 60_000)}`;
+  const hit = offsetCache.get(key);
+  if (hit !== undefined) return hit;
+  const o = computeOffsetMs(zone, instantMs);
+  if (offsetCache.size >= MAX_CACHED_OFFSETS) offsetCache.clear();
+  offsetCache.set(key, o);
+  return o;
+}
+
+function computeOffsetMs(zone: string, instantMs: number): number {
   const p: Record<string, number> = {};
   for (const part of formatter(zone).formatToParts(instantMs)) {
     if (part.type !== 'literal') p[part.type] = Number(part.value);
