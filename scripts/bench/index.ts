@@ -17,6 +17,7 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   recovery: () => import('./recovery.js'),
   'client-abuse': () => import('./client-abuse.js'),
   peers: () => import('./peers.js'),
+  schedules: () => import('./schedules.js'),
 };
 
 const [name, ...rest] = argv.slice(2);
