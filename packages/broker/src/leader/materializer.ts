@@ -175,6 +175,9 @@ export class ScheduleMaterializer {
       if (result.kind === 'schedule' && result.result.op === 'fire') {
         for (const [i, o] of result.result.outcomes.entries()) {
           const f = fires[i]!;
+          // The outcome holds the record as this fire left it: no re-read (a later change is
+          // noted again by its own batch; a stale record only makes the next fire stale).
+          this.dirty.delete(keyOf(f.topic, f.name));
           if (o.status === 'gone') {
             this.live.delete(keyOf(f.topic, f.name));
             continue;
