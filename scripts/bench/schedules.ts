@@ -1,8 +1,10 @@
 // Recurring schedules at scale: N schedules (default 100 000) firing every minute on a
 // three-node cluster, consumed by one subscription. Lateness = received-at (the SDK's
-// `Message.receivedAtMs`) minus due-at (the occurrence plus its jitter, the message's due
-// time), first delivery of each occurrence; servers' CPU per occurrence over the measured
-// minutes. Also counts occurrences delivered twice (two message ids) or never.
+// `Message.receivedAtMs`) minus the occurrence's instant (header `fermata-occurrence-ms`;
+// not the message's due time, which is the moment of storing for an occurrence stored
+// late), first delivery of each occurrence; with --jitter-ms it includes the jitter.
+// Servers' CPU per occurrence over the measured minutes. Also counts occurrences
+// delivered twice (two message ids) or never.
 import {
   eventLoopLag,
   fmt,
@@ -42,7 +44,7 @@ export async function run(args: string[]): Promise<void> {
       if (first === undefined) {
         byIdx.set(idx, m.id);
         const l = lateness.get(occ) ?? [];
-        l.push(m.receivedAtMs - m.dueAtMs);
+        l.push(m.receivedAtMs - occ);
         lateness.set(occ, l);
       } else if (first !== m.id) duplicates++;
     });

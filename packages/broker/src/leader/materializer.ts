@@ -21,6 +21,8 @@ import type { Proposer } from './proposer.js';
 
 /** How far ahead of its instant an occurrence becomes a message (so it is delivered on time). */
 export const SCHEDULE_AHEAD_MS = 2_000;
+/** Fire commands one materialiser round has in flight at once. */
+export const MAX_FIRES_IN_FLIGHT = 4;
 /** How often the materialiser looks for schedules due within SCHEDULE_AHEAD_MS. */
 export const MATERIALIZE_INTERVAL_MS = 250;
 
@@ -133,67 +135,84 @@ export class ScheduleMaterializer {
     for (const n of names) this.dirty.set(keyOf(n.topic, n.name), n);
   }
 
-  /** One round: fires every schedule with an occurrence due within the window; repeats while commands fill. */
+  /**
+   * One round: fires every schedule with an occurrence due within the window, in
+   * commands of up to maxScheduleFiresPerCommand occurrences, MAX_FIRES_IN_FLIGHT at once
+   * (each names other schedules, so they commute).
+   */
   async round(epoch = this.epoch): Promise<void> {
     await this.refreshDirty();
     const { proposer } = this.options;
-    for (;;) {
-      if (epoch !== this.epoch) return;
-      const now = proposer.nowMs();
-      const fires: ScheduleFire[] = [];
-      let total = 0;
-      const cap = this.limits.maxScheduleFiresPerCommand;
-      while (total < cap && this.heap.length > 0 && this.heap[0]!.atMs <= now + this.aheadMs) {
-        const slot = this.pop();
-        const live = this.live.get(slot.key);
-        if (!live || live.seq !== slot.seq) continue;
-        const rec = await readSchedule(this.options.sm.store, live.topic, live.name);
+    const inFlight = new Set<Promise<void>>();
+    try {
+      for (;;) {
         if (epoch !== this.epoch) return;
-        if (!rec) {
-          this.live.delete(slot.key);
-          continue;
-        }
-        const fire = planFire(rec, this.limits, now, this.aheadMs, cap - total);
-        if (!fire) {
-          this.track(rec);
-          continue;
-        }
-        fires.push(fire);
-        total += fire.occurrences.length;
-      }
-      if (fires.length === 0) return;
-      let result: CommandResult;
-      try {
-        const firstId = proposer.reserveIds(total);
-        result = await proposer.run({ kind: 'schedule', op: { op: 'fire', fires, firstId } }, now);
-      } catch (err) {
-        // Not applied (lost leadership, a refused entry): read the schedules again next round.
-        for (const f of fires) this.dirty.set(keyOf(f.topic, f.name), f);
-        throw err;
-      }
-      if (epoch !== this.epoch) return;
-      if (result.kind === 'schedule' && result.result.op === 'fire') {
-        for (const [i, o] of result.result.outcomes.entries()) {
-          const f = fires[i]!;
-          // The outcome holds the record as this fire left it: no re-read (a later change is
-          // noted again by its own batch; a stale record only makes the next fire stale).
-          this.dirty.delete(keyOf(f.topic, f.name));
-          if (o.status === 'gone') {
-            this.live.delete(keyOf(f.topic, f.name));
+        const now = proposer.nowMs();
+        const fires: ScheduleFire[] = [];
+        let total = 0;
+        const cap = this.limits.maxScheduleFiresPerCommand;
+        while (total < cap && this.heap.length > 0 && this.heap[0]!.atMs <= now + this.aheadMs) {
+          const slot = this.pop();
+          const live = this.live.get(slot.key);
+          if (!live || live.seq !== slot.seq) continue;
+          const rec = await readSchedule(this.options.sm.store, live.topic, live.name);
+          if (epoch !== this.epoch) return;
+          if (!rec) {
+            this.live.delete(slot.key);
             continue;
           }
-          if (o.status === 'fired') {
-            this.metrics.occurrencesFired.inc(o.fired);
-            if (o.skipped > 0) this.metrics.occurrencesSkipped.inc(o.skipped);
-            for (const occ of f.occurrences)
-              this.metrics.materializeLatenessMs.observe(Math.max(0, now - occ));
+          const fire = planFire(rec, this.limits, now, this.aheadMs, cap - total);
+          if (!fire) {
+            this.track(rec);
+            continue;
           }
-          this.track(o.rec);
+          fires.push(fire);
+          total += fire.occurrences.length;
         }
+        if (fires.length === 0) return;
+        const p: Promise<void> = this.propose(fires, total, now, epoch).finally(() => inFlight.delete(p));
+        inFlight.add(p);
+        if (inFlight.size >= MAX_FIRES_IN_FLIGHT) await Promise.race(inFlight);
+        if (total < cap) return;
       }
-      this.metrics.schedules.set(this.live.size);
-      if (total < cap) return;
+    } finally {
+      await Promise.all(inFlight);
     }
+  }
+
+  private async propose(fires: ScheduleFire[], total: number, now: number, epoch: number): Promise<void> {
+    const { proposer } = this.options;
+    let result: CommandResult;
+    try {
+      const firstId = proposer.reserveIds(total);
+      result = await proposer.run({ kind: 'schedule', op: { op: 'fire', fires, firstId } }, now);
+    } catch (err) {
+      // Not applied (lost leadership, a refused entry): read the schedules again next round.
+      for (const f of fires) this.dirty.set(keyOf(f.topic, f.name), f);
+      throw err;
+    }
+    if (epoch !== this.epoch) return;
+    if (result.kind === 'schedule' && result.result.op === 'fire') {
+      for (const [i, o] of result.result.outcomes.entries()) {
+        const f = fires[i]!;
+        // The outcome holds the record as this fire left it: no re-read (a later change is
+        // noted again by its own batch; a stale record only makes the next fire stale).
+        this.dirty.delete(keyOf(f.topic, f.name));
+        if (o.status === 'gone') {
+          this.live.delete(keyOf(f.topic, f.name));
+          continue;
+        }
+        if (o.status === 'fired') {
+          this.metrics.occurrencesFired.inc(o.fired);
+          if (o.skipped > 0) this.metrics.occurrencesSkipped.inc(o.skipped);
+          const appliedAt = proposer.nowMs();
+          for (const occ of f.occurrences)
+            this.metrics.materializeLatenessMs.observe(Math.max(0, appliedAt - occ));
+        }
+        this.track(o.rec);
+      }
+    }
+    this.metrics.schedules.set(this.live.size);
   }
 
   /** When the schedule next needs a fire, if ever. */

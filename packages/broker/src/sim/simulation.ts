@@ -217,6 +217,16 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     const applied = new Set(ids.map((id) => nodes.get(id)?.ctx.node.status().applied));
     if (present.size === 0 && applied.size === 1) break;
   }
+  if (schedules) {
+    // Schedules keep proposing fires: stop them and let every replica apply the last entry, so
+    // the digests compare equal states rather than a replica one fire behind.
+    for (const n of nodes.values()) n.ctx.materializer?.stop();
+    for (let t = 0; t < 40 && !cluster.fatal; t++) {
+      await runUntil(sched.nowMs + 100);
+      const applied = new Set(ids.map((id) => nodes.get(id)?.ctx.node.status().applied));
+      if (applied.size === 1) break;
+    }
+  }
   const digests = new Map<string, string>();
   const l = leader();
   // Replicas of the final configuration (a removed node stops where its removal left it).
