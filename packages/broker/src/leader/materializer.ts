@@ -21,8 +21,12 @@ import type { Proposer } from './proposer.js';
 
 /** How far ahead of its instant an occurrence becomes a message (so it is delivered on time). */
 export const SCHEDULE_AHEAD_MS = 2_000;
-/** Fire commands one materialiser round has in flight at once. */
-export const MAX_FIRES_IN_FLIGHT = 4;
+/**
+ * Fire commands one materialiser round has in flight at once. One: each carries up to
+ * maxScheduleFiresPerCommand messages for every replica to apply, and more at once has not
+ * been shown to help a loaded cluster (larger apply batches delay its heartbeats).
+ */
+export const MAX_FIRES_IN_FLIGHT = 1;
 /** How often the materialiser looks for schedules due within SCHEDULE_AHEAD_MS. */
 export const MATERIALIZE_INTERVAL_MS = 250;
 
