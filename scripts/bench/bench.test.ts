@@ -213,4 +213,14 @@ describe('benchmarks (--quick)', () => {
     expect(lines[1]?.['first_readyz_ms']).toBeGreaterThan(0);
     expect(lines[1]?.['first_delivery_ms']).toBeGreaterThan(0);
   });
+
+  it('schedules delivers every occurrence of its schedules once and reports lateness and CPU per occurrence', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('schedules');
+    expect(line?.['occurrences_delivered']).toBe(line?.['occurrences_expected']);
+    expect(line?.['duplicated']).toBe(0);
+    expect((line?.['lateness_ms'] as { p99?: number } | undefined)?.p99).toBeTypeOf('number');
+    expect(line?.['server_cpu_us_per_occurrence']).toBeGreaterThan(0);
+  });
 });

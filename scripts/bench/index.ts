@@ -22,6 +22,7 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
     const peers = await import('./peers.js');
     return { run: (args) => peers.run(['--workloads', 'burst', '--systems', 'fermata,bullmq', ...args]) };
   },
+  schedules: () => import('./schedules.js'),
 };
 
 const [name, ...rest] = argv.slice(2);

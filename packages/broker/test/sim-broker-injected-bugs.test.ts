@@ -56,4 +56,10 @@ describe('the broker simulation catches injected bugs', () => {
     expect(result.violation?.rule).toBe('lapsed-tag-settles-nothing');
     await expectCleanWithoutBug(options);
   }, 300_000);
+
+  it('occurrences published with the cursor kept in leader memory break schedule-exactly-once', async () => {
+    const { result, options } = await firstFailure('fire-as-publish');
+    expect(result.violation?.rule).toBe('schedule-exactly-once');
+    await expectCleanWithoutBug(options);
+  }, 300_000);
 });

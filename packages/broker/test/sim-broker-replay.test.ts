@@ -41,6 +41,8 @@ describe('broker simulation findings', () => {
       nodes: 3,
       chaosMs: 8_000,
       faults: ALL_FAULTS,
+      // The run this finding was recorded in: schedules take ids and change it.
+      schedules: false,
     });
     expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     const attempts = r.history.deliveries.filter((d) => d.id === 151n).map((d) => d.attempt);
@@ -55,6 +57,8 @@ describe('broker simulation findings: membership', () => {
       nodes: 3,
       chaosMs: 8_000,
       faults: ALL_FAULTS,
+      // The run this finding was recorded in: schedules take ids and change it.
+      schedules: false,
     });
     expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
   });

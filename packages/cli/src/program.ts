@@ -5,6 +5,7 @@ import { registerMembers } from './commands/members.js';
 import { registerMessages } from './commands/messages.js';
 import { registerPublish } from './commands/publish.js';
 import { registerRepair } from './commands/repair.js';
+import { registerSchedules } from './commands/schedules.js';
 import { registerStatus } from './commands/status.js';
 import { registerGroups, registerTopics } from './commands/topics.js';
 import { DEFAULT_DEADLINE, DEFAULT_ENDPOINTS } from './context.js';
@@ -69,6 +70,7 @@ export function buildProgram(): Command {
   registerTopics(program);
   registerGroups(program);
   registerMessages(program);
+  registerSchedules(program);
   registerMembers(program);
   registerHashToken(program);
   registerRepair(program);

@@ -2037,7 +2037,8 @@ export namespace fermata {
             deleteTopic?: (fermata.v1.DeleteTopicCommand.$Properties|null);
             createGroup?: (fermata.v1.CreateGroupCommand.$Properties|null);
             deleteGroup?: (fermata.v1.DeleteGroupCommand.$Properties|null);
-            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup");
+            schedule?: (fermata.v1.ScheduleCommand.$Properties|null);
+            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule");
             static create(properties: fermata.v1.Command.$Shape): fermata.v1.Command & fermata.v1.Command.$Shape;
             static create(properties?: fermata.v1.Command.$Properties): fermata.v1.Command;
             static encode(message: fermata.v1.Command.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2062,7 +2063,8 @@ export namespace fermata {
                 deleteTopic?: (fermata.v1.DeleteTopicCommand.$Properties|null);
                 createGroup?: (fermata.v1.CreateGroupCommand.$Properties|null);
                 deleteGroup?: (fermata.v1.DeleteGroupCommand.$Properties|null);
-                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup");
+                schedule?: (fermata.v1.ScheduleCommand.$Properties|null);
+                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule");
                 $unknowns?: Uint8Array[];
             }
             type $Shape = {
@@ -2081,9 +2083,10 @@ export namespace fermata {
               deleteTopic?: fermata.v1.DeleteTopicCommand.$Shape|null;
               createGroup?: fermata.v1.CreateGroupCommand.$Shape|null;
               deleteGroup?: fermata.v1.DeleteGroupCommand.$Shape|null;
+              schedule?: fermata.v1.ScheduleCommand.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape })
+              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null; schedule?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null; schedule?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape; schedule?: null }|{ kind?: "schedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule: fermata.v1.ScheduleCommand.$Shape })
             );
         }
 
@@ -2518,6 +2521,610 @@ export namespace fermata {
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.DeleteGroupCommand.$Properties;
+        }
+
+        class Schedules extends $protobuf.rpc.Service {
+            constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
+            static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): Schedules;
+            upsertSchedule: fermata.v1.Schedules.UpsertSchedule;
+            getSchedule: fermata.v1.Schedules.GetSchedule;
+            listSchedules: fermata.v1.Schedules.ListSchedules;
+            pauseSchedule: fermata.v1.Schedules.PauseSchedule;
+            resumeSchedule: fermata.v1.Schedules.ResumeSchedule;
+            triggerSchedule: fermata.v1.Schedules.TriggerSchedule;
+            deleteSchedule: fermata.v1.Schedules.DeleteSchedule;
+        }
+
+        namespace Schedules {
+            type UpsertScheduleCallback = (error: (Error|null), response?: fermata.v1.UpsertScheduleResponse) => void;
+            type UpsertSchedule = {
+              (request: fermata.v1.IUpsertScheduleRequest, callback: fermata.v1.Schedules.UpsertScheduleCallback): void;
+              (request: fermata.v1.IUpsertScheduleRequest): Promise<fermata.v1.UpsertScheduleResponse>;
+              readonly name: "UpsertSchedule";
+              readonly path: "/fermata.v1.Schedules/UpsertSchedule";
+              readonly requestType: "UpsertScheduleRequest";
+              readonly responseType: "UpsertScheduleResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type GetScheduleCallback = (error: (Error|null), response?: fermata.v1.GetScheduleResponse) => void;
+            type GetSchedule = {
+              (request: fermata.v1.IGetScheduleRequest, callback: fermata.v1.Schedules.GetScheduleCallback): void;
+              (request: fermata.v1.IGetScheduleRequest): Promise<fermata.v1.GetScheduleResponse>;
+              readonly name: "GetSchedule";
+              readonly path: "/fermata.v1.Schedules/GetSchedule";
+              readonly requestType: "GetScheduleRequest";
+              readonly responseType: "GetScheduleResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type ListSchedulesCallback = (error: (Error|null), response?: fermata.v1.ListSchedulesResponse) => void;
+            type ListSchedules = {
+              (request: fermata.v1.IListSchedulesRequest, callback: fermata.v1.Schedules.ListSchedulesCallback): void;
+              (request: fermata.v1.IListSchedulesRequest): Promise<fermata.v1.ListSchedulesResponse>;
+              readonly name: "ListSchedules";
+              readonly path: "/fermata.v1.Schedules/ListSchedules";
+              readonly requestType: "ListSchedulesRequest";
+              readonly responseType: "ListSchedulesResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type PauseScheduleCallback = (error: (Error|null), response?: fermata.v1.ScheduleStatusResponse) => void;
+            type PauseSchedule = {
+              (request: fermata.v1.IScheduleRef, callback: fermata.v1.Schedules.PauseScheduleCallback): void;
+              (request: fermata.v1.IScheduleRef): Promise<fermata.v1.ScheduleStatusResponse>;
+              readonly name: "PauseSchedule";
+              readonly path: "/fermata.v1.Schedules/PauseSchedule";
+              readonly requestType: "ScheduleRef";
+              readonly responseType: "ScheduleStatusResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type ResumeScheduleCallback = (error: (Error|null), response?: fermata.v1.ScheduleStatusResponse) => void;
+            type ResumeSchedule = {
+              (request: fermata.v1.IScheduleRef, callback: fermata.v1.Schedules.ResumeScheduleCallback): void;
+              (request: fermata.v1.IScheduleRef): Promise<fermata.v1.ScheduleStatusResponse>;
+              readonly name: "ResumeSchedule";
+              readonly path: "/fermata.v1.Schedules/ResumeSchedule";
+              readonly requestType: "ScheduleRef";
+              readonly responseType: "ScheduleStatusResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type TriggerScheduleCallback = (error: (Error|null), response?: fermata.v1.TriggerScheduleResponse) => void;
+            type TriggerSchedule = {
+              (request: fermata.v1.IScheduleRef, callback: fermata.v1.Schedules.TriggerScheduleCallback): void;
+              (request: fermata.v1.IScheduleRef): Promise<fermata.v1.TriggerScheduleResponse>;
+              readonly name: "TriggerSchedule";
+              readonly path: "/fermata.v1.Schedules/TriggerSchedule";
+              readonly requestType: "ScheduleRef";
+              readonly responseType: "TriggerScheduleResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type DeleteScheduleCallback = (error: (Error|null), response?: fermata.v1.ScheduleStatusResponse) => void;
+            type DeleteSchedule = {
+              (request: fermata.v1.IScheduleRef, callback: fermata.v1.Schedules.DeleteScheduleCallback): void;
+              (request: fermata.v1.IScheduleRef): Promise<fermata.v1.ScheduleStatusResponse>;
+              readonly name: "DeleteSchedule";
+              readonly path: "/fermata.v1.Schedules/DeleteSchedule";
+              readonly requestType: "ScheduleRef";
+              readonly responseType: "ScheduleStatusResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+        }
+
+        enum CatchUp {
+            CATCH_UP_UNSPECIFIED = 0,
+            CATCH_UP_NONE = 1,
+            CATCH_UP_LATEST = 2,
+            CATCH_UP_ALL = 3
+        }
+
+        enum DstPolicy {
+            DST_POLICY_UNSPECIFIED = 0,
+            DST_POLICY_ONCE = 1,
+            DST_POLICY_BOTH = 2
+        }
+
+        interface IScheduleDefinition extends fermata.v1.ScheduleDefinition.$Properties {
+        }
+
+        class ScheduleDefinition {
+            constructor(properties?: fermata.v1.ScheduleDefinition.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            name: string;
+            spec: string;
+            timeZone: string;
+            payload: Uint8Array;
+            headers: { [k: string]: string };
+            keyTemplate: string;
+            startAtMs: Long;
+            endAtMs: Long;
+            jitterMs: Long;
+            catchUp: fermata.v1.CatchUp;
+            dstPolicy: fermata.v1.DstPolicy;
+            misfireThresholdMs: Long;
+            paused: boolean;
+            static create(properties: fermata.v1.ScheduleDefinition.$Shape): fermata.v1.ScheduleDefinition & fermata.v1.ScheduleDefinition.$Shape;
+            static create(properties?: fermata.v1.ScheduleDefinition.$Properties): fermata.v1.ScheduleDefinition;
+            static encode(message: fermata.v1.ScheduleDefinition.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ScheduleDefinition & fermata.v1.ScheduleDefinition.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ScheduleDefinition {
+            interface $Properties {
+                topic?: (string|null);
+                name?: (string|null);
+                spec?: (string|null);
+                timeZone?: (string|null);
+                payload?: (Uint8Array|null);
+                headers?: ({ [k: string]: string }|null);
+                keyTemplate?: (string|null);
+                startAtMs?: (Long|null);
+                endAtMs?: (Long|null);
+                jitterMs?: (Long|null);
+                catchUp?: (fermata.v1.CatchUp|null);
+                dstPolicy?: (fermata.v1.DstPolicy|null);
+                misfireThresholdMs?: (Long|null);
+                paused?: (boolean|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ScheduleDefinition.$Properties;
+        }
+
+        interface IScheduleRecord extends fermata.v1.ScheduleRecord.$Properties {
+        }
+
+        class ScheduleRecord {
+            constructor(properties?: fermata.v1.ScheduleRecord.$Properties);
+            $unknowns?: Uint8Array[];
+            definition?: (fermata.v1.ScheduleDefinition.$Properties|null);
+            paused: boolean;
+            cursorMs: Long;
+            generation: Long;
+            createdAtMs: Long;
+            updatedAtMs: Long;
+            fired: Long;
+            skipped: Long;
+            lastFiredMs: Long;
+            static create(properties: fermata.v1.ScheduleRecord.$Shape): fermata.v1.ScheduleRecord & fermata.v1.ScheduleRecord.$Shape;
+            static create(properties?: fermata.v1.ScheduleRecord.$Properties): fermata.v1.ScheduleRecord;
+            static encode(message: fermata.v1.ScheduleRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ScheduleRecord & fermata.v1.ScheduleRecord.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ScheduleRecord {
+            interface $Properties {
+                definition?: (fermata.v1.ScheduleDefinition.$Properties|null);
+                paused?: (boolean|null);
+                cursorMs?: (Long|null);
+                generation?: (Long|null);
+                createdAtMs?: (Long|null);
+                updatedAtMs?: (Long|null);
+                fired?: (Long|null);
+                skipped?: (Long|null);
+                lastFiredMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ScheduleRecord.$Properties;
+        }
+
+        interface IScheduleRefCommand extends fermata.v1.ScheduleRefCommand.$Properties {
+        }
+
+        class ScheduleRefCommand {
+            constructor(properties?: fermata.v1.ScheduleRefCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            name: string;
+            static create(properties: fermata.v1.ScheduleRefCommand.$Shape): fermata.v1.ScheduleRefCommand & fermata.v1.ScheduleRefCommand.$Shape;
+            static create(properties?: fermata.v1.ScheduleRefCommand.$Properties): fermata.v1.ScheduleRefCommand;
+            static encode(message: fermata.v1.ScheduleRefCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ScheduleRefCommand & fermata.v1.ScheduleRefCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ScheduleRefCommand {
+            interface $Properties {
+                topic?: (string|null);
+                name?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ScheduleRefCommand.$Properties;
+        }
+
+        interface IScheduleFire extends fermata.v1.ScheduleFire.$Properties {
+        }
+
+        class ScheduleFire {
+            constructor(properties?: fermata.v1.ScheduleFire.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            name: string;
+            generation: Long;
+            afterMs: Long;
+            skipToMs: Long;
+            skipped: number;
+            occurrences: Long[];
+            static create(properties: fermata.v1.ScheduleFire.$Shape): fermata.v1.ScheduleFire & fermata.v1.ScheduleFire.$Shape;
+            static create(properties?: fermata.v1.ScheduleFire.$Properties): fermata.v1.ScheduleFire;
+            static encode(message: fermata.v1.ScheduleFire.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ScheduleFire & fermata.v1.ScheduleFire.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ScheduleFire {
+            interface $Properties {
+                topic?: (string|null);
+                name?: (string|null);
+                generation?: (Long|null);
+                afterMs?: (Long|null);
+                skipToMs?: (Long|null);
+                skipped?: (number|null);
+                occurrences?: (Long[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ScheduleFire.$Properties;
+        }
+
+        interface IFireSchedulesCommand extends fermata.v1.FireSchedulesCommand.$Properties {
+        }
+
+        class FireSchedulesCommand {
+            constructor(properties?: fermata.v1.FireSchedulesCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            fires: fermata.v1.ScheduleFire.$Properties[];
+            firstId: Long;
+            static create(properties: fermata.v1.FireSchedulesCommand.$Shape): fermata.v1.FireSchedulesCommand & fermata.v1.FireSchedulesCommand.$Shape;
+            static create(properties?: fermata.v1.FireSchedulesCommand.$Properties): fermata.v1.FireSchedulesCommand;
+            static encode(message: fermata.v1.FireSchedulesCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.FireSchedulesCommand & fermata.v1.FireSchedulesCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace FireSchedulesCommand {
+            interface $Properties {
+                fires?: (fermata.v1.ScheduleFire.$Properties[]|null);
+                firstId?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.FireSchedulesCommand.$Properties;
+        }
+
+        interface IScheduleCommand extends fermata.v1.ScheduleCommand.$Properties {
+        }
+
+        class ScheduleCommand {
+            constructor(properties?: fermata.v1.ScheduleCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            upsert?: (fermata.v1.ScheduleDefinition.$Properties|null);
+            delete?: (fermata.v1.ScheduleRefCommand.$Properties|null);
+            pause?: (fermata.v1.ScheduleRefCommand.$Properties|null);
+            resume?: (fermata.v1.ScheduleRefCommand.$Properties|null);
+            trigger?: (fermata.v1.TriggerScheduleCommand.$Properties|null);
+            fire?: (fermata.v1.FireSchedulesCommand.$Properties|null);
+            op?: ("upsert"|"delete"|"pause"|"resume"|"trigger"|"fire");
+            static create(properties: fermata.v1.ScheduleCommand.$Shape): fermata.v1.ScheduleCommand & fermata.v1.ScheduleCommand.$Shape;
+            static create(properties?: fermata.v1.ScheduleCommand.$Properties): fermata.v1.ScheduleCommand;
+            static encode(message: fermata.v1.ScheduleCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ScheduleCommand & fermata.v1.ScheduleCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ScheduleCommand {
+            interface $Properties {
+                upsert?: (fermata.v1.ScheduleDefinition.$Properties|null);
+                "delete"?: (fermata.v1.ScheduleRefCommand.$Properties|null);
+                pause?: (fermata.v1.ScheduleRefCommand.$Properties|null);
+                resume?: (fermata.v1.ScheduleRefCommand.$Properties|null);
+                trigger?: (fermata.v1.TriggerScheduleCommand.$Properties|null);
+                fire?: (fermata.v1.FireSchedulesCommand.$Properties|null);
+                op?: ("upsert"|"delete"|"pause"|"resume"|"trigger"|"fire");
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              upsert?: fermata.v1.ScheduleDefinition.$Shape|null;
+              "delete"?: fermata.v1.ScheduleRefCommand.$Shape|null;
+              pause?: fermata.v1.ScheduleRefCommand.$Shape|null;
+              resume?: fermata.v1.ScheduleRefCommand.$Shape|null;
+              trigger?: fermata.v1.TriggerScheduleCommand.$Shape|null;
+              fire?: fermata.v1.FireSchedulesCommand.$Shape|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ op?: undefined; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null }|{ op?: "upsert"; upsert: fermata.v1.ScheduleDefinition.$Shape; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null }|{ op?: "delete"; upsert?: null; "delete": fermata.v1.ScheduleRefCommand.$Shape; pause?: null; resume?: null; trigger?: null; fire?: null }|{ op?: "pause"; upsert?: null; "delete"?: null; pause: fermata.v1.ScheduleRefCommand.$Shape; resume?: null; trigger?: null; fire?: null }|{ op?: "resume"; upsert?: null; "delete"?: null; pause?: null; resume: fermata.v1.ScheduleRefCommand.$Shape; trigger?: null; fire?: null }|{ op?: "trigger"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger: fermata.v1.TriggerScheduleCommand.$Shape; fire?: null }|{ op?: "fire"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire: fermata.v1.FireSchedulesCommand.$Shape })
+            );
+        }
+
+        interface ITriggerScheduleCommand extends fermata.v1.TriggerScheduleCommand.$Properties {
+        }
+
+        class TriggerScheduleCommand {
+            constructor(properties?: fermata.v1.TriggerScheduleCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            name: string;
+            firstId: Long;
+            static create(properties: fermata.v1.TriggerScheduleCommand.$Shape): fermata.v1.TriggerScheduleCommand & fermata.v1.TriggerScheduleCommand.$Shape;
+            static create(properties?: fermata.v1.TriggerScheduleCommand.$Properties): fermata.v1.TriggerScheduleCommand;
+            static encode(message: fermata.v1.TriggerScheduleCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.TriggerScheduleCommand & fermata.v1.TriggerScheduleCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TriggerScheduleCommand {
+            interface $Properties {
+                topic?: (string|null);
+                name?: (string|null);
+                firstId?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.TriggerScheduleCommand.$Properties;
+        }
+
+        interface ISchedule extends fermata.v1.Schedule.$Properties {
+        }
+
+        class Schedule {
+            constructor(properties?: fermata.v1.Schedule.$Properties);
+            $unknowns?: Uint8Array[];
+            definition?: (fermata.v1.ScheduleDefinition.$Properties|null);
+            paused: boolean;
+            createdAtMs: Long;
+            updatedAtMs: Long;
+            fired: Long;
+            skipped: Long;
+            lastFiredMs: Long;
+            nextFireMs: Long[];
+            static create(properties: fermata.v1.Schedule.$Shape): fermata.v1.Schedule & fermata.v1.Schedule.$Shape;
+            static create(properties?: fermata.v1.Schedule.$Properties): fermata.v1.Schedule;
+            static encode(message: fermata.v1.Schedule.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.Schedule & fermata.v1.Schedule.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Schedule {
+            interface $Properties {
+                definition?: (fermata.v1.ScheduleDefinition.$Properties|null);
+                paused?: (boolean|null);
+                createdAtMs?: (Long|null);
+                updatedAtMs?: (Long|null);
+                fired?: (Long|null);
+                skipped?: (Long|null);
+                lastFiredMs?: (Long|null);
+                nextFireMs?: (Long[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.Schedule.$Properties;
+        }
+
+        interface IUpsertScheduleRequest extends fermata.v1.UpsertScheduleRequest.$Properties {
+        }
+
+        class UpsertScheduleRequest {
+            constructor(properties?: fermata.v1.UpsertScheduleRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            schedule?: (fermata.v1.ScheduleDefinition.$Properties|null);
+            static create(properties: fermata.v1.UpsertScheduleRequest.$Shape): fermata.v1.UpsertScheduleRequest & fermata.v1.UpsertScheduleRequest.$Shape;
+            static create(properties?: fermata.v1.UpsertScheduleRequest.$Properties): fermata.v1.UpsertScheduleRequest;
+            static encode(message: fermata.v1.UpsertScheduleRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.UpsertScheduleRequest & fermata.v1.UpsertScheduleRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpsertScheduleRequest {
+            interface $Properties {
+                schedule?: (fermata.v1.ScheduleDefinition.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.UpsertScheduleRequest.$Properties;
+        }
+
+        interface IUpsertScheduleResponse extends fermata.v1.UpsertScheduleResponse.$Properties {
+        }
+
+        class UpsertScheduleResponse {
+            constructor(properties?: fermata.v1.UpsertScheduleResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            schedule?: (fermata.v1.Schedule.$Properties|null);
+            created: boolean;
+            static create(properties: fermata.v1.UpsertScheduleResponse.$Shape): fermata.v1.UpsertScheduleResponse & fermata.v1.UpsertScheduleResponse.$Shape;
+            static create(properties?: fermata.v1.UpsertScheduleResponse.$Properties): fermata.v1.UpsertScheduleResponse;
+            static encode(message: fermata.v1.UpsertScheduleResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.UpsertScheduleResponse & fermata.v1.UpsertScheduleResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpsertScheduleResponse {
+            interface $Properties {
+                schedule?: (fermata.v1.Schedule.$Properties|null);
+                created?: (boolean|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.UpsertScheduleResponse.$Properties;
+        }
+
+        interface IGetScheduleRequest extends fermata.v1.GetScheduleRequest.$Properties {
+        }
+
+        class GetScheduleRequest {
+            constructor(properties?: fermata.v1.GetScheduleRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            name: string;
+            next: number;
+            static create(properties: fermata.v1.GetScheduleRequest.$Shape): fermata.v1.GetScheduleRequest & fermata.v1.GetScheduleRequest.$Shape;
+            static create(properties?: fermata.v1.GetScheduleRequest.$Properties): fermata.v1.GetScheduleRequest;
+            static encode(message: fermata.v1.GetScheduleRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GetScheduleRequest & fermata.v1.GetScheduleRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetScheduleRequest {
+            interface $Properties {
+                topic?: (string|null);
+                name?: (string|null);
+                next?: (number|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GetScheduleRequest.$Properties;
+        }
+
+        interface IGetScheduleResponse extends fermata.v1.GetScheduleResponse.$Properties {
+        }
+
+        class GetScheduleResponse {
+            constructor(properties?: fermata.v1.GetScheduleResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            schedule?: (fermata.v1.Schedule.$Properties|null);
+            static create(properties: fermata.v1.GetScheduleResponse.$Shape): fermata.v1.GetScheduleResponse & fermata.v1.GetScheduleResponse.$Shape;
+            static create(properties?: fermata.v1.GetScheduleResponse.$Properties): fermata.v1.GetScheduleResponse;
+            static encode(message: fermata.v1.GetScheduleResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GetScheduleResponse & fermata.v1.GetScheduleResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetScheduleResponse {
+            interface $Properties {
+                schedule?: (fermata.v1.Schedule.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GetScheduleResponse.$Properties;
+        }
+
+        interface IListSchedulesRequest extends fermata.v1.ListSchedulesRequest.$Properties {
+        }
+
+        class ListSchedulesRequest {
+            constructor(properties?: fermata.v1.ListSchedulesRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            afterName: string;
+            limit: number;
+            next: number;
+            static create(properties: fermata.v1.ListSchedulesRequest.$Shape): fermata.v1.ListSchedulesRequest & fermata.v1.ListSchedulesRequest.$Shape;
+            static create(properties?: fermata.v1.ListSchedulesRequest.$Properties): fermata.v1.ListSchedulesRequest;
+            static encode(message: fermata.v1.ListSchedulesRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ListSchedulesRequest & fermata.v1.ListSchedulesRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListSchedulesRequest {
+            interface $Properties {
+                topic?: (string|null);
+                afterName?: (string|null);
+                limit?: (number|null);
+                next?: (number|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ListSchedulesRequest.$Properties;
+        }
+
+        interface IListSchedulesResponse extends fermata.v1.ListSchedulesResponse.$Properties {
+        }
+
+        class ListSchedulesResponse {
+            constructor(properties?: fermata.v1.ListSchedulesResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            schedules: fermata.v1.Schedule.$Properties[];
+            static create(properties: fermata.v1.ListSchedulesResponse.$Shape): fermata.v1.ListSchedulesResponse & fermata.v1.ListSchedulesResponse.$Shape;
+            static create(properties?: fermata.v1.ListSchedulesResponse.$Properties): fermata.v1.ListSchedulesResponse;
+            static encode(message: fermata.v1.ListSchedulesResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ListSchedulesResponse & fermata.v1.ListSchedulesResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListSchedulesResponse {
+            interface $Properties {
+                schedules?: (fermata.v1.Schedule.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ListSchedulesResponse.$Properties;
+        }
+
+        interface IScheduleRef extends fermata.v1.ScheduleRef.$Properties {
+        }
+
+        class ScheduleRef {
+            constructor(properties?: fermata.v1.ScheduleRef.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            name: string;
+            static create(properties: fermata.v1.ScheduleRef.$Shape): fermata.v1.ScheduleRef & fermata.v1.ScheduleRef.$Shape;
+            static create(properties?: fermata.v1.ScheduleRef.$Properties): fermata.v1.ScheduleRef;
+            static encode(message: fermata.v1.ScheduleRef.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ScheduleRef & fermata.v1.ScheduleRef.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ScheduleRef {
+            interface $Properties {
+                topic?: (string|null);
+                name?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ScheduleRef.$Properties;
+        }
+
+        enum ScheduleStatus {
+            SCHEDULE_STATUS_UNSPECIFIED = 0,
+            SCHEDULE_STATUS_DONE = 1,
+            SCHEDULE_STATUS_NOT_FOUND = 2,
+            SCHEDULE_STATUS_UNCHANGED = 3
+        }
+
+        interface IScheduleStatusResponse extends fermata.v1.ScheduleStatusResponse.$Properties {
+        }
+
+        class ScheduleStatusResponse {
+            constructor(properties?: fermata.v1.ScheduleStatusResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            status: fermata.v1.ScheduleStatus;
+            schedule?: (fermata.v1.Schedule.$Properties|null);
+            static create(properties: fermata.v1.ScheduleStatusResponse.$Shape): fermata.v1.ScheduleStatusResponse & fermata.v1.ScheduleStatusResponse.$Shape;
+            static create(properties?: fermata.v1.ScheduleStatusResponse.$Properties): fermata.v1.ScheduleStatusResponse;
+            static encode(message: fermata.v1.ScheduleStatusResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ScheduleStatusResponse & fermata.v1.ScheduleStatusResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ScheduleStatusResponse {
+            interface $Properties {
+                status?: (fermata.v1.ScheduleStatus|null);
+                schedule?: (fermata.v1.Schedule.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ScheduleStatusResponse.$Properties;
+        }
+
+        interface ITriggerScheduleResponse extends fermata.v1.TriggerScheduleResponse.$Properties {
+        }
+
+        class TriggerScheduleResponse {
+            constructor(properties?: fermata.v1.TriggerScheduleResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            status: fermata.v1.ScheduleStatus;
+            id: Long;
+            dueAtMs: Long;
+            static create(properties: fermata.v1.TriggerScheduleResponse.$Shape): fermata.v1.TriggerScheduleResponse & fermata.v1.TriggerScheduleResponse.$Shape;
+            static create(properties?: fermata.v1.TriggerScheduleResponse.$Properties): fermata.v1.TriggerScheduleResponse;
+            static encode(message: fermata.v1.TriggerScheduleResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.TriggerScheduleResponse & fermata.v1.TriggerScheduleResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TriggerScheduleResponse {
+            interface $Properties {
+                status?: (fermata.v1.ScheduleStatus|null);
+                id?: (Long|null);
+                dueAtMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.TriggerScheduleResponse.$Properties;
         }
 
         class Raft extends $protobuf.rpc.Service {

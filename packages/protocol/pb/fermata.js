@@ -7654,11 +7654,12 @@ export const fermata = $root.fermata = (() => {
             Command.prototype.deleteTopic = null;
             Command.prototype.createGroup = null;
             Command.prototype.deleteGroup = null;
+            Command.prototype.schedule = null;
 
             let $oneOfFields;
 
             $Object.defineProperty(Command.prototype, "kind", {
-                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup"]),
+                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup", "schedule"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -7703,6 +7704,8 @@ export const fermata = $root.fermata = (() => {
                     $root.fermata.v1.CreateGroupCommand.encode(message.createGroup, writer.uint32(178).fork(), _depth + 1).ldelim();
                 if (message.deleteGroup != null && $Object.hasOwnProperty.call(message, "deleteGroup"))
                     $root.fermata.v1.DeleteGroupCommand.encode(message.deleteGroup, writer.uint32(186).fork(), _depth + 1).ldelim();
+                if (message.schedule != null && $Object.hasOwnProperty.call(message, "schedule"))
+                    $root.fermata.v1.ScheduleCommand.encode(message.schedule, writer.uint32(322).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -7841,6 +7844,13 @@ export const fermata = $root.fermata = (() => {
                                 break;
                             message.deleteGroup = $root.fermata.v1.DeleteGroupCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.deleteGroup);
                             message.kind = "deleteGroup";
+                            continue;
+                        }
+                    case 40: {
+                            if (wireType !== 2)
+                                break;
+                            message.schedule = $root.fermata.v1.ScheduleCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.schedule);
+                            message.kind = "schedule";
                             continue;
                         }
                     }
@@ -9665,6 +9675,2358 @@ export const fermata = $root.fermata = (() => {
             };
 
             return DeleteGroupCommand;
+        })();
+
+        v1.Schedules = (function() {
+
+            const Schedules = function(rpcImpl, requestDelimited, responseDelimited) {
+                $protobuf.rpc.Service.call(this, rpcImpl, requestDelimited, responseDelimited);
+            };
+
+            $Object.defineProperty(Schedules.prototype = $Object.create($protobuf.rpc.Service.prototype), "constructor", { value: Schedules, writable: true, enumerable: false, configurable: true });
+
+            Schedules.create = function(rpcImpl, requestDelimited, responseDelimited) {
+                return new this(rpcImpl, requestDelimited, responseDelimited);
+            };
+
+
+
+            $Object.defineProperties(Schedules.prototype.upsertSchedule = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Schedules.prototype.upsertSchedule, $root.fermata.v1.UpsertScheduleRequest, $root.fermata.v1.UpsertScheduleResponse, request, callback);
+            }, {
+                name: { value: "UpsertSchedule" },
+                path: { value: "/fermata.v1.Schedules/UpsertSchedule" },
+                requestType: { value: "UpsertScheduleRequest" },
+                responseType: { value: "UpsertScheduleResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Schedules.prototype.getSchedule = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Schedules.prototype.getSchedule, $root.fermata.v1.GetScheduleRequest, $root.fermata.v1.GetScheduleResponse, request, callback);
+            }, {
+                name: { value: "GetSchedule" },
+                path: { value: "/fermata.v1.Schedules/GetSchedule" },
+                requestType: { value: "GetScheduleRequest" },
+                responseType: { value: "GetScheduleResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Schedules.prototype.listSchedules = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Schedules.prototype.listSchedules, $root.fermata.v1.ListSchedulesRequest, $root.fermata.v1.ListSchedulesResponse, request, callback);
+            }, {
+                name: { value: "ListSchedules" },
+                path: { value: "/fermata.v1.Schedules/ListSchedules" },
+                requestType: { value: "ListSchedulesRequest" },
+                responseType: { value: "ListSchedulesResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Schedules.prototype.pauseSchedule = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Schedules.prototype.pauseSchedule, $root.fermata.v1.ScheduleRef, $root.fermata.v1.ScheduleStatusResponse, request, callback);
+            }, {
+                name: { value: "PauseSchedule" },
+                path: { value: "/fermata.v1.Schedules/PauseSchedule" },
+                requestType: { value: "ScheduleRef" },
+                responseType: { value: "ScheduleStatusResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Schedules.prototype.resumeSchedule = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Schedules.prototype.resumeSchedule, $root.fermata.v1.ScheduleRef, $root.fermata.v1.ScheduleStatusResponse, request, callback);
+            }, {
+                name: { value: "ResumeSchedule" },
+                path: { value: "/fermata.v1.Schedules/ResumeSchedule" },
+                requestType: { value: "ScheduleRef" },
+                responseType: { value: "ScheduleStatusResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Schedules.prototype.triggerSchedule = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Schedules.prototype.triggerSchedule, $root.fermata.v1.ScheduleRef, $root.fermata.v1.TriggerScheduleResponse, request, callback);
+            }, {
+                name: { value: "TriggerSchedule" },
+                path: { value: "/fermata.v1.Schedules/TriggerSchedule" },
+                requestType: { value: "ScheduleRef" },
+                responseType: { value: "TriggerScheduleResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
+            $Object.defineProperties(Schedules.prototype.deleteSchedule = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Schedules.prototype.deleteSchedule, $root.fermata.v1.ScheduleRef, $root.fermata.v1.ScheduleStatusResponse, request, callback);
+            }, {
+                name: { value: "DeleteSchedule" },
+                path: { value: "/fermata.v1.Schedules/DeleteSchedule" },
+                requestType: { value: "ScheduleRef" },
+                responseType: { value: "ScheduleStatusResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            return Schedules;
+        })();
+
+        v1.CatchUp = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "CATCH_UP_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "CATCH_UP_NONE"] = 1;
+            values[valuesById[2] = "CATCH_UP_LATEST"] = 2;
+            values[valuesById[3] = "CATCH_UP_ALL"] = 3;
+            return values;
+        })();
+
+        v1.DstPolicy = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "DST_POLICY_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "DST_POLICY_ONCE"] = 1;
+            values[valuesById[2] = "DST_POLICY_BOTH"] = 2;
+            return values;
+        })();
+
+        v1.ScheduleDefinition = (function() {
+
+            const ScheduleDefinition = function (properties) {
+                this.headers = {};
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ScheduleDefinition.prototype.topic = "";
+            ScheduleDefinition.prototype.name = "";
+            ScheduleDefinition.prototype.spec = "";
+            ScheduleDefinition.prototype.timeZone = "";
+            ScheduleDefinition.prototype.payload = $util.newBuffer([]);
+            ScheduleDefinition.prototype.headers = $util.emptyObject;
+            ScheduleDefinition.prototype.keyTemplate = "";
+            ScheduleDefinition.prototype.startAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ScheduleDefinition.prototype.endAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ScheduleDefinition.prototype.jitterMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ScheduleDefinition.prototype.catchUp = 0;
+            ScheduleDefinition.prototype.dstPolicy = 0;
+            ScheduleDefinition.prototype.misfireThresholdMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ScheduleDefinition.prototype.paused = false;
+
+            ScheduleDefinition.create = function(properties) {
+                return new ScheduleDefinition(properties);
+            };
+
+            ScheduleDefinition.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(18).string(message.name);
+                if (message.spec != null && $Object.hasOwnProperty.call(message, "spec") && message.spec !== "")
+                    writer.uint32(26).string(message.spec);
+                if (message.timeZone != null && $Object.hasOwnProperty.call(message, "timeZone") && message.timeZone !== "")
+                    writer.uint32(34).string(message.timeZone);
+                if (message.payload != null && $Object.hasOwnProperty.call(message, "payload") && message.payload.length)
+                    writer.uint32(42).bytes(message.payload);
+                if (message.headers != null && $Object.hasOwnProperty.call(message, "headers"))
+                    for (let keys = $Object.keys(message.headers), i = 0; i < keys.length; ++i)
+                        writer.uint32(50).fork().uint32(10).string(keys[i]).uint32(18).string(message.headers[keys[i]]).ldelim();
+                if (message.keyTemplate != null && $Object.hasOwnProperty.call(message, "keyTemplate") && message.keyTemplate !== "")
+                    writer.uint32(58).string(message.keyTemplate);
+                if (message.startAtMs != null && $Object.hasOwnProperty.call(message, "startAtMs") && (typeof message.startAtMs === "object" ? message.startAtMs.low || message.startAtMs.high : message.startAtMs !== 0))
+                    writer.uint32(64).int64(message.startAtMs);
+                if (message.endAtMs != null && $Object.hasOwnProperty.call(message, "endAtMs") && (typeof message.endAtMs === "object" ? message.endAtMs.low || message.endAtMs.high : message.endAtMs !== 0))
+                    writer.uint32(72).int64(message.endAtMs);
+                if (message.jitterMs != null && $Object.hasOwnProperty.call(message, "jitterMs") && (typeof message.jitterMs === "object" ? message.jitterMs.low || message.jitterMs.high : message.jitterMs !== 0))
+                    writer.uint32(80).int64(message.jitterMs);
+                if (message.catchUp != null && $Object.hasOwnProperty.call(message, "catchUp") && message.catchUp !== 0)
+                    writer.uint32(88).int32(message.catchUp);
+                if (message.dstPolicy != null && $Object.hasOwnProperty.call(message, "dstPolicy") && message.dstPolicy !== 0)
+                    writer.uint32(96).int32(message.dstPolicy);
+                if (message.misfireThresholdMs != null && $Object.hasOwnProperty.call(message, "misfireThresholdMs") && (typeof message.misfireThresholdMs === "object" ? message.misfireThresholdMs.low || message.misfireThresholdMs.high : message.misfireThresholdMs !== 0))
+                    writer.uint32(104).int64(message.misfireThresholdMs);
+                if (message.paused != null && $Object.hasOwnProperty.call(message, "paused") && message.paused !== false)
+                    writer.uint32(112).bool(message.paused);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ScheduleDefinition.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, key, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ScheduleDefinition();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.spec = value;
+                            else
+                                delete message.spec;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.timeZone = value;
+                            else
+                                delete message.timeZone;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.payload = value;
+                            else
+                                delete message.payload;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.headers === $util.emptyObject)
+                                message.headers = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = "";
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 2)
+                                        break;
+                                    value = reader.stringVerify();
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.headers, key);
+                            message.headers[key] = value;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.keyTemplate = value;
+                            else
+                                delete message.keyTemplate;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.startAtMs = value;
+                            else
+                                delete message.startAtMs;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.endAtMs = value;
+                            else
+                                delete message.endAtMs;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.jitterMs = value;
+                            else
+                                delete message.jitterMs;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.catchUp = value;
+                            else
+                                delete message.catchUp;
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.dstPolicy = value;
+                            else
+                                delete message.dstPolicy;
+                            continue;
+                        }
+                    case 13: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.misfireThresholdMs = value;
+                            else
+                                delete message.misfireThresholdMs;
+                            continue;
+                        }
+                    case 14: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.paused = value;
+                            else
+                                delete message.paused;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ScheduleDefinition.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ScheduleDefinition";
+            };
+
+            return ScheduleDefinition;
+        })();
+
+        v1.ScheduleRecord = (function() {
+
+            const ScheduleRecord = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ScheduleRecord.prototype.definition = null;
+            ScheduleRecord.prototype.paused = false;
+            ScheduleRecord.prototype.cursorMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ScheduleRecord.prototype.generation = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            ScheduleRecord.prototype.createdAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ScheduleRecord.prototype.updatedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ScheduleRecord.prototype.fired = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            ScheduleRecord.prototype.skipped = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            ScheduleRecord.prototype.lastFiredMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            ScheduleRecord.create = function(properties) {
+                return new ScheduleRecord(properties);
+            };
+
+            ScheduleRecord.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.definition != null && $Object.hasOwnProperty.call(message, "definition"))
+                    $root.fermata.v1.ScheduleDefinition.encode(message.definition, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.paused != null && $Object.hasOwnProperty.call(message, "paused") && message.paused !== false)
+                    writer.uint32(16).bool(message.paused);
+                if (message.cursorMs != null && $Object.hasOwnProperty.call(message, "cursorMs") && (typeof message.cursorMs === "object" ? message.cursorMs.low || message.cursorMs.high : message.cursorMs !== 0))
+                    writer.uint32(24).int64(message.cursorMs);
+                if (message.generation != null && $Object.hasOwnProperty.call(message, "generation") && (typeof message.generation === "object" ? message.generation.low || message.generation.high : message.generation !== 0))
+                    writer.uint32(32).uint64(message.generation);
+                if (message.createdAtMs != null && $Object.hasOwnProperty.call(message, "createdAtMs") && (typeof message.createdAtMs === "object" ? message.createdAtMs.low || message.createdAtMs.high : message.createdAtMs !== 0))
+                    writer.uint32(40).int64(message.createdAtMs);
+                if (message.updatedAtMs != null && $Object.hasOwnProperty.call(message, "updatedAtMs") && (typeof message.updatedAtMs === "object" ? message.updatedAtMs.low || message.updatedAtMs.high : message.updatedAtMs !== 0))
+                    writer.uint32(48).int64(message.updatedAtMs);
+                if (message.fired != null && $Object.hasOwnProperty.call(message, "fired") && (typeof message.fired === "object" ? message.fired.low || message.fired.high : message.fired !== 0))
+                    writer.uint32(56).uint64(message.fired);
+                if (message.skipped != null && $Object.hasOwnProperty.call(message, "skipped") && (typeof message.skipped === "object" ? message.skipped.low || message.skipped.high : message.skipped !== 0))
+                    writer.uint32(64).uint64(message.skipped);
+                if (message.lastFiredMs != null && $Object.hasOwnProperty.call(message, "lastFiredMs") && (typeof message.lastFiredMs === "object" ? message.lastFiredMs.low || message.lastFiredMs.high : message.lastFiredMs !== 0))
+                    writer.uint32(72).int64(message.lastFiredMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ScheduleRecord.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ScheduleRecord();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.definition = $root.fermata.v1.ScheduleDefinition.decode(reader, reader.size(), $undefined, _depth + 1, message.definition);
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.paused = value;
+                            else
+                                delete message.paused;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.cursorMs = value;
+                            else
+                                delete message.cursorMs;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.generation = value;
+                            else
+                                delete message.generation;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.createdAtMs = value;
+                            else
+                                delete message.createdAtMs;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.updatedAtMs = value;
+                            else
+                                delete message.updatedAtMs;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.fired = value;
+                            else
+                                delete message.fired;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.skipped = value;
+                            else
+                                delete message.skipped;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.lastFiredMs = value;
+                            else
+                                delete message.lastFiredMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ScheduleRecord.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ScheduleRecord";
+            };
+
+            return ScheduleRecord;
+        })();
+
+        v1.ScheduleRefCommand = (function() {
+
+            const ScheduleRefCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ScheduleRefCommand.prototype.topic = "";
+            ScheduleRefCommand.prototype.name = "";
+
+            ScheduleRefCommand.create = function(properties) {
+                return new ScheduleRefCommand(properties);
+            };
+
+            ScheduleRefCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(18).string(message.name);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ScheduleRefCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ScheduleRefCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ScheduleRefCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ScheduleRefCommand";
+            };
+
+            return ScheduleRefCommand;
+        })();
+
+        v1.ScheduleFire = (function() {
+
+            const ScheduleFire = function (properties) {
+                this.occurrences = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ScheduleFire.prototype.topic = "";
+            ScheduleFire.prototype.name = "";
+            ScheduleFire.prototype.generation = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            ScheduleFire.prototype.afterMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ScheduleFire.prototype.skipToMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ScheduleFire.prototype.skipped = 0;
+            ScheduleFire.prototype.occurrences = $util.emptyArray;
+
+            ScheduleFire.create = function(properties) {
+                return new ScheduleFire(properties);
+            };
+
+            ScheduleFire.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(18).string(message.name);
+                if (message.generation != null && $Object.hasOwnProperty.call(message, "generation") && (typeof message.generation === "object" ? message.generation.low || message.generation.high : message.generation !== 0))
+                    writer.uint32(24).uint64(message.generation);
+                if (message.afterMs != null && $Object.hasOwnProperty.call(message, "afterMs") && (typeof message.afterMs === "object" ? message.afterMs.low || message.afterMs.high : message.afterMs !== 0))
+                    writer.uint32(32).int64(message.afterMs);
+                if (message.skipToMs != null && $Object.hasOwnProperty.call(message, "skipToMs") && (typeof message.skipToMs === "object" ? message.skipToMs.low || message.skipToMs.high : message.skipToMs !== 0))
+                    writer.uint32(40).int64(message.skipToMs);
+                if (message.skipped != null && $Object.hasOwnProperty.call(message, "skipped") && message.skipped !== 0)
+                    writer.uint32(48).uint32(message.skipped);
+                if (message.occurrences != null && message.occurrences.length)
+                    writer.uint32(58).int64s(message.occurrences);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ScheduleFire.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ScheduleFire();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.generation = value;
+                            else
+                                delete message.generation;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.afterMs = value;
+                            else
+                                delete message.afterMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.skipToMs = value;
+                            else
+                                delete message.skipToMs;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.skipped = value;
+                            else
+                                delete message.skipped;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType === 2) {
+                                if (!(message.occurrences && message.occurrences.length))
+                                    message.occurrences = [];
+                                reader.int64s(message.occurrences);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.occurrences && message.occurrences.length))
+                                message.occurrences = [];
+                            message.occurrences.push(reader.int64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ScheduleFire.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ScheduleFire";
+            };
+
+            return ScheduleFire;
+        })();
+
+        v1.FireSchedulesCommand = (function() {
+
+            const FireSchedulesCommand = function (properties) {
+                this.fires = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            FireSchedulesCommand.prototype.fires = $util.emptyArray;
+            FireSchedulesCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            FireSchedulesCommand.create = function(properties) {
+                return new FireSchedulesCommand(properties);
+            };
+
+            FireSchedulesCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.fires != null && message.fires.length)
+                    for (let i = 0; i < message.fires.length; ++i)
+                        $root.fermata.v1.ScheduleFire.encode(message.fires[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.firstId != null && $Object.hasOwnProperty.call(message, "firstId") && (typeof message.firstId === "object" ? message.firstId.low || message.firstId.high : message.firstId !== 0))
+                    writer.uint32(16).uint64(message.firstId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            FireSchedulesCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.FireSchedulesCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.fires && message.fires.length))
+                                message.fires = [];
+                            message.fires.push($root.fermata.v1.ScheduleFire.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.firstId = value;
+                            else
+                                delete message.firstId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            FireSchedulesCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.FireSchedulesCommand";
+            };
+
+            return FireSchedulesCommand;
+        })();
+
+        v1.ScheduleCommand = (function() {
+
+            const ScheduleCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ScheduleCommand.prototype.upsert = null;
+            ScheduleCommand.prototype["delete"] = null;
+            ScheduleCommand.prototype.pause = null;
+            ScheduleCommand.prototype.resume = null;
+            ScheduleCommand.prototype.trigger = null;
+            ScheduleCommand.prototype.fire = null;
+
+            let $oneOfFields;
+
+            $Object.defineProperty(ScheduleCommand.prototype, "op", {
+                get: $util.oneOfGetter($oneOfFields = ["upsert", "delete", "pause", "resume", "trigger", "fire"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            ScheduleCommand.create = function(properties) {
+                return new ScheduleCommand(properties);
+            };
+
+            ScheduleCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.upsert != null && $Object.hasOwnProperty.call(message, "upsert"))
+                    $root.fermata.v1.ScheduleDefinition.encode(message.upsert, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message["delete"] != null && $Object.hasOwnProperty.call(message, "delete"))
+                    $root.fermata.v1.ScheduleRefCommand.encode(message["delete"], writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.pause != null && $Object.hasOwnProperty.call(message, "pause"))
+                    $root.fermata.v1.ScheduleRefCommand.encode(message.pause, writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.resume != null && $Object.hasOwnProperty.call(message, "resume"))
+                    $root.fermata.v1.ScheduleRefCommand.encode(message.resume, writer.uint32(34).fork(), _depth + 1).ldelim();
+                if (message.trigger != null && $Object.hasOwnProperty.call(message, "trigger"))
+                    $root.fermata.v1.TriggerScheduleCommand.encode(message.trigger, writer.uint32(42).fork(), _depth + 1).ldelim();
+                if (message.fire != null && $Object.hasOwnProperty.call(message, "fire"))
+                    $root.fermata.v1.FireSchedulesCommand.encode(message.fire, writer.uint32(50).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ScheduleCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ScheduleCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.upsert = $root.fermata.v1.ScheduleDefinition.decode(reader, reader.size(), $undefined, _depth + 1, message.upsert);
+                            message.op = "upsert";
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message["delete"] = $root.fermata.v1.ScheduleRefCommand.decode(reader, reader.size(), $undefined, _depth + 1, message["delete"]);
+                            message.op = "delete";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.pause = $root.fermata.v1.ScheduleRefCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.pause);
+                            message.op = "pause";
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            message.resume = $root.fermata.v1.ScheduleRefCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.resume);
+                            message.op = "resume";
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            message.trigger = $root.fermata.v1.TriggerScheduleCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.trigger);
+                            message.op = "trigger";
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            message.fire = $root.fermata.v1.FireSchedulesCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.fire);
+                            message.op = "fire";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ScheduleCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ScheduleCommand";
+            };
+
+            return ScheduleCommand;
+        })();
+
+        v1.TriggerScheduleCommand = (function() {
+
+            const TriggerScheduleCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            TriggerScheduleCommand.prototype.topic = "";
+            TriggerScheduleCommand.prototype.name = "";
+            TriggerScheduleCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            TriggerScheduleCommand.create = function(properties) {
+                return new TriggerScheduleCommand(properties);
+            };
+
+            TriggerScheduleCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(18).string(message.name);
+                if (message.firstId != null && $Object.hasOwnProperty.call(message, "firstId") && (typeof message.firstId === "object" ? message.firstId.low || message.firstId.high : message.firstId !== 0))
+                    writer.uint32(24).uint64(message.firstId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            TriggerScheduleCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.TriggerScheduleCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.firstId = value;
+                            else
+                                delete message.firstId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            TriggerScheduleCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.TriggerScheduleCommand";
+            };
+
+            return TriggerScheduleCommand;
+        })();
+
+        v1.Schedule = (function() {
+
+            const Schedule = function (properties) {
+                this.nextFireMs = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            Schedule.prototype.definition = null;
+            Schedule.prototype.paused = false;
+            Schedule.prototype.createdAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Schedule.prototype.updatedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Schedule.prototype.fired = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            Schedule.prototype.skipped = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            Schedule.prototype.lastFiredMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Schedule.prototype.nextFireMs = $util.emptyArray;
+
+            Schedule.create = function(properties) {
+                return new Schedule(properties);
+            };
+
+            Schedule.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.definition != null && $Object.hasOwnProperty.call(message, "definition"))
+                    $root.fermata.v1.ScheduleDefinition.encode(message.definition, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.paused != null && $Object.hasOwnProperty.call(message, "paused") && message.paused !== false)
+                    writer.uint32(16).bool(message.paused);
+                if (message.createdAtMs != null && $Object.hasOwnProperty.call(message, "createdAtMs") && (typeof message.createdAtMs === "object" ? message.createdAtMs.low || message.createdAtMs.high : message.createdAtMs !== 0))
+                    writer.uint32(24).int64(message.createdAtMs);
+                if (message.updatedAtMs != null && $Object.hasOwnProperty.call(message, "updatedAtMs") && (typeof message.updatedAtMs === "object" ? message.updatedAtMs.low || message.updatedAtMs.high : message.updatedAtMs !== 0))
+                    writer.uint32(32).int64(message.updatedAtMs);
+                if (message.fired != null && $Object.hasOwnProperty.call(message, "fired") && (typeof message.fired === "object" ? message.fired.low || message.fired.high : message.fired !== 0))
+                    writer.uint32(40).uint64(message.fired);
+                if (message.skipped != null && $Object.hasOwnProperty.call(message, "skipped") && (typeof message.skipped === "object" ? message.skipped.low || message.skipped.high : message.skipped !== 0))
+                    writer.uint32(48).uint64(message.skipped);
+                if (message.lastFiredMs != null && $Object.hasOwnProperty.call(message, "lastFiredMs") && (typeof message.lastFiredMs === "object" ? message.lastFiredMs.low || message.lastFiredMs.high : message.lastFiredMs !== 0))
+                    writer.uint32(56).int64(message.lastFiredMs);
+                if (message.nextFireMs != null && message.nextFireMs.length)
+                    writer.uint32(66).int64s(message.nextFireMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            Schedule.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.Schedule();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.definition = $root.fermata.v1.ScheduleDefinition.decode(reader, reader.size(), $undefined, _depth + 1, message.definition);
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.paused = value;
+                            else
+                                delete message.paused;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.createdAtMs = value;
+                            else
+                                delete message.createdAtMs;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.updatedAtMs = value;
+                            else
+                                delete message.updatedAtMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.fired = value;
+                            else
+                                delete message.fired;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.skipped = value;
+                            else
+                                delete message.skipped;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.lastFiredMs = value;
+                            else
+                                delete message.lastFiredMs;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType === 2) {
+                                if (!(message.nextFireMs && message.nextFireMs.length))
+                                    message.nextFireMs = [];
+                                reader.int64s(message.nextFireMs);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.nextFireMs && message.nextFireMs.length))
+                                message.nextFireMs = [];
+                            message.nextFireMs.push(reader.int64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            Schedule.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.Schedule";
+            };
+
+            return Schedule;
+        })();
+
+        v1.UpsertScheduleRequest = (function() {
+
+            const UpsertScheduleRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            UpsertScheduleRequest.prototype.schedule = null;
+
+            UpsertScheduleRequest.create = function(properties) {
+                return new UpsertScheduleRequest(properties);
+            };
+
+            UpsertScheduleRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.schedule != null && $Object.hasOwnProperty.call(message, "schedule"))
+                    $root.fermata.v1.ScheduleDefinition.encode(message.schedule, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            UpsertScheduleRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.UpsertScheduleRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.schedule = $root.fermata.v1.ScheduleDefinition.decode(reader, reader.size(), $undefined, _depth + 1, message.schedule);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            UpsertScheduleRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.UpsertScheduleRequest";
+            };
+
+            return UpsertScheduleRequest;
+        })();
+
+        v1.UpsertScheduleResponse = (function() {
+
+            const UpsertScheduleResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            UpsertScheduleResponse.prototype.schedule = null;
+            UpsertScheduleResponse.prototype.created = false;
+
+            UpsertScheduleResponse.create = function(properties) {
+                return new UpsertScheduleResponse(properties);
+            };
+
+            UpsertScheduleResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.schedule != null && $Object.hasOwnProperty.call(message, "schedule"))
+                    $root.fermata.v1.Schedule.encode(message.schedule, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.created != null && $Object.hasOwnProperty.call(message, "created") && message.created !== false)
+                    writer.uint32(16).bool(message.created);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            UpsertScheduleResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.UpsertScheduleResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.schedule = $root.fermata.v1.Schedule.decode(reader, reader.size(), $undefined, _depth + 1, message.schedule);
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.created = value;
+                            else
+                                delete message.created;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            UpsertScheduleResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.UpsertScheduleResponse";
+            };
+
+            return UpsertScheduleResponse;
+        })();
+
+        v1.GetScheduleRequest = (function() {
+
+            const GetScheduleRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GetScheduleRequest.prototype.topic = "";
+            GetScheduleRequest.prototype.name = "";
+            GetScheduleRequest.prototype.next = 0;
+
+            GetScheduleRequest.create = function(properties) {
+                return new GetScheduleRequest(properties);
+            };
+
+            GetScheduleRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(18).string(message.name);
+                if (message.next != null && $Object.hasOwnProperty.call(message, "next") && message.next !== 0)
+                    writer.uint32(24).uint32(message.next);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GetScheduleRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GetScheduleRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.next = value;
+                            else
+                                delete message.next;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GetScheduleRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GetScheduleRequest";
+            };
+
+            return GetScheduleRequest;
+        })();
+
+        v1.GetScheduleResponse = (function() {
+
+            const GetScheduleResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GetScheduleResponse.prototype.schedule = null;
+
+            GetScheduleResponse.create = function(properties) {
+                return new GetScheduleResponse(properties);
+            };
+
+            GetScheduleResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.schedule != null && $Object.hasOwnProperty.call(message, "schedule"))
+                    $root.fermata.v1.Schedule.encode(message.schedule, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GetScheduleResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GetScheduleResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.schedule = $root.fermata.v1.Schedule.decode(reader, reader.size(), $undefined, _depth + 1, message.schedule);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GetScheduleResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GetScheduleResponse";
+            };
+
+            return GetScheduleResponse;
+        })();
+
+        v1.ListSchedulesRequest = (function() {
+
+            const ListSchedulesRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ListSchedulesRequest.prototype.topic = "";
+            ListSchedulesRequest.prototype.afterName = "";
+            ListSchedulesRequest.prototype.limit = 0;
+            ListSchedulesRequest.prototype.next = 0;
+
+            ListSchedulesRequest.create = function(properties) {
+                return new ListSchedulesRequest(properties);
+            };
+
+            ListSchedulesRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.afterName != null && $Object.hasOwnProperty.call(message, "afterName") && message.afterName !== "")
+                    writer.uint32(18).string(message.afterName);
+                if (message.limit != null && $Object.hasOwnProperty.call(message, "limit") && message.limit !== 0)
+                    writer.uint32(24).uint32(message.limit);
+                if (message.next != null && $Object.hasOwnProperty.call(message, "next") && message.next !== 0)
+                    writer.uint32(32).uint32(message.next);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ListSchedulesRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ListSchedulesRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.afterName = value;
+                            else
+                                delete message.afterName;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.limit = value;
+                            else
+                                delete message.limit;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.next = value;
+                            else
+                                delete message.next;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ListSchedulesRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ListSchedulesRequest";
+            };
+
+            return ListSchedulesRequest;
+        })();
+
+        v1.ListSchedulesResponse = (function() {
+
+            const ListSchedulesResponse = function (properties) {
+                this.schedules = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ListSchedulesResponse.prototype.schedules = $util.emptyArray;
+
+            ListSchedulesResponse.create = function(properties) {
+                return new ListSchedulesResponse(properties);
+            };
+
+            ListSchedulesResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.schedules != null && message.schedules.length)
+                    for (let i = 0; i < message.schedules.length; ++i)
+                        $root.fermata.v1.Schedule.encode(message.schedules[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ListSchedulesResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ListSchedulesResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.schedules && message.schedules.length))
+                                message.schedules = [];
+                            message.schedules.push($root.fermata.v1.Schedule.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ListSchedulesResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ListSchedulesResponse";
+            };
+
+            return ListSchedulesResponse;
+        })();
+
+        v1.ScheduleRef = (function() {
+
+            const ScheduleRef = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ScheduleRef.prototype.topic = "";
+            ScheduleRef.prototype.name = "";
+
+            ScheduleRef.create = function(properties) {
+                return new ScheduleRef(properties);
+            };
+
+            ScheduleRef.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(18).string(message.name);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ScheduleRef.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ScheduleRef();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ScheduleRef.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ScheduleRef";
+            };
+
+            return ScheduleRef;
+        })();
+
+        v1.ScheduleStatus = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "SCHEDULE_STATUS_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "SCHEDULE_STATUS_DONE"] = 1;
+            values[valuesById[2] = "SCHEDULE_STATUS_NOT_FOUND"] = 2;
+            values[valuesById[3] = "SCHEDULE_STATUS_UNCHANGED"] = 3;
+            return values;
+        })();
+
+        v1.ScheduleStatusResponse = (function() {
+
+            const ScheduleStatusResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ScheduleStatusResponse.prototype.status = 0;
+            ScheduleStatusResponse.prototype.schedule = null;
+
+            ScheduleStatusResponse.create = function(properties) {
+                return new ScheduleStatusResponse(properties);
+            };
+
+            ScheduleStatusResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.status != null && $Object.hasOwnProperty.call(message, "status") && message.status !== 0)
+                    writer.uint32(8).int32(message.status);
+                if (message.schedule != null && $Object.hasOwnProperty.call(message, "schedule"))
+                    $root.fermata.v1.Schedule.encode(message.schedule, writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ScheduleStatusResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ScheduleStatusResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.status = value;
+                            else
+                                delete message.status;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.schedule = $root.fermata.v1.Schedule.decode(reader, reader.size(), $undefined, _depth + 1, message.schedule);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ScheduleStatusResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ScheduleStatusResponse";
+            };
+
+            return ScheduleStatusResponse;
+        })();
+
+        v1.TriggerScheduleResponse = (function() {
+
+            const TriggerScheduleResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            TriggerScheduleResponse.prototype.status = 0;
+            TriggerScheduleResponse.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            TriggerScheduleResponse.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            TriggerScheduleResponse.create = function(properties) {
+                return new TriggerScheduleResponse(properties);
+            };
+
+            TriggerScheduleResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.status != null && $Object.hasOwnProperty.call(message, "status") && message.status !== 0)
+                    writer.uint32(8).int32(message.status);
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(16).uint64(message.id);
+                if (message.dueAtMs != null && $Object.hasOwnProperty.call(message, "dueAtMs") && (typeof message.dueAtMs === "object" ? message.dueAtMs.low || message.dueAtMs.high : message.dueAtMs !== 0))
+                    writer.uint32(24).int64(message.dueAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            TriggerScheduleResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.TriggerScheduleResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.status = value;
+                            else
+                                delete message.status;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dueAtMs = value;
+                            else
+                                delete message.dueAtMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            TriggerScheduleResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.TriggerScheduleResponse";
+            };
+
+            return TriggerScheduleResponse;
         })();
 
         v1.Raft = (function() {

@@ -7,6 +7,8 @@ import {
   BrokerService,
   type ClusterClient,
   ClusterService,
+  type SchedulesClient,
+  SchedulesService,
 } from './generated/services.js';
 
 export { fermata };
@@ -21,12 +23,14 @@ const definitions = {
   Broker: BrokerService,
   Admin: AdminService,
   Cluster: ClusterService,
+  Schedules: SchedulesService,
 } as const;
 
 interface Clients {
   Broker: BrokerClient;
   Admin: AdminClient;
   Cluster: ClusterClient;
+  Schedules: SchedulesClient;
 }
 
 /** A typed grpc-js client for one of the client-facing services. */

@@ -1,5 +1,5 @@
 // The public client. Over 400 lines: one short method per API call, each documented for users.
-import { type pb, toBigInt, toInt64, v1 } from '@fermata/protocol';
+import { type pb, toBigInt, toInt64, toSafeNumber, v1 } from '@fermata/protocol';
 import {
   type AddMemberOptions,
   type ClusterInfo,
@@ -44,6 +44,14 @@ import {
   type PublishResult,
   wireMessage,
 } from './publishing.js';
+import {
+  definitionToWire,
+  type RecurringSchedule,
+  type ScheduleDefinition,
+  type ScheduleStatus,
+  scheduleFromWire,
+  scheduleStatusFromWire,
+} from './schedules-model.js';
 import { type MessageHandler, type SubscribeOptions, Subscription } from './subscription.js';
 import { startPublishTrace } from './trace-context.js';
 
@@ -301,6 +309,118 @@ export class FermataClient {
     options: ListMessagesOptions & CallOptions = {},
   ): AsyncGenerator<ListedMessage> {
     for await (const page of this.listMessagePages(topic, options)) yield* page.messages;
+  }
+
+  // ---- recurring schedules ----
+
+  /**
+   * Creates the schedule `name` in `topic`, or replaces its definition. Its
+   * occurrences become messages of the topic (docs/schedules.md). Writes need
+   * `publish` on the topic.
+   */
+  async upsertSchedule(
+    topic: string,
+    name: string,
+    definition: ScheduleDefinition,
+    options?: CallOptions,
+  ): Promise<{ schedule: RecurringSchedule; created: boolean }> {
+    const request = { schedule: definitionToWire(topic, name, definition) };
+    const res = await this.call(
+      'upsertSchedule',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.UpsertScheduleResponse>((cb) => stubs.schedules.upsertSchedule(request, metadata, o, cb)),
+      options,
+    );
+    return { schedule: scheduleFromWire(res.schedule), created: res.created };
+  }
+
+  /** One schedule with its next `next` fire times (default 5, at most 100); NotFoundError when absent. */
+  async getSchedule(
+    topic: string,
+    name: string,
+    next = 5,
+    options?: CallOptions,
+  ): Promise<RecurringSchedule> {
+    const res = await this.call(
+      'getSchedule',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.GetScheduleResponse>((cb) =>
+          stubs.schedules.getSchedule({ topic, name, next }, metadata, o, cb),
+        ),
+      options,
+    );
+    return scheduleFromWire(res.schedule);
+  }
+
+  /** The schedules of a topic in name order (a page after `afterName`), each with its next fire times. */
+  async listSchedules(
+    topic: string,
+    options: { afterName?: string; limit?: number; next?: number } & CallOptions = {},
+  ): Promise<RecurringSchedule[]> {
+    const request = {
+      topic,
+      afterName: options.afterName ?? '',
+      limit: options.limit ?? 0,
+      next: options.next ?? 1,
+    };
+    const res = await this.call(
+      'listSchedules',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.ListSchedulesResponse>((cb) => stubs.schedules.listSchedules(request, metadata, o, cb)),
+      options,
+    );
+    return res.schedules.map(scheduleFromWire);
+  }
+
+  /** Stops a schedule firing: `done`, `unchanged` (already paused) or `not-found`. */
+  pauseSchedule(topic: string, name: string, options?: CallOptions): Promise<ScheduleStatus> {
+    return this.scheduleStatus('pauseSchedule', topic, name, options);
+  }
+
+  /** Resumes a paused schedule from now (what fell due while paused does not fire). */
+  resumeSchedule(topic: string, name: string, options?: CallOptions): Promise<ScheduleStatus> {
+    return this.scheduleStatus('resumeSchedule', topic, name, options);
+  }
+
+  /** Removes a schedule; messages already made from it stay. */
+  deleteSchedule(topic: string, name: string, options?: CallOptions): Promise<ScheduleStatus> {
+    return this.scheduleStatus('deleteSchedule', topic, name, options);
+  }
+
+  /** Publishes one message of the schedule now, outside its occurrences. */
+  async triggerSchedule(
+    topic: string,
+    name: string,
+    options?: CallOptions,
+  ): Promise<{ status: ScheduleStatus; id: bigint; dueAtMs: number }> {
+    const res = await this.call(
+      'triggerSchedule',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.TriggerScheduleResponse>((cb) =>
+          stubs.schedules.triggerSchedule({ topic, name }, metadata, o, cb),
+        ),
+      options,
+    );
+    return {
+      status: scheduleStatusFromWire(res.status),
+      id: toBigInt(res.id),
+      dueAtMs: toSafeNumber(res.dueAtMs, 'due_at_ms'),
+    };
+  }
+
+  private async scheduleStatus(
+    method: 'pauseSchedule' | 'resumeSchedule' | 'deleteSchedule',
+    topic: string,
+    name: string,
+    options?: CallOptions,
+  ): Promise<ScheduleStatus> {
+    const res = await this.call(
+      method,
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.ScheduleStatusResponse>((cb) => stubs.schedules[method]({ topic, name }, metadata, o, cb)),
+      options,
+    );
+    return scheduleStatusFromWire(res.status);
   }
 
   // ---- topics and groups ----

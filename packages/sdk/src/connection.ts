@@ -4,6 +4,7 @@ import {
   type ClusterClient,
   clientFlowControlOptions,
   makeClient,
+  type SchedulesClient,
 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import { type BackoffPolicy, backoffDelayMs } from './backoff.js';
@@ -25,6 +26,7 @@ export interface Stubs {
   broker: BrokerClient;
   admin: AdminClient;
   cluster: ClusterClient;
+  schedules: SchedulesClient;
 }
 
 /** Per-call settings the connection hands to an operation. */
@@ -124,6 +126,7 @@ export class Connection {
         cluster,
         broker: makeClient('Broker', address, this.credentials, { ...this.channelOptions, ...shared }),
         admin: makeClient('Admin', address, this.credentials, { ...this.channelOptions, ...shared }),
+        schedules: makeClient('Schedules', address, this.credentials, { ...this.channelOptions, ...shared }),
       };
       this.stubsByAddress.set(address, s);
     }

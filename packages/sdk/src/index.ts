@@ -51,6 +51,13 @@ export { type ClientOptions, consoleLogger, type Logger, silentLogger, type TlsO
 export { decodeJson, decodeText, json, type Payload } from './payload.js';
 export { type Durability, Producer, type ProducerOptions } from './producer.js';
 export { type PublishInput, type PublishOptions, type PublishResult, SDK_KEY_PREFIX } from './publishing.js';
+export type {
+  CatchUp,
+  DstPolicy,
+  RecurringSchedule,
+  ScheduleDefinition,
+  ScheduleStatus,
+} from './schedules-model.js';
 export {
   MAX_PREFETCH,
   type MessageHandler,

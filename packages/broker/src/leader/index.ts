@@ -14,6 +14,13 @@ export {
 export { LeaderNotReadyError } from './errors.js';
 export { JANITOR_INTERVAL_MS, Janitor } from './janitor.js';
 export { ManualClock } from './manual-clock.js';
+export {
+  discardScheduleMetrics,
+  MATERIALIZE_INTERVAL_MS,
+  SCHEDULE_AHEAD_MS,
+  ScheduleMaterializer,
+  type ScheduleMetrics,
+} from './materializer.js';
 export { discardLeaderMetrics, type LeaderMetrics } from './metrics.js';
 export {
   type CommandBody,

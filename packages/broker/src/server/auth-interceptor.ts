@@ -36,6 +36,7 @@ const OPEN_SERVICES = ['/grpc.health.v1.Health/'];
 const BROKER = '/fermata.v1.Broker/';
 const ADMIN = '/fermata.v1.Admin/';
 const CLUSTER = '/fermata.v1.Cluster/';
+const SCHEDULES = '/fermata.v1.Schedules/';
 
 /** What a call needs before any message is read (method-level rules). */
 export function callRequirements(path: string): Requirement[] {
@@ -111,6 +112,18 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
       if (nack) return tagRequirements([nack['tag']], lookup, msg['nack'] ? 'nack' : 'extend');
       return [];
     }
+    // A schedule publishes to its topic: every schedule call needs `publish` there.
+    case `${SCHEDULES}UpsertSchedule`: {
+      const s = msg['schedule'] as Msg | undefined | null;
+      return one('publish', s?.['topic']);
+    }
+    case `${SCHEDULES}GetSchedule`:
+    case `${SCHEDULES}ListSchedules`:
+    case `${SCHEDULES}PauseSchedule`:
+    case `${SCHEDULES}ResumeSchedule`:
+    case `${SCHEDULES}TriggerSchedule`:
+    case `${SCHEDULES}DeleteSchedule`:
+      return one('publish', msg['topic']);
     case `${ADMIN}CreateTopic`:
     case `${ADMIN}UpdateTopic`:
     case `${ADMIN}DeleteTopic`:

@@ -8,13 +8,14 @@ import {
   BrokerService,
   CLIENT_PORT_STREAM_WINDOW_BYTES,
   ClusterService,
+  SchedulesService,
   widenServerFlowControl,
 } from '@fermata/protocol';
 import { type NotLeaderError, RaftNode } from '@fermata/raft';
 import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { createQueueHasher } from '../keys.js';
-import { Dispatcher, Janitor, Proposer, systemClock } from '../leader/index.js';
+import { Dispatcher, Janitor, Proposer, ScheduleMaterializer, systemClock } from '../leader/index.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
@@ -23,6 +24,7 @@ import { notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
 import { adminHandlers, clusterHandlers } from './grpc-admin.js';
 import { brokerHandlers } from './grpc-broker.js';
+import { schedulesHandlers } from './grpc-schedules.js';
 import { HealthReporter, HealthService } from './health.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { wireLeaderLayer } from './leader-wiring.js';
@@ -171,6 +173,13 @@ export class BrokerServer {
       // A delivery can be sent ahead only once it is leased.
       pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
     });
+    const materializer = new ScheduleMaterializer({
+      sm,
+      proposer,
+      log,
+      metrics: metrics.schedules,
+      clock: systemClock,
+    });
     const ctx: ServerContext = {
       config,
       node,
@@ -178,6 +187,7 @@ export class BrokerServer {
       reader: sm.reader,
       proposer,
       dispatcher,
+      materializer,
       metrics,
       log,
       stopping: false,
@@ -200,6 +210,7 @@ export class BrokerServer {
     grpcServer.addService(guardDecoding(BrokerService), brokerHandlers(ctx));
     grpcServer.addService(guardDecoding(AdminService), adminHandlers(ctx));
     grpcServer.addService(guardDecoding(ClusterService), clusterHandlers(ctx));
+    grpcServer.addService(guardDecoding(SchedulesService), schedulesHandlers(ctx));
     server.health = new HealthReporter({
       readiness: () => readiness(server.nodeStatus(), config.http.readyMaxLagEntries),
     });
@@ -275,7 +286,7 @@ export class BrokerServer {
   private wireNode(): void {
     const { node, sm, dispatcher, proposer, metrics, log } = this.ctx;
     wireLeaderLayer(
-      { node, sm, dispatcher, janitor: this.janitor, log },
+      { node, sm, dispatcher, janitor: this.janitor, materializer: this.ctx.materializer, log },
       {
         onBecameLeader: (term) => {
           // Streams of an earlier leadership still waiting to learn the leader end now.
@@ -423,6 +434,7 @@ export class BrokerServer {
     dispatcher.stop(shutting);
     proposer.failQueued(shutting);
     this.janitor.stop();
+    this.ctx.materializer?.stop();
     const grpcServer = this.grpcServer;
     const listenerClosed = this.clientListener?.close();
     if (grpcServer) {

@@ -2,6 +2,7 @@ import { NodeClosedError, NotLeaderError, ProposalDroppedError, type RaftNode } 
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
+import type { ScheduleMaterializer } from '../leader/materializer.js';
 import type { Proposer } from '../leader/proposer.js';
 import { ValidationError } from '../state/errors.js';
 import type { BrokerReader } from '../state/reader.js';
@@ -20,6 +21,8 @@ export interface ServerContext {
   readonly reader: BrokerReader;
   readonly proposer: Proposer;
   readonly dispatcher: Dispatcher;
+  /** The leader's schedule materialiser (its metrics; started and stopped with leadership). */
+  readonly materializer?: ScheduleMaterializer;
   readonly metrics: BrokerMetrics;
   readonly log: Logger;
   /** True once shutdown began: new calls are refused. */

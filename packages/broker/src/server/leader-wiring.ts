@@ -1,6 +1,7 @@
 import type { RaftNode } from '@fermata/raft';
 import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { Janitor } from '../leader/janitor.js';
+import type { ScheduleMaterializer } from '../leader/materializer.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 
 export interface LeaderParts {
@@ -8,6 +9,8 @@ export interface LeaderParts {
   readonly sm: BrokerStateMachine;
   readonly dispatcher: Dispatcher;
   readonly janitor: Janitor;
+  /** Absent = schedules are not materialised by this node (a test harness without them). */
+  readonly materializer?: ScheduleMaterializer;
   readonly log: { error(fields: object, message: string): void };
 }
 
@@ -26,13 +29,14 @@ export function wireLeaderLayer(
     onLostLeadership?: (term: number, leader: string) => void;
   },
 ): void {
-  const { node, sm, dispatcher, janitor, log } = parts;
+  const { node, sm, dispatcher, janitor, materializer, log } = parts;
   // Every applied command that makes an entry due (publish, nack, reschedule, a lease's end,
   // a dead letter) reaches the heap here, whichever leader proposed it.
   sm.onDue = (changes) => {
     for (const change of changes) dispatcher.noteDue(change.queueHash, change.dueAtMs);
   };
   sm.onWithdrawn = (tags) => dispatcher.withdrawn(tags);
+  if (materializer) sm.onSchedules = (names) => materializer.noteChanged(names);
   node.on('became-leader', ({ term }) => {
     hooks.onBecameLeader?.(term);
     // The node applied an entry of this term: every id of earlier leaders has been observed.
@@ -40,10 +44,14 @@ export function wireLeaderLayer(
     sm.ids.entryApplied(term);
     void dispatcher.start().catch((err: unknown) => log.error({ err }, 'dispatcher failed to start'));
     janitor.start();
+    void materializer
+      ?.start()
+      .catch((err: unknown) => log.error({ err }, 'schedule materialiser failed to start'));
   });
   node.on('lost-leadership', ({ term, leader }) => {
     sm.ids.endLeadership();
     janitor.stop();
+    materializer?.stop();
     dispatcher.halt();
     hooks.onLostLeadership?.(term, leader);
   });

@@ -5,6 +5,7 @@
  * progress are read from provider functions at scrape time.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ScheduleMetrics } from '../leader/materializer.js';
 
 /** Pending and in-flight entries of one queue (topic + group), as the state machine counts them. */
 export interface QueueGauges {
@@ -70,6 +71,8 @@ export class BrokerMetrics {
   readonly consumeUnsentBytes: Gauge<never>;
   readonly clientConnections: Gauge<'state'>;
   readonly clientConnectionsClosed: Counter<'limit'>;
+  /** The schedule materialiser's counts (leader only). */
+  readonly schedules: ScheduleMetrics;
 
   private queues: (() => Iterable<QueueGauges>) | undefined;
   private lastLeader: string | undefined;
@@ -121,6 +124,29 @@ export class BrokerMetrics {
       buckets: LATENESS_BUCKETS_MS,
       registers,
     });
+    this.schedules = {
+      schedules: new Gauge({
+        name: 'fermata_schedules',
+        help: 'Recurring schedules in the cluster (reported by the leader).',
+        registers,
+      }),
+      occurrencesFired: new Counter({
+        name: 'fermata_schedule_occurrences_fired_total',
+        help: 'Schedule occurrences turned into messages by this node as leader.',
+        registers,
+      }),
+      occurrencesSkipped: new Counter({
+        name: 'fermata_schedule_occurrences_skipped_total',
+        help: 'Schedule occurrences skipped after being missed by more than the misfire threshold.',
+        registers,
+      }),
+      materializeLatenessMs: new Histogram({
+        name: 'fermata_schedule_materialize_lateness_ms',
+        help: 'When an occurrence became a message minus its instant, ms (0 when ahead, as usual).',
+        buckets: LATENESS_BUCKETS_MS,
+        registers,
+      }),
+    };
     const raftGauge = (name: string, help: string, pick: (r: RaftGauges) => number) =>
       new Gauge({
         name,

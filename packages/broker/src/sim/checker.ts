@@ -10,6 +10,7 @@
  *  4. attempts-never-decrease: a new lease of a message never carries a lower attempt;
  *  5. lapsed-tag-settles-nothing / ids-unique-increasing;
  *  6. replicas-converge-and-deliver: equal state digests, nothing left pending.
+ * The seventh, schedule-exactly-once, reads the final leader (schedules.ts).
  */
 import type { ControlCall, DeliveryRecord, History } from './history.js';
 

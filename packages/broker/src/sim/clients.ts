@@ -32,7 +32,7 @@ export interface ClientWorld {
 }
 
 /** Runs `call` and records its answer whenever it comes; `onDone` runs at the answer or the timeout. */
-function timed<T>(
+export function timed<T>(
   w: ClientWorld,
   call: () => Promise<T>,
   onAnswer: (v: T) => void,

@@ -10,9 +10,18 @@ import type { Consumer, Dispatcher, Push } from '../leader/dispatcher/dispatcher
 import type { CommandBody } from '../leader/proposer.js';
 import { Proposer } from '../leader/proposer.js';
 import type { CommandResult, SettleOutcome } from '../state/results.js';
+import { OCCURRENCE_HEADER, SCHEDULE_HEADER } from '../state/schedule/model.js';
+import type { FireOutcome } from '../state/schedule/ops.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
+import { readSchedule } from '../state/stores/schedules.js';
 
-export const INJECTED_BUGS = ['early-push', 'ack-in-memory', 'reschedule-answer', 'ack-lapsed-tag'] as const;
+export const INJECTED_BUGS = [
+  'early-push',
+  'ack-in-memory',
+  'reschedule-answer',
+  'ack-lapsed-tag',
+  'fire-as-publish',
+] as const;
 export type InjectedBug = (typeof INJECTED_BUGS)[number];
 
 export interface BrokerBugs {
@@ -93,6 +102,48 @@ class RescheduleAnswerProposer extends Proposer {
   }
 }
 
+/**
+ * Occurrences are published as plain messages and the schedule's cursor is
+ * kept in the leader's memory only (what a cron process bolted onto a queue
+ * does): a new leader starts again from the replicated cursor, so occurrences
+ * the old leader published become messages again.
+ */
+class FireAsPublishProposer extends Proposer {
+  private readonly state: BrokerStateMachine;
+
+  constructor(...args: ConstructorParameters<typeof Proposer>) {
+    super(...args);
+    this.state = args[1];
+  }
+
+  override async run(body: CommandBody, nowMs?: number): Promise<CommandResult> {
+    if (body.kind !== 'schedule' || body.op.op !== 'fire') return super.run(body, nowMs);
+    const outcomes: FireOutcome[] = [];
+    for (const f of body.op.fires) {
+      const rec = await readSchedule(this.state.store, f.topic, f.name);
+      if (!rec) {
+        outcomes.push({ status: 'gone' });
+        continue;
+      }
+      const messages = f.occurrences.map((occ) => ({
+        topic: f.topic,
+        payload: rec.def.payload,
+        headers: { [SCHEDULE_HEADER]: f.name, [OCCURRENCE_HEADER]: String(occ) },
+        deliverAtMs: occ,
+      }));
+      if (messages.length > 0) await this.publish(messages);
+      const last = f.occurrences[f.occurrences.length - 1] ?? f.skipToMs;
+      outcomes.push({
+        status: 'fired',
+        fired: f.occurrences.length,
+        skipped: f.skipped,
+        rec: { ...rec, cursorMs: Math.max(rec.cursorMs, last), fired: rec.fired + f.occurrences.length },
+      });
+    }
+    return { kind: 'schedule', result: { op: 'fire', outcomes } };
+  }
+}
+
 export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
   switch (bug) {
     case undefined:
@@ -105,5 +156,7 @@ export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
       return { proposer: RescheduleAnswerProposer };
     case 'ack-lapsed-tag':
       return { proposer: AckLapsedTagProposer };
+    case 'fire-as-publish':
+      return { proposer: FireAsPublishProposer };
   }
 }

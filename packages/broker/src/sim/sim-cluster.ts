@@ -47,6 +47,7 @@ export class SimCluster {
     private readonly history: History,
     private readonly bugs: BrokerBugs,
     size: number,
+    private readonly schedules = true,
   ) {
     this.network = new SimNetwork(sched, faults, {
       endpoint: (id) => {
@@ -110,6 +111,7 @@ export class SimCluster {
       random: () => this.rng.next(),
       bugs: this.bugs,
       snapshotEveryEntries: 100,
+      schedules: this.schedules,
     }).then(
       (n) => {
         this.starting.delete(id);

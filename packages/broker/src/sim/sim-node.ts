@@ -23,6 +23,7 @@ import pino from 'pino';
 import { createQueueHasher } from '../keys.js';
 import { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import { Janitor } from '../leader/janitor.js';
+import { ScheduleMaterializer } from '../leader/materializer.js';
 import { Proposer } from '../leader/proposer.js';
 import { loadConfig } from '../server/config.js';
 import type { ServerContext } from '../server/context.js';
@@ -52,6 +53,8 @@ export interface SimNodeEnv {
   readonly random: () => number;
   readonly bugs: BrokerBugs;
   readonly snapshotEveryEntries: number;
+  /** Run the schedule materialiser as leader. */
+  readonly schedules: boolean;
 }
 
 /** A running incarnation of a node. */
@@ -128,6 +131,9 @@ export class SimBrokerNode {
       limits: sm.limits,
       clock: env.clock,
     });
+    const materializer = env.schedules
+      ? new ScheduleMaterializer({ sm, proposer, log: quiet, clock: env.clock })
+      : undefined;
     const ctx: ServerContext = {
       config,
       node,
@@ -135,12 +141,13 @@ export class SimBrokerNode {
       reader: sm.reader,
       proposer,
       dispatcher,
+      ...(materializer ? { materializer } : {}),
       metrics,
       log: quiet,
       stopping: false,
     };
     wireLeaderLayer(
-      { node, sm, dispatcher, janitor, log: quiet },
+      { node, sm, dispatcher, janitor, log: quiet, ...(materializer ? { materializer } : {}) },
       {
         onLostLeadership: (_term, leader) => {
           const error = new Error(`lost leadership to ${leader || 'unknown'}`);
@@ -157,6 +164,7 @@ export class SimBrokerNode {
   crash(): void {
     this.ctx.stopping = true;
     this.janitor.stop();
+    this.ctx.materializer?.stop();
     this.ctx.dispatcher.halt();
     // The consumers' streams break with the process.
     this.ctx.dispatcher.stop(new Error(`node ${this.id} crashed`));

@@ -54,6 +54,7 @@ export async function applyDeleteTopic(ctx: ApplyContext, cmd: Of<'delete-topic'
   }
   for (const id of ids) await ctx.messages.deleteForTopic(id);
   await ctx.messages.deleteKeysOf(topic.name);
+  await ctx.schedules.deleteTopic(topic.name);
   ctx.topics.del(topic.name);
   return { kind: 'delete-topic', removedMessages: ids.size };
 }

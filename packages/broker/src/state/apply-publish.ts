@@ -1,4 +1,4 @@
-import type { Command, PublishSpan } from './commands.js';
+import type { Command, PublishInput, PublishSpan } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { type StateError, ValidationError } from './errors.js';
 import type { BodyRec, TopicRec } from './records.js';
@@ -101,7 +101,7 @@ function publishOne(
 function messageBody(
   ctx: ApplyContext,
   topic: TopicRec,
-  m: PublishCommand['messages'][number],
+  m: PublishInput,
   id: bigint,
   dueAtMs: number,
   key: string,
@@ -122,14 +122,17 @@ function messageBody(
   };
 }
 
-async function publishOneAsync(
+function publishOneAsync(ctx: ApplyContext, cmd: PublishCommand, i: number): Promise<PublishResultItem> {
+  return publishMessage(ctx, cmd.messages[i]!, cmd.firstId + BigInt(i));
+}
+
+/** One message under its id (a key still reserved answers the existing id): publish and schedule occurrences. */
+export async function publishMessage(
   ctx: ApplyContext,
-  cmd: PublishCommand,
-  i: number,
+  m: PublishInput,
+  id: bigint,
 ): Promise<PublishResultItem> {
   const now = ctx.nowMs;
-  const m = cmd.messages[i]!;
-  const id = cmd.firstId + BigInt(i);
   const topic = await ctx.topics.ensure(m.topic);
   const dueAtMs = resolveDue(m, now, ctx.limits);
   const key = m.key ?? '';

@@ -2,6 +2,7 @@
 // lines: one conversion per command kind, kept in one file so that a field is added in one place.
 import { int64FromSafe, type Long, type pb, toBigInt, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import { ValidationError } from './errors.js';
+import { type ScheduleOp, scheduleOpFromProto, scheduleOpToProto } from './schedule/ops.js';
 
 /**
  * The commands of the broker state machine, as plain data, and their encoding
@@ -102,6 +103,7 @@ export type Command = Stamped &
     | { readonly kind: 'delete-topic'; readonly name: string }
     | { readonly kind: 'create-group'; readonly topic: string; readonly group: string }
     | { readonly kind: 'delete-group'; readonly topic: string; readonly group: string }
+    | { readonly kind: 'schedule'; readonly op: ScheduleOp }
   );
 
 export type CommandKind = Command['kind'];
@@ -276,6 +278,9 @@ export function encodeCommand(cmd: Command): Uint8Array {
     case 'delete-group':
       props = { ...base, deleteGroup: { topic: cmd.topic, group: cmd.group } };
       break;
+    case 'schedule':
+      props = { ...base, schedule: scheduleOpToProto(cmd.op) };
+      break;
   }
   return v1.Command.encode(props).finish();
 }
@@ -415,6 +420,8 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         topic: m.deleteGroup!.topic ?? '',
         group: m.deleteGroup!.group ?? '',
       };
+    case 'schedule':
+      return { kind: 'schedule', nowMs, op: scheduleOpFromProto(m.schedule!) };
     default:
       throw new ValidationError('command', 'names no command kind');
   }

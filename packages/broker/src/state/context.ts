@@ -15,6 +15,7 @@ import { EntryStore } from './stores/entries.js';
 import { MessageStore } from './stores/messages.js';
 import { QueueStore } from './stores/queues.js';
 import { RequestStore } from './stores/requests.js';
+import { ScheduleStore } from './stores/schedules.js';
 import type { CommandTime } from './stores/time.js';
 import { TopicStore } from './stores/topics.js';
 import type { Txn } from './txn.js';
@@ -30,6 +31,7 @@ export class ApplyContext {
   readonly entries: EntryStore;
   readonly requests: RequestStore;
   readonly deadLetters: DeadLetterStore;
+  readonly schedules: ScheduleStore;
 
   /** When apply last let the event loop run (performance.now()). */
   private sliceStartMs = performance.now();
@@ -37,7 +39,7 @@ export class ApplyContext {
   constructor(
     readonly txn: Txn,
     readonly limits: Limits,
-    hasher: QueueHasher,
+    readonly hasher: QueueHasher,
     readonly ids: EventRepository,
     requestFilter: RequestFilter,
   ) {
@@ -47,6 +49,7 @@ export class ApplyContext {
     this.entries = new EntryStore(txn, this.queues, this.messages, this.time);
     this.requests = new RequestStore(txn, requestFilter);
     this.deadLetters = new DeadLetterStore(txn, limits, this.topics, this.entries, this.messages, this.time);
+    this.schedules = new ScheduleStore(txn);
   }
 
   /** The time stamp of the command being applied (its `now_ms`, never the local clock). */

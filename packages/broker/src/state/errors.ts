@@ -40,7 +40,7 @@ export class NotFoundError extends Error {
   override readonly name = 'NotFoundError';
   readonly code = 'not-found' as const;
   constructor(
-    readonly what: 'topic' | 'group' | 'message',
+    readonly what: 'topic' | 'group' | 'message' | 'schedule',
     readonly target: string,
   ) {
     super(`${what} "${target}" not found`);
@@ -63,7 +63,7 @@ export class ConflictError extends Error {
   override readonly name = 'ConflictError';
   readonly code = 'conflict' as const;
   constructor(
-    readonly reason: 'queue-hash-collision' | 'id-reuse' | 'not-empty' | 'default-group',
+    readonly reason: 'queue-hash-collision' | 'id-reuse' | 'not-empty' | 'default-group' | 'schedule-skip',
     message: string,
   ) {
     super(message);

@@ -28,6 +28,8 @@ export const NS = {
   requests: new Namespace(0x0a, 'requests'),
   /** windowEndMs (8), idempotency key UTF-8 -> empty: request records whose dedup window ends then. */
   requestWindow: new Namespace(0x0b, 'request-window'),
+  /** topic UTF-8, 0x00, name UTF-8 -> ScheduleRecord; topic, 0x00 -> the topic's count; 0x00 -> the cluster's. */
+  schedules: new Namespace(0x0c, 'schedules'),
 } as const;
 
 const enc = new TextEncoder();

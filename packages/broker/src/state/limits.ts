@@ -43,6 +43,21 @@ export interface Limits {
   readonly maxListLimit: number;
   /** Bytes of one snapshot chunk. */
   readonly snapshotChunkBytes: number;
+  /** Recurring schedules (docs/schedules.md): per topic, in the cluster. */
+  readonly maxSchedulesPerTopic: number;
+  readonly maxSchedules: number;
+  /** Smallest interval between two occurrences of a schedule (an `every` spec, 6-field cron). */
+  readonly minScheduleIntervalMs: number;
+  /** Missed occurrences `catch_up: all` fires after an outage (the latest ones); older ones are skipped. */
+  readonly maxScheduleCatchUp: number;
+  /** An occurrence later than this is missed, unless the schedule sets its own misfire_threshold_ms. */
+  readonly defaultMisfireThresholdMs: number;
+  /** How far ahead of its instant an occurrence may be materialised. */
+  readonly maxScheduleAheadMs: number;
+  /** Largest jitter_ms of a schedule. */
+  readonly maxScheduleJitterMs: number;
+  /** Occurrences of one fire command (over all its schedules). */
+  readonly maxScheduleFiresPerCommand: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -70,6 +85,14 @@ export const DEFAULT_LIMITS: Limits = {
   publishDedupWindowMs: 600_000,
   maxListLimit: 1000,
   snapshotChunkBytes: 1024 * 1024,
+  maxSchedulesPerTopic: 100_000,
+  maxSchedules: 1_000_000,
+  minScheduleIntervalMs: 1000,
+  maxScheduleCatchUp: 1000,
+  defaultMisfireThresholdMs: 60_000,
+  maxScheduleAheadMs: 60_000,
+  maxScheduleJitterMs: 3_600_000,
+  maxScheduleFiresPerCommand: 1000,
 };
 
 /** Topic settings a topic gets when a field is left at zero on create (or on auto-create). */

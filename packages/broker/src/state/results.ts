@@ -1,5 +1,6 @@
 import type { StateError } from './errors.js';
 import type { PublishResultItem, TopicRec } from './records.js';
+import type { ScheduleResult } from './schedule/ops.js';
 
 export type { PublishResultItem };
 
@@ -90,6 +91,7 @@ export type CommandResult =
   | { readonly kind: 'create-group'; readonly topic: TopicRec }
   | { readonly kind: 'delete-topic'; readonly removedMessages: number }
   | { readonly kind: 'delete-group'; readonly removedMessages: number }
+  | { readonly kind: 'schedule'; readonly result: ScheduleResult }
   /** The command was refused: it changed nothing (the applied index still advanced). */
   | { readonly kind: 'error'; readonly error: StateError };
 

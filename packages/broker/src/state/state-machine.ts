@@ -11,6 +11,7 @@ import {
 import { applyCancel, applyExpire, applyPurgeKeys, applyReschedule } from './apply-control.js';
 import { applyAck, applyExtend, applyLease, applyNack } from './apply-delivery.js';
 import { applyPublish } from './apply-publish.js';
+import { applySchedule } from './apply-schedule.js';
 import { type Command, decodeCommand } from './commands.js';
 import { ApplyContext } from './context.js';
 import { isStateError } from './errors.js';
@@ -23,6 +24,7 @@ import { RequestFilter } from './request-filter.js';
 import type { ApplyResult, CommandResult } from './results.js';
 import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot.js';
 import type { DueChange } from './stores/entries.js';
+import type { ScheduleName } from './stores/schedules.js';
 import { keyId, Txn } from './txn.js';
 
 const DEFAULT_CACHE_ENTRIES = 32_768; // storage.recordCacheEntries' default
@@ -48,6 +50,8 @@ export interface BrokerStateMachineOptions {
    * EntryStore.withdrawn). Must not throw.
    */
   readonly onWithdrawn?: (tags: readonly Uint8Array[]) => void;
+  /** Called synchronously after each applied batch with the schedules it wrote or deleted. Must not throw. */
+  readonly onSchedules?: (changed: readonly ScheduleName[]) => void;
 }
 
 export type DueListener = (changes: readonly DueChange[]) => void;
@@ -75,6 +79,8 @@ export class BrokerStateMachine implements StateMachine {
   onDue: DueListener | undefined;
   /** See BrokerStateMachineOptions.onWithdrawn; may be set after open. */
   onWithdrawn: ((tags: readonly Uint8Array[]) => void) | undefined;
+  /** See BrokerStateMachineOptions.onSchedules; may be set after open (the materialiser starts later). */
+  onSchedules: ((changed: readonly ScheduleName[]) => void) | undefined;
 
   private constructor(
     readonly store: KVStore,
@@ -132,6 +138,7 @@ export class BrokerStateMachine implements StateMachine {
     );
     sm.onDue = options.onDue;
     sm.onWithdrawn = options.onWithdrawn;
+    sm.onSchedules = options.onSchedules;
     await sm.requestFilter.build(store);
     return sm;
   }
@@ -218,6 +225,8 @@ export class BrokerStateMachine implements StateMachine {
     this.lastNow = lastNow;
     if (this.onDue && ctx.entries.dueChanges.size > 0) this.onDue([...ctx.entries.dueChanges.values()]);
     if (this.onWithdrawn && ctx.entries.withdrawn.length > 0) this.onWithdrawn(ctx.entries.withdrawn);
+    if (this.onSchedules && ctx.schedules.touched.size > 0)
+      this.onSchedules([...ctx.schedules.touched.values()]);
     return results;
   }
 
@@ -302,5 +311,7 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
       return applyCreateGroup(ctx, cmd);
     case 'delete-group':
       return applyDeleteGroup(ctx, cmd);
+    case 'schedule':
+      return applySchedule(ctx, cmd.op);
   }
 }

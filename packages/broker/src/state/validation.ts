@@ -6,6 +6,7 @@ import type { Command, PublishInput, PublishSpan, Target, TopicSettingsInput } f
 import { LimitError, ValidationError } from './errors.js';
 import { DEFAULT_TOPIC_SETTINGS, type Limits } from './limits.js';
 import type { TopicSettings } from './records.js';
+import { validateScheduleOp } from './schedule/validate.js';
 
 /**
  * Stateless validation. The server calls these before proposing (to answer a
@@ -390,6 +391,9 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
     case 'delete-group':
       validateTopicName(cmd.topic, limits);
       validateGroupName(cmd.group, limits);
+      return;
+    case 'schedule':
+      validateScheduleOp(cmd.op, nowMs, limits);
       return;
   }
 }

@@ -352,4 +352,107 @@ export interface RaftClient extends grpc.Client {
   installSnapshot(metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.InstallSnapshotResponse>): grpc.ClientWritableStream<fermata.v1.SnapshotChunk.$Properties>;
 }
 
-export const serviceNames = ['fermata.v1.Admin', 'fermata.v1.Broker', 'fermata.v1.Cluster', 'fermata.v1.Raft'] as const;
+/** grpc-js definition of `fermata.v1.Schedules`. */
+export const SchedulesService = {
+  upsertSchedule: {
+    path: '/fermata.v1.Schedules/UpsertSchedule',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.UpsertScheduleRequest.$Properties>(fermata.v1.UpsertScheduleRequest),
+    requestDeserialize: (b: Buffer): fermata.v1.UpsertScheduleRequest => fermata.v1.UpsertScheduleRequest.decode(b),
+    responseSerialize: encoder<fermata.v1.UpsertScheduleResponse.$Properties>(fermata.v1.UpsertScheduleResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.UpsertScheduleResponse => fermata.v1.UpsertScheduleResponse.decode(b),
+    originalName: 'UpsertSchedule',
+  },
+  getSchedule: {
+    path: '/fermata.v1.Schedules/GetSchedule',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.GetScheduleRequest.$Properties>(fermata.v1.GetScheduleRequest),
+    requestDeserialize: (b: Buffer): fermata.v1.GetScheduleRequest => fermata.v1.GetScheduleRequest.decode(b),
+    responseSerialize: encoder<fermata.v1.GetScheduleResponse.$Properties>(fermata.v1.GetScheduleResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.GetScheduleResponse => fermata.v1.GetScheduleResponse.decode(b),
+    originalName: 'GetSchedule',
+  },
+  listSchedules: {
+    path: '/fermata.v1.Schedules/ListSchedules',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.ListSchedulesRequest.$Properties>(fermata.v1.ListSchedulesRequest),
+    requestDeserialize: (b: Buffer): fermata.v1.ListSchedulesRequest => fermata.v1.ListSchedulesRequest.decode(b),
+    responseSerialize: encoder<fermata.v1.ListSchedulesResponse.$Properties>(fermata.v1.ListSchedulesResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.ListSchedulesResponse => fermata.v1.ListSchedulesResponse.decode(b),
+    originalName: 'ListSchedules',
+  },
+  pauseSchedule: {
+    path: '/fermata.v1.Schedules/PauseSchedule',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.ScheduleRef.$Properties>(fermata.v1.ScheduleRef),
+    requestDeserialize: (b: Buffer): fermata.v1.ScheduleRef => fermata.v1.ScheduleRef.decode(b),
+    responseSerialize: encoder<fermata.v1.ScheduleStatusResponse.$Properties>(fermata.v1.ScheduleStatusResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.ScheduleStatusResponse => fermata.v1.ScheduleStatusResponse.decode(b),
+    originalName: 'PauseSchedule',
+  },
+  resumeSchedule: {
+    path: '/fermata.v1.Schedules/ResumeSchedule',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.ScheduleRef.$Properties>(fermata.v1.ScheduleRef),
+    requestDeserialize: (b: Buffer): fermata.v1.ScheduleRef => fermata.v1.ScheduleRef.decode(b),
+    responseSerialize: encoder<fermata.v1.ScheduleStatusResponse.$Properties>(fermata.v1.ScheduleStatusResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.ScheduleStatusResponse => fermata.v1.ScheduleStatusResponse.decode(b),
+    originalName: 'ResumeSchedule',
+  },
+  triggerSchedule: {
+    path: '/fermata.v1.Schedules/TriggerSchedule',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.ScheduleRef.$Properties>(fermata.v1.ScheduleRef),
+    requestDeserialize: (b: Buffer): fermata.v1.ScheduleRef => fermata.v1.ScheduleRef.decode(b),
+    responseSerialize: encoder<fermata.v1.TriggerScheduleResponse.$Properties>(fermata.v1.TriggerScheduleResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.TriggerScheduleResponse => fermata.v1.TriggerScheduleResponse.decode(b),
+    originalName: 'TriggerSchedule',
+  },
+  deleteSchedule: {
+    path: '/fermata.v1.Schedules/DeleteSchedule',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.ScheduleRef.$Properties>(fermata.v1.ScheduleRef),
+    requestDeserialize: (b: Buffer): fermata.v1.ScheduleRef => fermata.v1.ScheduleRef.decode(b),
+    responseSerialize: encoder<fermata.v1.ScheduleStatusResponse.$Properties>(fermata.v1.ScheduleStatusResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.ScheduleStatusResponse => fermata.v1.ScheduleStatusResponse.decode(b),
+    originalName: 'DeleteSchedule',
+  },
+} as const;
+
+/** Server handlers for `fermata.v1.Schedules`. */
+export interface SchedulesHandlers extends grpc.UntypedServiceImplementation {
+  upsertSchedule: grpc.handleUnaryCall<fermata.v1.UpsertScheduleRequest, fermata.v1.UpsertScheduleResponse.$Properties>;
+  getSchedule: grpc.handleUnaryCall<fermata.v1.GetScheduleRequest, fermata.v1.GetScheduleResponse.$Properties>;
+  listSchedules: grpc.handleUnaryCall<fermata.v1.ListSchedulesRequest, fermata.v1.ListSchedulesResponse.$Properties>;
+  pauseSchedule: grpc.handleUnaryCall<fermata.v1.ScheduleRef, fermata.v1.ScheduleStatusResponse.$Properties>;
+  resumeSchedule: grpc.handleUnaryCall<fermata.v1.ScheduleRef, fermata.v1.ScheduleStatusResponse.$Properties>;
+  triggerSchedule: grpc.handleUnaryCall<fermata.v1.ScheduleRef, fermata.v1.TriggerScheduleResponse.$Properties>;
+  deleteSchedule: grpc.handleUnaryCall<fermata.v1.ScheduleRef, fermata.v1.ScheduleStatusResponse.$Properties>;
+}
+
+/** Typed client for `fermata.v1.Schedules` (construct with `makeClient`). */
+export interface SchedulesClient extends grpc.Client {
+  upsertSchedule(request: fermata.v1.UpsertScheduleRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.UpsertScheduleResponse>): grpc.ClientUnaryCall;
+  upsertSchedule(request: fermata.v1.UpsertScheduleRequest.$Properties, callback: grpc.requestCallback<fermata.v1.UpsertScheduleResponse>): grpc.ClientUnaryCall;
+  getSchedule(request: fermata.v1.GetScheduleRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.GetScheduleResponse>): grpc.ClientUnaryCall;
+  getSchedule(request: fermata.v1.GetScheduleRequest.$Properties, callback: grpc.requestCallback<fermata.v1.GetScheduleResponse>): grpc.ClientUnaryCall;
+  listSchedules(request: fermata.v1.ListSchedulesRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.ListSchedulesResponse>): grpc.ClientUnaryCall;
+  listSchedules(request: fermata.v1.ListSchedulesRequest.$Properties, callback: grpc.requestCallback<fermata.v1.ListSchedulesResponse>): grpc.ClientUnaryCall;
+  pauseSchedule(request: fermata.v1.ScheduleRef.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.ScheduleStatusResponse>): grpc.ClientUnaryCall;
+  pauseSchedule(request: fermata.v1.ScheduleRef.$Properties, callback: grpc.requestCallback<fermata.v1.ScheduleStatusResponse>): grpc.ClientUnaryCall;
+  resumeSchedule(request: fermata.v1.ScheduleRef.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.ScheduleStatusResponse>): grpc.ClientUnaryCall;
+  resumeSchedule(request: fermata.v1.ScheduleRef.$Properties, callback: grpc.requestCallback<fermata.v1.ScheduleStatusResponse>): grpc.ClientUnaryCall;
+  triggerSchedule(request: fermata.v1.ScheduleRef.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.TriggerScheduleResponse>): grpc.ClientUnaryCall;
+  triggerSchedule(request: fermata.v1.ScheduleRef.$Properties, callback: grpc.requestCallback<fermata.v1.TriggerScheduleResponse>): grpc.ClientUnaryCall;
+  deleteSchedule(request: fermata.v1.ScheduleRef.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.ScheduleStatusResponse>): grpc.ClientUnaryCall;
+  deleteSchedule(request: fermata.v1.ScheduleRef.$Properties, callback: grpc.requestCallback<fermata.v1.ScheduleStatusResponse>): grpc.ClientUnaryCall;
+}
+
+export const serviceNames = ['fermata.v1.Admin', 'fermata.v1.Broker', 'fermata.v1.Cluster', 'fermata.v1.Raft', 'fermata.v1.Schedules'] as const;

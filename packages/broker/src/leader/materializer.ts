@@ -1,0 +1,280 @@
+/**
+ * The leader's schedule materialiser: turns each schedule's occurrences into
+ * messages a little ahead of their instants (SCHEDULE_AHEAD_MS), through fire
+ * commands (state/apply-schedule.ts) that carry the instants it computed and
+ * the schedule cursor they follow. A fire applied twice (a new leader
+ * re-proposing what the old one's entry already did) is stale the second
+ * time and stores nothing; one never applied is computed again from the
+ * cursor, so no occurrence is lost either. After an outage, occurrences
+ * missed by more than the misfire threshold follow the schedule's catch_up.
+ */
+import type { Logger } from 'pino';
+import type { Limits } from '../state/limits.js';
+import type { CommandResult } from '../state/results.js';
+import { planFire } from '../state/schedule/fire.js';
+import type { ScheduleFire, ScheduleRec } from '../state/schedule/model.js';
+import { occurrencesAfter } from '../state/schedule/spec.js';
+import type { BrokerStateMachine } from '../state/state-machine.js';
+import { readSchedule, type ScheduleName, scanAllSchedules } from '../state/stores/schedules.js';
+import { type Clock, systemClock, type TimerHandle } from './clock.js';
+import type { Proposer } from './proposer.js';
+
+/** How far ahead of its instant an occurrence becomes a message (so it is delivered on time). */
+export const SCHEDULE_AHEAD_MS = 2_000;
+/**
+ * Fire commands one materialiser round has in flight at once. One: each carries up to
+ * maxScheduleFiresPerCommand messages for every replica to apply, and more at once has not
+ * been shown to help a loaded cluster (larger apply batches delay its heartbeats).
+ */
+export const MAX_FIRES_IN_FLIGHT = 1;
+/** How often the materialiser looks for schedules due within SCHEDULE_AHEAD_MS. */
+export const MATERIALIZE_INTERVAL_MS = 250;
+
+/** What the materialiser counts (server/metrics.ts implements it). */
+export interface ScheduleMetrics {
+  /** Schedules known to the leader. */
+  readonly schedules: { set(value: number): void };
+  readonly occurrencesFired: { inc(value?: number): void };
+  readonly occurrencesSkipped: { inc(value?: number): void };
+  /** For each occurrence: when its message was stored minus its instant, ms (0 when stored ahead). */
+  readonly materializeLatenessMs: { observe(value: number): void };
+}
+
+const ignore = (): void => {};
+export const discardScheduleMetrics: ScheduleMetrics = {
+  schedules: { set: ignore },
+  occurrencesFired: { inc: ignore },
+  occurrencesSkipped: { inc: ignore },
+  materializeLatenessMs: { observe: ignore },
+};
+
+interface Slot {
+  readonly key: string;
+  readonly atMs: number;
+  readonly seq: number;
+}
+
+const keyOf = (topic: string, name: string): string => `${topic}\u0000${name}`;
+
+export class ScheduleMaterializer {
+  private timer: TimerHandle | undefined;
+  private epoch = 0;
+  private running = false;
+  /** Per schedule: the sequence number of its live heap slot (older slots are ignored). */
+  private readonly live = new Map<string, { seq: number; topic: string; name: string }>();
+  private readonly heap: Slot[] = [];
+  private seq = 0;
+  private readonly dirty = new Map<string, ScheduleName>();
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly options: {
+      sm: BrokerStateMachine;
+      proposer: Proposer;
+      log: Pick<Logger, 'warn'>;
+      metrics?: ScheduleMetrics;
+      clock?: Clock;
+      aheadMs?: number;
+    },
+  ) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  private get limits(): Limits {
+    return this.options.sm.limits;
+  }
+
+  private get metrics(): ScheduleMetrics {
+    return this.options.metrics ?? discardScheduleMetrics;
+  }
+
+  private get aheadMs(): number {
+    return Math.min(this.options.aheadMs ?? SCHEDULE_AHEAD_MS, this.limits.maxScheduleAheadMs);
+  }
+
+  /** Starts on becoming leader: reads every schedule, then materialises every MATERIALIZE_INTERVAL_MS. */
+  async start(): Promise<void> {
+    this.stop();
+    const epoch = await this.load();
+    if (epoch !== this.epoch) return;
+    const tick = (): void => {
+      if (epoch !== this.epoch) return;
+      this.timer = this.clock.setTimer(tick, MATERIALIZE_INTERVAL_MS);
+      if (this.running) return;
+      this.running = true;
+      this.round(epoch)
+        .catch((err: unknown) => {
+          if (epoch === this.epoch)
+            this.options.log.warn({ err: String(err) }, 'schedule materialiser round failed');
+        })
+        .finally(() => {
+          this.running = false;
+        });
+    };
+    this.timer = this.clock.setTimer(tick, 0);
+  }
+
+  /** Reads every schedule (what `start` does before its first round); returns the epoch it loaded for. */
+  async load(): Promise<number> {
+    const epoch = ++this.epoch;
+    this.live.clear();
+    this.heap.length = 0;
+    this.dirty.clear();
+    const recs: ScheduleRec[] = [];
+    await scanAllSchedules(this.options.sm.store, (rec) => recs.push(rec));
+    if (epoch !== this.epoch) return epoch;
+    for (const rec of recs) this.track(rec);
+    this.metrics.schedules.set(this.live.size);
+    return epoch;
+  }
+
+  stop(): void {
+    this.epoch++;
+    if (this.timer) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Applied batches report the schedules they changed (whoever proposed them). */
+  noteChanged(names: readonly ScheduleName[]): void {
+    for (const n of names) this.dirty.set(keyOf(n.topic, n.name), n);
+  }
+
+  /**
+   * One round: fires every schedule with an occurrence due within the window, in
+   * commands of up to maxScheduleFiresPerCommand occurrences, MAX_FIRES_IN_FLIGHT at once
+   * (each names other schedules, so they commute).
+   */
+  async round(epoch = this.epoch): Promise<void> {
+    await this.refreshDirty();
+    const { proposer } = this.options;
+    const inFlight = new Set<Promise<void>>();
+    try {
+      for (;;) {
+        if (epoch !== this.epoch) return;
+        const now = proposer.nowMs();
+        const fires: ScheduleFire[] = [];
+        let total = 0;
+        const cap = this.limits.maxScheduleFiresPerCommand;
+        while (total < cap && this.heap.length > 0 && this.heap[0]!.atMs <= now + this.aheadMs) {
+          const slot = this.pop();
+          const live = this.live.get(slot.key);
+          if (!live || live.seq !== slot.seq) continue;
+          const rec = await readSchedule(this.options.sm.store, live.topic, live.name);
+          if (epoch !== this.epoch) return;
+          if (!rec) {
+            this.live.delete(slot.key);
+            continue;
+          }
+          const fire = planFire(rec, this.limits, now, this.aheadMs, cap - total);
+          if (!fire) {
+            this.track(rec);
+            continue;
+          }
+          fires.push(fire);
+          total += fire.occurrences.length;
+        }
+        if (fires.length === 0) return;
+        const p: Promise<void> = this.propose(fires, total, now, epoch).finally(() => inFlight.delete(p));
+        inFlight.add(p);
+        if (inFlight.size >= MAX_FIRES_IN_FLIGHT) await Promise.race(inFlight);
+        if (total < cap) return;
+      }
+    } finally {
+      await Promise.all(inFlight);
+    }
+  }
+
+  private async propose(fires: ScheduleFire[], total: number, now: number, epoch: number): Promise<void> {
+    const { proposer } = this.options;
+    let result: CommandResult;
+    try {
+      const firstId = proposer.reserveIds(total);
+      result = await proposer.run({ kind: 'schedule', op: { op: 'fire', fires, firstId } }, now);
+    } catch (err) {
+      // Not applied (lost leadership, a refused entry): read the schedules again next round.
+      for (const f of fires) this.dirty.set(keyOf(f.topic, f.name), f);
+      throw err;
+    }
+    if (epoch !== this.epoch) return;
+    if (result.kind === 'schedule' && result.result.op === 'fire') {
+      for (const [i, o] of result.result.outcomes.entries()) {
+        const f = fires[i]!;
+        // The outcome holds the record as this fire left it: no re-read (a later change is
+        // noted again by its own batch; a stale record only makes the next fire stale).
+        this.dirty.delete(keyOf(f.topic, f.name));
+        if (o.status === 'gone') {
+          this.live.delete(keyOf(f.topic, f.name));
+          continue;
+        }
+        if (o.status === 'fired') {
+          this.metrics.occurrencesFired.inc(o.fired);
+          if (o.skipped > 0) this.metrics.occurrencesSkipped.inc(o.skipped);
+          const appliedAt = proposer.nowMs();
+          for (const occ of f.occurrences)
+            this.metrics.materializeLatenessMs.observe(Math.max(0, appliedAt - occ));
+        }
+        this.track(o.rec);
+      }
+    }
+    this.metrics.schedules.set(this.live.size);
+  }
+
+  /** When the schedule next needs a fire, if ever. */
+  nextAtMs(rec: ScheduleRec): number | undefined {
+    if (rec.paused) return undefined;
+    return occurrencesAfter(rec.def, this.limits, rec.cursorMs, 1)[0];
+  }
+
+  private async refreshDirty(): Promise<void> {
+    if (this.dirty.size === 0) return;
+    const names = [...this.dirty.values()];
+    this.dirty.clear();
+    for (const n of names) {
+      const rec = await readSchedule(this.options.sm.store, n.topic, n.name);
+      if (rec) this.track(rec);
+      else this.live.delete(keyOf(n.topic, n.name));
+    }
+    this.metrics.schedules.set(this.live.size);
+  }
+
+  private track(rec: ScheduleRec): void {
+    const key = keyOf(rec.def.topic, rec.def.name);
+    const at = this.nextAtMs(rec);
+    const seq = ++this.seq;
+    this.live.set(key, { seq, topic: rec.def.topic, name: rec.def.name });
+    if (at !== undefined) this.push({ key, atMs: at, seq });
+  }
+
+  private push(slot: Slot): void {
+    const h = this.heap;
+    h.push(slot);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (h[p]!.atMs <= slot.atMs) break;
+      h[i] = h[p]!;
+      i = p;
+    }
+    h[i] = slot;
+  }
+
+  private pop(): Slot {
+    const h = this.heap;
+    const top = h[0]!;
+    const last = h.pop()!;
+    if (h.length > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= h.length) break;
+        const r = l + 1;
+        const c = r < h.length && h[r]!.atMs < h[l]!.atMs ? r : l;
+        if (h[c]!.atMs >= last.atMs) break;
+        h[i] = h[c]!;
+        i = c;
+      }
+      h[i] = last;
+    }
+    return top;
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The `fermata.v1.Schedules` service (schedules.proto): recurring schedules
+ * whose occurrences become messages of their topic (docs/schedules.md).
+ * Writes are Raft commands on the leader; reads are linearizable.
+ */
+import type { SchedulesHandlers } from '@fermata/protocol';
+import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
+import { invariant } from '@fermata/raft';
+import { defFromProto, defToProto } from '../state/codec/schedule.js';
+import { LimitError, NotFoundError, ValidationError } from '../state/errors.js';
+import { DEFAULT_LIST_LIMIT } from '../state/limits.js';
+import type { ScheduleRec } from '../state/schedule/model.js';
+import type { ScheduleResult, ScheduleStatus } from '../state/schedule/ops.js';
+import { occurrencesAfter } from '../state/schedule/spec.js';
+import { validateDefinition, validateScheduleName } from '../state/schedule/validate.js';
+import { listSchedules, readSchedule } from '../state/stores/schedules.js';
+import { validateTopicName } from '../state/validation.js';
+import { field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
+
+/** Most next fire times one schedule answers with. */
+export const MAX_NEXT_FIRE_TIMES = 100;
+
+const STATUS: Record<ScheduleStatus, number> = {
+  done: v1.ScheduleStatus.SCHEDULE_STATUS_DONE,
+  'not-found': v1.ScheduleStatus.SCHEDULE_STATUS_NOT_FOUND,
+  unchanged: v1.ScheduleStatus.SCHEDULE_STATUS_UNCHANGED,
+};
+
+/** Re-raises a validation or limit error with its field under `prefix` (the request's field path). */
+function under<T>(prefix: string, fn: () => T): T {
+  try {
+    return field(prefix, fn);
+  } catch (err) {
+    if (err instanceof ValidationError && !err.field.startsWith(prefix)) {
+      throw new ValidationError(`${prefix}${err.field}`, err.message.replace(/^\S+: /, ''));
+    }
+    if (err instanceof LimitError && err.field && !err.field.startsWith(prefix)) {
+      throw new LimitError(err.limit, err.max, err.actual, `${prefix}${err.field}`);
+    }
+    throw err;
+  }
+}
+
+export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number): pb.Schedule.$Properties {
+  const n = Math.min(Math.max(next, 0), MAX_NEXT_FIRE_TIMES);
+  const fireTimes = rec.paused || n === 0 ? [] : occurrencesAfter(rec.def, ctx.sm.limits, Date.now(), n);
+  return {
+    definition: defToProto(rec.def),
+    paused: rec.paused,
+    createdAtMs: int64FromSafe(rec.createdAtMs),
+    updatedAtMs: int64FromSafe(rec.updatedAtMs),
+    fired: toUint64(BigInt(rec.fired)),
+    skipped: toUint64(BigInt(rec.skipped)),
+    lastFiredMs: int64FromSafe(rec.lastFiredMs),
+    nextFireMs: fireTimes.map((t) => int64FromSafe(t)),
+  };
+}
+
+function ref(req: { topic?: string | null; name?: string | null }, ctx: ServerContext) {
+  const topic = req.topic ?? '';
+  const name = req.name ?? '';
+  validateTopicName(topic, ctx.sm.limits, 'topic');
+  validateScheduleName(name, ctx.sm.limits, 'name');
+  return { topic, name };
+}
+
+export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
+  const run = async (op: Parameters<typeof runSchedule>[1]): Promise<ScheduleResult> => runSchedule(ctx, op);
+  const status = (r: ScheduleResult) => {
+    invariant(r.op === 'status', () => `schedule command answered with ${r.op}`);
+    return {
+      status: STATUS[r.status],
+      ...(r.schedule ? { schedule: scheduleProto(ctx, r.schedule, 1) } : {}),
+    };
+  };
+  return {
+    upsertSchedule: unary(ctx, async (req) => {
+      requireLeader(ctx);
+      if (!req.schedule) throw new ValidationError('schedule', 'must be set');
+      const def = under('schedule.', () => defFromProto(req.schedule));
+      under('schedule.', () => validateDefinition(def, Date.now(), ctx.sm.limits));
+      const r = await run({ op: 'upsert', def });
+      invariant(r.op === 'upsert', () => `upsert answered with ${r.op}`);
+      return { schedule: scheduleProto(ctx, r.schedule, 5), created: r.created };
+    }),
+    getSchedule: unary(ctx, async (req) => {
+      const { topic, name } = ref(req, ctx);
+      await linearizable(ctx);
+      const rec = await readSchedule(ctx.sm.store, topic, name);
+      if (!rec) throw new NotFoundError('schedule', `${topic}/${name}`);
+      return { schedule: scheduleProto(ctx, rec, req.next || 5) };
+    }),
+    listSchedules: unary(ctx, async (req) => {
+      const topic = req.topic ?? '';
+      validateTopicName(topic, ctx.sm.limits, 'topic');
+      const limit = Math.min(req.limit || DEFAULT_LIST_LIMIT, ctx.sm.limits.maxListLimit);
+      await linearizable(ctx);
+      const recs = await listSchedules(ctx.sm.store, topic, req.afterName ?? '', limit);
+      return { schedules: recs.map((r) => scheduleProto(ctx, r, req.next || 1)) };
+    }),
+    pauseSchedule: unary(ctx, async (req) => status(await run({ op: 'pause', ...ref(req, ctx) }))),
+    resumeSchedule: unary(ctx, async (req) => status(await run({ op: 'resume', ...ref(req, ctx) }))),
+    deleteSchedule: unary(ctx, async (req) => status(await run({ op: 'delete', ...ref(req, ctx) }))),
+    triggerSchedule: unary(ctx, async (req) => {
+      const target = ref(req, ctx);
+      requireLeader(ctx);
+      const r = await run({ op: 'trigger', ...target, firstId: ctx.proposer.reserveIds(1) });
+      invariant(r.op === 'trigger', () => `trigger answered with ${r.op}`);
+      return {
+        status: STATUS[r.status],
+        id: toUint64(r.id ?? 0n),
+        dueAtMs: int64FromSafe(r.dueAtMs ?? 0),
+      };
+    }),
+  };
+}
+
+async function runSchedule(
+  ctx: ServerContext,
+  op: Parameters<ServerContext['proposer']['run']>[0] extends infer B
+    ? B extends { kind: 'schedule'; op: infer O }
+      ? O
+      : never
+    : never,
+): Promise<ScheduleResult> {
+  requireLeader(ctx);
+  const r = await ctx.proposer.run({ kind: 'schedule', op });
+  invariant(r.kind === 'schedule', () => `schedule command answered with ${r.kind}`);
+  return r.result;
+}

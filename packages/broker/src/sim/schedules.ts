@@ -1,0 +1,124 @@
+/**
+ * Schedules in the broker simulation: a client creates two recurring
+ * schedules (an interval in UTC and a 6-field cron in a zone with a
+ * 30-minute DST shift, with jitter) at the start of the chaotic phase,
+ * retrying until one answer comes; nobody consumes their topic, so every
+ * message made from them is still there at the end. The check, rule
+ * `schedule-exactly-once`: on the final leader each occurrence from the
+ * schedule's creation to its cursor is exactly one message (less what
+ * catch-up skipped, which the record counts), and the materialiser kept up.
+ */
+import type { ScheduleDef, ScheduleRec } from '../state/schedule/model.js';
+import { OCCURRENCE_HEADER, SCHEDULE_HEADER } from '../state/schedule/model.js';
+import { occurrencesAfter } from '../state/schedule/spec.js';
+import { readSchedule } from '../state/stores/schedules.js';
+import type { Violation } from './checker.js';
+import { type ClientWorld, pickNode, timed } from './clients.js';
+import type { SimBrokerNode } from './sim-node.js';
+
+export const SCHEDULE_TOPIC = 'sim.schedules';
+
+const base = {
+  topic: SCHEDULE_TOPIC,
+  payload: new TextEncoder().encode('tick'),
+  headers: {},
+  keyTemplate: '',
+  startAtMs: 0,
+  endAtMs: 0,
+  catchUp: 'all',
+  dstPolicy: 'both',
+  misfireThresholdMs: 0,
+  paused: false,
+} as const;
+
+export const SIM_SCHEDULES: readonly ScheduleDef[] = [
+  { ...base, name: 'every-second', spec: 'every 1s', timeZone: '', jitterMs: 0 },
+  { ...base, name: 'lord-howe', spec: '*/3 * * * * *', timeZone: 'Australia/Lord_Howe', jitterMs: 400 },
+];
+
+/** Creates each schedule through whichever node leads, retrying every 300 ms until an answer comes. */
+export function createSchedules(w: ClientWorld, leader: () => SimBrokerNode | undefined): void {
+  for (const def of SIM_SCHEDULES) {
+    const attempt = (): void => {
+      const node = pickNode(w, leader()?.id);
+      const retry = (): void => {
+        w.sched.at(300, () => `retry schedule ${def.name}`, attempt);
+      };
+      if (!node) {
+        retry();
+        return;
+      }
+      timed(
+        w,
+        () => node.ctx.proposer.run({ kind: 'schedule', op: { op: 'upsert', def } }),
+        (r) => {
+          if (r.kind !== 'schedule') {
+            retry();
+            return;
+          }
+          w.history.note(w.sched.nowMs, `schedule ${def.name} upserted on ${node.id}`);
+        },
+        retry,
+      );
+    };
+    attempt();
+  }
+}
+
+/** The first violation of `schedule-exactly-once` on the final leader, if any. */
+export async function checkSchedules(
+  l: SimBrokerNode,
+  stats: { scheduleMessages: number },
+): Promise<Violation | undefined> {
+  const { sm, reader } = l.ctx;
+  const now = l.ctx.proposer.nowMs();
+  const byName = new Map<string, Map<number, bigint[]>>();
+  let pageToken: Uint8Array | undefined;
+  if (await reader.getTopic(SCHEDULE_TOPIC)) {
+    for (;;) {
+      const page = await reader.listMessages(
+        SCHEDULE_TOPIC,
+        { limit: 1000, ...(pageToken ? { pageToken } : {}) },
+        now,
+      );
+      for (const { message } of page.items) {
+        if (!message) continue;
+        const name = message.headers[SCHEDULE_HEADER] ?? '';
+        const occ = Number(message.headers[OCCURRENCE_HEADER]);
+        const m = byName.get(name) ?? new Map<number, bigint[]>();
+        m.set(occ, [...(m.get(occ) ?? []), message.id]);
+        byName.set(name, m);
+      }
+      if (!page.nextPageToken) break;
+      pageToken = page.nextPageToken;
+    }
+  }
+  for (const m of byName.values()) stats.scheduleMessages += m.size;
+  for (const def of SIM_SCHEDULES) {
+    const rec: ScheduleRec | undefined = await readSchedule(sm.store, SCHEDULE_TOPIC, def.name);
+    const fail = (message: string): Violation => ({
+      rule: 'schedule-exactly-once',
+      message: `${def.name}: ${message}`,
+    });
+    if (!rec) return fail('never created (the upsert was retried until answered)');
+    const got = byName.get(def.name) ?? new Map<number, bigint[]>();
+    for (const [occ, ids] of got)
+      if (ids.length > 1) return fail(`occurrence ${occ} became messages ${ids.join(', ')}`);
+    const expected = occurrencesAfter(def, sm.limits, rec.createdAtMs, 1_000_000, rec.cursorMs);
+    const have = new Set(got.keys());
+    const missing = expected.filter((o) => !have.has(o));
+    if (missing.length > rec.skipped) {
+      return fail(
+        `${missing.length} occurrences have no message (skipped ${rec.skipped}), first ${missing[0]}`,
+      );
+    }
+    const extra = [...have].filter((o) => !expected.includes(o));
+    if (extra.length > 0)
+      return fail(`messages for ${extra.length} instants that are no occurrence, first ${extra[0]}`);
+    if (got.size !== rec.fired) return fail(`${got.size} messages, the record counts ${rec.fired} fired`);
+    const next = occurrencesAfter(def, sm.limits, rec.cursorMs, 1)[0] ?? Number.POSITIVE_INFINITY;
+    if (next < now - 5_000)
+      return fail(`the materialiser fell behind: next occurrence ${next}, leader time ${now}`);
+  }
+  return undefined;
+}

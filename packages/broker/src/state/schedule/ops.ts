@@ -1,0 +1,109 @@
+/**
+ * The schedule command (commands.proto `ScheduleCommand`) as plain data, its
+ * result, and its encoding both ways.
+ */
+import { type pb, toBigInt, toSafeNumber, toUint64 } from '@fermata/protocol';
+import { defFromProto, defToProto } from '../codec/schedule.js';
+import { i64 } from '../codec/shared.js';
+import { ValidationError } from '../errors.js';
+import type { ScheduleDef, ScheduleFire, ScheduleRec } from './model.js';
+
+export type ScheduleOp =
+  | { readonly op: 'upsert'; readonly def: ScheduleDef }
+  | { readonly op: 'delete' | 'pause' | 'resume'; readonly topic: string; readonly name: string }
+  | { readonly op: 'trigger'; readonly topic: string; readonly name: string; readonly firstId: bigint }
+  | { readonly op: 'fire'; readonly fires: readonly ScheduleFire[]; readonly firstId: bigint };
+
+export type ScheduleStatus = 'done' | 'not-found' | 'unchanged';
+
+/** Per fire: `fired` = messages made, `stale` = the schedule moved on (nothing stored), `gone` = deleted. */
+export type FireOutcome =
+  | { readonly status: 'fired'; readonly fired: number; readonly skipped: number; readonly rec: ScheduleRec }
+  | { readonly status: 'stale'; readonly rec: ScheduleRec }
+  | { readonly status: 'gone' };
+
+export type ScheduleResult =
+  | { readonly op: 'upsert'; readonly schedule: ScheduleRec; readonly created: boolean }
+  | { readonly op: 'status'; readonly status: ScheduleStatus; readonly schedule?: ScheduleRec }
+  | {
+      readonly op: 'trigger';
+      readonly status: ScheduleStatus;
+      readonly id?: bigint;
+      readonly dueAtMs?: number;
+    }
+  | { readonly op: 'fire'; readonly outcomes: readonly FireOutcome[] };
+
+const num = (v: Parameters<typeof toSafeNumber>[0], field: string): number => toSafeNumber(v, field);
+
+export function scheduleOpToProto(op: ScheduleOp): pb.ScheduleCommand.$Properties {
+  switch (op.op) {
+    case 'upsert':
+      return { upsert: defToProto(op.def) };
+    case 'delete':
+    case 'pause':
+    case 'resume':
+      return { [op.op]: { topic: op.topic, name: op.name } };
+    case 'trigger':
+      return { trigger: { topic: op.topic, name: op.name, firstId: toUint64(op.firstId) } };
+    case 'fire':
+      return {
+        fire: {
+          firstId: toUint64(op.firstId),
+          fires: op.fires.map((f) => ({
+            topic: f.topic,
+            name: f.name,
+            generation: toUint64(BigInt(f.generation)),
+            afterMs: i64(f.afterMs),
+            skipToMs: i64(f.skipToMs),
+            skipped: f.skipped,
+            occurrences: f.occurrences.map((o) => i64(o)),
+          })),
+        },
+      };
+  }
+}
+
+export function scheduleOpFromProto(m: pb.ScheduleCommand): ScheduleOp {
+  switch (m.op) {
+    case 'upsert':
+      return { op: 'upsert', def: defFromProto(m.upsert) };
+    case 'delete':
+    case 'pause':
+    case 'resume': {
+      const r = m[m.op]!;
+      return { op: m.op, topic: r.topic ?? '', name: r.name ?? '' };
+    }
+    case 'trigger':
+      return {
+        op: 'trigger',
+        topic: m.trigger!.topic ?? '',
+        name: m.trigger!.name ?? '',
+        firstId: toBigInt(m.trigger!.firstId),
+      };
+    case 'fire':
+      return {
+        op: 'fire',
+        firstId: toBigInt(m.fire!.firstId),
+        fires: (m.fire!.fires ?? []).map((f, i) => ({
+          topic: f.topic ?? '',
+          name: f.name ?? '',
+          generation: num(f.generation, `fires[${i}].generation`),
+          afterMs: num(f.afterMs, `fires[${i}].after_ms`),
+          skipToMs: num(f.skipToMs, `fires[${i}].skip_to_ms`),
+          skipped: f.skipped ?? 0,
+          occurrences: (f.occurrences ?? []).map((o, j) => num(o, `fires[${i}].occurrences[${j}]`)),
+        })),
+      };
+    default:
+      throw new ValidationError('schedule', 'names no schedule operation');
+  }
+}
+
+/** Ids a schedule command uses: one per occurrence fired, one for a trigger. */
+export function scheduleIdCount(op: ScheduleOp): number {
+  if (op.op === 'trigger') return 1;
+  if (op.op !== 'fire') return 0;
+  let n = 0;
+  for (const f of op.fires) n += f.occurrences.length;
+  return n;
+}

@@ -1,0 +1,76 @@
+/** Stateless checks of schedule commands: run on the leader before proposing and again at apply. */
+import { LimitError, ValidationError } from '../errors.js';
+import type { Limits } from '../limits.js';
+import { validateDuration, validateMessage, validateTopicName } from '../validation.js';
+import { renderKey } from './fire.js';
+import type { ScheduleDef } from './model.js';
+import type { ScheduleOp } from './ops.js';
+import { validateSpec } from './spec.js';
+
+const NAME_RE = /^[A-Za-z0-9._-]+$/;
+/** The latest instant a rendered key can name (13 digits of ms, a 24-character ISO date). */
+const WIDEST_OCCURRENCE_MS = 9_999_999_999_999;
+
+export function validateScheduleName(name: string, limits: Limits, field = 'name'): void {
+  if (name.length === 0) throw new ValidationError(field, 'schedule name is empty');
+  const bytes = Buffer.byteLength(name, 'utf8');
+  if (bytes > limits.maxTopicNameBytes)
+    throw new LimitError('maxTopicNameBytes', limits.maxTopicNameBytes, bytes, field);
+  if (!NAME_RE.test(name))
+    throw new ValidationError(field, `schedule name "${name}" may hold only A-Z a-z 0-9 . _ -`);
+}
+
+/** Everything about a definition that needs no stored state (fields named as in ScheduleDefinition). */
+export function validateDefinition(d: ScheduleDef, nowMs: number, limits: Limits): void {
+  validateTopicName(d.topic, limits, 'topic');
+  validateScheduleName(d.name, limits);
+  validateSpec(d, limits);
+  for (const [v, f] of [
+    [d.startAtMs, 'start_at_ms'],
+    [d.endAtMs, 'end_at_ms'],
+  ] as const) {
+    if (!Number.isSafeInteger(v) || v < 0) throw new ValidationError(f, `must be >= 0, got ${v}`);
+  }
+  if (d.endAtMs > 0 && d.endAtMs <= d.startAtMs) {
+    throw new ValidationError('end_at_ms', `must be after start_at_ms (${d.startAtMs}), got ${d.endAtMs}`);
+  }
+  validateDuration(d.jitterMs, 'jitter_ms', 'maxScheduleJitterMs', limits.maxScheduleJitterMs);
+  validateDuration(d.misfireThresholdMs, 'misfire_threshold_ms', 'maxDelayMs', limits.maxDelayMs);
+  // Payload, headers and the widest key the template can render, as a message of the topic.
+  const key = renderKey(d.keyTemplate, d.name, WIDEST_OCCURRENCE_MS);
+  try {
+    validateMessage({ topic: d.topic, payload: d.payload, headers: d.headers, key }, nowMs, limits, '');
+  } catch (err) {
+    if (err instanceof LimitError && err.field === 'key') {
+      throw new LimitError(err.limit, err.max, err.actual, 'key_template');
+    }
+    throw err;
+  }
+}
+
+export function validateScheduleOp(op: ScheduleOp, nowMs: number, limits: Limits): void {
+  switch (op.op) {
+    case 'upsert':
+      validateDefinition(op.def, nowMs, limits);
+      return;
+    case 'delete':
+    case 'pause':
+    case 'resume':
+    case 'trigger':
+      validateTopicName(op.topic, limits, 'topic');
+      validateScheduleName(op.name, limits);
+      return;
+    case 'fire': {
+      let n = 0;
+      for (const [i, f] of op.fires.entries()) {
+        validateTopicName(f.topic, limits, `fires[${i}].topic`);
+        validateScheduleName(f.name, limits, `fires[${i}].name`);
+        n += f.occurrences.length;
+      }
+      if (op.fires.length === 0) throw new ValidationError('fires', 'names no schedule');
+      if (n > limits.maxScheduleFiresPerCommand) {
+        throw new LimitError('maxScheduleFiresPerCommand', limits.maxScheduleFiresPerCommand, n, 'fires');
+      }
+    }
+  }
+}

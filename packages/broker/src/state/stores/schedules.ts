@@ -1,0 +1,129 @@
+/**
+ * Schedule records: one per (topic, name), with a count per topic and one for
+ * the cluster (the limits), all in the schedules namespace. The schedules a
+ * batch changed are collected in `touched` (the leader's materialiser re-reads them).
+ */
+import type { ReadView } from '@fermata/storage';
+import { decodeSchedule, encodeSchedule } from '../codec/schedule.js';
+import { NS, readU64, splitTopicKey, topicKeySuffix, u64 } from '../layout.js';
+import type { ScheduleRec } from '../schedule/model.js';
+import type { Txn } from '../txn.js';
+
+export interface ScheduleName {
+  readonly topic: string;
+  readonly name: string;
+}
+
+const scheduleKey = (topic: string, name: string): Uint8Array =>
+  NS.schedules.key(topicKeySuffix(topic, name));
+const topicCountKey = (topic: string): Uint8Array => NS.schedules.key(topicKeySuffix(topic, ''));
+const CLUSTER_COUNT_KEY = NS.schedules.key(Uint8Array.of(0));
+
+/** Suffix range of one topic's schedules (its count row, name '', sorts first and is skipped). */
+function topicRange(topic: string, afterName = ''): { gte: Uint8Array; lt: Uint8Array } {
+  const gte = topicKeySuffix(topic, afterName);
+  const start = new Uint8Array(gte.length + 1);
+  start.set(gte);
+  const end = topicKeySuffix(topic, '');
+  end[end.length - 1] = 1;
+  return NS.schedules.range(start, end);
+}
+
+function isCountRow(key: Uint8Array): boolean {
+  const suffix = NS.schedules.strip(key);
+  return suffix.length === 0 || suffix[suffix.length - 1] === 0;
+}
+
+export class ScheduleStore {
+  /** Schedules this batch wrote or deleted, by "topic NUL name". */
+  readonly touched = new Map<string, ScheduleName>();
+
+  constructor(private readonly txn: Txn) {}
+
+  async get(topic: string, name: string): Promise<ScheduleRec | undefined> {
+    const raw = await this.txn.get(scheduleKey(topic, name));
+    return raw ? decodeSchedule(raw) : undefined;
+  }
+
+  /** Writes the record; `created` raises the counts. */
+  async put(rec: ScheduleRec, created: boolean): Promise<void> {
+    const { topic, name } = rec.def;
+    this.txn.put(scheduleKey(topic, name), encodeSchedule(rec));
+    this.touch(topic, name);
+    if (created) await this.addCounts(topic, 1);
+  }
+
+  async del(topic: string, name: string): Promise<void> {
+    this.txn.del(scheduleKey(topic, name));
+    this.touch(topic, name);
+    await this.addCounts(topic, -1);
+  }
+
+  async countOf(topic: string): Promise<number> {
+    const raw = await this.txn.get(topicCountKey(topic));
+    return raw ? Number(readU64(raw)) : 0;
+  }
+
+  async countAll(): Promise<number> {
+    const raw = await this.txn.get(CLUSTER_COUNT_KEY);
+    return raw ? Number(readU64(raw)) : 0;
+  }
+
+  /** Deletes every schedule of a topic (the topic is being deleted); how many. */
+  async deleteTopic(topic: string): Promise<number> {
+    const rows = await this.txn.scan(topicRange(topic));
+    for (const row of rows) {
+      this.txn.del(row.key);
+      const { key: name } = splitTopicKey(NS.schedules.strip(row.key));
+      this.touch(topic, name);
+    }
+    if (rows.length > 0) {
+      this.txn.del(topicCountKey(topic));
+      const all = await this.countAll();
+      this.txn.put(CLUSTER_COUNT_KEY, u64(all - rows.length));
+    }
+    return rows.length;
+  }
+
+  private async addCounts(topic: string, delta: number): Promise<void> {
+    const [t, all] = [await this.countOf(topic), await this.countAll()];
+    if (t + delta === 0) this.txn.del(topicCountKey(topic));
+    else this.txn.put(topicCountKey(topic), u64(t + delta));
+    this.txn.put(CLUSTER_COUNT_KEY, u64(all + delta));
+  }
+
+  private touch(topic: string, name: string): void {
+    this.touched.set(`${topic}\u0000${name}`, { topic, name });
+  }
+}
+
+/** One schedule, read outside apply (the API's get, the materialiser). */
+export async function readSchedule(
+  view: ReadView,
+  topic: string,
+  name: string,
+): Promise<ScheduleRec | undefined> {
+  const raw = await view.get(scheduleKey(topic, name));
+  return raw ? decodeSchedule(raw) : undefined;
+}
+
+/** A topic's schedules in name order after `afterName`, at most `limit`. */
+export async function listSchedules(
+  view: ReadView,
+  topic: string,
+  afterName: string,
+  limit: number,
+): Promise<ScheduleRec[]> {
+  const out: ScheduleRec[] = [];
+  await view.scan({ ...topicRange(topic, afterName), limit }, (_key, value) => {
+    out.push(decodeSchedule(value));
+  });
+  return out;
+}
+
+/** Every schedule of the cluster, in key order, `visit` called per record (the materialiser's start). */
+export async function scanAllSchedules(view: ReadView, visit: (rec: ScheduleRec) => void): Promise<void> {
+  await view.scan(NS.schedules.range(), (key, value) => {
+    if (!isCountRow(key)) visit(decodeSchedule(value));
+  });
+}
