@@ -275,7 +275,7 @@ export class BrokerServer {
   private wireNode(): void {
     const { node, sm, dispatcher, proposer, metrics, log } = this.ctx;
     wireLeaderLayer(
-      { node, sm, dispatcher, janitor: this.janitor, log },
+      { node, sm, dispatcher, janitor: this.janitor, proposer, log },
       {
         onBecameLeader: (term) => {
           // Streams of an earlier leadership still waiting to learn the leader end now.

@@ -1,6 +1,7 @@
 import type { RaftNode } from '@fermata/raft';
 import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { Janitor } from '../leader/janitor.js';
+import type { CommandBody } from '../leader/proposer.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 
 export interface LeaderParts {
@@ -8,6 +9,7 @@ export interface LeaderParts {
   readonly sm: BrokerStateMachine;
   readonly dispatcher: Dispatcher;
   readonly janitor: Janitor;
+  readonly proposer: { run(body: CommandBody): Promise<unknown> };
   readonly log: { error(fields: object, message: string): void };
 }
 
@@ -26,7 +28,7 @@ export function wireLeaderLayer(
     onLostLeadership?: (term: number, leader: string) => void;
   },
 ): void {
-  const { node, sm, dispatcher, janitor, log } = parts;
+  const { node, sm, dispatcher, janitor, proposer, log } = parts;
   // Every applied command that makes an entry due (publish, nack, reschedule, a lease's end,
   // a dead letter) reaches the heap here, whichever leader proposed it.
   sm.onDue = (changes) => {
@@ -40,6 +42,13 @@ export function wireLeaderLayer(
     sm.ids.entryApplied(term);
     void dispatcher.start().catch((err: unknown) => log.error({ err }, 'dispatcher failed to start'));
     janitor.start();
+    // The limits apply uses travel in the log: this leader's configured ones, if they differ.
+    const values = sm.applyLimitsToPropose();
+    if (values) {
+      proposer.run({ kind: 'apply-limits', values }).catch((err: unknown) => {
+        log.error({ err }, 'proposing the configured apply limits failed (the next leader retries)');
+      });
+    }
   });
   node.on('lost-leadership', ({ term, leader }) => {
     sm.ids.endLeadership();

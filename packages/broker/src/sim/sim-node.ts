@@ -140,7 +140,7 @@ export class SimBrokerNode {
       stopping: false,
     };
     wireLeaderLayer(
-      { node, sm, dispatcher, janitor, log: quiet },
+      { node, sm, dispatcher, janitor, proposer, log: quiet },
       {
         onLostLeadership: (_term, leader) => {
           const error = new Error(`lost leadership to ${leader || 'unknown'}`);

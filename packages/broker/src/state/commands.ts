@@ -102,6 +102,8 @@ export type Command = Stamped &
     | { readonly kind: 'delete-topic'; readonly name: string }
     | { readonly kind: 'create-group'; readonly topic: string; readonly group: string }
     | { readonly kind: 'delete-group'; readonly topic: string; readonly group: string }
+    /** The limits apply uses from the next entry on (apply-limits.ts). */
+    | { readonly kind: 'apply-limits'; readonly values: Readonly<Record<string, number>> }
   );
 
 export type CommandKind = Command['kind'];
@@ -276,6 +278,9 @@ export function encodeCommand(cmd: Command): Uint8Array {
     case 'delete-group':
       props = { ...base, deleteGroup: { topic: cmd.topic, group: cmd.group } };
       break;
+    case 'apply-limits':
+      props = { ...base, applyLimits: { values: { ...cmd.values } } };
+      break;
   }
   return v1.Command.encode(props).finish();
 }
@@ -415,6 +420,8 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         topic: m.deleteGroup!.topic ?? '',
         group: m.deleteGroup!.group ?? '',
       };
+    case 'applyLimits':
+      return { kind: 'apply-limits', nowMs, values: { ...(m.applyLimits!.values ?? {}) } };
     default:
       throw new ValidationError('command', 'names no command kind');
   }
