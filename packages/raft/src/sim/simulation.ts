@@ -1,14 +1,15 @@
 import { InvariantError } from '../core/errors.js';
+import type { NodeId } from '../types.js';
 import { entryKey, type InvariantName, InvariantViolation } from './checker.js';
 import { describeProfile, type FaultProfile, pickFaultProfile } from './fault-profile.js';
 import type { InjectedBug } from './injected-bugs.js';
-import type { NodeId } from '../types.js';
 import { SimCluster, settle, TICK_MS } from './sim-cluster.js';
 import type { FileName } from './sim-disk.js';
 import type { InterestingPoint, SimNode } from './sim-node.js';
 import { Workload } from './workload.js';
 
 export { ELECTION_TICKS, TICK_MS } from './sim-cluster.js';
+
 const FILES: readonly FileName[] = ['log', 'hard-state', 'snapshot', 'members', 'state-machine'];
 /** After the chaotic phase, the healed cluster must commit a fresh entry within this much virtual time. */
 export const LIVENESS_BOUND_MS = 30_000;

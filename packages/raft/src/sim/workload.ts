@@ -6,8 +6,8 @@
  * driver's own policy.
  */
 import type { NodeId } from '../types.js';
-import type { FaultProfile } from './fault-profile.js';
 import { entryKey, InvariantViolation } from './checker.js';
+import type { FaultProfile } from './fault-profile.js';
 import type { SimCluster } from './sim-cluster.js';
 import type { InterestingPoint, SimNode } from './sim-node.js';
 
