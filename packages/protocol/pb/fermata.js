@@ -7655,11 +7655,12 @@ export const fermata = $root.fermata = (() => {
             Command.prototype.createGroup = null;
             Command.prototype.deleteGroup = null;
             Command.prototype.schedule = null;
+            Command.prototype.applyLimits = null;
 
             let $oneOfFields;
 
             $Object.defineProperty(Command.prototype, "kind", {
-                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup", "schedule"]),
+                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup", "schedule", "applyLimits"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -7704,6 +7705,8 @@ export const fermata = $root.fermata = (() => {
                     $root.fermata.v1.CreateGroupCommand.encode(message.createGroup, writer.uint32(178).fork(), _depth + 1).ldelim();
                 if (message.deleteGroup != null && $Object.hasOwnProperty.call(message, "deleteGroup"))
                     $root.fermata.v1.DeleteGroupCommand.encode(message.deleteGroup, writer.uint32(186).fork(), _depth + 1).ldelim();
+                if (message.applyLimits != null && $Object.hasOwnProperty.call(message, "applyLimits"))
+                    $root.fermata.v1.ApplyLimitsCommand.encode(message.applyLimits, writer.uint32(194).fork(), _depth + 1).ldelim();
                 if (message.schedule != null && $Object.hasOwnProperty.call(message, "schedule"))
                     $root.fermata.v1.ScheduleCommand.encode(message.schedule, writer.uint32(322).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
@@ -7851,6 +7854,13 @@ export const fermata = $root.fermata = (() => {
                                 break;
                             message.schedule = $root.fermata.v1.ScheduleCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.schedule);
                             message.kind = "schedule";
+                            continue;
+                        }
+                    case 24: {
+                            if (wireType !== 2)
+                                break;
+                            message.applyLimits = $root.fermata.v1.ApplyLimitsCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.applyLimits);
+                            message.kind = "applyLimits";
                             continue;
                         }
                     }
@@ -9675,6 +9685,127 @@ export const fermata = $root.fermata = (() => {
             };
 
             return DeleteGroupCommand;
+        })();
+
+        v1.ApplyLimitsCommand = (function() {
+
+            const ApplyLimitsCommand = function (properties) {
+                this.values = {};
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ApplyLimitsCommand.prototype.values = $util.emptyObject;
+
+            ApplyLimitsCommand.create = function(properties) {
+                return new ApplyLimitsCommand(properties);
+            };
+
+            ApplyLimitsCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.values != null && $Object.hasOwnProperty.call(message, "values"))
+                    for (let keys = $Object.keys(message.values), i = 0; i < keys.length; ++i)
+                        writer.uint32(10).fork().uint32(10).string(keys[i]).uint32(17).double(message.values[keys[i]]).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ApplyLimitsCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, key, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ApplyLimitsCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.values === $util.emptyObject)
+                                message.values = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = 0;
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 1)
+                                        break;
+                                    value = reader.double();
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.values, key);
+                            message.values[key] = value;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ApplyLimitsCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ApplyLimitsCommand";
+            };
+
+            return ApplyLimitsCommand;
         })();
 
         v1.Schedules = (function() {

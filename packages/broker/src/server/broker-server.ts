@@ -286,7 +286,7 @@ export class BrokerServer {
   private wireNode(): void {
     const { node, sm, dispatcher, proposer, metrics, log } = this.ctx;
     wireLeaderLayer(
-      { node, sm, dispatcher, janitor: this.janitor, materializer: this.ctx.materializer, log },
+      { node, sm, dispatcher, janitor: this.janitor, materializer: this.ctx.materializer, proposer, log },
       {
         onBecameLeader: (term) => {
           // Streams of an earlier leadership still waiting to learn the leader end now.

@@ -2,6 +2,7 @@ import type { RaftNode } from '@fermata/raft';
 import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { Janitor } from '../leader/janitor.js';
 import type { ScheduleMaterializer } from '../leader/materializer.js';
+import type { CommandBody } from '../leader/proposer.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 
 export interface LeaderParts {
@@ -11,6 +12,7 @@ export interface LeaderParts {
   readonly janitor: Janitor;
   /** Absent = schedules are not materialised by this node (a test harness without them). */
   readonly materializer?: ScheduleMaterializer;
+  readonly proposer: { run(body: CommandBody): Promise<unknown> };
   readonly log: { error(fields: object, message: string): void };
 }
 
@@ -29,7 +31,7 @@ export function wireLeaderLayer(
     onLostLeadership?: (term: number, leader: string) => void;
   },
 ): void {
-  const { node, sm, dispatcher, janitor, materializer, log } = parts;
+  const { node, sm, dispatcher, janitor, materializer, proposer, log } = parts;
   // Every applied command that makes an entry due (publish, nack, reschedule, a lease's end,
   // a dead letter) reaches the heap here, whichever leader proposed it.
   sm.onDue = (changes) => {
@@ -47,6 +49,13 @@ export function wireLeaderLayer(
     void materializer
       ?.start()
       .catch((err: unknown) => log.error({ err }, 'schedule materialiser failed to start'));
+    // The limits apply uses travel in the log: this leader's configured ones, if they differ.
+    const values = sm.applyLimitsToPropose();
+    if (values) {
+      proposer.run({ kind: 'apply-limits', values }).catch((err: unknown) => {
+        log.error({ err }, 'proposing the configured apply limits failed (the next leader retries)');
+      });
+    }
   });
   node.on('lost-leadership', ({ term, leader }) => {
     sm.ids.endLeadership();

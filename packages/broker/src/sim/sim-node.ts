@@ -147,7 +147,7 @@ export class SimBrokerNode {
       stopping: false,
     };
     wireLeaderLayer(
-      { node, sm, dispatcher, janitor, log: quiet, ...(materializer ? { materializer } : {}) },
+      { node, sm, dispatcher, janitor, proposer, log: quiet, ...(materializer ? { materializer } : {}) },
       {
         onLostLeadership: (_term, leader) => {
           const error = new Error(`lost leadership to ${leader || 'unknown'}`);

@@ -104,6 +104,8 @@ export type Command = Stamped &
     | { readonly kind: 'create-group'; readonly topic: string; readonly group: string }
     | { readonly kind: 'delete-group'; readonly topic: string; readonly group: string }
     | { readonly kind: 'schedule'; readonly op: ScheduleOp }
+    /** The limits apply uses from the next entry on (apply-limits.ts). */
+    | { readonly kind: 'apply-limits'; readonly values: Readonly<Record<string, number>> }
   );
 
 export type CommandKind = Command['kind'];
@@ -281,6 +283,9 @@ export function encodeCommand(cmd: Command): Uint8Array {
     case 'schedule':
       props = { ...base, schedule: scheduleOpToProto(cmd.op) };
       break;
+    case 'apply-limits':
+      props = { ...base, applyLimits: { values: { ...cmd.values } } };
+      break;
   }
   return v1.Command.encode(props).finish();
 }
@@ -422,6 +427,8 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
       };
     case 'schedule':
       return { kind: 'schedule', nowMs, op: scheduleOpFromProto(m.schedule!) };
+    case 'applyLimits':
+      return { kind: 'apply-limits', nowMs, values: { ...(m.applyLimits!.values ?? {}) } };
     default:
       throw new ValidationError('command', 'names no command kind');
   }

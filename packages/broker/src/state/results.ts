@@ -92,6 +92,7 @@ export type CommandResult =
   | { readonly kind: 'delete-topic'; readonly removedMessages: number }
   | { readonly kind: 'delete-group'; readonly removedMessages: number }
   | { readonly kind: 'schedule'; readonly result: ScheduleResult }
+  | { readonly kind: 'apply-limits'; readonly changed: readonly string[] }
   /** The command was refused: it changed nothing (the applied index still advanced). */
   | { readonly kind: 'error'; readonly error: StateError };
 

@@ -10,6 +10,15 @@ import {
 } from './apply-admin.js';
 import { applyCancel, applyExpire, applyPurgeKeys, applyReschedule } from './apply-control.js';
 import { applyAck, applyExtend, applyLease, applyNack } from './apply-delivery.js';
+import {
+  APPLY_LIMITS_KEY,
+  type ApplyLimits,
+  applyLimitDifferences,
+  applyLimitsOf,
+  decodeApplyLimits,
+  encodeApplyLimits,
+  validateApplyLimits,
+} from './apply-limits.js';
 import { applyPublish } from './apply-publish.js';
 import { applySchedule } from './apply-schedule.js';
 import { type Command, decodeCommand } from './commands.js';
@@ -35,7 +44,10 @@ export interface BrokerStateMachineOptions {
   readonly store: KVStore;
   /** The queue hasher (production: `await createQueueHasher()`; tests inject collisions). */
   readonly hasher: QueueHasher;
-  /** Must be identical on every node of a cluster. */
+  /**
+   * This node's configured limits. Apply uses the replicated ones once an
+   * apply-limits entry has applied (apply-limits.ts), whatever these say.
+   */
   readonly limits?: Partial<Limits>;
   /** Records (queue entries, index records) kept in memory for apply's reads; 0 = none. Default 65 536. */
   readonly cacheEntries?: number;
@@ -63,7 +75,12 @@ export type DueListener = (changes: readonly DueChange[]) => void;
  * also records the applied index, the last event id and the last time stamp.
  */
 export class BrokerStateMachine implements StateMachine {
+  /** The limits in effect: the configured ones, with the replicated apply limits over them (see applyLimits). */
   readonly limits: Limits;
+  /** The limits this node was configured with. */
+  readonly configuredLimits: Limits;
+  /** What the last applied apply-limits entry (or the store it came from) set; undefined before any. */
+  private replicated: ApplyLimits | undefined;
   readonly ids: EventRepository;
   readonly reader: BrokerReader;
   private applied: number;
@@ -92,7 +109,9 @@ export class BrokerStateMachine implements StateMachine {
     cacheEntries: number,
   ) {
     this.cache = new RecordCache(cacheEntries);
-    this.limits = limits;
+    this.configuredLimits = limits;
+    // One object for the whole life of the state machine: the stores and the reader hold it.
+    this.limits = { ...limits };
     this.requestFilter = new RequestFilter(limits.publishDedupWindowMs);
     this.applied = applied;
     this.lastNow = lastNowMs;
@@ -139,6 +158,7 @@ export class BrokerStateMachine implements StateMachine {
     sm.onDue = options.onDue;
     sm.onWithdrawn = options.onWithdrawn;
     sm.onSchedules = options.onSchedules;
+    await sm.loadApplyLimits();
     await sm.requestFilter.build(store);
     return sm;
   }
@@ -156,6 +176,35 @@ export class BrokerStateMachine implements StateMachine {
 
   appliedIndex(): number {
     return this.applied;
+  }
+
+  /** The replicated apply limits, undefined until an apply-limits entry has applied. */
+  replicatedApplyLimits(): ApplyLimits | undefined {
+    return this.replicated;
+  }
+
+  /**
+   * What a leader proposes (an apply-limits command's values) when this node's
+   * configured apply limits differ from the replicated ones; undefined when they match.
+   */
+  applyLimitsToPropose(): ApplyLimits | undefined {
+    const mine = applyLimitsOf(this.configuredLimits);
+    if (this.replicated && applyLimitDifferences(mine, this.replicated).length === 0) return undefined;
+    return mine;
+  }
+
+  /** Reads the replicated record; without one, apply uses the configured limits. */
+  private async loadApplyLimits(): Promise<void> {
+    const raw = await this.store.get(APPLY_LIMITS_KEY);
+    this.setApplyLimits(raw ? decodeApplyLimits(raw) : undefined);
+  }
+
+  private setApplyLimits(values: ApplyLimits | undefined): void {
+    const before = this.limits.publishDedupWindowMs;
+    this.replicated = values;
+    Object.assign(this.limits, applyLimitsOf(this.configuredLimits), values ?? {});
+    // The filter was sized for the old window; until the next build it answers "may have" for every key.
+    if (this.limits.publishDedupWindowMs !== before) this.requestFilter.invalidate();
   }
 
   /** The highest leader time stamp applied: a new leader stamps max(its clock, this). */
@@ -181,6 +230,7 @@ export class BrokerStateMachine implements StateMachine {
     let applied = this.applied;
     let lastNow = this.lastNow;
     const lastIdBefore = this.ids.lastId;
+    const replicatedBefore = this.replicated;
     try {
       for (const entry of entries) {
         if (entry.index !== applied + 1) {
@@ -197,7 +247,9 @@ export class BrokerStateMachine implements StateMachine {
             const cmd = decodeCommand(entry.data);
             lastNow = Math.max(lastNow, cmd.nowMs);
             ctx.nowMs = lastNow;
-            results.push(await execute(ctx, cmd));
+            results.push(
+              cmd.kind === 'apply-limits' ? this.applyLimits(txn, cmd.values) : await execute(ctx, cmd),
+            );
           } catch (err) {
             if (!isStateError(err)) throw err;
             txn.rollback(mark);
@@ -219,6 +271,7 @@ export class BrokerStateMachine implements StateMachine {
       // batch's records as if they were: it answers "may have" for every key from now on.
       this.ids.reset(lastIdBefore);
       this.requestFilter.invalidate();
+      if (this.replicated !== replicatedBefore) this.setApplyLimits(replicatedBefore);
       throw err;
     }
     this.applied = applied;
@@ -228,6 +281,15 @@ export class BrokerStateMachine implements StateMachine {
     if (this.onSchedules && ctx.schedules.touched.size > 0)
       this.onSchedules([...ctx.schedules.touched.values()]);
     return results;
+  }
+
+  /** Every later entry (of this batch too) is validated against `values`. */
+  private applyLimits(txn: Txn, values: Readonly<Record<string, number>>): CommandResult {
+    const next = validateApplyLimits(values);
+    const changed = applyLimitDifferences(applyLimitsOf(this.limits), next);
+    txn.put(APPLY_LIMITS_KEY, encodeApplyLimits(next));
+    this.setApplyLimits(next);
+    return { kind: 'apply-limits', changed };
   }
 
   flush(): Promise<number> {
@@ -260,6 +322,7 @@ export class BrokerStateMachine implements StateMachine {
       } catch (err) {
         // Half a snapshot is no state at all: leave an empty store at index 0 (a snapshot is needed again).
         await this.store.clear();
+        this.setApplyLimits(undefined);
         this.applied = 0;
         this.lastNow = 0;
         this.ids.reset(0n);
@@ -274,6 +337,7 @@ export class BrokerStateMachine implements StateMachine {
       this.applied = s.applied;
       this.lastNow = s.lastNow;
       this.ids.reset(s.lastId);
+      await this.loadApplyLimits();
       await this.requestFilter.build(this.store);
       return s.applied;
     });
@@ -313,5 +377,7 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
       return applyDeleteGroup(ctx, cmd);
     case 'schedule':
       return applySchedule(ctx, cmd.op);
+    case 'apply-limits':
+      throw new Error('invariant: apply-limits is applied by the state machine itself');
   }
 }

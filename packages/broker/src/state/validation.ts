@@ -1,7 +1,9 @@
 // The rules that refuse a command for its shape or its limits, checked on the leader before a
 // command takes a log entry and again at apply. Over 400 lines: every field of every command
 // kind, kept together so that the leader's check and apply's check cannot drift apart.
+
 import { KEY_BYTES } from '../keys.js';
+import { validateApplyLimits } from './apply-limits.js';
 import type { Command, PublishInput, PublishSpan, Target, TopicSettingsInput } from './commands.js';
 import { LimitError, ValidationError } from './errors.js';
 import { DEFAULT_TOPIC_SETTINGS, type Limits } from './limits.js';
@@ -394,6 +396,9 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
       return;
     case 'schedule':
       validateScheduleOp(cmd.op, nowMs, limits);
+      return;
+    case 'apply-limits':
+      validateApplyLimits(cmd.values);
       return;
   }
 }

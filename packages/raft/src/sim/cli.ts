@@ -1,6 +1,6 @@
 /**
  * The deterministic cluster simulator.
- *   npm run sim -- --seeds N [--first F] [--seed S] [--steps K] [--nodes 3|5] [--bug NAME] [--hostile] [--verbose]
+ *   npm run sim -- --seeds N [--first F] [--seed S] [--steps K] [--nodes 3|5] [--bug NAME] [--general-only] [--hostile] [--verbose]
  * Runs seeds F..F+N-1 (F defaults to 1; or only S), so a long run can be split over processes. Nodes alternate 3/5 by seed unless --nodes is given; every
  * fourth seed runs the hostile schedule (all seeds with --hostile).
  * Prints every failure (seed, step, invariant, values, trace tail) and ends with
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     bug: { type: 'string' },
     verbose: { type: 'boolean', default: false },
     hostile: { type: 'boolean', default: false },
+    'general-only': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -56,7 +57,8 @@ let failed = 0;
 for (const seed of seeds) {
   const nodes = (nodesArg ?? nodesForSeed(seed)) as 3 | 5;
   const hostile = values.hostile || hostileForSeed(seed);
-  const result = await runSeed({ seed, steps, nodes, hostile, ...(bug ? { bug } : {}) });
+  const generalOnly = values['general-only'];
+  const result = await runSeed({ seed, steps, nodes, hostile, generalOnly, ...(bug ? { bug } : {}) });
   if (result.ok) {
     passed++;
     if (values.verbose || seeds.length === 1) {
@@ -71,7 +73,7 @@ for (const seed of seeds) {
     `FAIL seed=${seed} nodes=${nodes} step=${result.step} invariant=${result.invariant} values=${JSON.stringify(result.values)}`,
   );
   console.log(
-    `  replay: npm run sim -- --seed ${seed} --steps ${steps} --nodes ${nodes}${bug ? ` --bug ${bug}` : ''}`,
+    `  replay: npm run sim -- --seed ${seed} --steps ${steps} --nodes ${nodes}${bug ? ` --bug ${bug}` : ''}${generalOnly ? ' --general-only' : ''}`,
   );
   console.log(`  digest=${result.digest}`);
   for (const line of result.traceTail) console.log(`  | ${line}`);

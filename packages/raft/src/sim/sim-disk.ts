@@ -55,12 +55,14 @@ export class SimDisk {
   /** Files whose writes do not complete (tests); undefined = none held. */
   private held: Set<FileName> | 'all' | undefined;
   private readonly stalled = new Set<FileName>();
+  /** Called after each write lands (an fsync boundary): the simulation may crash the node right there. */
+  onLanded: ((file: FileName) => void) | undefined;
 
   constructor(
     readonly node: string,
     private readonly scheduler: Scheduler,
-    /** Virtual ms one write takes: [min, max]. */
-    private readonly latencyMs: readonly [number, number],
+    /** Virtual ms one write takes: [min, max] (a simulation may slow a disk down and heal it). */
+    public latencyMs: readonly [number, number],
   ) {}
 
   /** The current incarnation: the ports of a node capture it (see submitFor). */
@@ -96,6 +98,11 @@ export class SimDisk {
   busy(): boolean {
     for (const q of this.queues.values()) if (q.length > 0) return true;
     return false;
+  }
+
+  /** True while a write to `file` is queued or in progress. */
+  writing(file: FileName): boolean {
+    return (this.queues.get(file)?.length ?? 0) > 0;
   }
 
   /**
@@ -153,6 +160,7 @@ export class SimDisk {
         this.writes++;
         head.land();
         this.startNext(file, incarnation);
+        this.onLanded?.(file);
       },
     );
   }

@@ -1,11 +1,16 @@
 import { InvariantError } from '../core/errors.js';
+import type { NodeId } from '../types.js';
 import { entryKey, type InvariantName, InvariantViolation } from './checker.js';
+import { describeProfile, type FaultProfile, pickFaultProfile } from './fault-profile.js';
 import type { InjectedBug } from './injected-bugs.js';
 import { SimCluster, settle, TICK_MS } from './sim-cluster.js';
+import type { FileName } from './sim-disk.js';
 import type { InterestingPoint, SimNode } from './sim-node.js';
 import { Workload } from './workload.js';
 
 export { ELECTION_TICKS, TICK_MS } from './sim-cluster.js';
+
+const FILES: readonly FileName[] = ['log', 'hard-state', 'snapshot', 'members', 'state-machine'];
 /** After the chaotic phase, the healed cluster must commit a fresh entry within this much virtual time. */
 export const LIVENESS_BOUND_MS = 30_000;
 
@@ -20,6 +25,12 @@ export interface SimOptions {
    * carry one entry each: the schedule that makes Figure 8 histories common.
    */
   hostile?: boolean;
+  /**
+   * Only the general invariants (GENERAL_INVARIANTS) stop the run; checks aimed at one
+   * mechanism are counted, not thrown: how the injected-bug tests show a bug breaks
+   * a general property.
+   */
+  generalOnly?: boolean;
 }
 
 export interface SimResult {
@@ -66,6 +77,9 @@ export class Simulation extends SimCluster {
   /** How often a leader is cut off right after an election or a commit. */
   readonly targetedFaultRate: number;
   private readonly maxDowntimeMs: number;
+  /** This seed's swarm fault profile (fault-profile.ts). */
+  readonly profile: FaultProfile;
+  private readonly sickNode: NodeId | undefined;
   readonly stats: SimStats = {
     virtualMs: 0,
     committed: 0,
@@ -104,6 +118,7 @@ export class Simulation extends SimCluster {
           [2, 20],
         ] as const),
       }),
+      options.generalOnly ?? false,
     );
     this.faultIntervalMs = this.prng.pick([
       [20, 250],
@@ -112,7 +127,9 @@ export class Simulation extends SimCluster {
     this.leaderCrashRate = this.prng.pick([0, 0.3, 0.6]);
     this.targetedFaultRate = options.hostile ? 1 : this.prng.pick([0, 0.2, 0.6]);
     this.maxDowntimeMs = this.prng.pick([100, 600]);
+    this.profile = pickFaultProfile(this.prng);
     const ids = Array.from({ length: options.nodes }, (_, i) => `n${i + 1}`);
+    this.sickNode = this.prng.chance(this.profile.sickDiskRate) ? this.prng.pick(ids) : undefined;
     for (const id of ids) this.addNode(id, ids);
     this.workload = new Workload(this, options.nodes);
   }
@@ -122,6 +139,7 @@ export class Simulation extends SimCluster {
       this.trace(
         `start seed=${this.options.seed} nodes=${this.options.nodes} bug=${this.options.bug ?? '-'}`,
       );
+      this.trace(`profile ${describeProfile(this.profile)}`);
       for (const n of this.nodes.values()) this.start(n);
       this.workload.schedule();
       this.scheduleFault();
@@ -159,7 +177,69 @@ export class Simulation extends SimCluster {
   }
 
   override interesting(n: SimNode, what: InterestingPoint): void {
+    if (what === 'committed' && this.chaos && n.disk.writing('log')) {
+      // A leader whose commit index moved while its own log write is in flight loses power,
+      // with every node that has a write in flight: what only memory held is gone.
+      if (this.prng.chance(this.profile.inFlightCommitCrashRate)) {
+        const incarnation = n.incarnation;
+        this.at(
+          0,
+          () => `power-loss ${n.id} committing with its log write in flight`,
+          () => {
+            if (n.incarnation !== incarnation) return;
+            this.powerLoss([n, ...this.live().filter((o) => o !== n && o.disk.busy())]);
+          },
+        );
+        return;
+      }
+    }
     this.workload.maybeFaultAtInterestingPoint(n, what);
+  }
+
+  override addNode(id: NodeId, bootstrapVoters: readonly NodeId[]): SimNode {
+    const n = super.addNode(id, bootstrapVoters);
+    n.disk.onLanded = (file) => this.atFsyncBoundary(n, file);
+    return n;
+  }
+
+  protected override diskLatencyFor(id: NodeId): readonly [number, number] {
+    if (id === this.sickNode) {
+      this.trace(`sick disk ${id} ${this.profile.sickDiskMs.join('-')}ms`);
+      return this.profile.sickDiskMs;
+    }
+    if (!this.prng.chance(this.profile.slowDiskRate)) return super.diskLatencyFor(id);
+    this.trace(`slow disk ${id} ${this.profile.slowDiskMs.join('-')}ms`);
+    return this.profile.slowDiskMs;
+  }
+
+  /**
+   * A write of `n` just landed while a write to another of its files is in flight: crash
+   * it now (before its code sees the completion) or right after, now and then.
+   */
+  private atFsyncBoundary(n: SimNode, file: FileName): void {
+    const rate = this.profile.fsyncCrashRate;
+    if (rate === 0 || !this.chaos || !n.up || n.decommissioned) return;
+    if (!FILES.some((f) => f !== file && n.disk.writing(f))) return;
+    if (!this.prng.chance(rate)) return;
+    if (this.prng.chance(0.5)) {
+      this.trace(`crash-at-fsync ${n.id} after ${file}, before the driver sees it`);
+      this.crashAndRestart(n);
+      return;
+    }
+    const incarnation = n.incarnation;
+    this.at(
+      0,
+      () => `crash-at-fsync ${n.id} after ${file}`,
+      () => {
+        if (n.incarnation === incarnation) this.crashAndRestart(n);
+      },
+    );
+  }
+
+  /** Several nodes lose power at once; each restarts after its own downtime. */
+  private powerLoss(nodes: readonly SimNode[]): void {
+    this.trace(`power-loss ${nodes.map((n) => n.id).join(',')}`);
+    for (const n of nodes) this.crashAndRestart(n);
   }
 
   protected override checkAll(): void {
@@ -205,6 +285,11 @@ export class Simulation extends SimCluster {
       if (leaders.length > 0 && this.prng.chance(this.leaderCrashRate)) pool = leaders;
       else if (writing.length > 0 && this.prng.chance(0.5)) pool = writing;
       if (pool.length === 0) return;
+      if (up.length >= 2 && this.prng.chance(this.profile.powerLossRate)) {
+        const first = this.prng.pick(pool);
+        this.powerLoss([first, ...up.filter((o) => o !== first && this.prng.chance(0.5))]);
+        return;
+      }
       this.crashAndRestart(this.prng.pick(pool));
     } else if (r < 0.7) {
       const ids = all.map((n) => n.id);
@@ -250,6 +335,7 @@ export class Simulation extends SimCluster {
     faults.blocked.clear();
     faults.lossRate = 0;
     faults.dupRate = 0;
+    for (const n of this.nodes.values()) n.disk.latencyMs = this.params.diskLatencyMs;
     this.trace('heal all');
     for (const n of this.nodes.values()) if (!n.up && !n.decommissioned) this.start(n);
     await settle();

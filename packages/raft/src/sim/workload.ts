@@ -7,6 +7,7 @@
  */
 import type { NodeId } from '../types.js';
 import { entryKey, InvariantViolation } from './checker.js';
+import type { FaultProfile } from './fault-profile.js';
 import type { SimCluster } from './sim-cluster.js';
 import type { InterestingPoint, SimNode } from './sim-node.js';
 
@@ -14,6 +15,7 @@ import type { InterestingPoint, SimNode } from './sim-node.js';
 export interface WorkloadHost extends SimCluster {
   readonly chaos: boolean;
   readonly targetedFaultRate: number;
+  readonly profile: FaultProfile;
   readonly stats: { transfers: number; reads: number; confChanges: number };
   crashAndRestart(n: SimNode): void;
   partition(links: string[], kind: string): void;
@@ -151,12 +153,26 @@ export class Workload {
     this.membershipBusy = true;
     done
       .then(
-        () => sim.trace(`conf-change ${change.type} ${change.node} done`),
+        () => {
+          sim.trace(`conf-change ${change.type} ${change.node} done`);
+          // Bursts: the next change goes in at once, so several stack up above a node's durable commit index.
+          if (sim.profile.membershipBurst)
+            sim.at(
+              0,
+              () => 'conf-change burst',
+              () => this.burst(),
+            );
+        },
         (error: unknown) => sim.trace(`conf-change ${change.type} ${change.node} failed: ${String(error)}`),
       )
       .finally(() => {
         this.membershipBusy = false;
       });
+  }
+
+  private burst(): void {
+    const leader = this.sim.leaders().at(0);
+    if (leader && this.sim.chaos) this.changeMembership(leader);
   }
 
   /** A node whose removal is committed (canonical history) is shut down for good, after a while. */
@@ -170,7 +186,7 @@ export class Workload {
       if (committed !== removal.key || !n || n.decommissioned) continue;
       n.decommissioned = true;
       sim.at(
-        sim.prng.int(0, 300),
+        sim.prng.int(0, sim.profile.decommissionDelayMs),
         () => `decommission ${n.id}`,
         () => sim.crash(n),
       );
@@ -188,12 +204,15 @@ export class Workload {
     // A node about to truncate its log, or that just applied a membership change: crash it
     // (every schedule); a leader just elected or just committing: cut it off or crash it.
     const local = what === 'truncating' || what === 'conf-applied';
-    const rate = local ? 0.25 : sim.targetedFaultRate * (what === 'elected' ? 0.5 : 0.3);
+    const rate = local
+      ? sim.profile.localCrashRate
+      : sim.targetedFaultRate * (what === 'elected' ? 0.5 : 0.3);
     if (!sim.prng.chance(rate)) return;
     const incarnation = n.incarnation;
     const isolate = !local && sim.prng.chance(0.7);
+    // A truncating write is crashed at a random moment while it is in flight (with what it runs beside).
     sim.at(
-      0,
+      what === 'truncating' ? sim.prng.int(0, n.disk.latencyMs[1]) : 0,
       () => `targeted-${isolate ? 'isolation' : 'crash'} ${n.id} ${what}`,
       () => {
         if (n.incarnation !== incarnation) return;

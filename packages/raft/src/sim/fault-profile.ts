@@ -1,0 +1,81 @@
+/**
+ * Swarm testing (as TigerBeetle's VOPR does): every seed draws its own fault
+ * profile, so some runs are dominated by one kind of fault and reach the
+ * corners a uniform mix of faults visits rarely: slow disks on some nodes
+ * (leaders with unsynced entries, followers with a write in flight when a
+ * new leader's conflicting append arrives), crashes timed at fsync
+ * boundaries while another write of the node is in flight, power losses of
+ * several nodes at once, membership changes in bursts with crashes right
+ * after they apply, and removed members that linger.
+ */
+import type { Prng } from './prng.js';
+
+export interface FaultProfile {
+  /** Share of nodes whose disk is slow (each node draws once, learners added later too). */
+  readonly slowDiskRate: number;
+  /** Virtual ms one write to a slow disk takes: [min, max], until the run heals. */
+  readonly slowDiskMs: readonly [number, number];
+  /**
+   * Chance that one node's disk is sick for the chaotic phase: its writes take
+   * `sickDiskMs`, longer than an election, so a new leader's appends reach it while
+   * the old leader's entries are still being written.
+   */
+  readonly sickDiskRate: number;
+  readonly sickDiskMs: readonly [number, number];
+  /**
+   * Chance that a write landing while a write to another file of the same node is
+   * still in flight crashes the node at that fsync boundary (before or just after the
+   * code sees the completion): what the driver writes concurrently lands in part.
+   */
+  readonly fsyncCrashRate: number;
+  /** Share of crash faults that are a power loss of several nodes at once (possibly all). */
+  readonly powerLossRate: number;
+  /**
+   * Chance that a leader whose commit index just advanced while its own log write is
+   * in flight loses power, together with every other node that has a write in flight.
+   */
+  readonly inFlightCommitCrashRate: number;
+  /** Chance that a node which just applied a membership change, or is about to truncate its log, crashes. */
+  readonly localCrashRate: number;
+  /** The next membership change is proposed as soon as the previous one is done. */
+  readonly membershipBurst: boolean;
+  /** A node whose removal committed keeps running this long (at most) before it is shut down. */
+  readonly decommissionDelayMs: number;
+}
+
+/** The profile every seed draws from the run's PRNG (swarm testing: each dimension on or off per seed). */
+export function pickFaultProfile(prng: Prng): FaultProfile {
+  return {
+    slowDiskRate: prng.pick([0, 0, 0.3, 0.5]),
+    // Slower than the election timeout only now and then: Raft's liveness needs fsync well below it.
+    slowDiskMs: prng.pick([
+      [10, 40],
+      [20, 80],
+      [30, 150],
+    ] as const),
+    sickDiskRate: prng.pick([0, 0.5]),
+    sickDiskMs: prng.pick([
+      [100, 300],
+      [150, 500],
+    ] as const),
+    fsyncCrashRate: prng.pick([0, 0.2, 0.5, 1]),
+    powerLossRate: prng.pick([0, 0.2, 0.5]),
+    inFlightCommitCrashRate: prng.pick([0, 0.05, 0.3]),
+    localCrashRate: prng.pick([0.1, 0.25, 0.5]),
+    membershipBurst: prng.chance(0.5),
+    decommissionDelayMs: prng.pick([300, 3000]),
+  };
+}
+
+export function describeProfile(p: FaultProfile): string {
+  return [
+    `slow=${p.slowDiskRate}@${p.slowDiskMs.join('-')}ms`,
+    `sick=${p.sickDiskRate}@${p.sickDiskMs.join('-')}ms`,
+    `fsync-crash=${p.fsyncCrashRate}`,
+    `power-loss=${p.powerLossRate}`,
+    `commit-crash=${p.inFlightCommitCrashRate}`,
+    `local-crash=${p.localCrashRate}`,
+    `burst=${p.membershipBurst}`,
+    `decommission<=${p.decommissionDelayMs}ms`,
+  ].join(' ');
+}
