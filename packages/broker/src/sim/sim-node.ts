@@ -104,7 +104,9 @@ export class SimBrokerNode {
         transport: (handler) => new SimTransport(env.id, env.net, handler, env.alive),
       },
     );
-    const metrics = new BrokerMetrics();
+    // No process metrics: their event-loop-delay monitor runs until the process exits, and a
+    // long run starts thousands of nodes in one process.
+    const metrics = new BrokerMetrics({ processMetrics: false });
     const ProposerClass = env.bugs.proposer ?? Proposer;
     const proposer = new ProposerClass(node, sm, {
       publishIdempotency: true,
