@@ -22,7 +22,8 @@ export type InvariantName =
 
 /**
  * The general safety properties (Raft's Figure 3: election safety, leader
- * append-only, log matching, leader completeness, state machine safety) and
+ * append-only, log matching, leader completeness, state machine safety), linearizable
+ * reads and
  * liveness after healing: an injected bug must break one of these, not only a
  * check written for its mechanism.
  */
@@ -33,6 +34,8 @@ export const GENERAL_INVARIANTS: readonly InvariantName[] = [
   'leader-completeness',
   'committed-prefix',
   'applied-prefix',
+  // A read served by read-index reflects every entry committed before it began.
+  'read-index-linearizable',
   'liveness',
 ];
 
