@@ -25,6 +25,8 @@ export interface FinalState {
   readonly stillPresent: ReadonlyMap<bigint, string>;
   /** State digest per live node. */
   readonly digests: ReadonlyMap<string, string>;
+  /** Applied index per live node: a lower one names a replica left behind, not one that diverged. */
+  readonly applied: ReadonlyMap<string, number>;
   readonly maxAttempts: number;
   /** The final leader's stamp. */
   readonly endLeaderMs: number;
@@ -222,6 +224,6 @@ function checkConvergence(end: FinalState): Violation | undefined {
   if (distinct.size <= 1) return undefined;
   return {
     rule: 'replicas-converge-and-deliver',
-    message: `state digests differ: ${[...end.digests].map(([n, d]) => `${n}=${d.slice(0, 12)}`).join(' ')}`,
+    message: `state digests differ (digest@applied): ${[...end.digests].map(([n, d]) => `${n}=${d.slice(0, 12)}@${end.applied.get(n)}`).join(' ')}`,
   };
 }

@@ -231,7 +231,12 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const l = leader();
   // Replicas of the final configuration (a removed node stops where its removal left it).
   const conf = new Set(l?.ctx.node.status().members.map((m) => m.id) ?? []);
-  for (const n of nodes.values()) if (conf.has(n.id)) digests.set(n.id, await digestStore(n.ctx.sm.store));
+  const applied = new Map<string, number>();
+  for (const n of nodes.values()) {
+    if (!conf.has(n.id)) continue;
+    digests.set(n.id, await digestStore(n.ctx.sm.store));
+    applied.set(n.id, n.ctx.node.status().applied);
+  }
   const fatal = cluster.fatal;
   const violation: Violation | undefined = fatal
     ? { rule: fatal.message.startsWith('runaway') ? 'runaway' : 'node-fatal', message: fatal.message }
@@ -240,6 +245,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       : (check(history, {
           stillPresent: present,
           digests,
+          applied,
           maxAttempts: MAX_ATTEMPTS,
           endLeaderMs: l.ctx.proposer.nowMs(),
         }) ?? (schedules ? await checkSchedules(l, stats) : undefined));

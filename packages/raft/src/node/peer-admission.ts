@@ -8,7 +8,12 @@
  *   above its commit index (Raft uses the newest configuration in the log, so
  *   a node added there is already a peer). A node whose configuration is
  *   still empty (it is joining) admits any authenticated sender: its first
- *   leader is not known to it yet.
+ *   leader is not known to it yet. A node whose configuration is behind the
+ *   log (a joiner that installed a snapshot older than the entries adding the
+ *   current leader, or a follower that missed them) also admits leader
+ *   messages (append, heartbeat, snapshot) from a sender whose address it
+ *   holds and whose removal it did not apply: refusing them would keep it
+ *   behind for good, since only that leader can send it the missing entries.
  * - Terms are bounded: no term in a message may exceed
  *   `min(term + MAX_TERM_AHEAD, MAX_TERM)`. Pre-vote keeps real terms from
  *   running away, so a term that far ahead is forged or corrupt; accepting it
@@ -30,7 +35,12 @@ export interface AdmissionView {
   readonly pendingMembers: readonly NodeId[];
   /** Members whose removal this node applied. */
   readonly isRemoved: (id: NodeId) => boolean;
+  /** Nodes whose address this node holds (bootstrap list, conf-change contexts, snapshot book). */
+  readonly isKnown: (id: NodeId) => boolean;
 }
+
+/** What only a leader sends: a node behind the log accepts these from a known non-member. */
+const LEADER_MESSAGES: ReadonlySet<Message['type']> = new Set(['append', 'heartbeat', 'snapshot']);
 
 export type RefusalReason = 'not-member' | 'term-bound';
 
@@ -46,7 +56,7 @@ export function admitPeerMessages(
   from: NodeId,
   messages: readonly Message[],
 ): Admission {
-  if (!isPeer(view, from)) {
+  if (!isPeer(view, from) && !isKnownLeader(view, from, messages)) {
     return { admitted: false, reason: 'not-member', details: `node "${from}" is not a member` };
   }
   const limit = termLimit(view.term);
@@ -68,6 +78,14 @@ function isPeer(view: AdmissionView, id: NodeId): boolean {
   if (view.pendingMembers.includes(id)) return true;
   if (view.isRemoved(id)) return false;
   return view.voters.length === 0 && view.learners.length === 0;
+}
+
+function isKnownLeader(view: AdmissionView, id: NodeId, messages: readonly Message[]): boolean {
+  return (
+    !view.isRemoved(id) &&
+    view.isKnown(id) &&
+    messages.every((m) => LEADER_MESSAGES.has(m.type) && m.term >= view.term)
+  );
 }
 
 /** The highest term a message may carry at a node whose term is `term`. */

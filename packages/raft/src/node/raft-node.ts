@@ -416,6 +416,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         learners: s.conf.learners,
         pendingMembers: this.core.pendingMembers(),
         isRemoved: (peer) => this.book.isRemoved(peer),
+        isKnown: (peer) => this.book.get(peer) !== undefined,
       },
       id,
       messages,

@@ -7,7 +7,14 @@ export function admitVoters(
 ): (id: NodeId, messages: readonly Message[]) => Admission {
   return (id, messages) =>
     admitPeerMessages(
-      { term: 0, voters: [...voters()], learners: [], pendingMembers: [], isRemoved: () => false },
+      {
+        term: 0,
+        voters: [...voters()],
+        learners: [],
+        pendingMembers: [],
+        isRemoved: () => false,
+        isKnown: () => false,
+      },
       id,
       messages,
     );
