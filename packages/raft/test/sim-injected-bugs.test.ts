@@ -30,7 +30,13 @@ describe('the simulator (shipped driver) catches injected bugs by general invari
   it('counting replicas to commit an entry of a previous term (§5.4.2, Figure 8) breaks leader completeness', async () => {
     // Seed 561 of `npm run sim -- --seeds 1200 --steps 3000 --nodes 3 --hostile --bug commit-previous-term`,
     // the first to break leader completeness (seed 390 breaks linearizable reads first).
-    const options: SimOptions = { seed: 561, steps: STEPS, nodes: 3, hostile: true, bug: 'commit-previous-term' };
+    const options: SimOptions = {
+      seed: 561,
+      steps: STEPS,
+      nodes: 3,
+      hostile: true,
+      bug: 'commit-previous-term',
+    };
     const result = await runSeed(options);
     expect(result.invariant).toBe('leader-completeness');
     expect(result.values).toMatchObject({ index: expect.any(Number), committed: expect.any(String) });
