@@ -4,7 +4,8 @@ import { type Command, encodeCommand, type PublishInput } from '../state/command
 import { LimitError } from '../state/errors.js';
 import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/results.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
-import { validateCommand, validateIdempotencyKey, validatePublish } from '../state/validation.js';
+import { validateCommand } from '../state/validate-command.js';
+import { validateIdempotencyKey, validatePublish } from '../state/validation.js';
 import { type Clock, systemClock, type TimerHandle } from './clock.js';
 import { LeaderNotReadyError } from './errors.js';
 

@@ -9,13 +9,13 @@ export type * from './results.js';
 export { SnapshotFormatError } from './snapshot.js';
 export { BrokerStateMachine, type BrokerStateMachineOptions, type DueListener } from './state-machine.js';
 export type { DueChange } from './stores/entries.js';
+export { validateCommand } from './validate-command.js';
 export {
   deadLetterIdCount,
   deadLetterTopicOf,
   resolveDue,
   settingsForCreate,
   settingsForUpdate,
-  validateCommand,
   validateGroupName,
   validateMessage,
   validatePublish,

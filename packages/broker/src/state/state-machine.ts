@@ -38,7 +38,7 @@ import { keyId, Txn } from './txn.js';
 
 const DEFAULT_CACHE_ENTRIES = 32_768; // storage.recordCacheEntries' default
 
-import { validateCommand } from './validation.js';
+import { validateCommand } from './validate-command.js';
 
 export interface BrokerStateMachineOptions {
   readonly store: KVStore;
