@@ -15,7 +15,7 @@ import { type NotLeaderError, RaftNode } from '@fermata/raft';
 import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { createQueueHasher } from '../keys.js';
-import { Dispatcher, Janitor, Proposer, ScheduleMaterializer, systemClock } from '../leader/index.js';
+import { type Janitor, systemClock } from '../leader/index.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
@@ -27,6 +27,7 @@ import { brokerHandlers } from './grpc-broker.js';
 import { schedulesHandlers } from './grpc-schedules.js';
 import { HealthReporter, HealthService } from './health.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
+import { assembleLeaderParts } from './leader-parts.js';
 import { wireLeaderLayer } from './leader-wiring.js';
 import { createServerLogger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
@@ -156,51 +157,15 @@ export class BrokerServer {
       },
     });
 
-    const proposer = new Proposer(node, sm, {
-      publishIdempotency: config.publishIdempotency,
-      ackLingerMs: config.dispatcher.ackLingerMs,
-      clock: systemClock,
-    });
-    const dispatcher = new Dispatcher({
-      reader: sm.reader,
-      proposer,
-      metrics,
-      log,
-      clock: systemClock,
-      maxLeaseBatch: config.dispatcher.maxLeaseBatch,
-      leaseAheadMs: config.dispatcher.leaseAheadMs,
-      maxLeaseRoundsInFlight: config.dispatcher.maxLeaseRoundsInFlight,
-      // A delivery can be sent ahead only once it is leased.
-      pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
-    });
-    const materializer = new ScheduleMaterializer({
-      sm,
-      proposer,
-      log,
-      metrics: metrics.schedules,
-      clock: systemClock,
-    });
-    const ctx: ServerContext = {
+    const { ctx, janitor } = assembleLeaderParts({
       config,
       node,
       sm,
-      reader: sm.reader,
-      proposer,
-      dispatcher,
-      materializer,
       metrics,
       log,
-      stopping: false,
-      tokens: () => security.tokens.tokens(),
-    };
-    const janitor = new Janitor({
-      reader: sm.reader,
-      proposer,
-      metrics,
-      log,
-      batch: config.dispatcher.janitorBatch,
-      limits: sm.limits,
       clock: systemClock,
+      publishIdempotency: config.publishIdempotency,
+      tokens: () => security.tokens.tokens(),
     });
     const server = new BrokerServer(config, ctx, store, janitor, serverLog, clientAddress);
     server.security = security;

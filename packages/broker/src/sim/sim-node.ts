@@ -21,12 +21,10 @@ import {
 import { openStore } from '@fermata/storage';
 import pino from 'pino';
 import { createQueueHasher } from '../keys.js';
-import { Dispatcher } from '../leader/dispatcher/dispatcher.js';
-import { Janitor } from '../leader/janitor.js';
-import { ScheduleMaterializer } from '../leader/materializer.js';
-import { Proposer } from '../leader/proposer.js';
+import type { Janitor } from '../leader/janitor.js';
 import { loadConfig } from '../server/config.js';
 import type { ServerContext } from '../server/context.js';
+import { assembleLeaderParts } from '../server/leader-parts.js';
 import { wireLeaderLayer } from '../server/leader-wiring.js';
 import { BrokerMetrics } from '../server/metrics.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
@@ -107,47 +105,18 @@ export class SimBrokerNode {
     // No process metrics: their event-loop-delay monitor runs until the process exits, and a
     // long run starts thousands of nodes in one process.
     const metrics = new BrokerMetrics({ processMetrics: false });
-    const ProposerClass = env.bugs.proposer ?? Proposer;
-    const proposer = new ProposerClass(node, sm, {
-      publishIdempotency: true,
-      ackLingerMs: config.dispatcher.ackLingerMs,
-      clock: env.clock,
-    });
-    const dispatcher = new Dispatcher({
-      reader: sm.reader,
-      proposer,
-      metrics,
-      log: quiet,
-      clock: env.clock,
-      maxLeaseBatch: config.dispatcher.maxLeaseBatch,
-      leaseAheadMs: config.dispatcher.leaseAheadMs,
-      maxLeaseRoundsInFlight: config.dispatcher.maxLeaseRoundsInFlight,
-      pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
-    });
-    const janitor = new Janitor({
-      reader: sm.reader,
-      proposer,
-      metrics,
-      log: quiet,
-      batch: config.dispatcher.janitorBatch,
-      limits: sm.limits,
-      clock: env.clock,
-    });
-    const materializer = env.schedules
-      ? new ScheduleMaterializer({ sm, proposer, log: quiet, clock: env.clock })
-      : undefined;
-    const ctx: ServerContext = {
+    const { ctx, janitor } = assembleLeaderParts({
       config,
       node,
       sm,
-      reader: sm.reader,
-      proposer,
-      dispatcher,
-      ...(materializer ? { materializer } : {}),
       metrics,
       log: quiet,
-      stopping: false,
-    };
+      clock: env.clock,
+      publishIdempotency: true,
+      schedules: env.schedules,
+      ...(env.bugs.proposer ? { proposerClass: env.bugs.proposer } : {}),
+    });
+    const { proposer, dispatcher, materializer } = ctx;
     wireLeaderLayer(
       { node, sm, dispatcher, janitor, proposer, log: quiet, ...(materializer ? { materializer } : {}) },
       {

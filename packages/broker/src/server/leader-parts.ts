@@ -1,0 +1,78 @@
+import type { RaftNode } from '@fermata/raft';
+import type { Logger } from 'pino';
+import { type Clock, Dispatcher, Janitor, Proposer, ScheduleMaterializer } from '../leader/index.js';
+import type { BrokerStateMachine } from '../state/state-machine.js';
+import type { TokenTable } from './auth.js';
+import type { FermataConfig } from './config.js';
+import type { ServerContext } from './context.js';
+import type { BrokerMetrics } from './metrics.js';
+
+/** What a node's leader layer is built from; the server and the simulation differ only here. */
+export interface LeaderPartsInput {
+  readonly config: FermataConfig;
+  readonly node: RaftNode;
+  readonly sm: BrokerStateMachine;
+  readonly metrics: BrokerMetrics;
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly publishIdempotency: boolean;
+  /** Run the schedule materialiser as leader (default true). */
+  readonly schedules?: boolean;
+  /** The Proposer class to build (the simulation's injected bugs subclass it). */
+  readonly proposerClass?: typeof Proposer;
+  readonly tokens?: () => TokenTable;
+}
+
+/**
+ * The proposer, dispatcher, janitor and materialiser of one node, and the
+ * context every RPC handler reads, built from the node's configuration in
+ * one place so that the simulated node runs exactly what the server runs.
+ */
+export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerContext; janitor: Janitor } {
+  const { config, node, sm, metrics, log, clock } = input;
+  const ProposerClass = input.proposerClass ?? Proposer;
+  const proposer = new ProposerClass(node, sm, {
+    publishIdempotency: input.publishIdempotency,
+    ackLingerMs: config.dispatcher.ackLingerMs,
+    clock,
+  });
+  const dispatcher = new Dispatcher({
+    reader: sm.reader,
+    proposer,
+    metrics,
+    log,
+    clock,
+    maxLeaseBatch: config.dispatcher.maxLeaseBatch,
+    leaseAheadMs: config.dispatcher.leaseAheadMs,
+    maxLeaseRoundsInFlight: config.dispatcher.maxLeaseRoundsInFlight,
+    // A delivery can be sent ahead only once it is leased.
+    pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
+  });
+  const materializer =
+    input.schedules === false
+      ? undefined
+      : new ScheduleMaterializer({ sm, proposer, log, metrics: metrics.schedules, clock });
+  const janitor = new Janitor({
+    reader: sm.reader,
+    proposer,
+    metrics,
+    log,
+    batch: config.dispatcher.janitorBatch,
+    limits: sm.limits,
+    clock,
+  });
+  const ctx: ServerContext = {
+    config,
+    node,
+    sm,
+    reader: sm.reader,
+    proposer,
+    dispatcher,
+    ...(materializer ? { materializer } : {}),
+    metrics,
+    log,
+    stopping: false,
+    ...(input.tokens ? { tokens: input.tokens } : {}),
+  };
+  return { ctx, janitor };
+}
