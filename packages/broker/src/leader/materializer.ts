@@ -7,11 +7,16 @@
  * time and stores nothing; one never applied is computed again from the
  * cursor, so no occurrence is lost either. After an outage, occurrences
  * missed by more than the misfire threshold follow the schedule's catch_up.
+ *
+ * Work is ordered by due time (the occurrence plus its deterministic jitter),
+ * not by occurrence: when many schedules share an instant, those whose jitter
+ * puts them first are stored first, so a drain of one instant's occurrences
+ * follows their due times instead of storing some after they fell due.
  */
 import type { Logger } from 'pino';
 import type { Limits } from '../state/limits.js';
 import type { CommandResult } from '../state/results.js';
-import { planFire } from '../state/schedule/fire.js';
+import { occurrenceDueMs, planFire } from '../state/schedule/fire.js';
 import type { ScheduleFire, ScheduleRec } from '../state/schedule/model.js';
 import { occurrencesAfter } from '../state/schedule/spec.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
@@ -50,6 +55,7 @@ export const discardScheduleMetrics: ScheduleMetrics = {
 
 interface Slot {
   readonly key: string;
+  /** When the schedule next needs a fire: see `nextAtMs`. */
   readonly atMs: number;
   readonly seq: number;
 }
@@ -165,7 +171,7 @@ export class ScheduleMaterializer {
             this.live.delete(slot.key);
             continue;
           }
-          const fire = planFire(rec, this.limits, now, this.aheadMs, cap - total);
+          const fire = planFire(rec, this.limits, now, this.aheadMs, cap - total, this.dueOf(rec));
           if (!fire) {
             this.track(rec);
             continue;
@@ -210,8 +216,9 @@ export class ScheduleMaterializer {
           this.metrics.occurrencesFired.inc(o.fired);
           if (o.skipped > 0) this.metrics.occurrencesSkipped.inc(o.skipped);
           const appliedAt = proposer.nowMs();
+          const due = this.dueOf(o.rec);
           for (const occ of f.occurrences)
-            this.metrics.materializeLatenessMs.observe(Math.max(0, appliedAt - occ));
+            this.metrics.materializeLatenessMs.observe(Math.max(0, appliedAt - due(occ)));
         }
         this.track(o.rec);
       }
@@ -219,10 +226,24 @@ export class ScheduleMaterializer {
     this.metrics.schedules.set(this.live.size);
   }
 
-  /** When the schedule next needs a fire, if ever. */
+  /**
+   * When the schedule next needs a fire, if ever: its next occurrence's due time
+   * (instant plus jitter), or the occurrence after it when that comes first (a
+   * jitter longer than the interval: the fire takes both, in order), so no
+   * occurrence is stored after its due time for want of being looked at.
+   */
   nextAtMs(rec: ScheduleRec): number | undefined {
     if (rec.paused) return undefined;
-    return occurrencesAfter(rec.def, this.limits, rec.cursorMs, 1)[0];
+    if (rec.def.jitterMs <= 0) return occurrencesAfter(rec.def, this.limits, rec.cursorMs, 1)[0];
+    const [next, after] = occurrencesAfter(rec.def, this.limits, rec.cursorMs, 2);
+    if (next === undefined) return undefined;
+    const due = occurrenceDueMs(this.options.sm.hasher, rec.def, next);
+    return after === undefined ? due : Math.min(due, after);
+  }
+
+  private dueOf(rec: ScheduleRec): (occurrenceMs: number) => number {
+    const { hasher } = this.options.sm;
+    return (o) => occurrenceDueMs(hasher, rec.def, o);
   }
 
   private async refreshDirty(): Promise<void> {

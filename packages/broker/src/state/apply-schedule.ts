@@ -11,7 +11,7 @@ import { publishMessage } from './apply-publish.js';
 import type { ApplyContext } from './context.js';
 import { LimitError } from './errors.js';
 import type { CommandResult } from './results.js';
-import { checkFire, jitterMs, renderKey } from './schedule/fire.js';
+import { checkFire, occurrenceDueMs, renderKey } from './schedule/fire.js';
 import { OCCURRENCE_HEADER, SCHEDULE_HEADER, type ScheduleDef, type ScheduleRec } from './schedule/model.js';
 import type { FireOutcome, ScheduleOp, ScheduleResult } from './schedule/ops.js';
 
@@ -154,13 +154,12 @@ function occurrenceMessage(ctx: ApplyContext, def: ScheduleDef, occurrenceMs: nu
     [OCCURRENCE_HEADER]: String(occurrenceMs),
   };
   if (manual) headers['fermata-trigger'] = 'manual';
-  const jitter = manual ? 0 : jitterMs(ctx.hasher, def.topic, def.name, occurrenceMs, def.jitterMs);
   return {
     topic: def.topic,
     payload: def.payload,
     headers,
     delayMs: undefined,
-    deliverAtMs: occurrenceMs + jitter,
+    deliverAtMs: manual ? occurrenceMs : occurrenceDueMs(ctx.hasher, def, occurrenceMs),
     ttlMs: 0,
     key: renderKey(def.keyTemplate, def.name, occurrenceMs),
   };
