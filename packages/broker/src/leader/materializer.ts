@@ -20,7 +20,7 @@ import { occurrenceDueMs, planFire } from '../state/schedule/fire.js';
 import type { ScheduleFire, ScheduleRec } from '../state/schedule/model.js';
 import { occurrencesAfter } from '../state/schedule/spec.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
-import { readSchedule, type ScheduleName, scanAllSchedules } from '../state/stores/schedules.js';
+import { readSchedules, type ScheduleName, scanAllSchedules } from '../state/stores/schedules.js';
 import { type Clock, systemClock, type TimerHandle } from './clock.js';
 import type { Proposer } from './proposer.js';
 
@@ -32,6 +32,8 @@ export const SCHEDULE_AHEAD_MS = 2_000;
  * been shown to help a loaded cluster (larger apply batches delay its heartbeats).
  */
 export const MAX_FIRES_IN_FLIGHT = 1;
+/** Changed schedules the materialiser reads back per multi-get. */
+const REFRESH_READ_BATCH = 1000;
 /** How often the materialiser looks for schedules due within SCHEDULE_AHEAD_MS. */
 export const MATERIALIZE_INTERVAL_MS = 250;
 
@@ -161,23 +163,32 @@ export class ScheduleMaterializer {
         const fires: ScheduleFire[] = [];
         let total = 0;
         const cap = this.limits.maxScheduleFiresPerCommand;
-        while (total < cap && this.heap.length > 0 && this.heap[0]!.atMs <= now + this.aheadMs) {
-          const slot = this.pop();
-          const live = this.live.get(slot.key);
-          if (!live || live.seq !== slot.seq) continue;
-          const rec = await readSchedule(this.options.sm.store, live.topic, live.name);
+        while (total < cap && this.headDue(now)) {
+          // The due schedules this command may take (each fires at least one occurrence), read at once.
+          const due: ScheduleName[] = [];
+          while (due.length < cap - total && this.headDue(now)) {
+            const slot = this.pop();
+            const live = this.live.get(slot.key);
+            if (live && live.seq === slot.seq) due.push(live);
+          }
+          const recs = await readSchedules(this.options.sm.store, due);
           if (epoch !== this.epoch) return;
-          if (!rec) {
-            this.live.delete(slot.key);
-            continue;
+          for (const [i, rec] of recs.entries()) {
+            if (!rec) {
+              this.live.delete(keyOf(due[i]!.topic, due[i]!.name));
+              continue;
+            }
+            const fire =
+              total < cap
+                ? planFire(rec, this.limits, now, this.aheadMs, cap - total, this.dueOf(rec))
+                : undefined;
+            if (!fire) {
+              this.track(rec);
+              continue;
+            }
+            fires.push(fire);
+            total += fire.occurrences.length;
           }
-          const fire = planFire(rec, this.limits, now, this.aheadMs, cap - total, this.dueOf(rec));
-          if (!fire) {
-            this.track(rec);
-            continue;
-          }
-          fires.push(fire);
-          total += fire.occurrences.length;
         }
         if (fires.length === 0) return;
         const p: Promise<void> = this.propose(fires, total, now, epoch).finally(() => inFlight.delete(p));
@@ -241,6 +252,11 @@ export class ScheduleMaterializer {
     return after === undefined ? due : Math.min(due, after);
   }
 
+  /** Whether the heap's first schedule needs a fire within the window at `nowMs`. */
+  private headDue(nowMs: number): boolean {
+    return this.heap.length > 0 && this.heap[0]!.atMs <= nowMs + this.aheadMs;
+  }
+
   private dueOf(rec: ScheduleRec): (occurrenceMs: number) => number {
     const { hasher } = this.options.sm;
     return (o) => occurrenceDueMs(hasher, rec.def, o);
@@ -250,10 +266,13 @@ export class ScheduleMaterializer {
     if (this.dirty.size === 0) return;
     const names = [...this.dirty.values()];
     this.dirty.clear();
-    for (const n of names) {
-      const rec = await readSchedule(this.options.sm.store, n.topic, n.name);
-      if (rec) this.track(rec);
-      else this.live.delete(keyOf(n.topic, n.name));
+    for (let i = 0; i < names.length; i += REFRESH_READ_BATCH) {
+      const batch = names.slice(i, i + REFRESH_READ_BATCH);
+      const recs = await readSchedules(this.options.sm.store, batch);
+      for (const [j, rec] of recs.entries()) {
+        if (rec) this.track(rec);
+        else this.live.delete(keyOf(batch[j]!.topic, batch[j]!.name));
+      }
     }
     this.metrics.schedules.set(this.live.size);
   }

@@ -94,6 +94,8 @@ async function fire(ctx: ApplyContext, op: Extract<ScheduleOp, { op: 'fire' }>):
   for (const f of op.fires) total += f.occurrences.length;
   let claimed = false;
   let offset = 0;
+  // One multi-get for the command's records: a get each cost ~150 µs per occurrence in a profile.
+  await ctx.schedules.prefetch(op.fires);
   for (const f of op.fires) {
     const first = offset;
     offset += f.occurrences.length;
