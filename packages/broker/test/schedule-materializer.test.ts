@@ -365,6 +365,23 @@ describe('limits and definite answers', () => {
     await upsert(h, t0, def('every 1m', { topic: 'v', name: 'd' }));
   });
 
+  it('a bulk upsert that crosses a limit is refused whole, naming schedules[i]; nothing stored changes', async () => {
+    const h = await Harness.create({ limits: { maxSchedulesPerTopic: 3 } });
+    const t0 = at('2026-06-01T10:00:00Z');
+    await upsert(h, t0, def('every 1m', { name: 'a' }));
+    const defs = ['a', 'b', 'c', 'd'].map((name) => def('every 2m', { name }));
+    const r = await h.run({ kind: 'schedule', op: { op: 'upsert-many', defs } });
+    expect(r.kind === 'error' && r.error.message).toMatch(/maxSchedulesPerTopic/);
+    expect(r.kind === 'error' && 'field' in r.error && r.error.field).toBe('schedules[3].name');
+    expect((await readSchedule(h.sm.store, 't', 'a'))?.def.spec).toBe('every 1m');
+    expect(await readSchedule(h.sm.store, 't', 'b')).toBeUndefined();
+    const ok = await h.ok({ kind: 'schedule', op: { op: 'upsert-many', defs: defs.slice(0, 3) } });
+    expect(
+      ok.kind === 'schedule' && ok.result.op === 'upsert-many' && ok.result.items.map((i) => i.created),
+    ).toEqual([false, true, true]);
+    expect((await readSchedule(h.sm.store, 't', 'a'))?.def.spec).toBe('every 2m');
+  });
+
   it('the state digest covers schedules; a restart reads them back', async () => {
     const h = await Harness.create();
     const t0 = at('2026-06-01T10:00:00Z');

@@ -9,7 +9,7 @@
  */
 import { publishMessage } from './apply-publish.js';
 import type { ApplyContext } from './context.js';
-import { LimitError } from './errors.js';
+import { LimitError, underField } from './errors.js';
 import type { CommandResult } from './results.js';
 import { checkFire, occurrenceDueMs, renderKey } from './schedule/fire.js';
 import { OCCURRENCE_HEADER, SCHEDULE_HEADER, type ScheduleDef, type ScheduleRec } from './schedule/model.js';
@@ -21,6 +21,21 @@ export async function applySchedule(ctx: ApplyContext, op: ScheduleOp): Promise<
   switch (op.op) {
     case 'upsert':
       return result(await upsert(ctx, op.def));
+    case 'upsert-many': {
+      // One multi-get for the records; a refused item throws, and the command is rolled back whole.
+      await ctx.schedules.prefetch(op.defs);
+      const items: { schedule: ScheduleRec; created: boolean }[] = [];
+      for (const [i, def] of op.defs.entries()) {
+        let r: ScheduleResult;
+        try {
+          r = await upsert(ctx, def);
+        } catch (err) {
+          throw underField(`schedules[${i}].`, err);
+        }
+        if (r.op === 'upsert') items.push({ schedule: r.schedule, created: r.created });
+      }
+      return result({ op: 'upsert-many', items });
+    }
     case 'delete': {
       const rec = await ctx.schedules.get(op.topic, op.name);
       if (!rec) return result({ op: 'status', status: 'not-found' });
