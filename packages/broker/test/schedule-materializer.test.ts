@@ -142,15 +142,19 @@ describe('the materialiser orders its work by due time (occurrence plus jitter)'
   // their jittered due time; ordered by due time each is stored before it.
   const schedules = 300;
   const jitter = 30_000;
-  async function drain(spec: string, extra: Partial<ScheduleDef> = {}) {
-    const h = await Harness.create({ limits: { maxScheduleFiresPerCommand: 20 } });
+  async function drain(
+    spec: string,
+    extra: Partial<ScheduleDef> = {},
+    cluster: { perCommand: number; commandMs: number; lead?: boolean } = { perCommand: 20, commandMs: 1000 },
+  ) {
+    const h = await Harness.create({ limits: { maxScheduleFiresPerCommand: cluster.perCommand } });
     const t0 = at('2026-06-01T10:00:10Z');
     const clock = new ManualClock(t0);
     for (let i = 0; i < schedules; i++)
       await upsert(h, t0, def(spec, { name: `s${i}`, jitterMs: jitter, ...extra }));
     const raft = {
       async propose(data: Uint8Array): Promise<unknown> {
-        await clock.advance(1000, async () => {});
+        await clock.advance(cluster.commandMs, async () => {});
         const [result] = await h.applyEntries([{ term: 1, index: h.index + 1, type: 'normal', data }]);
         return result;
       },
@@ -158,7 +162,15 @@ describe('the materialiser orders its work by due time (occurrence plus jitter)'
     const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
     const { c, m: metrics } = counters();
     // 5 s ahead: more than a round's period plus a command's time.
-    const m = new ScheduleMaterializer({ sm: h.sm, proposer, log, clock, metrics, aheadMs: 5_000 });
+    const m = new ScheduleMaterializer({
+      sm: h.sm,
+      proposer,
+      log,
+      clock,
+      metrics,
+      aheadMs: 5_000,
+      ...(cluster.lead === undefined ? {} : { lead: cluster.lead }),
+    });
     h.sm.onSchedules = (names) => m.noteChanged(names);
     await m.load();
     const end = at('2026-06-01T10:02:30Z');
@@ -182,6 +194,19 @@ describe('the materialiser orders its work by due time (occurrence plus jitter)'
       expect(item.entry.dueAtMs - occ).toBeGreaterThanOrEqual(0);
       expect(item.entry.dueAtMs - occ).toBeLessThanOrEqual(jitter);
     }
+  });
+
+  it('300 at one instant, no jitter: once the rate is measured, the window opens early enough for all', async () => {
+    // 150 per command, 10 s each: 15 a second, so 300 take 20 s, far more than the 5 s ahead.
+    const cluster = { perCommand: 150, commandMs: 10_000 };
+    const early = await drain('* * * * *', { jitterMs: 0 }, cluster);
+    const fixed = await drain('* * * * *', { jitterMs: 0 }, { ...cluster, lead: false });
+    for (const r of [early, fixed]) expect(r.messages.length).toBe(2 * schedules);
+    // 10:01 taught the rate (its first 150 were measured); all of 10:02 are stored before 10:02.
+    const second = early.c.lateness.slice(schedules);
+    expect(second.filter((l) => l > 0)).toEqual([]);
+    // Without the lead, storing starts 5 s ahead and each 10 s command ends after the instant.
+    expect(fixed.c.lateness.slice(schedules).filter((l) => l > 0).length).toBe(schedules);
   });
 
   it('a jitter longer than the misfire threshold is not skipped for being stored near its due time', async () => {

@@ -12,6 +12,11 @@
  * not by occurrence: when many schedules share an instant, those whose jitter
  * puts them first are stored first, so a drain of one instant's occurrences
  * follows their due times instead of storing some after they fell due.
+ *
+ * When more schedules fall due together than the cluster stores in
+ * SCHEDULE_AHEAD_MS, the window opens earlier by the time storing them takes
+ * at the measured rate (materialize-lead.ts), up to maxScheduleAheadMs: a
+ * herd of 100,000 at 00:00 is stored before 00:00 instead of after it.
  */
 import type { Logger } from 'pino';
 import type { Limits } from '../state/limits.js';
@@ -22,6 +27,7 @@ import { occurrencesAfter } from '../state/schedule/spec.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { readSchedules, type ScheduleName, scanAllSchedules } from '../state/stores/schedules.js';
 import { type Clock, systemClock, type TimerHandle } from './clock.js';
+import { materializeLeadMs, StoreRate } from './materialize-lead.js';
 import type { Proposer } from './proposer.js';
 
 /** How far ahead of its instant an occurrence becomes a message (so it is delivered on time). */
@@ -32,6 +38,8 @@ export const SCHEDULE_AHEAD_MS = 2_000;
  * been shown to help a loaded cluster (larger apply batches delay its heartbeats).
  */
 export const MAX_FIRES_IN_FLIGHT = 1;
+/** How often the lead (materialize-lead.ts) is computed again: a walk over every schedule. */
+const LEAD_RECOMPUTE_MS = 1_000;
 /** Changed schedules the materialiser reads back per multi-get. */
 const REFRESH_READ_BATCH = 1000;
 /** How often the materialiser looks for schedules due within SCHEDULE_AHEAD_MS. */
@@ -74,6 +82,9 @@ export class ScheduleMaterializer {
   private seq = 0;
   private readonly dirty = new Map<string, ScheduleName>();
   private readonly clock: Clock;
+  private readonly storeRate = new StoreRate();
+  private leadMs = 0;
+  private leadAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly options: {
@@ -83,6 +94,8 @@ export class ScheduleMaterializer {
       metrics?: ScheduleMetrics;
       clock?: Clock;
       aheadMs?: number;
+      /** Open the window earlier for herds (default true). */
+      lead?: boolean;
     },
   ) {
     this.clock = options.clock ?? systemClock;
@@ -163,10 +176,11 @@ export class ScheduleMaterializer {
         const fires: ScheduleFire[] = [];
         let total = 0;
         const cap = this.limits.maxScheduleFiresPerCommand;
-        while (total < cap && this.headDue(now)) {
+        const windowMs = this.windowMs(now);
+        while (total < cap && this.headDue(now, windowMs)) {
           // The due schedules this command may take (each fires at least one occurrence), read at once.
           const due: ScheduleName[] = [];
-          while (due.length < cap - total && this.headDue(now)) {
+          while (due.length < cap - total && this.headDue(now, windowMs)) {
             const slot = this.pop();
             const live = this.live.get(slot.key);
             if (live && live.seq === slot.seq) due.push(live);
@@ -180,7 +194,7 @@ export class ScheduleMaterializer {
             }
             const fire =
               total < cap
-                ? planFire(rec, this.limits, now, this.aheadMs, cap - total, this.dueOf(rec))
+                ? planFire(rec, this.limits, now, windowMs, cap - total, this.dueOf(rec))
                 : undefined;
             if (!fire) {
               this.track(rec);
@@ -206,7 +220,9 @@ export class ScheduleMaterializer {
     let result: CommandResult;
     try {
       const firstId = proposer.reserveIds(total);
+      const startedMs = this.clock.monotonicMs();
       result = await proposer.run({ kind: 'schedule', op: { op: 'fire', fires, firstId } }, now);
+      this.storeRate.observe(total, this.clock.monotonicMs() - startedMs);
     } catch (err) {
       // Not applied (lost leadership, a refused entry): read the schedules again next round.
       for (const f of fires) this.dirty.set(keyOf(f.topic, f.name), f);
@@ -252,9 +268,25 @@ export class ScheduleMaterializer {
     return after === undefined ? due : Math.min(due, after);
   }
 
-  /** Whether the heap's first schedule needs a fire within the window at `nowMs`. */
-  private headDue(nowMs: number): boolean {
-    return this.heap.length > 0 && this.heap[0]!.atMs <= nowMs + this.aheadMs;
+  /** Whether the heap's first schedule needs a fire within `windowMs` of `nowMs`. */
+  private headDue(nowMs: number, windowMs: number): boolean {
+    return this.heap.length > 0 && this.heap[0]!.atMs <= nowMs + windowMs;
+  }
+
+  /** How far ahead of `nowMs` this round materialises: SCHEDULE_AHEAD_MS plus the lead. */
+  private windowMs(nowMs: number): number {
+    if (this.options.lead === false) return this.aheadMs;
+    const now = this.clock.monotonicMs();
+    if (now - this.leadAtMs >= LEAD_RECOMPUTE_MS) {
+      this.leadAtMs = now;
+      const max = this.limits.maxScheduleAheadMs;
+      this.leadMs = materializeLeadMs(this.liveDueTimes(), nowMs, this.aheadMs, max, this.storeRate.perS);
+    }
+    return Math.min(this.aheadMs + this.leadMs, this.limits.maxScheduleAheadMs);
+  }
+
+  private *liveDueTimes(): Generator<number> {
+    for (const slot of this.heap) if (this.live.get(slot.key)?.seq === slot.seq) yield slot.atMs;
   }
 
   private dueOf(rec: ScheduleRec): (occurrenceMs: number) => number {
