@@ -4,7 +4,8 @@
 // not the message's due time, which is the moment of storing for an occurrence stored
 // late), first delivery of each occurrence; with --jitter-ms it includes the jitter, and
 // `lateness_from_due_ms` (received-at minus the message's due time) is the one to read.
-// Servers' CPU per occurrence over the measured minutes. Also counts occurrences
+// Servers' CPU per occurrence from 45 s before the measured minutes (a herd is stored
+// ahead of its instant) until they are delivered. Also counts occurrences
 // delivered twice (two message ids) or never. Schedules are created with
 // `upsertSchedules`, --create-batch (default 1,000) per call, --concurrency calls at
 // once; --create-batch 1 uses one `upsertSchedule` per schedule.
@@ -22,6 +23,11 @@ import {
 import { emit, flag, option, round, summary } from './report.js';
 
 const MINUTE_MS = 60_000;
+/**
+ * How long before a measured minute the servers' CPU is counted from: a herd is stored
+ * ahead of its instant, and the minute before's deliveries are over by then.
+ */
+const CPU_LEAD_MS = 45_000;
 
 export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
@@ -82,9 +88,11 @@ export async function run(args: string[]): Promise<void> {
     );
     const createSeconds = (Date.now() - createStart) / 1000;
     // Measure whole minutes: from the next boundary that is at least 5 s away.
-    let firstMeasured = Math.ceil((Date.now() + 5_000) / MINUTE_MS) * MINUTE_MS;
+    // Servers' CPU from CPU_LEAD_MS before the first measured minute (the materialiser stores a
+    // herd ahead of its instant, up to maxScheduleAheadMs) until the last is delivered.
+    let firstMeasured = Math.ceil((Date.now() + CPU_LEAD_MS + 5_000) / MINUTE_MS) * MINUTE_MS;
     const measured = Array.from({ length: minutes }, (_, k) => firstMeasured + k * MINUTE_MS);
-    await sleep(Math.max(0, firstMeasured - 3_000 - Date.now()));
+    await sleep(Math.max(0, firstMeasured - CPU_LEAD_MS - Date.now()));
     const cpu = serverCpu(cluster);
     await eventLoopLag(await cluster.leader()); // resets the node's event-loop histogram
     const last = measured[measured.length - 1]!;
@@ -125,7 +133,8 @@ export async function run(args: string[]): Promise<void> {
       server_materialize_lateness_ms: materialize,
       server_push_lateness_ms: push,
       leader_event_loop_lag_ms: lag,
-      // Materialising, storing (3 nodes), leasing, pushing and acking each occurrence's message.
+      // Materialising, storing (3 nodes), leasing, pushing and acking each occurrence's message,
+      // from 45 s before the first measured minute until the last is delivered.
       server_cpu_us_per_occurrence: cpuUsed.us_per_msg,
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
       load_avg_1m: load1(),
