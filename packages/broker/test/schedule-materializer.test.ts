@@ -134,6 +134,102 @@ describe('the materialiser turns each occurrence into exactly one message', () =
   });
 });
 
+describe('the materialiser orders its work by due time (occurrence plus jitter)', () => {
+  // 300 schedules share each minute, jitter 30 s (10 fall due per second); the
+  // cluster stores 20 occurrences per command and each command takes 1 s
+  // (20 a second: it keeps up with the due times, not with one instant's 300).
+  // Ordered by occurrence, the drain would follow names and store some after
+  // their jittered due time; ordered by due time each is stored before it.
+  const schedules = 300;
+  const jitter = 30_000;
+  async function drain(
+    spec: string,
+    extra: Partial<ScheduleDef> = {},
+    cluster: { perCommand: number; commandMs: number; lead?: boolean } = { perCommand: 20, commandMs: 1000 },
+  ) {
+    const h = await Harness.create({ limits: { maxScheduleFiresPerCommand: cluster.perCommand } });
+    const t0 = at('2026-06-01T10:00:10Z');
+    const clock = new ManualClock(t0);
+    for (let i = 0; i < schedules; i++)
+      await upsert(h, t0, def(spec, { name: `s${i}`, jitterMs: jitter, ...extra }));
+    const raft = {
+      async propose(data: Uint8Array): Promise<unknown> {
+        await clock.advance(cluster.commandMs, async () => {});
+        const [result] = await h.applyEntries([{ term: 1, index: h.index + 1, type: 'normal', data }]);
+        return result;
+      },
+    };
+    const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
+    const { c, m: metrics } = counters();
+    // 5 s ahead: more than a round's period plus a command's time.
+    const m = new ScheduleMaterializer({
+      sm: h.sm,
+      proposer,
+      log,
+      clock,
+      metrics,
+      aheadMs: 5_000,
+      ...(cluster.lead === undefined ? {} : { lead: cluster.lead }),
+    });
+    h.sm.onSchedules = (names) => m.noteChanged(names);
+    await m.load();
+    const end = at('2026-06-01T10:02:30Z');
+    while (clock.nowMs() < end) {
+      await m.round();
+      await clock.advance(250, async () => {});
+    }
+    const messages = await h.sm.reader.listMessages('t', { limit: 1000 }, h.now);
+    return { c, messages: messages.items };
+  }
+
+  it('300 schedules at one instant with 30 s of jitter: each stored before its due time, once', async () => {
+    const { c, messages } = await drain('* * * * *');
+    // 10:01 and 10:02, each once per schedule.
+    expect(messages.length).toBe(2 * schedules);
+    expect(c.fired).toBe(2 * schedules);
+    expect(c.lateness.length).toBe(2 * schedules);
+    expect(c.lateness.filter((l) => l > 0)).toEqual([]);
+    for (const item of messages) {
+      const occ = Number(item.message?.headers[OCCURRENCE_HEADER]);
+      expect(item.entry.dueAtMs - occ).toBeGreaterThanOrEqual(0);
+      expect(item.entry.dueAtMs - occ).toBeLessThanOrEqual(jitter);
+    }
+  });
+
+  it('300 at one instant, no jitter: once the rate is measured, the window opens early enough for all', async () => {
+    // 150 per command, 10 s each: 15 a second, so 300 take 20 s, far more than the 5 s ahead.
+    const cluster = { perCommand: 150, commandMs: 10_000 };
+    const early = await drain('* * * * *', { jitterMs: 0 }, cluster);
+    const fixed = await drain('* * * * *', { jitterMs: 0 }, { ...cluster, lead: false });
+    for (const r of [early, fixed]) expect(r.messages.length).toBe(2 * schedules);
+    // 10:01 taught the rate (its first 150 were measured); all of 10:02 are stored before 10:02.
+    const second = early.c.lateness.slice(schedules);
+    expect(second.filter((l) => l > 0)).toEqual([]);
+    // Without the lead, storing starts 5 s ahead and each 10 s command ends after the instant.
+    expect(fixed.c.lateness.slice(schedules).filter((l) => l > 0).length).toBe(schedules);
+  });
+
+  it('a jitter longer than the misfire threshold is not skipped for being stored near its due time', async () => {
+    const { c, messages } = await drain('* * * * *', { misfireThresholdMs: 5_000 });
+    expect(c.skipped).toBe(0);
+    expect(messages.length).toBe(2 * schedules);
+    expect(c.lateness.filter((l) => l > 0)).toEqual([]);
+  });
+  it('a jitter longer than the interval: every occurrence once, in order, each stored before its due time', async () => {
+    const h = await Harness.create();
+    const t0 = at('2026-06-01T10:00:00Z');
+    const clock = new ManualClock(t0);
+    await upsert(h, t0, def('every 1s', { jitterMs: 5_000 }));
+    const { c, m: metrics } = counters();
+    const { m } = await leader(h, clock, 1, metrics);
+    await runFor(clock, m, 30_000, 250);
+    const { occ } = await occurrences(h);
+    expect(occ.slice(0, 30)).toEqual(Array.from({ length: 30 }, (_, i) => t0 + (i + 1) * 1000));
+    expect(new Set(occ).size).toBe(occ.length);
+    expect(c.lateness.filter((l) => l > 0)).toEqual([]);
+  });
+});
+
 describe('a leader killed between materialising and applying an occurrence', () => {
   it('entry committed, answer lost: the new leader re-proposes nothing twice', async () => {
     const h = await Harness.create();
@@ -292,6 +388,23 @@ describe('limits and definite answers', () => {
     // Deleting a topic deletes its schedules and frees the cluster count.
     await h.ok({ kind: 'delete-topic', name: 't' });
     await upsert(h, t0, def('every 1m', { topic: 'v', name: 'd' }));
+  });
+
+  it('a bulk upsert that crosses a limit is refused whole, naming schedules[i]; nothing stored changes', async () => {
+    const h = await Harness.create({ limits: { maxSchedulesPerTopic: 3 } });
+    const t0 = at('2026-06-01T10:00:00Z');
+    await upsert(h, t0, def('every 1m', { name: 'a' }));
+    const defs = ['a', 'b', 'c', 'd'].map((name) => def('every 2m', { name }));
+    const r = await h.run({ kind: 'schedule', op: { op: 'upsert-many', defs } });
+    expect(r.kind === 'error' && r.error.message).toMatch(/maxSchedulesPerTopic/);
+    expect(r.kind === 'error' && 'field' in r.error && r.error.field).toBe('schedules[3].name');
+    expect((await readSchedule(h.sm.store, 't', 'a'))?.def.spec).toBe('every 1m');
+    expect(await readSchedule(h.sm.store, 't', 'b')).toBeUndefined();
+    const ok = await h.ok({ kind: 'schedule', op: { op: 'upsert-many', defs: defs.slice(0, 3) } });
+    expect(
+      ok.kind === 'schedule' && ok.result.op === 'upsert-many' && ok.result.items.map((i) => i.created),
+    ).toEqual([false, true, true]);
+    expect((await readSchedule(h.sm.store, 't', 'a'))?.def.spec).toBe('every 2m');
   });
 
   it('the state digest covers schedules; a restart reads them back', async () => {

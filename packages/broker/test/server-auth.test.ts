@@ -138,6 +138,14 @@ describe('permissions', () => {
       ['/fermata.v1.Admin/DeleteTopic', { name: 't' }, 'admin', ['t']],
       ['/fermata.v1.Admin/GetTopicStats', { topic: 't' }, 'admin', ['t']],
       ['/fermata.v1.Admin/CreateGroup', { topic: 't' }, 'admin', ['t']],
+      ['/fermata.v1.Schedules/UpsertSchedule', { schedule: { topic: 't' } }, 'publish', ['t']],
+      [
+        '/fermata.v1.Schedules/UpsertSchedules',
+        { schedules: [{ topic: 'a' }, { topic: 'b' }, { topic: 'a' }] },
+        'publish',
+        ['a', 'b'],
+      ],
+      ['/fermata.v1.Schedules/DeleteSchedule', { topic: 't' }, 'publish', ['t']],
     ];
     for (const [path, msg, permission, topics] of cases) {
       expect(await messageRequirements(path, msg, none), path).toEqual([

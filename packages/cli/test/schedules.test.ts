@@ -1,7 +1,7 @@
 // Recurring schedules end to end: `fermata schedules ...` and the SDK against a real
 // three-node cluster over gRPC, with the leader killed while an every-second schedule runs.
 
-import { FermataClient, type Message } from '@fermata/sdk';
+import { FermataClient, InvalidArgumentError, LimitError, type Message, NotFoundError } from '@fermata/sdk';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import {
   type CliOptions,
@@ -95,6 +95,56 @@ describe('fermata schedules', () => {
     expect(spec.stderr).toMatch(/schedule\.spec/);
     const fast = await cli(['schedules', 'create', 'cli.sched', 'z', '--spec', 'every 100ms']);
     expect(fast.stderr).toMatch(/minScheduleIntervalMs/);
+  });
+});
+
+describe('upsertSchedules: many schedules in one call (SDK)', () => {
+  const topic = 'bulk.sched';
+  const item = (i: number, spec = '*/5 * * * *') => ({
+    topic,
+    name: `b${i}`,
+    definition: { spec, payload: `p${i}`, headers: { i: String(i) } },
+  });
+
+  test('creates them in order, each answered; a repeat changes nothing', async () => {
+    const items = Array.from({ length: 300 }, (_, i) => item(i));
+    const first = await client.upsertSchedules(items);
+    expect(first.map((r) => [r.schedule.name, r.created])).toEqual(items.map((it) => [it.name, true]));
+    expect(first[7]!.schedule.nextFireMs).toHaveLength(1);
+    const again = await client.upsertSchedules(items.slice(0, 10));
+    expect(again.every((r) => r.created === false)).toBe(true);
+    const listed = await client.listSchedules(topic, { limit: 1000 });
+    expect(listed).toHaveLength(300);
+  });
+
+  test('a bad definition refuses the whole call naming schedules[i] and its field; nothing stored changes', async () => {
+    const before = await client.getSchedule(topic, 'b1');
+    const bad = [item(1, '0 * * * *'), item(400), item(401, '61 * * * *')];
+    const err = await client.upsertSchedules(bad).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidArgumentError);
+    expect((err as InvalidArgumentError).field).toBe('schedules[2].spec');
+    const zone = await client
+      .upsertSchedules([
+        item(402),
+        { ...item(403), definition: { spec: '0 * * * *', timeZone: 'Mars/Olympus' } },
+      ])
+      .catch((e: unknown) => e);
+    expect((zone as InvalidArgumentError).field).toBe('schedules[1].time_zone');
+    const twice = await client.upsertSchedules([item(404), item(404)]).catch((e: unknown) => e);
+    expect((twice as InvalidArgumentError).field).toBe('schedules[1].name');
+    // Nothing of the refused calls was stored; b1 keeps its definition.
+    expect((await client.getSchedule(topic, 'b1')).spec).toBe(before.spec);
+    for (const name of ['b400', 'b402', 'b404'])
+      await expect(client.getSchedule(topic, name)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test('more than maxBatchMessages definitions is RESOURCE_EXHAUSTED naming the limit', async () => {
+    const err = await client
+      .upsertSchedules(Array.from({ length: 1001 }, (_, i) => item(1000 + i)))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LimitError);
+    expect((err as LimitError).limit).toBe('maxBatchMessages');
+    await expect(client.getSchedule(topic, 'b1000')).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 

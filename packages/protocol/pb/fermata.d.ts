@@ -2552,6 +2552,7 @@ export namespace fermata {
             constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
             static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): Schedules;
             upsertSchedule: fermata.v1.Schedules.UpsertSchedule;
+            upsertSchedules: fermata.v1.Schedules.UpsertSchedules;
             getSchedule: fermata.v1.Schedules.GetSchedule;
             listSchedules: fermata.v1.Schedules.ListSchedules;
             pauseSchedule: fermata.v1.Schedules.PauseSchedule;
@@ -2569,6 +2570,17 @@ export namespace fermata {
               readonly path: "/fermata.v1.Schedules/UpsertSchedule";
               readonly requestType: "UpsertScheduleRequest";
               readonly responseType: "UpsertScheduleResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type UpsertSchedulesCallback = (error: (Error|null), response?: fermata.v1.UpsertSchedulesResponse) => void;
+            type UpsertSchedules = {
+              (request: fermata.v1.IUpsertSchedulesRequest, callback: fermata.v1.Schedules.UpsertSchedulesCallback): void;
+              (request: fermata.v1.IUpsertSchedulesRequest): Promise<fermata.v1.UpsertSchedulesResponse>;
+              readonly name: "UpsertSchedules";
+              readonly path: "/fermata.v1.Schedules/UpsertSchedules";
+              readonly requestType: "UpsertSchedulesRequest";
+              readonly responseType: "UpsertSchedulesResponse";
               readonly requestStream: undefined;
               readonly responseStream: undefined;
             };
@@ -2833,7 +2845,8 @@ export namespace fermata {
             resume?: (fermata.v1.ScheduleRefCommand.$Properties|null);
             trigger?: (fermata.v1.TriggerScheduleCommand.$Properties|null);
             fire?: (fermata.v1.FireSchedulesCommand.$Properties|null);
-            op?: ("upsert"|"delete"|"pause"|"resume"|"trigger"|"fire");
+            upsertMany?: (fermata.v1.UpsertSchedulesCommand.$Properties|null);
+            op?: ("upsert"|"delete"|"pause"|"resume"|"trigger"|"fire"|"upsertMany");
             static create(properties: fermata.v1.ScheduleCommand.$Shape): fermata.v1.ScheduleCommand & fermata.v1.ScheduleCommand.$Shape;
             static create(properties?: fermata.v1.ScheduleCommand.$Properties): fermata.v1.ScheduleCommand;
             static encode(message: fermata.v1.ScheduleCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2849,7 +2862,8 @@ export namespace fermata {
                 resume?: (fermata.v1.ScheduleRefCommand.$Properties|null);
                 trigger?: (fermata.v1.TriggerScheduleCommand.$Properties|null);
                 fire?: (fermata.v1.FireSchedulesCommand.$Properties|null);
-                op?: ("upsert"|"delete"|"pause"|"resume"|"trigger"|"fire");
+                upsertMany?: (fermata.v1.UpsertSchedulesCommand.$Properties|null);
+                op?: ("upsert"|"delete"|"pause"|"resume"|"trigger"|"fire"|"upsertMany");
                 $unknowns?: Uint8Array[];
             }
             type $Shape = {
@@ -2859,10 +2873,33 @@ export namespace fermata {
               resume?: fermata.v1.ScheduleRefCommand.$Shape|null;
               trigger?: fermata.v1.TriggerScheduleCommand.$Shape|null;
               fire?: fermata.v1.FireSchedulesCommand.$Shape|null;
+              upsertMany?: fermata.v1.UpsertSchedulesCommand.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ op?: undefined; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null }|{ op?: "upsert"; upsert: fermata.v1.ScheduleDefinition.$Shape; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null }|{ op?: "delete"; upsert?: null; "delete": fermata.v1.ScheduleRefCommand.$Shape; pause?: null; resume?: null; trigger?: null; fire?: null }|{ op?: "pause"; upsert?: null; "delete"?: null; pause: fermata.v1.ScheduleRefCommand.$Shape; resume?: null; trigger?: null; fire?: null }|{ op?: "resume"; upsert?: null; "delete"?: null; pause?: null; resume: fermata.v1.ScheduleRefCommand.$Shape; trigger?: null; fire?: null }|{ op?: "trigger"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger: fermata.v1.TriggerScheduleCommand.$Shape; fire?: null }|{ op?: "fire"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire: fermata.v1.FireSchedulesCommand.$Shape })
+              ({ op?: undefined; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "upsert"; upsert: fermata.v1.ScheduleDefinition.$Shape; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "delete"; upsert?: null; "delete": fermata.v1.ScheduleRefCommand.$Shape; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "pause"; upsert?: null; "delete"?: null; pause: fermata.v1.ScheduleRefCommand.$Shape; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "resume"; upsert?: null; "delete"?: null; pause?: null; resume: fermata.v1.ScheduleRefCommand.$Shape; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "trigger"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger: fermata.v1.TriggerScheduleCommand.$Shape; fire?: null; upsertMany?: null }|{ op?: "fire"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire: fermata.v1.FireSchedulesCommand.$Shape; upsertMany?: null }|{ op?: "upsertMany"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany: fermata.v1.UpsertSchedulesCommand.$Shape })
             );
+        }
+
+        interface IUpsertSchedulesCommand extends fermata.v1.UpsertSchedulesCommand.$Properties {
+        }
+
+        class UpsertSchedulesCommand {
+            constructor(properties?: fermata.v1.UpsertSchedulesCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            schedules: fermata.v1.ScheduleDefinition.$Properties[];
+            static create(properties: fermata.v1.UpsertSchedulesCommand.$Shape): fermata.v1.UpsertSchedulesCommand & fermata.v1.UpsertSchedulesCommand.$Shape;
+            static create(properties?: fermata.v1.UpsertSchedulesCommand.$Properties): fermata.v1.UpsertSchedulesCommand;
+            static encode(message: fermata.v1.UpsertSchedulesCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.UpsertSchedulesCommand & fermata.v1.UpsertSchedulesCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpsertSchedulesCommand {
+            interface $Properties {
+                schedules?: (fermata.v1.ScheduleDefinition.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.UpsertSchedulesCommand.$Properties;
         }
 
         interface ITriggerScheduleCommand extends fermata.v1.TriggerScheduleCommand.$Properties {
@@ -2971,6 +3008,50 @@ export namespace fermata {
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.UpsertScheduleResponse.$Properties;
+        }
+
+        interface IUpsertSchedulesRequest extends fermata.v1.UpsertSchedulesRequest.$Properties {
+        }
+
+        class UpsertSchedulesRequest {
+            constructor(properties?: fermata.v1.UpsertSchedulesRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            schedules: fermata.v1.ScheduleDefinition.$Properties[];
+            static create(properties: fermata.v1.UpsertSchedulesRequest.$Shape): fermata.v1.UpsertSchedulesRequest & fermata.v1.UpsertSchedulesRequest.$Shape;
+            static create(properties?: fermata.v1.UpsertSchedulesRequest.$Properties): fermata.v1.UpsertSchedulesRequest;
+            static encode(message: fermata.v1.UpsertSchedulesRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.UpsertSchedulesRequest & fermata.v1.UpsertSchedulesRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpsertSchedulesRequest {
+            interface $Properties {
+                schedules?: (fermata.v1.ScheduleDefinition.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.UpsertSchedulesRequest.$Properties;
+        }
+
+        interface IUpsertSchedulesResponse extends fermata.v1.UpsertSchedulesResponse.$Properties {
+        }
+
+        class UpsertSchedulesResponse {
+            constructor(properties?: fermata.v1.UpsertSchedulesResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            results: fermata.v1.UpsertScheduleResponse.$Properties[];
+            static create(properties: fermata.v1.UpsertSchedulesResponse.$Shape): fermata.v1.UpsertSchedulesResponse & fermata.v1.UpsertSchedulesResponse.$Shape;
+            static create(properties?: fermata.v1.UpsertSchedulesResponse.$Properties): fermata.v1.UpsertSchedulesResponse;
+            static encode(message: fermata.v1.UpsertSchedulesResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.UpsertSchedulesResponse & fermata.v1.UpsertSchedulesResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpsertSchedulesResponse {
+            interface $Properties {
+                results?: (fermata.v1.UpsertScheduleResponse.$Properties[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.UpsertSchedulesResponse.$Properties;
         }
 
         interface IGetScheduleRequest extends fermata.v1.GetScheduleRequest.$Properties {

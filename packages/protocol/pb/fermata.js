@@ -9835,6 +9835,19 @@ export const fermata = $root.fermata = (() => {
 
 
 
+            $Object.defineProperties(Schedules.prototype.upsertSchedules = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Schedules.prototype.upsertSchedules, $root.fermata.v1.UpsertSchedulesRequest, $root.fermata.v1.UpsertSchedulesResponse, request, callback);
+            }, {
+                name: { value: "UpsertSchedules" },
+                path: { value: "/fermata.v1.Schedules/UpsertSchedules" },
+                requestType: { value: "UpsertSchedulesRequest" },
+                responseType: { value: "UpsertSchedulesResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
             $Object.defineProperties(Schedules.prototype.getSchedule = function(request, callback) {
                 return $protobuf.rpc.Service.prototype.rpcCall.call(this, Schedules.prototype.getSchedule, $root.fermata.v1.GetScheduleRequest, $root.fermata.v1.GetScheduleResponse, request, callback);
             }, {
@@ -10787,11 +10800,12 @@ export const fermata = $root.fermata = (() => {
             ScheduleCommand.prototype.resume = null;
             ScheduleCommand.prototype.trigger = null;
             ScheduleCommand.prototype.fire = null;
+            ScheduleCommand.prototype.upsertMany = null;
 
             let $oneOfFields;
 
             $Object.defineProperty(ScheduleCommand.prototype, "op", {
-                get: $util.oneOfGetter($oneOfFields = ["upsert", "delete", "pause", "resume", "trigger", "fire"]),
+                get: $util.oneOfGetter($oneOfFields = ["upsert", "delete", "pause", "resume", "trigger", "fire", "upsertMany"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -10818,6 +10832,8 @@ export const fermata = $root.fermata = (() => {
                     $root.fermata.v1.TriggerScheduleCommand.encode(message.trigger, writer.uint32(42).fork(), _depth + 1).ldelim();
                 if (message.fire != null && $Object.hasOwnProperty.call(message, "fire"))
                     $root.fermata.v1.FireSchedulesCommand.encode(message.fire, writer.uint32(50).fork(), _depth + 1).ldelim();
+                if (message.upsertMany != null && $Object.hasOwnProperty.call(message, "upsertMany"))
+                    $root.fermata.v1.UpsertSchedulesCommand.encode(message.upsertMany, writer.uint32(58).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -10893,6 +10909,13 @@ export const fermata = $root.fermata = (() => {
                             message.op = "fire";
                             continue;
                         }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            message.upsertMany = $root.fermata.v1.UpsertSchedulesCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.upsertMany);
+                            message.op = "upsertMany";
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -10917,6 +10940,99 @@ export const fermata = $root.fermata = (() => {
             };
 
             return ScheduleCommand;
+        })();
+
+        v1.UpsertSchedulesCommand = (function() {
+
+            const UpsertSchedulesCommand = function (properties) {
+                this.schedules = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            UpsertSchedulesCommand.prototype.schedules = $util.emptyArray;
+
+            UpsertSchedulesCommand.create = function(properties) {
+                return new UpsertSchedulesCommand(properties);
+            };
+
+            UpsertSchedulesCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.schedules != null && message.schedules.length)
+                    for (let i = 0; i < message.schedules.length; ++i)
+                        $root.fermata.v1.ScheduleDefinition.encode(message.schedules[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            UpsertSchedulesCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.UpsertSchedulesCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.schedules && message.schedules.length))
+                                message.schedules = [];
+                            message.schedules.push($root.fermata.v1.ScheduleDefinition.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            UpsertSchedulesCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.UpsertSchedulesCommand";
+            };
+
+            return UpsertSchedulesCommand;
         })();
 
         v1.TriggerScheduleCommand = (function() {
@@ -11402,6 +11518,192 @@ export const fermata = $root.fermata = (() => {
             };
 
             return UpsertScheduleResponse;
+        })();
+
+        v1.UpsertSchedulesRequest = (function() {
+
+            const UpsertSchedulesRequest = function (properties) {
+                this.schedules = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            UpsertSchedulesRequest.prototype.schedules = $util.emptyArray;
+
+            UpsertSchedulesRequest.create = function(properties) {
+                return new UpsertSchedulesRequest(properties);
+            };
+
+            UpsertSchedulesRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.schedules != null && message.schedules.length)
+                    for (let i = 0; i < message.schedules.length; ++i)
+                        $root.fermata.v1.ScheduleDefinition.encode(message.schedules[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            UpsertSchedulesRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.UpsertSchedulesRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.schedules && message.schedules.length))
+                                message.schedules = [];
+                            message.schedules.push($root.fermata.v1.ScheduleDefinition.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            UpsertSchedulesRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.UpsertSchedulesRequest";
+            };
+
+            return UpsertSchedulesRequest;
+        })();
+
+        v1.UpsertSchedulesResponse = (function() {
+
+            const UpsertSchedulesResponse = function (properties) {
+                this.results = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            UpsertSchedulesResponse.prototype.results = $util.emptyArray;
+
+            UpsertSchedulesResponse.create = function(properties) {
+                return new UpsertSchedulesResponse(properties);
+            };
+
+            UpsertSchedulesResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.results != null && message.results.length)
+                    for (let i = 0; i < message.results.length; ++i)
+                        $root.fermata.v1.UpsertScheduleResponse.encode(message.results[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            UpsertSchedulesResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.UpsertSchedulesResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.results && message.results.length))
+                                message.results = [];
+                            message.results.push($root.fermata.v1.UpsertScheduleResponse.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            UpsertSchedulesResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.UpsertSchedulesResponse";
+            };
+
+            return UpsertSchedulesResponse;
         })();
 
         v1.GetScheduleRequest = (function() {

@@ -334,6 +334,29 @@ export class FermataClient {
     return { schedule: scheduleFromWire(res.schedule), created: res.created };
   }
 
+  /**
+   * Creates or replaces many schedules in one request and one Raft entry (at
+   * most the server's maxBatchMessages, 1,000 by default), all or none: a bad
+   * definition or a limit refuses the whole call, its error naming
+   * `schedules[i].<field>`. Results in the order given, each with its next fire time.
+   */
+  async upsertSchedules(
+    schedules: readonly { topic: string; name: string; definition: ScheduleDefinition }[],
+    options?: CallOptions,
+  ): Promise<{ schedule: RecurringSchedule; created: boolean }[]> {
+    const request = { schedules: schedules.map((s) => definitionToWire(s.topic, s.name, s.definition)) };
+    const res = await this.call(
+      'upsertSchedules',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.UpsertSchedulesResponse>((cb) => stubs.schedules.upsertSchedules(request, metadata, o, cb)),
+      options,
+    );
+    return (res.results ?? []).map((r) => ({
+      schedule: scheduleFromWire(r.schedule),
+      created: r.created === true,
+    }));
+  }
+
   /** One schedule with its next `next` fire times (default 5, at most 100); NotFoundError when absent. */
   async getSchedule(
     topic: string,

@@ -7,16 +7,27 @@
  * time and stores nothing; one never applied is computed again from the
  * cursor, so no occurrence is lost either. After an outage, occurrences
  * missed by more than the misfire threshold follow the schedule's catch_up.
+ *
+ * Work is ordered by due time (the occurrence plus its deterministic jitter),
+ * not by occurrence: when many schedules share an instant, those whose jitter
+ * puts them first are stored first, so a drain of one instant's occurrences
+ * follows their due times instead of storing some after they fell due.
+ *
+ * When more schedules fall due together than the cluster stores in
+ * SCHEDULE_AHEAD_MS, the window opens earlier by the time storing them takes
+ * at the measured rate (materialize-lead.ts), up to maxScheduleAheadMs: a
+ * herd of 100,000 at 00:00 is stored before 00:00 instead of after it.
  */
 import type { Logger } from 'pino';
 import type { Limits } from '../state/limits.js';
 import type { CommandResult } from '../state/results.js';
-import { planFire } from '../state/schedule/fire.js';
+import { occurrenceDueMs, planFire } from '../state/schedule/fire.js';
 import type { ScheduleFire, ScheduleRec } from '../state/schedule/model.js';
 import { occurrencesAfter } from '../state/schedule/spec.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
-import { readSchedule, type ScheduleName, scanAllSchedules } from '../state/stores/schedules.js';
+import { readSchedules, type ScheduleName, scanAllSchedules } from '../state/stores/schedules.js';
 import { type Clock, systemClock, type TimerHandle } from './clock.js';
+import { materializeLeadMs, StoreRate } from './materialize-lead.js';
 import type { Proposer } from './proposer.js';
 
 /** How far ahead of its instant an occurrence becomes a message (so it is delivered on time). */
@@ -27,6 +38,10 @@ export const SCHEDULE_AHEAD_MS = 2_000;
  * been shown to help a loaded cluster (larger apply batches delay its heartbeats).
  */
 export const MAX_FIRES_IN_FLIGHT = 1;
+/** How often the lead (materialize-lead.ts) is computed again: a walk over every schedule. */
+const LEAD_RECOMPUTE_MS = 1_000;
+/** Changed schedules the materialiser reads back per multi-get. */
+const REFRESH_READ_BATCH = 1000;
 /** How often the materialiser looks for schedules due within SCHEDULE_AHEAD_MS. */
 export const MATERIALIZE_INTERVAL_MS = 250;
 
@@ -50,6 +65,7 @@ export const discardScheduleMetrics: ScheduleMetrics = {
 
 interface Slot {
   readonly key: string;
+  /** When the schedule next needs a fire: see `nextAtMs`. */
   readonly atMs: number;
   readonly seq: number;
 }
@@ -66,6 +82,9 @@ export class ScheduleMaterializer {
   private seq = 0;
   private readonly dirty = new Map<string, ScheduleName>();
   private readonly clock: Clock;
+  private readonly storeRate = new StoreRate();
+  private leadMs = 0;
+  private leadAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly options: {
@@ -75,6 +94,8 @@ export class ScheduleMaterializer {
       metrics?: ScheduleMetrics;
       clock?: Clock;
       aheadMs?: number;
+      /** Open the window earlier for herds (default true). */
+      lead?: boolean;
     },
   ) {
     this.clock = options.clock ?? systemClock;
@@ -155,23 +176,33 @@ export class ScheduleMaterializer {
         const fires: ScheduleFire[] = [];
         let total = 0;
         const cap = this.limits.maxScheduleFiresPerCommand;
-        while (total < cap && this.heap.length > 0 && this.heap[0]!.atMs <= now + this.aheadMs) {
-          const slot = this.pop();
-          const live = this.live.get(slot.key);
-          if (!live || live.seq !== slot.seq) continue;
-          const rec = await readSchedule(this.options.sm.store, live.topic, live.name);
+        const windowMs = this.windowMs(now);
+        while (total < cap && this.headDue(now, windowMs)) {
+          // The due schedules this command may take (each fires at least one occurrence), read at once.
+          const due: ScheduleName[] = [];
+          while (due.length < cap - total && this.headDue(now, windowMs)) {
+            const slot = this.pop();
+            const live = this.live.get(slot.key);
+            if (live && live.seq === slot.seq) due.push(live);
+          }
+          const recs = await readSchedules(this.options.sm.store, due);
           if (epoch !== this.epoch) return;
-          if (!rec) {
-            this.live.delete(slot.key);
-            continue;
+          for (const [i, rec] of recs.entries()) {
+            if (!rec) {
+              this.live.delete(keyOf(due[i]!.topic, due[i]!.name));
+              continue;
+            }
+            const fire =
+              total < cap
+                ? planFire(rec, this.limits, now, windowMs, cap - total, this.dueOf(rec))
+                : undefined;
+            if (!fire) {
+              this.track(rec);
+              continue;
+            }
+            fires.push(fire);
+            total += fire.occurrences.length;
           }
-          const fire = planFire(rec, this.limits, now, this.aheadMs, cap - total);
-          if (!fire) {
-            this.track(rec);
-            continue;
-          }
-          fires.push(fire);
-          total += fire.occurrences.length;
         }
         if (fires.length === 0) return;
         const p: Promise<void> = this.propose(fires, total, now, epoch).finally(() => inFlight.delete(p));
@@ -189,7 +220,9 @@ export class ScheduleMaterializer {
     let result: CommandResult;
     try {
       const firstId = proposer.reserveIds(total);
+      const startedMs = this.clock.monotonicMs();
       result = await proposer.run({ kind: 'schedule', op: { op: 'fire', fires, firstId } }, now);
+      this.storeRate.observe(total, this.clock.monotonicMs() - startedMs);
     } catch (err) {
       // Not applied (lost leadership, a refused entry): read the schedules again next round.
       for (const f of fires) this.dirty.set(keyOf(f.topic, f.name), f);
@@ -210,8 +243,9 @@ export class ScheduleMaterializer {
           this.metrics.occurrencesFired.inc(o.fired);
           if (o.skipped > 0) this.metrics.occurrencesSkipped.inc(o.skipped);
           const appliedAt = proposer.nowMs();
+          const due = this.dueOf(o.rec);
           for (const occ of f.occurrences)
-            this.metrics.materializeLatenessMs.observe(Math.max(0, appliedAt - occ));
+            this.metrics.materializeLatenessMs.observe(Math.max(0, appliedAt - due(occ)));
         }
         this.track(o.rec);
       }
@@ -219,20 +253,58 @@ export class ScheduleMaterializer {
     this.metrics.schedules.set(this.live.size);
   }
 
-  /** When the schedule next needs a fire, if ever. */
+  /**
+   * When the schedule next needs a fire, if ever: its next occurrence's due time
+   * (instant plus jitter), or the occurrence after it when that comes first (a
+   * jitter longer than the interval: the fire takes both, in order), so no
+   * occurrence is stored after its due time for want of being looked at.
+   */
   nextAtMs(rec: ScheduleRec): number | undefined {
     if (rec.paused) return undefined;
-    return occurrencesAfter(rec.def, this.limits, rec.cursorMs, 1)[0];
+    if (rec.def.jitterMs <= 0) return occurrencesAfter(rec.def, this.limits, rec.cursorMs, 1)[0];
+    const [next, after] = occurrencesAfter(rec.def, this.limits, rec.cursorMs, 2);
+    if (next === undefined) return undefined;
+    const due = occurrenceDueMs(this.options.sm.hasher, rec.def, next);
+    return after === undefined ? due : Math.min(due, after);
+  }
+
+  /** Whether the heap's first schedule needs a fire within `windowMs` of `nowMs`. */
+  private headDue(nowMs: number, windowMs: number): boolean {
+    return this.heap.length > 0 && this.heap[0]!.atMs <= nowMs + windowMs;
+  }
+
+  /** How far ahead of `nowMs` this round materialises: SCHEDULE_AHEAD_MS plus the lead. */
+  private windowMs(nowMs: number): number {
+    if (this.options.lead === false) return this.aheadMs;
+    const now = this.clock.monotonicMs();
+    if (now - this.leadAtMs >= LEAD_RECOMPUTE_MS) {
+      this.leadAtMs = now;
+      const max = this.limits.maxScheduleAheadMs;
+      this.leadMs = materializeLeadMs(this.liveDueTimes(), nowMs, this.aheadMs, max, this.storeRate.perS);
+    }
+    return Math.min(this.aheadMs + this.leadMs, this.limits.maxScheduleAheadMs);
+  }
+
+  private *liveDueTimes(): Generator<number> {
+    for (const slot of this.heap) if (this.live.get(slot.key)?.seq === slot.seq) yield slot.atMs;
+  }
+
+  private dueOf(rec: ScheduleRec): (occurrenceMs: number) => number {
+    const { hasher } = this.options.sm;
+    return (o) => occurrenceDueMs(hasher, rec.def, o);
   }
 
   private async refreshDirty(): Promise<void> {
     if (this.dirty.size === 0) return;
     const names = [...this.dirty.values()];
     this.dirty.clear();
-    for (const n of names) {
-      const rec = await readSchedule(this.options.sm.store, n.topic, n.name);
-      if (rec) this.track(rec);
-      else this.live.delete(keyOf(n.topic, n.name));
+    for (let i = 0; i < names.length; i += REFRESH_READ_BATCH) {
+      const batch = names.slice(i, i + REFRESH_READ_BATCH);
+      const recs = await readSchedules(this.options.sm.store, batch);
+      for (const [j, rec] of recs.entries()) {
+        if (rec) this.track(rec);
+        else this.live.delete(keyOf(batch[j]!.topic, batch[j]!.name));
+      }
     }
     this.metrics.schedules.set(this.live.size);
   }

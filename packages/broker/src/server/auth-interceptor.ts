@@ -117,6 +117,12 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
       const s = msg['schedule'] as Msg | undefined | null;
       return one('publish', s?.['topic']);
     }
+    case `${SCHEDULES}UpsertSchedules`: {
+      const defs = Array.isArray(msg['schedules']) ? (msg['schedules'] as (Msg | null)[]) : [];
+      return [
+        { kind: 'topics', permission: 'publish', topics: [...new Set(defs.map((d) => str(d?.['topic'])))] },
+      ];
+    }
     case `${SCHEDULES}GetSchedule`:
     case `${SCHEDULES}ListSchedules`:
     case `${SCHEDULES}PauseSchedule`:

@@ -7,12 +7,12 @@ import type { SchedulesHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import { invariant } from '@fermata/raft';
 import { defFromProto, defToProto } from '../state/codec/schedule.js';
-import { LimitError, NotFoundError, ValidationError } from '../state/errors.js';
+import { NotFoundError, underField, ValidationError } from '../state/errors.js';
 import { DEFAULT_LIST_LIMIT } from '../state/limits.js';
 import type { ScheduleRec } from '../state/schedule/model.js';
 import type { ScheduleResult, ScheduleStatus } from '../state/schedule/ops.js';
 import { occurrencesAfter } from '../state/schedule/spec.js';
-import { validateDefinition, validateScheduleName } from '../state/schedule/validate.js';
+import { validateDefinition, validateDefinitions, validateScheduleName } from '../state/schedule/validate.js';
 import { listSchedules, readSchedule } from '../state/stores/schedules.js';
 import { validateTopicName } from '../state/validation.js';
 import { field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
@@ -31,13 +31,7 @@ function under<T>(prefix: string, fn: () => T): T {
   try {
     return field(prefix, fn);
   } catch (err) {
-    if (err instanceof ValidationError && !err.field.startsWith(prefix)) {
-      throw new ValidationError(`${prefix}${err.field}`, err.message.replace(/^\S+: /, ''));
-    }
-    if (err instanceof LimitError && err.field && !err.field.startsWith(prefix)) {
-      throw new LimitError(err.limit, err.max, err.actual, `${prefix}${err.field}`);
-    }
-    throw err;
+    throw underField(prefix, err);
   }
 }
 
@@ -82,6 +76,16 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
       const r = await run({ op: 'upsert', def });
       invariant(r.op === 'upsert', () => `upsert answered with ${r.op}`);
       return { schedule: scheduleProto(ctx, r.schedule, 5), created: r.created };
+    }),
+    upsertSchedules: unary(ctx, async (req) => {
+      requireLeader(ctx);
+      const defs = (req.schedules ?? []).map((d, i) => under(`schedules[${i}].`, () => defFromProto(d)));
+      validateDefinitions(defs, Date.now(), ctx.sm.limits);
+      const r = await run({ op: 'upsert-many', defs });
+      invariant(r.op === 'upsert-many', () => `bulk upsert answered with ${r.op}`);
+      return {
+        results: r.items.map((it) => ({ schedule: scheduleProto(ctx, it.schedule, 1), created: it.created })),
+      };
     }),
     getSchedule: unary(ctx, async (req) => {
       const { topic, name } = ref(req, ctx);

@@ -142,7 +142,7 @@ export class BrokerMetrics {
       }),
       materializeLatenessMs: new Histogram({
         name: 'fermata_schedule_materialize_lateness_ms',
-        help: 'When an occurrence became a message minus its instant, ms (0 when ahead, as usual).',
+        help: 'When an occurrence became a message minus its due time (instant plus jitter), ms (0 when ahead, as usual).',
         buckets: LATENESS_BUCKETS_MS,
         registers,
       }),

@@ -9,9 +9,9 @@
  */
 import { publishMessage } from './apply-publish.js';
 import type { ApplyContext } from './context.js';
-import { LimitError } from './errors.js';
+import { LimitError, underField } from './errors.js';
 import type { CommandResult } from './results.js';
-import { checkFire, jitterMs, renderKey } from './schedule/fire.js';
+import { checkFire, occurrenceDueMs, renderKey } from './schedule/fire.js';
 import { OCCURRENCE_HEADER, SCHEDULE_HEADER, type ScheduleDef, type ScheduleRec } from './schedule/model.js';
 import type { FireOutcome, ScheduleOp, ScheduleResult } from './schedule/ops.js';
 
@@ -21,6 +21,21 @@ export async function applySchedule(ctx: ApplyContext, op: ScheduleOp): Promise<
   switch (op.op) {
     case 'upsert':
       return result(await upsert(ctx, op.def));
+    case 'upsert-many': {
+      // One multi-get for the records; a refused item throws, and the command is rolled back whole.
+      await ctx.schedules.prefetch(op.defs);
+      const items: { schedule: ScheduleRec; created: boolean }[] = [];
+      for (const [i, def] of op.defs.entries()) {
+        let r: ScheduleResult;
+        try {
+          r = await upsert(ctx, def);
+        } catch (err) {
+          throw underField(`schedules[${i}].`, err);
+        }
+        if (r.op === 'upsert') items.push({ schedule: r.schedule, created: r.created });
+      }
+      return result({ op: 'upsert-many', items });
+    }
     case 'delete': {
       const rec = await ctx.schedules.get(op.topic, op.name);
       if (!rec) return result({ op: 'status', status: 'not-found' });
@@ -94,6 +109,8 @@ async function fire(ctx: ApplyContext, op: Extract<ScheduleOp, { op: 'fire' }>):
   for (const f of op.fires) total += f.occurrences.length;
   let claimed = false;
   let offset = 0;
+  // One multi-get for the command's records: a get each cost ~150 µs per occurrence in a profile.
+  await ctx.schedules.prefetch(op.fires);
   for (const f of op.fires) {
     const first = offset;
     offset += f.occurrences.length;
@@ -154,13 +171,12 @@ function occurrenceMessage(ctx: ApplyContext, def: ScheduleDef, occurrenceMs: nu
     [OCCURRENCE_HEADER]: String(occurrenceMs),
   };
   if (manual) headers['fermata-trigger'] = 'manual';
-  const jitter = manual ? 0 : jitterMs(ctx.hasher, def.topic, def.name, occurrenceMs, def.jitterMs);
   return {
     topic: def.topic,
     payload: def.payload,
     headers,
     delayMs: undefined,
-    deliverAtMs: occurrenceMs + jitter,
+    deliverAtMs: manual ? occurrenceMs : occurrenceDueMs(ctx.hasher, def, occurrenceMs),
     ttlMs: 0,
     key: renderKey(def.keyTemplate, def.name, occurrenceMs),
   };

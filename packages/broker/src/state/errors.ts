@@ -24,6 +24,20 @@ export function isStateError(err: unknown): err is StateError {
   );
 }
 
+/**
+ * `err` with its field under `prefix` (e.g. "schedules[3]."), when it is a
+ * validation or limit error naming a field not already under it; else `err`.
+ */
+export function underField(prefix: string, err: unknown): unknown {
+  if (err instanceof ValidationError && !err.field.startsWith(prefix)) {
+    return new ValidationError(`${prefix}${err.field}`, err.message.replace(/^\S+: /, ''));
+  }
+  if (err instanceof LimitError && err.field && !err.field.startsWith(prefix)) {
+    return new LimitError(err.limit, err.max, err.actual, `${prefix}${err.field}`);
+  }
+  return err;
+}
+
 /** A field holds a value the command cannot have (`field` e.g. "messages[3].topic"). */
 export class ValidationError extends Error {
   override readonly name = 'ValidationError';

@@ -101,7 +101,8 @@ export class BrokerStateMachine implements StateMachine {
 
   private constructor(
     readonly store: KVStore,
-    private readonly hasher: QueueHasher,
+    /** Also the schedules' jitter hash (the materialiser orders occurrences by due time). */
+    readonly hasher: QueueHasher,
     limits: Limits,
     applied: number,
     lastId: bigint,

@@ -364,6 +364,16 @@ export const SchedulesService = {
     responseDeserialize: (b: Buffer): fermata.v1.UpsertScheduleResponse => fermata.v1.UpsertScheduleResponse.decode(b),
     originalName: 'UpsertSchedule',
   },
+  upsertSchedules: {
+    path: '/fermata.v1.Schedules/UpsertSchedules',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.UpsertSchedulesRequest.$Properties>(fermata.v1.UpsertSchedulesRequest),
+    requestDeserialize: (b: Buffer): fermata.v1.UpsertSchedulesRequest => fermata.v1.UpsertSchedulesRequest.decode(b),
+    responseSerialize: encoder<fermata.v1.UpsertSchedulesResponse.$Properties>(fermata.v1.UpsertSchedulesResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.UpsertSchedulesResponse => fermata.v1.UpsertSchedulesResponse.decode(b),
+    originalName: 'UpsertSchedules',
+  },
   getSchedule: {
     path: '/fermata.v1.Schedules/GetSchedule',
     requestStream: false,
@@ -429,6 +439,7 @@ export const SchedulesService = {
 /** Server handlers for `fermata.v1.Schedules`. */
 export interface SchedulesHandlers extends grpc.UntypedServiceImplementation {
   upsertSchedule: grpc.handleUnaryCall<fermata.v1.UpsertScheduleRequest, fermata.v1.UpsertScheduleResponse.$Properties>;
+  upsertSchedules: grpc.handleUnaryCall<fermata.v1.UpsertSchedulesRequest, fermata.v1.UpsertSchedulesResponse.$Properties>;
   getSchedule: grpc.handleUnaryCall<fermata.v1.GetScheduleRequest, fermata.v1.GetScheduleResponse.$Properties>;
   listSchedules: grpc.handleUnaryCall<fermata.v1.ListSchedulesRequest, fermata.v1.ListSchedulesResponse.$Properties>;
   pauseSchedule: grpc.handleUnaryCall<fermata.v1.ScheduleRef, fermata.v1.ScheduleStatusResponse.$Properties>;
@@ -441,6 +452,8 @@ export interface SchedulesHandlers extends grpc.UntypedServiceImplementation {
 export interface SchedulesClient extends grpc.Client {
   upsertSchedule(request: fermata.v1.UpsertScheduleRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.UpsertScheduleResponse>): grpc.ClientUnaryCall;
   upsertSchedule(request: fermata.v1.UpsertScheduleRequest.$Properties, callback: grpc.requestCallback<fermata.v1.UpsertScheduleResponse>): grpc.ClientUnaryCall;
+  upsertSchedules(request: fermata.v1.UpsertSchedulesRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.UpsertSchedulesResponse>): grpc.ClientUnaryCall;
+  upsertSchedules(request: fermata.v1.UpsertSchedulesRequest.$Properties, callback: grpc.requestCallback<fermata.v1.UpsertSchedulesResponse>): grpc.ClientUnaryCall;
   getSchedule(request: fermata.v1.GetScheduleRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.GetScheduleResponse>): grpc.ClientUnaryCall;
   getSchedule(request: fermata.v1.GetScheduleRequest.$Properties, callback: grpc.requestCallback<fermata.v1.GetScheduleResponse>): grpc.ClientUnaryCall;
   listSchedules(request: fermata.v1.ListSchedulesRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.ListSchedulesResponse>): grpc.ClientUnaryCall;

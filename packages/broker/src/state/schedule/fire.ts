@@ -9,7 +9,7 @@
  */
 import { ConflictError, LimitError, ValidationError } from '../errors.js';
 import type { Limits } from '../limits.js';
-import type { ScheduleFire, ScheduleRec } from './model.js';
+import type { ScheduleDef, ScheduleFire, ScheduleRec } from './model.js';
 import { isOccurrence, occurrencesAfter } from './spec.js';
 
 /** Occurrences one plan looks at: a longer backlog is skipped over several commands. */
@@ -21,9 +21,13 @@ export function misfireThresholdMs(rec: ScheduleRec, limits: Limits): number {
 
 /**
  * The fire for `rec` at `nowMs`: occurrences up to nowMs + aheadMs (at most
- * `maxOccurrences`), with those missed by more than the misfire threshold
- * skipped, fired once (`latest`) or fired (`all`, the latest
- * limits.maxScheduleCatchUp). Undefined when there is nothing to do.
+ * `maxOccurrences`), with those whose due time (`dueMs`: the occurrence plus
+ * its jitter) was missed by more than the misfire threshold skipped, fired
+ * once (`latest`) or fired (`all`, the latest limits.maxScheduleCatchUp).
+ * Undefined when there is nothing to do. Missed is judged by due time so
+ * that a schedule whose jitter exceeds the threshold is not skipped for
+ * being stored close to its due time; apply (checkFire) accepts that, as
+ * an occurrence's due time is never before it.
  */
 export function planFire(
   rec: ScheduleRec,
@@ -31,13 +35,14 @@ export function planFire(
   nowMs: number,
   aheadMs: number,
   maxOccurrences: number,
+  dueMs: (occurrenceMs: number) => number = (o) => o,
 ): ScheduleFire | undefined {
   if (rec.paused || maxOccurrences <= 0) return undefined;
   const missedBefore = nowMs - misfireThresholdMs(rec, limits);
   const all = occurrencesAfter(rec.def, limits, rec.cursorMs, MAX_PLAN_SCAN, nowMs + aheadMs);
   if (all.length === 0) return undefined;
   let missed = 0;
-  while (missed < all.length && all[missed]! < missedBefore) missed++;
+  while (missed < all.length && dueMs(all[missed]!) < missedBefore) missed++;
   let skip: number;
   if (missed === all.length && all.length === MAX_PLAN_SCAN) {
     // A backlog longer than one scan: skip it (all but what `all` would fire, decided next round).
@@ -117,6 +122,15 @@ export function jitterMs(
 ): number {
   if (maxJitterMs <= 0) return 0;
   return Number((hash(`${topic}\u0000${name}\u0000${occurrenceMs}`) & U64) % BigInt(maxJitterMs + 1));
+}
+
+/** When an occurrence's message falls due: its instant plus its jitter. */
+export function occurrenceDueMs(
+  hash: (s: string) => bigint,
+  def: Pick<ScheduleDef, 'topic' | 'name' | 'jitterMs'>,
+  occurrenceMs: number,
+): number {
+  return occurrenceMs + jitterMs(hash, def.topic, def.name, occurrenceMs, def.jitterMs);
 }
 
 /** The key of an occurrence's message ('' = none). */

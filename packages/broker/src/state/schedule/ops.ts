@@ -10,6 +10,8 @@ import type { ScheduleDef, ScheduleFire, ScheduleRec } from './model.js';
 
 export type ScheduleOp =
   | { readonly op: 'upsert'; readonly def: ScheduleDef }
+  /** Upserts in order, all or none (one refused rolls the command back). */
+  | { readonly op: 'upsert-many'; readonly defs: readonly ScheduleDef[] }
   | { readonly op: 'delete' | 'pause' | 'resume'; readonly topic: string; readonly name: string }
   | { readonly op: 'trigger'; readonly topic: string; readonly name: string; readonly firstId: bigint }
   | { readonly op: 'fire'; readonly fires: readonly ScheduleFire[]; readonly firstId: bigint };
@@ -24,6 +26,10 @@ export type FireOutcome =
 
 export type ScheduleResult =
   | { readonly op: 'upsert'; readonly schedule: ScheduleRec; readonly created: boolean }
+  | {
+      readonly op: 'upsert-many';
+      readonly items: readonly { readonly schedule: ScheduleRec; readonly created: boolean }[];
+    }
   | { readonly op: 'status'; readonly status: ScheduleStatus; readonly schedule?: ScheduleRec }
   | {
       readonly op: 'trigger';
@@ -39,6 +45,8 @@ export function scheduleOpToProto(op: ScheduleOp): pb.ScheduleCommand.$Propertie
   switch (op.op) {
     case 'upsert':
       return { upsert: defToProto(op.def) };
+    case 'upsert-many':
+      return { upsertMany: { schedules: op.defs.map(defToProto) } };
     case 'delete':
     case 'pause':
     case 'resume':
@@ -67,6 +75,8 @@ export function scheduleOpFromProto(m: pb.ScheduleCommand): ScheduleOp {
   switch (m.op) {
     case 'upsert':
       return { op: 'upsert', def: defFromProto(m.upsert) };
+    case 'upsertMany':
+      return { op: 'upsert-many', defs: (m.upsertMany!.schedules ?? []).map((d) => defFromProto(d)) };
     case 'delete':
     case 'pause':
     case 'resume': {

@@ -28,6 +28,17 @@ const MAX_STEPS = 100_000;
 const OVERLAP_LOOKBACK_MS = 3 * 3_600_000;
 
 const parsed = new Map<string, ParsedSpec>();
+/**
+ * Cron occurrence searches answered, by their whole input: schedules sharing a
+ * spec and zone mostly share a cursor too (every one of a herd at 00:00), and
+ * each fire computes the same search on the leader (plan, next) and on every
+ * replica (check); croner's search was the largest schedule cost left in a
+ * profile. A pure function's memo: it cannot change an answer.
+ */
+const searches = new Map<string, readonly number[]>();
+/** Searches remembered before the memo starts over, and the longest answer kept (bounds its memory). */
+const MAX_MEMO_SEARCHES = 10_000;
+const MAX_MEMO_OCCURRENCES = 64;
 
 /** Parses a spec (cached); ValidationError('spec') names what is wrong, LimitError the interval limit. */
 export function parseSpec(spec: string, limits: Limits, field = 'spec'): ParsedSpec {
@@ -108,27 +119,46 @@ export function occurrencesAfter(
   afterMs: number,
   max: number,
   untilMs = Number.MAX_SAFE_INTEGER,
-): number[] {
+): readonly number[] {
   const p = parseSpec(s.spec, limits);
   const from = Math.max(afterMs, s.startAtMs - 1);
   const until = s.endAtMs > 0 ? Math.min(untilMs, s.endAtMs) : untilMs;
+  if (max <= 0 || from >= until) return [];
+  if (p.kind === 'interval') return intervalOccurrences(p.intervalMs, s.startAtMs, from, until, max);
+  const key = `${s.spec}\u0000${s.timeZone}\u0000${s.dstPolicy}\u0000${from}\u0000${until}\u0000${max}`;
+  const hit = searches.get(key);
+  if (hit) return hit;
+  const out = cronOccurrences(p.cron, s, from, until, max);
+  if (out.length > MAX_MEMO_OCCURRENCES) return out;
+  if (searches.size >= MAX_MEMO_SEARCHES) searches.clear();
+  searches.set(key, out);
+  return out;
+}
+
+function intervalOccurrences(
+  intervalMs: number,
+  anchor: number,
+  from: number,
+  until: number,
+  max: number,
+): number[] {
   const out: number[] = [];
-  if (max <= 0 || from >= until) return out;
-  if (p.kind === 'interval') {
-    const anchor = s.startAtMs;
-    let k = Math.floor((from - anchor) / p.intervalMs) + 1;
-    for (; out.length < max; k++) {
-      const t = anchor + k * p.intervalMs;
-      if (t > until) break;
-      if (t > from) out.push(t);
-    }
-    return out;
+  let k = Math.floor((from - anchor) / intervalMs) + 1;
+  for (; out.length < max; k++) {
+    const t = anchor + k * intervalMs;
+    if (t > until) break;
+    if (t > from) out.push(t);
   }
+  return out;
+}
+
+function cronOccurrences(cron: Cron, s: SpecInput, from: number, until: number, max: number): number[] {
+  const out: number[] = [];
   const zone = s.timeZone;
   if (isUtc(zone)) {
     let d: Date | null = new Date(from);
     while (out.length < max) {
-      d = p.cron.nextRun(d);
+      d = cron.nextRun(d);
       if (!d || d.getTime() > until) break;
       out.push(d.getTime());
     }
@@ -144,7 +174,7 @@ export function occurrencesAfter(
   let wall = wallMs(zone, from) - (both ? OVERLAP_LOOKBACK_MS : 1);
   const pending: number[] = [];
   for (let step = 0; step < MAX_STEPS && out.length < max; step++) {
-    const next = p.cron.nextRun(new Date(wall));
+    const next = cron.nextRun(new Date(wall));
     if (!next) break;
     wall = next.getTime();
     const instants = instantsOfWall(zone, wall);

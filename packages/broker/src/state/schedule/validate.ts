@@ -1,5 +1,5 @@
 /** Stateless checks of schedule commands: run on the leader before proposing and again at apply. */
-import { LimitError, ValidationError } from '../errors.js';
+import { LimitError, underField, ValidationError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { validateDuration, validateMessage, validateTopicName } from '../validation.js';
 import { renderKey } from './fire.js';
@@ -48,10 +48,45 @@ export function validateDefinition(d: ScheduleDef, nowMs: number, limits: Limits
   }
 }
 
+/**
+ * A bulk upsert: bounded as a publish batch is (maxBatchMessages definitions,
+ * maxBatchPayloadBytes of payload), each definition checked with its fields
+ * under `schedules[i].`, and no (topic, name) twice.
+ */
+export function validateDefinitions(defs: readonly ScheduleDef[], nowMs: number, limits: Limits): void {
+  if (defs.length === 0) throw new ValidationError('schedules', 'names no schedule');
+  if (defs.length > limits.maxBatchMessages)
+    throw new LimitError('maxBatchMessages', limits.maxBatchMessages, defs.length, 'schedules');
+  let payloadBytes = 0;
+  const seen = new Map<string, number>();
+  for (const [i, d] of defs.entries()) {
+    try {
+      validateDefinition(d, nowMs, limits);
+    } catch (err) {
+      throw underField(`schedules[${i}].`, err);
+    }
+    const key = `${d.topic}\u0000${d.name}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new ValidationError(
+        `schedules[${i}].name`,
+        `schedule "${d.topic}/${d.name}" is also schedules[${first}]: name each schedule once per request`,
+      );
+    }
+    seen.set(key, i);
+    payloadBytes += d.payload.length;
+  }
+  if (payloadBytes > limits.maxBatchPayloadBytes)
+    throw new LimitError('maxBatchPayloadBytes', limits.maxBatchPayloadBytes, payloadBytes, 'schedules');
+}
+
 export function validateScheduleOp(op: ScheduleOp, nowMs: number, limits: Limits): void {
   switch (op.op) {
     case 'upsert':
       validateDefinition(op.def, nowMs, limits);
+      return;
+    case 'upsert-many':
+      validateDefinitions(op.defs, nowMs, limits);
       return;
     case 'delete':
     case 'pause':

@@ -45,6 +45,11 @@ export class ScheduleStore {
     return raw ? decodeSchedule(raw) : undefined;
   }
 
+  /** Reads many records in one multi-get, so that the `get`s of each that follow hit this batch. */
+  async prefetch(names: readonly ScheduleName[]): Promise<void> {
+    if (names.length > 1) await this.txn.prefetch(names.map((n) => scheduleKey(n.topic, n.name)));
+  }
+
   /** Writes the record; `created` raises the counts. */
   async put(rec: ScheduleRec, created: boolean): Promise<void> {
     const { topic, name } = rec.def;
@@ -105,6 +110,16 @@ export async function readSchedule(
 ): Promise<ScheduleRec | undefined> {
   const raw = await view.get(scheduleKey(topic, name));
   return raw ? decodeSchedule(raw) : undefined;
+}
+
+/** The records of many schedules (one multi-get when the view has it), in the order of `names`. */
+export async function readSchedules(
+  view: ReadView,
+  names: readonly ScheduleName[],
+): Promise<Array<ScheduleRec | undefined>> {
+  const keys = names.map((n) => scheduleKey(n.topic, n.name));
+  const raws = view.getMany ? await view.getMany(keys) : await Promise.all(keys.map((k) => view.get(k)));
+  return raws.map((raw) => (raw ? decodeSchedule(raw) : undefined));
 }
 
 /** A topic's schedules in name order after `afterName`, at most `limit`. */
