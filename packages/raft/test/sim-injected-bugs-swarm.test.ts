@@ -33,19 +33,19 @@ async function caughtByGeneralInvariant(bug: InjectedBug, seed: number): Promise
 }
 
 describe('the random simulator catches the persistence bugs by general invariants within the suite seeds', () => {
-  it('a leader counting its own unsynced entries towards a quorum loses a committed entry: leader completeness breaks (seed 117)', async () => {
-    expect(await caughtByGeneralInvariant('leader-counts-unsynced', 117)).toBe('leader-completeness');
+  it('a leader counting its own unsynced entries towards a quorum loses a committed entry: leader completeness breaks (seed 169)', async () => {
+    expect(await caughtByGeneralInvariant('leader-counts-unsynced', 169)).toBe('leader-completeness');
   }, 120_000);
 
-  it('a volatile commit index (B1) lets a restarted node use an old configuration: leader completeness breaks (seed 391)', async () => {
-    expect(await caughtByGeneralInvariant('forget-conf-commit', 391)).toBe('leader-completeness');
+  it('a volatile commit index (B1) lets a restarted node use an old configuration: leader completeness breaks (seed 158)', async () => {
+    expect(await caughtByGeneralInvariant('forget-conf-commit', 158)).toBe('leader-completeness');
   }, 120_000);
 
-  it('a volatile commit index (B1) leaves a cluster with no configuration to elect a leader in: liveness after healing breaks (seed 780)', async () => {
-    expect(await caughtByGeneralInvariant('forget-conf-commit', 780)).toBe('liveness');
+  it('a volatile commit index (B1) leaves a cluster with no configuration to elect a leader in: liveness after healing breaks (seed 136)', async () => {
+    expect(await caughtByGeneralInvariant('forget-conf-commit', 136)).toBe('liveness');
   }, 120_000);
 
-  it('the hard state landing before the log it depends on (B3) applies entries that were never committed: state machine safety breaks (seed 447)', async () => {
-    expect(await caughtByGeneralInvariant('hard-state-with-log', 447)).toBe('applied-prefix');
+  it('the hard state landing before the log it depends on (B3) applies entries that were never committed: state machine safety breaks (seed 332)', async () => {
+    expect(await caughtByGeneralInvariant('hard-state-with-log', 332)).toBe('applied-prefix');
   }, 120_000);
 });

@@ -24,7 +24,7 @@ describe('simulator replay', () => {
   });
 
   it('a failing seed replays to the same step, invariant and values', async () => {
-    const options = { seed: 7, steps: 3000, nodes: 5 as const, bug: 'truncate-stale-append' as const };
+    const options = { seed: 1, steps: 3000, nodes: 5 as const, bug: 'truncate-stale-append' as const };
     const a = await runSeed(options);
     const b = await runSeed(options);
     expect(a.ok).toBe(false);
@@ -36,8 +36,9 @@ describe('simulator findings', () => {
   // The long run (10 000 steps per seed) found these three-node runs without a leader
   // after healing: a remaining voter that missed the commit of a removal still counted
   // the removed node, whose longer log refused its vote. A refused vote now carries the
-  // refuser's commit index (see core-membership.test.ts).
-  it.each([3812, 6214, 6614, 6792, 9870])(
+  // refuser's commit index (see core-membership.test.ts). (Seed 6214 runs no membership
+  // change under the current fault profiles, so it checks nothing here.)
+  it.each([3812, 6614, 6792, 9870])(
     'seed %i: the voter that missed a removal commit learns it from a vote refusal and the cluster ends live',
     async (seed) => {
       const r = await runSeed({

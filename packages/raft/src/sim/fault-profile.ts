@@ -4,11 +4,16 @@
  * corners a uniform mix of faults visits rarely: slow disks on some nodes
  * (leaders with unsynced entries, followers with a write in flight when a
  * new leader's conflicting append arrives), crashes timed at fsync
- * boundaries while another write of the node is in flight, power losses of
+ * boundaries while another write of the node is in flight, fsync stalls of
+ * one follower's disk, power losses while a truncating log write is in
+ * flight, bridge partitions, quiet runs with few faults, power losses of
  * several nodes at once, membership changes in bursts with crashes right
  * after they apply, and removed members that linger.
  */
 import type { Prng } from './prng.js';
+
+/** How long one fsync stall lasts: [min, max] virtual ms. */
+export const STALL_EPISODE_MS: readonly [number, number] = [500, 2000];
 
 export interface FaultProfile {
   /** Share of nodes whose disk is slow (each node draws once, learners added later too). */
@@ -37,6 +42,32 @@ export interface FaultProfile {
   readonly inFlightCommitCrashRate: number;
   /** Chance that a node which just applied a membership change, or is about to truncate its log, crashes. */
   readonly localCrashRate: number;
+  /**
+   * Share of faults that are an fsync stall: one follower's disk (a leader's when no
+   * follower is up) takes `fsyncStallMs` per write for `STALL_EPISODE_MS`, so entries
+   * pile up behind one write and a new leader's conflicting append can reach the node
+   * while the write holding them is in flight.
+   */
+  readonly fsyncStallRate: number;
+  readonly fsyncStallMs: readonly [number, number];
+  /**
+   * Chance that a node whose log write truncates (a conflicting append replacing a
+   * suffix) loses power at a random moment while that write is in flight: after the
+   * truncation reached the disk, before (some of) the frames that follow it did.
+   */
+  readonly truncationCrashRate: number;
+  /**
+   * Share of partition faults that are a bridge (as Jepsen's nemesis): one node, a
+   * leader when there is one, is cut off from every node but one, and that one (a node
+   * whose disk stalls, or else one with a log write in flight) still talks to both sides:
+   * the old leader's last entries reach only it while the others elect a new leader.
+   */
+  readonly bridgeRate: number;
+  /**
+   * Faults come this many times less often: quiet runs where a leader keeps its term long
+   * enough to replicate a stream of entries, so the few faults land on a busy log.
+   */
+  readonly faultSpacing: number;
   /** The next membership change is proposed as soon as the previous one is done. */
   readonly membershipBurst: boolean;
   /** A node whose removal committed keeps running this long (at most) before it is shut down. */
@@ -64,6 +95,14 @@ export function pickFaultProfile(prng: Prng): FaultProfile {
     localCrashRate: prng.pick([0.1, 0.25, 0.5]),
     membershipBurst: prng.chance(0.5),
     decommissionDelayMs: prng.pick([300, 3000]),
+    fsyncStallRate: prng.pick([0, 0.15, 0.4]),
+    fsyncStallMs: prng.pick([
+      [60, 200],
+      [100, 300],
+    ] as const),
+    truncationCrashRate: prng.pick([0, 0.3, 0.8]),
+    bridgeRate: prng.pick([0, 0.3, 0.7]),
+    faultSpacing: prng.pick([1, 1, 4]),
   };
 }
 
@@ -77,5 +116,9 @@ export function describeProfile(p: FaultProfile): string {
     `local-crash=${p.localCrashRate}`,
     `burst=${p.membershipBurst}`,
     `decommission<=${p.decommissionDelayMs}ms`,
+    `stall=${p.fsyncStallRate}@${p.fsyncStallMs.join('-')}ms`,
+    `truncation-crash=${p.truncationCrashRate}`,
+    `bridge=${p.bridgeRate}`,
+    `fault-spacing=x${p.faultSpacing}`,
   ].join(' ');
 }

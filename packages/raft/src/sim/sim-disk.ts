@@ -15,6 +15,8 @@ export interface DiskWrite {
   readonly what: string;
   /** Makes the write durable (it completed). */
   readonly land: () => void;
+  /** The write truncates the file first (an append that replaces a suffix of the log). */
+  readonly truncates?: boolean;
   /** A crash while this write is in progress: the part that reached the disk lands (`keep(n)` of n frames). */
   readonly torn?: (keep: (frames: number) => number) => void;
 }
@@ -57,6 +59,11 @@ export class SimDisk {
   private readonly stalled = new Set<FileName>();
   /** Called after each write lands (an fsync boundary): the simulation may crash the node right there. */
   onLanded: ((file: FileName) => void) | undefined;
+  /**
+   * Called when a write starts, with the virtual ms it will take: the simulation may
+   * crash the node while that write (a truncation, say) is in flight.
+   */
+  onStarted: ((file: FileName, write: DiskWrite, delayMs: number) => void) | undefined;
 
   constructor(
     readonly node: string,
@@ -147,8 +154,9 @@ export class SimDisk {
     const head = queue?.[0];
     if (!queue || !head) return;
     const [lo, hi] = this.latencyMs;
+    const delayMs = this.scheduler.prng.int(lo, hi);
     this.scheduler.at(
-      this.scheduler.prng.int(lo, hi),
+      delayMs,
       () => `disk ${this.node} ${file} ${head.what}`,
       () => {
         if (incarnation !== this.incarnation) return;
@@ -163,5 +171,6 @@ export class SimDisk {
         this.onLanded?.(file);
       },
     );
+    this.onStarted?.(file, head, delayMs);
   }
 }

@@ -122,6 +122,7 @@ export class SimLogStorage implements LogStorage {
     const durable = this.disk.log;
     return this.disk.submitFor(this.generation, 'log', {
       what: `append ${head.index}..${head.index + copy.length - 1}${truncating ? ` truncating ${head.index}..${last}` : ''}`,
+      truncates: truncating,
       land: () => {
         truncateFrom(durable, head.index);
         durable.entries.push(...copy);

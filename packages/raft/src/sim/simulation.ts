@@ -1,7 +1,7 @@
 import { InvariantError } from '../core/errors.js';
 import type { NodeId } from '../types.js';
 import { entryKey, type InvariantName, InvariantViolation } from './checker.js';
-import { describeProfile, type FaultProfile, pickFaultProfile } from './fault-profile.js';
+import { describeProfile, type FaultProfile, pickFaultProfile, STALL_EPISODE_MS } from './fault-profile.js';
 import type { InjectedBug } from './injected-bugs.js';
 import { SimCluster, settle, TICK_MS } from './sim-cluster.js';
 import type { FileName } from './sim-disk.js';
@@ -80,6 +80,8 @@ export class Simulation extends SimCluster {
   /** This seed's swarm fault profile (fault-profile.ts). */
   readonly profile: FaultProfile;
   private readonly sickNode: NodeId | undefined;
+  /** Nodes whose disk is in an fsync stall, and the latency to go back to. */
+  private readonly stalled = new Map<SimNode, readonly [number, number]>();
   readonly stats: SimStats = {
     virtualMs: 0,
     committed: 0,
@@ -199,6 +201,9 @@ export class Simulation extends SimCluster {
   override addNode(id: NodeId, bootstrapVoters: readonly NodeId[]): SimNode {
     const n = super.addNode(id, bootstrapVoters);
     n.disk.onLanded = (file) => this.atFsyncBoundary(n, file);
+    n.disk.onStarted = (file, write, delayMs) => {
+      if (file === 'log' && write.truncates) this.duringTruncation(n, delayMs);
+    };
     return n;
   }
 
@@ -236,6 +241,26 @@ export class Simulation extends SimCluster {
     );
   }
 
+  /**
+   * A truncating log write of `n` just started and takes `delayMs`: now and then `n`
+   * loses power at a random moment before it lands (with every node that has a write in
+   * flight, as often as power losses are), tearing it after its truncation.
+   */
+  private duringTruncation(n: SimNode, delayMs: number): void {
+    if (!this.chaos || n.decommissioned || !this.prng.chance(this.profile.truncationCrashRate)) return;
+    const incarnation = n.incarnation;
+    const withOthers = this.prng.chance(this.profile.powerLossRate);
+    this.at(
+      this.prng.int(0, Math.max(0, delayMs - 1)),
+      () => `truncation-crash ${n.id} while its truncating log write is in flight`,
+      () => {
+        if (n.incarnation !== incarnation || !this.chaos) return;
+        const others = withOthers ? this.live().filter((o) => o !== n && o.disk.busy()) : [];
+        this.powerLoss([n, ...others]);
+      },
+    );
+  }
+
   /** Several nodes lose power at once; each restarts after its own downtime. */
   private powerLoss(nodes: readonly SimNode[]): void {
     this.trace(`power-loss ${nodes.map((n) => n.id).join(',')}`);
@@ -263,8 +288,9 @@ export class Simulation extends SimCluster {
   // ------------------------------------------------------------ faults
 
   private scheduleFault(): void {
+    const spacing = this.profile.faultSpacing;
     this.at(
-      this.prng.int(this.faultIntervalMs[0], this.faultIntervalMs[1]),
+      this.prng.int(this.faultIntervalMs[0] * spacing, this.faultIntervalMs[1] * spacing),
       () => 'fault',
       () => {
         if (!this.chaos) return;
@@ -275,8 +301,12 @@ export class Simulation extends SimCluster {
   }
 
   private fault(): void {
-    const r = this.prng.next();
     const all = [...this.nodes.values()].filter((n) => !n.decommissioned);
+    if (this.prng.chance(this.profile.fsyncStallRate)) {
+      this.stallDisk(all);
+      return;
+    }
+    const r = this.prng.next();
     if (r < 0.4) {
       const up = all.filter((n) => n.up);
       const writing = up.filter((n) => n.disk.busy());
@@ -291,6 +321,8 @@ export class Simulation extends SimCluster {
         return;
       }
       this.crashAndRestart(this.prng.pick(pool));
+    } else if (r < 0.7 && all.length >= 3 && this.prng.chance(this.profile.bridgeRate)) {
+      this.bridge(all);
     } else if (r < 0.7) {
       const ids = all.map((n) => n.id);
       const side = new Set(ids.filter(() => this.prng.chance(0.5)));
@@ -310,6 +342,47 @@ export class Simulation extends SimCluster {
       faults.dupRate = this.prng.pick([0, 0.02, 0.1]);
       this.trace(`network loss=${faults.lossRate} dup=${faults.dupRate}`);
     }
+  }
+
+  /** One node's disk stalls for an episode: every write takes `fsyncStallMs` (followers first). */
+  private stallDisk(all: readonly SimNode[]): void {
+    const up = all.filter((n) => n.up && !this.stalled.has(n));
+    const followers = up.filter((n) => n.core?.status().role !== 'leader');
+    const pool = followers.length > 0 ? followers : up;
+    if (pool.length === 0) return;
+    const n = this.prng.pick(pool);
+    this.stalled.set(n, n.disk.latencyMs);
+    n.disk.latencyMs = this.profile.fsyncStallMs;
+    this.trace(`fsync-stall ${n.id} ${this.profile.fsyncStallMs.join('-')}ms`);
+    this.at(
+      this.prng.int(STALL_EPISODE_MS[0], STALL_EPISODE_MS[1]),
+      () => `fsync-stall over ${n.id}`,
+      () => {
+        const latency = this.stalled.get(n);
+        if (!latency || !this.chaos) return;
+        this.stalled.delete(n);
+        n.disk.latencyMs = latency;
+      },
+    );
+  }
+
+  /**
+   * A bridge partition: one node (a leader, when there is one) hears and reaches only one
+   * other node (one whose disk stalls, or else one with a log write in flight, when there
+   * is one), which still talks to all.
+   */
+  private bridge(all: readonly SimNode[]): void {
+    const leaders = all.filter((n) => n.core?.status().role === 'leader');
+    const cut = this.prng.pick(leaders.length > 0 ? leaders : all);
+    const rest = all.filter((n) => n !== cut);
+    const stalled = rest.filter((n) => n.up && this.stalled.has(n));
+    const writing = rest.filter((n) => n.up && n.disk.writing('log'));
+    const bridge = this.prng.pick(stalled.length > 0 ? stalled : writing.length > 0 ? writing : rest);
+    const links: string[] = [];
+    for (const o of rest) if (o !== bridge) links.push(`${cut.id}>${o.id}`, `${o.id}>${cut.id}`);
+    const role = leaders.includes(cut) ? 'leader ' : '';
+    const how = this.stalled.has(bridge) ? 'stalled ' : '';
+    this.partition(links, `bridge ${role}${cut.id} via ${how}${bridge.id}`);
   }
 
   partition(links: string[], kind: string): void {
@@ -335,6 +408,7 @@ export class Simulation extends SimCluster {
     faults.blocked.clear();
     faults.lossRate = 0;
     faults.dupRate = 0;
+    this.stalled.clear();
     for (const n of this.nodes.values()) n.disk.latencyMs = this.params.diskLatencyMs;
     this.trace('heal all');
     for (const n of this.nodes.values()) if (!n.up && !n.decommissioned) this.start(n);
