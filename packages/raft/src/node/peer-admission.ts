@@ -14,6 +14,14 @@
  *   messages (append, heartbeat, snapshot) from a sender whose address it
  *   holds and whose removal it did not apply: refusing them would keep it
  *   behind for good, since only that leader can send it the missing entries.
+ *   When the transport verified the sender's identity (a peer certificate
+ *   naming it, `SenderIdentity` 'verified'), the address condition is dropped:
+ *   a node that missed the conf-change entry carrying the new leader's
+ *   address holds no address for it, and only that leader can send the entry.
+ *   A certificate the cluster's CA issued for that id is the proof of
+ *   membership the missing entry would have been; a removed member stays
+ *   refused, and a sender that only claims an id (no peer TLS) still needs
+ *   its address in the book.
  * - Terms are bounded: no term in a message may exceed
  *   `min(term + MAX_TERM_AHEAD, MAX_TERM)`. Pre-vote keeps real terms from
  *   running away, so a term that far ahead is forged or corrupt; accepting it
@@ -39,8 +47,15 @@ export interface AdmissionView {
   readonly isKnown: (id: NodeId) => boolean;
 }
 
-/** What only a leader sends: a node behind the log accepts these from a known non-member. */
+/** What only a leader sends: a node behind the log accepts these from a known or verified non-member. */
 const LEADER_MESSAGES: ReadonlySet<Message['type']> = new Set(['append', 'heartbeat', 'snapshot']);
+
+/**
+ * What the transport proved about a batch's sender: 'verified' when a peer
+ * certificate names the node the batch claims to come from, 'claimed' when
+ * only the cluster id (and perhaps the shared cluster secret) was checked.
+ */
+export type SenderIdentity = 'verified' | 'claimed';
 
 export type RefusalReason = 'not-member' | 'term-bound';
 
@@ -55,8 +70,9 @@ export function admitPeerMessages(
   view: AdmissionView,
   from: NodeId,
   messages: readonly Message[],
+  identity: SenderIdentity = 'claimed',
 ): Admission {
-  if (!isPeer(view, from) && !isKnownLeader(view, from, messages)) {
+  if (!isPeer(view, from) && !isCurrentLeader(view, from, messages, identity)) {
     return { admitted: false, reason: 'not-member', details: `node "${from}" is not a member` };
   }
   const limit = termLimit(view.term);
@@ -80,10 +96,15 @@ function isPeer(view: AdmissionView, id: NodeId): boolean {
   return view.voters.length === 0 && view.learners.length === 0;
 }
 
-function isKnownLeader(view: AdmissionView, id: NodeId, messages: readonly Message[]): boolean {
+function isCurrentLeader(
+  view: AdmissionView,
+  id: NodeId,
+  messages: readonly Message[],
+  identity: SenderIdentity,
+): boolean {
   return (
     !view.isRemoved(id) &&
-    view.isKnown(id) &&
+    (identity === 'verified' || view.isKnown(id)) &&
     messages.every((m) => LEADER_MESSAGES.has(m.type) && m.term >= view.term)
   );
 }

@@ -16,7 +16,7 @@ import {
   widenServerFlowControl,
 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
-import type { Admission, RefusalReason } from '../node/peer-admission.js';
+import type { Admission, RefusalReason, SenderIdentity } from '../node/peer-admission.js';
 import type { Message, NodeId } from '../types.js';
 import { MalformedMessageError, messageFromWire } from './codec.js';
 import { type Logger, stderrLogger } from './logger.js';
@@ -40,7 +40,7 @@ export interface TransportHandler {
    * Whether `id` (already authenticated as far as the transport can) may hand
    * these decoded messages to Raft: members only, terms bounded (peer-admission.ts).
    */
-  admit(id: NodeId, messages: readonly Message[]): Admission;
+  admit(id: NodeId, messages: readonly Message[], identity: SenderIdentity): Admission;
   reportUnreachable(id: NodeId): void;
   reportSnapshot(id: NodeId, ok: boolean): void;
 }
@@ -322,7 +322,9 @@ export class PeerTransport {
     from: NodeId,
     messages: readonly Message[],
   ): (grpc.StatusObject & { reason: RefusalReason }) | undefined {
-    const verdict = this.options.handler.admit(from, messages);
+    // admitIdentity ran first: with peer TLS that proves identity, `from` is who sent this.
+    const identity: SenderIdentity = this.options.tls?.provesPeerIdentity ? 'verified' : 'claimed';
+    const verdict = this.options.handler.admit(from, messages, identity);
     if (verdict.admitted) return undefined;
     return {
       code: grpc.status.PERMISSION_DENIED,
