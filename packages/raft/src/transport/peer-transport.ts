@@ -355,13 +355,23 @@ export class PeerTransport {
     this.setPeer(from, address);
   }
 
+  /**
+   * What admitSecret and admitIdentity, which ran first, proved about every
+   * sender on this transport: with peer TLS that proves identity, `from` is who
+   * sent the batch; with other peer TLS or the cluster secret, the sender holds
+   * the cluster's credentials; in plaintext, nothing.
+   */
+  private senderIdentity(): SenderIdentity {
+    if (this.options.tls?.provesPeerIdentity) return 'verified';
+    if (this.options.tls || this.secretCheck) return 'authenticated';
+    return 'claimed';
+  }
+
   private admitMember(
     from: NodeId,
     messages: readonly Message[],
   ): (grpc.StatusObject & { reason: RefusalReason }) | undefined {
-    // admitIdentity ran first: with peer TLS that proves identity, `from` is who sent this.
-    const identity: SenderIdentity = this.options.tls?.provesPeerIdentity ? 'verified' : 'claimed';
-    const verdict = this.options.handler.admit(from, messages, identity);
+    const verdict = this.options.handler.admit(from, messages, this.senderIdentity());
     if (verdict.admitted) return undefined;
     return {
       code: grpc.status.PERMISSION_DENIED,
