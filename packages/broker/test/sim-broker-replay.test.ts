@@ -88,3 +88,19 @@ describe('broker simulation findings: a replica behind the configuration', () =>
     });
   }
 });
+
+describe('broker simulation findings: a replica that holds no address for the leader', () => {
+  // Each left one member behind for good: it missed the conf-change entry that added the
+  // current leader (n6 in each), so it held no address for it and refused its messages as
+  // "not a member" (4201: n4 stayed at index 110 of 236; 8313: n5 at 45 of 261; 9059: n2 at 27
+  // of 215; 12807: n3 at 77 of 221). A node admits leader messages at its term from a sender
+  // whose identity the transport verified (peer TLS; the simulated peers prove theirs) and
+  // whose removal it did not apply (peer-admission.ts).
+  const NO_HOSTILE = ALL_FAULTS.filter((f) => f !== 'hostile');
+  for (const seed of [4201, 8313, 9059, 12807]) {
+    it(`seed ${seed}: the member that missed the new leader's addition reaches the leader's state`, async () => {
+      const r = await runBrokerSeed({ seed, nodes: 5, chaosMs: 8_000, faults: NO_HOSTILE });
+      expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
+    });
+  }
+});

@@ -3419,6 +3419,7 @@ export namespace fermata {
             clusterId: string;
             from: string;
             messages: fermata.v1.RaftMessage.$Properties[];
+            fromAddress: string;
             static create(properties: fermata.v1.RaftBatch.$Shape): fermata.v1.RaftBatch & fermata.v1.RaftBatch.$Shape;
             static create(properties?: fermata.v1.RaftBatch.$Properties): fermata.v1.RaftBatch;
             static encode(message: fermata.v1.RaftBatch.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -3431,6 +3432,7 @@ export namespace fermata {
                 clusterId?: (string|null);
                 from?: (string|null);
                 messages?: (fermata.v1.RaftMessage.$Properties[]|null);
+                fromAddress?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.RaftBatch.$Properties;

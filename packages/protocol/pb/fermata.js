@@ -13128,6 +13128,7 @@ export const fermata = $root.fermata = (() => {
             RaftBatch.prototype.clusterId = "";
             RaftBatch.prototype.from = "";
             RaftBatch.prototype.messages = $util.emptyArray;
+            RaftBatch.prototype.fromAddress = "";
 
             RaftBatch.create = function(properties) {
                 return new RaftBatch(properties);
@@ -13147,6 +13148,8 @@ export const fermata = $root.fermata = (() => {
                 if (message.messages != null && message.messages.length)
                     for (let i = 0; i < message.messages.length; ++i)
                         $root.fermata.v1.RaftMessage.encode(message.messages[i], writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.fromAddress != null && $Object.hasOwnProperty.call(message, "fromAddress") && message.fromAddress !== "")
+                    writer.uint32(34).string(message.fromAddress);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -13204,6 +13207,15 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.messages && message.messages.length))
                                 message.messages = [];
                             message.messages.push($root.fermata.v1.RaftMessage.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.fromAddress = value;
+                            else
+                                delete message.fromAddress;
                             continue;
                         }
                     }

@@ -82,7 +82,7 @@ afterEach(async () => {
 async function node(
   id: NodeId,
   members: NodeId[],
-  options: { clusterId?: string; port?: number; secret?: string } = {},
+  options: { clusterId?: string; port?: number; secret?: string; advertiseAddress?: string } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), `fermata-transport-${id}-`));
   const handler = recorder(members);
@@ -96,6 +96,7 @@ async function node(
     maxQueuedMessagesPerPeer: 64,
     maxBackoffMs: 200,
     ...(options.secret !== undefined ? { secret: options.secret } : {}),
+    ...(options.advertiseAddress !== undefined ? { advertiseAddress: options.advertiseAddress } : {}),
   });
   const address = await transport.start();
   cleanup.push(async () => {
@@ -174,6 +175,26 @@ describe('peer transport over loopback', () => {
     client.close();
     expect(status?.code).toBe(grpc.status.PERMISSION_DENIED);
     expect(status?.details).toContain('"x" is not a member');
+  });
+
+  it('an admitted sender this node has no connection to is answered at the address its batch carries; a refused one is not', async () => {
+    const aPort = await freePort();
+    const a = await node('a', ['b'], { port: aPort, advertiseAddress: `127.0.0.1:${aPort}` });
+    const b = await node('b', ['a']);
+    const xPort = await freePort();
+    const stranger = await node('x', ['b'], { port: xPort, advertiseAddress: `127.0.0.1:${xPort}` });
+    a.transport.setPeer('b', b.address);
+    stranger.transport.setPeer('b', b.address);
+    stranger.transport.send([message('x', 'b')]);
+    a.transport.send([message('a', 'b')]);
+    await until(() => b.handler.received.length === 1 && b.transport.stats.batchesRejected >= 1);
+    expect(Object.keys(b.transport.stats.peers)).toEqual(['a']);
+    expect(b.transport.peerAddress('a')).toBe(`127.0.0.1:${aPort}`);
+    // b answers a, though nothing but a's batch told b where a is.
+    b.transport.send([message('b', 'a', { type: 'append-response' })]);
+    await until(() => a.handler.received.length === 1);
+    expect(a.handler.received[0]).toMatchObject({ type: 'append-response', from: 'b' });
+    expect(b.handler.unreachable).toEqual([]);
   });
 
   it('a peer that is down does not hold up the others; its queue is bounded and reconnects when it returns', async () => {

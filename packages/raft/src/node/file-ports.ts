@@ -72,9 +72,16 @@ export function openFilePorts(options: RaftNodeOptions): NodePorts {
         id: options.id,
         clusterId: options.clusterId,
         listenAddress: options.listenPeerAddress,
+        ...advertised(options),
         incomingSnapshotDir: incomingDir,
         handler,
         log: options.log ?? stderrLogger,
       }),
   };
+}
+
+/** This node's peer address as the other members know it (its entry in `initialMembers`), if given. */
+function advertised(options: RaftNodeOptions): { advertiseAddress?: string } {
+  const address = options.initialMembers[options.id]?.peerAddress;
+  return address ? { advertiseAddress: address } : {};
 }

@@ -72,7 +72,7 @@ export interface RaftNodeOptions extends RaftDriverOptions {
   readonly transport?: Partial<
     Omit<
       PeerTransportOptions,
-      'id' | 'clusterId' | 'listenAddress' | 'incomingSnapshotDir' | 'handler' | 'log'
+      'id' | 'clusterId' | 'listenAddress' | 'advertiseAddress' | 'incomingSnapshotDir' | 'handler' | 'log'
     >
   >;
 }

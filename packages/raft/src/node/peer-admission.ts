@@ -14,6 +14,18 @@
  *   messages (append, heartbeat, snapshot) from a sender whose address it
  *   holds and whose removal it did not apply: refusing them would keep it
  *   behind for good, since only that leader can send it the missing entries.
+ *   When the transport authenticated the sender (`SenderIdentity`
+ *   'verified': a peer certificate names it; 'authenticated': the connection
+ *   proved the cluster's credentials, the cluster secret or a certificate from
+ *   the cluster's CA), the address condition is dropped: a node that missed
+ *   the conf-change entry carrying the new leader's address holds no address
+ *   for it, and only that leader can send the entry. A holder of the cluster's
+ *   credentials can already speak as any known member, so requiring a book
+ *   entry protects against nothing such a holder cannot already do (etcd's
+ *   rafthttp likewise admits a not-removed sender of its cluster). A removed
+ *   member stays refused, votes and pre-votes from a non-member stay refused,
+ *   and a sender on a plaintext connection ('claimed': nothing checked) still
+ *   needs its address in the book.
  * - Terms are bounded: no term in a message may exceed
  *   `min(term + MAX_TERM_AHEAD, MAX_TERM)`. Pre-vote keeps real terms from
  *   running away, so a term that far ahead is forged or corrupt; accepting it
@@ -39,8 +51,17 @@ export interface AdmissionView {
   readonly isKnown: (id: NodeId) => boolean;
 }
 
-/** What only a leader sends: a node behind the log accepts these from a known non-member. */
+/** What only a leader sends: a node behind the log accepts these from a known or authenticated non-member. */
 const LEADER_MESSAGES: ReadonlySet<Message['type']> = new Set(['append', 'heartbeat', 'snapshot']);
+
+/**
+ * What the transport proved about a batch's sender: 'verified' when a peer
+ * certificate names the node the batch claims to come from; 'authenticated'
+ * when the connection proved the cluster's credentials (the cluster secret
+ * checked, or a certificate from the cluster's CA that is not checked to name
+ * that node); 'claimed' on a plaintext connection, where nothing is checked.
+ */
+export type SenderIdentity = 'verified' | 'authenticated' | 'claimed';
 
 export type RefusalReason = 'not-member' | 'term-bound';
 
@@ -55,8 +76,9 @@ export function admitPeerMessages(
   view: AdmissionView,
   from: NodeId,
   messages: readonly Message[],
+  identity: SenderIdentity = 'claimed',
 ): Admission {
-  if (!isPeer(view, from) && !isKnownLeader(view, from, messages)) {
+  if (!isPeer(view, from) && !isCurrentLeader(view, from, messages, identity)) {
     return { admitted: false, reason: 'not-member', details: `node "${from}" is not a member` };
   }
   const limit = termLimit(view.term);
@@ -80,10 +102,15 @@ function isPeer(view: AdmissionView, id: NodeId): boolean {
   return view.voters.length === 0 && view.learners.length === 0;
 }
 
-function isKnownLeader(view: AdmissionView, id: NodeId, messages: readonly Message[]): boolean {
+function isCurrentLeader(
+  view: AdmissionView,
+  id: NodeId,
+  messages: readonly Message[],
+  identity: SenderIdentity,
+): boolean {
   return (
     !view.isRemoved(id) &&
-    view.isKnown(id) &&
+    (identity !== 'claimed' || view.isKnown(id)) &&
     messages.every((m) => LEADER_MESSAGES.has(m.type) && m.term >= view.term)
   );
 }

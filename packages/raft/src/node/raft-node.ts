@@ -39,7 +39,7 @@ import {
   type RaftNodeOptions,
   type RaftNodeStatus,
 } from './node-options.js';
-import { type Admission, admitPeerMessages } from './peer-admission.js';
+import { type Admission, admitPeerMessages, type SenderIdentity } from './peer-admission.js';
 import { PendingWork } from './pending.js';
 import type {
   Clock,
@@ -407,7 +407,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   }
 
   /** Whether `id` may hand these messages to Raft: see peer-admission.ts. */
-  admit(id: NodeId, messages: readonly Message[]): Admission {
+  admit(id: NodeId, messages: readonly Message[], identity: SenderIdentity = 'claimed'): Admission {
     const s = this.core.status();
     return admitPeerMessages(
       {
@@ -420,6 +420,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       },
       id,
       messages,
+      identity,
     );
   }
 

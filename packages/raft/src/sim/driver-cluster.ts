@@ -4,6 +4,7 @@ import type { InjectedBug } from './injected-bugs.js';
 import { SimCluster, settle } from './sim-cluster.js';
 import type { SimRaftCore } from './sim-core.js';
 import type { FileName } from './sim-disk.js';
+import { SIM_IDENTITY } from './sim-network.js';
 import type { SimNode } from './sim-node.js';
 
 /**
@@ -108,7 +109,7 @@ export class DriverCluster extends SimCluster {
   /** Hands `m` to its addressee now, through the driver's membership filter. */
   deliver(m: Message): void {
     const node = this.node(m.to);
-    if (node.admit(m.from, [m]).admitted) node.receive([m]);
+    if (node.admit(m.from, [m], SIM_IDENTITY).admitted) node.receive([m]);
   }
 
   release(id: NodeId): void {

@@ -4,13 +4,19 @@
  * SimTransport (the driver's Transport port); a delivered batch goes
  * through the driver's own admission (`admit`) and `receive`, a
  * snapshot through `receiveSnapshot`, and the sender hears `reportSnapshot`.
+ * The simulated peers run with peer TLS that proves identity: a message's
+ * `from` is its real sender, so admission sees it as 'verified'.
  */
+import type { SenderIdentity } from '../node/peer-admission.js';
 import type { Transport } from '../node/ports.js';
 import type { TransportHandler } from '../transport/peer-transport.js';
 import type { Message, NodeId } from '../types.js';
 import type { Scheduler } from './sim-disk.js';
 import type { SimIncoming } from './sim-storage.js';
 import { collect } from './sim-storage.js';
+
+/** What the simulated transport proved about a sender (see the header). */
+export const SIM_IDENTITY: SenderIdentity = 'verified';
 
 export interface Faults {
   lossRate: number;
@@ -70,7 +76,7 @@ export class SimNetwork {
         () => {
           const to = this.hooks.endpoint(m.to);
           if (!to || this.blocked(m.from, m.to) || this.faults.drop?.(m)) return;
-          if (!to.handler.admit(m.from, [m]).admitted) {
+          if (!to.handler.admit(m.from, [m], SIM_IDENTITY).admitted) {
             this.hooks.trace(`refused ${m.type} ${m.from}->${m.to} (not a member)`);
             return;
           }
@@ -97,7 +103,7 @@ export class SimNetwork {
       () => `deliver-snapshot ${describeMessage(m)} bytes=${data.length}`,
       () => {
         const to = this.hooks.endpoint(m.to);
-        if (!to || this.blocked(m.from, m.to) || !to.handler.admit(m.from, [m]).admitted) {
+        if (!to || this.blocked(m.from, m.to) || !to.handler.admit(m.from, [m], SIM_IDENTITY).admitted) {
           done(false);
           return;
         }

@@ -51,7 +51,7 @@ export class PeerStream {
     readonly peer: NodeId,
     readonly address: string,
     readonly client: RaftClient,
-    private readonly self: { readonly id: NodeId; readonly clusterId: string },
+    private readonly self: { readonly id: NodeId; readonly clusterId: string; readonly address?: string },
     private readonly limits: PeerStreamLimits,
     private readonly onUnreachable: (peer: NodeId) => void,
     private readonly log: Logger,
@@ -114,6 +114,7 @@ export class PeerStream {
       const ok = this.call.write({
         clusterId: this.self.clusterId,
         from: this.self.id,
+        ...(this.self.address ? { fromAddress: this.self.address } : {}),
         messages: batch.map(messageToWire),
       });
       if (!ok) {

@@ -16,7 +16,7 @@ import {
   widenServerFlowControl,
 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
-import type { Admission, RefusalReason } from '../node/peer-admission.js';
+import type { Admission, RefusalReason, SenderIdentity } from '../node/peer-admission.js';
 import type { Message, NodeId } from '../types.js';
 import { MalformedMessageError, messageFromWire } from './codec.js';
 import { type Logger, stderrLogger } from './logger.js';
@@ -40,7 +40,7 @@ export interface TransportHandler {
    * Whether `id` (already authenticated as far as the transport can) may hand
    * these decoded messages to Raft: members only, terms bounded (peer-admission.ts).
    */
-  admit(id: NodeId, messages: readonly Message[]): Admission;
+  admit(id: NodeId, messages: readonly Message[], identity: SenderIdentity): Admission;
   reportUnreachable(id: NodeId): void;
   reportSnapshot(id: NodeId, ok: boolean): void;
 }
@@ -50,6 +50,11 @@ export interface PeerTransportOptions {
   readonly clusterId: string;
   /** host:port to listen on for peers (port 0 picks one). */
   readonly listenAddress: string;
+  /**
+   * host:port the other nodes reach this one at, sent with every batch
+   * (`from_address`) so a node with no address for us can answer.
+   */
+  readonly advertiseAddress?: string;
   /** Directory for snapshots being received. */
   readonly incomingSnapshotDir: string;
   readonly handler: TransportHandler;
@@ -98,6 +103,9 @@ export interface TransportStats {
 /** Why the transport refused a peer stream or batch. */
 export type PeerRefusal = 'unauthenticated' | 'wrong-cluster' | RefusalReason;
 
+/** Longest `from_address` taken from a batch (a host name of 253 characters, a colon and a port). */
+export const MAX_PEER_ADDRESS_CHARS = 260;
+
 const RaftClientCtor = grpc.makeGenericClientConstructor(
   RaftService as unknown as grpc.ServiceDefinition,
   'fermata.v1.Raft',
@@ -127,7 +135,15 @@ export class PeerTransport {
   private readonly limits: Required<
     Omit<
       PeerTransportOptions,
-      'id' | 'clusterId' | 'listenAddress' | 'incomingSnapshotDir' | 'handler' | 'log' | 'tls' | 'secret'
+      | 'id'
+      | 'clusterId'
+      | 'listenAddress'
+      | 'advertiseAddress'
+      | 'incomingSnapshotDir'
+      | 'handler'
+      | 'log'
+      | 'tls'
+      | 'secret'
     >
   >;
   private readonly secretCheck: PeerSecretCheck | undefined;
@@ -202,7 +218,11 @@ export class PeerTransport {
       id,
       address,
       client,
-      { id: this.options.id, clusterId: this.options.clusterId },
+      {
+        id: this.options.id,
+        clusterId: this.options.clusterId,
+        ...(this.options.advertiseAddress ? { address: this.options.advertiseAddress } : {}),
+      },
       {
         maxQueuedMessages: this.limits.maxQueuedMessagesPerPeer,
         maxBatchBytes: this.limits.maxBatchBytes,
@@ -318,11 +338,40 @@ export class PeerTransport {
     return { code: grpc.status.PERMISSION_DENIED, details: problem, metadata: new grpc.Metadata() };
   }
 
+  /**
+   * An admitted sender we hold no connection to (a leader added by an entry
+   * this node has not received, so neither its configuration nor its book
+   * names it) is answered at the address its batch carries. With peer TLS the
+   * new connection checks that the certificate there names the sender, so a
+   * wrong address gets no answers; the driver replaces or drops the peer when
+   * its configuration changes.
+   */
+  private answerAt(from: NodeId, address: string | null | undefined): void {
+    if (this.peers.has(from) || !address || address.length > MAX_PEER_ADDRESS_CHARS) return;
+    this.log.info(
+      { peer: from, address },
+      'raft peer added from its batch: answering a sender this node has no address for',
+    );
+    this.setPeer(from, address);
+  }
+
+  /**
+   * What admitSecret and admitIdentity, which ran first, proved about every
+   * sender on this transport: with peer TLS that proves identity, `from` is who
+   * sent the batch; with other peer TLS or the cluster secret, the sender holds
+   * the cluster's credentials; in plaintext, nothing.
+   */
+  private senderIdentity(): SenderIdentity {
+    if (this.options.tls?.provesPeerIdentity) return 'verified';
+    if (this.options.tls || this.secretCheck) return 'authenticated';
+    return 'claimed';
+  }
+
   private admitMember(
     from: NodeId,
     messages: readonly Message[],
   ): (grpc.StatusObject & { reason: RefusalReason }) | undefined {
-    const verdict = this.options.handler.admit(from, messages);
+    const verdict = this.options.handler.admit(from, messages, this.senderIdentity());
     if (verdict.admitted) return undefined;
     return {
       code: grpc.status.PERMISSION_DENIED,
@@ -400,6 +449,7 @@ export class PeerTransport {
         refuse(batch, notAdmitted, notAdmitted.reason);
         return;
       }
+      this.answerAt(batch.from, batch.fromAddress);
       this.stats.batchesReceived++;
       this.stats.messagesReceived += messages.length;
       if (messages.length > 0) this.options.handler.receive(messages);

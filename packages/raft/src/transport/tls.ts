@@ -210,6 +210,15 @@ export class PeerTls {
     this.requirePeerUri = options.requirePeerUri ?? true;
   }
 
+  /**
+   * Whether a caller that passes `checkCaller` is proven to be the node it
+   * claims: its certificate is a peer certificate (`fermata-peer:` URI SAN)
+   * from the cluster's CA and names that node.
+   */
+  get provesPeerIdentity(): boolean {
+    return this.verifyIdentity && this.requirePeerUri;
+  }
+
   serverCredentials(): grpc.ServerCredentials {
     this.server ??= new ReloadingServerCredentials(this.source, true);
     return this.server;
