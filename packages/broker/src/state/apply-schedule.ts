@@ -26,13 +26,12 @@ export async function applySchedule(ctx: ApplyContext, op: ScheduleOp): Promise<
       await ctx.schedules.prefetch(op.defs);
       const items: { schedule: ScheduleRec; created: boolean }[] = [];
       for (const [i, def] of op.defs.entries()) {
-        let r: ScheduleResult;
         try {
-          r = await upsert(ctx, def);
+          const { schedule, created } = await upsert(ctx, def);
+          items.push({ schedule, created });
         } catch (err) {
           throw underField(`schedules[${i}].`, err);
         }
-        if (r.op === 'upsert') items.push({ schedule: r.schedule, created: r.created });
       }
       return result({ op: 'upsert-many', items });
     }
@@ -71,7 +70,10 @@ export async function applySchedule(ctx: ApplyContext, op: ScheduleOp): Promise<
   }
 }
 
-async function upsert(ctx: ApplyContext, def: ScheduleDef): Promise<ScheduleResult> {
+async function upsert(
+  ctx: ApplyContext,
+  def: ScheduleDef,
+): Promise<Extract<ScheduleResult, { op: 'upsert' }>> {
   const now = ctx.nowMs;
   await ctx.topics.ensure(def.topic);
   const existing = await ctx.schedules.get(def.topic, def.name);
