@@ -369,7 +369,8 @@ describe('publishIdempotency: false (a rollout from a version without request id
   it('the leader ignores idempotency keys: a request sent twice is stored twice', async () => {
     const topic = uniqueTopic('no-idem');
     const request = { idempotencyKey: 'same-key', messages: [msg(topic, 'a', { delayMs: 600_000 })] };
-    const first = await c.publish(request);
+    // The first call may meet a leader that has not applied an entry of its term yet (UNAVAILABLE, nothing stored).
+    const first = await retryUnavailable(() => c.publish(request));
     const again = await c.publish(request);
     expect(again.results[0]!.deduplicated).toBe(false);
     expect(String(again.results[0]!.id)).not.toBe(String(first.results[0]!.id));
