@@ -158,7 +158,8 @@ describe('an every-second schedule across a leader kill (SDK)', () => {
       const ids = byOccurrence.get(occ) ?? new Set<bigint>();
       ids.add(m.id);
       byOccurrence.set(occ, ids);
-      if (m.attempt === 1 && m.dueAtMs !== occ) wrongDue.push(`${m.id}: due ${m.dueAtMs}, occurrence ${occ}`);
+      // Due at its occurrence, or at once when the occurrence was stored after its instant (never before it).
+      if (m.dueAtMs < occ) wrongDue.push(`${m.id}: due ${m.dueAtMs}, occurrence ${occ}`);
     });
     const { created, schedule } = await client.upsertSchedule('sdk.sched', 'tick', {
       spec: 'every 1s',
@@ -194,7 +195,7 @@ describe('an every-second schedule across a leader kill (SDK)', () => {
     ).catch(() => undefined);
     await sub.close();
 
-    expect(wrongDue).toEqual([]); // a first delivery is due at its occurrence (no jitter set)
+    expect(wrongDue).toEqual([]); // no message is due before its occurrence (no jitter set)
     const occ = [...byOccurrence.keys()].sort((a, b) => a - b);
     for (const [o, ids] of byOccurrence) expect(ids.size, `occurrence ${o}`).toBe(1);
     expect(occ.length, occ.join(' ')).toBeGreaterThan(10);
