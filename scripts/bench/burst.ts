@@ -98,6 +98,7 @@ export async function run(args: string[]): Promise<void> {
     // included), not over the idle wait for it.
     await sleep(Math.max(0, dueSecond - CPU_LEAD_MS - Date.now()));
     const cpu = serverCpu(cluster);
+    console.error(`burst: servers' CPU counted from now, ${CPU_LEAD_MS} ms before the due second`);
     // This process's own loop (every consumer, the probe's too, runs here): its delays are in every lateness.
     const clientLag = monitorEventLoopDelay({ resolution: 1 });
     clientLag.enable();
@@ -135,6 +136,7 @@ export async function run(args: string[]): Promise<void> {
       // Lease and ack of every acked message, on all three nodes.
       server_cpu_us_per_msg: cpuUsed.us_per_msg,
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
+      server_cpu_us_per_msg_by_thread: cpuUsed.us_per_msg_by_thread,
       client_event_loop_lag_ms: {
         p99: round(clientLag.percentile(99) / 1e6, 1),
         max: round(clientLag.max / 1e6, 1),

@@ -190,6 +190,7 @@ async function measure(
     // Publish, lease and ack of every message, on all three nodes.
     server_cpu_us_per_msg: cpuUsed.us_per_msg,
     server_cpu_ms_per_node: cpuUsed.per_node_ms,
+    server_cpu_us_per_msg_by_thread: cpuUsed.us_per_msg_by_thread,
     // Raft entries of the run (publishes, lease rounds, acks): what the per-entry costs multiply.
     raft_entries: raftEntries,
     load_avg_1m: load1(),

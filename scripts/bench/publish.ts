@@ -91,6 +91,7 @@ export async function run(args: string[]): Promise<void> {
       // On all three nodes.
       server_cpu_us_per_msg: cpuUsed.us_per_msg,
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
+      server_cpu_us_per_msg_by_thread: cpuUsed.us_per_msg_by_thread,
       load_avg_1m: load1(),
     };
     // The target (docs/benchmarks.md): 64 producers x 100, at least 100,000 msgs/s.

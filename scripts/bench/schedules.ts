@@ -137,6 +137,7 @@ export async function run(args: string[]): Promise<void> {
       // from 45 s before the first measured minute until the last is delivered.
       server_cpu_us_per_occurrence: cpuUsed.us_per_msg,
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
+      server_cpu_us_per_msg_by_thread: cpuUsed.us_per_msg_by_thread,
       load_avg_1m: load1(),
     };
     emit(record);
