@@ -101,6 +101,8 @@ export async function run(args: string[]): Promise<void> {
     const leaseBatch = option(args, 'lease-batch', 250);
     const ackBatch = option(args, 'ack-batch', 50);
     const delivered = option(args, 'delivered', quick ? 5_000 : 50_000);
+    // --moved-leases: the lease of versions without leases in place (each entry moved to a new key).
+    const inPlace = !flag(args, 'moved-leases');
     const topic = 'bench-deliver';
     const apply = async (commands: Parameters<typeof encodeCommand>[0][]): Promise<CommandResult[]> => {
       const entries = commands.map(
@@ -129,7 +131,7 @@ export async function run(args: string[]): Promise<void> {
         scanUs += await cpuOf(async () => {
           due = await sm.reader.scanDue(queue, 0, now, now, leaseBatch, undefined, cursor);
         }, 'scan');
-        cursor = due.firstTag;
+        cursor = due.resumeTag;
         if (due.entries.length === 0) break;
         const [r] = await apply([
           {
@@ -141,6 +143,7 @@ export async function run(args: string[]): Promise<void> {
             firstId: id,
             idCount: due.entries.length,
             nowMs: now,
+            inPlace,
           },
         ]);
         id += BigInt(due.entries.length);
@@ -170,6 +173,7 @@ export async function run(args: string[]): Promise<void> {
       cpu_us_per_msg: round(cpuUs / n, 1),
       delivered,
       lease_batch: leaseBatch,
+      lease_in_place: inPlace,
       ack_batch: ackBatch,
       delivered_cpu_us_per_msg: {
         publish_due_now: round(publishUs / delivered, 1),

@@ -8,9 +8,20 @@ import xxhash from 'xxhash-wasm';
  *   bytes 16..24 eventId    monotonic id from the event repository
  *
  * Order is queue -> due -> id, so everything due in queue Q up to `now` is the
- * one range [Q][0][0] .. [Q][now+1][0]. The key is also the delivery tag.
+ * one range [Q][0][0] .. [Q][now+1][0]. A delivery tag is the key and the
+ * lease's attempt (`leaseTag`).
  */
 export const KEY_BYTES = 24;
+
+/**
+ * A delivery tag of a lease taken in place: the entry's 24-byte key, then the
+ * attempt the lease counted (uint32, big-endian). The entry keeps its key
+ * across leases, so the attempt tells one lease of it from the next: a tag of
+ * a lease that ran out names an attempt the entry has left behind. A tag of
+ * the previous versions' lease is the 24-byte key alone (that lease moved the
+ * entry to a key of its own).
+ */
+export const TAG_BYTES = KEY_BYTES + 4;
 export const DEFAULT_GROUP = 'default';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -107,6 +118,25 @@ export const tagKeyOf = (tag: Uint8Array): string => latin1Slice.call(tag, 0, ta
 /** The bytes `tagKeyOf` made `key` of. */
 export const tagFromKey = (key: string): Uint8Array => Buffer.from(key, 'latin1');
 
+/** The delivery tag of a lease in place of the entry under `key` that counted `attempt`. */
+export function leaseTag(key: Uint8Array, attempt: number): Uint8Array {
+  const out = new Uint8Array(TAG_BYTES);
+  out.set(key.subarray(0, KEY_BYTES));
+  new DataView(out.buffer).setUint32(KEY_BYTES, attempt >>> 0);
+  return out;
+}
+
+/** The queue key a delivery tag names (a view into the tag). */
+export function tagEntryKey(tag: Uint8Array): Uint8Array {
+  return tag.length === KEY_BYTES ? tag : tag.subarray(0, KEY_BYTES);
+}
+
+/** The attempt a lease-in-place tag names; undefined for a tag of a moved lease (24 bytes). */
+export function tagAttempt(tag: Uint8Array): number | undefined {
+  if (tag.length !== TAG_BYTES) return undefined;
+  return new DataView(tag.buffer, tag.byteOffset + KEY_BYTES, 4).getUint32(0);
+}
+
 /** A queue hash as the 8 bytes a key of its queue starts with (`inQueue`). */
 export function queueHashBytes(queueHash: bigint): Uint8Array {
   checkU64(queueHash, 'queueHash');
@@ -129,6 +159,18 @@ export function decodeKey(key: Uint8Array): QueueKey {
   }
   const view = new DataView(key.buffer, key.byteOffset, KEY_BYTES);
   return { queueHash: view.getBigUint64(0), due: view.getBigUint64(8), id: view.getBigUint64(16) };
+}
+
+/** The next 24-byte key after `key` (the id plus one): where a scan that met `key` last goes on. */
+export function keyAfter(key: Uint8Array): Uint8Array {
+  // A copy even of a Buffer (whose `slice` is a view).
+  const out = new Uint8Array(KEY_BYTES);
+  out.set(key.subarray(0, KEY_BYTES));
+  for (let i = KEY_BYTES - 1; i >= 0; i--) {
+    out[i] = (out[i]! + 1) & 0xff;
+    if (out[i] !== 0) return out;
+  }
+  throw new RangeError('no key after the last possible one');
 }
 
 /** First possible key of a queue (inclusive). */

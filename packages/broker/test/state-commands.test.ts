@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeKeyMs, KEY_BYTES } from '../src/keys.js';
+import { KEY_BYTES, leaseTag, TAG_BYTES, tagEntryKey } from '../src/keys.js';
 import { Harness, T0, text } from './state-harness.js';
 
 describe('publish', () => {
@@ -298,8 +298,21 @@ describe('due notifications for the dispatcher', () => {
       { topic: 't', group: 'g', dueAtMs: T0 + 100 },
     ]);
     h.now = T0 + 100;
+    // A lease in place leaves its entry where it lies: nothing new comes due (the leader knows its end).
     await h.leaseAll('t', 'g', 2_000);
-    expect(seen.pop()).toEqual([{ topic: 't', group: 'g', dueAtMs: T0 + 2_100 }]);
+    expect(seen).toEqual([]);
+    // A moved lease (earlier versions' command) puts the entry at its lease's end.
+    h.now = T0 + 500;
+    const [pending] = await h.due('t', 'g');
+    await h.ok({
+      kind: 'lease',
+      topic: 't',
+      group: 'g',
+      tags: [pending!.tag],
+      leaseMs: 2_000,
+      inPlace: false,
+    });
+    expect(seen.pop()).toEqual([{ topic: 't', group: 'g', dueAtMs: T0 + 2_500 }]);
     // A refused command reports nothing.
     await h.run({ kind: 'publish', messages: [{ topic: 't', payload: text('x'), delayMs: -1 }] });
     expect(seen).toEqual([]);
@@ -313,7 +326,9 @@ describe('lease, ack, nack, extend', () => {
     expect(await h.stats('t')).toMatchObject({ pending: 1, inFlight: 0 });
     const [l] = await h.leaseAll('t', 'default', 5_000);
     expect(l).toMatchObject({ status: 'leased', id: m!.id, attempt: 1, leaseExpiresAtMs: T0 + 5_000 });
-    expect(l!.newTag!.length).toBe(KEY_BYTES);
+    // The tag is the entry's key and the attempt: the entry stays where it lies.
+    expect(l!.newTag!.length).toBe(TAG_BYTES);
+    expect(Buffer.from(tagEntryKey(l!.newTag!)).equals(Buffer.from(l!.tag))).toBe(true);
     expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 1, nextDueMs: T0 + 5_000 });
     expect(await h.due('t')).toEqual([]);
     const ack = await h.ok({ kind: 'ack', tags: [l!.newTag!] });
@@ -363,9 +378,8 @@ describe('lease, ack, nack, extend', () => {
     await h.publish({ topic: 't', payload: text('c') });
     const [due] = await h.due('t');
     const tag = due!.tag;
-    const hash = h.hasher('t');
     const leaseMs = 1_000;
-    const newTag = encodeKeyMs(hash, h.now + leaseMs, 0, due!.id);
+    const newTag = leaseTag(tag, 1);
     const results = await h.runAll([
       { kind: 'lease', topic: 't', group: 'default', tags: [tag], leaseMs },
       { kind: 'ack', tags: [newTag, newTag] },
@@ -397,7 +411,8 @@ describe('lease, ack, nack, extend', () => {
       tags: [entry!.tag, entry!.tag],
       leaseMs: 100,
     });
-    expect(r2.outcomes.map((o) => o.status)).toEqual(['leased', 'gone']);
+    // Named twice: the second finds it leased, and a running lease is never leased again.
+    expect(r2.outcomes.map((o) => o.status)).toEqual(['leased', 'not-due']);
   });
 
   it('a lease taken ahead starts at the due time; a running lease is never taken ahead', async () => {
@@ -421,7 +436,7 @@ describe('lease, ack, nack, extend', () => {
     h.now = T0 + 1_050;
     const running = await h.sm.reader.getMessage('t', { id: m!.id }, h.now);
     expect(running!.groups[0]).toMatchObject({ state: 'in-flight', attempt: 1 });
-    expect((await lease(10_000, l!.newTag)).outcomes[0]!.status).toBe('not-due');
+    expect((await lease(10_000)).outcomes[0]!.status).toBe('not-due');
     expect((await h.ok({ kind: 'ack', tags: [l!.newTag!] })).outcomes[0]!.status).toBe('ok');
   });
 
@@ -522,10 +537,26 @@ describe('lease, ack, nack, extend', () => {
     expect((await h.ok({ kind: 'nack', tag: l!.newTag!, delayMs: 0 })).outcome.status).toBe('lease-expired');
   });
 
-  it('extend moves the lease end and returns a new tag; the old tag is then unknown', async () => {
+  it('extend moves the end of a lease in place and keeps its tag', async () => {
     const h = await Harness.create();
     await h.publish({ topic: 't', payload: text('a') });
     const [l] = await h.leaseAll('t', 'default', 1_000);
+    h.now = T0 + 500;
+    const e = await h.ok({ kind: 'extend', tag: l!.newTag!, leaseMs: 10_000 });
+    expect(e.outcome).toMatchObject({ status: 'ok', dueAtMs: T0 + 10_500 });
+    expect(Buffer.from(e.outcome.newTag!).equals(Buffer.from(l!.newTag!))).toBe(true);
+    h.now = T0 + 5_000;
+    expect(await h.due('t')).toEqual([]);
+    expect(await h.stats('t')).toMatchObject({ inFlight: 1, nextDueMs: T0 + 10_500 });
+    expect((await h.ok({ kind: 'ack', tags: [l!.newTag!] })).outcomes[0]!.status).toBe('ok');
+  });
+
+  it('extend of a moved lease (earlier versions) moves it again under a new tag; the old tag is then unknown', async () => {
+    const h = await Harness.create();
+    h.leaseInPlace = false;
+    await h.publish({ topic: 't', payload: text('a') });
+    const [l] = await h.leaseAll('t', 'default', 1_000);
+    expect(l!.newTag!.length).toBe(KEY_BYTES);
     h.now = T0 + 500;
     const e = await h.ok({ kind: 'extend', tag: l!.newTag!, leaseMs: 10_000 });
     expect(e.outcome).toMatchObject({ status: 'ok', dueAtMs: T0 + 10_500 });

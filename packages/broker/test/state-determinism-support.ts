@@ -83,7 +83,8 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
   }
   const queueKeys = new Set(queue.map((q) => hex(q.k)));
   // A message published with `index_implied` has no index record until its entry first moves:
-  // then it must have exactly one entry, of `default`, never leased, at the body's due time.
+  // then it must have exactly one entry, of `default`, at the body's due time, pending and never
+  // leased, or leased only in place (a lease in place leaves the entry where it lies).
   for (const [id, body] of bodyById) {
     if (indexById.has(id) || !body.indexImplied) continue;
     const mine = queue.filter((q) => hex(q.k.subarray(16)) === id);
@@ -91,8 +92,8 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
     if (
       e?.group !== 'default' ||
       !e.indexImplied ||
-      e.inFlight ||
-      e.attempt !== 0 ||
+      (e.inFlight && String(e.leaseEndMs) === '0') ||
+      (e.attempt !== 0 && !e.indexUnwritten) ||
       String(e.dueAtMs) !== String(body.dueAtMs) ||
       String(e.expireAtMs) !== String(body.expireAtMs)
     ) {
@@ -115,6 +116,9 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
     const id = hex(q.k.subarray(16));
     const e = v1.QueueEntry.decode(q.v);
     if (!bodyIds.has(id)) problems.push(`entry ${hex(q.k)} has no body`);
+    // Ending it deletes no index record: there must be none.
+    if (e.indexUnwritten && index.some((r) => hex(r.k) === id))
+      problems.push(`entry ${hex(q.k)} says its index was never written, but there is one`);
     const implied = e.indexImplied ? indexById.get(id) : undefined;
     if (
       implied &&

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Entry } from '@fermata/raft';
 import { openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
-import { decodeKey } from '../src/keys.js';
+import { decodeKey, tagEntryKey } from '../src/keys.js';
 import { decodeEntryForTest, integrityProblems, NS } from './state-determinism-support.js';
 import { type Cmd, Harness, rng, text } from './state-harness.js';
 
@@ -59,9 +59,11 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
     const group = pick(t.groups);
     const due = await h.sm.reader.dueEntriesOf(t.name, group, h.now, int(1, 5));
     const chosen = due.map((d) => d.tag);
-    if (r() < 0.2 && tags.length > 0) chosen.push(pick(tags));
+    if (r() < 0.2 && tags.length > 0) chosen.push(tagEntryKey(pick(tags)));
     if (chosen.length === 0) chosen.push(new Uint8Array(24));
-    return { kind: 'lease', topic: t.name, group, tags: chosen, leaseMs: r() < 0.03 ? 0 : int(1, 4_000) };
+    // Both leases: in place (this version's leader) and moved (a leader of an earlier version).
+    const leaseMs = r() < 0.03 ? 0 : int(1, 4_000);
+    return { kind: 'lease', topic: t.name, group, tags: chosen, leaseMs, inPlace: r() < 0.7 };
   }
   if (roll < 0.62 && tags.length > 0) {
     const n = int(1, 3);

@@ -27,6 +27,8 @@ export const T0 = 1_700_000_000_000;
 export class Harness {
   index = 0;
   now = T0;
+  /** Lease commands that do not say take entries in place (the leader's default) or move them (earlier versions). */
+  leaseInPlace = true;
 
   private constructor(
     readonly store: KVStore,
@@ -71,6 +73,7 @@ export class Harness {
         nowMs,
         firstId: cmd.firstId ?? this.sm.ids.nextIds(n),
         idCount: cmd.idCount ?? n,
+        ...(cmd.kind === 'lease' && cmd.inPlace === undefined ? { inPlace: this.leaseInPlace } : {}),
       } as Command;
     } else {
       full = { ...cmd, nowMs } as Command;

@@ -63,12 +63,59 @@ function leasedTag(l: LeaseOutcome | undefined): Uint8Array {
 }
 
 describe('index records implied by the queue entry', () => {
-  it('a lease and an ack of a one-group message without a key write and end its index without reading it, as the reading path would', async () => {
+  it('a lease in place and its ack of a one-group message without a key neither read, write nor delete its index', async () => {
+    const { store, indexReads } = await countingStore();
+    const indexWrites: string[] = [];
+    const batch = store.batch.bind(store);
+    store.batch = (ops, options) => {
+      for (const op of ops) if (op.key[0] === NS.index.prefix) indexWrites.push(op.type);
+      return batch(ops, options);
+    };
+    const h = await Harness.create({ store, cacheEntries: 0 });
+    await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 0, ttlMs: 60_000 },
+      { topic: 't', payload: text('b'), delayMs: 0 },
+    );
+    const leases = await h.leaseAll('t');
+    expect(leases.map((l) => l.status)).toEqual(['leased', 'leased']);
+    const readsByLease = indexReads();
+    // GetMessage finds each through its body, in flight under the lease's tag.
+    for (const l of leases) {
+      const view = await h.sm.reader.getMessage('t', { id: l.id! }, h.now);
+      expect(view?.groups.map((g) => ({ ...g, tag: g.tag && hex(g.tag) }))).toEqual([
+        expect.objectContaining({ state: 'in-flight', attempt: 1, tag: hex(leasedTag(l)) }),
+      ]);
+    }
+    const beforeAck = indexReads();
+    const acked = await h.ok({ kind: 'ack', tags: leases.map(leasedTag) });
+    expect(acked.outcomes.map((o) => o.status)).toEqual(['ok', 'ok']);
+    expect({ readsByLease, readsByAck: indexReads() - beforeAck, indexWrites }).toEqual({
+      readsByLease: 0,
+      readsByAck: 0,
+      indexWrites: [],
+    });
+    for (const ns of [NS.queue, NS.body, NS.index, NS.expiry]) expect(await records(store, ns)).toEqual([]);
+
+    // Once the entry moved (a nack), its index record exists, and ending the message deletes it.
+    await h.publish({ topic: 't', payload: text('c'), delayMs: 0 });
+    const [first] = await h.leaseAll('t');
+    await h.ok({ kind: 'nack', tag: leasedTag(first), delayMs: 100 });
+    expect(indexWrites).toEqual(['put']);
+    h.now += 100;
+    const [again] = await h.leaseAll('t');
+    expect(again).toMatchObject({ status: 'leased', attempt: 2 });
+    await h.ok({ kind: 'ack', tags: [leasedTag(again)] });
+    expect(indexWrites).toEqual(['put', 'del']);
+    for (const ns of [NS.queue, NS.body, NS.index]) expect(await records(store, ns)).toEqual([]);
+  });
+
+  it('a moved lease (earlier versions) and an ack of a one-group message without a key write and end its index without reading it, as the reading path would', async () => {
     const runs = [];
     for (const old of [false, true]) {
       const { store, indexReads } = await countingStore();
       // No record cache: every read reaches the store.
       const h = await Harness.create({ store, cacheEntries: 0 });
+      h.leaseInPlace = false;
       await h.publish(
         { topic: 't', payload: text('a'), delayMs: 0, ttlMs: 60_000 },
         { topic: 't', payload: text('b'), delayMs: 0 },
@@ -246,6 +293,7 @@ describe('index records of moved entries written by earlier versions', () => {
     for (const cacheEntries of [0, 1_000]) {
       for (const earlier of [false, true]) {
         const h = await Harness.create({ cacheEntries });
+        h.leaseInPlace = false; // what earlier versions did
         const msgs = await h.publish(
           { topic: 't', payload: text('a'), delayMs: 0 },
           { topic: 't', payload: text('b'), delayMs: 0 },

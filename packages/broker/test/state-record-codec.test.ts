@@ -29,6 +29,8 @@ const reference = {
       deliveredAtMs: e.deliveredAtMs.map(i64),
       expireAtMs: i64(e.expireAtMs),
       indexImplied: e.indexImplied,
+      leaseEndMs: i64(e.leaseEndMs),
+      indexUnwritten: e.indexUnwritten,
     }).finish(),
   index: (x: MessageIndexRec) =>
     v1.MessageIndex.encode({
@@ -113,6 +115,8 @@ function generators(seed: number) {
       inFlight: r() < 0.5,
       deliveredAtMs: Array.from({ length: int(4) }, num),
       expireAtMs: num(),
+      leaseEndMs: num(),
+      indexUnwritten: r() < 0.5,
       indexImplied: r() < 0.5,
     }),
     index: (): MessageIndexRec => ({

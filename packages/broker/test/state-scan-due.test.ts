@@ -1,6 +1,6 @@
 import { type KVStore, openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
-import { queueName, tagKeyOf } from '../src/keys.js';
+import { keyAfter, queueName, tagKeyOf } from '../src/keys.js';
 import { NS } from '../src/state/layout.js';
 import type { CacheFiller } from '../src/state/reader.js';
 import type { RecordCache } from '../src/state/record-cache.js';
@@ -10,7 +10,7 @@ import { Harness, T0, text } from './state-harness.js';
 const hex = (b: Uint8Array | undefined) => (b ? Buffer.from(b).toString('hex') : undefined);
 
 describe('scanDue from a cursor', () => {
-  it('starts at the given tag, returns the first entry it met, and refuses a tag of another queue', async () => {
+  it('says where the next read starts: after what it took and the running leases it passed', async () => {
     const h = await Harness.create();
     await h.publish(...[0, 10, 20, 30].map((d) => ({ topic: 't', payload: text(`m${d}`), delayMs: d })), {
       topic: 'other',
@@ -21,34 +21,52 @@ describe('scanDue from a cursor', () => {
     const q = h.hasher(queueName('t', 'default'));
     const all = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100);
     expect(all.entries.map((e) => e.dueAtMs)).toEqual([T0, T0 + 10, T0 + 20, T0 + 30]);
-    expect(hex(all.firstTag)).toBe(hex(all.entries[0]!.tag));
+    // It met the queue's end: the next read starts after the last key.
+    expect(hex(all.resumeTag)).toBe(hex(keyAfter(all.entries[3]!.tag)));
+    expect(all.passedLeaseEndMs).toBe(Number.POSITIVE_INFINITY);
+    // Stopped by the limit: the next read starts at the first entry not taken.
+    const two = await h.sm.reader.scanDue(q, 0, h.now, h.now, 2);
+    expect(hex(two.resumeTag)).toBe(hex(all.entries[2]!.tag));
 
-    // Lease the first two: the next read from the first remaining entry meets only the rest.
+    // Leased in place, the first two stay where they lie: a read from the start passes them.
     const leased = await h.ok({
       kind: 'lease',
       topic: 't',
       group: 'default',
-      tags: all.entries.slice(0, 2).map((e) => e.tag),
+      tags: two.entries.map((e) => e.tag),
       leaseMs: 60_000,
     });
     expect(leased.outcomes.map((o) => o.status)).toEqual(['leased', 'leased']);
-    const fromThird = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100, undefined, all.entries[2]!.tag);
+    const fromStart = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100);
+    expect(fromStart.entries.map((e) => e.dueAtMs)).toEqual([T0 + 20, T0 + 30]);
+    expect(fromStart.passedLeaseEndMs).toBe(h.now + 60_000);
+    const fromThird = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100, undefined, two.resumeTag);
     expect(fromThird.entries.map((e) => e.dueAtMs)).toEqual([T0 + 20, T0 + 30]);
-    expect(hex(fromThird.firstTag)).toBe(hex(all.entries[2]!.tag));
-    // From a deleted key (the first, leased): the same, first met is the third.
-    const fromGone = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100, undefined, all.entries[0]!.tag);
-    expect(hex(fromGone.firstTag)).toBe(hex(all.entries[2]!.tag));
-    // Skipped entries (carried by a lease in flight) count as met.
+    expect(fromThird.passedLeaseEndMs).toBe(Number.POSITIVE_INFINITY);
+    // Skipped entries (carried by a lease command not yet applied) are passed too.
     const skip = new Set([tagKeyOf(all.entries[2]!.tag)]);
-    const skipping = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100, skip, all.entries[0]!.tag);
+    const skipping = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100, skip, two.resumeTag);
     expect(skipping.entries.map((e) => e.dueAtMs)).toEqual([T0 + 30]);
-    expect(hex(skipping.firstTag)).toBe(hex(all.entries[2]!.tag));
+    // A read that meets nothing starts the next one where it started.
+    const empty = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100, undefined, all.resumeTag);
+    expect(empty.entries).toEqual([]);
+    expect(hex(empty.resumeTag)).toBe(hex(all.resumeTag));
+
+    // Once the leases ran out, a read from the start takes them again, due since their end.
+    h.now += 60_000;
+    const lapsed = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100);
+    expect(lapsed.entries.map((e) => [e.dueAtMs, e.inFlight])).toEqual([
+      [T0 + 100 + 60_000, true],
+      [T0 + 100 + 60_000, true],
+      [T0 + 20, false],
+      [T0 + 30, false],
+    ]);
 
     const otherQueue = h.hasher(queueName('other', 'default'));
-    const other = await h.sm.reader.scanDue(otherQueue, 0, h.now, h.now, 100);
-    await expect(h.sm.reader.scanDue(q, 0, h.now, h.now, 100, undefined, other.firstTag)).rejects.toThrow(
-      /another queue/,
-    );
+    const other = await h.sm.reader.scanDue(otherQueue, 0, h.now, h.now, 1);
+    await expect(
+      h.sm.reader.scanDue(q, 0, h.now, h.now, 100, undefined, other.entries[0]!.tag),
+    ).rejects.toThrow(/another queue/);
   });
 });
 
@@ -92,7 +110,7 @@ describe('the due read fills the record cache', () => {
     const filler = (h.sm.reader as unknown as { cacheFiller: CacheFiller }).cacheFiller;
     const version = filler.version();
     await h.publish({ topic: 't', payload: text('later'), delayMs: 0 });
-    const stale = NS.queue.key(due.entries[0]!.tag);
+    const stale = NS.queue.key(keyAfter(due.entries[2]!.tag)); // a key no batch wrote
     filler.fill(version, [[stale, Uint8Array.of(1, 2, 3)]]);
     expect(cache.get(keyId(stale))).toBeUndefined();
     filler.fill(filler.version(), [[stale, Uint8Array.of(1, 2, 3)]]);

@@ -2161,6 +2161,7 @@ export namespace fermata {
             firstId: Long;
             idCount: number;
             aheadMs: Long;
+            inPlace: boolean;
             static create(properties: fermata.v1.LeaseCommand.$Shape): fermata.v1.LeaseCommand & fermata.v1.LeaseCommand.$Shape;
             static create(properties?: fermata.v1.LeaseCommand.$Properties): fermata.v1.LeaseCommand;
             static encode(message: fermata.v1.LeaseCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2177,6 +2178,7 @@ export namespace fermata {
                 firstId?: (Long|null);
                 idCount?: (number|null);
                 aheadMs?: (Long|null);
+                inPlace?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.LeaseCommand.$Properties;
@@ -3603,6 +3605,8 @@ export namespace fermata {
             deliveredAtMs: Long[];
             expireAtMs: Long;
             indexImplied: boolean;
+            leaseEndMs: Long;
+            indexUnwritten: boolean;
             static create(properties: fermata.v1.QueueEntry.$Shape): fermata.v1.QueueEntry & fermata.v1.QueueEntry.$Shape;
             static create(properties?: fermata.v1.QueueEntry.$Properties): fermata.v1.QueueEntry;
             static encode(message: fermata.v1.QueueEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -3621,6 +3625,8 @@ export namespace fermata {
                 deliveredAtMs?: (Long[]|null);
                 expireAtMs?: (Long|null);
                 indexImplied?: (boolean|null);
+                leaseEndMs?: (Long|null);
+                indexUnwritten?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.QueueEntry.$Properties;

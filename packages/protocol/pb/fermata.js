@@ -8128,6 +8128,7 @@ export const fermata = $root.fermata = (() => {
             LeaseCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             LeaseCommand.prototype.idCount = 0;
             LeaseCommand.prototype.aheadMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            LeaseCommand.prototype.inPlace = false;
 
             LeaseCommand.create = function(properties) {
                 return new LeaseCommand(properties);
@@ -8155,6 +8156,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(48).uint32(message.idCount);
                 if (message.aheadMs != null && $Object.hasOwnProperty.call(message, "aheadMs") && (typeof message.aheadMs === "object" ? message.aheadMs.low || message.aheadMs.high : message.aheadMs !== 0))
                     writer.uint32(56).int64(message.aheadMs);
+                if (message.inPlace != null && $Object.hasOwnProperty.call(message, "inPlace") && message.inPlace !== false)
+                    writer.uint32(64).bool(message.inPlace);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -8248,6 +8251,15 @@ export const fermata = $root.fermata = (() => {
                                 message.aheadMs = value;
                             else
                                 delete message.aheadMs;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.inPlace = value;
+                            else
+                                delete message.inPlace;
                             continue;
                         }
                     }
@@ -13988,6 +14000,8 @@ export const fermata = $root.fermata = (() => {
             QueueEntry.prototype.deliveredAtMs = $util.emptyArray;
             QueueEntry.prototype.expireAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             QueueEntry.prototype.indexImplied = false;
+            QueueEntry.prototype.leaseEndMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            QueueEntry.prototype.indexUnwritten = false;
 
             QueueEntry.create = function(properties) {
                 return new QueueEntry(properties);
@@ -14018,6 +14032,10 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(64).int64(message.expireAtMs);
                 if (message.indexImplied != null && $Object.hasOwnProperty.call(message, "indexImplied") && message.indexImplied !== false)
                     writer.uint32(72).bool(message.indexImplied);
+                if (message.leaseEndMs != null && $Object.hasOwnProperty.call(message, "leaseEndMs") && (typeof message.leaseEndMs === "object" ? message.leaseEndMs.low || message.leaseEndMs.high : message.leaseEndMs !== 0))
+                    writer.uint32(80).int64(message.leaseEndMs);
+                if (message.indexUnwritten != null && $Object.hasOwnProperty.call(message, "indexUnwritten") && message.indexUnwritten !== false)
+                    writer.uint32(88).bool(message.indexUnwritten);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -14135,6 +14153,24 @@ export const fermata = $root.fermata = (() => {
                                 message.indexImplied = value;
                             else
                                 delete message.indexImplied;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseEndMs = value;
+                            else
+                                delete message.leaseEndMs;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.indexUnwritten = value;
+                            else
+                                delete message.indexUnwritten;
                             continue;
                         }
                     }

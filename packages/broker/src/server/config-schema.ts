@@ -325,6 +325,10 @@ export const configSchema = {
       'How long before its due time a leased delivery is sent to a consumer that holds deliveries sent ahead (Subscribe.holds_ahead, as the SDK does), which hands it to the application at its start (Delivery.starts_at_ms), never earlier. Covers the network and the leader being busy. 0 = sent at the due time. Beyond dispatcher.leaseAheadMs it acts as dispatcher.leaseAheadMs.',
     ),
     maxLeaseRoundsInFlight: int(4, 1, 64, 'Lease commands of one queue awaiting apply at once.'),
+    leaseInPlace: bool(
+      true,
+      "As leader, lease entries where they lie (delivery tags of 28 bytes: the entry's key and the attempt) instead of moving each to a key at its lease's end, as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
+    ),
     ackLingerMs: int(
       20,
       0,

@@ -236,9 +236,9 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
           .map((it) => ({
             message: messageInfo(it.message!),
             state: STATE[it.state],
-            dueAtMs: i64(it.entry.dueAtMs),
+            dueAtMs: i64(it.dueAtMs),
             attempt: it.entry.attempt,
-            tag: it.entry.tag,
+            tag: it.tag,
           })),
         nextPageToken: page.nextPageToken ?? new Uint8Array(0),
       };

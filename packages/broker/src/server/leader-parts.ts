@@ -45,6 +45,7 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     maxLeaseBatch: config.dispatcher.maxLeaseBatch,
     leaseAheadMs: config.dispatcher.leaseAheadMs,
     maxLeaseRoundsInFlight: config.dispatcher.maxLeaseRoundsInFlight,
+    leaseInPlace: config.dispatcher.leaseInPlace,
     // A delivery can be sent ahead only once it is leased.
     pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
   });

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { assertPeerSecret, PeerTls } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
-import { decodeKey, KEY_BYTES } from '../keys.js';
+import { decodeKey, KEY_BYTES, TAG_BYTES, tagEntryKey } from '../keys.js';
 import { isAuthFailure } from './auth.js';
 import { createAuthInterceptor } from './auth-interceptor.js';
 import type { FermataConfig } from './config-schema.js';
@@ -165,8 +165,8 @@ export function setupSecurity(options: SecurityOptions): Security {
 
   const cache = new Map<bigint, string>();
   const topicOfTag = async (tag: Uint8Array): Promise<string | undefined> => {
-    if (tag.length !== KEY_BYTES) return undefined;
-    const { queueHash } = decodeKey(tag);
+    if (tag.length !== KEY_BYTES && tag.length !== TAG_BYTES) return undefined;
+    const { queueHash } = decodeKey(tagEntryKey(tag));
     const hit = cache.get(queueHash);
     if (hit !== undefined) return hit;
     const topic = await options.topicOfQueue(queueHash);

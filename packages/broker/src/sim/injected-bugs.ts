@@ -4,7 +4,7 @@
  * server's configuration. Each must be caught by a general rule of the
  * checker (checker.ts), not by a check written for its mechanism.
  */
-import { decodeKey } from '../keys.js';
+import { decodeKey, tagEntryKey } from '../keys.js';
 import type { Clock } from '../leader/clock.js';
 import type { Consumer, Dispatcher, Push } from '../leader/dispatcher/dispatcher.js';
 import type { CommandBody } from '../leader/proposer.js';
@@ -71,7 +71,7 @@ class AckLapsedTagProposer extends Proposer {
   }
 
   private async currentTag(tag: Uint8Array): Promise<Uint8Array> {
-    const key = decodeKey(tag);
+    const key = decodeKey(tagEntryKey(tag));
     const queue = await this.state.reader.getQueue(key.queueHash);
     if (!queue) return tag;
     const page = await this.state.reader.listMessages(
@@ -80,7 +80,7 @@ class AckLapsedTagProposer extends Proposer {
       this.nowMs(),
     );
     const live = page.items.find((it) => it.entry.id === key.id && it.state === 'in-flight');
-    return live ? live.entry.tag : tag;
+    return live ? live.tag : tag;
   }
 }
 

@@ -2,7 +2,7 @@ import { invariant } from '@fermata/raft';
 import type { Command, Target } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { LimitError, ValidationError } from './errors.js';
-import { leaseHeld, type MessageIndexRec, type QueueEntryRec, type TopicRec } from './records.js';
+import { leaseHeld, type MessageIndexRec, pendingAt, type QueueEntryRec, type TopicRec } from './records.js';
 import type { CommandResult, ExpireOutcome, GroupChange } from './results.js';
 import { resolveDue } from './validation.js';
 
@@ -88,7 +88,7 @@ export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>):
     return { kind: 'reschedule', result: { status: 'in-flight', id: found.id, groups: found.changes } };
   }
   for (const { tag, entry } of found.entries) {
-    await ctx.entries.move(topic, tag, entry, { ...entry, dueAtMs, inFlight: false });
+    await ctx.entries.update(topic, tag, entry, pendingAt(entry, dueAtMs));
   }
   return {
     kind: 'reschedule',

@@ -68,6 +68,8 @@ export type Command = Stamped &
         readonly idCount: number;
         /** Entries due up to nowMs + aheadMs may be leased; their lease starts at their due time. Default 0. */
         readonly aheadMs?: number;
+        /** Lease each entry where it lies (tags: key + attempt); false: move it (the previous versions' lease). */
+        readonly inPlace?: boolean;
       }
     | { readonly kind: 'ack'; readonly tags: readonly Uint8Array[] }
     | { readonly kind: 'nack'; readonly tag: Uint8Array; readonly delayMs: number }
@@ -217,6 +219,7 @@ export function encodeCommand(cmd: Command): Uint8Array {
           firstId: toUint64(cmd.firstId),
           idCount: cmd.idCount,
           ...(cmd.aheadMs ? { aheadMs: i64(cmd.aheadMs) } : {}),
+          ...(cmd.inPlace ? { inPlace: true } : {}),
         },
       };
       break;
@@ -344,6 +347,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         firstId: toBigInt(c.firstId),
         idCount: c.idCount ?? 0,
         aheadMs: num(c.aheadMs, 'ahead_ms'),
+        inPlace: c.inPlace === true,
       };
     }
     case 'ack':

@@ -11,6 +11,7 @@ import {
   encodeKey,
   encodeKeyMs,
   KEY_BYTES,
+  keyAfter,
   type QueueHasher,
   queueLowerBound,
   queueName,
@@ -29,7 +30,9 @@ import { decodeUtf8, idKey, NS, readU64, splitTopicKey, topicKeySuffix, topicSuf
 import { DEFAULT_LIST_LIMIT, type Limits } from './limits.js';
 import {
   type BodyRec,
+  deliveryTagOf,
   impliedIndex,
+  leaseEndOf,
   leaseHeld,
   type MessageIndexRec,
   movedIndex,
@@ -76,6 +79,10 @@ export interface ListOptions {
 
 export interface ListedEntry {
   readonly entry: EntryView;
+  /** The entry's due time; in flight: its lease's end. */
+  readonly dueAtMs: number;
+  /** In flight: the delivery tag of its lease; otherwise the entry's key. */
+  readonly tag: Uint8Array;
   /** Undefined only if the body vanished between the scan and the read. */
   readonly message: BodyRec | undefined;
   /** in-flight while the lease runs at `nowMs`; a lapsed lease reads as pending. */
@@ -154,9 +161,14 @@ export class BrokerReader {
    * the first later bucket).
    *
    * `fromTag` starts the scan there instead of at the queue's start, when the
-   * caller knows no entry of the queue lies before it (the dispatcher's cursor):
-   * the deleted keys of entries leased earlier are not stepped over again.
-   * `firstTag` is the first entry the scan met (taken, skipped or not yet due).
+   * caller knows no entry before it can be taken (the dispatcher's cursor):
+   * entries leased in place, and the deleted keys of entries acked or moved,
+   * are not stepped over again. `resumeTag` is where the next scan may start:
+   * the first entry this one met and did not take, pass as a running lease or
+   * skip (the key after the last one met when it met the queue's end; `fromTag`
+   * when it met nothing). `passedLeaseEndMs` is the earliest end of the running
+   * leases it passed: from then on an entry before `resumeTag` can be taken
+   * again.
    */
   async scanDue(
     queueHash: bigint,
@@ -166,10 +178,19 @@ export class BrokerReader {
     limit: number,
     skip?: ReadonlySet<string>,
     fromTag?: Uint8Array,
-  ): Promise<{ entries: EntryView[]; nextDueMs: number | undefined; firstTag: Uint8Array | undefined }> {
+  ): Promise<{
+    entries: EntryView[];
+    nextDueMs: number | undefined;
+    resumeTag: Uint8Array | undefined;
+    passedLeaseEndMs: number;
+  }> {
     const entries: EntryView[] = [];
     let nextDueMs: number | undefined;
-    let firstTag: Uint8Array | undefined;
+    let resumeTag: Uint8Array | undefined;
+    let passedLeaseEndMs = Number.POSITIVE_INFINITY;
+    let stopped = false;
+    const last = new Uint8Array(KEY_BYTES);
+    let met = false;
     const later = (ms: number): void => {
       if (nextDueMs === undefined || ms < nextDueMs) nextDueMs = ms;
     };
@@ -184,27 +205,35 @@ export class BrokerReader {
     const taken: Array<readonly [Uint8Array, Uint8Array]> = [];
     await this.view.scan(range, (k, v) => {
       const tag = NS.queue.strip(k);
-      firstTag ??= tag.slice();
-      if (skip && skip.size > 0 && skip.has(tagKeyOf(tag))) return;
+      met = true;
+      last.set(tag);
       const keyDue = Number(decodeKey(tag).due);
       if (keyDue > lastBucket) {
         later(timeBucketMs > 0 ? keyDue * timeBucketMs : keyDue);
+        resumeTag ??= tag.slice();
+        stopped = true;
         return false;
       }
       const e = decodeEntry(v);
-      if (e.inFlight && e.dueAtMs > nowMs) {
+      if (e.inFlight && leaseEndOf(e) > nowMs) {
         // A running lease is never taken ahead: it can be leased once it ends, which the
         // dispatcher (comparing with now + the look-ahead) sees as this time.
-        later(e.dueAtMs + (uptoMs - nowMs));
+        later(leaseEndOf(e) + (uptoMs - nowMs));
+        if (leaseEndOf(e) < passedLeaseEndMs) passedLeaseEndMs = leaseEndOf(e);
         return;
       }
+      // After the running-lease check: a lease command of the caller may have applied meanwhile.
+      if (skip && skip.size > 0 && skip.has(tagKeyOf(tag))) return;
       if (e.dueAtMs > uptoMs) {
         // Same time bucket, not yet due: later entries of the bucket may be earlier.
         later(e.dueAtMs);
+        resumeTag ??= tag.slice();
         return;
       }
       if (entries.length >= limit) {
         later(e.dueAtMs);
+        resumeTag ??= tag.slice();
+        stopped = true;
         return false;
       }
       // A literal, not `{ ...e, tag }`: a spread that adds a property gives V8's slow object shape.
@@ -212,18 +241,21 @@ export class BrokerReader {
         id: e.id,
         topic: e.topic,
         group: e.group,
-        dueAtMs: e.dueAtMs,
+        dueAtMs: e.inFlight ? leaseEndOf(e) : e.dueAtMs,
         attempt: e.attempt,
         inFlight: e.inFlight,
         deliveredAtMs: e.deliveredAtMs,
         expireAtMs: e.expireAtMs,
         indexImplied: e.indexImplied,
+        leaseEndMs: e.leaseEndMs,
+        indexUnwritten: e.indexUnwritten,
         tag: tag.slice(),
       });
       if (version !== undefined) taken.push([new Uint8Array(k), new Uint8Array(v)]);
     });
     if (version !== undefined && taken.length > 0) this.cacheFiller!.fill(version, taken);
-    return { entries, nextDueMs, firstTag };
+    if (resumeTag === undefined && !stopped) resumeTag = met ? keyAfter(last) : fromTag;
+    return { entries, nextDueMs, resumeTag, passedLeaseEndMs };
   }
 
   /** Entries of a topic's group due by `nowMs` (pending, and leases that ran out), in due order, at most `limit`. */
@@ -236,23 +268,46 @@ export class BrokerReader {
   }
 
   /**
-   * Earliest exact due time in a queue (pending entries and lease ends), or
-   * undefined when empty. With time buckets it reads the first bucket (at most
-   * maxListLimit entries of it).
+   * Earliest time something in a queue falls due: a pending entry's due time
+   * or a running lease's end; undefined when empty. Leases taken in place lie
+   * at the queue's start under their entries' keys, so it reads past them, up
+   * to maxListLimit entries; with time buckets it reads the first bucket of
+   * pending entries. When that many in-flight entries hide what lies after
+   * them, it answers the first one's due time: a time not later than the
+   * answer (the dispatcher then reads the queue and learns the rest).
    */
   async nextDueMs(queueHash: bigint): Promise<number | undefined> {
-    let first: bigint | undefined;
     let best: number | undefined;
+    let firstDue: number | undefined;
+    let pendingBucket: bigint | undefined;
+    let seen = 0;
+    let done = false;
+    const take = (ms: number): void => {
+      if (best === undefined || ms < best) best = ms;
+    };
     const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
     await this.view.scan({ ...range, limit: this.limits.maxListLimit }, (k, v) => {
+      seen++;
       const due = decodeKey(NS.queue.strip(k)).due;
-      if (first === undefined) first = due;
-      else if (due !== first) return false;
       const e = decodeEntry(v);
-      if (best === undefined || e.dueAtMs < best) best = e.dueAtMs;
-      // Exact-ms keys: the first entry is the earliest.
-      if (e.dueAtMs === Number(due)) return false;
+      firstDue ??= e.dueAtMs;
+      if (e.inFlight) {
+        take(leaseEndOf(e));
+        return;
+      }
+      if (pendingBucket === undefined) pendingBucket = due;
+      else if (due !== pendingBucket) {
+        done = true;
+        return false;
+      }
+      take(e.dueAtMs);
+      // Exact-ms keys: the first pending entry is the earliest.
+      if (e.dueAtMs === Number(due)) {
+        done = true;
+        return false;
+      }
     });
+    if (!done && seen >= this.limits.maxListLimit && pendingBucket === undefined) return firstDue;
     return best;
   }
 
@@ -325,9 +380,9 @@ export class BrokerReader {
         return {
           group: g.group,
           state: leaseHeld(e, nowMs) ? 'in-flight' : 'pending',
-          dueAtMs: e.dueAtMs,
+          dueAtMs: e.inFlight ? leaseEndOf(e) : e.dueAtMs,
           attempt: e.attempt,
-          tag: g.tag,
+          tag: deliveryTagOf(g.tag, e),
         };
       }),
     );
@@ -393,6 +448,8 @@ export class BrokerReader {
     const bodies = await this.getBodies(entries.map((e) => e.id));
     const items = entries.map((entry, i) => ({
       entry,
+      dueAtMs: entry.inFlight ? leaseEndOf(entry) : entry.dueAtMs,
+      tag: deliveryTagOf(entry.tag, entry),
       message: bodies[i],
       state: leaseHeld(entry, nowMs) ? ('in-flight' as const) : ('pending' as const),
     }));

@@ -1,5 +1,5 @@
 import { invariant } from '@fermata/raft';
-import { DEFAULT_GROUP } from '../keys.js';
+import { DEFAULT_GROUP, leaseTag } from '../keys.js';
 
 /**
  * The stored records (records.proto) as plain views, and the rules about them:
@@ -48,7 +48,11 @@ export interface QueueEntryRec {
   readonly id: bigint;
   readonly topic: string;
   readonly group: string;
-  /** Exact due time; for an in-flight entry the end of its lease. */
+  /**
+   * Exact due time (the key's due field, or its bucket). For an entry leased
+   * by the previous versions' lease (in flight, `leaseEndMs` 0) the end of
+   * its lease, where that lease moved it.
+   */
   readonly dueAtMs: number;
   readonly attempt: number;
   readonly inFlight: boolean;
@@ -62,6 +66,32 @@ export interface QueueEntryRec {
    * False on entries written before the field existed (their index is read).
    */
   readonly indexImplied: boolean;
+  /**
+   * In flight under a lease taken in place (the entry stays under its key):
+   * when the lease ends. 0 otherwise: not in flight, or leased by the
+   * previous versions' lease, whose end is `dueAtMs`.
+   */
+  readonly leaseEndMs: number;
+  /**
+   * With `indexImplied`: the entry never moved, so its message has no index
+   * record to delete when it ends. False on entries written before the field
+   * existed and once the entry moved.
+   */
+  readonly indexUnwritten: boolean;
+}
+
+/** When the entry's lease ends (in flight only): kept in the entry, or its due time for a moved lease. */
+export function leaseEndOf(e: QueueEntryRec): number {
+  return e.leaseEndMs > 0 ? e.leaseEndMs : e.dueAtMs;
+}
+
+/**
+ * The delivery tag of the entry under `key`: the key and the attempt for a
+ * lease taken in place, the key itself for a moved lease (and for an entry
+ * not in flight, which no tag names).
+ */
+export function deliveryTagOf(key: Uint8Array, entry: QueueEntryRec): Uint8Array {
+  return entry.inFlight && entry.leaseEndMs > 0 ? leaseTag(key, entry.attempt) : key;
 }
 
 /** When the entry's latest lease starts (its due time when the lease was taken ahead); undefined if never leased. */
@@ -82,23 +112,33 @@ export function leaseNotStarted(e: QueueEntryRec, nowMs: number): boolean {
  * the consumer). Cancel and reschedule answer IN_FLIGHT for it.
  */
 export function leaseHeld(e: QueueEntryRec, nowMs: number): boolean {
-  return e.inFlight && e.dueAtMs > nowMs;
+  return e.inFlight && leaseEndOf(e) > nowMs;
 }
 
 /** A consumer holds the entry under a lease that runs at `nowMs` (started: ack, nack and extend count). */
 export function leaseRunning(e: QueueEntryRec, nowMs: number): boolean {
-  return e.inFlight && e.dueAtMs > nowMs && !leaseNotStarted(e, nowMs);
+  return leaseHeld(e, nowMs) && !leaseNotStarted(e, nowMs);
 }
 
-/** The entry as it was before its not-yet-started lease: pending at its due time, the attempt not counted. */
+/**
+ * The entry as it was before its not-yet-started lease: pending at its due
+ * time (where a lease in place left it; a moved lease's start), the attempt
+ * not counted.
+ */
 export function withoutLease(e: QueueEntryRec): QueueEntryRec {
   return {
     ...e,
-    dueAtMs: leaseStartMs(e) ?? e.dueAtMs,
+    dueAtMs: e.leaseEndMs > 0 ? e.dueAtMs : (leaseStartMs(e) ?? e.dueAtMs),
     inFlight: false,
     attempt: Math.max(0, e.attempt - 1),
     deliveredAtMs: e.deliveredAtMs.slice(0, -1),
+    leaseEndMs: 0,
   };
+}
+
+/** The entry made pending at `dueAtMs` (a nack, a reschedule): no lease. */
+export function pendingAt(e: QueueEntryRec, dueAtMs: number): QueueEntryRec {
+  return { ...e, dueAtMs, inFlight: false, leaseEndMs: 0 };
 }
 
 export type GroupOutcome = 'live' | 'done' | 'dead-lettered' | 'expired' | 'removed';

@@ -2,7 +2,7 @@
 // leader before a command takes a log entry and again at apply (validate-command.ts calls them
 // by command kind), so that the leader's check and apply's check cannot drift apart.
 
-import { KEY_BYTES } from '../keys.js';
+import { KEY_BYTES, TAG_BYTES } from '../keys.js';
 import type { PublishInput, PublishSpan, TopicSettingsInput } from './commands.js';
 import { LimitError, ValidationError } from './errors.js';
 import { DEFAULT_TOPIC_SETTINGS, type Limits } from './limits.js';
@@ -34,8 +34,11 @@ export function validateGroupName(name: string, limits: Limits, field = 'group')
 
 /** A delivery tag is a 24-byte queue key. */
 export function validateTag(tag: Uint8Array, field = 'tag'): void {
-  if (tag.length !== KEY_BYTES) {
-    throw new ValidationError(field, `a delivery tag is ${KEY_BYTES} bytes, got ${tag.length}`);
+  if (tag.length !== TAG_BYTES && tag.length !== KEY_BYTES) {
+    throw new ValidationError(
+      field,
+      `a delivery tag is ${TAG_BYTES} bytes (${KEY_BYTES} from earlier versions), got ${tag.length}`,
+    );
   }
 }
 

@@ -72,6 +72,11 @@ export interface DispatcherOptions {
    * `maxLeaseBatch * maxLeaseRoundsInFlight`, what one queue alone may have in flight.
    */
   readonly leaseRoundBudget?: number;
+  /**
+   * Lease entries where they lie (the default); false: move each to a key at
+   * its lease's end, as versions without the setting do (a rollout from one).
+   */
+  readonly leaseInPlace?: boolean;
 }
 
 /** A consumer's `early` set: deliveries sent ahead, ordered by when their leases start. */
@@ -117,6 +122,7 @@ export type Push = ScheduledPush<Consumer, pb.Delivery.$Properties> & {
 
 /** Where a queue's next read starts (see `Dispatcher.cursors`). */
 interface ScanCursor {
+  /** The first key the read looks at (inclusive). */
   readonly tag: Uint8Array;
   /** The tag's due field: a time bucket, or the due ms with no buckets. */
   readonly bucket: number;
@@ -157,13 +163,21 @@ export class Dispatcher {
   /** Per queue, the earliest due time noted while a read was running (the read may have missed it). */
   private readonly notedDuringScan = new Map<bigint, number>();
   /**
-   * Per queue, where its next read starts: the first entry the last read met,
-   * when nothing came due at or before it since (`noteDue` drops the cursor of
-   * any earlier entry, and every insert or move reaches `noteDue`). Entries
-   * leased at the queue's head leave deleted keys that LevelDB would otherwise
-   * step over on every read until a compaction drops them.
+   * Per queue, where its next read starts: the first entry the last read met
+   * and neither took nor passed (`scanDue`'s `resumeTag`), while nothing came
+   * due at or before it since (`noteDue` drops the cursor of any earlier
+   * entry, and every insert or move reaches `noteDue`) and no lease before it
+   * can have run out (`lapseAtMs`). Entries leased in place stay at the
+   * queue's head, and acked ones leave deleted keys that LevelDB would
+   * otherwise step over on every read until a compaction drops them.
    */
   private readonly cursors = new Map<bigint, ScanCursor>();
+  /**
+   * Per queue, the earliest end of a lease that a read passed or a lease
+   * command took since the last read from the queue's start: from then on an
+   * entry before the cursor may be due again, so the next read starts over.
+   */
+  private readonly lapseAtMs = new Map<bigint, number>();
   /** Per queue, when its last lease round started, on the monotonic clock (see LEASE_ROUND_INTERVAL_MS). */
   private readonly lastRoundAtMs = new Map<bigint, number>();
   /** Leased deliveries waiting for their due millisecond. */
@@ -202,6 +216,7 @@ export class Dispatcher {
     const epoch = ++this.epoch;
     this.heap.clear();
     this.cursors.clear();
+    this.lapseAtMs.clear();
     const queues = await this.options.reader.listQueues();
     const dues = await Promise.all(queues.map((q) => this.options.reader.nextDueMs(q.queueHash)));
     if (epoch !== this.epoch) return;
@@ -233,6 +248,7 @@ export class Dispatcher {
     this.leasing.clear();
     this.notedDuringScan.clear();
     this.cursors.clear();
+    this.lapseAtMs.clear();
     this.lastRoundAtMs.clear();
     this.budget.reset();
     // What was promised and not pushed is forgotten with its leases (they run out on their own).
@@ -342,6 +358,13 @@ export class Dispatcher {
       if (before === undefined || dueMs < before) this.notedDuringScan.set(queueHash, dueMs);
     }
     this.wake();
+  }
+
+  /** A lease of the queue ends at `endMs`: its entry, before the cursor, may be due again then. */
+  private noteLapse(q: bigint, endMs: number): void {
+    if (endMs === Number.POSITIVE_INFINITY) return;
+    const before = this.lapseAtMs.get(q);
+    if (before === undefined || endMs < before) this.lapseAtMs.set(q, endMs);
   }
 
   /** A tag was acked or nacked (its slot frees), or extended (`next` replaces it). */
@@ -614,17 +637,26 @@ export class Dispatcher {
     } else if (epoch === this.epoch) {
       const skip = this.leasing.get(q);
       const bucketMs = topic.settings.timeBucketMs;
-      const cursor = this.cursors.get(q);
-      const from = cursor?.timeBucketMs === bucketMs ? cursor.tag : undefined;
-      const read = await reader.scanDue(q, bucketMs, now, now + leaseAheadMs, limit, skip, from);
+      let cursor = this.cursors.get(q);
+      if (
+        cursor &&
+        (cursor.timeBucketMs !== bucketMs || (this.lapseAtMs.get(q) ?? Number.POSITIVE_INFINITY) <= now)
+      ) {
+        this.cursors.delete(q);
+        cursor = undefined;
+      }
+      // A read from the start passes every running lease of the queue: it learns their earliest end anew.
+      if (!cursor) this.lapseAtMs.delete(q);
+      const read = await reader.scanDue(q, bucketMs, now, now + leaseAheadMs, limit, skip, cursor?.tag);
       if (epoch !== this.epoch) return;
       entries = read.entries;
+      this.noteLapse(q, read.passedLeaseEndMs);
       const noted = this.notedDuringScan.get(q);
-      const first = read.firstTag;
-      const bucket = first && Number(decodeKey(first).due);
-      // Something noted during the read at or before its first entry may lie before it: no cursor.
-      if (first && bucket !== undefined && (noted === undefined || bucketOf(noted, bucketMs) > bucket)) {
-        this.cursors.set(q, { tag: first, bucket, timeBucketMs: bucketMs });
+      const resume = read.resumeTag;
+      const bucket = resume && Number(decodeKey(resume).due);
+      // Something noted during the read at or before where the next one would start may lie before it: no cursor.
+      if (resume && bucket !== undefined && (noted === undefined || bucketOf(noted, bucketMs) > bucket)) {
+        this.cursors.set(q, { tag: resume, bucket, timeBucketMs: bucketMs });
       } else {
         this.cursors.delete(q);
       }
@@ -681,6 +713,7 @@ export class Dispatcher {
         this.options.log.warn({ err: String(error) }, 'lease round failed; retrying after a pause');
         // Its entries were skipped by later reads: make the queue due again at the earliest of them.
         this.heap.lower(q, Math.min(...entries.map((e) => e.dueAtMs)));
+        this.cursors.delete(q);
       }
       // A failed round (typically: leadership is being lost) must not retry in a
       // microtask loop, which would starve the Raft loop that reports the loss.
@@ -705,6 +738,7 @@ export class Dispatcher {
       firstId,
       idCount: entries.length,
       ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
+      ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
     });
     if (result.kind !== 'lease' || epoch !== this.epoch) return;
     const leased = result.outcomes.filter((o) => o.status === 'leased');
@@ -715,8 +749,17 @@ export class Dispatcher {
         metrics.deadLetters.inc({ topic: consumer.topic });
       if (o.status === 'not-due') notDue = Math.min(notDue, byTag.get(tagKeyOf(o.tag))?.dueAtMs ?? notDue);
     }
-    if (notDue !== Number.POSITIVE_INFINITY) this.heap.lower(q, notDue);
+    if (notDue !== Number.POSITIVE_INFINITY) {
+      // Pending entries behind the cursor: read from the start again.
+      this.heap.lower(q, notDue);
+      this.cursors.delete(q);
+    }
     if (leased.length === 0) return;
+    // The leases stay where the entries lie, behind the cursor: when the first one ends, read from the start.
+    let endMs = Number.POSITIVE_INFINITY;
+    for (const o of leased) endMs = Math.min(endMs, o.leaseExpiresAtMs!);
+    this.noteLapse(q, endMs);
+    this.heap.lower(q, endMs + leaseAheadMs);
     const bodies = await reader.getBodies(leased.map((o) => o.id!));
     if (epoch !== this.epoch) return;
     const now = this.options.clock.nowMs();

@@ -53,6 +53,8 @@ export function encodeEntry(e: QueueEntryRec, owned = false): Uint8Array {
   }
   if (e.expireAtMs !== 0) w.tag(8, WIRE_VARINT).varint(e.expireAtMs);
   if (e.indexImplied) w.tag(9, WIRE_VARINT).varint(1);
+  if (e.leaseEndMs !== 0) w.tag(10, WIRE_VARINT).varint(e.leaseEndMs);
+  if (e.indexUnwritten) w.tag(11, WIRE_VARINT).varint(1);
   if (!owned) return w.finish();
   const out: EntryBytes = w.finishOwned();
   out[DECODED] = e;
@@ -70,6 +72,8 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
   const deliveredAtMs: number[] = [];
   let expireAtMs = 0;
   let indexImplied = false;
+  let leaseEndMs = 0;
+  let indexUnwritten = false;
   while (!r.done) {
     const tag = r.varint();
     const wt = tag & 7;
@@ -115,8 +119,28 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
         if (wt !== WIRE_VARINT) break;
         indexImplied = r.varint() !== 0;
         continue;
+      case 10:
+        if (wt !== WIRE_VARINT) break;
+        leaseEndMs = r.varint();
+        continue;
+      case 11:
+        if (wt !== WIRE_VARINT) break;
+        indexUnwritten = r.varint() !== 0;
+        continue;
     }
     r.skip(wt);
   }
-  return { id, topic, group, dueAtMs, attempt, inFlight, deliveredAtMs, expireAtMs, indexImplied };
+  return {
+    id,
+    topic,
+    group,
+    dueAtMs,
+    attempt,
+    inFlight,
+    deliveredAtMs,
+    expireAtMs,
+    indexImplied,
+    leaseEndMs,
+    indexUnwritten,
+  };
 }

@@ -6,11 +6,19 @@
  * removing an entry keeps its message's index and counters in step.
  */
 import { slabBytes } from '@fermata/storage';
-import { DEFAULT_GROUP, encodeKeyMs, KEY_BYTES, queueLowerBound, queueUpperBound } from '../../keys.js';
+import {
+  DEFAULT_GROUP,
+  dueField,
+  encodeKeyMs,
+  KEY_BYTES,
+  queueLowerBound,
+  queueUpperBound,
+} from '../../keys.js';
 import { decodedEntry, decodeEntry, encodeEntry } from '../codec/entry.js';
 import { EMPTY, NS } from '../layout.js';
 import {
   type BodyRec,
+  deliveryTagOf,
   type GroupOutcome,
   type GroupRef,
   leaseNotStarted,
@@ -119,10 +127,11 @@ export class EntryStore {
     });
   }
 
-  private noteWithdrawn(tag: Uint8Array, entry: QueueEntryRec): void {
+  /** The entry under `key` was a lease not yet started: its delivery (tag) must not be pushed. */
+  private noteWithdrawn(key: Uint8Array, entry: QueueEntryRec): void {
     if (!leaseNotStarted(entry, this.time.nowMs)) return;
     const at = this.withdrawn.length;
-    this.withdrawn.push(tag);
+    this.withdrawn.push(deliveryTagOf(key, entry));
     this.txn.onRollback(() => {
       this.withdrawn.length = at;
     });
@@ -156,8 +165,10 @@ export class EntryStore {
     topic: TopicRec,
     oldTag: Uint8Array,
     old: QueueEntryRec,
-    next: QueueEntryRec,
+    moved: QueueEntryRec,
   ): Uint8Array | Promise<Uint8Array> {
+    // A move writes the message's index (setGroupRef): from now on there is one to delete.
+    const next = moved.indexUnwritten ? { ...moved, indexUnwritten: false } : moved;
     const tag = this.tagOf(topic, next.group, next.dueAtMs, next.id);
     this.noteDue(topic.name, next.group, next.dueAtMs);
     this.noteWithdrawn(oldTag, old);
@@ -171,6 +182,47 @@ export class EntryStore {
     if (counting) return counting.then(() => this.messages.setGroupRef(next, tag, 'live')).then(() => tag);
     const referring = this.messages.setGroupRef(next, tag, 'live');
     return referring ? referring.then(() => tag) : tag;
+  }
+
+  /**
+   * Rewrites an entry under its own key (a lease taken in place, its extension,
+   * a lease taken ahead handed back): its message's index does not change.
+   * `next` must keep the key's due field (`sameKey`).
+   */
+  rewrite(
+    topic: TopicRec,
+    key: Uint8Array,
+    old: QueueEntryRec,
+    next: QueueEntryRec,
+  ): Promise<void> | undefined {
+    this.noteWithdrawn(key, old);
+    if (!next.inFlight) this.noteDue(topic.name, next.group, next.dueAtMs);
+    this.txn.put(NS.queue.key(key), encodeEntry(next, this.txn.cachesWrites));
+    if (old.inFlight === next.inFlight) return undefined;
+    const d = next.inFlight ? 1 : -1;
+    return this.queues.count(this.queues.hash(topic.name, next.group), -d, d, 0);
+  }
+
+  /** Whether `next` stays under `old`'s key (same due field: the exact ms, or the same time bucket). */
+  sameKey(topic: TopicRec, old: QueueEntryRec, next: QueueEntryRec): boolean {
+    const bucket = BigInt(topic.settings.timeBucketMs);
+    return (
+      old.id === next.id &&
+      old.group === next.group &&
+      dueField(BigInt(old.dueAtMs), bucket) === dueField(BigInt(next.dueAtMs), bucket)
+    );
+  }
+
+  /** `rewrite` when `next` stays under the key, else `move`; the entry's key afterwards. */
+  async update(
+    topic: TopicRec,
+    key: Uint8Array,
+    old: QueueEntryRec,
+    next: QueueEntryRec,
+  ): Promise<Uint8Array> {
+    if (!this.sameKey(topic, old, next)) return this.move(topic, key, old, next);
+    await this.rewrite(topic, key, old, next);
+    return key;
   }
 
   /**
@@ -242,6 +294,8 @@ export class EntryStore {
         deliveredAtMs: [],
         expireAtMs: body.expireAtMs,
         indexImplied,
+        leaseEndMs: 0,
+        indexUnwritten: indexImplied,
       });
       groups.push({ group, tag, outcome: 'live' });
     }

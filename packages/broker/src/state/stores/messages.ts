@@ -150,7 +150,7 @@ export class MessageStore {
         () => `entry of message ${entry.id} implies its index in group ${entry.group}`,
       );
       this.txn.put(NS.index.key(idKey(entry.id)), encodeMovedIndex(tag), true);
-    } else this.endUnkeyedMessage(entry.id, entry.expireAtMs); // no key: the topic's dedup window plays no part
+    } else this.endUnkeyedMessage(entry.id, entry.expireAtMs, !entry.indexUnwritten); // no key: no dedup window
     return undefined;
   }
 
@@ -192,12 +192,15 @@ export class MessageStore {
     return this.endKeyedMessage(id, idx, topic);
   }
 
-  /** `endMessage` of a message without a key: its body, expiry entry and index record go. */
-  private endUnkeyedMessage(id: bigint, expireAtMs: number): void {
+  /**
+   * `endMessage` of a message without a key: its body, expiry entry and index
+   * record go (`hasIndex` false: none was ever written, so no delete either).
+   */
+  private endUnkeyedMessage(id: bigint, expireAtMs: number, hasIndex = true): void {
     const k = idKey(id);
     this.txn.del(NS.body.key(k));
     if (expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(expireAtMs, id)));
-    this.txn.del(NS.index.key(k));
+    if (hasIndex) this.txn.del(NS.index.key(k));
   }
 
   /** The rest of `endMessage` for a message with a key: the key's record is read. */
