@@ -68,6 +68,7 @@ function consumer(
   got: pb.Delivery.$Properties[][],
   topic = 't',
   window = 10,
+  leaseMs = 30_000,
 ): Consumer {
   return {
     id: d.newConsumerId(),
@@ -75,7 +76,7 @@ function consumer(
     topic,
     group: 'default',
     window,
-    leaseMs: 30_000,
+    leaseMs,
     holdsAhead: false,
     inFlight: new Map(),
     unsent: new Set(),
@@ -145,6 +146,40 @@ describe('the leader layer on a manual clock', () => {
     await clock.advance(1);
     expect(got.length).toBe(1);
     expect(Number(got[0]![0]!.dueAtMs)).toBe(T0 + 5_000);
+    dispatcher.stop(new Error('test over'));
+  });
+
+  it('a lease in place that runs out behind the cursor is delivered again at its end, while later entries are read from the cursor', async () => {
+    const h = await Harness.create();
+    await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 100 },
+      { topic: 't', payload: text('b'), delayMs: 200 },
+      { topic: 't', payload: text('c'), delayMs: 5_000 },
+    );
+    const clock = new ManualClock(T0);
+    const raft = committingLog(h);
+    const dispatcher = leaderOn(h, raft, clock);
+    const got: pb.Delivery.$Properties[][] = [];
+    await dispatcher.start();
+    dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash('t', 'default'), got, 't', 10, 1_000));
+    let shown = 0;
+    /** Advances the clock; the deliveries made meanwhile, as payload + attempt. */
+    const after = async (ms: number) => {
+      await clock.advance(ms);
+      const all = got.flat().map((d) => `${new TextDecoder().decode(d.payload!)}${d.attempt}`);
+      return all.slice(shown, (shown = all.length));
+    };
+    expect(await after(99)).toEqual([]);
+    expect(await after(1)).toEqual(['a1']);
+    expect(await after(100)).toEqual(['b1']);
+    // Neither is settled: their leases end at 1,100 and 1,200, behind the cursor (which is at c).
+    expect(await after(899)).toEqual([]);
+    expect(await after(1)).toEqual(['a2']);
+    expect(await after(100)).toEqual(['b2']);
+    // Still unsettled, they come back at the end of each lease, attempt after attempt; c comes at its time.
+    expect(await after(3_799)).toEqual(['a3', 'b3', 'a4', 'b4', 'a5', 'b5']);
+    expect(await after(1)).toEqual(['c1']);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 3 });
     dispatcher.stop(new Error('test over'));
   });
 

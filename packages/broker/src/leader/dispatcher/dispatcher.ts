@@ -660,7 +660,13 @@ export class Dispatcher {
       } else {
         this.cursors.delete(q);
       }
-      const next = Math.min(read.nextDueMs ?? Number.POSITIVE_INFINITY, noted ?? Number.POSITIVE_INFINITY);
+      // A lease behind the cursor that runs out makes the queue due then (as a due time: its end + the look-ahead).
+      const lapse = this.lapseAtMs.get(q);
+      const next = Math.min(
+        read.nextDueMs ?? Number.POSITIVE_INFINITY,
+        noted ?? Number.POSITIVE_INFINITY,
+        lapse === undefined ? Number.POSITIVE_INFINITY : lapse + leaseAheadMs,
+      );
       if (next === Number.POSITIVE_INFINITY) {
         this.heap.delete(q);
         this.lastRoundAtMs.delete(q);
