@@ -183,6 +183,53 @@ describe('the leader layer on a manual clock', () => {
     dispatcher.stop(new Error('test over'));
   });
 
+  it('entries a read took but no consumer could get (its window closed meanwhile) are read again once it opens', async () => {
+    const h = await Harness.create();
+    await h.publish(
+      ...Array.from({ length: 5 }, (_, i) => ({ topic: 't', payload: text(`m${i}`), delayMs: 100 })),
+      { topic: 't', payload: text('later'), delayMs: 10_000 },
+    );
+    const clock = new ManualClock(T0);
+    const raft = committingLog(h);
+    let onRead: (() => void) | undefined;
+    const reader = Object.create(h.sm.reader) as typeof h.sm.reader;
+    reader.scanDue = async (...args) => {
+      const read = await h.sm.reader.scanDue(...args);
+      onRead?.();
+      return read;
+    };
+    const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
+    const dispatcher = new Dispatcher({
+      reader,
+      proposer,
+      metrics: discardLeaderMetrics,
+      log,
+      clock,
+      maxLeaseBatch: 100,
+      leaseAheadMs: 2_000,
+      maxLeaseRoundsInFlight: 4,
+      pushAheadMs: 250,
+    });
+    h.sm.onDue = (changes) => {
+      for (const ch of changes) dispatcher.noteDue(ch.queueHash, ch.dueAtMs);
+    };
+    const got: pb.Delivery.$Properties[][] = [];
+    await dispatcher.start();
+    const c = consumer(dispatcher, h.sm.reader.queueHash('t', 'default'), got);
+    // The first read returns while the consumer's window is closed: nobody can take what it read.
+    onRead = () => {
+      onRead = undefined;
+      dispatcher.setWindow(c, 0);
+    };
+    dispatcher.addConsumer(c);
+    await clock.advance(100);
+    expect(got.flat()).toEqual([]);
+    dispatcher.setWindow(c, 10);
+    await clock.advance(100);
+    expect(got.flat().map((d) => new TextDecoder().decode(d.payload!))).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    dispatcher.stop(new Error('test over'));
+  });
+
   it('a queue coming due waits behind at most the lease round budget of other queues lease entries', async () => {
     const h = await Harness.create();
     const bursts = ['b1', 'b2', 'b3', 'b4', 'b5'];

@@ -688,7 +688,11 @@ export class Dispatcher {
       // Entries without a share (a consumer left during the read) stay due.
       const unassigned = entries.slice(at);
       this.budget.release(unassigned.length);
-      if (unassigned.length > 0) this.heap.lower(q, unassigned[0]!.dueAtMs);
+      if (unassigned.length > 0) {
+        // The cursor is past them: read them again from the queue's start.
+        this.heap.lower(q, unassigned[0]!.dueAtMs);
+        this.cursors.delete(q);
+      }
     }
     this.wake();
   }
@@ -746,7 +750,13 @@ export class Dispatcher {
       ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
       ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
     });
-    if (result.kind !== 'lease' || epoch !== this.epoch) return;
+    if (epoch !== this.epoch) return;
+    if (result.kind !== 'lease') {
+      // Refused whole: its entries lie behind the cursor, still pending; read them again.
+      this.cursors.delete(q);
+      this.heap.lower(q, Math.min(...entries.map((e) => e.dueAtMs)));
+      return;
+    }
     const leased = result.outcomes.filter((o) => o.status === 'leased');
     let notDue = Number.POSITIVE_INFINITY;
     const byTag = new Map(entries.map((e) => [tagKeyOf(e.tag), e]));
