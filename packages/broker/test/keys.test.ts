@@ -8,9 +8,14 @@ import {
   encodeKey,
   encodeKeyMs,
   KEY_BYTES,
+  keyAfter,
+  leaseTag,
   queueLowerBound,
   queueName,
   queueUpperBound,
+  TAG_BYTES,
+  tagAttempt,
+  tagEntryKey,
 } from '../src/keys.js';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -114,6 +119,30 @@ describe('queue keys', () => {
     expect(dueField(12_999n, 1000n)).toBe(12n);
     expect(dueField(-5n)).toBe(0n);
     expect(() => dueField(1n, -1n)).toThrow(/timeBucketMs/);
+  });
+});
+
+describe('delivery tags', () => {
+  it('a lease-in-place tag is the key then the attempt, big-endian; a 24-byte tag is a moved lease', () => {
+    const key = encodeKey(0x0102030405060708n, 1_700_000_000_000n, 42n);
+    for (const attempt of [0, 1, 255, 256, 65_536, 2 ** 31, 2 ** 32 - 1]) {
+      const tag = leaseTag(key, attempt);
+      expect(tag.length).toBe(TAG_BYTES);
+      expect(Buffer.from(tagEntryKey(tag)).equals(Buffer.from(key))).toBe(true);
+      expect(tagAttempt(tag)).toBe(attempt);
+      expect(Buffer.from(tag.subarray(KEY_BYTES)).readUInt32BE(0)).toBe(attempt);
+    }
+    expect(tagAttempt(key)).toBeUndefined();
+    expect(tagEntryKey(key)).toBe(key);
+  });
+
+  it('keyAfter is the next key in byte order (the id plus one, carrying), and copies even a Buffer', () => {
+    const k = Buffer.from(encodeKey(7n, 100n, 0xffn));
+    const next = keyAfter(k);
+    expect(decodeKey(next)).toEqual({ queueHash: 7n, due: 100n, id: 0x100n });
+    expect(decodeKey(k).id).toBe(0xffn); // the Buffer it came from is untouched
+    expect(decodeKey(keyAfter(encodeKey(7n, 100n, U64_MAX)))).toEqual({ queueHash: 7n, due: 101n, id: 0n });
+    expect(Buffer.compare(next, k)).toBe(1);
   });
 });
 
