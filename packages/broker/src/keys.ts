@@ -15,11 +15,13 @@ export const KEY_BYTES = 24;
 
 /**
  * A delivery tag of a lease taken in place: the entry's 24-byte key, then the
- * attempt the lease counted (uint32, big-endian). The entry keeps its key
- * across leases, so the attempt tells one lease of it from the next: a tag of
- * a lease that ran out names an attempt the entry has left behind. A tag of
- * the previous versions' lease is the 24-byte key alone (that lease moved the
- * entry to a key of its own).
+ * lease's number (uint32, big-endian), which each lease of the entry raises
+ * and nothing lowers (the attempt count goes back when a lease taken ahead is
+ * handed back; this does not). The entry keeps its key across leases, so the
+ * number tells one lease of it from the next: a tag of a lease that ran out
+ * names a number the entry has left behind. A tag of the previous versions'
+ * lease is the 24-byte key alone (that lease moved the entry to a key of its
+ * own).
  */
 export const TAG_BYTES = KEY_BYTES + 4;
 export const DEFAULT_GROUP = 'default';
@@ -118,15 +120,15 @@ export const tagKeyOf = (tag: Uint8Array): string => latin1Slice.call(tag, 0, ta
 /** The bytes `tagKeyOf` made `key` of. */
 export const tagFromKey = (key: string): Uint8Array => Buffer.from(key, 'latin1');
 
-/** The delivery tag of a lease in place of the entry under `key` that counted `attempt`. */
-export function leaseTag(key: Uint8Array, attempt: number): Uint8Array {
+/** The delivery tag of lease number `lease` in place of the entry under `key`. */
+export function leaseTag(key: Uint8Array, lease: number): Uint8Array {
   const out = new Uint8Array(TAG_BYTES);
   out.set(key.subarray(0, KEY_BYTES));
   // By hand: a DataView per tag costs more than the rest of this function (apply makes one per lease).
-  out[KEY_BYTES] = (attempt >>> 24) & 0xff;
-  out[KEY_BYTES + 1] = (attempt >>> 16) & 0xff;
-  out[KEY_BYTES + 2] = (attempt >>> 8) & 0xff;
-  out[KEY_BYTES + 3] = attempt & 0xff;
+  out[KEY_BYTES] = (lease >>> 24) & 0xff;
+  out[KEY_BYTES + 1] = (lease >>> 16) & 0xff;
+  out[KEY_BYTES + 2] = (lease >>> 8) & 0xff;
+  out[KEY_BYTES + 3] = lease & 0xff;
   return out;
 }
 
@@ -135,8 +137,8 @@ export function tagEntryKey(tag: Uint8Array): Uint8Array {
   return tag.length === KEY_BYTES ? tag : tag.subarray(0, KEY_BYTES);
 }
 
-/** The attempt a lease-in-place tag names; undefined for a tag of a moved lease (24 bytes). */
-export function tagAttempt(tag: Uint8Array): number | undefined {
+/** The lease number a lease-in-place tag names; undefined for a tag of a moved lease (24 bytes). */
+export function tagLease(tag: Uint8Array): number | undefined {
   if (tag.length !== TAG_BYTES) return undefined;
   return (
     ((tag[KEY_BYTES]! << 24) |

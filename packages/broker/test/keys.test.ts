@@ -14,8 +14,8 @@ import {
   queueName,
   queueUpperBound,
   TAG_BYTES,
-  tagAttempt,
   tagEntryKey,
+  tagLease,
 } from '../src/keys.js';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -123,16 +123,16 @@ describe('queue keys', () => {
 });
 
 describe('delivery tags', () => {
-  it('a lease-in-place tag is the key then the attempt, big-endian; a 24-byte tag is a moved lease', () => {
+  it('a lease-in-place tag is the key then the lease number, big-endian; a 24-byte tag is a moved lease', () => {
     const key = encodeKey(0x0102030405060708n, 1_700_000_000_000n, 42n);
     for (const attempt of [0, 1, 255, 256, 65_536, 2 ** 31, 2 ** 32 - 1]) {
       const tag = leaseTag(key, attempt);
       expect(tag.length).toBe(TAG_BYTES);
       expect(Buffer.from(tagEntryKey(tag)).equals(Buffer.from(key))).toBe(true);
-      expect(tagAttempt(tag)).toBe(attempt);
+      expect(tagLease(tag)).toBe(attempt);
       expect(Buffer.from(tag.subarray(KEY_BYTES)).readUInt32BE(0)).toBe(attempt);
     }
-    expect(tagAttempt(key)).toBeUndefined();
+    expect(tagLease(key)).toBeUndefined();
     expect(tagEntryKey(key)).toBe(key);
   });
 

@@ -15,12 +15,21 @@ import {
 import { decodeCommand } from '../src/state/commands.js';
 import { Harness, T0, text } from './state-harness.js';
 
-/** A one-node log that commits each proposal at once: applies it to the real state machine. */
-function committingLog(h: Harness) {
+/**
+ * A one-node log that commits each proposal at once: applies it to the real
+ * state machine. `refuseFirstLease`: the first lease proposal is refused, as
+ * Raft refuses one past its uncommitted-bytes limit.
+ */
+function committingLog(h: Harness, refuseFirstLease = false) {
   const kinds: string[] = [];
+  let refuse = refuseFirstLease;
   return {
     kinds,
     async propose(data: Uint8Array): Promise<unknown> {
+      if (refuse && decodeCommand(data).kind === 'lease') {
+        refuse = false;
+        throw new Error('proposal refused');
+      }
       const entry: Entry = { term: 1, index: h.index + 1, type: 'normal', data };
       const [result] = await h.applyEntries([entry]);
       kinds.push((result as { kind: string }).kind);
@@ -121,7 +130,7 @@ function leaderOn(
     ...extra,
   });
   h.sm.onDue = (changes) => {
-    for (const c of changes) dispatcher.noteDue(c.queueHash, c.dueAtMs);
+    for (const c of changes) dispatcher.noteDue(c.queueHash, c.dueAtMs, c.lapse === true);
   };
   return dispatcher;
 }
@@ -211,7 +220,7 @@ describe('the leader layer on a manual clock', () => {
       pushAheadMs: 250,
     });
     h.sm.onDue = (changes) => {
-      for (const ch of changes) dispatcher.noteDue(ch.queueHash, ch.dueAtMs);
+      for (const ch of changes) dispatcher.noteDue(ch.queueHash, ch.dueAtMs, ch.lapse === true);
     };
     const got: pb.Delivery.$Properties[][] = [];
     await dispatcher.start();
@@ -226,7 +235,64 @@ describe('the leader layer on a manual clock', () => {
     expect(got.flat()).toEqual([]);
     dispatcher.setWindow(c, 10);
     await clock.advance(100);
-    expect(got.flat().map((d) => new TextDecoder().decode(d.payload!))).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(got.flat().map((d) => new TextDecoder().decode(d.payload!))).toEqual([
+      'm0',
+      'm1',
+      'm2',
+      'm3',
+      'm4',
+    ]);
+    dispatcher.stop(new Error('test over'));
+  });
+
+  it('a lease in place shortened by an extend is delivered again at its new end', async () => {
+    const h = await Harness.create();
+    await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 100 },
+      { topic: 't', payload: text('c'), delayMs: 60_000 },
+    );
+    const clock = new ManualClock(T0);
+    const dispatcher = leaderOn(h, committingLog(h), clock);
+    const got: pb.Delivery.$Properties[][] = [];
+    await dispatcher.start();
+    dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash('t', 'default'), got));
+    const names = () => got.flat().map((d) => `${new TextDecoder().decode(d.payload!)}${d.attempt}`);
+    await clock.advance(200);
+    expect(names()).toEqual(['a1']);
+    // A unary Extend (no stream slot): the 30 s lease now ends at 1,200.
+    h.now = clock.nowMs();
+    const tag = got.flat()[0]!.tag as Uint8Array;
+    const r = await h.ok({ kind: 'extend', tag, leaseMs: 1_000 });
+    expect(r.outcome).toMatchObject({ status: 'ok', dueAtMs: T0 + 1_200 });
+    await clock.advance(999);
+    expect(names()).toEqual(['a1']);
+    await clock.advance(1);
+    expect(names()).toEqual(['a1', 'a2']);
+    dispatcher.stop(new Error('test over'));
+  });
+
+  it('entries of a refused lease command are read again, also by a read during the retry pause', async () => {
+    const h = await Harness.create();
+    await h.publish(
+      ...Array.from({ length: 5 }, (_, i) => ({ topic: 't', payload: text(`m${i}`), delayMs: 100 })),
+    );
+    const clock = new ManualClock(T0);
+    const dispatcher = leaderOn(h, committingLog(h, true), clock);
+    const got: pb.Delivery.$Properties[][] = [];
+    await dispatcher.start();
+    dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash('t', 'default'), got));
+    await clock.advance(50); // leasing ahead, the first lease command was refused; its retry pause runs
+    expect(got.flat()).toEqual([]);
+    h.now = clock.nowMs();
+    await h.publish({ topic: 'other', payload: text('o') }); // something wakes the dispatcher meanwhile
+    await clock.advance(1_000);
+    expect(got.flat().map((d) => `${new TextDecoder().decode(d.payload!)}${d.attempt}`)).toEqual([
+      'm01',
+      'm11',
+      'm21',
+      'm31',
+      'm41',
+    ]);
     dispatcher.stop(new Error('test over'));
   });
 

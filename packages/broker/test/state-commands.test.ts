@@ -283,9 +283,16 @@ describe('publish request idempotency keys', () => {
 describe('due notifications for the dispatcher', () => {
   it('after each batch, reports per queue the earliest due time of entries it inserted or moved', async () => {
     const h = await Harness.create();
-    const seen: { topic: string; group: string; dueAtMs: number }[][] = [];
+    const seen: { topic: string; group: string; dueAtMs: number; lapse?: boolean }[][] = [];
     h.sm.onDue = (changes) =>
-      seen.push(changes.map(({ topic, group, dueAtMs }) => ({ topic, group, dueAtMs })));
+      seen.push(
+        changes.map(({ topic, group, dueAtMs, lapse }) => ({
+          topic,
+          group,
+          dueAtMs,
+          ...(lapse ? { lapse } : {}),
+        })),
+      );
     await h.ok({ kind: 'create-topic', name: 't' });
     await h.ok({ kind: 'create-group', topic: 't', group: 'g' });
     expect(seen).toEqual([]);
@@ -298,9 +305,9 @@ describe('due notifications for the dispatcher', () => {
       { topic: 't', group: 'g', dueAtMs: T0 + 100 },
     ]);
     h.now = T0 + 100;
-    // A lease in place leaves its entry where it lies: nothing new comes due (the leader knows its end).
+    // A lease in place leaves its entry where it lies: nothing comes due, but its end is reported.
     await h.leaseAll('t', 'g', 2_000);
-    expect(seen).toEqual([]);
+    expect(seen.pop()).toEqual([{ topic: 't', group: 'g', dueAtMs: T0 + 2_100, lapse: true }]);
     // A moved lease (earlier versions' command) puts the entry at its lease's end.
     h.now = T0 + 500;
     const [pending] = await h.due('t', 'g');
@@ -535,6 +542,35 @@ describe('lease, ack, nack, extend', () => {
     const [l2] = await h.leaseAll('t');
     expect(l2!.attempt).toBe(2);
     expect((await h.ok({ kind: 'nack', tag: l!.newTag!, delayMs: 0 })).outcome.status).toBe('lease-expired');
+  });
+
+  it('a lease taken ahead and handed back, then taken again, gets a new tag: the first settles nothing', async () => {
+    const h = await Harness.create();
+    await h.publish({ topic: 't', payload: text('a'), delayMs: 1_000 });
+    const [entry] = await h.sm.reader.dueEntriesOf('t', 'default', T0 + 1_000, 10);
+    const lease = () =>
+      h.ok({
+        kind: 'lease',
+        topic: 't',
+        group: 'default',
+        tags: [entry!.tag],
+        leaseMs: 5_000,
+        aheadMs: 1_000,
+      });
+    const [first] = (await lease()).outcomes;
+    // Its consumer left before the start: the lease is handed back, the attempt not counted.
+    const back = await h.ok({ kind: 'nack', tag: first!.newTag!, delayMs: 0 });
+    expect(back.outcome.status).toBe('ok');
+    const [second] = (await lease()).outcomes;
+    expect(second).toMatchObject({ status: 'leased', attempt: 1 });
+    expect(Buffer.from(second!.newTag!).equals(Buffer.from(first!.newTag!))).toBe(false);
+    // A retried hand-back of the first lease (its answer was lost) leaves the second alone.
+    expect((await h.ok({ kind: 'nack', tag: first!.newTag!, delayMs: 0 })).outcome.status).toBe(
+      'lease-expired',
+    );
+    h.now = T0 + 1_500;
+    expect((await h.ok({ kind: 'ack', tags: [first!.newTag!] })).outcomes[0]!.status).toBe('lease-expired');
+    expect((await h.ok({ kind: 'ack', tags: [second!.newTag!] })).outcomes[0]!.status).toBe('ok');
   });
 
   it('extend moves the end of a lease in place and keeps its tag', async () => {

@@ -31,6 +31,7 @@ const reference = {
       indexImplied: e.indexImplied,
       leaseEndMs: i64(e.leaseEndMs),
       indexUnwritten: e.indexUnwritten,
+      leaseSerial: e.leaseSerial,
     }).finish(),
   index: (x: MessageIndexRec) =>
     v1.MessageIndex.encode({
@@ -117,6 +118,7 @@ function generators(seed: number) {
       expireAtMs: num(),
       leaseEndMs: num(),
       indexUnwritten: r() < 0.5,
+      leaseSerial: pick([0, 1, 300, 2 ** 32 - 1]),
       indexImplied: r() < 0.5,
     }),
     index: (): MessageIndexRec => ({

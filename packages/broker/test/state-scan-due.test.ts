@@ -2,7 +2,7 @@ import { type KVStore, openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { keyAfter, queueName, tagKeyOf } from '../src/keys.js';
 import { NS } from '../src/state/layout.js';
-import type { CacheFiller } from '../src/state/reader.js';
+import { type CacheFiller, MAX_PASSED_PER_SCAN } from '../src/state/reader.js';
 import type { RecordCache } from '../src/state/record-cache.js';
 import { keyId } from '../src/state/txn.js';
 import { Harness, T0, text } from './state-harness.js';
@@ -67,6 +67,38 @@ describe('scanDue from a cursor', () => {
     await expect(
       h.sm.reader.scanDue(q, 0, h.now, h.now, 100, undefined, other.entries[0]!.tag),
     ).rejects.toThrow(/another queue/);
+  });
+});
+
+describe('a due read from the head of a queue full of leases', () => {
+  it('passes at most MAX_PASSED_PER_SCAN running leases, then stops where the next read goes on', async () => {
+    const h = await Harness.create({ cacheEntries: 0 });
+    const n = MAX_PASSED_PER_SCAN + 5;
+    for (let at = 0; at < n; at += 1_000) {
+      const count = Math.min(1_000, n - at);
+      await h.publish(
+        ...Array.from({ length: count }, () => ({ topic: 't', payload: text('x'), delayMs: 0 })),
+      );
+    }
+    await h.publish({ topic: 't', payload: text('last'), delayMs: 10 });
+    const q = h.hasher(queueName('t', 'default'));
+    // Lease them all as the dispatcher does: each read goes on where the last one stopped.
+    let from: Uint8Array | undefined;
+    for (let leased = 0; leased < n; ) {
+      const due = await h.sm.reader.scanDue(q, 0, h.now, h.now, 1_000, undefined, from);
+      from = due.resumeTag;
+      const tags = due.entries.map((e) => e.tag);
+      await h.ok({ kind: 'lease', topic: 't', group: 'default', tags, leaseMs: 60_000 });
+      leased += tags.length;
+    }
+    h.now = T0 + 10;
+    const first = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100);
+    expect(first.entries).toEqual([]);
+    expect(first.nextDueMs).toBe(h.now); // go on at once
+    expect(first.passedLeaseEndMs).toBe(T0 + 60_000);
+    const rest = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100, undefined, first.resumeTag);
+    expect(rest.entries.map((e) => e.dueAtMs)).toEqual([T0 + 10]);
+    expect(rest.passedLeaseEndMs).toBe(T0 + 60_000);
   });
 });
 

@@ -3607,6 +3607,7 @@ export namespace fermata {
             indexImplied: boolean;
             leaseEndMs: Long;
             indexUnwritten: boolean;
+            leaseSerial: number;
             static create(properties: fermata.v1.QueueEntry.$Shape): fermata.v1.QueueEntry & fermata.v1.QueueEntry.$Shape;
             static create(properties?: fermata.v1.QueueEntry.$Properties): fermata.v1.QueueEntry;
             static encode(message: fermata.v1.QueueEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -3627,6 +3628,7 @@ export namespace fermata {
                 indexImplied?: (boolean|null);
                 leaseEndMs?: (Long|null);
                 indexUnwritten?: (boolean|null);
+                leaseSerial?: (number|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.QueueEntry.$Properties;

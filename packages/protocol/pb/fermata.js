@@ -14002,6 +14002,7 @@ export const fermata = $root.fermata = (() => {
             QueueEntry.prototype.indexImplied = false;
             QueueEntry.prototype.leaseEndMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             QueueEntry.prototype.indexUnwritten = false;
+            QueueEntry.prototype.leaseSerial = 0;
 
             QueueEntry.create = function(properties) {
                 return new QueueEntry(properties);
@@ -14036,6 +14037,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(80).int64(message.leaseEndMs);
                 if (message.indexUnwritten != null && $Object.hasOwnProperty.call(message, "indexUnwritten") && message.indexUnwritten !== false)
                     writer.uint32(88).bool(message.indexUnwritten);
+                if (message.leaseSerial != null && $Object.hasOwnProperty.call(message, "leaseSerial") && message.leaseSerial !== 0)
+                    writer.uint32(96).uint32(message.leaseSerial);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -14171,6 +14174,15 @@ export const fermata = $root.fermata = (() => {
                                 message.indexUnwritten = value;
                             else
                                 delete message.indexUnwritten;
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.leaseSerial = value;
+                            else
+                                delete message.leaseSerial;
                             continue;
                         }
                     }

@@ -327,7 +327,7 @@ export const configSchema = {
     maxLeaseRoundsInFlight: int(4, 1, 64, 'Lease commands of one queue awaiting apply at once.'),
     leaseInPlace: bool(
       true,
-      "As leader, lease entries where they lie (delivery tags of 28 bytes: the entry's key and the attempt) instead of moving each to a key at its lease's end, as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
+      "As leader, lease entries where they lie (delivery tags of 28 bytes: the entry's key and the lease's number) instead of moving each to a key at its lease's end, as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
     ),
     ackLingerMs: int(
       20,

@@ -32,10 +32,11 @@ export function wireLeaderLayer(
   },
 ): void {
   const { node, sm, dispatcher, janitor, materializer, proposer, log } = parts;
-  // Every applied command that makes an entry due (publish, nack, reschedule, a lease's end,
-  // a dead letter) reaches the heap here, whichever leader proposed it.
+  // Every applied command that makes an entry due (publish, nack, reschedule, a moved lease's
+  // end, a dead letter) or takes or extends a lease in place reaches the heap here, whichever
+  // leader proposed it.
   sm.onDue = (changes) => {
-    for (const change of changes) dispatcher.noteDue(change.queueHash, change.dueAtMs);
+    for (const change of changes) dispatcher.noteDue(change.queueHash, change.dueAtMs, change.lapse === true);
   };
   sm.onWithdrawn = (tags) => dispatcher.withdrawn(tags);
   if (materializer) sm.onSchedules = (names) => materializer.noteChanged(names);

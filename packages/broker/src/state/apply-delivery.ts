@@ -1,13 +1,5 @@
 import { invariant } from '@fermata/raft';
-import {
-  DEFAULT_GROUP,
-  inQueue,
-  KEY_BYTES,
-  leaseTag,
-  queueHashBytes,
-  tagAttempt,
-  tagEntryKey,
-} from '../keys.js';
+import { DEFAULT_GROUP, inQueue, leaseTag, queueHashBytes, tagEntryKey, tagLease } from '../keys.js';
 import type { Command } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { LimitError, NotFoundError, ValidationError } from './errors.js';
@@ -24,6 +16,7 @@ import type { CommandResult, LeaseOutcome, SettleOutcome } from './results.js';
 import type { TagEntries } from './stores/entries.js';
 import {
   validateDuration,
+  validateEntryKey,
   validateGroupName,
   validateLeaseAheadMs,
   validateLeaseMs,
@@ -41,12 +34,11 @@ function checkCount(n: number, max: number): void {
 function checkKeys(keys: readonly Uint8Array[], max: number): void {
   checkCount(keys.length, max);
   keys.forEach((k, i) => {
-    if (k.length !== KEY_BYTES)
-      throw new ValidationError(`tags[${i}]`, `an entry key is ${KEY_BYTES} bytes, got ${k.length}`);
+    validateEntryKey(k, `tags[${i}]`);
   });
 }
 
-/** Delivery tags: a key and an attempt (a lease in place), or a key alone (a moved lease). */
+/** Delivery tags: a key and a lease number (a lease in place), or a key alone (a moved lease). */
 function checkTags(tags: readonly Uint8Array[], max: number): void {
   checkCount(tags.length, max);
   tags.forEach((t, i) => {
@@ -56,13 +48,13 @@ function checkTags(tags: readonly Uint8Array[], max: number): void {
 
 /**
  * Whether `tag` names the entry's current lease: a lease in place by its
- * attempt, a moved lease by the key alone (which that lease gave the entry).
- * A tag of a lease that ran out and was taken again names an attempt the
- * entry has left behind, so it settles nothing.
+ * number, a moved lease by the key alone (which that lease gave the entry).
+ * A tag of a lease that ran out (or was handed back) and was taken again
+ * names a number the entry has left behind, so it settles nothing.
  */
 function namesLease(entry: QueueEntryRec, tag: Uint8Array): boolean {
-  const attempt = tagAttempt(tag);
-  return attempt === undefined ? entry.leaseEndMs === 0 : entry.leaseEndMs > 0 && entry.attempt === attempt;
+  const lease = tagLease(tag);
+  return lease === undefined ? entry.leaseEndMs === 0 : entry.leaseEndMs > 0 && entry.leaseSerial === lease;
 }
 
 /**
@@ -161,10 +153,11 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
         indexImplied: entry.indexImplied,
         leaseEndMs: leaseExpiresAtMs,
         indexUnwritten: entry.indexUnwritten,
+        leaseSerial: entry.leaseSerial + 1,
       };
       const counting = ctx.entries.rewrite(topic, key, entry, next);
       if (counting) await counting;
-      newTag = leaseTag(key, attempt);
+      newTag = leaseTag(key, next.leaseSerial);
     } else {
       const next = {
         ...entry,

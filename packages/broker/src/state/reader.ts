@@ -42,6 +42,13 @@ import {
 } from './records.js';
 
 /** A queue entry as the dispatcher and the list call see it. */
+/**
+ * Most running leases and skipped keys one due read passes before it stops
+ * (`scanDue`): leases in place stay at the head of their queue, and a read
+ * from the head after a lapse would otherwise walk every one in flight.
+ */
+export const MAX_PASSED_PER_SCAN = 10_000;
+
 export interface EntryView extends QueueEntryRec {
   /** The entry's current key: for an in-flight entry, its delivery tag. */
   readonly tag: Uint8Array;
@@ -168,7 +175,8 @@ export class BrokerReader {
    * skip (the key after the last one met when it met the queue's end; `fromTag`
    * when it met nothing). `passedLeaseEndMs` is the earliest end of the running
    * leases it passed: from then on an entry before `resumeTag` can be taken
-   * again.
+   * again. It passes at most MAX_PASSED_PER_SCAN running leases and skipped
+   * keys, then stops (the next read goes on from there).
    */
   async scanDue(
     queueHash: bigint,
@@ -189,6 +197,7 @@ export class BrokerReader {
     let resumeTag: Uint8Array | undefined;
     let passedLeaseEndMs = Number.POSITIVE_INFINITY;
     let stopped = false;
+    let passed = 0;
     const last = new Uint8Array(KEY_BYTES);
     let met = false;
     const later = (ms: number): void => {
@@ -210,7 +219,14 @@ export class BrokerReader {
       const keyDue = Number(decodeKey(tag).due);
       if (keyDue > lastBucket) {
         later(timeBucketMs > 0 ? keyDue * timeBucketMs : keyDue);
-        resumeTag ??= tag.slice();
+        resumeTag ??= new Uint8Array(tag);
+        stopped = true;
+        return false;
+      }
+      if (passed >= MAX_PASSED_PER_SCAN) {
+        // Bounded: the next read goes on from here at once.
+        later(nowMs);
+        resumeTag ??= new Uint8Array(tag);
         stopped = true;
         return false;
       }
@@ -218,21 +234,25 @@ export class BrokerReader {
       if (e.inFlight && leaseEndOf(e) > nowMs) {
         // A running lease is never taken ahead: it can be leased once it ends, which the
         // dispatcher (comparing with now + the look-ahead) sees as this time.
+        passed++;
         later(leaseEndOf(e) + (uptoMs - nowMs));
         if (leaseEndOf(e) < passedLeaseEndMs) passedLeaseEndMs = leaseEndOf(e);
         return;
       }
       // After the running-lease check: a lease command of the caller may have applied meanwhile.
-      if (skip && skip.size > 0 && skip.has(tagKeyOf(tag))) return;
+      if (skip && skip.size > 0 && skip.has(tagKeyOf(tag))) {
+        passed++;
+        return;
+      }
       if (e.dueAtMs > uptoMs) {
         // Same time bucket, not yet due: later entries of the bucket may be earlier.
         later(e.dueAtMs);
-        resumeTag ??= tag.slice();
+        resumeTag ??= new Uint8Array(tag);
         return;
       }
       if (entries.length >= limit) {
         later(e.dueAtMs);
-        resumeTag ??= tag.slice();
+        resumeTag ??= new Uint8Array(tag);
         stopped = true;
         return false;
       }
@@ -249,7 +269,8 @@ export class BrokerReader {
         indexImplied: e.indexImplied,
         leaseEndMs: e.leaseEndMs,
         indexUnwritten: e.indexUnwritten,
-        tag: tag.slice(),
+        leaseSerial: e.leaseSerial,
+        tag: new Uint8Array(tag),
       });
       if (version !== undefined) taken.push([new Uint8Array(k), new Uint8Array(v)]);
     });
@@ -273,10 +294,11 @@ export class BrokerReader {
    * at the queue's start under their entries' keys, so it reads past them, up
    * to maxListLimit entries; with time buckets it reads the first bucket of
    * pending entries. When that many in-flight entries hide what lies after
-   * them, it answers the first one's due time: a time not later than the
-   * answer (the dispatcher then reads the queue and learns the rest).
+   * them, it answers the earliest time among those, or, `atMost`, the first
+   * one's due time: a time not later than the answer (the dispatcher then
+   * reads the queue and learns the rest).
    */
-  async nextDueMs(queueHash: bigint): Promise<number | undefined> {
+  async nextDueMs(queueHash: bigint, atMost = false): Promise<number | undefined> {
     let best: number | undefined;
     let firstDue: number | undefined;
     let pendingBucket: bigint | undefined;
@@ -307,7 +329,7 @@ export class BrokerReader {
         return false;
       }
     });
-    if (!done && seen >= this.limits.maxListLimit && pendingBucket === undefined) return firstDue;
+    if (atMost && !done && seen >= this.limits.maxListLimit && pendingBucket === undefined) return firstDue;
     return best;
   }
 
@@ -443,7 +465,7 @@ export class BrokerReader {
         more = true;
         return false;
       }
-      entries.push({ ...e, tag: NS.queue.strip(k).slice() });
+      entries.push({ ...e, tag: new Uint8Array(NS.queue.strip(k)) });
     });
     const bodies = await this.getBodies(entries.map((e) => e.id));
     const items = entries.map((entry, i) => ({

@@ -78,6 +78,12 @@ export interface QueueEntryRec {
    * existed and once the entry moved.
    */
   readonly indexUnwritten: boolean;
+  /**
+   * How many leases in place the entry has had: each raises it, nothing
+   * lowers it (a handed-back lease lowers the attempt, not this). The
+   * current lease's tag names it (`leaseTag`).
+   */
+  readonly leaseSerial: number;
 }
 
 /** When the entry's lease ends (in flight only): kept in the entry, or its due time for a moved lease. */
@@ -91,7 +97,7 @@ export function leaseEndOf(e: QueueEntryRec): number {
  * not in flight, which no tag names).
  */
 export function deliveryTagOf(key: Uint8Array, entry: QueueEntryRec): Uint8Array {
-  return entry.inFlight && entry.leaseEndMs > 0 ? leaseTag(key, entry.attempt) : key;
+  return entry.inFlight && entry.leaseEndMs > 0 ? leaseTag(key, entry.leaseSerial) : key;
 }
 
 /** When the entry's latest lease starts (its due time when the lease was taken ahead); undefined if never leased. */

@@ -277,7 +277,9 @@ export class BrokerStateMachine implements StateMachine {
     }
     this.applied = applied;
     this.lastNow = lastNow;
-    if (this.onDue && ctx.entries.dueChanges.size > 0) this.onDue([...ctx.entries.dueChanges.values()]);
+    const { dueChanges, lapseChanges } = ctx.entries;
+    if (this.onDue && dueChanges.size + lapseChanges.size > 0)
+      this.onDue([...dueChanges.values(), ...lapseChanges.values()]);
     if (this.onWithdrawn && ctx.entries.withdrawn.length > 0) this.onWithdrawn(ctx.entries.withdrawn);
     if (this.onSchedules && ctx.schedules.touched.size > 0)
       this.onSchedules([...ctx.schedules.touched.values()]);

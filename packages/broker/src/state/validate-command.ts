@@ -11,6 +11,7 @@ import {
   resolveDue,
   settingsForCreate,
   validateDuration,
+  validateEntryKey,
   validateGroupName,
   validateIdempotencyKey,
   validateLeaseAheadMs,
@@ -23,13 +24,15 @@ import {
 
 const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 
-function checkTagList(tags: readonly Uint8Array[], limits: Limits): void {
+/** Delivery tags (an ack), or entry keys (`keys`: a lease). */
+function checkTagList(tags: readonly Uint8Array[], limits: Limits, keys = false): void {
   if (tags.length === 0) throw new ValidationError('tags', 'names no tag');
   if (tags.length > limits.maxTagsPerCommand) {
     throw new LimitError('maxTagsPerCommand', limits.maxTagsPerCommand, tags.length, 'tags');
   }
   tags.forEach((t, i) => {
-    validateTag(t, `tags[${i}]`);
+    if (keys) validateEntryKey(t, `tags[${i}]`);
+    else validateTag(t, `tags[${i}]`);
   });
 }
 
@@ -59,7 +62,7 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
       validateGroupName(cmd.group || 'default', limits);
       validateLeaseMs(cmd.leaseMs, limits);
       validateLeaseAheadMs(cmd.aheadMs ?? 0, limits);
-      checkTagList(cmd.tags, limits);
+      checkTagList(cmd.tags, limits, true);
       return;
     case 'ack':
       checkTagList(cmd.tags, limits);

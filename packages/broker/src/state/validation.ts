@@ -32,7 +32,13 @@ export function validateGroupName(name: string, limits: Limits, field = 'group')
   checkName(name, field, 'group', 'maxGroupNameBytes', limits.maxGroupNameBytes);
 }
 
-/** A delivery tag is a 24-byte queue key. */
+/** A lease names an entry by its 24-byte queue key. */
+export function validateEntryKey(key: Uint8Array, field: string): void {
+  if (key.length !== KEY_BYTES)
+    throw new ValidationError(field, `an entry key is ${KEY_BYTES} bytes, got ${key.length}`);
+}
+
+/** A delivery tag: an entry's key and a lease number (28 bytes), or a moved lease's key (24, earlier versions). */
 export function validateTag(tag: Uint8Array, field = 'tag'): void {
   if (tag.length !== TAG_BYTES && tag.length !== KEY_BYTES) {
     throw new ValidationError(

@@ -218,7 +218,7 @@ export class Dispatcher {
     this.cursors.clear();
     this.lapseAtMs.clear();
     const queues = await this.options.reader.listQueues();
-    const dues = await Promise.all(queues.map((q) => this.options.reader.nextDueMs(q.queueHash)));
+    const dues = await Promise.all(queues.map((q) => this.options.reader.nextDueMs(q.queueHash, true)));
     if (epoch !== this.epoch) return;
     queues.forEach((q, i) => {
       const due = dues[i];
@@ -347,9 +347,18 @@ export class Dispatcher {
     this.wake();
   }
 
-  /** An entry of `queueHash` became due at `dueMs` (publish, nack, reschedule). */
-  noteDue(queueHash: bigint, dueMs: number): void {
+  /**
+   * An entry of `queueHash` became due at `dueMs` (publish, nack, reschedule),
+   * or, `lapse`, a lease in place of it ends then (taken or extended).
+   */
+  noteDue(queueHash: bigint, dueMs: number, lapse = false): void {
     if (!this.active) return;
+    if (lapse) {
+      this.noteLapse(queueHash, dueMs);
+      this.heap.lower(queueHash, dueMs + this.options.leaseAheadMs);
+      this.wake();
+      return;
+    }
     const cursor = this.cursors.get(queueHash);
     if (cursor && bucketOf(dueMs, cursor.timeBucketMs) <= cursor.bucket) this.cursors.delete(queueHash);
     this.heap.lower(queueHash, dueMs);
@@ -358,6 +367,20 @@ export class Dispatcher {
       if (before === undefined || dueMs < before) this.notedDuringScan.set(queueHash, dueMs);
     }
     this.wake();
+  }
+
+  /**
+   * Entries of the queue from `dueMs` on lie behind its cursor and are pending
+   * (a lease round took them and did not lease them): the next read starts
+   * from the queue's start, and a read running now sets no cursor.
+   */
+  private rereadFrom(q: bigint, dueMs: number): void {
+    this.heap.lower(q, dueMs);
+    this.cursors.delete(q);
+    if (this.scanning.has(q)) {
+      const before = this.notedDuringScan.get(q);
+      if (before === undefined || dueMs < before) this.notedDuringScan.set(q, dueMs);
+    }
   }
 
   /** A lease of the queue ends at `endMs`: its entry, before the cursor, may be due again then. */
@@ -631,8 +654,9 @@ export class Dispatcher {
     const topic = first ? await reader.getTopic(first.topic) : undefined;
     let entries: EntryView[] = [];
     if (!topic) {
-      // No consumer, or the topic is gone: nothing to lease.
-      this.heap.delete(q);
+      // No consumer (it left during this round: the queue stays due for the next one), or the
+      // topic is gone: nothing to lease.
+      if (first) this.heap.delete(q);
       this.lastRoundAtMs.delete(q);
     } else if (epoch === this.epoch) {
       const skip = this.leasing.get(q);
@@ -688,11 +712,7 @@ export class Dispatcher {
       // Entries without a share (a consumer left during the read) stay due.
       const unassigned = entries.slice(at);
       this.budget.release(unassigned.length);
-      if (unassigned.length > 0) {
-        // The cursor is past them: read them again from the queue's start.
-        this.heap.lower(q, unassigned[0]!.dueAtMs);
-        this.cursors.delete(q);
-      }
+      if (unassigned.length > 0) this.rereadFrom(q, unassigned[0]!.dueAtMs);
     }
     this.wake();
   }
@@ -719,15 +739,19 @@ export class Dispatcher {
       this.wake();
     };
     this.leaseTo(q, consumer, entries, epoch).then(done, (error: unknown) => {
+      // Its entries lie behind the cursor, and reads skip them while the command's keys are
+      // in `leasing`: read the queue from its start now and once they leave it.
+      const earliest = Math.min(...entries.map((e) => e.dueAtMs));
       if (epoch === this.epoch) {
         this.options.log.warn({ err: String(error) }, 'lease round failed; retrying after a pause');
-        // Its entries were skipped by later reads: make the queue due again at the earliest of them.
-        this.heap.lower(q, Math.min(...entries.map((e) => e.dueAtMs)));
-        this.cursors.delete(q);
+        this.rereadFrom(q, earliest);
       }
       // A failed round (typically: leadership is being lost) must not retry in a
       // microtask loop, which would starve the Raft loop that reports the loss.
-      this.options.clock.setTimer(done, LEASE_RETRY_PAUSE_MS);
+      this.options.clock.setTimer(() => {
+        done();
+        if (epoch === this.epoch) this.rereadFrom(q, earliest);
+      }, LEASE_RETRY_PAUSE_MS);
     });
   }
 
@@ -750,13 +774,7 @@ export class Dispatcher {
       ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
       ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
     });
-    if (epoch !== this.epoch) return;
-    if (result.kind !== 'lease') {
-      // Refused whole: its entries lie behind the cursor, still pending; read them again.
-      this.cursors.delete(q);
-      this.heap.lower(q, Math.min(...entries.map((e) => e.dueAtMs)));
-      return;
-    }
+    if (result.kind !== 'lease' || epoch !== this.epoch) return;
     const leased = result.outcomes.filter((o) => o.status === 'leased');
     let notDue = Number.POSITIVE_INFINITY;
     const byTag = new Map(entries.map((e) => [tagKeyOf(e.tag), e]));
@@ -765,11 +783,7 @@ export class Dispatcher {
         metrics.deadLetters.inc({ topic: consumer.topic });
       if (o.status === 'not-due') notDue = Math.min(notDue, byTag.get(tagKeyOf(o.tag))?.dueAtMs ?? notDue);
     }
-    if (notDue !== Number.POSITIVE_INFINITY) {
-      // Pending entries behind the cursor: read from the start again.
-      this.heap.lower(q, notDue);
-      this.cursors.delete(q);
-    }
+    if (notDue !== Number.POSITIVE_INFINITY) this.rereadFrom(q, notDue);
     if (leased.length === 0) return;
     // The leases stay where the entries lie, behind the cursor: when the first one ends, read from the start.
     let endMs = Number.POSITIVE_INFINITY;

@@ -55,6 +55,7 @@ export function encodeEntry(e: QueueEntryRec, owned = false): Uint8Array {
   if (e.indexImplied) w.tag(9, WIRE_VARINT).varint(1);
   if (e.leaseEndMs !== 0) w.tag(10, WIRE_VARINT).varint(e.leaseEndMs);
   if (e.indexUnwritten) w.tag(11, WIRE_VARINT).varint(1);
+  if (e.leaseSerial !== 0) w.tag(12, WIRE_VARINT).varint(e.leaseSerial);
   if (!owned) return w.finish();
   const out: EntryBytes = w.finishOwned();
   out[DECODED] = e;
@@ -74,6 +75,7 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
   let indexImplied = false;
   let leaseEndMs = 0;
   let indexUnwritten = false;
+  let leaseSerial = 0;
   while (!r.done) {
     const tag = r.varint();
     const wt = tag & 7;
@@ -127,6 +129,10 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
         if (wt !== WIRE_VARINT) break;
         indexUnwritten = r.varint() !== 0;
         continue;
+      case 12:
+        if (wt !== WIRE_VARINT) break;
+        leaseSerial = r.varint() >>> 0;
+        continue;
     }
     r.skip(wt);
   }
@@ -142,5 +148,6 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
     indexImplied,
     leaseEndMs,
     indexUnwritten,
+    leaseSerial,
   };
 }

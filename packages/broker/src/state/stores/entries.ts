@@ -1,9 +1,11 @@
 /**
- * Queue entries: the one time index of pending entries, leases (due = lease
- * end) and retry backoffs, keyed `queueHash | due | id` (keys.ts). Every insert
- * and move is noted for the dispatcher (`dueChanges`), every lease taken ahead
- * that is removed or moved before it starts too (`withdrawn`); moving or
- * removing an entry keeps its message's index and counters in step.
+ * Queue entries: the one time index of pending entries, leases and retry
+ * backoffs, keyed `queueHash | due | id` (keys.ts); a lease in place keeps the
+ * entry under its key and its end in the entry. Every insert, move and return
+ * to pending is noted for the dispatcher (`dueChanges`), every lease in place
+ * taken or extended too (`lapseChanges`), and every lease taken ahead that is
+ * removed or changed before it starts (`withdrawn`); moving or removing an
+ * entry keeps its message's index and counters in step.
  */
 import { slabBytes } from '@fermata/storage';
 import {
@@ -39,15 +41,22 @@ import type { CommandTime } from './time.js';
 export const COLD_AFTER_MS = 60_000;
 
 /**
- * A queue got an entry (new, or moved: leased, nacked, extended, rescheduled)
- * due at `dueAtMs`: its next due time may now be earlier. The dispatcher's heap
- * takes min(current, dueAtMs) for it.
+ * A queue got an entry (new, or moved or made pending: nacked, rescheduled,
+ * handed back, or leased or extended by a moved lease) due at `dueAtMs`: its
+ * next due time may now be earlier. The dispatcher's heap takes
+ * min(current, dueAtMs) for it.
  */
 export interface DueChange {
   readonly queueHash: bigint;
   readonly topic: string;
   readonly group: string;
   readonly dueAtMs: number;
+  /**
+   * True: not an entry coming due but a lease in place ending at `dueAtMs`
+   * (taken or extended; the entry stays behind the dispatcher's cursor), the
+   * earliest such end in the queue this batch wrote.
+   */
+  readonly lapse?: boolean;
 }
 
 /** What `EntryStore.entriesOf` read: per tag, its key's id, the stored bytes and the decoded entry. */
@@ -60,6 +69,8 @@ export interface TagEntries {
 export class EntryStore {
   /** Per queue, the earliest due time of an entry inserted or moved by this batch. */
   readonly dueChanges = new Map<bigint, DueChange>();
+  /** Per queue, the earliest end of a lease in place this batch took or extended. */
+  readonly lapseChanges = new Map<bigint, DueChange>();
   /**
    * Tags of leases taken ahead, not yet started, that this batch removed or
    * moved (cancel, reschedule, expiry): the leader must not push them.
@@ -116,14 +127,18 @@ export class EntryStore {
     this.txn.del(NS.queue.key(tag));
   }
 
-  private noteDue(topic: string, group: string, dueAtMs: number): void {
+  private noteDue(topic: string, group: string, dueAtMs: number, lapse = false): void {
+    const changes = lapse ? this.lapseChanges : this.dueChanges;
     const hash = this.queues.hash(topic, group);
-    const before = this.dueChanges.get(hash);
+    const before = changes.get(hash);
     if (before && before.dueAtMs <= dueAtMs) return;
-    this.dueChanges.set(hash, { queueHash: hash, topic, group, dueAtMs });
+    changes.set(
+      hash,
+      lapse ? { queueHash: hash, topic, group, dueAtMs, lapse } : { queueHash: hash, topic, group, dueAtMs },
+    );
     this.txn.onRollback(() => {
-      if (before) this.dueChanges.set(hash, before);
-      else this.dueChanges.delete(hash);
+      if (before) changes.set(hash, before);
+      else changes.delete(hash);
     });
   }
 
@@ -197,6 +212,7 @@ export class EntryStore {
   ): Promise<void> | undefined {
     this.noteWithdrawn(key, old);
     if (!next.inFlight) this.noteDue(topic.name, next.group, next.dueAtMs);
+    else if (next.leaseEndMs > 0) this.noteDue(topic.name, next.group, next.leaseEndMs, true);
     this.txn.put(NS.queue.key(key), encodeEntry(next, this.txn.cachesWrites));
     if (old.inFlight === next.inFlight) return undefined;
     const d = next.inFlight ? 1 : -1;
@@ -296,6 +312,7 @@ export class EntryStore {
         indexImplied,
         leaseEndMs: 0,
         indexUnwritten: indexImplied,
+        leaseSerial: 0,
       });
       groups.push({ group, tag, outcome: 'live' });
     }
