@@ -109,6 +109,10 @@ function consumer(
 
 const log = pino({ level: 'silent' });
 
+/** Every delivery so far as its payload and attempt: `a1`, `a2`, ... */
+const delivered = (got: pb.Delivery.$Properties[][]): string[] =>
+  got.flat().map((d) => `${new TextDecoder().decode(d.payload!)}${d.attempt}`);
+
 /** A dispatcher over the harness's state machine and `raft`, told of every due change. */
 function leaderOn(
   h: Harness,
@@ -175,7 +179,7 @@ describe('the leader layer on a manual clock', () => {
     /** Advances the clock; the deliveries made meanwhile, as payload + attempt. */
     const after = async (ms: number) => {
       await clock.advance(ms);
-      const all = got.flat().map((d) => `${new TextDecoder().decode(d.payload!)}${d.attempt}`);
+      const all = delivered(got);
       return all.slice(shown, (shown = all.length));
     };
     expect(await after(99)).toEqual([]);
@@ -235,13 +239,7 @@ describe('the leader layer on a manual clock', () => {
     expect(got.flat()).toEqual([]);
     dispatcher.setWindow(c, 10);
     await clock.advance(100);
-    expect(got.flat().map((d) => new TextDecoder().decode(d.payload!))).toEqual([
-      'm0',
-      'm1',
-      'm2',
-      'm3',
-      'm4',
-    ]);
+    expect(delivered(got)).toEqual(['m01', 'm11', 'm21', 'm31', 'm41']);
     dispatcher.stop(new Error('test over'));
   });
 
@@ -256,7 +254,7 @@ describe('the leader layer on a manual clock', () => {
     const got: pb.Delivery.$Properties[][] = [];
     await dispatcher.start();
     dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash('t', 'default'), got));
-    const names = () => got.flat().map((d) => `${new TextDecoder().decode(d.payload!)}${d.attempt}`);
+    const names = () => delivered(got);
     await clock.advance(200);
     expect(names()).toEqual(['a1']);
     // A unary Extend (no stream slot): the 30 s lease now ends at 1,200.
@@ -286,13 +284,7 @@ describe('the leader layer on a manual clock', () => {
     h.now = clock.nowMs();
     await h.publish({ topic: 'other', payload: text('o') }); // something wakes the dispatcher meanwhile
     await clock.advance(1_000);
-    expect(got.flat().map((d) => `${new TextDecoder().decode(d.payload!)}${d.attempt}`)).toEqual([
-      'm01',
-      'm11',
-      'm21',
-      'm31',
-      'm41',
-    ]);
+    expect(delivered(got)).toEqual(['m01', 'm11', 'm21', 'm31', 'm41']);
     dispatcher.stop(new Error('test over'));
   });
 
