@@ -1,7 +1,8 @@
 // The persistence bugs of the driver, injected, must break a general property
-// (GENERAL_INVARIANTS: Figure 3's five and liveness after healing) in the random
-// simulator at the suite's settings (sim-seeds.test.ts: seeds 1..1200, 4,000 steps),
-// not only in the scenario tests aimed at them (sim-driver-persistence.test.ts).
+// (GENERAL_INVARIANTS: Figure 3's five, Figure 2's rule that no acknowledged write is
+// lost, linearizable reads and liveness after healing) in the random simulator at the
+// suite's settings (sim-seeds.test.ts: seeds 1..1200, 4,000 steps), not only in the
+// scenario tests aimed at them (sim-driver-persistence.test.ts).
 // Each case names a seed of the suite's range that catches it; the run keeps going
 // past the checks aimed at one mechanism (generalOnly). If the simulator changes and
 // a seed no longer catches its bug, find another with
@@ -33,19 +34,23 @@ async function caughtByGeneralInvariant(bug: InjectedBug, seed: number): Promise
 }
 
 describe('the random simulator catches the persistence bugs by general invariants within the suite seeds', () => {
-  it('a leader counting its own unsynced entries towards a quorum loses a committed entry: leader completeness breaks (seed 169)', async () => {
-    expect(await caughtByGeneralInvariant('leader-counts-unsynced', 169)).toBe('leader-completeness');
+  it('a leader counting its own unsynced entries towards a quorum loses a committed entry: leader completeness breaks (seed 16)', async () => {
+    expect(await caughtByGeneralInvariant('leader-counts-unsynced', 16)).toBe('leader-completeness');
   }, 120_000);
 
-  it('a volatile commit index (B1) lets a restarted node use an old configuration: leader completeness breaks (seed 158)', async () => {
-    expect(await caughtByGeneralInvariant('forget-conf-commit', 158)).toBe('leader-completeness');
+  it('a volatile commit index (B1) lets a restarted node use an old configuration: leader completeness breaks (seed 814)', async () => {
+    expect(await caughtByGeneralInvariant('forget-conf-commit', 814)).toBe('leader-completeness');
   }, 120_000);
 
-  it('a volatile commit index (B1) leaves a cluster with no configuration to elect a leader in: liveness after healing breaks (seed 136)', async () => {
-    expect(await caughtByGeneralInvariant('forget-conf-commit', 136)).toBe('liveness');
+  it('a volatile commit index (B1) leaves a cluster with no configuration to elect a leader in: liveness after healing breaks (seed 180)', async () => {
+    expect(await caughtByGeneralInvariant('forget-conf-commit', 180)).toBe('liveness');
   }, 120_000);
 
-  it('the hard state landing before the log it depends on (B3) applies entries that were never committed: state machine safety breaks (seed 332)', async () => {
-    expect(await caughtByGeneralInvariant('hard-state-with-log', 332)).toBe('applied-prefix');
+  it('rewriting a durable, acknowledged prefix after a conflicting append (B2) loses it at a crash: no acknowledged write lost breaks (seed 25)', async () => {
+    expect(await caughtByGeneralInvariant('rewrite-durable-prefix', 25)).toBe('acknowledged-entries-survive');
+  }, 120_000);
+
+  it('the hard state landing before the log it depends on (B3) applies entries that were never committed: state machine safety breaks (seed 101)', async () => {
+    expect(await caughtByGeneralInvariant('hard-state-with-log', 101)).toBe('applied-prefix');
   }, 120_000);
 });

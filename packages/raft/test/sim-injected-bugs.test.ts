@@ -28,10 +28,10 @@ async function expectCleanWithoutBug(options: SimOptions): Promise<void> {
 
 describe('the simulator (shipped driver) catches injected bugs by general invariants', () => {
   it('counting replicas to commit an entry of a previous term (§5.4.2, Figure 8) breaks leader completeness', async () => {
-    // Seed 23 of `npm run sim -- --seeds 1200 --steps 3000 --nodes 3 --hostile --bug commit-previous-term`,
+    // Seed 68 of `npm run sim -- --seeds 1200 --steps 3000 --nodes 3 --hostile --bug commit-previous-term`,
     // the first to fail, by breaking leader completeness.
     const options: SimOptions = {
-      seed: 23,
+      seed: 68,
       steps: STEPS,
       nodes: 3,
       hostile: true,

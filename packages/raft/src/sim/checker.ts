@@ -22,10 +22,10 @@ export type InvariantName =
 
 /**
  * The general safety properties (Raft's Figure 3: election safety, leader
- * append-only, log matching, leader completeness, state machine safety), linearizable
- * reads and
- * liveness after healing: an injected bug must break one of these, not only a
- * check written for its mechanism.
+ * append-only, log matching, leader completeness, state machine safety), Figure 2's
+ * persistence rule (no acknowledged write lost), linearizable reads and liveness after
+ * healing: an injected bug must break one of these, not only a check written for its
+ * mechanism.
  */
 export const GENERAL_INVARIANTS: readonly InvariantName[] = [
   'election-safety',
@@ -34,6 +34,10 @@ export const GENERAL_INVARIANTS: readonly InvariantName[] = [
   'leader-completeness',
   'committed-prefix',
   'applied-prefix',
+  // Figure 2: persistent state is on stable storage before a node answers. An entry a
+  // node acknowledged survives its crash (unless a leader of another term replaced it):
+  // every quorum argument of the safety proof counts on it, whatever lost it.
+  'acknowledged-entries-survive',
   // A read served by read-index reflects every entry committed before it began.
   'read-index-linearizable',
   'liveness',
@@ -93,7 +97,7 @@ export class Checker {
 
   /**
    * With `generalOnly`, only GENERAL_INVARIANTS stop a run: the checks aimed at one
-   * mechanism (acknowledged entries survive, votes survive, ...) are counted in
+   * mechanism (votes survive, truncation only on a conflict, ...) are counted in
    * `suppressed`, so an injected bug's run goes on until (or unless) it breaks a
    * general property.
    */

@@ -6,9 +6,11 @@
  * new leader's conflicting append arrives), crashes timed at fsync
  * boundaries while another write of the node is in flight, fsync stalls of
  * one follower's disk, power losses while a truncating log write is in
- * flight, bridge partitions, quiet runs with few faults, power losses of
- * several nodes at once, membership changes in bursts with crashes right
- * after they apply, and removed members that linger.
+ * flight, bridge partitions, quiet runs with few faults, depositions (a
+ * leader cut off while a follower's in-flight write holds its tail, see
+ * deposition.ts), power losses of several nodes at once, membership changes
+ * in bursts with crashes right after they apply, and removed members that
+ * linger.
  */
 import type { Prng } from './prng.js';
 
@@ -68,6 +70,13 @@ export interface FaultProfile {
    * enough to replicate a stream of entries, so the few faults land on a busy log.
    */
   readonly faultSpacing: number;
+  /**
+   * Share of faults that are a deposition (deposition.ts): a leader cut off while one
+   * follower's stalled log write holds entries the others have and, behind them, entries
+   * only it received; the new leader's append conflicts with that write while it is in
+   * flight, and the follower loses power during its next, truncating, write.
+   */
+  readonly depositionRate: number;
   /** The next membership change is proposed as soon as the previous one is done. */
   readonly membershipBurst: boolean;
   /** A node whose removal committed keeps running this long (at most) before it is shut down. */
@@ -103,6 +112,7 @@ export function pickFaultProfile(prng: Prng): FaultProfile {
     truncationCrashRate: prng.pick([0, 0.3, 0.8]),
     bridgeRate: prng.pick([0, 0.3, 0.7]),
     faultSpacing: prng.pick([1, 1, 4]),
+    depositionRate: prng.pick([0, 0, 0.03, 0.1]),
   };
 }
 
@@ -120,5 +130,6 @@ export function describeProfile(p: FaultProfile): string {
     `truncation-crash=${p.truncationCrashRate}`,
     `bridge=${p.bridgeRate}`,
     `fault-spacing=x${p.faultSpacing}`,
+    `deposition=${p.depositionRate}`,
   ].join(' ');
 }

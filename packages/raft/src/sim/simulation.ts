@@ -1,6 +1,7 @@
 import { InvariantError } from '../core/errors.js';
 import type { NodeId } from '../types.js';
 import { entryKey, type InvariantName, InvariantViolation } from './checker.js';
+import { Deposition } from './deposition.js';
 import { describeProfile, type FaultProfile, pickFaultProfile, STALL_EPISODE_MS } from './fault-profile.js';
 import type { InjectedBug } from './injected-bugs.js';
 import { SimCluster, settle, TICK_MS } from './sim-cluster.js';
@@ -81,7 +82,8 @@ export class Simulation extends SimCluster {
   readonly profile: FaultProfile;
   private readonly sickNode: NodeId | undefined;
   /** Nodes whose disk is in an fsync stall, and the latency to go back to. */
-  private readonly stalled = new Map<SimNode, readonly [number, number]>();
+  private readonly stalled = new Map<SimNode, { readonly restoreMs: readonly [number, number] }>();
+  private readonly deposition = new Deposition(this);
   readonly stats: SimStats = {
     virtualMs: 0,
     committed: 0,
@@ -178,8 +180,19 @@ export class Simulation extends SimCluster {
     };
   }
 
+  /** Faults other than a deposition's own: none after healing, none while a deposition is asked for or under way. */
+  private get faultsOn(): boolean {
+    return this.chaos && !this.deposition.busy;
+  }
+
+  /** No leadership transfers or membership changes while a deposition is asked for or under way. */
+  get steady(): boolean {
+    return this.deposition.busy;
+  }
+
   override interesting(n: SimNode, what: InterestingPoint): void {
-    if (what === 'committed' && this.chaos && n.disk.writing('log')) {
+    if (!this.faultsOn) return;
+    if (what === 'committed' && n.disk.writing('log')) {
       // A leader whose commit index moved while its own log write is in flight loses power,
       // with every node that has a write in flight: what only memory held is gone.
       if (this.prng.chance(this.profile.inFlightCommitCrashRate)) {
@@ -202,7 +215,9 @@ export class Simulation extends SimCluster {
     const n = super.addNode(id, bootstrapVoters);
     n.disk.onLanded = (file) => this.atFsyncBoundary(n, file);
     n.disk.onStarted = (file, write, delayMs) => {
-      if (file === 'log' && write.truncates) this.duringTruncation(n, delayMs);
+      if (file !== 'log') return;
+      if (write.truncates) this.duringTruncation(n, delayMs);
+      this.deposition.logWriteStarted(n, write, delayMs);
     };
     return n;
   }
@@ -223,7 +238,7 @@ export class Simulation extends SimCluster {
    */
   private atFsyncBoundary(n: SimNode, file: FileName): void {
     const rate = this.profile.fsyncCrashRate;
-    if (rate === 0 || !this.chaos || !n.up || n.decommissioned) return;
+    if (rate === 0 || !this.faultsOn || !n.up || n.decommissioned) return;
     if (!FILES.some((f) => f !== file && n.disk.writing(f))) return;
     if (!this.prng.chance(rate)) return;
     if (this.prng.chance(0.5)) {
@@ -247,7 +262,7 @@ export class Simulation extends SimCluster {
    * flight, as often as power losses are), tearing it after its truncation.
    */
   private duringTruncation(n: SimNode, delayMs: number): void {
-    if (!this.chaos || n.decommissioned || !this.prng.chance(this.profile.truncationCrashRate)) return;
+    if (!this.faultsOn || n.decommissioned || !this.prng.chance(this.profile.truncationCrashRate)) return;
     const incarnation = n.incarnation;
     const withOthers = this.prng.chance(this.profile.powerLossRate);
     this.at(
@@ -262,7 +277,7 @@ export class Simulation extends SimCluster {
   }
 
   /** Several nodes lose power at once; each restarts after its own downtime. */
-  private powerLoss(nodes: readonly SimNode[]): void {
+  powerLoss(nodes: readonly SimNode[]): void {
     this.trace(`power-loss ${nodes.map((n) => n.id).join(',')}`);
     for (const n of nodes) this.crashAndRestart(n);
   }
@@ -270,6 +285,7 @@ export class Simulation extends SimCluster {
   protected override checkAll(): void {
     super.checkAll();
     this.workload.trackMembership();
+    this.deposition.afterStep();
   }
 
   crashAndRestart(n: SimNode): void {
@@ -301,11 +317,13 @@ export class Simulation extends SimCluster {
   }
 
   private fault(): void {
+    if (!this.faultsOn) return;
     const all = [...this.nodes.values()].filter((n) => !n.decommissioned);
     if (this.prng.chance(this.profile.fsyncStallRate)) {
-      this.stallDisk(all);
+      this.fsyncStall(all);
       return;
     }
+    if (this.prng.chance(this.profile.depositionRate) && this.deposition.request()) return;
     const r = this.prng.next();
     if (r < 0.4) {
       const up = all.filter((n) => n.up);
@@ -345,25 +363,40 @@ export class Simulation extends SimCluster {
   }
 
   /** One node's disk stalls for an episode: every write takes `fsyncStallMs` (followers first). */
-  private stallDisk(all: readonly SimNode[]): void {
+  private fsyncStall(all: readonly SimNode[]): void {
     const up = all.filter((n) => n.up && !this.stalled.has(n));
     const followers = up.filter((n) => n.core?.status().role !== 'leader');
     const pool = followers.length > 0 ? followers : up;
     if (pool.length === 0) return;
     const n = this.prng.pick(pool);
-    this.stalled.set(n, n.disk.latencyMs);
-    n.disk.latencyMs = this.profile.fsyncStallMs;
-    this.trace(`fsync-stall ${n.id} ${this.profile.fsyncStallMs.join('-')}ms`);
+    this.stallDisk(n, this.profile.fsyncStallMs, this.prng.int(STALL_EPISODE_MS[0], STALL_EPISODE_MS[1]));
+  }
+
+  /** `n`'s writes take `latencyMs` for `episodeMs` of virtual time (or until the run heals). */
+  stallDisk(n: SimNode, latencyMs: readonly [number, number], episodeMs: number): void {
+    const stall = { restoreMs: this.stalled.get(n)?.restoreMs ?? n.disk.latencyMs };
+    this.stalled.set(n, stall);
+    n.disk.latencyMs = latencyMs;
+    this.trace(`fsync-stall ${n.id} ${latencyMs.join('-')}ms`);
     this.at(
-      this.prng.int(STALL_EPISODE_MS[0], STALL_EPISODE_MS[1]),
+      episodeMs,
       () => `fsync-stall over ${n.id}`,
       () => {
-        const latency = this.stalled.get(n);
-        if (!latency || !this.chaos) return;
+        // A later stall of the same disk ends it.
+        if (this.stalled.get(n) !== stall || !this.chaos) return;
         this.stalled.delete(n);
-        n.disk.latencyMs = latency;
+        n.disk.latencyMs = stall.restoreMs;
       },
     );
+  }
+
+  connected(): boolean {
+    return this.network.faults.blocked.size === 0;
+  }
+
+  /** A client of the workload proposes on `n`. */
+  propose(n: SimNode): void {
+    if (n.running) this.workload.propose(n);
   }
 
   /**
@@ -385,14 +418,14 @@ export class Simulation extends SimCluster {
     this.partition(links, `bridge ${role}${cut.id} via ${how}${bridge.id}`);
   }
 
-  partition(links: string[], kind: string): void {
+  partition(links: string[], kind: string, durationMs?: number): void {
     if (links.length === 0) return;
     this.stats.partitions++;
     const blocked = this.network.faults.blocked;
     for (const l of links) blocked.add(l);
     this.trace(`partition ${kind} ${links.join(',')}`);
     this.at(
-      this.prng.int(50, 1000),
+      durationMs ?? this.prng.int(50, 1000),
       () => `heal ${links.length} links`,
       () => {
         for (const l of links) blocked.delete(l);

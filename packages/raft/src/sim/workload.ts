@@ -14,6 +14,8 @@ import type { InterestingPoint, SimNode } from './sim-node.js';
 /** What the workload drives: the simulation (simulation.ts), through the members it uses. */
 export interface WorkloadHost extends SimCluster {
   readonly chaos: boolean;
+  /** Leadership transfers and membership changes wait (a deposition is asked for or under way). */
+  readonly steady: boolean;
   readonly targetedFaultRate: number;
   readonly profile: FaultProfile;
   readonly stats: { transfers: number; reads: number; confChanges: number };
@@ -67,13 +69,13 @@ export class Workload {
     } else if (r < 0.6) {
       this.read(prng.pick(live));
     } else if (r < 0.65) {
-      if (!leader) return;
+      if (!leader || sim.steady) return;
       const to = prng.pick(leader.core!.status().conf.voters);
       sim.stats.transfers++;
       sim.trace(`transfer ${leader.id}->${to}`);
       leader.node!.transferLeadership(to).catch(ignore);
     } else if (r < 0.8) {
-      if (leader) this.changeMembership(leader);
+      if (leader && !sim.steady) this.changeMembership(leader);
     } else if (r < 0.85) {
       const n = prng.pick(live);
       sim.trace(`flush ${n.id}`);
@@ -172,7 +174,7 @@ export class Workload {
 
   private burst(): void {
     const leader = this.sim.leaders().at(0);
-    if (leader && this.sim.chaos) this.changeMembership(leader);
+    if (leader && this.sim.chaos && !this.sim.steady) this.changeMembership(leader);
   }
 
   /** A node whose removal is committed (canonical history) is shut down for good, after a while. */
