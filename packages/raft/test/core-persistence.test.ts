@@ -79,4 +79,58 @@ describe('restart', () => {
     expect(s.conf.voters).toEqual(['a', 'b', 'c']);
     expect(core.confIndex()).toBe(10);
   });
+
+  // The driver writes the hard state after the log append: a crash between them keeps
+  // entries of a term the saved hard state never reached.
+  const restart = (
+    log: MemoryLog,
+    hardState: { term: number; vote: string; commit: number },
+    voters: string[],
+  ) =>
+    new SimRaftCore({
+      id: 'a',
+      log,
+      hardState,
+      applied: 0,
+      bootstrapVoters: voters,
+      electionTicks: 10,
+      heartbeatTicks: 1,
+      random: () => 0.5,
+    });
+  const bootstrapEntries = (voters: string[]): Entry[] =>
+    voters.flatMap((node, i) => [
+      conf(2 * i + 1, 1, { type: 'add-learner', node }),
+      conf(2 * i + 2, 1, { type: 'promote', node }),
+    ]);
+  const tickUntil = (core: SimRaftCore, done: () => boolean) => {
+    for (let i = 0; i < 100 && !done(); i++) core.tick();
+  };
+
+  it('a restart whose saved term is below its log’s last term takes that term, so it never campaigns in it', () => {
+    // The bootstrap's entries (term 1) are durable, its hard state (term 1, commit 6) was lost.
+    const log = new MemoryLog();
+    log.append(bootstrapEntries(['a', 'b', 'c']));
+    const core = restart(log, { term: 0, vote: '', commit: 0 }, ['a', 'b', 'c']);
+    expect([core.status().term, core.currentVote()]).toEqual([1, '']);
+    const saved = core.ready();
+    expect(saved.hardState?.term).toBe(1);
+    core.advance(saved);
+    tickUntil(core, () => core.status().role !== 'follower');
+    const campaign = core.ready().messages.filter((m) => m.type === 'pre-vote');
+    // Term 1 is the bootstrap's: the first election is for term 2 (asked of b only: the
+    // entry promoting c is the last in the log, not known committed).
+    expect(campaign.map((m) => `${m.to}@${m.term}`)).toEqual(['b@2']);
+  });
+
+  it('a single voter that led a term before its hard state was written leads the next term after a restart', () => {
+    const log = new MemoryLog();
+    log.append(bootstrapEntries(['a']));
+    // It led term 5: its no-op landed, the hard state (term 5, vote a) did not.
+    log.append([{ index: 3, term: 5, type: 'normal', data: new Uint8Array(0) }]);
+    const core = restart(log, { term: 4, vote: 'a', commit: 2 }, ['a']);
+    expect([core.status().term, core.currentVote()]).toEqual([5, '']);
+    tickUntil(core, () => core.status().role === 'leader');
+    expect(core.status().term).toBe(6);
+    expect(core.termAt(core.lastIndex())).toBe(6);
+  });
 });

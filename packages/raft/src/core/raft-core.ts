@@ -207,6 +207,7 @@ export class RaftCore {
     } else {
       this.loadConfFromLog();
     }
+    this.catchUpTermWithLog();
     this.resetTimers();
   }
 
@@ -1102,6 +1103,23 @@ export class RaftCore {
     }
     this.appendToLog(entries.slice(written));
     this.commitTo(entries.length);
+  }
+
+  /**
+   * A saved term below the log's last term is raised to it, with no vote. The driver writes
+   * the hard state after the log append, so a crash between them keeps entries of a term the
+   * hard state never reached (the bootstrap's term 1 over a saved term 0; the no-op of a
+   * single voter that led before its hard state was written). Campaigning in that term would
+   * lead it again, and entries of the earlier leadership would pass for entries of the new
+   * one (ReadIndex trusts a commit index whose entry has the leader's term). No vote is
+   * forgotten: a vote leaves only once durable, so none was sent above the saved term; and
+   * no candidate in that term gets ours, as a node holding an entry of it has that term.
+   */
+  private catchUpTermWithLog(): void {
+    const lastTerm = this.log.lastTerm();
+    if (this.term >= lastTerm) return;
+    this.term = lastTerm;
+    this.vote = '';
   }
 
   /**

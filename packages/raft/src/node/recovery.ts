@@ -14,7 +14,8 @@ import { splitHeader } from './snapshot-data.js';
  *  - a state machine behind the log's snapshot is restored from the snapshot file;
  *  - commit = max(saved commit, applied index), at most the last index: what the
  *    state machine applied was committed; the core then also takes every
- *    conf-change entry followed by another in the log as committed.
+ *    conf-change entry followed by another in the log as committed, and raises
+ *    a saved term below the log's last term to it.
  */
 export async function recover(
   options: RaftDriverOptions,
