@@ -2,6 +2,7 @@
 // treats as durable, and what a restart infers from the log.
 import { describe, expect, it } from 'vitest';
 import { encodeConfChange } from '../src/core/conf-change.js';
+import { NotLeaderError } from '../src/core/errors.js';
 import { MemoryLog } from '../src/core/memory-log.js';
 import { ManualCluster, message } from '../src/sim/manual-cluster.js';
 import { SimRaftCore } from '../src/sim/sim-core.js';
@@ -102,8 +103,16 @@ describe('restart', () => {
       conf(2 * i + 1, 1, { type: 'add-learner', node }),
       conf(2 * i + 2, 1, { type: 'promote', node }),
     ]);
-  const tickUntil = (core: SimRaftCore, done: () => boolean) => {
-    for (let i = 0; i < 100 && !done(); i++) core.tick();
+  /** Ticks `core`, writing each Ready's entries to `log` and advancing, until `done()`. */
+  const runUntil = (core: SimRaftCore, log: MemoryLog, done: () => boolean) => {
+    for (let i = 0; i < 100 && !done(); i++) {
+      core.tick();
+      while (!done() && core.hasReady()) {
+        const rd = core.ready();
+        log.append(rd.entries);
+        core.advance(rd);
+      }
+    }
   };
 
   it('a restart whose saved term is below its log’s last term takes that term, so it never campaigns in it', () => {
@@ -115,22 +124,41 @@ describe('restart', () => {
     const saved = core.ready();
     expect(saved.hardState?.term).toBe(1);
     core.advance(saved);
-    tickUntil(core, () => core.status().role !== 'follower');
+    for (let i = 0; i < 100 && core.status().role === 'follower'; i++) core.tick();
     const campaign = core.ready().messages.filter((m) => m.type === 'pre-vote');
     // Term 1 is the bootstrap's: the first election is for term 2 (asked of b only: the
     // entry promoting c is the last in the log, not known committed).
     expect(campaign.map((m) => `${m.to}@${m.term}`)).toEqual(['b@2']);
   });
 
-  it('a single voter that led a term before its hard state was written leads the next term after a restart', () => {
+  it('a restart whose log ends in a term its hard state never reached leads the next term', () => {
     const log = new MemoryLog();
     log.append(bootstrapEntries(['a']));
-    // It led term 5: its no-op landed, the hard state (term 5, vote a) did not.
+    // A no-op of term 5 landed, the hard state (term 5, vote a) did not.
     log.append([{ index: 3, term: 5, type: 'normal', data: new Uint8Array(0) }]);
     const core = restart(log, { term: 4, vote: 'a', commit: 2 }, ['a']);
     expect([core.status().term, core.currentVote()]).toEqual([5, '']);
-    tickUntil(core, () => core.status().role === 'leader');
+    runUntil(core, log, () => core.status().role === 'leader');
     expect(core.status().term).toBe(6);
     expect(core.termAt(core.lastIndex())).toBe(6);
+  });
+
+  it('a single voter leads only once its own vote is durable: a crash before leaves no entry of that term', () => {
+    const log = new MemoryLog();
+    log.append([...bootstrapEntries(['a']), conf(3, 1, { type: 'add-learner', node: 'b' })]);
+    const core = restart(log, { term: 1, vote: '', commit: 3 }, ['a']);
+    core.advance(core.ready());
+    for (let i = 0; i < 100 && core.status().role !== 'candidate'; i++) core.tick();
+    const vote = core.ready();
+    expect(vote.hardState).toMatchObject({ term: 2, vote: 'a' });
+    // Until the vote is written it is a candidate: it appends nothing and sends nothing of
+    // term 2 (a crash now restarts it at term 1, to lead term 2 with other entries).
+    expect(core.status().role).toBe('candidate');
+    expect(vote.entries).toEqual([]);
+    expect(vote.messages.filter((m) => m.to === 'b')).toEqual([]);
+    expect(() => core.propose(bytes('P1'))).toThrow(NotLeaderError);
+    core.advance(vote);
+    expect(core.status()).toMatchObject({ role: 'leader', term: 2 });
+    expect(core.ready().entries.map((e) => `${e.index}/t${e.term}`)).toEqual(['4/t2']);
   });
 });

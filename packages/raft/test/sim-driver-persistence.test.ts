@@ -226,3 +226,57 @@ describe('the configuration a restart uses is at most one change behind the log 
     await restartAfterGrowth();
   });
 });
+
+/**
+ * A single voter a with a learner b; a's hard-state writes are held across two restarts.
+ * Leading in the step it votes for itself, a would lead term T with its no-op landed and
+ * its vote not; restart at T (its log's last term) with that write held; lead T+1 while
+ * it is in flight, so its first Ready as leader writes and sends the no-op and P1 of T+1;
+ * and, crashing before T+1 is written, restart at T and lead T+1 again, with P2 at P1's
+ * index and term. Leading only once its vote is durable, a never leads a term twice.
+ */
+async function singleVoterLeadsAgain(bug?: InjectedBug): Promise<void> {
+  const c = new DriverCluster(['a'], bug ? { bug } : {});
+  const a = c.sim('a');
+  const leads = () => a.running && c.core('a').status().role === 'leader';
+  await c.until('a to lead', leads);
+  c.join('b');
+  const added = c.core('a').lastIndex() + 1;
+  c.node('a').addMember('b', 'b', 'b', { learnerOnly: true }).catch(ignore);
+  await c.until('b to hold the log', () => (c.sim('b').log?.lastIndex() ?? 0) >= added);
+  const restartHoldingHardState = async () => {
+    c.crashNode('a');
+    c.release('a');
+    c.restart('a');
+    c.hold('a', ['hard-state']);
+    await c.run(400);
+  };
+  await restartHoldingHardState();
+  await restartHoldingHardState();
+  if (leads()) c.node('a').propose(bytes('P1')).catch(ignore);
+  // The held hard state lands; what a writes next stays in flight.
+  const held = a.disk.hardState;
+  c.release('a');
+  await c.until('the held hard state to land', () => a.disk.hardState !== held);
+  c.hold('a', ['log', 'hard-state']);
+  await c.run(50);
+  c.crashNode('a');
+  c.release('a');
+  c.restart('a');
+  await c.until('a to lead', leads);
+  const p2 = c.core('a').lastIndex() + 1;
+  c.node('a').propose(bytes('P2')).catch(ignore);
+  // b applies what a committed (every apply is checked against the canonical history).
+  await c.until('b to apply P2', () => c.applied('b', p2) !== undefined);
+  expect(c.applied('b', p2)).toBe(c.applied('a', p2));
+}
+
+describe('a candidate counts its own vote once it is durable', () => {
+  it('with a single voter leading before its vote is written, it leads a term twice: log matching breaks', async () => {
+    expect(await violation(() => singleVoterLeadsAgain('lead-before-vote-durable'))).toBe('log-matching');
+  });
+
+  it('as shipped, a single voter leads only once its vote is written, and the learner follows it', async () => {
+    await singleVoterLeadsAgain();
+  });
+});

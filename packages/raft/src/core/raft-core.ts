@@ -161,6 +161,8 @@ export class RaftCore {
   private needsBroadcast = false;
   /** A leader whose own removal committed: it only announces the commit and hands leadership over. */
   private removedLeader = false;
+  /** A candidate whose own vote wins (the only voter): it leads once that vote is durable (advance). */
+  private winsWhenVoteDurable = false;
 
   private msgs: Message[] = [];
   private persistedMsgs: Message[] = [];
@@ -392,6 +394,10 @@ export class RaftCore {
     const lastApplied = rd.committedEntries.at(-1);
     if (lastApplied) this.log.appliedTo(lastApplied.index);
     if (this.role === 'leader' && last && this.maybeCommit()) this.bcastAppend();
+    if (this.winsWhenVoteDurable && rd.hardState?.term === this.term && rd.hardState.vote === this.id) {
+      this.winsWhenVoteDurable = false;
+      this.becomeLeader();
+    }
   }
 
   // ---------------------------------------------------------------- queries
@@ -563,6 +569,7 @@ export class RaftCore {
     this.progress.clear();
     this.leadTransferee = '';
     this.removedLeader = false;
+    this.winsWhenVoteDurable = false;
     this.reads.clear();
     this.uncommitted = [];
     this.uncommittedBytes = 0;
@@ -643,7 +650,8 @@ export class RaftCore {
     }
     if (this.recordVote(this.id, true) === 'won') {
       if (kind === 'pre-election') this.campaign('election');
-      else this.becomeLeader();
+      else if (this.ownVoteCountsBeforeDurable()) this.becomeLeader();
+      else this.winsWhenVoteDurable = true;
       return;
     }
     const lastIndex = this.log.lastIndex();
@@ -659,6 +667,16 @@ export class RaftCore {
         ...(kind === 'transfer' ? { context: TRANSFER_CONTEXT } : {}),
       });
     }
+  }
+
+  /**
+   * A vote counts once it is durable, the candidate's own too: a single voter that led
+   * before its term and vote were written could, after a crash, lead that term again and
+   * write other entries at indexes of that term it already wrote (and sent to learners).
+   * The others' votes arrive only after our vote requests, which wait for our vote.
+   */
+  protected ownVoteCountsBeforeDurable(): boolean {
+    return false;
   }
 
   private recordVote(from: NodeId, granted: boolean): 'won' | 'lost' | 'pending' {
@@ -1108,10 +1126,10 @@ export class RaftCore {
   /**
    * A saved term below the log's last term is raised to it, with no vote. The driver writes
    * the hard state after the log append, so a crash between them keeps entries of a term the
-   * hard state never reached (the bootstrap's term 1 over a saved term 0; the no-op of a
-   * single voter that led before its hard state was written). Campaigning in that term would
-   * lead it again, and entries of the earlier leadership would pass for entries of the new
-   * one (ReadIndex trusts a commit index whose entry has the leader's term). No vote is
+   * hard state never reached (the bootstrap's term-1 entries over a saved term 0; entries a
+   * leader of a newer term sent). Campaigning in that term, the node could lead it while
+   * holding entries of it it did not write, which would pass for entries of its leadership
+   * (ReadIndex trusts a commit index whose entry has the leader's term). No vote is
    * forgotten: a vote leaves only once durable, so none was sent above the saved term; and
    * no candidate in that term gets ours, as a node holding an entry of it has that term.
    */

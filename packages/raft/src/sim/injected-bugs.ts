@@ -15,7 +15,8 @@ export type InjectedBug =
   | 'leader-counts-unsynced'
   | 'forget-conf-commit'
   | 'rewrite-durable-prefix'
-  | 'hard-state-with-log';
+  | 'hard-state-with-log'
+  | 'lead-before-vote-durable';
 
 export const INJECTED_BUGS: readonly InjectedBug[] = [
   'commit-previous-term',
@@ -25,6 +26,7 @@ export const INJECTED_BUGS: readonly InjectedBug[] = [
   'forget-conf-commit',
   'rewrite-durable-prefix',
   'hard-state-with-log',
+  'lead-before-vote-durable',
 ];
 
 /** §5.4.2 broken: commits an entry of a previous term by counting its replicas (Figure 8). */
@@ -54,6 +56,13 @@ class TruncateOnStaleAppendCore extends SimRaftCore {
 class LeaderCountsUnsyncedCore extends SimRaftCore {
   protected override selfDurableIndex(): number {
     return this.lastIndex();
+  }
+}
+
+/** A single voter leads in the step it votes for itself, before that vote is durable. */
+class LeadBeforeVoteDurableCore extends SimRaftCore {
+  protected override ownVoteCountsBeforeDurable(): boolean {
+    return true;
   }
 }
 
@@ -114,6 +123,8 @@ export function makeCore(options: RaftCoreOptions, bug: InjectedBug | undefined)
       return new ForgetConfCommitCore(options);
     case 'rewrite-durable-prefix':
       return new RewriteDurablePrefixCore(options);
+    case 'lead-before-vote-durable':
+      return new LeadBeforeVoteDurableCore(options);
     default:
       return new SimRaftCore(options);
   }
