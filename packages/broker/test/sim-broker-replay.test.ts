@@ -104,3 +104,17 @@ describe('broker simulation findings: a replica that holds no address for the le
     });
   }
 });
+
+describe('broker simulation findings: a publish answered after the last look', () => {
+  it('seed 6560: the calm phase waits for every publish still retrying before it checks', async () => {
+    // A publish sent during the chaos, retried into the calm phase, created message 150 at
+    // 11,040 ms; the calm phase had already found nothing pending at 11,000 ms and ended,
+    // so the checker reported 150 acknowledged, never delivered, and gone.
+    const r = await runBrokerSeed({ seed: 6560, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS });
+    expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
+    const k100 = r.history.publishes.filter((p) => p.key === 'k100' && p.answer);
+    expect(k100.length).toBeGreaterThan(0);
+    const id = k100[0]!.answer!.id;
+    expect(r.history.deliveries.some((d) => d.id === id)).toBe(true);
+  });
+});

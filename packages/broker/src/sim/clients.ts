@@ -29,6 +29,11 @@ export interface ClientWorld {
   readonly nodes: ReadonlyMap<NodeId, SimBrokerNode>;
   /** Chaos over: consumers ack everything. */
   calm: boolean;
+  /**
+   * Publish calls whose promise has not settled, and publishes still retrying: the calm
+   * phase ends only once none is left, so no message is acknowledged after the last look.
+   */
+  publishing: number;
 }
 
 /** Runs `call` and records its answer whenever it comes; `onDone` runs at the answer or the timeout. */
@@ -86,15 +91,34 @@ export function producePublish(w: ClientWorld, n: number, hint?: NodeId, tries =
   const key = `k${n}`;
   const delayMs = w.rng.chance(0.3) ? 0 : w.rng.int(1, 5_000);
   const ttlMs = w.rng.chance(0.1) ? w.rng.int(500, 4_000) : 0;
+  let retrying = true;
+  const stopRetrying = (): void => {
+    if (retrying) w.publishing--;
+    retrying = false;
+  };
+  w.publishing++;
   const attempt = (left: number, to: NodeId | undefined): void => {
     const node = pickNode(w, to);
-    if (!node || left === 0) return;
+    if (!node || left === 0 || !retrying) {
+      stopRetrying();
+      return;
+    }
     const call = { key, invokedAtMs: w.sched.nowMs, ttlMs } as (typeof w.history.publishes)[number];
     w.history.publishes.push(call);
+    w.publishing++;
     timed(
       w,
-      () => publish(node.ctx, [{ topic: TOPIC, payload: Buffer.from(key), key, delayMs, ttlMs }], `p${n}`),
+      () => {
+        const p = publish(
+          node.ctx,
+          [{ topic: TOPIC, payload: Buffer.from(key), key, delayMs, ttlMs }],
+          `p${n}`,
+        );
+        p.finally(() => w.publishing--).catch(() => undefined);
+        return p;
+      },
       (results) => {
+        stopRetrying();
         const r = results[0]!;
         call.answeredAtMs = w.sched.nowMs;
         call.answer = { id: r.id, dueAtMs: r.dueAtMs, deduplicated: r.deduplicated };

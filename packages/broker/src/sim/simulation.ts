@@ -71,7 +71,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const schedules = o.schedules ?? true;
   const cluster = new SimCluster(sched, rng, faultsNow, history, bugs, o.nodes, schedules);
   const nodes = cluster.nodes;
-  const w: ClientWorld = { sched, rng, history, nodes, calm: false };
+  const w: ClientWorld = { sched, rng, history, nodes, calm: false, publishing: 0 };
   const stats = { events: 0, partitions: 0, jumps: 0, transfers: 0, published: 0, scheduleMessages: 0 };
   const leader = (): SimBrokerNode | undefined => cluster.leader();
   const ids = cluster.members;
@@ -215,7 +215,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     if (!l || ids.some((id) => !nodes.has(id))) continue;
     present = await pendingAt(l);
     const applied = new Set(ids.map((id) => nodes.get(id)?.ctx.node.status().applied));
-    if (present.size === 0 && applied.size === 1) break;
+    if (present.size === 0 && applied.size === 1 && w.publishing === 0) break;
   }
   if (schedules) {
     // Schedules keep proposing fires: stop them and let every replica apply the last entry, so
