@@ -396,7 +396,8 @@ export class RaftCore {
     if (this.role === 'leader' && last && this.maybeCommit()) this.bcastAppend();
     if (this.winsWhenVoteDurable && rd.hardState?.term === this.term && rd.hardState.vote === this.id) {
       this.winsWhenVoteDurable = false;
-      this.becomeLeader();
+      // Counted again under the configuration of now; one that gained voters waits for a new election.
+      if (this.role === 'candidate' && this.recordVote(this.id, true) === 'won') this.becomeLeader();
     }
   }
 
