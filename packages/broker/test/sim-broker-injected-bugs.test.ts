@@ -57,6 +57,13 @@ describe('the broker simulation catches injected bugs', () => {
     await expectCleanWithoutBug(options);
   }, 300_000);
 
+  it('a dispatcher starting lease rounds late breaks calm-deliveries-timely, every message still delivered', async () => {
+    const { result, options } = await firstFailure('late-round');
+    expect(result.violation?.rule).toBe('calm-deliveries-timely');
+    expect(result.violation?.message).toMatch(/ms late$/);
+    await expectCleanWithoutBug(options);
+  }, 300_000);
+
   it('occurrences published with the cursor kept in leader memory break schedule-exactly-once', async () => {
     const { result, options } = await firstFailure('fire-as-publish');
     expect(result.violation?.rule).toBe('schedule-exactly-once');

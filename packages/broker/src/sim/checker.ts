@@ -1,6 +1,6 @@
 /**
  * The total-queue checker: reads a run's History and the final state and
- * reports the first violation of the six rules (docs/guarantees.md):
+ * reports the first violation of the seven rules (docs/guarantees.md and README.md):
  *  1. acknowledged-publish-ends-as-answered: every acknowledged message ends
  *     delivered and acked, cancelled, expired or dead-lettered, and nothing is
  *     delivered after an ack was answered OK;
@@ -9,8 +9,10 @@
  *     the new due time after RESCHEDULED;
  *  4. attempts-never-decrease: a new lease of a message never carries a lower attempt;
  *  5. lapsed-tag-settles-nothing / ids-unique-increasing;
- *  6. replicas-converge-and-deliver: equal state digests, nothing left pending.
- * The seventh, schedule-exactly-once, reads the final leader (schedules.ts).
+ *  6. replicas-converge-and-deliver: equal state digests, nothing left pending;
+ *  7. calm-deliveries-timely: once every fault has healed, a message due at least
+ *     CALM_GRACE_MS later reaches a consumer within TIMELY_MS of its due time.
+ * The eighth, schedule-exactly-once, reads the final leader (schedules.ts).
  */
 import type { ControlCall, DeliveryRecord, History } from './history.js';
 
@@ -30,10 +32,29 @@ export interface FinalState {
   readonly maxAttempts: number;
   /** The final leader's stamp. */
   readonly endLeaderMs: number;
+  /** True time the faults healed (the calm phase began). */
+  readonly calmFromMs: number;
+  /**
+   * A leader's clock minus true time is within [epochMs, epochMs + skew]: a due time by
+   * any leader's clock is at most `dueAtMs - epochMs` in true time.
+   */
+  readonly epochMs: number;
 }
 
+/** Time after the healing for restarts and elections, before the timeliness rule applies. */
+export const CALM_GRACE_MS = 3_000;
+/** How late, in true time, a message due in the calm phase may reach a consumer. */
+export const TIMELY_MS = 500;
+
 export function check(h: History, end: FinalState): Violation | undefined {
-  return checkIds(h) ?? checkDeliveries(h) ?? checkSettles(h) ?? checkEnds(h, end) ?? checkConvergence(end);
+  return (
+    checkIds(h) ??
+    checkDeliveries(h) ??
+    checkSettles(h) ??
+    checkEnds(h, end) ??
+    checkConvergence(end) ??
+    checkTimely(h, end)
+  );
 }
 
 function checkIds(h: History): Violation | undefined {
@@ -226,4 +247,31 @@ function checkConvergence(end: FinalState): Violation | undefined {
     rule: 'replicas-converge-and-deliver',
     message: `state digests differ (digest@applied): ${[...end.digests].map(([n, d]) => `${n}=${d.slice(0, 12)}@${end.applied.get(n)}`).join(' ')}`,
   };
+}
+
+/**
+ * With no faults left, nothing should hold a due message back: a message acknowledged
+ * before it falls due, due at least CALM_GRACE_MS after the healing, with no TTL and no
+ * cancel or reschedule, reaches a consumer (its first delivery, held ahead or not) at most
+ * TIMELY_MS after its due time. A stall of the dispatcher (a queue left behind its cursor,
+ * a timer armed late) breaks this rule while every message is still delivered in the end.
+ */
+function checkTimely(h: History, end: FinalState): Violation | undefined {
+  const controlled = new Set(h.controls.map((c) => c.id));
+  const firstAt = new Map<bigint, number>();
+  for (const d of h.deliveries) if (!firstAt.has(d.id)) firstAt.set(d.id, d.atMs);
+  for (const [id, pub] of h.acknowledged()) {
+    if (!pub.answer || pub.ttlMs > 0 || controlled.has(id)) continue;
+    const dueMs = pub.answer.dueAtMs - end.epochMs;
+    if (dueMs < end.calmFromMs + CALM_GRACE_MS || (pub.answeredAtMs ?? dueMs) > dueMs) continue;
+    const at = firstAt.get(id);
+    if (at !== undefined && at > dueMs + TIMELY_MS) {
+      return {
+        rule: 'calm-deliveries-timely',
+        id,
+        message: `${pub.key} due by ${dueMs} (true time, healed at ${end.calmFromMs}) first reached a consumer at ${at}, ${at - dueMs} ms late`,
+      };
+    }
+  }
+  return undefined;
 }

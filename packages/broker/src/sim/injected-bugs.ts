@@ -21,6 +21,7 @@ export const INJECTED_BUGS = [
   'reschedule-answer',
   'ack-lapsed-tag',
   'fire-as-publish',
+  'late-round',
 ] as const;
 export type InjectedBug = (typeof INJECTED_BUGS)[number];
 
@@ -52,6 +53,25 @@ function pushEarly(dispatcher: Dispatcher, clock: Clock): void {
       touched.add(item.consumer);
     }
     for (const c of touched) this.drain(c, now);
+  };
+}
+
+/** How late the `late-round` dispatcher starts a queue's lease round after its next entry is due. */
+const LATE_MS = 1_500;
+
+/** The private part of the dispatcher the `late-round` bug wraps. */
+interface RoundTiming {
+  heap: { get(q: bigint): number | undefined };
+  roundAllowedAtMs(q: bigint, now: number): number;
+}
+
+/** Starts each queue's lease round LATE_MS after its next entry is due (a timer armed late). */
+function roundLate(dispatcher: Dispatcher): void {
+  const d = dispatcher as unknown as RoundTiming;
+  const shipped = d.roundAllowedAtMs;
+  d.roundAllowedAtMs = function (this: RoundTiming, q: bigint, now: number) {
+    const due = this.heap.get(q);
+    return Math.max(shipped.call(this, q, now), due === undefined ? now : due + LATE_MS);
   };
 }
 
@@ -150,6 +170,8 @@ export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
       return {};
     case 'early-push':
       return { dispatcher: pushEarly };
+    case 'late-round':
+      return { dispatcher: roundLate };
     case 'ack-in-memory':
       return { proposer: AckInMemoryProposer };
     case 'reschedule-answer':

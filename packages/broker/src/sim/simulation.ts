@@ -190,6 +190,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
 
   await runUntil(o.chaosMs);
   // Heal, restart, calm: every fault ends and consumers ack everything.
+  const calmFromMs = sched.nowMs;
   heal();
   Object.assign(faultsNow, { lossRate: 0, dupRate: 0, maxDelayMs: 10, stragglerRate: 0 });
   w.calm = true;
@@ -248,6 +249,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
           applied,
           maxAttempts: MAX_ATTEMPTS,
           endLeaderMs: l.ctx.proposer.nowMs(),
+          calmFromMs,
+          epochMs: SIM_EPOCH_MS,
         }) ?? (schedules ? await checkSchedules(l, stats) : undefined));
   stats.published = history.acknowledged().size;
   history.note(sched.nowMs, `end ${[...digests].map(([n, d]) => `${n}=${d.slice(0, 12)}`).join(' ')}`);
