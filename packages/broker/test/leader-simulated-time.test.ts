@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type Consumer,
   Dispatcher,
+  type DispatcherOptions,
   discardLeaderMetrics,
   heldAheadSchedule,
   JANITOR_INTERVAL_MS,
@@ -118,7 +119,7 @@ function leaderOn(
   h: Harness,
   raft: { propose(data: Uint8Array): Promise<unknown> },
   clock: ManualClock,
-  extra: { leaseRoundBudget?: number } = {},
+  extra: Partial<Pick<DispatcherOptions, 'leaseRoundBudget' | 'reader'>> = {},
 ): Dispatcher {
   const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
   const dispatcher = new Dispatcher({
@@ -211,21 +212,7 @@ describe('the leader layer on a manual clock', () => {
       onRead?.();
       return read;
     };
-    const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
-    const dispatcher = new Dispatcher({
-      reader,
-      proposer,
-      metrics: discardLeaderMetrics,
-      log,
-      clock,
-      maxLeaseBatch: 100,
-      leaseAheadMs: 2_000,
-      maxLeaseRoundsInFlight: 4,
-      pushAheadMs: 250,
-    });
-    h.sm.onDue = (changes) => {
-      for (const ch of changes) dispatcher.noteDue(ch.queueHash, ch.dueAtMs, ch.lapse === true);
-    };
+    const dispatcher = leaderOn(h, raft, clock, { reader });
     const got: pb.Delivery.$Properties[][] = [];
     await dispatcher.start();
     const c = consumer(dispatcher, h.sm.reader.queueHash('t', 'default'), got);
