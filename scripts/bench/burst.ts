@@ -12,6 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import {
   DeliveryLedger,
+  eventLoopLag,
   fmt,
   load1,
   newClient,
@@ -98,6 +99,7 @@ export async function run(args: string[]): Promise<void> {
     // included), not over the idle wait for it.
     await sleep(Math.max(0, dueSecond - CPU_LEAD_MS - Date.now()));
     const cpu = serverCpu(cluster);
+    await eventLoopLag(await cluster.leader()); // resets the node's event-loop histogram
     console.error(`burst: servers' CPU counted from now, ${CPU_LEAD_MS} ms before the due second`);
     // This process's own loop (every consumer, the probe's too, runs here): its delays are in every lateness.
     const clientLag = monitorEventLoopDelay({ resolution: 1 });
@@ -108,6 +110,8 @@ export async function run(args: string[]): Promise<void> {
     if (probe) await probeLedger.waitFor(PROBE_MESSAGES, 5_000);
     await sleep(1_000);
     const leaderNode = await cluster.leader();
+    // First: every scrape of /metrics resets the event-loop histogram.
+    const leaderLag = await eventLoopLag(leaderNode);
     const serverLateness = await serverHistogram(leaderNode, 'fermata_delivery_lateness_ms');
     const fsync = await serverHistogram(leaderNode, 'fermata_fsync_duration_ms');
     await Promise.all([...subs, ...(probeSub ? [probeSub] : [])].map((s) => s.close()));
@@ -137,6 +141,7 @@ export async function run(args: string[]): Promise<void> {
       server_cpu_us_per_msg: cpuUsed.us_per_msg,
       server_cpu_ms_per_node: cpuUsed.per_node_ms,
       server_cpu_us_per_msg_by_thread: cpuUsed.us_per_msg_by_thread,
+      leader_event_loop_lag_ms: leaderLag,
       client_event_loop_lag_ms: {
         p99: round(clientLag.percentile(99) / 1e6, 1),
         max: round(clientLag.max / 1e6, 1),
