@@ -175,7 +175,8 @@ export async function run(args: string[]): Promise<void> {
       summary(
         `probe ${PROBE_MESSAGES} msgs in another topic due 1-2 s after the burst's second: lateness ${fmt(probeLateness)}; ` +
           `delivered ${probeLedger.delivered}, lost ${probeLedger.lost()}, early ${probeLedger.early}; ` +
-          `the burst consumers' process: event-loop lag p99 ${record.client_event_loop_lag_ms.p99} ms, max ${record.client_event_loop_lag_ms.max} ms`,
+          `the burst consumers' process: event-loop lag p99 ${record.client_event_loop_lag_ms.p99} ms, max ${record.client_event_loop_lag_ms.max} ms; ` +
+          `the leader's: p99 ${leaderLag?.p99 ?? '?'} ms, max ${leaderLag?.max ?? '?'} ms`,
       );
     printTargets('burst', targets);
   } finally {
