@@ -230,9 +230,10 @@ class Reader implements ReadView {
       ...(this.snap ? { snapshot: this.snap } : {}),
     });
     let visited = 0;
+    let chunkSize = Math.max(1, Math.min(options.firstChunk ?? SCAN_CHUNK, SCAN_CHUNK));
     try {
-      for (;;) {
-        const chunk = await iterator.nextv(Math.min(SCAN_CHUNK, limit - visited));
+      for (; ; chunkSize = Math.min(chunkSize * 2, SCAN_CHUNK)) {
+        const chunk = await iterator.nextv(Math.min(chunkSize, limit - visited));
         if (chunk.length === 0) return visited;
         for (const [key, value] of chunk) {
           visited++;

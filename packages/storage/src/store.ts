@@ -26,6 +26,12 @@ export interface ScanOptions extends Range {
   readonly reverse?: boolean;
   /** Most entries visited; absent = no limit. */
   readonly limit?: number;
+  /**
+   * Entries the engine reads ahead at first, for a visitor expected to stop
+   * early (each read-ahead entry is copied out of the engine whether visited or
+   * not); later reads double up to the store's own page. Absent = that page.
+   */
+  readonly firstChunk?: number;
 }
 
 /** Return `false` to stop the scan early. */

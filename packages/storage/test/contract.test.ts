@@ -112,6 +112,27 @@ for (const engine of ['leveldb', 'memory'] as EngineName[]) {
       expect(await store.scan({ limit: 0 }, () => undefined)).toBe(0);
     });
 
+    it('visits the same entries in the same order whatever it reads ahead at first', async () => {
+      await store.batch(
+        Array.from({ length: 3000 }, (_, i) => ({
+          type: 'put' as const,
+          key: b(i >> 8, i & 0xff),
+          value: b(i & 0xff),
+        })),
+        { sync: false },
+      );
+      const all = await collect(store);
+      expect(all).toHaveLength(3000);
+      for (const firstChunk of [1, 7, 256, 5000]) {
+        expect(await collect(store, { firstChunk })).toEqual(all);
+        expect(await collect(store, { firstChunk, reverse: true, limit: 1500 })).toEqual(
+          all.slice(1500).reverse(),
+        );
+        let n = 0;
+        expect(await store.scan({ firstChunk }, () => ++n < 600)).toBe(600);
+      }
+    });
+
     it('reads many keys in one call, in key order given, undefined where absent, snapshots included', async () => {
       await store.batch(
         [
