@@ -114,7 +114,8 @@ export async function run(args: string[]): Promise<void> {
     const leaderLag = await eventLoopLag(leaderNode);
     const serverLateness = await serverHistogram(leaderNode, 'fermata_delivery_lateness_ms');
     const fsync = await serverHistogram(leaderNode, 'fermata_fsync_duration_ms');
-    await Promise.all([...subs, ...(probeSub ? [probeSub] : [])].map((s) => s.close()));
+    await Promise.all(subs.map((s) => s.close()));
+    const probeLag = await probeSub?.close();
     const lateness = ledger.lateness();
     const probeLateness = probeLedger.lateness();
     const record = {
@@ -156,6 +157,8 @@ export async function run(args: string[]): Promise<void> {
             probe_delivered: probeLedger.delivered,
             probe_lost: probeLedger.lost(),
             probe_early: probeLedger.early,
+            // The probe consumer's own process: its timers release the deliveries held ahead.
+            probe_consumer_event_loop_lag_ms: probeLag,
           }
         : {}),
     };
@@ -175,7 +178,8 @@ export async function run(args: string[]): Promise<void> {
       summary(
         `probe ${PROBE_MESSAGES} msgs in another topic due 1-2 s after the burst's second: lateness ${fmt(probeLateness)}; ` +
           `delivered ${probeLedger.delivered}, lost ${probeLedger.lost()}, early ${probeLedger.early}; ` +
-          `the burst consumers' process: event-loop lag p99 ${record.client_event_loop_lag_ms.p99} ms, max ${record.client_event_loop_lag_ms.max} ms; ` +
+          `the probe consumer's process: event-loop lag p99 ${probeLag?.p99 ?? '?'} ms, max ${probeLag?.max ?? '?'} ms; ` +
+          `the burst consumers' process: p99 ${record.client_event_loop_lag_ms.p99} ms, max ${record.client_event_loop_lag_ms.max} ms; ` +
           `the leader's: p99 ${leaderLag?.p99 ?? '?'} ms, max ${leaderLag?.max ?? '?'} ms`,
       );
     printTargets('burst', targets);
@@ -193,7 +197,8 @@ async function probeConsumer(
   endpoints: readonly string[],
   topic: string,
   ledger: DeliveryLedger,
-): Promise<{ close(): Promise<void> }> {
+): Promise<{ close(): Promise<{ p99: number; max: number } | undefined> }> {
+  let lag: { p99: number; max: number } | undefined;
   const child = spawn(
     process.execPath,
     [
@@ -207,22 +212,30 @@ async function probeConsumer(
     ],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // 'close', not 'exit': after its stdout's last line (the lag) was read.
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const ready = new Promise<void>((resolve, reject) => {
     child.once('exit', (code) =>
       reject(new Error(`the probe consumer exited (${code}) before it subscribed`)),
     );
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (line === 'ready') return resolve();
+      if (line.startsWith('lag ')) {
+        const [p99, max] = line.slice(4).split(' ').map(Number);
+        lag = { p99: round(p99!, 1), max: round(max!, 1) };
+        return;
+      }
       const [seq, at] = line.split(' ').map(Number);
       ledger.receive(seq!, at!);
     });
   });
   await ready;
   return {
+    /** Ends the subscription; answers the consumer process's own event-loop lag (ms). */
     async close() {
       child.stdin!.end();
       await exited;
+      return lag;
     },
   };
 }

@@ -2,7 +2,9 @@
 // out the event-loop stalls of the burst's consumers in the benchmark process.
 //   node --conditions=fermata-source --import tsx scripts/bench/probe-consumer.ts <topic> <prefetch> <endpoint>...
 // Prints `ready` once subscribed, then one line `<seq> <receivedAtMs>` per message (acked
-// manually); ends its subscription on stdin's end.
+// manually); ends its subscription on stdin's end, then prints `lag <p99> <max>`: its own
+// event-loop lag (ms) since it subscribed, which delays the SDK's release of held deliveries.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { FermataClient, silentLogger } from '@fermata/sdk';
 import { seqOf } from './cluster.js';
 
@@ -18,9 +20,13 @@ const sub = client.subscribe(topic, { prefetch, concurrency: prefetch, mode: 'ma
   await m.ack();
 });
 while (!sub.connected) await new Promise((r) => setTimeout(r, 20));
+const lag = monitorEventLoopDelay({ resolution: 1 });
+lag.enable();
 process.stdout.write('ready\n');
 process.stdin.resume();
 process.stdin.on('end', () => {
+  lag.disable();
+  process.stdout.write(`lag ${lag.percentile(99) / 1e6} ${lag.max / 1e6}\n`);
   void sub
     .close()
     .then(() => client.close())
