@@ -25,7 +25,7 @@ import {
   type PublishResult,
   wireMessage,
 } from './publishing.js';
-import { startPublishTrace } from './trace-context.js';
+import { startPublishTrace, traceContextAvailable } from './trace-context.js';
 
 /** How far a publish must have travelled before it is answered. */
 export type Durability = 'quorum' | 'leader';
@@ -147,6 +147,8 @@ export class Producer {
       ended: (err, final) => this.streamEnded(err, final),
       wanted: () => this.inFlight.length > 0 || this.queue.length > 0,
     });
+    // Looks for @opentelemetry/api now rather than in the first send (its first load takes milliseconds).
+    traceContextAvailable();
   }
 
   /** Messages held: waiting for room, queued, and sent but not yet answered. */

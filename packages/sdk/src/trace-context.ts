@@ -1,7 +1,8 @@
 /**
  * W3C trace context (`traceparent`, `tracestate`) through `@opentelemetry/api`
- * when the application has it (an optional peer dependency, loaded on first
- * use, so the SDK runs without it and costs nothing then).
+ * when the application has it (an optional peer dependency, looked for once,
+ * when a subscription or producer is made or at the first publish, so the SDK
+ * runs without it and costs nothing then).
  *
  * A publish runs in a `publish <topic>` span (kind producer) whose context
  * goes into each message's headers; a handler runs in a `process <topic>`
@@ -99,6 +100,11 @@ function headersOf(sc: SpanContext | undefined): Record<string, string> | undefi
 /** Whether `@opentelemetry/api` is there (loads it on the first ask). */
 export function traceContextAvailable(): boolean {
   return otel() !== undefined;
+}
+
+/** @internal For tests: whether the API was looked for yet. */
+export function traceContextLookedUpForTests(): boolean {
+  return loaded !== undefined;
 }
 
 /** @internal For tests: forget what was loaded (or pretend nothing is there with `absent`). */

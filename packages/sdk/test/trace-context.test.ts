@@ -1,7 +1,12 @@
 import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FermataClient, TRACEPARENT_HEADER } from '../src/index.js';
-import { formatTraceparent, parseTraceparent, resetTraceContextForTests } from '../src/trace-context.js';
+import {
+  formatTraceparent,
+  parseTraceparent,
+  resetTraceContextForTests,
+  traceContextLookedUpForTests,
+} from '../src/trace-context.js';
 import { FakeCluster } from './fake-cluster.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -58,6 +63,18 @@ describe('publishing with and without @opentelemetry/api', () => {
     await client?.close();
     await cluster?.stop();
     resetTraceContextForTests();
+  });
+
+  it('looks for the API when a subscription or producer is made, not at its first message', async () => {
+    cluster = await FakeCluster.start(1, 0);
+    client = new FermataClient({ endpoints: cluster.endpoints, deadlineMs: 5_000 });
+    resetTraceContextForTests();
+    const sub = client.subscribe('t', {}, () => {});
+    expect(traceContextLookedUpForTests()).toBe(true);
+    await sub.close();
+    resetTraceContextForTests();
+    client.producer();
+    expect(traceContextLookedUpForTests()).toBe(true);
   });
 
   it('publishes without trace headers and runs handlers as they are', async () => {
