@@ -137,6 +137,8 @@ describe('benchmarks (--quick)', () => {
     expect([line?.['probe_lost'], line?.['probe_early']]).toEqual([0, 0]);
     for (const f of ['probe_lateness_p50_ms', 'probe_lateness_p99_ms', 'probe_lateness_max_ms'])
       expect(line?.[f], f).toBeGreaterThanOrEqual(0);
+    const lag = line?.['probe_consumer_event_loop_lag_ms'] as Record<string, number> | undefined;
+    expect(lag?.['max']).toBeGreaterThanOrEqual(lag?.['p99'] ?? Number.NaN);
     expectTargets(line!, ['all_acked_after_due_s', 'server_cpu_us_per_msg', 'probe_lateness_p99_ms']);
   });
 

@@ -104,6 +104,7 @@ export async function run(args: string[]): Promise<void> {
     // This process's own loop (every consumer, the probe's too, runs here): its delays are in every lateness.
     const clientLag = monitorEventLoopDelay({ resolution: 1 });
     clientLag.enable();
+    probeSub?.startLag(); // the probe consumer's lag over the same window
     await Promise.race([allAckedP, sleep(Math.max(0, dueSecond - Date.now()) + timeoutMs)]);
     const cpuUsed = cpu.done(acked);
     clientLag.disable();
@@ -197,8 +198,9 @@ async function probeConsumer(
   endpoints: readonly string[],
   topic: string,
   ledger: DeliveryLedger,
-): Promise<{ close(): Promise<{ p99: number; max: number } | undefined> }> {
+): Promise<{ startLag(): void; close(): Promise<{ p99: number; max: number } | undefined> }> {
   let lag: { p99: number; max: number } | undefined;
+  let closing = false;
   const child = spawn(
     process.execPath,
     [
@@ -230,9 +232,17 @@ async function probeConsumer(
     });
   });
   await ready;
+  child.once('exit', (code, signal) => {
+    if (!closing) console.error(`burst: the probe consumer exited (${code ?? signal}) during the run`);
+  });
   return {
-    /** Ends the subscription; answers the consumer process's own event-loop lag (ms). */
+    /** Starts the consumer process's event-loop lag histogram anew. */
+    startLag() {
+      child.stdin!.write('start\n');
+    },
+    /** Ends the subscription; answers the consumer process's own event-loop lag (ms) since `startLag`. */
     async close() {
+      closing = true;
       child.stdin!.end();
       await exited;
       return lag;

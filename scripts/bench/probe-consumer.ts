@@ -2,9 +2,13 @@
 // out the event-loop stalls of the burst's consumers in the benchmark process.
 //   node --conditions=fermata-source --import tsx scripts/bench/probe-consumer.ts <topic> <prefetch> <endpoint>...
 // Prints `ready` once subscribed, then one line `<seq> <receivedAtMs>` per message (acked
-// manually); ends its subscription on stdin's end, then prints `lag <p99> <max>`: its own
-// event-loop lag (ms) since it subscribed, which delays the SDK's release of held deliveries.
+// manually). A `start` line on stdin starts its event-loop lag histogram anew. On stdin's end
+// it prints `lag <p99> <max>`: its own event-loop lag (ms) since `start` (or since it
+// subscribed), which delays the SDK's release of held deliveries; then it ends its
+// subscription and exits.
+
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { FermataClient, silentLogger } from '@fermata/sdk';
 import { seqOf } from './cluster.js';
 
@@ -23,7 +27,9 @@ while (!sub.connected) await new Promise((r) => setTimeout(r, 20));
 const lag = monitorEventLoopDelay({ resolution: 1 });
 lag.enable();
 process.stdout.write('ready\n');
-process.stdin.resume();
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line === 'start') lag.reset();
+});
 process.stdin.on('end', () => {
   lag.disable();
   process.stdout.write(`lag ${lag.percentile(99) / 1e6} ${lag.max / 1e6}\n`);

@@ -147,7 +147,7 @@ export class Producer {
       ended: (err, final) => this.streamEnded(err, final),
       wanted: () => this.inFlight.length > 0 || this.queue.length > 0,
     });
-    // Looks for @opentelemetry/api now rather than in the first send (its first load takes milliseconds).
+    // Looks up @opentelemetry/api here, not in the first send: its load can take 100 ms or more.
     traceContextAvailable();
   }
 

@@ -140,9 +140,9 @@ export class Subscription {
     });
     // Observed here so that an unobserved `done` does not crash the process.
     this.done.catch(() => {});
-    // Loads @opentelemetry/api now, when the application has it: loaded at the first
-    // handler call instead, it stalled this process for 100-250 ms (measured under load)
-    // just as the first deliveries were due, and every delivery held for release then.
+    // Looks up @opentelemetry/api here, not at the first handler call: its load can
+    // stall the process for 100 ms or more on a busy machine, and would make every
+    // delivery held for release in that moment late.
     traceContextAvailable();
   }
 

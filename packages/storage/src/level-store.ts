@@ -20,7 +20,7 @@ type Db = AbstractLevel<Bytes, Bytes, Bytes>;
 // abstract-level's snapshot type is not exported under a stable name.
 type DbSnapshot = ReturnType<Db['snapshot']>;
 
-/** Entries fetched per iterator round trip. */
+/** Most entries fetched per iterator round trip. */
 const SCAN_CHUNK = 1024;
 const SCRIBBLE = 0xdd;
 
@@ -230,7 +230,7 @@ class Reader implements ReadView {
       ...(this.snap ? { snapshot: this.snap } : {}),
     });
     let visited = 0;
-    let chunkSize = Math.max(1, Math.min(options.firstChunk ?? SCAN_CHUNK, SCAN_CHUNK));
+    let chunkSize = Math.max(1, Math.min(Math.floor(options.firstChunk ?? SCAN_CHUNK) || 1, SCAN_CHUNK));
     try {
       for (; ; chunkSize = Math.min(chunkSize * 2, SCAN_CHUNK)) {
         const chunk = await iterator.nextv(Math.min(chunkSize, limit - visited));

@@ -27,9 +27,10 @@ export interface ScanOptions extends Range {
   /** Most entries visited; absent = no limit. */
   readonly limit?: number;
   /**
-   * Entries the engine reads ahead at first, for a visitor expected to stop
-   * early (each read-ahead entry is copied out of the engine whether visited or
-   * not); later reads double up to the store's own page. Absent = that page.
+   * Entries the engine reads ahead at first (a positive integer), for a visitor
+   * expected to stop early (each read-ahead entry is copied out of the engine
+   * whether visited or not); later reads double up to the store's own page of
+   * 1,024. Absent = that page.
    */
   readonly firstChunk?: number;
 }

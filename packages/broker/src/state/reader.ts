@@ -212,8 +212,9 @@ export class BrokerReader {
       () => `a scan of queue ${queueHash.toString(16)} from a tag of another queue`,
     );
     const range = NS.queue.range(fromTag ?? queueLowerBound(queueHash), queueUpperBound(queueHash));
-    // The read stops after `limit` entries or at the first not yet due: read ahead no further than
-    // that at first (a read of 1,024 for a round of ten was most of a round's cost).
+    // Most reads stop after `limit` entries (one more gives the next due time) or at the first
+    // entry past `uptoMs`'s bucket: the first read asks for no more, since each entry read ahead
+    // is copied out of LevelDB whether visited or not.
     const firstChunk = Math.min(limit + 1, FIRST_SCAN_CHUNK);
     // The entries taken go to the record cache: the lease command reads them next, on this node.
     const version = this.cacheFiller?.version();
