@@ -230,7 +230,8 @@ class Reader implements ReadView {
       ...(this.snap ? { snapshot: this.snap } : {}),
     });
     let visited = 0;
-    let chunkSize = Math.max(1, Math.min(Math.floor(options.firstChunk ?? SCAN_CHUNK) || 1, SCAN_CHUNK));
+    const first = Math.floor(options.firstChunk ?? SCAN_CHUNK);
+    let chunkSize = first >= 1 ? Math.min(first, SCAN_CHUNK) : 1; // NaN and below 1: one
     try {
       for (; ; chunkSize = Math.min(chunkSize * 2, SCAN_CHUNK)) {
         const chunk = await iterator.nextv(Math.min(chunkSize, limit - visited));
