@@ -54,9 +54,10 @@ export async function startBenchCluster(args: string[], options: BenchClusterOpt
       },
     );
     process.env['FERMATA_TEST_SERVER_BUILD'] = 'dist';
-    // What the image and the StatefulSet set (deploy/Dockerfile): a small young generation, two malloc arenas.
-    env['NODE_OPTIONS'] = '--max-semi-space-size=4';
-    env['MALLOC_ARENA_MAX'] = '2';
+    // What the image and the StatefulSet set (deploy/Dockerfile): a small young generation, two
+    // malloc arenas; `--server-env NODE_OPTIONS=...` or `MALLOC_ARENA_MAX=...` replaces them.
+    env['NODE_OPTIONS'] ??= '--max-semi-space-size=4';
+    env['MALLOC_ARENA_MAX'] ??= '2';
   }
   if (cpuProfDir) {
     // Node refuses --cpu-prof in NODE_OPTIONS: a preloaded hook profiles through the inspector.

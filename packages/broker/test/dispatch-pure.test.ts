@@ -49,19 +49,20 @@ describe('DueHeap', () => {
   });
 });
 
-describe('ConsumerRegistry', () => {
-  const consumer = (id: number, window: number): ConsumerSlotHolder<string> => ({
-    id,
-    queue: 'q',
-    window,
-    inFlight: new Map(),
-    unsent: new Set(),
-    blocked: false,
-    stalled: false,
-    reserved: 0,
-    ahead: 0,
-  });
+const consumer = (id: number, window: number): ConsumerSlotHolder<string> => ({
+  id,
+  queue: 'q',
+  window,
+  inFlight: new Map(),
+  unsent: new Set(),
+  lapseFloorMs: Number.POSITIVE_INFINITY,
+  blocked: false,
+  stalled: false,
+  reserved: 0,
+  ahead: 0,
+});
 
+describe('ConsumerRegistry', () => {
   it('never assigns a consumer more than its free window', () => {
     const reg = new ConsumerRegistry<string, ConsumerSlotHolder<string>>();
     const a = consumer(1, 2);
@@ -104,20 +105,11 @@ describe('ConsumerRegistry', () => {
 
 describe('ConsumerRegistry: a delivery the client has not read', () => {
   it('keeps its slot past its lease until its write completes, then lapses', () => {
-    const c: ConsumerSlotHolder<string> = {
-      id: 1,
-      queue: 'q',
-      window: 2,
-      inFlight: new Map(),
-      unsent: new Set(),
-      blocked: false,
-      stalled: false,
-      reserved: 0,
-      ahead: 0,
-    };
-    ConsumerRegistry.delivered(c, 'read', 100);
-    ConsumerRegistry.delivered(c, 'unread', 100);
-    c.unsent.add('unread');
+    const c = consumer(1, 2);
+    ConsumerRegistry.writing(c, 'read', 100);
+    ConsumerRegistry.writing(c, 'unread', 100);
+    expect(ConsumerRegistry.nextLapse(c)).toBeUndefined();
+    ConsumerRegistry.sent(c, ['read'], 50);
     expect(ConsumerRegistry.nextLapse(c)).toBe(100);
     expect(ConsumerRegistry.lapse(c, 500)).toBe(1);
     // Its client stopped reading: no slot is free for it, not even the one the read delivery freed.
@@ -129,6 +121,72 @@ describe('ConsumerRegistry: a delivery the client has not read', () => {
     expect(ConsumerRegistry.nextLapse(c)).toBe(100);
     expect(ConsumerRegistry.lapse(c, 500)).toBe(1);
     expect(ConsumerRegistry.free(c)).toBe(2);
+  });
+});
+
+describe('ConsumerRegistry: lapses against a walk of every slot', () => {
+  it('lapses the same tags, stalls alike and never times a lapse after the earliest', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const r = rng(seed);
+      const c = consumer(1, 1_000);
+      // The model: every slot looked at on every call.
+      const ends = new Map<string, number>();
+      const unsent = new Set<string>();
+      let now = 0;
+      let next = 0;
+      const earliestSent = (): number | undefined => {
+        let min: number | undefined;
+        for (const [t, e] of ends) if (!unsent.has(t) && (min === undefined || e < min)) min = e;
+        return min;
+      };
+      for (let step = 0; step < 400; step++) {
+        const op = r();
+        const live = [...ends.keys()];
+        const pick = (from: readonly string[]) => from[Math.floor(r() * from.length)];
+        if (op < 0.3) {
+          const tag = `t${next++}`;
+          const end = now + 1 + Math.floor(r() * 100);
+          ConsumerRegistry.writing(c, tag, end);
+          ends.set(tag, end);
+          unsent.add(tag);
+        } else if (op < 0.5 && unsent.size > 0) {
+          const tags = [...unsent].filter(() => r() < 0.5);
+          ConsumerRegistry.sent(c, tags, now);
+          for (const t of tags) unsent.delete(t);
+        } else if (op < 0.65 && live.length > 0) {
+          // An ack, or an extend (the old tag settles, a new one is sent at once).
+          const tag = pick(live)!;
+          expect(ConsumerRegistry.settled(c, tag)).toBe(true);
+          ends.delete(tag);
+          unsent.delete(tag);
+          if (r() < 0.3) {
+            const renewed = `t${next++}`;
+            const end = now + 1 + Math.floor(r() * 100);
+            ConsumerRegistry.delivered(c, renewed, end);
+            ends.set(renewed, end);
+          }
+        } else if (op < 0.8) {
+          now += Math.floor(r() * 40);
+        } else {
+          const at = ConsumerRegistry.nextLapse(c);
+          const earliest = earliestSent();
+          if (earliest === undefined && ends.size === 0) expect(at).toBeUndefined();
+          if (earliest !== undefined) expect(at).toBeLessThanOrEqual(earliest);
+          const lapsed: string[] = [];
+          ConsumerRegistry.lapse(c, now, (t) => lapsed.push(t));
+          const expected = [...ends].filter(([t, e]) => e <= now && !unsent.has(t)).map(([t]) => t);
+          expect(lapsed.sort()).toEqual(expected.sort());
+          for (const t of expected) ends.delete(t);
+          expect(c.stalled).toBe([...unsent].some((t) => ends.get(t)! <= now));
+          // After a lapse the timer's time is in the future (no timer at once, again and again),
+          // and exact when the lapse had to look at every slot.
+          const after = ConsumerRegistry.nextLapse(c);
+          if (after !== undefined) expect(after).toBeGreaterThan(now);
+          if (at !== undefined && at <= now) expect(after).toBe(earliestSent());
+        }
+        expect(c.inFlight.size).toBe(ends.size);
+      }
+    }
   });
 });
 

@@ -90,6 +90,7 @@ function consumer(
     holdsAhead: false,
     inFlight: new Map(),
     unsent: new Set(),
+    lapseFloorMs: Number.POSITIVE_INFINITY,
     blocked: false,
     stalled: false,
     reserved: 0,

@@ -146,6 +146,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       holdsAhead: sub.holdsAhead === true,
       inFlight: new Map(),
       unsent: new Set(),
+      lapseFloorMs: Number.POSITIVE_INFINITY,
       blocked: false,
       stalled: false,
       reserved: 0,

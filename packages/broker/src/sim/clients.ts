@@ -175,6 +175,7 @@ export class SimConsumer {
       holdsAhead: this.no % 2 === 1,
       inFlight: new Map(),
       unsent: new Set(),
+      lapseFloorMs: Number.POSITIVE_INFINITY,
       blocked: false,
       stalled: false,
       reserved: 0,

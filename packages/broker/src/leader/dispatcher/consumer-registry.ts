@@ -17,6 +17,12 @@ export interface ConsumerSlotHolder<Q> {
   readonly inFlight: Map<string, number>;
   /** Tags of `inFlight` written to the stream whose write has not completed (the client is not reading). */
   readonly unsent: Set<string>;
+  /**
+   * No sent delivery's lease ends before this (ms; infinity when none is held):
+   * a lower bound that a `lapse` which looks at every slot makes exact, so the
+   * dispatcher's rounds need not look at every slot until it passes.
+   */
+  lapseFloorMs: number;
   /** The stream's write buffer is full (a write returned false) and has not drained since. */
   blocked: boolean;
   /**
@@ -119,15 +125,31 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
     return out;
   }
 
-  /** Records a delivery to a consumer. */
+  /** Records a sent delivery (an extended lease's new tag) to a consumer. */
   static delivered<Q>(c: ConsumerSlotHolder<Q>, tagKey: string, leaseEndMs: number): void {
     c.inFlight.set(tagKey, leaseEndMs);
+    if (leaseEndMs < c.lapseFloorMs) c.lapseFloorMs = leaseEndMs;
+  }
+
+  /** Records a delivery written to the consumer's stream and not yet sent (its write has not completed). */
+  static writing<Q>(c: ConsumerSlotHolder<Q>, tagKey: string, leaseEndMs: number): void {
+    c.inFlight.set(tagKey, leaseEndMs);
+    c.unsent.add(tagKey);
   }
 
   /** Ack or nack: frees the slot. Extend: moves the tag (old out, new in). */
   static settled<Q>(c: ConsumerSlotHolder<Q>, tagKey: string): boolean {
     c.unsent.delete(tagKey);
-    return c.inFlight.delete(tagKey);
+    const had = c.inFlight.delete(tagKey);
+    if (c.inFlight.size === 0) c.lapseFloorMs = Number.POSITIVE_INFINITY;
+    return had;
+  }
+
+  /** The consumer's stream ended: every slot frees. */
+  static clear<Q>(c: ConsumerSlotHolder<Q>): void {
+    c.inFlight.clear();
+    c.unsent.clear();
+    c.lapseFloorMs = Number.POSITIVE_INFINITY;
   }
 
   /** The writes of these deliveries completed: their slots may lapse from now on. Returns whether one is overdue. */
@@ -136,7 +158,9 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
     for (const k of tagKeys) {
       if (!c.unsent.delete(k)) continue;
       const end = c.inFlight.get(k);
-      if (end !== undefined && end <= nowMs) overdue = true;
+      if (end === undefined) continue;
+      if (end <= nowMs) overdue = true;
+      if (end < c.lapseFloorMs) c.lapseFloorMs = end;
     }
     if (c.stalled) c.stalled = ConsumerRegistry.hasOverdueUnsent(c, nowMs);
     return overdue;
@@ -155,12 +179,21 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
    * (telling `onLapse` each tag); returns how many.
    */
   static lapse<Q>(c: ConsumerSlotHolder<Q>, nowMs: number, onLapse?: (tagKey: string) => void): number {
+    if (c.lapseFloorMs > nowMs) {
+      // No sent delivery's lease has ended: only the unsent ones can make the consumer stalled.
+      c.stalled = c.unsent.size > 0 && ConsumerRegistry.hasOverdueUnsent(c, nowMs);
+      return 0;
+    }
     let n = 0;
     let stalled = false;
+    let floor = Number.POSITIVE_INFINITY;
     for (const [tag, end] of c.inFlight) {
-      if (end > nowMs) continue;
       if (c.unsent.has(tag)) {
-        stalled = true;
+        if (end <= nowMs) stalled = true;
+        continue;
+      }
+      if (end > nowMs) {
+        if (end < floor) floor = end;
         continue;
       }
       c.inFlight.delete(tag);
@@ -168,14 +201,16 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
       n++;
     }
     c.stalled = stalled;
+    c.lapseFloorMs = floor;
     return n;
   }
 
-  /** The earliest lease end among a consumer's sent deliveries (for its lapse timer). */
+  /**
+   * When a sent delivery's lease may lapse next (for the lapse timer): no later
+   * than the earliest one's end; earlier once some of those ended in an ack,
+   * until the next `lapse` that looks at every slot.
+   */
   static nextLapse<Q>(c: ConsumerSlotHolder<Q>): number | undefined {
-    let min: number | undefined;
-    for (const [tag, end] of c.inFlight)
-      if ((min === undefined || end < min) && !c.unsent.has(tag)) min = end;
-    return min;
+    return c.inFlight.size === 0 || c.lapseFloorMs === Number.POSITIVE_INFINITY ? undefined : c.lapseFloorMs;
   }
 }

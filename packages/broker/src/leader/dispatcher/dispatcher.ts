@@ -317,8 +317,7 @@ export class Dispatcher {
     }
     for (const c of refilled) this.drain(c, now);
     for (const tag of consumer.inFlight.keys()) this.owners.delete(tag);
-    consumer.inFlight.clear();
-    consumer.unsent.clear();
+    ConsumerRegistry.clear(consumer);
     this.wake();
   }
 
@@ -528,8 +527,7 @@ export class Dispatcher {
         this.owners.delete(item.tagKey);
         continue;
       }
-      c.inFlight.set(item.tagKey, item.leaseEndMs);
-      c.unsent.add(item.tagKey);
+      ConsumerRegistry.writing(c, item.tagKey, item.leaseEndMs);
       keys.push(item.tagKey);
       const early = item.startsAtMs > now;
       item.delivery.startsAtMs = early ? numberAsInt64(item.startsAtMs) : null;
