@@ -330,7 +330,7 @@ export const configSchema = {
       "As leader, lease entries where they lie (delivery tags of 28 bytes: the entry's key and the lease's number) instead of moving each to a key at its lease's end, as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
     ),
     ackLingerMs: int(
-      20,
+      100,
       0,
       1_000,
       "While acks arrive from several requests at once, the leader proposes an ack entry at most once per this many ms (or when one fills limits.maxTagsPerCommand): each entry is a Raft round on every node. An ack frees its consumer's slot on arrival, so only its answer waits. An ack after an entry of one request (a client awaiting each answer), or after this long without one, goes at once. 0 = as soon as an entry is free.",
