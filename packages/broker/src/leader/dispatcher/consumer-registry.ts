@@ -1,7 +1,8 @@
 /**
  * Who is consuming which queue, with how much credit: the dispatcher's view of
- * its consumer streams. Pure bookkeeping (no timers, no I/O): the stream code
- * calls `delivered`, `settled` and `lapse`; the dispatcher calls `assign`.
+ * its consumer streams. Pure bookkeeping (no timers, no I/O): the dispatcher
+ * records deliveries (`writing`, `sent`, `delivered`), frees slots (`settled`,
+ * `lapse`, `clear`) and shares lease rounds among consumers (`assign`).
  *
  * A consumer's window is the most unacked deliveries it may hold (prefetch,
  * changed by `credit{n}`). A slot frees on ack, nack, or when the lease lapses
