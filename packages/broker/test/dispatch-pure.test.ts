@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConsumerRegistry, type ConsumerSlotHolder } from '../src/leader/dispatcher/consumer-registry.js';
+import {
+  ConsumerRegistry,
+  type ConsumerSlotHolder,
+  emptySlots,
+} from '../src/leader/dispatcher/consumer-registry.js';
 import { MAX_PUSH_GRANULE_MS, pushAtMs } from '../src/leader/dispatcher/dispatcher.js';
 import { DueHeap } from '../src/leader/dispatcher/due-heap.js';
 
@@ -53,13 +57,7 @@ const consumer = (id: number, window: number): ConsumerSlotHolder<string> => ({
   id,
   queue: 'q',
   window,
-  inFlight: new Map(),
-  unsent: new Set(),
-  lapseFloorMs: Number.POSITIVE_INFINITY,
-  blocked: false,
-  stalled: false,
-  reserved: 0,
-  ahead: 0,
+  ...emptySlots(),
 });
 
 describe('ConsumerRegistry', () => {

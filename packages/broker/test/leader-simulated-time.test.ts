@@ -2,6 +2,7 @@ import type { pb } from '@fermata/protocol';
 import type { Entry } from '@fermata/raft';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { emptySlots } from '../src/leader/dispatcher/consumer-registry.js';
 import {
   type Consumer,
   Dispatcher,
@@ -88,13 +89,7 @@ function consumer(
     window,
     leaseMs,
     holdsAhead: false,
-    inFlight: new Map(),
-    unsent: new Set(),
-    lapseFloorMs: Number.POSITIVE_INFINITY,
-    blocked: false,
-    stalled: false,
-    reserved: 0,
-    ahead: 0,
+    ...emptySlots(),
     ready: [],
     settles: { count: 0, previous: 0, sinceMs: 0 },
     early: heldAheadSchedule(),

@@ -2,6 +2,7 @@ import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
 import { invariant } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
+import { emptySlots } from '../leader/dispatcher/consumer-registry.js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
 import { leaderNotReady } from '../leader/proposer.js';
 import { AlreadyExistsError, LimitError, ValidationError } from '../state/errors.js';
@@ -144,13 +145,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       window: prefetch,
       leaseMs,
       holdsAhead: sub.holdsAhead === true,
-      inFlight: new Map(),
-      unsent: new Set(),
-      lapseFloorMs: Number.POSITIVE_INFINITY,
-      blocked: false,
-      stalled: false,
-      reserved: 0,
-      ahead: 0,
+      ...emptySlots(),
       ready: [],
       settles: { count: 0, previous: 0, sinceMs: Date.now() },
       early: heldAheadSchedule(),

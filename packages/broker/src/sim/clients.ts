@@ -9,6 +9,7 @@
 import { type NodeId, NotLeaderError } from '@fermata/raft';
 import type { Prng, SimScheduler } from '@fermata/raft/sim-ports';
 import { DEFAULT_GROUP } from '../keys.js';
+import { emptySlots } from '../leader/dispatcher/consumer-registry.js';
 import { type Consumer, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
 import { requireLeader } from '../server/context.js';
 import { publish } from '../server/grpc-broker.js';
@@ -173,13 +174,7 @@ export class SimConsumer {
       leaseMs: LEASE_MS,
       // Odd consumers hold deliveries sent ahead until their start (as the SDK does), even ones get them at the start.
       holdsAhead: this.no % 2 === 1,
-      inFlight: new Map(),
-      unsent: new Set(),
-      lapseFloorMs: Number.POSITIVE_INFINITY,
-      blocked: false,
-      stalled: false,
-      reserved: 0,
-      ahead: 0,
+      ...emptySlots(),
       ready: [],
       settles: { count: 0, previous: 0, sinceMs: proposer.nowMs() },
       early: heldAheadSchedule(),

@@ -46,6 +46,22 @@ export interface ConsumerSlotHolder<Q> {
   ahead: number;
 }
 
+/** The slots of a consumer that holds nothing yet: every field of `ConsumerSlotHolder` but its names and window. */
+export function emptySlots(): Pick<
+  ConsumerSlotHolder<unknown>,
+  'inFlight' | 'unsent' | 'lapseFloorMs' | 'blocked' | 'stalled' | 'reserved' | 'ahead'
+> {
+  return {
+    inFlight: new Map(),
+    unsent: new Set(),
+    lapseFloorMs: Number.POSITIVE_INFINITY,
+    blocked: false,
+    stalled: false,
+    reserved: 0,
+    ahead: 0,
+  };
+}
+
 export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
   private readonly byQueue = new Map<Q, C[]>();
   /** Round-robin cursor per queue: the index of the consumer served first next time. */
@@ -212,6 +228,6 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
    * until the next `lapse` that looks at every slot.
    */
   static nextLapse<Q>(c: ConsumerSlotHolder<Q>): number | undefined {
-    return c.inFlight.size === 0 || c.lapseFloorMs === Number.POSITIVE_INFINITY ? undefined : c.lapseFloorMs;
+    return c.lapseFloorMs === Number.POSITIVE_INFINITY ? undefined : c.lapseFloorMs;
   }
 }
