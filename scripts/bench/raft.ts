@@ -9,6 +9,8 @@ import { emit, flag, option, round, summary } from './report.js';
 const ENTRY_BYTES = 256;
 
 interface PerfResult {
+  /** The node process's CPU since the previous /perf call. */
+  cpuMs: number;
   fsyncP50Ms: number;
   fsyncP99Ms: number;
   loopDelayP99Ms: number;
@@ -73,6 +75,8 @@ export async function run(args: string[]): Promise<void> {
           (after.counters.entriesSynced - before.counters.entriesSynced) / Math.max(1, followerFsyncs),
           1,
         ),
+        // The three processes' CPU (the leader's includes the load generator).
+        servers_cpu_us_per_commit: round((1000 * perf.reduce((sum, p) => sum + p.cpuMs, 0)) / r.acked, 1),
         fsync_p50_ms: round(leaderPerf.fsyncP50Ms, 2),
         fsync_p99_ms: round(leaderPerf.fsyncP99Ms, 2),
         event_loop_delay_max_ms: round(Math.max(...perf.map((p) => p.loopDelayMaxMs)), 1),
@@ -83,7 +87,8 @@ export async function run(args: string[]): Promise<void> {
           `p50 ${record.commit_latency_p50_ms} ms, p99 ${record.commit_latency_p99_ms} ms, ` +
           `${record.fsyncs_per_s} fsyncs/s, ${record.entries_per_fsync} entries/fsync on the leader ` +
           `(${record.follower_entries_per_fsync} on a follower); fdatasync p50 ${record.fsync_p50_ms} ms, ` +
-          `p99 ${record.fsync_p99_ms} ms; worst event-loop stall ${record.event_loop_delay_max_ms} ms`,
+          `p99 ${record.fsync_p99_ms} ms; worst event-loop stall ${record.event_loop_delay_max_ms} ms; ` +
+          `servers' CPU ${record.servers_cpu_us_per_commit} µs per commit`,
       );
     }
   } finally {
