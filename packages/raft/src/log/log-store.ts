@@ -22,7 +22,7 @@ import { removeStaleTempFiles } from './atomic-file.js';
 import { EntryCache } from './entry-cache.js';
 import { CorruptionError, invariant, LimitError } from './errors.js';
 import { decodeFrame, encodeFrame, frameBytes, SEGMENT_HEADER_BYTES, segmentFileName } from './frame.js';
-import { type FsyncSample, GroupWriter, type Segment } from './group-writer.js';
+import { type FsyncSample, GroupWriter, SEGMENT_OPEN_FLAGS, type Segment } from './group-writer.js';
 import { readAt } from './read-at.js';
 import { recoverLog } from './recovery.js';
 import { EMPTY_SNAPSHOT_META, readSnapshotMetaFile, SNAPSHOT_META_FILE } from './snapshot-meta-file.js';
@@ -41,7 +41,7 @@ export interface LogStoreOptions {
   readonly cacheBytes?: number;
   /** Largest entry data accepted; a larger length on disk is corruption. */
   readonly maxEntryBytes?: number;
-  /** Called after each group's fdatasync. */
+  /** Called after each group's synchronous write (or fdatasync). */
   readonly onFsync?: (sample: FsyncSample) => void;
 }
 
@@ -76,7 +76,7 @@ export class LogStore implements LogReader {
     removeStaleTempFiles(options.dir, metaPath);
     this.meta = readSnapshotMetaFile(metaPath) ?? EMPTY_SNAPSHOT_META;
     const log = recoverLog(this.logDir, this.meta, this.maxEntryBytes);
-    this.segments = log.segments.map((s) => ({ ...s, fd: openSync(s.path, 'r+') }));
+    this.segments = log.segments.map((s) => ({ ...s, fd: openSync(s.path, SEGMENT_OPEN_FLAGS) }));
     this.first = log.firstIndex;
     this.prevTerm = log.prevTerm;
     this.terms = log.terms;
@@ -92,7 +92,7 @@ export class LogStore implements LogReader {
     return new LogStore(options);
   }
 
-  /** Number of fdatasync calls on segment files so far. */
+  /** Synchronous writes and fdatasync calls on segment files so far. */
   get fsyncs(): number {
     return this.writer.fsyncs;
   }

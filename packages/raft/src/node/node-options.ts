@@ -65,7 +65,7 @@ export interface RaftNodeOptions extends RaftDriverOptions {
   readonly logSegmentBytes?: number;
   /** Bytes of recent log entries kept in memory for followers' appends (log store default 16 MiB). */
   readonly logCacheBytes?: number;
-  /** Called after every fdatasync of the log (duration, entries, bytes): for metrics. */
+  /** Called after every synchronous write (or fdatasync) of the log (duration, entries, bytes): for metrics. */
   readonly onFsync?: (sample: FsyncSample) => void;
   /** The only randomness of the node (election timeouts, read contexts). Default Math.random. */
   readonly random?: () => number;
