@@ -86,7 +86,7 @@ export async function run(args: string[]): Promise<void> {
         `raft ${String(c.proposers).padStart(3)} proposers: ${record.commits_per_s} commits/s, ` +
           `p50 ${record.commit_latency_p50_ms} ms, p99 ${record.commit_latency_p99_ms} ms, ` +
           `${record.fsyncs_per_s} fsyncs/s, ${record.entries_per_fsync} entries/fsync on the leader ` +
-          `(${record.follower_entries_per_fsync} on a follower); fdatasync p50 ${record.fsync_p50_ms} ms, ` +
+          `(${record.follower_entries_per_fsync} on a follower); log write (durable) p50 ${record.fsync_p50_ms} ms, ` +
           `p99 ${record.fsync_p99_ms} ms; worst event-loop stall ${record.event_loop_delay_max_ms} ms; ` +
           `servers' CPU ${record.servers_cpu_us_per_commit} µs per commit`,
       );

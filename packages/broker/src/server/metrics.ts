@@ -190,7 +190,7 @@ export class BrokerMetrics {
     });
     this.fsyncDurationMs = new Histogram({
       name: 'fermata_fsync_duration_ms',
-      help: 'Duration of each synchronous write (O_DSYNC) or fsync of the Raft log or hard state, in milliseconds.',
+      help: 'Duration of each durable write (O_DSYNC, the write included) or fsync of the Raft log, in milliseconds.',
       buckets: FSYNC_BUCKETS_MS,
       registers,
     });

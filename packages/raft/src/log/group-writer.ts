@@ -4,10 +4,12 @@
  * one synchronous write per segment it touches (normally one). That is the
  * group commit: under load, many appends share each write to the disk.
  *
- * Segment files are opened with O_DSYNC, so a write returns once its data and
- * the metadata needed to read it back (the file's size) are on disk, as a
- * write followed by fdatasync would: one request to libuv's thread pool and
- * one wake of the event loop per group instead of two.
+ * On Linux, segment files are opened with O_DSYNC, so a write returns once its
+ * data and the metadata needed to read it back (the file's size) are on disk,
+ * as a write followed by fdatasync would: one request to libuv's thread pool
+ * and one wake of the event loop per group instead of two. Elsewhere (no
+ * O_DSYNC on Windows; on macOS it does not flush the drive's cache, where
+ * libuv's fdatasync uses F_FULLFSYNC) each write is followed by fdatasync.
  *
  * Ordering rules that keep recovery unambiguous after a crash at any point:
  *  - a new segment is created only after the segments written before it in the
@@ -29,8 +31,10 @@ import { writeSnapshotMetaFile } from './snapshot-meta-file.js';
 const fdatasyncAsync = promisify(fdatasync);
 const writeAsync = promisify(write);
 
-/** How a segment file is opened: every write is durable when it returns. */
-export const SEGMENT_OPEN_FLAGS = constants.O_RDWR | constants.O_DSYNC;
+/** Whether a segment's writes are durable when they return (O_DSYNC). */
+const WRITES_SYNC = process.platform === 'linux';
+/** How a segment file is opened. */
+export const SEGMENT_OPEN_FLAGS = constants.O_RDWR | (WRITES_SYNC ? constants.O_DSYNC : 0);
 
 /** A segment file as both the store and the writer see it. */
 export interface Segment {
@@ -59,7 +63,7 @@ export type WriteOp =
   /** Runs once everything queued before it is durable. */
   | { readonly kind: 'durable'; readonly callback: () => void };
 
-/** One group's sync, reported to `onFsync` (e.g. for a latency histogram). */
+/** One durable write (the coalesced writes of a group to one segment) or fdatasync, reported to `onFsync` (e.g. for a latency histogram); its duration includes the write. */
 export interface FsyncSample {
   readonly durationMs: number;
   readonly entries: number;
@@ -124,10 +128,10 @@ export class GroupWriter {
       switch (op.kind) {
         case 'create': {
           const fd = openSync(op.segment.path, SEGMENT_OPEN_FLAGS | constants.O_CREAT | constants.O_TRUNC);
-          await writeAll(fd, encodeSegmentHeader(op.segment), 0); // durable on return (O_DSYNC)
+          op.segment.fd = fd; // closed with the segment, even if the header write fails
+          await writeDurably(fd, encodeSegmentHeader(op.segment), 0);
           this.fsyncs += 1;
           fsyncDirectory(this.logDir);
-          op.segment.fd = fd;
           break;
         }
         case 'write': {
@@ -147,7 +151,7 @@ export class GroupWriter {
           }
           const buf = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
           const startMs = performance.now();
-          await writeAll(op.segment.fd, buf, op.offset); // durable on return (O_DSYNC)
+          await writeDurably(op.segment.fd, buf, op.offset);
           this.fsyncs += 1;
           this.entriesSynced += entries;
           this.onFsync?.({ durationMs: performance.now() - startMs, entries, bytes: buf.length });
@@ -182,10 +186,12 @@ function byteLength(frames: readonly Buffer[]): number {
   return n;
 }
 
-async function writeAll(fd: number, buf: Buffer, position: number): Promise<void> {
+/** Writes `buf` at `position`; resolves once it is on disk. */
+async function writeDurably(fd: number, buf: Buffer, position: number): Promise<void> {
   let done = 0;
   while (done < buf.length) {
     const { bytesWritten } = await writeAsync(fd, buf, done, buf.length - done, position + done);
     done += bytesWritten;
   }
+  if (!WRITES_SYNC) await fdatasyncAsync(fd);
 }
