@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualCluster, message } from '../src/sim/manual-cluster.js';
+import { MANUAL_ELECTION_TICKS, ManualCluster, message } from '../src/sim/manual-cluster.js';
 
 const ABC = ['a', 'b', 'c'];
 
@@ -129,6 +129,25 @@ describe('elections (Figure 2 RequestVote, §5.2, §5.4.1)', () => {
     c.dropIf = (m) => m.from === 'c' || m.to === 'c';
     c.heartbeat('a', 50);
     expect(c.core('a').status().role).toBe('leader');
+  });
+
+  it('a follower counts as reachable until it has been silent for a whole check-quorum round, not only since the last one began', () => {
+    const c = new ManualCluster(ABC);
+    c.elect('a');
+    const reachable = (id: string) => c.core('a').status().progress.get(id)?.reachable;
+    c.dropIf = (m) => m.from === 'c' || m.to === 'c';
+    // The first round ends with b and c heard from (c answered the election's appends).
+    c.heartbeat('a', MANUAL_ELECTION_TICKS);
+    expect([reachable('b'), reachable('c')]).toEqual([true, true]);
+    // A round with no answer from c: c is unreachable; b, heard from at each heartbeat, is not.
+    c.heartbeat('a', MANUAL_ELECTION_TICKS);
+    expect([reachable('b'), reachable('c')]).toEqual([true, false]);
+    expect(c.core('a').status().role).toBe('leader');
+    // Right after a round is reset, before b's next answer, b still counts as reachable.
+    c.dropIf = (m) => m.from === 'b' || m.from === 'c' || m.to === 'c';
+    c.heartbeat('a', MANUAL_ELECTION_TICKS);
+    expect(c.core('a').status().progress.get('b')?.recentActive).toBe(false);
+    expect(reachable('b')).toBe(true);
   });
 });
 

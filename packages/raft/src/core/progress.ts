@@ -14,6 +14,12 @@ export class Progress {
   pendingSnapshot = 0;
   /** Heard from since the last check-quorum round. */
   recentActive = false;
+  /**
+   * Heard from in the check-quorum round before (assumed for a leader's or a
+   * new member's first round): with `recentActive`, whether the follower
+   * answered within the last one to two election timeouts.
+   */
+  activeBefore = true;
   /** Probe state: an append is outstanding; wait for its answer or a heartbeat response. */
   probeSent = false;
   /** Replicate state: last index of each append in flight, ascending. */

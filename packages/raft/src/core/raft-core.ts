@@ -85,6 +85,8 @@ export interface FollowerProgress {
   next: number;
   state: ProgressState;
   recentActive: boolean;
+  /** Heard from in this check-quorum round or the one before: false means silent for a whole election timeout. */
+  reachable: boolean;
 }
 
 export interface RaftStatus {
@@ -438,7 +440,13 @@ export class RaftCore {
     if (this.role === 'leader') {
       for (const [id, pr] of this.progress) {
         if (id === this.id) continue;
-        progress.set(id, { match: pr.match, next: pr.next, state: pr.state, recentActive: pr.recentActive });
+        progress.set(id, {
+          match: pr.match,
+          next: pr.next,
+          state: pr.state,
+          recentActive: pr.recentActive,
+          reachable: pr.recentActive || pr.activeBefore,
+        });
       }
     }
     return {
@@ -620,7 +628,10 @@ export class RaftCore {
           this.becomeFollower(this.term, '');
           return;
         }
-        for (const [id, pr] of this.progress) pr.recentActive = id === this.id;
+        for (const [id, pr] of this.progress) {
+          pr.activeBefore = pr.recentActive;
+          pr.recentActive = id === this.id;
+        }
       }
       this.leadTransferee = ''; // a transfer that did not finish within an election timeout is abandoned
     }

@@ -307,7 +307,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       let role: MemberRole;
       if (id === this.id) role = s.role;
       else if (id === s.leader) role = 'leader';
-      else if (progress && !progress.recentActive) role = 'unreachable';
+      else if (progress && !progress.reachable) role = 'unreachable';
       else role = voter ? 'follower' : 'learner';
       const matchIndex = id === this.id ? s.lastIndex : (progress?.match ?? 0);
       members.push({

@@ -24,6 +24,9 @@ export { message } from '../types.js';
  * (persist, then send persisted messages, apply, advance); messages wait in an
  * outbox that the test inspects, filters or delivers.
  */
+/** The cores' election timeout in ticks (heartbeats every tick), unless a test overrides it. */
+export const MANUAL_ELECTION_TICKS = 10;
+
 export class ManualCluster {
   readonly nodes = new Map<NodeId, ManualNode>();
   outbox: Message[] = [];
@@ -67,7 +70,7 @@ export class ManualCluster {
       hardState: node.hardState,
       applied: node.applied.length > 0 ? node.applied.at(-1)!.index : node.log.snapshotMeta().index,
       bootstrapVoters,
-      electionTicks: 10,
+      electionTicks: MANUAL_ELECTION_TICKS,
       heartbeatTicks: 1,
       random: () => this.prng.next(),
       ...this.defaults,
