@@ -61,9 +61,10 @@ import { splitHeader, withHeader } from './snapshot-data.js';
  *
  * The Ready loop (types.ts `Ready`, persistence contract in docs/design.md):
  * send `messages` at once; install a snapshot; append `entries` (one
- * synchronous write, group commit in the log store); then, when term or vote changed
- * or the commit index passed the configuration in effect, save the hard
- * state; send `persistedMessages`; apply `committedEntries`; `advance`.
+ * synchronous write, group commit in the log store); then, when term or
+ * vote changed or the commit index passed the configuration in effect, save
+ * the hard state; send `persistedMessages`; apply `committedEntries`;
+ * `advance`.
  */
 export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportHandler {
   readonly id: NodeId;

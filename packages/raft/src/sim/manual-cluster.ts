@@ -18,15 +18,15 @@ export interface ManualNode {
 /** A message with every field defaulted (for tests that step hand-made messages). */
 export { message } from '../types.js';
 
+/** The cores' election timeout in ticks (heartbeats every tick), unless a test overrides it. */
+export const MANUAL_ELECTION_TICKS = 10;
+
 /**
  * A cluster stepped by hand, for unit tests: nothing happens until the test ticks a
  * node, delivers messages or flushes Readies. Readies are processed by the rules
  * (persist, then send persisted messages, apply, advance); messages wait in an
  * outbox that the test inspects, filters or delivers.
  */
-/** The cores' election timeout in ticks (heartbeats every tick), unless a test overrides it. */
-export const MANUAL_ELECTION_TICKS = 10;
-
 export class ManualCluster {
   readonly nodes = new Map<NodeId, ManualNode>();
   outbox: Message[] = [];
