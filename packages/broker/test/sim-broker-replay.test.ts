@@ -68,6 +68,23 @@ describe('broker simulation findings: membership', () => {
   });
 });
 
+describe('broker simulation findings: a removal while the node restarts', () => {
+  it('seed 71442: a crashed voter restarting when its removal completes starts with its own configuration and is shut down', async () => {
+    const r = await runBrokerSeed({
+      seed: 71442,
+      nodes: 3,
+      chaosMs: 8_000,
+      faults: ['crash', 'partition', 'loss', 'skew', 'transfer', 'membership'],
+    });
+    // The harness once handed the restarting node the members after its removal: its recovery
+    // refused to start outside its own configuration (a node-fatal).
+    expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
+    expect(r.history.tail('after its removal')).toEqual([
+      expect.stringContaining('n1 started after its removal'),
+    ]);
+  });
+});
+
 describe('broker simulation findings: a replica behind the configuration', () => {
   // Each left one member behind for good: its log (or the snapshot it installed while
   // joining) predated the entry adding the current leader, so it refused that leader's

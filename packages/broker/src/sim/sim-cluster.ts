@@ -101,7 +101,9 @@ export class SimCluster {
     this.incarnations.set(id, inc);
     SimBrokerNode.start({
       id,
-      members: this.joined.has(id) ? this.members.filter((m) => m !== id) : this.members,
+      // The configuration it starts with, as a real node's is: a removal that completes while it
+      // starts must not change it (its recovery would find itself outside its own members).
+      members: this.joined.has(id) ? this.members.filter((m) => m !== id) : [...this.members],
       join: this.joined.has(id),
       disk: this.disk(id),
       net: this.network,
@@ -115,6 +117,14 @@ export class SimCluster {
     }).then(
       (n) => {
         this.starting.delete(id);
+        if (!this.members.includes(id)) {
+          // Removed while it started: shut down for good, as a removed node is.
+          this.incarnations.delete(id);
+          this.clock(id).crash();
+          n.crash();
+          this.history.note(this.sched.nowMs, `${id} started after its removal: shut down`);
+          return;
+        }
         this.nodes.set(id, n);
         n.ctx.node.on('snapshot', ({ kind }) => {
           if (kind === 'installed') this.stats.snapshotsInstalled++;
