@@ -74,7 +74,7 @@ describe('broker simulation findings: a removal while the node restarts', () => 
       seed: 71442,
       nodes: 3,
       chaosMs: 8_000,
-      faults: ['crash', 'partition', 'loss', 'skew', 'transfer', 'membership'],
+      faults: [...FAULT_KINDS],
     });
     // The harness once handed the restarting node the members after its removal: its recovery
     // refused to start outside its own configuration (a node-fatal).
