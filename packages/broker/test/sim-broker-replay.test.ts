@@ -69,15 +69,17 @@ describe('broker simulation findings: membership', () => {
 });
 
 describe('broker simulation findings: a removal while the node restarts', () => {
-  it('seed 71442: a crashed voter restarting when its removal completes starts with its own configuration and is shut down', async () => {
+  it('seed 71129: a crashed voter whose restart ends after its removal completed is shut down', async () => {
     const r = await runBrokerSeed({
-      seed: 71442,
+      seed: 71129,
       nodes: 3,
       chaosMs: 8_000,
       faults: [...FAULT_KINDS],
     });
-    // The harness once handed the restarting node the members after its removal: its recovery
-    // refused to start outside its own configuration (a node-fatal).
+    // Seed 71442 found it: the harness handed a node that restarted while the leader removed it
+    // the members after its removal, and its recovery refused to start outside its own
+    // configuration (a node-fatal). A node starts with the members of the moment its start
+    // began; here n1's restart (8,000 ms) ends after its removal (8,004 ms), and it is shut down.
     expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     expect(r.history.tail('after its removal')).toEqual([
       expect.stringContaining('n1 started after its removal'),
@@ -123,15 +125,17 @@ describe('broker simulation findings: a replica that holds no address for the le
 });
 
 describe('broker simulation findings: a publish answered after the last look', () => {
-  it('seed 6560: the calm phase waits for every publish still retrying before it checks', async () => {
-    // A publish sent during the chaos, retried into the calm phase, created message 150 at
-    // 11,040 ms; the calm phase had already found nothing pending at 11,000 ms and ended,
-    // so the checker reported 150 acknowledged, never delivered, and gone.
-    const r = await runBrokerSeed({ seed: 6560, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS });
+  it('seed 7511: the calm phase waits for every publish still retrying before it checks', async () => {
+    // Seed 6560 found it: a publish sent during the chaos, retried into the calm phase, created
+    // message 150 at 11,040 ms; the calm phase had already found nothing pending at 11,000 ms
+    // and ended, so the checker reported 150 acknowledged, never delivered, and gone. Here a
+    // publish sent during the chaos (key k102) is answered at 11,154 ms, after the calm
+    // phase's looks at 9,000, 10,000 and 11,000 ms.
+    const r = await runBrokerSeed({ seed: 7511, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS });
     expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
-    const k100 = r.history.publishes.filter((p) => p.key === 'k100' && p.answer);
-    expect(k100.length).toBeGreaterThan(0);
-    const id = k100[0]!.answer!.id;
+    const k102 = r.history.publishes.filter((p) => p.key === 'k102' && p.answer);
+    expect(k102.length).toBeGreaterThan(0);
+    const id = k102[0]!.answer!.id;
     expect(r.history.deliveries.some((d) => d.id === id)).toBe(true);
   });
 });

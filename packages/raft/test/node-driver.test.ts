@@ -221,6 +221,36 @@ describe('RaftNode', () => {
     await expect(target.node.propose(encodePut('t2', Buffer.from('2')))).resolves.toBeTypeOf('number');
   });
 
+  it('an idle node takes the snapshot its last apply made due (no later Ready is needed)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fermata-driver-idle-'));
+    const peerAddress = `127.0.0.1:${await freePort()}`;
+    const sm = await KvStateMachine.open(join(dir, 'kv'));
+    const node = await RaftNode.open({
+      id: 'solo',
+      clusterId: 'idle',
+      dataDir: join(dir, 'raft'),
+      listenPeerAddress: peerAddress,
+      initialMembers: { solo: { peerAddress, clientAddress: 'solo:1' } },
+      stateMachine: sm,
+      log: silentLogger,
+      snapshotEveryEntries: 100,
+    });
+    try {
+      await until('leadership', () => node.isLeader());
+      // The leader's no-op and these 99 reach the policy only with the last apply, which ends
+      // after its Ready was handled; a single node then has no further Ready.
+      await Promise.all(
+        Array.from({ length: 99 }, (_, i) => node.propose(encodePut(`i${i}`, Buffer.from('v')))),
+      );
+      await until('a snapshot', () => node.status().counters.snapshotsTaken > 0, 5_000);
+      expect(node.status().snapshotIndex).toBeGreaterThanOrEqual(100);
+    } finally {
+      await node.close();
+      await sm.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('takes snapshots every N entries, compacts behind them, and rebuilds a lost state machine from the snapshot plus the log; finishes an interrupted snapshot record at start-up', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fermata-driver-single-'));
     const peerAddress = `127.0.0.1:${await freePort()}`;

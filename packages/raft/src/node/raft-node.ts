@@ -520,19 +520,35 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         this.incoming.delete(k);
       }
     }
+    this.maybeSnapshot();
+  }
+
+  /**
+   * Takes a snapshot once `snapshotEveryEntries` were applied since the last
+   * one, unless one is under way. Checked after each Ready, after each apply
+   * (which may end after its Ready's check) and when a snapshot succeeded
+   * (entries applied meanwhile count), so an idle node does not leave the
+   * policy unmet until its next Ready.
+   */
+  private maybeSnapshot(): void {
     if (
-      !this.snapshotTask &&
-      !this.closing &&
-      this.applied - this.lastSnapshotIndex >= this.snapshotEveryEntries
+      this.snapshotTask ||
+      this.closing ||
+      this.applied - this.lastSnapshotIndex < this.snapshotEveryEntries
     ) {
-      this.snapshotTask = this.takeSnapshot()
-        .catch((error: unknown) => {
-          this.log.error({ id: this.id, err: String(error) }, 'raft: taking a snapshot failed');
-        })
-        .finally(() => {
-          this.snapshotTask = undefined;
-        });
+      return;
     }
+    this.snapshotTask = this.takeSnapshot().then(
+      () => {
+        this.snapshotTask = undefined;
+        this.maybeSnapshot();
+      },
+      (error: unknown) => {
+        // Tried again at the next Ready or apply, not at once: a failing disk is not retried in a loop.
+        this.snapshotTask = undefined;
+        this.log.error({ id: this.id, err: String(error) }, 'raft: taking a snapshot failed');
+      },
+    );
   }
 
   private send(messages: readonly Message[]): void {
@@ -590,6 +606,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     }
     this.emit('applied', { index: this.applied });
     this.pending.resolveReads(this.applied);
+    this.maybeSnapshot();
     if (this.role === 'leader' && last.term === this.term && this.leaderReadyTerm !== this.term) {
       this.leaderReadyTerm = this.term;
       // A leader that applied its own removal only hands over and steps down: it serves nothing.
@@ -598,7 +615,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   }
 
   private async installSnapshot(meta: SnapshotMeta): Promise<void> {
-    await this.snapshotTask?.catch(() => undefined);
+    // A snapshot that ends may start the next (maybeSnapshot): wait until none runs.
+    while (this.snapshotTask) await this.snapshotTask;
     const key = `${meta.index}:${meta.term}`;
     const file = this.incoming.get(key)?.path;
     if (!file) {
