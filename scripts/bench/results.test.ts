@@ -1,14 +1,23 @@
-// The record of benchmark runs (scripts/bench/results) and the table printed from it.
-// No benchmark runs here.
+// docs/benchmarks.md stays a page for its readers: short, its table printed from the record of
+// runs (scripts/bench/results), its anchors found. No benchmark runs here.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendRun } from './report.js';
-import { RESULTS_DIR, Runs, readResults, renderTable } from './results.js';
+import { PAGE, RESULTS_DIR, Runs, readResults, renderTable } from './results.js';
 
 const repo = resolve(import.meta.dirname, '../..');
+const MAX_PAGE_LINES = 300;
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading: string): string =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
 
 const temps: string[] = [];
 function tempDir(): string {
@@ -18,6 +27,44 @@ function tempDir(): string {
 }
 afterEach(() => {
   for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('docs/benchmarks.md', () => {
+  const page = readFileSync(PAGE, 'utf8');
+
+  it(`is a page: at most ${MAX_PAGE_LINES} lines (runs go in scripts/bench/results, stories in commits)`, () => {
+    const lines = page.endsWith('\n') ? page.split('\n').length - 1 : page.split('\n').length;
+    expect(lines, 'docs/benchmarks.md is too long').toBeLessThanOrEqual(MAX_PAGE_LINES);
+  });
+
+  it('holds exactly the table the record of runs prints', () => {
+    expect(
+      page.includes(renderTable()),
+      'docs/benchmarks.md and scripts/bench/results differ: run npm run bench -- results --write',
+    ).toBe(true);
+  });
+
+  it('has a heading for every anchor the docs link to in it', () => {
+    const anchors = new Set(
+      page
+        .split('\n')
+        .filter((l) => /^#{1,6} /.test(l))
+        .map((l) => slug(l.replace(/^#+ /, ''))),
+    );
+    const links: string[] = [...page.matchAll(/\]\(#([^)]+)\)/g)].map((m) => `benchmarks.md: #${m[1]}`);
+    const docs = [
+      join(repo, 'README.md'),
+      ...readdirSync(join(repo, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join(repo, 'docs', f)),
+    ];
+    for (const file of docs) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/benchmarks\.md#([\w-]+)/g))
+        links.push(`${file.slice(repo.length + 1)}: #${m[1]}`);
+    }
+    expect(links.length).toBeGreaterThan(10);
+    expect(links.filter((l) => !anchors.has(l.slice(l.indexOf('#') + 1)))).toEqual([]);
+  });
 });
 
 describe('the record of runs (scripts/bench/results)', () => {
