@@ -51,6 +51,8 @@ describe('benchmarks (--quick)', () => {
         expect(line[field], field).toBeGreaterThan(0);
       }
       expect(line['entries']).toBe(40_000);
+      // Every line carries the load it ran at (docs/benchmarks.md, Method).
+      expect(line['load_avg_1m']).toBeTypeOf('number');
     }
   });
 
@@ -68,6 +70,7 @@ describe('benchmarks (--quick)', () => {
       }
       expect(line['entry_bytes']).toBe(256);
       expect(line['entries_per_fsync']).toBeGreaterThanOrEqual(1);
+      expect(line['load_avg_1m']).toBeTypeOf('number');
     }
     // Group commit: with 256 proposers one fsync carries many entries.
     expect(lines[1]?.['entries_per_fsync']).toBeGreaterThan(4);

@@ -14,7 +14,7 @@ import { int64FromSafe } from '@fermata/protocol';
 import { FermataClient } from '@fermata/sdk';
 import { startCluster } from '../../test-cluster/src/harness.js';
 import { rawConsumer } from '../../test-cluster/src/raw-consumer.js';
-import { fmt, rssBytes, type Stats, sleep, startedClusters, stats } from './cluster.js';
+import { fmt, load1, rssBytes, type Stats, sleep, startedClusters, stats } from './cluster.js';
 import { emit, flag, option, round, summary } from './report.js';
 
 const OPS = 'bench-ops-token-0a1b2c3d4e5f6a7b8c9d0e1f';
@@ -103,6 +103,7 @@ export async function run(args: string[]): Promise<void> {
       idle_socket_lifetime_ms: held,
       idle_sockets_closed: lifetimes.length,
       attacker_open_at_end: openAtEnd,
+      load_avg_1m: load1(),
     };
     emit(idle);
     summary(`publish alone:            ${fmt(alone)}`);
@@ -157,6 +158,7 @@ export async function run(args: string[]): Promise<void> {
       paused,
       after,
       busy,
+      load_avg_1m: load1(),
     });
     summary(
       `unread consumer (prefetch ${prefetch}, ${messages} x 256 KiB): ${paused.deliveries - before.deliveries} deliveries pushed, ${paused.dead_letters} dead-lettered`,

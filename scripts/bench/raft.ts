@@ -4,6 +4,7 @@
 // fsynced) -> applied on the leader, without a client network hop.
 import type { RaftNodeStatus } from '@fermata/raft';
 import { KvCluster } from '../../packages/raft/test/fixtures/kv-cluster.js';
+import { load1 } from './cluster.js';
 import { emit, flag, option, round, summary } from './report.js';
 
 const ENTRY_BYTES = 256;
@@ -80,6 +81,7 @@ export async function run(args: string[]): Promise<void> {
         fsync_p50_ms: round(leaderPerf.fsyncP50Ms, 2),
         fsync_p99_ms: round(leaderPerf.fsyncP99Ms, 2),
         event_loop_delay_max_ms: round(Math.max(...perf.map((p) => p.loopDelayMaxMs)), 1),
+        load_avg_1m: load1(),
       };
       emit(record);
       summary(

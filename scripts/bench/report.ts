@@ -1,7 +1,44 @@
 /** Helpers every benchmark scenario shares: JSON lines out, percentiles, flags. */
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What `--record` stamps on each line it appends to the record of runs (scripts/bench/results). */
+export interface RunStamp {
+  /** YYYY-MM-DD */
+  readonly date: string;
+  /** What followed `npm run bench --`, without `--record`. */
+  readonly command: string;
+  readonly commit: string;
+}
+
+let recording: { readonly dir: string; readonly stamp: RunStamp; readonly lines: object[] } | undefined;
+
+/** From now on every emitted line is kept, to be appended by `saveRecordedRun` once the run ends well. */
+export function recordRuns(dir: string, stamp: RunStamp): void {
+  recording = { dir, stamp, lines: [] };
+}
+
+/** Appends the lines of a run that finished to `<dir>/<scenario>.jsonl`, stamped; a failed run adds nothing. */
+export function saveRecordedRun(): number {
+  if (!recording) return 0;
+  for (const line of recording.lines)
+    appendRun(recording.dir, recording.stamp, line as Record<string, unknown>);
+  return recording.lines.length;
+}
+
+const json = (record: Record<string, unknown>): string =>
+  JSON.stringify(record, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+
+/** Appends one line to the record of runs: the stamp first, then the line as the scenario printed it. */
+export function appendRun(dir: string, stamp: RunStamp, record: Record<string, unknown>): void {
+  const scenario = record['scenario'];
+  if (typeof scenario !== 'string') throw new Error(`--record: a line without a scenario: ${json(record)}`);
+  appendFileSync(join(dir, `${scenario}.jsonl`), `${json({ ...stamp, ...record })}\n`);
+}
 
 export function emit(record: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify(record, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
+  process.stdout.write(`${json(record)}\n`);
+  if (recording) recording.lines.push(JSON.parse(json(record)));
 }
 
 export function summary(line: string): void {

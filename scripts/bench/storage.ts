@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EngineName, openStore } from '@fermata/storage';
+import { load1 } from './cluster.js';
 import { emit, flag, round, summary } from './report.js';
 
 const KEY_BYTES = 24;
@@ -71,6 +72,7 @@ export async function run(args: string[]): Promise<void> {
         range_scan_entries_per_s: round(scanRate, 0),
         point_get_ops_per_s: round(getRate, 0),
         entries: scanned,
+        load_avg_1m: load1(),
       };
       emit(record);
       summary(
