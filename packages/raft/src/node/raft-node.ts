@@ -416,7 +416,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         voters: s.conf.voters,
         learners: s.conf.learners,
         pendingMembers: this.core.pendingMembers(),
-        isRemoved: (peer) => this.book.isRemoved(peer),
+        removedAt: (peer) => this.book.removedAt(peer),
         isKnown: (peer) => this.book.get(peer) !== undefined,
       },
       id,
@@ -594,7 +594,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         const change = decodeConfChange(e.data);
         const addresses = decodeMemberContext(change.context);
         if (addresses) this.book.set(change.node, addresses);
-        this.book.setRemoved(change.node, change.type === 'remove');
+        this.book.setRemoved(change.node, change.type === 'remove' ? e.term : undefined);
       }
       this.pending.applied(e, results[i]);
     });

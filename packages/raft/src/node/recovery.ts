@@ -24,7 +24,9 @@ export async function recover(
 ): Promise<{ core: RaftCore; book: AddressBook; applied: number }> {
   const { log: logStore, snapshots } = ports;
   ports.incoming.reset();
-  const book = new AddressBook(ports.addressBook);
+  // A removal the book recorded without its term (an older version) came from an entry of a term at most this.
+  const termsSoFar = Math.max(ports.stable.get().term, logStore.term(logStore.lastIndex()) ?? 0);
+  const book = new AddressBook(ports.addressBook, termsSoFar);
   for (const [id, addresses] of Object.entries(options.initialMembers)) {
     if (!book.get(id)) book.set(id, addresses);
   }

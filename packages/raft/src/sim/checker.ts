@@ -138,6 +138,16 @@ export class Checker {
     w.leader = undefined;
   }
 
+  /**
+   * `node` is a new server (a member added again under a removed one's id, on an empty
+   * disk): the votes and acknowledgements of the removed one do not bind it.
+   */
+  newServer(node: NodeId): void {
+    for (const term of this.votesBy.get(node)?.keys() ?? []) this.votes.delete(`${node}@${term}`);
+    this.votesBy.delete(node);
+    this.acks.delete(node);
+  }
+
   /** Records or compares one committed entry against the canonical history. */
   committed(node: NodeId, e: Entry, how: 'commit' | 'apply' | 'snapshot', nodeTerm: number): void {
     const key = entryKey(e);

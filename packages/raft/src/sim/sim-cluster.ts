@@ -164,6 +164,12 @@ export class SimCluster implements SimContext {
   // ------------------------------------------------------------ nodes
 
   addNode(id: NodeId, bootstrapVoters: readonly NodeId[]): SimNode {
+    const old = this.nodes.get(id);
+    if (old) {
+      // A member added again under the id of a removed one, on an empty disk: a new server.
+      if (old.up) throw new Error(`node ${id} is still running: it cannot be added again`);
+      this.checker.newServer(id);
+    }
     const n = new SimNode(id, bootstrapVoters, this, this.diskLatencyFor(id));
     this.nodes.set(id, n);
     return n;

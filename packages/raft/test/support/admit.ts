@@ -12,7 +12,7 @@ export function admitVoters(
         voters: [...voters()],
         learners: [],
         pendingMembers: [],
-        isRemoved: () => false,
+        removedAt: () => undefined,
         isKnown: () => false,
       },
       id,
