@@ -75,7 +75,10 @@ export interface Message {
   readonly entries: readonly Entry[];
   /**
    * append/heartbeat: the leader's commit index; refused (pre-)vote: an index the
-   * refuser knows committed, at most the candidate's last index (0 if none).
+   * refuser knows committed, at most the candidate's last index (0 if none);
+   * append-response/heartbeat-response: an index the responder knows committed
+   * durably, at least up to the entry of the configuration it uses (RaftCore
+   * `durableConfIndex`; 0 from a version that does not report it).
    */
   readonly commit: number;
   readonly reject: boolean;

@@ -123,3 +123,81 @@ describe('vote admission: a live majority elects a leader whatever membership hi
     expect(c.core('n2').status().leader).toBe('n5');
   });
 });
+
+/**
+ * Removes `removed` (the leader) as an operator does: RemoveMember on the leader, called
+ * again on the leader of the moment when it fails, and the removed node shut down the
+ * moment a call returns, when `failing` fail for good too. The announcement of the
+ * commit to `unaware` (messages from `removed` carrying a commit index at or past the
+ * removal, and timeout-now) is lost for the first second. Resolves with the removal index.
+ */
+async function removeLeaderAndShutItDown(
+  c: DriverCluster,
+  removed: NodeId,
+  unaware: readonly NodeId[],
+  failing: readonly NodeId[],
+): Promise<number> {
+  const removal = c.core(removed).lastIndex() + 1;
+  let dropping = true;
+  c.drop = (m: Message) =>
+    dropping &&
+    m.from === removed &&
+    unaware.includes(m.to) &&
+    (m.type === 'timeout-now' || m.commit >= removal);
+  let returned = false;
+  const ids = [...c.nodes.keys()];
+  const call = (on: NodeId) =>
+    c
+      .node(on)
+      .removeMember(removed)
+      .then(
+        () => {
+          returned = true;
+          c.crashNode(removed); // decommissioned
+          for (const id of failing) c.crashNode(id);
+        },
+        () => c.at(100, () => 'remove again', retry),
+      );
+  const retry = () => {
+    const leader = ids.find((id) => c.sim(id).running && c.core(id).status().role === 'leader');
+    if (leader) void call(leader);
+    else c.at(100, () => 'remove again', retry);
+  };
+  void call(removed);
+  await c.run(1_000);
+  dropping = false;
+  await c.until('RemoveMember to return', () => returned);
+  return removal;
+}
+
+describe('a removal is done for the caller once a majority of the new configuration knows it committed', () => {
+  it('two voters, the leader removes itself and is shut down once RemoveMember returns: the last voter leads (review, 2 -> 1)', async () => {
+    const c = new DriverCluster(['n1', 'n2']);
+    await c.elect('n2');
+    await removeLeaderAndShutItDown(c, 'n2', ['n1'], []);
+    await c.until('n1 to lead', () => leaderAmong(c, ['n1']).length > 0, 20_000);
+    expect(c.core('n1').status().conf.voters).toEqual(['n1']);
+    const after = c.core('n1').lastIndex() + 1;
+    c.node('n1').propose(bytes('after')).catch(ignore);
+    await c.until('n1 to apply a new entry', () => c.applied('n1', after) !== undefined);
+  });
+
+  it('four voters, the leader removes itself and is shut down once RemoveMember returns, then one more fails: the other two lead (4 -> 3)', async () => {
+    // Only n1 hears of the commit while the announcement is lost to n2 and n3; n1 then
+    // fails for good. Two of the three remaining voters are up: one of them must know.
+    const c = new DriverCluster(['n1', 'n2', 'n3', 'n4']);
+    await c.elect('n4');
+    await removeLeaderAndShutItDown(c, 'n4', ['n2', 'n3'], ['n1']);
+    await c.until('n2 and n3 to elect a leader', () => leaderAmong(c, ['n2', 'n3']).length > 0, 20_000);
+    const leader = leaderAmong(c, ['n2', 'n3'])[0]!;
+    expect(c.core(leader).status().conf.voters).toEqual(['n1', 'n2', 'n3']);
+  });
+
+  it('RemoveMember called again for a member already removed returns once the new configuration confirms it', async () => {
+    const c = new DriverCluster(['n1', 'n2', 'n3']);
+    await c.elect('n1');
+    await settleOn(c, 'remove n3', c.node('n1').removeMember('n3'));
+    await settleOn(c, 'remove n3 again', c.node('n1').removeMember('n3'));
+    expect(c.core('n1').status().conf.voters).toEqual(['n1', 'n2']);
+  });
+});

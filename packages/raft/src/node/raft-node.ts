@@ -249,16 +249,35 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     return this.status().members;
   }
 
-  /** Removes a member (voter or learner). Leader only. */
+  /**
+   * Removes a member (voter or learner). Leader only. Resolves once the removal
+   * committed and a majority of the new configuration is known to hold that
+   * commit durably (docs/design.md, "Removal"): only then may the removed node be
+   * shut down, since a remaining voter that missed the commit still counts it and
+   * may need its vote. Called again for a member already removed, it waits for
+   * the same on this leader. A leader removing itself steps down once that is
+   * known; a failure (it lost the leadership, or the new configuration did not
+   * confirm in time) means the removed node must keep running: call it again on
+   * the new leader.
+   */
   async removeMember(id: NodeId): Promise<readonly MemberStatus[]> {
     this.assertLeader();
+    const deadline = this.clock.nowMs() + this.membershipTimeoutMs;
     const conf = this.core.status().conf;
     if (conf.voters.includes(id) || conf.learners.includes(id)) {
-      await this.changeMembership(
-        { type: 'remove', node: id },
-        this.clock.nowMs() + this.membershipTimeoutMs,
-      );
+      await this.changeMembership({ type: 'remove', node: id }, deadline);
     }
+    const at = this.core.confIndex();
+    await this.until(deadline, `a majority of the new configuration to confirm the removal of ${id}`, () => {
+      if (this.core.announced(at)) return true;
+      if (this.core.status().role !== 'leader') {
+        throw this.withAddresses(
+          this.core.status().leader,
+          `the removal of ${id} committed, but this node stopped leading before a majority of the new configuration confirmed it: keep ${id} running and call RemoveMember on the leader`,
+        );
+      }
+      return false;
+    });
     return this.status().members;
   }
 
