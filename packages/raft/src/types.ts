@@ -24,6 +24,13 @@ export interface HardState {
   /** Empty string = voted for nobody in `term`. */
   readonly vote: NodeId;
   readonly commit: number;
+  /**
+   * A node that joined a running cluster (RaftDriverOptions.join) on an empty disk:
+   * the commit index of the first leader message it took. It campaigns only once its
+   * commit index reaches it (RaftCore, "join floor"). Absent for a node that
+   * bootstrapped, and for a joiner that has heard no leader yet.
+   */
+  readonly joinFloor?: number;
 }
 
 export interface ConfState {

@@ -4,6 +4,7 @@
 // (DriverCluster).
 import { describe, expect, it } from 'vitest';
 import { DriverCluster } from '../src/sim/driver-cluster.js';
+import type { InjectedBug } from '../src/sim/injected-bugs.js';
 import type { Message, NodeId } from '../src/types.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -33,8 +34,8 @@ const leaderAmong = (c: DriverCluster, ids: readonly NodeId[]) =>
  * and n4 are two of three voters, up and connected; only n4 can win (it holds Z), and
  * n3, which missed the entries adding n4, must take n4's (pre-)votes.
  */
-async function replacedWhileAway(): Promise<DriverCluster> {
-  const c = new DriverCluster(['n1', 'n2', 'n3']);
+async function replacedWhileAway(bug?: InjectedBug): Promise<DriverCluster> {
+  const c = new DriverCluster(['n1', 'n2', 'n3'], bug ? { bug } : {});
   await c.elect('n1');
   const away = new Set(['n3']);
   c.drop = (m: Message) => away.has(m.from) || away.has(m.to);
@@ -70,6 +71,12 @@ describe('vote admission: a live majority elects a leader whatever membership hi
     const after = c.core('n4').lastIndex() + 1;
     c.node('n4').propose(bytes('after')).catch(ignore);
     await c.until('n3 to apply a new entry', () => c.applied('n3', after) !== undefined);
+  });
+
+  it('with vote requests from non-members refused (the injected bug member-votes-only: admission before the fix), the two live voters never elect a leader', async () => {
+    const c = await replacedWhileAway('member-votes-only');
+    await c.run(20_000);
+    expect(leaderAmong(c, ['n3', 'n4'])).toEqual([]);
   });
 
   /**
@@ -171,6 +178,14 @@ async function removeLeaderAndShutItDown(
 }
 
 describe('a removal is done for the caller once a majority of the new configuration knows it committed', () => {
+  it('with RemoveMember done at the commit (the injected bug removal-done-at-commit: before the fix), the last voter never leads', async () => {
+    const c = new DriverCluster(['n1', 'n2'], { bug: 'removal-done-at-commit' });
+    await c.elect('n2');
+    await removeLeaderAndShutItDown(c, 'n2', ['n1'], []);
+    await c.run(20_000);
+    expect(leaderAmong(c, ['n1'])).toEqual([]);
+  });
+
   it('two voters, the leader removes itself and is shut down once RemoveMember returns: the last voter leads (review, 2 -> 1)', async () => {
     const c = new DriverCluster(['n1', 'n2']);
     await c.elect('n2');

@@ -73,6 +73,12 @@ export interface RaftCoreOptions {
   heartbeatTicks: number;
   /** Seeded source in [0,1): the ONLY randomness. */
   random: () => number;
+  /**
+   * The node joined a running cluster (RaftDriverOptions.join): until it records a join
+   * floor (hardState.joinFloor) from the first leader message it takes, and until its
+   * commit index reaches that floor, it never campaigns.
+   */
+  join?: boolean;
   preVote?: boolean;
   checkQuorum?: boolean;
   maxMsgBytes?: number;
@@ -172,6 +178,18 @@ export class RaftCore {
   /** confIndex() when the outstanding Ready was taken: durable once advance() confirms its hard state. */
   private readyConfIndex = 0;
   /**
+   * Join floor (a node that joined a running cluster on an empty disk): the commit index
+   * of the first leader message it took; undefined while it has taken none (a joiner) or
+   * for a node that bootstrapped. Why: catching up, its commit index passes through every
+   * configuration of the log, and under an id added again after its removal (operations,
+   * "Replacing a lost node") it is a voter of the old ones: in the bootstrap's first entries
+   * the only one. Campaigning on such a configuration it could win alone, a second leader.
+   * The entry adding it is committed before any leader sends to it, so at the floor its
+   * configuration is one that added this incarnation.
+   */
+  private joinFloor: number | undefined;
+  private readonly joining: boolean;
+  /**
    * Leader: the highest configuration entry a majority of its configuration is known
    * to hold committed durably (their responses' `commit`): a removal is done, for the
    * caller, once this covers it (see announced()).
@@ -217,6 +235,8 @@ export class RaftCore {
     this.log = new RaftLog(options.log, options.hardState.commit, options.applied);
     this.term = options.hardState.term;
     this.vote = options.hardState.vote;
+    this.joinFloor = options.hardState.joinFloor;
+    this.joining = options.join === true;
     this.prevHardState = options.hardState;
     this.conf = snapshot.conf;
     this.confHistory = [{ index: snapshot.index, conf: snapshot.conf }];
@@ -638,7 +658,7 @@ export class RaftCore {
 
   private tickElection(): void {
     this.electionElapsed++;
-    if (this.promotable() && this.electionElapsed >= this.randomizedElectionTimeout) {
+    if (this.promotable() && this.pastJoinFloor() && this.electionElapsed >= this.randomizedElectionTimeout) {
       this.electionElapsed = 0;
       this.campaign(this.preVote ? 'pre-election' : 'election');
     }
@@ -684,7 +704,7 @@ export class RaftCore {
   }
 
   private campaign(kind: CampaignKind): void {
-    if (!this.promotable()) return;
+    if (!this.promotable() || !this.pastJoinFloor()) return;
     let voteTerm: number;
     let type: 'pre-vote' | 'vote';
     if (kind === 'pre-election') {
@@ -814,6 +834,7 @@ export class RaftCore {
   }
 
   private stepCandidate(m: Message): void {
+    if (m.type === 'append' || m.type === 'snapshot') this.noteJoinFloor(m);
     switch (m.type) {
       case 'append':
         this.becomeFollower(m.term, m.from);
@@ -848,6 +869,7 @@ export class RaftCore {
     const leaderOnly = m.type === 'append' || m.type === 'heartbeat' || m.type === 'snapshot';
     // One leader per term (§5.2): another sender of a leader's message at this term is forged.
     if (leaderOnly && this.lead !== '' && m.from !== this.lead) return;
+    if (leaderOnly) this.noteJoinFloor(m);
     switch (m.type) {
       case 'append':
         this.electionElapsed = 0;
@@ -1283,7 +1305,21 @@ export class RaftCore {
   // ---------------------------------------------------------------- plumbing
 
   private hardState(): HardState {
-    return { term: this.term, vote: this.vote, commit: this.log.committed };
+    const hs = { term: this.term, vote: this.vote, commit: this.log.committed };
+    return this.joinFloor === undefined ? hs : { ...hs, joinFloor: this.joinFloor };
+  }
+
+  /** Whether the join floor lets this node campaign (see `joinFloor`). */
+  private pastJoinFloor(): boolean {
+    if (this.joinFloor === undefined) return !this.joining;
+    return this.log.committed >= this.joinFloor;
+  }
+
+  /** A joiner's first leader message: its commit index (or snapshot) is the join floor. */
+  private noteJoinFloor(m: Message): void {
+    if (!this.joining || this.joinFloor !== undefined) return;
+    if (m.type === 'append') this.joinFloor = m.commit;
+    else if (m.type === 'snapshot' && m.snapshot) this.joinFloor = m.snapshot.index;
   }
 
   private softState(): SoftState {
@@ -1312,7 +1348,7 @@ function members(conf: ConfState): NodeId[] {
 }
 
 function sameHardState(a: HardState, b: HardState): boolean {
-  return a.term === b.term && a.vote === b.vote && a.commit === b.commit;
+  return a.term === b.term && a.vote === b.vote && a.commit === b.commit && a.joinFloor === b.joinFloor;
 }
 
 function sameSoftState(a: SoftState, b: SoftState): boolean {

@@ -15,7 +15,6 @@
  * written before the field existed has none: every vote in it was cast at or
  * below its term, which is then the bound.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HardState } from '../types.js';
 import {
@@ -26,6 +25,7 @@ import {
   writeFileAtomic,
 } from './atomic-file.js';
 import { CorruptionError, invariant } from './errors.js';
+import { type FileSystem, nodeFileSystem } from './file-system.js';
 
 export const HARD_STATE_FILE = 'hard-state';
 export const EMPTY_HARD_STATE: HardState = { term: 0, vote: '', commit: 0 };
@@ -39,8 +39,12 @@ export interface StoredHardState {
 }
 
 export function encodeHardState(state: HardState, votedTerm: number): Buffer {
-  const { term, vote, commit } = state;
-  return encodeRecord(Buffer.from(JSON.stringify({ term, vote, commit, votedTerm }), 'utf8'));
+  const { term, vote, commit, joinFloor } = state;
+  const body =
+    joinFloor === undefined
+      ? { term, vote, commit, votedTerm }
+      : { term, vote, commit, votedTerm, joinFloor };
+  return encodeRecord(Buffer.from(JSON.stringify(body), 'utf8'));
 }
 
 export function decodeHardState(path: string, body: Buffer): StoredHardState {
@@ -50,24 +54,28 @@ export function decodeHardState(path: string, body: Buffer): StoredHardState {
   } catch {
     throw new CorruptionError(path, 12, 'hard state is not valid JSON');
   }
-  const { term, vote, commit, votedTerm } = (parsed ?? {}) as Record<string, unknown>;
+  const { term, vote, commit, votedTerm, joinFloor } = (parsed ?? {}) as Record<string, unknown>;
   if (
     !Number.isSafeInteger(term) ||
     typeof vote !== 'string' ||
     !Number.isSafeInteger(commit) ||
-    (votedTerm !== undefined && !Number.isSafeInteger(votedTerm))
+    (votedTerm !== undefined && !Number.isSafeInteger(votedTerm)) ||
+    (joinFloor !== undefined && !Number.isSafeInteger(joinFloor))
   ) {
     throw new CorruptionError(path, 12, `hard state has wrong fields: ${body.toString('utf8')}`);
   }
-  const state = { term: term as number, vote, commit: commit as number };
-  return votedTerm === undefined
-    ? { state, votedTerm: state.term, votedTermRecorded: false }
-    : { state, votedTerm: votedTerm as number, votedTermRecorded: true };
+  const base = { term: term as number, vote, commit: commit as number };
+  if (votedTerm === undefined) {
+    // Written before vote terms and join floors were recorded: no floor (as that version had none).
+    return { state: { ...base, joinFloor: 0 }, votedTerm: base.term, votedTermRecorded: false };
+  }
+  const state = joinFloor === undefined ? base : { ...base, joinFloor: joinFloor as number };
+  return { state, votedTerm: votedTerm as number, votedTermRecorded: true };
 }
 
-/** True when `next` changes what must be durable before answering (term or vote). */
+/** True when `next` changes what must be durable before answering (term or vote), or the join floor. */
 export function mustPersist(prev: HardState, next: HardState): boolean {
-  return prev.term !== next.term || prev.vote !== next.vote;
+  return prev.term !== next.term || prev.vote !== next.vote || prev.joinFloor !== next.joinFloor;
 }
 
 export class HardStateFile {
@@ -81,6 +89,7 @@ export class HardStateFile {
   private constructor(
     readonly path: string,
     initial: StoredHardState,
+    private readonly fs: FileSystem,
   ) {
     this.current = initial.state;
     this.voted = initial.votedTerm;
@@ -88,16 +97,17 @@ export class HardStateFile {
   }
 
   /** Opens (creating `dir` if needed) `<dir>/hard-state`; a missing file is the empty state. */
-  static open(dir: string): HardStateFile {
-    mkdirSync(dir, { recursive: true });
+  static open(dir: string, fs: FileSystem = nodeFileSystem): HardStateFile {
+    fs.mkdir(dir);
     const path = join(dir, HARD_STATE_FILE);
-    removeStaleTempFiles(dir, path);
-    const body = readRecordFile(path);
+    removeStaleTempFiles(dir, path, fs);
+    const body = readRecordFile(path, fs);
     return new HardStateFile(
       path,
       body === undefined
         ? { state: EMPTY_HARD_STATE, votedTerm: 0, votedTermRecorded: true }
         : decodeHardState(path, body),
+      fs,
     );
   }
 
@@ -121,7 +131,7 @@ export class HardStateFile {
     const voted = this.votedQueued;
     const bytes = encodeHardState(state, voted);
     const run = this.queue.then(async () => {
-      await writeFileAtomic(this.path, bytes, options);
+      await writeFileAtomic(this.path, bytes, { fs: this.fs, ...options });
       this.current = state;
       this.voted = voted;
     });

@@ -76,6 +76,7 @@ export async function recover(
     hardState: { ...saved, commit },
     applied,
     bootstrapVoters: options.join ? [] : Object.keys(options.initialMembers),
+    ...(options.join ? { join: true } : {}),
     electionTicks: options.electionTicks ?? NODE_DEFAULTS.electionTicks,
     heartbeatTicks: options.heartbeatTicks ?? NODE_DEFAULTS.heartbeatTicks,
     random: ports.random,

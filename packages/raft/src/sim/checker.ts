@@ -272,6 +272,14 @@ export class Checker {
     }));
   }
 
+  /**
+   * A restart read `hs` from the node's hard-state file: what is durable, checked as a save
+   * (term and commit never go back, one vote per term), then the basis of `restarted`.
+   */
+  recovered(node: NodeId, w: NodeWatch, hs: HardState): void {
+    this.persisted(node, w, hs);
+  }
+
   persisted(node: NodeId, w: NodeWatch, hs: HardState): void {
     const old = w.persisted;
     this.check(hs.term >= old.term, 'term-monotonic', () => ({
