@@ -10,6 +10,7 @@ import { message } from '../src/sim/manual-cluster.js';
  */
 const behind: AdmissionView = {
   term: 5,
+  vote: '',
   voters: ['n1', 'n2', 'n3'],
   learners: [],
   pendingMembers: [],
@@ -114,6 +115,23 @@ describe('peer admission', () => {
       expect(admitPeerMessages(behind, 'n6', [removed], identity), identity).toMatchObject({
         admitted: false,
         reason: 'not-member',
+      });
+    }
+  });
+
+  it('on plaintext, the leader messages of the term in which this node voted for their sender are admitted: it elected that leader', () => {
+    // Two voters {n2, zz}: n2 missed the entries adding zz and holds no address for it, and
+    // zz holds entries n2 lacks: only zz can win, with n2's vote, and only zz can send n2 them.
+    const voted: AdmissionView = { ...behind, term: 6, vote: 'zz' };
+    for (const type of ['append', 'heartbeat', 'snapshot'] as const) {
+      const m = message({ type, from: 'zz', to: 'n5', term: 6 });
+      expect(admitPeerMessages(voted, 'zz', [m], 'claimed'), type).toEqual({ admitted: true });
+      // A later term: elected without this node's vote.
+      expect(admitPeerMessages(voted, 'zz', [{ ...m, term: 7 }], 'claimed'), type).toMatchObject({
+        admitted: false,
+      });
+      expect(admitPeerMessages({ ...voted, vote: 'n4' }, 'zz', [m], 'claimed'), type).toMatchObject({
+        admitted: false,
       });
     }
   });

@@ -516,6 +516,11 @@ export class RaftCore {
     };
   }
 
+  /** Whom this node voted for in its current term ('' for nobody): peer admission reads it. */
+  currentVote(): NodeId {
+    return this.votedFor();
+  }
+
   /** Nodes added by conf-change entries above the commit index (Raft already counts them as peers). */
   pendingMembers(): NodeId[] {
     const added: NodeId[] = [];

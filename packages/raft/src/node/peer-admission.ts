@@ -33,9 +33,13 @@
  *   credentials can already speak as any known member, so requiring a book
  *   entry protects against nothing such a holder cannot already do (etcd's
  *   rafthttp likewise admits a not-removed sender of its cluster). On a
- *   plaintext connection ('claimed': nothing checked) a leader still needs
- *   its address in the book; another member can take over its leadership,
- *   which a vote has no such way round.
+ *   plaintext connection ('claimed': nothing checked) a leader needs its
+ *   address in the book, or this node's vote: leader messages of the term
+ *   in which this node voted for their sender are admitted, as it elected
+ *   that leader (with two voters, the one that missed the entries adding
+ *   the other elects it, and would otherwise never catch up from it). A
+ *   leader elected without this node's vote had a majority without it; the
+ *   leadership can then move to a member whose address it holds.
  * - Known to be removed: this node applied the entry removing the sender, at
  *   term R (`removedAt`), and did not apply a later one adding it back, and
  *   the batch carries a term at or below R. A message of a later term comes
@@ -59,6 +63,8 @@ export const MAX_TERM_AHEAD = 2 ** 20;
 /** What the admission rule needs to know about this node. */
 export interface AdmissionView {
   readonly term: number;
+  /** Whom this node voted for in `term` ('' for nobody). */
+  readonly vote: NodeId;
   readonly voters: readonly NodeId[];
   readonly learners: readonly NodeId[];
   /** Nodes added by conf-change entries held above the commit index (not yet in effect). */
@@ -149,11 +155,9 @@ function isCurrentLeader(
   identity: SenderIdentity,
   removed: boolean,
 ): boolean {
-  return (
-    !removed &&
-    (identity !== 'claimed' || view.isKnown(id)) &&
-    messages.every((m) => LEADER_MESSAGES.has(m.type) && m.term >= view.term)
-  );
+  if (removed || !messages.every((m) => LEADER_MESSAGES.has(m.type) && m.term >= view.term)) return false;
+  if (identity !== 'claimed' || view.isKnown(id)) return true;
+  return view.vote === id && messages.every((m) => m.term === view.term);
 }
 
 /** The highest term a message may carry at a node whose term is `term`. */

@@ -446,6 +446,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     const s = this.core.status();
     return {
       term: s.term,
+      vote: this.core.currentVote(),
       voters: s.conf.voters,
       learners: s.conf.learners,
       pendingMembers: this.core.pendingMembers(),

@@ -9,6 +9,7 @@ export function admitVoters(
     admitPeerMessages(
       {
         term: 0,
+        vote: '',
         voters: [...voters()],
         learners: [],
         pendingMembers: [],
