@@ -281,3 +281,48 @@ describe('a candidate counts its own vote once it is durable', () => {
     await singleVoterLeadsAgain();
   });
 });
+
+/**
+ * Simulator seeds 2324 and 13050 (on earlier code): the hard state is written after the
+ * log append, so a crash between them keeps entries of a term the saved term never
+ * reached. n2, cut off while n3 was elected in term T, takes n3's first append: its
+ * entries of term T land, its hard state (term T) is held. Restarted at the saved term
+ * T - 1, it would be free to vote for anyone in term T and to lead it, with entries of
+ * term T it did not write passing for its own.
+ */
+async function restartBelowLogTerm(): Promise<{ savedTerm: number; logTerm: number; restarted: number }> {
+  const c = new DriverCluster(FIVE);
+  await c.elect('n1');
+  // n3 is elected in term T while n2 hears nothing; n3's append to n2 is kept.
+  const kept: Message[] = [];
+  const quiet = (m: Message) => cut(m, 'n2', FIVE) || cut(m, 'n1', FIVE);
+  c.drop = (m) => {
+    if (m.from === 'n3' && m.to === 'n2' && m.type === 'append' && m.entries.length > 0) kept.push(m);
+    return quiet(m);
+  };
+  await c.elect('n3');
+  await c.until('n3 to send n2 an append', () => kept.length > 0);
+  const term = c.core('n3').status().term;
+  // n2's first message of term T is that append: the log write lands, the hard state is held.
+  c.drop = (m) => quiet(m);
+  c.hold('n2', ['hard-state']);
+  c.deliver(kept[0] as Message);
+  await c.until(
+    'n2 to hold an entry of term T',
+    () => c.sim('n2').log?.term(c.sim('n2').log?.lastIndex() ?? 0) === term,
+  );
+  await c.run(20);
+  const savedTerm = c.sim('n2').disk.durableHardState()?.term ?? 0;
+  c.crashNode('n2');
+  c.restart('n2');
+  await c.until('n2 to restart', () => c.sim('n2').running);
+  return { savedTerm, logTerm: term, restarted: c.core('n2').status().term };
+}
+
+describe('a restart takes at least its log’s last term (seeds 2324, 13050)', () => {
+  it('a node whose log holds entries of a term its saved hard state never reached restarts in that term, with no vote', async () => {
+    const { savedTerm, logTerm, restarted } = await restartBelowLogTerm();
+    expect(savedTerm).toBeLessThan(logTerm);
+    expect(restarted).toBeGreaterThanOrEqual(logTerm);
+  });
+});

@@ -41,6 +41,12 @@ export interface NetworkHooks {
   trace(line: string): void;
   dropped(): void;
   snapshotSent(): void;
+  /**
+   * Who sends as `id` (a member replaced under its id is another sender): a batch whose
+   * sender was replaced before it arrives is dropped, as the replaced member's connections
+   * closed with it. Undefined: no replacement happens.
+   */
+  sender?(id: NodeId): unknown;
 }
 
 export class SimNetwork {
@@ -66,6 +72,7 @@ export class SimNetwork {
     const first = batch[0];
     if (!first) return;
     for (const m of batch) this.hooks.sent(m);
+    const sender = this.hooks.sender?.(first.from);
     const prng = this.scheduler.prng;
     const blocked = this.blocked(first.from, first.to);
     const copies = !blocked && prng.chance(this.faults.dupRate) ? 2 : 1;
@@ -80,6 +87,7 @@ export class SimNetwork {
         () => {
           const to = this.hooks.endpoint(first.to);
           if (!to || this.blocked(first.from, first.to)) return;
+          if (sender !== this.hooks.sender?.(first.from)) return;
           const kept = this.faults.drop ? batch.filter((m) => !this.faults.drop?.(m)) : batch;
           if (kept.length === 0) return;
           const verdict = to.handler.admit(first.from, kept, this.identity);

@@ -142,7 +142,7 @@ export class Simulation extends SimCluster {
           [1, 8],
           [2, 20],
         ] as const),
-        segmentBytes: prng.pick([1024, 4096, 16 * 1024]),
+        segmentBytes: prng.pick([256, 1024, 4096]),
         cacheBytes: prng.pick([256, 4096, 1024 * 1024]),
         syncWrites: prng.chance(0.75),
         identity: prng.pick(['verified', 'authenticated', 'claimed'] as const),

@@ -300,9 +300,15 @@ export class Workload {
     if (!sim.prng.chance(rate)) return;
     const incarnation = n.incarnation;
     const isolate = !local && sim.prng.chance(0.7);
-    // A truncating write is crashed at a random moment while it is in flight (with what it runs beside).
+    // A truncating write is crashed at a random moment while it is in flight (with what it runs
+    // beside); a leader just elected or committing is crashed at once or within its next writes
+    // (its vote, its first entries, what it just sent: which of them the crash keeps).
+    const delayMs =
+      what === 'truncating' || (!isolate && !local && sim.prng.chance(0.5))
+        ? sim.prng.int(0, 2 * n.disk.latencyMs[1])
+        : 0;
     sim.at(
-      what === 'truncating' ? sim.prng.int(0, n.disk.latencyMs[1]) : 0,
+      delayMs,
       () => `targeted-${isolate ? 'isolation' : 'crash'} ${n.id} ${what}`,
       () => {
         if (n.incarnation !== incarnation) return;
