@@ -273,8 +273,8 @@ async function singleVoterLeadsAgain(bug?: InjectedBug): Promise<void> {
 }
 
 describe('a candidate counts its own vote once it is durable', () => {
-  it('with a single voter leading before its vote is written, it leads a term twice: log matching breaks', async () => {
-    expect(await violation(() => singleVoterLeadsAgain('lead-before-vote-durable'))).toBe('log-matching');
+  it('with a single voter leading before its vote is written, it leads a term twice: election safety breaks', async () => {
+    expect(await violation(() => singleVoterLeadsAgain('lead-before-vote-durable'))).toBe('election-safety');
   });
 
   it('as shipped, a single voter leads only once its vote is written, and the learner follows it', async () => {

@@ -75,6 +75,8 @@ export interface NodeWatch {
   canonChecked: number;
   /** Last persisted hard state (never decreases, across restarts too). */
   persisted: HardState;
+  /** The node's current incarnation (restarts so far). */
+  incarnation: number;
   /** While leader: the term, its last entry, and how far its log was checked against the canonical history. */
   leader?: { term: number; lastIndex: number; lastTerm: number; canonChecked: number };
 }
@@ -87,7 +89,10 @@ export class Checker {
   /** index -> entry key, and the term of the node that first saw it committed (>= the term it was committed in). */
   private readonly canon = new Map<number, { key: string; term: number }>();
   canonMax = 0;
-  private readonly leaders = new Map<number, NodeId>();
+  /** term -> the leader elected in it, as node#incarnation: a node that crashed and leads the same term again was elected twice in it. */
+  private readonly leaders = new Map<number, string>();
+  /** Incarnations per node (restarts), across servers added again under one id. */
+  private readonly incarnations = new Map<NodeId, number>();
   private readonly votes = new Map<string, NodeId>();
   private readonly votesBy = new Map<NodeId, Map<number, NodeId>>();
   /** (index, term) -> entry key and previous term: log matching by induction. */
@@ -114,7 +119,7 @@ export class Checker {
   }
 
   newWatch(persisted: HardState): NodeWatch {
-    return { term: persisted.term, commit: persisted.commit, canonChecked: 0, persisted };
+    return { term: persisted.term, commit: persisted.commit, canonChecked: 0, persisted, incarnation: 0 };
   }
 
   /**
@@ -122,6 +127,9 @@ export class Checker {
    * it has sent must have survived: a node that forgot a vote can vote twice in a term.
    */
   restarted(node: NodeId, w: NodeWatch): void {
+    const incarnation = (this.incarnations.get(node) ?? 0) + 1;
+    this.incarnations.set(node, incarnation);
+    w.incarnation = incarnation;
     const hs = w.persisted;
     for (const [term, candidate] of this.votesBy.get(node) ?? []) {
       this.check(hs.term > term || (hs.term === term && hs.vote === candidate), 'one-vote-per-term', () => ({
@@ -336,13 +344,17 @@ export class Checker {
       w.leader = undefined;
       return;
     }
+    const leader = `${id}#${w.incarnation}`;
     const holder = this.leaders.get(st.term);
-    this.check(holder === undefined || holder === id, 'election-safety', () => ({
+    // Election safety (§5.2): one leader elected per term. The same node leading a term again
+    // after a crash was elected a second time in it (a candidate's vote, its own included,
+    // is durable before it counts, so a restart never campaigns in a term it voted in).
+    this.check(holder === undefined || holder === leader, 'election-safety', () => ({
       term: st.term,
       first: holder,
-      second: id,
+      second: leader,
     }));
-    this.leaders.set(st.term, id);
+    this.leaders.set(st.term, leader);
 
     const lastIndex = st.lastIndex;
     const lastTerm = core.termAt(lastIndex) ?? -1;

@@ -110,7 +110,7 @@ export class SimCluster implements SimContext {
       trace: (line) => this.trace(line),
       dropped: () => this.counts.messagesDropped++,
       snapshotSent: () => this.counts.snapshotsSent++,
-      sender: (id) => this.nodes.get(id),
+      server: (id) => this.nodes.get(id),
     });
     this.logOptions = {
       segmentBytes: this.params.segmentBytes,

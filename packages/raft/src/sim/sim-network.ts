@@ -42,11 +42,11 @@ export interface NetworkHooks {
   dropped(): void;
   snapshotSent(): void;
   /**
-   * Who sends as `id` (a member replaced under its id is another sender): a batch whose
-   * sender was replaced before it arrives is dropped, as the replaced member's connections
-   * closed with it. Undefined: no replacement happens.
+   * Who is `id` (a member replaced under its id is another server): a batch whose sender or
+   * addressee was replaced before it arrives is dropped, as the replaced member's
+   * connections closed with it. Undefined: no replacement happens.
    */
-  sender?(id: NodeId): unknown;
+  server?(id: NodeId): unknown;
 }
 
 export class SimNetwork {
@@ -72,7 +72,8 @@ export class SimNetwork {
     const first = batch[0];
     if (!first) return;
     for (const m of batch) this.hooks.sent(m);
-    const sender = this.hooks.sender?.(first.from);
+    const sender = this.hooks.server?.(first.from);
+    const addressee = this.hooks.server?.(first.to);
     const prng = this.scheduler.prng;
     const blocked = this.blocked(first.from, first.to);
     const copies = !blocked && prng.chance(this.faults.dupRate) ? 2 : 1;
@@ -87,7 +88,8 @@ export class SimNetwork {
         () => {
           const to = this.hooks.endpoint(first.to);
           if (!to || this.blocked(first.from, first.to)) return;
-          if (sender !== this.hooks.sender?.(first.from)) return;
+          if (sender !== this.hooks.server?.(first.from) || addressee !== this.hooks.server?.(first.to))
+            return;
           const kept = this.faults.drop ? batch.filter((m) => !this.faults.drop?.(m)) : batch;
           if (kept.length === 0) return;
           const verdict = to.handler.admit(first.from, kept, this.identity);
@@ -115,12 +117,20 @@ export class SimNetwork {
       return;
     }
     this.hooks.snapshotSent();
+    const sender = this.hooks.server?.(m.from);
+    const addressee = this.hooks.server?.(m.to);
     this.scheduler.at(
       this.delayMs() + prng.int(1, 20),
       () => `deliver-snapshot ${describeMessage(m)} bytes=${data.length}`,
       () => {
         const to = this.hooks.endpoint(m.to);
-        if (!to || this.blocked(m.from, m.to) || !to.handler.admit(m.from, [m], this.identity).admitted) {
+        const replaced = sender !== this.hooks.server?.(m.from) || addressee !== this.hooks.server?.(m.to);
+        if (
+          !to ||
+          replaced ||
+          this.blocked(m.from, m.to) ||
+          !to.handler.admit(m.from, [m], this.identity).admitted
+        ) {
           done(false);
           return;
         }

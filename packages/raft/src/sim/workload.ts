@@ -144,7 +144,13 @@ export class Workload {
       options.push({ type: 'add-learner', node: `n${this.initialNodes + this.addedNodes + 1}` });
     }
     if (options.length === 0) return;
-    const change = sim.prng.pick(options);
+    // Shrinking seeds mostly remove voters while more than one is left: single-voter
+    // clusters, with learners added to them, are to be common there, not a rare corner.
+    const removals = options.filter((o) => o.type === 'remove' && conf.voters.includes(o.node));
+    const change =
+      sim.profile.shrinkToOne && removals.length > 0 && sim.prng.chance(0.7)
+        ? sim.prng.pick(removals)
+        : sim.prng.pick(options);
     const node = leader.node!;
     const core = leader.core!;
     const before = core.lastIndex();
@@ -291,6 +297,19 @@ export class Workload {
   maybeFaultAtInterestingPoint(n: SimNode, what: InterestingPoint): void {
     const { sim } = this;
     if (!sim.chaos) return;
+    if (what === 'elected' && sim.profile.membershipBurst && !sim.steady && sim.prng.chance(0.5)) {
+      // In burst seeds a new leader often changes the membership at once: the change commits
+      // while followers may still hold the deposed leader's tail.
+      const incarnation = n.incarnation;
+      sim.at(
+        sim.prng.int(0, 50),
+        () => `conf-change after ${n.id}'s election`,
+        () => {
+          if (n.incarnation === incarnation && n.core?.status().role === 'leader' && sim.chaos)
+            this.changeMembership(n);
+        },
+      );
+    }
     // A node about to truncate its log, or that just applied a membership change: crash it
     // (every schedule); a leader just elected or just committing: cut it off or crash it.
     const local = what === 'truncating' || what === 'conf-applied';
