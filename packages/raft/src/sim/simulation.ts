@@ -156,7 +156,21 @@ export class Simulation extends SimCluster {
     this.leaderCrashRate = this.prng.pick([0, 0.3, 0.6]);
     this.targetedFaultRate = options.hostile ? 1 : this.prng.pick([0, 0.2, 0.6]);
     this.maxDowntimeMs = this.prng.pick([100, 600]);
-    this.profile = pickFaultProfile(this.prng);
+    const profile = pickFaultProfile(this.prng);
+    // The hostile schedule is for Figure 8 histories (leaders cut off or crashed right after
+    // their election or a commit, one entry per append): none of the availability
+    // dimensions, which keep nodes down, the cluster calm, or it small.
+    this.profile = options.hostile
+      ? {
+          ...profile,
+          eioRate: 0,
+          fullDiskRate: 0,
+          longOutageRate: 0,
+          calmRate: 0,
+          shrinkToOne: false,
+          replacementRate: 0,
+        }
+      : profile;
     const ids = Array.from({ length: options.nodes }, (_, i) => `n${i + 1}`);
     this.sickNode = this.prng.chance(this.profile.sickDiskRate) ? this.prng.pick(ids) : undefined;
     for (const id of ids) this.addNode(id, ids);

@@ -320,10 +320,11 @@ export class Workload {
     const incarnation = n.incarnation;
     const isolate = !local && sim.prng.chance(0.7);
     // A truncating write is crashed at a random moment while it is in flight (with what it runs
-    // beside); a leader just elected or committing is crashed at once or within its next writes
-    // (its vote, its first entries, what it just sent: which of them the crash keeps).
+    // beside); a leader just elected or committing is crashed at once or (but in the hostile
+    // schedule, which wants it gone before it replicates) within its next writes: which of
+    // its vote, its first entries and what it just sent the crash keeps.
     const delayMs =
-      what === 'truncating' || (!isolate && !local && sim.prng.chance(0.5))
+      what === 'truncating' || (!isolate && !local && sim.targetedFaultRate < 1 && sim.prng.chance(0.5))
         ? sim.prng.int(0, 2 * n.disk.latencyMs[1])
         : 0;
     sim.at(
