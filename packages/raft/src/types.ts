@@ -24,6 +24,13 @@ export interface HardState {
   /** Empty string = voted for nobody in `term`. */
   readonly vote: NodeId;
   readonly commit: number;
+  /**
+   * A node that joined a running cluster (RaftDriverOptions.join) on an empty disk:
+   * the commit index of the first leader message it took. It campaigns only once its
+   * commit index reaches it (RaftCore, "join floor"). Absent for a node that
+   * bootstrapped, and for a joiner that has heard no leader yet.
+   */
+  readonly joinFloor?: number;
 }
 
 export interface ConfState {
@@ -75,7 +82,10 @@ export interface Message {
   readonly entries: readonly Entry[];
   /**
    * append/heartbeat: the leader's commit index; refused (pre-)vote: an index the
-   * refuser knows committed, at most the candidate's last index (0 if none).
+   * refuser knows committed, at most the candidate's last index (0 if none);
+   * append-response/heartbeat-response: an index the responder knows committed
+   * durably, at least up to the entry of the configuration it uses (RaftCore
+   * `durableConfIndex`; 0 from a version that does not report it).
    */
   readonly commit: number;
   readonly reject: boolean;

@@ -127,20 +127,35 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     expect(c.appliedTexts(other)).toEqual(['after']);
   });
 
-  it('a leader removed from the configuration steps down one election timeout after its removal commits, though no higher term reaches it (thesis §4.2.2)', () => {
+  it('a leader removed from the configuration steps down once a majority of the new configuration reports the commit durably, and hands over (thesis §4.2.2, §3.10)', () => {
     const c = ready();
-    // No transfer, and once the removal commits nothing reaches a: the remaining voters
-    // neither send to a removed node nor (in the driver) admit its messages.
-    c.dropIf = (m) => m.type === 'timeout-now';
+    const removal = c.core('a').proposeConfChange({ type: 'remove', node: 'a' });
+    expect(c.core('a').announced(removal.index)).toBe(false);
+    c.stabilize();
+    expect(c.core('a').announced(removal.index)).toBe(true);
+    expect(c.core('a').status()).toMatchObject({ role: 'follower', conf: { voters: ['b', 'c'] } });
+    // The most caught-up remaining voter got timeout-now and leads.
+    const leaders = ['b', 'c'].filter((id) => c.core(id).status().role === 'leader');
+    expect(leaders).toHaveLength(1);
+    expect(c.core(leaders[0]!).status().term).toBeGreaterThan(c.core('a').status().term);
+  });
+
+  it('a leader removed from the configuration steps down one election timeout after its removal commits when the new configuration never confirms it, though no higher term reaches it', () => {
+    const c = ready();
+    // No transfer, and no report of the commit reaches a (nor anything once it committed:
+    // the remaining voters send nothing to a removed node).
+    const removal = c.core('a').status().lastIndex + 1;
+    c.dropIf = (m) => m.type === 'timeout-now' || (m.to === 'a' && m.commit >= removal);
     c.core('a').proposeConfChange({ type: 'remove', node: 'a' });
     c.stabilize();
     const removed = c.core('a').status();
-    expect(removed).toMatchObject({ role: 'leader', conf: { voters: ['b', 'c'] } });
+    expect(removed).toMatchObject({ role: 'leader', commit: removal, conf: { voters: ['b', 'c'] } });
     c.dropIf = (m) => m.type === 'timeout-now' || m.to === 'a';
     c.tick('a', 9);
     expect(c.core('a').status().role).toBe('leader');
     c.tick('a');
     expect(c.core('a').status()).toMatchObject({ role: 'follower', term: removed.term, leader: '' });
+    expect(c.core('a').announced(removal)).toBe(false);
     // A node outside its configuration never campaigns: the term stays put.
     c.tick('a', 100);
     c.stabilize();

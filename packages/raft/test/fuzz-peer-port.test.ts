@@ -291,7 +291,7 @@ describe('fuzz: peer port of a real cluster', () => {
     await group?.close();
   });
 
-  it('well-formed batches from non-members or with extreme terms are all refused; digest, terms and leader stay', async () => {
+  it('well-formed batches from non-members or with extreme terms are refused, vote requests from non-members are judged by the core; digest, terms and leader stay', async () => {
     const seed = fuzzSeed(0x5ec0);
     const rng = new Rng(seed);
     group = await NodeGroup.start(['n1', 'n2', 'n3']);
@@ -299,6 +299,7 @@ describe('fuzz: peer port of a real cluster', () => {
     const before = await group.snapshot();
     const ids = [...group.nodes.keys()];
     const refusedBefore = ids.map((id) => sum(group?.get(id).node.status().counters.peerRefused));
+    let judged = 0;
     for (let i = 0; i < FORGED_BATCHES; i++) {
       const to = rng.pick(ids);
       const s = group.get(to).node.status();
@@ -319,7 +320,14 @@ describe('fuzz: peer port of a real cluster', () => {
       );
       const what = `seed ${seed} batch ${i}: ${messages.map((m) => m.type).join(',')} from "${from}" at term ${term} to ${to}`;
       const status = await sendRaw(group.get(to).node.peerAddress, { from, messages });
-      expect(status.code, `${what}: ${status.details}`).toBe(7); // PERMISSION_DENIED
+      // A vote request at a bounded term goes to the core from a sender not known to be
+      // removed (a voter may have missed the entries adding it); the leader lease ignores it.
+      const voteRequests =
+        stranger &&
+        term < Number.MAX_SAFE_INTEGER &&
+        messages.every((m) => m.type === 'vote' || m.type === 'pre-vote');
+      if (voteRequests) judged++;
+      expect(status.code, `${what}: ${status.details}`).toBe(voteRequests ? 0 : 7); // OK or PERMISSION_DENIED
     }
     const after = await group.snapshot();
     const highest = Math.max(...Object.values(before).map((b) => b.term));
@@ -333,7 +341,7 @@ describe('fuzz: peer port of a real cluster', () => {
     const refused = ids.map(
       (id, i) => sum(group?.get(id).node.status().counters.peerRefused) - (refusedBefore[i] ?? 0),
     );
-    expect(refused.reduce((x, y) => x + y, 0)).toBe(FORGED_BATCHES);
+    expect(refused.reduce((x, y) => x + y, 0)).toBe(FORGED_BATCHES - judged);
   }, 120_000);
 });
 

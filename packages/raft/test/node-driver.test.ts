@@ -196,13 +196,18 @@ describe('RaftNode', () => {
 
     const after = await leader.node.removeMember('d');
     expect(after.map((m) => m.id).sort()).toEqual(['a', 'b', 'c']);
-    // Its peer batches are refused from now on, even ones a leader would send.
-    const heartbeat = message({ type: 'heartbeat', from: 'd', to: leader.node.id, term: 1000 });
+    // Its peer batches of the removal's term (or older) are refused from now on, even ones a
+    // leader would send and vote requests; a later term may be a member added again under
+    // its id, which the core judges.
+    const term = leader.node.status().term;
+    const heartbeat = message({ type: 'heartbeat', from: 'd', to: leader.node.id, term });
     expect(leader.node.admit('d', [heartbeat]).admitted).toBe(false);
+    expect(leader.node.admit('d', [{ ...heartbeat, type: 'pre-vote', term: term - 1 }]).admitted).toBe(false);
+    expect(leader.node.admit('d', [{ ...heartbeat, term: term + 1 }]).admitted).toBe(true);
     expect(leader.node.admit('b', [{ ...heartbeat, from: 'b' }]).admitted).toBe(true);
-    // A stranger is refused, whatever it sends.
+    // A stranger's leader messages are refused (plaintext), its vote requests go to the core.
     expect(leader.node.admit('zz', [{ ...heartbeat, from: 'zz' }]).admitted).toBe(false);
-    expect(leader.node.admit('zz', [{ ...heartbeat, type: 'vote', from: 'zz' }]).admitted).toBe(false);
+    expect(leader.node.admit('zz', [{ ...heartbeat, type: 'vote', from: 'zz' }]).admitted).toBe(true);
   }, 60_000);
 
   it('transfers leadership to the chosen voter and reports it through events', async () => {

@@ -225,7 +225,7 @@ describe('stored terms', () => {
       mkdirSync(raftDir, { recursive: true });
       await writeFileAtomic(
         join(raftDir, HARD_STATE_FILE),
-        encodeHardState({ term: MAX_TERM, vote: '', commit: 0 }),
+        encodeHardState({ term: MAX_TERM, vote: '', commit: 0 }, 0),
       );
       const sm = await KvStateMachine.open(join(dir, 'kv'));
       try {

@@ -2,6 +2,7 @@
 // admission included) on simulated disks, network and virtual time (DriverCluster).
 import { describe, expect, it } from 'vitest';
 import { DriverCluster } from '../src/sim/driver-cluster.js';
+import type { Message } from '../src/types.js';
 
 const THREE = ['n1', 'n2', 'n3'];
 const ignore = () => undefined;
@@ -49,5 +50,41 @@ describe('a leader removed from the configuration', () => {
     await c.run(3_000);
     expect(becameLeader).toBe(0);
     expect(c.core('n3').status().role).toBe('follower');
+  });
+});
+
+describe('a member added again under its id on an empty disk', () => {
+  it('never campaigns on the configurations its catch-up passes through, where the removed member of its id was a voter (simulator seed 123)', async () => {
+    // n1 is removed, its volume lost, and added back under its id (docs/operations.md,
+    // "Replacing a lost node"). Catching up, it takes entries 1-2 (the bootstrap's add and
+    // promote of n1: a configuration whose only voter is n1) with a commit index past them,
+    // then hears nothing more from the leader.
+    const c = new DriverCluster(THREE);
+    await c.elect('n2');
+    let removed = false;
+    c.node('n2')
+      .removeMember('n1')
+      .then(() => (removed = true), ignore);
+    await c.until('n1 to be removed', () => removed);
+    c.crashNode('n1');
+    const firstAppend: Message[] = [];
+    c.drop = (m) => {
+      if (m.to !== 'n1' || m.type !== 'append' || m.entries.length === 0)
+        return m.to === 'n1' && firstAppend.length > 0;
+      if (firstAppend.length === 0) firstAppend.push(m);
+      return true;
+    };
+    c.join('n1');
+    c.node('n2').addMember('n1', 'n1', 'n1', { learnerOnly: true }).catch(ignore);
+    await c.until('the leader to send n1 the log', () => firstAppend.length > 0);
+    const append = firstAppend[0]!;
+    expect(append.index).toBe(0);
+    c.deliver({ ...append, entries: append.entries.slice(0, 2) });
+    await c.run(50);
+    expect(c.core('n1').status()).toMatchObject({ commit: 2, conf: { voters: ['n1'] } });
+    // Cut off from the leader for many election timeouts: it must not lead.
+    await c.run(3_000);
+    expect(c.core('n1').status().role).not.toBe('leader');
+    expect(c.core('n1').status().role).not.toBe('candidate');
   });
 });

@@ -2,16 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { hostileForSeed, nodesForSeed } from '../src/sim/run-options.js';
 import { runSeed } from '../src/sim/simulation.js';
 
-const SEEDS = 1200;
+const SEEDS = 900;
 const STEPS = 4000;
 
-describe('deterministic cluster simulator (the shipped RaftNode on simulated disks, network and time)', () => {
-  it(`${SEEDS} seeds (3 and 5 nodes, faults, crashes with torn writes, membership, snapshots) keep every invariant and end live`, async () => {
+describe('deterministic cluster simulator (the shipped RaftNode and LogStore on a simulated file system, network and time)', () => {
+  it(`${SEEDS} seeds (3 and 5 nodes, faults, crashes with torn writes, failing syncs, membership, replacements, snapshots) keep every invariant and stay live`, async () => {
     const failures: string[] = [];
-    let snapshots = 0;
-    let confChanges = 0;
-    let crashes = 0;
-    let torn = 0;
+    const total = {
+      snapshots: 0,
+      confChanges: 0,
+      crashes: 0,
+      torn: 0,
+      failStops: 0,
+      replacementsDone: 0,
+      live: 0,
+    };
     for (let seed = 1; seed <= SEEDS; seed++) {
       const r = await runSeed({
         seed,
@@ -21,16 +26,23 @@ describe('deterministic cluster simulator (the shipped RaftNode on simulated dis
       });
       if (!r.ok)
         failures.push(`seed=${seed} step=${r.step} invariant=${r.invariant} ${JSON.stringify(r.values)}`);
-      snapshots += r.stats.snapshotsInstalled;
-      confChanges += r.stats.confChanges;
-      crashes += r.stats.crashes;
-      torn += r.stats.tornWrites;
+      total.snapshots += r.stats.snapshotsInstalled;
+      total.confChanges += r.stats.confChanges;
+      total.crashes += r.stats.crashes;
+      total.torn += r.stats.tornWrites;
+      total.failStops += r.stats.failStops;
+      total.replacementsDone += r.stats.replacementsDone;
+      total.live += r.stats.liveMajorities;
     }
     expect(failures).toEqual([]);
     // The workload really exercised the hard parts.
-    expect(snapshots).toBeGreaterThan(200);
-    expect(confChanges).toBeGreaterThan(1200);
-    expect(crashes).toBeGreaterThan(4000);
-    expect(torn).toBeGreaterThan(400);
+    expect(total.snapshots).toBeGreaterThan(250);
+    expect(total.confChanges).toBeGreaterThan(1500);
+    expect(total.crashes).toBeGreaterThan(12_000);
+    expect(total.torn).toBeGreaterThan(1_500);
+    expect(total.failStops).toBeGreaterThan(1_500);
+    expect(total.replacementsDone).toBeGreaterThan(50);
+    // A majority stayed up and connected for the whole live-majority bound this often.
+    expect(total.live).toBeGreaterThan(100);
   }, 600_000);
 });

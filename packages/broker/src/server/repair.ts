@@ -33,10 +33,13 @@ export async function repairResetTerm(options: {
   readonly dataDir: string;
   readonly term?: number;
   readonly force?: boolean;
-}): Promise<{ before: StoredTerm; after: HardState }> {
+  /** The highest term a majority of the other voters reports (see resetStoredTerm). */
+  readonly clusterTerm?: number;
+}): Promise<{ before: StoredTerm; after: HardState; votedTermBound: number }> {
   await assertStoppedNode(options.dataDir);
   return resetStoredTerm(join(options.dataDir, 'raft'), {
     ...(options.term !== undefined ? { term: options.term } : {}),
     ...(options.force ? { force: true } : {}),
+    ...(options.clusterTerm !== undefined ? { clusterTerm: options.clusterTerm } : {}),
   });
 }

@@ -49,7 +49,8 @@ export class SimCluster {
     size: number,
     private readonly schedules = true,
   ) {
-    this.network = new SimNetwork(sched, faults, {
+    // The simulated peers prove their identity (peer TLS naming them).
+    this.network = new SimNetwork(sched, faults, 'verified', {
       endpoint: (id) => {
         const node = this.nodes.get(id);
         const inc = this.incarnations.get(id);

@@ -8,14 +8,12 @@
  */
 import { type NodeId, RaftNode, silentLogger } from '@fermata/raft';
 import {
+  openSimFiles,
   type SimClock,
   type SimDisk,
   type SimIncoming,
-  SimLogStorage,
   type SimNetwork,
-  SimSmallFile,
   SimSnapshotStorage,
-  SimStableStorage,
   SimTransport,
 } from '@fermata/raft/sim-ports';
 import { openStore } from '@fermata/storage';
@@ -32,6 +30,8 @@ import type { BrokerBugs } from './injected-bugs.js';
 
 export const SIM_TICK_MS = 50;
 export const SIM_ELECTION_TICKS = 10;
+/** Small log segments, so they turn over and compaction deletes them. */
+const SIM_SEGMENT_BYTES = 16 * 1024;
 
 const config = loadConfig({});
 const quiet = pino({ level: 'silent' });
@@ -76,6 +76,8 @@ export class SimBrokerNode {
     const initialMembers = Object.fromEntries(
       env.members.map((m) => [m, { peerAddress: `sim://${m}`, clientAddress: `sim-client://${m}` }]),
     );
+    // The shipped log store, hard-state file and address book on the disk's simulated files.
+    const files = openSimFiles(env.disk, { segmentBytes: SIM_SEGMENT_BYTES });
     const node = await RaftNode.openWith(
       {
         id: env.id,
@@ -92,11 +94,11 @@ export class SimBrokerNode {
         log: silentLogger,
       },
       {
-        log: new SimLogStorage(env.disk, { appending: () => undefined, installing: () => undefined }),
-        stable: new SimStableStorage(env.disk, () => undefined),
+        log: files.log,
+        stable: files.stable,
         snapshots: new SimSnapshotStorage(env.disk),
         incoming: env.incoming,
-        addressBook: new SimSmallFile(env.disk),
+        addressBook: files.addressBook,
         clock: env.clock,
         random: env.random,
         transport: (handler) => new SimTransport(env.id, env.net, handler, env.alive),

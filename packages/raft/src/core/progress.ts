@@ -12,6 +12,8 @@ export class Progress {
   state: ProgressState = 'probe';
   /** Index of the snapshot being sent (snapshot state only). */
   pendingSnapshot = 0;
+  /** The highest index the follower reported it knows committed durably (its responses' `commit`). */
+  commit = 0;
   /** Heard from since the last check-quorum round. */
   recentActive = false;
   /**

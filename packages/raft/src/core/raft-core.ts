@@ -73,6 +73,12 @@ export interface RaftCoreOptions {
   heartbeatTicks: number;
   /** Seeded source in [0,1): the ONLY randomness. */
   random: () => number;
+  /**
+   * The node joined a running cluster (RaftDriverOptions.join): until it records a join
+   * floor (hardState.joinFloor) from the first leader message it takes, and until its
+   * commit index reaches that floor, it never campaigns.
+   */
+  join?: boolean;
   preVote?: boolean;
   checkQuorum?: boolean;
   maxMsgBytes?: number;
@@ -163,6 +169,32 @@ export class RaftCore {
   private needsBroadcast = false;
   /** A leader whose own removal committed: it only announces the commit and hands leadership over. */
   private removedLeader = false;
+  /**
+   * The highest configuration entry this node knows committed durably: the driver
+   * saves the commit index once it passes the configuration in effect, before the
+   * Ready's persisted messages leave (docs/design.md, persistence contract).
+   */
+  private durableConfIndex = 0;
+  /** confIndex() when the outstanding Ready was taken: durable once advance() confirms its hard state. */
+  private readyConfIndex = 0;
+  /**
+   * Join floor (a node that joined a running cluster on an empty disk): the commit index
+   * of the first leader message it took; undefined while it has taken none (a joiner) or
+   * for a node that bootstrapped. Why: catching up, its commit index passes through every
+   * configuration of the log, and under an id added again after its removal (operations,
+   * "Replacing a lost node") it is a voter of the old ones: in the bootstrap's first entries
+   * the only one. Campaigning on such a configuration it could win alone, a second leader.
+   * The entry adding it is committed before any leader sends to it, so at the floor its
+   * configuration is one that added this incarnation.
+   */
+  private joinFloor: number | undefined;
+  private readonly joining: boolean;
+  /**
+   * Leader: the highest configuration entry a majority of its configuration is known
+   * to hold committed durably (their responses' `commit`): a removal is done, for the
+   * caller, once this covers it (see announced()).
+   */
+  private announcedConfIndex = 0;
   /** A candidate whose own vote wins (the only voter): it leads once that vote is durable (advance). */
   private winsWhenVoteDurable = false;
 
@@ -203,6 +235,8 @@ export class RaftCore {
     this.log = new RaftLog(options.log, options.hardState.commit, options.applied);
     this.term = options.hardState.term;
     this.vote = options.hardState.vote;
+    this.joinFloor = options.hardState.joinFloor;
+    this.joining = options.join === true;
     this.prevHardState = options.hardState;
     this.conf = snapshot.conf;
     this.confHistory = [{ index: snapshot.index, conf: snapshot.conf }];
@@ -213,6 +247,9 @@ export class RaftCore {
     }
     this.catchUpTermWithLog();
     this.resetTimers();
+    // What a restart derives the configuration from is durable (saved commit, applied
+    // index, later conf-change entries in the log); a bootstrap's entries are not yet.
+    if (this.log.unstableEntries().length === 0) this.durableConfIndex = this.confIndex();
   }
 
   // ---------------------------------------------------------------- inputs
@@ -374,6 +411,7 @@ export class RaftCore {
       readStates: this.readStates,
     };
     this.prevHardState = hardState;
+    this.readyConfIndex = this.confIndex();
     this.prevSoftState = softState;
     this.msgs = [];
     this.persistedMsgs = [];
@@ -395,6 +433,11 @@ export class RaftCore {
     if (last) this.markStable(rd.entries);
     const lastApplied = rd.committedEntries.at(-1);
     if (lastApplied) this.log.appliedTo(lastApplied.index);
+    if (rd.hardState && this.readyConfIndex > this.durableConfIndex) {
+      // The driver saved the commit index of the configuration in effect (asserted there).
+      this.durableConfIndex = this.readyConfIndex;
+      if (this.role === 'leader') this.maybeAnnounce();
+    }
     if (this.role === 'leader' && last && this.maybeCommit()) this.bcastAppend();
     if (this.winsWhenVoteDurable && rd.hardState?.term === this.term && rd.hardState.vote === this.id) {
       this.winsWhenVoteDurable = false;
@@ -412,6 +455,17 @@ export class RaftCore {
    */
   confIndex(): number {
     return this.confHistory.at(-1)?.index ?? 0;
+  }
+
+  /**
+   * Whether a majority of the configuration in effect is known to hold, durably,
+   * that the configuration entry at `index` (or a later one) committed: a leader
+   * learns it from its followers' responses; it stays true when the leader steps
+   * down. Until then a removal is not done for the caller: a remaining voter that
+   * missed the commit still counts the removed node and may need its vote.
+   */
+  announced(index: number): boolean {
+    return this.announcedConfIndex >= index;
   }
 
   /** Term and membership as of `index` (<= commit): what the driver writes next to a snapshot it takes. */
@@ -460,6 +514,11 @@ export class RaftCore {
       conf: this.conf,
       progress,
     };
+  }
+
+  /** Whom this node voted for in its current term ('' for nobody): peer admission reads it. */
+  currentVote(): NodeId {
+    return this.votedFor();
   }
 
   /** Nodes added by conf-change entries above the commit index (Raft already counts them as peers). */
@@ -604,7 +663,7 @@ export class RaftCore {
 
   private tickElection(): void {
     this.electionElapsed++;
-    if (this.promotable() && this.electionElapsed >= this.randomizedElectionTimeout) {
+    if (this.promotable() && this.pastJoinFloor() && this.electionElapsed >= this.randomizedElectionTimeout) {
       this.electionElapsed = 0;
       this.campaign(this.preVote ? 'pre-election' : 'election');
     }
@@ -617,10 +676,12 @@ export class RaftCore {
       this.electionElapsed = 0;
       if (this.removedLeader) {
         // §4.2.2: a leader removed from the configuration steps down once C_new is
-        // committed. It led one more election timeout to announce the commit and hand
-        // over (§3.10); a voter that still missed the commit learns it from our vote
-        // refusal (commitHint), so stepping down cannot leave the cluster without a leader.
-        this.becomeFollower(this.term, '');
+        // committed. A majority of C_new has not confirmed the commit within an election
+        // timeout (a follower of a version that does not report it, say): step down
+        // anyway. The removal is then not reported done (announced()); while this node
+        // runs, a voter that missed the commit learns it from its vote refusal
+        // (commitHint).
+        this.stepDownAfterRemoval();
         return;
       } else if (this.checkQuorum) {
         if (!this.quorumActive()) {
@@ -648,7 +709,7 @@ export class RaftCore {
   }
 
   private campaign(kind: CampaignKind): void {
-    if (!this.promotable()) return;
+    if (!this.promotable() || !this.pastJoinFloor()) return;
     let voteTerm: number;
     let type: 'pre-vote' | 'vote';
     if (kind === 'pre-election') {
@@ -757,6 +818,8 @@ export class RaftCore {
         const pr = this.progress.get(m.from);
         if (!pr) return;
         pr.recentActive = true;
+        this.recordReportedCommit(pr, m.commit);
+        if (this.role !== 'leader') return; // a removed leader that just stepped down
         pr.probeSent = false;
         pr.freeFirstIfFull(this.maxInflight);
         if (pr.match < this.log.lastIndex()) this.sendAppend(m.from);
@@ -776,6 +839,7 @@ export class RaftCore {
   }
 
   private stepCandidate(m: Message): void {
+    if (m.type === 'append' || m.type === 'snapshot') this.noteJoinFloor(m);
     switch (m.type) {
       case 'append':
         this.becomeFollower(m.term, m.from);
@@ -810,6 +874,7 @@ export class RaftCore {
     const leaderOnly = m.type === 'append' || m.type === 'heartbeat' || m.type === 'snapshot';
     // One leader per term (§5.2): another sender of a leader's message at this term is forged.
     if (leaderOnly && this.lead !== '' && m.from !== this.lead) return;
+    if (leaderOnly) this.noteJoinFloor(m);
     switch (m.type) {
       case 'append':
         this.electionElapsed = 0;
@@ -892,6 +957,8 @@ export class RaftCore {
     const pr = this.progress.get(m.from);
     if (!pr) return;
     pr.recentActive = true;
+    this.recordReportedCommit(pr, m.commit);
+    if (this.role !== 'leader') return; // a removed leader that just stepped down
     if (m.reject) {
       const hint = m.hintTerm > 0 ? this.log.findConflictByTerm(m.rejectHint, m.hintTerm) : m.rejectHint;
       if (pr.maybeDecrTo(m.index, hint)) {
@@ -919,6 +986,12 @@ export class RaftCore {
     if (this.role === 'leader' && m.from === this.leadTransferee && pr.match === this.log.lastIndex()) {
       this.sendTimeoutNow(m.from);
     }
+  }
+
+  private recordReportedCommit(pr: Progress, commit: number): void {
+    if (commit <= pr.commit) return;
+    pr.commit = commit;
+    this.maybeAnnounce();
   }
 
   // ---------------------------------------------------------------- replication (leader)
@@ -1050,21 +1123,46 @@ export class RaftCore {
     if (this.leadTransferee !== '' && !this.conf.voters.includes(this.leadTransferee))
       this.leadTransferee = '';
     if (!this.promotable()) {
-      // Our removal is committed. For one election timeout we keep leading, refusing
-      // proposals and reads, to announce the commit (heartbeats carry it) and hand
-      // leadership to the most caught-up voter (§3.10); then we step down (tickLeader),
-      // whether or not a higher term reached us: the remaining voters neither send to a
-      // removed node nor admit its messages.
+      // Our removal is committed. We keep leading, refusing proposals and reads, until a
+      // majority of the new configuration is known to hold the commit durably (their
+      // responses say so; heartbeats and appends carry it), or for one election timeout
+      // at most (tickLeader); then we hand leadership to the most caught-up voter (§3.10)
+      // and step down (thesis §4.2.2). The remaining voters send nothing to a removed
+      // node, so it cannot wait for a higher term.
       this.removedLeader = true;
       this.electionElapsed = 0;
       this.bcastAppend();
-      this.handOverAfterRemoval();
+      this.maybeAnnounce();
       return;
     }
     this.needsBroadcast = true;
+    this.maybeAnnounce();
     // The quorum changed: entries a majority of the new voters holds may commit now (etcd does the same).
     this.maybeCommit();
     this.releaseReads();
+  }
+
+  /**
+   * Leader: records how far a majority of the configuration is known to hold the
+   * configuration's commit durably; a removed leader whose removal is known so hands
+   * over and steps down.
+   */
+  private maybeAnnounce(): void {
+    const at = this.confIndex();
+    if (this.announcedConfIndex >= at) return;
+    let known = 0;
+    for (const v of this.conf.voters) {
+      const commit = v === this.id ? this.durableConfIndex : (this.progress.get(v)?.commit ?? 0);
+      if (commit >= at) known++;
+    }
+    if (known < quorumOf(this.conf.voters.length)) return;
+    this.announcedConfIndex = at;
+    if (this.removedLeader) this.stepDownAfterRemoval();
+  }
+
+  private stepDownAfterRemoval(): void {
+    this.handOverAfterRemoval();
+    this.becomeFollower(this.term, '');
   }
 
   private handOverAfterRemoval(): void {
@@ -1212,7 +1310,21 @@ export class RaftCore {
   // ---------------------------------------------------------------- plumbing
 
   private hardState(): HardState {
-    return { term: this.term, vote: this.vote, commit: this.log.committed };
+    const hs = { term: this.term, vote: this.vote, commit: this.log.committed };
+    return this.joinFloor === undefined ? hs : { ...hs, joinFloor: this.joinFloor };
+  }
+
+  /** Whether the join floor lets this node campaign (see `joinFloor`). */
+  private pastJoinFloor(): boolean {
+    if (this.joinFloor === undefined) return !this.joining;
+    return this.log.committed >= this.joinFloor;
+  }
+
+  /** A joiner's first leader message: its commit index (or snapshot) is the join floor. */
+  private noteJoinFloor(m: Message): void {
+    if (!this.joining || this.joinFloor !== undefined) return;
+    if (m.type === 'append') this.joinFloor = m.commit;
+    else if (m.type === 'snapshot' && m.snapshot) this.joinFloor = m.snapshot.index;
   }
 
   private softState(): SoftState {
@@ -1220,7 +1332,13 @@ export class RaftCore {
   }
 
   private send(fields: Partial<Message> & Pick<Message, 'type' | 'to'>): void {
-    const m = message({ from: this.id, term: this.term, ...fields });
+    const responds = fields.type === 'append-response' || fields.type === 'heartbeat-response';
+    const m = message({
+      from: this.id,
+      term: this.term,
+      ...(responds ? { commit: this.durableConfIndex } : {}),
+      ...fields,
+    });
     if (this.sendsAfterPersist(m)) this.persistedMsgs.push(m);
     else this.msgs.push(m);
   }
@@ -1235,7 +1353,7 @@ function members(conf: ConfState): NodeId[] {
 }
 
 function sameHardState(a: HardState, b: HardState): boolean {
-  return a.term === b.term && a.vote === b.vote && a.commit === b.commit;
+  return a.term === b.term && a.vote === b.vote && a.commit === b.commit && a.joinFloor === b.joinFloor;
 }
 
 function sameSoftState(a: SoftState, b: SoftState): boolean {

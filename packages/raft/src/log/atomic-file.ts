@@ -7,11 +7,10 @@
  * Small records carry a checksum so a damaged file is a CorruptionError
  * rather than a misread term or vote.
  */
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { CorruptionError } from './errors.js';
+import { CorruptionError, StorageError } from './errors.js';
+import { type FileSystem, nodeFileSystem } from './file-system.js';
 
 const TEMP_SUFFIX = '.tmp';
 let tempCounter = 0;
@@ -25,51 +24,55 @@ export function tempPathFor(path: string): string {
 export interface AtomicWriteOptions {
   /** Crash-injection point for tests: runs after the temp file is durable, before the rename. */
   readonly beforeRename?: () => void | Promise<void>;
+  /** The file system (default node:fs). */
+  readonly fs?: FileSystem;
 }
 
+/** Replaces `path` by `bytes` atomically; a failed step is a StorageError. */
 export async function writeFileAtomic(
   path: string,
   bytes: Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
+  const fs = options.fs ?? nodeFileSystem;
   const temp = tempPathFor(path);
-  const handle = await open(temp, 'w');
+  const fd = await fs.openAsync(temp, { write: true, create: true }).catch((error: unknown) => {
+    throw StorageError.of('create', temp, error);
+  });
   try {
-    await handle.writeFile(bytes);
-    await handle.sync();
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let done = 0;
+    while (done < buf.length) done += await fs.write(fd, buf, done, buf.length - done, done);
+    await fs.fsync(fd);
+  } catch (error) {
+    throw StorageError.of('write', temp, error);
   } finally {
-    await handle.close();
+    fs.close(fd);
   }
   await options.beforeRename?.();
-  await rename(temp, path);
-  await fsyncDirectoryAsync(dirname(path));
+  try {
+    await fs.rename(temp, path);
+    await fs.syncDirAsync(dirname(path));
+  } catch (error) {
+    throw StorageError.of('rename', path, error);
+  }
 }
 
 /** As fsyncDirectory, without blocking the event loop (hard state saves are on the hot path of elections). */
-export async function fsyncDirectoryAsync(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+export function fsyncDirectoryAsync(dir: string, fs: FileSystem = nodeFileSystem): Promise<void> {
+  return fs.syncDirAsync(dir);
 }
 
 /** Makes creations, renames and deletions in `dir` durable. */
-export function fsyncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+export function fsyncDirectory(dir: string, fs: FileSystem = nodeFileSystem): void {
+  fs.syncDir(dir);
 }
 
 /** Removes temporary files left by writes that crashed before their rename. */
-export function removeStaleTempFiles(dir: string, target: string): void {
+export function removeStaleTempFiles(dir: string, target: string, fs: FileSystem = nodeFileSystem): void {
   const prefix = `${basename(target)}.`;
-  for (const name of readdirSync(dir)) {
-    if (name.startsWith(prefix) && name.endsWith(TEMP_SUFFIX)) rmSync(join(dir, name), { force: true });
+  for (const name of fs.readdir(dir)) {
+    if (name.startsWith(prefix) && name.endsWith(TEMP_SUFFIX)) fs.unlink(join(dir, name));
   }
 }
 
@@ -87,14 +90,9 @@ export function encodeRecord(body: Uint8Array): Buffer {
 }
 
 /** Reads a record file; undefined when it does not exist, CorruptionError when damaged. */
-export function readRecordFile(path: string): Buffer | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+export function readRecordFile(path: string, fs: FileSystem = nodeFileSystem): Buffer | undefined {
+  const bytes = fs.readFile(path);
+  if (bytes === undefined) return undefined;
   if (bytes.length < RECORD_HEADER_BYTES || bytes.readUInt32LE(0) !== RECORD_MAGIC) {
     throw new CorruptionError(path, 0, 'bad record header');
   }

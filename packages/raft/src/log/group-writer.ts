@@ -4,7 +4,7 @@
  * one synchronous write per segment it touches (normally one). That is the
  * group commit: under load, many appends share each write to the disk.
  *
- * On Linux, segment files are opened with O_DSYNC, so a write returns once its
+ * On Linux, segment files are opened with O_DSYNC (`FileSystem.syncWrites`), so a write returns once its
  * data and the metadata needed to read it back (the file's size) are on disk,
  * as a write followed by fdatasync would: one request to libuv's thread pool
  * and one wake of the event loop per group instead of two. Elsewhere (no
@@ -20,21 +20,16 @@
  * A failed write or sync poisons the writer: the page cache can no longer be
  * trusted, so every later commit is rejected and the node must restart.
  */
-import { closeSync, constants, fdatasync, ftruncateSync, openSync, rmSync, write } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { promisify } from 'node:util';
 import type { SnapshotMeta } from '../types.js';
 import { fsyncDirectory } from './atomic-file.js';
+import { StorageError } from './errors.js';
+import type { FileSystem } from './file-system.js';
 import { encodeSegmentHeader } from './frame.js';
 import { writeSnapshotMetaFile } from './snapshot-meta-file.js';
 
-const fdatasyncAsync = promisify(fdatasync);
-const writeAsync = promisify(write);
-
-/** Whether a segment's writes are durable when they return (O_DSYNC). */
-const WRITES_SYNC = process.platform === 'linux';
-/** How a segment file is opened. */
-export const SEGMENT_OPEN_FLAGS = constants.O_RDWR | (WRITES_SYNC ? constants.O_DSYNC : 0);
+/** How a segment file is opened: its writes are durable when they return where the file system can (O_DSYNC). */
+export const SEGMENT_OPEN = { write: true, dsync: true } as const;
 
 /** A segment file as both the store and the writer see it. */
 export interface Segment {
@@ -81,6 +76,7 @@ export class GroupWriter {
   private failure: unknown;
 
   constructor(
+    private readonly fs: FileSystem,
     private readonly logDir: string,
     private readonly metaPath: string,
     private readonly onFsync: ((sample: FsyncSample) => void) | undefined,
@@ -122,16 +118,18 @@ export class GroupWriter {
   }
 
   private async execute(ops: readonly WriteOp[]): Promise<void> {
+    const fs = this.fs;
     const callbacks: Array<() => void> = [];
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;
       switch (op.kind) {
         case 'create': {
-          const fd = openSync(op.segment.path, SEGMENT_OPEN_FLAGS | constants.O_CREAT | constants.O_TRUNC);
+          const path = op.segment.path;
+          const fd = failing('create', path, () => fs.open(path, { ...SEGMENT_OPEN, create: true }));
           op.segment.fd = fd; // closed with the segment, even if the header write fails
-          await writeDurably(fd, encodeSegmentHeader(op.segment), 0);
+          await failingAsync('write', path, () => this.writeDurably(fd, encodeSegmentHeader(op.segment), 0));
           this.fsyncs += 1;
-          fsyncDirectory(this.logDir);
+          failing('fsync', this.logDir, () => fsyncDirectory(this.logDir, fs));
           break;
         }
         case 'write': {
@@ -151,25 +149,33 @@ export class GroupWriter {
           }
           const buf = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
           const startMs = performance.now();
-          await writeDurably(op.segment.fd, buf, op.offset);
+          try {
+            await this.writeDurably(op.segment.fd, buf, op.offset);
+          } catch (error) {
+            throw StorageError.of('write', op.segment.path, error);
+          }
           this.fsyncs += 1;
           this.entriesSynced += entries;
           this.onFsync?.({ durationMs: performance.now() - startMs, entries, bytes: buf.length });
           break;
         }
-        case 'truncate':
-          ftruncateSync(op.segment.fd, op.bytes);
-          await fdatasyncAsync(op.segment.fd);
+        case 'truncate': {
+          const { fd, path } = op.segment;
+          failing('truncate', path, () => fs.truncate(fd, op.bytes));
+          await failingAsync('fdatasync', path, () => fs.fdatasync(fd));
           this.fsyncs += 1;
           break;
+        }
         case 'unlink':
-          if (op.segment.fd >= 0) closeSync(op.segment.fd);
+          if (op.segment.fd >= 0) fs.close(op.segment.fd);
           op.segment.fd = -1;
-          rmSync(op.segment.path, { force: true });
-          fsyncDirectory(this.logDir);
+          failing('unlink', op.segment.path, () => {
+            fs.unlink(op.segment.path);
+            fsyncDirectory(this.logDir, fs);
+          });
           break;
         case 'meta':
-          await writeSnapshotMetaFile(this.metaPath, op.meta);
+          await writeSnapshotMetaFile(this.metaPath, op.meta, fs);
           break;
         case 'durable':
           callbacks.push(op.callback);
@@ -177,6 +183,13 @@ export class GroupWriter {
       }
     }
     for (const callback of callbacks) callback();
+  }
+
+  /** Writes `buf` at `position`; resolves once it is on disk. */
+  private async writeDurably(fd: number, buf: Buffer, position: number): Promise<void> {
+    let done = 0;
+    while (done < buf.length) done += await this.fs.write(fd, buf, done, buf.length - done, position + done);
+    if (!this.fs.syncWrites) await this.fs.fdatasync(fd);
   }
 }
 
@@ -186,12 +199,19 @@ function byteLength(frames: readonly Buffer[]): number {
   return n;
 }
 
-/** Writes `buf` at `position`; resolves once it is on disk. */
-async function writeDurably(fd: number, buf: Buffer, position: number): Promise<void> {
-  let done = 0;
-  while (done < buf.length) {
-    const { bytesWritten } = await writeAsync(fd, buf, done, buf.length - done, position + done);
-    done += bytesWritten;
+/** Runs a file operation; its failure is a StorageError naming it. */
+function failing<T>(operation: string, file: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw StorageError.of(operation, file, error);
   }
-  if (!WRITES_SYNC) await fdatasyncAsync(fd);
+}
+
+async function failingAsync<T>(operation: string, file: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw StorageError.of(operation, file, error);
+  }
 }

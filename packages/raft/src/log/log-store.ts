@@ -15,14 +15,14 @@
  * slow followers. `term(firstIndex() - 1)` is always known (each segment header
  * records the term before its first entry).
  */
-import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, LogReader, SnapshotMeta } from '../types.js';
 import { removeStaleTempFiles } from './atomic-file.js';
 import { EntryCache } from './entry-cache.js';
 import { CorruptionError, invariant, LimitError } from './errors.js';
+import { type FileSystem, nodeFileSystem } from './file-system.js';
 import { decodeFrame, encodeFrame, frameBytes, SEGMENT_HEADER_BYTES, segmentFileName } from './frame.js';
-import { type FsyncSample, GroupWriter, SEGMENT_OPEN_FLAGS, type Segment } from './group-writer.js';
+import { type FsyncSample, GroupWriter, SEGMENT_OPEN, type Segment } from './group-writer.js';
 import { readAt } from './read-at.js';
 import { recoverLog } from './recovery.js';
 import { EMPTY_SNAPSHOT_META, readSnapshotMetaFile, SNAPSHOT_META_FILE } from './snapshot-meta-file.js';
@@ -43,6 +43,8 @@ export interface LogStoreOptions {
   readonly maxEntryBytes?: number;
   /** Called after each group's synchronous write (or fdatasync). */
   readonly onFsync?: (sample: FsyncSample) => void;
+  /** The file system (default node:fs; the simulator passes its own). */
+  readonly fs?: FileSystem;
 }
 
 export class LogStore implements LogReader {
@@ -51,6 +53,7 @@ export class LogStore implements LogReader {
   private readonly logDir: string;
   private readonly writer: GroupWriter;
   private readonly cache: EntryCache;
+  private readonly fs: FileSystem;
   /** Index of the first entry in the table. */
   private first: number;
   /** Term of entry first - 1. */
@@ -66,17 +69,19 @@ export class LogStore implements LogReader {
   /** Bumped by every truncation/reset, so a stale durability report cannot raise writtenIndex. */
   private resets = 0;
 
-  private constructor(options: LogStoreOptions) {
+  protected constructor(options: LogStoreOptions) {
+    const fs = options.fs ?? nodeFileSystem;
+    this.fs = fs;
     this.segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     this.maxEntryBytes = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
     invariant(this.segmentBytes > SEGMENT_HEADER_BYTES, () => `segmentBytes ${this.segmentBytes} too small`);
     this.logDir = join(options.dir, 'log');
-    mkdirSync(this.logDir, { recursive: true });
+    fs.mkdir(this.logDir);
     const metaPath = join(options.dir, SNAPSHOT_META_FILE);
-    removeStaleTempFiles(options.dir, metaPath);
-    this.meta = readSnapshotMetaFile(metaPath) ?? EMPTY_SNAPSHOT_META;
-    const log = recoverLog(this.logDir, this.meta, this.maxEntryBytes);
-    this.segments = log.segments.map((s) => ({ ...s, fd: openSync(s.path, SEGMENT_OPEN_FLAGS) }));
+    removeStaleTempFiles(options.dir, metaPath, fs);
+    this.meta = readSnapshotMetaFile(metaPath, fs) ?? EMPTY_SNAPSHOT_META;
+    const log = recoverLog(this.logDir, this.meta, this.maxEntryBytes, fs);
+    this.segments = log.segments.map((s) => ({ ...s, fd: fs.open(s.path, SEGMENT_OPEN) }));
     this.first = log.firstIndex;
     this.prevTerm = log.prevTerm;
     this.terms = log.terms;
@@ -84,7 +89,7 @@ export class LogStore implements LogReader {
     this.dataBytes = log.dataBytes;
     this.writtenIndex = this.lastIndex();
     this.cache = new EntryCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES, this.lastIndex() + 1);
-    this.writer = new GroupWriter(this.logDir, metaPath, options.onFsync);
+    this.writer = new GroupWriter(fs, this.logDir, metaPath, options.onFsync);
   }
 
   /** Opens the log in `options.dir`, recovering from a crash; throws CorruptionError on damage. */
@@ -324,7 +329,7 @@ export class LogStore implements LogReader {
   async close(): Promise<void> {
     await this.writer.idle();
     for (const s of this.segments) {
-      if (s.fd >= 0) closeSync(s.fd);
+      if (s.fd >= 0) this.fs.close(s.fd);
       s.fd = -1;
     }
   }
@@ -343,7 +348,7 @@ export class LogStore implements LogReader {
   }
 
   /** How many leading `entries` the log already holds with the same index and term (from the in-memory table). */
-  private matchingPrefix(entries: readonly Entry[]): number {
+  protected matchingPrefix(entries: readonly Entry[]): number {
     const base = entries[0]!.index - this.first;
     const n = Math.min(entries.length, this.terms.length - base);
     let k = 0;
@@ -407,7 +412,7 @@ export class LogStore implements LogReader {
     const start = this.offsets[lo - this.first]!;
     const end = this.offsets[hi - 1 - this.first]! + frameBytes(this.dataBytes[hi - 1 - this.first]!);
     const buf = Buffer.allocUnsafe(end - start);
-    const got = readAt(segment.fd, buf, start);
+    const got = readAt(segment.fd, buf, start, this.fs);
     if (got < buf.length) throw new CorruptionError(segment.path, start + got, 'unexpected end of file');
     const out: Entry[] = [];
     let offset = 0;

@@ -11,11 +11,11 @@
  *    meta: the old log is stale and is deleted entirely;
  *  - a log that starts after snapshot index + 1 has lost entries: corruption.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SnapshotMeta } from '../types.js';
 import { fsyncDirectory } from './atomic-file.js';
 import { CorruptionError } from './errors.js';
+import type { FileSystem } from './file-system.js';
 import { parseSegmentFileName } from './frame.js';
 import { type ScannedSegment, scanSegment } from './segment-scan.js';
 
@@ -35,8 +35,14 @@ export interface RecoveredLog {
   readonly dataBytes: number[];
 }
 
-export function recoverLog(logDir: string, meta: SnapshotMeta, maxEntryBytes: number): RecoveredLog {
-  const names = readdirSync(logDir)
+export function recoverLog(
+  logDir: string,
+  meta: SnapshotMeta,
+  maxEntryBytes: number,
+  fs: FileSystem,
+): RecoveredLog {
+  const names = fs
+    .readdir(logDir)
     .map((name) => ({ name, index: parseSegmentFileName(name) }))
     .filter((f): f is { name: string; index: number } => f.index !== undefined)
     .sort((a, b) => a.index - b.index);
@@ -44,14 +50,14 @@ export function recoverLog(logDir: string, meta: SnapshotMeta, maxEntryBytes: nu
   let scanned: Array<ScannedSegment & { path: string }> = [];
   names.forEach(({ name, index }, k) => {
     const path = join(logDir, name);
-    const result = scanSegment(path, index, k === names.length - 1, maxEntryBytes);
+    const result = scanSegment(path, index, k === names.length - 1, maxEntryBytes, fs);
     if ('torn' in result) {
       // Crashed while creating the final segment: it holds no entries.
-      rmSync(path);
-      fsyncDirectory(logDir);
+      fs.unlink(path);
+      fsyncDirectory(logDir, fs);
       return;
     }
-    if (result.validBytes < result.fileBytes) cutFile(path, result.validBytes);
+    if (result.validBytes < result.fileBytes) cutFile(path, result.validBytes, fs);
     scanned.push({ ...result, path });
   });
 
@@ -96,12 +102,12 @@ export function recoverLog(logDir: string, meta: SnapshotMeta, maxEntryBytes: nu
     );
   }
   if (lastIndex < meta.index || termAt(scanned, meta.index) !== meta.term) {
-    deleteSegments(logDir, scanned.reverse());
+    deleteSegments(logDir, scanned.reverse(), fs);
     return empty;
   }
   let dropped = 0;
   while (dropped < scanned.length - 1 && scanned[dropped + 1]!.firstIndex - 1 <= meta.index) dropped += 1;
-  deleteSegments(logDir, scanned.slice(0, dropped));
+  deleteSegments(logDir, scanned.slice(0, dropped), fs);
   scanned = scanned.slice(dropped);
 
   const first = scanned[0]!;
@@ -129,19 +135,19 @@ function termAt(segments: readonly ScannedSegment[], index: number): number | un
   return undefined;
 }
 
-function cutFile(path: string, bytes: number): void {
-  const fd = openSync(path, 'r+');
+function cutFile(path: string, bytes: number, fs: FileSystem): void {
+  const fd = fs.open(path, { write: true });
   try {
-    ftruncateSync(fd, bytes);
-    fdatasyncSync(fd);
+    fs.truncate(fd, bytes);
+    fs.fdatasyncSync(fd);
   } finally {
-    closeSync(fd);
+    fs.close(fd);
   }
 }
 
-function deleteSegments(logDir: string, segments: ReadonlyArray<{ path: string }>): void {
+function deleteSegments(logDir: string, segments: ReadonlyArray<{ path: string }>, fs: FileSystem): void {
   for (const s of segments) {
-    rmSync(s.path);
-    fsyncDirectory(logDir);
+    fs.unlink(s.path);
+    fsyncDirectory(logDir, fs);
   }
 }

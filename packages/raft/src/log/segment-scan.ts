@@ -18,8 +18,8 @@
  *  - its data checksum fails and it is the very last frame of the file.
  * Anything else that fails a check is a CorruptionError naming file and offset.
  */
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { CorruptionError } from './errors.js';
+import type { FileSystem } from './file-system.js';
 import {
   decodeFrame,
   decodeFrameHeader,
@@ -89,9 +89,11 @@ export function scanSegment(
   nameIndex: number,
   isLast: boolean,
   maxEntryBytes: number,
+  fs: FileSystem,
 ): ScannedSegment | TornSegment {
-  if (!isLast) return scanSealedSegment(path, nameIndex, maxEntryBytes);
-  const buf = readFileSync(path);
+  if (!isLast) return scanSealedSegment(path, nameIndex, maxEntryBytes, fs);
+  const buf = fs.readFile(path);
+  if (buf === undefined) throw new CorruptionError(path, 0, 'segment vanished while the log was read');
   if (buf.length < SEGMENT_HEADER_BYTES || allZero(buf.subarray(0, SEGMENT_HEADER_BYTES), 0)) {
     if (allZero(buf, 0)) return { torn: 'header', fileBytes: buf.length };
     throw new CorruptionError(path, 0, `segment header missing (${buf.length} bytes)`);
@@ -122,18 +124,23 @@ function isTornTail(buf: Buffer, offset: number, frame: ReturnType<typeof decode
 }
 
 /** A segment that is not the last one: indexed from its frame headers (see the file comment). */
-function scanSealedSegment(path: string, nameIndex: number, maxEntryBytes: number): ScannedSegment {
-  const fd = openSync(path, 'r');
+function scanSealedSegment(
+  path: string,
+  nameIndex: number,
+  maxEntryBytes: number,
+  fs: FileSystem,
+): ScannedSegment {
+  const fd = fs.open(path, {});
   try {
-    const size = fstatSync(fd).size;
+    const size = fs.size(fd);
     const head = Buffer.alloc(SEGMENT_HEADER_BYTES);
-    if (readAt(fd, head, 0) < head.length)
+    if (readAt(fd, head, 0, fs) < head.length)
       throw new CorruptionError(path, 0, `segment header missing (${size} bytes)`);
     const index = segmentIndex(path, nameIndex, head);
     const frameHeader = Buffer.alloc(FRAME_HEADER_BYTES);
     let offset = SEGMENT_HEADER_BYTES;
     while (offset < size) {
-      if (readAt(fd, frameHeader, offset) < frameHeader.length)
+      if (readAt(fd, frameHeader, offset, fs) < frameHeader.length)
         index.fail(offset, `segment ends inside a frame (${size - offset} bytes left)`);
       const frame = decodeFrameHeader(frameHeader, 0, maxEntryBytes);
       if (frame.status === 'bad') return index.fail(offset, frame.reason);
@@ -144,6 +151,6 @@ function scanSealedSegment(path: string, nameIndex: number, maxEntryBytes: numbe
     }
     return index.done(offset, size);
   } finally {
-    closeSync(fd);
+    fs.close(fd);
   }
 }

@@ -6,6 +6,7 @@
 import type { SnapshotMeta } from '../types.js';
 import { encodeRecord, readRecordFile, writeFileAtomic } from './atomic-file.js';
 import { CorruptionError } from './errors.js';
+import { type FileSystem, nodeFileSystem } from './file-system.js';
 
 export const SNAPSHOT_META_FILE = 'snapshot-meta';
 export const EMPTY_SNAPSHOT_META: SnapshotMeta = { index: 0, term: 0, conf: { voters: [], learners: [] } };
@@ -41,11 +42,18 @@ export function decodeSnapshotMeta(bytes: Uint8Array, file: string, offset: numb
   return { index: index as number, term: term as number, conf: { voters, learners } };
 }
 
-export function readSnapshotMetaFile(path: string): SnapshotMeta | undefined {
-  const body = readRecordFile(path);
+export function readSnapshotMetaFile(
+  path: string,
+  fs: FileSystem = nodeFileSystem,
+): SnapshotMeta | undefined {
+  const body = readRecordFile(path, fs);
   return body === undefined ? undefined : decodeSnapshotMeta(body, path, 12);
 }
 
-export function writeSnapshotMetaFile(path: string, meta: SnapshotMeta): Promise<void> {
-  return writeFileAtomic(path, encodeRecord(encodeSnapshotMeta(meta)));
+export function writeSnapshotMetaFile(
+  path: string,
+  meta: SnapshotMeta,
+  fs: FileSystem = nodeFileSystem,
+): Promise<void> {
+  return writeFileAtomic(path, encodeRecord(encodeSnapshotMeta(meta)), { fs });
 }

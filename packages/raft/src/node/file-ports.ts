@@ -1,8 +1,9 @@
 /** The shipped ports of the node driver: files with fsync, gRPC peers, real timers. */
-import { createReadStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeFileAtomic } from '../log/atomic-file.js';
+import { type FileSystem, nodeFileSystem } from '../log/file-system.js';
 import { HardStateFile } from '../log/hard-state.js';
 import { DEFAULT_MAX_ENTRY_BYTES, LogStore } from '../log/log-store.js';
 import { SnapshotFiles } from '../log/snapshot-store.js';
@@ -22,17 +23,10 @@ export const systemClock: Clock = {
 };
 
 /** A file replaced atomically (temp, fsync, rename, directory fsync). */
-export function atomicSmallFile(path: string): SmallFile {
+export function atomicSmallFile(path: string, fs: FileSystem = nodeFileSystem): SmallFile {
   return {
-    read() {
-      try {
-        return readFileSync(path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
-      }
-    },
-    write: (bytes) => writeFileAtomic(path, bytes),
+    read: () => fs.readFile(path),
+    write: (bytes) => writeFileAtomic(path, bytes, { fs }),
   };
 }
 

@@ -34,29 +34,43 @@ export function decodeMemberContext(context: Uint8Array | undefined): MemberAddr
  */
 export class AddressBook {
   private readonly book = new Map<NodeId, MemberAddresses>();
-  /** Members whose removal this node applied (and that were not added again): their batches are refused. */
-  private readonly removed = new Set<NodeId>();
+  /**
+   * Members whose removal this node applied (and that were not added again),
+   * with the term of the removing entry: their batches at that term or below
+   * are refused (peer-admission.ts).
+   */
+  private readonly removed = new Map<NodeId, number>();
 
-  constructor(private readonly file: SmallFile) {
+  /**
+   * `removedBeforeTerms`: a term at or above that of every entry this node
+   * applied, for a book saved before removals carried their term (ids only):
+   * such a removal is taken to be of that term.
+   */
+  constructor(
+    private readonly file: SmallFile,
+    removedBeforeTerms = 0,
+  ) {
     const bytes = file.read();
     if (bytes === undefined) return;
     const saved = JSON.parse(new TextDecoder().decode(bytes)) as {
       members: Record<string, MemberAddresses>;
       removed: NodeId[];
+      removedAt?: Record<NodeId, number>;
     };
     for (const [id, a] of Object.entries(saved.members)) this.book.set(id, a);
-    for (const id of saved.removed) this.removed.add(id);
+    for (const id of saved.removed) this.removed.set(id, saved.removedAt?.[id] ?? removedBeforeTerms);
   }
 
-  isRemoved(id: NodeId): boolean {
-    return this.removed.has(id);
+  /** The term of the entry removing `id` this node applied, unless it applied a later addition of it. */
+  removedAt(id: NodeId): number | undefined {
+    return this.removed.get(id);
   }
 
-  /** Records an applied add (false) or remove (true); true when something changed. */
-  setRemoved(id: NodeId, removed: boolean): boolean {
-    if (this.removed.has(id) === removed) return false;
-    if (removed) this.removed.add(id);
-    else this.removed.delete(id);
+  /** Records an applied removal (with its entry's term) or addition (undefined); true when something changed. */
+  setRemoved(id: NodeId, term: number | undefined): boolean {
+    if (this.removed.get(id) === term) return false;
+    if (term === undefined) this.removed.delete(id);
+    else this.removed.set(id, term);
     return true;
   }
 
@@ -82,7 +96,12 @@ export class AddressBook {
   }
 
   save(): Promise<void> {
-    const body = { members: this.toJSON(), removed: [...this.removed] };
+    // `removed` keeps the ids alone, as an older version reads them.
+    const body = {
+      members: this.toJSON(),
+      removed: [...this.removed.keys()],
+      removedAt: Object.fromEntries(this.removed),
+    };
     return this.file.write(new TextEncoder().encode(JSON.stringify(body)));
   }
 }

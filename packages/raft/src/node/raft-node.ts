@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import { decodeConfChange } from '../core/conf-change.js';
 import { ConfChangeInProgressError, InvariantError, invariant, NotLeaderError } from '../core/errors.js';
 import type { RaftCore } from '../core/raft-core.js';
-import { LimitError } from '../log/errors.js';
+import { LimitError, StorageError } from '../log/errors.js';
 import { mustPersist } from '../log/hard-state.js';
 import { DEFAULT_MAX_ENTRY_BYTES } from '../log/log-store.js';
 import { type Logger, stderrLogger } from '../transport/logger.js';
@@ -39,7 +39,12 @@ import {
   type RaftNodeOptions,
   type RaftNodeStatus,
 } from './node-options.js';
-import { type Admission, admitPeerMessages, type SenderIdentity } from './peer-admission.js';
+import {
+  type Admission,
+  type AdmissionView,
+  admitPeerMessages,
+  type SenderIdentity,
+} from './peer-admission.js';
 import { PendingWork } from './pending.js';
 import type {
   Clock,
@@ -249,17 +254,41 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     return this.status().members;
   }
 
-  /** Removes a member (voter or learner). Leader only. */
+  /**
+   * Removes a member (voter or learner). Leader only. Resolves once the removal
+   * committed and a majority of the new configuration is known to hold that
+   * commit durably (docs/design.md, "Removal"): only then may the removed node be
+   * shut down, since a remaining voter that missed the commit still counts it and
+   * may need its vote. Called again for a member already removed, it waits for
+   * the same on this leader. A leader removing itself steps down once that is
+   * known; a failure (it lost the leadership, or the new configuration did not
+   * confirm in time) means the removed node must keep running: call it again on
+   * the new leader.
+   */
   async removeMember(id: NodeId): Promise<readonly MemberStatus[]> {
     this.assertLeader();
+    const deadline = this.clock.nowMs() + this.membershipTimeoutMs;
     const conf = this.core.status().conf;
     if (conf.voters.includes(id) || conf.learners.includes(id)) {
-      await this.changeMembership(
-        { type: 'remove', node: id },
-        this.clock.nowMs() + this.membershipTimeoutMs,
-      );
+      await this.changeMembership({ type: 'remove', node: id }, deadline);
     }
+    const at = this.core.confIndex();
+    await this.until(deadline, `a majority of the new configuration to confirm the removal of ${id}`, () => {
+      if (this.removalConfirmed(at)) return true;
+      if (this.core.status().role !== 'leader') {
+        throw this.withAddresses(
+          this.core.status().leader,
+          `the removal of ${id} committed, but this node stopped leading before a majority of the new configuration confirmed it: keep ${id} running and call RemoveMember on the leader`,
+        );
+      }
+      return false;
+    });
     return this.status().members;
+  }
+
+  /** Whether a majority of the configuration is known to hold the commit of the configuration entry at `index` durably. */
+  protected removalConfirmed(index: number): boolean {
+    return this.core.announced(index);
   }
 
   /**
@@ -409,20 +438,21 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   /** Whether `id` may hand these messages to Raft: see peer-admission.ts. */
   admit(id: NodeId, messages: readonly Message[], identity: SenderIdentity = 'claimed'): Admission {
+    return admitPeerMessages(this.admissionView(), id, messages, identity);
+  }
+
+  /** What the admission rule knows of this node (the simulator's injected bugs read it too). */
+  protected admissionView(): AdmissionView {
     const s = this.core.status();
-    return admitPeerMessages(
-      {
-        term: s.term,
-        voters: s.conf.voters,
-        learners: s.conf.learners,
-        pendingMembers: this.core.pendingMembers(),
-        isRemoved: (peer) => this.book.isRemoved(peer),
-        isKnown: (peer) => this.book.get(peer) !== undefined,
-      },
-      id,
-      messages,
-      identity,
-    );
+    return {
+      term: s.term,
+      vote: this.core.currentVote(),
+      voters: s.conf.voters,
+      learners: s.conf.learners,
+      pendingMembers: this.core.pendingMembers(),
+      removedAt: (peer) => this.book.removedAt(peer),
+      isKnown: (peer) => this.book.get(peer) !== undefined,
+    };
   }
 
   reportUnreachable(id: NodeId): void {
@@ -544,8 +574,13 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         this.maybeSnapshot();
       },
       (error: unknown) => {
-        // Tried again at the next Ready or apply, not at once: a failing disk is not retried in a loop.
         this.snapshotTask = undefined;
+        // A failed write of the log store (recording the snapshot, compacting) poisons it: fail-stop.
+        if (error instanceof StorageError) {
+          this.fatal(error);
+          return;
+        }
+        // Tried again at the next Ready or apply, not at once: a failing disk is not retried in a loop.
         this.log.error({ id: this.id, err: String(error) }, 'raft: taking a snapshot failed');
       },
     );
@@ -594,7 +629,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         const change = decodeConfChange(e.data);
         const addresses = decodeMemberContext(change.context);
         if (addresses) this.book.set(change.node, addresses);
-        this.book.setRemoved(change.node, change.type === 'remove');
+        this.book.setRemoved(change.node, change.type === 'remove' ? e.term : undefined);
       }
       this.pending.applied(e, results[i]);
     });
@@ -661,7 +696,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private async takeSnapshot(): Promise<void> {
     const { index, chunks } = await this.sm.snapshot();
     if (index <= this.logStore.snapshotMeta().index || this.logStore.term(index) === undefined) {
-      // A snapshot installed meanwhile is newer; consume nothing more.
+      // A snapshot installed meanwhile is newer; consume nothing more. The policy counts from
+      // it (else maybeSnapshot would start this again at once, in a loop).
+      this.lastSnapshotIndex = Math.max(this.lastSnapshotIndex, index, this.logStore.snapshotMeta().index);
       for await (const _ of chunks) {
         // drain
       }
@@ -775,7 +812,10 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       if (addresses && this.book.set(change.node, addresses)) changed = true;
       if (addresses) this.transport.setPeer(change.node, addresses.peerAddress);
     }
-    if (changed) void this.book.save().catch(() => undefined);
+    if (changed)
+      void this.book
+        .save()
+        .catch((error: unknown) => this.fatal(error instanceof Error ? error : new Error(String(error))));
   }
 
   /** Peers are the configuration's members (everyone in the book while no configuration is known). */

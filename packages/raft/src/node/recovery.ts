@@ -24,7 +24,9 @@ export async function recover(
 ): Promise<{ core: RaftCore; book: AddressBook; applied: number }> {
   const { log: logStore, snapshots } = ports;
   ports.incoming.reset();
-  const book = new AddressBook(ports.addressBook);
+  // A removal the book recorded without its term (an older version) came from an entry of a term at most this.
+  const termsSoFar = Math.max(ports.stable.get().term, logStore.term(logStore.lastIndex()) ?? 0);
+  const book = new AddressBook(ports.addressBook, termsSoFar);
   for (const [id, addresses] of Object.entries(options.initialMembers)) {
     if (!book.get(id)) book.set(id, addresses);
   }
@@ -74,6 +76,7 @@ export async function recover(
     hardState: { ...saved, commit },
     applied,
     bootstrapVoters: options.join ? [] : Object.keys(options.initialMembers),
+    ...(options.join ? { join: true } : {}),
     electionTicks: options.electionTicks ?? NODE_DEFAULTS.electionTicks,
     heartbeatTicks: options.heartbeatTicks ?? NODE_DEFAULTS.heartbeatTicks,
     random: ports.random,

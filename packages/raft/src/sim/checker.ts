@@ -75,6 +75,8 @@ export interface NodeWatch {
   canonChecked: number;
   /** Last persisted hard state (never decreases, across restarts too). */
   persisted: HardState;
+  /** The node's current incarnation (restarts so far). */
+  incarnation: number;
   /** While leader: the term, its last entry, and how far its log was checked against the canonical history. */
   leader?: { term: number; lastIndex: number; lastTerm: number; canonChecked: number };
 }
@@ -87,7 +89,10 @@ export class Checker {
   /** index -> entry key, and the term of the node that first saw it committed (>= the term it was committed in). */
   private readonly canon = new Map<number, { key: string; term: number }>();
   canonMax = 0;
-  private readonly leaders = new Map<number, NodeId>();
+  /** term -> the leader elected in it, as node#incarnation: a node that crashed and leads the same term again was elected twice in it. */
+  private readonly leaders = new Map<number, string>();
+  /** Incarnations per node (restarts), across servers added again under one id. */
+  private readonly incarnations = new Map<NodeId, number>();
   private readonly votes = new Map<string, NodeId>();
   private readonly votesBy = new Map<NodeId, Map<number, NodeId>>();
   /** (index, term) -> entry key and previous term: log matching by induction. */
@@ -114,7 +119,7 @@ export class Checker {
   }
 
   newWatch(persisted: HardState): NodeWatch {
-    return { term: persisted.term, commit: persisted.commit, canonChecked: 0, persisted };
+    return { term: persisted.term, commit: persisted.commit, canonChecked: 0, persisted, incarnation: 0 };
   }
 
   /**
@@ -122,6 +127,9 @@ export class Checker {
    * it has sent must have survived: a node that forgot a vote can vote twice in a term.
    */
   restarted(node: NodeId, w: NodeWatch): void {
+    const incarnation = (this.incarnations.get(node) ?? 0) + 1;
+    this.incarnations.set(node, incarnation);
+    w.incarnation = incarnation;
     const hs = w.persisted;
     for (const [term, candidate] of this.votesBy.get(node) ?? []) {
       this.check(hs.term > term || (hs.term === term && hs.vote === candidate), 'one-vote-per-term', () => ({
@@ -136,6 +144,16 @@ export class Checker {
     w.commit = w.persisted.commit;
     w.canonChecked = Math.min(w.canonChecked, w.persisted.commit);
     w.leader = undefined;
+  }
+
+  /**
+   * `node` is a new server (a member added again under a removed one's id, on an empty
+   * disk): the votes and acknowledgements of the removed one do not bind it.
+   */
+  newServer(node: NodeId): void {
+    for (const term of this.votesBy.get(node)?.keys() ?? []) this.votes.delete(`${node}@${term}`);
+    this.votesBy.delete(node);
+    this.acks.delete(node);
   }
 
   /** Records or compares one committed entry against the canonical history. */
@@ -262,6 +280,14 @@ export class Checker {
     }));
   }
 
+  /**
+   * A restart read `hs` from the node's hard-state file: what is durable, checked as a save
+   * (term and commit never go back, one vote per term), then the basis of `restarted`.
+   */
+  recovered(node: NodeId, w: NodeWatch, hs: HardState): void {
+    this.persisted(node, w, hs);
+  }
+
   persisted(node: NodeId, w: NodeWatch, hs: HardState): void {
     const old = w.persisted;
     this.check(hs.term >= old.term, 'term-monotonic', () => ({
@@ -318,13 +344,17 @@ export class Checker {
       w.leader = undefined;
       return;
     }
+    const leader = `${id}#${w.incarnation}`;
     const holder = this.leaders.get(st.term);
-    this.check(holder === undefined || holder === id, 'election-safety', () => ({
+    // Election safety (§5.2): one leader elected per term. The same node leading a term again
+    // after a crash was elected a second time in it (a candidate's vote, its own included,
+    // is durable before it counts, so a restart never campaigns in a term it voted in).
+    this.check(holder === undefined || holder === leader, 'election-safety', () => ({
       term: st.term,
       first: holder,
-      second: id,
+      second: leader,
     }));
-    this.leaders.set(st.term, id);
+    this.leaders.set(st.term, leader);
 
     const lastIndex = st.lastIndex;
     const lastTerm = core.termAt(lastIndex) ?? -1;

@@ -1,10 +1,10 @@
+import type { SenderIdentity } from '../node/peer-admission.js';
 import type { RaftNode } from '../node/raft-node.js';
 import type { Message, NodeId } from '../types.js';
 import type { InjectedBug } from './injected-bugs.js';
 import { SimCluster, settle } from './sim-cluster.js';
 import type { SimRaftCore } from './sim-core.js';
 import type { FileName } from './sim-disk.js';
-import { SIM_IDENTITY } from './sim-network.js';
 import type { SimNode } from './sim-node.js';
 
 /**
@@ -14,7 +14,16 @@ import type { SimNode } from './sim-node.js';
  * a broken one rejects the `run`/`until` in progress.
  */
 export class DriverCluster extends SimCluster {
-  constructor(ids: readonly NodeId[], options: { bug?: InjectedBug; seed?: number } = {}) {
+  constructor(
+    ids: readonly NodeId[],
+    options: {
+      bug?: InjectedBug;
+      seed?: number;
+      identity?: SenderIdentity;
+      syncWrites?: boolean;
+      snapshotEveryEntries?: number;
+    } = {},
+  ) {
     super(
       options.seed ?? 1,
       options.bug,
@@ -23,9 +32,13 @@ export class DriverCluster extends SimCluster {
         heartbeatTicks: 1,
         maxMsgBytes: 1024 * 1024,
         maxInflight: 64,
-        snapshotEveryEntries: 1_000_000,
+        snapshotEveryEntries: options.snapshotEveryEntries ?? 1_000_000,
         snapshotKeepEntries: 0,
         diskLatencyMs: [1, 1],
+        segmentBytes: 64 * 1024,
+        cacheBytes: 1024 * 1024,
+        syncWrites: options.syncWrites ?? true,
+        identity: options.identity ?? 'verified',
       }),
     );
     for (const id of ids) this.addNode(id, ids);
@@ -83,13 +96,13 @@ export class DriverCluster extends SimCluster {
   }
 
   /**
-   * Power loss on `id`. `tear`: how many frames of the write in progress reach the disk
-   * (undefined: none). The state machine keeps only what it flushed.
+   * Power loss on `id`. `keep`: how many of each file's pending (unsynced) changes reach
+   * the disk, in order (undefined: none). The state machine keeps only what it flushed.
    */
-  crashNode(id: NodeId, tear?: (frames: number) => number | undefined): void {
+  crashNode(id: NodeId, keep?: (pending: number) => number | undefined): void {
     const n = this.sim(id);
     this.trace(`crash ${id}`);
-    n.crash(this.prng, tear ?? (() => undefined), false);
+    n.crash(this.prng, keep ?? (() => undefined), false);
   }
 
   /** Starts a new member that joins the running cluster (it waits for the leader to add it). */
@@ -109,7 +122,12 @@ export class DriverCluster extends SimCluster {
   /** Hands `m` to its addressee now, through the driver's membership filter. */
   deliver(m: Message): void {
     const node = this.node(m.to);
-    if (node.admit(m.from, [m], SIM_IDENTITY).admitted) node.receive([m]);
+    if (node.admit(m.from, [m], this.network.identity).admitted) node.receive([m]);
+  }
+
+  /** The next sync (fsync, fdatasync, O_DSYNC write) of one of `id`'s files whose path matches fails with EIO. */
+  failNextSync(id: NodeId, path: RegExp): void {
+    this.sim(id).disk.fs.failNextSync = (p) => path.test(p);
   }
 
   release(id: NodeId): void {

@@ -9,13 +9,21 @@
  * flight, bridge partitions, quiet runs with few faults, depositions (a
  * leader cut off while a follower's in-flight write holds its tail, see
  * deposition.ts), power losses of several nodes at once, membership changes
- * in bursts with crashes right after they apply, and removed members that
- * linger.
+ * in bursts with crashes right after they apply, removed members that
+ * linger, failing syncs (EIO) and full disks (ENOSPC), on which a node stops
+ * (fail-stop) and is restarted, long outages, clusters that shrink to one
+ * voter, and member replacements while another member is away.
  */
 import type { Prng } from './prng.js';
 
 /** How long one fsync stall lasts: [min, max] virtual ms. */
 export const STALL_EPISODE_MS: readonly [number, number] = [500, 2000];
+/** How long a long outage keeps a node down: [min, max] virtual ms (longer than the live-majority bound). */
+export const LONG_OUTAGE_MS: readonly [number, number] = [2500, 5000];
+/** How long a calm window (no new faults) lasts: [min, max] virtual ms (longer than the live-majority bound). */
+export const CALM_MS: readonly [number, number] = [2500, 4000];
+/** How long a disk stays full: [min, max] virtual ms. */
+export const FULL_DISK_MS: readonly [number, number] = [200, 2000];
 
 export interface FaultProfile {
   /** Share of nodes whose disk is slow (each node draws once, learners added later too). */
@@ -79,8 +87,31 @@ export interface FaultProfile {
   readonly depositionRate: number;
   /** The next membership change is proposed as soon as the previous one is done. */
   readonly membershipBurst: boolean;
-  /** A node whose removal committed keeps running this long (at most) before it is shut down. */
+  /** A node whose removal is done (RemoveMember returned) keeps running this long (at most) before it is shut down. */
   readonly decommissionDelayMs: number;
+  /**
+   * Chance that a sync of a node's files (fsync, fdatasync, an O_DSYNC write) fails with
+   * EIO: the node stops with a fatal error (fail-stop) and is restarted after a while.
+   */
+  readonly eioRate: number;
+  /** Share of faults that fill one node's disk for FULL_DISK_MS (ENOSPC on writes that grow a file). */
+  readonly fullDiskRate: number;
+  /**
+   * Share of fault slots that start a calm window of CALM_MS: no new faults, message loss
+   * off, while crashed nodes stay down for their outage and the rest heal: the live-majority
+   * rule (liveness.ts) applies while faults heal.
+   */
+  readonly calmRate: number;
+  /** Share of crashes that keep the node down for LONG_OUTAGE_MS: a member away while others change. */
+  readonly longOutageRate: number;
+  /** Membership changes may leave a single voter (otherwise at least two of three, three of five). */
+  readonly shrinkToOne: boolean;
+  /**
+   * Share of membership changes that replace a voter while another voter is down (a long
+   * outage): a new member is added and the old one removed, or the old one removed and
+   * added again under its id on an empty disk (docs/operations.md, "Replacing a lost node").
+   */
+  readonly replacementRate: number;
 }
 
 /** The profile every seed draws from the run's PRNG (swarm testing: each dimension on or off per seed). */
@@ -113,6 +144,12 @@ export function pickFaultProfile(prng: Prng): FaultProfile {
     bridgeRate: prng.pick([0, 0.3, 0.7]),
     faultSpacing: prng.pick([1, 1, 4]),
     depositionRate: prng.pick([0, 0, 0.03, 0.1]),
+    eioRate: prng.pick([0, 0, 0.0005, 0.002]),
+    fullDiskRate: prng.pick([0, 0, 0.02, 0.05]),
+    calmRate: prng.pick([0, 0.05, 0.15]),
+    longOutageRate: prng.pick([0, 0.1, 0.3]),
+    shrinkToOne: prng.chance(0.5),
+    replacementRate: prng.pick([0, 0.3, 0.6]),
   };
 }
 
@@ -131,5 +168,11 @@ export function describeProfile(p: FaultProfile): string {
     `bridge=${p.bridgeRate}`,
     `fault-spacing=x${p.faultSpacing}`,
     `deposition=${p.depositionRate}`,
+    `eio=${p.eioRate}`,
+    `full-disk=${p.fullDiskRate}`,
+    `calm=${p.calmRate}`,
+    `long-outage=${p.longOutageRate}`,
+    `shrink-to-one=${p.shrinkToOne}`,
+    `replacement=${p.replacementRate}`,
   ].join(' ');
 }

@@ -1,7 +1,9 @@
 import type { RaftCoreOptions } from '../core/raft-core.js';
 import { mustPersist } from '../log/hard-state.js';
+import { LogStore, type LogStoreOptions } from '../log/log-store.js';
+import type { Admission, SenderIdentity } from '../node/peer-admission.js';
 import { RaftNode } from '../node/raft-node.js';
-import type { Entry, HardState, Message } from '../types.js';
+import type { Entry, HardState, Message, NodeId } from '../types.js';
 import { SimRaftCore } from './sim-core.js';
 
 /**
@@ -16,7 +18,9 @@ export type InjectedBug =
   | 'forget-conf-commit'
   | 'rewrite-durable-prefix'
   | 'hard-state-with-log'
-  | 'lead-before-vote-durable';
+  | 'lead-before-vote-durable'
+  | 'member-votes-only'
+  | 'removal-done-at-commit';
 
 export const INJECTED_BUGS: readonly InjectedBug[] = [
   'commit-previous-term',
@@ -27,6 +31,8 @@ export const INJECTED_BUGS: readonly InjectedBug[] = [
   'rewrite-durable-prefix',
   'hard-state-with-log',
   'lead-before-vote-durable',
+  'member-votes-only',
+  'removal-done-at-commit',
 ];
 
 /** §5.4.2 broken: commits an entry of a previous term by counting its replicas (Figure 8). */
@@ -94,6 +100,50 @@ class RewriteDurablePrefixNode extends RaftNode {
   protected override assertNoIdenticalRewrite(): void {}
 }
 
+/** B2 in the store: an append truncates from the first entry handed in, matching or not (and rewrites them). */
+class RewriteDurablePrefixLogStore extends LogStore {
+  static openRewriting(options: LogStoreOptions): LogStore {
+    return new RewriteDurablePrefixLogStore(options);
+  }
+
+  protected override matchingPrefix(): number {
+    return 0;
+  }
+}
+
+/** The log store a run opens with `bug` (undefined: the shipped LogStore). */
+export function openLogWithBug(options: LogStoreOptions, bug: InjectedBug | undefined): LogStore | undefined {
+  return bug === 'rewrite-durable-prefix' ? RewriteDurablePrefixLogStore.openRewriting(options) : undefined;
+}
+
+/**
+ * Review N1: vote and pre-vote requests are refused from a sender outside the
+ * configuration (admission before the fix): a voter that missed the entries adding a
+ * member refuses the only candidate that can win.
+ */
+class MemberVotesOnlyNode extends RaftNode {
+  override admit(id: NodeId, messages: readonly Message[], identity?: SenderIdentity): Admission {
+    const v = this.admissionView();
+    const votes = messages.every((m) => m.type === 'vote' || m.type === 'pre-vote');
+    const noConf = v.voters.length === 0 && v.learners.length === 0;
+    const member = v.voters.includes(id) || v.learners.includes(id) || v.pendingMembers.includes(id);
+    if (votes && !member && !noConf)
+      return { admitted: false, reason: 'not-member', details: `node "${id}" is not a member` };
+    return super.admit(id, messages, identity);
+  }
+}
+
+/**
+ * The review's 2 -> 1 case: RemoveMember returns once the removal committed, before a
+ * majority of the new configuration is known to hold that commit; the removed node is
+ * then shut down while a remaining voter may still count it.
+ */
+class RemovalDoneAtCommitNode extends RaftNode {
+  protected override removalConfirmed(): boolean {
+    return true;
+  }
+}
+
 /** B3: the log append and the hard-state save run concurrently. */
 class HardStateWithLogNode extends RaftNode {
   protected override async persist(
@@ -139,6 +189,10 @@ export function nodeClass(bug: InjectedBug | undefined): typeof RaftNode {
       return RewriteDurablePrefixNode;
     case 'hard-state-with-log':
       return HardStateWithLogNode;
+    case 'member-votes-only':
+      return MemberVotesOnlyNode;
+    case 'removal-done-at-commit':
+      return RemovalDoneAtCommitNode;
     default:
       return RaftNode;
   }

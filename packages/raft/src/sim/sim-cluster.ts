@@ -7,11 +7,14 @@
  * on it.
  */
 import { createHash, type Hash } from 'node:crypto';
+import { StorageError } from '../log/errors.js';
+import { LogStore, type LogStoreOptions } from '../log/log-store.js';
 import type { RaftDriverOptions } from '../node/node-options.js';
+import type { SenderIdentity } from '../node/peer-admission.js';
 import type { NodeId } from '../types.js';
 import { Checker } from './checker.js';
 import { EventQueue } from './event-queue.js';
-import { type InjectedBug, nodeClass } from './injected-bugs.js';
+import { type InjectedBug, nodeClass, openLogWithBug } from './injected-bugs.js';
 import { Prng } from './prng.js';
 import { type Faults, SimNetwork } from './sim-network.js';
 import { type InterestingPoint, type SimContext, SimNode } from './sim-node.js';
@@ -31,7 +34,22 @@ export interface ClusterParams {
   readonly snapshotEveryEntries: number;
   readonly snapshotKeepEntries: number;
   readonly diskLatencyMs: readonly [number, number];
+  /** LogStore's segment size: small, so segments turn over and compaction deletes them. */
+  readonly segmentBytes: number;
+  /** LogStore's entry cache: small ones make reads go to the segment files. */
+  readonly cacheBytes: number;
+  /** Segment writes durable on return (O_DSYNC, Linux), or write + fdatasync (elsewhere). */
+  readonly syncWrites: boolean;
+  /** What the peer transport proves about each batch's sender (peer TLS naming it, a cluster credential, nothing). */
+  readonly identity: SenderIdentity;
 }
+
+/** Errors of the simulated disk the simulation injects: a node stops on them (fail-stop), it is no failure of the run. */
+export function isInjectedDiskFault(error: unknown): boolean {
+  return error instanceof StorageError && (error.code === 'EIO' || error.code === 'ENOSPC');
+}
+/** The same, as the driver's fatal log line writes it (the error's stack). */
+const INJECTED_DISK_FAULT = /^StorageError: .* failed \((EIO|ENOSPC)\)/;
 
 export interface ClusterStats {
   elections: number;
@@ -39,6 +57,8 @@ export interface ClusterStats {
   snapshotsSent: number;
   snapshotsInstalled: number;
   messagesDropped: number;
+  /** Nodes stopped by an injected disk fault (EIO, ENOSPC). */
+  failStops: number;
 }
 
 export class SimCluster implements SimContext {
@@ -52,12 +72,15 @@ export class SimCluster implements SimContext {
   protected now = 0;
   protected stepNo = 0;
   protected failure: unknown;
+  /** Nodes that stopped on an injected disk fault, with the fatal error's first line. */
+  readonly failStops: Array<{ readonly id: NodeId; readonly reason: string }> = [];
   readonly counts: ClusterStats = {
     elections: 0,
     crashes: 0,
     snapshotsSent: 0,
     snapshotsInstalled: 0,
     messagesDropped: 0,
+    failStops: 0,
   };
 
   constructor(
@@ -70,7 +93,9 @@ export class SimCluster implements SimContext {
   ) {
     this.checker = new Checker(generalOnly);
     this.prng = new Prng(seed);
-    this.network = new SimNetwork(this, faults(this.prng), {
+    const networkFaults = faults(this.prng);
+    this.params = params(this.prng);
+    this.network = new SimNetwork(this, networkFaults, this.params.identity, {
       endpoint: (id) => {
         const n = this.nodes.get(id);
         return n?.node && n.incoming
@@ -85,11 +110,17 @@ export class SimCluster implements SimContext {
       trace: (line) => this.trace(line),
       dropped: () => this.counts.messagesDropped++,
       snapshotSent: () => this.counts.snapshotsSent++,
+      server: (id) => this.nodes.get(id),
     });
-    this.params = params(this.prng);
+    this.logOptions = {
+      segmentBytes: this.params.segmentBytes,
+      cacheBytes: this.params.cacheBytes,
+      openLog: (options: LogStoreOptions) => openLogWithBug(options, bug) ?? LogStore.open(options),
+    };
   }
 
   protected readonly params: ClusterParams;
+  readonly logOptions: SimContext['logOptions'];
 
   nowMs(): number {
     return this.now;
@@ -101,6 +132,7 @@ export class SimCluster implements SimContext {
 
   trace(line: string): void {
     const full = `${this.stepNo} ${this.now} ${line}`;
+    if (process.env.SIM_TRACE) process.stderr.write(`${full}\n`);
     this.hash.update(full);
     this.hash.update('\n');
     this.tail.push(full);
@@ -164,7 +196,13 @@ export class SimCluster implements SimContext {
   // ------------------------------------------------------------ nodes
 
   addNode(id: NodeId, bootstrapVoters: readonly NodeId[]): SimNode {
-    const n = new SimNode(id, bootstrapVoters, this, this.diskLatencyFor(id));
+    const old = this.nodes.get(id);
+    if (old) {
+      // A member added again under the id of a removed one, on an empty disk: a new server.
+      if (old.up) throw new Error(`node ${id} is still running: it cannot be added again`);
+      this.checker.newServer(id);
+    }
+    const n = new SimNode(id, bootstrapVoters, this, this.diskLatencyFor(id), this.params.syncWrites);
     this.nodes.set(id, n);
     return n;
   }
@@ -185,8 +223,8 @@ export class SimCluster implements SimContext {
   start(n: SimNode): void {
     if (n.up || n.decommissioned) return;
     n.up = true;
-    this.checker.restarted(n.id, n.watch);
     const ports = n.ports();
+    this.checker.restarted(n.id, n.watch);
     const incarnation = n.incarnation;
     const members = Object.fromEntries(
       (n.bootstrapVoters.length > 0 ? n.bootstrapVoters : [...this.nodes.keys()]).map((id) => [
@@ -211,7 +249,10 @@ export class SimCluster implements SimContext {
       maxMsgBytes: this.params.maxMsgBytes,
       maxInflight: this.params.maxInflight,
       log: n.logger((fields, message) => {
-        if (message.includes('fatal')) this.fail(new Error(`${n.id}: ${message}: ${String(fields.err)}`));
+        if (!message.includes('fatal') || n.incarnation !== incarnation) return;
+        const err = String(fields.err);
+        if (INJECTED_DISK_FAULT.test(err)) this.stopped(n, err.split('\n')[0]);
+        else this.fail(new Error(`${n.id}: ${message}: ${err}`));
       }),
     };
     this.trace(`open ${n.id} incarnation=${incarnation}`);
@@ -222,6 +263,8 @@ export class SimCluster implements SimContext {
           if (n.incarnation !== incarnation) return;
           n.node = node;
           node.on('fatal', (error) => {
+            // A crashed incarnation's abandoned code may still run into its closed files.
+            if (n.incarnation !== incarnation || isInjectedDiskFault(error)) return;
             // The real error (with its invariant and values) replaces the logged line.
             this.failure =
               this.failure instanceof Error && this.failure.message.startsWith(`${n.id}: `)
@@ -233,9 +276,24 @@ export class SimCluster implements SimContext {
           });
         },
         (error: unknown) => {
-          if (n.incarnation === incarnation) this.fail(error);
+          if (n.incarnation !== incarnation) return;
+          if (isInjectedDiskFault(error)) this.stopped(n, (error as Error).message);
+          else this.fail(error);
         },
       );
+  }
+
+  /**
+   * `n` stopped on a disk fault the simulation injected (a failed fsync, a full disk):
+   * fail-stop, as the driver does. It is down, with what a power loss would leave; the
+   * Simulation restarts it after a while.
+   */
+  protected stopped(n: SimNode, why: string | undefined): void {
+    const reason = why?.replace(/\.\d+\.\d+\.tmp/g, '.tmp') ?? '';
+    this.trace(`fail-stop ${n.id}: ${reason}`);
+    this.failStops.push({ id: n.id, reason });
+    this.counts.failStops++;
+    this.crash(n);
   }
 
   crash(n: SimNode): void {

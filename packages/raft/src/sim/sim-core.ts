@@ -1,12 +1,8 @@
 import { RaftCore } from '../core/raft-core.js';
-import type { Entry, NodeId } from '../types.js';
+import type { Entry } from '../types.js';
 
 /** RaftCore with read access to its log and vote, for the simulator's invariant checker. */
 export class SimRaftCore extends RaftCore {
-  currentVote(): NodeId {
-    return this.votedFor();
-  }
-
   firstIndex(): number {
     return this.log.firstIndex();
   }

@@ -1,34 +1,32 @@
 /**
  * A simulated disk for one node: what survives a crash is only what was
- * made durable. Each file (log, hard state, snapshot, address book) has its
- * own queue of writes that complete in order, after a random delay, so
- * writes to different files complete in any order, as they may on a real
- * disk when the code lets them run concurrently. A crash loses every write
- * not completed and may tear the one in progress (see each write's `torn`).
+ * made durable. The log, the hard state and the address book are real files
+ * (the shipped LogStore, HardStateFile and atomic files) on a simulated file
+ * system (`fs`, sim-file-system.ts, with the crash model at the file level);
+ * the snapshot file and the state machine's store are simulated here whole.
+ * Each file (category) has its own queue of durable operations (syncs,
+ * O_DSYNC writes, snapshot writes, flushes) that complete in order, after a
+ * random delay, so operations on different files complete in any order, as
+ * they may on a real disk when the code lets them run concurrently.
  */
-import type { Entry, HardState, SnapshotMeta } from '../types.js';
+import { decodeHardState, HARD_STATE_FILE } from '../log/hard-state.js';
+import type { HardState, SnapshotMeta } from '../types.js';
 import type { Prng } from './prng.js';
+import { type DurableQueue, type FileCategory, SimFileSystem } from './sim-file-system.js';
 
-export type FileName = 'log' | 'hard-state' | 'snapshot' | 'members' | 'state-machine';
+export type FileName = FileCategory | 'snapshot' | 'state-machine';
+
+/** Where a node keeps its Raft files on its simulated file system. */
+export const SIM_DATA_DIR = '/data';
 
 export interface DiskWrite {
   readonly what: string;
-  /** Makes the write durable (it completed). */
+  /** Makes the operation durable (it completed). */
   readonly land: () => void;
-  /** The write truncates the file first (an append that replaces a suffix of the log). */
+  /** The operation makes a truncation durable (a log write replacing a suffix). */
   readonly truncates?: boolean;
-  /** A crash while this write is in progress: the part that reached the disk lands (`keep(n)` of n frames). */
-  readonly torn?: (keep: (frames: number) => number) => void;
-}
-
-/** The durable Raft log: what LogStore's recovery would read back. */
-export interface DurableLog {
-  meta: SnapshotMeta;
-  /** Index of entries[0]. */
-  first: number;
-  /** Term of entry first - 1. */
-  prevTerm: number;
-  entries: Entry[];
+  /** Asked when the operation would complete: an error fails it instead (EIO). */
+  readonly failure?: () => Error | undefined;
 }
 
 export interface DurableSnapshot {
@@ -42,101 +40,110 @@ export interface Scheduler {
   readonly prng: Prng;
 }
 
-const EMPTY_META: SnapshotMeta = { index: 0, term: 0, conf: { voters: [], learners: [] } };
+interface Queued {
+  readonly write: DiskWrite;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
 
-export class SimDisk {
-  log: DurableLog = { meta: EMPTY_META, first: 1, prevTerm: 0, entries: [] };
-  hardState: HardState = { term: 0, vote: '', commit: 0 };
+export class SimDisk implements DurableQueue {
+  /** The node's files (log, hard state, snapshot meta, address book). */
+  readonly fs: SimFileSystem;
   snapshot: DurableSnapshot | undefined;
-  members: Uint8Array | undefined;
-  /** Bumped by every crash: writes of an earlier incarnation never land. */
+  /** Bumped by every crash: operations of an earlier incarnation never complete. */
   private incarnation = 0;
-  private readonly queues = new Map<FileName, DiskWrite[]>();
+  private readonly queues = new Map<FileName, Queued[]>();
   writes = 0;
-  torn = 0;
-  /** Files whose writes do not complete (tests); undefined = none held. */
+  /** Files whose operations do not complete (tests); undefined = none held. */
   private held: Set<FileName> | 'all' | undefined;
   private readonly stalled = new Set<FileName>();
-  /** Called after each write lands (an fsync boundary): the simulation may crash the node right there. */
+  /** Called after each operation lands (an fsync boundary): the simulation may crash the node right there. */
   onLanded: ((file: FileName) => void) | undefined;
   /**
-   * Called when a write starts, with the virtual ms it will take: the simulation may
-   * crash the node while that write (a truncation, say) is in flight.
+   * Called when an operation starts, with the virtual ms it will take: the simulation
+   * may crash the node while it (a truncation, say) is in flight.
    */
   onStarted: ((file: FileName, write: DiskWrite, delayMs: number) => void) | undefined;
 
   constructor(
     readonly node: string,
     private readonly scheduler: Scheduler,
-    /** Virtual ms one write takes: [min, max] (a simulation may slow a disk down and heal it). */
+    /** Virtual ms one operation takes: [min, max] (a simulation may slow a disk down and heal it). */
     public latencyMs: readonly [number, number],
-  ) {}
+    /** Whether writes to files opened with O_DSYNC are durable when they return (Linux), or need fdatasync. */
+    syncWrites = true,
+  ) {
+    this.fs = new SimFileSystem(this, scheduler.prng, syncWrites);
+  }
 
   /** The current incarnation: the ports of a node capture it (see submitFor). */
   get generation(): number {
     return this.incarnation;
   }
 
+  /** Power losses that kept part of a pending change. */
+  get torn(): number {
+    return this.fs.torn;
+  }
+
+  /** The hard state a power loss now would leave (undefined: no file yet). */
+  durableHardState(): HardState | undefined {
+    const bytes = this.fs.durableFile(`${SIM_DATA_DIR}/${HARD_STATE_FILE}`);
+    return bytes ? decodeHardState('hard-state', bytes.subarray(12)).state : undefined;
+  }
+
+  submit(
+    generation: number,
+    category: FileName,
+    what: string,
+    land: () => void,
+    options: { readonly truncates?: boolean; readonly failure?: () => Error | undefined } = {},
+  ): Promise<void> {
+    return this.submitFor(generation, category, { what, land, ...options });
+  }
+
   /**
-   * Queues a write to `file` by the incarnation `generation` of the node; resolves once
-   * it is durable (never, if a crash comes first). A crashed incarnation's code may
-   * still be running (its promise chains are abandoned, not stopped): what it
-   * submits never reaches the disk.
+   * Queues an operation on `file` by the incarnation `generation` of the node; resolves
+   * once it is durable, rejects if it fails (never settles if a crash comes first). A
+   * crashed incarnation's code may still be running (its promise chains are abandoned,
+   * not stopped): what it submits never reaches the disk.
    */
   submitFor(generation: number, file: FileName, write: DiskWrite): Promise<void> {
     const incarnation = this.incarnation;
     if (generation !== incarnation) return new Promise<void>(() => undefined);
-    return new Promise<void>((resolve) => {
+    return new Promise<void>((resolve, reject) => {
       const queue = this.queues.get(file) ?? [];
       this.queues.set(file, queue);
-      const wrapped: DiskWrite = {
-        ...write,
-        land: () => {
-          write.land();
-          resolve();
-        },
-      };
-      queue.push(wrapped);
+      queue.push({ write, resolve, reject });
       if (queue.length === 1) this.startNext(file, incarnation);
     });
   }
 
-  /** True while some write is queued or in progress. */
+  /** True while some operation is queued or in progress. */
   busy(): boolean {
     for (const q of this.queues.values()) if (q.length > 0) return true;
     return false;
   }
 
-  /** True while a write to `file` is queued or in progress. */
+  /** True while an operation on `file` is queued or in progress. */
   writing(file: FileName): boolean {
     return (this.queues.get(file)?.length ?? 0) > 0;
   }
 
   /**
-   * Power loss: queued writes are gone; the one in progress on each file may land in
-   * part. `tear` (tests) decides instead of the PRNG: how many frames of the write in
-   * progress survive, undefined for none of it.
+   * Power loss: queued operations are gone; each file keeps its durable content and now
+   * and then part of what was pending (sim-file-system.ts). `keep` (tests) decides instead
+   * of the PRNG: how many of each file's pending changes land (undefined: none).
    */
-  crash(tear?: (frames: number) => number | undefined): void {
+  crash(keep?: (pending: number) => number | undefined): void {
     this.incarnation++;
     this.held = undefined;
-    const prng = this.scheduler.prng;
-    for (const queue of this.queues.values()) {
-      const inProgress = queue[0];
-      if (!inProgress?.torn) continue;
-      if (tear) {
-        if (tear(1) === undefined) continue;
-        inProgress.torn((n) => tear(n) ?? 0);
-      } else if (prng.chance(0.75)) {
-        inProgress.torn((n) => prng.int(0, n - 1));
-      } else continue;
-      this.torn++;
-    }
+    this.fs.crash(keep);
     this.queues.clear();
     this.stalled.clear();
   }
 
-  /** Tests: writes (to `files`, default all) stop completing (they stay in progress) until release(). */
+  /** Tests: operations (on `files`, default all) stop completing (they stay in progress) until release(). */
   hold(files?: readonly FileName[]): void {
     this.held = files ? new Set(files) : 'all';
   }
@@ -157,7 +164,7 @@ export class SimDisk {
     const delayMs = this.scheduler.prng.int(lo, hi);
     this.scheduler.at(
       delayMs,
-      () => `disk ${this.node} ${file} ${head.what}`,
+      () => `disk ${this.node} ${file} ${head.write.what}`,
       () => {
         if (incarnation !== this.incarnation) return;
         if (this.held === 'all' || this.held?.has(file)) {
@@ -166,11 +173,16 @@ export class SimDisk {
         }
         queue.shift();
         this.writes++;
-        head.land();
+        const error = head.write.failure?.();
+        if (error) head.reject(error);
+        else {
+          head.write.land();
+          head.resolve();
+        }
         this.startNext(file, incarnation);
         this.onLanded?.(file);
       },
     );
-    this.onStarted?.(file, head, delayMs);
+    this.onStarted?.(file, head.write, delayMs);
   }
 }

@@ -1,11 +1,13 @@
 /**
  * The simulated peer network: delays, loss, duplication, stragglers and
  * partitions, all from the run's PRNG. Each node talks to it through a
- * SimTransport (the driver's Transport port); a delivered batch goes
- * through the driver's own admission (`admit`) and `receive`, a
- * snapshot through `receiveSnapshot`, and the sender hears `reportSnapshot`.
- * The simulated peers run with peer TLS that proves identity: a message's
- * `from` is its real sender, so admission sees it as 'verified'.
+ * SimTransport (the driver's Transport port). What one `send` hands over for
+ * one peer travels as one batch (delayed, lost or duplicated whole), as the
+ * peer transport's batches do; a delivered batch goes through the driver's
+ * own admission (`admit`, with the run's `SenderIdentity`: what peer TLS
+ * naming the sender, a cluster credential, or a plaintext port proves) and
+ * `receive`, a snapshot through `receiveSnapshot`, and the sender hears
+ * `reportSnapshot`. A message's `from` is always its real sender.
  */
 import type { SenderIdentity } from '../node/peer-admission.js';
 import type { Transport } from '../node/ports.js';
@@ -14,9 +16,6 @@ import type { Message, NodeId } from '../types.js';
 import type { Scheduler } from './sim-disk.js';
 import type { SimIncoming } from './sim-storage.js';
 import { collect } from './sim-storage.js';
-
-/** What the simulated transport proved about a sender (see the header). */
-export const SIM_IDENTITY: SenderIdentity = 'verified';
 
 export interface Faults {
   lossRate: number;
@@ -42,12 +41,20 @@ export interface NetworkHooks {
   trace(line: string): void;
   dropped(): void;
   snapshotSent(): void;
+  /**
+   * Who is `id` (a member replaced under its id is another server): a batch whose sender or
+   * addressee was replaced before it arrives is dropped, as the replaced member's
+   * connections closed with it. Undefined: no replacement happens.
+   */
+  server?(id: NodeId): unknown;
 }
 
 export class SimNetwork {
   constructor(
     private readonly scheduler: Scheduler,
     readonly faults: Faults,
+    /** What admission is told about every batch's sender. */
+    readonly identity: SenderIdentity,
     private readonly hooks: NetworkHooks,
   ) {}
 
@@ -60,10 +67,15 @@ export class SimNetwork {
     return this.faults.blocked.has(`${from}>${to}`);
   }
 
-  send(m: Message): void {
-    this.hooks.sent(m);
+  /** One batch: messages from one sender to one peer, in order. */
+  send(batch: readonly Message[]): void {
+    const first = batch[0];
+    if (!first) return;
+    for (const m of batch) this.hooks.sent(m);
+    const sender = this.hooks.server?.(first.from);
+    const addressee = this.hooks.server?.(first.to);
     const prng = this.scheduler.prng;
-    const blocked = this.blocked(m.from, m.to);
+    const blocked = this.blocked(first.from, first.to);
     const copies = !blocked && prng.chance(this.faults.dupRate) ? 2 : 1;
     for (let c = 0; c < copies; c++) {
       if (blocked || prng.chance(this.faults.lossRate)) {
@@ -72,15 +84,22 @@ export class SimNetwork {
       }
       this.scheduler.at(
         this.delayMs(),
-        () => `deliver ${describeMessage(m)}`,
+        () => `deliver ${batch.map(describeMessage).join(' + ')}`,
         () => {
-          const to = this.hooks.endpoint(m.to);
-          if (!to || this.blocked(m.from, m.to) || this.faults.drop?.(m)) return;
-          if (!to.handler.admit(m.from, [m], SIM_IDENTITY).admitted) {
-            this.hooks.trace(`refused ${m.type} ${m.from}->${m.to} (not a member)`);
+          const to = this.hooks.endpoint(first.to);
+          if (!to || this.blocked(first.from, first.to)) return;
+          if (sender !== this.hooks.server?.(first.from) || addressee !== this.hooks.server?.(first.to))
+            return;
+          const kept = this.faults.drop ? batch.filter((m) => !this.faults.drop?.(m)) : batch;
+          if (kept.length === 0) return;
+          const verdict = to.handler.admit(first.from, kept, this.identity);
+          if (!verdict.admitted) {
+            this.hooks.trace(
+              `refused ${kept.map((m) => m.type).join(',')} ${first.from}->${first.to} (${verdict.details})`,
+            );
             return;
           }
-          to.handler.receive([m]);
+          to.handler.receive([...kept]);
         },
       );
     }
@@ -98,12 +117,20 @@ export class SimNetwork {
       return;
     }
     this.hooks.snapshotSent();
+    const sender = this.hooks.server?.(m.from);
+    const addressee = this.hooks.server?.(m.to);
     this.scheduler.at(
       this.delayMs() + prng.int(1, 20),
       () => `deliver-snapshot ${describeMessage(m)} bytes=${data.length}`,
       () => {
         const to = this.hooks.endpoint(m.to);
-        if (!to || this.blocked(m.from, m.to) || !to.handler.admit(m.from, [m], SIM_IDENTITY).admitted) {
+        const replaced = sender !== this.hooks.server?.(m.from) || addressee !== this.hooks.server?.(m.to);
+        if (
+          !to ||
+          replaced ||
+          this.blocked(m.from, m.to) ||
+          !to.handler.admit(m.from, [m], this.identity).admitted
+        ) {
           done(false);
           return;
         }
@@ -146,7 +173,13 @@ export class SimTransport implements Transport {
 
   send(messages: readonly Message[]): void {
     if (this.closed || !this.alive()) return;
-    for (const m of messages) this.network.send(m);
+    const batches = new Map<NodeId, Message[]>();
+    for (const m of messages) {
+      const batch = batches.get(m.to);
+      if (batch) batch.push(m);
+      else batches.set(m.to, [m]);
+    }
+    for (const batch of batches.values()) this.network.send(batch);
   }
 
   sendSnapshot(message: Message, chunks: () => Promise<AsyncIterable<Uint8Array>>): boolean {

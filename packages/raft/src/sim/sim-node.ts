@@ -1,13 +1,18 @@
 /**
  * One simulated member: its disk and durable state-machine state (which
  * survive crashes) and, while it runs, the shipped RaftNode opened on
- * simulated ports (sim-storage.ts, sim-network.ts, a virtual clock).
+ * simulated ports: the shipped LogStore and HardStateFile on the disk's
+ * simulated file system, the simulated snapshot file, network
+ * (sim-network.ts) and a virtual clock.
  */
 
+import { EMPTY_HARD_STATE } from '../log/hard-state.js';
+import type { LogStore, LogStoreOptions } from '../log/log-store.js';
 import type { Clock, NodePorts } from '../node/ports.js';
 import type { RaftNode } from '../node/raft-node.js';
 import type { Logger } from '../transport/logger.js';
 import type { NodeId } from '../types.js';
+import { CheckedLog } from './checked-log.js';
 import type { Checker, NodeWatch } from './checker.js';
 import { type InjectedBug, makeCore } from './injected-bugs.js';
 import type { Prng } from './prng.js';
@@ -15,18 +20,18 @@ import type { SimRaftCore } from './sim-core.js';
 import { type Scheduler, SimDisk } from './sim-disk.js';
 import { type SimNetwork, SimTransport } from './sim-network.js';
 import { SimStateMachine, type SmDurable } from './sim-state-machine.js';
-import {
-  SimIncoming,
-  SimLogStorage,
-  SimSmallFile,
-  SimSnapshotStorage,
-  SimStableStorage,
-} from './sim-storage.js';
+import { openSimFiles, SimIncoming, SimSnapshotStorage } from './sim-storage.js';
 
 export interface SimContext extends Scheduler {
   readonly checker: Checker;
   readonly network: SimNetwork;
   readonly bug: InjectedBug | undefined;
+  /** How the nodes' log stores are opened (segment size, cache, an injected bug's store). */
+  readonly logOptions: {
+    readonly segmentBytes?: number;
+    readonly cacheBytes?: number;
+    readonly openLog?: (options: LogStoreOptions) => LogStore;
+  };
   nowMs(): number;
   trace(line: string): void;
   /** A moment worth a crash (swarm-style schedule bias, see Workload.maybeFaultAtInterestingPoint). */
@@ -45,8 +50,8 @@ export class SimNode {
   core: SimRaftCore | undefined;
   sm: SimStateMachine | undefined;
   incoming: SimIncoming | undefined;
-  /** The log port of the current incarnation (its view is what the driver handed to the disk). */
-  log: SimLogStorage | undefined;
+  /** The log port of the current incarnation (the shipped LogStore, checked). */
+  log: CheckedLog | undefined;
   incarnation = 0;
   decommissioned = false;
   /** The term in which the simulation last saw this node lead, and its commit index then (hostile schedules). */
@@ -60,9 +65,10 @@ export class SimNode {
     readonly bootstrapVoters: readonly NodeId[],
     private readonly ctx: SimContext,
     diskLatencyMs: readonly [number, number],
+    syncWrites = true,
   ) {
-    this.disk = new SimDisk(id, ctx, diskLatencyMs);
-    this.watch = ctx.checker.newWatch(this.disk.hardState);
+    this.disk = new SimDisk(id, ctx, diskLatencyMs, syncWrites);
+    this.watch = ctx.checker.newWatch(EMPTY_HARD_STATE);
   }
 
   get running(): boolean {
@@ -78,7 +84,10 @@ export class SimNode {
     this.sm = new SimStateMachine(this.id, this.smDurable, this.disk, {
       applied: (e, how) => checker.committed(this.id, e, how, this.core?.status().term ?? 0),
     });
-    const log = new SimLogStorage(this.disk, {
+    // Start-up recovery of the shipped log store and hard-state file, on what the disk kept.
+    const files = openSimFiles(this.disk, this.ctx.logOptions);
+    checker.recovered(this.id, this.watch, files.stable.get());
+    const log = new CheckedLog(files.log, {
       appending: (entries, store, truncating) => {
         if (!alive()) return;
         checker.handedOut(this.id, entries, store.term((entries[0]?.index ?? 1) - 1) ?? 0);
@@ -92,12 +101,19 @@ export class SimNode {
     });
     this.log = log;
     checker.durableAfterCrash(this.id, log);
+    const stable = files.stable;
     return {
       log,
-      stable: new SimStableStorage(this.disk, (hs) => checker.persisted(this.id, this.watch, hs)),
+      stable: {
+        get: () => stable.get(),
+        save: (hs) =>
+          stable.save(hs).then(() => {
+            if (alive()) checker.persisted(this.id, this.watch, hs);
+          }),
+      },
       snapshots: new SimSnapshotStorage(this.disk),
       incoming: this.incoming,
-      addressBook: new SimSmallFile(this.disk),
+      addressBook: files.addressBook,
       clock: this.clock(alive),
       random: () => this.ctx.prng.next(),
       transport: (handler) => new SimTransport(this.id, this.ctx.network, handler, alive),
@@ -109,13 +125,13 @@ export class SimNode {
     };
   }
 
-  /** Power loss: the running node is dropped (never closed), unsynced writes are lost or torn. */
-  crash(prng: Prng, tear?: (frames: number) => number | undefined, smKeepsUnflushed = true): void {
+  /** Power loss: the running node is dropped (never closed), unsynced writes are lost or torn (`keep`: see SimDisk.crash). */
+  crash(prng: Prng, keep?: (pending: number) => number | undefined, smKeepsUnflushed = true): void {
     this.up = false;
     this.incarnation++;
     this.node = undefined;
     this.core = undefined;
-    this.disk.crash(tear);
+    this.disk.crash(keep);
     if (smKeepsUnflushed) this.sm?.crash(prng);
     this.sm = undefined;
     this.incoming = undefined;
@@ -159,14 +175,19 @@ export class SimNode {
 
   /** The driver's log lines go into the trace (and a fatal error fails the run, see Simulation). */
   logger(onError: (fields: Record<string, unknown>, message: string) => void): Logger {
-    const line = (level: string) => (fields: object, message: string) =>
-      this.ctx.trace(`log ${this.id} ${level} ${message} ${JSON.stringify(fields)}`);
+    // The trace (and its digest) holds an error's first line only (a stack names this
+    // checkout's paths), and temporary file names without the process id they carry.
+    const line = (level: string) => (fields: Record<string, unknown>, message: string) => {
+      const err = typeof fields.err === 'string' ? { err: fields.err.split('\n')[0] } : {};
+      const shown = JSON.stringify({ ...fields, ...err }).replace(/\.\d+\.\d+\.tmp/g, '.tmp');
+      this.ctx.trace(`log ${this.id} ${level} ${message} ${shown}`);
+    };
     return {
       debug: () => undefined,
-      info: line('info'),
-      warn: line('warn'),
+      info: (fields, message) => line('info')(fields as Record<string, unknown>, message),
+      warn: (fields, message) => line('warn')(fields as Record<string, unknown>, message),
       error: (fields, message) => {
-        line('error')(fields, message);
+        line('error')(fields as Record<string, unknown>, message);
         onError(fields as Record<string, unknown>, message);
       },
     };

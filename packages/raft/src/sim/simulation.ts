@@ -2,8 +2,17 @@ import { InvariantError } from '../core/errors.js';
 import type { NodeId } from '../types.js';
 import { entryKey, type InvariantName, InvariantViolation } from './checker.js';
 import { Deposition } from './deposition.js';
-import { describeProfile, type FaultProfile, pickFaultProfile, STALL_EPISODE_MS } from './fault-profile.js';
+import {
+  CALM_MS,
+  describeProfile,
+  type FaultProfile,
+  FULL_DISK_MS,
+  LONG_OUTAGE_MS,
+  pickFaultProfile,
+  STALL_EPISODE_MS,
+} from './fault-profile.js';
 import type { InjectedBug } from './injected-bugs.js';
+import { LivenessWatch } from './liveness.js';
 import { SimCluster, settle, TICK_MS } from './sim-cluster.js';
 import type { FileName } from './sim-disk.js';
 import type { InterestingPoint, SimNode } from './sim-node.js';
@@ -61,6 +70,13 @@ export interface SimStats {
   transfers: number;
   reads: number;
   messagesDropped: number;
+  /** Nodes stopped by a failed sync (EIO) or a full disk (ENOSPC), and restarted. */
+  failStops: number;
+  /** Voter replacements while another voter was down, drawn and run to their end. */
+  replacements: number;
+  replacementsDone: number;
+  /** Times a majority was up and connected for the whole live-majority bound (the rule was put to the test). */
+  liveMajorities: number;
 }
 
 /**
@@ -97,7 +113,12 @@ export class Simulation extends SimCluster {
     transfers: 0,
     reads: 0,
     messagesDropped: 0,
+    failStops: 0,
+    replacements: 0,
+    replacementsDone: 0,
+    liveMajorities: 0,
   };
+  private readonly liveness: LivenessWatch;
 
   constructor(private readonly options: SimOptions) {
     super(
@@ -121,6 +142,10 @@ export class Simulation extends SimCluster {
           [1, 8],
           [2, 20],
         ] as const),
+        segmentBytes: prng.pick([256, 1024, 4096]),
+        cacheBytes: prng.pick([256, 4096, 1024 * 1024]),
+        syncWrites: prng.chance(0.75),
+        identity: prng.pick(['verified', 'authenticated', 'claimed'] as const),
       }),
       options.generalOnly ?? false,
     );
@@ -131,11 +156,26 @@ export class Simulation extends SimCluster {
     this.leaderCrashRate = this.prng.pick([0, 0.3, 0.6]);
     this.targetedFaultRate = options.hostile ? 1 : this.prng.pick([0, 0.2, 0.6]);
     this.maxDowntimeMs = this.prng.pick([100, 600]);
-    this.profile = pickFaultProfile(this.prng);
+    const profile = pickFaultProfile(this.prng);
+    // The hostile schedule is for Figure 8 histories (leaders cut off or crashed right after
+    // their election or a commit, one entry per append): none of the availability
+    // dimensions, which keep nodes down, the cluster calm, or it small.
+    this.profile = options.hostile
+      ? {
+          ...profile,
+          eioRate: 0,
+          fullDiskRate: 0,
+          longOutageRate: 0,
+          calmRate: 0,
+          shrinkToOne: false,
+          replacementRate: 0,
+        }
+      : profile;
     const ids = Array.from({ length: options.nodes }, (_, i) => `n${i + 1}`);
     this.sickNode = this.prng.chance(this.profile.sickDiskRate) ? this.prng.pick(ids) : undefined;
     for (const id of ids) this.addNode(id, ids);
     this.workload = new Workload(this, options.nodes);
+    this.liveness = new LivenessWatch(this.network);
   }
 
   async run(): Promise<SimResult> {
@@ -167,6 +207,9 @@ export class Simulation extends SimCluster {
     this.stats.committed = this.checker.canonMax;
     for (const n of this.nodes.values()) this.stats.tornWrites += n.disk.torn;
     Object.assign(this.stats, this.counts);
+    this.stats.replacements = this.workload.replacements.started;
+    this.stats.replacementsDone = this.workload.replacements.done;
+    this.stats.liveMajorities = this.liveness.tested;
     return {
       seed: this.options.seed,
       nodes: this.options.nodes,
@@ -180,9 +223,19 @@ export class Simulation extends SimCluster {
     };
   }
 
-  /** Faults other than a deposition's own: none after healing, none while a deposition is asked for or under way. */
+  /** No new faults until then (a calm window). */
+  private calmUntilMs = 0;
+
+  /** Faults other than a deposition's own: none after healing, in a calm window, or while a deposition is asked for or under way. */
   private get faultsOn(): boolean {
-    return this.chaos && !this.deposition.busy;
+    return this.chaos && !this.deposition.busy && this.now >= this.calmUntilMs;
+  }
+
+  /** A calm window of `ms`: no new faults and no message loss; nodes down stay down for their outage. */
+  calm(ms: number): void {
+    this.calmUntilMs = Math.max(this.calmUntilMs, this.now + ms);
+    this.network.faults.lossRate = 0;
+    this.trace(`calm ${ms}ms`);
   }
 
   /** No leadership transfers or membership changes while a deposition is asked for or under way. */
@@ -213,6 +266,7 @@ export class Simulation extends SimCluster {
 
   override addNode(id: NodeId, bootstrapVoters: readonly NodeId[]): SimNode {
     const n = super.addNode(id, bootstrapVoters);
+    n.disk.fs.failSyncs = this.profile.eioRate;
     n.disk.onLanded = (file) => this.atFsyncBoundary(n, file);
     n.disk.onStarted = (file, write, delayMs) => {
       if (file !== 'log') return;
@@ -284,16 +338,26 @@ export class Simulation extends SimCluster {
 
   protected override checkAll(): void {
     super.checkAll();
-    this.workload.trackMembership();
     this.deposition.afterStep();
+    if (this.chaos) this.liveness.check(this.now, [...this.nodes.values()]);
   }
 
-  crashAndRestart(n: SimNode): void {
+  crashAndRestart(n: SimNode, downtimeMs?: number): void {
     if (!n.up) return;
     this.crash(n);
+    this.restartLater(n, downtimeMs);
+  }
+
+  /** A node that stopped on a failed sync or a full disk is restarted after a while, as an operator (or Kubernetes) does. */
+  protected override stopped(n: SimNode, why: string | undefined): void {
+    super.stopped(n, why);
+    if (!n.decommissioned) this.restartLater(n);
+  }
+
+  private restartLater(n: SimNode, downtimeMs?: number): void {
     const incarnation = n.incarnation;
     this.at(
-      this.prng.int(10, this.maxDowntimeMs),
+      downtimeMs ?? this.prng.int(10, this.maxDowntimeMs),
       () => `restart ${n.id}`,
       () => {
         if (n.incarnation === incarnation) this.start(n);
@@ -318,12 +382,20 @@ export class Simulation extends SimCluster {
 
   private fault(): void {
     if (!this.faultsOn) return;
+    if (this.prng.chance(this.profile.calmRate)) {
+      this.calm(this.prng.int(CALM_MS[0], CALM_MS[1]));
+      return;
+    }
     const all = [...this.nodes.values()].filter((n) => !n.decommissioned);
     if (this.prng.chance(this.profile.fsyncStallRate)) {
       this.fsyncStall(all);
       return;
     }
     if (this.prng.chance(this.profile.depositionRate) && this.deposition.request()) return;
+    if (this.prng.chance(this.profile.fullDiskRate)) {
+      this.fillDisk(this.prng.pick(all.filter((n) => n.up).length > 0 ? all.filter((n) => n.up) : all));
+      return;
+    }
     const r = this.prng.next();
     if (r < 0.4) {
       const up = all.filter((n) => n.up);
@@ -338,7 +410,11 @@ export class Simulation extends SimCluster {
         this.powerLoss([first, ...up.filter((o) => o !== first && this.prng.chance(0.5))]);
         return;
       }
-      this.crashAndRestart(this.prng.pick(pool));
+      const n = this.prng.pick(pool);
+      if (this.prng.chance(this.profile.longOutageRate)) {
+        this.trace(`long-outage ${n.id}`);
+        this.crashAndRestart(n, this.prng.int(LONG_OUTAGE_MS[0], LONG_OUTAGE_MS[1]));
+      } else this.crashAndRestart(n);
     } else if (r < 0.7 && all.length >= 3 && this.prng.chance(this.profile.bridgeRate)) {
       this.bridge(all);
     } else if (r < 0.7) {
@@ -360,6 +436,21 @@ export class Simulation extends SimCluster {
       faults.dupRate = this.prng.pick([0, 0.02, 0.1]);
       this.trace(`network loss=${faults.lossRate} dup=${faults.dupRate}`);
     }
+  }
+
+  /** `n`'s disk is full for FULL_DISK_MS: writes that grow a file fail (ENOSPC) and the node stops on them. */
+  private fillDisk(n: SimNode): void {
+    const fs = n.disk.fs;
+    if (fs.full) return;
+    fs.full = true;
+    this.trace(`full-disk ${n.id}`);
+    this.at(
+      this.prng.int(FULL_DISK_MS[0], FULL_DISK_MS[1]),
+      () => `disk-has-room ${n.id}`,
+      () => {
+        fs.full = false;
+      },
+    );
   }
 
   /** One node's disk stalls for an episode: every write takes `fsyncStallMs` (followers first). */
@@ -442,7 +533,11 @@ export class Simulation extends SimCluster {
     faults.lossRate = 0;
     faults.dupRate = 0;
     this.stalled.clear();
-    for (const n of this.nodes.values()) n.disk.latencyMs = this.params.diskLatencyMs;
+    for (const n of this.nodes.values()) {
+      n.disk.latencyMs = this.params.diskLatencyMs;
+      n.disk.fs.full = false;
+      n.disk.fs.failSyncs = 0;
+    }
     this.trace('heal all');
     for (const n of this.nodes.values()) if (!n.up && !n.decommissioned) this.start(n);
     await settle();

@@ -1,13 +1,17 @@
 /**
  * What clients and operators do to a simulated cluster, through RaftNode's
  * public API: proposals, ReadIndex reads, leadership transfers, membership
- * changes (add a learner, promote, remove, the leader too), and the
- * state machine's background flushes. Snapshots and compaction are the
- * driver's own policy.
+ * changes (add a learner, promote, remove, the leader too, down to one voter
+ * when the profile says so; replacements of a voter while another is down, by
+ * a new id or by the same id on an empty disk), and the state machine's
+ * background flushes. A removed node is shut down once RemoveMember returned
+ * (called again on the leader of the moment when it fails, as an operator
+ * would). Snapshots and compaction are the driver's own policy.
  */
+import type { RaftNode } from '../node/raft-node.js';
 import type { NodeId } from '../types.js';
-import { entryKey, InvariantViolation } from './checker.js';
-import type { FaultProfile } from './fault-profile.js';
+import { InvariantViolation } from './checker.js';
+import { CALM_MS, type FaultProfile, LONG_OUTAGE_MS } from './fault-profile.js';
 import type { SimCluster } from './sim-cluster.js';
 import type { InterestingPoint, SimNode } from './sim-node.js';
 
@@ -19,7 +23,9 @@ export interface WorkloadHost extends SimCluster {
   readonly targetedFaultRate: number;
   readonly profile: FaultProfile;
   readonly stats: { transfers: number; reads: number; confChanges: number };
-  crashAndRestart(n: SimNode): void;
+  crashAndRestart(n: SimNode, downtimeMs?: number): void;
+  /** No new faults for `ms`. */
+  calm(ms: number): void;
   partition(links: string[], kind: string): void;
 }
 
@@ -31,12 +37,17 @@ const ignore = () => undefined;
 
 type Change = { type: 'add-learner' | 'promote' | 'remove'; node: NodeId };
 
+/** How often an operator calls a membership command again after it failed, at most. */
+const MEMBERSHIP_ATTEMPTS = 20;
+/** Virtual ms between two attempts. */
+const MEMBERSHIP_RETRY_MS = 200;
+
 export class Workload {
   private proposalSeq = 0;
   private addedNodes = 0;
   private membershipBusy = false;
-  /** Removal entries by index (as the leader appended them): the node shuts down once one commits. */
-  private readonly removals = new Map<number, { node: NodeId; key: string }>();
+  /** Replacement episodes drawn, and those that ran to their end. */
+  replacements = { started: 0, done: 0 };
 
   constructor(
     private readonly sim: WorkloadHost,
@@ -121,8 +132,9 @@ export class Workload {
   private changeMembership(leader: SimNode): void {
     const { sim } = this;
     if (this.membershipBusy) return;
+    if (sim.prng.chance(sim.profile.replacementRate) && this.replace(leader)) return;
     const conf = leader.core!.status().conf;
-    const minVoters = this.initialNodes === 5 ? 3 : 2;
+    const minVoters = sim.profile.shrinkToOne ? 1 : this.initialNodes === 5 ? 3 : 2;
     const options: Change[] = [];
     for (const l of conf.learners) options.push({ type: 'promote', node: l }, { type: 'remove', node: l });
     if (conf.voters.length > minVoters) {
@@ -132,7 +144,13 @@ export class Workload {
       options.push({ type: 'add-learner', node: `n${this.initialNodes + this.addedNodes + 1}` });
     }
     if (options.length === 0) return;
-    const change = sim.prng.pick(options);
+    // Shrinking seeds mostly remove voters while more than one is left: single-voter
+    // clusters, with learners added to them, are to be common there, not a rare corner.
+    const removals = options.filter((o) => o.type === 'remove' && conf.voters.includes(o.node));
+    const change =
+      sim.profile.shrinkToOne && removals.length > 0 && sim.prng.chance(0.7)
+        ? sim.prng.pick(removals)
+        : sim.prng.pick(options);
     const node = leader.node!;
     const core = leader.core!;
     const before = core.lastIndex();
@@ -149,14 +167,12 @@ export class Workload {
     sim.stats.confChanges++;
     const at = core.lastIndex() > before ? core.lastIndex() : undefined;
     sim.trace(`conf-change ${leader.id} ${change.type} ${change.node} at ${at ?? '-'}`);
-    if (change.type === 'remove' && at !== undefined) {
-      this.removals.set(at, { node: change.node, key: entryKey(core.entryAt(at)) });
-    }
     this.membershipBusy = true;
     done
       .then(
         () => {
           sim.trace(`conf-change ${change.type} ${change.node} done`);
+          if (change.type === 'remove') this.decommission(change.node);
           // Bursts: the next change goes in at once, so several stack up above a node's durable commit index.
           if (sim.profile.membershipBurst)
             sim.at(
@@ -165,11 +181,90 @@ export class Workload {
               () => this.burst(),
             );
         },
-        (error: unknown) => sim.trace(`conf-change ${change.type} ${change.node} failed: ${String(error)}`),
+        async (error: unknown) => {
+          sim.trace(`conf-change ${change.type} ${change.node} failed: ${String(error)}`);
+          // A removal with an unknown outcome: the removed node keeps running until a call returns.
+          if (change.type === 'remove')
+            await this.onLeader(`remove ${change.node}`, (n) => n.removeMember(change.node));
+          if (change.type === 'remove') this.decommission(change.node);
+        },
+      )
+      .catch((error: unknown) =>
+        sim.trace(`conf-change ${change.type} ${change.node} gave up: ${String(error)}`),
       )
       .finally(() => {
         this.membershipBusy = false;
       });
+  }
+
+  /**
+   * A replacement while another voter is down (the review's N1): a voter `away` (not the
+   * leader) goes down for a long outage; then a new member is added and `old` removed, or
+   * `old` is removed and added again under its id on an empty disk. False if the
+   * configuration has no room for one.
+   */
+  private replace(leader: SimNode): boolean {
+    const { sim } = this;
+    const conf = leader.core!.status().conf;
+    if (conf.learners.length > 0 || conf.voters.length < 2) return false;
+    const old = sim.prng.pick(conf.voters);
+    const aways = conf.voters.filter((v) => v !== old && v !== leader.id);
+    const away = aways.length > 0 ? sim.nodes.get(sim.prng.pick(aways)) : undefined;
+    const sameId = sim.prng.chance(0.5);
+    if (!away || (!sameId && this.addedNodes >= MAX_EXTRA_NODES)) return false;
+    const fresh = sameId ? old : `n${this.initialNodes + ++this.addedNodes}`;
+    this.replacements.started++;
+    sim.stats.confChanges++;
+    sim.trace(`replace ${old} by ${fresh}${sameId ? ' (same id, empty disk)' : ''} while ${away.id} is down`);
+    sim.crashAndRestart(away, sim.prng.int(LONG_OUTAGE_MS[0], LONG_OUTAGE_MS[1]));
+    this.membershipBusy = true;
+    const add = async () => {
+      sim.start(sim.addNode(fresh, []));
+      await this.onLeader(`add ${fresh}`, (n) => n.addMember(fresh, fresh, fresh));
+    };
+    const remove = async () => {
+      await this.onLeader(`remove ${old}`, (n) => n.removeMember(old));
+      this.decommission(old, sameId);
+    };
+    (sameId ? remove().then(add) : add().then(remove))
+      .then(
+        () => {
+          this.replacements.done++;
+          sim.trace(`replace ${old} by ${fresh} done`);
+          // Now and then the leader then fails for a long while, and the rest heal: the voters
+          // left, the one that was down among them, are to elect a leader (the review's N1).
+          const leader = sim.leaders().find((l) => l.core!.status().conf.voters.includes(l.id));
+          if (leader && sim.chaos && sim.prng.chance(0.5)) {
+            sim.trace(`leader ${leader.id} fails after the replacement`);
+            sim.crashAndRestart(leader, sim.prng.int(LONG_OUTAGE_MS[0], LONG_OUTAGE_MS[1]));
+            sim.calm(sim.prng.int(CALM_MS[0], CALM_MS[1]));
+          }
+        },
+        (error: unknown) => sim.trace(`replace ${old} by ${fresh} gave up: ${String(error)}`),
+      )
+      .finally(() => {
+        this.membershipBusy = false;
+      });
+    return true;
+  }
+
+  /** Runs `call` on the leader of the moment until it succeeds (an operator retrying), at most MEMBERSHIP_ATTEMPTS times. */
+  private async onLeader(what: string, call: (node: RaftNode) => Promise<unknown>): Promise<void> {
+    const { sim } = this;
+    for (let attempt = 1; ; attempt++) {
+      const leader = sim.leaders().find((l) => l.core!.status().conf.voters.includes(l.id));
+      if (leader) {
+        try {
+          await call(leader.node!);
+          return;
+        } catch (error) {
+          sim.trace(`${what} on ${leader.id} failed: ${String(error)}`);
+        }
+      }
+      if (attempt >= MEMBERSHIP_ATTEMPTS || !sim.chaos)
+        throw new Error(`${what}: no success in ${attempt} attempts`);
+      await new Promise<void>((resolve) => sim.at(MEMBERSHIP_RETRY_MS, () => `${what} again`, resolve));
+    }
   }
 
   private burst(): void {
@@ -177,22 +272,21 @@ export class Workload {
     if (leader && this.sim.chaos && !this.sim.steady) this.changeMembership(leader);
   }
 
-  /** A node whose removal is committed (canonical history) is shut down for good, after a while. */
-  trackMembership(): void {
+  /** A node whose removal is done is shut down for good, after a while (at once: its id is to be added back). */
+  private decommission(id: NodeId, now = false): void {
     const { sim } = this;
-    for (const [index, removal] of this.removals) {
-      const committed = sim.checker.canonical(index);
-      if (committed === undefined) continue;
-      this.removals.delete(index);
-      const n = sim.nodes.get(removal.node);
-      if (committed !== removal.key || !n || n.decommissioned) continue;
-      n.decommissioned = true;
-      sim.at(
-        sim.prng.int(0, sim.profile.decommissionDelayMs),
-        () => `decommission ${n.id}`,
-        () => sim.crash(n),
-      );
+    const n = sim.nodes.get(id);
+    if (!n || n.decommissioned) return;
+    n.decommissioned = true;
+    if (now) {
+      sim.crash(n);
+      return;
     }
+    sim.at(
+      sim.prng.int(0, sim.profile.decommissionDelayMs),
+      () => `decommission ${n.id}`,
+      () => sim.crash(n),
+    );
   }
 
   /**
@@ -203,6 +297,19 @@ export class Workload {
   maybeFaultAtInterestingPoint(n: SimNode, what: InterestingPoint): void {
     const { sim } = this;
     if (!sim.chaos) return;
+    if (what === 'elected' && sim.profile.membershipBurst && !sim.steady && sim.prng.chance(0.5)) {
+      // In burst seeds a new leader often changes the membership at once: the change commits
+      // while followers may still hold the deposed leader's tail.
+      const incarnation = n.incarnation;
+      sim.at(
+        sim.prng.int(0, 50),
+        () => `conf-change after ${n.id}'s election`,
+        () => {
+          if (n.incarnation === incarnation && n.core?.status().role === 'leader' && sim.chaos)
+            this.changeMembership(n);
+        },
+      );
+    }
     // A node about to truncate its log, or that just applied a membership change: crash it
     // (every schedule); a leader just elected or just committing: cut it off or crash it.
     const local = what === 'truncating' || what === 'conf-applied';
@@ -212,9 +319,16 @@ export class Workload {
     if (!sim.prng.chance(rate)) return;
     const incarnation = n.incarnation;
     const isolate = !local && sim.prng.chance(0.7);
-    // A truncating write is crashed at a random moment while it is in flight (with what it runs beside).
+    // A truncating write is crashed at a random moment while it is in flight (with what it runs
+    // beside); a leader just elected or committing is crashed at once or (but in the hostile
+    // schedule, which wants it gone before it replicates) within its next writes: which of
+    // its vote, its first entries and what it just sent the crash keeps.
+    const delayMs =
+      what === 'truncating' || (!isolate && !local && sim.targetedFaultRate < 1 && sim.prng.chance(0.5))
+        ? sim.prng.int(0, 2 * n.disk.latencyMs[1])
+        : 0;
     sim.at(
-      what === 'truncating' ? sim.prng.int(0, n.disk.latencyMs[1]) : 0,
+      delayMs,
       () => `targeted-${isolate ? 'isolation' : 'crash'} ${n.id} ${what}`,
       () => {
         if (n.incarnation !== incarnation) return;

@@ -9,10 +9,11 @@ export function admitVoters(
     admitPeerMessages(
       {
         term: 0,
+        vote: '',
         voters: [...voters()],
         learners: [],
         pendingMembers: [],
-        isRemoved: () => false,
+        removedAt: () => undefined,
         isKnown: () => false,
       },
       id,

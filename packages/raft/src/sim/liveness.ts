@@ -1,0 +1,119 @@
+/**
+ * Availability while faults come and go (docs/design.md: a majority of voters
+ * that is up and connected elects a leader within a bound, whatever membership
+ * history brought it there), checked after every step of the chaotic phase,
+ * not only once every fault has healed:
+ *
+ * whenever a majority of the current configuration's voters has been up and
+ * connected for LIVE_MAJORITY_BOUND_MS of virtual time, a leader existed at
+ * some moment of that time.
+ *
+ * The current configuration is that of the running node with the highest
+ * commit index (a node takes a configuration when it learns it committed).
+ * Up: running, not shut down after its removal, its disk taking at most
+ * HEALTHY_DISK_MS a write and not full (Raft's liveness needs a disk well
+ * faster than an election timeout). Connected: no cut link between any two of
+ * them, either way, and the network loses at most HEALTHY_LOSS of messages. A
+ * leader: a running node that leads and is a voter of its own configuration
+ * (a removed leader only hands over).
+ */
+import type { NodeId } from '../types.js';
+import { InvariantViolation } from './checker.js';
+import type { SimNetwork } from './sim-network.js';
+import type { SimNode } from './sim-node.js';
+
+/** How long a majority may be up and connected with no leader (10 to 20 election timeouts). */
+export const LIVE_MAJORITY_BOUND_MS = 2_000;
+/** A disk slower than this per write does not count as up. */
+export const HEALTHY_DISK_MS = 40;
+/** Message loss above this does not count as connected. */
+export const HEALTHY_LOSS = 0.05;
+
+export class LivenessWatch {
+  /** Since when the condition has held (undefined: it does not). */
+  private since: number | undefined;
+  private leaderSeenMs = 0;
+  /** Times the condition held for the whole bound (with a leader in it): how often the rule was put to the test. */
+  tested = 0;
+  private testedSince: number | undefined;
+
+  constructor(private readonly network: SimNetwork) {}
+
+  /** After every step of the chaotic phase. */
+  check(nowMs: number, nodes: readonly SimNode[]): void {
+    if (nodes.some((n) => isLeader(n))) this.leaderSeenMs = nowMs;
+    const majority = this.liveMajority(nodes);
+    if (!majority) {
+      this.since = undefined;
+      return;
+    }
+    this.since ??= nowMs;
+    const from = Math.max(this.since, this.leaderSeenMs);
+    if (nowMs - this.since >= LIVE_MAJORITY_BOUND_MS && this.testedSince !== this.since) {
+      this.testedSince = this.since;
+      this.tested++;
+    }
+    if (nowMs - from <= LIVE_MAJORITY_BOUND_MS) return;
+    throw new InvariantViolation('liveness', {
+      rule: `a majority of the voters up and connected for ${LIVE_MAJORITY_BOUND_MS} ms has a leader`,
+      upAndConnected: majority.live,
+      voters: majority.voters,
+      sinceMs: this.since,
+      lastLeaderMs: this.leaderSeenMs,
+      nodes: nodes
+        .filter((n) => n.core)
+        .map((n) => {
+          const s = n.core!.status();
+          return `${n.id}:${s.role}@${s.term} commit=${s.commit}/${s.lastIndex} voters=${s.conf.voters.join('+')}`;
+        }),
+    });
+  }
+
+  /** Up and connected voters, if they are a majority of the current configuration's. */
+  private liveMajority(nodes: readonly SimNode[]): { voters: NodeId[]; live: NodeId[] } | undefined {
+    const faults = this.network.faults;
+    if (faults.lossRate > HEALTHY_LOSS) return undefined;
+    let newest: SimNode | undefined;
+    for (const n of nodes) {
+      if (!n.core) continue;
+      if (!newest || n.core.status().commit > newest.core!.status().commit) newest = n;
+    }
+    if (!newest) return undefined;
+    const voters = [...newest.core!.status().conf.voters];
+    const byId = new Map(nodes.map((n) => [n.id, n]));
+    const up = voters.filter((id) => {
+      const n = byId.get(id);
+      return n !== undefined && isUp(n);
+    });
+    const quorum = Math.floor(voters.length / 2) + 1;
+    if (up.length < quorum) return undefined;
+    const live = largestClique(
+      up,
+      (a, b) => !faults.blocked.has(`${a}>${b}`) && !faults.blocked.has(`${b}>${a}`),
+    );
+    return live.length >= quorum ? { voters, live } : undefined;
+  }
+}
+
+function isUp(n: SimNode): boolean {
+  return n.running && !n.decommissioned && n.disk.latencyMs[1] <= HEALTHY_DISK_MS && !n.disk.fs.full;
+}
+
+function isLeader(n: SimNode): boolean {
+  const s = n.core?.status();
+  return n.running && s !== undefined && s.role === 'leader' && s.conf.voters.includes(n.id);
+}
+
+/** The largest set of `ids` connected pairwise (a handful of nodes: every subset is tried). */
+function largestClique(ids: readonly NodeId[], linked: (a: NodeId, b: NodeId) => boolean): NodeId[] {
+  let all = true;
+  for (const a of ids) for (const b of ids) if (a < b && !linked(a, b)) all = false;
+  if (all) return [...ids];
+  let best: NodeId[] = [];
+  for (let mask = 1; mask < 1 << ids.length; mask++) {
+    const set = ids.filter((_, i) => mask & (1 << i));
+    if (set.length <= best.length) continue;
+    if (set.every((a) => set.every((b) => a >= b || linked(a, b)))) best = set;
+  }
+  return best;
+}
