@@ -386,7 +386,7 @@ describe('limits and definite answers', () => {
     });
     expect(r2.kind === 'error' && r2.error.message).toMatch(/maxSchedules\b/);
     // Deleting a topic deletes its schedules and frees the cluster count.
-    await h.ok({ kind: 'delete-topic', name: 't' });
+    await h.deleteTopic('t');
     await upsert(h, t0, def('every 1m', { topic: 'v', name: 'd' }));
   });
 

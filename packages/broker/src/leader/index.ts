@@ -33,3 +33,10 @@ export {
   type ProposerOptions,
   type ProposeTarget,
 } from './proposer.js';
+export {
+  discardPurgeMetrics,
+  PURGE_RETRY_PAUSE_MS,
+  type PurgeMetrics,
+  Purger,
+  type PurgerOptions,
+} from './purger.js';

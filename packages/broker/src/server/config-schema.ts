@@ -220,6 +220,12 @@ export const configSchema = {
       INT_MAX,
       '/readyz and gRPC health report ready only while applied >= commit minus this.',
     ),
+    readyMaxApplyMs: int(
+      3_000,
+      1,
+      INT_MAX,
+      '/readyz and gRPC health report not ready while one apply of committed entries has been running longer than this (ms).',
+    ),
     auth: enumOf(
       HTTP_AUTH_MODES,
       'auto',
@@ -349,6 +355,20 @@ export const configSchema = {
       'Lease of a delivery when the subscribe sets 0 and the topic has no lease of its own.',
     ),
     janitorBatch: int(256, 1, 10_000, 'Most expirations or dead-letterings in one Raft command.'),
+  },
+  deletion: {
+    maxRecordsPerStep: int(
+      1_000,
+      1,
+      100_000,
+      'As leader, records (queue entries with their messages, key records, schedules) one purge step of a deleted topic or group removes; at most limits.maxIdsPerCommand. Each step is one Raft entry applied on every node.',
+    ),
+    pauseMs: int(
+      10,
+      0,
+      60_000,
+      'As leader, pause between two purge steps, so that other clients’ entries keep their share of the log while a large topic is removed.',
+    ),
   },
   limits: {
     // The state machine's limits (state/limits.ts), same names and defaults; every node must use the same values.

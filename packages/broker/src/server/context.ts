@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { ScheduleMaterializer } from '../leader/materializer.js';
 import type { Proposer } from '../leader/proposer.js';
+import type { Purger } from '../leader/purger.js';
 import { ValidationError } from '../state/errors.js';
 import type { BrokerReader } from '../state/reader.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
@@ -23,6 +24,8 @@ export interface ServerContext {
   readonly dispatcher: Dispatcher;
   /** The leader's schedule materialiser (its metrics; started and stopped with leadership). */
   readonly materializer?: ScheduleMaterializer;
+  /** The leader's purger: removes deleted topics' and groups' records in steps. */
+  readonly purger: Purger;
   readonly metrics: BrokerMetrics;
   readonly log: Logger;
   /** True once shutdown began: new calls are refused. */

@@ -19,6 +19,7 @@ function topicProto(t: TopicRec): pb.Topic.$Properties {
     settings: settingsToProto({ ...t.settings, deadLetterTopic: deadLetterTopicOf(t.name, t.settings) }),
     groups: [...t.groups],
     createdAtMs: int64FromSafe(t.createdAtMs),
+    deleting: t.deleting === true,
   };
 }
 
@@ -77,6 +78,13 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
           inFlight: toUint64(BigInt(g.inFlight)),
           deadLettered: toUint64(BigInt(g.deadLettered)),
           nextDueMs: int64FromSafe(g.nextDueMs ?? 0),
+        })),
+        deletions: stats.deletions.map((d) => ({
+          group: d.group,
+          startedAtMs: int64FromSafe(d.startedAtMs),
+          entriesAtStart: toUint64(BigInt(d.entriesAtStart)),
+          removedEntries: toUint64(BigInt(d.removedEntries)),
+          removedRecords: toUint64(BigInt(d.removedRecords)),
         })),
       };
     }),

@@ -1,6 +1,6 @@
 import type { RaftNode } from '@fermata/raft';
 import type { Logger } from 'pino';
-import { type Clock, Dispatcher, Janitor, Proposer, ScheduleMaterializer } from '../leader/index.js';
+import { type Clock, Dispatcher, Janitor, Proposer, Purger, ScheduleMaterializer } from '../leader/index.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import type { TokenTable } from './auth.js';
 import type { FermataConfig } from './config.js';
@@ -62,6 +62,15 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     limits: sm.limits,
     clock,
   });
+  const purger = new Purger({
+    sm,
+    proposer,
+    log,
+    metrics: metrics.purges,
+    clock,
+    maxRecordsPerStep: config.deletion.maxRecordsPerStep,
+    pauseMs: config.deletion.pauseMs,
+  });
   const ctx: ServerContext = {
     config,
     node,
@@ -69,6 +78,7 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     reader: sm.reader,
     proposer,
     dispatcher,
+    purger,
     ...(materializer ? { materializer } : {}),
     metrics,
     log,

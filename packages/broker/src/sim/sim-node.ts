@@ -118,7 +118,16 @@ export class SimBrokerNode {
     });
     const { proposer, dispatcher, materializer } = ctx;
     wireLeaderLayer(
-      { node, sm, dispatcher, janitor, proposer, log: quiet, ...(materializer ? { materializer } : {}) },
+      {
+        node,
+        sm,
+        dispatcher,
+        janitor,
+        purger: ctx.purger,
+        proposer,
+        log: quiet,
+        ...(materializer ? { materializer } : {}),
+      },
       {
         onLostLeadership: (_term, leader) => {
           const error = new Error(`lost leadership to ${leader || 'unknown'}`);
@@ -135,6 +144,7 @@ export class SimBrokerNode {
   crash(): void {
     this.ctx.stopping = true;
     this.janitor.stop();
+    this.ctx.purger.stop();
     this.ctx.materializer?.stop();
     this.ctx.dispatcher.halt();
     // The consumers' streams break with the process.

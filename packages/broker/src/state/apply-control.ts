@@ -1,8 +1,15 @@
 import { invariant } from '@fermata/raft';
 import type { Command, Target } from './commands.js';
 import type { ApplyContext } from './context.js';
-import { LimitError, ValidationError } from './errors.js';
-import { leaseHeld, type MessageIndexRec, pendingAt, type QueueEntryRec, type TopicRec } from './records.js';
+import { LimitError, topicDeleting, ValidationError } from './errors.js';
+import {
+  groupDeleting,
+  leaseHeld,
+  type MessageIndexRec,
+  pendingAt,
+  type QueueEntryRec,
+  type TopicRec,
+} from './records.js';
 import type { CommandResult, ExpireOutcome, GroupChange } from './results.js';
 import { resolveDue } from './validation.js';
 
@@ -36,13 +43,14 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
   const index = await ctx.messages.getIndex(id);
   if (!index || index.topic !== topic.name) return { state: 'not-found' };
   if (index.done) return { state: 'done', id };
-  const live = index.groups.filter((g) => g.outcome === 'live');
+  // A group being deleted has let go of the message: its entry is left to the purge.
+  const live = index.groups.filter((g) => g.outcome === 'live' && !groupDeleting(topic, g.group));
   await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
   const entries: { tag: Uint8Array; entry: QueueEntryRec }[] = [];
   const changes: GroupChange[] = [];
   let inFlight = false;
   for (const g of index.groups) {
-    if (g.outcome !== 'live') {
+    if (g.outcome !== 'live' || groupDeleting(topic, g.group)) {
       changes.push({ group: g.group, state: 'ended' });
       continue;
     }
@@ -64,6 +72,7 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
  */
 export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise<CommandResult> {
   const topic = await ctx.topics.require(cmd.topic);
+  if (topic.deleting) throw topicDeleting(topic.name);
   const found = await locate(ctx, topic, cmd.target);
   if (found.state === 'not-found') return { kind: 'cancel', result: { status: 'not-found', groups: [] } };
   if (found.state === 'done')
@@ -79,6 +88,7 @@ export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise
 export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>): Promise<CommandResult> {
   const dueAtMs = resolveDue(cmd, ctx.nowMs, ctx.limits);
   const topic = await ctx.topics.require(cmd.topic);
+  if (topic.deleting) throw topicDeleting(topic.name);
   const found = await locate(ctx, topic, cmd.target);
   if (found.state === 'not-found') return { kind: 'reschedule', result: { status: 'not-found', groups: [] } };
   if (found.state === 'done') {
@@ -129,10 +139,12 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
       if (g.outcome !== 'live') continue;
       const entry = await ctx.entries.get(g.tag);
       invariant(entry, () => `message ${id} group ${g.group} names a missing entry`);
-      if (deadLetter) await ctx.deadLetters.deadLetter(topic, g.tag, entry, 'expired');
+      // A topic or group being deleted sends nothing on: its expired entries just go.
+      if (deadLetter && !groupDeleting(topic, g.group))
+        await ctx.deadLetters.deadLetter(topic, g.tag, entry, 'expired');
       else await ctx.entries.remove(topic, g.tag, entry, 'expired');
     }
-    outcomes.push({ id, status: deadLetter ? 'dead-lettered' : 'expired' });
+    outcomes.push({ id, status: deadLetter && !topic.deleting ? 'dead-lettered' : 'expired' });
   }
   return { kind: 'expire', outcomes };
 }

@@ -4,6 +4,7 @@ import type { Command } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { LimitError, NotFoundError, ValidationError } from './errors.js';
 import {
+  groupDeleting,
   leaseEndOf,
   leaseNotStarted,
   leaseRunning,
@@ -106,8 +107,11 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   const aheadMs = cmd.aheadMs ?? 0;
   validateLeaseAheadMs(aheadMs, ctx.limits);
   const topic = await ctx.topics.require(cmd.topic);
-  if (!topic.groups.includes(group)) throw new NotFoundError('group', `${cmd.topic}/${group}`);
+  const deleting = groupDeleting(topic, group);
+  if (!deleting && !topic.groups.includes(group)) throw new NotFoundError('group', `${cmd.topic}/${group}`);
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
+  // A topic or group being deleted leases nothing: its entries are gone to every consumer.
+  if (deleting) return { kind: 'lease', outcomes: cmd.tags.map((tag) => ({ tag, status: 'gone' as const })) };
   ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount);
   const hashBytes = queueHashBytes(ctx.queues.hash(topic.name, group));
 
@@ -188,13 +192,18 @@ async function leasedEntry(ctx: ApplyContext, tag: Uint8Array) {
   return leased(ctx, await ctx.entries.get(tagEntryKey(tag)), tag);
 }
 
+/**
+ * The entry and its topic when `tag` names the entry's running lease. The
+ * entries of a topic or group being deleted settle nothing (its purge must
+ * not find an entry moved behind its cursor): their leases are over.
+ */
 function leased(ctx: ApplyContext, entry: QueueEntryRec | undefined, tag: Uint8Array) {
   if (!entry || !leaseRunning(entry, ctx.nowMs) || !namesLease(entry, tag)) return undefined;
   const topic = ctx.topics.cached(entry.topic);
-  if (topic) return { entry, topic };
+  if (topic) return groupDeleting(topic, entry.group) ? undefined : { entry, topic };
   return ctx.topics.get(entry.topic).then((t) => {
     invariant(t, () => `entry of message ${entry.id} names missing topic ${entry.topic}`);
-    return { entry, topic: t };
+    return groupDeleting(t, entry.group) ? undefined : { entry, topic: t };
   });
 }
 
@@ -229,6 +238,8 @@ export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Com
     // The leader hands back a lease taken ahead that nobody will get (its consumer left):
     // the entry is pending again at its own due time, the attempt not counted.
     const topic = await ctx.topics.require(ahead.topic);
+    if (groupDeleting(topic, ahead.group))
+      return { kind: 'nack', outcome: { tag: cmd.tag, status: 'lease-expired' } };
     const pending = withoutLease(ahead);
     const dueAtMs = Math.max(pending.dueAtMs, ctx.nowMs + cmd.delayMs);
     await ctx.entries.update(topic, key, ahead, { ...pending, dueAtMs });

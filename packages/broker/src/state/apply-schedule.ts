@@ -117,7 +117,8 @@ async function fire(ctx: ApplyContext, op: Extract<ScheduleOp, { op: 'fire' }>):
     const first = offset;
     offset += f.occurrences.length;
     const rec = await ctx.schedules.get(f.topic, f.name);
-    if (!rec) {
+    // A schedule of a topic being deleted fires nothing: it goes with the topic.
+    if (!rec || (await ctx.topics.get(f.topic))?.deleting) {
       outcomes.push({ status: 'gone' });
       continue;
     }

@@ -105,6 +105,8 @@ export type Command = Stamped &
     | { readonly kind: 'delete-topic'; readonly name: string }
     | { readonly kind: 'create-group'; readonly topic: string; readonly group: string }
     | { readonly kind: 'delete-group'; readonly topic: string; readonly group: string }
+    /** One step of removing a deleted topic (`group` '') or group: at most `maxRecords` records. */
+    | { readonly kind: 'purge'; readonly topic: string; readonly group: string; readonly maxRecords: number }
     | { readonly kind: 'schedule'; readonly op: ScheduleOp }
     /** The limits apply uses from the next entry on (apply-limits.ts). */
     | { readonly kind: 'apply-limits'; readonly values: Readonly<Record<string, number>> }
@@ -283,6 +285,9 @@ export function encodeCommand(cmd: Command): Uint8Array {
     case 'delete-group':
       props = { ...base, deleteGroup: { topic: cmd.topic, group: cmd.group } };
       break;
+    case 'purge':
+      props = { ...base, purge: { topic: cmd.topic, group: cmd.group, maxRecords: cmd.maxRecords } };
+      break;
     case 'schedule':
       props = { ...base, schedule: scheduleOpToProto(cmd.op) };
       break;
@@ -428,6 +433,14 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         nowMs,
         topic: m.deleteGroup!.topic ?? '',
         group: m.deleteGroup!.group ?? '',
+      };
+    case 'purge':
+      return {
+        kind: 'purge',
+        nowMs,
+        topic: m.purge!.topic ?? '',
+        group: m.purge!.group ?? '',
+        maxRecords: m.purge!.maxRecords ?? 0,
       };
     case 'schedule':
       return { kind: 'schedule', nowMs, op: scheduleOpFromProto(m.schedule!) };

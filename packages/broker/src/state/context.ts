@@ -13,6 +13,7 @@ import type { RequestFilter } from './request-filter.js';
 import { DeadLetterStore } from './stores/dead-letters.js';
 import { EntryStore } from './stores/entries.js';
 import { MessageStore } from './stores/messages.js';
+import { PurgeStore } from './stores/purges.js';
 import { QueueStore } from './stores/queues.js';
 import { RequestStore } from './stores/requests.js';
 import { ScheduleStore } from './stores/schedules.js';
@@ -32,6 +33,7 @@ export class ApplyContext {
   readonly requests: RequestStore;
   readonly deadLetters: DeadLetterStore;
   readonly schedules: ScheduleStore;
+  readonly purges: PurgeStore;
 
   /** When apply last let the event loop run (performance.now()). */
   private sliceStartMs = performance.now();
@@ -50,6 +52,7 @@ export class ApplyContext {
     this.requests = new RequestStore(txn, requestFilter);
     this.deadLetters = new DeadLetterStore(txn, limits, this.topics, this.entries, this.messages, this.time);
     this.schedules = new ScheduleStore(txn);
+    this.purges = new PurgeStore(txn);
   }
 
   /** The time stamp of the command being applied (its `now_ms`, never the local clock). */

@@ -36,10 +36,12 @@ import {
   leaseHeld,
   type MessageIndexRec,
   movedIndex,
+  type PurgeRec,
   type QueueEntryRec,
   type QueueRec,
   type TopicRec,
 } from './records.js';
+import { purgesOf } from './stores/purges.js';
 
 /** A queue entry as the dispatcher and the list call see it. */
 /**
@@ -486,12 +488,20 @@ export class BrokerReader {
     return { items, nextPageToken: more && last ? last.tag : undefined };
   }
 
-  /** Counters and next due time per group of a topic. */
-  async topicStats(name: string): Promise<{ topic: TopicRec; groups: GroupStatsView[] }> {
+  /**
+   * Counters and next due time per group of a topic (groups being deleted
+   * too: their counters shrink as their entries are removed), and its
+   * deletions under way.
+   */
+  async topicStats(
+    name: string,
+  ): Promise<{ topic: TopicRec; groups: GroupStatsView[]; deletions: PurgeRec[] }> {
     const topic = await this.getTopic(name);
     if (!topic) throw new NotFoundError('topic', name);
+    const deletions =
+      topic.deleting || (topic.deletingGroups?.length ?? 0) > 0 ? await purgesOf(this.view, name) : [];
     const groups = await Promise.all(
-      topic.groups.map(async (group): Promise<GroupStatsView> => {
+      [...topic.groups, ...(topic.deletingGroups ?? [])].map(async (group): Promise<GroupStatsView> => {
         const hash = this.queueHash(name, group);
         const [q, nextDueMs] = await Promise.all([this.getQueue(hash), this.nextDueMs(hash)]);
         return {
@@ -504,7 +514,7 @@ export class BrokerReader {
         };
       }),
     );
-    return { topic, groups };
+    return { topic, groups, deletions };
   }
 
   /** Messages whose expireAt is <= nowMs, in expiry order (the janitor proposes Expire for them). */

@@ -7,7 +7,7 @@ import { numberAsInt64, uint64ForWire } from '@fermata/protocol';
 import type { Logger } from 'pino';
 import { decodeKey, dueField, tagFromKey, tagKeyOf } from '../../keys.js';
 import type { BrokerReader, EntryView } from '../../state/reader.js';
-import type { BodyRec } from '../../state/records.js';
+import { type BodyRec, groupDeleting } from '../../state/records.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { LeaderMetrics } from '../metrics.js';
 import type { Proposer } from '../proposer.js';
@@ -334,6 +334,32 @@ export class Dispatcher {
     });
   }
 
+  /**
+   * A topic (`group` '') or a group was deleted: its consumers' streams end
+   * with `reason`, and nothing leased for them and not yet pushed is pushed
+   * (its leases run out; the entries are being removed anyway).
+   */
+  deleted(topic: string, group: string, reason: unknown): void {
+    for (const q of [...this.registry.queues()]) {
+      const consumers = [...this.registry.consumers(q)];
+      const first = consumers[0];
+      if (!first || first.topic !== topic || (group !== '' && first.group !== group)) continue;
+      for (const c of consumers) {
+        for (const item of this.schedule.heldFor(c)) {
+          this.schedule.remove(item.tagKey);
+          this.owners.delete(item.tagKey);
+        }
+        for (const item of c.ready.splice(0)) this.owners.delete(item.tagKey);
+        c.reserved = 0;
+        this.removeConsumer(c);
+        c.sink.close(reason);
+      }
+      this.heap.delete(q);
+      this.cursors.delete(q);
+      this.lapseAtMs.delete(q);
+    }
+  }
+
   /** The consumer's stream drained its write buffer: pushing may go on. */
   drained(consumer: Consumer): void {
     if (!consumer.blocked) return;
@@ -649,7 +675,9 @@ export class Dispatcher {
   private async leaseRound(q: bigint, now: number, limit: number, epoch: number): Promise<void> {
     const { reader, leaseAheadMs } = this.options;
     const first = this.registry.consumers(q)[0];
-    const topic = first ? await reader.getTopic(first.topic) : undefined;
+    const found = first ? await reader.getTopic(first.topic) : undefined;
+    // A topic or group being deleted is gone to its consumers.
+    const topic = found && first && !groupDeleting(found, first.group) ? found : undefined;
     let entries: EntryView[] = [];
     if (!topic) {
       // No consumer (it left during this round: the queue stays due for the next one), or the

@@ -34,6 +34,8 @@ export function encodeTopic(t: TopicRec): Uint8Array {
     settings: encodeSettings(t.settings),
     groups: [...t.groups],
     createdAtMs: i64(t.createdAtMs),
+    deleting: t.deleting === true,
+    deletingGroups: [...(t.deletingGroups ?? [])],
   }).finish();
 }
 
@@ -44,5 +46,7 @@ export function decodeTopic(bytes: Uint8Array): TopicRec {
     settings: decodeSettings(m.settings),
     groups: m.groups,
     createdAtMs: n64(m.createdAtMs),
+    ...(m.deleting ? { deleting: true } : {}),
+    ...(m.deletingGroups.length > 0 ? { deletingGroups: m.deletingGroups } : {}),
   };
 }

@@ -74,20 +74,29 @@ export class ScheduleStore {
     return raw ? Number(readU64(raw)) : 0;
   }
 
-  /** Deletes every schedule of a topic (the topic is being deleted); how many. */
-  async deleteTopic(topic: string): Promise<number> {
-    const rows = await this.txn.scan(topicRange(topic));
+  /**
+   * Deletes up to `limit` schedules of a topic (it is being deleted) after
+   * `afterName` (from the first when empty), and the topic's count once none
+   * is left. Returns how many, and the last name deleted.
+   */
+  async purgeTopic(
+    topic: string,
+    afterName: string,
+    limit: number,
+  ): Promise<{ count: number; last: string }> {
+    const rows = await this.txn.scan(topicRange(topic, afterName), limit);
+    let last = afterName;
     for (const row of rows) {
       this.txn.del(row.key);
-      const { key: name } = splitTopicKey(NS.schedules.strip(row.key));
-      this.touch(topic, name);
+      last = splitTopicKey(NS.schedules.strip(row.key)).key;
+      this.touch(topic, last);
     }
     if (rows.length > 0) {
-      this.txn.del(topicCountKey(topic));
       const all = await this.countAll();
       this.txn.put(CLUSTER_COUNT_KEY, u64(all - rows.length));
     }
-    return rows.length;
+    if (rows.length < limit) this.txn.del(topicCountKey(topic));
+    return { count: rows.length, last };
   }
 
   private async addCounts(topic: string, delta: number): Promise<void> {
