@@ -134,7 +134,16 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
     const topic = await ctx.topics.get(index.topic);
     invariant(topic, () => `message ${id} names missing topic ${index.topic}`);
     const deadLetter = topic.settings.expiryAction === 'dead-letter';
-    await ctx.prefetch(ctx.entries.reads(index.groups.filter((g) => g.outcome === 'live').map((g) => g.tag)));
+    const live = index.groups.filter((g) => g.outcome === 'live');
+    // Dead letters copy the payload once per group: past this command's bound the message
+    // waits for the janitor's next expire.
+    const copies = deadLetter && !topic.deleting ? live.length : 0;
+    const payload = copies > 0 ? ((await ctx.messages.getBody(id))?.payload.length ?? 0) : 0;
+    if (!ctx.fits(live.length + 1, copies * payload)) {
+      outcomes.push({ id, status: 'not-due' });
+      continue;
+    }
+    await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
     for (const g of index.groups) {
       if (g.outcome !== 'live') continue;
       const entry = await ctx.entries.get(g.tag);

@@ -130,6 +130,12 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       continue;
     }
     if (entry.attempt >= topic.settings.maxAttempts) {
+      // A dead letter copies the payload: past this command's bound it waits for the next lease.
+      const body = await ctx.messages.getBody(entry.id);
+      if (!ctx.fits(1, body?.payload.length ?? 0)) {
+        outcomes.push({ tag: key, status: 'not-due', id: entry.id });
+        continue;
+      }
       const deadLetterId = await ctx.deadLetters.deadLetter(topic, key, entry, 'max_attempts');
       outcomes.push(
         deadLetterId !== undefined

@@ -131,10 +131,19 @@ async function fire(ctx: ApplyContext, op: Extract<ScheduleOp, { op: 'fire' }>):
       ctx.claimIds(op.firstId, total, 'first_id');
       claimed = true;
     }
+    // Each occurrence copies the definition's payload: past this command's bound the rest of the
+    // fire waits for the next one (the cursor stops at the last occurrence stored).
+    let n = 0;
     for (const [i, occ] of f.occurrences.entries()) {
+      // Room for this occurrence and for the schedule's record, which holds the payload too.
+      if (!ctx.fits(2, 2 * rec.def.payload.length)) break;
       await publishMessage(ctx, occurrenceMessage(ctx, rec.def, occ, false), op.firstId + BigInt(first + i));
+      n++;
     }
-    const n = f.occurrences.length;
+    if (n === 0 && f.occurrences.length > 0) {
+      outcomes.push({ status: 'stale', rec });
+      continue;
+    }
     const next: ScheduleRec = {
       ...rec,
       cursorMs: n > 0 ? f.occurrences[n - 1]! : f.skipToMs,

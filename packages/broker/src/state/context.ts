@@ -6,6 +6,7 @@
  * touch either.
  */
 import type { QueueHasher } from '../keys.js';
+import { applyBound, itemWork } from './apply-bound.js';
 import { ConflictError } from './errors.js';
 import type { EventRepository } from './event-repository.js';
 import type { Limits } from './limits.js';
@@ -74,6 +75,22 @@ export class ApplyContext {
       );
     }
     this.ids.observeId(firstId + BigInt(count) - 1n);
+  }
+
+  /**
+   * Whether `items` more items (apply-bound.ts), writing `payloadBytes` of
+   * payload besides, fit in what is left of this command's bound. Commands
+   * whose items copy payloads they did not bring (dead letters, a schedule's
+   * occurrences) stop when the next one does not, and leave it for later.
+   */
+  fits(items: number, payloadBytes: number): boolean {
+    const done = this.txn.work;
+    const item = itemWork(this.limits);
+    const bound = applyBound(this.limits);
+    return (
+      done.records + items * item.records <= bound.records &&
+      done.bytes + items * item.bytes + payloadBytes <= bound.bytes
+    );
   }
 
   /** Reads these storage keys (named by the stores' `*reads` methods) in one parallel round. */
