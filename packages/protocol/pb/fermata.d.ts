@@ -3007,6 +3007,7 @@ export namespace fermata {
             skipped: Long;
             lastFiredMs: Long;
             nextFireMs: Long[];
+            broken: string;
             static create(properties: fermata.v1.Schedule.$Shape): fermata.v1.Schedule & fermata.v1.Schedule.$Shape;
             static create(properties?: fermata.v1.Schedule.$Properties): fermata.v1.Schedule;
             static encode(message: fermata.v1.Schedule.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -3024,6 +3025,7 @@ export namespace fermata {
                 skipped?: (Long|null);
                 lastFiredMs?: (Long|null);
                 nextFireMs?: (Long[]|null);
+                broken?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Schedule.$Properties;

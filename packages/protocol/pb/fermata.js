@@ -11472,6 +11472,7 @@ export const fermata = $root.fermata = (() => {
             Schedule.prototype.skipped = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             Schedule.prototype.lastFiredMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             Schedule.prototype.nextFireMs = $util.emptyArray;
+            Schedule.prototype.broken = "";
 
             Schedule.create = function(properties) {
                 return new Schedule(properties);
@@ -11500,6 +11501,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(56).int64(message.lastFiredMs);
                 if (message.nextFireMs != null && message.nextFireMs.length)
                     writer.uint32(66).int64s(message.nextFireMs);
+                if (message.broken != null && $Object.hasOwnProperty.call(message, "broken") && message.broken !== "")
+                    writer.uint32(74).string(message.broken);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -11605,6 +11608,15 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.nextFireMs && message.nextFireMs.length))
                                 message.nextFireMs = [];
                             message.nextFireMs.push(reader.int64());
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.broken = value;
+                            else
+                                delete message.broken;
                             continue;
                         }
                     }

@@ -11,7 +11,7 @@ import { NotFoundError, underField, ValidationError } from '../state/errors.js';
 import { DEFAULT_LIST_LIMIT } from '../state/limits.js';
 import type { ScheduleRec } from '../state/schedule/model.js';
 import type { ScheduleResult, ScheduleStatus } from '../state/schedule/ops.js';
-import { occurrencesAfter } from '../state/schedule/spec.js';
+import { nextOccurrenceProblem, occurrencesAfter } from '../state/schedule/spec.js';
 import { validateDefinition, validateDefinitions, validateScheduleName } from '../state/schedule/validate.js';
 import { listSchedules, readSchedule } from '../state/stores/schedules.js';
 import { validateTopicName } from '../state/validation.js';
@@ -35,9 +35,17 @@ function under<T>(prefix: string, fn: () => T): T {
   }
 }
 
+/**
+ * A schedule as the API shows it, with its next fire times, or why they
+ * cannot be computed (`broken`): never an error, so an answer about a
+ * broken schedule is an answer, not INTERNAL.
+ */
 export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number): pb.Schedule.$Properties {
   const n = Math.min(Math.max(next, 0), MAX_NEXT_FIRE_TIMES);
-  const fireTimes = rec.paused || n === 0 ? [] : occurrencesAfter(rec.def, ctx.sm.limits, Date.now(), n);
+  const now = Date.now();
+  const broken = nextOccurrenceProblem(rec.def, ctx.sm.limits, Math.max(rec.cursorMs, now)) ?? '';
+  let fireTimes: readonly number[] = [];
+  if (!rec.paused && n > 0 && broken === '') fireTimes = occurrencesAfter(rec.def, ctx.sm.limits, now, n);
   return {
     definition: defToProto(rec.def),
     paused: rec.paused,
@@ -47,6 +55,7 @@ export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number
     skipped: toUint64(BigInt(rec.skipped)),
     lastFiredMs: int64FromSafe(rec.lastFiredMs),
     nextFireMs: fireTimes.map((t) => int64FromSafe(t)),
+    broken,
   };
 }
 

@@ -157,6 +157,11 @@ export class BrokerMetrics {
         help: 'Recurring schedules in the cluster (reported by the leader).',
         registers,
       }),
+      brokenSchedules: new Gauge({
+        name: 'fermata_schedules_broken',
+        help: 'Recurring schedules whose next occurrence cannot be computed, so they fire nothing until changed (reported by the leader; every other schedule fires).',
+        registers,
+      }),
       occurrencesFired: new Counter({
         name: 'fermata_schedule_occurrences_fired_total',
         help: 'Schedule occurrences turned into messages by this node as leader.',

@@ -14,6 +14,7 @@ import type { CommandResult } from './results.js';
 import { checkFire, occurrenceDueMs, renderKey } from './schedule/fire.js';
 import { OCCURRENCE_HEADER, SCHEDULE_HEADER, type ScheduleDef, type ScheduleRec } from './schedule/model.js';
 import type { FireOutcome, ScheduleOp, ScheduleResult } from './schedule/ops.js';
+import { nextOccurrenceProblem } from './schedule/spec.js';
 
 const result = (r: ScheduleResult): CommandResult => ({ kind: 'schedule', result: r });
 
@@ -120,6 +121,12 @@ async function fire(ctx: ApplyContext, op: Extract<ScheduleOp, { op: 'fire' }>):
     // A schedule of a topic being deleted fires nothing: it goes with the topic.
     if (!rec || (await ctx.topics.get(f.topic))?.deleting) {
       outcomes.push({ status: 'gone' });
+      continue;
+    }
+    // A schedule whose occurrences cannot be computed any more fires nothing; the others go on.
+    const problem = nextOccurrenceProblem(rec.def, ctx.limits, rec.cursorMs);
+    if (problem !== undefined) {
+      outcomes.push({ status: 'broken', reason: problem, rec });
       continue;
     }
     if (checkFire(rec, f, ctx.limits, ctx.nowMs) === 'stale') {

@@ -18,10 +18,15 @@ export type ScheduleOp =
 
 export type ScheduleStatus = 'done' | 'not-found' | 'unchanged';
 
-/** Per fire: `fired` = messages made, `stale` = the schedule moved on (nothing stored), `gone` = deleted. */
+/**
+ * Per fire: `fired` = messages made, `stale` = the schedule moved on (nothing
+ * stored), `gone` = deleted, `broken` = its next occurrence cannot be
+ * computed (nothing stored; the command's other fires go on).
+ */
 export type FireOutcome =
   | { readonly status: 'fired'; readonly fired: number; readonly skipped: number; readonly rec: ScheduleRec }
   | { readonly status: 'stale'; readonly rec: ScheduleRec }
+  | { readonly status: 'broken'; readonly reason: string; readonly rec: ScheduleRec }
   | { readonly status: 'gone' };
 
 export type ScheduleResult =
