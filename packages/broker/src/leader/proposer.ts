@@ -1,5 +1,6 @@
 import type { RaftNode } from '@fermata/raft';
 import { invariant } from '@fermata/raft';
+import { validateClientMessages } from '../state/client-headers.js';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
 import { LimitError, topicDeleting } from '../state/errors.js';
 import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/results.js';
@@ -259,6 +260,7 @@ export class Proposer {
    */
   publish(messages: readonly PublishInput[], idempotencyKey = ''): Promise<readonly PublishResultItem[]> {
     validatePublish(messages, this.nowMs(), this.sm.limits);
+    validateClientMessages(messages);
     validateIdempotencyKey(idempotencyKey, this.sm.limits);
     if (this.sm.deleting.size > 0) {
       for (const m of messages) if (this.sm.deleting.topic(m.topic)) throw topicDeleting(m.topic);

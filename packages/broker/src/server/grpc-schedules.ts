@@ -6,6 +6,7 @@
 import type { SchedulesHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import { invariant } from '@fermata/raft';
+import { validateClientHeaders } from '../state/client-headers.js';
 import { defFromProto, defToProto } from '../state/codec/schedule.js';
 import { NotFoundError, underField, ValidationError } from '../state/errors.js';
 import { DEFAULT_LIST_LIMIT } from '../state/limits.js';
@@ -82,6 +83,7 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
       if (!req.schedule) throw new ValidationError('schedule', 'must be set');
       const def = under('schedule.', () => defFromProto(req.schedule));
       under('schedule.', () => validateDefinition(def, Date.now(), ctx.sm.limits));
+      validateClientHeaders(def.headers, 'schedule.headers');
       const r = await run({ op: 'upsert', def });
       invariant(r.op === 'upsert', () => `upsert answered with ${r.op}`);
       return { schedule: scheduleProto(ctx, r.schedule, 5), created: r.created };
@@ -90,6 +92,9 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
       requireLeader(ctx);
       const defs = (req.schedules ?? []).map((d, i) => under(`schedules[${i}].`, () => defFromProto(d)));
       validateDefinitions(defs, Date.now(), ctx.sm.limits);
+      defs.forEach((d, i) => {
+        validateClientHeaders(d.headers, `schedules[${i}].headers`);
+      });
       const r = await run({ op: 'upsert-many', defs });
       invariant(r.op === 'upsert-many', () => `bulk upsert answered with ${r.op}`);
       return {
