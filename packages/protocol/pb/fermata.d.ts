@@ -115,6 +115,7 @@ export namespace fermata {
             expiryAction: fermata.v1.ExpiryAction;
             timeBucketMs: Long;
             dedupWindowMs: Long;
+            deadLetterAuthorizedBy: string;
             static create(properties: fermata.v1.TopicSettings.$Shape): fermata.v1.TopicSettings & fermata.v1.TopicSettings.$Shape;
             static create(properties?: fermata.v1.TopicSettings.$Properties): fermata.v1.TopicSettings;
             static encode(message: fermata.v1.TopicSettings.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -130,6 +131,7 @@ export namespace fermata {
                 expiryAction?: (fermata.v1.ExpiryAction|null);
                 timeBucketMs?: (Long|null);
                 dedupWindowMs?: (Long|null);
+                deadLetterAuthorizedBy?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.TopicSettings.$Properties;
@@ -2199,6 +2201,7 @@ export namespace fermata {
             idCount: number;
             aheadMs: Long;
             inPlace: boolean;
+            deadLetterFallback: boolean;
             static create(properties: fermata.v1.LeaseCommand.$Shape): fermata.v1.LeaseCommand & fermata.v1.LeaseCommand.$Shape;
             static create(properties?: fermata.v1.LeaseCommand.$Properties): fermata.v1.LeaseCommand;
             static encode(message: fermata.v1.LeaseCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2216,6 +2219,7 @@ export namespace fermata {
                 idCount?: (number|null);
                 aheadMs?: (Long|null);
                 inPlace?: (boolean|null);
+                deadLetterFallback?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.LeaseCommand.$Properties;
@@ -2378,6 +2382,7 @@ export namespace fermata {
             constructor(properties?: fermata.v1.ExpireCommand.$Properties);
             $unknowns?: Uint8Array[];
             ids: Long[];
+            deadLetterFallbackTopics: string[];
             firstId: Long;
             idCount: number;
             static create(properties: fermata.v1.ExpireCommand.$Shape): fermata.v1.ExpireCommand & fermata.v1.ExpireCommand.$Shape;
@@ -2390,6 +2395,7 @@ export namespace fermata {
         namespace ExpireCommand {
             interface $Properties {
                 ids?: (Long[]|null);
+                deadLetterFallbackTopics?: (string[]|null);
                 firstId?: (Long|null);
                 idCount?: (number|null);
                 $unknowns?: Uint8Array[];

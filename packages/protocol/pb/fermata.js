@@ -143,6 +143,7 @@ export const fermata = $root.fermata = (() => {
             TopicSettings.prototype.expiryAction = 0;
             TopicSettings.prototype.timeBucketMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             TopicSettings.prototype.dedupWindowMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            TopicSettings.prototype.deadLetterAuthorizedBy = "";
 
             TopicSettings.create = function(properties) {
                 return new TopicSettings(properties);
@@ -167,6 +168,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(40).int64(message.timeBucketMs);
                 if (message.dedupWindowMs != null && $Object.hasOwnProperty.call(message, "dedupWindowMs") && (typeof message.dedupWindowMs === "object" ? message.dedupWindowMs.low || message.dedupWindowMs.high : message.dedupWindowMs !== 0))
                     writer.uint32(48).int64(message.dedupWindowMs);
+                if (message.deadLetterAuthorizedBy != null && $Object.hasOwnProperty.call(message, "deadLetterAuthorizedBy") && message.deadLetterAuthorizedBy !== "")
+                    writer.uint32(58).string(message.deadLetterAuthorizedBy);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -252,6 +255,15 @@ export const fermata = $root.fermata = (() => {
                                 message.dedupWindowMs = value;
                             else
                                 delete message.dedupWindowMs;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.deadLetterAuthorizedBy = value;
+                            else
+                                delete message.deadLetterAuthorizedBy;
                             continue;
                         }
                     }
@@ -8304,6 +8316,7 @@ export const fermata = $root.fermata = (() => {
             LeaseCommand.prototype.idCount = 0;
             LeaseCommand.prototype.aheadMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             LeaseCommand.prototype.inPlace = false;
+            LeaseCommand.prototype.deadLetterFallback = false;
 
             LeaseCommand.create = function(properties) {
                 return new LeaseCommand(properties);
@@ -8333,6 +8346,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(56).int64(message.aheadMs);
                 if (message.inPlace != null && $Object.hasOwnProperty.call(message, "inPlace") && message.inPlace !== false)
                     writer.uint32(64).bool(message.inPlace);
+                if (message.deadLetterFallback != null && $Object.hasOwnProperty.call(message, "deadLetterFallback") && message.deadLetterFallback !== false)
+                    writer.uint32(72).bool(message.deadLetterFallback);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -8435,6 +8450,15 @@ export const fermata = $root.fermata = (() => {
                                 message.inPlace = value;
                             else
                                 delete message.inPlace;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.deadLetterFallback = value;
+                            else
+                                delete message.deadLetterFallback;
                             continue;
                         }
                     }
@@ -9031,6 +9055,7 @@ export const fermata = $root.fermata = (() => {
 
             const ExpireCommand = function (properties) {
                 this.ids = [];
+                this.deadLetterFallbackTopics = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -9038,6 +9063,7 @@ export const fermata = $root.fermata = (() => {
             };
 
             ExpireCommand.prototype.ids = $util.emptyArray;
+            ExpireCommand.prototype.deadLetterFallbackTopics = $util.emptyArray;
             ExpireCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             ExpireCommand.prototype.idCount = 0;
 
@@ -9058,6 +9084,9 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(16).uint64(message.firstId);
                 if (message.idCount != null && $Object.hasOwnProperty.call(message, "idCount") && message.idCount !== 0)
                     writer.uint32(24).uint32(message.idCount);
+                if (message.deadLetterFallbackTopics != null && message.deadLetterFallbackTopics.length)
+                    for (let i = 0; i < message.deadLetterFallbackTopics.length; ++i)
+                        writer.uint32(34).string(message.deadLetterFallbackTopics[i]);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -9103,6 +9132,14 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.ids && message.ids.length))
                                 message.ids = [];
                             message.ids.push(reader.uint64());
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.deadLetterFallbackTopics && message.deadLetterFallbackTopics.length))
+                                message.deadLetterFallbackTopics = [];
+                            message.deadLetterFallbackTopics.push(reader.stringVerify());
                             continue;
                         }
                     case 2: {

@@ -99,11 +99,23 @@ export interface AuthFailure {
 /** The configured tokens, looked up by the hash of what a client presents. */
 export class TokenTable {
   private readonly byHash: ReadonlyMap<string, Principal>;
+  private readonly byName: ReadonlyMap<string, Principal>;
 
   constructor(readonly tokens: readonly TokenSpec[]) {
     const byHash = new Map<string, Principal>();
-    for (const t of tokens) byHash.set(t.sha256, new Principal(t));
+    const byName = new Map<string, Principal>();
+    for (const t of tokens) {
+      const p = new Principal(t);
+      byHash.set(t.sha256, p);
+      byName.set(t.name, p);
+    }
     this.byHash = byHash;
+    this.byName = byName;
+  }
+
+  /** The principal of the token named `name`, if it is configured now. */
+  principalByName(name: string): Principal | undefined {
+    return this.byName.get(name);
   }
 
   /** Off when no token is configured: every call is let in. */

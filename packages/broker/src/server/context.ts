@@ -47,6 +47,14 @@ export function topicFilter(ctx: ServerContext, metadata: grpc.Metadata): (topic
   return (topic) => who.can('admin', topic);
 }
 
+/** The name of the token that made a call ('' with authentication off, or when it is no longer known). */
+export function callerName(ctx: ServerContext, metadata: grpc.Metadata): string {
+  const table = ctx.tokens?.();
+  if (!table?.enabled) return '';
+  const who = table.authenticate(metadata);
+  return isAuthFailure(who) ? '' : who.name;
+}
+
 /** This node does not lead: `leader` ('' = unknown) at its client `address`. */
 export function notLeaderError(leader: string, address: string): NotLeaderError {
   return new NotLeaderError(

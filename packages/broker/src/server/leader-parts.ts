@@ -5,6 +5,7 @@ import type { BrokerStateMachine } from '../state/state-machine.js';
 import type { TokenTable } from './auth.js';
 import type { FermataConfig } from './config.js';
 import type { ServerContext } from './context.js';
+import { deadLetterGate } from './dead-letter-gate.js';
 import type { BrokerMetrics } from './metrics.js';
 
 /** What a node's leader layer is built from; the server and the simulation differ only here. */
@@ -31,6 +32,7 @@ export interface LeaderPartsInput {
 export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerContext; janitor: Janitor } {
   const { config, node, sm, metrics, log, clock } = input;
   const ProposerClass = input.proposerClass ?? Proposer;
+  const gate = input.tokens ? deadLetterGate(input.tokens) : undefined;
   const proposer = new ProposerClass(node, sm, {
     publishIdempotency: input.publishIdempotency,
     ackLingerMs: config.dispatcher.ackLingerMs,
@@ -48,6 +50,7 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     leaseInPlace: config.dispatcher.leaseInPlace,
     // A delivery can be sent ahead only once it is leased.
     pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
+    ...(gate ? { deadLetterAllowed: gate } : {}),
   });
   const materializer =
     input.schedules === false
@@ -61,6 +64,7 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     batch: config.dispatcher.janitorBatch,
     limits: sm.limits,
     clock,
+    ...(gate ? { deadLetterAllowed: gate } : {}),
   });
   const purger = new Purger({
     sm,

@@ -117,7 +117,7 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
     throw new LimitError('maxIdsPerCommand', ctx.limits.maxIdsPerCommand, cmd.ids.length, 'ids');
   }
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
-  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount);
+  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount, cmd.deadLetterFallbackTopics ?? []);
   // The body too: a message whose entry never moved has no index record, its body implies it.
   await ctx.prefetch(ctx.messages.indexAndBodyReads(cmd.ids));
   const outcomes: ExpireOutcome[] = [];

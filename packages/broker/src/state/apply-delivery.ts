@@ -112,7 +112,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
   // A topic or group being deleted leases nothing: its entries are gone to every consumer.
   if (deleting) return { kind: 'lease', outcomes: cmd.tags.map((tag) => ({ tag, status: 'gone' as const })) };
-  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount);
+  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount, cmd.deadLetterFallback ? [topic.name] : []);
   const hashBytes = queueHashBytes(ctx.queues.hash(topic.name, group));
 
   const read = await prefetchEntries(ctx, cmd.tags, false);

@@ -18,6 +18,12 @@ export interface TopicSettings {
   readonly expiryAction: ExpiryAction;
   readonly timeBucketMs: number;
   readonly dedupWindowMs: number;
+  /**
+   * The token that set `deadLetterTopic` ('' when none did: authentication
+   * off, or the default target). While it may not publish there, dead letters
+   * go to the topic's own `<topic>.dlq` (the leader decides, per command).
+   */
+  readonly deadLetterAuthorizedBy: string;
 }
 
 /** One published message's answer, as a request record keeps it for a retry. */

@@ -9,6 +9,7 @@ import { decodeKey, dueField, tagFromKey, tagKeyOf } from '../../keys.js';
 import type { BrokerReader, EntryView } from '../../state/reader.js';
 import { type BodyRec, groupDeleting } from '../../state/records.js';
 import type { Clock, TimerHandle } from '../clock.js';
+import type { DeadLetterGate } from '../dead-letter-gate.js';
 import type { LeaderMetrics } from '../metrics.js';
 import type { Proposer } from '../proposer.js';
 import { ConsumerRegistry, type ConsumerSlotHolder } from './consumer-registry.js';
@@ -77,6 +78,8 @@ export interface DispatcherOptions {
    * its lease's end, as versions without the setting do (a rollout from one).
    */
   readonly leaseInPlace?: boolean;
+  /** Whether a topic's dead letters may go to its configured dead-letter topic (default: yes). */
+  readonly deadLetterAllowed?: DeadLetterGate;
 }
 
 /** A consumer's `early` set: deliveries sent ahead, ordered by when their leases start. */
@@ -729,11 +732,12 @@ export class Dispatcher {
     this.budget.release(limit - Math.min(limit, entries.length));
     if (entries.length > 0) {
       const shares = this.registry.assign(q, entries.length);
+      const fallback = topic !== undefined && this.options.deadLetterAllowed?.(topic) === false;
       let at = 0;
       for (const share of shares) {
         const part = entries.slice(at, at + share.count);
         at += share.count;
-        this.propose(q, share.consumer, part, epoch);
+        this.propose(q, share.consumer, part, epoch, fallback);
       }
       // Entries without a share (a consumer left during the read) stay due.
       const unassigned = entries.slice(at);
@@ -743,7 +747,13 @@ export class Dispatcher {
     this.wake();
   }
 
-  private propose(q: bigint, consumer: Consumer, entries: readonly EntryView[], epoch: number): void {
+  private propose(
+    q: bigint,
+    consumer: Consumer,
+    entries: readonly EntryView[],
+    epoch: number,
+    deadLetterFallback: boolean,
+  ): void {
     const keys = entries.map((e) => tagKeyOf(e.tag));
     let leasing = this.leasing.get(q);
     if (!leasing) this.leasing.set(q, (leasing = new Set()));
@@ -764,7 +774,7 @@ export class Dispatcher {
       }
       this.wake();
     };
-    this.leaseTo(q, consumer, entries, epoch).then(done, (error: unknown) => {
+    this.leaseTo(q, consumer, entries, epoch, deadLetterFallback).then(done, (error: unknown) => {
       // Its entries lie behind the cursor, and reads skip them while the command's keys are
       // in `leasing`: read the queue from its start now and once they leave it.
       const earliest = Math.min(...entries.map((e) => e.dueAtMs));
@@ -786,6 +796,7 @@ export class Dispatcher {
     consumer: Consumer,
     entries: readonly EntryView[],
     epoch: number,
+    deadLetterFallback: boolean,
   ): Promise<void> {
     const { proposer, reader, metrics, leaseAheadMs } = this.options;
     const firstId = proposer.reserveIds(entries.length);
@@ -799,6 +810,7 @@ export class Dispatcher {
       idCount: entries.length,
       ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
       ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
+      ...(deadLetterFallback ? { deadLetterFallback: true } : {}),
     });
     if (result.kind !== 'lease' || epoch !== this.epoch) return;
     const leased = result.outcomes.filter((o) => o.status === 'leased');

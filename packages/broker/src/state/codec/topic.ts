@@ -14,6 +14,7 @@ export function encodeSettings(s: TopicSettings): pb.TopicSettings.$Properties {
         : v1.ExpiryAction.EXPIRY_ACTION_DEAD_LETTER,
     timeBucketMs: i64(s.timeBucketMs),
     dedupWindowMs: i64(s.dedupWindowMs),
+    deadLetterAuthorizedBy: s.deadLetterAuthorizedBy,
   };
 }
 
@@ -25,6 +26,7 @@ function decodeSettings(s: pb.TopicSettings.$Properties | null | undefined): Top
     expiryAction: s?.expiryAction === v1.ExpiryAction.EXPIRY_ACTION_DEAD_LETTER ? 'dead-letter' : 'drop',
     timeBucketMs: n64(s?.timeBucketMs),
     dedupWindowMs: n64(s?.dedupWindowMs),
+    deadLetterAuthorizedBy: s?.deadLetterAuthorizedBy ?? '',
   };
 }
 
