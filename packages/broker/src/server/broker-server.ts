@@ -211,6 +211,12 @@ export class BrokerServer {
       },
     });
     sm.onCommandWork = (_kind, work) => metrics.observeCommandWork(work.records, work.bytes);
+    metrics.setProviders({
+      consume: () => ({
+        heldDeliveries: ctx.dispatcher.heldForBuffer(),
+        limitBytes: config.limits.maxConsumeBufferBytes,
+      }),
+    });
     server.refreshQueueGauges();
     const authorizeHttp = httpAuthorizer(config, security.tokens);
     server.http = await startHttpServer({

@@ -463,6 +463,12 @@ export const configSchema = {
       'Occurrences one fire command materialises (over all its schedules).',
     ),
     // Enforced by the server, not the state machine.
+    maxConsumeBufferBytes: int(
+      64 * MIB,
+      1 * MIB,
+      64 * 1024 * MIB,
+      'Payload bytes of deliveries one node holds written to consume streams and not yet sent, over all streams together (each is also bounded by its prefetch): past it the leader pushes nothing more until streams drain; the deliveries held back stay leased and wait (fermata_consume_held_deliveries). Sized for the 1 GiB memory limit of the Kubernetes manifests.',
+    ),
     maxConsumersPerGroup: int(1_000, 1, 100_000, 'Consumer streams subscribed to one group on the leader.'),
     maxStreamsPerConnection: int(100, 1, 100_000, 'Concurrent gRPC streams on one client connection.'),
     maxConnections: int(

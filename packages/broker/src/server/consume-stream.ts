@@ -62,6 +62,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
   const unsent = (bytes: number): void => {
     unsentBytes += bytes;
     ctx.metrics.consumeUnsentBytes.inc(bytes);
+    ctx.consumeBuffer?.add(bytes);
   };
   const end = (error?: unknown): void => {
     if (ended) return;
@@ -82,6 +83,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
   };
 
   const sink: DeliverySink = {
+    accepts: (pending, bytes) => ctx.consumeBuffer?.accepts(pending, bytes) ?? true,
     deliver: (deliveries, sent) => {
       const parts = splitByPayload(deliveries, MAX_DELIVERY_MESSAGE_PAYLOAD_BYTES);
       let left = parts.length;

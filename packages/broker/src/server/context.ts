@@ -10,6 +10,7 @@ import type { BrokerReader } from '../state/reader.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { isAuthFailure, type TokenTable } from './auth.js';
 import type { FermataConfig } from './config.js';
+import type { ConsumeBuffer } from './consume-buffer.js';
 import { checkDecoded } from './decode-guard.js';
 import { toErrorStatus, toGrpcStatus } from './grpc-status.js';
 import type { BrokerMetrics } from './metrics.js';
@@ -26,6 +27,8 @@ export interface ServerContext {
   readonly materializer?: ScheduleMaterializer;
   /** The leader's purger: removes deleted topics' and groups' records in steps. */
   readonly purger: Purger;
+  /** What the node holds for all consume streams together (absent: no bound, a simulation). */
+  readonly consumeBuffer?: ConsumeBuffer;
   readonly metrics: BrokerMetrics;
   readonly log: Logger;
   /** True once shutdown began: new calls are refused. */

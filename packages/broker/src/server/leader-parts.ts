@@ -4,6 +4,7 @@ import { type Clock, Dispatcher, Janitor, Proposer, Purger, ScheduleMaterializer
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import type { TokenTable } from './auth.js';
 import type { FermataConfig } from './config.js';
+import { ConsumeBuffer } from './consume-buffer.js';
 import type { ServerContext } from './context.js';
 import { deadLetterGate } from './dead-letter-gate.js';
 import type { BrokerMetrics } from './metrics.js';
@@ -75,8 +76,11 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     maxRecordsPerStep: config.deletion.maxRecordsPerStep,
     pauseMs: config.deletion.pauseMs,
   });
+  const consumeBuffer = new ConsumeBuffer(config.limits.maxConsumeBufferBytes);
+  consumeBuffer.onRoom = () => dispatcher.roomFreed();
   const ctx: ServerContext = {
     config,
+    consumeBuffer,
     node,
     sm,
     reader: sm.reader,

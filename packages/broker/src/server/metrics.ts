@@ -40,6 +40,13 @@ export interface ApplyGauges {
   readonly boundBytes: number;
 }
 
+/** The node's buffer for all consume streams (server/consume-buffer.ts). */
+export interface ConsumeGauges {
+  /** Deliveries leased and waiting because the buffer was full. */
+  readonly heldDeliveries: number;
+  readonly limitBytes: number;
+}
+
 /** Records one command's apply touched: from a handful to the bound (~10^5 with the default limits). */
 export const APPLY_RECORDS_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576];
 export const APPLY_BYTES_BUCKETS = [
@@ -55,6 +62,8 @@ export interface BrokerMetricsOptions {
   connections?: () => ConnectionGauges;
   /** Read at each scrape. */
   apply?: () => ApplyGauges;
+  /** Read at each scrape. */
+  consume?: () => ConsumeGauges;
   /** Node.js process metrics (CPU, memory, event loop lag, GC). Default true. */
   processMetrics?: boolean;
 }
@@ -85,6 +94,9 @@ export class BrokerMetrics {
   readonly fsyncDurationMs: Histogram<never>;
   readonly applyBatchEntries: Histogram<never>;
   readonly consumeUnsentBytes: Gauge<never>;
+  readonly consumeBufferFull: Counter<never>;
+  readonly consumeHeldDeliveries: Gauge<never>;
+  readonly consumeBufferLimitBytes: Gauge<never>;
   readonly clientConnections: Gauge<'state'>;
   readonly clientConnectionsClosed: Counter<'limit'>;
   /** The schedule materialiser's counts (leader only). */
@@ -103,6 +115,7 @@ export class BrokerMetrics {
   private raft: (() => RaftGauges) | undefined;
   private connections: (() => ConnectionGauges) | undefined;
   private apply: (() => ApplyGauges) | undefined;
+  private consume: (() => ConsumeGauges) | undefined;
   private maxCommandRecords = 0;
 
   constructor(options: BrokerMetricsOptions = {}) {
@@ -110,6 +123,7 @@ export class BrokerMetrics {
     this.raft = options.raft;
     this.connections = options.connections;
     this.apply = options.apply;
+    this.consume = options.consume;
     const registers = [this.registry];
     const counter = (name: string, help: string) =>
       new Counter({ name, help, labelNames: ['topic'] as const, registers });
@@ -289,6 +303,29 @@ export class BrokerMetrics {
       help: 'Payload bytes of deliveries written to consume streams and not yet sent: held while a client does not read (at most its prefetch of deliveries), released when its stream closes.',
       registers,
     });
+    this.consumeBufferFull = new Counter({
+      name: 'fermata_consume_buffer_full_total',
+      help: 'Pushes to a consume stream held back because the node held limits.maxConsumeBufferBytes of unsent deliveries over all its streams.',
+      registers,
+    });
+    this.consumeHeldDeliveries = new Gauge({
+      name: 'fermata_consume_held_deliveries',
+      help: 'Deliveries leased and waiting to be pushed because the node buffer for all consume streams is full.',
+      registers,
+      collect() {
+        const c = self.consume?.();
+        if (c !== undefined) this.set(c.heldDeliveries);
+      },
+    });
+    this.consumeBufferLimitBytes = new Gauge({
+      name: 'fermata_consume_buffer_limit_bytes',
+      help: 'limits.maxConsumeBufferBytes: the most payload bytes of unsent deliveries the node holds over all consume streams.',
+      registers,
+      collect() {
+        const c = self.consume?.();
+        if (c !== undefined) this.set(c.limitBytes);
+      },
+    });
     this.clientConnections = new Gauge({
       name: 'fermata_client_connections',
       help: 'Open client connections: all (state="open"), and those that have not yet made an authenticated call (state="pending").',
@@ -317,8 +354,11 @@ export class BrokerMetrics {
   }
 
   /** Sets (or replaces) the providers read at scrape time, once the server has built its node. */
-  setProviders(providers: Pick<BrokerMetricsOptions, 'queues' | 'raft' | 'connections' | 'apply'>): void {
+  setProviders(
+    providers: Pick<BrokerMetricsOptions, 'queues' | 'raft' | 'connections' | 'apply' | 'consume'>,
+  ): void {
     if (providers.apply !== undefined) this.apply = providers.apply;
+    if (providers.consume !== undefined) this.consume = providers.consume;
     if (providers.queues !== undefined) this.queues = providers.queues;
     if (providers.raft !== undefined) this.raft = providers.raft;
     if (providers.connections !== undefined) this.connections = providers.connections;

@@ -20,6 +20,12 @@ import { defaultLeaseRoundBudget, RoundBudget } from './round-budget.js';
 /** Where a consumer's deliveries go: its gRPC stream. */
 export interface DeliverySink {
   /**
+   * Whether the node may hold a delivery of `bytes` more of payload, after
+   * `pendingBytes` of the batch being built, written to streams and not yet
+   * sent (its buffer for all streams together); absent = always.
+   */
+  accepts?(pendingBytes: number, bytes: number): boolean;
+  /**
    * Writes one batch, stamped with the leader's clock (`sent_at_ms`), and
    * calls `sent` once the write completed (HTTP/2 flow control let it out:
    * the client is reading). Returns false when the stream's buffer is full:
@@ -363,6 +369,28 @@ export class Dispatcher {
     }
   }
 
+  /** The node's buffer for all streams has room again: consumers held back for it may push. */
+  roomFreed(): void {
+    let any = false;
+    for (const q of this.registry.queues()) {
+      for (const c of this.registry.consumers(q)) {
+        if (!c.bufferFull) continue;
+        c.bufferFull = false;
+        any = true;
+      }
+    }
+    if (any) this.wake();
+  }
+
+  /** Deliveries leased and waiting because the node's buffer for all streams was full. */
+  heldForBuffer(): number {
+    let n = 0;
+    for (const q of this.registry.queues()) {
+      for (const c of this.registry.consumers(q)) if (c.bufferFull) n += c.ready.length;
+    }
+    return n;
+  }
+
   /** The consumer's stream drained its write buffer: pushing may go on. */
   drained(consumer: Consumer): void {
     if (!consumer.blocked) return;
@@ -540,10 +568,11 @@ export class Dispatcher {
    * its window.
    */
   private drain(c: Consumer, now: number): void {
-    if (c.blocked || c.stalled) return;
+    if (c.blocked || c.bufferFull || c.stalled) return;
     const out: pb.Delivery.$Properties[] = [];
     const keys: string[] = [];
     let taken = 0;
+    let bytes = 0;
     c.early.takeDue(now);
     // Held deliveries sent ahead are exempt from the window once sent; unsent, they count like any.
     const held = c.early.size - unsentHeld(c);
@@ -556,6 +585,18 @@ export class Dispatcher {
         this.owners.delete(item.tagKey);
         continue;
       }
+      // The node's buffer for all streams: what does not fit waits, leased, in `ready`.
+      const size = item.delivery.payload?.length ?? 0;
+      if (c.sink.accepts && !c.sink.accepts(bytes, size)) {
+        taken--;
+        c.reserved++;
+        if (out.length === 0) {
+          c.bufferFull = true;
+          this.options.metrics.consumeBufferFull?.inc();
+        }
+        break;
+      }
+      bytes += size;
       ConsumerRegistry.writing(c, item.tagKey, item.leaseEndMs);
       keys.push(item.tagKey);
       const early = item.startsAtMs > now;
