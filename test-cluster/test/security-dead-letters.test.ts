@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { makeClient, type pb } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, ConsumeSession, i64, sleep, startCluster } from '../src/index.js';
+import { type Cluster, ConsumeSession, i64, sleep, startCluster, tokenClient } from '../src/index.js';
 import { eventually } from './support.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -52,17 +52,6 @@ type Call<Req, Res> = (
   opts: grpc.CallOptions,
   cb: (err: grpc.ServiceError | null, res?: Res) => void,
 ) => unknown;
-
-/** A client interceptor that sends `authorization: Bearer <token>` on every call. */
-function bearer(token: string): grpc.Interceptor {
-  return (options, nextCall) =>
-    new grpc.InterceptingCall(nextCall(options), {
-      start(metadata, listener, next) {
-        metadata.set('authorization', `Bearer ${token}`);
-        next(metadata, listener);
-      },
-    });
-}
 
 /** One unary call with a token; resolves with the answer or the error. */
 function call<Req, Res>(
@@ -173,14 +162,7 @@ describe('dead-letter topics need the publish permission on the target', () => {
     );
     expect(published.err).toBeUndefined();
     // A consumer that never acks: the lease lapses, and the next lease dead-letters it.
-    const bridge = makeClient(
-      'Broker',
-      (await cluster.leader()).clientAddress,
-      grpc.credentials.createInsecure(),
-      {
-        interceptors: [bearer(TOKENS.bridge)],
-      } as grpc.ChannelOptions,
-    );
+    const bridge = tokenClient('Broker', (await cluster.leader()).clientAddress, TOKENS.bridge);
     const session = await ConsumeSession.open(bridge, {
       topic: 'B.x',
       group: 'default',

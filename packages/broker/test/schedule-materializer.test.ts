@@ -515,3 +515,38 @@ describe('one schedule never stops another', () => {
     expect(c.broken).toBe(0);
   });
 });
+
+describe('schedules per token', () => {
+  it('each token owns the schedules it created: past its limit it is refused, the others are not; deletions give room back', async () => {
+    const h = await Harness.create();
+    const t0 = at('2026-06-01T10:00:00Z');
+    h.now = t0;
+    const by = (owner: string, name: string, topic = 't') =>
+      h.run({
+        kind: 'schedule',
+        op: { op: 'upsert', def: def('every 1m', { topic, name }), owner, ownerLimit: 2 },
+      });
+    expect((await by('hog', 'a')).kind).toBe('schedule');
+    expect((await by('hog', 'b', 'u')).kind).toBe('schedule');
+    const refused = await by('hog', 'c');
+    expect(refused).toMatchObject({
+      kind: 'error',
+      error: { name: 'LimitError', limit: 'maxSchedulesPerToken' },
+    });
+    expect(refused.kind === 'error' && refused.error.message).toBe(
+      'name: token "hog" has created 2 schedules that exist, its limit maxSchedulesPerToken = 2',
+    );
+    // Changing one it owns is no new schedule; another token is not counted against it.
+    expect((await by('hog', 'a')).kind).toBe('schedule');
+    expect((await by('other', 'c')).kind).toBe('schedule');
+    // An update by another token does not take the schedule over.
+    expect((await by('other', 'a')).kind).toBe('schedule');
+    expect((await readSchedule(h.sm.store, 't', 'a'))?.owner).toBe('hog');
+    await h.ok({ kind: 'schedule', op: { op: 'delete', topic: 't', name: 'a' } });
+    expect((await by('hog', 'c2')).kind).toBe('schedule');
+    // Deleting a topic gives back the room of its schedules.
+    await h.deleteTopic('u');
+    expect((await by('hog', 'd')).kind).toBe('schedule');
+    expect((await by('hog', 'e')).kind).toBe('error');
+  });
+});

@@ -2799,6 +2799,7 @@ export namespace fermata {
             fired: Long;
             skipped: Long;
             lastFiredMs: Long;
+            owner: string;
             static create(properties: fermata.v1.ScheduleRecord.$Shape): fermata.v1.ScheduleRecord & fermata.v1.ScheduleRecord.$Shape;
             static create(properties?: fermata.v1.ScheduleRecord.$Properties): fermata.v1.ScheduleRecord;
             static encode(message: fermata.v1.ScheduleRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2817,6 +2818,7 @@ export namespace fermata {
                 fired?: (Long|null);
                 skipped?: (Long|null);
                 lastFiredMs?: (Long|null);
+                owner?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.ScheduleRecord.$Properties;
@@ -2917,6 +2919,8 @@ export namespace fermata {
             trigger?: (fermata.v1.TriggerScheduleCommand.$Properties|null);
             fire?: (fermata.v1.FireSchedulesCommand.$Properties|null);
             upsertMany?: (fermata.v1.UpsertSchedulesCommand.$Properties|null);
+            owner: string;
+            ownerLimit: number;
             op?: ("upsert"|"delete"|"pause"|"resume"|"trigger"|"fire"|"upsertMany");
             static create(properties: fermata.v1.ScheduleCommand.$Shape): fermata.v1.ScheduleCommand & fermata.v1.ScheduleCommand.$Shape;
             static create(properties?: fermata.v1.ScheduleCommand.$Properties): fermata.v1.ScheduleCommand;
@@ -2934,6 +2938,8 @@ export namespace fermata {
                 trigger?: (fermata.v1.TriggerScheduleCommand.$Properties|null);
                 fire?: (fermata.v1.FireSchedulesCommand.$Properties|null);
                 upsertMany?: (fermata.v1.UpsertSchedulesCommand.$Properties|null);
+                owner?: (string|null);
+                ownerLimit?: (number|null);
                 op?: ("upsert"|"delete"|"pause"|"resume"|"trigger"|"fire"|"upsertMany");
                 $unknowns?: Uint8Array[];
             }
@@ -2945,6 +2951,8 @@ export namespace fermata {
               trigger?: fermata.v1.TriggerScheduleCommand.$Shape|null;
               fire?: fermata.v1.FireSchedulesCommand.$Shape|null;
               upsertMany?: fermata.v1.UpsertSchedulesCommand.$Shape|null;
+              owner?: string|null;
+              ownerLimit?: number|null;
               $unknowns?: Uint8Array[];
             } & (
               ({ op?: undefined; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "upsert"; upsert: fermata.v1.ScheduleDefinition.$Shape; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "delete"; upsert?: null; "delete": fermata.v1.ScheduleRefCommand.$Shape; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "pause"; upsert?: null; "delete"?: null; pause: fermata.v1.ScheduleRefCommand.$Shape; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "resume"; upsert?: null; "delete"?: null; pause?: null; resume: fermata.v1.ScheduleRefCommand.$Shape; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "trigger"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger: fermata.v1.TriggerScheduleCommand.$Shape; fire?: null; upsertMany?: null }|{ op?: "fire"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire: fermata.v1.FireSchedulesCommand.$Shape; upsertMany?: null }|{ op?: "upsertMany"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany: fermata.v1.UpsertSchedulesCommand.$Shape })

@@ -10579,6 +10579,7 @@ export const fermata = $root.fermata = (() => {
             ScheduleRecord.prototype.fired = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             ScheduleRecord.prototype.skipped = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             ScheduleRecord.prototype.lastFiredMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ScheduleRecord.prototype.owner = "";
 
             ScheduleRecord.create = function(properties) {
                 return new ScheduleRecord(properties);
@@ -10609,6 +10610,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(64).uint64(message.skipped);
                 if (message.lastFiredMs != null && $Object.hasOwnProperty.call(message, "lastFiredMs") && (typeof message.lastFiredMs === "object" ? message.lastFiredMs.low || message.lastFiredMs.high : message.lastFiredMs !== 0))
                     writer.uint32(72).int64(message.lastFiredMs);
+                if (message.owner != null && $Object.hasOwnProperty.call(message, "owner") && message.owner !== "")
+                    writer.uint32(82).string(message.owner);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -10718,6 +10721,15 @@ export const fermata = $root.fermata = (() => {
                                 message.lastFiredMs = value;
                             else
                                 delete message.lastFiredMs;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.owner = value;
+                            else
+                                delete message.owner;
                             continue;
                         }
                     }
@@ -11141,6 +11153,8 @@ export const fermata = $root.fermata = (() => {
             ScheduleCommand.prototype.trigger = null;
             ScheduleCommand.prototype.fire = null;
             ScheduleCommand.prototype.upsertMany = null;
+            ScheduleCommand.prototype.owner = "";
+            ScheduleCommand.prototype.ownerLimit = 0;
 
             let $oneOfFields;
 
@@ -11174,6 +11188,10 @@ export const fermata = $root.fermata = (() => {
                     $root.fermata.v1.FireSchedulesCommand.encode(message.fire, writer.uint32(50).fork(), _depth + 1).ldelim();
                 if (message.upsertMany != null && $Object.hasOwnProperty.call(message, "upsertMany"))
                     $root.fermata.v1.UpsertSchedulesCommand.encode(message.upsertMany, writer.uint32(58).fork(), _depth + 1).ldelim();
+                if (message.owner != null && $Object.hasOwnProperty.call(message, "owner") && message.owner !== "")
+                    writer.uint32(82).string(message.owner);
+                if (message.ownerLimit != null && $Object.hasOwnProperty.call(message, "ownerLimit") && message.ownerLimit !== 0)
+                    writer.uint32(88).uint32(message.ownerLimit);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -11187,7 +11205,7 @@ export const fermata = $root.fermata = (() => {
                     _depth = 0;
                 if (_depth > $Reader.recursionLimit)
                     throw $Error("max depth exceeded");
-                let end, message;
+                let end, message, value;
                 if (length === $undefined)
                     end = reader.len;
                 else {
@@ -11254,6 +11272,24 @@ export const fermata = $root.fermata = (() => {
                                 break;
                             message.upsertMany = $root.fermata.v1.UpsertSchedulesCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.upsertMany);
                             message.op = "upsertMany";
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.owner = value;
+                            else
+                                delete message.owner;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.ownerLimit = value;
+                            else
+                                delete message.ownerLimit;
                             continue;
                         }
                     }

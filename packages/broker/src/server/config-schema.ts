@@ -508,8 +508,28 @@ export const configSchema = {
   },
   auth: {
     tokensFile: fileKey(
-      'YAML file of bearer tokens (name, sha256, publish/consume/admin topic patterns, monitor); empty = authentication off.',
+      'YAML file of bearer tokens (name, sha256, publish/consume/admin topic patterns, monitor, limits); empty = authentication off.',
     ),
+    tokenLimits: {
+      schedules: int(
+        1_000,
+        0,
+        100_000_000,
+        'Schedules one token may have created that exist (a token’s `limits.schedules` in the tokens file overrides it; 0 = none). Past it an upsert is refused RESOURCE_EXHAUSTED maxSchedulesPerToken.',
+      ),
+      publishPerSecond: int(
+        10_000,
+        0,
+        100_000_000,
+        'Messages a second one token may publish, on the leader, with a burst of one second’s worth (token file `limits.publishPerSecond`; 0 = none). Past it a publish is refused RESOURCE_EXHAUSTED publishPerSecondPerToken before it is queued.',
+      ),
+      streams: int(
+        100,
+        0,
+        1_000_000,
+        'Consume streams one token may have open at once on a node (token file `limits.streams`; 0 = none). Past it a subscribe is refused RESOURCE_EXHAUSTED maxStreamsPerToken.',
+      ),
+    },
   },
   credentialsReloadIntervalMs: int(
     5 * SECOND_MS,

@@ -14,6 +14,7 @@ import type { ConsumeBuffer } from './consume-buffer.js';
 import { checkDecoded } from './decode-guard.js';
 import { toErrorStatus, toGrpcStatus } from './grpc-status.js';
 import type { BrokerMetrics } from './metrics.js';
+import type { TokenLimits } from './token-limits.js';
 
 /** What every RPC handler needs: the node, the state, and the leader-only parts. */
 export interface ServerContext {
@@ -29,6 +30,8 @@ export interface ServerContext {
   readonly purger: Purger;
   /** What the node holds for all consume streams together (absent: no bound, a simulation). */
   readonly consumeBuffer?: ConsumeBuffer;
+  /** Per-token limits (absent without tokens). */
+  readonly tokenLimits?: TokenLimits;
   readonly metrics: BrokerMetrics;
   readonly log: Logger;
   /** True once shutdown began: new calls are refused. */

@@ -16,7 +16,15 @@ import type { MessageStateName } from '../state/reader.js';
 import type { BodyRec } from '../state/records.js';
 import type { PublishResultItem } from '../state/results.js';
 import { handleConsume } from './consume-stream.js';
-import { errorStatus, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
+import {
+  callerName,
+  errorStatus,
+  field,
+  linearizable,
+  requireLeader,
+  type ServerContext,
+  unary,
+} from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
 
@@ -49,8 +57,11 @@ export async function publish(
   ctx: ServerContext,
   messages: readonly PublishInput[],
   idempotencyKey = '',
+  token = '',
 ): Promise<readonly PublishResultItem[]> {
   requireLeader(ctx);
+  // A token past its publish rate is refused before anything is queued: the others are not slowed.
+  if (token !== '') ctx.tokenLimits?.takePublish(token, messages.length);
   const results = await ctx.proposer.publish(messages, idempotencyKey);
   ctx.metrics.publishes.inc(messages.length);
   return results;
@@ -110,9 +121,14 @@ const RESCHEDULE = {
 
 export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
   return {
-    publish: unary(ctx, async (req) => {
+    publish: unary(ctx, async (req, call) => {
       checkDurability(ctx, req.durability);
-      const results = await publish(ctx, publishInputs(req.messages), req.idempotencyKey ?? '');
+      const results = await publish(
+        ctx,
+        publishInputs(req.messages),
+        req.idempotencyKey ?? '',
+        callerName(ctx, call.metadata),
+      );
       return { results: publishResults(results) };
     }),
 
@@ -123,6 +139,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
       // client that pipelines without bound is held by HTTP/2 flow control, not our memory
       // (beyond the stream's receive window, CLIENT_PORT_STREAM_WINDOW_BYTES).
       let unanswered = 0;
+      const token = callerName(ctx, call.metadata);
       call.on('data', (req: pb.PublishStreamRequest) => {
         if (++unanswered >= MAX_PUBLISH_STREAM_UNANSWERED) call.pause();
         const sequence = req.sequence;
@@ -130,7 +147,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
           try {
             checkDecoded(req);
             checkDurability(ctx, req.durability);
-            const results = await publish(ctx, publishInputs(req.messages), req.idempotencyKey ?? '');
+            const results = await publish(ctx, publishInputs(req.messages), req.idempotencyKey ?? '', token);
             return { sequence, results: publishResults(results) };
           } catch (err) {
             return { sequence, error: errorStatus(ctx, err) };

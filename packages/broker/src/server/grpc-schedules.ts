@@ -6,6 +6,7 @@
 import type { SchedulesHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import { invariant } from '@fermata/raft';
+import type * as grpc from '@grpc/grpc-js';
 import { validateClientHeaders } from '../state/client-headers.js';
 import { defFromProto, defToProto } from '../state/codec/schedule.js';
 import { NotFoundError, underField, ValidationError } from '../state/errors.js';
@@ -16,7 +17,7 @@ import { nextOccurrenceProblem, occurrencesAfter } from '../state/schedule/spec.
 import { validateDefinition, validateDefinitions, validateScheduleName } from '../state/schedule/validate.js';
 import { listSchedules, readSchedule } from '../state/stores/schedules.js';
 import { validateTopicName } from '../state/validation.js';
-import { field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
+import { callerName, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
 
 /** Most next fire times one schedule answers with. */
 export const MAX_NEXT_FIRE_TIMES = 100;
@@ -60,6 +61,13 @@ export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number
   };
 }
 
+/** The calling token and its schedule limit, for an upsert (none with authentication off). */
+function ownerOf(ctx: ServerContext, metadata: grpc.Metadata): { owner?: string; ownerLimit?: number } {
+  const owner = callerName(ctx, metadata);
+  if (owner === '') return {};
+  return { owner, ownerLimit: ctx.tokenLimits?.of(owner).schedules ?? 0 };
+}
+
 function ref(req: { topic?: string | null; name?: string | null }, ctx: ServerContext) {
   const topic = req.topic ?? '';
   const name = req.name ?? '';
@@ -78,24 +86,24 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
     };
   };
   return {
-    upsertSchedule: unary(ctx, async (req) => {
+    upsertSchedule: unary(ctx, async (req, call) => {
       requireLeader(ctx);
       if (!req.schedule) throw new ValidationError('schedule', 'must be set');
       const def = under('schedule.', () => defFromProto(req.schedule));
       under('schedule.', () => validateDefinition(def, Date.now(), ctx.sm.limits));
       validateClientHeaders(def.headers, 'schedule.headers');
-      const r = await run({ op: 'upsert', def });
+      const r = await run({ op: 'upsert', def, ...ownerOf(ctx, call.metadata) });
       invariant(r.op === 'upsert', () => `upsert answered with ${r.op}`);
       return { schedule: scheduleProto(ctx, r.schedule, 5), created: r.created };
     }),
-    upsertSchedules: unary(ctx, async (req) => {
+    upsertSchedules: unary(ctx, async (req, call) => {
       requireLeader(ctx);
       const defs = (req.schedules ?? []).map((d, i) => under(`schedules[${i}].`, () => defFromProto(d)));
       validateDefinitions(defs, Date.now(), ctx.sm.limits);
       defs.forEach((d, i) => {
         validateClientHeaders(d.headers, `schedules[${i}].headers`);
       });
-      const r = await run({ op: 'upsert-many', defs });
+      const r = await run({ op: 'upsert-many', defs, ...ownerOf(ctx, call.metadata) });
       invariant(r.op === 'upsert-many', () => `bulk upsert answered with ${r.op}`);
       return {
         results: r.items.map((it) => ({ schedule: scheduleProto(ctx, it.schedule, 1), created: it.created })),

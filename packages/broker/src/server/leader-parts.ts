@@ -8,6 +8,7 @@ import { ConsumeBuffer } from './consume-buffer.js';
 import type { ServerContext } from './context.js';
 import { deadLetterGate } from './dead-letter-gate.js';
 import type { BrokerMetrics } from './metrics.js';
+import { TokenLimits } from './token-limits.js';
 
 /** What a node's leader layer is built from; the server and the simulation differ only here. */
 export interface LeaderPartsInput {
@@ -91,7 +92,9 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     metrics,
     log,
     stopping: false,
-    ...(input.tokens ? { tokens: input.tokens } : {}),
+    ...(input.tokens
+      ? { tokens: input.tokens, tokenLimits: new TokenLimits(config.auth.tokenLimits, input.tokens) }
+      : {}),
   };
   return { ctx, janitor };
 }

@@ -13,7 +13,7 @@ import { LimitError, underField } from './errors.js';
 import type { CommandResult } from './results.js';
 import { checkFire, occurrenceDueMs, renderKey } from './schedule/fire.js';
 import { OCCURRENCE_HEADER, SCHEDULE_HEADER, type ScheduleDef, type ScheduleRec } from './schedule/model.js';
-import type { FireOutcome, ScheduleOp, ScheduleResult } from './schedule/ops.js';
+import type { FireOutcome, ScheduleOp, ScheduleOwner, ScheduleResult } from './schedule/ops.js';
 import { nextOccurrenceProblem } from './schedule/spec.js';
 
 const result = (r: ScheduleResult): CommandResult => ({ kind: 'schedule', result: r });
@@ -21,14 +21,14 @@ const result = (r: ScheduleResult): CommandResult => ({ kind: 'schedule', result
 export async function applySchedule(ctx: ApplyContext, op: ScheduleOp): Promise<CommandResult> {
   switch (op.op) {
     case 'upsert':
-      return result(await upsert(ctx, op.def));
+      return result(await upsert(ctx, op.def, op));
     case 'upsert-many': {
       // One multi-get for the records; a refused item throws, and the command is rolled back whole.
       await ctx.schedules.prefetch(op.defs);
       const items: { schedule: ScheduleRec; created: boolean }[] = [];
       for (const [i, def] of op.defs.entries()) {
         try {
-          const { schedule, created } = await upsert(ctx, def);
+          const { schedule, created } = await upsert(ctx, def, op);
           items.push({ schedule, created });
         } catch (err) {
           throw underField(`schedules[${i}].`, err);
@@ -39,7 +39,7 @@ export async function applySchedule(ctx: ApplyContext, op: ScheduleOp): Promise<
     case 'delete': {
       const rec = await ctx.schedules.get(op.topic, op.name);
       if (!rec) return result({ op: 'status', status: 'not-found' });
-      await ctx.schedules.del(op.topic, op.name);
+      await ctx.schedules.del(rec);
       return result({ op: 'status', status: 'done', schedule: rec });
     }
     case 'pause':
@@ -74,6 +74,7 @@ export async function applySchedule(ctx: ApplyContext, op: ScheduleOp): Promise<
 async function upsert(
   ctx: ApplyContext,
   def: ScheduleDef,
+  by: ScheduleOwner,
 ): Promise<Extract<ScheduleResult, { op: 'upsert' }>> {
   const now = ctx.nowMs;
   await ctx.topics.ensure(def.topic);
@@ -89,6 +90,15 @@ async function upsert(
     const all = await ctx.schedules.countAll();
     if (all >= ctx.limits.maxSchedules)
       throw new LimitError('maxSchedules', ctx.limits.maxSchedules, all + 1, 'name');
+    // The limit the leader found for the calling token travels in the command: every node applies it alike.
+    if (by.owner && by.ownerLimit) {
+      const owned = await ctx.schedules.ownedBy(by.owner);
+      if (owned >= by.ownerLimit) {
+        const err = new LimitError('maxSchedulesPerToken', by.ownerLimit, owned + 1, 'name');
+        err.message = `name: token "${by.owner}" has created ${owned} schedules that exist, its limit maxSchedulesPerToken = ${by.ownerLimit}`;
+        throw err;
+      }
+    }
   }
   // A changed definition fires its occurrences after now; those already materialised stay.
   const rec: ScheduleRec = {
@@ -101,6 +111,8 @@ async function upsert(
     fired: existing?.fired ?? 0,
     skipped: existing?.skipped ?? 0,
     lastFiredMs: existing?.lastFiredMs ?? 0,
+    // The creator owns it; a later upsert by another token does not take it over.
+    ...(existing ? (existing.owner ? { owner: existing.owner } : {}) : by.owner ? { owner: by.owner } : {}),
   };
   await ctx.schedules.put(rec, !existing);
   return { op: 'upsert', schedule: rec, created: !existing };

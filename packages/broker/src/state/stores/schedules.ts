@@ -14,6 +14,7 @@ export interface ScheduleName {
   readonly name: string;
 }
 
+const ownerSuffix = (owner: string): Uint8Array => new TextEncoder().encode(owner);
 const scheduleKey = (topic: string, name: string): Uint8Array =>
   NS.schedules.key(topicKeySuffix(topic, name));
 const topicCountKey = (topic: string): Uint8Array => NS.schedules.key(topicKeySuffix(topic, ''));
@@ -50,18 +51,36 @@ export class ScheduleStore {
     if (names.length > 1) await this.txn.prefetch(names.map((n) => scheduleKey(n.topic, n.name)));
   }
 
-  /** Writes the record; `created` raises the counts. */
+  /** Writes the record; `created` raises the counts (its owner's too). */
   async put(rec: ScheduleRec, created: boolean): Promise<void> {
     const { topic, name } = rec.def;
     this.txn.put(scheduleKey(topic, name), encodeSchedule(rec));
     this.touch(topic, name);
-    if (created) await this.addCounts(topic, 1);
+    if (created) {
+      await this.addCounts(topic, 1);
+      if (rec.owner) await this.addOwned(rec.owner, 1);
+    }
   }
 
-  async del(topic: string, name: string): Promise<void> {
+  async del(rec: ScheduleRec): Promise<void> {
+    const { topic, name } = rec.def;
     this.txn.del(scheduleKey(topic, name));
     this.touch(topic, name);
     await this.addCounts(topic, -1);
+    if (rec.owner) await this.addOwned(rec.owner, -1);
+  }
+
+  /** Schedules the token named `owner` created that exist. */
+  async ownedBy(owner: string): Promise<number> {
+    const raw = await this.txn.get(NS.owners.key(ownerSuffix(owner)));
+    return raw ? Number(readU64(raw)) : 0;
+  }
+
+  private async addOwned(owner: string, delta: number): Promise<void> {
+    const n = (await this.ownedBy(owner)) + delta;
+    const key = NS.owners.key(ownerSuffix(owner));
+    if (n <= 0) this.txn.del(key);
+    else this.txn.put(key, u64(n));
   }
 
   async countOf(topic: string): Promise<number> {
@@ -90,6 +109,8 @@ export class ScheduleStore {
       this.txn.del(row.key);
       last = splitTopicKey(NS.schedules.strip(row.key)).key;
       this.touch(topic, last);
+      const { owner } = decodeSchedule(row.value);
+      if (owner) await this.addOwned(owner, -1);
     }
     if (rows.length > 0) {
       const all = await this.countAll();
