@@ -214,6 +214,7 @@ export class BrokerServer {
     metrics.setProviders({
       consume: () => ({
         heldDeliveries: ctx.dispatcher.heldForBuffer(),
+        loadedBytes: ctx.dispatcher.loadedPayloadBytes,
         limitBytes: config.limits.maxConsumeBufferBytes,
       }),
     });

@@ -467,7 +467,7 @@ export const configSchema = {
       64 * MIB,
       1 * MIB,
       64 * 1024 * MIB,
-      'Payload bytes of deliveries one node holds written to consume streams and not yet sent, over all streams together (each is also bounded by its prefetch): past it the leader pushes nothing more until streams drain; the deliveries held back stay leased and wait (fermata_consume_held_deliveries). Sized for the 1 GiB memory limit of the Kubernetes manifests.',
+      'Payload bytes of deliveries one node holds for its consume streams together, leased and loaded or written and not yet sent (each stream is also bounded by its prefetch): near it the leader leases and pushes no more until streams drain; what is already leased waits (fermata_consume_held_deliveries). Sized for the 1 GiB memory limit of the Kubernetes manifests.',
     ),
     maxConsumersPerGroup: int(1_000, 1, 100_000, 'Consumer streams subscribed to one group on the leader.'),
     maxStreamsPerConnection: int(100, 1, 100_000, 'Concurrent gRPC streams on one client connection.'),

@@ -1,7 +1,9 @@
 /**
  * What one node holds for all its consume streams together: payload bytes of
  * deliveries written to a stream and not yet taken by HTTP/2 (its client is
- * not reading fast enough, or at all). Each stream is bounded by its prefetch;
+ * not reading fast enough, or at all); the dispatcher adds those it has
+ * loaded and not yet written (leader/dispatcher: `loadedBytes`) and leases
+ * no more while the two reach the limit. Each stream is bounded by its prefetch;
  * this bounds the sum (limits.maxConsumeBufferBytes), so that many unread
  * streams together cannot hold more than a configured share of the node's
  * memory. The dispatcher asks before it pushes (`accepts`) and waits for
@@ -32,6 +34,11 @@ export class ConsumeBuffer {
     if (held === 0 || held + bytes <= this.limitBytes) return true;
     this.full = true;
     return false;
+  }
+
+  /** The next release calls `onRoom` (the dispatcher held back leases for want of room). */
+  waitForRoom(): void {
+    this.full = true;
   }
 
   /** `bytes` written (positive) or released (negative: sent, or dropped with a closed stream). */

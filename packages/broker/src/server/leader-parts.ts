@@ -24,6 +24,8 @@ export interface LeaderPartsInput {
   /** The Proposer class to build (the simulation's injected bugs subclass it). */
   readonly proposerClass?: typeof Proposer;
   readonly tokens?: () => TokenTable;
+  /** Bound what the node buffers for consume streams (default true; the simulation's streams are in-process). */
+  readonly consumeBuffer?: boolean;
 }
 
 /**
@@ -40,6 +42,7 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     ackLingerMs: config.dispatcher.ackLingerMs,
     clock,
   });
+  const consumeBuffer = new ConsumeBuffer(config.limits.maxConsumeBufferBytes);
   const dispatcher = new Dispatcher({
     reader: sm.reader,
     proposer,
@@ -53,6 +56,8 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     // A delivery can be sent ahead only once it is leased.
     pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
     ...(gate ? { deadLetterAllowed: gate } : {}),
+    ...(input.consumeBuffer === false ? {} : { buffer: consumeBuffer }),
+    maxPayloadBytes: config.limits.maxPayloadBytes,
   });
   const materializer =
     input.schedules === false
@@ -77,7 +82,6 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     maxRecordsPerStep: config.deletion.maxRecordsPerStep,
     pauseMs: config.deletion.pauseMs,
   });
-  const consumeBuffer = new ConsumeBuffer(config.limits.maxConsumeBufferBytes);
   consumeBuffer.onRoom = () => dispatcher.roomFreed();
   const ctx: ServerContext = {
     config,

@@ -44,6 +44,8 @@ export interface ApplyGauges {
 export interface ConsumeGauges {
   /** Deliveries leased and waiting because the buffer was full. */
   readonly heldDeliveries: number;
+  /** Payload bytes of deliveries loaded by the leader and not yet written to a stream. */
+  readonly loadedBytes: number;
   readonly limitBytes: number;
 }
 
@@ -97,6 +99,7 @@ export class BrokerMetrics {
   readonly consumeBufferFull: Counter<never>;
   readonly consumeHeldDeliveries: Gauge<never>;
   readonly consumeBufferLimitBytes: Gauge<never>;
+  readonly consumeLoadedBytes: Gauge<never>;
   readonly clientConnections: Gauge<'state'>;
   readonly clientConnectionsClosed: Counter<'limit'>;
   /** The schedule materialiser's counts (leader only). */
@@ -305,8 +308,17 @@ export class BrokerMetrics {
     });
     this.consumeBufferFull = new Counter({
       name: 'fermata_consume_buffer_full_total',
-      help: 'Pushes to a consume stream held back because the node held limits.maxConsumeBufferBytes of unsent deliveries over all its streams.',
+      help: 'Times the leader held back a push to a consume stream, or stopped leasing, because the node held limits.maxConsumeBufferBytes of deliveries (loaded and not yet written, or written and not yet sent) over all its streams.',
       registers,
+    });
+    this.consumeLoadedBytes = new Gauge({
+      name: 'fermata_consume_loaded_payload_bytes',
+      help: 'Payload bytes of deliveries the leader has leased and loaded and not yet written to a consume stream (with fermata_consume_unsent_payload_bytes: what the node holds for its consumers, at most limits.maxConsumeBufferBytes).',
+      registers,
+      collect() {
+        const c = self.consume?.();
+        if (c !== undefined) this.set(c.loadedBytes);
+      },
     });
     this.consumeHeldDeliveries = new Gauge({
       name: 'fermata_consume_held_deliveries',

@@ -171,14 +171,25 @@ async function purgeEntries(
 ): Promise<{ count: number; asked: number; last: Uint8Array }> {
   const hash = ctx.queues.hash(topic.name, group);
   const rows = await ctx.entries.scanQueue(hash, state.cursor, limit);
-  for (const { tag, entry } of rows) {
-    if (state.group !== '') {
-      await ctx.entries.remove(topic, tag, entry, 'removed');
-      continue;
+  if (state.group !== '') {
+    // A group's entries end as an ack would: their index records are read in one round first.
+    await ctx.prefetch(
+      ctx.messages.indexAndBodyReads(rows.filter((r) => !r.entry.indexImplied).map((r) => r.entry.id)),
+    );
+    for (const { tag, entry } of rows) await ctx.entries.remove(topic, tag, entry, 'removed');
+  } else {
+    // A topic's go with their messages' records. An entry that implies its index carries the
+    // message's expiry: nothing to read. Others read their index records, in one round.
+    await ctx.prefetch(
+      ctx.messages.indexReads(rows.filter((r) => !r.entry.indexImplied).map((r) => r.entry.id)),
+    );
+    for (const { tag, entry } of rows) {
+      ctx.entries.deleteForTopic(tag);
+      if (entry.indexImplied) ctx.messages.deleteImpliedForTopic(entry.id, entry.expireAtMs);
+      else await ctx.messages.deleteForTopic(entry.id, entry.expireAtMs);
+      const counting = ctx.queues.count(hash, entry.inFlight ? 0 : -1, entry.inFlight ? -1 : 0, 0);
+      if (counting) await counting;
     }
-    ctx.entries.deleteForTopic(tag);
-    await ctx.messages.deleteForTopic(entry.id, entry.expireAtMs);
-    await ctx.queues.count(hash, entry.inFlight ? 0 : -1, entry.inFlight ? -1 : 0, 0);
   }
   const last = rows.length > 0 ? rows[rows.length - 1]!.tag : state.cursor;
   return { count: rows.length, asked: limit, last };

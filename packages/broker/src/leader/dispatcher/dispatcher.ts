@@ -86,7 +86,27 @@ export interface DispatcherOptions {
   readonly leaseInPlace?: boolean;
   /** Whether a topic's dead letters may go to its configured dead-letter topic (default: yes). */
   readonly deadLetterAllowed?: DeadLetterGate;
+  /**
+   * The node's buffer for all consume streams (server/consume-buffer.ts):
+   * deliveries loaded here and not yet written, and those written and not
+   * yet sent, stay within `limitBytes` together; absent = no bound.
+   */
+  readonly buffer?: ConsumeBufferView;
+  /** The largest payload (limits.maxPayloadBytes): the size assumed of a delivery before any was loaded. */
+  readonly maxPayloadBytes?: number;
 }
+
+/** What the dispatcher reads of the node's buffer for consume streams. */
+export interface ConsumeBufferView {
+  readonly limitBytes: number;
+  /** Payload bytes written to streams and not yet sent. */
+  readonly bytes: number;
+  /** Asks to be woken (Dispatcher.roomFreed) at the next release. */
+  waitForRoom(): void;
+}
+
+/** Payload sizes of recent deliveries whose largest is assumed of the next ones (a lease round's room in bytes). */
+const RECENT_SIZES = 64;
 
 /** A consumer's `early` set: deliveries sent ahead, ordered by when their leases start. */
 export function heldAheadSchedule(): PushSchedule<Consumer, pb.Delivery.$Properties, Push> {
@@ -203,6 +223,14 @@ export class Dispatcher {
   private roundAtMs = Number.POSITIVE_INFINITY;
   private epoch = 0;
   private nextConsumerId = 1;
+  /** Payload bytes of deliveries loaded (leased, bodies read) and not yet written, by tag. */
+  private readonly loaded = new Map<string, number>();
+  private loadedBytes = 0;
+  /** Sizes of the last RECENT_SIZES deliveries loaded (a ring). */
+  private readonly recentSizes: number[] = [];
+  private recentAt = 0;
+  /** Lease rounds are held back for the node's buffer (counted once per time it fills). */
+  private leasesHeld = false;
 
   constructor(private readonly options: DispatcherOptions) {
     const { maxLeaseBatch, maxLeaseRoundsInFlight, leaseRoundBudget } = options;
@@ -269,6 +297,8 @@ export class Dispatcher {
       }
     }
     for (const item of this.schedule.takeDue(Number.POSITIVE_INFINITY)) this.owners.delete(item.tagKey);
+    this.loaded.clear();
+    this.loadedBytes = 0;
   }
 
   /** Leadership lost or shutdown: stop dispatching and end every consumer stream with `reason`. */
@@ -313,6 +343,7 @@ export class Dispatcher {
       if (!share) {
         this.schedule.remove(item.tagKey);
         this.owners.delete(item.tagKey);
+        this.unload(item.tagKey);
         this.release(item.tagKey);
         continue;
       }
@@ -357,8 +388,12 @@ export class Dispatcher {
         for (const item of this.schedule.heldFor(c)) {
           this.schedule.remove(item.tagKey);
           this.owners.delete(item.tagKey);
+          this.unload(item.tagKey);
         }
-        for (const item of c.ready.splice(0)) this.owners.delete(item.tagKey);
+        for (const item of c.ready.splice(0)) {
+          this.owners.delete(item.tagKey);
+          this.unload(item.tagKey);
+        }
         c.reserved = 0;
         this.removeConsumer(c);
         c.sink.close(reason);
@@ -369,17 +404,55 @@ export class Dispatcher {
     }
   }
 
+  /** A delivery's body is loaded and waits to be written: it counts against the node's buffer. */
+  private load(tagKey: string, bytes: number): void {
+    this.loaded.set(tagKey, bytes);
+    this.loadedBytes += bytes;
+    this.recentSizes[this.recentAt] = bytes;
+    this.recentAt = (this.recentAt + 1) % RECENT_SIZES;
+  }
+
+  /** The delivery was written, or dropped: it no longer counts as loaded. */
+  private unload(tagKey: string): void {
+    const bytes = this.loaded.get(tagKey);
+    if (bytes === undefined) return;
+    this.loaded.delete(tagKey);
+    this.loadedBytes -= bytes;
+  }
+
+  /**
+   * How many more entries lease rounds may take now without the node's
+   * buffer going past its limit: what is free of it (less what is loaded and
+   * not yet written) divided by the largest recent payload (before any:
+   * limits.maxPayloadBytes), less the entries of rounds still in flight.
+   * Infinity without a buffer.
+   */
+  private leaseRoom(): number {
+    const buffer = this.options.buffer;
+    if (!buffer) return Number.POSITIVE_INFINITY;
+    const free = buffer.limitBytes - buffer.bytes - this.loadedBytes;
+    const size = Math.max(
+      1,
+      this.recentSizes.length > 0 ? Math.max(...this.recentSizes) : (this.options.maxPayloadBytes ?? 1),
+    );
+    const room = Math.floor(free / size) - this.budget.inFlight;
+    // Nothing loaded nor written: one delivery may always go, whatever its size.
+    if (room <= 0 && buffer.bytes + this.loadedBytes === 0 && this.budget.inFlight === 0) return 1;
+    return room;
+  }
+
+  /** Payload bytes of deliveries loaded and not yet written (for metrics and tests). */
+  get loadedPayloadBytes(): number {
+    return this.loadedBytes;
+  }
+
   /** The node's buffer for all streams has room again: consumers held back for it may push. */
   roomFreed(): void {
-    let any = false;
     for (const q of this.registry.queues()) {
-      for (const c of this.registry.consumers(q)) {
-        if (!c.bufferFull) continue;
-        c.bufferFull = false;
-        any = true;
-      }
+      for (const c of this.registry.consumers(q)) c.bufferFull = false;
     }
-    if (any) this.wake();
+    // Lease rounds held back for room may go too.
+    this.wake();
   }
 
   /** Deliveries leased and waiting because the node's buffer for all streams was full. */
@@ -479,6 +552,7 @@ export class Dispatcher {
       if (!scheduled && at < 0) continue;
       any = true;
       this.owners.delete(key);
+      this.unload(key);
       owner.reserved--;
     }
     if (any) this.wake();
@@ -511,11 +585,23 @@ export class Dispatcher {
           }
         }
         const demands: Array<{ queue: bigint; want: number }> = [];
+        // The node's buffer for consume streams: no more is leased than it can hold.
+        let room = this.leaseRoom();
+        if (room > 0) this.leasesHeld = false;
         for (const q of this.heap.dueBy(now + leaseAheadMs)) {
+          if (room <= 0) {
+            this.options.buffer?.waitForRoom();
+            if (!this.leasesHeld) this.options.metrics.consumeBufferFull?.inc();
+            this.leasesHeld = true;
+            break;
+          }
           if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= maxLeaseRoundsInFlight) continue;
           if (this.roundAllowedAtMs(q, now) > now) continue;
           const credit = this.registry.credit(q);
-          if (credit > 0) demands.push({ queue: q, want: Math.min(credit, maxLeaseBatch) });
+          if (credit <= 0) continue;
+          const want = Math.min(credit, maxLeaseBatch, room);
+          room -= want;
+          demands.push({ queue: q, want });
         }
         for (const { queue: q, grant } of this.budget.plan(demands)) {
           this.scanning.add(q);
@@ -583,6 +669,7 @@ export class Dispatcher {
       c.reserved--;
       if (item.leaseEndMs <= now) {
         this.owners.delete(item.tagKey);
+        this.unload(item.tagKey);
         continue;
       }
       // The node's buffer for all streams: what does not fit waits, leased, in `ready`.
@@ -597,6 +684,8 @@ export class Dispatcher {
         break;
       }
       bytes += size;
+      // Written from here on: the stream counts it until HTTP/2 takes it.
+      this.unload(item.tagKey);
       ConsumerRegistry.writing(c, item.tagKey, item.leaseEndMs);
       keys.push(item.tagKey);
       const early = item.startsAtMs > now;
@@ -651,6 +740,7 @@ export class Dispatcher {
     if (!this.active) return;
     let round = Number.POSITIVE_INFINITY;
     const now = this.options.clock.nowMs();
+    const leaseRoom = this.leaseRoom();
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
         const lapse = ConsumerRegistry.nextLapse(c);
@@ -661,6 +751,8 @@ export class Dispatcher {
       }
       if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= this.options.maxLeaseRoundsInFlight) continue;
       if (this.registry.credit(q) === 0 || this.budget.available === 0) continue;
+      // A round held back for the node's buffer waits for room (roomFreed), not for a timer.
+      if (leaseRoom <= 0) continue;
       const due = this.heap.get(q);
       if (due === undefined) continue;
       const at = Math.max(due - this.options.leaseAheadMs, this.roundAllowedAtMs(q, now));
@@ -887,6 +979,7 @@ export class Dispatcher {
       }
       target.reserved++;
       this.owners.set(tagKey, target);
+      this.load(tagKey, body.payload.length);
       const delivery = toDelivery(target, o.newTag, body, entry, o.attempt ?? 1, leaseEndMs);
       const startsAtMs = o.startsAtMs ?? now;
       // A lease that ran out is redelivered at once; its lateness counts from when it came due.

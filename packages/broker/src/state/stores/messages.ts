@@ -117,6 +117,18 @@ export class MessageStore {
   }
 
   /**
+   * `deleteForTopic` of a message whose entry implies its index (one group, no
+   * key): the entry carries its expiry, so nothing is read. Its index record,
+   * written once the entry moved, may or may not exist: deleted either way.
+   */
+  deleteImpliedForTopic(id: bigint, expireAtMs: number): void {
+    const k = idKey(id);
+    this.txn.del(NS.body.key(k));
+    this.txn.del(NS.index.key(k));
+    if (expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(expireAtMs, id)));
+  }
+
+  /**
    * Deletes up to `limit` key records of a topic after the key `after` (from
    * the first when empty), with the window entries and tombstones of ended
    * messages. Returns how many, and the last key deleted.
