@@ -57,14 +57,20 @@ export async function publish(
   ctx: ServerContext,
   messages: readonly PublishInput[],
   idempotencyKey = '',
-  token = '',
 ): Promise<readonly PublishResultItem[]> {
   requireLeader(ctx);
-  // A token past its publish rate is refused before anything is queued: the others are not slowed.
-  if (token !== '') ctx.tokenLimits?.takePublish(token, messages.length);
   const results = await ctx.proposer.publish(messages, idempotencyKey);
   ctx.metrics.publishes.inc(messages.length);
   return results;
+}
+
+/**
+ * Takes a request's messages from its token's publish rate (token-limits.ts),
+ * first thing: a token past its rate is refused before its messages are even
+ * converted, so its refusals cost the others as little as can be.
+ */
+function takeRate(ctx: ServerContext, token: string, messages: number): void {
+  if (token !== '') ctx.tokenLimits?.takePublish(token, messages);
 }
 
 function publishResults(results: readonly PublishResultItem[]): pb.PublishResult.$Properties[] {
@@ -122,13 +128,10 @@ const RESCHEDULE = {
 export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
   return {
     publish: unary(ctx, async (req, call) => {
+      requireLeader(ctx);
+      takeRate(ctx, callerName(ctx, call.metadata), req.messages?.length ?? 0);
       checkDurability(ctx, req.durability);
-      const results = await publish(
-        ctx,
-        publishInputs(req.messages),
-        req.idempotencyKey ?? '',
-        callerName(ctx, call.metadata),
-      );
+      const results = await publish(ctx, publishInputs(req.messages), req.idempotencyKey ?? '');
       return { results: publishResults(results) };
     }),
 
@@ -146,8 +149,10 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
         const work = (async (): Promise<pb.PublishStreamResponse.$Properties> => {
           try {
             checkDecoded(req);
+            requireLeader(ctx);
+            takeRate(ctx, token, req.messages?.length ?? 0);
             checkDurability(ctx, req.durability);
-            const results = await publish(ctx, publishInputs(req.messages), req.idempotencyKey ?? '', token);
+            const results = await publish(ctx, publishInputs(req.messages), req.idempotencyKey ?? '');
             return { sequence, results: publishResults(results) };
           } catch (err) {
             return { sequence, error: errorStatus(ctx, err) };
