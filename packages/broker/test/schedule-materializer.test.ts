@@ -509,7 +509,20 @@ describe('one schedule never stops another', () => {
       },
     });
     expect(r.result.op === 'fire' && r.result.outcomes.map((o) => o.status)).toEqual(['broken', 'fired']);
-    // Changing the definition mends it.
+    // The limit set back (an apply-limits entry, no schedule record touched) mends it at the next round.
+    await h.ok({
+      kind: 'apply-limits',
+      values: { ...applyLimitsOf(h.sm.limits), minScheduleIntervalMs: 1_000 },
+    });
+    await mat.round();
+    expect(c.broken).toBe(0);
+    await h.ok({
+      kind: 'apply-limits',
+      values: { ...applyLimitsOf(h.sm.limits), minScheduleIntervalMs: 1_500 },
+    });
+    await mat.load();
+    expect(c.broken).toBe(1);
+    // Changing the definition mends it too.
     await upsert(h, next, def('every 3s', { name: 'victim' }));
     await runFor(clock, mat, 1_000, 250);
     expect(c.broken).toBe(0);

@@ -86,6 +86,8 @@ export class ScheduleMaterializer {
   private readonly dirty = new Map<string, ScheduleName>();
   /** Schedules whose next occurrence cannot be computed, with why: they fire nothing, the others do. */
   private readonly broken = new Map<string, string>();
+  /** The state machine's limitsVersion the broken schedules were last computed with. */
+  private brokenLimits = -1;
   private readonly clock: Clock;
   private readonly storeRate = new StoreRate();
   private leadMs = 0;
@@ -172,6 +174,15 @@ export class ScheduleMaterializer {
    * (each names other schedules, so they commute).
    */
   async round(epoch = this.epoch): Promise<void> {
+    // A limit that broke a schedule may have changed back (an apply-limits entry touches no
+    // schedule record): compute the broken ones again.
+    if (this.broken.size > 0 && this.options.sm.limitsVersion !== this.brokenLimits) {
+      this.brokenLimits = this.options.sm.limitsVersion;
+      for (const key of this.broken.keys()) {
+        const live = this.live.get(key);
+        if (live) this.dirty.set(key, { topic: live.topic, name: live.name });
+      }
+    }
     await this.refreshDirty();
     const { proposer } = this.options;
     const inFlight = new Set<Promise<void>>();
@@ -362,6 +373,7 @@ export class ScheduleMaterializer {
 
   private markBroken(rec: ScheduleRec, err: unknown): void {
     const key = keyOf(rec.def.topic, rec.def.name);
+    this.brokenLimits = this.options.sm.limitsVersion;
     const reason = typeof err === 'string' ? err : (err as Error).message || String(err);
     // Its heap slot, if any, is dropped: a new sequence number without a slot.
     this.live.set(key, { seq: ++this.seq, topic: rec.def.topic, name: rec.def.name });

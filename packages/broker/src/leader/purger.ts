@@ -37,6 +37,8 @@ export interface PurgerOptions {
 
 export class Purger {
   private epoch = 0;
+  /** Leading: deletions are worked on (between `start` and `stop`). */
+  private active = false;
   private running = false;
   private timer: TimerHandle | undefined;
   /** Where the round-robin over deletions goes next. */
@@ -50,11 +52,12 @@ export class Purger {
   /** On becoming leader: works through every deletion the state machine holds. */
   start(): void {
     this.stop();
-    this.epoch++;
+    this.active = true;
     this.wake();
   }
 
   stop(): void {
+    this.active = false;
     this.epoch++;
     if (this.timer) this.clock.clearTimer(this.timer);
     this.timer = undefined;
@@ -66,7 +69,7 @@ export class Purger {
   }
 
   private wake(delayMs = 0): void {
-    if (this.running || this.timer) return;
+    if (!this.active || this.running || this.timer) return;
     const epoch = this.epoch;
     this.timer = this.clock.setTimer(() => {
       this.timer = undefined;
@@ -101,7 +104,10 @@ export class Purger {
     } finally {
       this.running = false;
     }
-    if (epoch !== this.epoch || sm.deleting.size === 0) return;
-    this.wake(retry ? PURGE_RETRY_PAUSE_MS : this.options.pauseMs);
+    if (sm.deleting.size === 0) return;
+    // Leading again after a stop during this step (a new epoch): its start found this step
+    // running and left the next one to it.
+    if (epoch !== this.epoch) this.wake();
+    else this.wake(retry ? PURGE_RETRY_PAUSE_MS : this.options.pauseMs);
   }
 }

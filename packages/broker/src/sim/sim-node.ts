@@ -28,12 +28,14 @@ import { assembleLeaderParts } from '../server/leader-parts.js';
 import { wireLeaderLayer } from '../server/leader-wiring.js';
 import { BrokerMetrics } from '../server/metrics.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
+import { PURGE_STEP_RECORDS } from './deletions.js';
 import type { BrokerBugs } from './injected-bugs.js';
 
 export const SIM_TICK_MS = 50;
 export const SIM_ELECTION_TICKS = 10;
 
-const config = loadConfig({});
+// Deletions purge in small steps (deletions.ts), so that one spans many entries and faults.
+const config = loadConfig({ overrides: { deletion: { maxRecordsPerStep: PURGE_STEP_RECORDS } } });
 const quiet = pino({ level: 'silent' });
 
 export interface SimNodeEnv {

@@ -217,7 +217,11 @@ export class BrokerStateMachine implements StateMachine {
     this.setApplyLimits(raw ? decodeApplyLimits(raw) : undefined);
   }
 
+  /** Raised each time the limits in effect may have changed (an apply-limits entry, a restore). */
+  limitsVersion = 0;
+
   private setApplyLimits(values: ApplyLimits | undefined): void {
+    this.limitsVersion++;
     const before = this.limits.publishDedupWindowMs;
     this.replicated = values;
     Object.assign(this.limits, applyLimitsOf(this.configuredLimits), values ?? {});
@@ -315,10 +319,12 @@ export class BrokerStateMachine implements StateMachine {
     if (this.onWithdrawn && ctx.entries.withdrawn.length > 0) this.onWithdrawn(ctx.entries.withdrawn);
     if (this.onSchedules && ctx.schedules.touched.size > 0)
       this.onSchedules([...ctx.schedules.touched.values()]);
-    const { started, finished } = ctx.purges;
-    if (started.length + finished.length > 0) {
-      for (const p of finished) this.deleting.delete(p);
-      for (const p of started) this.deleting.add(p);
+    const { started, finished, events } = ctx.purges;
+    if (events.length > 0) {
+      for (const e of events) {
+        if (e.started) this.deleting.add(e.name);
+        else this.deleting.delete(e.name);
+      }
       this.onPurges?.({ started, finished });
     }
     return results;

@@ -23,6 +23,8 @@ export class PurgeStore {
   readonly started: PurgeName[] = [];
   /** Deletions this batch finished (or dropped: a group's, when its whole topic is deleted). */
   readonly finished: PurgeName[] = [];
+  /** Both, in the order they happened (a batch may start a deletion and finish it). */
+  readonly events: { readonly name: PurgeName; readonly started: boolean }[] = [];
 
   constructor(private readonly txn: Txn) {}
 
@@ -36,18 +38,26 @@ export class PurgeStore {
     this.txn.put(purgeKey(rec.topic, rec.group), encodePurge(rec));
     if (!started) return;
     const at = this.started.length;
-    this.started.push({ topic: rec.topic, group: rec.group });
+    const events = this.events.length;
+    const name = { topic: rec.topic, group: rec.group };
+    this.started.push(name);
+    this.events.push({ name, started: true });
     this.txn.onRollback(() => {
       this.started.length = at;
+      this.events.length = events;
     });
   }
 
   del(topic: string, group: string): void {
     this.txn.del(purgeKey(topic, group));
     const at = this.finished.length;
-    this.finished.push({ topic, group });
+    const events = this.events.length;
+    const name = { topic, group };
+    this.finished.push(name);
+    this.events.push({ name, started: false });
     this.txn.onRollback(() => {
       this.finished.length = at;
+      this.events.length = events;
     });
   }
 }
