@@ -10,7 +10,7 @@
 import { int64FromSafe } from '@fermata/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, NodeClients, rawConsumer, sleep, startCluster } from '../src/index.js';
-import { eventually, msg, publish, uniqueTopic } from './support.js';
+import { eventually, metric, msg, publish, uniqueTopic } from './support.js';
 
 const MIB = 1024 * 1024;
 const LIMIT_BYTES = 8 * MIB;
@@ -18,14 +18,6 @@ const PAYLOAD_BYTES = 256 * 1024;
 const GROUPS = 16;
 const STREAMS_PER_GROUP = 4;
 const MESSAGES = 32;
-
-/** The value of an unlabelled series on a node's /metrics. */
-async function metric(cluster: Cluster, name: string): Promise<number> {
-  const res = await cluster.nodes[0]!.httpGet('/metrics');
-  const line = res.body.split('\n').find((l) => l.startsWith(`${name} `));
-  if (line === undefined) throw new Error(`no ${name}`);
-  return Number(line.slice(name.length + 1));
-}
 
 describe('the node bounds what it buffers for all consume streams together', () => {
   let cluster: Cluster;
@@ -68,7 +60,7 @@ describe('the node bounds what it buffers for all consume streams together', () 
     try {
       // Deliveries go out until the node's buffer is full, then wait.
       await eventually(
-        async () => (await metric(cluster, 'fermata_consume_buffer_full_total')) > 0,
+        async () => (await metric(cluster.nodes[0]!, 'fermata_consume_buffer_full_total')) > 0,
         30_000,
         'the buffer to fill',
       );
@@ -76,8 +68,8 @@ describe('the node bounds what it buffers for all consume streams together', () 
       let most = 0;
       for (let i = 0; i < 20; i++) {
         const held =
-          (await metric(cluster, 'fermata_consume_unsent_payload_bytes')) +
-          (await metric(cluster, 'fermata_consume_loaded_payload_bytes'));
+          (await metric(cluster.nodes[0]!, 'fermata_consume_unsent_payload_bytes')) +
+          (await metric(cluster.nodes[0]!, 'fermata_consume_loaded_payload_bytes'));
         most = Math.max(most, held);
         await sleep(150);
       }
@@ -86,13 +78,13 @@ describe('the node bounds what it buffers for all consume streams together', () 
       );
       expect(most).toBeGreaterThan(LIMIT_BYTES / 2);
       expect(most).toBeLessThanOrEqual(LIMIT_BYTES);
-      expect(await metric(cluster, 'fermata_consume_buffer_limit_bytes')).toBe(LIMIT_BYTES);
+      expect(await metric(cluster.nodes[0]!, 'fermata_consume_buffer_limit_bytes')).toBe(LIMIT_BYTES);
     } finally {
       for (const s of streams) s.close();
     }
     // Nothing held back was lost: a consumer that reads gets every message of its group.
     await eventually(
-      async () => (await metric(cluster, 'fermata_consume_unsent_payload_bytes')) === 0,
+      async () => (await metric(cluster.nodes[0]!, 'fermata_consume_unsent_payload_bytes')) === 0,
       30_000,
       'the closed streams to release their buffers',
     );

@@ -9,7 +9,7 @@
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, NodeClients, startCluster } from '../src/index.js';
-import { eventually, expectStatus, msg, onLeader, publish, uniqueTopic } from './support.js';
+import { eventually, expectStatus, metric, msg, onLeader, publish, uniqueTopic } from './support.js';
 
 /** A small bound (100 items of a command), so that a topic of 4,000 messages is far past it. */
 const ENV = {
@@ -20,14 +20,6 @@ const ENV = {
   FERMATA_DELETION__PAUSE_MS: '40',
 };
 const MESSAGES = 4_000;
-
-/** The value of an unlabelled series on a node's /metrics. */
-async function metric(cluster: Cluster, id: string, name: string): Promise<number> {
-  const res = await cluster.node(id).httpGet('/metrics');
-  const line = res.body.split('\n').find((l) => l.startsWith(`${name} `));
-  if (line === undefined) throw new Error(`${id} reports no ${name}`);
-  return Number(line.slice(name.length + 1));
-}
 
 describe('deleting a large topic', () => {
   let cluster: Cluster;
@@ -113,18 +105,18 @@ describe('deleting a large topic', () => {
     await leader.waitReady();
     for (const n of cluster.nodes) {
       await eventually(
-        async () => (await metric(cluster, n.id, 'fermata_deletions_in_progress')) === 0,
+        async () => (await metric(n, 'fermata_deletions_in_progress')) === 0,
         60_000,
         `${n.id} to apply the end of the deletion`,
       );
-      const most = await metric(cluster, n.id, 'fermata_apply_command_records_max');
-      const bound = await metric(cluster, n.id, 'fermata_apply_command_bound_records');
+      const most = await metric(n, 'fermata_apply_command_records_max');
+      const bound = await metric(n, 'fermata_apply_command_bound_records');
       expect({ node: n.id, most: most <= bound }).toEqual({ node: n.id, most: true });
     }
     // The survivors applied every purge step: the most one of their commands touched stays
     // within the bound, far below what removing the topic at once took (~6 per entry).
     for (const n of cluster.nodes.filter((x) => x !== leader)) {
-      expect(await metric(cluster, n.id, 'fermata_apply_command_records_max')).toBeLessThan(2 * MESSAGES);
+      expect(await metric(n, 'fermata_apply_command_records_max')).toBeLessThan(2 * MESSAGES);
     }
     // The name is free again, with nothing of the old topic in it.
     await onLeader(cluster, (x) => publish(x, [msg(big, 'again', { key: 'k0' })]));

@@ -10,15 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, NodeClients, sleep, startCluster } from '../src/index.js';
 import { clientOf } from './sdk-support.js';
-import { eventually, uniqueTopic } from './support.js';
-
-/** The value of an unlabelled series on a node's /metrics. */
-async function metric(cluster: Cluster, id: string, name: string): Promise<number> {
-  const res = await cluster.node(id).httpGet('/metrics');
-  const line = res.body.split('\n').find((l) => l.startsWith(`${name} `));
-  if (line === undefined) throw new Error(`${id} reports no ${name}`);
-  return Number(line.slice(name.length + 1));
-}
+import { eventually, metric, uniqueTopic } from './support.js';
 
 /** Makes `id` the leader (a transfer from whoever leads now). */
 async function lead(cluster: Cluster, id: string): Promise<void> {
@@ -123,11 +115,11 @@ describe('schedules are isolated from each other', () => {
         ['victim', true],
       ]);
       await eventually(
-        async () => (await metric(cluster, 'n2', 'fermata_schedules_broken')) === 1,
+        async () => (await metric(cluster.node('n2'), 'fermata_schedules_broken')) === 1,
         30_000,
         'the leader to count the broken schedule',
       );
-      expect(await metric(cluster, 'n2', 'fermata_schedules')).toBeGreaterThanOrEqual(2);
+      expect(await metric(cluster.node('n2'), 'fermata_schedules')).toBeGreaterThanOrEqual(2);
 
       // The good one fires under n2, and under n3 after another leader change.
       for (const id of ['n2', 'n3']) {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { applyBound } from '../src/state/apply-bound.js';
 import { NS } from '../src/state/layout.js';
 import { DEFAULT_LIMITS } from '../src/state/limits.js';
+import { scheduleDef } from './schedule-support.js';
 import { Harness, T0, text } from './state-harness.js';
 
 /** Every stored key of a namespace, as hex. */
@@ -34,28 +35,7 @@ async function fill(h: Harness, topic: string, n: number): Promise<void> {
     }));
     await h.publish(...batch);
   }
-  await h.ok({
-    kind: 'schedule',
-    op: {
-      op: 'upsert',
-      def: {
-        topic,
-        name: 's',
-        spec: 'every 1m',
-        timeZone: '',
-        payload: text('tick'),
-        headers: {},
-        keyTemplate: '',
-        startAtMs: 0,
-        endAtMs: 0,
-        jitterMs: 0,
-        catchUp: 'none',
-        dstPolicy: 'once',
-        misfireThresholdMs: 0,
-        paused: false,
-      },
-    },
-  });
+  await h.ok({ kind: 'schedule', op: { op: 'upsert', def: scheduleDef('every 1m', { topic }) } });
 }
 
 describe('deleting a topic', () => {
