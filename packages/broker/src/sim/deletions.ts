@@ -19,11 +19,11 @@ import { type ClientWorld, pickNode, timed } from './clients.js';
 import type { SimBrokerNode } from './sim-node.js';
 
 export const BIG_TOPIC = 'sim.big';
-export const BIG_MESSAGES = 600;
+export const BIG_MESSAGES = 200;
 /** Under 64 messages a publish, so that apply never yields on its wall-clock slice (README.md). */
 const BIG_BATCH = 40;
 /** deletion.maxRecordsPerStep of the simulated nodes: a deletion of many steps. */
-export const PURGE_STEP_RECORDS = 25;
+export const PURGE_STEP_RECORDS = 10;
 
 export interface DeletionRecord {
   /** When the fill's last publish was answered (or given up). */

@@ -18,8 +18,8 @@ import { FAULT_KINDS, type FaultKind } from './run-options.js';
 import {
   checkSchedules,
   createSchedules,
-  FRAGILE_MIN_INTERVAL_MS,
   replicateMinInterval,
+  STRICT_MIN_INTERVAL_MS,
 } from './schedules.js';
 import { MAX_SKEW_MS, SIM_EPOCH_MS, SimCluster } from './sim-cluster.js';
 import type { SimBrokerNode } from './sim-node.js';
@@ -193,12 +193,12 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   if (tenants) {
     // A large topic, filled and deleted at a random moment of the chaos.
     runDeletion(w, leader, deletion, rng.int(Math.floor(o.chaosMs / 4), Math.floor((3 * o.chaosMs) / 4)));
-    // A stricter minimum schedule interval for a while: `fragile` is broken, the others fire.
+    // A stricter minimum schedule interval for a while: `every-second` is broken, `lord-howe` fires.
     if (schedules)
       sched.at(
         rng.int(800, Math.max(900, Math.floor(o.chaosMs / 2))),
         () => 'break fragile',
-        () => replicateMinInterval(w, leader, FRAGILE_MIN_INTERVAL_MS),
+        () => replicateMinInterval(w, leader, STRICT_MIN_INTERVAL_MS),
       );
   }
 
@@ -233,7 +233,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   w.calm = true;
   for (const id of ids) cluster.start(id);
   for (const c of consumers) c.connect();
-  // The operator reverts the stricter minimum interval: `fragile` mends and catches up. (Looked
+  // The operator reverts the stricter minimum interval: `every-second` mends and catches up. (Looked
   // at every calm step: a raise still retrying from the chaos may land after a revert.)
   let mending = false;
   const mend = (): void => {
