@@ -19,6 +19,6 @@ export function deadLetterGate(tokens: () => TokenTable): DeadLetterGate {
     const table = tokens();
     if (!table.enabled) return true;
     const who = table.principalByName(topic.settings.deadLetterAuthorizedBy);
-    return who !== undefined && who.can('publish', target);
+    return who?.can('publish', target) === true;
   };
 }
