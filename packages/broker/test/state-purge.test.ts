@@ -49,6 +49,7 @@ describe('deleting a topic', () => {
       expiry: await keysOf(h, NS.expiry),
     };
     await fill(h, 't', 500);
+    expect((await h.sm.reader.topicStats('t')).groups.every((g) => g.nextDueMs !== undefined)).toBe(true);
     const work: number[] = [];
     h.sm.onCommandWork = (kind, w) => {
       if (kind === 'purge') work.push(w.records);
@@ -59,6 +60,8 @@ describe('deleting a topic', () => {
     expect(h.sm.deleting.topic('t')).toBe(true);
     const stats = await h.sm.reader.topicStats('t');
     expect(stats.deletions).toMatchObject([{ group: '', entriesAtStart: 1000, removedEntries: 0 }]);
+    // Nothing of it falls due (and its stats walk no purged keys to say so).
+    expect(stats.groups.map((g) => g.nextDueMs)).toEqual([undefined, undefined]);
     const steps = await h.purge('t', '', 64);
     // 1000 entries (two groups), 167 key records and a schedule, 64 records a step.
     expect(steps).toBe(Math.ceil((1000 + 167 + 1) / 64));

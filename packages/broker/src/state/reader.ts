@@ -500,10 +500,17 @@ export class BrokerReader {
     if (!topic) throw new NotFoundError('topic', name);
     const deletions =
       topic.deleting || (topic.deletingGroups?.length ?? 0) > 0 ? await purgesOf(this.view, name) : [];
+    const deletingGroups = topic.deletingGroups ?? [];
     const groups = await Promise.all(
-      [...topic.groups, ...(topic.deletingGroups ?? [])].map(async (group): Promise<GroupStatsView> => {
+      [...topic.groups, ...deletingGroups].map(async (group): Promise<GroupStatsView> => {
         const hash = this.queueHash(name, group);
-        const [q, nextDueMs] = await Promise.all([this.getQueue(hash), this.nextDueMs(hash)]);
+        // Nothing falls due in a queue being deleted; and its start, already purged, is a run
+        // of deleted keys that a scan would walk (each read costs the deleted entries so far).
+        const deleting = topic.deleting === true || deletingGroups.includes(group);
+        const [q, nextDueMs] = await Promise.all([
+          this.getQueue(hash),
+          deleting ? undefined : this.nextDueMs(hash),
+        ]);
         return {
           topic: name,
           group,
