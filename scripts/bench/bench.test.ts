@@ -228,4 +228,37 @@ describe('benchmarks (--quick)', () => {
     expect((line?.['lateness_ms'] as { p99?: number } | undefined)?.p99).toBeTypeOf('number');
     expect(line?.['server_cpu_us_per_occurrence']).toBeGreaterThan(0);
   });
+
+  it('delete-topic removes a filled topic and reports the other topic p99, the time to remove all and peak RSS', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('delete-topic');
+    expect(line?.['removed_messages']).toBe(20_000);
+    expect(line?.['remove_all_s']).toBeGreaterThan(0);
+    expect((line?.['other_publish_during'] as { n: number } | undefined)?.n).toBeGreaterThan(0);
+    expect(line?.['other_publish_failed_during']).toBe(0);
+    expect(line?.['apply_command_records_max']).toBeLessThanOrEqual(
+      line?.['apply_command_bound_records'] as number,
+    );
+    expect(Object.keys(line?.['peak_rss_mb'] as object)).toEqual(['n1', 'n2', 'n3']);
+  });
+
+  it('token-limits measures a quiet token alone, with a hog at its limit, and with the hog unlimited', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('token-limits');
+    for (const phase of ['quiet_alone', 'quiet_with_hog_at_limit', 'quiet_with_hog_unlimited']) {
+      expect((line?.[phase] as { n: number } | undefined)?.n, phase).toBeGreaterThan(0);
+    }
+    expect(line?.['hog_refused_per_s_at_limit']).toBeGreaterThan(0);
+    expect(line?.['quiet_failed_with_hog_at_limit']).toBe(0);
+  });
+
+  it('consume-buffer holds at most its limit for 64 unread streams and reports RSS', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('consume-buffer');
+    expect(line?.['peak_held_mb']).toBeLessThanOrEqual(line?.['buffer_limit_mb'] as number);
+    expect(line?.['peak_rss_mb']).toBeGreaterThan(0);
+  });
 });

@@ -27,6 +27,9 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
     return { run: (args) => peers.run(['--workloads', 'burst', '--systems', 'fermata,bullmq', ...args]) };
   },
   schedules: () => import('./schedules.js'),
+  'delete-topic': () => import('./delete-topic.js'),
+  'token-limits': () => import('./token-limits.js'),
+  'consume-buffer': () => import('./consume-buffer.js'),
 };
 
 const [name, ...given] = argv.slice(2);

@@ -403,3 +403,25 @@ export function sendRaftBatch(
     call.end();
   }).finally(() => client.close());
 }
+
+/** A client interceptor that sends `authorization: Bearer <token>` on every call. */
+export function bearer(token: string): grpc.Interceptor {
+  return (options, nextCall) =>
+    new grpc.InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        metadata.set('authorization', `Bearer ${token}`);
+        next(metadata, listener);
+      },
+    });
+}
+
+/** A plaintext client of one service that presents `token` on every call. */
+export function tokenClient<S extends Parameters<typeof makeClient>[0]>(
+  service: S,
+  address: string,
+  token: string,
+): ReturnType<typeof makeClient<S>> {
+  return makeClient(service, address, grpc.credentials.createInsecure(), {
+    interceptors: [bearer(token)],
+  } as grpc.ChannelOptions);
+}

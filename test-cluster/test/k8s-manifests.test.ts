@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BrokerServer, type FermataConfig, loadConfig, parseAddress } from '@fermata/broker';
 import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Service } from 'kubernetes-models/v1/Service';
@@ -32,6 +33,7 @@ const VALIDATORS: Record<string, (o: K8sObject) => void> = {
   'v1/Service': (o) => new Service(o as never).validate(),
   'apps/v1/StatefulSet': (o) => new StatefulSet(o as never).validate(),
   'policy/v1/PodDisruptionBudget': (o) => new PodDisruptionBudget(o as never).validate(),
+  'networking.k8s.io/v1/NetworkPolicy': (o) => new NetworkPolicy(o as never).validate(),
   // A CRD kubernetes-models does not ship: checked field by field below.
   'monitoring.coreos.com/v1/ServiceMonitor': (o) => {
     const spec = o['spec'] as { selector?: unknown; endpoints?: { port?: unknown }[] };
@@ -178,6 +180,58 @@ describe('deploy/k8s renders to valid Kubernetes objects', () => {
     const key = (o: K8sObject) => `${o.kind}/${o.metadata.name}`;
     const sortBy = (list: K8sObject[]) => [...list].sort((a, b) => key(a).localeCompare(key(b)));
     expect(sortBy(renderKustomization(OVERLAY))).toEqual(sortBy(theirs));
+  });
+});
+
+interface NetworkPolicySpec {
+  podSelector: LabelSelector;
+  policyTypes: string[];
+  ingress: {
+    from?: { podSelector?: LabelSelector }[];
+    ports: { protocol: string; port: string | number }[];
+  }[];
+}
+
+describe('the example overlay closes the peer port to everyone but the members', () => {
+  it('turns the cluster secret on: the pods load it from the mounted Secret fermata-peer-secret', () => {
+    for (const c of configs) expect(c.peer.secretFile).toBe('/etc/fermata-peer-secret/secret');
+    const volume = stsSpec.template.spec.volumes.find((v) => v.name === 'peer-secret') as
+      | { secret?: { secretName: string } }
+      | undefined;
+    expect(volume?.secret?.secretName).toBe('fermata-peer-secret');
+    const mounts = container['volumeMounts'] as { name: string; mountPath: string; readOnly?: boolean }[];
+    expect(mounts.find((m) => m.name === 'peer-secret')).toMatchObject({
+      mountPath: '/etc/fermata-peer-secret',
+      readOnly: true,
+    });
+    // The patch added to the base's environment and volumes; it replaced nothing.
+    const base = containerOf(find(renderKustomization(BASE), 'StatefulSet'), 'fermata');
+    for (const e of base.env ?? []) expect(container.env).toContainEqual(e);
+    expect(renderKustomization(BASE).some((o) => o.kind === 'NetworkPolicy')).toBe(false);
+  });
+
+  it('has a NetworkPolicy on the StatefulSet pods that admits only those pods to the peer port', () => {
+    const labels = stsSpec.template.metadata.labels;
+    const policy = find(objects, 'NetworkPolicy');
+    const spec = specOf<NetworkPolicySpec>(policy);
+    expect(selects(spec.podSelector.matchLabels, labels)).toBe(true);
+    expect(spec.policyTypes).toEqual(['Ingress']);
+    const portNumber = (p: string | number) => (typeof p === 'number' ? p : containerPort(p));
+    const peerPort = containerPort('peer');
+    // Every rule that opens the peer port names its sources, and they are the same pods.
+    const openers = spec.ingress.filter((r) => r.ports.some((p) => portNumber(p.port) === peerPort));
+    expect(openers.length).toBeGreaterThan(0);
+    for (const r of openers) {
+      expect(r.from?.length, 'a rule opening the peer port names its sources').toBeGreaterThan(0);
+      for (const f of r.from ?? []) expect(selects(f.podSelector?.matchLabels, labels)).toBe(true);
+    }
+    // Clients and Prometheus still reach the client and HTTP ports.
+    const open = new Set(
+      spec.ingress.filter((r) => !r.from).flatMap((r) => r.ports.map((p) => portNumber(p.port))),
+    );
+    expect(open).toEqual(new Set([containerPort('client'), containerPort('http')]));
+    for (const r of spec.ingress)
+      for (const p of r.ports) expect(portNumber(p.port), String(p.port)).toBeDefined();
   });
 });
 

@@ -105,6 +105,45 @@ const BAD_MESSAGES: readonly BadCase[] = [
     field: 'messages[1].key',
     limit: 'maxKeyBytes',
   },
+  // Header names are HTTP tokens and values HTTP field values: forwarded over HTTP, they
+  // would be taken verbatim (a CR LF in one starts a header of the sender's choosing).
+  {
+    name: 'a header name with CR LF',
+    message: (t) => msg(t, 'x', { headers: { 'a\r\nx-injected': 'v' } }),
+    code: status.INVALID_ARGUMENT,
+    field: 'messages[1].headers',
+  },
+  {
+    name: 'a header name with NUL',
+    message: (t) => msg(t, 'x', { headers: { 'a\u0000b': 'v' } }),
+    code: status.INVALID_ARGUMENT,
+    field: 'messages[1].headers',
+  },
+  {
+    name: 'a header name with a space',
+    message: (t) => msg(t, 'x', { headers: { 'a b': 'v' } }),
+    code: status.INVALID_ARGUMENT,
+    field: 'messages[1].headers',
+  },
+  {
+    name: 'a header value with LF',
+    message: (t) => msg(t, 'x', { headers: { a: 'line\nx-injected: 1' } }),
+    code: status.INVALID_ARGUMENT,
+    field: 'messages[1].headers',
+  },
+  {
+    name: 'a header value with NUL',
+    message: (t) => msg(t, 'x', { headers: { a: 'v\u0000' } }),
+    code: status.INVALID_ARGUMENT,
+    field: 'messages[1].headers',
+  },
+  // The server's own headers (dead-letter markers, schedules) cannot be forged, in any case.
+  {
+    name: 'a header named fermata-*',
+    message: (t) => msg(t, 'x', { headers: { 'Fermata-Dead-Letter-Reason': 'max_attempts' } }),
+    code: status.INVALID_ARGUMENT,
+    field: 'messages[1].headers',
+  },
 ];
 
 describe.each([1, 3] as const)('bad input on a %i-node cluster', (size) => {

@@ -7,6 +7,7 @@ import {
   i64,
   isCallError,
   NodeClients,
+  type NodeHandle,
   retryUnavailable,
   sleep,
 } from '../src/index.js';
@@ -149,4 +150,12 @@ export async function onLeader<T>(
       c.close();
     }
   }
+}
+
+/** The value of an unlabelled series on a node's /metrics (a node with http.auth needs the cluster's httpToken). */
+export async function metric(node: NodeHandle, name: string): Promise<number> {
+  const res = await node.httpGet('/metrics');
+  const line = res.body.split('\n').find((l) => l.startsWith(`${name} `));
+  if (line === undefined) throw new Error(`${node.id} reports no ${name}`);
+  return Number(line.slice(name.length + 1));
 }

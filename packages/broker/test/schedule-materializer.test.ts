@@ -2,6 +2,7 @@ import type { Entry } from '@fermata/raft';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ManualClock, Proposer, ScheduleMaterializer, type ScheduleMetrics } from '../src/leader/index.js';
+import { applyLimitsOf } from '../src/state/apply-limits.js';
 import type { CommandResult } from '../src/state/index.js';
 import { OCCURRENCE_HEADER, type ScheduleDef } from '../src/state/schedule/model.js';
 import { readSchedule } from '../src/state/stores/schedules.js';
@@ -31,9 +32,10 @@ function log1(h: Harness, term = 1) {
 }
 
 function counters() {
-  const c = { fired: 0, skipped: 0, schedules: 0, lateness: [] as number[] };
+  const c = { fired: 0, skipped: 0, schedules: 0, broken: 0, lateness: [] as number[] };
   const m: ScheduleMetrics = {
     schedules: { set: (v) => (c.schedules = v) },
+    brokenSchedules: { set: (v) => (c.broken = v) },
     occurrencesFired: { inc: (v = 1) => (c.fired += v) },
     occurrencesSkipped: { inc: (v = 1) => (c.skipped += v) },
     materializeLatenessMs: { observe: (v) => c.lateness.push(v) },
@@ -386,7 +388,7 @@ describe('limits and definite answers', () => {
     });
     expect(r2.kind === 'error' && r2.error.message).toMatch(/maxSchedules\b/);
     // Deleting a topic deletes its schedules and frees the cluster count.
-    await h.ok({ kind: 'delete-topic', name: 't' });
+    await h.deleteTopic('t');
     await upsert(h, t0, def('every 1m', { topic: 'v', name: 'd' }));
   });
 
@@ -432,5 +434,132 @@ describe('snapshots carry schedules', () => {
     const rec = await readSchedule(follower.sm.store, 't', 's');
     expect(rec?.cursorMs).toBe((await readSchedule(h.sm.store, 't', 's'))?.cursorMs);
     expect(await follower.digest()).toBe(await h.digest());
+  });
+});
+
+describe('one schedule never stops another', () => {
+  it('a definition whose times the time-zone arithmetic cannot handle is refused naming the field; nothing is stored', async () => {
+    const h = await Harness.create();
+    const t0 = at('2026-06-01T10:00:00Z');
+    h.now = t0;
+    const poisoned = def('0 0 * * *', { timeZone: 'Europe/Berlin', startAtMs: 8_640_000_000_000_000 });
+    const r = await h.run({ kind: 'schedule', op: { op: 'upsert', def: poisoned } });
+    expect(r).toMatchObject({ kind: 'error', error: { name: 'ValidationError', field: 'start_at_ms' } });
+    const end = await h.run({
+      kind: 'schedule',
+      op: { op: 'upsert', def: def('every 1m', { endAtMs: 9_000_000_000_000_000 }) },
+    });
+    expect(end).toMatchObject({ kind: 'error', error: { field: 'end_at_ms' } });
+    const far = await h.run({ kind: 'schedule', op: { op: 'upsert', def: def('every 999999999999d') } });
+    expect(far).toMatchObject({ kind: 'error', error: { field: 'spec' } });
+    expect(await readSchedule(h.sm.store, 't', 's')).toBeUndefined();
+    expect(await h.sm.reader.getTopic('t')).toBeUndefined();
+  });
+
+  it('a schedule broken by a raised limit is reported; every other schedule keeps firing, a fire naming both stores the good one', async () => {
+    const h = await Harness.create();
+    const t0 = at('2026-06-01T10:00:00Z');
+    const clock = new ManualClock(t0);
+    await upsert(h, t0, def('every 1s', { name: 'victim' }));
+    await upsert(h, t0, def('every 2s', { name: 'good' }));
+    // An operator raises limits.minScheduleIntervalMs: the every-1s schedule can no longer be computed.
+    await h.ok({
+      kind: 'apply-limits',
+      values: { ...applyLimitsOf(h.sm.limits), minScheduleIntervalMs: 1_500 },
+    });
+    const { c, m } = counters();
+    const { m: mat } = await leader(h, clock, 1, m);
+    expect(c.schedules).toBe(2);
+    expect(c.broken).toBe(1);
+    expect([...mat.brokenSchedules().values()][0]).toMatch(/minScheduleIntervalMs/);
+    await runFor(clock, mat, 10_000, 250);
+    const victim = await readSchedule(h.sm.store, 't', 'victim');
+    const good = await readSchedule(h.sm.store, 't', 'good');
+    expect(victim!.fired).toBe(0);
+    expect(good!.fired).toBe(6); // every 2 s for 10 s, materialised 2 s ahead
+    // A fire naming both (as a stale or mistaken leader might propose): the broken one stores
+    // nothing and says why, the good one fires.
+    const next = good!.cursorMs + 2_000;
+    h.now = next - 1_000;
+    const r = await h.ok({
+      kind: 'schedule',
+      op: {
+        op: 'fire',
+        firstId: h.sm.ids.nextIds(2),
+        fires: [
+          {
+            topic: 't',
+            name: 'victim',
+            generation: 1,
+            afterMs: t0,
+            skipToMs: 0,
+            skipped: 0,
+            occurrences: [t0 + 1_000],
+          },
+          {
+            topic: 't',
+            name: 'good',
+            generation: good!.generation,
+            afterMs: good!.cursorMs,
+            skipToMs: 0,
+            skipped: 0,
+            occurrences: [next],
+          },
+        ],
+      },
+    });
+    expect(r.result.op === 'fire' && r.result.outcomes.map((o) => o.status)).toEqual(['broken', 'fired']);
+    // The limit set back (an apply-limits entry, no schedule record touched) mends it at the next round.
+    await h.ok({
+      kind: 'apply-limits',
+      values: { ...applyLimitsOf(h.sm.limits), minScheduleIntervalMs: 1_000 },
+    });
+    await mat.round();
+    expect(c.broken).toBe(0);
+    await h.ok({
+      kind: 'apply-limits',
+      values: { ...applyLimitsOf(h.sm.limits), minScheduleIntervalMs: 1_500 },
+    });
+    await mat.load();
+    expect(c.broken).toBe(1);
+    // Changing the definition mends it too.
+    await upsert(h, next, def('every 3s', { name: 'victim' }));
+    await runFor(clock, mat, 1_000, 250);
+    expect(c.broken).toBe(0);
+  });
+});
+
+describe('schedules per token', () => {
+  it('each token owns the schedules it created: past its limit it is refused, the others are not; deletions give room back', async () => {
+    const h = await Harness.create();
+    const t0 = at('2026-06-01T10:00:00Z');
+    h.now = t0;
+    const by = (owner: string, name: string, topic = 't') =>
+      h.run({
+        kind: 'schedule',
+        op: { op: 'upsert', def: def('every 1m', { topic, name }), owner, ownerLimit: 2 },
+      });
+    expect((await by('hog', 'a')).kind).toBe('schedule');
+    expect((await by('hog', 'b', 'u')).kind).toBe('schedule');
+    const refused = await by('hog', 'c');
+    expect(refused).toMatchObject({
+      kind: 'error',
+      error: { name: 'LimitError', limit: 'maxSchedulesPerToken' },
+    });
+    expect(refused.kind === 'error' && refused.error.message).toBe(
+      'name: token "hog" has created 2 schedules that exist, its limit maxSchedulesPerToken = 2',
+    );
+    // Changing one it owns is no new schedule; another token is not counted against it.
+    expect((await by('hog', 'a')).kind).toBe('schedule');
+    expect((await by('other', 'c')).kind).toBe('schedule');
+    // An update by another token does not take the schedule over.
+    expect((await by('other', 'a')).kind).toBe('schedule');
+    expect((await readSchedule(h.sm.store, 't', 'a'))?.owner).toBe('hog');
+    await h.ok({ kind: 'schedule', op: { op: 'delete', topic: 't', name: 'a' } });
+    expect((await by('hog', 'c2')).kind).toBe('schedule');
+    // Deleting a topic gives back the room of its schedules.
+    await h.deleteTopic('u');
+    expect((await by('hog', 'd')).kind).toBe('schedule');
+    expect((await by('hog', 'e')).kind).toBe('error');
   });
 });

@@ -129,6 +129,14 @@ describe('readiness rule', () => {
       reason: 'shutting down',
     });
   });
+
+  it('a node is not ready while one apply has been running longer than the allowed time', () => {
+    expect(readiness({ ...leaderStatus, applyRunningMs: 2_999 }, 10, 3_000)).toEqual({ ready: true });
+    expect(readiness({ ...leaderStatus, applyRunningMs: 4_200.4 }, 10, 3_000)).toEqual({
+      ready: false,
+      reason: 'one apply has been running for 4200 ms (most allowed 3000)',
+    });
+  });
 });
 
 describe('HTTP endpoints', () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readPeerSecret, unauthenticatedPeerWarning } from '../src/server/security.js';
+import { readPeerSecret, secretInClearWarning, unauthenticatedPeerWarning } from '../src/server/security.js';
 import { TlsConfigError } from '../src/server/tls.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fermata-peer-auth-'));
@@ -33,5 +33,16 @@ describe('peer authentication settings', () => {
     expect(unauthenticatedPeerWarning('10.0.0.5:7401', false, true)).toBeUndefined();
     expect(unauthenticatedPeerWarning('10.0.0.5:7401', true, false)).toBeUndefined();
     expect(unauthenticatedPeerWarning('127.0.0.1:7401', false, false)).toBeUndefined();
+  });
+
+  it('warns at start-up when a cluster secret goes in clear: set, no peer TLS, off loopback', () => {
+    expect(secretInClearWarning('10.0.0.5:7401', false, true)).toMatch(
+      /peer port 10.0.0.5:7401 sends the cluster secret \(peer.secretFile\) in clear.*peer.tls/,
+    );
+    expect(secretInClearWarning('0.0.0.0:7401', false, true)).toMatch(/in clear/);
+    expect(secretInClearWarning('10.0.0.5:7401', true, true)).toBeUndefined();
+    expect(secretInClearWarning('10.0.0.5:7401', false, false)).toBeUndefined();
+    expect(secretInClearWarning('127.0.0.1:7401', false, true)).toBeUndefined();
+    expect(secretInClearWarning('[::1]:7401', false, true)).toBeUndefined();
   });
 });

@@ -140,6 +140,24 @@ describe('plaintext and configuration warnings', () => {
     s.close();
   });
 
+  it('a node with a cluster secret and no peer TLS off loopback warns that the secret goes in clear', () => {
+    const file = join(dir, 'secret');
+    writeFileSync(file, 'f'.repeat(32));
+    const { out, log } = lines();
+    const s = setupSecurity({
+      config: loadConfig({ overrides: { peer: { secretFile: file } } }),
+      log,
+      topicOfQueue: async () => undefined,
+    });
+    expect(out).toContainEqual(
+      expect.stringMatching(
+        /^warn peer port 0.0.0.0:7401 sends the cluster secret \(peer.secretFile\) in clear/,
+      ),
+    );
+    expect(out.some((l) => l.includes('authenticates no caller'))).toBe(false);
+    s.close();
+  });
+
   it('with certificates and tokens nothing is plaintext and authentication is on', () => {
     const tokens = join(dir, 'tokens.yaml');
     writeFileSync(tokens, `tokens:\n  - {name: t, sha256: ${'a'.repeat(64)}, admin: ["*"]}\n`);

@@ -64,6 +64,12 @@ describe('the broker simulation catches injected bugs', () => {
     await expectCleanWithoutBug(options);
   }, 300_000);
 
+  it("a dispatcher that ignores a topic's deletion breaks deleted-topic-silent", async () => {
+    const { result, options } = await firstFailure('deleted-topic-pushes');
+    expect(result.violation?.rule).toBe('deleted-topic-silent');
+    await expectCleanWithoutBug(options);
+  }, 300_000);
+
   it('occurrences published with the cursor kept in leader memory break schedule-exactly-once', async () => {
     const { result, options } = await firstFailure('fire-as-publish');
     expect(result.violation?.rule).toBe('schedule-exactly-once');

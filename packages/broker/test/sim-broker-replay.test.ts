@@ -75,6 +75,8 @@ describe('broker simulation findings: a removal while the node restarts', () => 
       nodes: 3,
       chaosMs: 8_000,
       faults: [...FAULT_KINDS],
+      // The run this finding was recorded in: the large topic and its deletion change it.
+      tenants: false,
     });
     // Seed 71442 found it: the harness handed a node that restarted while the leader removed it
     // the members after its removal, and its recovery refused to start outside its own
@@ -131,7 +133,14 @@ describe('broker simulation findings: a publish answered after the last look', (
     // and ended, so the checker reported 150 acknowledged, never delivered, and gone. Here a
     // publish sent during the chaos (key k102) is answered at 11,154 ms, after the calm
     // phase's looks at 9,000, 10,000 and 11,000 ms.
-    const r = await runBrokerSeed({ seed: 7511, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS });
+    const r = await runBrokerSeed({
+      seed: 7511,
+      nodes: 3,
+      chaosMs: 8_000,
+      faults: ALL_FAULTS,
+      // The run this finding was recorded in: the large topic and its deletion change it.
+      tenants: false,
+    });
     expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     const k102 = r.history.publishes.filter((p) => p.key === 'k102' && p.answer);
     expect(k102.length).toBeGreaterThan(0);

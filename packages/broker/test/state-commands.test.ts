@@ -862,8 +862,7 @@ describe('topics and groups', () => {
       { topic: 't', payload: text('b') },
       { topic: 'other', payload: text('c') },
     );
-    const d = await h.ok({ kind: 'delete-topic', name: 't' });
-    expect(d.removedMessages).toBe(2);
+    expect(await h.deleteTopic('t')).toBe(2);
     expect(await h.sm.reader.getTopic('t')).toBeUndefined();
     expect(await h.sm.reader.dueExpiries(h.now + 1_000, 10)).toEqual([]);
     expect((await h.sm.reader.listQueues()).map((q) => q.topic)).toEqual(['other']);
@@ -903,7 +902,7 @@ describe('topics and groups', () => {
     const [l] = await h.leaseAll('t', 'default');
     await h.ok({ kind: 'ack', tags: [l!.newTag!] });
     expect((await h.sm.reader.getBodies([m!.id]))[0]).toBeDefined();
-    expect((await h.ok({ kind: 'delete-group', topic: 't', group: 'g' })).removedMessages).toBe(1);
+    expect(await h.deleteGroup('t', 'g')).toBe(1);
     expect((await h.sm.reader.getBodies([m!.id]))[0]).toBeUndefined();
     expect((await h.sm.reader.getTopic('t'))!.groups).toEqual(['default']);
     const r = await h.run({ kind: 'delete-group', topic: 't', group: 'default' });

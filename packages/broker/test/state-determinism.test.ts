@@ -81,6 +81,10 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
       ? { kind: 'reschedule', topic, target, delayMs: int(0, 4_000) }
       : { kind: 'reschedule', topic, target, deliverAtMs: h.now + int(-1_000, 4_000) };
   }
+  if (roll < 0.81 && h.sm.deleting.size > 0) {
+    const p = pick(h.sm.deleting.list());
+    return { kind: 'purge', topic: p.topic, group: p.group, maxRecords: int(1, 6) };
+  }
   if (roll < 0.84) {
     const due = await h.sm.reader.dueExpiries(h.now, 5);
     const list = due.map((d) => d.id);
@@ -175,6 +179,7 @@ function record(res: unknown): void {
   if (cr.result) bump(`${cr.kind}:${cr.result.status}`);
   if (cr.results?.some((x) => x.deduplicated)) bump('publish:deduplicated');
   if (cr.purged) bump('purge-keys:purged');
+  if (cr.kind === 'purge' && (cr as { done?: boolean }).done) bump('purge:done');
 }
 
 async function runSeed(seed: number, engineA: 'memory' | 'leveldb' = 'memory'): Promise<void> {
@@ -218,6 +223,18 @@ async function runSeed(seed: number, engineA: 'memory' | 'leveldb' = 'memory'): 
       for (const p of cr.results ?? []) ids.push(p.id);
     }
     if (tags.length > 30) tags.splice(0, tags.length - 30);
+  }
+  // Deletions still under way are purged to their end, as the leader's purger would.
+  for (let guard = 0; a.sm.deleting.size > 0 && guard < 10_000; guard++) {
+    const p = a.sm.deleting.list()[0]!;
+    const entry: Entry = {
+      term: 1,
+      index: a.index + 1,
+      type: 'normal',
+      data: a.encode({ kind: 'purge', topic: p.topic, group: p.group, maxRecords: 7 }),
+    };
+    record((await a.applyEntries([entry]))[0]);
+    batches.push([entry]);
   }
   // B applies the same entries one at a time: batch boundaries and the cache must not matter.
   for (const batch of batches) for (const e of batch) await b.applyEntries([e]);
@@ -270,6 +287,9 @@ describe('determinism', () => {
       'delete-topic',
       'create-group',
       'delete-group',
+      'purge',
+      'purge:done',
+      'error:ConflictError',
       'error:ValidationError',
       'error:NotFoundError',
     ];

@@ -113,6 +113,32 @@ export class Harness {
     return r as Extract<CommandResult, { kind: K }>;
   }
 
+  /**
+   * Runs purge steps of a deletion until it is done, as the leader's purger
+   * does; returns the steps it took.
+   */
+  async purge(topic: string, group = '', maxRecords = 1000): Promise<number> {
+    for (let steps = 1; ; steps++) {
+      const r = await this.ok({ kind: 'purge', topic, group, maxRecords });
+      if (r.done) return steps;
+      if (steps > 1_000_000) throw new Error(`purge of ${topic}/${group} does not end`);
+    }
+  }
+
+  /** Deletes a topic and purges it whole: what the cluster does, in one call. */
+  async deleteTopic(name: string): Promise<number> {
+    const r = await this.ok({ kind: 'delete-topic', name });
+    await this.purge(name);
+    return r.removedMessages;
+  }
+
+  /** Deletes a group and purges it whole. */
+  async deleteGroup(topic: string, group: string): Promise<number> {
+    const r = await this.ok({ kind: 'delete-group', topic, group });
+    await this.purge(topic, group);
+    return r.removedMessages;
+  }
+
   async publish(...messages: PublishInput[]) {
     return (await this.ok({ kind: 'publish', messages })).results;
   }

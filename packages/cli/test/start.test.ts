@@ -3,9 +3,11 @@
 // pending messages again when started a second time on the same data.
 
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { type RaftClient, RaftService } from '@fermata/protocol';
+import * as grpc from '@grpc/grpc-js';
 import { afterAll, expect, test } from 'vitest';
 import { cleanEnv, exited, freeBasePort, lines, ROOT, runCli, tempDir, waitFor } from './fixture.js';
 
@@ -19,6 +21,18 @@ afterAll(async () => {
   }
   rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
+
+/** Sends an empty Raft batch to a peer port without any credentials; resolves with the status code. */
+function raftCall(address: string): Promise<grpc.status> {
+  const Ctor = grpc.makeGenericClientConstructor(RaftService as unknown as grpc.ServiceDefinition, 'Raft');
+  const client = new Ctor(address, grpc.credentials.createInsecure()) as unknown as RaftClient;
+  return new Promise<grpc.status>((resolve) => {
+    const call = client.sendMessages(new grpc.Metadata(), {}, (e) => resolve(e ? e.code : grpc.status.OK));
+    call.on('error', () => undefined);
+    call.write({ clusterId: 'fermata', from: 'n9', messages: [] });
+    call.end();
+  }).finally(() => client.close());
+}
 
 interface Started {
   child: ChildProcess;
@@ -78,6 +92,15 @@ test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM wi
   expect(JSON.parse(npx.stdout)).toMatchObject({ leaderAddress: endpoint });
   expect(first.stdout()).toContain(`http://127.0.0.1:${basePort + 2}/`);
 
+  // A cluster secret was made in the data directory, readable by its owner only; a process
+  // without it cannot speak Raft to the node.
+  const secretFile = join(dataDir, 'cluster.secret');
+  const secret = readFileSync(secretFile, 'utf8').trim();
+  expect(secret).toMatch(/^[0-9a-f]{64}$/);
+  expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+  expect(first.stderr()).toContain(`start: generated a cluster secret in ${secretFile}`);
+  expect(await raftCall(`127.0.0.1:${basePort + 1}`)).toBe(grpc.status.UNAUTHENTICATED);
+
   const cli = (a: string[]) => runCli(a, { endpoints: endpoint, built: true });
   const now = await cli(['publish', 'start-test', 'right away']);
   expect(now.code).toBe(0);
@@ -108,6 +131,9 @@ test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM wi
   // Same data, layout remembered: no flags needed besides --data.
   expect(existsSync(join(dataDir, 'cluster.env'))).toBe(true);
   const second = await start(['--data', dataDir], { detached: true });
+  // The same secret again: the members of one data directory keep theirs.
+  expect(readFileSync(secretFile, 'utf8').trim()).toBe(secret);
+  expect(second.stderr()).not.toContain('generated a cluster secret');
   const got = await cli(['messages', 'get', 'start-test', '--key', 'later', '--json']);
   expect(got.code).toBe(0);
   expect(JSON.parse(got.stdout)).toMatchObject({

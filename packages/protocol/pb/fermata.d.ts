@@ -115,6 +115,7 @@ export namespace fermata {
             expiryAction: fermata.v1.ExpiryAction;
             timeBucketMs: Long;
             dedupWindowMs: Long;
+            deadLetterAuthorizedBy: string;
             static create(properties: fermata.v1.TopicSettings.$Shape): fermata.v1.TopicSettings & fermata.v1.TopicSettings.$Shape;
             static create(properties?: fermata.v1.TopicSettings.$Properties): fermata.v1.TopicSettings;
             static encode(message: fermata.v1.TopicSettings.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -130,6 +131,7 @@ export namespace fermata {
                 expiryAction?: (fermata.v1.ExpiryAction|null);
                 timeBucketMs?: (Long|null);
                 dedupWindowMs?: (Long|null);
+                deadLetterAuthorizedBy?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.TopicSettings.$Properties;
@@ -145,6 +147,7 @@ export namespace fermata {
             settings?: (fermata.v1.TopicSettings.$Properties|null);
             groups: string[];
             createdAtMs: Long;
+            deleting: boolean;
             static create(properties: fermata.v1.Topic.$Shape): fermata.v1.Topic & fermata.v1.Topic.$Shape;
             static create(properties?: fermata.v1.Topic.$Properties): fermata.v1.Topic;
             static encode(message: fermata.v1.Topic.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -158,6 +161,7 @@ export namespace fermata {
                 settings?: (fermata.v1.TopicSettings.$Properties|null);
                 groups?: (string[]|null);
                 createdAtMs?: (Long|null);
+                deleting?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Topic.$Properties;
@@ -403,6 +407,7 @@ export namespace fermata {
             $unknowns?: Uint8Array[];
             topic: string;
             groups: fermata.v1.GroupStats.$Properties[];
+            deletions: fermata.v1.DeletionProgress.$Properties[];
             static create(properties: fermata.v1.GetTopicStatsResponse.$Shape): fermata.v1.GetTopicStatsResponse & fermata.v1.GetTopicStatsResponse.$Shape;
             static create(properties?: fermata.v1.GetTopicStatsResponse.$Properties): fermata.v1.GetTopicStatsResponse;
             static encode(message: fermata.v1.GetTopicStatsResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -414,9 +419,40 @@ export namespace fermata {
             interface $Properties {
                 topic?: (string|null);
                 groups?: (fermata.v1.GroupStats.$Properties[]|null);
+                deletions?: (fermata.v1.DeletionProgress.$Properties[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.GetTopicStatsResponse.$Properties;
+        }
+
+        interface IDeletionProgress extends fermata.v1.DeletionProgress.$Properties {
+        }
+
+        class DeletionProgress {
+            constructor(properties?: fermata.v1.DeletionProgress.$Properties);
+            $unknowns?: Uint8Array[];
+            group: string;
+            startedAtMs: Long;
+            entriesAtStart: Long;
+            removedEntries: Long;
+            removedRecords: Long;
+            static create(properties: fermata.v1.DeletionProgress.$Shape): fermata.v1.DeletionProgress & fermata.v1.DeletionProgress.$Shape;
+            static create(properties?: fermata.v1.DeletionProgress.$Properties): fermata.v1.DeletionProgress;
+            static encode(message: fermata.v1.DeletionProgress.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.DeletionProgress & fermata.v1.DeletionProgress.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace DeletionProgress {
+            interface $Properties {
+                group?: (string|null);
+                startedAtMs?: (Long|null);
+                entriesAtStart?: (Long|null);
+                removedEntries?: (Long|null);
+                removedRecords?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.DeletionProgress.$Properties;
         }
 
         interface ICreateGroupRequest extends fermata.v1.CreateGroupRequest.$Properties {
@@ -2039,7 +2075,8 @@ export namespace fermata {
             deleteGroup?: (fermata.v1.DeleteGroupCommand.$Properties|null);
             schedule?: (fermata.v1.ScheduleCommand.$Properties|null);
             applyLimits?: (fermata.v1.ApplyLimitsCommand.$Properties|null);
-            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits");
+            purge?: (fermata.v1.PurgeCommand.$Properties|null);
+            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge");
             static create(properties: fermata.v1.Command.$Shape): fermata.v1.Command & fermata.v1.Command.$Shape;
             static create(properties?: fermata.v1.Command.$Properties): fermata.v1.Command;
             static encode(message: fermata.v1.Command.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2066,7 +2103,8 @@ export namespace fermata {
                 deleteGroup?: (fermata.v1.DeleteGroupCommand.$Properties|null);
                 schedule?: (fermata.v1.ScheduleCommand.$Properties|null);
                 applyLimits?: (fermata.v1.ApplyLimitsCommand.$Properties|null);
-                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits");
+                purge?: (fermata.v1.PurgeCommand.$Properties|null);
+                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge");
                 $unknowns?: Uint8Array[];
             }
             type $Shape = {
@@ -2087,9 +2125,10 @@ export namespace fermata {
               deleteGroup?: fermata.v1.DeleteGroupCommand.$Shape|null;
               schedule?: fermata.v1.ScheduleCommand.$Shape|null;
               applyLimits?: fermata.v1.ApplyLimitsCommand.$Shape|null;
+              purge?: fermata.v1.PurgeCommand.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape; schedule?: null; applyLimits?: null }|{ kind?: "schedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule: fermata.v1.ScheduleCommand.$Shape; applyLimits?: null }|{ kind?: "applyLimits"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits: fermata.v1.ApplyLimitsCommand.$Shape })
+              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "schedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule: fermata.v1.ScheduleCommand.$Shape; applyLimits?: null; purge?: null }|{ kind?: "applyLimits"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits: fermata.v1.ApplyLimitsCommand.$Shape; purge?: null }|{ kind?: "purge"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge: fermata.v1.PurgeCommand.$Shape })
             );
         }
 
@@ -2162,6 +2201,7 @@ export namespace fermata {
             idCount: number;
             aheadMs: Long;
             inPlace: boolean;
+            deadLetterFallback: boolean;
             static create(properties: fermata.v1.LeaseCommand.$Shape): fermata.v1.LeaseCommand & fermata.v1.LeaseCommand.$Shape;
             static create(properties?: fermata.v1.LeaseCommand.$Properties): fermata.v1.LeaseCommand;
             static encode(message: fermata.v1.LeaseCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2179,6 +2219,7 @@ export namespace fermata {
                 idCount?: (number|null);
                 aheadMs?: (Long|null);
                 inPlace?: (boolean|null);
+                deadLetterFallback?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.LeaseCommand.$Properties;
@@ -2341,6 +2382,7 @@ export namespace fermata {
             constructor(properties?: fermata.v1.ExpireCommand.$Properties);
             $unknowns?: Uint8Array[];
             ids: Long[];
+            deadLetterFallbackTopics: string[];
             firstId: Long;
             idCount: number;
             static create(properties: fermata.v1.ExpireCommand.$Shape): fermata.v1.ExpireCommand & fermata.v1.ExpireCommand.$Shape;
@@ -2353,6 +2395,7 @@ export namespace fermata {
         namespace ExpireCommand {
             interface $Properties {
                 ids?: (Long[]|null);
+                deadLetterFallbackTopics?: (string[]|null);
                 firstId?: (Long|null);
                 idCount?: (number|null);
                 $unknowns?: Uint8Array[];
@@ -2526,6 +2569,32 @@ export namespace fermata {
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.DeleteGroupCommand.$Properties;
+        }
+
+        interface IPurgeCommand extends fermata.v1.PurgeCommand.$Properties {
+        }
+
+        class PurgeCommand {
+            constructor(properties?: fermata.v1.PurgeCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            maxRecords: number;
+            static create(properties: fermata.v1.PurgeCommand.$Shape): fermata.v1.PurgeCommand & fermata.v1.PurgeCommand.$Shape;
+            static create(properties?: fermata.v1.PurgeCommand.$Properties): fermata.v1.PurgeCommand;
+            static encode(message: fermata.v1.PurgeCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PurgeCommand & fermata.v1.PurgeCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PurgeCommand {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                maxRecords?: (number|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.PurgeCommand.$Properties;
         }
 
         interface IApplyLimitsCommand extends fermata.v1.ApplyLimitsCommand.$Properties {
@@ -2730,6 +2799,7 @@ export namespace fermata {
             fired: Long;
             skipped: Long;
             lastFiredMs: Long;
+            owner: string;
             static create(properties: fermata.v1.ScheduleRecord.$Shape): fermata.v1.ScheduleRecord & fermata.v1.ScheduleRecord.$Shape;
             static create(properties?: fermata.v1.ScheduleRecord.$Properties): fermata.v1.ScheduleRecord;
             static encode(message: fermata.v1.ScheduleRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2748,6 +2818,7 @@ export namespace fermata {
                 fired?: (Long|null);
                 skipped?: (Long|null);
                 lastFiredMs?: (Long|null);
+                owner?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.ScheduleRecord.$Properties;
@@ -2848,6 +2919,8 @@ export namespace fermata {
             trigger?: (fermata.v1.TriggerScheduleCommand.$Properties|null);
             fire?: (fermata.v1.FireSchedulesCommand.$Properties|null);
             upsertMany?: (fermata.v1.UpsertSchedulesCommand.$Properties|null);
+            owner: string;
+            ownerLimit: number;
             op?: ("upsert"|"delete"|"pause"|"resume"|"trigger"|"fire"|"upsertMany");
             static create(properties: fermata.v1.ScheduleCommand.$Shape): fermata.v1.ScheduleCommand & fermata.v1.ScheduleCommand.$Shape;
             static create(properties?: fermata.v1.ScheduleCommand.$Properties): fermata.v1.ScheduleCommand;
@@ -2865,6 +2938,8 @@ export namespace fermata {
                 trigger?: (fermata.v1.TriggerScheduleCommand.$Properties|null);
                 fire?: (fermata.v1.FireSchedulesCommand.$Properties|null);
                 upsertMany?: (fermata.v1.UpsertSchedulesCommand.$Properties|null);
+                owner?: (string|null);
+                ownerLimit?: (number|null);
                 op?: ("upsert"|"delete"|"pause"|"resume"|"trigger"|"fire"|"upsertMany");
                 $unknowns?: Uint8Array[];
             }
@@ -2876,6 +2951,8 @@ export namespace fermata {
               trigger?: fermata.v1.TriggerScheduleCommand.$Shape|null;
               fire?: fermata.v1.FireSchedulesCommand.$Shape|null;
               upsertMany?: fermata.v1.UpsertSchedulesCommand.$Shape|null;
+              owner?: string|null;
+              ownerLimit?: number|null;
               $unknowns?: Uint8Array[];
             } & (
               ({ op?: undefined; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "upsert"; upsert: fermata.v1.ScheduleDefinition.$Shape; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "delete"; upsert?: null; "delete": fermata.v1.ScheduleRefCommand.$Shape; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "pause"; upsert?: null; "delete"?: null; pause: fermata.v1.ScheduleRefCommand.$Shape; resume?: null; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "resume"; upsert?: null; "delete"?: null; pause?: null; resume: fermata.v1.ScheduleRefCommand.$Shape; trigger?: null; fire?: null; upsertMany?: null }|{ op?: "trigger"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger: fermata.v1.TriggerScheduleCommand.$Shape; fire?: null; upsertMany?: null }|{ op?: "fire"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire: fermata.v1.FireSchedulesCommand.$Shape; upsertMany?: null }|{ op?: "upsertMany"; upsert?: null; "delete"?: null; pause?: null; resume?: null; trigger?: null; fire?: null; upsertMany: fermata.v1.UpsertSchedulesCommand.$Shape })
@@ -2944,6 +3021,7 @@ export namespace fermata {
             skipped: Long;
             lastFiredMs: Long;
             nextFireMs: Long[];
+            broken: string;
             static create(properties: fermata.v1.Schedule.$Shape): fermata.v1.Schedule & fermata.v1.Schedule.$Shape;
             static create(properties?: fermata.v1.Schedule.$Properties): fermata.v1.Schedule;
             static encode(message: fermata.v1.Schedule.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2961,6 +3039,7 @@ export namespace fermata {
                 skipped?: (Long|null);
                 lastFiredMs?: (Long|null);
                 nextFireMs?: (Long[]|null);
+                broken?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Schedule.$Properties;
@@ -3768,6 +3847,8 @@ export namespace fermata {
             settings?: (fermata.v1.TopicSettings.$Properties|null);
             groups: string[];
             createdAtMs: Long;
+            deleting: boolean;
+            deletingGroups: string[];
             static create(properties: fermata.v1.TopicRecord.$Shape): fermata.v1.TopicRecord & fermata.v1.TopicRecord.$Shape;
             static create(properties?: fermata.v1.TopicRecord.$Properties): fermata.v1.TopicRecord;
             static encode(message: fermata.v1.TopicRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -3781,9 +3862,58 @@ export namespace fermata {
                 settings?: (fermata.v1.TopicSettings.$Properties|null);
                 groups?: (string[]|null);
                 createdAtMs?: (Long|null);
+                deleting?: (boolean|null);
+                deletingGroups?: (string[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.TopicRecord.$Properties;
+        }
+
+        enum PurgePhase {
+            PURGE_PHASE_UNSPECIFIED = 0,
+            PURGE_PHASE_ENTRIES = 1,
+            PURGE_PHASE_KEYS = 2,
+            PURGE_PHASE_SCHEDULES = 3
+        }
+
+        interface IPurgeRecord extends fermata.v1.PurgeRecord.$Properties {
+        }
+
+        class PurgeRecord {
+            constructor(properties?: fermata.v1.PurgeRecord.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            startedAtMs: Long;
+            groups: string[];
+            phase: fermata.v1.PurgePhase;
+            groupIndex: number;
+            cursor: Uint8Array;
+            entriesAtStart: Long;
+            removedEntries: Long;
+            removedRecords: Long;
+            static create(properties: fermata.v1.PurgeRecord.$Shape): fermata.v1.PurgeRecord & fermata.v1.PurgeRecord.$Shape;
+            static create(properties?: fermata.v1.PurgeRecord.$Properties): fermata.v1.PurgeRecord;
+            static encode(message: fermata.v1.PurgeRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PurgeRecord & fermata.v1.PurgeRecord.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PurgeRecord {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                startedAtMs?: (Long|null);
+                groups?: (string[]|null);
+                phase?: (fermata.v1.PurgePhase|null);
+                groupIndex?: (number|null);
+                cursor?: (Uint8Array|null);
+                entriesAtStart?: (Long|null);
+                removedEntries?: (Long|null);
+                removedRecords?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.PurgeRecord.$Properties;
         }
 
         interface IQueueRecord extends fermata.v1.QueueRecord.$Properties {

@@ -143,6 +143,7 @@ export const fermata = $root.fermata = (() => {
             TopicSettings.prototype.expiryAction = 0;
             TopicSettings.prototype.timeBucketMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             TopicSettings.prototype.dedupWindowMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            TopicSettings.prototype.deadLetterAuthorizedBy = "";
 
             TopicSettings.create = function(properties) {
                 return new TopicSettings(properties);
@@ -167,6 +168,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(40).int64(message.timeBucketMs);
                 if (message.dedupWindowMs != null && $Object.hasOwnProperty.call(message, "dedupWindowMs") && (typeof message.dedupWindowMs === "object" ? message.dedupWindowMs.low || message.dedupWindowMs.high : message.dedupWindowMs !== 0))
                     writer.uint32(48).int64(message.dedupWindowMs);
+                if (message.deadLetterAuthorizedBy != null && $Object.hasOwnProperty.call(message, "deadLetterAuthorizedBy") && message.deadLetterAuthorizedBy !== "")
+                    writer.uint32(58).string(message.deadLetterAuthorizedBy);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -254,6 +257,15 @@ export const fermata = $root.fermata = (() => {
                                 delete message.dedupWindowMs;
                             continue;
                         }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.deadLetterAuthorizedBy = value;
+                            else
+                                delete message.deadLetterAuthorizedBy;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -294,6 +306,7 @@ export const fermata = $root.fermata = (() => {
             Topic.prototype.settings = null;
             Topic.prototype.groups = $util.emptyArray;
             Topic.prototype.createdAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Topic.prototype.deleting = false;
 
             Topic.create = function(properties) {
                 return new Topic(properties);
@@ -315,6 +328,8 @@ export const fermata = $root.fermata = (() => {
                         writer.uint32(26).string(message.groups[i]);
                 if (message.createdAtMs != null && $Object.hasOwnProperty.call(message, "createdAtMs") && (typeof message.createdAtMs === "object" ? message.createdAtMs.low || message.createdAtMs.high : message.createdAtMs !== 0))
                     writer.uint32(32).int64(message.createdAtMs);
+                if (message.deleting != null && $Object.hasOwnProperty.call(message, "deleting") && message.deleting !== false)
+                    writer.uint32(40).bool(message.deleting);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -378,6 +393,15 @@ export const fermata = $root.fermata = (() => {
                                 message.createdAtMs = value;
                             else
                                 delete message.createdAtMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.deleting = value;
+                            else
+                                delete message.deleting;
                             continue;
                         }
                     }
@@ -1388,6 +1412,7 @@ export const fermata = $root.fermata = (() => {
 
             const GetTopicStatsResponse = function (properties) {
                 this.groups = [];
+                this.deletions = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -1396,6 +1421,7 @@ export const fermata = $root.fermata = (() => {
 
             GetTopicStatsResponse.prototype.topic = "";
             GetTopicStatsResponse.prototype.groups = $util.emptyArray;
+            GetTopicStatsResponse.prototype.deletions = $util.emptyArray;
 
             GetTopicStatsResponse.create = function(properties) {
                 return new GetTopicStatsResponse(properties);
@@ -1413,6 +1439,9 @@ export const fermata = $root.fermata = (() => {
                 if (message.groups != null && message.groups.length)
                     for (let i = 0; i < message.groups.length; ++i)
                         $root.fermata.v1.GroupStats.encode(message.groups[i], writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.deletions != null && message.deletions.length)
+                    for (let i = 0; i < message.deletions.length; ++i)
+                        $root.fermata.v1.DeletionProgress.encode(message.deletions[i], writer.uint32(26).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -1463,6 +1492,14 @@ export const fermata = $root.fermata = (() => {
                             message.groups.push($root.fermata.v1.GroupStats.decode(reader, reader.size(), $undefined, _depth + 1));
                             continue;
                         }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.deletions && message.deletions.length))
+                                message.deletions = [];
+                            message.deletions.push($root.fermata.v1.DeletionProgress.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -1487,6 +1524,146 @@ export const fermata = $root.fermata = (() => {
             };
 
             return GetTopicStatsResponse;
+        })();
+
+        v1.DeletionProgress = (function() {
+
+            const DeletionProgress = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            DeletionProgress.prototype.group = "";
+            DeletionProgress.prototype.startedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            DeletionProgress.prototype.entriesAtStart = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            DeletionProgress.prototype.removedEntries = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            DeletionProgress.prototype.removedRecords = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            DeletionProgress.create = function(properties) {
+                return new DeletionProgress(properties);
+            };
+
+            DeletionProgress.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(10).string(message.group);
+                if (message.startedAtMs != null && $Object.hasOwnProperty.call(message, "startedAtMs") && (typeof message.startedAtMs === "object" ? message.startedAtMs.low || message.startedAtMs.high : message.startedAtMs !== 0))
+                    writer.uint32(16).int64(message.startedAtMs);
+                if (message.entriesAtStart != null && $Object.hasOwnProperty.call(message, "entriesAtStart") && (typeof message.entriesAtStart === "object" ? message.entriesAtStart.low || message.entriesAtStart.high : message.entriesAtStart !== 0))
+                    writer.uint32(24).uint64(message.entriesAtStart);
+                if (message.removedEntries != null && $Object.hasOwnProperty.call(message, "removedEntries") && (typeof message.removedEntries === "object" ? message.removedEntries.low || message.removedEntries.high : message.removedEntries !== 0))
+                    writer.uint32(32).uint64(message.removedEntries);
+                if (message.removedRecords != null && $Object.hasOwnProperty.call(message, "removedRecords") && (typeof message.removedRecords === "object" ? message.removedRecords.low || message.removedRecords.high : message.removedRecords !== 0))
+                    writer.uint32(40).uint64(message.removedRecords);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            DeletionProgress.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.DeletionProgress();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.startedAtMs = value;
+                            else
+                                delete message.startedAtMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.entriesAtStart = value;
+                            else
+                                delete message.entriesAtStart;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.removedEntries = value;
+                            else
+                                delete message.removedEntries;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.removedRecords = value;
+                            else
+                                delete message.removedRecords;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            DeletionProgress.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.DeletionProgress";
+            };
+
+            return DeletionProgress;
         })();
 
         v1.CreateGroupRequest = (function() {
@@ -7656,11 +7833,12 @@ export const fermata = $root.fermata = (() => {
             Command.prototype.deleteGroup = null;
             Command.prototype.schedule = null;
             Command.prototype.applyLimits = null;
+            Command.prototype.purge = null;
 
             let $oneOfFields;
 
             $Object.defineProperty(Command.prototype, "kind", {
-                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup", "schedule", "applyLimits"]),
+                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup", "schedule", "applyLimits", "purge"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -7707,6 +7885,8 @@ export const fermata = $root.fermata = (() => {
                     $root.fermata.v1.DeleteGroupCommand.encode(message.deleteGroup, writer.uint32(186).fork(), _depth + 1).ldelim();
                 if (message.applyLimits != null && $Object.hasOwnProperty.call(message, "applyLimits"))
                     $root.fermata.v1.ApplyLimitsCommand.encode(message.applyLimits, writer.uint32(194).fork(), _depth + 1).ldelim();
+                if (message.purge != null && $Object.hasOwnProperty.call(message, "purge"))
+                    $root.fermata.v1.PurgeCommand.encode(message.purge, writer.uint32(202).fork(), _depth + 1).ldelim();
                 if (message.schedule != null && $Object.hasOwnProperty.call(message, "schedule"))
                     $root.fermata.v1.ScheduleCommand.encode(message.schedule, writer.uint32(322).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
@@ -7861,6 +8041,13 @@ export const fermata = $root.fermata = (() => {
                                 break;
                             message.applyLimits = $root.fermata.v1.ApplyLimitsCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.applyLimits);
                             message.kind = "applyLimits";
+                            continue;
+                        }
+                    case 25: {
+                            if (wireType !== 2)
+                                break;
+                            message.purge = $root.fermata.v1.PurgeCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.purge);
+                            message.kind = "purge";
                             continue;
                         }
                     }
@@ -8129,6 +8316,7 @@ export const fermata = $root.fermata = (() => {
             LeaseCommand.prototype.idCount = 0;
             LeaseCommand.prototype.aheadMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             LeaseCommand.prototype.inPlace = false;
+            LeaseCommand.prototype.deadLetterFallback = false;
 
             LeaseCommand.create = function(properties) {
                 return new LeaseCommand(properties);
@@ -8158,6 +8346,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(56).int64(message.aheadMs);
                 if (message.inPlace != null && $Object.hasOwnProperty.call(message, "inPlace") && message.inPlace !== false)
                     writer.uint32(64).bool(message.inPlace);
+                if (message.deadLetterFallback != null && $Object.hasOwnProperty.call(message, "deadLetterFallback") && message.deadLetterFallback !== false)
+                    writer.uint32(72).bool(message.deadLetterFallback);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -8260,6 +8450,15 @@ export const fermata = $root.fermata = (() => {
                                 message.inPlace = value;
                             else
                                 delete message.inPlace;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.deadLetterFallback = value;
+                            else
+                                delete message.deadLetterFallback;
                             continue;
                         }
                     }
@@ -8856,6 +9055,7 @@ export const fermata = $root.fermata = (() => {
 
             const ExpireCommand = function (properties) {
                 this.ids = [];
+                this.deadLetterFallbackTopics = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -8863,6 +9063,7 @@ export const fermata = $root.fermata = (() => {
             };
 
             ExpireCommand.prototype.ids = $util.emptyArray;
+            ExpireCommand.prototype.deadLetterFallbackTopics = $util.emptyArray;
             ExpireCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             ExpireCommand.prototype.idCount = 0;
 
@@ -8883,6 +9084,9 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(16).uint64(message.firstId);
                 if (message.idCount != null && $Object.hasOwnProperty.call(message, "idCount") && message.idCount !== 0)
                     writer.uint32(24).uint32(message.idCount);
+                if (message.deadLetterFallbackTopics != null && message.deadLetterFallbackTopics.length)
+                    for (let i = 0; i < message.deadLetterFallbackTopics.length; ++i)
+                        writer.uint32(34).string(message.deadLetterFallbackTopics[i]);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -8928,6 +9132,14 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.ids && message.ids.length))
                                 message.ids = [];
                             message.ids.push(reader.uint64());
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.deadLetterFallbackTopics && message.deadLetterFallbackTopics.length))
+                                message.deadLetterFallbackTopics = [];
+                            message.deadLetterFallbackTopics.push(reader.stringVerify());
                             continue;
                         }
                     case 2: {
@@ -9699,6 +9911,122 @@ export const fermata = $root.fermata = (() => {
             return DeleteGroupCommand;
         })();
 
+        v1.PurgeCommand = (function() {
+
+            const PurgeCommand = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PurgeCommand.prototype.topic = "";
+            PurgeCommand.prototype.group = "";
+            PurgeCommand.prototype.maxRecords = 0;
+
+            PurgeCommand.create = function(properties) {
+                return new PurgeCommand(properties);
+            };
+
+            PurgeCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.maxRecords != null && $Object.hasOwnProperty.call(message, "maxRecords") && message.maxRecords !== 0)
+                    writer.uint32(24).uint32(message.maxRecords);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PurgeCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PurgeCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.maxRecords = value;
+                            else
+                                delete message.maxRecords;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PurgeCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PurgeCommand";
+            };
+
+            return PurgeCommand;
+        })();
+
         v1.ApplyLimitsCommand = (function() {
 
             const ApplyLimitsCommand = function (properties) {
@@ -10251,6 +10579,7 @@ export const fermata = $root.fermata = (() => {
             ScheduleRecord.prototype.fired = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             ScheduleRecord.prototype.skipped = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             ScheduleRecord.prototype.lastFiredMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ScheduleRecord.prototype.owner = "";
 
             ScheduleRecord.create = function(properties) {
                 return new ScheduleRecord(properties);
@@ -10281,6 +10610,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(64).uint64(message.skipped);
                 if (message.lastFiredMs != null && $Object.hasOwnProperty.call(message, "lastFiredMs") && (typeof message.lastFiredMs === "object" ? message.lastFiredMs.low || message.lastFiredMs.high : message.lastFiredMs !== 0))
                     writer.uint32(72).int64(message.lastFiredMs);
+                if (message.owner != null && $Object.hasOwnProperty.call(message, "owner") && message.owner !== "")
+                    writer.uint32(82).string(message.owner);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -10390,6 +10721,15 @@ export const fermata = $root.fermata = (() => {
                                 message.lastFiredMs = value;
                             else
                                 delete message.lastFiredMs;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.owner = value;
+                            else
+                                delete message.owner;
                             continue;
                         }
                     }
@@ -10813,6 +11153,8 @@ export const fermata = $root.fermata = (() => {
             ScheduleCommand.prototype.trigger = null;
             ScheduleCommand.prototype.fire = null;
             ScheduleCommand.prototype.upsertMany = null;
+            ScheduleCommand.prototype.owner = "";
+            ScheduleCommand.prototype.ownerLimit = 0;
 
             let $oneOfFields;
 
@@ -10846,6 +11188,10 @@ export const fermata = $root.fermata = (() => {
                     $root.fermata.v1.FireSchedulesCommand.encode(message.fire, writer.uint32(50).fork(), _depth + 1).ldelim();
                 if (message.upsertMany != null && $Object.hasOwnProperty.call(message, "upsertMany"))
                     $root.fermata.v1.UpsertSchedulesCommand.encode(message.upsertMany, writer.uint32(58).fork(), _depth + 1).ldelim();
+                if (message.owner != null && $Object.hasOwnProperty.call(message, "owner") && message.owner !== "")
+                    writer.uint32(82).string(message.owner);
+                if (message.ownerLimit != null && $Object.hasOwnProperty.call(message, "ownerLimit") && message.ownerLimit !== 0)
+                    writer.uint32(88).uint32(message.ownerLimit);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -10859,7 +11205,7 @@ export const fermata = $root.fermata = (() => {
                     _depth = 0;
                 if (_depth > $Reader.recursionLimit)
                     throw $Error("max depth exceeded");
-                let end, message;
+                let end, message, value;
                 if (length === $undefined)
                     end = reader.len;
                 else {
@@ -10926,6 +11272,24 @@ export const fermata = $root.fermata = (() => {
                                 break;
                             message.upsertMany = $root.fermata.v1.UpsertSchedulesCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.upsertMany);
                             message.op = "upsertMany";
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.owner = value;
+                            else
+                                delete message.owner;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.ownerLimit = value;
+                            else
+                                delete message.ownerLimit;
                             continue;
                         }
                     }
@@ -11181,6 +11545,7 @@ export const fermata = $root.fermata = (() => {
             Schedule.prototype.skipped = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             Schedule.prototype.lastFiredMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             Schedule.prototype.nextFireMs = $util.emptyArray;
+            Schedule.prototype.broken = "";
 
             Schedule.create = function(properties) {
                 return new Schedule(properties);
@@ -11209,6 +11574,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(56).int64(message.lastFiredMs);
                 if (message.nextFireMs != null && message.nextFireMs.length)
                     writer.uint32(66).int64s(message.nextFireMs);
+                if (message.broken != null && $Object.hasOwnProperty.call(message, "broken") && message.broken !== "")
+                    writer.uint32(74).string(message.broken);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -11314,6 +11681,15 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.nextFireMs && message.nextFireMs.length))
                                 message.nextFireMs = [];
                             message.nextFireMs.push(reader.int64());
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.broken = value;
+                            else
+                                delete message.broken;
                             continue;
                         }
                     }
@@ -14780,6 +15156,7 @@ export const fermata = $root.fermata = (() => {
 
             const TopicRecord = function (properties) {
                 this.groups = [];
+                this.deletingGroups = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -14790,6 +15167,8 @@ export const fermata = $root.fermata = (() => {
             TopicRecord.prototype.settings = null;
             TopicRecord.prototype.groups = $util.emptyArray;
             TopicRecord.prototype.createdAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            TopicRecord.prototype.deleting = false;
+            TopicRecord.prototype.deletingGroups = $util.emptyArray;
 
             TopicRecord.create = function(properties) {
                 return new TopicRecord(properties);
@@ -14811,6 +15190,11 @@ export const fermata = $root.fermata = (() => {
                         writer.uint32(26).string(message.groups[i]);
                 if (message.createdAtMs != null && $Object.hasOwnProperty.call(message, "createdAtMs") && (typeof message.createdAtMs === "object" ? message.createdAtMs.low || message.createdAtMs.high : message.createdAtMs !== 0))
                     writer.uint32(32).int64(message.createdAtMs);
+                if (message.deleting != null && $Object.hasOwnProperty.call(message, "deleting") && message.deleting !== false)
+                    writer.uint32(40).bool(message.deleting);
+                if (message.deletingGroups != null && message.deletingGroups.length)
+                    for (let i = 0; i < message.deletingGroups.length; ++i)
+                        writer.uint32(50).string(message.deletingGroups[i]);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -14876,6 +15260,23 @@ export const fermata = $root.fermata = (() => {
                                 delete message.createdAtMs;
                             continue;
                         }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.deleting = value;
+                            else
+                                delete message.deleting;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.deletingGroups && message.deletingGroups.length))
+                                message.deletingGroups = [];
+                            message.deletingGroups.push(reader.stringVerify());
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -14900,6 +15301,216 @@ export const fermata = $root.fermata = (() => {
             };
 
             return TopicRecord;
+        })();
+
+        v1.PurgePhase = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "PURGE_PHASE_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "PURGE_PHASE_ENTRIES"] = 1;
+            values[valuesById[2] = "PURGE_PHASE_KEYS"] = 2;
+            values[valuesById[3] = "PURGE_PHASE_SCHEDULES"] = 3;
+            return values;
+        })();
+
+        v1.PurgeRecord = (function() {
+
+            const PurgeRecord = function (properties) {
+                this.groups = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PurgeRecord.prototype.topic = "";
+            PurgeRecord.prototype.group = "";
+            PurgeRecord.prototype.startedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            PurgeRecord.prototype.groups = $util.emptyArray;
+            PurgeRecord.prototype.phase = 0;
+            PurgeRecord.prototype.groupIndex = 0;
+            PurgeRecord.prototype.cursor = $util.newBuffer([]);
+            PurgeRecord.prototype.entriesAtStart = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            PurgeRecord.prototype.removedEntries = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            PurgeRecord.prototype.removedRecords = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            PurgeRecord.create = function(properties) {
+                return new PurgeRecord(properties);
+            };
+
+            PurgeRecord.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.startedAtMs != null && $Object.hasOwnProperty.call(message, "startedAtMs") && (typeof message.startedAtMs === "object" ? message.startedAtMs.low || message.startedAtMs.high : message.startedAtMs !== 0))
+                    writer.uint32(24).int64(message.startedAtMs);
+                if (message.groups != null && message.groups.length)
+                    for (let i = 0; i < message.groups.length; ++i)
+                        writer.uint32(34).string(message.groups[i]);
+                if (message.phase != null && $Object.hasOwnProperty.call(message, "phase") && message.phase !== 0)
+                    writer.uint32(40).int32(message.phase);
+                if (message.groupIndex != null && $Object.hasOwnProperty.call(message, "groupIndex") && message.groupIndex !== 0)
+                    writer.uint32(48).uint32(message.groupIndex);
+                if (message.cursor != null && $Object.hasOwnProperty.call(message, "cursor") && message.cursor.length)
+                    writer.uint32(58).bytes(message.cursor);
+                if (message.entriesAtStart != null && $Object.hasOwnProperty.call(message, "entriesAtStart") && (typeof message.entriesAtStart === "object" ? message.entriesAtStart.low || message.entriesAtStart.high : message.entriesAtStart !== 0))
+                    writer.uint32(64).uint64(message.entriesAtStart);
+                if (message.removedEntries != null && $Object.hasOwnProperty.call(message, "removedEntries") && (typeof message.removedEntries === "object" ? message.removedEntries.low || message.removedEntries.high : message.removedEntries !== 0))
+                    writer.uint32(72).uint64(message.removedEntries);
+                if (message.removedRecords != null && $Object.hasOwnProperty.call(message, "removedRecords") && (typeof message.removedRecords === "object" ? message.removedRecords.low || message.removedRecords.high : message.removedRecords !== 0))
+                    writer.uint32(80).uint64(message.removedRecords);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PurgeRecord.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PurgeRecord();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.startedAtMs = value;
+                            else
+                                delete message.startedAtMs;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.groups && message.groups.length))
+                                message.groups = [];
+                            message.groups.push(reader.stringVerify());
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.phase = value;
+                            else
+                                delete message.phase;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.groupIndex = value;
+                            else
+                                delete message.groupIndex;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.cursor = value;
+                            else
+                                delete message.cursor;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.entriesAtStart = value;
+                            else
+                                delete message.entriesAtStart;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.removedEntries = value;
+                            else
+                                delete message.removedEntries;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.removedRecords = value;
+                            else
+                                delete message.removedRecords;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PurgeRecord.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PurgeRecord";
+            };
+
+            return PurgeRecord;
         })();
 
         v1.QueueRecord = (function() {

@@ -51,6 +51,22 @@ export interface TopicStats {
   topic: string;
   /** One entry per group. */
   groups: GroupStats[];
+  /** Deletions of the topic, or of one of its groups, whose records are still being removed. */
+  deletions: DeletionProgress[];
+}
+
+/** A deletion under way: its records are removed in steps by the leader. */
+export interface DeletionProgress {
+  /** The group being deleted; '' when the whole topic is. */
+  group: string;
+  /** When it was deleted, epoch ms. */
+  startedAtMs: number;
+  /** Queue entries it held when deleted. */
+  entriesAtStart: number;
+  /** Queue entries removed since. */
+  removedEntries: number;
+  /** Key and schedule records removed since. */
+  removedRecords: number;
 }
 
 /** A node's role as the leader sees it. */
@@ -178,6 +194,13 @@ export function statsFromWire(r: pb.GetTopicStatsResponse): TopicStats {
         nextDueMs: next === 0 ? undefined : next,
       };
     }),
+    deletions: (r.deletions ?? []).map((d) => ({
+      group: d.group ?? '',
+      startedAtMs: toSafeNumber(d.startedAtMs, 'started_at_ms'),
+      entriesAtStart: toSafeNumber(d.entriesAtStart, 'entries_at_start'),
+      removedEntries: toSafeNumber(d.removedEntries, 'removed_entries'),
+      removedRecords: toSafeNumber(d.removedRecords, 'removed_records'),
+    })),
   };
 }
 

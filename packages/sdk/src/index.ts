@@ -6,6 +6,7 @@
 export type {
   AddMemberOptions,
   ClusterInfo,
+  DeletionProgress,
   ExpiryAction,
   GroupStats,
   Member,

@@ -54,8 +54,10 @@ export interface RecurringSchedule {
   skipped: bigint;
   /** Instant of the last occurrence fired (0 = none). */
   lastFiredMs: number;
-  /** The next occurrences after now, epoch ms (before jitter); empty when paused or ended. */
+  /** The next occurrences after now, epoch ms (before jitter); empty when paused, ended or broken. */
   nextFireMs: number[];
+  /** Why the next occurrence cannot be computed (the schedule fires nothing until changed); '' = it can. */
+  broken: string;
 }
 
 /** The answer of pause, resume and delete: `unchanged` when it was already so. */
@@ -120,6 +122,7 @@ export function scheduleFromWire(s: pb.Schedule.$Properties | null | undefined):
     skipped: toBigInt(s?.skipped),
     lastFiredMs: n(s?.lastFiredMs, 'last_fired_ms'),
     nextFireMs: (s?.nextFireMs ?? []).map((t) => n(t, 'next_fire_ms')),
+    broken: s?.broken ?? '',
   };
 }
 

@@ -49,6 +49,9 @@ describe('topics and groups', () => {
         { group: 'default', pending: 4, inFlight: 2, deadLettered: 1, nextDueMs: 77 },
         { group: 'audit', pending: 0, inFlight: 0, deadLettered: 0, nextDueMs: undefined },
       ],
+      deletions: [
+        { group: 'audit', startedAtMs: 50, entriesAtStart: 9, removedEntries: 3, removedRecords: 1 },
+      ],
     });
     expect(await client.deleteGroup('orders', 'audit')).toBe(0n);
     expect(await client.deleteTopic('orders')).toBe(3n);

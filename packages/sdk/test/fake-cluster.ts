@@ -366,6 +366,15 @@ export class FakeCluster {
               nextDueMs: toInt64(0n),
             },
           ],
+          deletions: [
+            {
+              group: 'audit',
+              startedAtMs: toInt64(50n),
+              entriesAtStart: toUint64(9n),
+              removedEntries: toUint64(3n),
+              removedRecords: toUint64(1n),
+            },
+          ],
         });
       },
       createGroup: (call, cb) => {

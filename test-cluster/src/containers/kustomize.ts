@@ -3,9 +3,13 @@
  * for the features the manifests use, so the tests need no kubectl (Debian
  * does not package it). Supported: `resources` (files and directories),
  * `components`, `configMapGenerator` (files, literals, labels, the content
- * hash suffix and the rewrite of references to the generated name), `images`
- * and `namespace`. Anything else in a kustomization is an error, so a new
- * feature in the manifests cannot be silently ignored here.
+ * hash suffix and the rewrite of references to the generated name), `images`,
+ * `namespace`, and `patches` of a file targeted by kind and name, applied as
+ * strategic-merge patches (maps merge; the lists the manifests patch merge by
+ * their Kubernetes merge keys: containers, volumes and env by name,
+ * volumeMounts by mountPath, ports by containerPort, new items first as
+ * kustomize puts them; other lists are replaced). Anything else in a kustomization is an error, so a new feature
+ * in the manifests cannot be silently ignored here.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -32,6 +36,11 @@ interface ImageRule {
   newTag?: string;
 }
 
+interface PatchRule {
+  path: string;
+  target: { kind: string; name: string };
+}
+
 interface Kustomization {
   apiVersion?: string;
   kind?: string;
@@ -40,6 +49,7 @@ interface Kustomization {
   components?: string[];
   configMapGenerator?: ConfigMapGenerator[];
   images?: ImageRule[];
+  patches?: PatchRule[];
 }
 
 const KNOWN_FIELDS = new Set([
@@ -50,6 +60,7 @@ const KNOWN_FIELDS = new Set([
   'components',
   'configMapGenerator',
   'images',
+  'patches',
 ]);
 
 /** Kinds that have no namespace (the ones a kustomization here could plausibly hold). */
@@ -80,6 +91,7 @@ function build(dir: string, expectedKind: string, inherited: K8sObject[]): K8sOb
     renames.set(gen.name, cm.metadata.name);
     objects.push(cm);
   }
+  for (const rule of k.patches ?? []) applyPatch(dir, objects, rule);
   // A component works on everything accumulated so far, the parent's resources included.
   for (const entry of k.components ?? []) objects = build(join(dir, entry), 'Component', objects);
   rewriteConfigMapRefs(objects, renames);
@@ -210,6 +222,54 @@ function applyImage(objects: K8sObject[], rule: ImageRule): void {
       const tag = rule.newTag ?? m[2];
       c.image = `${name}${tag !== undefined ? `:${tag}` : ''}${rule.newTag === undefined ? (m[3] ?? '') : ''}`;
     }
+  }
+}
+
+/** The merge key of the lists a strategic-merge patch merges item by item (Kubernetes' patchMergeKey). */
+const MERGE_KEYS: Record<string, string> = {
+  containers: 'name',
+  initContainers: 'name',
+  volumes: 'name',
+  env: 'name',
+  volumeMounts: 'mountPath',
+  ports: 'containerPort',
+};
+
+function applyPatch(dir: string, objects: K8sObject[], rule: PatchRule): void {
+  // YAML 1.1, as kubectl reads it: `defaultMode: 0440` is octal there (288), decimal in 1.2.
+  const patch = parse(readFileSync(join(dir, rule.path), 'utf8'), { version: '1.1' }) as Record<
+    string,
+    unknown
+  >;
+  const targets = objects.filter((o) => o.kind === rule.target.kind && o.metadata.name === rule.target.name);
+  if (targets.length === 0)
+    throw new Error(`${dir}: patch ${rule.path} matches no ${rule.target.kind}/${rule.target.name}`);
+  for (const o of targets) strategicMerge(o as Record<string, unknown>, patch);
+}
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function strategicMerge(target: Record<string, unknown>, patch: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(patch)) {
+    const current = target[key];
+    if (value === null) delete target[key];
+    else if (isMap(value) && isMap(current)) strategicMerge(current, value);
+    else if (Array.isArray(value) && Array.isArray(current) && MERGE_KEYS[key] !== undefined) {
+      // As kustomize does: items of the patch merge into the item with their key, new ones go
+      // first, in the patch's order.
+      const mergeKey = MERGE_KEYS[key]!;
+      const added: unknown[] = [];
+      for (const item of value) {
+        const match = isMap(item)
+          ? current.find((c) => isMap(c) && c[mergeKey] === item[mergeKey])
+          : undefined;
+        if (isMap(match) && isMap(item)) strategicMerge(match, item);
+        else added.push(structuredClone(item));
+      }
+      current.unshift(...added);
+    } else target[key] = structuredClone(value);
   }
 }
 

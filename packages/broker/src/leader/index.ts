@@ -2,6 +2,7 @@
 // housekeeping), over the state machine and a Raft node, on a Clock and a
 // metrics sink handed in, so that it runs the same under simulated time.
 export { type Clock, systemClock, type TimerHandle } from './clock.js';
+export { allowAllDeadLetters, type DeadLetterGate } from './dead-letter-gate.js';
 export {
   type Consumer,
   type DeliverySink,
@@ -33,3 +34,10 @@ export {
   type ProposerOptions,
   type ProposeTarget,
 } from './proposer.js';
+export {
+  discardPurgeMetrics,
+  PURGE_RETRY_PAUSE_MS,
+  type PurgeMetrics,
+  Purger,
+  type PurgerOptions,
+} from './purger.js';

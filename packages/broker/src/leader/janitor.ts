@@ -3,11 +3,14 @@ import type { Limits } from '../state/limits.js';
 import type { BrokerReader } from '../state/reader.js';
 import { deadLetterIdCount } from '../state/validation.js';
 import { type Clock, systemClock, type TimerHandle } from './clock.js';
+import type { DeadLetterGate } from './dead-letter-gate.js';
 import type { LeaderMetrics } from './metrics.js';
 import type { Proposer } from './proposer.js';
 
 /** How often the leader's janitor looks for expired messages and ended dedup windows. */
 export const JANITOR_INTERVAL_MS = 200;
+/** How long the janitor trusts its list of topics whose dead letters fall back to `<topic>.dlq`. */
+const FALLBACK_REFRESH_MS = 1_000;
 
 /**
  * The leader's janitor: TTL expiry through the expiry index (remove or
@@ -30,6 +33,8 @@ export class Janitor {
       limits: Limits;
       /** Default `systemClock`. */
       clock?: Clock;
+      /** Whether a topic's dead letters may go to its configured dead-letter topic (default: yes). */
+      deadLetterAllowed?: DeadLetterGate;
     },
   ) {
     this.clock = options.clock ?? systemClock;
@@ -63,6 +68,19 @@ export class Janitor {
     this.timer = undefined;
   }
 
+  /** The topics whose dead letters may not go to their configured dead-letter topic, read again each second. */
+  private fallback: { readonly atMs: number; readonly topics: readonly string[] } | undefined;
+
+  private async deadLetterFallback(): Promise<readonly string[]> {
+    const gate = this.options.deadLetterAllowed;
+    if (!gate) return [];
+    const now = this.clock.monotonicMs();
+    if (this.fallback && now - this.fallback.atMs < FALLBACK_REFRESH_MS) return this.fallback.topics;
+    const topics = (await this.options.reader.listTopics()).filter((t) => !gate(t)).map((t) => t.name);
+    this.fallback = { atMs: now, topics };
+    return topics;
+  }
+
   /** One pass: expire what is due, purge ended key windows; repeats while full batches come back. */
   async sweep(epoch = this.epoch): Promise<void> {
     const { reader, proposer, metrics, limits } = this.options;
@@ -76,8 +94,19 @@ export class Janitor {
         const ids = expired.map((e) => e.id);
         // Ids for the dead-letter copies the command may make (one per group of each message).
         const idCount = deadLetterIdCount({ kind: 'expire', ids }, limits);
+        const fallback = await this.deadLetterFallback();
+        if (epoch !== this.epoch) return;
         const firstId = proposer.reserveIds(idCount);
-        const r = await proposer.run({ kind: 'expire', ids, firstId, idCount }, now);
+        const r = await proposer.run(
+          {
+            kind: 'expire',
+            ids,
+            firstId,
+            idCount,
+            ...(fallback.length > 0 ? { deadLetterFallbackTopics: fallback } : {}),
+          },
+          now,
+        );
         if (r.kind === 'expire') {
           const n = r.outcomes.filter((o) => o.status === 'expired' || o.status === 'dead-lettered').length;
           if (n > 0) metrics.expirations.inc(n);

@@ -49,6 +49,8 @@ export const MATERIALIZE_INTERVAL_MS = 250;
 export interface ScheduleMetrics {
   /** Schedules known to the leader. */
   readonly schedules: { set(value: number): void };
+  /** Of those, the schedules whose next occurrence cannot be computed (they fire nothing). */
+  readonly brokenSchedules: { set(value: number): void };
   readonly occurrencesFired: { inc(value?: number): void };
   readonly occurrencesSkipped: { inc(value?: number): void };
   /** For each occurrence: when its message was stored minus its instant, ms (0 when stored ahead). */
@@ -58,6 +60,7 @@ export interface ScheduleMetrics {
 const ignore = (): void => {};
 export const discardScheduleMetrics: ScheduleMetrics = {
   schedules: { set: ignore },
+  brokenSchedules: { set: ignore },
   occurrencesFired: { inc: ignore },
   occurrencesSkipped: { inc: ignore },
   materializeLatenessMs: { observe: ignore },
@@ -81,6 +84,10 @@ export class ScheduleMaterializer {
   private readonly heap: Slot[] = [];
   private seq = 0;
   private readonly dirty = new Map<string, ScheduleName>();
+  /** Schedules whose next occurrence cannot be computed, with why: they fire nothing, the others do. */
+  private readonly broken = new Map<string, string>();
+  /** The state machine's limitsVersion the broken schedules were last computed with. */
+  private brokenLimits = -1;
   private readonly clock: Clock;
   private readonly storeRate = new StoreRate();
   private leadMs = 0;
@@ -141,11 +148,12 @@ export class ScheduleMaterializer {
     this.live.clear();
     this.heap.length = 0;
     this.dirty.clear();
+    this.broken.clear();
     const recs: ScheduleRec[] = [];
     await scanAllSchedules(this.options.sm.store, (rec) => recs.push(rec));
     if (epoch !== this.epoch) return epoch;
     for (const rec of recs) this.track(rec);
-    this.metrics.schedules.set(this.live.size);
+    this.report();
     return epoch;
   }
 
@@ -166,6 +174,15 @@ export class ScheduleMaterializer {
    * (each names other schedules, so they commute).
    */
   async round(epoch = this.epoch): Promise<void> {
+    // A limit that broke a schedule may have changed back (an apply-limits entry touches no
+    // schedule record): compute the broken ones again.
+    if (this.broken.size > 0 && this.options.sm.limitsVersion !== this.brokenLimits) {
+      this.brokenLimits = this.options.sm.limitsVersion;
+      for (const key of this.broken.keys()) {
+        const live = this.live.get(key);
+        if (live) this.dirty.set(key, { topic: live.topic, name: live.name });
+      }
+    }
     await this.refreshDirty();
     const { proposer } = this.options;
     const inFlight = new Set<Promise<void>>();
@@ -189,13 +206,19 @@ export class ScheduleMaterializer {
           if (epoch !== this.epoch) return;
           for (const [i, rec] of recs.entries()) {
             if (!rec) {
-              this.live.delete(keyOf(due[i]!.topic, due[i]!.name));
+              this.forget(keyOf(due[i]!.topic, due[i]!.name));
               continue;
             }
-            const fire =
-              total < cap
-                ? planFire(rec, this.limits, now, windowMs, cap - total, this.dueOf(rec))
-                : undefined;
+            let fire: ScheduleFire | undefined;
+            try {
+              fire =
+                total < cap
+                  ? planFire(rec, this.limits, now, windowMs, cap - total, this.dueOf(rec))
+                  : undefined;
+            } catch (err) {
+              this.markBroken(rec, err);
+              continue;
+            }
             if (!fire) {
               this.track(rec);
               continue;
@@ -236,7 +259,11 @@ export class ScheduleMaterializer {
         // noted again by its own batch; a stale record only makes the next fire stale).
         this.dirty.delete(keyOf(f.topic, f.name));
         if (o.status === 'gone') {
-          this.live.delete(keyOf(f.topic, f.name));
+          this.forget(keyOf(f.topic, f.name));
+          continue;
+        }
+        if (o.status === 'broken') {
+          this.markBroken(o.rec, o.reason);
           continue;
         }
         if (o.status === 'fired') {
@@ -250,7 +277,7 @@ export class ScheduleMaterializer {
         this.track(o.rec);
       }
     }
-    this.metrics.schedules.set(this.live.size);
+    this.report();
   }
 
   /**
@@ -303,18 +330,60 @@ export class ScheduleMaterializer {
       const recs = await readSchedules(this.options.sm.store, batch);
       for (const [j, rec] of recs.entries()) {
         if (rec) this.track(rec);
-        else this.live.delete(keyOf(batch[j]!.topic, batch[j]!.name));
+        else this.forget(keyOf(batch[j]!.topic, batch[j]!.name));
       }
     }
-    this.metrics.schedules.set(this.live.size);
+    this.report();
   }
 
+  /** The schedules that cannot fire, with why (GetSchedule says the same of each). */
+  brokenSchedules(): ReadonlyMap<string, string> {
+    return this.broken;
+  }
+
+  private report(): void {
+    this.metrics.schedules.set(this.live.size);
+    this.metrics.brokenSchedules.set(this.broken.size);
+  }
+
+  private forget(key: string): void {
+    this.live.delete(key);
+    this.broken.delete(key);
+  }
+
+  /**
+   * Tracks the schedule for its next fire. One whose next occurrence cannot
+   * be computed is broken: it is kept (counted, reported) but never fires
+   * until it changes; no other schedule waits for it.
+   */
   private track(rec: ScheduleRec): void {
     const key = keyOf(rec.def.topic, rec.def.name);
-    const at = this.nextAtMs(rec);
+    let at: number | undefined;
+    try {
+      at = this.nextAtMs(rec);
+    } catch (err) {
+      this.markBroken(rec, err);
+      return;
+    }
+    this.broken.delete(key);
     const seq = ++this.seq;
     this.live.set(key, { seq, topic: rec.def.topic, name: rec.def.name });
     if (at !== undefined) this.push({ key, atMs: at, seq });
+  }
+
+  private markBroken(rec: ScheduleRec, err: unknown): void {
+    const key = keyOf(rec.def.topic, rec.def.name);
+    this.brokenLimits = this.options.sm.limitsVersion;
+    const reason = typeof err === 'string' ? err : (err as Error).message || String(err);
+    // Its heap slot, if any, is dropped: a new sequence number without a slot.
+    this.live.set(key, { seq: ++this.seq, topic: rec.def.topic, name: rec.def.name });
+    if (this.broken.get(key) !== reason) {
+      this.options.log.warn(
+        { topic: rec.def.topic, schedule: rec.def.name, reason },
+        'schedule is broken: its next occurrence cannot be computed; it fires nothing until changed',
+      );
+    }
+    this.broken.set(key, reason);
   }
 
   private push(slot: Slot): void {

@@ -17,6 +17,8 @@ export interface LeaderMetrics {
   readonly expirations: { inc(value?: number): void };
   /** Send time minus due time of each delivery, ms. */
   readonly deliveryLatenessMs: { observe(value: number): void };
+  /** Pushes held back because the node's buffer for all consume streams was full. */
+  readonly consumeBufferFull?: { inc(value?: number): void };
 }
 
 const ignore = (): void => {};

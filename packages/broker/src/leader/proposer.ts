@@ -1,7 +1,8 @@
 import type { RaftNode } from '@fermata/raft';
 import { invariant } from '@fermata/raft';
+import { validateClientMessages } from '../state/client-headers.js';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
-import { LimitError } from '../state/errors.js';
+import { LimitError, topicDeleting } from '../state/errors.js';
 import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/results.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { validateCommand } from '../state/validate-command.js';
@@ -259,7 +260,11 @@ export class Proposer {
    */
   publish(messages: readonly PublishInput[], idempotencyKey = ''): Promise<readonly PublishResultItem[]> {
     validatePublish(messages, this.nowMs(), this.sm.limits);
+    validateClientMessages(messages);
     validateIdempotencyKey(idempotencyKey, this.sm.limits);
+    if (this.sm.deleting.size > 0) {
+      for (const m of messages) if (this.sm.deleting.topic(m.topic)) throw topicDeleting(m.topic);
+    }
     if (!this.sm.ids.canAssign()) return Promise.reject(leaderNotReady());
     let payloadBytes = 0;
     for (const m of messages) payloadBytes += m.payload.length;
@@ -289,7 +294,9 @@ export class Proposer {
     try {
       const all = group.length === 1 ? group[0]!.messages : group.flatMap((g) => g.messages);
       const firstId = this.reserveIds(all.length);
-      const keyed = this.options.publishIdempotency && group.some((g) => g.idempotencyKey !== '');
+      // Spans also let apply refuse one request alone (a topic deleted meanwhile) when several share the entry.
+      const keyed =
+        this.options.publishIdempotency && (group.length > 1 || group.some((g) => g.idempotencyKey !== ''));
       const result = await this.run({
         kind: 'publish',
         firstId,

@@ -131,7 +131,14 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
     case `${SCHEDULES}DeleteSchedule`:
       return one('publish', msg['topic']);
     case `${ADMIN}CreateTopic`:
-    case `${ADMIN}UpdateTopic`:
+    case `${ADMIN}UpdateTopic`: {
+      // Setting a dead-letter topic writes to it: the caller must be allowed to publish there.
+      const settings = msg['settings'] as Msg | undefined | null;
+      const target = str(settings?.['deadLetterTopic']);
+      return target === ''
+        ? one('admin', msg['name'])
+        : [...one('admin', msg['name']), ...one('publish', target)];
+    }
     case `${ADMIN}DeleteTopic`:
       return one('admin', msg['name']);
     case `${ADMIN}GetTopicStats`:

@@ -38,7 +38,21 @@ export interface TokenSpec {
   readonly permissions: Readonly<Record<Permission, readonly string[]>>;
   /** May read the HTTP status page and /metrics (cluster-wide: node ids, addresses, every topic). */
   readonly monitor?: boolean;
+  /** This token's own limits, over the node's `auth.tokenLimits` defaults (token-limits.ts). */
+  readonly limits?: Partial<TokenLimitValues>;
 }
+
+/** Per-token limits: each 0 = none. */
+export interface TokenLimitValues {
+  /** Schedules the token created that exist (replicated, so every leader counts the same). */
+  readonly schedules: number;
+  /** Messages a second the token may publish, on the leader (a token bucket of one second). */
+  readonly publishPerSecond: number;
+  /** Consume streams the token may have open at once on one node. */
+  readonly streams: number;
+}
+
+export const TOKEN_LIMIT_NAMES = ['schedules', 'publishPerSecond', 'streams'] as const;
 
 /** Who made a call: the token's name and what it may do. */
 export class Principal {
@@ -99,11 +113,23 @@ export interface AuthFailure {
 /** The configured tokens, looked up by the hash of what a client presents. */
 export class TokenTable {
   private readonly byHash: ReadonlyMap<string, Principal>;
+  private readonly byName: ReadonlyMap<string, Principal>;
 
   constructor(readonly tokens: readonly TokenSpec[]) {
     const byHash = new Map<string, Principal>();
-    for (const t of tokens) byHash.set(t.sha256, new Principal(t));
+    const byName = new Map<string, Principal>();
+    for (const t of tokens) {
+      const p = new Principal(t);
+      byHash.set(t.sha256, p);
+      byName.set(t.name, p);
+    }
     this.byHash = byHash;
+    this.byName = byName;
+  }
+
+  /** The principal of the token named `name`, if it is configured now. */
+  principalByName(name: string): Principal | undefined {
+    return this.byName.get(name);
   }
 
   /** Off when no token is configured: every call is let in. */
@@ -205,7 +231,7 @@ export class TokenFileError extends Error {
   override readonly name = 'TokenFileError';
 }
 
-const TOKEN_KEYS = new Set(['name', 'sha256', 'monitor', ...PERMISSIONS]);
+const TOKEN_KEYS = new Set(['name', 'sha256', 'monitor', 'limits', ...PERMISSIONS]);
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
 
 /**
@@ -267,8 +293,24 @@ export function parseTokenFile(text: string, source: string): TokenSpec[] {
     const monitor = item['monitor'] ?? false;
     if (typeof monitor !== 'boolean')
       throw new TokenFileError(`${where}.monitor ("${name}"): expected true or false`);
-    return { name, sha256: lower, permissions, monitor };
+    const limits = tokenLimits(item['limits'], `${where}.limits ("${name}")`);
+    return { name, sha256: lower, permissions, monitor, ...(limits ? { limits } : {}) };
   });
+}
+
+function tokenLimits(v: unknown, where: string): Partial<TokenLimitValues> | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isRecord(v))
+    throw new TokenFileError(`${where}: expected a mapping of ${TOKEN_LIMIT_NAMES.join(', ')}`);
+  const out: Record<string, number> = {};
+  for (const [k, n] of Object.entries(v)) {
+    if (!(TOKEN_LIMIT_NAMES as readonly string[]).includes(k))
+      throw new TokenFileError(`${where}: unknown limit "${k}" (limits: ${TOKEN_LIMIT_NAMES.join(', ')})`);
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+      throw new TokenFileError(`${where}.${k}: expected an integer >= 0 (0 = no limit)`);
+    out[k] = n;
+  }
+  return out as Partial<TokenLimitValues>;
 }
 
 function patternList(v: unknown, where: string): string[] {

@@ -16,6 +16,7 @@ import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { createQueueHasher } from '../keys.js';
 import { type Janitor, systemClock } from '../leader/index.js';
+import { applyBound } from '../state/apply-bound.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
@@ -177,7 +178,8 @@ export class BrokerServer {
     grpcServer.addService(guardDecoding(ClusterService), clusterHandlers(ctx));
     grpcServer.addService(guardDecoding(SchedulesService), schedulesHandlers(ctx));
     server.health = new HealthReporter({
-      readiness: () => readiness(server.nodeStatus(), config.http.readyMaxLagEntries),
+      readiness: () =>
+        readiness(server.nodeStatus(), config.http.readyMaxLagEntries, config.http.readyMaxApplyMs),
     });
     grpcServer.addService(HealthService, server.health.handlers);
     server.grpcServer = grpcServer;
@@ -199,6 +201,22 @@ export class BrokerServer {
         pending: clientListener.pendingCount,
         closed: clientListener.closed,
       }),
+      apply: () => {
+        const bound = applyBound(sm.limits);
+        return {
+          deletionsInProgress: sm.deleting.size,
+          boundRecords: bound.records,
+          boundBytes: bound.bytes,
+        };
+      },
+    });
+    sm.onCommandWork = (_kind, work) => metrics.observeCommandWork(work.records, work.bytes);
+    metrics.setProviders({
+      consume: () => ({
+        heldDeliveries: ctx.dispatcher.heldForBuffer(),
+        loadedBytes: ctx.dispatcher.loadedPayloadBytes,
+        limitBytes: config.limits.maxConsumeBufferBytes,
+      }),
     });
     server.refreshQueueGauges();
     const authorizeHttp = httpAuthorizer(config, security.tokens);
@@ -207,6 +225,7 @@ export class BrokerServer {
       status: () => server.nodeStatus(),
       registry: metrics.registry,
       readyMaxLagEntries: config.http.readyMaxLagEntries,
+      readyMaxApplyMs: config.http.readyMaxApplyMs,
       logger: log,
       ...(authorizeHttp ? { authorize: authorizeHttp } : {}),
     });
@@ -239,6 +258,7 @@ export class BrokerServer {
       commit: s.commit,
       applied: s.applied,
       stopping: this.ctx.stopping,
+      applyRunningMs: this.ctx.sm.applyRunningMs(),
       members: s.members.map((m) => ({
         id: m.id,
         clientAddress: m.clientAddress,
@@ -251,7 +271,16 @@ export class BrokerServer {
   private wireNode(): void {
     const { node, sm, dispatcher, proposer, metrics, log } = this.ctx;
     wireLeaderLayer(
-      { node, sm, dispatcher, janitor: this.janitor, materializer: this.ctx.materializer, proposer, log },
+      {
+        node,
+        sm,
+        dispatcher,
+        janitor: this.janitor,
+        materializer: this.ctx.materializer,
+        purger: this.ctx.purger,
+        proposer,
+        log,
+      },
       {
         onBecameLeader: (term) => {
           // Streams of an earlier leadership still waiting to learn the leader end now.
@@ -399,6 +428,7 @@ export class BrokerServer {
     dispatcher.stop(shutting);
     proposer.failQueued(shutting);
     this.janitor.stop();
+    this.ctx.purger.stop();
     this.ctx.materializer?.stop();
     const grpcServer = this.grpcServer;
     const listenerClosed = this.clientListener?.close();

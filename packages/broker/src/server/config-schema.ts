@@ -220,6 +220,12 @@ export const configSchema = {
       INT_MAX,
       '/readyz and gRPC health report ready only while applied >= commit minus this.',
     ),
+    readyMaxApplyMs: int(
+      3_000,
+      1,
+      INT_MAX,
+      '/readyz and gRPC health report not ready while one apply of committed entries has been running longer than this (ms).',
+    ),
     auth: enumOf(
       HTTP_AUTH_MODES,
       'auto',
@@ -350,6 +356,20 @@ export const configSchema = {
     ),
     janitorBatch: int(256, 1, 10_000, 'Most expirations or dead-letterings in one Raft command.'),
   },
+  deletion: {
+    maxRecordsPerStep: int(
+      1_000,
+      1,
+      100_000,
+      'As leader, records (queue entries with their messages, key records, schedules) one purge step of a deleted topic or group removes; at most limits.maxIdsPerCommand. Each step is one Raft entry applied on every node.',
+    ),
+    pauseMs: int(
+      10,
+      0,
+      60_000,
+      'As leader, pause between two purge steps, so that other clients’ entries keep their share of the log while a large topic is removed.',
+    ),
+  },
   limits: {
     // The state machine's limits (state/limits.ts), same names and defaults; every node must use the same values.
     maxPayloadBytes: int(L.maxPayloadBytes, 1, 64 * MIB, 'Payload of one message.'),
@@ -443,6 +463,12 @@ export const configSchema = {
       'Occurrences one fire command materialises (over all its schedules).',
     ),
     // Enforced by the server, not the state machine.
+    maxConsumeBufferBytes: int(
+      64 * MIB,
+      1 * MIB,
+      64 * 1024 * MIB,
+      'Payload bytes of deliveries one node holds for its consume streams together, leased and loaded or written and not yet sent (each stream is also bounded by its prefetch): near it the leader leases and pushes no more until streams drain; what is already leased waits (fermata_consume_held_deliveries). Sized for the 1 GiB memory limit of the Kubernetes manifests.',
+    ),
     maxConsumersPerGroup: int(1_000, 1, 100_000, 'Consumer streams subscribed to one group on the leader.'),
     maxStreamsPerConnection: int(100, 1, 100_000, 'Concurrent gRPC streams on one client connection.'),
     maxConnections: int(
@@ -482,8 +508,28 @@ export const configSchema = {
   },
   auth: {
     tokensFile: fileKey(
-      'YAML file of bearer tokens (name, sha256, publish/consume/admin topic patterns, monitor); empty = authentication off.',
+      'YAML file of bearer tokens (name, sha256, publish/consume/admin topic patterns, monitor, limits); empty = authentication off.',
     ),
+    tokenLimits: {
+      schedules: int(
+        1_000,
+        0,
+        100_000_000,
+        'Schedules one token may have created that exist (a token’s `limits.schedules` in the tokens file overrides it; 0 = none). Past it an upsert is refused RESOURCE_EXHAUSTED maxSchedulesPerToken.',
+      ),
+      publishPerSecond: int(
+        10_000,
+        0,
+        100_000_000,
+        'Messages a second one token may publish, on the leader, with a burst of one second’s worth (token file `limits.publishPerSecond`; 0 = none). Past it a publish is refused RESOURCE_EXHAUSTED publishPerSecondPerToken before it is queued.',
+      ),
+      streams: int(
+        100,
+        0,
+        1_000_000,
+        'Consume streams one token may have open at once on a node (token file `limits.streams`; 0 = none). Past it a subscribe is refused RESOURCE_EXHAUSTED maxStreamsPerToken.',
+      ),
+    },
   },
   credentialsReloadIntervalMs: int(
     5 * SECOND_MS,

@@ -7,7 +7,7 @@ import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/d
 import { leaderNotReady } from '../leader/proposer.js';
 import { AlreadyExistsError, LimitError, ValidationError } from '../state/errors.js';
 import { validateGroupName, validateLeaseMs, validateTopicName } from '../state/validation.js';
-import { errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
+import { callerName, errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
 
@@ -55,6 +55,8 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
   let consumer: Consumer | undefined;
   let subscribing = false;
   let ended = false;
+  /** Gives back this stream's place under its token's limitStreams (set once subscribed). */
+  let releaseStream: (() => void) | undefined;
 
   // Payload bytes of deliveries written and not yet sent: HTTP/2 holds them while the client does not read.
   let unsentBytes = 0;
@@ -62,10 +64,12 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
   const unsent = (bytes: number): void => {
     unsentBytes += bytes;
     ctx.metrics.consumeUnsentBytes.inc(bytes);
+    ctx.consumeBuffer?.add(bytes);
   };
   const end = (error?: unknown): void => {
     if (ended) return;
     ended = true;
+    releaseStream?.();
     if (consumer) ctx.dispatcher.removeConsumer(consumer);
     if (error !== undefined) call.emit('error', grpcError(ctx, error));
     else if (!call.writableEnded) call.end();
@@ -82,6 +86,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
   };
 
   const sink: DeliverySink = {
+    accepts: (pending, bytes) => ctx.consumeBuffer?.accepts(pending, bytes) ?? true,
     deliver: (deliveries, sent) => {
       const parts = splitByPayload(deliveries, MAX_DELIVERY_MESSAGE_PAYLOAD_BYTES);
       let left = parts.length;
@@ -133,6 +138,8 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
 
     const queue = ctx.reader.queueHash(topic, group);
+    if (ended) return;
+    releaseStream = ctx.tokenLimits?.openStream(callerName(ctx, call.metadata));
     const max = ctx.config.limits.maxConsumersPerGroup;
     const count = ctx.dispatcher.consumerCount(queue);
     if (count >= max) throw new LimitError('maxConsumersPerGroup', max, count + 1, 'subscribe.group');

@@ -4,14 +4,17 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { ScheduleMaterializer } from '../leader/materializer.js';
 import type { Proposer } from '../leader/proposer.js';
+import type { Purger } from '../leader/purger.js';
 import { ValidationError } from '../state/errors.js';
 import type { BrokerReader } from '../state/reader.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { isAuthFailure, type TokenTable } from './auth.js';
 import type { FermataConfig } from './config.js';
+import type { ConsumeBuffer } from './consume-buffer.js';
 import { checkDecoded } from './decode-guard.js';
 import { toErrorStatus, toGrpcStatus } from './grpc-status.js';
 import type { BrokerMetrics } from './metrics.js';
+import type { TokenLimits } from './token-limits.js';
 
 /** What every RPC handler needs: the node, the state, and the leader-only parts. */
 export interface ServerContext {
@@ -23,6 +26,12 @@ export interface ServerContext {
   readonly dispatcher: Dispatcher;
   /** The leader's schedule materialiser (its metrics; started and stopped with leadership). */
   readonly materializer?: ScheduleMaterializer;
+  /** The leader's purger: removes deleted topics' and groups' records in steps. */
+  readonly purger: Purger;
+  /** What the node holds for all consume streams together (absent: no bound, a simulation). */
+  readonly consumeBuffer?: ConsumeBuffer;
+  /** Per-token limits (absent without tokens). */
+  readonly tokenLimits?: TokenLimits;
   readonly metrics: BrokerMetrics;
   readonly log: Logger;
   /** True once shutdown began: new calls are refused. */
@@ -42,6 +51,14 @@ export function topicFilter(ctx: ServerContext, metadata: grpc.Metadata): (topic
   // The interceptor let the call in, so the token was valid a moment ago; revoked since: nothing.
   if (isAuthFailure(who)) return () => false;
   return (topic) => who.can('admin', topic);
+}
+
+/** The name of the token that made a call ('' with authentication off, or when it is no longer known). */
+export function callerName(ctx: ServerContext, metadata: grpc.Metadata): string {
+  const table = ctx.tokens?.();
+  if (!table?.enabled) return '';
+  const who = table.authenticate(metadata);
+  return isAuthFailure(who) ? '' : who.name;
 }
 
 /** This node does not lead: `leader` ('' = unknown) at its client `address`. */

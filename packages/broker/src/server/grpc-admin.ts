@@ -3,6 +3,7 @@ import type { AdminHandlers, ClusterHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import type { MemberStatus } from '@fermata/raft';
 import { invariant } from '@fermata/raft';
+import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
 import { settingsFromProto, settingsToProto } from '../state/commands.js';
 import { ValidationError } from '../state/errors.js';
@@ -10,7 +11,15 @@ import type { TopicRec } from '../state/records.js';
 import { deadLetterTopicOf } from '../state/validation.js';
 import { parseAddress } from './config.js';
 import { ID_PATTERN } from './config-schema.js';
-import { field, linearizable, requireLeader, type ServerContext, topicFilter, unary } from './context.js';
+import {
+  callerName,
+  field,
+  linearizable,
+  requireLeader,
+  type ServerContext,
+  topicFilter,
+  unary,
+} from './context.js';
 
 function topicProto(t: TopicRec): pb.Topic.$Properties {
   return {
@@ -19,6 +28,7 @@ function topicProto(t: TopicRec): pb.Topic.$Properties {
     settings: settingsToProto({ ...t.settings, deadLetterTopic: deadLetterTopicOf(t.name, t.settings) }),
     groups: [...t.groups],
     createdAtMs: int64FromSafe(t.createdAtMs),
+    deleting: t.deleting === true,
   };
 }
 
@@ -38,15 +48,26 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
     requireLeader(ctx);
     return ctx.proposer.run(body);
   };
+  /**
+   * The settings of a create or update, with the dead-letter topic's authority
+   * set by the server: the calling token's name (the interceptor checked that
+   * it may publish to the target), never what the client sent.
+   */
+  const settingsOf = (req: { settings?: pb.TopicSettings.$Properties | null }, metadata: grpc.Metadata) => {
+    const settings = field('settings.', () => settingsFromProto(req.settings));
+    const { deadLetterAuthorizedBy: _ignored, ...rest } = settings;
+    if (!rest.deadLetterTopic) return rest;
+    return { ...rest, deadLetterAuthorizedBy: callerName(ctx, metadata) };
+  };
   return {
-    createTopic: unary(ctx, async (req) => {
-      const settings = field('settings.', () => settingsFromProto(req.settings));
+    createTopic: unary(ctx, async (req, call) => {
+      const settings = settingsOf(req, call.metadata);
       const r = await run({ kind: 'create-topic', name: name(req.name, 'name'), settings });
       invariant(r.kind === 'create-topic', () => `create-topic answered with ${r.kind}`);
       return { topic: topicProto(r.topic) };
     }),
-    updateTopic: unary(ctx, async (req) => {
-      const settings = field('settings.', () => settingsFromProto(req.settings));
+    updateTopic: unary(ctx, async (req, call) => {
+      const settings = settingsOf(req, call.metadata);
       const r = await run({
         kind: 'update-topic',
         name: name(req.name, 'name'),
@@ -77,6 +98,13 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
           inFlight: toUint64(BigInt(g.inFlight)),
           deadLettered: toUint64(BigInt(g.deadLettered)),
           nextDueMs: int64FromSafe(g.nextDueMs ?? 0),
+        })),
+        deletions: stats.deletions.map((d) => ({
+          group: d.group,
+          startedAtMs: int64FromSafe(d.startedAtMs),
+          entriesAtStart: toUint64(BigInt(d.entriesAtStart)),
+          removedEntries: toUint64(BigInt(d.removedEntries)),
+          removedRecords: toUint64(BigInt(d.removedRecords)),
         })),
       };
     }),

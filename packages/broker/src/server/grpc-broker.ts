@@ -16,7 +16,15 @@ import type { MessageStateName } from '../state/reader.js';
 import type { BodyRec } from '../state/records.js';
 import type { PublishResultItem } from '../state/results.js';
 import { handleConsume } from './consume-stream.js';
-import { errorStatus, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
+import {
+  callerName,
+  errorStatus,
+  field,
+  linearizable,
+  requireLeader,
+  type ServerContext,
+  unary,
+} from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
 
@@ -54,6 +62,15 @@ export async function publish(
   const results = await ctx.proposer.publish(messages, idempotencyKey);
   ctx.metrics.publishes.inc(messages.length);
   return results;
+}
+
+/**
+ * Takes a request's messages from its token's publish rate (token-limits.ts),
+ * first thing: a token past its rate is refused before its messages are even
+ * converted, so its refusals cost the others as little as can be.
+ */
+function takeRate(ctx: ServerContext, token: string, messages: number): void {
+  if (token !== '') ctx.tokenLimits?.takePublish(token, messages);
 }
 
 function publishResults(results: readonly PublishResultItem[]): pb.PublishResult.$Properties[] {
@@ -110,7 +127,9 @@ const RESCHEDULE = {
 
 export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
   return {
-    publish: unary(ctx, async (req) => {
+    publish: unary(ctx, async (req, call) => {
+      requireLeader(ctx);
+      takeRate(ctx, callerName(ctx, call.metadata), req.messages?.length ?? 0);
       checkDurability(ctx, req.durability);
       const results = await publish(ctx, publishInputs(req.messages), req.idempotencyKey ?? '');
       return { results: publishResults(results) };
@@ -123,12 +142,15 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
       // client that pipelines without bound is held by HTTP/2 flow control, not our memory
       // (beyond the stream's receive window, CLIENT_PORT_STREAM_WINDOW_BYTES).
       let unanswered = 0;
+      const token = callerName(ctx, call.metadata);
       call.on('data', (req: pb.PublishStreamRequest) => {
         if (++unanswered >= MAX_PUBLISH_STREAM_UNANSWERED) call.pause();
         const sequence = req.sequence;
         const work = (async (): Promise<pb.PublishStreamResponse.$Properties> => {
           try {
             checkDecoded(req);
+            requireLeader(ctx);
+            takeRate(ctx, token, req.messages?.length ?? 0);
             checkDurability(ctx, req.durability);
             const results = await publish(ctx, publishInputs(req.messages), req.idempotencyKey ?? '');
             return { sequence, results: publishResults(results) };

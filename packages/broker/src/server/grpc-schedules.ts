@@ -6,16 +6,18 @@
 import type { SchedulesHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import { invariant } from '@fermata/raft';
+import type * as grpc from '@grpc/grpc-js';
+import { validateClientHeaders } from '../state/client-headers.js';
 import { defFromProto, defToProto } from '../state/codec/schedule.js';
 import { NotFoundError, underField, ValidationError } from '../state/errors.js';
 import { DEFAULT_LIST_LIMIT } from '../state/limits.js';
 import type { ScheduleRec } from '../state/schedule/model.js';
 import type { ScheduleResult, ScheduleStatus } from '../state/schedule/ops.js';
-import { occurrencesAfter } from '../state/schedule/spec.js';
+import { nextOccurrenceProblem, occurrencesAfter } from '../state/schedule/spec.js';
 import { validateDefinition, validateDefinitions, validateScheduleName } from '../state/schedule/validate.js';
 import { listSchedules, readSchedule } from '../state/stores/schedules.js';
 import { validateTopicName } from '../state/validation.js';
-import { field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
+import { callerName, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
 
 /** Most next fire times one schedule answers with. */
 export const MAX_NEXT_FIRE_TIMES = 100;
@@ -35,9 +37,17 @@ function under<T>(prefix: string, fn: () => T): T {
   }
 }
 
+/**
+ * A schedule as the API shows it, with its next fire times, or why they
+ * cannot be computed (`broken`): never an error, so an answer about a
+ * broken schedule is an answer, not INTERNAL.
+ */
 export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number): pb.Schedule.$Properties {
   const n = Math.min(Math.max(next, 0), MAX_NEXT_FIRE_TIMES);
-  const fireTimes = rec.paused || n === 0 ? [] : occurrencesAfter(rec.def, ctx.sm.limits, Date.now(), n);
+  const now = Date.now();
+  const broken = nextOccurrenceProblem(rec.def, ctx.sm.limits, Math.max(rec.cursorMs, now)) ?? '';
+  let fireTimes: readonly number[] = [];
+  if (!rec.paused && n > 0 && broken === '') fireTimes = occurrencesAfter(rec.def, ctx.sm.limits, now, n);
   return {
     definition: defToProto(rec.def),
     paused: rec.paused,
@@ -47,7 +57,15 @@ export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number
     skipped: toUint64(BigInt(rec.skipped)),
     lastFiredMs: int64FromSafe(rec.lastFiredMs),
     nextFireMs: fireTimes.map((t) => int64FromSafe(t)),
+    broken,
   };
+}
+
+/** The calling token and its schedule limit, for an upsert (none with authentication off). */
+function ownerOf(ctx: ServerContext, metadata: grpc.Metadata): { owner?: string; ownerLimit?: number } {
+  const owner = callerName(ctx, metadata);
+  if (owner === '') return {};
+  return { owner, ownerLimit: ctx.tokenLimits?.of(owner).schedules ?? 0 };
 }
 
 function ref(req: { topic?: string | null; name?: string | null }, ctx: ServerContext) {
@@ -68,20 +86,24 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
     };
   };
   return {
-    upsertSchedule: unary(ctx, async (req) => {
+    upsertSchedule: unary(ctx, async (req, call) => {
       requireLeader(ctx);
       if (!req.schedule) throw new ValidationError('schedule', 'must be set');
       const def = under('schedule.', () => defFromProto(req.schedule));
       under('schedule.', () => validateDefinition(def, Date.now(), ctx.sm.limits));
-      const r = await run({ op: 'upsert', def });
+      validateClientHeaders(def.headers, 'schedule.headers');
+      const r = await run({ op: 'upsert', def, ...ownerOf(ctx, call.metadata) });
       invariant(r.op === 'upsert', () => `upsert answered with ${r.op}`);
       return { schedule: scheduleProto(ctx, r.schedule, 5), created: r.created };
     }),
-    upsertSchedules: unary(ctx, async (req) => {
+    upsertSchedules: unary(ctx, async (req, call) => {
       requireLeader(ctx);
       const defs = (req.schedules ?? []).map((d, i) => under(`schedules[${i}].`, () => defFromProto(d)));
       validateDefinitions(defs, Date.now(), ctx.sm.limits);
-      const r = await run({ op: 'upsert-many', defs });
+      defs.forEach((d, i) => {
+        validateClientHeaders(d.headers, `schedules[${i}].headers`);
+      });
+      const r = await run({ op: 'upsert-many', defs, ...ownerOf(ctx, call.metadata) });
       invariant(r.op === 'upsert-many', () => `bulk upsert answered with ${r.op}`);
       return {
         results: r.items.map((it) => ({ schedule: scheduleProto(ctx, it.schedule, 1), created: it.created })),

@@ -21,6 +21,8 @@ export interface HttpServerOptions {
   registry: Registry;
   /** `http.readyMaxLagEntries`. */
   readyMaxLagEntries: number;
+  /** `http.readyMaxApplyMs` (default: no bound). */
+  readyMaxApplyMs?: number;
   /**
    * Checks the `authorization` header of a request for `/` or `/metrics`:
    * undefined lets it through, else 401 (no or unknown token) or 403.
@@ -107,13 +109,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: HttpSe
       send(res, req, 200, 'application/json', json({ live: true }));
       return;
     case '/readyz': {
-      const r = readinessOf(options.status, options.readyMaxLagEntries);
+      const r = readinessOf(options.status, options.readyMaxLagEntries, options.readyMaxApplyMs);
       send(res, req, r.ready ? 200 : 503, 'application/json', json(r));
       return;
     }
     case '/': {
       const status = options.status();
-      const r = readinessOf(() => status, options.readyMaxLagEntries);
+      const r = readinessOf(() => status, options.readyMaxLagEntries, options.readyMaxApplyMs);
       const view = { ...status, ready: r.ready, ...(r.ready ? {} : { notReadyReason: r.reason }) };
       if ((req.headers.accept ?? '').includes('text/html')) {
         send(res, req, 200, 'text/html; charset=utf-8', statusPage(view));

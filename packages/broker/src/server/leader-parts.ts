@@ -1,11 +1,14 @@
 import type { RaftNode } from '@fermata/raft';
 import type { Logger } from 'pino';
-import { type Clock, Dispatcher, Janitor, Proposer, ScheduleMaterializer } from '../leader/index.js';
+import { type Clock, Dispatcher, Janitor, Proposer, Purger, ScheduleMaterializer } from '../leader/index.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import type { TokenTable } from './auth.js';
 import type { FermataConfig } from './config.js';
+import { ConsumeBuffer } from './consume-buffer.js';
 import type { ServerContext } from './context.js';
+import { deadLetterGate } from './dead-letter-gate.js';
 import type { BrokerMetrics } from './metrics.js';
+import { TokenLimits } from './token-limits.js';
 
 /** What a node's leader layer is built from; the server and the simulation differ only here. */
 export interface LeaderPartsInput {
@@ -21,6 +24,8 @@ export interface LeaderPartsInput {
   /** The Proposer class to build (the simulation's injected bugs subclass it). */
   readonly proposerClass?: typeof Proposer;
   readonly tokens?: () => TokenTable;
+  /** Bound what the node buffers for consume streams (default true; the simulation's streams are in-process). */
+  readonly consumeBuffer?: boolean;
 }
 
 /**
@@ -31,11 +36,13 @@ export interface LeaderPartsInput {
 export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerContext; janitor: Janitor } {
   const { config, node, sm, metrics, log, clock } = input;
   const ProposerClass = input.proposerClass ?? Proposer;
+  const gate = input.tokens ? deadLetterGate(input.tokens) : undefined;
   const proposer = new ProposerClass(node, sm, {
     publishIdempotency: input.publishIdempotency,
     ackLingerMs: config.dispatcher.ackLingerMs,
     clock,
   });
+  const consumeBuffer = new ConsumeBuffer(config.limits.maxConsumeBufferBytes);
   const dispatcher = new Dispatcher({
     reader: sm.reader,
     proposer,
@@ -48,6 +55,9 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     leaseInPlace: config.dispatcher.leaseInPlace,
     // A delivery can be sent ahead only once it is leased.
     pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
+    ...(gate ? { deadLetterAllowed: gate } : {}),
+    ...(input.consumeBuffer === false ? {} : { buffer: consumeBuffer }),
+    maxPayloadBytes: config.limits.maxPayloadBytes,
   });
   const materializer =
     input.schedules === false
@@ -61,19 +71,34 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     batch: config.dispatcher.janitorBatch,
     limits: sm.limits,
     clock,
+    ...(gate ? { deadLetterAllowed: gate } : {}),
   });
+  const purger = new Purger({
+    sm,
+    proposer,
+    log,
+    metrics: metrics.purges,
+    clock,
+    maxRecordsPerStep: config.deletion.maxRecordsPerStep,
+    pauseMs: config.deletion.pauseMs,
+  });
+  consumeBuffer.onRoom = () => dispatcher.roomFreed();
   const ctx: ServerContext = {
     config,
+    consumeBuffer,
     node,
     sm,
     reader: sm.reader,
     proposer,
     dispatcher,
+    purger,
     ...(materializer ? { materializer } : {}),
     metrics,
     log,
     stopping: false,
-    ...(input.tokens ? { tokens: input.tokens } : {}),
+    ...(input.tokens
+      ? { tokens: input.tokens, tokenLimits: new TokenLimits(config.auth.tokenLimits, input.tokens) }
+      : {}),
   };
   return { ctx, janitor };
 }

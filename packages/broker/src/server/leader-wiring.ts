@@ -3,6 +3,8 @@ import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { Janitor } from '../leader/janitor.js';
 import type { ScheduleMaterializer } from '../leader/materializer.js';
 import type { CommandBody } from '../leader/proposer.js';
+import type { Purger } from '../leader/purger.js';
+import { ConflictError, topicDeleting } from '../state/errors.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 
 export interface LeaderParts {
@@ -12,6 +14,7 @@ export interface LeaderParts {
   readonly janitor: Janitor;
   /** Absent = schedules are not materialised by this node (a test harness without them). */
   readonly materializer?: ScheduleMaterializer;
+  readonly purger: Purger;
   readonly proposer: { run(body: CommandBody): Promise<unknown> };
   readonly log: { error(fields: object, message: string): void };
 }
@@ -31,7 +34,7 @@ export function wireLeaderLayer(
     onLostLeadership?: (term: number, leader: string) => void;
   },
 ): void {
-  const { node, sm, dispatcher, janitor, materializer, proposer, log } = parts;
+  const { node, sm, dispatcher, janitor, materializer, purger, proposer, log } = parts;
   // Every applied command that makes an entry due (publish, nack, reschedule, a moved lease's
   // end, a dead letter) or takes or extends a lease in place reaches the heap here, whichever
   // leader proposed it.
@@ -40,6 +43,17 @@ export function wireLeaderLayer(
   };
   sm.onWithdrawn = (tags) => dispatcher.withdrawn(tags);
   if (materializer) sm.onSchedules = (names) => materializer.noteChanged(names);
+  // A deletion ends its consumers' streams at once and is purged by whoever leads.
+  sm.onPurges = ({ started }) => {
+    for (const p of started) {
+      const reason =
+        p.group === ''
+          ? topicDeleting(p.topic)
+          : new ConflictError('group-deleting', `group "${p.topic}/${p.group}" was deleted`);
+      dispatcher.deleted(p.topic, p.group, reason);
+    }
+    if (started.length > 0 && node.isLeader()) purger.noteStarted();
+  };
   node.on('became-leader', ({ term }) => {
     hooks.onBecameLeader?.(term);
     // The node applied an entry of this term: every id of earlier leaders has been observed.
@@ -47,6 +61,7 @@ export function wireLeaderLayer(
     sm.ids.entryApplied(term);
     void dispatcher.start().catch((err: unknown) => log.error({ err }, 'dispatcher failed to start'));
     janitor.start();
+    purger.start();
     void materializer
       ?.start()
       .catch((err: unknown) => log.error({ err }, 'schedule materialiser failed to start'));
@@ -61,6 +76,7 @@ export function wireLeaderLayer(
   node.on('lost-leadership', ({ term, leader }) => {
     sm.ids.endLeadership();
     janitor.stop();
+    purger.stop();
     materializer?.stop();
     dispatcher.halt();
     hooks.onLostLeadership?.(term, leader);

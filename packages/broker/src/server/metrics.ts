@@ -6,6 +6,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ScheduleMetrics } from '../leader/materializer.js';
+import type { PurgeMetrics } from '../leader/purger.js';
 
 /** Pending and in-flight entries of one queue (topic + group), as the state machine counts them. */
 export interface QueueGauges {
@@ -32,6 +33,28 @@ export interface ConnectionGauges {
   readonly closed: Readonly<Record<string, number>>;
 }
 
+/** The state machine's deletions under way and the bound on one command's apply (apply-bound.ts). */
+export interface ApplyGauges {
+  readonly deletionsInProgress: number;
+  readonly boundRecords: number;
+  readonly boundBytes: number;
+}
+
+/** The node's buffer for all consume streams (server/consume-buffer.ts). */
+export interface ConsumeGauges {
+  /** Deliveries leased and waiting because the buffer was full. */
+  readonly heldDeliveries: number;
+  /** Payload bytes of deliveries loaded by the leader and not yet written to a stream. */
+  readonly loadedBytes: number;
+  readonly limitBytes: number;
+}
+
+/** Records one command's apply touched: from a handful to the bound (~10^5 with the default limits). */
+export const APPLY_RECORDS_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576];
+export const APPLY_BYTES_BUCKETS = [
+  256, 4096, 65_536, 1_048_576, 4_194_304, 16_777_216, 67_108_864, 268_435_456,
+];
+
 export interface BrokerMetricsOptions {
   /** Read at each scrape. */
   queues?: () => Iterable<QueueGauges>;
@@ -39,6 +62,10 @@ export interface BrokerMetricsOptions {
   raft?: () => RaftGauges;
   /** Read at each scrape. */
   connections?: () => ConnectionGauges;
+  /** Read at each scrape. */
+  apply?: () => ApplyGauges;
+  /** Read at each scrape. */
+  consume?: () => ConsumeGauges;
   /** Node.js process metrics (CPU, memory, event loop lag, GC). Default true. */
   processMetrics?: boolean;
 }
@@ -69,20 +96,37 @@ export class BrokerMetrics {
   readonly fsyncDurationMs: Histogram<never>;
   readonly applyBatchEntries: Histogram<never>;
   readonly consumeUnsentBytes: Gauge<never>;
+  readonly consumeBufferFull: Counter<never>;
+  readonly consumeHeldDeliveries: Gauge<never>;
+  readonly consumeBufferLimitBytes: Gauge<never>;
+  readonly consumeLoadedBytes: Gauge<never>;
   readonly clientConnections: Gauge<'state'>;
   readonly clientConnectionsClosed: Counter<'limit'>;
   /** The schedule materialiser's counts (leader only). */
   readonly schedules: ScheduleMetrics;
+  /** The purger's counts (leader only). */
+  readonly purges: PurgeMetrics;
+  readonly deletionsInProgress: Gauge<never>;
+  readonly applyCommandRecords: Histogram<never>;
+  readonly applyCommandBytes: Histogram<never>;
+  readonly applyCommandRecordsMax: Gauge<never>;
+  readonly applyBoundRecords: Gauge<never>;
+  readonly applyBoundBytes: Gauge<never>;
 
   private queues: (() => Iterable<QueueGauges>) | undefined;
   private lastLeader: string | undefined;
   private raft: (() => RaftGauges) | undefined;
   private connections: (() => ConnectionGauges) | undefined;
+  private apply: (() => ApplyGauges) | undefined;
+  private consume: (() => ConsumeGauges) | undefined;
+  private maxCommandRecords = 0;
 
   constructor(options: BrokerMetricsOptions = {}) {
     this.queues = options.queues;
     this.raft = options.raft;
     this.connections = options.connections;
+    this.apply = options.apply;
+    this.consume = options.consume;
     const registers = [this.registry];
     const counter = (name: string, help: string) =>
       new Counter({ name, help, labelNames: ['topic'] as const, registers });
@@ -130,6 +174,11 @@ export class BrokerMetrics {
         help: 'Recurring schedules in the cluster (reported by the leader).',
         registers,
       }),
+      brokenSchedules: new Gauge({
+        name: 'fermata_schedules_broken',
+        help: 'Recurring schedules whose next occurrence cannot be computed, so they fire nothing until changed (reported by the leader; every other schedule fires).',
+        registers,
+      }),
       occurrencesFired: new Counter({
         name: 'fermata_schedule_occurrences_fired_total',
         help: 'Schedule occurrences turned into messages by this node as leader.',
@@ -147,6 +196,58 @@ export class BrokerMetrics {
         registers,
       }),
     };
+    this.purges = {
+      removedRecords: new Counter({
+        name: 'fermata_deletion_removed_records_total',
+        help: 'Records of deleted topics and groups (queue entries with their messages, key records, schedules) removed by purge steps this node proposed as leader.',
+        registers,
+      }),
+    };
+    const applyGauge = (name: string, help: string, pick: (a: ApplyGauges) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          const a = self.apply?.();
+          if (a !== undefined) this.set(pick(a));
+        },
+      });
+    this.deletionsInProgress = applyGauge(
+      'fermata_deletions_in_progress',
+      'Deleted topics and groups whose records are still being removed (replicated: the same on every node).',
+      (a) => a.deletionsInProgress,
+    );
+    this.applyBoundRecords = applyGauge(
+      'fermata_apply_command_bound_records',
+      'The most records one command may touch in apply (docs/design.md, "Every apply is bounded").',
+      (a) => a.boundRecords,
+    );
+    this.applyBoundBytes = applyGauge(
+      'fermata_apply_command_bound_bytes',
+      'The most bytes one command may write in apply.',
+      (a) => a.boundBytes,
+    );
+    this.applyCommandRecords = new Histogram({
+      name: 'fermata_apply_command_records',
+      help: 'Records (keys read, scanned, written or deleted) one applied command touched.',
+      buckets: APPLY_RECORDS_BUCKETS,
+      registers,
+    });
+    this.applyCommandBytes = new Histogram({
+      name: 'fermata_apply_command_bytes',
+      help: 'Bytes (keys and values) one applied command wrote.',
+      buckets: APPLY_BYTES_BUCKETS,
+      registers,
+    });
+    this.applyCommandRecordsMax = new Gauge({
+      name: 'fermata_apply_command_records_max',
+      help: 'The most records one applied command touched since the node started.',
+      registers,
+      collect() {
+        this.set(self.maxCommandRecords);
+      },
+    });
     const raftGauge = (name: string, help: string, pick: (r: RaftGauges) => number) =>
       new Gauge({
         name,
@@ -205,6 +306,38 @@ export class BrokerMetrics {
       help: 'Payload bytes of deliveries written to consume streams and not yet sent: held while a client does not read (at most its prefetch of deliveries), released when its stream closes.',
       registers,
     });
+    this.consumeBufferFull = new Counter({
+      name: 'fermata_consume_buffer_full_total',
+      help: 'Times the leader held back a push to a consume stream, or stopped leasing, because the node held limits.maxConsumeBufferBytes of deliveries (loaded and not yet written, or written and not yet sent) over all its streams.',
+      registers,
+    });
+    this.consumeLoadedBytes = new Gauge({
+      name: 'fermata_consume_loaded_payload_bytes',
+      help: 'Payload bytes of deliveries the leader has leased and loaded and not yet written to a consume stream (with fermata_consume_unsent_payload_bytes: what the node holds for its consumers, at most limits.maxConsumeBufferBytes).',
+      registers,
+      collect() {
+        const c = self.consume?.();
+        if (c !== undefined) this.set(c.loadedBytes);
+      },
+    });
+    this.consumeHeldDeliveries = new Gauge({
+      name: 'fermata_consume_held_deliveries',
+      help: 'Deliveries leased and waiting to be pushed because the node buffer for all consume streams is full.',
+      registers,
+      collect() {
+        const c = self.consume?.();
+        if (c !== undefined) this.set(c.heldDeliveries);
+      },
+    });
+    this.consumeBufferLimitBytes = new Gauge({
+      name: 'fermata_consume_buffer_limit_bytes',
+      help: 'limits.maxConsumeBufferBytes: the most payload bytes of unsent deliveries the node holds over all consume streams.',
+      registers,
+      collect() {
+        const c = self.consume?.();
+        if (c !== undefined) this.set(c.limitBytes);
+      },
+    });
     this.clientConnections = new Gauge({
       name: 'fermata_client_connections',
       help: 'Open client connections: all (state="open"), and those that have not yet made an authenticated call (state="pending").',
@@ -233,7 +366,11 @@ export class BrokerMetrics {
   }
 
   /** Sets (or replaces) the providers read at scrape time, once the server has built its node. */
-  setProviders(providers: Pick<BrokerMetricsOptions, 'queues' | 'raft' | 'connections'>): void {
+  setProviders(
+    providers: Pick<BrokerMetricsOptions, 'queues' | 'raft' | 'connections' | 'apply' | 'consume'>,
+  ): void {
+    if (providers.apply !== undefined) this.apply = providers.apply;
+    if (providers.consume !== undefined) this.consume = providers.consume;
     if (providers.queues !== undefined) this.queues = providers.queues;
     if (providers.raft !== undefined) this.raft = providers.raft;
     if (providers.connections !== undefined) this.connections = providers.connections;
@@ -246,6 +383,13 @@ export class BrokerMetrics {
   noteLeader(leaderId: string): void {
     if (this.lastLeader !== undefined && this.lastLeader !== leaderId) this.leaderChanges.inc();
     this.lastLeader = leaderId;
+  }
+
+  /** One applied command's work (the state machine's onCommandWork). */
+  observeCommandWork(records: number, bytes: number): void {
+    this.applyCommandRecords.observe(records);
+    this.applyCommandBytes.observe(bytes);
+    if (records > this.maxCommandRecords) this.maxCommandRecords = records;
   }
 
   /** Prometheus text exposition of every metric. */

@@ -18,6 +18,8 @@ export interface NodeStatus {
   readonly applied: number;
   /** True once shutdown began: not ready, so load balancers stop sending. */
   readonly stopping?: boolean;
+  /** How long the state machine's apply running now has been running (ms); 0 or absent while none runs. */
+  readonly applyRunningMs?: number;
   readonly members?: readonly {
     readonly id: string;
     readonly clientAddress: string;
@@ -28,9 +30,25 @@ export interface NodeStatus {
 
 export type Readiness = { readonly ready: true } | { readonly ready: false; readonly reason: string };
 
-export function readiness(status: NodeStatus, maxLagEntries: number): Readiness {
+/**
+ * Ready: not stopping, a leader known, applied within `maxLagEntries` of the
+ * commit index, and no apply running for longer than `maxApplyMs` (a node
+ * busy in one long apply answers nothing else meanwhile).
+ */
+export function readiness(
+  status: NodeStatus,
+  maxLagEntries: number,
+  maxApplyMs = Number.POSITIVE_INFINITY,
+): Readiness {
   if (status.stopping === true) return { ready: false, reason: 'shutting down' };
   if (status.leaderId === '') return { ready: false, reason: `no leader known (term ${status.term})` };
+  const applyMs = status.applyRunningMs ?? 0;
+  if (applyMs > maxApplyMs) {
+    return {
+      ready: false,
+      reason: `one apply has been running for ${Math.round(applyMs)} ms (most allowed ${maxApplyMs})`,
+    };
+  }
   const lag = status.commit - status.applied;
   if (lag > maxLagEntries) {
     return {
@@ -42,9 +60,13 @@ export function readiness(status: NodeStatus, maxLagEntries: number): Readiness 
 }
 
 /** Readiness from a provider that may throw (a node still starting, a bug): never ready then. */
-export function readinessOf(status: () => NodeStatus, maxLagEntries: number): Readiness {
+export function readinessOf(
+  status: () => NodeStatus,
+  maxLagEntries: number,
+  maxApplyMs = Number.POSITIVE_INFINITY,
+): Readiness {
   try {
-    return readiness(status(), maxLagEntries);
+    return readiness(status(), maxLagEntries, maxApplyMs);
   } catch (err) {
     return { ready: false, reason: `status unavailable: ${(err as Error).message}` };
   }

@@ -151,6 +151,7 @@ export function setupSecurity(options: SecurityOptions): Security {
       peerTlsFiles !== undefined,
       peerSecret !== undefined,
     ),
+    secretInClearWarning(config.peer.listenAddress, peerTlsFiles !== undefined, peerSecret !== undefined),
   ]) {
     if (w) log.warn({}, w);
   }
@@ -244,4 +245,18 @@ export function unauthenticatedPeerWarning(
 ): string | undefined {
   if (tls || secret || isLoopbackAddress(listenAddress)) return undefined;
   return `peer port ${listenAddress} authenticates no caller: anyone who reaches it can write to the Raft log as a member; set peer.secretFile (a cluster secret) or peer.tls outside local development`;
+}
+
+/**
+ * The start-up warning for a cluster secret sent without peer TLS off
+ * loopback: every peer call carries it in clear, so whoever reads peer
+ * traffic learns it and can write to the Raft log as a member.
+ */
+export function secretInClearWarning(
+  listenAddress: string,
+  tls: boolean,
+  secret: boolean,
+): string | undefined {
+  if (!secret || tls || isLoopbackAddress(listenAddress)) return undefined;
+  return `peer port ${listenAddress} sends the cluster secret (peer.secretFile) in clear: without peer TLS anyone who can read traffic between the nodes learns it and can write to the Raft log as a member; set peer.tls where that network is not trusted`;
 }

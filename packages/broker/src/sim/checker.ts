@@ -12,7 +12,9 @@
  *  6. replicas-converge-and-deliver: equal state digests, nothing left pending;
  *  7. calm-deliveries-timely: once every fault has healed, a message due at least
  *     CALM_GRACE_MS later reaches a consumer within TIMELY_MS of its due time.
- * The eighth, schedule-exactly-once, reads the final leader (schedules.ts).
+ * The eighth, schedule-exactly-once, reads the final leader (schedules.ts); the ninth and
+ * tenth, deleted-topic-silent and deletion-completes, the deliveries of the large topic and
+ * the final leader (deletions.ts).
  */
 import type { ControlCall, DeliveryRecord, History } from './history.js';
 

@@ -148,6 +148,7 @@ export class SimConsumer {
   constructor(
     private readonly w: ClientWorld,
     readonly no: number,
+    readonly topic: string = TOPIC,
   ) {}
 
   connect(): void {
@@ -167,8 +168,8 @@ export class SimConsumer {
     const { dispatcher, reader, proposer } = node.ctx;
     const consumer: Consumer = {
       id: dispatcher.newConsumerId(),
-      queue: reader.queueHash(TOPIC, DEFAULT_GROUP),
-      topic: TOPIC,
+      queue: reader.queueHash(this.topic, DEFAULT_GROUP),
+      topic: this.topic,
       group: DEFAULT_GROUP,
       window: 8,
       leaseMs: LEASE_MS,
@@ -184,6 +185,7 @@ export class SimConsumer {
           const stamp = Math.max(node.ctx.sm.lastNowMs(), proposer.nowMs());
           for (const d of deliveries) {
             const rec = {
+              ...(this.topic !== TOPIC ? { topic: this.topic } : {}),
               atMs: this.w.sched.nowMs,
               id: BigInt(String(d.id)),
               tag: hex(d.tag as Uint8Array),

@@ -18,6 +18,8 @@ export interface PublishCall {
 }
 
 export interface DeliveryRecord {
+  /** The topic (absent: `sim`, the topic of the publishes). */
+  readonly topic?: string;
   readonly atMs: number;
   readonly id: bigint;
   readonly tag: string;

@@ -22,6 +22,7 @@ export const INJECTED_BUGS = [
   'ack-lapsed-tag',
   'fire-as-publish',
   'late-round',
+  'deleted-topic-pushes',
 ] as const;
 export type InjectedBug = (typeof INJECTED_BUGS)[number];
 
@@ -73,6 +74,15 @@ function roundLate(dispatcher: Dispatcher): void {
     const due = this.heap.get(q);
     return Math.max(shipped.call(this, q, now), due === undefined ? now : due + LATE_MS);
   };
+}
+
+/**
+ * A deleted topic's consumers keep their streams and the deliveries leased
+ * for them before the deletion are still pushed (the dispatcher ignores it).
+ */
+function ignoreDeletions(dispatcher: Dispatcher): void {
+  (dispatcher as unknown as { deleted(topic: string, group: string, reason: unknown): void }).deleted = () =>
+    undefined;
 }
 
 /** An ack of a lapsed tag settles the message's current lease instead of answering LEASE_EXPIRED. */
@@ -172,6 +182,8 @@ export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
       return { dispatcher: pushEarly };
     case 'late-round':
       return { dispatcher: roundLate };
+    case 'deleted-topic-pushes':
+      return { dispatcher: ignoreDeletions };
     case 'ack-in-memory':
       return { proposer: AckInMemoryProposer };
     case 'reschedule-answer':

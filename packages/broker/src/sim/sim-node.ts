@@ -26,6 +26,7 @@ import { assembleLeaderParts } from '../server/leader-parts.js';
 import { wireLeaderLayer } from '../server/leader-wiring.js';
 import { BrokerMetrics } from '../server/metrics.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
+import { PURGE_STEP_RECORDS } from './deletions.js';
 import type { BrokerBugs } from './injected-bugs.js';
 
 export const SIM_TICK_MS = 50;
@@ -33,7 +34,8 @@ export const SIM_ELECTION_TICKS = 10;
 /** Small log segments, so they turn over and compaction deletes them. */
 const SIM_SEGMENT_BYTES = 16 * 1024;
 
-const config = loadConfig({});
+// Deletions purge in small steps (deletions.ts), so that one spans many entries and faults.
+const config = loadConfig({ overrides: { deletion: { maxRecordsPerStep: PURGE_STEP_RECORDS } } });
 const quiet = pino({ level: 'silent' });
 
 export interface SimNodeEnv {
@@ -120,7 +122,16 @@ export class SimBrokerNode {
     });
     const { proposer, dispatcher, materializer } = ctx;
     wireLeaderLayer(
-      { node, sm, dispatcher, janitor, proposer, log: quiet, ...(materializer ? { materializer } : {}) },
+      {
+        node,
+        sm,
+        dispatcher,
+        janitor,
+        purger: ctx.purger,
+        proposer,
+        log: quiet,
+        ...(materializer ? { materializer } : {}),
+      },
       {
         onLostLeadership: (_term, leader) => {
           const error = new Error(`lost leadership to ${leader || 'unknown'}`);
@@ -137,6 +148,7 @@ export class SimBrokerNode {
   crash(): void {
     this.ctx.stopping = true;
     this.janitor.stop();
+    this.ctx.purger.stop();
     this.ctx.materializer?.stop();
     this.ctx.dispatcher.halt();
     // The consumers' streams break with the process.

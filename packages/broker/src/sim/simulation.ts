@@ -11,10 +11,16 @@ import { digestStore } from '@fermata/storage';
 import { createQueueHasher } from '../keys.js';
 import { check, type Violation } from './checker.js';
 import { type ClientWorld, control, producePublish, SimConsumer, TOPIC } from './clients.js';
+import { BIG_TOPIC, checkDeletion, type DeletionRecord, runDeletion } from './deletions.js';
 import { History } from './history.js';
 import { brokerBugs, type InjectedBug } from './injected-bugs.js';
 import { FAULT_KINDS, type FaultKind } from './run-options.js';
-import { checkSchedules, createSchedules } from './schedules.js';
+import {
+  checkSchedules,
+  createSchedules,
+  replicateMinInterval,
+  STRICT_MIN_INTERVAL_MS,
+} from './schedules.js';
 import { MAX_SKEW_MS, SIM_EPOCH_MS, SimCluster } from './sim-cluster.js';
 import type { SimBrokerNode } from './sim-node.js';
 
@@ -28,6 +34,11 @@ export interface BrokerSimOptions {
   readonly faults?: readonly FaultKind[];
   /** Run recurring schedules and check exactly one message per occurrence (default true). */
   readonly schedules?: boolean;
+  /**
+   * Fill a large topic and delete it during the chaos (deletions.ts), and break a schedule
+   * for a while by replicating a stricter minimum interval (schedules.ts); default true.
+   */
+  readonly tenants?: boolean;
 }
 
 export interface BrokerSimResult {
@@ -72,17 +83,32 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const cluster = new SimCluster(sched, rng, faultsNow, history, bugs, o.nodes, schedules);
   const nodes = cluster.nodes;
   const w: ClientWorld = { sched, rng, history, nodes, calm: false, publishing: 0 };
-  const stats = { events: 0, partitions: 0, jumps: 0, transfers: 0, published: 0, scheduleMessages: 0 };
+  const stats = {
+    events: 0,
+    partitions: 0,
+    jumps: 0,
+    transfers: 0,
+    published: 0,
+    scheduleMessages: 0,
+    bigPublished: 0,
+    deletionAnswered: 0,
+    scheduleBrokenSeen: 0,
+  };
   const leader = (): SimBrokerNode | undefined => cluster.leader();
   const ids = cluster.members;
 
+  const tenants = o.tenants ?? true;
   const consumers = Array.from({ length: 3 }, (_, i) => new SimConsumer(w, i + 1));
+  // The large topic's consumer: its messages flow until the topic is deleted.
+  if (tenants) consumers.push(new SimConsumer(w, 4, BIG_TOPIC));
+  const deletion: DeletionRecord = { published: 0 };
   let published = 0;
 
   // The chaotic phase, one decision every 50 ms of virtual time (25 ms when hostile).
   const chaos = (): void => {
     if (sched.nowMs >= o.chaosMs) return;
     sched.at(hostile ? 25 : 50, () => 'chaos', chaos);
+    if (tenants && (leader()?.ctx.materializer?.brokenSchedules().size ?? 0) > 0) stats.scheduleBrokenSeen++;
     const r = rng.next();
     if (r < 0.35) {
       producePublish(w, ++published, leader()?.id);
@@ -164,6 +190,17 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       () => 'schedules',
       () => createSchedules(w, leader),
     );
+  if (tenants) {
+    // A large topic, filled and deleted at a random moment of the chaos.
+    runDeletion(w, leader, deletion, rng.int(Math.floor(o.chaosMs / 4), Math.floor((3 * o.chaosMs) / 4)));
+    // A stricter minimum schedule interval for a while: `every-second` is broken, `lord-howe` fires.
+    if (schedules)
+      sched.at(
+        rng.int(800, Math.max(900, Math.floor(o.chaosMs / 2))),
+        () => 'break fragile',
+        () => replicateMinInterval(w, leader, STRICT_MIN_INTERVAL_MS),
+      );
+  }
 
   const runUntil = async (endMs: number, done?: () => boolean): Promise<void> => {
     for (;;) {
@@ -196,6 +233,18 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   w.calm = true;
   for (const id of ids) cluster.start(id);
   for (const c of consumers) c.connect();
+  // The operator reverts the stricter minimum interval: `every-second` mends and catches up. (Looked
+  // at every calm step: a raise still retrying from the chaos may land after a revert.)
+  let mending = false;
+  const mend = (): void => {
+    const l = leader();
+    if (!tenants || !schedules || mending || !l) return;
+    if (l.ctx.sm.limits.minScheduleIntervalMs === l.ctx.sm.configuredLimits.minScheduleIntervalMs) return;
+    mending = true;
+    replicateMinInterval(w, leader, undefined, () => {
+      mending = false;
+    });
+  };
   const acknowledged = (): bigint[] => [...history.acknowledged().keys()];
   const pendingAt = async (n: SimBrokerNode): Promise<Map<bigint, string>> => {
     const left = new Map<bigint, string>();
@@ -211,12 +260,20 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   };
   let present = new Map<bigint, string>();
   for (let t = 0; t < CALL_MS_STEPS && !cluster.fatal; t++) {
+    mend();
     await runUntil(sched.nowMs + CALM_MS / CALL_MS_STEPS);
     const l = leader();
     if (!l || ids.some((id) => !nodes.has(id))) continue;
     present = await pendingAt(l);
     const applied = new Set(ids.map((id) => nodes.get(id)?.ctx.node.status().applied));
-    if (present.size === 0 && applied.size === 1 && w.publishing === 0) break;
+    // A deletion is over once answered and purged (the delete is retried until answered).
+    const deleted =
+      !tenants ||
+      (deletion.filledAtMs === undefined && deletion.invokedAtMs === undefined) ||
+      (deletion.answeredAtMs !== undefined && l.ctx.sm.deleting.size === 0);
+    const mended =
+      !tenants || l.ctx.sm.limits.minScheduleIntervalMs === l.ctx.sm.configuredLimits.minScheduleIntervalMs;
+    if (present.size === 0 && applied.size === 1 && w.publishing === 0 && deleted && mended) break;
   }
   if (schedules) {
     // Schedules keep proposing fires: stop them and let every replica apply the last entry, so
@@ -251,8 +308,12 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
           endLeaderMs: l.ctx.proposer.nowMs(),
           calmFromMs,
           epochMs: SIM_EPOCH_MS,
-        }) ?? (schedules ? await checkSchedules(l, stats) : undefined));
+        }) ??
+        (tenants ? await checkDeletion(w, l, deletion) : undefined) ??
+        (schedules ? await checkSchedules(l, stats) : undefined));
   stats.published = history.acknowledged().size;
+  stats.bigPublished = deletion.published;
+  stats.deletionAnswered = deletion.answeredAtMs === undefined ? 0 : 1;
   history.note(sched.nowMs, `end ${[...digests].map(([n, d]) => `${n}=${d.slice(0, 12)}`).join(' ')}`);
   const digest = history.digest();
   for (const n of nodes.values()) n.crash();

@@ -1,8 +1,15 @@
 import { invariant } from '@fermata/raft';
 import type { Command, Target } from './commands.js';
 import type { ApplyContext } from './context.js';
-import { LimitError, ValidationError } from './errors.js';
-import { leaseHeld, type MessageIndexRec, pendingAt, type QueueEntryRec, type TopicRec } from './records.js';
+import { LimitError, topicDeleting, ValidationError } from './errors.js';
+import {
+  groupDeleting,
+  leaseHeld,
+  type MessageIndexRec,
+  pendingAt,
+  type QueueEntryRec,
+  type TopicRec,
+} from './records.js';
 import type { CommandResult, ExpireOutcome, GroupChange } from './results.js';
 import { resolveDue } from './validation.js';
 
@@ -36,13 +43,14 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
   const index = await ctx.messages.getIndex(id);
   if (!index || index.topic !== topic.name) return { state: 'not-found' };
   if (index.done) return { state: 'done', id };
-  const live = index.groups.filter((g) => g.outcome === 'live');
+  // A group being deleted has let go of the message: its entry is left to the purge.
+  const live = index.groups.filter((g) => g.outcome === 'live' && !groupDeleting(topic, g.group));
   await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
   const entries: { tag: Uint8Array; entry: QueueEntryRec }[] = [];
   const changes: GroupChange[] = [];
   let inFlight = false;
   for (const g of index.groups) {
-    if (g.outcome !== 'live') {
+    if (g.outcome !== 'live' || groupDeleting(topic, g.group)) {
       changes.push({ group: g.group, state: 'ended' });
       continue;
     }
@@ -64,6 +72,7 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
  */
 export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise<CommandResult> {
   const topic = await ctx.topics.require(cmd.topic);
+  if (topic.deleting) throw topicDeleting(topic.name);
   const found = await locate(ctx, topic, cmd.target);
   if (found.state === 'not-found') return { kind: 'cancel', result: { status: 'not-found', groups: [] } };
   if (found.state === 'done')
@@ -79,6 +88,7 @@ export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise
 export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>): Promise<CommandResult> {
   const dueAtMs = resolveDue(cmd, ctx.nowMs, ctx.limits);
   const topic = await ctx.topics.require(cmd.topic);
+  if (topic.deleting) throw topicDeleting(topic.name);
   const found = await locate(ctx, topic, cmd.target);
   if (found.state === 'not-found') return { kind: 'reschedule', result: { status: 'not-found', groups: [] } };
   if (found.state === 'done') {
@@ -107,7 +117,7 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
     throw new LimitError('maxIdsPerCommand', ctx.limits.maxIdsPerCommand, cmd.ids.length, 'ids');
   }
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
-  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount);
+  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount, cmd.deadLetterFallbackTopics ?? []);
   // The body too: a message whose entry never moved has no index record, its body implies it.
   await ctx.prefetch(ctx.messages.indexAndBodyReads(cmd.ids));
   const outcomes: ExpireOutcome[] = [];
@@ -124,15 +134,26 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
     const topic = await ctx.topics.get(index.topic);
     invariant(topic, () => `message ${id} names missing topic ${index.topic}`);
     const deadLetter = topic.settings.expiryAction === 'dead-letter';
-    await ctx.prefetch(ctx.entries.reads(index.groups.filter((g) => g.outcome === 'live').map((g) => g.tag)));
+    const live = index.groups.filter((g) => g.outcome === 'live');
+    // Dead letters copy the payload once per group: past this command's bound the message
+    // waits for the janitor's next expire.
+    const copies = deadLetter && !topic.deleting ? live.length : 0;
+    const payload = copies > 0 ? ((await ctx.messages.getBody(id))?.payload.length ?? 0) : 0;
+    if (!ctx.fits(live.length + 1, copies * payload)) {
+      outcomes.push({ id, status: 'not-due' });
+      continue;
+    }
+    await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
     for (const g of index.groups) {
       if (g.outcome !== 'live') continue;
       const entry = await ctx.entries.get(g.tag);
       invariant(entry, () => `message ${id} group ${g.group} names a missing entry`);
-      if (deadLetter) await ctx.deadLetters.deadLetter(topic, g.tag, entry, 'expired');
+      // A topic or group being deleted sends nothing on: its expired entries just go.
+      if (deadLetter && !groupDeleting(topic, g.group))
+        await ctx.deadLetters.deadLetter(topic, g.tag, entry, 'expired');
       else await ctx.entries.remove(topic, g.tag, entry, 'expired');
     }
-    outcomes.push({ id, status: deadLetter ? 'dead-lettered' : 'expired' });
+    outcomes.push({ id, status: deadLetter && !topic.deleting ? 'dead-lettered' : 'expired' });
   }
   return { kind: 'expire', outcomes };
 }

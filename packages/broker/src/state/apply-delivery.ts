@@ -4,6 +4,7 @@ import type { Command } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { LimitError, NotFoundError, ValidationError } from './errors.js';
 import {
+  groupDeleting,
   leaseEndOf,
   leaseNotStarted,
   leaseRunning,
@@ -106,9 +107,12 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   const aheadMs = cmd.aheadMs ?? 0;
   validateLeaseAheadMs(aheadMs, ctx.limits);
   const topic = await ctx.topics.require(cmd.topic);
-  if (!topic.groups.includes(group)) throw new NotFoundError('group', `${cmd.topic}/${group}`);
+  const deleting = groupDeleting(topic, group);
+  if (!deleting && !topic.groups.includes(group)) throw new NotFoundError('group', `${cmd.topic}/${group}`);
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
-  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount);
+  // A topic or group being deleted leases nothing: its entries are gone to every consumer.
+  if (deleting) return { kind: 'lease', outcomes: cmd.tags.map((tag) => ({ tag, status: 'gone' as const })) };
+  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount, cmd.deadLetterFallback ? [topic.name] : []);
   const hashBytes = queueHashBytes(ctx.queues.hash(topic.name, group));
 
   const read = await prefetchEntries(ctx, cmd.tags, false);
@@ -126,6 +130,12 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       continue;
     }
     if (entry.attempt >= topic.settings.maxAttempts) {
+      // A dead letter copies the payload: past this command's bound it waits for the next lease.
+      const body = await ctx.messages.getBody(entry.id);
+      if (!ctx.fits(1, body?.payload.length ?? 0)) {
+        outcomes.push({ tag: key, status: 'not-due', id: entry.id });
+        continue;
+      }
       const deadLetterId = await ctx.deadLetters.deadLetter(topic, key, entry, 'max_attempts');
       outcomes.push(
         deadLetterId !== undefined
@@ -188,13 +198,18 @@ async function leasedEntry(ctx: ApplyContext, tag: Uint8Array) {
   return leased(ctx, await ctx.entries.get(tagEntryKey(tag)), tag);
 }
 
+/**
+ * The entry and its topic when `tag` names the entry's running lease. The
+ * entries of a topic or group being deleted settle nothing (its purge must
+ * not find an entry moved behind its cursor): their leases are over.
+ */
 function leased(ctx: ApplyContext, entry: QueueEntryRec | undefined, tag: Uint8Array) {
   if (!entry || !leaseRunning(entry, ctx.nowMs) || !namesLease(entry, tag)) return undefined;
   const topic = ctx.topics.cached(entry.topic);
-  if (topic) return { entry, topic };
+  if (topic) return groupDeleting(topic, entry.group) ? undefined : { entry, topic };
   return ctx.topics.get(entry.topic).then((t) => {
     invariant(t, () => `entry of message ${entry.id} names missing topic ${entry.topic}`);
-    return { entry, topic: t };
+    return groupDeleting(t, entry.group) ? undefined : { entry, topic: t };
   });
 }
 
@@ -229,6 +244,8 @@ export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Com
     // The leader hands back a lease taken ahead that nobody will get (its consumer left):
     // the entry is pending again at its own due time, the attempt not counted.
     const topic = await ctx.topics.require(ahead.topic);
+    if (groupDeleting(topic, ahead.group))
+      return { kind: 'nack', outcome: { tag: cmd.tag, status: 'lease-expired' } };
     const pending = withoutLease(ahead);
     const dueAtMs = Math.max(pending.dueAtMs, ctx.nowMs + cmd.delayMs);
     await ctx.entries.update(topic, key, ahead, { ...pending, dueAtMs });

@@ -1,6 +1,6 @@
 import type { Command, PublishInput, PublishSpan } from './commands.js';
 import type { ApplyContext } from './context.js';
-import { type StateError, ValidationError } from './errors.js';
+import { type StateError, topicDeleting, ValidationError } from './errors.js';
 import type { BodyRec, TopicRec } from './records.js';
 import type { CommandResult, PublishResultItem } from './results.js';
 import { resolveDue } from './validation.js';
@@ -59,6 +59,12 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
       i = end;
       continue;
     }
+    const deleting = await deletingTopicOf(ctx, cmd, i, end);
+    if (deleting) {
+      refused.push({ request: r, error: topicDeleting(deleting) });
+      i = end;
+      continue;
+    }
     const first = i;
     const start = results.length;
     for (; i < end; i++) {
@@ -77,6 +83,24 @@ export async function applyPublish(ctx: ApplyContext, cmd: PublishCommand): Prom
     }
   }
   return refused.length > 0 ? { kind: 'publish', results, refused } : { kind: 'publish', results };
+}
+
+/** The first topic of messages [from, to) being deleted, if any: the request is refused alone. */
+async function deletingTopicOf(
+  ctx: ApplyContext,
+  cmd: PublishCommand,
+  from: number,
+  to: number,
+): Promise<string | undefined> {
+  let checked = '';
+  for (let i = from; i < to; i++) {
+    const name = cmd.messages[i]!.topic;
+    if (name === checked) continue;
+    checked = name;
+    const topic = ctx.topics.cached(name) ?? (await ctx.topics.get(name));
+    if (topic?.deleting) return name;
+  }
+  return undefined;
 }
 
 /**

@@ -13,21 +13,22 @@ import { LimitError, underField } from './errors.js';
 import type { CommandResult } from './results.js';
 import { checkFire, occurrenceDueMs, renderKey } from './schedule/fire.js';
 import { OCCURRENCE_HEADER, SCHEDULE_HEADER, type ScheduleDef, type ScheduleRec } from './schedule/model.js';
-import type { FireOutcome, ScheduleOp, ScheduleResult } from './schedule/ops.js';
+import type { FireOutcome, ScheduleOp, ScheduleOwner, ScheduleResult } from './schedule/ops.js';
+import { nextOccurrenceProblem } from './schedule/spec.js';
 
 const result = (r: ScheduleResult): CommandResult => ({ kind: 'schedule', result: r });
 
 export async function applySchedule(ctx: ApplyContext, op: ScheduleOp): Promise<CommandResult> {
   switch (op.op) {
     case 'upsert':
-      return result(await upsert(ctx, op.def));
+      return result(await upsert(ctx, op.def, op));
     case 'upsert-many': {
       // One multi-get for the records; a refused item throws, and the command is rolled back whole.
       await ctx.schedules.prefetch(op.defs);
       const items: { schedule: ScheduleRec; created: boolean }[] = [];
       for (const [i, def] of op.defs.entries()) {
         try {
-          const { schedule, created } = await upsert(ctx, def);
+          const { schedule, created } = await upsert(ctx, def, op);
           items.push({ schedule, created });
         } catch (err) {
           throw underField(`schedules[${i}].`, err);
@@ -38,7 +39,7 @@ export async function applySchedule(ctx: ApplyContext, op: ScheduleOp): Promise<
     case 'delete': {
       const rec = await ctx.schedules.get(op.topic, op.name);
       if (!rec) return result({ op: 'status', status: 'not-found' });
-      await ctx.schedules.del(op.topic, op.name);
+      await ctx.schedules.del(rec);
       return result({ op: 'status', status: 'done', schedule: rec });
     }
     case 'pause':
@@ -73,6 +74,7 @@ export async function applySchedule(ctx: ApplyContext, op: ScheduleOp): Promise<
 async function upsert(
   ctx: ApplyContext,
   def: ScheduleDef,
+  by: ScheduleOwner,
 ): Promise<Extract<ScheduleResult, { op: 'upsert' }>> {
   const now = ctx.nowMs;
   await ctx.topics.ensure(def.topic);
@@ -88,6 +90,15 @@ async function upsert(
     const all = await ctx.schedules.countAll();
     if (all >= ctx.limits.maxSchedules)
       throw new LimitError('maxSchedules', ctx.limits.maxSchedules, all + 1, 'name');
+    // The limit the leader found for the calling token travels in the command: every node applies it alike.
+    if (by.owner && by.ownerLimit) {
+      const owned = await ctx.schedules.ownedBy(by.owner);
+      if (owned >= by.ownerLimit) {
+        const err = new LimitError('maxSchedulesPerToken', by.ownerLimit, owned + 1, 'name');
+        err.message = `name: token "${by.owner}" has created ${owned} schedules that exist, its limit maxSchedulesPerToken = ${by.ownerLimit}`;
+        throw err;
+      }
+    }
   }
   // A changed definition fires its occurrences after now; those already materialised stay.
   const rec: ScheduleRec = {
@@ -100,6 +111,8 @@ async function upsert(
     fired: existing?.fired ?? 0,
     skipped: existing?.skipped ?? 0,
     lastFiredMs: existing?.lastFiredMs ?? 0,
+    // The creator owns it; a later upsert by another token does not take it over.
+    ...(existing ? (existing.owner ? { owner: existing.owner } : {}) : by.owner ? { owner: by.owner } : {}),
   };
   await ctx.schedules.put(rec, !existing);
   return { op: 'upsert', schedule: rec, created: !existing };
@@ -117,8 +130,15 @@ async function fire(ctx: ApplyContext, op: Extract<ScheduleOp, { op: 'fire' }>):
     const first = offset;
     offset += f.occurrences.length;
     const rec = await ctx.schedules.get(f.topic, f.name);
-    if (!rec) {
+    // A schedule of a topic being deleted fires nothing: it goes with the topic.
+    if (!rec || (await ctx.topics.get(f.topic))?.deleting) {
       outcomes.push({ status: 'gone' });
+      continue;
+    }
+    // A schedule whose occurrences cannot be computed any more fires nothing; the others go on.
+    const problem = nextOccurrenceProblem(rec.def, ctx.limits, rec.cursorMs);
+    if (problem !== undefined) {
+      outcomes.push({ status: 'broken', reason: problem, rec });
       continue;
     }
     if (checkFire(rec, f, ctx.limits, ctx.nowMs) === 'stale') {
@@ -130,10 +150,19 @@ async function fire(ctx: ApplyContext, op: Extract<ScheduleOp, { op: 'fire' }>):
       ctx.claimIds(op.firstId, total, 'first_id');
       claimed = true;
     }
+    // Each occurrence copies the definition's payload: past this command's bound the rest of the
+    // fire waits for the next one (the cursor stops at the last occurrence stored).
+    let n = 0;
     for (const [i, occ] of f.occurrences.entries()) {
+      // Room for this occurrence and for the schedule's record, which holds the payload too.
+      if (!ctx.fits(2, 2 * rec.def.payload.length)) break;
       await publishMessage(ctx, occurrenceMessage(ctx, rec.def, occ, false), op.firstId + BigInt(first + i));
+      n++;
     }
-    const n = f.occurrences.length;
+    if (n === 0 && f.occurrences.length > 0) {
+      outcomes.push({ status: 'stale', rec });
+      continue;
+    }
     const next: ScheduleRec = {
       ...rec,
       cursorMs: n > 0 ? f.occurrences[n - 1]! : f.skipToMs,

@@ -42,6 +42,8 @@ export interface TopicSettingsInput {
   readonly expiryAction?: ExpiryActionName;
   readonly timeBucketMs?: number;
   readonly dedupWindowMs?: number;
+  /** Who sets `deadLetterTopic` (the server fills it from the caller's token; clients cannot). */
+  readonly deadLetterAuthorizedBy?: string;
 }
 
 interface Stamped {
@@ -70,6 +72,8 @@ export type Command = Stamped &
         readonly aheadMs?: number;
         /** Lease each entry where it lies (tags: key + attempt); false: move it (the previous versions' lease). */
         readonly inPlace?: boolean;
+        /** Dead letters go to `<topic>.dlq`: the token that set the topic's dead-letter topic lost its permission. */
+        readonly deadLetterFallback?: boolean;
       }
     | { readonly kind: 'ack'; readonly tags: readonly Uint8Array[] }
     | { readonly kind: 'nack'; readonly tag: Uint8Array; readonly delayMs: number }
@@ -87,6 +91,8 @@ export type Command = Stamped &
         readonly ids: readonly bigint[];
         readonly firstId: bigint;
         readonly idCount: number;
+        /** Source topics whose dead letters go to `<topic>.dlq` (see the lease's `deadLetterFallback`). */
+        readonly deadLetterFallbackTopics?: readonly string[];
       }
     | {
         readonly kind: 'purge-keys';
@@ -105,6 +111,8 @@ export type Command = Stamped &
     | { readonly kind: 'delete-topic'; readonly name: string }
     | { readonly kind: 'create-group'; readonly topic: string; readonly group: string }
     | { readonly kind: 'delete-group'; readonly topic: string; readonly group: string }
+    /** One step of removing a deleted topic (`group` '') or group: at most `maxRecords` records. */
+    | { readonly kind: 'purge'; readonly topic: string; readonly group: string; readonly maxRecords: number }
     | { readonly kind: 'schedule'; readonly op: ScheduleOp }
     /** The limits apply uses from the next entry on (apply-limits.ts). */
     | { readonly kind: 'apply-limits'; readonly values: Readonly<Record<string, number>> }
@@ -128,6 +136,7 @@ export function settingsToProto(s: TopicSettingsInput | undefined): pb.TopicSett
           : v1.ExpiryAction.EXPIRY_ACTION_UNSPECIFIED,
     timeBucketMs: i64(s?.timeBucketMs ?? 0),
     dedupWindowMs: i64(s?.dedupWindowMs ?? 0),
+    deadLetterAuthorizedBy: s?.deadLetterAuthorizedBy ?? '',
   });
 }
 
@@ -145,6 +154,7 @@ export function settingsFromProto(s: pb.TopicSettings.$Properties | null | undef
         : {}),
     timeBucketMs: num(s?.timeBucketMs, 'settings.time_bucket_ms'),
     dedupWindowMs: num(s?.dedupWindowMs, 'settings.dedup_window_ms'),
+    ...(s?.deadLetterAuthorizedBy ? { deadLetterAuthorizedBy: s.deadLetterAuthorizedBy } : {}),
   };
 }
 
@@ -220,6 +230,7 @@ export function encodeCommand(cmd: Command): Uint8Array {
           idCount: cmd.idCount,
           ...(cmd.aheadMs ? { aheadMs: i64(cmd.aheadMs) } : {}),
           ...(cmd.inPlace ? { inPlace: true } : {}),
+          ...(cmd.deadLetterFallback ? { deadLetterFallback: true } : {}),
         },
       };
       break;
@@ -249,7 +260,12 @@ export function encodeCommand(cmd: Command): Uint8Array {
     case 'expire':
       props = {
         ...base,
-        expire: { ids: cmd.ids.map(toUint64), firstId: toUint64(cmd.firstId), idCount: cmd.idCount },
+        expire: {
+          ids: cmd.ids.map(toUint64),
+          firstId: toUint64(cmd.firstId),
+          idCount: cmd.idCount,
+          deadLetterFallbackTopics: [...(cmd.deadLetterFallbackTopics ?? [])],
+        },
       };
       break;
     case 'purge-keys':
@@ -282,6 +298,9 @@ export function encodeCommand(cmd: Command): Uint8Array {
       break;
     case 'delete-group':
       props = { ...base, deleteGroup: { topic: cmd.topic, group: cmd.group } };
+      break;
+    case 'purge':
+      props = { ...base, purge: { topic: cmd.topic, group: cmd.group, maxRecords: cmd.maxRecords } };
       break;
     case 'schedule':
       props = { ...base, schedule: scheduleOpToProto(cmd.op) };
@@ -348,6 +367,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         idCount: c.idCount ?? 0,
         aheadMs: num(c.aheadMs, 'ahead_ms'),
         inPlace: c.inPlace === true,
+        ...(c.deadLetterFallback ? { deadLetterFallback: true } : {}),
       };
     }
     case 'ack':
@@ -389,6 +409,9 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         ids: (c.ids ?? []).map((x) => toBigInt(x)),
         firstId: toBigInt(c.firstId),
         idCount: c.idCount ?? 0,
+        ...(c.deadLetterFallbackTopics?.length
+          ? { deadLetterFallbackTopics: [...c.deadLetterFallbackTopics] }
+          : {}),
       };
     }
     case 'purgeKeys':
@@ -428,6 +451,14 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         nowMs,
         topic: m.deleteGroup!.topic ?? '',
         group: m.deleteGroup!.group ?? '',
+      };
+    case 'purge':
+      return {
+        kind: 'purge',
+        nowMs,
+        topic: m.purge!.topic ?? '',
+        group: m.purge!.group ?? '',
+        maxRecords: m.purge!.maxRecords ?? 0,
       };
     case 'schedule':
       return { kind: 'schedule', nowMs, op: scheduleOpFromProto(m.schedule!) };

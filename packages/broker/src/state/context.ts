@@ -6,6 +6,7 @@
  * touch either.
  */
 import type { QueueHasher } from '../keys.js';
+import { applyBound, itemWork } from './apply-bound.js';
 import { ConflictError } from './errors.js';
 import type { EventRepository } from './event-repository.js';
 import type { Limits } from './limits.js';
@@ -13,6 +14,7 @@ import type { RequestFilter } from './request-filter.js';
 import { DeadLetterStore } from './stores/dead-letters.js';
 import { EntryStore } from './stores/entries.js';
 import { MessageStore } from './stores/messages.js';
+import { PurgeStore } from './stores/purges.js';
 import { QueueStore } from './stores/queues.js';
 import { RequestStore } from './stores/requests.js';
 import { ScheduleStore } from './stores/schedules.js';
@@ -32,6 +34,7 @@ export class ApplyContext {
   readonly requests: RequestStore;
   readonly deadLetters: DeadLetterStore;
   readonly schedules: ScheduleStore;
+  readonly purges: PurgeStore;
 
   /** When apply last let the event loop run (performance.now()). */
   private sliceStartMs = performance.now();
@@ -50,6 +53,7 @@ export class ApplyContext {
     this.requests = new RequestStore(txn, requestFilter);
     this.deadLetters = new DeadLetterStore(txn, limits, this.topics, this.entries, this.messages, this.time);
     this.schedules = new ScheduleStore(txn);
+    this.purges = new PurgeStore(txn);
   }
 
   /** The time stamp of the command being applied (its `now_ms`, never the local clock). */
@@ -71,6 +75,22 @@ export class ApplyContext {
       );
     }
     this.ids.observeId(firstId + BigInt(count) - 1n);
+  }
+
+  /**
+   * Whether `items` more items (apply-bound.ts), writing `payloadBytes` of
+   * payload besides, fit in what is left of this command's bound. Commands
+   * whose items copy payloads they did not bring (dead letters, a schedule's
+   * occurrences) stop when the next one does not, and leave it for later.
+   */
+  fits(items: number, payloadBytes: number): boolean {
+    const done = this.txn.work;
+    const item = itemWork(this.limits);
+    const bound = applyBound(this.limits);
+    return (
+      done.records + items * item.records <= bound.records &&
+      done.bytes + items * item.bytes + payloadBytes <= bound.bytes
+    );
   }
 
   /** Reads these storage keys (named by the stores' `*reads` methods) in one parallel round. */

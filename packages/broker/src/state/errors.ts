@@ -77,9 +77,24 @@ export class ConflictError extends Error {
   override readonly name = 'ConflictError';
   readonly code = 'conflict' as const;
   constructor(
-    readonly reason: 'queue-hash-collision' | 'id-reuse' | 'not-empty' | 'default-group' | 'schedule-skip',
+    readonly reason:
+      | 'queue-hash-collision'
+      | 'id-reuse'
+      | 'not-empty'
+      | 'default-group'
+      | 'schedule-skip'
+      | 'topic-deleting'
+      | 'group-deleting',
     message: string,
   ) {
     super(message);
   }
+}
+
+/** A topic marked deleted takes nothing new until its records are removed and it is gone. */
+export function topicDeleting(topic: string): ConflictError {
+  return new ConflictError(
+    'topic-deleting',
+    `topic "${topic}" is being deleted: it takes no publish, subscription or change until its records are removed`,
+  );
 }

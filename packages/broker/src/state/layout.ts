@@ -30,6 +30,10 @@ export const NS = {
   requestWindow: new Namespace(0x0b, 'request-window'),
   /** topic UTF-8, 0x00, name UTF-8 -> ScheduleRecord; topic, 0x00 -> the topic's count; 0x00 -> the cluster's. */
   schedules: new Namespace(0x0c, 'schedules'),
+  /** topic UTF-8, 0x00, group UTF-8 ('' = the whole topic) -> PurgeRecord: a deletion under way. */
+  purges: new Namespace(0x0d, 'purges'),
+  /** token name UTF-8 -> uint64 BE: the schedules that token created that exist (per-token limit). */
+  owners: new Namespace(0x0e, 'owners'),
 } as const;
 
 const enc = new TextEncoder();

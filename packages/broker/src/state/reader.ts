@@ -36,10 +36,12 @@ import {
   leaseHeld,
   type MessageIndexRec,
   movedIndex,
+  type PurgeRec,
   type QueueEntryRec,
   type QueueRec,
   type TopicRec,
 } from './records.js';
+import { purgesOf } from './stores/purges.js';
 
 /** A queue entry as the dispatcher and the list call see it. */
 /**
@@ -486,14 +488,29 @@ export class BrokerReader {
     return { items, nextPageToken: more && last ? last.tag : undefined };
   }
 
-  /** Counters and next due time per group of a topic. */
-  async topicStats(name: string): Promise<{ topic: TopicRec; groups: GroupStatsView[] }> {
+  /**
+   * Counters and next due time per group of a topic (groups being deleted
+   * too: their counters shrink as their entries are removed), and its
+   * deletions under way.
+   */
+  async topicStats(
+    name: string,
+  ): Promise<{ topic: TopicRec; groups: GroupStatsView[]; deletions: PurgeRec[] }> {
     const topic = await this.getTopic(name);
     if (!topic) throw new NotFoundError('topic', name);
+    const deletions =
+      topic.deleting || (topic.deletingGroups?.length ?? 0) > 0 ? await purgesOf(this.view, name) : [];
+    const deletingGroups = topic.deletingGroups ?? [];
     const groups = await Promise.all(
-      topic.groups.map(async (group): Promise<GroupStatsView> => {
+      [...topic.groups, ...deletingGroups].map(async (group): Promise<GroupStatsView> => {
         const hash = this.queueHash(name, group);
-        const [q, nextDueMs] = await Promise.all([this.getQueue(hash), this.nextDueMs(hash)]);
+        // Nothing falls due in a queue being deleted; and its start, already purged, is a run
+        // of deleted keys that a scan would walk (each read costs the deleted entries so far).
+        const deleting = topic.deleting === true || deletingGroups.includes(group);
+        const [q, nextDueMs] = await Promise.all([
+          this.getQueue(hash),
+          deleting ? undefined : this.nextDueMs(hash),
+        ]);
         return {
           topic: name,
           group,
@@ -504,7 +521,7 @@ export class BrokerReader {
         };
       }),
     );
-    return { topic, groups };
+    return { topic, groups, deletions };
   }
 
   /** Messages whose expireAt is <= nowMs, in expiry order (the janitor proposes Expire for them). */

@@ -18,6 +18,12 @@ export interface TopicSettings {
   readonly expiryAction: ExpiryAction;
   readonly timeBucketMs: number;
   readonly dedupWindowMs: number;
+  /**
+   * The token that set `deadLetterTopic` ('' when none did: authentication
+   * off, or the default target). While it may not publish there, dead letters
+   * go to the topic's own `<topic>.dlq` (the leader decides, per command).
+   */
+  readonly deadLetterAuthorizedBy: string;
 }
 
 /** One published message's answer, as a request record keeps it for a retry. */
@@ -31,9 +37,36 @@ export interface PublishResultItem {
 export interface TopicRec {
   readonly name: string;
   readonly settings: TopicSettings;
-  /** `default` first, then in creation order. */
+  /** `default` first, then in creation order; not those being deleted. */
   readonly groups: readonly string[];
   readonly createdAtMs: number;
+  /** Deleted: its records are being removed (a PurgeRec says how far); it takes no publish, lease or settle. */
+  readonly deleting?: boolean;
+  /** Groups deleted whose entries are still being removed (a PurgeRec each). */
+  readonly deletingGroups?: readonly string[];
+}
+
+/** Whether `group` of `topic` takes no new lease or settle: the topic or the group is being deleted. */
+export function groupDeleting(topic: TopicRec, group: string): boolean {
+  return topic.deleting === true || (topic.deletingGroups?.includes(group) ?? false);
+}
+
+export type PurgePhase = 'entries' | 'keys' | 'schedules';
+
+/** A deletion under way (records.proto PurgeRecord): a topic (`group` '') or one group of it. */
+export interface PurgeRec {
+  readonly topic: string;
+  readonly group: string;
+  readonly startedAtMs: number;
+  /** The queues to empty, in order. */
+  readonly groups: readonly string[];
+  readonly phase: PurgePhase;
+  readonly groupIndex: number;
+  /** The last key removed in this phase (the next step starts after it); empty = from the start. */
+  readonly cursor: Uint8Array;
+  readonly entriesAtStart: number;
+  readonly removedEntries: number;
+  readonly removedRecords: number;
 }
 
 export interface QueueRec {

@@ -91,6 +91,14 @@ export type CommandResult =
   | { readonly kind: 'create-group'; readonly topic: TopicRec }
   | { readonly kind: 'delete-topic'; readonly removedMessages: number }
   | { readonly kind: 'delete-group'; readonly removedMessages: number }
+  | {
+      readonly kind: 'purge';
+      /** Queue entries and other records (keys, schedules) this step removed. */
+      readonly removedEntries: number;
+      readonly removedRecords: number;
+      /** The deletion is complete (also: there was none). */
+      readonly done: boolean;
+    }
   | { readonly kind: 'schedule'; readonly result: ScheduleResult }
   | { readonly kind: 'apply-limits'; readonly changed: readonly string[] }
   /** The command was refused: it changed nothing (the applied index still advanced). */

@@ -1,13 +1,8 @@
 import type { Entry, StateMachine } from '@fermata/raft';
 import type { KVStore } from '@fermata/storage';
 import type { QueueHasher } from '../keys.js';
-import {
-  applyCreateGroup,
-  applyCreateTopic,
-  applyDeleteGroup,
-  applyDeleteTopic,
-  applyUpdateTopic,
-} from './apply-admin.js';
+import { applyCreateGroup, applyCreateTopic, applyUpdateTopic } from './apply-admin.js';
+import { type ApplyWork, assertApplyWork } from './apply-bound.js';
 import { applyCancel, applyExpire, applyPurgeKeys, applyReschedule } from './apply-control.js';
 import { applyAck, applyExtend, applyLease, applyNack } from './apply-delivery.js';
 import {
@@ -20,6 +15,7 @@ import {
   validateApplyLimits,
 } from './apply-limits.js';
 import { applyPublish } from './apply-publish.js';
+import { applyDeleteGroup, applyDeleteTopic, applyPurge } from './apply-purge.js';
 import { applySchedule } from './apply-schedule.js';
 import { type Command, decodeCommand } from './commands.js';
 import { ApplyContext } from './context.js';
@@ -33,6 +29,7 @@ import { RequestFilter } from './request-filter.js';
 import type { ApplyResult, CommandResult } from './results.js';
 import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot.js';
 import type { DueChange } from './stores/entries.js';
+import { DeletingSet, type PurgeName } from './stores/purges.js';
 import type { ScheduleName } from './stores/schedules.js';
 import { keyId, Txn } from './txn.js';
 
@@ -64,7 +61,16 @@ export interface BrokerStateMachineOptions {
   readonly onWithdrawn?: (tags: readonly Uint8Array[]) => void;
   /** Called synchronously after each applied batch with the schedules it wrote or deleted. Must not throw. */
   readonly onSchedules?: (changed: readonly ScheduleName[]) => void;
+  /** Called synchronously after each applied batch that started or finished deletions. Must not throw. */
+  readonly onPurges?: PurgeListener;
+  /** Called after every command with the work its apply did (apply-bound.ts). Must not throw. */
+  readonly onCommandWork?: (kind: string, work: ApplyWork) => void;
 }
+
+export type PurgeListener = (change: {
+  readonly started: readonly PurgeName[];
+  readonly finished: readonly PurgeName[];
+}) => void;
 
 export type DueListener = (changes: readonly DueChange[]) => void;
 
@@ -98,6 +104,14 @@ export class BrokerStateMachine implements StateMachine {
   onWithdrawn: ((tags: readonly Uint8Array[]) => void) | undefined;
   /** See BrokerStateMachineOptions.onSchedules; may be set after open (the materialiser starts later). */
   onSchedules: ((changed: readonly ScheduleName[]) => void) | undefined;
+  /** See BrokerStateMachineOptions.onPurges; may be set after open. */
+  onPurges: PurgeListener | undefined;
+  /** See BrokerStateMachineOptions.onCommandWork; may be set after open. */
+  onCommandWork: ((kind: string, work: ApplyWork) => void) | undefined;
+  /** The topics and groups being deleted (their purge records), kept in memory for the leader's checks. */
+  readonly deleting = new DeletingSet();
+  /** When the apply running now began (performance.now()), undefined while none runs. */
+  private applyStartedAtMs: number | undefined;
 
   private constructor(
     readonly store: KVStore,
@@ -159,8 +173,11 @@ export class BrokerStateMachine implements StateMachine {
     sm.onDue = options.onDue;
     sm.onWithdrawn = options.onWithdrawn;
     sm.onSchedules = options.onSchedules;
+    sm.onPurges = options.onPurges;
+    sm.onCommandWork = options.onCommandWork;
     await sm.loadApplyLimits();
     await sm.requestFilter.build(store);
+    await sm.deleting.build(store);
     return sm;
   }
 
@@ -200,7 +217,11 @@ export class BrokerStateMachine implements StateMachine {
     this.setApplyLimits(raw ? decodeApplyLimits(raw) : undefined);
   }
 
+  /** Raised each time the limits in effect may have changed (an apply-limits entry, a restore). */
+  limitsVersion = 0;
+
   private setApplyLimits(values: ApplyLimits | undefined): void {
+    this.limitsVersion++;
     const before = this.limits.publishDedupWindowMs;
     this.replicated = values;
     Object.assign(this.limits, applyLimitsOf(this.configuredLimits), values ?? {});
@@ -220,7 +241,19 @@ export class BrokerStateMachine implements StateMachine {
   }
 
   apply(entries: readonly Entry[]): Promise<ApplyResult[]> {
-    return this.exclusive(() => this.applyBatch(entries));
+    return this.exclusive(async () => {
+      this.applyStartedAtMs = performance.now();
+      try {
+        return await this.applyBatch(entries);
+      } finally {
+        this.applyStartedAtMs = undefined;
+      }
+    });
+  }
+
+  /** How long the apply running now has been running (ms); 0 while none runs. */
+  applyRunningMs(): number {
+    return this.applyStartedAtMs === undefined ? 0 : performance.now() - this.applyStartedAtMs;
   }
 
   private async applyBatch(entries: readonly Entry[]): Promise<ApplyResult[]> {
@@ -244,8 +277,10 @@ export class BrokerStateMachine implements StateMachine {
           results.push(undefined);
         } else {
           const mark = txn.mark();
+          let kind = 'command';
           try {
             const cmd = decodeCommand(entry.data);
+            kind = cmd.kind;
             lastNow = Math.max(lastNow, cmd.nowMs);
             ctx.nowMs = lastNow;
             results.push(
@@ -256,6 +291,7 @@ export class BrokerStateMachine implements StateMachine {
             txn.rollback(mark);
             results.push({ kind: 'error', error: err });
           }
+          this.checkWork(kind, txn.work, entry.index);
           txn.commitCommand();
         }
         this.ids.entryApplied(entry.term);
@@ -283,7 +319,24 @@ export class BrokerStateMachine implements StateMachine {
     if (this.onWithdrawn && ctx.entries.withdrawn.length > 0) this.onWithdrawn(ctx.entries.withdrawn);
     if (this.onSchedules && ctx.schedules.touched.size > 0)
       this.onSchedules([...ctx.schedules.touched.values()]);
+    const { started, finished, events } = ctx.purges;
+    if (events.length > 0) {
+      for (const e of events) {
+        if (e.started) this.deleting.add(e.name);
+        else this.deleting.delete(e.name);
+      }
+      this.onPurges?.({ started, finished });
+    }
     return results;
+  }
+
+  /**
+   * The bound on one command's work (apply-bound.ts), asserted: a command past
+   * it is a bug, and the node stops before the batch is written.
+   */
+  private checkWork(kind: string, work: ApplyWork, index: number): void {
+    assertApplyWork(kind, index, work, this.limits);
+    this.onCommandWork?.(kind, work);
   }
 
   /** Every later entry (of this batch too) is validated against `values`. */
@@ -342,6 +395,7 @@ export class BrokerStateMachine implements StateMachine {
       this.ids.reset(s.lastId);
       await this.loadApplyLimits();
       await this.requestFilter.build(this.store);
+      await this.deleting.build(this.store);
       return s.applied;
     });
   }
@@ -378,6 +432,8 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
       return applyCreateGroup(ctx, cmd);
     case 'delete-group':
       return applyDeleteGroup(ctx, cmd);
+    case 'purge':
+      return applyPurge(ctx, cmd);
     case 'schedule':
       return applySchedule(ctx, cmd.op);
     case 'apply-limits':

@@ -1,4 +1,4 @@
-import type { BatchOp, ReadView, ScanOptions } from '@fermata/storage';
+import type { BatchOp, ReadView } from '@fermata/storage';
 import { compareBytes } from '@fermata/storage';
 import { tagKeyOf } from '../keys.js';
 import { cacheable, type RecordCache } from './record-cache.js';
@@ -16,6 +16,12 @@ type Pending =
       readonly cold: boolean;
     }
   | { readonly type: 'del'; readonly key: Uint8Array; readonly value: null; readonly cold: false };
+
+/** A scanned record: its key and value, copies the caller may keep. */
+export interface Row {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array;
+}
 
 /** A record's id in the write set and the record cache: its key as a latin1 string. */
 export const keyId = tagKeyOf;
@@ -48,6 +54,9 @@ export class Txn {
    * first changed in it) instead of one per change.
    */
   generation = 0;
+  /** Records touched and bytes written by the command being applied (apply-bound.ts); reset per command. */
+  private touched = 0;
+  private written_ = 0;
 
   constructor(
     readonly view: ReadView,
@@ -59,7 +68,13 @@ export class Txn {
     return this.cache !== undefined && this.cache.capacity > 0;
   }
 
+  /** What the command being applied has done so far (apply-bound.ts). */
+  get work(): { readonly records: number; readonly bytes: number } {
+    return { records: this.touched, bytes: this.written_ };
+  }
+
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    this.touched++;
     const id = keyId(key);
     const w = this.writes.get(id);
     if (w) return w.value ?? undefined;
@@ -86,6 +101,7 @@ export class Txn {
    * store for those neither written, read nor cached), with each key's id.
    */
   async getMany(keys: readonly Uint8Array[]): Promise<{ ids: string[]; values: (Uint8Array | undefined)[] }> {
+    this.touched += keys.length;
     const ids: string[] = new Array(keys.length);
     const values: (Uint8Array | undefined)[] = new Array(keys.length);
     const missing: number[] = [];
@@ -140,6 +156,8 @@ export class Txn {
   }
 
   private set(key: Uint8Array, write: Pending): void {
+    this.touched++;
+    this.written_ += key.length + (write.value?.length ?? 0);
     const id = keyId(key);
     this.undo.push({ id, before: this.writes.get(id) });
     this.writes.set(id, write);
@@ -168,27 +186,36 @@ export class Txn {
   commitCommand(): void {
     this.undo = [];
     this.generation++;
+    this.touched = 0;
+    this.written_ = 0;
   }
 
   /**
-   * Scans the store merged with this batch's writes: the store's entries in
-   * range, overridden or deleted by the write set, plus written keys in range.
-   * Copies every key and value. For rare, bounded operations (admin commands).
+   * The first `limit` entries of `[gte, lt)` in key order, the store merged
+   * with this batch's writes. At most `limit` plus the batch's deletes in the
+   * range are read from the store (each delete may hide one stored entry), so
+   * the read is bounded whatever the range holds. Copies every key and value.
    */
-  async scan(options: ScanOptions): Promise<{ key: Uint8Array; value: Uint8Array }[]> {
-    const out = new Map<string, { key: Uint8Array; value: Uint8Array }>();
-    await this.view.scan({ ...options, limit: undefined }, (key, value) => {
+  async scan(range: { gte: Uint8Array; lt: Uint8Array }, limit: number): Promise<Row[]> {
+    const written: Pending[] = [];
+    let hidden = 0;
+    for (const w of this.writes.values()) {
+      if (compareBytes(w.key, range.gte) < 0 || compareBytes(w.key, range.lt) >= 0) continue;
+      written.push(w);
+      if (!w.value) hidden++;
+    }
+    const out = new Map<string, Row>();
+    await this.view.scan({ gte: range.gte, lt: range.lt, limit: limit + hidden }, (key, value) => {
       out.set(keyId(key), { key: key.slice(), value: value.slice() });
     });
-    for (const [id, w] of this.writes) {
-      if (options.gte && compareBytes(w.key, options.gte) < 0) continue;
-      if (options.lt && compareBytes(w.key, options.lt) >= 0) continue;
-      if (w.value) out.set(id, { key: w.key, value: w.value });
+    this.touched += out.size;
+    for (const w of written) {
+      const id = keyId(w.key);
+      if (w.value) out.set(id, { key: w.key.slice(), value: w.value });
       else out.delete(id);
     }
     const sorted = [...out.values()].sort((a, b) => compareBytes(a.key, b.key));
-    if (options.reverse) sorted.reverse();
-    return options.limit !== undefined ? sorted.slice(0, options.limit) : sorted;
+    return sorted.slice(0, limit);
   }
 
   /**

@@ -122,6 +122,16 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
       validateTopicName(cmd.topic, limits);
       validateGroupName(cmd.group, limits);
       return;
+    case 'purge':
+      validateTopicName(cmd.topic, limits);
+      if (cmd.group !== '') validateGroupName(cmd.group, limits);
+      if (!(Number.isSafeInteger(cmd.maxRecords) && cmd.maxRecords >= 1)) {
+        throw new ValidationError('max_records', `must be >= 1, got ${cmd.maxRecords}`);
+      }
+      if (cmd.maxRecords > limits.maxIdsPerCommand) {
+        throw new LimitError('maxIdsPerCommand', limits.maxIdsPerCommand, cmd.maxRecords, 'max_records');
+      }
+      return;
     case 'schedule':
       validateScheduleOp(cmd.op, nowMs, limits);
       return;

@@ -257,6 +257,7 @@ export function settingsForCreate(input: TopicSettingsInput | undefined, limits:
     expiryAction: input?.expiryAction ?? d.expiryAction,
     timeBucketMs: input?.timeBucketMs || d.timeBucketMs,
     dedupWindowMs: input?.dedupWindowMs || d.dedupWindowMs,
+    deadLetterAuthorizedBy: input?.deadLetterTopic ? (input.deadLetterAuthorizedBy ?? '') : '',
   };
   checkSettings(s, limits);
   return s;
@@ -295,14 +296,20 @@ export function settingsForUpdate(
     dedupWindowMs: take('dedup_window_ms', !!input.dedupWindowMs)
       ? (input.dedupWindowMs ?? 0)
       : current.dedupWindowMs,
+    // Whoever sets the dead-letter topic is who authorized it; an unchanged one keeps its authority.
+    deadLetterAuthorizedBy: take('dead_letter_topic', !!input.deadLetterTopic)
+      ? input.deadLetterTopic
+        ? (input.deadLetterAuthorizedBy ?? '')
+        : ''
+      : current.deadLetterAuthorizedBy,
   };
   checkSettings(s, limits);
   return s;
 }
 
-/** The dead-letter topic of a topic: its setting, or `<topic>.dlq`. */
-export function deadLetterTopicOf(topic: string, settings: TopicSettings): string {
-  return settings.deadLetterTopic || `${topic}.dlq`;
+/** The dead-letter topic of a topic: its setting, or `<topic>.dlq` (also when `fallback`: see TopicSettings). */
+export function deadLetterTopicOf(topic: string, settings: TopicSettings, fallback = false): string {
+  return (!fallback && settings.deadLetterTopic) || `${topic}.dlq`;
 }
 
 /**

@@ -60,7 +60,8 @@ function printSchedule(s: RecurringSchedule): void {
       ['schedule', `${s.topic}/${s.name}`],
       ['spec', s.spec],
       ['time zone', s.timeZone],
-      ['state', s.paused ? 'paused' : 'running'],
+      ['state', stateOf(s)],
+      ...(s.broken !== '' ? [['broken', s.broken] as [string, string]] : []),
       ['payload', payloadCell(s.payload)],
       ['key template', s.keyTemplate || '(none)'],
       ['start at', s.startAtMs > 0 ? isoTime(s.startAtMs) : '-'],
@@ -74,6 +75,11 @@ function printSchedule(s: RecurringSchedule): void {
       ['next', s.nextFireMs[0] !== undefined ? isoTime(s.nextFireMs[0]) : '-'],
     ]),
   );
+}
+
+/** running, paused, or broken (its next occurrence cannot be computed: it fires nothing). */
+function stateOf(s: { paused: boolean; broken: string }): string {
+  return s.broken !== '' ? 'broken' : s.paused ? 'paused' : 'running';
 }
 
 function statusExit(status: string): void {
@@ -142,7 +148,7 @@ export function registerSchedules(program: Command): void {
                 s.name,
                 s.spec,
                 s.timeZone,
-                s.paused ? 'paused' : 'running',
+                stateOf(s),
                 String(s.fired),
                 s.nextFireMs[0] !== undefined ? isoTime(s.nextFireMs[0]) : '-',
               ]),

@@ -80,6 +80,14 @@ export function printStats(stats: TopicStats): void {
       ]),
     ),
   );
+  // Deletions whose records the leader is still removing in steps.
+  for (const d of stats.deletions ?? []) {
+    const what = d.group === '' ? 'topic' : `group ${d.group}`;
+    process.stdout.write(
+      `deleting ${what}: ${d.removedEntries} of ${d.entriesAtStart} queue entries removed, ` +
+        `${d.removedRecords} other records, since ${isoTime(d.startedAtMs)}\n`,
+    );
+  }
 }
 
 /** `fermata topics ls|create|update|delete|stats`. */

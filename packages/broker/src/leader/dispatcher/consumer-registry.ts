@@ -27,6 +27,12 @@ export interface ConsumerSlotHolder<Q> {
   /** The stream's write buffer is full (a write returned false) and has not drained since. */
   blocked: boolean;
   /**
+   * The node's buffer for all streams was full at its last push
+   * (DeliverySink.accepts): nothing more is pushed or promised to it until
+   * room frees (Dispatcher.roomFreed).
+   */
+  bufferFull: boolean;
+  /**
    * An unsent delivery's lease ended: the client has stopped reading. Such a
    * consumer is promised nothing more (no free slots) until its writes
    * complete, so the lapsed leases are not pushed again into its stream.
@@ -49,13 +55,14 @@ export interface ConsumerSlotHolder<Q> {
 /** The slots of a consumer that holds nothing yet: every field of `ConsumerSlotHolder` but its names and window. */
 export function emptySlots(): Pick<
   ConsumerSlotHolder<unknown>,
-  'inFlight' | 'unsent' | 'lapseFloorMs' | 'blocked' | 'stalled' | 'reserved' | 'ahead'
+  'inFlight' | 'unsent' | 'lapseFloorMs' | 'blocked' | 'bufferFull' | 'stalled' | 'reserved' | 'ahead'
 > {
   return {
     inFlight: new Map(),
     unsent: new Set(),
     lapseFloorMs: Number.POSITIVE_INFINITY,
     blocked: false,
+    bufferFull: false,
     stalled: false,
     reserved: 0,
     ahead: 0,
@@ -98,7 +105,7 @@ export class ConsumerRegistry<Q, C extends ConsumerSlotHolder<Q>> {
 
   /** Deliveries one consumer may still be promised (leased for it): none while its stream does not drain. */
   static free<Q>(c: ConsumerSlotHolder<Q>): number {
-    if (c.blocked || c.stalled) return 0;
+    if (c.blocked || c.bufferFull || c.stalled) return 0;
     return Math.max(0, c.window + c.ahead - c.inFlight.size - c.reserved);
   }
 

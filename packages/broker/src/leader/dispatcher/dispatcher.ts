@@ -7,8 +7,9 @@ import { numberAsInt64, uint64ForWire } from '@fermata/protocol';
 import type { Logger } from 'pino';
 import { decodeKey, dueField, tagFromKey, tagKeyOf } from '../../keys.js';
 import type { BrokerReader, EntryView } from '../../state/reader.js';
-import type { BodyRec } from '../../state/records.js';
+import { type BodyRec, groupDeleting } from '../../state/records.js';
 import type { Clock, TimerHandle } from '../clock.js';
+import type { DeadLetterGate } from '../dead-letter-gate.js';
 import type { LeaderMetrics } from '../metrics.js';
 import type { Proposer } from '../proposer.js';
 import { ConsumerRegistry, type ConsumerSlotHolder } from './consumer-registry.js';
@@ -18,6 +19,12 @@ import { defaultLeaseRoundBudget, RoundBudget } from './round-budget.js';
 
 /** Where a consumer's deliveries go: its gRPC stream. */
 export interface DeliverySink {
+  /**
+   * Whether the node may hold a delivery of `bytes` more of payload, after
+   * `pendingBytes` of the batch being built, written to streams and not yet
+   * sent (its buffer for all streams together); absent = always.
+   */
+  accepts?(pendingBytes: number, bytes: number): boolean;
   /**
    * Writes one batch, stamped with the leader's clock (`sent_at_ms`), and
    * calls `sent` once the write completed (HTTP/2 flow control let it out:
@@ -77,7 +84,29 @@ export interface DispatcherOptions {
    * its lease's end, as versions without the setting do (a rollout from one).
    */
   readonly leaseInPlace?: boolean;
+  /** Whether a topic's dead letters may go to its configured dead-letter topic (default: yes). */
+  readonly deadLetterAllowed?: DeadLetterGate;
+  /**
+   * The node's buffer for all consume streams (server/consume-buffer.ts):
+   * deliveries loaded here and not yet written, and those written and not
+   * yet sent, stay within `limitBytes` together; absent = no bound.
+   */
+  readonly buffer?: ConsumeBufferView;
+  /** The largest payload (limits.maxPayloadBytes): the size assumed of a delivery before any was loaded. */
+  readonly maxPayloadBytes?: number;
 }
+
+/** What the dispatcher reads of the node's buffer for consume streams. */
+export interface ConsumeBufferView {
+  readonly limitBytes: number;
+  /** Payload bytes written to streams and not yet sent. */
+  readonly bytes: number;
+  /** Asks to be woken (Dispatcher.roomFreed) at the next release. */
+  waitForRoom(): void;
+}
+
+/** Payload sizes of recent deliveries whose largest is assumed of the next ones (a lease round's room in bytes). */
+const RECENT_SIZES = 64;
 
 /** A consumer's `early` set: deliveries sent ahead, ordered by when their leases start. */
 export function heldAheadSchedule(): PushSchedule<Consumer, pb.Delivery.$Properties, Push> {
@@ -194,6 +223,14 @@ export class Dispatcher {
   private roundAtMs = Number.POSITIVE_INFINITY;
   private epoch = 0;
   private nextConsumerId = 1;
+  /** Payload bytes of deliveries loaded (leased, bodies read) and not yet written, by tag. */
+  private readonly loaded = new Map<string, number>();
+  private loadedBytes = 0;
+  /** Sizes of the last RECENT_SIZES deliveries loaded (a ring). */
+  private readonly recentSizes: number[] = [];
+  private recentAt = 0;
+  /** Lease rounds are held back for the node's buffer (counted once per time it fills). */
+  private leasesHeld = false;
 
   constructor(private readonly options: DispatcherOptions) {
     const { maxLeaseBatch, maxLeaseRoundsInFlight, leaseRoundBudget } = options;
@@ -260,6 +297,8 @@ export class Dispatcher {
       }
     }
     for (const item of this.schedule.takeDue(Number.POSITIVE_INFINITY)) this.owners.delete(item.tagKey);
+    this.loaded.clear();
+    this.loadedBytes = 0;
   }
 
   /** Leadership lost or shutdown: stop dispatching and end every consumer stream with `reason`. */
@@ -304,6 +343,7 @@ export class Dispatcher {
       if (!share) {
         this.schedule.remove(item.tagKey);
         this.owners.delete(item.tagKey);
+        this.unload(item.tagKey);
         this.release(item.tagKey);
         continue;
       }
@@ -332,6 +372,96 @@ export class Dispatcher {
     void this.options.proposer.run({ kind: 'nack', tag, delayMs: 0 }).catch((error: unknown) => {
       this.options.log.debug({ err: String(error) }, 'releasing an undelivered lease failed; it will lapse');
     });
+  }
+
+  /**
+   * A topic (`group` '') or a group was deleted: its consumers' streams end
+   * with `reason`, and nothing leased for them and not yet pushed is pushed
+   * (its leases run out; the entries are being removed anyway).
+   */
+  deleted(topic: string, group: string, reason: unknown): void {
+    for (const q of [...this.registry.queues()]) {
+      const consumers = [...this.registry.consumers(q)];
+      const first = consumers[0];
+      if (!first || first.topic !== topic || (group !== '' && first.group !== group)) continue;
+      for (const c of consumers) {
+        for (const item of this.schedule.heldFor(c)) {
+          this.schedule.remove(item.tagKey);
+          this.owners.delete(item.tagKey);
+          this.unload(item.tagKey);
+        }
+        for (const item of c.ready.splice(0)) {
+          this.owners.delete(item.tagKey);
+          this.unload(item.tagKey);
+        }
+        c.reserved = 0;
+        this.removeConsumer(c);
+        c.sink.close(reason);
+      }
+      this.heap.delete(q);
+      this.cursors.delete(q);
+      this.lapseAtMs.delete(q);
+    }
+  }
+
+  /** A delivery's body is loaded and waits to be written: it counts against the node's buffer. */
+  private load(tagKey: string, bytes: number): void {
+    this.loaded.set(tagKey, bytes);
+    this.loadedBytes += bytes;
+    this.recentSizes[this.recentAt] = bytes;
+    this.recentAt = (this.recentAt + 1) % RECENT_SIZES;
+  }
+
+  /** The delivery was written, or dropped: it no longer counts as loaded. */
+  private unload(tagKey: string): void {
+    const bytes = this.loaded.get(tagKey);
+    if (bytes === undefined) return;
+    this.loaded.delete(tagKey);
+    this.loadedBytes -= bytes;
+  }
+
+  /**
+   * How many more entries lease rounds may take now without the node's
+   * buffer going past its limit: what is free of it (less what is loaded and
+   * not yet written) divided by the largest recent payload (before any:
+   * limits.maxPayloadBytes), less the entries of rounds still in flight.
+   * Infinity without a buffer.
+   */
+  private leaseRoom(): number {
+    const buffer = this.options.buffer;
+    if (!buffer) return Number.POSITIVE_INFINITY;
+    const free = buffer.limitBytes - buffer.bytes - this.loadedBytes;
+    const size = Math.max(
+      1,
+      this.recentSizes.length > 0 ? Math.max(...this.recentSizes) : (this.options.maxPayloadBytes ?? 1),
+    );
+    const room = Math.floor(free / size) - this.budget.inFlight;
+    // Nothing loaded nor written: one delivery may always go, whatever its size.
+    if (room <= 0 && buffer.bytes + this.loadedBytes === 0 && this.budget.inFlight === 0) return 1;
+    return room;
+  }
+
+  /** Payload bytes of deliveries loaded and not yet written (for metrics and tests). */
+  get loadedPayloadBytes(): number {
+    return this.loadedBytes;
+  }
+
+  /** The node's buffer for all streams has room again: consumers held back for it may push. */
+  roomFreed(): void {
+    for (const q of this.registry.queues()) {
+      for (const c of this.registry.consumers(q)) c.bufferFull = false;
+    }
+    // Lease rounds held back for room may go too.
+    this.wake();
+  }
+
+  /** Deliveries leased and waiting because the node's buffer for all streams was full. */
+  heldForBuffer(): number {
+    let n = 0;
+    for (const q of this.registry.queues()) {
+      for (const c of this.registry.consumers(q)) if (c.bufferFull) n += c.ready.length;
+    }
+    return n;
   }
 
   /** The consumer's stream drained its write buffer: pushing may go on. */
@@ -422,6 +552,7 @@ export class Dispatcher {
       if (!scheduled && at < 0) continue;
       any = true;
       this.owners.delete(key);
+      this.unload(key);
       owner.reserved--;
     }
     if (any) this.wake();
@@ -454,11 +585,23 @@ export class Dispatcher {
           }
         }
         const demands: Array<{ queue: bigint; want: number }> = [];
+        // The node's buffer for consume streams: no more is leased than it can hold.
+        let room = this.leaseRoom();
+        if (room > 0) this.leasesHeld = false;
         for (const q of this.heap.dueBy(now + leaseAheadMs)) {
+          if (room <= 0) {
+            this.options.buffer?.waitForRoom();
+            if (!this.leasesHeld) this.options.metrics.consumeBufferFull?.inc();
+            this.leasesHeld = true;
+            break;
+          }
           if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= maxLeaseRoundsInFlight) continue;
           if (this.roundAllowedAtMs(q, now) > now) continue;
           const credit = this.registry.credit(q);
-          if (credit > 0) demands.push({ queue: q, want: Math.min(credit, maxLeaseBatch) });
+          if (credit <= 0) continue;
+          const want = Math.min(credit, maxLeaseBatch, room);
+          room -= want;
+          demands.push({ queue: q, want });
         }
         for (const { queue: q, grant } of this.budget.plan(demands)) {
           this.scanning.add(q);
@@ -511,10 +654,11 @@ export class Dispatcher {
    * its window.
    */
   private drain(c: Consumer, now: number): void {
-    if (c.blocked || c.stalled) return;
+    if (c.blocked || c.bufferFull || c.stalled) return;
     const out: pb.Delivery.$Properties[] = [];
     const keys: string[] = [];
     let taken = 0;
+    let bytes = 0;
     c.early.takeDue(now);
     // Held deliveries sent ahead are exempt from the window once sent; unsent, they count like any.
     const held = c.early.size - unsentHeld(c);
@@ -525,8 +669,23 @@ export class Dispatcher {
       c.reserved--;
       if (item.leaseEndMs <= now) {
         this.owners.delete(item.tagKey);
+        this.unload(item.tagKey);
         continue;
       }
+      // The node's buffer for all streams: what does not fit waits, leased, in `ready`.
+      const size = item.delivery.payload?.length ?? 0;
+      if (c.sink.accepts && !c.sink.accepts(bytes, size)) {
+        taken--;
+        c.reserved++;
+        if (out.length === 0) {
+          c.bufferFull = true;
+          this.options.metrics.consumeBufferFull?.inc();
+        }
+        break;
+      }
+      bytes += size;
+      // Written from here on: the stream counts it until HTTP/2 takes it.
+      this.unload(item.tagKey);
       ConsumerRegistry.writing(c, item.tagKey, item.leaseEndMs);
       keys.push(item.tagKey);
       const early = item.startsAtMs > now;
@@ -581,6 +740,7 @@ export class Dispatcher {
     if (!this.active) return;
     let round = Number.POSITIVE_INFINITY;
     const now = this.options.clock.nowMs();
+    const leaseRoom = this.leaseRoom();
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
         const lapse = ConsumerRegistry.nextLapse(c);
@@ -591,6 +751,8 @@ export class Dispatcher {
       }
       if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= this.options.maxLeaseRoundsInFlight) continue;
       if (this.registry.credit(q) === 0 || this.budget.available === 0) continue;
+      // A round held back for the node's buffer waits for room (roomFreed), not for a timer.
+      if (leaseRoom <= 0) continue;
       const due = this.heap.get(q);
       if (due === undefined) continue;
       const at = Math.max(due - this.options.leaseAheadMs, this.roundAllowedAtMs(q, now));
@@ -649,7 +811,9 @@ export class Dispatcher {
   private async leaseRound(q: bigint, now: number, limit: number, epoch: number): Promise<void> {
     const { reader, leaseAheadMs } = this.options;
     const first = this.registry.consumers(q)[0];
-    const topic = first ? await reader.getTopic(first.topic) : undefined;
+    const found = first ? await reader.getTopic(first.topic) : undefined;
+    // A topic or group being deleted is gone to its consumers.
+    const topic = found && first && !groupDeleting(found, first.group) ? found : undefined;
     let entries: EntryView[] = [];
     if (!topic) {
       // No consumer (it left during this round: the queue stays due for the next one), or the
@@ -701,11 +865,12 @@ export class Dispatcher {
     this.budget.release(limit - Math.min(limit, entries.length));
     if (entries.length > 0) {
       const shares = this.registry.assign(q, entries.length);
+      const fallback = topic !== undefined && this.options.deadLetterAllowed?.(topic) === false;
       let at = 0;
       for (const share of shares) {
         const part = entries.slice(at, at + share.count);
         at += share.count;
-        this.propose(q, share.consumer, part, epoch);
+        this.propose(q, share.consumer, part, epoch, fallback);
       }
       // Entries without a share (a consumer left during the read) stay due.
       const unassigned = entries.slice(at);
@@ -715,7 +880,13 @@ export class Dispatcher {
     this.wake();
   }
 
-  private propose(q: bigint, consumer: Consumer, entries: readonly EntryView[], epoch: number): void {
+  private propose(
+    q: bigint,
+    consumer: Consumer,
+    entries: readonly EntryView[],
+    epoch: number,
+    deadLetterFallback: boolean,
+  ): void {
     const keys = entries.map((e) => tagKeyOf(e.tag));
     let leasing = this.leasing.get(q);
     if (!leasing) this.leasing.set(q, (leasing = new Set()));
@@ -736,7 +907,7 @@ export class Dispatcher {
       }
       this.wake();
     };
-    this.leaseTo(q, consumer, entries, epoch).then(done, (error: unknown) => {
+    this.leaseTo(q, consumer, entries, epoch, deadLetterFallback).then(done, (error: unknown) => {
       // Its entries lie behind the cursor, and reads skip them while the command's keys are
       // in `leasing`: read the queue from its start now and once they leave it.
       const earliest = Math.min(...entries.map((e) => e.dueAtMs));
@@ -758,6 +929,7 @@ export class Dispatcher {
     consumer: Consumer,
     entries: readonly EntryView[],
     epoch: number,
+    deadLetterFallback: boolean,
   ): Promise<void> {
     const { proposer, reader, metrics, leaseAheadMs } = this.options;
     const firstId = proposer.reserveIds(entries.length);
@@ -771,6 +943,7 @@ export class Dispatcher {
       idCount: entries.length,
       ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
       ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
+      ...(deadLetterFallback ? { deadLetterFallback: true } : {}),
     });
     if (result.kind !== 'lease' || epoch !== this.epoch) return;
     const leased = result.outcomes.filter((o) => o.status === 'leased');
@@ -806,6 +979,7 @@ export class Dispatcher {
       }
       target.reserved++;
       this.owners.set(tagKey, target);
+      this.load(tagKey, body.payload.length);
       const delivery = toDelivery(target, o.newTag, body, entry, o.attempt ?? 1, leaseEndMs);
       const startsAtMs = o.startsAtMs ?? now;
       // A lease that ran out is redelivered at once; its lateness counts from when it came due.

@@ -67,6 +67,7 @@ export function encodeSchedule(r: ScheduleRec): Uint8Array {
     fired: i64(r.fired),
     skipped: i64(r.skipped),
     lastFiredMs: i64(r.lastFiredMs),
+    owner: r.owner ?? '',
   }).finish();
 }
 
@@ -82,5 +83,6 @@ export function decodeSchedule(bytes: Uint8Array): ScheduleRec {
     fired: n64(m.fired),
     skipped: n64(m.skipped),
     lastFiredMs: n64(m.lastFiredMs),
+    ...(m.owner ? { owner: m.owner } : {}),
   };
 }

@@ -14,6 +14,7 @@ export function encodeSettings(s: TopicSettings): pb.TopicSettings.$Properties {
         : v1.ExpiryAction.EXPIRY_ACTION_DEAD_LETTER,
     timeBucketMs: i64(s.timeBucketMs),
     dedupWindowMs: i64(s.dedupWindowMs),
+    deadLetterAuthorizedBy: s.deadLetterAuthorizedBy,
   };
 }
 
@@ -25,6 +26,7 @@ function decodeSettings(s: pb.TopicSettings.$Properties | null | undefined): Top
     expiryAction: s?.expiryAction === v1.ExpiryAction.EXPIRY_ACTION_DEAD_LETTER ? 'dead-letter' : 'drop',
     timeBucketMs: n64(s?.timeBucketMs),
     dedupWindowMs: n64(s?.dedupWindowMs),
+    deadLetterAuthorizedBy: s?.deadLetterAuthorizedBy ?? '',
   };
 }
 
@@ -34,6 +36,8 @@ export function encodeTopic(t: TopicRec): Uint8Array {
     settings: encodeSettings(t.settings),
     groups: [...t.groups],
     createdAtMs: i64(t.createdAtMs),
+    deleting: t.deleting === true,
+    deletingGroups: [...(t.deletingGroups ?? [])],
   }).finish();
 }
 
@@ -44,5 +48,7 @@ export function decodeTopic(bytes: Uint8Array): TopicRec {
     settings: decodeSettings(m.settings),
     groups: m.groups,
     createdAtMs: n64(m.createdAtMs),
+    ...(m.deleting ? { deleting: true } : {}),
+    ...(m.deletingGroups.length > 0 ? { deletingGroups: m.deletingGroups } : {}),
   };
 }

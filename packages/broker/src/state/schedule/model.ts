@@ -35,6 +35,8 @@ export interface ScheduleRec {
   readonly fired: number;
   readonly skipped: number;
   readonly lastFiredMs: number;
+  /** The token that created it ('' = none); its schedules count against its limit. */
+  readonly owner?: string;
 }
 
 /** One schedule's share of a fire command (schedules.proto ScheduleFire). */

@@ -8,20 +8,31 @@ import { i64 } from '../codec/shared.js';
 import { ValidationError } from '../errors.js';
 import type { ScheduleDef, ScheduleFire, ScheduleRec } from './model.js';
 
+/** The token an upsert is made for, and the most schedules it may own (0 = no limit). */
+export interface ScheduleOwner {
+  readonly owner?: string;
+  readonly ownerLimit?: number;
+}
+
 export type ScheduleOp =
-  | { readonly op: 'upsert'; readonly def: ScheduleDef }
+  | ({ readonly op: 'upsert'; readonly def: ScheduleDef } & ScheduleOwner)
   /** Upserts in order, all or none (one refused rolls the command back). */
-  | { readonly op: 'upsert-many'; readonly defs: readonly ScheduleDef[] }
+  | ({ readonly op: 'upsert-many'; readonly defs: readonly ScheduleDef[] } & ScheduleOwner)
   | { readonly op: 'delete' | 'pause' | 'resume'; readonly topic: string; readonly name: string }
   | { readonly op: 'trigger'; readonly topic: string; readonly name: string; readonly firstId: bigint }
   | { readonly op: 'fire'; readonly fires: readonly ScheduleFire[]; readonly firstId: bigint };
 
 export type ScheduleStatus = 'done' | 'not-found' | 'unchanged';
 
-/** Per fire: `fired` = messages made, `stale` = the schedule moved on (nothing stored), `gone` = deleted. */
+/**
+ * Per fire: `fired` = messages made, `stale` = the schedule moved on (nothing
+ * stored), `gone` = deleted, `broken` = its next occurrence cannot be
+ * computed (nothing stored; the command's other fires go on).
+ */
 export type FireOutcome =
   | { readonly status: 'fired'; readonly fired: number; readonly skipped: number; readonly rec: ScheduleRec }
   | { readonly status: 'stale'; readonly rec: ScheduleRec }
+  | { readonly status: 'broken'; readonly reason: string; readonly rec: ScheduleRec }
   | { readonly status: 'gone' };
 
 export type ScheduleResult =
@@ -44,9 +55,9 @@ const num = (v: Parameters<typeof toSafeNumber>[0], field: string): number => to
 export function scheduleOpToProto(op: ScheduleOp): pb.ScheduleCommand.$Properties {
   switch (op.op) {
     case 'upsert':
-      return { upsert: defToProto(op.def) };
+      return { upsert: defToProto(op.def), ...ownerToProto(op) };
     case 'upsert-many':
-      return { upsertMany: { schedules: op.defs.map(defToProto) } };
+      return { upsertMany: { schedules: op.defs.map(defToProto) }, ...ownerToProto(op) };
     case 'delete':
     case 'pause':
     case 'resume':
@@ -71,12 +82,24 @@ export function scheduleOpToProto(op: ScheduleOp): pb.ScheduleCommand.$Propertie
   }
 }
 
-export function scheduleOpFromProto(m: pb.ScheduleCommand): ScheduleOp {
+function ownerToProto(o: ScheduleOwner): { owner?: string; ownerLimit?: number } {
+  return o.owner ? { owner: o.owner, ownerLimit: o.ownerLimit ?? 0 } : {};
+}
+
+function ownerFromProto(m: pb.ScheduleCommand.$Properties): ScheduleOwner {
+  return m.owner ? { owner: m.owner, ownerLimit: m.ownerLimit ?? 0 } : {};
+}
+
+export function scheduleOpFromProto(m: pb.ScheduleCommand.$Properties & { op?: string }): ScheduleOp {
   switch (m.op) {
     case 'upsert':
-      return { op: 'upsert', def: defFromProto(m.upsert) };
+      return { op: 'upsert', def: defFromProto(m.upsert), ...ownerFromProto(m) };
     case 'upsertMany':
-      return { op: 'upsert-many', defs: (m.upsertMany!.schedules ?? []).map((d) => defFromProto(d)) };
+      return {
+        op: 'upsert-many',
+        defs: (m.upsertMany!.schedules ?? []).map((d) => defFromProto(d)),
+        ...ownerFromProto(m),
+      };
     case 'delete':
     case 'pause':
     case 'resume': {

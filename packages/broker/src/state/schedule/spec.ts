@@ -20,6 +20,8 @@ export type ParsedSpec =
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const INTERVAL = /^every\s+(\d{1,12})\s*(ms|s|m|h|d)$/;
 const NICKNAMES = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
+/** Longest interval accepted (100 years): its occurrences stay far within the instants time arithmetic handles. */
+export const MAX_INTERVAL_MS = 100 * 365 * 86_400_000;
 /** Longest spec text accepted. */
 export const MAX_SPEC_BYTES = 256;
 /** Wall times one occurrence search may look at before it gives up (a spec that never matches). */
@@ -55,6 +57,12 @@ export function parseSpec(spec: string, limits: Limits, field = 'spec'): ParsedS
   if (m) {
     const intervalMs = Number(m[1]) * UNIT_MS[m[2]!]!;
     if (intervalMs <= 0) throw new ValidationError(field, 'an interval must be longer than 0');
+    if (intervalMs > MAX_INTERVAL_MS) {
+      throw new ValidationError(
+        field,
+        `an interval must be at most 100 years (${MAX_INTERVAL_MS} ms), got ${intervalMs}`,
+      );
+    }
     out = { kind: 'interval', intervalMs };
   } else if (text.startsWith('every')) {
     throw new ValidationError(
@@ -188,6 +196,21 @@ function cronOccurrences(cron: Cron, s: SpecInput, from: number, until: number, 
   }
   while (pending.length > 0 && out.length < max) out.push(pending.shift()!);
   return out;
+}
+
+/**
+ * Why the spec's next occurrence after `afterMs` cannot be computed (a limit
+ * it no longer meets, a time the platform's time-zone data cannot handle),
+ * or undefined when it can. Such a schedule is broken: it fires nothing, and
+ * every other schedule fires as usual.
+ */
+export function nextOccurrenceProblem(s: SpecInput, limits: Limits, afterMs: number): string | undefined {
+  try {
+    occurrencesAfter(s, limits, afterMs, 1);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message || String(err);
+  }
 }
 
 /** True when `instantMs` is an occurrence of the spec. */

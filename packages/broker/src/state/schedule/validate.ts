@@ -5,11 +5,17 @@ import { validateDuration, validateMessage, validateTopicName } from '../validat
 import { renderKey } from './fire.js';
 import type { ScheduleDef } from './model.js';
 import type { ScheduleOp } from './ops.js';
-import { validateSpec } from './spec.js';
+import { nextOccurrenceProblem, validateSpec } from './spec.js';
 
 const NAME_RE = /^[A-Za-z0-9._-]+$/;
 /** The latest instant a rendered key can name (13 digits of ms, a 24-character ISO date). */
 const WIDEST_OCCURRENCE_MS = 9_999_999_999_999;
+/**
+ * The latest start_at_ms / end_at_ms: 9999-12-31T23:59:59.999Z. Time-zone
+ * arithmetic (the platform's Intl data, a day either side) fails past
+ * JavaScript's last date (8.64e15 ms); this leaves it far behind.
+ */
+export const MAX_SCHEDULE_INSTANT_MS = 253_402_300_799_999;
 
 export function validateScheduleName(name: string, limits: Limits, field = 'name'): void {
   if (name.length === 0) throw new ValidationError(field, 'schedule name is empty');
@@ -30,11 +36,21 @@ export function validateDefinition(d: ScheduleDef, nowMs: number, limits: Limits
     [d.endAtMs, 'end_at_ms'],
   ] as const) {
     if (!Number.isSafeInteger(v) || v < 0) throw new ValidationError(f, `must be >= 0, got ${v}`);
+    if (v > MAX_SCHEDULE_INSTANT_MS) {
+      throw new ValidationError(
+        f,
+        `must be at most ${MAX_SCHEDULE_INSTANT_MS} (9999-12-31T23:59:59.999Z), got ${v}`,
+      );
+    }
   }
   if (d.endAtMs > 0 && d.endAtMs <= d.startAtMs) {
     throw new ValidationError('end_at_ms', `must be after start_at_ms (${d.startAtMs}), got ${d.endAtMs}`);
   }
   validateDuration(d.jitterMs, 'jitter_ms', 'maxScheduleJitterMs', limits.maxScheduleJitterMs);
+  // Every field in range, the first occurrence must be computable: a schedule is never stored broken.
+  const problem = nextOccurrenceProblem(d, limits, Math.max(nowMs, d.startAtMs - 1));
+  if (problem !== undefined)
+    throw new ValidationError('spec', `its next occurrence cannot be computed: ${problem}`);
   validateDuration(d.misfireThresholdMs, 'misfire_threshold_ms', 'maxDelayMs', limits.maxDelayMs);
   // Payload, headers and the widest key the template can render, as a message of the topic.
   const key = renderKey(d.keyTemplate, d.name, WIDEST_OCCURRENCE_MS);

@@ -27,9 +27,16 @@ export class DeadLetterStore {
     private readonly time: CommandTime,
   ) {}
 
-  /** Ids reserved by the command for dead-letter copies. */
-  reserveIds(firstId: bigint, count: number): void {
+  /** Source topics whose dead letters go to their own `<topic>.dlq` in this command. */
+  private fallback: ReadonlySet<string> = new Set();
+
+  /**
+   * Ids reserved by the command for dead-letter copies, and the source topics
+   * whose configured dead-letter topic the leader found no longer authorized.
+   */
+  reserveIds(firstId: bigint, count: number, fallback: readonly string[] = []): void {
     this.reserved = { next: firstId, end: firstId + BigInt(count) };
+    this.fallback = new Set(fallback);
   }
 
   private takeReservedId(): bigint | undefined {
@@ -57,7 +64,7 @@ export class DeadLetterStore {
     const now = this.time.nowMs;
     const body = await this.messages.getBody(entry.id);
     invariant(body, () => `queue entry of message ${entry.id} has no body`);
-    const dlqName = deadLetterTopicOf(topic.name, topic.settings);
+    const dlqName = deadLetterTopicOf(topic.name, topic.settings, this.fallback.has(topic.name));
     let dlqId: bigint | undefined;
     if (!body.deadLetter && dlqName !== topic.name && this.isValidTopicName(dlqName)) {
       const mark = this.txn.mark();

@@ -115,11 +115,22 @@ export class EntryStore {
     return now ? decodedEntry(now) : undefined;
   }
 
-  /** Every entry of one queue, in key order: its tag and message id. */
-  async scanQueue(hash: bigint): Promise<{ tag: Uint8Array; id: bigint }[]> {
-    const range = NS.queue.range(queueLowerBound(hash), queueUpperBound(hash));
-    const rows = await this.txn.scan(range);
-    return rows.map((r) => ({ tag: NS.queue.strip(r.key), id: decodeEntry(r.value).id }));
+  /**
+   * Up to `limit` entries of one queue in key order after the key `after`
+   * (from the queue's start when empty): their tags (copies) and entries.
+   */
+  async scanQueue(
+    hash: bigint,
+    after: Uint8Array,
+    limit: number,
+  ): Promise<{ tag: Uint8Array; entry: QueueEntryRec }[]> {
+    let gte = queueLowerBound(hash);
+    if (after.length > 0) {
+      gte = new Uint8Array(after.length + 1);
+      gte.set(after);
+    }
+    const rows = await this.txn.scan(NS.queue.range(gte, queueUpperBound(hash)), limit);
+    return rows.map((r) => ({ tag: NS.queue.strip(r.key), entry: decodeEntry(r.value) }));
   }
 
   /** Deletes an entry without counting or indexing it (its queue and message go with it). */

@@ -103,21 +103,52 @@ export class MessageStore {
     }
   }
 
-  /** Deletes a message's body, index record and expiry entry, nothing else (its topic is being deleted). */
-  async deleteForTopic(id: bigint): Promise<void> {
+  /**
+   * Deletes a message's body, index record and expiry entry, nothing else (its
+   * topic is being deleted). `expireAtMs` is its entry's: the expiry when the
+   * index and body are gone already (another group's entry went first).
+   */
+  async deleteForTopic(id: bigint, expireAtMs: number): Promise<void> {
     const index = await this.getIndex(id);
     this.txn.del(NS.body.key(idKey(id)));
     this.txn.del(NS.index.key(idKey(id)));
-    if (index && index.expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(index.expireAtMs, id)));
+    const expiry = index?.expireAtMs || expireAtMs;
+    if (expiry > 0) this.txn.del(NS.expiry.key(expirySuffix(expiry, id)));
   }
 
-  /** Deletes every key record of a topic, with the window entries and tombstones of ended messages. */
-  async deleteKeysOf(topic: string): Promise<void> {
+  /**
+   * `deleteForTopic` of a message whose entry implies its index (one group, no
+   * key): the entry carries its expiry, so nothing is read. Its index record,
+   * written once the entry moved, may or may not exist: deleted either way.
+   */
+  deleteImpliedForTopic(id: bigint, expireAtMs: number): void {
+    const k = idKey(id);
+    this.txn.del(NS.body.key(k));
+    this.txn.del(NS.index.key(k));
+    if (expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(expireAtMs, id)));
+  }
+
+  /**
+   * Deletes up to `limit` key records of a topic after the key `after` (from
+   * the first when empty), with the window entries and tombstones of ended
+   * messages. Returns how many, and the last key deleted.
+   */
+  async purgeKeysOf(
+    topic: string,
+    after: Uint8Array,
+    limit: number,
+  ): Promise<{ count: number; last: Uint8Array }> {
     // Keys: prefix "topic NUL" in the keys namespace.
     const prefix = topicKeySuffix(topic, '');
-    const after = prefix.slice();
-    after[after.length - 1] = 1;
-    for (const row of await this.txn.scan(NS.keys.range(prefix, after))) {
+    const end = prefix.slice();
+    end[end.length - 1] = 1;
+    let gte = prefix;
+    if (after.length > 0) {
+      gte = new Uint8Array(after.length + 1);
+      gte.set(after);
+    }
+    const rows = await this.txn.scan(NS.keys.range(gte, end), limit);
+    for (const row of rows) {
       const { key } = splitTopicKey(NS.keys.strip(row.key));
       const rec = decodeKeyRec(row.value);
       this.txn.del(row.key);
@@ -126,6 +157,8 @@ export class MessageStore {
         this.txn.del(NS.index.key(idKey(rec.id)));
       }
     }
+    const last = rows.length > 0 ? NS.keys.strip(rows[rows.length - 1]!.key) : after;
+    return { count: rows.length, last };
   }
 
   /**

@@ -14,6 +14,7 @@ export interface ScheduleName {
   readonly name: string;
 }
 
+const ownerSuffix = (owner: string): Uint8Array => new TextEncoder().encode(owner);
 const scheduleKey = (topic: string, name: string): Uint8Array =>
   NS.schedules.key(topicKeySuffix(topic, name));
 const topicCountKey = (topic: string): Uint8Array => NS.schedules.key(topicKeySuffix(topic, ''));
@@ -50,18 +51,36 @@ export class ScheduleStore {
     if (names.length > 1) await this.txn.prefetch(names.map((n) => scheduleKey(n.topic, n.name)));
   }
 
-  /** Writes the record; `created` raises the counts. */
+  /** Writes the record; `created` raises the counts (its owner's too). */
   async put(rec: ScheduleRec, created: boolean): Promise<void> {
     const { topic, name } = rec.def;
     this.txn.put(scheduleKey(topic, name), encodeSchedule(rec));
     this.touch(topic, name);
-    if (created) await this.addCounts(topic, 1);
+    if (created) {
+      await this.addCounts(topic, 1);
+      if (rec.owner) await this.addOwned(rec.owner, 1);
+    }
   }
 
-  async del(topic: string, name: string): Promise<void> {
+  async del(rec: ScheduleRec): Promise<void> {
+    const { topic, name } = rec.def;
     this.txn.del(scheduleKey(topic, name));
     this.touch(topic, name);
     await this.addCounts(topic, -1);
+    if (rec.owner) await this.addOwned(rec.owner, -1);
+  }
+
+  /** Schedules the token named `owner` created that exist. */
+  async ownedBy(owner: string): Promise<number> {
+    const raw = await this.txn.get(NS.owners.key(ownerSuffix(owner)));
+    return raw ? Number(readU64(raw)) : 0;
+  }
+
+  private async addOwned(owner: string, delta: number): Promise<void> {
+    const n = (await this.ownedBy(owner)) + delta;
+    const key = NS.owners.key(ownerSuffix(owner));
+    if (n <= 0) this.txn.del(key);
+    else this.txn.put(key, u64(n));
   }
 
   async countOf(topic: string): Promise<number> {
@@ -74,20 +93,31 @@ export class ScheduleStore {
     return raw ? Number(readU64(raw)) : 0;
   }
 
-  /** Deletes every schedule of a topic (the topic is being deleted); how many. */
-  async deleteTopic(topic: string): Promise<number> {
-    const rows = await this.txn.scan(topicRange(topic));
+  /**
+   * Deletes up to `limit` schedules of a topic (it is being deleted) after
+   * `afterName` (from the first when empty), and the topic's count once none
+   * is left. Returns how many, and the last name deleted.
+   */
+  async purgeTopic(
+    topic: string,
+    afterName: string,
+    limit: number,
+  ): Promise<{ count: number; last: string }> {
+    const rows = await this.txn.scan(topicRange(topic, afterName), limit);
+    let last = afterName;
     for (const row of rows) {
       this.txn.del(row.key);
-      const { key: name } = splitTopicKey(NS.schedules.strip(row.key));
-      this.touch(topic, name);
+      last = splitTopicKey(NS.schedules.strip(row.key)).key;
+      this.touch(topic, last);
+      const { owner } = decodeSchedule(row.value);
+      if (owner) await this.addOwned(owner, -1);
     }
     if (rows.length > 0) {
-      this.txn.del(topicCountKey(topic));
       const all = await this.countAll();
       this.txn.put(CLUSTER_COUNT_KEY, u64(all - rows.length));
     }
-    return rows.length;
+    if (rows.length < limit) this.txn.del(topicCountKey(topic));
+    return { count: rows.length, last };
   }
 
   private async addCounts(topic: string, delta: number): Promise<void> {

@@ -1,7 +1,7 @@
 /** Topic records, cached for the batch; a topic comes into being on first use with default settings. */
 import { DEFAULT_GROUP } from '../../keys.js';
 import { decodeTopic, encodeTopic } from '../codec/topic.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, topicDeleting } from '../errors.js';
 import { NS, topicSuffix } from '../layout.js';
 import type { Limits } from '../limits.js';
 import type { TopicRec } from '../records.js';
@@ -64,6 +64,7 @@ export class TopicStore {
   /** The topic, created with default settings when it does not exist (publish and dead-lettering). */
   async ensure(name: string): Promise<TopicRec> {
     const existing = await this.get(name);
+    if (existing?.deleting) throw topicDeleting(name);
     if (existing) return existing;
     const rec: TopicRec = {
       name,
