@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STEPS, hostileForSeed, nodesForSeed } from '../src/sim/run-options.js';
+import { hostileForSeed, nodesForSeed } from '../src/sim/run-options.js';
 import { runSeed } from '../src/sim/simulation.js';
 
 describe('simulator replay', () => {
@@ -33,40 +33,22 @@ describe('simulator replay', () => {
 });
 
 describe('simulator findings', () => {
-  /** A seed as the long run plays it (`npm run sim -- --seed S`). */
-  const replay = (seed: number) =>
-    runSeed({ seed, steps: DEFAULT_STEPS, nodes: nodesForSeed(seed), hostile: hostileForSeed(seed) });
+  // The review's N1, found by the simulator on its own: with vote requests from non-members
+  // refused (the admission before the fix, `member-votes-only`; the same seed fails with the
+  // fix reverted in peer-admission.ts), seed 90430 (three nodes) replaces n2 and n3 while
+  // another voter is down; n1, which missed the entries adding n4, and n4, the only one that
+  // can win, are the two voters of {n1, n4} up and connected, and n1 refuses n4's pre-votes:
+  // no leader for good. The live-majority rule (liveness.ts) reports it within its bound.
+  // The scripted scenarios are in sim-driver-liveness.test.ts.
+  const n1 = { seed: 90430, steps: 4000, nodes: nodesForSeed(90430), hostile: hostileForSeed(90430) };
 
-  // The long run (10 000 steps per seed) found these three-node runs without a leader
-  // after healing: a remaining voter that missed the commit of a removal still counted
-  // the removed node, whose longer log refused its vote. A refused vote now carries the
-  // refuser's commit index (see core-membership.test.ts). (Seed 6214 runs no membership
-  // change under the current fault profiles, so it checks nothing here.)
-  it.each([3812, 6614, 6792, 9870])(
-    'seed %i: the voter that missed a removal commit learns it from a vote refusal and the cluster ends live',
-    async (seed) => {
-      const r = await replay(seed);
-      expect(r.ok, `${r.invariant} ${JSON.stringify(r.values)}`).toBe(true);
-      expect(r.stats.confChanges).toBeGreaterThan(0);
-    },
-  );
-
-  // The driver writes the hard state after the log append, so a crash between them keeps
-  // entries of a term the saved term never reached; the restart took the saved term and
-  // the node led that term again. Seed 2324: n2 restarted at term 0 over the whole
-  // bootstrap (term 1) and won term 1, in which the bootstrap entries passed for entries of
-  // its own term: it answered a ReadIndex at its commit index 5 though bootstrap entry 6
-  // had committed. Seed 13050: n2, the only voter, led term 40; its no-op (164) landed, its
-  // hard state did not; it restarted at term 39 and led term 40 again, writing another
-  // entry of term 40 at index 165 than the first time. The liveness check, which proposes
-  // again only on a leader of a later term, waited for good for entry 175 of the first
-  // leadership, lost in the crash. A restart now takes at least its log's last term, with
-  // no vote (core-persistence.test.ts).
-  it.each([
-    [2324, 'read-index-linearizable'],
-    [13050, 'liveness'],
-  ])('seed %i (%s): a node restarts at no term below its log’s last term', async (seed) => {
-    const r = await replay(seed);
-    expect(r.ok, `${r.invariant} ${JSON.stringify(r.values)}`).toBe(true);
+  it('seed 90430: with the admission before the fix, the live majority {n1, n4} never elects a leader; with the fix it does', async () => {
+    const broken = await runSeed({ ...n1, bug: 'member-votes-only', generalOnly: true });
+    expect(broken.ok).toBe(false);
+    expect(broken.invariant).toBe('liveness');
+    expect(broken.values).toMatchObject({ upAndConnected: ['n1', 'n4'] });
+    const shipped = await runSeed(n1);
+    expect(shipped.ok, `${shipped.invariant} ${JSON.stringify(shipped.values)}`).toBe(true);
+    expect(shipped.stats.replacementsDone).toBeGreaterThan(0);
   });
 });

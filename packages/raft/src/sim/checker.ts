@@ -23,8 +23,9 @@ export type InvariantName =
 /**
  * The general safety properties (Raft's Figure 3: election safety, leader
  * append-only, log matching, leader completeness, state machine safety), Figure 2's
- * persistence rule (no acknowledged write lost), linearizable reads and liveness after
- * healing: an injected bug must break one of these, not only a check written for its
+ * persistence rule (no acknowledged write lost), linearizable reads and liveness (a
+ * live majority has a leader within a bound, while faults come and go and after they
+ * heal): an injected bug must break one of these, not only a check written for its
  * mechanism.
  */
 export const GENERAL_INVARIANTS: readonly InvariantName[] = [
