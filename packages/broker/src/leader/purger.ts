@@ -1,8 +1,10 @@
 /**
  * The leader's purger: removes the records of deleted topics and groups in
  * bounded steps (state/apply-purge.ts), one purge command in flight at a
- * time, taking the deletions under way in turn, with a pause between steps
- * so that other clients' entries keep their share of the log. What is left
+ * time, taking the deletions under way in turn. After each step it pauses at
+ * least as long as the step took (and at least `pauseMs`): a deletion is
+ * background work and takes at most about half of the cluster's time, however
+ * loaded the nodes are, so other clients' entries keep their share. What is left
  * to remove is replicated state (a purge record per deletion), so a new
  * leader picks up every deletion where the last applied step left it.
  */
@@ -31,7 +33,7 @@ export interface PurgerOptions {
   readonly clock?: Clock;
   /** Records one step removes (at most limits.maxIdsPerCommand). */
   readonly maxRecordsPerStep: number;
-  /** Pause between two steps, ms. */
+  /** Least pause between two steps, ms (the pause is at least as long as the step took). */
   readonly pauseMs: number;
 }
 
@@ -86,6 +88,7 @@ export class Purger {
     const target: PurgeName = all[this.turn++ % all.length]!;
     this.running = true;
     let retry = false;
+    const startedMs = this.clock.monotonicMs();
     try {
       const maxRecords = Math.max(1, Math.min(this.options.maxRecordsPerStep, sm.limits.maxIdsPerCommand));
       const r = await proposer.run({ kind: 'purge', topic: target.topic, group: target.group, maxRecords });
@@ -108,6 +111,9 @@ export class Purger {
     // Leading again after a stop during this step (a new epoch): its start found this step
     // running and left the next one to it.
     if (epoch !== this.epoch) this.wake();
-    else this.wake(retry ? PURGE_RETRY_PAUSE_MS : this.options.pauseMs);
+    else {
+      const tookMs = this.clock.monotonicMs() - startedMs;
+      this.wake(retry ? PURGE_RETRY_PAUSE_MS : Math.max(this.options.pauseMs, Math.ceil(tookMs)));
+    }
   }
 }
