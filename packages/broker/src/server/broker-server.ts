@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AdminService,
+  BackupService,
   BrokerService,
   CLIENT_PORT_STREAM_WINDOW_BYTES,
   ClusterService,
@@ -14,6 +15,7 @@ import {
 import { type NotLeaderError, RaftNode } from '@fermata/raft';
 import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
+import { backupHandlers } from '../backup/grpc-backup.js';
 import { createQueueHasher } from '../keys.js';
 import { type Janitor, systemClock } from '../leader/index.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
@@ -176,6 +178,7 @@ export class BrokerServer {
     grpcServer.addService(guardDecoding(AdminService), adminHandlers(ctx));
     grpcServer.addService(guardDecoding(ClusterService), clusterHandlers(ctx));
     grpcServer.addService(guardDecoding(SchedulesService), schedulesHandlers(ctx));
+    grpcServer.addService(guardDecoding(BackupService), backupHandlers(ctx));
     server.health = new HealthReporter({
       readiness: () => readiness(server.nodeStatus(), config.http.readyMaxLagEntries),
     });
