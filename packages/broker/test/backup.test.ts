@@ -34,7 +34,7 @@ function tmp(): string {
 /** A state snapshot stream of a state machine holding `n` messages of one topic. */
 async function stateSnapshot(n: number): Promise<{ index: number; chunks: Uint8Array[] }> {
   const h = await Harness.create({ limits: { snapshotChunkBytes: 4096 } });
-  await h.ok({ kind: 'create-topic', name: 't', settings: {} }, 'create-topic');
+  await h.ok({ kind: 'create-topic', name: 't', settings: {} });
   for (let i = 0; i < n; i += 50) {
     await h.publish(
       ...Array.from({ length: Math.min(50, n - i) }, (_, j) => ({

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type BackupClient, makeClient, type pb, toSafeNumber } from '@fermata/protocol';
+import { type BackupClient, makeClient, type pb, toBigInt, toSafeNumber } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import type { Connection } from './connection.js';
 import { FermataError, toFermataError, UnavailableError } from './errors.js';
@@ -11,9 +11,9 @@ export interface BackupInfo {
   readonly clusterId: string;
   /** The leader that took it, and its term. */
   readonly nodeId: string;
-  readonly term: number;
+  readonly term: bigint;
   /** The Raft index the snapshot is at: every write committed up to it is in the backup. */
-  readonly appliedIndex: number;
+  readonly appliedIndex: bigint;
   /** The leader's clock when it was taken (epoch ms). */
   readonly takenAtMs: number;
   /** Pending and in-flight queue entries when it was taken (for progress). */
@@ -157,8 +157,8 @@ export function openBackup(conn: Connection, deadlineMs?: number): Promise<Backu
         formatVersion: h.formatVersion ?? 0,
         clusterId: h.clusterId ?? '',
         nodeId: h.nodeId ?? '',
-        term: toSafeNumber(h.term, 'header.term'),
-        appliedIndex: toSafeNumber(h.appliedIndex, 'header.applied_index'),
+        term: toBigInt(h.term),
+        appliedIndex: toBigInt(h.appliedIndex),
         takenAtMs: toSafeNumber(h.takenAtMs, 'header.taken_at_ms'),
         queueEntries: toSafeNumber(h.queueEntries, 'header.queue_entries'),
       };

@@ -1,11 +1,7 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { globals } from '../context.js';
-import { CliError, ExitCode } from '../exit-codes.js';
-import { fields, isoTime, printJson } from '../format.js';
-import { count } from '../progress.js';
 
-interface RestoreFlags {
+export interface RestoreFlags {
   from: string;
   data?: string;
   clusterId?: string;
@@ -40,80 +36,8 @@ export function registerRestore(program: Command): void {
     )
     .option('-c, --config <file>', 'the node’s YAML configuration file')
     .action(async (opts: RestoreFlags, cmd: Command) => {
-      const broker = await import('@fermata/broker');
-      const { CLIENT_ENV_VARS } = await import('./serve.js');
-      const env = { ...process.env };
-      for (const name of CLIENT_ENV_VARS) delete env[name];
-      let config: ReturnType<typeof broker.loadConfig>;
-      try {
-        const file = opts.config ?? env['FERMATA_CONFIG'];
-        config = broker.loadConfig({
-          ...(file ? { file } : {}),
-          env,
-          overrides: {
-            ...(opts.data !== undefined ? { dataDir: opts.data } : {}),
-            ...(opts.clusterId !== undefined ? { clusterId: opts.clusterId } : {}),
-            ...(opts.nodeId !== undefined ? { nodeId: opts.nodeId } : {}),
-            ...(opts.initialMembers !== undefined ? { initialMembers: opts.initialMembers } : {}),
-          },
-        });
-      } catch (err) {
-        if (err instanceof broker.ConfigError)
-          throw new CliError(`restore: ${err.problems.join('; ')}`, ExitCode.USAGE);
-        throw err;
-      }
-      const self = {
-        peerAddress: broker.advertiseAddress(config.peer.advertiseAddress, config.peer.listenAddress),
-        clientAddress: broker.advertiseAddress(config.client.advertiseAddress, config.client.listenAddress),
-      };
-      const members = broker.bootstrapMembers(config, self);
-      const dataDir = resolve(config.dataDir);
-      let r: Awaited<ReturnType<typeof broker.restoreDataDir>>;
-      try {
-        r = await broker.restoreDataDir({
-          from: resolve(opts.from),
-          dataDir,
-          clusterId: config.clusterId,
-          nodeId: config.nodeId,
-          members,
-        });
-      } catch (err) {
-        if (err instanceof broker.BackupFileError)
-          throw new CliError(`restore: ${err.message}`, ExitCode.USAGE);
-        if (err instanceof broker.RestoreError)
-          throw new CliError(`restore: ${err.message}`, ExitCode.CONFLICT);
-        throw err;
-      }
-      const result = {
-        dataDir,
-        node: config.nodeId,
-        clusterId: config.clusterId,
-        members: members.map((m) => m.id),
-        alreadyRestored: r.alreadyRestored,
-        sourceClusterId: r.info.clusterId,
-        appliedIndex: r.info.appliedIndex,
-        takenAtMs: r.info.takenAtMs,
-        messages: r.totals.messages,
-        sha256: r.totals.sha256,
-      };
-      if (globals(cmd).json) printJson(result);
-      else {
-        process.stdout.write(
-          fields([
-            [
-              'data directory',
-              `${dataDir}${r.alreadyRestored ? ' (already restored from this backup)' : ''}`,
-            ],
-            ['node', config.nodeId],
-            ['new cluster', `${config.clusterId} (${members.map((m) => m.id).join(', ')})`],
-            [
-              'backup of',
-              `${r.info.clusterId} at index ${r.info.appliedIndex}, ${isoTime(r.info.takenAtMs)}`,
-            ],
-            ['messages', count(r.totals.messages)],
-            ['sha256', r.totals.sha256],
-          ]),
-        );
-      }
+      // The server's code is loaded only for this command (as for serve).
+      const { restore } = await import('./restore-run.js');
+      await restore(opts, globals(cmd).json === true);
     });
 }
