@@ -251,6 +251,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
           endLeaderMs: l.ctx.proposer.nowMs(),
           calmFromMs,
           epochMs: SIM_EPOCH_MS,
+          maxClockAheadMs: MAX_SKEW_MS,
         }) ?? (schedules ? await checkSchedules(l, stats) : undefined));
   stats.published = history.acknowledged().size;
   history.note(sched.nowMs, `end ${[...digests].map(([n, d]) => `${n}=${d.slice(0, 12)}`).join(' ')}`);
