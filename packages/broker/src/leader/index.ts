@@ -33,3 +33,4 @@ export {
   type ProposerOptions,
   type ProposeTarget,
 } from './proposer.js';
+export { SteadyClock } from './steady-clock.js';

@@ -17,9 +17,10 @@ import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { backupHandlers } from '../backup/grpc-backup.js';
 import { createQueueHasher } from '../keys.js';
-import { type Janitor, systemClock } from '../leader/index.js';
+import { type Janitor, SteadyClock } from '../leader/index.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
+import { registerClockGauge, watchClockSteps } from './clock-gauge.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
 import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
 import { notLeaderError, type ServerContext } from './context.js';
@@ -88,6 +89,11 @@ export class BrokerServer {
       cacheEntries: config.storage.recordCacheEntries,
     });
     const metrics = new BrokerMetrics();
+    // Stamps, due times, leases and schedules run on the wall clock at start advanced by the
+    // monotonic clock: a step of the system clock moves none of them (steady-clock.ts).
+    const clock = new SteadyClock();
+    registerClockGauge(metrics.registry, clock);
+    watchClockSteps(clock, log);
 
     // Certificates and tokens are loaded (and checked) before anything listens.
     let listener: ClientListener | undefined;
@@ -165,7 +171,7 @@ export class BrokerServer {
       sm,
       metrics,
       log,
-      clock: systemClock,
+      clock,
       publishIdempotency: config.publishIdempotency,
       tokens: () => security.tokens.tokens(),
     });

@@ -37,7 +37,8 @@ function under<T>(prefix: string, fn: () => T): T {
 
 export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number): pb.Schedule.$Properties {
   const n = Math.min(Math.max(next, 0), MAX_NEXT_FIRE_TIMES);
-  const fireTimes = rec.paused || n === 0 ? [] : occurrencesAfter(rec.def, ctx.sm.limits, Date.now(), n);
+  const fireTimes =
+    rec.paused || n === 0 ? [] : occurrencesAfter(rec.def, ctx.sm.limits, ctx.proposer.nowMs(), n);
   return {
     definition: defToProto(rec.def),
     paused: rec.paused,
@@ -72,7 +73,7 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
       requireLeader(ctx);
       if (!req.schedule) throw new ValidationError('schedule', 'must be set');
       const def = under('schedule.', () => defFromProto(req.schedule));
-      under('schedule.', () => validateDefinition(def, Date.now(), ctx.sm.limits));
+      under('schedule.', () => validateDefinition(def, ctx.proposer.nowMs(), ctx.sm.limits));
       const r = await run({ op: 'upsert', def });
       invariant(r.op === 'upsert', () => `upsert answered with ${r.op}`);
       return { schedule: scheduleProto(ctx, r.schedule, 5), created: r.created };
@@ -80,7 +81,7 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
     upsertSchedules: unary(ctx, async (req) => {
       requireLeader(ctx);
       const defs = (req.schedules ?? []).map((d, i) => under(`schedules[${i}].`, () => defFromProto(d)));
-      validateDefinitions(defs, Date.now(), ctx.sm.limits);
+      validateDefinitions(defs, ctx.proposer.nowMs(), ctx.sm.limits);
       const r = await run({ op: 'upsert-many', defs });
       invariant(r.op === 'upsert-many', () => `bulk upsert answered with ${r.op}`);
       return {
