@@ -6,7 +6,7 @@
  * reads the history and the nodes' stores (their digests, what the final
  * state still holds, the schedules' occurrences).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrokerStateMachine, createQueueHasher } from '@fermata/broker';
@@ -58,6 +58,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   const baseDir = mkdtempSync(join(tmpdir(), 'fermata-chaos-'));
   const rng = new Prng(o.seed);
   const history = new History();
+  // Every trace line to a file as well (the history keeps only the last few hundred).
+  const trace = createWriteStream(join(baseDir, 'trace.log'));
+  const note = history.note.bind(history);
+  history.note = (atMs, line) => {
+    note(atMs, line);
+    trace.write(`${atMs} ${line}\n`);
+  };
   const kinds = FAULT_KINDS.filter((k) => !o.faults || o.faults.includes(k.name));
   const maxActive = o.maxActive ?? 2;
   const injectedCount: Record<string, number> = Object.fromEntries(kinds.map((k) => [k.name, 0]));
@@ -68,7 +75,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     env: {
       // Publish retries within it are deduplicated; after it the janitor's purges end, so the
       // cluster falls quiet within it of the last publish.
-      FERMATA_LIMITS__PUBLISH_DEDUP_WINDOW_MS: '20000',
+      FERMATA_LIMITS__PUBLISH_DEDUP_WINDOW_MS: '10000',
       // Snapshots and compaction during the run; a replaced member may catch up by snapshot.
       FERMATA_RAFT__SNAPSHOT_EVERY_ENTRIES: '2000',
       FERMATA_RAFT__SNAPSHOT_KEEP_ENTRIES: '500',
@@ -235,8 +242,6 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       reschedules: workload.counts.reschedules,
       scheduleMessages: scheduleStats.scheduleMessages,
       appliedIndex: Math.max(...applied.values()),
-      lost: violation?.rule === 'acknowledged-publish-ends-as-answered' ? 1 : 0,
-      early: violation?.rule === 'never-early' ? 1 : 0,
     });
   } catch (err) {
     violation ??= {
@@ -248,7 +253,20 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     await cluster.stop();
   }
   const keep = o.keep === true || violation !== undefined;
-  if (!keep) rmSync(baseDir, { recursive: true, force: true });
+  await new Promise<void>((resolve) => trace.end(() => resolve()));
+  if (keep) {
+    const json = (v: unknown) =>
+      JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+    writeFileSync(
+      join(baseDir, 'history.json'),
+      json({
+        publishes: history.publishes,
+        deliveries: history.deliveries,
+        settles: history.settles,
+        controls: history.controls,
+      }),
+    );
+  } else rmSync(baseDir, { recursive: true, force: true });
   return {
     ok: violation === undefined,
     seed: o.seed,

@@ -23,6 +23,7 @@ import {
 import type { Prng } from '@fermata/raft/sim-ports';
 import { FermataClient, silentLogger } from '@fermata/sdk';
 import * as grpc from '@grpc/grpc-js';
+import { isCallError, NodeClients } from '../clients.js';
 import { sleep } from '../harness.js';
 
 export const TOPIC = 'chaos';
@@ -86,7 +87,7 @@ export class Workload {
     }
     this.loops.push(this.upsertSchedules(admin));
     for (let p = 0; p < this.o.producers; p++) this.loops.push(this.produce(this.client()));
-    this.loops.push(this.control(this.client()));
+    this.loops.push(this.control());
     for (let i = 0; i < this.o.consumers; i++) {
       const c = new ChaosConsumer(this, i + 1);
       this.consumers.push(c);
@@ -157,9 +158,18 @@ export class Workload {
     }
   }
 
-  /** Cancels or reschedules an acknowledged message, mostly one not due yet, by id or by key. */
-  private async control(client: FermataClient): Promise<void> {
+  /**
+   * Cancels or reschedules an acknowledged message, mostly one not due yet, by
+   * id or by key: one attempt per call, straight to the node believed to lead
+   * (as the simulation's controllers), so an answer is the answer to that very
+   * call. A retry inside a client could answer ALREADY_DONE for what its own
+   * first attempt cancelled; a call without an answer is `unknown`.
+   */
+  private async control(): Promise<void> {
     const { rng, history } = this.o;
+    const STATUS = ['unknown', 'cancelled', 'not-found', 'in-flight', 'already-done'];
+    const RESCHEDULED = ['unknown', 'rescheduled', 'not-found', 'in-flight', 'already-done'];
+    let hint: string | undefined;
     while (!this.calm && !this.stopping) {
       await sleep(rng.int(300, 1_500));
       const now = Date.now();
@@ -170,7 +180,9 @@ export class Workload {
       const [id, pub] = rng.pick(pool);
       const kind = rng.chance(0.5) ? 'cancel' : 'reschedule';
       const byKey = rng.chance(0.5);
-      const ref = byKey ? { key: pub.key } : { id };
+      const target = byKey ? { key: pub.key } : { id: toUint64(id) };
+      const address = hint ?? rng.pick([...this.o.endpoints()]);
+      const node = new NodeClients(address);
       const call = {
         kind,
         id,
@@ -181,13 +193,17 @@ export class Workload {
       history.controls.push(call);
       try {
         if (kind === 'cancel') {
-          const r = await client.cancel(TOPIC, ref);
-          call.status = r.status;
+          const r = await node.cancel({ topic: TOPIC, ...target });
+          call.status = STATUS[r.status] ?? 'unknown';
           this.counts.cancels++;
         } else {
-          const r = await client.reschedule(TOPIC, ref, { delayMs: rng.int(0, 2_000) });
-          call.status = r.status;
-          if (r.status === 'rescheduled') call.dueAtMs = r.dueAtMs;
+          const r = await node.reschedule({
+            topic: TOPIC,
+            ...target,
+            delayMs: int64FromSafe(rng.int(0, 2_000)),
+          });
+          call.status = RESCHEDULED[r.status] ?? 'unknown';
+          if (call.status === 'rescheduled') call.dueAtMs = toSafeNumber(r.dueAtMs, 'due_at_ms');
           this.counts.reschedules++;
         }
         call.answeredAtMs = Date.now();
@@ -195,8 +211,14 @@ export class Workload {
           call.answeredAtMs,
           `${kind} #${id}${byKey ? ` by key ${pub.key}` : ''} -> ${call.status} ${call.dueAtMs ?? ''}`,
         );
-      } catch {
-        // unknown: it may have been applied
+      } catch (err) {
+        if (isCallError(err) && err.code === grpc.status.FAILED_PRECONDITION) {
+          // Refused before anything was proposed (not the leader): next time, the one it named.
+          call.status = 'refused';
+          hint = err.meta['fermata-leader'] || undefined;
+        } else hint = undefined;
+      } finally {
+        node.close();
       }
     }
   }
@@ -353,6 +375,7 @@ export class ChaosConsumer {
     history.settles.push(rec);
     if (!call) {
       rec.outcome = 'error';
+      history.note(Date.now(), `${kind} #${id} not sent: no stream`);
       return;
     }
     const requestId = this.nextRequestId++;
@@ -378,6 +401,7 @@ export class ChaosConsumer {
         grpc.status.RESOURCE_EXHAUSTED,
       ];
       if (refused.includes(r.error.code ?? 0)) rec.outcome = 'error';
+      history.note(Date.now(), `${kind} #${id} -> ${rec.outcome}: ${r.error.code} ${r.error.message}`);
       return;
     }
     const o = r.outcomes[0];
