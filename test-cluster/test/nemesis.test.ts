@@ -30,9 +30,10 @@ describe('the nemesis over real processes', () => {
   it('catches a node that answers publishes before a majority has them', { timeout: 300_000 }, async () => {
     const r = await runChaos({
       seed: 5,
-      chaosMs: 30_000,
+      chaosMs: 20_000,
       bug: 'ack-before-commit',
-      faults: ['partition', 'kill', 'pause'],
+      // Every fault cuts the leader off: it answers what it alone holds until it steps down.
+      faults: ['partition-leader'],
     });
     console.info(report(r));
     // Lost (never delivered), or its id handed to another message by the next leader.

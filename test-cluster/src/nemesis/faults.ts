@@ -42,6 +42,26 @@ function freeNode(w: FaultWorld, pred: (n: ChaosNode) => boolean = () => true): 
 
 const MINUTE_MS = 60_000;
 
+/** Cuts `n` off from every other node, both ways, for 1-8 s. */
+function isolate(w: FaultWorld, n: ChaosNode, what: string): Injected {
+  const others = w.cluster.nodes.filter((o) => o !== n).map((o) => o.id);
+  for (const o of others) {
+    w.cluster.links.cut(n.id, o);
+    w.cluster.links.cut(o, n.id);
+  }
+  return {
+    description: `${what} ${n.id}`,
+    holds: [n.id],
+    afterMs: w.rng.int(1_000, 8_000),
+    heal: async () => {
+      for (const o of others) {
+        w.cluster.links.heal(n.id, o);
+        w.cluster.links.heal(o, n.id);
+      }
+    },
+  };
+}
+
 export const FAULT_KINDS: readonly FaultKind[] = [
   {
     name: 'kill',
@@ -78,23 +98,16 @@ export const FAULT_KINDS: readonly FaultKind[] = [
     weight: 3,
     async inject(w) {
       const n = freeNode(w);
-      if (!n) return undefined;
-      const others = w.cluster.nodes.filter((o) => o !== n).map((o) => o.id);
-      for (const o of others) {
-        w.cluster.links.cut(n.id, o);
-        w.cluster.links.cut(o, n.id);
-      }
-      return {
-        description: `isolate ${n.id}`,
-        holds: [n.id],
-        afterMs: w.rng.int(1_000, 8_000),
-        heal: async () => {
-          for (const o of others) {
-            w.cluster.links.heal(n.id, o);
-            w.cluster.links.heal(o, n.id);
-          }
-        },
-      };
+      return n ? isolate(w, n, 'isolate') : undefined;
+    },
+  },
+  {
+    name: 'partition-leader',
+    weight: 1,
+    async inject(w) {
+      const l = await w.cluster.leader();
+      if (!l || w.busy.has(l.id)) return undefined;
+      return isolate(w, l, 'isolate the leader');
     },
   },
   {

@@ -50,6 +50,8 @@ export interface ChaosResult {
 const CLOCK_AHEAD_MS = 10;
 /** How late a message due after the healing may first arrive (true time): two shared cores stall. */
 const TIMELY_MS = 3_000;
+/** Retried publishes within it are stored once (the SDK's deadline is 8 s). */
+const PUBLISH_DEDUP_WINDOW_MS = 10_000;
 /** The topic's max attempts (the default). */
 const MAX_ATTEMPTS = 10;
 
@@ -75,7 +77,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     env: {
       // Publish retries within it are deduplicated; after it the janitor's purges end, so the
       // cluster falls quiet within it of the last publish.
-      FERMATA_LIMITS__PUBLISH_DEDUP_WINDOW_MS: '10000',
+      FERMATA_LIMITS__PUBLISH_DEDUP_WINDOW_MS: String(PUBLISH_DEDUP_WINDOW_MS),
       // Snapshots and compaction during the run; a replaced member may catch up by snapshot.
       FERMATA_RAFT__SNAPSHOT_EVERY_ENTRIES: '2000',
       FERMATA_RAFT__SNAPSHOT_KEEP_ENTRIES: '500',
@@ -177,6 +179,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     await ensureMembers(cluster);
     await drain(cluster, 90_000);
     await workload.close();
+    // The janitor purges publish idempotency records when their window ends: wait for the last.
+    const lastPublishMs = history.publishes.reduce((m, p) => Math.max(m, p.answeredAtMs ?? p.invokedAtMs), 0);
+    await sleep(lastPublishMs + PUBLISH_DEDUP_WINDOW_MS + 1_000 - Date.now());
 
     // Quiet, then every node stopped at once: equal applied indexes, comparable stores.
     const digests = new Map<string, string>();
@@ -241,7 +246,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       cancels: workload.counts.cancels,
       reschedules: workload.counts.reschedules,
       scheduleMessages: scheduleStats.scheduleMessages,
-      appliedIndex: Math.max(...applied.values()),
+      appliedIndex: [...applied.values()].reduce((a, b) => Math.max(a, b), 0),
     });
   } catch (err) {
     violation ??= {
