@@ -140,6 +140,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     let lastReport = Date.now();
     while (Date.now() - startedMs < o.chaosMs) {
       await sleep(rng.int(300, 2_000));
+      // A node that stopped by itself ends the run: what follows would only hide it.
+      if (nodeFatal(cluster)) break;
       if (heals.size >= maxActive) continue;
       const kind = draw();
       try {
@@ -207,6 +209,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       await Promise.all(cluster.nodes.map((n) => cluster.restart(n.id)));
       await cluster.waitForLeader(60_000);
     }
+    // A node that stopped by itself (a broken invariant, a crash) is a finding of its own.
+    const fatal = nodeFatal(cluster);
     const store = finalStore!;
     const sm = await BrokerStateMachine.open({ store, hasher: await createQueueHasher() });
     const nowMs = sm.lastNowMs();
@@ -218,6 +222,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     }
     const scheduleStats = { scheduleMessages: 0 };
     violation =
+      fatal ??
       check(history, {
         stillPresent,
         digests,
@@ -249,7 +254,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       appliedIndex: [...applied.values()].reduce((a, b) => Math.max(a, b), 0),
     });
   } catch (err) {
-    violation ??= {
+    violation ??= nodeFatal(cluster) ?? {
       rule: 'run-failed',
       message: err instanceof Error ? (err.stack ?? err.message) : String(err),
     };
@@ -281,6 +286,21 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     ...(keep ? { dir: baseDir } : {}),
     traceTail: history.tail(violation?.id !== undefined ? `#${violation.id} ` : undefined, 30),
   };
+}
+
+/** The first exit of a node the run did not cause (not a signal it sent, not a clean stop), with its log line. */
+function nodeFatal(cluster: ChaosCluster): Violation | undefined {
+  for (const n of cluster.nodes) {
+    const exit = n.handle.exits.find((e) => e.code !== null && e.code !== 0);
+    if (!exit) continue;
+    const line = n.handle.logLines().find((l) => l['level'] === 60);
+    const err = line?.['err'] as { message?: string } | undefined;
+    return {
+      rule: 'node-fatal',
+      message: `${n.id} exited with code ${exit.code}: ${err?.message ?? String(line?.['msg'] ?? 'see its log')}`,
+    };
+  }
+  return undefined;
 }
 
 /** Every node of the cluster is a voter again (a replacement cut short by the end of the faults is finished). */
