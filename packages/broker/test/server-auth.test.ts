@@ -122,6 +122,12 @@ describe('permissions', () => {
     expect(
       authorizeCall(table, md(CONSUMER), callRequirements('/fermata.v1.Cluster/GetClusterInfo')),
     ).toBeUndefined();
+    // A backup holds every topic's messages.
+    const backup = callRequirements('/fermata.v1.Backup/TakeBackup');
+    expect(authorizeCall(table, md(OPS), backup)).toBeUndefined();
+    expect(authorizeCall(table, md(PRODUCER), backup)?.details).toMatch(
+      /lacks permission "admin" on all topics/,
+    );
   });
 
   it('each method needs the documented permission on the topics it names', async () => {

@@ -1,10 +1,12 @@
 import { Command, CommanderError, Option } from 'commander';
+import { registerBackup } from './commands/backup.js';
 import { registerConsume } from './commands/consume.js';
 import { registerHashToken } from './commands/hash-token.js';
 import { registerMembers } from './commands/members.js';
 import { registerMessages } from './commands/messages.js';
 import { registerPublish } from './commands/publish.js';
 import { registerRepair } from './commands/repair.js';
+import { registerRestore } from './commands/restore.js';
 import { registerSchedules } from './commands/schedules.js';
 import { registerStatus } from './commands/status.js';
 import { registerGroups, registerTopics } from './commands/topics.js';
@@ -74,6 +76,8 @@ export function buildProgram(): Command {
   registerMembers(program);
   registerHashToken(program);
   registerRepair(program);
+  registerBackup(program);
+  registerRestore(program);
 
   program.addHelpText(
     'after',

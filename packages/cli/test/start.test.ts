@@ -68,7 +68,7 @@ async function start(args: string[], options: { detached?: boolean } = {}): Prom
   return { child, stdout: () => stdout, stderr: () => stderr };
 }
 
-test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM with 0; a restart finds the pending message and stops on Ctrl-C with 0', async () => {
+test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM with 0; a restart finds the pending message and stops on Ctrl-C with 0; --restore starts a new cluster from its backup', async () => {
   const basePort = await freeBasePort(1);
   const endpoint = `127.0.0.1:${basePort}`;
   const args = ['--nodes', '1', '--data', dataDir, '--base-port', String(basePort)];
@@ -145,11 +145,37 @@ test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM wi
     groups: { pending: number; inFlight: number }[];
   };
   expect(stats.groups[0]).toMatchObject({ pending: 1, inFlight: 0 });
+  const backupFile = join(dataDir, 'start-test.fmbk');
+  const backup = await cli(['backup', '--out', backupFile, '--json']);
+  expect(backup.code).toBe(0);
+  expect(JSON.parse(backup.stdout)).toMatchObject({ clusterId: 'fermata', messages: 1 });
 
   // Ctrl-C in a terminal: SIGINT to the whole foreground process group (script and nodes).
   process.kill(-second.child.pid!, 'SIGINT');
   expect(await exited(second.child)).toBe(0);
   expect(readFileSync(join(dataDir, 'n1', 'server.log'), 'utf8').match(/"msg":"stopped"/g)).toHaveLength(2);
+
+  // A new cluster from the backup: another data directory, another cluster id, the same message.
+  const restoredPort = await freeBasePort(1);
+  const restoredDir = join(dataDir, 'restored');
+  const third = await start([
+    '--restore',
+    backupFile,
+    '--data',
+    restoredDir,
+    '--nodes',
+    '1',
+    '--base-port',
+    String(restoredPort),
+  ]);
+  expect(third.stderr()).toMatch(/start: restoring n1 from /);
+  const rcli = (a: string[]) => runCli(a, { endpoints: `127.0.0.1:${restoredPort}`, built: true });
+  const restored = await rcli(['messages', 'get', 'start-test', '--key', 'later', '--json']);
+  expect(JSON.parse(restored.stdout)).toMatchObject({ id: pendingId, payload: 'tomorrow' });
+  const status = JSON.parse((await rcli(['status', '--json'])).stdout) as { clusterId: string };
+  expect(status.clusterId).toMatch(/^fermata-restored-/);
+  third.child.kill('SIGTERM');
+  expect(await exited(third.child)).toBe(0);
 }, 400_000);
 
 test('scripts/start refuses a data directory created with another layout (exit 2, one line)', async () => {

@@ -547,6 +547,169 @@ export namespace fermata {
             type $Shape = fermata.v1.DeleteGroupResponse.$Properties;
         }
 
+        class Backup extends $protobuf.rpc.Service {
+            constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
+            static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): Backup;
+            takeBackup: fermata.v1.Backup.TakeBackup;
+        }
+
+        namespace Backup {
+            type TakeBackupCallback = (error: (Error|null), response?: fermata.v1.BackupChunk) => void;
+            type TakeBackup = {
+              (request: fermata.v1.ITakeBackupRequest, callback: fermata.v1.Backup.TakeBackupCallback): void;
+              (request: fermata.v1.ITakeBackupRequest): Promise<fermata.v1.BackupChunk>;
+              readonly name: "TakeBackup";
+              readonly path: "/fermata.v1.Backup/TakeBackup";
+              readonly requestType: "TakeBackupRequest";
+              readonly responseType: "BackupChunk";
+              readonly requestStream: undefined;
+              readonly responseStream: true;
+            };
+        }
+
+        interface ITakeBackupRequest extends fermata.v1.TakeBackupRequest.$Properties {
+        }
+
+        class TakeBackupRequest {
+            constructor(properties?: fermata.v1.TakeBackupRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            static create(properties: fermata.v1.TakeBackupRequest.$Shape): fermata.v1.TakeBackupRequest & fermata.v1.TakeBackupRequest.$Shape;
+            static create(properties?: fermata.v1.TakeBackupRequest.$Properties): fermata.v1.TakeBackupRequest;
+            static encode(message: fermata.v1.TakeBackupRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.TakeBackupRequest & fermata.v1.TakeBackupRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TakeBackupRequest {
+            interface $Properties {
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.TakeBackupRequest.$Properties;
+        }
+
+        interface IBackupHeader extends fermata.v1.BackupHeader.$Properties {
+        }
+
+        class BackupHeader {
+            constructor(properties?: fermata.v1.BackupHeader.$Properties);
+            $unknowns?: Uint8Array[];
+            formatVersion: number;
+            clusterId: string;
+            nodeId: string;
+            term: Long;
+            appliedIndex: Long;
+            takenAtMs: Long;
+            queueEntries: Long;
+            static create(properties: fermata.v1.BackupHeader.$Shape): fermata.v1.BackupHeader & fermata.v1.BackupHeader.$Shape;
+            static create(properties?: fermata.v1.BackupHeader.$Properties): fermata.v1.BackupHeader;
+            static encode(message: fermata.v1.BackupHeader.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.BackupHeader & fermata.v1.BackupHeader.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace BackupHeader {
+            interface $Properties {
+                formatVersion?: (number|null);
+                clusterId?: (string|null);
+                nodeId?: (string|null);
+                term?: (Long|null);
+                appliedIndex?: (Long|null);
+                takenAtMs?: (Long|null);
+                queueEntries?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.BackupHeader.$Properties;
+        }
+
+        interface IBackupData extends fermata.v1.BackupData.$Properties {
+        }
+
+        class BackupData {
+            constructor(properties?: fermata.v1.BackupData.$Properties);
+            $unknowns?: Uint8Array[];
+            data: Uint8Array;
+            records: Long;
+            messages: Long;
+            static create(properties: fermata.v1.BackupData.$Shape): fermata.v1.BackupData & fermata.v1.BackupData.$Shape;
+            static create(properties?: fermata.v1.BackupData.$Properties): fermata.v1.BackupData;
+            static encode(message: fermata.v1.BackupData.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.BackupData & fermata.v1.BackupData.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace BackupData {
+            interface $Properties {
+                data?: (Uint8Array|null);
+                records?: (Long|null);
+                messages?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.BackupData.$Properties;
+        }
+
+        interface IBackupTrailer extends fermata.v1.BackupTrailer.$Properties {
+        }
+
+        class BackupTrailer {
+            constructor(properties?: fermata.v1.BackupTrailer.$Properties);
+            $unknowns?: Uint8Array[];
+            dataBytes: Long;
+            records: Long;
+            messages: Long;
+            sha256: Uint8Array;
+            static create(properties: fermata.v1.BackupTrailer.$Shape): fermata.v1.BackupTrailer & fermata.v1.BackupTrailer.$Shape;
+            static create(properties?: fermata.v1.BackupTrailer.$Properties): fermata.v1.BackupTrailer;
+            static encode(message: fermata.v1.BackupTrailer.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.BackupTrailer & fermata.v1.BackupTrailer.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace BackupTrailer {
+            interface $Properties {
+                dataBytes?: (Long|null);
+                records?: (Long|null);
+                messages?: (Long|null);
+                sha256?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.BackupTrailer.$Properties;
+        }
+
+        interface IBackupChunk extends fermata.v1.BackupChunk.$Properties {
+        }
+
+        class BackupChunk {
+            constructor(properties?: fermata.v1.BackupChunk.$Properties);
+            $unknowns?: Uint8Array[];
+            header?: (fermata.v1.BackupHeader.$Properties|null);
+            data?: (fermata.v1.BackupData.$Properties|null);
+            trailer?: (fermata.v1.BackupTrailer.$Properties|null);
+            kind?: ("header"|"data"|"trailer");
+            static create(properties: fermata.v1.BackupChunk.$Shape): fermata.v1.BackupChunk & fermata.v1.BackupChunk.$Shape;
+            static create(properties?: fermata.v1.BackupChunk.$Properties): fermata.v1.BackupChunk;
+            static encode(message: fermata.v1.BackupChunk.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.BackupChunk & fermata.v1.BackupChunk.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace BackupChunk {
+            interface $Properties {
+                header?: (fermata.v1.BackupHeader.$Properties|null);
+                data?: (fermata.v1.BackupData.$Properties|null);
+                trailer?: (fermata.v1.BackupTrailer.$Properties|null);
+                kind?: ("header"|"data"|"trailer");
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = {
+              header?: fermata.v1.BackupHeader.$Shape|null;
+              data?: fermata.v1.BackupData.$Shape|null;
+              trailer?: fermata.v1.BackupTrailer.$Shape|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ kind?: undefined; header?: null; data?: null; trailer?: null }|{ kind?: "header"; header: fermata.v1.BackupHeader.$Shape; data?: null; trailer?: null }|{ kind?: "data"; header?: null; data: fermata.v1.BackupData.$Shape; trailer?: null }|{ kind?: "trailer"; header?: null; data?: null; trailer: fermata.v1.BackupTrailer.$Shape })
+            );
+        }
+
         class Broker extends $protobuf.rpc.Service {
             constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
             static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): Broker;

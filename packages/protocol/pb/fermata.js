@@ -2055,6 +2055,635 @@ export const fermata = $root.fermata = (() => {
             return DeleteGroupResponse;
         })();
 
+        v1.Backup = (function() {
+
+            const Backup = function(rpcImpl, requestDelimited, responseDelimited) {
+                $protobuf.rpc.Service.call(this, rpcImpl, requestDelimited, responseDelimited);
+            };
+
+            $Object.defineProperty(Backup.prototype = $Object.create($protobuf.rpc.Service.prototype), "constructor", { value: Backup, writable: true, enumerable: false, configurable: true });
+
+            Backup.create = function(rpcImpl, requestDelimited, responseDelimited) {
+                return new this(rpcImpl, requestDelimited, responseDelimited);
+            };
+
+
+
+            $Object.defineProperties(Backup.prototype.takeBackup = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Backup.prototype.takeBackup, $root.fermata.v1.TakeBackupRequest, $root.fermata.v1.BackupChunk, request, callback);
+            }, {
+                name: { value: "TakeBackup" },
+                path: { value: "/fermata.v1.Backup/TakeBackup" },
+                requestType: { value: "TakeBackupRequest" },
+                responseType: { value: "BackupChunk" },
+                requestStream: { value: $undefined },
+                responseStream: { value: true }
+            });
+
+            return Backup;
+        })();
+
+        v1.TakeBackupRequest = (function() {
+
+            const TakeBackupRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            TakeBackupRequest.create = function(properties) {
+                return new TakeBackupRequest(properties);
+            };
+
+            TakeBackupRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            TakeBackupRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.TakeBackupRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            TakeBackupRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.TakeBackupRequest";
+            };
+
+            return TakeBackupRequest;
+        })();
+
+        v1.BackupHeader = (function() {
+
+            const BackupHeader = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            BackupHeader.prototype.formatVersion = 0;
+            BackupHeader.prototype.clusterId = "";
+            BackupHeader.prototype.nodeId = "";
+            BackupHeader.prototype.term = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            BackupHeader.prototype.appliedIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            BackupHeader.prototype.takenAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            BackupHeader.prototype.queueEntries = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            BackupHeader.create = function(properties) {
+                return new BackupHeader(properties);
+            };
+
+            BackupHeader.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.formatVersion != null && $Object.hasOwnProperty.call(message, "formatVersion") && message.formatVersion !== 0)
+                    writer.uint32(8).uint32(message.formatVersion);
+                if (message.clusterId != null && $Object.hasOwnProperty.call(message, "clusterId") && message.clusterId !== "")
+                    writer.uint32(18).string(message.clusterId);
+                if (message.nodeId != null && $Object.hasOwnProperty.call(message, "nodeId") && message.nodeId !== "")
+                    writer.uint32(26).string(message.nodeId);
+                if (message.term != null && $Object.hasOwnProperty.call(message, "term") && (typeof message.term === "object" ? message.term.low || message.term.high : message.term !== 0))
+                    writer.uint32(32).uint64(message.term);
+                if (message.appliedIndex != null && $Object.hasOwnProperty.call(message, "appliedIndex") && (typeof message.appliedIndex === "object" ? message.appliedIndex.low || message.appliedIndex.high : message.appliedIndex !== 0))
+                    writer.uint32(40).uint64(message.appliedIndex);
+                if (message.takenAtMs != null && $Object.hasOwnProperty.call(message, "takenAtMs") && (typeof message.takenAtMs === "object" ? message.takenAtMs.low || message.takenAtMs.high : message.takenAtMs !== 0))
+                    writer.uint32(48).int64(message.takenAtMs);
+                if (message.queueEntries != null && $Object.hasOwnProperty.call(message, "queueEntries") && (typeof message.queueEntries === "object" ? message.queueEntries.low || message.queueEntries.high : message.queueEntries !== 0))
+                    writer.uint32(56).uint64(message.queueEntries);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            BackupHeader.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.BackupHeader();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.formatVersion = value;
+                            else
+                                delete message.formatVersion;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.clusterId = value;
+                            else
+                                delete message.clusterId;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.nodeId = value;
+                            else
+                                delete message.nodeId;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.term = value;
+                            else
+                                delete message.term;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.appliedIndex = value;
+                            else
+                                delete message.appliedIndex;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.takenAtMs = value;
+                            else
+                                delete message.takenAtMs;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.queueEntries = value;
+                            else
+                                delete message.queueEntries;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            BackupHeader.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.BackupHeader";
+            };
+
+            return BackupHeader;
+        })();
+
+        v1.BackupData = (function() {
+
+            const BackupData = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            BackupData.prototype.data = $util.newBuffer([]);
+            BackupData.prototype.records = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            BackupData.prototype.messages = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            BackupData.create = function(properties) {
+                return new BackupData(properties);
+            };
+
+            BackupData.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.data != null && $Object.hasOwnProperty.call(message, "data") && message.data.length)
+                    writer.uint32(10).bytes(message.data);
+                if (message.records != null && $Object.hasOwnProperty.call(message, "records") && (typeof message.records === "object" ? message.records.low || message.records.high : message.records !== 0))
+                    writer.uint32(16).uint64(message.records);
+                if (message.messages != null && $Object.hasOwnProperty.call(message, "messages") && (typeof message.messages === "object" ? message.messages.low || message.messages.high : message.messages !== 0))
+                    writer.uint32(24).uint64(message.messages);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            BackupData.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.BackupData();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.data = value;
+                            else
+                                delete message.data;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.records = value;
+                            else
+                                delete message.records;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.messages = value;
+                            else
+                                delete message.messages;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            BackupData.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.BackupData";
+            };
+
+            return BackupData;
+        })();
+
+        v1.BackupTrailer = (function() {
+
+            const BackupTrailer = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            BackupTrailer.prototype.dataBytes = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            BackupTrailer.prototype.records = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            BackupTrailer.prototype.messages = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            BackupTrailer.prototype.sha256 = $util.newBuffer([]);
+
+            BackupTrailer.create = function(properties) {
+                return new BackupTrailer(properties);
+            };
+
+            BackupTrailer.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.dataBytes != null && $Object.hasOwnProperty.call(message, "dataBytes") && (typeof message.dataBytes === "object" ? message.dataBytes.low || message.dataBytes.high : message.dataBytes !== 0))
+                    writer.uint32(8).uint64(message.dataBytes);
+                if (message.records != null && $Object.hasOwnProperty.call(message, "records") && (typeof message.records === "object" ? message.records.low || message.records.high : message.records !== 0))
+                    writer.uint32(16).uint64(message.records);
+                if (message.messages != null && $Object.hasOwnProperty.call(message, "messages") && (typeof message.messages === "object" ? message.messages.low || message.messages.high : message.messages !== 0))
+                    writer.uint32(24).uint64(message.messages);
+                if (message.sha256 != null && $Object.hasOwnProperty.call(message, "sha256") && message.sha256.length)
+                    writer.uint32(34).bytes(message.sha256);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            BackupTrailer.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.BackupTrailer();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.dataBytes = value;
+                            else
+                                delete message.dataBytes;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.records = value;
+                            else
+                                delete message.records;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.messages = value;
+                            else
+                                delete message.messages;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.sha256 = value;
+                            else
+                                delete message.sha256;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            BackupTrailer.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.BackupTrailer";
+            };
+
+            return BackupTrailer;
+        })();
+
+        v1.BackupChunk = (function() {
+
+            const BackupChunk = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            BackupChunk.prototype.header = null;
+            BackupChunk.prototype.data = null;
+            BackupChunk.prototype.trailer = null;
+
+            let $oneOfFields;
+
+            $Object.defineProperty(BackupChunk.prototype, "kind", {
+                get: $util.oneOfGetter($oneOfFields = ["header", "data", "trailer"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            BackupChunk.create = function(properties) {
+                return new BackupChunk(properties);
+            };
+
+            BackupChunk.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.header != null && $Object.hasOwnProperty.call(message, "header"))
+                    $root.fermata.v1.BackupHeader.encode(message.header, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.data != null && $Object.hasOwnProperty.call(message, "data"))
+                    $root.fermata.v1.BackupData.encode(message.data, writer.uint32(18).fork(), _depth + 1).ldelim();
+                if (message.trailer != null && $Object.hasOwnProperty.call(message, "trailer"))
+                    $root.fermata.v1.BackupTrailer.encode(message.trailer, writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            BackupChunk.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.BackupChunk();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.header = $root.fermata.v1.BackupHeader.decode(reader, reader.size(), $undefined, _depth + 1, message.header);
+                            message.kind = "header";
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.data = $root.fermata.v1.BackupData.decode(reader, reader.size(), $undefined, _depth + 1, message.data);
+                            message.kind = "data";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.trailer = $root.fermata.v1.BackupTrailer.decode(reader, reader.size(), $undefined, _depth + 1, message.trailer);
+                            message.kind = "trailer";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            BackupChunk.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.BackupChunk";
+            };
+
+            return BackupChunk;
+        })();
+
         v1.Broker = (function() {
 
             const Broker = function(rpcImpl, requestDelimited, responseDelimited) {

@@ -3,6 +3,8 @@ import { fermata } from '../pb/fermata.js';
 import {
   type AdminClient,
   AdminService,
+  type BackupClient,
+  BackupService,
   type BrokerClient,
   BrokerService,
   type ClusterClient,
@@ -24,6 +26,7 @@ const definitions = {
   Admin: AdminService,
   Cluster: ClusterService,
   Schedules: SchedulesService,
+  Backup: BackupService,
 } as const;
 
 interface Clients {
@@ -31,6 +34,7 @@ interface Clients {
   Admin: AdminClient;
   Cluster: ClusterClient;
   Schedules: SchedulesClient;
+  Backup: BackupClient;
 }
 
 /** A typed grpc-js client for one of the client-facing services. */

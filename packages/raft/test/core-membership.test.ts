@@ -195,6 +195,36 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     expect(c.appliedTexts('a')).toEqual(['after']);
   });
 
+  it('a member removed with its own acknowledgement and started again empty under its id votes for nobody: a voter that missed the removal cannot lead without what it committed', () => {
+    const c = new ManualCluster(ABC);
+    c.elect('a');
+    // b hears nothing: a commits x and then c's removal with c's acknowledgements alone.
+    c.dropIf = (m) => m.to === 'b' || m.from === 'b';
+    c.propose('a', 'x');
+    const removal = c.core('a').proposeConfChange({ type: 'remove', node: 'c' });
+    c.stabilize();
+    expect(c.core('a').status()).toMatchObject({ commit: removal.index, conf: { voters: ['a', 'b'] } });
+    // c is wiped and started again empty, to join (no bootstrap voters); a goes down.
+    c.add('c', []);
+    c.crash('a');
+    c.dropIf = () => false;
+    // b still counts c: {b, c} would be a majority of a, b, c.
+    expect(c.core('b').status().conf.voters).toEqual(ABC);
+    for (let i = 0; i < 100; i++) {
+      c.tick('b');
+      c.stabilize();
+    }
+    expect(c.core('b').status().role).not.toBe('leader');
+    expect(c.outbox.concat().filter((m) => m.from === 'c' && !m.reject)).toEqual([]);
+    // a returns and leads the configuration it committed; b learns x and the removal.
+    c.restart('a');
+    c.elect('a');
+    c.heartbeat('a', 3);
+    expect(c.core('a').status()).toMatchObject({ role: 'leader', conf: { voters: ['a', 'b'] } });
+    expect(c.core('b').status().conf.voters).toEqual(['a', 'b']);
+    expect(c.appliedTexts('b')).toContain('x');
+  });
+
   it('a commit hint is taken only when the candidate holds the hinted entry with the hinted term', () => {
     const c = new ManualCluster(ABC);
     c.elect('a');

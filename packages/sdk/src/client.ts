@@ -15,6 +15,7 @@ import {
   updateMask,
 } from './admin-model.js';
 import { DEFAULT_RETRY_BACKOFF, resolveBackoff } from './backoff.js';
+import { type BackupStream, openBackup } from './backup.js';
 import { type CallContext, Connection, unary } from './connection.js';
 import { ClosedError, FermataError, withoutBatchPosition } from './errors.js';
 import {
@@ -580,6 +581,19 @@ export class FermataClient {
     );
     this.conn.forgetLeader();
     return res.leaderId;
+  }
+
+  // ---- backups ----
+
+  /**
+   * Starts a backup on the leader: a consistent snapshot of every topic,
+   * message, lease and schedule, holding every write answered before the call
+   * (needs `admin` on `*`). Resolves once the leader has started it; read its
+   * data with `pieces()`, which checks the leader's SHA-256 at the end. The
+   * CLI's `fermata backup --out FILE` writes it to a file.
+   */
+  backup(options?: CallOptions): Promise<BackupStream> {
+    return openBackup(this.conn, options?.deadlineMs);
   }
 
   // ---- lifecycle ----

@@ -17,6 +17,7 @@ export type {
 } from './admin-model.js';
 export type { AutoExtendOptions } from './auto-extend.js';
 export { type BackoffPolicy, DEFAULT_NACK_BACKOFF, DEFAULT_RETRY_BACKOFF } from './backoff.js';
+export type { BackupInfo, BackupPiece, BackupStream, BackupTotals } from './backup.js';
 export { type BatchOptions, type CallOptions, FermataClient, MAX_PUBLISH_BATCH } from './client.js';
 export {
   AlreadyExistsError,

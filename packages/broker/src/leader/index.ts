@@ -41,3 +41,4 @@ export {
   Purger,
   type PurgerOptions,
 } from './purger.js';
+export { SteadyClock } from './steady-clock.js';

@@ -37,6 +37,7 @@ const BROKER = '/fermata.v1.Broker/';
 const ADMIN = '/fermata.v1.Admin/';
 const CLUSTER = '/fermata.v1.Cluster/';
 const SCHEDULES = '/fermata.v1.Schedules/';
+const BACKUP = '/fermata.v1.Backup/';
 
 /** What a call needs before any message is read (method-level rules). */
 export function callRequirements(path: string): Requirement[] {
@@ -47,6 +48,9 @@ export function callRequirements(path: string): Requirement[] {
     case `${CLUSTER}RemoveMember`:
     case `${CLUSTER}TransferLeadership`:
       return [{ kind: 'all-topics', permission: 'admin', what: path.slice(CLUSTER.length) }];
+    // A backup holds every topic's messages.
+    case `${BACKUP}TakeBackup`:
+      return [{ kind: 'all-topics', permission: 'admin', what: 'TakeBackup' }];
     default:
       return [{ kind: 'authenticated' }];
   }

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AdminService,
+  BackupService,
   BrokerService,
   CLIENT_PORT_STREAM_WINDOW_BYTES,
   ClusterService,
@@ -14,11 +15,13 @@ import {
 import { type NotLeaderError, RaftNode } from '@fermata/raft';
 import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
+import { backupHandlers } from '../backup/grpc-backup.js';
 import { createQueueHasher } from '../keys.js';
-import { type Janitor, systemClock } from '../leader/index.js';
+import { type Janitor, SteadyClock } from '../leader/index.js';
 import { applyBound } from '../state/apply-bound.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
+import { registerClockGauge, watchClockSteps } from './clock-gauge.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
 import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
 import { notLeaderError, type ServerContext } from './context.js';
@@ -87,6 +90,11 @@ export class BrokerServer {
       cacheEntries: config.storage.recordCacheEntries,
     });
     const metrics = new BrokerMetrics();
+    // Stamps, due times, leases and schedules run on the wall clock at start advanced by the
+    // monotonic clock: a step of the system clock moves none of them (steady-clock.ts).
+    const clock = new SteadyClock();
+    registerClockGauge(metrics.registry, clock);
+    watchClockSteps(clock, log);
 
     // Certificates and tokens are loaded (and checked) before anything listens.
     let listener: ClientListener | undefined;
@@ -164,7 +172,7 @@ export class BrokerServer {
       sm,
       metrics,
       log,
-      clock: systemClock,
+      clock,
       publishIdempotency: config.publishIdempotency,
       tokens: () => security.tokens.tokens(),
     });
@@ -177,6 +185,7 @@ export class BrokerServer {
     grpcServer.addService(guardDecoding(AdminService), adminHandlers(ctx));
     grpcServer.addService(guardDecoding(ClusterService), clusterHandlers(ctx));
     grpcServer.addService(guardDecoding(SchedulesService), schedulesHandlers(ctx));
+    grpcServer.addService(guardDecoding(BackupService), backupHandlers(ctx));
     server.health = new HealthReporter({
       readiness: () =>
         readiness(server.nodeStatus(), config.http.readyMaxLagEntries, config.http.readyMaxApplyMs),

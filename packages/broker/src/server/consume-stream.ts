@@ -95,11 +95,14 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
         let bytes = 0;
         for (const d of part) bytes += d.payload?.length ?? 0;
         unsent(bytes);
-        room = write({ deliveries: { deliveries: part, sentAtMs: int64FromSafe(Date.now()) } }, () => {
-          // Called once HTTP/2 took the message (never for a stream destroyed first).
-          if (!streamClosed) unsent(-bytes);
-          if (--left === 0) sent();
-        });
+        room = write(
+          { deliveries: { deliveries: part, sentAtMs: int64FromSafe(ctx.proposer.nowMs()) } },
+          () => {
+            // Called once HTTP/2 took the message (never for a stream destroyed first).
+            if (!streamClosed) unsent(-bytes);
+            if (--left === 0) sent();
+          },
+        );
       }
       return room;
     },
@@ -154,7 +157,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       holdsAhead: sub.holdsAhead === true,
       ...emptySlots(),
       ready: [],
-      settles: { count: 0, previous: 0, sinceMs: Date.now() },
+      settles: { count: 0, previous: 0, sinceMs: ctx.proposer.nowMs() },
       early: heldAheadSchedule(),
       sink,
     };

@@ -44,7 +44,7 @@ function under<T>(prefix: string, fn: () => T): T {
  */
 export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number): pb.Schedule.$Properties {
   const n = Math.min(Math.max(next, 0), MAX_NEXT_FIRE_TIMES);
-  const now = Date.now();
+  const now = ctx.proposer.nowMs();
   const broken = nextOccurrenceProblem(rec.def, ctx.sm.limits, Math.max(rec.cursorMs, now)) ?? '';
   let fireTimes: readonly number[] = [];
   if (!rec.paused && n > 0 && broken === '') fireTimes = occurrencesAfter(rec.def, ctx.sm.limits, now, n);
@@ -90,7 +90,7 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
       requireLeader(ctx);
       if (!req.schedule) throw new ValidationError('schedule', 'must be set');
       const def = under('schedule.', () => defFromProto(req.schedule));
-      under('schedule.', () => validateDefinition(def, Date.now(), ctx.sm.limits));
+      under('schedule.', () => validateDefinition(def, ctx.proposer.nowMs(), ctx.sm.limits));
       validateClientHeaders(def.headers, 'schedule.headers');
       const r = await run({ op: 'upsert', def, ...ownerOf(ctx, call.metadata) });
       invariant(r.op === 'upsert', () => `upsert answered with ${r.op}`);
@@ -99,7 +99,7 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
     upsertSchedules: unary(ctx, async (req, call) => {
       requireLeader(ctx);
       const defs = (req.schedules ?? []).map((d, i) => under(`schedules[${i}].`, () => defFromProto(d)));
-      validateDefinitions(defs, Date.now(), ctx.sm.limits);
+      validateDefinitions(defs, ctx.proposer.nowMs(), ctx.sm.limits);
       defs.forEach((d, i) => {
         validateClientHeaders(d.headers, `schedules[${i}].headers`);
       });

@@ -4,7 +4,9 @@
  *  1. acknowledged-publish-ends-as-answered: every acknowledged message ends
  *     delivered and acked, cancelled, expired or dead-lettered, and nothing is
  *     delivered after an ack was answered OK;
- *  2. never-early: no delivery before its due time by the delivering leader's clock;
+ *  2. never-early: no delivery before its due time by the delivering leader's clock,
+ *     nor, in true time, before the publish was sent plus its delay (less how far
+ *     a leader's clock may run ahead of true time: a stepped clock must not show);
  *  3. cancel-and-reschedule-hold: nothing delivered after CANCELLED, nor before
  *     the new due time after RESCHEDULED;
  *  4. attempts-never-decrease: a new lease of a message never carries a lower attempt;
@@ -16,7 +18,7 @@
  * tenth, deleted-topic-silent and deletion-completes, the deliveries of the large topic and
  * the final leader (deletions.ts).
  */
-import type { ControlCall, DeliveryRecord, History } from './history.js';
+import type { ControlCall, DeliveryRecord, History, PublishCall } from './history.js';
 
 export interface Violation {
   readonly rule: string;
@@ -41,6 +43,13 @@ export interface FinalState {
    * any leader's clock is at most `dueAtMs - epochMs` in true time.
    */
   readonly epochMs: number;
+  /**
+   * How far leaders' clocks vary ahead of `epochMs` + true time (the skew): a
+   * delay measured by leaders ends at most this much early in true time.
+   */
+  readonly maxClockAheadMs: number;
+  /** See TIMELY_MS (default): real processes on a shared machine need more. */
+  readonly timelyMs?: number;
 }
 
 /** Time after the healing for restarts and elections, before the timeliness rule applies. */
@@ -51,7 +60,7 @@ export const TIMELY_MS = 500;
 export function check(h: History, end: FinalState): Violation | undefined {
   return (
     checkIds(h) ??
-    checkDeliveries(h) ??
+    checkDeliveries(h, end.maxClockAheadMs) ??
     checkSettles(h) ??
     checkEnds(h, end) ??
     checkConvergence(end) ??
@@ -80,17 +89,41 @@ function checkIds(h: History): Violation | undefined {
   const answered = h.publishes
     .filter((p) => p.answer && !p.answer.deduplicated)
     .sort((a, b) => (a.answeredAtMs ?? 0) - (b.answeredAtMs ?? 0));
+  // After each answer (in answer order): the highest id answered so far, and the highest of
+  // another key than its (a key's own answers never count against it). Linear, for long runs.
+  const idOf = (p: PublishCall) => p.answer!.id;
+  const prefix: Array<{ top: PublishCall; other: PublishCall | undefined }> = [];
+  let top: PublishCall | undefined;
+  let other: PublishCall | undefined;
+  for (const p of answered) {
+    if (!top) top = p;
+    else if (p.key === top.key) {
+      if (idOf(p) > idOf(top)) top = p;
+    } else if (idOf(p) > idOf(top)) {
+      other = top;
+      top = p;
+    } else if (!other || idOf(p) > idOf(other)) other = p;
+    prefix.push({ top, other });
+  }
   for (const later of answered) {
     const sentMs = firstSentMs.get(later.key)!;
-    for (const earlier of answered) {
-      if ((earlier.answeredAtMs ?? 0) >= sentMs) break;
-      if (earlier.key !== later.key && earlier.answer!.id >= later.answer!.id) {
-        return {
-          rule: 'ids-unique-increasing',
-          id: later.answer!.id,
-          message: `${later.key} (first sent ${sentMs}) got id ${later.answer!.id} <= ${earlier.answer!.id} of ${earlier.key} answered ${earlier.answeredAtMs}`,
-        };
-      }
+    // The last answer before `later` was first sent.
+    let lo = 0;
+    let hi = answered.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((answered[mid]!.answeredAtMs ?? 0) < sentMs) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === 0) continue;
+    const seen = prefix[lo - 1]!;
+    const earlier = seen.top.key !== later.key ? seen.top : seen.other;
+    if (earlier && idOf(earlier) >= idOf(later)) {
+      return {
+        rule: 'ids-unique-increasing',
+        id: idOf(later),
+        message: `${later.key} (first sent ${sentMs}) got id ${idOf(later)} <= ${idOf(earlier)} of ${earlier.key} answered ${earlier.answeredAtMs}`,
+      };
     }
   }
   return undefined;
@@ -106,7 +139,7 @@ function controlsOf(h: History): Map<bigint, ControlCall[]> {
   return out;
 }
 
-function checkDeliveries(h: History): Violation | undefined {
+function checkDeliveries(h: History, maxClockAheadMs: number): Violation | undefined {
   const acked = h.acknowledged();
   const controls = controlsOf(h);
   const okAcks = new Map<bigint, number>();
@@ -115,6 +148,10 @@ function checkDeliveries(h: History): Violation | undefined {
       okAcks.set(s.id, Math.min(okAcks.get(s.id) ?? Number.POSITIVE_INFINITY, s.answeredAtMs));
     }
   }
+  // A retried publish (the same key) was first sent by its first attempt, whichever answer came.
+  const firstSentMs = new Map<string, number>();
+  for (const p of h.publishes)
+    firstSentMs.set(p.key, Math.min(firstSentMs.get(p.key) ?? p.invokedAtMs, p.invokedAtMs));
   const last = new Map<bigint, DeliveryRecord>();
   for (const d of h.deliveries) {
     const where = `delivery of ${d.id} attempt ${d.attempt} at ${d.atMs} on ${d.node}`;
@@ -138,6 +175,24 @@ function checkDeliveries(h: History): Violation | undefined {
         rule: 'never-early',
         id: d.id,
         message: `${where}: handed over at ${d.handoverLeaderMs} < the publish answer's due ${pub.answer.dueAtMs}`,
+      };
+    }
+    // In true time: a delay measured by leaders whose clocks run at most maxClockAheadMs ahead
+    // ends no earlier than the publish was sent plus the delay, less that (a first delivery,
+    // no reschedule sent before it). A delivery held until its lease starts is handed over
+    // that much after it arrived.
+    const trueHandoverMs = d.atMs + Math.max(0, d.handoverLeaderMs - d.sentLeaderMs);
+    const sentMs = pub ? (firstSentMs.get(pub.key) ?? pub.invokedAtMs) : 0;
+    if (
+      pub?.delayMs !== undefined &&
+      d.attempt === 1 &&
+      reschedBefore.length === 0 &&
+      trueHandoverMs + maxClockAheadMs < sentMs + pub.delayMs
+    ) {
+      return {
+        rule: 'never-early',
+        id: d.id,
+        message: `${where}: handed over at true time ${trueHandoverMs}, ${sentMs + pub.delayMs - trueHandoverMs} ms before the publish first sent at ${sentMs} plus its delay ${pub.delayMs}`,
       };
     }
     const cancelled = mine.find(
@@ -267,7 +322,7 @@ function checkTimely(h: History, end: FinalState): Violation | undefined {
     const dueMs = pub.answer.dueAtMs - end.epochMs;
     if (dueMs < end.calmFromMs + CALM_GRACE_MS || (pub.answeredAtMs ?? dueMs) > dueMs) continue;
     const at = firstAt.get(id);
-    if (at !== undefined && at > dueMs + TIMELY_MS) {
+    if (at !== undefined && at > dueMs + (end.timelyMs ?? TIMELY_MS)) {
       return {
         rule: 'calm-deliveries-timely',
         id,

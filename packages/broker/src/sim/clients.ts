@@ -104,7 +104,7 @@ export function producePublish(w: ClientWorld, n: number, hint?: NodeId, tries =
       stopRetrying();
       return;
     }
-    const call = { key, invokedAtMs: w.sched.nowMs, ttlMs } as (typeof w.history.publishes)[number];
+    const call = { key, invokedAtMs: w.sched.nowMs, ttlMs, delayMs } as (typeof w.history.publishes)[number];
     w.history.publishes.push(call);
     w.publishing++;
     timed(

@@ -15,6 +15,8 @@ export interface PublishCall {
   /** Present when the publish was acknowledged. */
   answer?: { id: bigint; dueAtMs: number; deduplicated: boolean };
   readonly ttlMs: number;
+  /** The publish's delay (its due time is the leader's stamp plus it): checked in true time too. */
+  readonly delayMs?: number;
 }
 
 export interface DeliveryRecord {

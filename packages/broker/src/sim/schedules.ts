@@ -9,9 +9,11 @@
  * catch-up skipped, which the record counts), and the materialiser kept up.
  */
 import { applyLimitsOf } from '../state/apply-limits.js';
+import type { BrokerReader } from '../state/reader.js';
 import type { ScheduleDef, ScheduleRec } from '../state/schedule/model.js';
 import { OCCURRENCE_HEADER, SCHEDULE_HEADER } from '../state/schedule/model.js';
 import { occurrencesAfter } from '../state/schedule/spec.js';
+import type { BrokerStateMachine } from '../state/state-machine.js';
 import { readSchedule } from '../state/stores/schedules.js';
 import type { Violation } from './checker.js';
 import { type ClientWorld, pickNode, timed } from './clients.js';
@@ -119,18 +121,46 @@ export function createSchedules(w: ClientWorld, leader: () => SimBrokerNode | un
 }
 
 /** The first violation of `schedule-exactly-once` on the final leader, if any. */
-export async function checkSchedules(
+export function checkSchedules(
   l: SimBrokerNode,
   stats: { scheduleMessages: number },
 ): Promise<Violation | undefined> {
   const { sm, reader } = l.ctx;
-  const now = l.ctx.proposer.nowMs();
+  return checkScheduleOccurrences(
+    { sm, reader, nowMs: l.ctx.proposer.nowMs() },
+    SCHEDULE_TOPIC,
+    SIM_SCHEDULES.map((d) => d.name),
+    stats,
+  );
+}
+
+/** A replica to check: its state machine, its reader and its leader's time. */
+export interface ScheduleCheckTarget {
+  readonly sm: BrokerStateMachine;
+  readonly reader: BrokerReader;
+  readonly nowMs: number;
+}
+
+/**
+ * `schedule-exactly-once` over one replica's store: each named schedule of
+ * `topic` exists, every occurrence of its spec from its creation to its cursor
+ * is exactly one message (less what catch-up counted as skipped), none is for
+ * an instant that is no occurrence, and the materialiser kept up with `nowMs`.
+ * The cluster runs (npm run chaos) check their final leader's store with it too.
+ */
+export async function checkScheduleOccurrences(
+  target: ScheduleCheckTarget,
+  topic: string,
+  names: readonly string[],
+  stats: { scheduleMessages: number },
+): Promise<Violation | undefined> {
+  const { sm, reader, nowMs: now } = target;
   const byName = new Map<string, Map<number, bigint[]>>();
   let pageToken: Uint8Array | undefined;
-  if (await reader.getTopic(SCHEDULE_TOPIC)) {
+  if (await reader.getTopic(topic)) {
     for (;;) {
       const page = await reader.listMessages(
-        SCHEDULE_TOPIC,
+        topic,
         { limit: 1000, ...(pageToken ? { pageToken } : {}) },
         now,
       );
@@ -147,14 +177,15 @@ export async function checkSchedules(
     }
   }
   for (const m of byName.values()) stats.scheduleMessages += m.size;
-  for (const def of SIM_SCHEDULES) {
-    const rec: ScheduleRec | undefined = await readSchedule(sm.store, SCHEDULE_TOPIC, def.name);
+  for (const name of names) {
+    const rec: ScheduleRec | undefined = await readSchedule(sm.store, topic, name);
     const fail = (message: string): Violation => ({
       rule: 'schedule-exactly-once',
-      message: `${def.name}: ${message}`,
+      message: `${name}: ${message}`,
     });
     if (!rec) return fail('never created (the upsert was retried until answered)');
-    const got = byName.get(def.name) ?? new Map<number, bigint[]>();
+    const def = rec.def;
+    const got = byName.get(name) ?? new Map<number, bigint[]>();
     for (const [occ, ids] of got)
       if (ids.length > 1) return fail(`occurrence ${occ} became messages ${ids.join(', ')}`);
     let expected: readonly number[];

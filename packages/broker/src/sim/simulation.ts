@@ -308,6 +308,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
           endLeaderMs: l.ctx.proposer.nowMs(),
           calmFromMs,
           epochMs: SIM_EPOCH_MS,
+          maxClockAheadMs: MAX_SKEW_MS,
         }) ??
         (tenants ? await checkDeletion(w, l, deletion) : undefined) ??
         (schedules ? await checkSchedules(l, stats) : undefined));

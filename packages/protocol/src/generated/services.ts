@@ -112,6 +112,30 @@ export interface AdminClient extends grpc.Client {
   deleteGroup(request: fermata.v1.DeleteGroupRequest.$Properties, callback: grpc.requestCallback<fermata.v1.DeleteGroupResponse>): grpc.ClientUnaryCall;
 }
 
+/** grpc-js definition of `fermata.v1.Backup`. */
+export const BackupService = {
+  takeBackup: {
+    path: '/fermata.v1.Backup/TakeBackup',
+    requestStream: false,
+    responseStream: true,
+    requestSerialize: encoder<fermata.v1.TakeBackupRequest.$Properties>(fermata.v1.TakeBackupRequest),
+    requestDeserialize: (b: Buffer): fermata.v1.TakeBackupRequest => fermata.v1.TakeBackupRequest.decode(b),
+    responseSerialize: encoder<fermata.v1.BackupChunk.$Properties>(fermata.v1.BackupChunk),
+    responseDeserialize: (b: Buffer): fermata.v1.BackupChunk => fermata.v1.BackupChunk.decode(b),
+    originalName: 'TakeBackup',
+  },
+} as const;
+
+/** Server handlers for `fermata.v1.Backup`. */
+export interface BackupHandlers extends grpc.UntypedServiceImplementation {
+  takeBackup: grpc.handleServerStreamingCall<fermata.v1.TakeBackupRequest, fermata.v1.BackupChunk.$Properties>;
+}
+
+/** Typed client for `fermata.v1.Backup` (construct with `makeClient`). */
+export interface BackupClient extends grpc.Client {
+  takeBackup(request: fermata.v1.TakeBackupRequest.$Properties, metadata?: grpc.Metadata, options?: Partial<grpc.CallOptions>): grpc.ClientReadableStream<fermata.v1.BackupChunk>;
+}
+
 /** grpc-js definition of `fermata.v1.Broker`. */
 export const BrokerService = {
   publish: {
@@ -468,4 +492,4 @@ export interface SchedulesClient extends grpc.Client {
   deleteSchedule(request: fermata.v1.ScheduleRef.$Properties, callback: grpc.requestCallback<fermata.v1.ScheduleStatusResponse>): grpc.ClientUnaryCall;
 }
 
-export const serviceNames = ['fermata.v1.Admin', 'fermata.v1.Broker', 'fermata.v1.Cluster', 'fermata.v1.Raft', 'fermata.v1.Schedules'] as const;
+export const serviceNames = ['fermata.v1.Admin', 'fermata.v1.Backup', 'fermata.v1.Broker', 'fermata.v1.Cluster', 'fermata.v1.Raft', 'fermata.v1.Schedules'] as const;

@@ -767,12 +767,22 @@ export class RaftCore {
     return 'pending';
   }
 
-  /** Figure 2 RequestVote receiver (and §9.6 pre-vote): at most one vote per term, only for an up-to-date log. */
+  /**
+   * Figure 2 RequestVote receiver (and §9.6 pre-vote): at most one vote per term, only for
+   * an up-to-date log, and only from a node its own configuration names (a voter, or a
+   * learner whose promotion has not reached it yet). A node it does not name (a removed
+   * member, a node started empty to join) has no vote to give, even to a candidate that
+   * still counts it. Why: a member removed with its own acknowledgement and started again
+   * empty under its id would otherwise vote, with an empty log, for a voter that missed
+   * entries committed by that very member, and that voter would lead without them.
+   */
   private handleVote(m: Message): void {
     const pre = m.type === 'pre-vote';
     const type = pre ? 'pre-vote-response' : 'vote-response';
+    const named = this.conf.voters.includes(this.id) || this.conf.learners.includes(this.id);
     const canVote =
-      this.vote === m.from || (this.vote === '' && this.lead === '') || (pre && m.term > this.term);
+      named &&
+      (this.vote === m.from || (this.vote === '' && this.lead === '') || (pre && m.term > this.term));
     if (canVote && this.log.isUpToDate(m.index, m.logTerm)) {
       this.send({ type, to: m.from, term: m.term });
       if (!pre) {

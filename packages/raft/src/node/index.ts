@@ -31,6 +31,7 @@ export type {
   Transport,
 } from './ports.js';
 export { RaftNode } from './raft-node.js';
+export { seedSnapshot } from './seed-snapshot.js';
 export {
   inspectStoredTerm,
   resetStoredTerm,

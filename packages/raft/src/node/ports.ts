@@ -70,9 +70,10 @@ export interface Transport {
   };
 }
 
-/** Time: wall clock for deadlines, a monotonic clock, a repeating timer and sleeps. */
+/** Time: the wall clock, a monotonic clock, a repeating timer and sleeps. */
 export interface Clock {
   nowMs(): number;
+  /** For deadlines and intervals: it never steps when the wall clock does. */
   monotonicMs(): number;
   /** Calls `fn` every `ms` until the returned function is called. */
   every(ms: number, fn: () => void): () => void;

@@ -217,7 +217,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       return Promise.reject(this.translate(error));
     }
     this.wake();
-    return this.pending.addRead(context.toString('hex'), this.clock.nowMs() + this.readIndexTimeoutMs);
+    return this.pending.addRead(context.toString('hex'), this.clock.monotonicMs() + this.readIndexTimeoutMs);
   }
 
   /**
@@ -232,7 +232,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     options: { learnerOnly?: boolean } = {},
   ): Promise<readonly MemberStatus[]> {
     this.assertLeader();
-    const deadline = this.clock.nowMs() + this.membershipTimeoutMs;
+    const deadline = this.clock.monotonicMs() + this.membershipTimeoutMs;
     const addresses = { peerAddress, clientAddress };
     if (this.book.set(id, addresses)) await this.book.save();
     this.transport.setPeer(id, peerAddress);
@@ -267,7 +267,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
    */
   async removeMember(id: NodeId): Promise<readonly MemberStatus[]> {
     this.assertLeader();
-    const deadline = this.clock.nowMs() + this.membershipTimeoutMs;
+    const deadline = this.clock.monotonicMs() + this.membershipTimeoutMs;
     const conf = this.core.status().conf;
     if (conf.voters.includes(id) || conf.learners.includes(id)) {
       await this.changeMembership({ type: 'remove', node: id }, deadline);
@@ -316,7 +316,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.wake();
     const goal = target;
     await this.until(
-      this.clock.nowMs() + this.electionTicks * this.tickMs * 3,
+      this.clock.monotonicMs() + this.electionTicks * this.tickMs * 3,
       `leadership to move to ${goal}`,
       () => {
         const leader = this.core.status().leader;
@@ -478,7 +478,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private onTick(): void {
     if (this.closing) return;
     this.core.tick();
-    this.pending.expire(this.clock.nowMs(), () =>
+    this.pending.expire(this.clock.monotonicMs(), () =>
       this.notLeader(`read index not confirmed within ${this.readIndexTimeoutMs} ms`),
     );
     this.wake();
@@ -723,7 +723,12 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   private track(at: { index: number; term: number }, leaderLogOnly = false): Promise<unknown> {
     this.wake();
-    return this.pending.track(at, this.readySeq, this.clock.nowMs() + this.proposalTimeoutMs, leaderLogOnly);
+    return this.pending.track(
+      at,
+      this.readySeq,
+      this.clock.monotonicMs() + this.proposalTimeoutMs,
+      leaderLogOnly,
+    );
   }
 
   /**
@@ -792,7 +797,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     const term = this.core.status().term;
     if (wasLeader && role !== 'leader') {
       // Our proposals may still commit under the next leader; wait a little for their fate, not forever.
-      this.pending.shortenDeadlines(this.clock.nowMs() + 2 * this.electionTicks * this.tickMs);
+      this.pending.shortenDeadlines(this.clock.monotonicMs() + 2 * this.electionTicks * this.tickMs);
       this.emit('lost-leadership', { term, leader });
     }
     if (leaderChanged) {
@@ -842,7 +847,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         await this.track(at);
         return;
       } catch (error) {
-        if (!(error instanceof ConfChangeInProgressError) || this.clock.nowMs() > deadline)
+        if (!(error instanceof ConfChangeInProgressError) || this.clock.monotonicMs() > deadline)
           throw this.translate(error);
       }
       await this.clock.sleep(this.tickMs);
@@ -853,7 +858,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private async until(deadline: number, what: string, done: () => boolean): Promise<void> {
     while (!done()) {
       if (this.closing) throw new NodeClosedError(`raft node ${this.id} closed while waiting for ${what}`);
-      if (this.clock.nowMs() > deadline) throw new Error(`timed out waiting for ${what}`);
+      if (this.clock.monotonicMs() > deadline) throw new Error(`timed out waiting for ${what}`);
       await this.clock.sleep(this.tickMs);
     }
   }
