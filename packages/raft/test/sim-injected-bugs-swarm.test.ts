@@ -76,10 +76,10 @@ describe('the random simulator catches the injected bugs by general invariants o
       'election-safety',
     ],
     [
-      'a removal reported done at its commit lets the removed id come back empty while a voter still counts it',
+      'a removal reported done at its commit leaves a voter that still counts the removed member leaderless',
       'removal-done-at-commit',
-      90077,
-      'leader-completeness',
+      90985,
+      'liveness',
     ],
   ] as const)(
     '%s: %s, seed %i, breaks %s',

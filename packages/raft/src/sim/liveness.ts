@@ -8,8 +8,10 @@
  * connected for LIVE_MAJORITY_BOUND_MS of virtual time, a leader existed at
  * some moment of that time.
  *
- * The current configuration is that of the running node with the highest
- * commit index (a node takes a configuration when it learns it committed).
+ * The current configuration is that of the node with the highest commit index
+ * (a node takes a configuration when it learns it committed), among the running
+ * nodes and the members shut down after their removal was reported done (what
+ * such a member knew committed stays the cluster's once it is gone).
  * Up: running, not shut down after its removal, its disk taking at most
  * HEALTHY_DISK_MS a write and not full (Raft's liveness needs a disk well
  * faster than an election timeout). Connected: no cut link between any two of
@@ -37,7 +39,21 @@ export class LivenessWatch {
   tested = 0;
   private testedSince: number | undefined;
 
+  /** The most a node shut down after its removal knew committed, and that configuration's voters. */
+  private retired: { commit: number; voters: readonly NodeId[] } | undefined;
+
   constructor(private readonly network: SimNetwork) {}
+
+  /**
+   * A member whose removal was reported done, as it is shut down for good: what it knew
+   * committed stays the cluster's once it is gone (the 2 -> 1 removal: the last voter must
+   * have learned it, or it still counts the member and never leads).
+   */
+  retire(n: SimNode): void {
+    const s = n.core?.status();
+    if (s && (!this.retired || s.commit > this.retired.commit))
+      this.retired = { commit: s.commit, voters: s.conf.voters };
+  }
 
   /** After every step of the chaotic phase. */
   check(nowMs: number, nodes: readonly SimNode[]): void {
@@ -72,14 +88,15 @@ export class LivenessWatch {
   /** Up and connected voters, if they are a majority of the current configuration's. */
   private liveMajority(nodes: readonly SimNode[]): { voters: NodeId[]; live: NodeId[] } | undefined {
     const faults = this.network.faults;
-    if (faults.lossRate > HEALTHY_LOSS) return undefined;
-    let newest: SimNode | undefined;
+    let newest: { commit: number; voters: readonly NodeId[] } | undefined = this.retired;
     for (const n of nodes) {
       if (!n.core) continue;
-      if (!newest || n.core.status().commit > newest.core!.status().commit) newest = n;
+      const s = n.core.status();
+      if (!newest || s.commit > newest.commit) newest = { commit: s.commit, voters: s.conf.voters };
     }
+    if (faults.lossRate > HEALTHY_LOSS) return undefined;
     if (!newest) return undefined;
-    const voters = [...newest.core!.status().conf.voters];
+    const voters = [...newest.voters];
     const byId = new Map(nodes.map((n) => [n.id, n]));
     const up = voters.filter((id) => {
       const n = byId.get(id);

@@ -342,6 +342,11 @@ export class Simulation extends SimCluster {
     if (this.chaos) this.liveness.check(this.now, [...this.nodes.values()]);
   }
 
+  retire(n: SimNode): void {
+    this.liveness.retire(n);
+    this.crash(n);
+  }
+
   crashAndRestart(n: SimNode, downtimeMs?: number): void {
     if (!n.up) return;
     this.crash(n);

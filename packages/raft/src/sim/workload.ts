@@ -27,6 +27,8 @@ export interface WorkloadHost extends SimCluster {
   /** No new faults for `ms`. */
   calm(ms: number): void;
   partition(links: string[], kind: string): void;
+  /** A member whose removal was reported done is shut down for good (liveness.ts keeps what it knew committed). */
+  retire(n: SimNode): void;
 }
 
 /** Upper bound of members a run grows to (initial nodes + added learners). */
@@ -279,13 +281,13 @@ export class Workload {
     if (!n || n.decommissioned) return;
     n.decommissioned = true;
     if (now) {
-      sim.crash(n);
+      sim.retire(n);
       return;
     }
     sim.at(
       sim.prng.int(0, sim.profile.decommissionDelayMs),
       () => `decommission ${n.id}`,
-      () => sim.crash(n),
+      () => sim.retire(n),
     );
   }
 
