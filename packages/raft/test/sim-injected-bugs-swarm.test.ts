@@ -72,7 +72,7 @@ describe('the random simulator catches the injected bugs by general invariants o
     [
       'a single voter leading before its vote is durable leads one term twice across a crash',
       'lead-before-vote-durable',
-      90721,
+      90227,
       'election-safety',
     ],
     [

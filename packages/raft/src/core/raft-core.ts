@@ -619,6 +619,9 @@ export class RaftCore {
     // §5.4.2 / §8: a no-op of our term lets us commit everything before it.
     this.appendEntry('normal', EMPTY);
     this.bcastAppend();
+    // A configuration learned committed before leading (from a vote refusal's commit hint,
+    // say) is announced as soon as a majority is known to hold it: at once for a single voter.
+    this.maybeAnnounce();
   }
 
   private reset(term: number): void {
