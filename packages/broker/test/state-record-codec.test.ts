@@ -32,6 +32,7 @@ const reference = {
       leaseEndMs: i64(e.leaseEndMs),
       indexUnwritten: e.indexUnwritten,
       leaseSerial: e.leaseSerial,
+      leaseConsumer: toUint64(e.leaseConsumer),
     }).finish(),
   index: (x: MessageIndexRec) =>
     v1.MessageIndex.encode({
@@ -119,6 +120,7 @@ function generators(seed: number) {
       leaseEndMs: num(),
       indexUnwritten: r() < 0.5,
       leaseSerial: pick([0, 1, 300, 2 ** 32 - 1]),
+      leaseConsumer: id(),
       indexImplied: r() < 0.5,
     }),
     index: (): MessageIndexRec => ({

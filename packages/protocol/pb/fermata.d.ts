@@ -836,6 +836,8 @@ export namespace fermata {
             prefetch: number;
             leaseMs: Long;
             holdsAhead: boolean;
+            consumerId: Long;
+            heldTags: Uint8Array[];
             static create(properties: fermata.v1.Subscribe.$Shape): fermata.v1.Subscribe & fermata.v1.Subscribe.$Shape;
             static create(properties?: fermata.v1.Subscribe.$Properties): fermata.v1.Subscribe;
             static encode(message: fermata.v1.Subscribe.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -850,6 +852,8 @@ export namespace fermata {
                 prefetch?: (number|null);
                 leaseMs?: (Long|null);
                 holdsAhead?: (boolean|null);
+                consumerId?: (Long|null);
+                heldTags?: (Uint8Array[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Subscribe.$Properties;
@@ -1072,6 +1076,7 @@ export namespace fermata {
             group: string;
             prefetch: number;
             leaseMs: Long;
+            releasedTags: Uint8Array[];
             static create(properties: fermata.v1.Subscribed.$Shape): fermata.v1.Subscribed & fermata.v1.Subscribed.$Shape;
             static create(properties?: fermata.v1.Subscribed.$Properties): fermata.v1.Subscribed;
             static encode(message: fermata.v1.Subscribed.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1085,6 +1090,7 @@ export namespace fermata {
                 group?: (string|null);
                 prefetch?: (number|null);
                 leaseMs?: (Long|null);
+                releasedTags?: (Uint8Array[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Subscribed.$Properties;
@@ -2162,6 +2168,7 @@ export namespace fermata {
             idCount: number;
             aheadMs: Long;
             inPlace: boolean;
+            consumerId: Long;
             static create(properties: fermata.v1.LeaseCommand.$Shape): fermata.v1.LeaseCommand & fermata.v1.LeaseCommand.$Shape;
             static create(properties?: fermata.v1.LeaseCommand.$Properties): fermata.v1.LeaseCommand;
             static encode(message: fermata.v1.LeaseCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2179,6 +2186,7 @@ export namespace fermata {
                 idCount?: (number|null);
                 aheadMs?: (Long|null);
                 inPlace?: (boolean|null);
+                consumerId?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.LeaseCommand.$Properties;
@@ -2214,6 +2222,7 @@ export namespace fermata {
             $unknowns?: Uint8Array[];
             tag: Uint8Array;
             delayMs: Long;
+            uncounted: boolean;
             static create(properties: fermata.v1.NackCommand.$Shape): fermata.v1.NackCommand & fermata.v1.NackCommand.$Shape;
             static create(properties?: fermata.v1.NackCommand.$Properties): fermata.v1.NackCommand;
             static encode(message: fermata.v1.NackCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2225,6 +2234,7 @@ export namespace fermata {
             interface $Properties {
                 tag?: (Uint8Array|null);
                 delayMs?: (Long|null);
+                uncounted?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.NackCommand.$Properties;
@@ -3608,6 +3618,7 @@ export namespace fermata {
             leaseEndMs: Long;
             indexUnwritten: boolean;
             leaseSerial: number;
+            leaseConsumer: Long;
             static create(properties: fermata.v1.QueueEntry.$Shape): fermata.v1.QueueEntry & fermata.v1.QueueEntry.$Shape;
             static create(properties?: fermata.v1.QueueEntry.$Properties): fermata.v1.QueueEntry;
             static encode(message: fermata.v1.QueueEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -3629,6 +3640,7 @@ export namespace fermata {
                 leaseEndMs?: (Long|null);
                 indexUnwritten?: (boolean|null);
                 leaseSerial?: (number|null);
+                leaseConsumer?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.QueueEntry.$Properties;

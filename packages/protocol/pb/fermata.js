@@ -2791,6 +2791,7 @@ export const fermata = $root.fermata = (() => {
         v1.Subscribe = (function() {
 
             const Subscribe = function (properties) {
+                this.heldTags = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -2802,6 +2803,8 @@ export const fermata = $root.fermata = (() => {
             Subscribe.prototype.prefetch = 0;
             Subscribe.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             Subscribe.prototype.holdsAhead = false;
+            Subscribe.prototype.consumerId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            Subscribe.prototype.heldTags = $util.emptyArray;
 
             Subscribe.create = function(properties) {
                 return new Subscribe(properties);
@@ -2824,6 +2827,11 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(32).int64(message.leaseMs);
                 if (message.holdsAhead != null && $Object.hasOwnProperty.call(message, "holdsAhead") && message.holdsAhead !== false)
                     writer.uint32(40).bool(message.holdsAhead);
+                if (message.consumerId != null && $Object.hasOwnProperty.call(message, "consumerId") && (typeof message.consumerId === "object" ? message.consumerId.low || message.consumerId.high : message.consumerId !== 0))
+                    writer.uint32(48).uint64(message.consumerId);
+                if (message.heldTags != null && message.heldTags.length)
+                    for (let i = 0; i < message.heldTags.length; ++i)
+                        writer.uint32(58).bytes(message.heldTags[i]);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -2900,6 +2908,23 @@ export const fermata = $root.fermata = (() => {
                                 message.holdsAhead = value;
                             else
                                 delete message.holdsAhead;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.consumerId = value;
+                            else
+                                delete message.consumerId;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.heldTags && message.heldTags.length))
+                                message.heldTags = [];
+                            message.heldTags.push(reader.bytes());
                             continue;
                         }
                     }
@@ -3855,6 +3880,7 @@ export const fermata = $root.fermata = (() => {
         v1.Subscribed = (function() {
 
             const Subscribed = function (properties) {
+                this.releasedTags = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -3865,6 +3891,7 @@ export const fermata = $root.fermata = (() => {
             Subscribed.prototype.group = "";
             Subscribed.prototype.prefetch = 0;
             Subscribed.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Subscribed.prototype.releasedTags = $util.emptyArray;
 
             Subscribed.create = function(properties) {
                 return new Subscribed(properties);
@@ -3885,6 +3912,9 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(24).uint32(message.prefetch);
                 if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
                     writer.uint32(32).int64(message.leaseMs);
+                if (message.releasedTags != null && message.releasedTags.length)
+                    for (let i = 0; i < message.releasedTags.length; ++i)
+                        writer.uint32(42).bytes(message.releasedTags[i]);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -3952,6 +3982,14 @@ export const fermata = $root.fermata = (() => {
                                 message.leaseMs = value;
                             else
                                 delete message.leaseMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.releasedTags && message.releasedTags.length))
+                                message.releasedTags = [];
+                            message.releasedTags.push(reader.bytes());
                             continue;
                         }
                     }
@@ -8129,6 +8167,7 @@ export const fermata = $root.fermata = (() => {
             LeaseCommand.prototype.idCount = 0;
             LeaseCommand.prototype.aheadMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             LeaseCommand.prototype.inPlace = false;
+            LeaseCommand.prototype.consumerId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             LeaseCommand.create = function(properties) {
                 return new LeaseCommand(properties);
@@ -8158,6 +8197,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(56).int64(message.aheadMs);
                 if (message.inPlace != null && $Object.hasOwnProperty.call(message, "inPlace") && message.inPlace !== false)
                     writer.uint32(64).bool(message.inPlace);
+                if (message.consumerId != null && $Object.hasOwnProperty.call(message, "consumerId") && (typeof message.consumerId === "object" ? message.consumerId.low || message.consumerId.high : message.consumerId !== 0))
+                    writer.uint32(72).uint64(message.consumerId);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -8260,6 +8301,15 @@ export const fermata = $root.fermata = (() => {
                                 message.inPlace = value;
                             else
                                 delete message.inPlace;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.consumerId = value;
+                            else
+                                delete message.consumerId;
                             continue;
                         }
                     }
@@ -8392,6 +8442,7 @@ export const fermata = $root.fermata = (() => {
 
             NackCommand.prototype.tag = $util.newBuffer([]);
             NackCommand.prototype.delayMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            NackCommand.prototype.uncounted = false;
 
             NackCommand.create = function(properties) {
                 return new NackCommand(properties);
@@ -8408,6 +8459,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(10).bytes(message.tag);
                 if (message.delayMs != null && $Object.hasOwnProperty.call(message, "delayMs") && (typeof message.delayMs === "object" ? message.delayMs.low || message.delayMs.high : message.delayMs !== 0))
                     writer.uint32(16).int64(message.delayMs);
+                if (message.uncounted != null && $Object.hasOwnProperty.call(message, "uncounted") && message.uncounted !== false)
+                    writer.uint32(24).bool(message.uncounted);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -8457,6 +8510,15 @@ export const fermata = $root.fermata = (() => {
                                 message.delayMs = value;
                             else
                                 delete message.delayMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.uncounted = value;
+                            else
+                                delete message.uncounted;
                             continue;
                         }
                     }
@@ -14003,6 +14065,7 @@ export const fermata = $root.fermata = (() => {
             QueueEntry.prototype.leaseEndMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             QueueEntry.prototype.indexUnwritten = false;
             QueueEntry.prototype.leaseSerial = 0;
+            QueueEntry.prototype.leaseConsumer = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             QueueEntry.create = function(properties) {
                 return new QueueEntry(properties);
@@ -14039,6 +14102,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(88).bool(message.indexUnwritten);
                 if (message.leaseSerial != null && $Object.hasOwnProperty.call(message, "leaseSerial") && message.leaseSerial !== 0)
                     writer.uint32(96).uint32(message.leaseSerial);
+                if (message.leaseConsumer != null && $Object.hasOwnProperty.call(message, "leaseConsumer") && (typeof message.leaseConsumer === "object" ? message.leaseConsumer.low || message.leaseConsumer.high : message.leaseConsumer !== 0))
+                    writer.uint32(104).uint64(message.leaseConsumer);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -14183,6 +14248,15 @@ export const fermata = $root.fermata = (() => {
                                 message.leaseSerial = value;
                             else
                                 delete message.leaseSerial;
+                            continue;
+                        }
+                    case 13: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseConsumer = value;
+                            else
+                                delete message.leaseConsumer;
                             continue;
                         }
                     }

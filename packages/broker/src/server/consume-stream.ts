@@ -6,7 +6,7 @@ import { emptySlots } from '../leader/dispatcher/consumer-registry.js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
 import { leaderNotReady } from '../leader/proposer.js';
 import { AlreadyExistsError, LimitError, ValidationError } from '../state/errors.js';
-import { validateGroupName, validateLeaseMs, validateTopicName } from '../state/validation.js';
+import { validateGroupName, validateLeaseMs, validateTag, validateTopicName } from '../state/validation.js';
 import { errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
@@ -137,8 +137,21 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     const count = ctx.dispatcher.consumerCount(queue);
     if (count >= max) throw new LimitError('maxConsumersPerGroup', max, count + 1, 'subscribe.group');
     if (ended) return;
-    consumer = {
+    const held = sub.heldTags ?? [];
+    const maxHeld = 2 * maxPrefetch;
+    if (held.length > maxHeld)
+      throw new LimitError(
+        'maxHeldTags (2 x dispatcher.maxPrefetch)',
+        maxHeld,
+        held.length,
+        'subscribe.held_tags',
+      );
+    held.forEach((t, i) => {
+      validateTag(t, `subscribe.held_tags[${i}]`);
+    });
+    const c: Consumer = {
       id: ctx.dispatcher.newConsumerId(),
+      consumerId: sub.consumerId ? toBigInt(sub.consumerId) : 0n,
       queue,
       topic,
       group,
@@ -151,8 +164,15 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       early: heldAheadSchedule(),
       sink,
     };
-    write({ subscribed: { topic, group, prefetch, leaseMs: int64FromSafe(leaseMs) } });
-    ctx.dispatcher.addConsumer(consumer);
+    consumer = c;
+    // The deliveries it still holds, and those the previous leader leased to it, are its own again.
+    const plan =
+      held.length > 0 || c.consumerId !== 0n ? await ctx.dispatcher.planTakeBack(c, held) : undefined;
+    if (ended) return;
+    const released = ctx.dispatcher.addConsumer(c, plan);
+    write({
+      subscribed: { topic, group, prefetch, leaseMs: int64FromSafe(leaseMs), releasedTags: released },
+    });
   };
 
   const onRequest = async (req: pb.ConsumeRequest): Promise<void> => {

@@ -48,6 +48,7 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     leaseInPlace: config.dispatcher.leaseInPlace,
     // A delivery can be sent ahead only once it is leased.
     pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
+    reclaimWindowMs: config.dispatcher.reclaimWindowMs,
   });
   const materializer =
     input.schedules === false

@@ -167,6 +167,7 @@ export class SimConsumer {
     const { dispatcher, reader, proposer } = node.ctx;
     const consumer: Consumer = {
       id: dispatcher.newConsumerId(),
+      consumerId: 0n,
       queue: reader.queueHash(TOPIC, DEFAULT_GROUP),
       topic: TOPIC,
       group: DEFAULT_GROUP,

@@ -5,6 +5,7 @@ import type { ApplyContext } from './context.js';
 import { LimitError, NotFoundError, ValidationError } from './errors.js';
 import {
   leaseEndOf,
+  leaseHeld,
   leaseNotStarted,
   leaseRunning,
   type MessageIndexRec,
@@ -154,6 +155,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
         leaseEndMs: leaseExpiresAtMs,
         indexUnwritten: entry.indexUnwritten,
         leaseSerial: entry.leaseSerial + 1,
+        leaseConsumer: cmd.consumerId ?? 0n,
       };
       const counting = ctx.entries.rewrite(topic, key, entry, next);
       if (counting) await counting;
@@ -166,6 +168,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
         inFlight: true,
         deliveredAtMs,
         leaseEndMs: 0,
+        leaseConsumer: cmd.consumerId ?? 0n,
       };
       const moved = ctx.entries.move(topic, key, entry, next);
       newTag = moved instanceof Promise ? await moved : moved;
@@ -219,18 +222,28 @@ export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<Comma
   return { kind: 'ack', outcomes };
 }
 
-/** Nack: the leased entry becomes pending again at now + delayMs (attempt unchanged). */
+/**
+ * Nack: the leased entry becomes pending again at now + delayMs (attempt
+ * unchanged). A lease not started yet, or one the leader hands back
+ * `uncounted` (no application was given it), is undone instead: pending at
+ * its own due time or now + delayMs, the later, its attempt not counted.
+ */
 export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<CommandResult> {
   validateTag(cmd.tag);
   validateDuration(cmd.delayMs, 'delay_ms', 'maxDelayMs', ctx.limits.maxDelayMs);
   const key = tagEntryKey(cmd.tag);
   const ahead = await ctx.entries.get(key);
-  if (ahead && namesLease(ahead, cmd.tag) && leaseNotStarted(ahead, ctx.nowMs)) {
-    // The leader hands back a lease taken ahead that nobody will get (its consumer left):
-    // the entry is pending again at its own due time, the attempt not counted.
+  if (
+    ahead &&
+    namesLease(ahead, cmd.tag) &&
+    (leaseNotStarted(ahead, ctx.nowMs) || (cmd.uncounted === true && leaseHeld(ahead, ctx.nowMs)))
+  ) {
+    // The leader hands back a lease nobody will get or got (its consumer left before its start,
+    // or it was never sent): the entry is pending again at its own due time, the attempt not counted.
     const topic = await ctx.topics.require(ahead.topic);
     const pending = withoutLease(ahead);
-    const dueAtMs = Math.max(pending.dueAtMs, ctx.nowMs + cmd.delayMs);
+    // Without a delay it keeps its due time (and its key): one past is due now.
+    const dueAtMs = cmd.delayMs > 0 ? Math.max(pending.dueAtMs, ctx.nowMs + cmd.delayMs) : pending.dueAtMs;
     await ctx.entries.update(topic, key, ahead, { ...pending, dueAtMs });
     return { kind: 'nack', outcome: { tag: cmd.tag, status: 'ok', dueAtMs } };
   }

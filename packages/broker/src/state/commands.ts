@@ -70,9 +70,17 @@ export type Command = Stamped &
         readonly aheadMs?: number;
         /** Lease each entry where it lies (tags: key + attempt); false: move it (the previous versions' lease). */
         readonly inPlace?: boolean;
+        /** The consumer the leases are for (`Subscribe.consumer_id`), kept in each entry; absent or 0n = none. */
+        readonly consumerId?: bigint;
       }
     | { readonly kind: 'ack'; readonly tags: readonly Uint8Array[] }
-    | { readonly kind: 'nack'; readonly tag: Uint8Array; readonly delayMs: number }
+    | {
+        readonly kind: 'nack';
+        readonly tag: Uint8Array;
+        readonly delayMs: number;
+        /** The leader hands back a lease no application was given: the attempt is not counted. */
+        readonly uncounted?: boolean;
+      }
     | { readonly kind: 'extend'; readonly tag: Uint8Array; readonly leaseMs: number }
     | { readonly kind: 'cancel'; readonly topic: string; readonly target: Target }
     | {
@@ -220,6 +228,7 @@ export function encodeCommand(cmd: Command): Uint8Array {
           idCount: cmd.idCount,
           ...(cmd.aheadMs ? { aheadMs: i64(cmd.aheadMs) } : {}),
           ...(cmd.inPlace ? { inPlace: true } : {}),
+          ...(cmd.consumerId ? { consumerId: toUint64(cmd.consumerId) } : {}),
         },
       };
       break;
@@ -227,7 +236,10 @@ export function encodeCommand(cmd: Command): Uint8Array {
       props = { ...base, ack: { tags: [...cmd.tags] } };
       break;
     case 'nack':
-      props = { ...base, nack: { tag: cmd.tag, delayMs: i64(cmd.delayMs) } };
+      props = {
+        ...base,
+        nack: { tag: cmd.tag, delayMs: i64(cmd.delayMs), ...(cmd.uncounted ? { uncounted: true } : {}) },
+      };
       break;
     case 'extend':
       props = { ...base, extend: { tag: cmd.tag, leaseMs: i64(cmd.leaseMs) } };
@@ -337,6 +349,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
     }
     case 'lease': {
       const c = m.lease!;
+      const consumerId = c.consumerId ? toBigInt(c.consumerId) : 0n;
       return {
         kind: 'lease',
         nowMs,
@@ -348,6 +361,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         idCount: c.idCount ?? 0,
         aheadMs: num(c.aheadMs, 'ahead_ms'),
         inPlace: c.inPlace === true,
+        ...(consumerId !== 0n ? { consumerId } : {}),
       };
     }
     case 'ack':
@@ -358,6 +372,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         nowMs,
         tag: m.nack!.tag ?? new Uint8Array(0),
         delayMs: num(m.nack!.delayMs, 'delay_ms'),
+        ...(m.nack!.uncounted ? { uncounted: true } : {}),
       };
     case 'extend':
       return {

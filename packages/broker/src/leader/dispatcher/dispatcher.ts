@@ -5,9 +5,9 @@
 import type { pb } from '@fermata/protocol';
 import { numberAsInt64, uint64ForWire } from '@fermata/protocol';
 import type { Logger } from 'pino';
-import { decodeKey, dueField, tagFromKey, tagKeyOf } from '../../keys.js';
-import type { BrokerReader, EntryView } from '../../state/reader.js';
-import type { BodyRec } from '../../state/records.js';
+import { decodeKey, dueField, inQueue, queueHashBytes, tagFromKey, tagKeyOf } from '../../keys.js';
+import { type BrokerReader, type EntryView, MAX_PASSED_PER_SCAN } from '../../state/reader.js';
+import { type BodyRec, leaseStartMs } from '../../state/records.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { LeaderMetrics } from '../metrics.js';
 import type { Proposer } from '../proposer.js';
@@ -32,6 +32,8 @@ export interface DeliverySink {
 export interface Consumer extends ConsumerSlotHolder<bigint> {
   readonly topic: string;
   readonly group: string;
+  /** Names the consumer across its streams (`Subscribe.consumer_id`); 0n = none. Its leases carry it. */
+  readonly consumerId: bigint;
   readonly leaseMs: number;
   /** It holds deliveries sent ahead until their start (Subscribe.holds_ahead): only then are they sent early. */
   readonly holdsAhead: boolean;
@@ -77,6 +79,45 @@ export interface DispatcherOptions {
    * its lease's end, as versions without the setting do (a rollout from one).
    */
   readonly leaseInPlace?: boolean;
+  /**
+   * How long after becoming leader the leases the previous leader took are
+   * kept for their consumers to take back (see `takeBack`); those that had not
+   * started then and were not taken back are handed back uncounted. Default
+   * DEFAULT_RECLAIM_WINDOW_MS.
+   */
+  readonly reclaimWindowMs?: number;
+}
+
+/** Default of `DispatcherOptions.reclaimWindowMs` (`dispatcher.reclaimWindowMs`). */
+export const DEFAULT_RECLAIM_WINDOW_MS = 3_000;
+
+/**
+ * A lease the previous leader took, running when this node became leader:
+ * nobody here holds it. Its consumer (`consumerId`) takes it back when it
+ * subscribes again: as a delivery it still holds, or, never sent to it, pushed
+ * to it now with the same tag and attempt.
+ */
+interface Orphan {
+  readonly tagKey: string;
+  readonly queue: bigint;
+  readonly entry: EntryView;
+  /**
+   * Its lease had not started when this node became leader: no application
+   * can have been given it (consumers hold deliveries sent ahead until their
+   * start, and the SDK until it subscribes again), so if its consumer does
+   * not take it back within the reclaim window it is handed back uncounted.
+   */
+  readonly unstarted: boolean;
+}
+
+/** What a subscribing consumer takes back (`Dispatcher.planTakeBack`), applied by `addConsumer`. */
+export interface TakeBackPlan {
+  /** Held tags whose leases run and no one else holds: carried over to the new stream. */
+  readonly adopt: readonly EntryView[];
+  /** Its leases it does not hold (never sent to it), with their bodies: pushed to it. */
+  readonly push: ReadonlyArray<{ readonly orphan: Orphan; readonly body: BodyRec }>;
+  /** Held tags not carried over. */
+  readonly released: Uint8Array[];
 }
 
 /** A consumer's `early` set: deliveries sent ahead, ordered by when their leases start. */
@@ -194,6 +235,14 @@ export class Dispatcher {
   private roundAtMs = Number.POSITIVE_INFINITY;
   private epoch = 0;
   private nextConsumerId = 1;
+  /** The previous leader's running leases nobody here holds, by tag (`tagKeyOf`). */
+  private readonly orphans = new Map<string, Orphan>();
+  /** How many orphans are `unstarted`. */
+  private unstartedOrphans = 0;
+  /** Until when (leader's clock) orphans wait for their consumers before the unstarted ones are handed back. */
+  private reclaimUntilMs = Number.POSITIVE_INFINITY;
+  /** Tags handed back (nack uncounted) and not yet answered: no consumer may take them back. */
+  private readonly releasing = new Set<string>();
 
   constructor(private readonly options: DispatcherOptions) {
     const { maxLeaseBatch, maxLeaseRoundsInFlight, leaseRoundBudget } = options;
@@ -211,29 +260,118 @@ export class Dispatcher {
     return this.nextConsumerId++;
   }
 
-  /** This node became leader: rebuild the heap from the store and start. */
+  /**
+   * This node became leader: rebuild the heap from the store, find the
+   * running leases the previous leader took (their consumers take them back,
+   * `takeBack`), and start.
+   */
   async start(): Promise<void> {
     const epoch = ++this.epoch;
     this.heap.clear();
     this.cursors.clear();
     this.lapseAtMs.clear();
-    const queues = await this.options.reader.listQueues();
-    const dues = await Promise.all(queues.map((q) => this.options.reader.nextDueMs(q.queueHash, true)));
+    this.clearOrphans();
+    const { reader, proposer } = this.options;
+    const queues = await reader.listQueues();
+    const now = proposer.nowMs();
+    const [dues, leases] = await Promise.all([
+      Promise.all(queues.map((q) => reader.nextDueMs(q.queueHash, true))),
+      Promise.all(queues.map((q) => reader.runningLeases(q.queueHash, now, q.inFlight, MAX_PASSED_PER_SCAN))),
+    ]);
     if (epoch !== this.epoch) return;
     queues.forEach((q, i) => {
       const due = dues[i];
       if (due !== undefined) this.heap.set(q.queueHash, due);
+      for (const entry of leases[i]!) {
+        const unstarted = (leaseStartMs(entry) ?? now) > now;
+        this.orphans.set(tagKeyOf(entry.tag), {
+          tagKey: tagKeyOf(entry.tag),
+          queue: q.queueHash,
+          entry,
+          unstarted,
+        });
+        if (unstarted) this.unstartedOrphans++;
+      }
     });
+    this.reclaimUntilMs = now + (this.options.reclaimWindowMs ?? DEFAULT_RECLAIM_WINDOW_MS);
     this.active = true;
-    this.options.log.info({ queues: queues.length, pending: this.heap.size }, 'dispatcher started');
+    this.options.log.info(
+      { queues: queues.length, pending: this.heap.size, leasesToTakeBack: this.orphans.size },
+      'dispatcher started',
+    );
     this.wake();
+  }
+
+  private clearOrphans(): void {
+    this.orphans.clear();
+    this.unstartedOrphans = 0;
+    this.reclaimUntilMs = Number.POSITIVE_INFINITY;
+    this.releasing.clear();
+  }
+
+  private dropOrphan(tagKey: string): Orphan | undefined {
+    const o = this.orphans.get(tagKey);
+    if (o === undefined) return undefined;
+    this.orphans.delete(tagKey);
+    if (o.unstarted) this.unstartedOrphans--;
+    return o;
+  }
+
+  /**
+   * What a consumer subscribing again takes back (reads only; `addConsumer`
+   * applies it): of the tags it still holds (`held`, from an earlier stream),
+   * those whose leases run and no other consumer holds are carried over to
+   * it; the previous leader's leases taken for it (its `consumerId`) that it
+   * does not hold were never sent to it and are pushed to it, same tag, same
+   * attempt. Held tags of another consumer's lease, or of a lease that ended,
+   * was settled or is being handed back, are released.
+   */
+  async planTakeBack(consumer: Consumer, held: readonly Uint8Array[]): Promise<TakeBackPlan> {
+    const now = this.options.proposer.nowMs();
+    const heldKeys = new Set<string>();
+    const toRead: Uint8Array[] = [];
+    const released: Uint8Array[] = [];
+    for (const tag of held) {
+      const key = tagKeyOf(tag);
+      if (heldKeys.has(key)) continue;
+      heldKeys.add(key);
+      if (this.owners.has(key) || this.releasing.has(key) || !inQueue(tag, queueHashBytes(consumer.queue))) {
+        released.push(tag);
+        continue;
+      }
+      toRead.push(tag);
+    }
+    const pushing: Orphan[] = [];
+    if (consumer.consumerId !== 0n) {
+      for (const o of this.orphans.values()) {
+        if (o.queue !== consumer.queue || o.entry.leaseConsumer !== consumer.consumerId) continue;
+        if (!heldKeys.has(o.tagKey) && o.entry.leaseEndMs > now) pushing.push(o);
+      }
+    }
+    const [entries, bodies] = await Promise.all([
+      Promise.all(toRead.map((tag) => this.options.reader.runningLease(tag, now))),
+      this.options.reader.getBodies(pushing.map((o) => o.entry.id)),
+    ]);
+    const adopt: EntryView[] = [];
+    entries.forEach((e, i) => {
+      const mine = e !== undefined && (e.leaseConsumer === 0n || e.leaseConsumer === consumer.consumerId);
+      if (mine) adopt.push(e);
+      else released.push(toRead[i]!);
+    });
+    const push: Array<{ orphan: Orphan; body: BodyRec }> = [];
+    pushing.forEach((orphan, i) => {
+      const body = bodies[i];
+      if (body) push.push({ orphan, body });
+    });
+    return { adopt, push, released };
   }
 
   /**
    * Stops dispatching at once (leadership lost) but keeps the consumer streams
    * open, so that `stop` can end them naming the new leader once it is known.
-   * Deliveries waiting for their due time are dropped: their leases run out
-   * and the entries come due again on the next leader.
+   * Deliveries waiting for their due time are dropped here: the next leader
+   * finds their leases and hands them to their consumers when they subscribe
+   * again (`start`, `planTakeBack`).
    */
   halt(): void {
     this.epoch++;
@@ -251,6 +389,7 @@ export class Dispatcher {
     this.lapseAtMs.clear();
     this.lastRoundAtMs.clear();
     this.budget.reset();
+    this.clearOrphans();
     // What was promised and not pushed is forgotten with its leases (they run out on their own).
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
@@ -277,19 +416,64 @@ export class Dispatcher {
     return this.registry.count(queueHash);
   }
 
-  addConsumer(consumer: Consumer): void {
+  /**
+   * Adds a consumer stream, with what it takes back (`planTakeBack`), checked
+   * again now: a lease settled, handed back, taken by another consumer or
+   * ended meanwhile is not carried over. Returns the held tags released. The
+   * deliveries pushed to it go out from the next dispatch round on, so the
+   * caller answers the subscribe first. A consumer whose stream ended
+   * meanwhile (`removeConsumer`) is not added.
+   */
+  addConsumer(consumer: Consumer, plan?: TakeBackPlan): Uint8Array[] {
+    if (this.departed.has(consumer)) return [];
+    const now = this.options.proposer.nowMs();
     consumer.settles.sinceMs = this.options.clock.nowMs();
     this.registry.add(consumer);
+    if (!plan) {
+      this.wake();
+      return [];
+    }
+    const released = [...plan.released];
+    for (const e of plan.adopt) {
+      const key = tagKeyOf(e.tag);
+      if (this.owners.has(key) || this.releasing.has(key) || e.leaseEndMs <= now) {
+        released.push(e.tag);
+        continue;
+      }
+      // An orphan's record may be older than the read: the read's lease end is the one to keep.
+      this.dropOrphan(key);
+      this.owners.set(key, consumer);
+      ConsumerRegistry.delivered(consumer, key, e.leaseEndMs);
+    }
+    for (const { orphan, body } of plan.push) {
+      // Settled, withdrawn, handed back or taken meanwhile: it left the orphans.
+      if (this.orphans.get(orphan.tagKey) !== orphan || orphan.entry.leaseEndMs <= now) continue;
+      this.dropOrphan(orphan.tagKey);
+      const e = orphan.entry;
+      this.schedulePush(
+        consumer,
+        orphan.queue,
+        e.tag,
+        body,
+        e,
+        e.attempt,
+        e.leaseEndMs,
+        leaseStartMs(e) ?? now,
+        now,
+      );
+    }
     this.wake();
+    return released;
   }
 
   /**
-   * A consumer stream ended. Its deliveries stay leased (they come back when
-   * the lease runs out), also the ones sent ahead: the consumer may hand one
-   * over at its start before it learns that the stream ended, so giving it to
-   * another consumer could deliver it twice at once (a subscription that
+   * A consumer stream ended. Its deliveries stay leased, also the ones sent
+   * ahead: the consumer may hand one over at its start before it learns that
+   * the stream ended, so giving it to another consumer could deliver it twice
+   * at once. A consumer that subscribes again takes them back (`planTakeBack`);
+   * otherwise they come back when their leases run out (a subscription that
    * closes hands those back itself). The ones still waiting here go to another
-   * consumer of the queue with a free slot, or back to the queue.
+   * consumer of the queue with a free slot, or back to the queue uncounted.
    */
   removeConsumer(consumer: Consumer): void {
     this.registry.remove(consumer);
@@ -322,16 +506,53 @@ export class Dispatcher {
   }
 
   /**
-   * Hands a leased delivery nobody will get back to the queue (a nack with no
-   * delay; a lease taken ahead that has not started becomes pending at its own
-   * due time, its attempt not counted). If the nack fails, the lease runs out.
+   * Hands a leased delivery nobody got back to the queue (a nack `uncounted`:
+   * pending again at its own due time, its attempt not counted). No consumer
+   * may take it back meanwhile. If the nack fails, the lease runs out.
    */
   private release(tagKey: string): void {
     if (!this.active) return;
     const tag = tagFromKey(tagKey);
-    void this.options.proposer.run({ kind: 'nack', tag, delayMs: 0 }).catch((error: unknown) => {
-      this.options.log.debug({ err: String(error) }, 'releasing an undelivered lease failed; it will lapse');
-    });
+    const epoch = this.epoch;
+    this.releasing.add(tagKey);
+    const done = (): void => {
+      if (epoch === this.epoch) this.releasing.delete(tagKey);
+    };
+    void this.options.proposer
+      .run({ kind: 'nack', tag, delayMs: 0, uncounted: true })
+      .then(done, (error: unknown) => {
+        done();
+        this.options.log.debug(
+          { err: String(error) },
+          'releasing an undelivered lease failed; it will lapse',
+        );
+      });
+  }
+
+  /**
+   * The reclaim window ended: the previous leader's leases that had not
+   * started when this node became leader and that no consumer took back are
+   * handed back uncounted; those that had started wait for their consumers
+   * until they run out (an application may be running them).
+   */
+  private handBackOrphans(now: number): void {
+    this.reclaimUntilMs = Number.POSITIVE_INFINITY;
+    let handedBack = 0;
+    for (const o of [...this.orphans.values()]) {
+      if (o.entry.leaseEndMs <= now) {
+        this.dropOrphan(o.tagKey);
+        continue;
+      }
+      if (!o.unstarted) continue;
+      this.dropOrphan(o.tagKey);
+      this.release(o.tagKey);
+      handedBack++;
+    }
+    if (handedBack > 0)
+      this.options.log.info(
+        { handedBack, waiting: this.orphans.size },
+        'handed back leases nobody took back',
+      );
   }
 
   /** The consumer's stream drained its write buffer: pushing may go on. */
@@ -392,6 +613,9 @@ export class Dispatcher {
   /** A tag was acked or nacked (its slot frees), or extended (`next` replaces it). */
   settled(tag: Uint8Array, next?: { tag: Uint8Array; leaseEndMs: number }): void {
     const key = tagKeyOf(tag);
+    // Settled by its consumer before it subscribed again: nothing left to take back (an
+    // extended one it still holds, and takes back by its tag).
+    this.dropOrphan(key);
     const owner = this.owners.get(key);
     if (!owner) return;
     this.owners.delete(key);
@@ -414,6 +638,7 @@ export class Dispatcher {
     let any = false;
     for (const tag of tags) {
       const key = tagKeyOf(tag);
+      this.dropOrphan(key);
       const owner = this.owners.get(key);
       if (!owner) continue;
       const scheduled = this.schedule.remove(key) !== undefined;
@@ -446,6 +671,7 @@ export class Dispatcher {
         if (!this.active) return;
         this.flushDue();
         const now = this.options.proposer.nowMs();
+        if (now >= this.reclaimUntilMs) this.handBackOrphans(now);
         for (const q of this.registry.queues()) {
           for (const c of this.registry.consumers(q)) {
             if (c.inFlight.size > 0) ConsumerRegistry.lapse(c, now, this.forgetOwner);
@@ -579,7 +805,7 @@ export class Dispatcher {
    */
   private arm(): void {
     if (!this.active) return;
-    let round = Number.POSITIVE_INFINITY;
+    let round = this.unstartedOrphans > 0 ? this.reclaimUntilMs : Number.POSITIVE_INFINITY;
     const now = this.options.clock.nowMs();
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
@@ -771,6 +997,7 @@ export class Dispatcher {
       idCount: entries.length,
       ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
       ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
+      ...(consumer.consumerId !== 0n ? { consumerId: consumer.consumerId } : {}),
     });
     if (result.kind !== 'lease' || epoch !== this.epoch) return;
     const leased = result.outcomes.filter((o) => o.status === 'leased');
@@ -804,32 +1031,64 @@ export class Dispatcher {
         this.release(tagKey);
         return;
       }
-      target.reserved++;
-      this.owners.set(tagKey, target);
-      const delivery = toDelivery(target, o.newTag, body, entry, o.attempt ?? 1, leaseEndMs);
-      const startsAtMs = o.startsAtMs ?? now;
-      // A lease that ran out is redelivered at once; its lateness counts from when it came due.
-      const lateFromMs = Math.min(startsAtMs, entry.dueAtMs);
-      const atMs = target.holdsAhead ? pushAtMs(startsAtMs, this.options.pushAheadMs) : startsAtMs;
-      const item: Push = {
-        tagKey,
-        atMs,
-        startsAtMs,
-        lateFromMs,
-        queue: q,
-        delivery,
-        consumer: target,
-        leaseEndMs,
-      };
-      if (atMs <= now) {
-        target.ready.push(item);
+      if (
+        this.schedulePush(
+          target,
+          q,
+          o.newTag,
+          body,
+          entry,
+          o.attempt ?? 1,
+          leaseEndMs,
+          o.startsAtMs ?? now,
+          now,
+        )
+      )
         touched.add(target);
-      } else {
-        this.schedule.add(item);
-      }
     });
     for (const c of touched) this.drain(c, now);
     this.setTimer();
+  }
+
+  /**
+   * Promises a leased delivery to `target`: ready now (returns true: drain the
+   * consumer), or scheduled for its send time (`pushAheadMs` before its start
+   * for a consumer that holds, its start otherwise).
+   */
+  private schedulePush(
+    target: Consumer,
+    q: bigint,
+    tag: Uint8Array,
+    body: BodyRec,
+    entry: EntryView,
+    attempt: number,
+    leaseEndMs: number,
+    startsAtMs: number,
+    now: number,
+  ): boolean {
+    const tagKey = tagKeyOf(tag);
+    target.reserved++;
+    this.owners.set(tagKey, target);
+    const delivery = toDelivery(target, tag, body, entry, attempt, leaseEndMs);
+    // A lease that ran out is redelivered at once; its lateness counts from when it came due.
+    const lateFromMs = Math.min(startsAtMs, entry.dueAtMs);
+    const atMs = target.holdsAhead ? pushAtMs(startsAtMs, this.options.pushAheadMs) : startsAtMs;
+    const item: Push = {
+      tagKey,
+      atMs,
+      startsAtMs,
+      lateFromMs,
+      queue: q,
+      delivery,
+      consumer: target,
+      leaseEndMs,
+    };
+    if (atMs <= now) {
+      target.ready.push(item);
+      return true;
+    }
+    this.schedule.add(item);
+    return false;
   }
 }
 

@@ -313,6 +313,7 @@ export class EntryStore {
         leaseEndMs: 0,
         indexUnwritten: indexImplied,
         leaseSerial: 0,
+        leaseConsumer: 0n,
       });
       groups.push({ group, tag, outcome: 'live' });
     }
