@@ -134,8 +134,19 @@ export class NodeClients {
     return unaryCall(this.cluster, this.cluster.getClusterInfo, req, deadlineMs);
   }
 
-  /** Opens a Consume stream and subscribes (see `ConsumeSession`). */
-  consume(sub: pb.Subscribe.$Properties): Promise<ConsumeSession> {
+  /**
+   * Opens a Consume stream and subscribes (see `ConsumeSession`). Consuming
+   * never creates a topic or a group, so first this creates the ones `sub`
+   * names, as the application would have once (unless `create: false`):
+   * best effort (it exists already, this node does not lead, ...); the
+   * subscribe answers for itself.
+   */
+  async consume(sub: pb.Subscribe.$Properties, options: { create?: boolean } = {}): Promise<ConsumeSession> {
+    if (options.create !== false && sub.topic) {
+      await this.createTopic({ name: sub.topic }).catch(() => {});
+      if (sub.group && sub.group !== 'default')
+        await this.createGroup({ topic: sub.topic, group: sub.group }).catch(() => {});
+    }
     return ConsumeSession.open(this.broker, sub);
   }
 

@@ -81,6 +81,7 @@ const ESM_APP = `
 import { FermataClient } from '@fermata/sdk';
 
 const client = new FermataClient({ endpoints: process.env.FERMATA_ENDPOINTS });
+await client.createTopic('esm-greetings');
 const published = await client.publishDetailed('esm-greetings', 'hello from ESM', {
   delayMs: ${DELAY_MS},
   headers: { from: 'esm' },
@@ -104,6 +105,7 @@ const { FermataClient, NotFoundError } = require('@fermata/sdk');
 
 async function main() {
   const client = new FermataClient({ endpoints: process.env.FERMATA_ENDPOINTS });
+  await client.createTopic('cjs-greetings');
   const id = await client.publish('cjs-greetings', JSON.stringify({ n: 42 }), { delayMs: ${DELAY_MS} });
   const message = await new Promise((resolve) => {
     client.subscribe('cjs-greetings', async (m) => resolve(m));
@@ -133,6 +135,7 @@ async function main() {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const client = new FermataClient({ endpoints: process.env.FERMATA_ENDPOINTS });
   const topic = 'traced-' + process.argv[2];
+  await client.createTopic(topic);
   const request = trace.getTracer('app').startSpan('request');
   await context.with(trace.setSpan(context.active(), request), () => client.publish(topic, 'x', { delayMs: 200 }));
   request.end();
@@ -141,6 +144,29 @@ async function main() {
   });
   await client.close();
   console.log(JSON.stringify({ requestTraceId: request.spanContext().traceId, ...handled, spans: exporter.getFinishedSpans().map((s) => s.name) }));
+}
+main().catch((e) => { console.error(e); process.exit(1); });
+`;
+/** Plain JavaScript with another broker's option names: each call fails at once, naming the right one. */
+const misnamed = (load: (what: string, from: string) => string) => `
+${load('{ FermataClient }', '@fermata/sdk')}
+
+async function main() {
+  const client = new FermataClient({ endpoints: process.env.FERMATA_ENDPOINTS });
+  const errors = [];
+  const attempt = async (call) => {
+    try {
+      await call();
+      errors.push('no error');
+    } catch (e) {
+      errors.push(e.constructor.name + ': ' + e.message);
+    }
+  };
+  await attempt(() => client.publish('greetings', 'x', { delay: 5000 }));
+  await attempt(() => client.subscribe('greetings', { concurency: 2 }, async () => {}));
+  await attempt(() => new FermataClient({ endpoint: '127.0.0.1:1' }));
+  await client.close();
+  console.log(JSON.stringify(errors));
 }
 main().catch((e) => { console.error(e); process.exit(1); });
 `;
@@ -212,6 +238,7 @@ describe('a new user installs the packed SDK and CLI in their own project', () =
 
     cluster = await startCluster({
       nodes: 3,
+      autoCreateTopics: false,
       baseDir: join(userDir, 'data'),
       command: {
         file: process.execPath,
@@ -273,9 +300,31 @@ describe('a new user installs the packed SDK and CLI in their own project', () =
       members: unknown[];
     };
     expect(status.members).toHaveLength(3);
+    await sh(userDir, fermata, ['topics', 'create', 'cli-greetings'], env);
     await sh(userDir, fermata, ['publish', 'cli-greetings', 'hello from the shell'], env);
     const consumed = await sh(userDir, fermata, ['consume', 'cli-greetings', '--count', '1'], env);
     expect(consumed).toContain('hello from the shell');
+    // A mistyped topic is an error naming the right one; nothing is created.
+    const typo = await sh(userDir, fermata, ['consume', 'cli-greetngs', '--count', '1'], env).then(
+      () => 'consumed',
+      (e: Error) => e.message,
+    );
+    expect(typo).toContain('topic "cli-greetngs" not found; subscribe.topic: did you mean "cli-greetings"?');
+    const topics = await sh(userDir, fermata, ['topics', 'ls', '--json'], env);
+    expect((JSON.parse(topics) as { name: string }[]).map((t) => t.name)).not.toContain('cli-greetngs');
+  });
+
+  it('options are checked at run time in the ES module and the CommonJS build alike', async () => {
+    writeFileSync(join(userDir, 'misnamed.mjs'), misnamed(esmImport));
+    writeFileSync(join(userDir, 'misnamed.cjs'), misnamed(cjsRequire));
+    for (const script of ['misnamed.mjs', 'misnamed.cjs']) {
+      const env = userEnv({ FERMATA_ENDPOINTS: endpoints });
+      expect(JSON.parse(await sh(userDir, process.execPath, [script], env)), script).toEqual([
+        'TypeError: publish options: unknown option "delay"; did you mean "delayMs"?',
+        'TypeError: subscribe options: unknown option "concurency"; did you mean "concurrency"?',
+        'TypeError: new FermataClient options: unknown option "endpoint"; did you mean "endpoints"?',
+      ]);
+    }
   });
 
   it('with OpenTelemetry installed, the handler runs in the publisher trace (ES module and CommonJS)', async () => {

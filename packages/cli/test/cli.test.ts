@@ -187,6 +187,7 @@ describe('fermata publish and consume', () => {
   });
 
   test('consume --timeout before --count is reached exits 3 with a note on stderr', async () => {
+    expect((await cli(['topics', 'create', 'con-empty'])).code).toBe(0);
     const r = await cli(['consume', 'con-empty', '--count', '1', '--timeout', '500ms']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');

@@ -152,6 +152,7 @@ describe('an every-second schedule across a leader kill (SDK)', () => {
   test('each occurrence becomes exactly one message: no duplicate, none missing', async () => {
     const byOccurrence = new Map<number, Set<bigint>>();
     const wrongDue: string[] = [];
+    await client.createTopic('sdk.sched');
     // A short lease: a delivery the killed leader sent but whose ack it never applied comes back soon.
     const sub = client.subscribe('sdk.sched', { leaseMs: 3_000 }, async (m: Message) => {
       const occ = Number(m.headers['fermata-occurrence-ms']);

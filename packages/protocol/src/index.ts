@@ -18,6 +18,7 @@ export import pb = fermata.v1;
 export * from './flow-control.js';
 export * from './generated/services.js';
 export * from './int64.js';
+export * from './names.js';
 
 const definitions = {
   Broker: BrokerService,

@@ -33,7 +33,9 @@ import {
   type Schedule,
   scheduleToWire,
 } from './messages-model.js';
+import { OPTION_NAMES } from './option-names.js';
 import { type ClientOptions, consoleLogger } from './options.js';
+import { checkOptions } from './options-check.js';
 import type { Payload } from './payload.js';
 import { type Durability, Producer, type ProducerOptions } from './producer.js';
 import {
@@ -97,6 +99,11 @@ export class FermataClient {
   private readonly subscriptions = new Set<Subscription>();
 
   constructor(options: ClientOptions) {
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError('new FermataClient(options) needs options with endpoints');
+    checkOptions('new FermataClient options', options, OPTION_NAMES.client);
+    if (typeof options.tls === 'object') checkOptions('options.tls', options.tls, OPTION_NAMES.tls);
+    checkOptions('options.retry', options.retry, OPTION_NAMES.backoff);
     const endpoints = (
       typeof options.endpoints === 'string' ? options.endpoints.split(',') : options.endpoints
     )
@@ -125,7 +132,14 @@ export class FermataClient {
     return this.conn.leaderAddress;
   }
 
-  private call<T>(name: string, op: (ctx: CallContext) => Promise<T>, options?: CallOptions): Promise<T> {
+  /** Runs `op` on the leader with retries; `options` (of the public call `name`) hold only `known` names. */
+  private call<T>(
+    name: string,
+    op: (ctx: CallContext) => Promise<T>,
+    options?: CallOptions,
+    known: readonly string[] = OPTION_NAMES.call,
+  ): Promise<T> {
+    checkOptions(`${name} options`, options, known);
     return this.conn.call(name, op, options?.deadlineMs);
   }
 
@@ -149,8 +163,14 @@ export class FermataClient {
     payload: Payload,
     options: PublishOptions & BatchOptions = {},
   ): Promise<PublishResult> {
+    checkOptions('publish options', options, OPTION_NAMES.publish);
+    const { deadlineMs, durability, ...message } = options ?? {};
+    const batch: BatchOptions = {
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
+      ...(durability === undefined ? {} : { durability }),
+    };
     try {
-      const [result] = await this.publishBatch([{ ...options, topic, payload }], options);
+      const [result] = await this.publishBatch([{ ...message, topic, payload }], batch);
       return result!;
     } catch (e) {
       throw e instanceof FermataError ? withoutBatchPosition(e) : e;
@@ -162,6 +182,11 @@ export class FermataClient {
    * none. Results come in the order of `messages`.
    */
   async publishBatch(messages: PublishInput[], options: BatchOptions = {}): Promise<PublishResult[]> {
+    checkOptions('publishBatch options', options, OPTION_NAMES.batch);
+    if (!Array.isArray(messages)) throw new TypeError('publishBatch takes an array of messages');
+    messages.forEach((m, i) => {
+      checkOptions(`publishBatch messages[${i}]`, m, OPTION_NAMES.publishInput);
+    });
     if (messages.length === 0) return [];
     if (messages.length > MAX_PUBLISH_BATCH) {
       throw new RangeError(
@@ -184,6 +209,7 @@ export class FermataClient {
         ({ stubs, metadata, options: o }) =>
           unary<pb.PublishResponse>((cb) => stubs.broker.publish(request, metadata, o, cb)),
         options,
+        OPTION_NAMES.batch,
       );
       if (res.results.length !== wire.length) {
         throw new RangeError(`the server answered ${res.results.length} results for ${wire.length} messages`);
@@ -201,6 +227,7 @@ export class FermataClient {
    * Close it (or the client) to flush.
    */
   producer(options: ProducerOptions = {}): Producer {
+    checkOptions('producer options', options, OPTION_NAMES.producer);
     if (this.conn.closed) throw new ClosedError('the client is closed');
     const p: Producer = new Producer(this.conn, options, this.autoKey, () => this.producers.delete(p));
     this.producers.add(p);
@@ -218,6 +245,11 @@ export class FermataClient {
   subscribe(topic: string, options: SubscribeOptions, handler: MessageHandler): Subscription;
   subscribe(topic: string, a: SubscribeOptions | MessageHandler, b?: MessageHandler): Subscription {
     const [options, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
+    checkOptions('subscribe options', options, OPTION_NAMES.subscribe);
+    if (typeof options?.retryBackoff === 'object')
+      checkOptions('subscribe options.retryBackoff', options.retryBackoff, OPTION_NAMES.backoff);
+    if (typeof options?.autoExtend === 'object')
+      checkOptions('subscribe options.autoExtend', options.autoExtend, OPTION_NAMES.autoExtend);
     if (this.conn.closed) throw new ClosedError('the client is closed');
     const sub = new Subscription(this.conn, topic, options, handler);
     this.subscriptions.add(sub);
@@ -273,6 +305,7 @@ export class FermataClient {
 
   /** One page of a group's messages by due time. */
   async listMessages(topic: string, options: ListMessagesOptions & CallOptions = {}): Promise<MessagePage> {
+    checkOptions('listMessages options', options, OPTION_NAMES.listMessages);
     const request: pb.ListMessagesRequest.$Properties = {
       topic,
       group: options.group ?? '',
@@ -286,6 +319,7 @@ export class FermataClient {
       ({ stubs, metadata, options: o }) =>
         unary<pb.ListMessagesResponse>((cb) => stubs.broker.listMessages(request, metadata, o, cb)),
       options,
+      OPTION_NAMES.listMessages,
     );
     return pageFromWire(res);
   }
@@ -324,6 +358,7 @@ export class FermataClient {
     definition: ScheduleDefinition,
     options?: CallOptions,
   ): Promise<{ schedule: RecurringSchedule; created: boolean }> {
+    checkOptions('upsertSchedule definition', definition, OPTION_NAMES.schedule);
     const request = { schedule: definitionToWire(topic, name, definition) };
     const res = await this.call(
       'upsertSchedule',
@@ -344,6 +379,10 @@ export class FermataClient {
     schedules: readonly { topic: string; name: string; definition: ScheduleDefinition }[],
     options?: CallOptions,
   ): Promise<{ schedule: RecurringSchedule; created: boolean }[]> {
+    schedules.forEach((s, i) => {
+      checkOptions(`upsertSchedules schedules[${i}]`, s, ['topic', 'name', 'definition']);
+      checkOptions(`upsertSchedules schedules[${i}].definition`, s.definition, OPTION_NAMES.schedule);
+    });
     const request = { schedules: schedules.map((s) => definitionToWire(s.topic, s.name, s.definition)) };
     const res = await this.call(
       'upsertSchedules',
@@ -380,6 +419,7 @@ export class FermataClient {
     topic: string,
     options: { afterName?: string; limit?: number; next?: number } & CallOptions = {},
   ): Promise<RecurringSchedule[]> {
+    checkOptions('listSchedules options', options, OPTION_NAMES.listSchedules);
     const request = {
       topic,
       afterName: options.afterName ?? '',
@@ -391,6 +431,7 @@ export class FermataClient {
       ({ stubs, metadata, options: o }) =>
         unary<pb.ListSchedulesResponse>((cb) => stubs.schedules.listSchedules(request, metadata, o, cb)),
       options,
+      OPTION_NAMES.listSchedules,
     );
     return res.schedules.map(scheduleFromWire);
   }
@@ -450,6 +491,7 @@ export class FermataClient {
 
   /** Creates a topic (with its `default` group). Omitted settings take the server's defaults. */
   async createTopic(name: string, settings: TopicSettings = {}, options?: CallOptions): Promise<Topic> {
+    checkOptions('createTopic settings', settings, OPTION_NAMES.topicSettings);
     const request = { name, settings: settingsToWire(settings) };
     const res = await this.call(
       'createTopic',
@@ -462,6 +504,7 @@ export class FermataClient {
 
   /** Changes exactly the settings given. */
   async updateTopic(name: string, settings: TopicSettings, options?: CallOptions): Promise<Topic> {
+    checkOptions('updateTopic settings', settings, OPTION_NAMES.topicSettings);
     const request = { name, settings: settingsToWire(settings), updateMask: updateMask(settings) };
     const res = await this.call(
       'updateTopic',
@@ -542,6 +585,7 @@ export class FermataClient {
 
   /** Adds a node: as a learner, caught up, then promoted to voter (unless `learnerOnly`). */
   async addMember(id: string, member: AddMemberOptions, options?: CallOptions): Promise<Member[]> {
+    checkOptions('addMember member', member, OPTION_NAMES.addMember);
     const request = {
       id,
       peerAddress: member.peerAddress,

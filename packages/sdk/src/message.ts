@@ -1,5 +1,6 @@
 import { type pb, toBigInt, toSafeNumber } from '@fermata/protocol';
 import { FermataError, StatusCode } from './errors.js';
+import { checkOptions } from './options-check.js';
 import { decodeJson, decodeText } from './payload.js';
 
 /** @internal What a message needs from its subscription to settle itself. */
@@ -105,6 +106,11 @@ export class Message {
    * the subscription's retry backoff for this attempt).
    */
   nack(options: { delayMs?: number } = {}): Promise<void> {
+    try {
+      checkOptions('nack options', options, ['delayMs']);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.settle('nack', () => this.settler.nack(this, options.delayMs));
   }
 

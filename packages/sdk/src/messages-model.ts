@@ -1,5 +1,6 @@
 import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import { InvalidArgumentError } from './errors.js';
+import { checkOptions } from './options-check.js';
 
 /** Names one message: its id, or the key it was published with. */
 export type MessageRef = bigint | { id: bigint } | { key: string };
@@ -98,6 +99,7 @@ export interface MessagePage {
 
 export function refToWire(ref: MessageRef): { id?: ReturnType<typeof toUint64>; key?: string } {
   if (typeof ref === 'bigint') return { id: toUint64(ref) };
+  checkOptions('message reference', ref, ['id', 'key']);
   if ('id' in ref) return { id: toUint64(ref.id) };
   if (typeof ref.key !== 'string' || ref.key === '') {
     throw new InvalidArgumentError('key: must be a non-empty string', 'key');
@@ -109,6 +111,7 @@ export function scheduleToWire(s: Schedule): {
   delayMs?: ReturnType<typeof toInt64>;
   deliverAtMs?: ReturnType<typeof toInt64>;
 } {
+  checkOptions('reschedule schedule', s, ['delayMs', 'deliverAt']);
   if ('delayMs' in s) {
     if (!(Number.isSafeInteger(s.delayMs) && s.delayMs >= 0)) {
       throw new InvalidArgumentError(

@@ -15,7 +15,9 @@ import {
   withoutBatchPosition,
 } from './errors.js';
 import { LeaderStream } from './leader-stream.js';
+import { OPTION_NAMES } from './option-names.js';
 import { ignore } from './options.js';
+import { checkOptions } from './options-check.js';
 import type { Payload } from './payload.js';
 import {
   fromPublishResult,
@@ -172,6 +174,7 @@ export class Producer {
     let msg: pb.PublishMessage.$Properties;
     const trace = startPublishTrace([topic]);
     try {
+      checkOptions('send options', options, OPTION_NAMES.send);
       msg = wireMessage(topic, payload, options, '', trace?.headers(0));
     } catch (e) {
       trace?.end(e);

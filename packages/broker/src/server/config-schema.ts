@@ -486,6 +486,12 @@ export const configSchema = {
       'Accept DURABILITY_LEADER publishes (may be lost on failover); refused (FAILED_PRECONDITION) otherwise.',
     ),
   },
+  topics: {
+    autoCreate: bool(
+      false,
+      'A publish (or a schedule) naming a topic that does not exist creates it with default settings. Off: topics are created explicitly (CreateTopic, `fermata topics create`), and a publish to an unknown topic is refused (NOT_FOUND) with the names closest to it, so a mistyped producer does not fill a topic nobody reads. Consuming never creates a topic or a group. Every node should have the same value (the leader applies its own).',
+    ),
+  },
   auth: {
     tokensFile: fileKey(
       'YAML file of bearer tokens (name, sha256, publish/consume/admin topic patterns, monitor); empty = authentication off.',

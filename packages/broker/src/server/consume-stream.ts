@@ -1,15 +1,15 @@
 import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
-import { invariant } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
 import { emptySlots } from '../leader/dispatcher/consumer-registry.js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
 import { leaderNotReady } from '../leader/proposer.js';
-import { AlreadyExistsError, LimitError, ValidationError } from '../state/errors.js';
+import { LimitError, ValidationError } from '../state/errors.js';
 import { validateGroupName, validateLeaseMs, validateTag, validateTopicName } from '../state/validation.js';
 import { errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
+import { requireGroup, requireTopic } from './topic-check.js';
 
 /**
  * Most payload bytes in one stream message of deliveries: a batch is split
@@ -119,17 +119,9 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     let leaseMs = field('subscribe.', () => Number(toBigInt(sub.leaseMs)));
     if (leaseMs !== 0) validateLeaseMs(leaseMs, limits, 'subscribe.lease_ms');
 
-    // Topics and groups come into being on first use, like on publish.
-    let t = await ctx.reader.getTopic(topic);
-    if (!t) {
-      await ctx.proposer.run({ kind: 'create-topic', name: topic }).catch(ignoreExists);
-      t = await ctx.reader.getTopic(topic);
-    }
-    if (t && !t.groups.includes(group)) {
-      await ctx.proposer.run({ kind: 'create-group', topic, group }).catch(ignoreExists);
-      t = await ctx.reader.getTopic(topic);
-    }
-    invariant(t, () => `topic ${topic} missing after create`);
+    // Consuming never creates a topic or a group: a mistyped name is refused with the closest ones.
+    const t = await requireTopic(ctx, topic, 'subscribe.topic');
+    requireGroup(t, group, 'subscribe.group');
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
 
     const queue = ctx.reader.queueHash(topic, group);
@@ -229,8 +221,4 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
   call.on('cancelled', closed);
   call.on('error', () => end());
   call.on('close', closed);
-}
-
-function ignoreExists(err: unknown): void {
-  if (!(err instanceof AlreadyExistsError)) throw err;
 }

@@ -19,6 +19,7 @@ import { handleConsume } from './consume-stream.js';
 import { errorStatus, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
+import { checkPublishTopics } from './topic-check.js';
 
 const i64 = int64FromSafe;
 
@@ -51,6 +52,8 @@ export async function publish(
   idempotencyKey = '',
 ): Promise<readonly PublishResultItem[]> {
   requireLeader(ctx);
+  const checking = checkPublishTopics(ctx, messages, (i) => `messages[${i}].topic`);
+  if (checking) await checking;
   const results = await ctx.proposer.publish(messages, idempotencyKey);
   ctx.metrics.publishes.inc(messages.length);
   return results;

@@ -16,6 +16,7 @@ import { validateDefinition, validateDefinitions, validateScheduleName } from '.
 import { listSchedules, readSchedule } from '../state/stores/schedules.js';
 import { validateTopicName } from '../state/validation.js';
 import { field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
+import { checkPublishTopics } from './topic-check.js';
 
 /** Most next fire times one schedule answers with. */
 export const MAX_NEXT_FIRE_TIMES = 100;
@@ -73,6 +74,7 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
       if (!req.schedule) throw new ValidationError('schedule', 'must be set');
       const def = under('schedule.', () => defFromProto(req.schedule));
       under('schedule.', () => validateDefinition(def, Date.now(), ctx.sm.limits));
+      await checkPublishTopics(ctx, [def], () => 'schedule.topic');
       const r = await run({ op: 'upsert', def });
       invariant(r.op === 'upsert', () => `upsert answered with ${r.op}`);
       return { schedule: scheduleProto(ctx, r.schedule, 5), created: r.created };
@@ -81,6 +83,7 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
       requireLeader(ctx);
       const defs = (req.schedules ?? []).map((d, i) => under(`schedules[${i}].`, () => defFromProto(d)));
       validateDefinitions(defs, Date.now(), ctx.sm.limits);
+      await checkPublishTopics(ctx, defs, (i) => `schedules[${i}].topic`);
       const r = await run({ op: 'upsert-many', defs });
       invariant(r.op === 'upsert-many', () => `bulk upsert answered with ${r.op}`);
       return {

@@ -140,9 +140,11 @@ export class BrokerReader {
     return raw ? decodeTopic(raw) : undefined;
   }
 
-  async listTopics(): Promise<TopicRec[]> {
+  /** Every topic in name order (the first `limit`). */
+  async listTopics(limit?: number): Promise<TopicRec[]> {
     const out: TopicRec[] = [];
-    await this.view.scan(NS.topics.range(), (_k, v) => {
+    const range = NS.topics.range();
+    await this.view.scan(limit === undefined ? range : { ...range, limit }, (_k, v) => {
       out.push(decodeTopic(v));
     });
     return out;
