@@ -67,6 +67,14 @@ export class Message {
     this.settler = settler;
   }
 
+  /**
+   * The id as a decimal string: what to store in JSON (`JSON.stringify`
+   * refuses a bigint) or a text column; every call that takes an id takes it.
+   */
+  get idString(): string {
+    return this.id.toString();
+  }
+
   /** The delivery tag (opaque bytes). It changes when the lease is extended. */
   get tag(): Uint8Array {
     return this.currentTag;

@@ -2,8 +2,36 @@ import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata
 import { InvalidArgumentError } from './errors.js';
 import { checkOptions } from './options-check.js';
 
-/** Names one message: its id, or the key it was published with. */
-export type MessageRef = bigint | { id: bigint } | { key: string };
+/**
+ * Names one message: its id (a bigint, or its decimal string as stored in
+ * JSON or a database), or the key it was published with.
+ */
+export type MessageRef = bigint | string | { id: bigint | string } | { key: string };
+
+const MAX_ID = (1n << 64n) - 1n;
+
+/** A message id given as a bigint or its decimal string, checked (`field` names it in the error). */
+export function parseId(id: unknown, field = 'id'): bigint {
+  if (typeof id === 'bigint') {
+    if (id < 0n || id > MAX_ID)
+      throw new InvalidArgumentError(`${field}: must be an unsigned 64-bit id, got ${id}`, field);
+    return id;
+  }
+  if (typeof id === 'string' && /^[0-9]{1,20}$/.test(id)) {
+    const v = BigInt(id);
+    if (v <= MAX_ID) return v;
+  }
+  if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) {
+    throw new InvalidArgumentError(
+      `${field}: ids are bigints (${id}n) or decimal strings ("${id}"): a number loses precision past 2^53`,
+      field,
+    );
+  }
+  throw new InvalidArgumentError(
+    `${field}: must be a message id, a bigint or its decimal string, got ${typeof id === 'string' ? JSON.stringify(id) : typeof id}${typeof id === 'string' ? `; a message key goes as { key: ${JSON.stringify(id)} }` : ''}`,
+    field,
+  );
+}
 
 /** {@link FermataClient.cancel}'s answer. */
 export interface CancelResult {
@@ -98,9 +126,9 @@ export interface MessagePage {
 }
 
 export function refToWire(ref: MessageRef): { id?: ReturnType<typeof toUint64>; key?: string } {
-  if (typeof ref === 'bigint') return { id: toUint64(ref) };
+  if (typeof ref !== 'object' || ref === null) return { id: toUint64(parseId(ref)) };
   checkOptions('message reference', ref, ['id', 'key']);
-  if ('id' in ref) return { id: toUint64(ref.id) };
+  if ('id' in ref) return { id: toUint64(parseId(ref.id)) };
   if (typeof ref.key !== 'string' || ref.key === '') {
     throw new InvalidArgumentError('key: must be a non-empty string', 'key');
   }
