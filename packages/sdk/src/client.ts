@@ -73,6 +73,24 @@ export interface BatchOptions extends CallOptions {
 export const MAX_PUBLISH_BATCH = 10_000;
 
 const DEFAULT_DEADLINE_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
+
+/**
+ * An endpoint is host:port (or a gRPC target such as `dns:///host:port`): a
+ * URL (`http://...`) is refused at once, with the endpoint to give instead.
+ */
+function checkEndpoint(endpoint: string, i: number): void {
+  const url = /^(https?|grpcs?|tcp):\/\/([^/]*)/i.exec(endpoint);
+  if (url) {
+    throw new TypeError(
+      `endpoints[${i}]: "${endpoint}" is a URL; give host:port, the node's client port (e.g. "${url[2]}", without ${url[1]}://)`,
+    );
+  }
+  if (/^(dns|ipv4|ipv6|unix|unix-abstract):/i.test(endpoint)) return;
+  if (!/:\d+$/.test(endpoint)) {
+    throw new TypeError(`endpoints[${i}]: "${endpoint}" has no port; give host:port, the node's client port`);
+  }
+}
 const DEFAULT_DISCOVERY_TIMEOUT_MS = 2_000;
 const DEFAULT_ATTEMPT_TIMEOUT_MS = 5_000;
 
@@ -109,14 +127,21 @@ export class FermataClient {
     )
       .map((e) => e.trim())
       .filter((e) => e !== '');
+    endpoints.forEach((e, i) => {
+      checkEndpoint(e, i);
+    });
     const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     if (!(Number.isFinite(deadlineMs) && deadlineMs > 0))
       throw new RangeError(`deadlineMs must be > 0: ${deadlineMs}`);
+    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    if (!(Number.isFinite(connectTimeoutMs) && connectTimeoutMs > 0))
+      throw new RangeError(`connectTimeoutMs must be > 0: ${connectTimeoutMs}`);
     this.conn = new Connection({
       endpoints,
       tls: options.tls,
       token: options.token,
       deadlineMs,
+      connectTimeoutMs,
       retry: resolveBackoff(options.retry, DEFAULT_RETRY_BACKOFF),
       discoveryTimeoutMs: options.discoveryTimeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS,
       attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,

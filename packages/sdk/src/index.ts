@@ -20,7 +20,9 @@ export { type BatchOptions, type CallOptions, FermataClient, MAX_PUBLISH_BATCH }
 export {
   AlreadyExistsError,
   ClosedError,
+  ConnectError,
   DeadlineExceededError,
+  type EndpointFailure,
   FermataError,
   InvalidArgumentError,
   LEADER_METADATA_KEY,

@@ -17,6 +17,7 @@ export const OPTION_NAMES = {
     'tls',
     'token',
     'deadlineMs',
+    'connectTimeoutMs',
     'retry',
     'discoveryTimeoutMs',
     'attemptTimeoutMs',

@@ -5,6 +5,7 @@ import { status } from '@grpc/grpc-js';
 import type { Connection } from './connection.js';
 import {
   ClosedError,
+  ConnectError,
   DeadlineExceededError,
   errorFromStatus,
   type FermataError,
@@ -399,10 +400,13 @@ export class Producer {
 
   /** The publish stream ended: fail what waited on it if it will not reopen, else what is past its deadline. */
   private streamEnded(err: FermataError, final: boolean): void {
-    if (!final) {
+    if (!final && !(err instanceof ConnectError)) {
       this.failExpired(err);
       return;
     }
+    // No node reached for connectTimeoutMs: what waits fails now, as a publish call would.
+    if (err instanceof ConnectError) for (const item of this.queue.splice(0)) item.reject(err);
+    if (err instanceof ConnectError) this.queuedBytes = 0;
     for (const batch of this.inFlight.splice(0)) for (const item of batch.items) item.reject(err);
     this.inFlightMessages = 0;
     this.inFlightBytes = 0;

@@ -8,7 +8,7 @@ import type * as grpc from '@grpc/grpc-js';
 import { type AutoExtendOptions, startAutoExtend } from './auto-extend.js';
 import { type BackoffPolicy, backoffDelayMs, DEFAULT_NACK_BACKOFF, resolveBackoff } from './backoff.js';
 import type { Connection } from './connection.js';
-import { ClosedError, type FermataError, LeaseExpiredError, toFermataError } from './errors.js';
+import { ClosedError, ConnectError, type FermataError, LeaseExpiredError, toFermataError } from './errors.js';
 import { Hold, TransitFloor } from './hold.js';
 import { LeaderStream } from './leader-stream.js';
 import { Message, type Settler } from './message.js';
@@ -44,7 +44,12 @@ export interface SubscribeOptions {
   autoExtend?: boolean | AutoExtendOptions;
   /** How long `close()` waits for running handlers and their acks, in ms (default 30 000). */
   drainTimeoutMs?: number;
-  /** Called once when the subscription stops for good on an error (also logged, and `done` rejects). */
+  /**
+   * Called when the subscription stops for good on an error (also logged,
+   * and `done` rejects), and each time it has reached no node for the
+   * client's `connectTimeoutMs` (a ConnectError naming each endpoint and why;
+   * also logged; it goes on trying unless no endpoint is a client port).
+   */
   onError?: (error: FermataError) => void;
 }
 
@@ -405,6 +410,14 @@ export class Subscription {
     this.transit.reset();
     this.settlements.dropStream();
     if (this.state === 'running' && final) this.fail(err);
+    else if (this.state === 'running' && err instanceof ConnectError) {
+      this.conn.config.logger.error('cannot reach the cluster; still trying', {
+        topic: this.topic,
+        group: this.group,
+        error: err.message,
+      });
+      this.onError?.(err);
+    }
   }
 
   private fail(err: FermataError): void {
