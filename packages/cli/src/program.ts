@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { registerConsume } from './commands/consume.js';
+import { registerDlq } from './commands/dlq.js';
 import { registerHashToken } from './commands/hash-token.js';
 import { registerMembers } from './commands/members.js';
 import { registerMessages } from './commands/messages.js';
@@ -70,6 +71,7 @@ export function buildProgram(): Command {
   registerTopics(program);
   registerGroups(program);
   registerMessages(program);
+  registerDlq(program);
   registerSchedules(program);
   registerMembers(program);
   registerHashToken(program);

@@ -337,6 +337,45 @@ describe('fermata topics and groups', () => {
   });
 });
 
+describe('fermata dlq', () => {
+  test('redrive --ids moves one dead letter back, --all the rest; the consumer gets them at attempt 1', async () => {
+    expect((await cli(['topics', 'create', 'dlq-cli', '--expiry', 'dead-letter'])).code).toBe(0);
+    // Expired unconsumed: dead-lettered by the janitor, reason "expired".
+    expect(
+      (await cli(['publish', 'dlq-cli', 'one', 'two', 'three', '--ttl', '100ms', '--delay', '50ms'])).code,
+    ).toBe(0);
+    let letters: { id: string; headers: Record<string, string> }[] = [];
+    for (let i = 0; i < 100 && letters.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      const ls = await cli(['messages', 'ls', 'dlq-cli.dlq', '--json']);
+      letters = ls.code === 0 ? (JSON.parse(ls.stdout) as typeof letters) : [];
+    }
+    expect(letters.map((l) => l.headers['fermata-dead-letter-reason'])).toEqual([
+      'expired',
+      'expired',
+      'expired',
+    ]);
+    const one = await cli(['dlq', 'redrive', 'dlq-cli', '--ids', letters[0]!.id]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(
+      new RegExp(`^DEAD LETTER\\s+STATUS\\s+NEW ID\n${letters[0]!.id}\\s+redriven\\s+\\d+\n$`),
+    );
+    const again = await cli(['dlq', 'redrive', 'dlq-cli', '--ids', letters[0]!.id]);
+    expect(again.code).toBe(5);
+    expect(again.stdout).toContain('not-found');
+    const all = await cli(['dlq', 'redrive', 'dlq-cli', '--all']);
+    expect(all).toMatchObject({ code: 0, stdout: 'redriven 2 dead letters\n' });
+    const consumed = await cli(['consume', 'dlq-cli', '--count', '3', '--json']);
+    const got = lines(consumed.stdout).map((l) => JSON.parse(l) as { payload: string; attempt: number });
+    expect(got.map((g) => [g.payload, g.attempt]).sort()).toEqual([
+      ['one', 1],
+      ['three', 1],
+      ['two', 1],
+    ]);
+    expect((await cli(['dlq', 'redrive', 'dlq-cli'])).code).toBe(2);
+  });
+});
+
 describe('fermata members', () => {
   test('add a learner, list it, remove it', async () => {
     const port = await freeBasePort(1);

@@ -524,6 +524,7 @@ export namespace fermata {
             reschedule: fermata.v1.Broker.Reschedule;
             getMessage: fermata.v1.Broker.GetMessage;
             listMessages: fermata.v1.Broker.ListMessages;
+            redrive: fermata.v1.Broker.Redrive;
         }
 
         namespace Broker {
@@ -634,6 +635,17 @@ export namespace fermata {
               readonly path: "/fermata.v1.Broker/ListMessages";
               readonly requestType: "ListMessagesRequest";
               readonly responseType: "ListMessagesResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type RedriveCallback = (error: (Error|null), response?: fermata.v1.RedriveResponse) => void;
+            type Redrive = {
+              (request: fermata.v1.IRedriveRequest, callback: fermata.v1.Broker.RedriveCallback): void;
+              (request: fermata.v1.IRedriveRequest): Promise<fermata.v1.RedriveResponse>;
+              readonly name: "Redrive";
+              readonly path: "/fermata.v1.Broker/Redrive";
+              readonly requestType: "RedriveRequest";
+              readonly responseType: "RedriveResponse";
               readonly requestStream: undefined;
               readonly responseStream: undefined;
             };
@@ -914,6 +926,7 @@ export namespace fermata {
             tag: Uint8Array;
             delayMs: Long;
             requestId: Long;
+            error: string;
             static create(properties: fermata.v1.StreamNack.$Shape): fermata.v1.StreamNack & fermata.v1.StreamNack.$Shape;
             static create(properties?: fermata.v1.StreamNack.$Properties): fermata.v1.StreamNack;
             static encode(message: fermata.v1.StreamNack.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -926,6 +939,7 @@ export namespace fermata {
                 tag?: (Uint8Array|null);
                 delayMs?: (Long|null);
                 requestId?: (Long|null);
+                error?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.StreamNack.$Properties;
@@ -1016,6 +1030,7 @@ export namespace fermata {
             attempt: number;
             leaseExpiresAtMs: Long;
             startsAtMs: Long;
+            maxAttempts: number;
             static create(properties: fermata.v1.Delivery.$Shape): fermata.v1.Delivery & fermata.v1.Delivery.$Shape;
             static create(properties?: fermata.v1.Delivery.$Properties): fermata.v1.Delivery;
             static encode(message: fermata.v1.Delivery.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1037,6 +1052,7 @@ export namespace fermata {
                 attempt?: (number|null);
                 leaseExpiresAtMs?: (Long|null);
                 startsAtMs?: (Long|null);
+                maxAttempts?: (number|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Delivery.$Properties;
@@ -1243,6 +1259,7 @@ export namespace fermata {
             $unknowns?: Uint8Array[];
             tag: Uint8Array;
             delayMs: Long;
+            error: string;
             static create(properties: fermata.v1.NackRequest.$Shape): fermata.v1.NackRequest & fermata.v1.NackRequest.$Shape;
             static create(properties?: fermata.v1.NackRequest.$Properties): fermata.v1.NackRequest;
             static encode(message: fermata.v1.NackRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1254,6 +1271,7 @@ export namespace fermata {
             interface $Properties {
                 tag?: (Uint8Array|null);
                 delayMs?: (Long|null);
+                error?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.NackRequest.$Properties;
@@ -1690,6 +1708,95 @@ export namespace fermata {
             type $Shape = fermata.v1.ListMessagesResponse.$Properties;
         }
 
+        interface IRedriveRequest extends fermata.v1.RedriveRequest.$Properties {
+        }
+
+        class RedriveRequest {
+            constructor(properties?: fermata.v1.RedriveRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            ids: Long[];
+            all: boolean;
+            limit: number;
+            pageToken: Uint8Array;
+            static create(properties: fermata.v1.RedriveRequest.$Shape): fermata.v1.RedriveRequest & fermata.v1.RedriveRequest.$Shape;
+            static create(properties?: fermata.v1.RedriveRequest.$Properties): fermata.v1.RedriveRequest;
+            static encode(message: fermata.v1.RedriveRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RedriveRequest & fermata.v1.RedriveRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RedriveRequest {
+            interface $Properties {
+                topic?: (string|null);
+                ids?: (Long[]|null);
+                all?: (boolean|null);
+                limit?: (number|null);
+                pageToken?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RedriveRequest.$Properties;
+        }
+
+        enum RedriveStatus {
+            REDRIVE_STATUS_UNSPECIFIED = 0,
+            REDRIVE_STATUS_REDRIVEN = 1,
+            REDRIVE_STATUS_NOT_FOUND = 2,
+            REDRIVE_STATUS_NOT_A_DEAD_LETTER = 3,
+            REDRIVE_STATUS_IN_FLIGHT = 4,
+            REDRIVE_STATUS_GROUP_GONE = 5
+        }
+
+        interface IRedriveResult extends fermata.v1.RedriveResult.$Properties {
+        }
+
+        class RedriveResult {
+            constructor(properties?: fermata.v1.RedriveResult.$Properties);
+            $unknowns?: Uint8Array[];
+            id: Long;
+            status: fermata.v1.RedriveStatus;
+            newId: Long;
+            static create(properties: fermata.v1.RedriveResult.$Shape): fermata.v1.RedriveResult & fermata.v1.RedriveResult.$Shape;
+            static create(properties?: fermata.v1.RedriveResult.$Properties): fermata.v1.RedriveResult;
+            static encode(message: fermata.v1.RedriveResult.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RedriveResult & fermata.v1.RedriveResult.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RedriveResult {
+            interface $Properties {
+                id?: (Long|null);
+                status?: (fermata.v1.RedriveStatus|null);
+                newId?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RedriveResult.$Properties;
+        }
+
+        interface IRedriveResponse extends fermata.v1.RedriveResponse.$Properties {
+        }
+
+        class RedriveResponse {
+            constructor(properties?: fermata.v1.RedriveResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            results: fermata.v1.RedriveResult.$Properties[];
+            nextPageToken: Uint8Array;
+            static create(properties: fermata.v1.RedriveResponse.$Shape): fermata.v1.RedriveResponse & fermata.v1.RedriveResponse.$Shape;
+            static create(properties?: fermata.v1.RedriveResponse.$Properties): fermata.v1.RedriveResponse;
+            static encode(message: fermata.v1.RedriveResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RedriveResponse & fermata.v1.RedriveResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RedriveResponse {
+            interface $Properties {
+                results?: (fermata.v1.RedriveResult.$Properties[]|null);
+                nextPageToken?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RedriveResponse.$Properties;
+        }
+
         enum Durability {
             DURABILITY_UNSPECIFIED = 0,
             DURABILITY_QUORUM = 1,
@@ -2045,7 +2152,8 @@ export namespace fermata {
             deleteGroup?: (fermata.v1.DeleteGroupCommand.$Properties|null);
             schedule?: (fermata.v1.ScheduleCommand.$Properties|null);
             applyLimits?: (fermata.v1.ApplyLimitsCommand.$Properties|null);
-            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits");
+            redrive?: (fermata.v1.RedriveCommand.$Properties|null);
+            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"redrive");
             static create(properties: fermata.v1.Command.$Shape): fermata.v1.Command & fermata.v1.Command.$Shape;
             static create(properties?: fermata.v1.Command.$Properties): fermata.v1.Command;
             static encode(message: fermata.v1.Command.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2072,7 +2180,8 @@ export namespace fermata {
                 deleteGroup?: (fermata.v1.DeleteGroupCommand.$Properties|null);
                 schedule?: (fermata.v1.ScheduleCommand.$Properties|null);
                 applyLimits?: (fermata.v1.ApplyLimitsCommand.$Properties|null);
-                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits");
+                redrive?: (fermata.v1.RedriveCommand.$Properties|null);
+                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"redrive");
                 $unknowns?: Uint8Array[];
             }
             type $Shape = {
@@ -2093,9 +2202,10 @@ export namespace fermata {
               deleteGroup?: fermata.v1.DeleteGroupCommand.$Shape|null;
               schedule?: fermata.v1.ScheduleCommand.$Shape|null;
               applyLimits?: fermata.v1.ApplyLimitsCommand.$Shape|null;
+              redrive?: fermata.v1.RedriveCommand.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null; schedule?: null; applyLimits?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape; schedule?: null; applyLimits?: null }|{ kind?: "schedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule: fermata.v1.ScheduleCommand.$Shape; applyLimits?: null }|{ kind?: "applyLimits"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits: fermata.v1.ApplyLimitsCommand.$Shape })
+              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape; schedule?: null; applyLimits?: null; redrive?: null }|{ kind?: "schedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule: fermata.v1.ScheduleCommand.$Shape; applyLimits?: null; redrive?: null }|{ kind?: "applyLimits"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits: fermata.v1.ApplyLimitsCommand.$Shape; redrive?: null }|{ kind?: "redrive"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; redrive: fermata.v1.RedriveCommand.$Shape })
             );
         }
 
@@ -2223,6 +2333,7 @@ export namespace fermata {
             tag: Uint8Array;
             delayMs: Long;
             uncounted: boolean;
+            error: string;
             static create(properties: fermata.v1.NackCommand.$Shape): fermata.v1.NackCommand & fermata.v1.NackCommand.$Shape;
             static create(properties?: fermata.v1.NackCommand.$Properties): fermata.v1.NackCommand;
             static encode(message: fermata.v1.NackCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2235,6 +2346,7 @@ export namespace fermata {
                 tag?: (Uint8Array|null);
                 delayMs?: (Long|null);
                 uncounted?: (boolean|null);
+                error?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.NackCommand.$Properties;
@@ -2558,6 +2670,36 @@ export namespace fermata {
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.ApplyLimitsCommand.$Properties;
+        }
+
+        interface IRedriveCommand extends fermata.v1.RedriveCommand.$Properties {
+        }
+
+        class RedriveCommand {
+            constructor(properties?: fermata.v1.RedriveCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            ids: Long[];
+            firstId: Long;
+            idCount: number;
+            sourceTopic: string;
+            static create(properties: fermata.v1.RedriveCommand.$Shape): fermata.v1.RedriveCommand & fermata.v1.RedriveCommand.$Shape;
+            static create(properties?: fermata.v1.RedriveCommand.$Properties): fermata.v1.RedriveCommand;
+            static encode(message: fermata.v1.RedriveCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RedriveCommand & fermata.v1.RedriveCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RedriveCommand {
+            interface $Properties {
+                topic?: (string|null);
+                ids?: (Long[]|null);
+                firstId?: (Long|null);
+                idCount?: (number|null);
+                sourceTopic?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RedriveCommand.$Properties;
         }
 
         class Schedules extends $protobuf.rpc.Service {
@@ -3578,6 +3720,7 @@ export namespace fermata {
             deliveredAtMs: Long[];
             sourceKey: string;
             deadLetteredAtMs: Long;
+            lastError: string;
             static create(properties: fermata.v1.DeadLetterInfo.$Shape): fermata.v1.DeadLetterInfo & fermata.v1.DeadLetterInfo.$Shape;
             static create(properties?: fermata.v1.DeadLetterInfo.$Properties): fermata.v1.DeadLetterInfo;
             static encode(message: fermata.v1.DeadLetterInfo.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -3595,6 +3738,7 @@ export namespace fermata {
                 deliveredAtMs?: (Long[]|null);
                 sourceKey?: (string|null);
                 deadLetteredAtMs?: (Long|null);
+                lastError?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.DeadLetterInfo.$Properties;
@@ -3619,6 +3763,7 @@ export namespace fermata {
             indexUnwritten: boolean;
             leaseSerial: number;
             leaseConsumer: Long;
+            lastError: string;
             static create(properties: fermata.v1.QueueEntry.$Shape): fermata.v1.QueueEntry & fermata.v1.QueueEntry.$Shape;
             static create(properties?: fermata.v1.QueueEntry.$Properties): fermata.v1.QueueEntry;
             static encode(message: fermata.v1.QueueEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -3641,6 +3786,7 @@ export namespace fermata {
                 indexUnwritten?: (boolean|null);
                 leaseSerial?: (number|null);
                 leaseConsumer?: (Long|null);
+                lastError?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.QueueEntry.$Properties;

@@ -1,5 +1,5 @@
 // The public client. Over 400 lines: one short method per API call, each documented for users.
-import { type pb, toBigInt, toInt64, toSafeNumber, v1 } from '@fermata/protocol';
+import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import {
   type AddMemberOptions,
   type ClusterInfo,
@@ -27,7 +27,10 @@ import {
   type MessagePage,
   type MessageRef,
   pageFromWire,
+  parseId,
+  type RedriveResult,
   type RescheduleResult,
+  redriveFromWire,
   refToWire,
   rescheduleFromWire,
   type Schedule,
@@ -368,6 +371,49 @@ export class FermataClient {
     options: ListMessagesOptions & CallOptions = {},
   ): AsyncGenerator<ListedMessage> {
     for await (const page of this.listMessagePages(topic, options)) yield* page.messages;
+  }
+
+  /**
+   * Moves dead letters of `topic` (messages of its dead-letter topic, default
+   * `<topic>.dlq`) back into it: each a new message due now with no attempt
+   * counted, to the group it was dead-lettered from, and gone from the
+   * dead-letter topic. `ids` (bigints or decimal strings, at most the server's
+   * `limits.maxIdsPerCommand` per call) answer one result each; `all` moves
+   * every dead letter of the topic, in batches, and answers those moved.
+   * Needs `admin` on the topic.
+   */
+  async redrive(
+    topic: string,
+    which: { ids: readonly (bigint | string)[] } | { all: true },
+    options?: CallOptions,
+  ): Promise<RedriveResult[]> {
+    checkOptions('redrive', which, ['ids', 'all']);
+    if ('ids' in which) {
+      if (!Array.isArray(which.ids)) throw new TypeError('redrive ids must be an array of ids');
+      const ids = which.ids.map((id, i) => toUint64(parseId(id, `ids[${i}]`)));
+      const res = await this.call(
+        'redrive',
+        ({ stubs, metadata, options: o }) =>
+          unary<pb.RedriveResponse>((cb) => stubs.broker.redrive({ topic, ids }, metadata, o, cb)),
+        options,
+      );
+      return res.results.map(redriveFromWire);
+    }
+    if (which.all !== true) throw new TypeError('redrive takes { ids } or { all: true }');
+    const out: RedriveResult[] = [];
+    let pageToken: Uint8Array = new Uint8Array(0);
+    do {
+      const request = { topic, all: true, pageToken };
+      const res = await this.call(
+        'redrive',
+        ({ stubs, metadata, options: o }) =>
+          unary<pb.RedriveResponse>((cb) => stubs.broker.redrive(request, metadata, o, cb)),
+        options,
+      );
+      out.push(...res.results.map(redriveFromWire));
+      pageToken = res.nextPageToken ?? new Uint8Array(0);
+    } while (pageToken.length > 0);
+    return out;
   }
 
   // ---- recurring schedules ----

@@ -35,7 +35,13 @@ export {
   UnauthenticatedError,
   UnavailableError,
 } from './errors.js';
-export { Message, type Settlement } from './message.js';
+export {
+  DEAD_LETTER_HEADERS,
+  type DeadLetter,
+  MAX_NACK_ERROR_BYTES,
+  Message,
+  type Settlement,
+} from './message.js';
 export type {
   CancelResult,
   GroupMessageState,
@@ -46,6 +52,7 @@ export type {
   MessagePage,
   MessageRef,
   MessageState,
+  RedriveResult,
   RescheduleResult,
   Schedule,
 } from './messages-model.js';

@@ -33,6 +33,39 @@ export function parseId(id: unknown, field = 'id'): bigint {
   );
 }
 
+/** What became of one dead letter in {@link FermataClient.redrive}. */
+export interface RedriveResult {
+  /** The dead letter's id (a message of the dead-letter topic). */
+  id: bigint;
+  /**
+   * `redriven`: back in the topic as message `newId`, due now, attempt 0, to
+   * the group it was dead-lettered from; `not-found`: no such dead letter
+   * (consumed or redriven already); `not-a-dead-letter`: not one of this
+   * topic's; `in-flight`: a consumer of the dead-letter topic holds it;
+   * `group-gone`: its group was deleted.
+   */
+  status: 'redriven' | 'not-found' | 'not-a-dead-letter' | 'in-flight' | 'group-gone' | 'unspecified';
+  /** Redriven: its id in the topic. */
+  newId: bigint | undefined;
+}
+
+const REDRIVE_STATUS: Record<number, RedriveResult['status']> = {
+  [v1.RedriveStatus.REDRIVE_STATUS_REDRIVEN]: 'redriven',
+  [v1.RedriveStatus.REDRIVE_STATUS_NOT_FOUND]: 'not-found',
+  [v1.RedriveStatus.REDRIVE_STATUS_NOT_A_DEAD_LETTER]: 'not-a-dead-letter',
+  [v1.RedriveStatus.REDRIVE_STATUS_IN_FLIGHT]: 'in-flight',
+  [v1.RedriveStatus.REDRIVE_STATUS_GROUP_GONE]: 'group-gone',
+};
+
+export function redriveFromWire(r: pb.RedriveResult.$Properties): RedriveResult {
+  const status = REDRIVE_STATUS[r.status ?? 0] ?? 'unspecified';
+  return {
+    id: toBigInt(r.id ?? 0),
+    status,
+    newId: status === 'redriven' ? toBigInt(r.newId ?? 0) : undefined,
+  };
+}
+
 /** {@link FermataClient.cancel}'s answer. */
 export interface CancelResult {
   status: 'cancelled' | 'not-found' | 'in-flight' | 'already-done';

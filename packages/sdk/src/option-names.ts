@@ -107,5 +107,5 @@ export const OPTION_NAMES = {
     'dedupWindowMs',
   ]),
   addMember: optionNames<AddMemberOptions>()(['peerAddress', 'address', 'learnerOnly']),
-  nack: optionNames<{ delayMs?: number }>()(['delayMs']),
+  nack: optionNames<{ delayMs?: number; error?: string }>()(['delayMs', 'error']),
 } as const;

@@ -243,7 +243,7 @@ export class Subscription {
   /** How this subscription's messages settle themselves (kept off the public surface). */
   private readonly settler: Settler = {
     ack: (m) => this.settleAck(m),
-    nack: (m, delayMs) => this.settleNack(m, delayMs),
+    nack: (m, delayMs, error) => this.settleNack(m, delayMs, error),
     extend: (m, leaseMs) => this.settleExtend(m, leaseMs),
   };
 
@@ -251,10 +251,10 @@ export class Subscription {
     return this.settled(message, this.settlements.request('ack', message.tag, 0, 0));
   }
 
-  private settleNack(message: Message, delayMs: number | undefined): Promise<void> {
+  private settleNack(message: Message, delayMs: number | undefined, error?: string): Promise<void> {
     const delay = delayMs ?? this.backoffFor(message.attempt, undefined);
     checkInt(delay, 0, Number.MAX_SAFE_INTEGER, 'delayMs');
-    return this.settled(message, this.settlements.request('nack', message.tag, delay, 0));
+    return this.settled(message, this.settlements.request('nack', message.tag, delay, 0, error));
   }
 
   /** The message leaves `live` once its settlement is answered (until then a new stream carries it over). */
@@ -482,13 +482,17 @@ export class Subscription {
     stopExtending();
     if (failed && message.settled === undefined) {
       const delayMs = this.backoffFor(message.attempt, error);
-      this.conn.config.logger.warn('handler failed; the message will be redelivered', {
-        id: message.id,
-        attempt: message.attempt,
-        delayMs,
-        error: error instanceof Error ? error.message : String(error),
-      });
-      message.nack({ delayMs }).catch((e) => this.settleFailed(message, e));
+      const text = error instanceof Error ? error.message : String(error);
+      const last = message.maxAttempts > 0 && message.attempt >= message.maxAttempts;
+      this.conn.config.logger.warn(
+        last
+          ? "handler failed on the message's last attempt (maxAttempts); it goes to the dead-letter topic"
+          : 'handler failed; the message will be redelivered',
+        last
+          ? { id: message.id, attempt: message.attempt, error: text }
+          : { id: message.id, attempt: message.attempt, delayMs, error: text },
+      );
+      message.nack({ delayMs, error: text }).catch((e) => this.settleFailed(message, e));
     } else if (!failed && this.mode === 'auto' && message.settled === undefined) {
       message.ack().catch((e) => this.settleFailed(message, e));
     }

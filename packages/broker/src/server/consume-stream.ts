@@ -9,7 +9,7 @@ import { validateGroupName, validateLeaseMs, validateTag, validateTopicName } fr
 import { errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
-import { requireGroup, requireTopic } from './topic-check.js';
+import { requireGroup, topicToConsume } from './topic-check.js';
 
 /**
  * Most payload bytes in one stream message of deliveries: a batch is split
@@ -120,7 +120,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     if (leaseMs !== 0) validateLeaseMs(leaseMs, limits, 'subscribe.lease_ms');
 
     // Consuming never creates a topic or a group: a mistyped name is refused with the closest ones.
-    const t = await requireTopic(ctx, topic, 'subscribe.topic');
+    const t = await topicToConsume(ctx, topic, 'subscribe.topic');
     requireGroup(t, group, 'subscribe.group');
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
 
@@ -193,7 +193,8 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
         const { tag, requestId } = req.nack as pb.StreamNack;
         try {
           const delayMs = field('nack.', () => Number(toBigInt(req.nack!.delayMs)));
-          write({ result: { requestId, outcomes: [settleOutcome(await nack(ctx, tag, delayMs))] } });
+          const outcome = await nack(ctx, tag, delayMs, req.nack!.error ?? '');
+          write({ result: { requestId, outcomes: [settleOutcome(outcome)] } });
         } catch (err) {
           write({ result: { requestId, error: errorStatus(ctx, err) } });
         }

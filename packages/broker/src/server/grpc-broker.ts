@@ -10,6 +10,7 @@ import {
 } from '@fermata/protocol';
 import { invariant } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
+import { headersOf } from '../leader/dead-letter-headers.js';
 import { type PublishInput, publishInputFromProto, type Target } from '../state/commands.js';
 import { ValidationError } from '../state/errors.js';
 import type { MessageStateName } from '../state/reader.js';
@@ -18,6 +19,7 @@ import type { PublishResultItem } from '../state/results.js';
 import { handleConsume } from './consume-stream.js';
 import { errorStatus, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
 import { checkDecoded } from './decode-guard.js';
+import { redrive } from './redrive.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
 import { checkPublishTopics } from './topic-check.js';
 
@@ -89,7 +91,7 @@ function messageInfo(b: BodyRec): pb.MessageInfo.$Properties {
     id: toUint64(b.id),
     topic: b.topic,
     payload: b.payload,
-    headers: { ...b.headers },
+    headers: { ...headersOf(b) },
     key: b.key,
     enqueuedAtMs: i64(b.enqueuedAtMs),
     dueAtMs: i64(b.dueAtMs),
@@ -157,7 +159,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
 
     nack: unary(ctx, async (req) => {
       const delayMs = field('', () => Number(toBigInt(req.delayMs)));
-      return { outcome: settleOutcome(await nack(ctx, req.tag, delayMs)) };
+      return { outcome: settleOutcome(await nack(ctx, req.tag, delayMs, req.error ?? '')) };
     }),
 
     extend: unary(ctx, async (req) => {
@@ -218,6 +220,8 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
         })),
       };
     }),
+
+    redrive: unary(ctx, (req) => redrive(ctx, req)),
 
     listMessages: unary(ctx, async (req) => {
       await linearizable(ctx);

@@ -57,6 +57,7 @@ export class BrokerMetrics {
   readonly nacks: Counter<'topic'>;
   readonly expirations: Counter<'topic'>;
   readonly deadLetters: Counter<'topic'>;
+  readonly redriven: Counter<'topic'>;
   readonly pending: Gauge<'topic' | 'group'>;
   readonly inFlight: Gauge<'topic' | 'group'>;
   readonly deliveryLatenessMs: Histogram<never>;
@@ -97,6 +98,10 @@ export class BrokerMetrics {
     this.deadLetters = counter(
       'fermata_dead_letters_total',
       'Messages moved to a dead-letter topic, by source topic.',
+    );
+    this.redriven = counter(
+      'fermata_redriven_total',
+      'Dead letters moved back to their topic (Redrive), by that topic.',
     );
 
     const self = this;

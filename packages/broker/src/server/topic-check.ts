@@ -5,8 +5,9 @@
  * so a typo says what was meant instead of creating a topic nobody reads.
  */
 import { closestNames, editDistance } from '@fermata/protocol';
-import { NotFoundError } from '../state/errors.js';
+import { AlreadyExistsError, NotFoundError } from '../state/errors.js';
 import type { TopicRec } from '../state/records.js';
+import { deadLetterTopicOf } from '../state/validation.js';
 import type { ServerContext } from './context.js';
 
 /** Most topic records a "did you mean" reads (it runs on the error path only). */
@@ -79,6 +80,26 @@ export async function requireTopic(ctx: ServerContext, name: string, field: stri
   const t = await ctx.reader.getTopic(name);
   if (t) return t;
   throw await unknownTopic(ctx, name, field, false);
+}
+
+/**
+ * The topic a consumer names: an existing one, or the dead-letter topic of an
+ * existing topic, created now with default settings (the topic declares it,
+ * and its first dead letter would create it): a consumer of dead letters may
+ * start before the first one. Anything else is a NotFoundError naming the
+ * closest topics.
+ */
+export async function topicToConsume(ctx: ServerContext, name: string, field: string): Promise<TopicRec> {
+  const t = await ctx.reader.getTopic(name);
+  if (t) return t;
+  const declaring = (await ctx.reader.listTopics(MAX_TOPICS_SUGGESTED_FROM)).find(
+    (s) => s.name !== name && deadLetterTopicOf(s.name, s.settings) === name,
+  );
+  if (declaring === undefined) throw await unknownTopic(ctx, name, field, false);
+  await ctx.proposer.run({ kind: 'create-topic', name }).catch((err: unknown) => {
+    if (!(err instanceof AlreadyExistsError)) throw err;
+  });
+  return requireTopic(ctx, name, field);
 }
 
 /** The group of `topic`, or a NotFoundError naming the topic's groups. */

@@ -33,7 +33,9 @@ import type { BrokerBugs } from './injected-bugs.js';
 export const SIM_TICK_MS = 50;
 export const SIM_ELECTION_TICKS = 10;
 
-const config = loadConfig({});
+// The simulated clients publish to a topic they never create (the traces of the recorded seeds
+// depend on it), as clusters with topics.autoCreate do.
+const config = loadConfig({ overrides: { topics: { autoCreate: true } } });
 const quiet = pino({ level: 'silent' });
 
 export interface SimNodeEnv {

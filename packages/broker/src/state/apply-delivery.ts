@@ -21,6 +21,7 @@ import {
   validateGroupName,
   validateLeaseAheadMs,
   validateLeaseMs,
+  validateNackError,
   validateTag,
 } from './validation.js';
 
@@ -156,6 +157,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
         indexUnwritten: entry.indexUnwritten,
         leaseSerial: entry.leaseSerial + 1,
         leaseConsumer: cmd.consumerId ?? 0n,
+        lastError: entry.lastError,
       };
       const counting = ctx.entries.rewrite(topic, key, entry, next);
       if (counting) await counting;
@@ -231,6 +233,7 @@ export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<Comma
 export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<CommandResult> {
   validateTag(cmd.tag);
   validateDuration(cmd.delayMs, 'delay_ms', 'maxDelayMs', ctx.limits.maxDelayMs);
+  validateNackError(cmd.error ?? '');
   const key = tagEntryKey(cmd.tag);
   const ahead = await ctx.entries.get(key);
   if (
@@ -250,7 +253,9 @@ export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Com
   const leased = await leasedEntry(ctx, cmd.tag);
   if (!leased) return { kind: 'nack', outcome: { tag: cmd.tag, status: 'lease-expired' } };
   const dueAtMs = ctx.nowMs + cmd.delayMs;
-  await ctx.entries.update(leased.topic, key, leased.entry, pendingAt(leased.entry, dueAtMs));
+  // The failure's text stays with the entry (and goes into its dead letter): the last nack's.
+  const next = { ...pendingAt(leased.entry, dueAtMs), lastError: cmd.error ?? '' };
+  await ctx.entries.update(leased.topic, key, leased.entry, next);
   return { kind: 'nack', outcome: { tag: cmd.tag, status: 'ok', dueAtMs } };
 }
 

@@ -80,6 +80,8 @@ export type Command = Stamped &
         readonly delayMs: number;
         /** The leader hands back a lease no application was given: the attempt is not counted. */
         readonly uncounted?: boolean;
+        /** Why the delivery failed (a handler's error), at most MAX_NACK_ERROR_BYTES; kept in the entry. */
+        readonly error?: string;
       }
     | { readonly kind: 'extend'; readonly tag: Uint8Array; readonly leaseMs: number }
     | { readonly kind: 'cancel'; readonly topic: string; readonly target: Target }
@@ -93,6 +95,17 @@ export type Command = Stamped &
     | {
         readonly kind: 'expire';
         readonly ids: readonly bigint[];
+        readonly firstId: bigint;
+        readonly idCount: number;
+      }
+    | {
+        /** Dead letters (messages of the dead-letter topic `topic`) back to their topic and group. */
+        readonly kind: 'redrive';
+        readonly topic: string;
+        /** Only dead letters of this topic move. */
+        readonly sourceTopic: string;
+        readonly ids: readonly bigint[];
+        /** Ids reserved for the new messages: [firstId, firstId + idCount). */
         readonly firstId: bigint;
         readonly idCount: number;
       }
@@ -238,7 +251,12 @@ export function encodeCommand(cmd: Command): Uint8Array {
     case 'nack':
       props = {
         ...base,
-        nack: { tag: cmd.tag, delayMs: i64(cmd.delayMs), ...(cmd.uncounted ? { uncounted: true } : {}) },
+        nack: {
+          tag: cmd.tag,
+          delayMs: i64(cmd.delayMs),
+          ...(cmd.uncounted ? { uncounted: true } : {}),
+          ...(cmd.error ? { error: cmd.error } : {}),
+        },
       };
       break;
     case 'extend':
@@ -262,6 +280,18 @@ export function encodeCommand(cmd: Command): Uint8Array {
       props = {
         ...base,
         expire: { ids: cmd.ids.map(toUint64), firstId: toUint64(cmd.firstId), idCount: cmd.idCount },
+      };
+      break;
+    case 'redrive':
+      props = {
+        ...base,
+        redrive: {
+          topic: cmd.topic,
+          sourceTopic: cmd.sourceTopic,
+          ids: cmd.ids.map(toUint64),
+          firstId: toUint64(cmd.firstId),
+          idCount: cmd.idCount,
+        },
       };
       break;
     case 'purge-keys':
@@ -373,6 +403,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         tag: m.nack!.tag ?? new Uint8Array(0),
         delayMs: num(m.nack!.delayMs, 'delay_ms'),
         ...(m.nack!.uncounted ? { uncounted: true } : {}),
+        ...(m.nack!.error ? { error: m.nack!.error } : {}),
       };
     case 'extend':
       return {
@@ -401,6 +432,18 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
       return {
         kind: 'expire',
         nowMs,
+        ids: (c.ids ?? []).map((x) => toBigInt(x)),
+        firstId: toBigInt(c.firstId),
+        idCount: c.idCount ?? 0,
+      };
+    }
+    case 'redrive': {
+      const c = m.redrive!;
+      return {
+        kind: 'redrive',
+        nowMs,
+        topic: c.topic ?? '',
+        sourceTopic: c.sourceTopic ?? '',
         ids: (c.ids ?? []).map((x) => toBigInt(x)),
         firstId: toBigInt(c.firstId),
         idCount: c.idCount ?? 0,

@@ -282,6 +282,7 @@ export class BrokerReader {
         indexUnwritten: e.indexUnwritten,
         leaseSerial: e.leaseSerial,
         leaseConsumer: e.leaseConsumer,
+        lastError: e.lastError,
         tag: new Uint8Array(tag),
       });
       if (version !== undefined) taken.push([new Uint8Array(k), new Uint8Array(v)]);

@@ -90,6 +90,8 @@ export interface QueueEntryRec {
    * written before the field existed.
    */
   readonly leaseConsumer: bigint;
+  /** Why its last delivery failed: the last nack's error ('' = none said). Kept until the entry ends. */
+  readonly lastError: string;
 }
 
 /** When the entry's lease ends (in flight only): kept in the entry, or its due time for a moved lease. */
@@ -199,6 +201,8 @@ export interface DeadLetterInfo {
   readonly attempts: number;
   readonly deliveredAtMs: readonly number[];
   readonly deadLetteredAtMs: number;
+  /** Why the last delivery failed (the entry's `lastError`); '' = none said. */
+  readonly lastError: string;
 }
 
 export interface BodyRec {

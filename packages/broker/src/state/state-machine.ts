@@ -8,7 +8,7 @@ import {
   applyDeleteTopic,
   applyUpdateTopic,
 } from './apply-admin.js';
-import { applyCancel, applyExpire, applyPurgeKeys, applyReschedule } from './apply-control.js';
+import { applyCancel, applyExpire, applyPurgeKeys, applyRedrive, applyReschedule } from './apply-control.js';
 import { applyAck, applyExtend, applyLease, applyNack } from './apply-delivery.js';
 import {
   APPLY_LIMITS_KEY,
@@ -366,6 +366,8 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
       return applyReschedule(ctx, cmd);
     case 'expire':
       return applyExpire(ctx, cmd);
+    case 'redrive':
+      return applyRedrive(ctx, cmd);
     case 'purge-keys':
       return applyPurgeKeys(ctx, cmd);
     case 'create-topic':

@@ -9,6 +9,7 @@ import { decodeKey, dueField, inQueue, queueHashBytes, tagFromKey, tagKeyOf } fr
 import { type BrokerReader, type EntryView, MAX_PASSED_PER_SCAN } from '../../state/reader.js';
 import { type BodyRec, leaseStartMs } from '../../state/records.js';
 import type { Clock, TimerHandle } from '../clock.js';
+import { headersOf } from '../dead-letter-headers.js';
 import type { LeaderMetrics } from '../metrics.js';
 import type { Proposer } from '../proposer.js';
 import { ConsumerRegistry, type ConsumerSlotHolder } from './consumer-registry.js';
@@ -88,6 +89,9 @@ export interface DispatcherOptions {
   readonly reclaimWindowMs?: number;
 }
 
+/** Most settles of tags no stream held that the dispatcher remembers (see `Dispatcher.settled`). */
+export const MAX_UNOWNED_SETTLES = 10_000;
+
 /** Default of `DispatcherOptions.reclaimWindowMs` (`dispatcher.reclaimWindowMs`). */
 export const DEFAULT_RECLAIM_WINDOW_MS = 3_000;
 
@@ -116,6 +120,8 @@ export interface TakeBackPlan {
   readonly adopt: readonly EntryView[];
   /** Its leases it does not hold (never sent to it), with their bodies: pushed to it. */
   readonly push: ReadonlyArray<{ readonly orphan: Orphan; readonly body: BodyRec }>;
+  /** The topic's maxAttempts, for the deliveries pushed. */
+  readonly maxAttempts: number;
   /** Held tags not carried over. */
   readonly released: Uint8Array[];
 }
@@ -243,6 +249,13 @@ export class Dispatcher {
   private reclaimUntilMs = Number.POSITIVE_INFINITY;
   /** Tags handed back (nack uncounted) and not yet answered: no consumer may take them back. */
   private readonly releasing = new Set<string>();
+  /**
+   * Tags acked or nacked while no stream held them, most recent last: a stream
+   * taking them back (its ack went out before it subscribed again) does not
+   * count them against its window, or it would keep the slot until the lease
+   * ran out.
+   */
+  private readonly unownedSettles = new Set<string>();
 
   constructor(private readonly options: DispatcherOptions) {
     const { maxLeaseBatch, maxLeaseRoundsInFlight, leaseRoundBudget } = options;
@@ -303,10 +316,20 @@ export class Dispatcher {
   }
 
   private clearOrphans(): void {
+    this.unownedSettles.clear();
     this.orphans.clear();
     this.unstartedOrphans = 0;
     this.reclaimUntilMs = Number.POSITIVE_INFINITY;
     this.releasing.clear();
+  }
+
+  /** Remembers a settle of a tag no stream held (see `settled`), for MAX_UNOWNED_SETTLES of them. */
+  private noteUnownedSettle(tagKey: string): void {
+    this.unownedSettles.add(tagKey);
+    if (this.unownedSettles.size > MAX_UNOWNED_SETTLES) {
+      const oldest = this.unownedSettles.values().next().value;
+      if (oldest !== undefined) this.unownedSettles.delete(oldest);
+    }
   }
 
   private dropOrphan(tagKey: string): Orphan | undefined {
@@ -348,9 +371,10 @@ export class Dispatcher {
         if (!heldKeys.has(o.tagKey) && o.entry.leaseEndMs > now) pushing.push(o);
       }
     }
-    const [entries, bodies] = await Promise.all([
+    const [entries, bodies, topic] = await Promise.all([
       Promise.all(toRead.map((tag) => this.options.reader.runningLease(tag, now))),
       this.options.reader.getBodies(pushing.map((o) => o.entry.id)),
+      pushing.length > 0 ? this.options.reader.getTopic(consumer.topic) : undefined,
     ]);
     const adopt: EntryView[] = [];
     entries.forEach((e, i) => {
@@ -363,7 +387,7 @@ export class Dispatcher {
       const body = bodies[i];
       if (body) push.push({ orphan, body });
     });
-    return { adopt, push, released };
+    return { adopt, push, released, maxAttempts: topic?.settings.maxAttempts ?? 0 };
   }
 
   /**
@@ -436,7 +460,12 @@ export class Dispatcher {
     const released = [...plan.released];
     for (const e of plan.adopt) {
       const key = tagKeyOf(e.tag);
-      if (this.owners.has(key) || this.releasing.has(key) || e.leaseEndMs <= now) {
+      if (
+        this.owners.has(key) ||
+        this.releasing.has(key) ||
+        this.unownedSettles.has(key) ||
+        e.leaseEndMs <= now
+      ) {
         released.push(e.tag);
         continue;
       }
@@ -450,17 +479,13 @@ export class Dispatcher {
       if (this.orphans.get(orphan.tagKey) !== orphan || orphan.entry.leaseEndMs <= now) continue;
       this.dropOrphan(orphan.tagKey);
       const e = orphan.entry;
-      this.schedulePush(
-        consumer,
-        orphan.queue,
-        e.tag,
-        body,
-        e,
-        e.attempt,
-        e.leaseEndMs,
-        leaseStartMs(e) ?? now,
-        now,
-      );
+      const lease = {
+        attempt: e.attempt,
+        maxAttempts: plan.maxAttempts,
+        leaseEndMs: e.leaseEndMs,
+        startsAtMs: leaseStartMs(e) ?? now,
+      };
+      this.schedulePush(consumer, orphan.queue, e.tag, body, e, lease, now);
     }
     this.wake();
     return released;
@@ -617,7 +642,12 @@ export class Dispatcher {
     // extended one it still holds, and takes back by its tag).
     this.dropOrphan(key);
     const owner = this.owners.get(key);
-    if (!owner) return;
+    if (!owner) {
+      // Settled while no stream holds it (a consumer between two streams): a stream that takes
+      // it back before the settle applies must not keep a slot for it.
+      if (!next) this.noteUnownedSettle(key);
+      return;
+    }
     this.owners.delete(key);
     owner.early.remove(key);
     if (ConsumerRegistry.settled(owner, key) && !next) owner.settles.count++;
@@ -931,7 +961,7 @@ export class Dispatcher {
       for (const share of shares) {
         const part = entries.slice(at, at + share.count);
         at += share.count;
-        this.propose(q, share.consumer, part, epoch);
+        this.propose(q, share.consumer, part, epoch, topic?.settings.maxAttempts ?? 0);
       }
       // Entries without a share (a consumer left during the read) stay due.
       const unassigned = entries.slice(at);
@@ -941,7 +971,13 @@ export class Dispatcher {
     this.wake();
   }
 
-  private propose(q: bigint, consumer: Consumer, entries: readonly EntryView[], epoch: number): void {
+  private propose(
+    q: bigint,
+    consumer: Consumer,
+    entries: readonly EntryView[],
+    epoch: number,
+    maxAttempts: number,
+  ): void {
     const keys = entries.map((e) => tagKeyOf(e.tag));
     let leasing = this.leasing.get(q);
     if (!leasing) this.leasing.set(q, (leasing = new Set()));
@@ -962,7 +998,7 @@ export class Dispatcher {
       }
       this.wake();
     };
-    this.leaseTo(q, consumer, entries, epoch).then(done, (error: unknown) => {
+    this.leaseTo(q, consumer, entries, epoch, maxAttempts).then(done, (error: unknown) => {
       // Its entries lie behind the cursor, and reads skip them while the command's keys are
       // in `leasing`: read the queue from its start now and once they leave it.
       const earliest = Math.min(...entries.map((e) => e.dueAtMs));
@@ -984,6 +1020,7 @@ export class Dispatcher {
     consumer: Consumer,
     entries: readonly EntryView[],
     epoch: number,
+    maxAttempts: number,
   ): Promise<void> {
     const { proposer, reader, metrics, leaseAheadMs } = this.options;
     const firstId = proposer.reserveIds(entries.length);
@@ -1031,20 +1068,8 @@ export class Dispatcher {
         this.release(tagKey);
         return;
       }
-      if (
-        this.schedulePush(
-          target,
-          q,
-          o.newTag,
-          body,
-          entry,
-          o.attempt ?? 1,
-          leaseEndMs,
-          o.startsAtMs ?? now,
-          now,
-        )
-      )
-        touched.add(target);
+      const lease = { attempt: o.attempt ?? 1, maxAttempts, leaseEndMs, startsAtMs: o.startsAtMs ?? now };
+      if (this.schedulePush(target, q, o.newTag, body, entry, lease, now)) touched.add(target);
     });
     for (const c of touched) this.drain(c, now);
     this.setTimer();
@@ -1061,15 +1086,14 @@ export class Dispatcher {
     tag: Uint8Array,
     body: BodyRec,
     entry: EntryView,
-    attempt: number,
-    leaseEndMs: number,
-    startsAtMs: number,
+    lease: LeaseShape,
     now: number,
   ): boolean {
+    const { leaseEndMs, startsAtMs } = lease;
     const tagKey = tagKeyOf(tag);
     target.reserved++;
     this.owners.set(tagKey, target);
-    const delivery = toDelivery(target, tag, body, entry, attempt, leaseEndMs);
+    const delivery = toDelivery(target, tag, body, entry, lease);
     // A lease that ran out is redelivered at once; its lateness counts from when it came due.
     const lateFromMs = Math.min(startsAtMs, entry.dueAtMs);
     const atMs = target.holdsAhead ? pushAtMs(startsAtMs, this.options.pushAheadMs) : startsAtMs;
@@ -1100,13 +1124,21 @@ function unsentHeld(c: Consumer): number {
   return n;
 }
 
+/** What a delivery says of its lease. */
+interface LeaseShape {
+  readonly attempt: number;
+  /** The topic's maxAttempts when it was leased (0 = unknown). */
+  readonly maxAttempts: number;
+  readonly leaseEndMs: number;
+  readonly startsAtMs: number;
+}
+
 function toDelivery(
   consumer: Consumer,
   tag: Uint8Array,
   body: BodyRec,
   entry: EntryView,
-  attempt: number,
-  leaseEndMs: number,
+  lease: LeaseShape,
 ): pb.Delivery.$Properties {
   // One literal with every field (`startsAtMs` is set when it is sent); int64s as plain numbers
   // (protobufjs writes them byte for byte as Longs), the headers as decoded: encoding only reads
@@ -1117,12 +1149,13 @@ function toDelivery(
     topic: consumer.topic,
     group: consumer.group,
     payload: body.payload,
-    headers: body.headers as { [name: string]: string },
+    headers: headersOf(body) as { [name: string]: string },
     key: body.key,
     dueAtMs: numberAsInt64(entry.dueAtMs),
     enqueuedAtMs: numberAsInt64(body.enqueuedAtMs),
-    attempt,
-    leaseExpiresAtMs: numberAsInt64(leaseEndMs),
+    attempt: lease.attempt,
+    leaseExpiresAtMs: numberAsInt64(lease.leaseEndMs),
     startsAtMs: null,
+    maxAttempts: lease.maxAttempts,
   };
 }
