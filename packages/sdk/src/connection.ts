@@ -77,6 +77,23 @@ class Unreached extends UnavailableError {
   }
 }
 
+/** Metadata key a call to the leader itself sends: a node that no longer leads redirects instead of forwarding. */
+export const DIRECT_METADATA_KEY = 'fermata-direct';
+
+/** grpc-js's words for a name that does not resolve. */
+const NAME_NOT_RESOLVED = /Name resolution failed|ENOTFOUND|EAI_AGAIN/;
+
+/** The address could not be connected to (no Fermata answer at all). */
+function unreachable(e: FermataError): boolean {
+  return (
+    e instanceof UnavailableError &&
+    !(e instanceof NotLeaderError) &&
+    /No connection established|Name resolution failed|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|Failed to connect/i.test(
+      e.details,
+    )
+  );
+}
+
 /** A node answered: a Fermata server (not a transport failure, nor another kind of server). */
 function answeredAsNode(e: FermataError | undefined): boolean {
   if (e === undefined) return true;
@@ -128,6 +145,16 @@ export class Connection {
   private readonly abort = new AbortController();
   /** When an endpoint last answered as a Fermata node (never: undefined). */
   private answeredAtMs: number | undefined;
+  /** The node that named `knownLeader` (discovery or a redirect): it answered, so it is reachable. */
+  private via: string | undefined;
+  /**
+   * Leader addresses this client cannot reach itself (a name only the
+   * cluster resolves, behind a port-forward or a load balancer): calls go to
+   * `via`, which forwards them to the leader.
+   */
+  private readonly indirect = new Set<string>();
+  /** The leader whose direct path failed at the transport level, until the next discovery names a leader. */
+  private directFailed: string | undefined;
 
   constructor(config: ConnectionConfig) {
     if (config.endpoints.length === 0) throw new RangeError('endpoints must name at least one node');
@@ -181,11 +208,25 @@ export class Connection {
     return s;
   }
 
-  /** Fresh call metadata (grpc-js mutates it per call), with the bearer token. */
-  metadata(): grpc.Metadata {
+  /**
+   * Fresh call metadata (grpc-js mutates it per call), with the bearer token.
+   * A call to the leader's own address asks to be redirected if that node no
+   * longer leads (`fermata-direct`), so the client learns the new leader;
+   * one sent through another node lets that node forward it.
+   */
+  metadata(address?: string): grpc.Metadata {
     const md = new grpc.Metadata();
     if (this.config.token !== undefined) md.set('authorization', `Bearer ${this.config.token}`);
+    if (address !== undefined && address === this.knownLeader) md.set(DIRECT_METADATA_KEY, '1');
     return md;
+  }
+
+  /** Where calls for the leader go: the leader, or the node that forwards to it when it is out of reach. */
+  private route(): string | undefined {
+    const leader = this.knownLeader;
+    if (leader !== undefined && this.indirect.has(leader) && this.via !== undefined && this.via !== leader)
+      return this.via;
+    return leader;
   }
 
   /**
@@ -195,7 +236,8 @@ export class Connection {
    */
   leader(deadlineAt: number, connectBy = Number.POSITIVE_INFINITY): Promise<string> {
     if (this.closed) return Promise.reject(new ClosedError('the client is closed'));
-    if (this.knownLeader !== undefined) return Promise.resolve(this.knownLeader);
+    const route = this.route();
+    if (route !== undefined) return Promise.resolve(route);
     if (this.discovery === undefined) {
       this.discovery = this.discover(deadlineAt, connectBy).finally(() => {
         this.discovery = undefined;
@@ -259,8 +301,13 @@ export class Connection {
               settled = true;
               this.knownLeader = res.leaderAddress;
               this.unreachableLeader = undefined;
+              this.via = endpoint;
+              // Named again after its direct path failed: it leads, but not within this client's reach.
+              if (this.directFailed === res.leaderAddress && endpoint !== res.leaderAddress)
+                this.goIndirect(res.leaderAddress);
+              this.directFailed = undefined;
               this.config.logger.debug('leader discovered', { leader: res.leaderAddress, via: endpoint });
-              resolve(res.leaderAddress);
+              resolve(this.route()!);
               return;
             }
             if (
@@ -300,9 +347,26 @@ export class Connection {
     const hint = err instanceof NotLeaderError ? (err.leaderAddress ?? leaderHint(err)) : undefined;
     if (hint !== undefined && hint !== address) {
       this.knownLeader = hint;
+      this.via = address;
       this.unreachableLeader = undefined;
       this.config.logger.debug('redirected to the leader', { from: address, leader: hint });
       return true;
+    }
+    if (address !== this.knownLeader && address === this.via) {
+      // The node forwarding for us failed: find the leader (and a way to it) again.
+      this.knownLeader = undefined;
+      this.via = undefined;
+      return false;
+    }
+    if (this.knownLeader === address && unreachable(err)) {
+      if (NAME_NOT_RESOLVED.test(err.details) && this.via !== undefined && this.via !== address) {
+        // A name only the cluster resolves: its leader stays, reached through the node that named it.
+        this.goIndirect(address);
+        return true;
+      }
+      // Perhaps it died: the next discovery waits for another leader, and if it names this one
+      // again, it is out of this client's reach (goIndirect).
+      this.directFailed = address;
     }
     if (this.knownLeader === address) {
       this.knownLeader = undefined;
@@ -316,6 +380,15 @@ export class Connection {
   /** Forgets the leader, so the next call asks the endpoints again. */
   forgetLeader(): void {
     this.knownLeader = undefined;
+  }
+
+  private goIndirect(leader: string): void {
+    if (this.indirect.has(leader)) return;
+    this.indirect.add(leader);
+    this.config.logger.warn('the leader is out of reach from here; calls go through the node that named it', {
+      leader,
+      via: this.via,
+    });
   }
 
   /** Waits `ms`, or rejects with ClosedError when the client closes. */
@@ -361,7 +434,7 @@ export class Connection {
         try {
           const result = await op({
             stubs: this.stubs(address),
-            metadata: this.metadata(),
+            metadata: this.metadata(address),
             options: { deadline: new Date(attemptEndsAt) },
           });
           this.answeredAtMs = Date.now();

@@ -142,7 +142,7 @@ export class Producer {
     this.durability =
       this.opts.durability === 'leader' ? v1.Durability.DURABILITY_LEADER : v1.Durability.DURABILITY_QUORUM;
     this.stream = new LeaderStream(conn, 'publish', {
-      open: (address) => conn.stubs(address).broker.publishStream(conn.metadata()),
+      open: (address) => conn.stubs(address).broker.publishStream(conn.metadata(address)),
       opened: () => {
         for (const batch of this.inFlight) this.write(batch);
       },

@@ -137,7 +137,7 @@ export class Subscription {
     this.conn = conn;
     this.settlements = new Settlements(conn);
     this.stream = new LeaderStream(conn, 'consume', {
-      open: (address) => conn.stubs(address).broker.consume(conn.metadata()),
+      open: (address) => conn.stubs(address).broker.consume(conn.metadata(address)),
       opened: (call) => this.subscribe(call),
       data: (res, address) => this.onData(address, res),
       ended: (err, final) => this.streamEnded(err, final),

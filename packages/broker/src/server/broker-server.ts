@@ -22,6 +22,7 @@ import { ensureClusterIdentity } from './cluster-identity.js';
 import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
 import { notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
+import { Forwarder, forwarding } from './forward.js';
 import { adminHandlers, clusterHandlers } from './grpc-admin.js';
 import { brokerHandlers } from './grpc-broker.js';
 import { schedulesHandlers } from './grpc-schedules.js';
@@ -54,6 +55,8 @@ export class BrokerServer {
   private security: Security | undefined;
   /** The client port's socket (connection limit in front of gRPC). */
   private clientListener: ClientListener | undefined;
+  /** Connections to the leader for the calls this node forwards. */
+  private forwarder: Forwarder | undefined;
   /** Ends the streams of a lost leadership once the new leader is known (see endStreamsNamingLeader). */
   private pendingStreamEnd: ((leader: string) => void) | undefined;
   /** Pending / in-flight per queue for /metrics: read from the store after applies (throttled). */
@@ -172,10 +175,15 @@ export class BrokerServer {
     server.clientListener = clientListener;
     server.wireNode();
 
-    grpcServer.addService(guardDecoding(BrokerService), brokerHandlers(ctx));
-    grpcServer.addService(guardDecoding(AdminService), adminHandlers(ctx));
-    grpcServer.addService(guardDecoding(ClusterService), clusterHandlers(ctx));
-    grpcServer.addService(guardDecoding(SchedulesService), schedulesHandlers(ctx));
+    // A node that does not lead forwards client calls to the leader (forward.ts).
+    const forwarder = new Forwarder(ctx, config);
+    server.forwarder = forwarder;
+    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(BrokerService), brokerHandlers(ctx)));
+    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(AdminService), adminHandlers(ctx)));
+    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(ClusterService), clusterHandlers(ctx)));
+    grpcServer.addService(
+      ...forwarding(ctx, forwarder, guardDecoding(SchedulesService), schedulesHandlers(ctx)),
+    );
     server.health = new HealthReporter({
       readiness: () => readiness(server.nodeStatus(), config.http.readyMaxLagEntries),
     });
@@ -409,6 +417,7 @@ export class BrokerServer {
       ).catch(() => grpcServer.forceShutdown());
     }
     this.clientListener?.destroyAll();
+    this.forwarder?.close();
     await listenerClosed;
     this.health?.close();
     this.security?.close();

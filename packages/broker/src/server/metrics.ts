@@ -58,6 +58,7 @@ export class BrokerMetrics {
   readonly expirations: Counter<'topic'>;
   readonly deadLetters: Counter<'topic'>;
   readonly redriven: Counter<'topic'>;
+  readonly forwardedCalls: Counter<'kind'>;
   readonly pending: Gauge<'topic' | 'group'>;
   readonly inFlight: Gauge<'topic' | 'group'>;
   readonly deliveryLatenessMs: Histogram<never>;
@@ -103,6 +104,12 @@ export class BrokerMetrics {
       'fermata_redriven_total',
       'Dead letters moved back to their topic (Redrive), by that topic.',
     );
+    this.forwardedCalls = new Counter({
+      name: 'fermata_forwarded_calls_total',
+      help: 'Client calls this node, not leading, forwarded to the leader, by kind (unary, stream).',
+      labelNames: ['kind'] as const,
+      registers,
+    });
 
     const self = this;
     this.pending = new Gauge({
