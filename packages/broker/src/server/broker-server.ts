@@ -40,6 +40,8 @@ export const SHUTDOWN_TRANSFER_TIMEOUT_MS = 3_000;
 export const SHUTDOWN_DRAIN_TIMEOUT_MS = 5_000;
 /** Queue gauges (pending, in flight per topic and group) are re-read at most this often. */
 export const QUEUE_GAUGES_INTERVAL_MS = 250;
+/** Queues' next due times (fermata_oldest_overdue_seconds) are re-read at most this often. */
+export const QUEUE_DUE_INTERVAL_MS = 5_000;
 
 /**
  * One Fermata node: the state machine over its store, the Raft node, the
@@ -61,10 +63,21 @@ export class BrokerServer {
   private pendingStreamEnd: ((leader: string) => void) | undefined;
   /** Pending / in-flight per queue for /metrics: read from the store after applies (throttled). */
   private queueGauges: readonly QueueGauges[] = [];
-  private gaugeRefresh: { running: boolean; again: boolean; timer: NodeJS.Timeout | undefined } = {
+  private gaugeRefresh: {
+    running: boolean;
+    again: boolean;
+    timer: NodeJS.Timeout | undefined;
+    /** When the queues' next due times were last read, and what they were. */
+    dueReadAtMs: number;
+    nextDue: Map<bigint, number | undefined>;
+    dueTimer: NodeJS.Timeout | undefined;
+  } = {
     running: false,
     again: false,
     timer: undefined,
+    dueReadAtMs: Number.NEGATIVE_INFINITY,
+    nextDue: new Map(),
+    dueTimer: undefined,
   };
 
   private constructor(
@@ -350,15 +363,36 @@ export class BrokerServer {
     r.running = true;
     this.ctx.reader
       .listQueues()
+      .then(async (queues) => {
+        // Next due times (for fermata_oldest_overdue_seconds) are read at most every
+        // QUEUE_DUE_INTERVAL_MS: one bounded read per queue that holds something.
+        const now = Date.now();
+        if (now - r.dueReadAtMs >= QUEUE_DUE_INTERVAL_MS) {
+          r.dueReadAtMs = now;
+          const held = queues.filter((q) => q.pending + q.inFlight > 0);
+          const dues = await Promise.all(held.map((q) => this.ctx.reader.nextDueMs(q.queueHash)));
+          r.nextDue = new Map(held.map((q, i) => [q.queueHash, dues[i]]));
+        } else if (!r.dueTimer && !this.ctx.stopping) {
+          // Applies came since the last read: read again once the interval is over, applies or not.
+          r.dueTimer = setTimeout(
+            () => {
+              r.dueTimer = undefined;
+              this.refreshQueueGauges();
+            },
+            r.dueReadAtMs + QUEUE_DUE_INTERVAL_MS - now,
+          );
+          r.dueTimer.unref();
+        }
+        this.queueGauges = queues.map((q) => ({
+          topic: q.topic,
+          group: q.group,
+          pending: q.pending,
+          inFlight: q.inFlight,
+          nextDueMs: q.pending + q.inFlight > 0 ? r.nextDue.get(q.queueHash) : undefined,
+        }));
+      })
       .then(
-        (queues) => {
-          this.queueGauges = queues.map((q) => ({
-            topic: q.topic,
-            group: q.group,
-            pending: q.pending,
-            inFlight: q.inFlight,
-          }));
-        },
+        () => {},
         (err: unknown) => this.ctx.log.warn({ err: String(err) }, 'reading queue gauges failed'),
       )
       .finally(() => {

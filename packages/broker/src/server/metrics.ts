@@ -13,6 +13,12 @@ export interface QueueGauges {
   readonly group: string;
   readonly pending: number;
   readonly inFlight: number;
+  /**
+   * When something in it falls due next (a pending entry's due time, or a
+   * running lease's end): past, since when the oldest due message has waited
+   * for a consumer. Undefined when it holds nothing.
+   */
+  readonly nextDueMs?: number | undefined;
 }
 
 export interface RaftGauges {
@@ -60,6 +66,7 @@ export class BrokerMetrics {
   readonly redriven: Counter<'topic'>;
   readonly forwardedCalls: Counter<'kind'>;
   readonly pending: Gauge<'topic' | 'group'>;
+  readonly oldestOverdue: Gauge<'topic' | 'group'>;
   readonly inFlight: Gauge<'topic' | 'group'>;
   readonly deliveryLatenessMs: Histogram<never>;
   readonly raftTerm: Gauge<never>;
@@ -119,6 +126,18 @@ export class BrokerMetrics {
       registers,
       collect() {
         self.collectQueues(this, (q) => q.pending);
+      },
+    });
+    this.oldestOverdue = new Gauge({
+      name: 'fermata_oldest_overdue_seconds',
+      help: 'How long the oldest message that is due has waited for a consumer (0: none waits), by topic and group: grows while nobody takes what is due (no consumer, paused, stuck).',
+      labelNames: ['topic', 'group'] as const,
+      registers,
+      collect() {
+        const now = Date.now();
+        self.collectQueues(this, (q) =>
+          q.nextDueMs === undefined ? 0 : Math.max(0, now - q.nextDueMs) / 1000,
+        );
       },
     });
     this.inFlight = new Gauge({
