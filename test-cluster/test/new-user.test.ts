@@ -11,7 +11,7 @@
  * The tarballs come from `scripts/release --no-image` (run once here), or from
  * FERMATA_RELEASE_DIR when it names a folder that release already filled.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -208,6 +208,98 @@ const client = new FermataClient({ endpoints: '127.0.0.1:7400' });
 export const id: string = await client.publish('t', 'x', { delayMs: '5s' });
 `;
 
+/** A code block of the README or docs/ marked `<!-- runnable -->` (or `<!-- runnable until "text" -->`). */
+interface Example {
+  readonly where: string;
+  readonly lang: 'sh' | 'ts';
+  readonly code: string;
+  /** Runs until this appears on stdout, then gets SIGINT; otherwise it must end by itself. */
+  readonly until: string | undefined;
+}
+
+const RUNNABLE = /^<!-- runnable(?: until "([^"]+)")? -->$/;
+
+/** The marked examples of README.md, then docs/*.md in name order, each in the order written. */
+function runnableExamples(): Example[] {
+  const files = [
+    'README.md',
+    ...readdirSync(join(REPO_ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
+  const out: Example[] = [];
+  for (const file of files) {
+    const lines = readFileSync(join(REPO_ROOT, file), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      const m = RUNNABLE.exec(line.trim());
+      if (!m) return;
+      const fence = /^```(sh|ts)$/.exec(lines[i + 1] ?? '');
+      if (!fence) throw new Error(`${file}:${i + 1}: a runnable marker must precede a sh or ts block`);
+      const end = lines.indexOf('```', i + 2);
+      out.push({
+        where: `${file}:${i + 2}`,
+        lang: fence[1] as 'sh' | 'ts',
+        code: lines.slice(i + 2, end).join('\n'),
+        until: m[1],
+      });
+    });
+  }
+  return out;
+}
+
+/**
+ * The example with the addresses of `./scripts/start`'s nodes (127.0.0.1:7400,
+ * :7410, :7420) replaced by this test's nodes, in order. Any other address is
+ * a mistake in the docs (a port no cluster of the docs listens on).
+ */
+function pointedAt(code: string, endpoints: readonly string[], where: string): string {
+  const replaced = code.replace(/127\.0\.0\.1:74([0-2])0\b/g, (_, n: string) => endpoints[Number(n)]!);
+  const stray = /\b(?:localhost|\d+\.\d+\.\d+\.\d+):(\d+)\b/.exec(
+    code.replace(/127\.0\.0\.1:74[0-2]0\b/g, ''),
+  );
+  if (stray)
+    throw new Error(
+      `${where}: ${stray[0]} is no address of ./scripts/start's cluster (127.0.0.1:7400/7410/7420)`,
+    );
+  return replaced;
+}
+
+/** Runs `file args` until it exits (or, with `until`, until stdout shows it, then SIGINT); its exit code and stdout. */
+function runUntil(
+  cwd: string,
+  file: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  until: string | undefined,
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let interrupted = false;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`${file} ${args.join(' ')}: no end within 90 s\n${stdout}\n${stderr}`));
+    }, 90_000);
+    child.stdout.on('data', (b: Buffer) => {
+      stdout += b.toString();
+      if (until !== undefined && !interrupted && stdout.includes(until)) {
+        interrupted = true;
+        // Ctrl-C a moment later, as a person reading it would (the program goes on after printing).
+        setTimeout(() => child.kill('SIGINT'), 1_000);
+      }
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      done({ code, signal, stdout, stderr });
+    });
+  });
+}
+
 describe('a new user installs the packed SDK and CLI in their own project', () => {
   let releaseDir: string;
   let userDir: string;
@@ -309,7 +401,7 @@ describe('a new user installs the packed SDK and CLI in their own project', () =
       () => 'consumed',
       (e: Error) => e.message,
     );
-    expect(typo).toContain('topic "cli-greetngs" not found; subscribe.topic: did you mean "cli-greetings"?');
+    expect(typo).toContain('topic "cli-greetngs" not found; subscribe.topic: did you mean "cli-greetings"');
     const topics = await sh(userDir, fermata, ['topics', 'ls', '--json'], env);
     expect((JSON.parse(topics) as { name: string }[]).map((t) => t.name)).not.toContain('cli-greetngs');
   });
@@ -324,6 +416,56 @@ describe('a new user installs the packed SDK and CLI in their own project', () =
         'TypeError: subscribe options: unknown option "concurency"; did you mean "concurrency"?',
         'TypeError: new FermataClient options: unknown option "endpoint"; did you mean "endpoints"?',
       ]);
+    }
+  });
+
+  it("the README's and docs' runnable examples run as written (the addresses pointed at this cluster)", {
+    timeout: 600_000,
+  }, async () => {
+    const examples = runnableExamples();
+    expect(examples.map((e) => e.where.split(':')[0])).toEqual(
+      expect.arrayContaining(['README.md', 'docs/sdk.md', 'docs/schedules.md']),
+    );
+    const nodes = endpoints.split(',');
+    // What a user who followed the README has: FERMATA_ENDPOINTS exported, the installed CLI on PATH.
+    const env = userEnv({
+      FERMATA_ENDPOINTS: endpoints,
+      PATH: `${join(userDir, 'node_modules/.bin')}:${process.env['PATH']}`,
+    });
+    const tsc = join(userDir, 'node_modules/.bin/tsc');
+    for (const [i, ex] of examples.entries()) {
+      const code = pointedAt(ex.code, nodes, ex.where);
+      let r: Awaited<ReturnType<typeof runUntil>>;
+      if (ex.lang === 'sh') {
+        r = await runUntil(userDir, 'bash', ['-e', '-c', code], env, ex.until);
+      } else {
+        // As a TypeScript user runs it: compiled (strict), then run.
+        const file = `docs-example-${i}.mts`;
+        writeFileSync(join(userDir, file), `${code}\n`);
+        await sh(userDir, tsc, [
+          '--strict',
+          '--module',
+          'nodenext',
+          '--target',
+          'es2022',
+          '--types',
+          'node',
+          '--outDir',
+          'examples-out',
+          file,
+        ]).catch((e: Error) => {
+          throw new Error(`${ex.where} does not compile:\n${e.message}`);
+        });
+        r = await runUntil(
+          userDir,
+          process.execPath,
+          [join('examples-out', file.replace('.mts', '.mjs'))],
+          env,
+          ex.until,
+        );
+      }
+      expect({ where: ex.where, code: r.code, stderr: r.stderr }).toMatchObject({ where: ex.where, code: 0 });
+      if (ex.until !== undefined) expect(r.stdout, ex.where).toContain(ex.until);
     }
   });
 

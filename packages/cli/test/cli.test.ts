@@ -86,12 +86,17 @@ describe('fermata publish and consume', () => {
     const before = Date.now();
     const r = await cli(['publish', 'pub-args', 'one', 'two', 'three', '--delay', '1h']);
     expect(r.code).toBe(0);
-    const out = lines(r.stdout).map((l) => l.split('\t'));
-    expect(out).toHaveLength(3);
-    const ids = out.map(([id]) => BigInt(id!));
+    // Labelled, as a reader expects: `id N  due <time> (in 1h)`.
+    const out = lines(r.stdout).map((l) => /^id (\d+) {2}due (\S+) \(in 1h\)$/.exec(l));
+    expect(out, r.stdout).toHaveLength(3);
+    expect(
+      out.every((m) => m !== null),
+      r.stdout,
+    ).toBe(true);
+    const ids = out.map((m) => BigInt(m![1]!));
     expect(ids[1]).toBe(ids[0]! + 1n);
     expect(ids[2]).toBe(ids[0]! + 2n);
-    for (const [, due] of out) expect(Date.parse(due!)).toBeGreaterThanOrEqual(before + 3_600_000);
+    for (const m of out) expect(Date.parse(m![2]!)).toBeGreaterThanOrEqual(before + 3_600_000);
     const stats = await json<Stats>(['topics', 'stats', 'pub-args']);
     expect(stats.groups).toEqual([expect.objectContaining({ group: 'default', pending: 3, inFlight: 0 })]);
   });
@@ -104,7 +109,9 @@ describe('fermata publish and consume', () => {
     expect(first[0]).toMatchObject({ deduplicated: false });
     expect(again).toMatchObject({ id: first[0]!['id'], deduplicated: true });
     const human = await cli(['publish', 'pub-key', 'x', '--key', 'order-7']);
-    expect(human.stdout).toMatch(/^\d+\t\S+\tdeduplicated$/m);
+    expect(human.stdout).toMatch(
+      /^id \d+ {2}due \S+ \(.+\) {2}deduplicated \(a live message has this key: nothing stored\)$/m,
+    );
   });
 
   test('lines of stdin are published through the batching producer, ids in input order, with a progress line', async () => {

@@ -109,7 +109,7 @@ function durabilityToWire(d: Durability | undefined): pb.Durability {
  * {@link FermataClient.close} ends it.
  *
  * @example
- * const client = new FermataClient({ endpoints: ['127.0.0.1:7001', '127.0.0.1:7002'] });
+ * const client = new FermataClient({ endpoints: ['127.0.0.1:7400', '127.0.0.1:7410'] });
  * const id = await client.publish('emails', 'hello', { delayMs: 60_000 });
  * const sub = client.subscribe('emails', async (m) => console.log(m.id, m.text()));
  */

@@ -8,7 +8,7 @@ import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import { invariant } from '@fermata/raft';
 import { defFromProto, defToProto } from '../state/codec/schedule.js';
 import { NotFoundError, underField, ValidationError } from '../state/errors.js';
-import { DEFAULT_LIST_LIMIT } from '../state/limits.js';
+import { DEFAULT_LIST_LIMIT, type Limits } from '../state/limits.js';
 import type { ScheduleRec } from '../state/schedule/model.js';
 import type { ScheduleResult, ScheduleStatus } from '../state/schedule/ops.js';
 import { occurrencesAfter } from '../state/schedule/spec.js';
@@ -36,9 +36,28 @@ function under<T>(prefix: string, fn: () => T): T {
   }
 }
 
+/**
+ * The last occurrence whose instant has passed: the record's last fired one
+ * (the latest materialised), unless that one lies ahead (occurrences are made
+ * into messages up to limits.maxScheduleAheadMs before their instant, due
+ * then); then the spec's latest occurrence at or before `nowMs` and after the
+ * schedule was created (0: none yet), found in windows doubling back from now.
+ */
+export function lastFiredAtOrBefore(rec: ScheduleRec, limits: Limits, nowMs: number): number {
+  if (rec.lastFiredMs <= nowMs) return rec.lastFiredMs;
+  const since = rec.createdAtMs;
+  for (let w = 1_000; ; w *= 2) {
+    const from = Math.max(nowMs - w, since - 1);
+    const occ = occurrencesAfter(rec.def, limits, from, 1_000, nowMs + 1);
+    if (occ.length > 0) return occ[occ.length - 1]!;
+    if (from <= since - 1) return 0;
+  }
+}
+
 export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number): pb.Schedule.$Properties {
   const n = Math.min(Math.max(next, 0), MAX_NEXT_FIRE_TIMES);
-  const fireTimes = rec.paused || n === 0 ? [] : occurrencesAfter(rec.def, ctx.sm.limits, Date.now(), n);
+  const now = Date.now();
+  const fireTimes = rec.paused || n === 0 ? [] : occurrencesAfter(rec.def, ctx.sm.limits, now, n);
   return {
     definition: defToProto(rec.def),
     paused: rec.paused,
@@ -46,7 +65,7 @@ export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number
     updatedAtMs: int64FromSafe(rec.updatedAtMs),
     fired: toUint64(BigInt(rec.fired)),
     skipped: toUint64(BigInt(rec.skipped)),
-    lastFiredMs: int64FromSafe(rec.lastFiredMs),
+    lastFiredMs: int64FromSafe(lastFiredAtOrBefore(rec, ctx.sm.limits, now)),
     nextFireMs: fireTimes.map((t) => int64FromSafe(t)),
   };
 }
