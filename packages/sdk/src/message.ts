@@ -1,4 +1,4 @@
-import { type pb, toBigInt, toSafeNumber } from '@fermata/protocol';
+import { DEAD_LETTER_HEADERS, type pb, toBigInt, toSafeNumber } from '@fermata/protocol';
 import { FermataError, StatusCode } from './errors.js';
 import { OPTION_NAMES } from './option-names.js';
 import { checkOptions } from './options-check.js';
@@ -37,14 +37,7 @@ export interface DeadLetter {
 }
 
 /** The headers a dead letter carries, named in {@link DeadLetter}. */
-export const DEAD_LETTER_HEADERS = {
-  reason: 'fermata-dead-letter-reason',
-  sourceTopic: 'fermata-dead-letter-source-topic',
-  sourceGroup: 'fermata-dead-letter-source-group',
-  sourceId: 'fermata-dead-letter-source-id',
-  attempts: 'fermata-dead-letter-attempts',
-  lastError: 'fermata-dead-letter-last-error',
-} as const;
+export { DEAD_LETTER_HEADERS };
 
 function deadLetterOf(h: Readonly<Record<string, string>>): DeadLetter | undefined {
   const reason = h[DEAD_LETTER_HEADERS.reason];

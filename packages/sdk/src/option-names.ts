@@ -1,18 +1,10 @@
-import type { AddMemberOptions, TopicSettings } from './admin-model.js';
-import type { AutoExtendOptions } from './auto-extend.js';
-import type { BackoffPolicy } from './backoff.js';
-import type { BatchOptions, CallOptions } from './client.js';
-import type { ListMessagesOptions } from './messages-model.js';
-import type { ClientOptions, TlsOptions } from './options.js';
-import { optionNames } from './options-check.js';
-import type { ProducerOptions } from './producer.js';
-import type { PublishInput, PublishOptions } from './publishing.js';
-import type { ScheduleDefinition } from './schedules-model.js';
-import type { SubscribeOptions } from './subscription.js';
-
-/** The names of every options object the SDK takes, each list complete (it would not compile otherwise). */
+/**
+ * The names of every options object the SDK takes (checked at run time by
+ * checkOptions). option-names-complete.ts proves at compile time that each
+ * list holds exactly the names of its interface.
+ */
 export const OPTION_NAMES = {
-  client: optionNames<ClientOptions>()([
+  client: [
     'endpoints',
     'tls',
     'token',
@@ -24,31 +16,15 @@ export const OPTION_NAMES = {
     'idempotentPublish',
     'channelOptions',
     'logger',
-  ]),
-  tls: optionNames<TlsOptions>()(['ca', 'cert', 'key', 'serverName']),
-  backoff: optionNames<BackoffPolicy>()(['initialMs', 'multiplier', 'maxMs', 'jitter']),
-  call: optionNames<CallOptions>()(['deadlineMs']),
-  batch: optionNames<BatchOptions>()(['deadlineMs', 'durability']),
-  publish: optionNames<PublishOptions & BatchOptions>()([
-    'delayMs',
-    'deliverAt',
-    'ttlMs',
-    'key',
-    'headers',
-    'deadlineMs',
-    'durability',
-  ]),
-  publishInput: optionNames<PublishInput>()([
-    'topic',
-    'payload',
-    'delayMs',
-    'deliverAt',
-    'ttlMs',
-    'key',
-    'headers',
-  ]),
-  send: optionNames<PublishOptions>()(['delayMs', 'deliverAt', 'ttlMs', 'key', 'headers']),
-  producer: optionNames<ProducerOptions>()([
+  ],
+  tls: ['ca', 'cert', 'key', 'serverName'],
+  backoff: ['initialMs', 'multiplier', 'maxMs', 'jitter'],
+  call: ['deadlineMs'],
+  batch: ['deadlineMs', 'durability'],
+  publish: ['delayMs', 'deliverAt', 'ttlMs', 'key', 'headers', 'deadlineMs', 'durability'],
+  publishInput: ['topic', 'payload', 'delayMs', 'deliverAt', 'ttlMs', 'key', 'headers'],
+  send: ['delayMs', 'deliverAt', 'ttlMs', 'key', 'headers'],
+  producer: [
     'lingerMs',
     'maxBatchMessages',
     'maxBatchBytes',
@@ -57,8 +33,8 @@ export const OPTION_NAMES = {
     'maxBufferedBytes',
     'maxWaitingSends',
     'durability',
-  ]),
-  subscribe: optionNames<SubscribeOptions>()([
+  ],
+  subscribe: [
     'group',
     'prefetch',
     'leaseMs',
@@ -68,23 +44,11 @@ export const OPTION_NAMES = {
     'autoExtend',
     'drainTimeoutMs',
     'onError',
-  ]),
-  autoExtend: optionNames<AutoExtendOptions>()(['extendByMs', 'maxTotalMs']),
-  listMessages: optionNames<ListMessagesOptions & CallOptions>()([
-    'group',
-    'fromDueMs',
-    'toDueMs',
-    'limit',
-    'pageToken',
-    'deadlineMs',
-  ]),
-  listSchedules: optionNames<{ afterName?: string; limit?: number; next?: number } & CallOptions>()([
-    'afterName',
-    'limit',
-    'next',
-    'deadlineMs',
-  ]),
-  schedule: optionNames<ScheduleDefinition>()([
+  ],
+  autoExtend: ['extendByMs', 'maxTotalMs'],
+  listMessages: ['group', 'fromDueMs', 'toDueMs', 'limit', 'pageToken', 'deadlineMs'],
+  listSchedules: ['afterName', 'limit', 'next', 'deadlineMs'],
+  schedule: [
     'spec',
     'timeZone',
     'payload',
@@ -97,15 +61,15 @@ export const OPTION_NAMES = {
     'dstPolicy',
     'misfireThresholdMs',
     'paused',
-  ]),
-  topicSettings: optionNames<TopicSettings>()([
+  ],
+  topicSettings: [
     'maxAttempts',
     'defaultLeaseMs',
     'deadLetterTopic',
     'expiryAction',
     'timeBucketMs',
     'dedupWindowMs',
-  ]),
-  addMember: optionNames<AddMemberOptions>()(['peerAddress', 'address', 'learnerOnly']),
-  nack: optionNames<{ delayMs?: number; error?: string }>()(['delayMs', 'error']),
-} as const;
+  ],
+  addMember: ['peerAddress', 'address', 'learnerOnly'],
+  nack: ['delayMs', 'error'],
+} as const satisfies Record<string, readonly string[]>;

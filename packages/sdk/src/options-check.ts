@@ -20,17 +20,6 @@ const FOREIGN_NAMES: Readonly<Record<string, { option?: string; note?: string }>
 };
 
 /**
- * The option names of `T`, all of them: a list that misses one does not
- * compile (`[missing, name]`).
- */
-export function optionNames<T>() {
-  return <const K extends readonly (keyof T & string)[]>(
-    names: K &
-      ([Exclude<keyof T, K[number]>] extends [never] ? unknown : ['missing', Exclude<keyof T, K[number]>]),
-  ): readonly string[] => names;
-}
-
-/**
  * Throws a TypeError naming the first option of `value` that is not one of
  * `known` (with the known name closest to it, or what it means in Fermata),
  * or when `value` is not an object. `undefined` and `null` pass.
