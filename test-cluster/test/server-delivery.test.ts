@@ -198,7 +198,15 @@ describe.each([1, 3] as const)('delivery on a %i-node cluster', (size) => {
     const dead = await consume(`${topic}.dlq`);
     const [d] = await dead.waitForCount(1, 20_000);
     expect(text(d!.delivery.payload)).toBe('poison');
-    expect(d!.delivery.headers).toEqual({ h: 'v' });
+    // Its own headers, and why it is a dead letter (no handler said why: no last error).
+    expect(d!.delivery.headers).toEqual({
+      h: 'v',
+      'fermata-dead-letter-reason': 'max_attempts',
+      'fermata-dead-letter-source-topic': topic,
+      'fermata-dead-letter-source-group': 'default',
+      'fermata-dead-letter-source-id': String(d!.delivery.headers['fermata-dead-letter-source-id']),
+      'fermata-dead-letter-attempts': '2',
+    });
     expect(d!.delivery.topic).toBe(`${topic}.dlq`);
     expect(s.received.map((g) => g.delivery.attempt)).toEqual([1, 2]);
     await sleep(500);

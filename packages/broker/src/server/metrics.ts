@@ -14,6 +14,12 @@ export interface QueueGauges {
   readonly group: string;
   readonly pending: number;
   readonly inFlight: number;
+  /**
+   * When something in it falls due next (a pending entry's due time, or a
+   * running lease's end): past, since when the oldest due message has waited
+   * for a consumer. Undefined when it holds nothing.
+   */
+  readonly nextDueMs?: number | undefined;
 }
 
 export interface RaftGauges {
@@ -84,7 +90,10 @@ export class BrokerMetrics {
   readonly nacks: Counter<'topic'>;
   readonly expirations: Counter<'topic'>;
   readonly deadLetters: Counter<'topic'>;
+  readonly redriven: Counter<'topic'>;
+  readonly forwardedCalls: Counter<'kind'>;
   readonly pending: Gauge<'topic' | 'group'>;
+  readonly oldestOverdue: Gauge<'topic' | 'group'>;
   readonly inFlight: Gauge<'topic' | 'group'>;
   readonly deliveryLatenessMs: Histogram<never>;
   readonly raftTerm: Gauge<never>;
@@ -142,6 +151,16 @@ export class BrokerMetrics {
       'fermata_dead_letters_total',
       'Messages moved to a dead-letter topic, by source topic.',
     );
+    this.redriven = counter(
+      'fermata_redriven_total',
+      'Dead letters moved back to their topic (Redrive), by that topic.',
+    );
+    this.forwardedCalls = new Counter({
+      name: 'fermata_forwarded_calls_total',
+      help: 'Client calls this node, not leading, forwarded to the leader, by kind (unary, stream).',
+      labelNames: ['kind'] as const,
+      registers,
+    });
 
     const self = this;
     this.pending = new Gauge({
@@ -151,6 +170,18 @@ export class BrokerMetrics {
       registers,
       collect() {
         self.collectQueues(this, (q) => q.pending);
+      },
+    });
+    this.oldestOverdue = new Gauge({
+      name: 'fermata_oldest_overdue_seconds',
+      help: 'How long the oldest message that is due has waited for a consumer (0: none waits), by topic and group: grows while nobody takes what is due (no consumer, paused, stuck).',
+      labelNames: ['topic', 'group'] as const,
+      registers,
+      collect() {
+        const now = Date.now();
+        self.collectQueues(this, (q) =>
+          q.nextDueMs === undefined ? 0 : Math.max(0, now - q.nextDueMs) / 1000,
+        );
       },
     });
     this.inFlight = new Gauge({

@@ -29,6 +29,16 @@ export interface LeaseOutcome {
   readonly deadLetterId?: bigint;
 }
 
+export type RedriveStatus = 'redriven' | 'not-found' | 'not-a-dead-letter' | 'in-flight' | 'group-gone';
+
+export interface RedriveOutcome {
+  /** The dead letter's id. */
+  readonly id: bigint;
+  readonly status: RedriveStatus;
+  /** Redriven: the new message's id in the source topic. */
+  readonly newId?: bigint;
+}
+
 export type SettleStatus = 'ok' | 'lease-expired';
 
 export interface SettleOutcome {
@@ -83,6 +93,7 @@ export type CommandResult =
   | { readonly kind: 'nack'; readonly outcome: SettleOutcome }
   | { readonly kind: 'extend'; readonly outcome: SettleOutcome }
   | { readonly kind: 'cancel'; readonly result: CancelResult }
+  | { readonly kind: 'redrive'; readonly outcomes: readonly RedriveOutcome[] }
   | { readonly kind: 'reschedule'; readonly result: RescheduleResult }
   | { readonly kind: 'expire'; readonly outcomes: readonly ExpireOutcome[] }
   | { readonly kind: 'purge-keys'; readonly purged: number }
