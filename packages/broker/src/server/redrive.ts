@@ -1,7 +1,8 @@
 /**
- * Redrive: dead letters of a topic back into it (`Broker.Redrive`). The
- * command moves at most limits.maxIdsPerCommand dead letters (its apply is
- * bounded); with `all` the leader pages through the dead-letter topic and
+ * Redrive: dead letters of a topic back into it (`Broker.Redrive`). A
+ * command names at most limits.maxIdsPerCommand dead letters and moves those
+ * that fit the bound on one apply (the leader proposes the rest again); with
+ * `all` the leader pages through the dead-letter topic and
  * proposes one command per page, up to the call's limit, and answers a page
  * token to go on from.
  */
@@ -18,7 +19,10 @@ export const DEFAULT_REDRIVE_LIMIT = 10_000;
 /** Most dead letters one Redrive call with `all` moves (`maxRedrivePerCall`). */
 export const MAX_REDRIVE_LIMIT = 100_000;
 
-const STATUS: Record<RedriveOutcome['status'], number> = {
+/** What a client is told of a dead letter (`deferred` is the leader's own business: it proposes it again). */
+type Answered = RedriveOutcome & { readonly status: Exclude<RedriveOutcome['status'], 'deferred'> };
+
+const STATUS: Record<Answered['status'], number> = {
   redriven: v1.RedriveStatus.REDRIVE_STATUS_REDRIVEN,
   'not-found': v1.RedriveStatus.REDRIVE_STATUS_NOT_FOUND,
   'not-a-dead-letter': v1.RedriveStatus.REDRIVE_STATUS_NOT_A_DEAD_LETTER,
@@ -26,7 +30,7 @@ const STATUS: Record<RedriveOutcome['status'], number> = {
   'group-gone': v1.RedriveStatus.REDRIVE_STATUS_GROUP_GONE,
 };
 
-function toWire(o: RedriveOutcome): pb.RedriveResult.$Properties {
+function toWire(o: Answered): pb.RedriveResult.$Properties {
   return { id: uint64ForWire(o.id), status: STATUS[o.status], newId: uint64ForWire(o.newId ?? 0n) };
 }
 
@@ -50,7 +54,7 @@ export async function redrive(
   if (ids.length > 0) throw new ValidationError('ids', 'give ids or all, not both');
   const limit = req.limit || DEFAULT_REDRIVE_LIMIT;
   if (limit > MAX_REDRIVE_LIMIT) throw new LimitError('maxRedrivePerCall', MAX_REDRIVE_LIMIT, limit, 'limit');
-  const results: RedriveOutcome[] = [];
+  const results: Answered[] = [];
   let token: Uint8Array | undefined = req.pageToken && req.pageToken.length > 0 ? req.pageToken : undefined;
   if (!(await ctx.reader.getTopic(dlq))) return { results: [], nextPageToken: new Uint8Array(0) };
   while (results.length < limit) {
@@ -72,23 +76,50 @@ export async function redrive(
   return { results: results.map(toWire), nextPageToken: token ?? new Uint8Array(0) };
 }
 
-/** One Redrive command: at most limits.maxIdsPerCommand dead letters, new ids reserved for each. */
+/**
+ * Redrive commands for `ids` (at most limits.maxIdsPerCommand): one, and
+ * another for those it left `deferred` (past the bound on one apply: large
+ * payloads), until none is left. Answers one outcome per id, in order.
+ */
 async function move(
   ctx: ServerContext,
   dlq: string,
   sourceTopic: string,
   ids: readonly bigint[],
-): Promise<readonly RedriveOutcome[]> {
-  const firstId = ctx.proposer.reserveIds(ids.length);
-  const r = await ctx.proposer.run({
-    kind: 'redrive',
-    topic: dlq,
-    sourceTopic,
-    ids,
-    firstId,
-    idCount: ids.length,
-  });
-  invariant(r.kind === 'redrive', () => `redrive answered with ${r.kind}`);
-  ctx.metrics.redriven.inc({ topic: sourceTopic }, r.outcomes.filter((o) => o.status === 'redriven').length);
-  return r.outcomes;
+): Promise<readonly Answered[]> {
+  const answers: Answered[] = new Array(ids.length);
+  let left = ids.map((id, at) => ({ id, at }));
+  while (left.length > 0) {
+    const firstId = ctx.proposer.reserveIds(left.length);
+    const r = await ctx.proposer.run({
+      kind: 'redrive',
+      topic: dlq,
+      sourceTopic,
+      ids: left.map((x) => x.id),
+      firstId,
+      idCount: left.length,
+    });
+    invariant(r.kind === 'redrive', () => `redrive answered with ${r.kind}`);
+    invariant(
+      r.outcomes.length === left.length,
+      () => `redrive of ${left.length} ids answered ${r.outcomes.length}`,
+    );
+    const deferred: { id: bigint; at: number }[] = [];
+    let moved = 0;
+    r.outcomes.forEach((o, i) => {
+      const x = left[i]!;
+      if (o.status === 'deferred') deferred.push(x);
+      else answers[x.at] = o as Answered;
+      if (o.status === 'redriven') moved++;
+    });
+    ctx.metrics.redriven.inc({ topic: sourceTopic }, moved);
+    // The first dead letter of a command always fits its bound (a payload is at most
+    // limits.maxPayloadBytes): a command that took none would repeat forever.
+    invariant(
+      deferred.length < left.length,
+      () => `a redrive of ${left.length} dead letters of ${dlq} took none within the bound on one apply`,
+    );
+    left = deferred;
+  }
+  return answers;
 }

@@ -29,7 +29,17 @@ export interface LeaseOutcome {
   readonly deadLetterId?: bigint;
 }
 
-export type RedriveStatus = 'redriven' | 'not-found' | 'not-a-dead-letter' | 'in-flight' | 'group-gone';
+/**
+ * `deferred`: not looked at, past the command's bound on one apply; the
+ * leader proposes it again (it never reaches a client).
+ */
+export type RedriveStatus =
+  | 'redriven'
+  | 'not-found'
+  | 'not-a-dead-letter'
+  | 'in-flight'
+  | 'group-gone'
+  | 'deferred';
 
 export interface RedriveOutcome {
   /** The dead letter's id. */
