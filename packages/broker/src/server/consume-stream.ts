@@ -4,7 +4,7 @@ import { DEFAULT_GROUP } from '../keys.js';
 import { emptySlots } from '../leader/dispatcher/consumer-registry.js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
 import { leaderNotReady } from '../leader/proposer.js';
-import { LimitError, ValidationError } from '../state/errors.js';
+import { ConflictError, LimitError, topicDeleting, ValidationError } from '../state/errors.js';
 import { validateGroupName, validateLeaseMs, validateTag, validateTopicName } from '../state/validation.js';
 import { callerName, errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
@@ -129,6 +129,10 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
 
     // Consuming never creates a topic or a group: a mistyped name is refused with the closest ones.
     const t = await topicToConsume(ctx, topic, 'subscribe.topic');
+    // One being deleted takes no subscription: its records are being removed.
+    if (t.deleting) throw topicDeleting(topic);
+    if (t.deletingGroups?.includes(group))
+      throw new ConflictError('group-deleting', `group "${topic}/${group}" was deleted`);
     requireGroup(t, group, 'subscribe.group');
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
 

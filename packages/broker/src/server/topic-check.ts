@@ -70,8 +70,11 @@ async function readTopics(
   for (let i = from; i < messages.length; i++) {
     const topic = messages[i]!.topic;
     if (names.has(topic)) continue;
-    if (!(await ctx.reader.getTopic(topic))) throw await unknownTopic(ctx, topic, field(i), true);
-    names.add(topic);
+    const t = await ctx.reader.getTopic(topic);
+    if (!t) throw await unknownTopic(ctx, topic, field(i), true);
+    // One being deleted is not remembered: apply refuses the publish, and once its records
+    // are gone the name no longer exists.
+    if (!t.deleting) names.add(topic);
   }
 }
 
