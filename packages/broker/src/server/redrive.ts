@@ -9,6 +9,7 @@
 import { type pb, toBigInt, uint64ForWire, v1 } from '@fermata/protocol';
 import { invariant } from '@fermata/raft';
 import { LimitError, ValidationError } from '../state/errors.js';
+import type { TopicRec } from '../state/records.js';
 import type { RedriveOutcome } from '../state/results.js';
 import { deadLetterTopicOf, validateTopicName } from '../state/validation.js';
 import { field, requireLeader, type ServerContext } from './context.js';
@@ -34,6 +35,18 @@ function toWire(o: Answered): pb.RedriveResult.$Properties {
   return { id: uint64ForWire(o.id), status: STATUS[o.status], newId: uint64ForWire(o.newId ?? 0n) };
 }
 
+/**
+ * Where a topic's dead letters lie: its dead-letter topic, and its own
+ * `<topic>.dlq` when that differs (dead letters go there while the token
+ * that set the dead-letter topic may not publish to it: TopicSettings
+ * dead_letter_authorized_by).
+ */
+function deadLetterTopics(topic: TopicRec): readonly string[] {
+  const set = deadLetterTopicOf(topic.name, topic.settings);
+  const own = deadLetterTopicOf(topic.name, topic.settings, true);
+  return set === own ? [set] : [set, own];
+}
+
 export async function redrive(
   ctx: ServerContext,
   req: pb.RedriveRequest,
@@ -42,22 +55,49 @@ export async function redrive(
   const limits = ctx.sm.limits;
   validateTopicName(req.topic, limits, 'topic');
   const topic = await requireTopic(ctx, req.topic, 'topic');
-  const dlq = deadLetterTopicOf(topic.name, topic.settings);
+  const dlqs = deadLetterTopics(topic);
   const ids = (req.ids ?? []).map((x, i) => field(`ids[${i}]`, () => toBigInt(x)));
   if (!req.all) {
     if (ids.length === 0)
       throw new ValidationError('ids', 'name the dead letters to redrive by id, or set all');
     if (ids.length > limits.maxIdsPerCommand)
       throw new LimitError('maxIdsPerCommand', limits.maxIdsPerCommand, ids.length, 'ids');
-    return { results: (await move(ctx, dlq, topic.name, ids)).map(toWire) };
+    const answers = [...(await move(ctx, dlqs[0]!, topic.name, ids))];
+    // Ids are unique over all topics: one not in the first dead-letter topic may be in the other.
+    const other = dlqs[1];
+    const again = answers.flatMap((o, at) => (o.status === 'not-found' ? [at] : []));
+    if (other !== undefined && again.length > 0 && (await ctx.reader.getTopic(other))) {
+      const second = await move(
+        ctx,
+        other,
+        topic.name,
+        again.map((at) => ids[at]!),
+      );
+      second.forEach((o, k) => {
+        answers[again[k]!] = o;
+      });
+    }
+    return { results: answers.map(toWire) };
   }
   if (ids.length > 0) throw new ValidationError('ids', 'give ids or all, not both');
   const limit = req.limit || DEFAULT_REDRIVE_LIMIT;
   if (limit > MAX_REDRIVE_LIMIT) throw new LimitError('maxRedrivePerCall', MAX_REDRIVE_LIMIT, limit, 'limit');
   const results: Answered[] = [];
-  let token: Uint8Array | undefined = req.pageToken && req.pageToken.length > 0 ? req.pageToken : undefined;
-  if (!(await ctx.reader.getTopic(dlq))) return { results: [], nextPageToken: new Uint8Array(0) };
-  while (results.length < limit) {
+  // The page token: which of the dead-letter topics (one byte), then where in it.
+  let at = 0;
+  let token: Uint8Array | undefined;
+  if (req.pageToken && req.pageToken.length > 0) {
+    at = req.pageToken[0]!;
+    if (at >= dlqs.length) throw new ValidationError('page_token', 'is not one a Redrive of this topic gave');
+    token = req.pageToken.length > 1 ? req.pageToken.subarray(1) : undefined;
+  }
+  while (results.length < limit && at < dlqs.length) {
+    const dlq = dlqs[at]!;
+    if (!(await ctx.reader.getTopic(dlq))) {
+      at++;
+      token = undefined;
+      continue;
+    }
     const page = await ctx.reader.listMessages(
       dlq,
       { limit: Math.min(limits.maxIdsPerCommand, limit - results.length), pageToken: token },
@@ -71,9 +111,11 @@ export async function redrive(
       for (const o of await move(ctx, dlq, topic.name, mine)) if (o.status === 'redriven') results.push(o);
     }
     token = page.nextPageToken;
-    if (token === undefined) break;
+    if (token === undefined) at++;
   }
-  return { results: results.map(toWire), nextPageToken: token ?? new Uint8Array(0) };
+  const nextPageToken =
+    at < dlqs.length ? Buffer.concat([Uint8Array.of(at), token ?? new Uint8Array(0)]) : new Uint8Array(0);
+  return { results: results.map(toWire), nextPageToken };
 }
 
 /**
