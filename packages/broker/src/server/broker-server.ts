@@ -105,10 +105,10 @@ export class BrokerServer {
       limits: config.limits,
       cacheEntries: config.storage.recordCacheEntries,
     });
-    const metrics = new BrokerMetrics();
     // Stamps, due times, leases and schedules run on the wall clock at start advanced by the
     // monotonic clock: a step of the system clock moves none of them (steady-clock.ts).
     const clock = new SteadyClock();
+    const metrics = new BrokerMetrics({ nowMs: () => clock.nowMs() });
     registerClockGauge(metrics.registry, clock);
     watchClockSteps(clock, log);
 
@@ -404,8 +404,9 @@ export class BrokerServer {
       .listQueues()
       .then(async (queues) => {
         // Next due times (for fermata_oldest_overdue_seconds) are read at most every
-        // QUEUE_DUE_INTERVAL_MS: one bounded read per queue that holds something.
-        const now = Date.now();
+        // QUEUE_DUE_INTERVAL_MS (monotonic: a step of the system clock neither stops nor
+        // hastens them): one bounded read per queue that holds something.
+        const now = performance.now();
         if (now - r.dueReadAtMs >= QUEUE_DUE_INTERVAL_MS) {
           r.dueReadAtMs = now;
           const held = queues.filter((q) => q.pending + q.inFlight > 0);

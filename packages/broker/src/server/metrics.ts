@@ -74,6 +74,11 @@ export interface BrokerMetricsOptions {
   consume?: () => ConsumeGauges;
   /** Node.js process metrics (CPU, memory, event loop lag, GC). Default true. */
   processMetrics?: boolean;
+  /**
+   * The node's time (its steady clock), which due times are stamped in: how
+   * long a due message has waited is measured on it. Default Date.now.
+   */
+  nowMs?: () => number;
 }
 
 /** Delivery lateness (pushed-at minus due-at), ms: fine below 100 ms where a healthy node lives. */
@@ -131,6 +136,7 @@ export class BrokerMetrics {
   private maxCommandRecords = 0;
 
   constructor(options: BrokerMetricsOptions = {}) {
+    const nowMs = options.nowMs ?? Date.now;
     this.queues = options.queues;
     this.raft = options.raft;
     this.connections = options.connections;
@@ -178,7 +184,7 @@ export class BrokerMetrics {
       labelNames: ['topic', 'group'] as const,
       registers,
       collect() {
-        const now = Date.now();
+        const now = nowMs();
         self.collectQueues(this, (q) =>
           q.nextDueMs === undefined ? 0 : Math.max(0, now - q.nextDueMs) / 1000,
         );
