@@ -26,10 +26,11 @@ import { assembleLeaderParts } from '../server/leader-parts.js';
 import { wireLeaderLayer } from '../server/leader-wiring.js';
 import { BrokerMetrics } from '../server/metrics.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
-import { PURGE_STEP_RECORDS } from './deletions.js';
 import type { BrokerBugs } from './injected-bugs.js';
 
 export const SIM_TICK_MS = 50;
+/** deletion.maxRecordsPerStep of the simulated nodes: a deletion of many steps (deletions.ts). */
+export const PURGE_STEP_RECORDS = 10;
 export const SIM_ELECTION_TICKS = 10;
 /** Small log segments, so they turn over and compaction deletes them. */
 const SIM_SEGMENT_BYTES = 16 * 1024;
