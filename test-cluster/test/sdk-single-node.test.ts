@@ -771,9 +771,24 @@ describe('the SDK against a single node', () => {
       expect(byGroup['default']!.nextDueMs).toBeGreaterThan(Date.now() + LATER_MS / 2);
 
       expect(await client.deleteGroup(topic, 'billing')).toBe(2n);
+      // Deleted at once; its records go in purge steps, and until then stats show it being deleted.
+      await eventually(
+        async () => (await client.topicStats(topic)).deletions.length === 0,
+        20_000,
+        'the group purged',
+      );
       expect((await client.topicStats(topic)).groups.map((g) => g.group)).toEqual(['default']);
       await rejection(client.deleteGroup(topic, 'billing'), NotFoundError);
       expect(await client.deleteTopic(topic)).toBe(2n);
+      await eventually(
+        () =>
+          client.topicStats(topic).then(
+            () => false,
+            (err: unknown) => err instanceof NotFoundError,
+          ),
+        20_000,
+        'the topic purged',
+      );
       await rejection(client.topicStats(topic), NotFoundError);
       await rejection(client.deleteTopic(topic), NotFoundError);
       expect((await client.listTopics()).map((t) => t.name)).not.toContain(topic);
