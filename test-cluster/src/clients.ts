@@ -52,9 +52,10 @@ export function unaryCall<Req, Res>(
   method: UnaryMethod<Req, Res>,
   req: Req,
   deadlineMs = CALL_DEADLINE_MS,
+  metadata: grpc.Metadata = new grpc.Metadata(),
 ): Promise<Res> {
   return new Promise((resolve, reject) => {
-    method.call(client, req, new grpc.Metadata(), { deadline: Date.now() + deadlineMs }, (err, res) => {
+    method.call(client, req, metadata, { deadline: Date.now() + deadlineMs }, (err, res) => {
       if (err) reject(toCallError(err));
       else resolve(res as Res);
     });
@@ -67,76 +68,100 @@ export class NodeClients {
   readonly admin: AdminClient;
   readonly cluster: ClusterClient;
 
-  constructor(readonly address: string) {
+  /**
+   * `direct`: every call carries `fermata-direct`, so a follower answers
+   * with a redirect (NotLeader naming the leader) instead of forwarding it.
+   */
+  constructor(
+    readonly address: string,
+    private readonly options: { direct?: boolean } = {},
+  ) {
     this.broker = makeClient('Broker', address);
     this.admin = makeClient('Admin', address);
     this.cluster = makeClient('Cluster', address);
   }
 
+  private md(): grpc.Metadata {
+    const m = new grpc.Metadata();
+    if (this.options.direct) m.set('fermata-direct', '1');
+    return m;
+  }
+
   publish(req: pb.PublishRequest.$Properties, deadlineMs?: number): Promise<pb.PublishResponse> {
-    return unaryCall(this.broker, this.broker.publish, req, deadlineMs);
+    return unaryCall(this.broker, this.broker.publish, req, deadlineMs, this.md());
   }
   ack(req: pb.AckRequest.$Properties): Promise<pb.AckResponse> {
-    return unaryCall(this.broker, this.broker.ack, req);
+    return unaryCall(this.broker, this.broker.ack, req, undefined, this.md());
   }
   nack(req: pb.NackRequest.$Properties): Promise<pb.NackResponse> {
-    return unaryCall(this.broker, this.broker.nack, req);
+    return unaryCall(this.broker, this.broker.nack, req, undefined, this.md());
   }
   extend(req: pb.ExtendRequest.$Properties): Promise<pb.ExtendResponse> {
-    return unaryCall(this.broker, this.broker.extend, req);
+    return unaryCall(this.broker, this.broker.extend, req, undefined, this.md());
   }
   cancel(req: pb.CancelRequest.$Properties): Promise<pb.CancelResponse> {
-    return unaryCall(this.broker, this.broker.cancel, req);
+    return unaryCall(this.broker, this.broker.cancel, req, undefined, this.md());
   }
   reschedule(req: pb.RescheduleRequest.$Properties): Promise<pb.RescheduleResponse> {
-    return unaryCall(this.broker, this.broker.reschedule, req);
+    return unaryCall(this.broker, this.broker.reschedule, req, undefined, this.md());
   }
   getMessage(req: pb.GetMessageRequest.$Properties): Promise<pb.GetMessageResponse> {
-    return unaryCall(this.broker, this.broker.getMessage, req);
+    return unaryCall(this.broker, this.broker.getMessage, req, undefined, this.md());
   }
   listMessages(req: pb.ListMessagesRequest.$Properties): Promise<pb.ListMessagesResponse> {
-    return unaryCall(this.broker, this.broker.listMessages, req);
+    return unaryCall(this.broker, this.broker.listMessages, req, undefined, this.md());
   }
   createTopic(req: pb.CreateTopicRequest.$Properties): Promise<pb.CreateTopicResponse> {
-    return unaryCall(this.admin, this.admin.createTopic, req);
+    return unaryCall(this.admin, this.admin.createTopic, req, undefined, this.md());
   }
   createGroup(req: pb.CreateGroupRequest.$Properties): Promise<pb.CreateGroupResponse> {
-    return unaryCall(this.admin, this.admin.createGroup, req);
+    return unaryCall(this.admin, this.admin.createGroup, req, undefined, this.md());
   }
   updateTopic(req: pb.UpdateTopicRequest.$Properties): Promise<pb.UpdateTopicResponse> {
-    return unaryCall(this.admin, this.admin.updateTopic, req);
+    return unaryCall(this.admin, this.admin.updateTopic, req, undefined, this.md());
   }
   deleteTopic(name: string): Promise<pb.DeleteTopicResponse> {
-    return unaryCall(this.admin, this.admin.deleteTopic, { name });
+    return unaryCall(this.admin, this.admin.deleteTopic, { name }, undefined, this.md());
   }
   deleteGroup(topic: string, group: string): Promise<pb.DeleteGroupResponse> {
-    return unaryCall(this.admin, this.admin.deleteGroup, { topic, group });
+    return unaryCall(this.admin, this.admin.deleteGroup, { topic, group }, undefined, this.md());
   }
   addMember(req: pb.AddMemberRequest.$Properties): Promise<pb.AddMemberResponse> {
-    return unaryCall(this.cluster, this.cluster.addMember, req);
+    return unaryCall(this.cluster, this.cluster.addMember, req, undefined, this.md());
   }
   removeMember(req: pb.RemoveMemberRequest.$Properties): Promise<pb.RemoveMemberResponse> {
-    return unaryCall(this.cluster, this.cluster.removeMember, req);
+    return unaryCall(this.cluster, this.cluster.removeMember, req, undefined, this.md());
   }
   transferLeadership(toId = ''): Promise<pb.TransferLeadershipResponse> {
-    return unaryCall(this.cluster, this.cluster.transferLeadership, { toId });
+    return unaryCall(this.cluster, this.cluster.transferLeadership, { toId }, undefined, this.md());
   }
   topicStats(topic: string): Promise<pb.GetTopicStatsResponse> {
-    return unaryCall(this.admin, this.admin.getTopicStats, { topic });
+    return unaryCall(this.admin, this.admin.getTopicStats, { topic }, undefined, this.md());
   }
   listTopics(): Promise<pb.ListTopicsResponse> {
-    return unaryCall(this.admin, this.admin.listTopics, {});
+    return unaryCall(this.admin, this.admin.listTopics, {}, undefined, this.md());
   }
   clusterInfo(
     req: pb.GetClusterInfoRequest.$Properties = {},
     deadlineMs?: number,
   ): Promise<pb.GetClusterInfoResponse> {
-    return unaryCall(this.cluster, this.cluster.getClusterInfo, req, deadlineMs);
+    return unaryCall(this.cluster, this.cluster.getClusterInfo, req, deadlineMs, this.md());
   }
 
-  /** Opens a Consume stream and subscribes (see `ConsumeSession`). */
-  consume(sub: pb.Subscribe.$Properties): Promise<ConsumeSession> {
-    return ConsumeSession.open(this.broker, sub);
+  /**
+   * Opens a Consume stream and subscribes (see `ConsumeSession`). Consuming
+   * never creates a topic or a group, so first this creates the ones `sub`
+   * names, as the application would have once (unless `create: false`):
+   * best effort (it exists already, this node does not lead, ...); the
+   * subscribe answers for itself.
+   */
+  async consume(sub: pb.Subscribe.$Properties, options: { create?: boolean } = {}): Promise<ConsumeSession> {
+    if (options.create !== false && sub.topic) {
+      await this.createTopic({ name: sub.topic }).catch(() => {});
+      if (sub.group && sub.group !== 'default')
+        await this.createGroup({ topic: sub.topic, group: sub.group }).catch(() => {});
+    }
+    return ConsumeSession.open(this.broker, sub, undefined, this.md());
   }
 
   close(): void {
@@ -194,8 +219,8 @@ export class ConsumeSession {
   private readonly waiters = new Set<() => void>();
   private readonly call: grpc.ClientDuplexStream<pb.ConsumeRequest.$Properties, pb.ConsumeResponse>;
 
-  private constructor(client: BrokerClient) {
-    this.call = client.consume();
+  private constructor(client: BrokerClient, metadata: grpc.Metadata) {
+    this.call = client.consume(metadata);
     this.call.on('data', (res: pb.ConsumeResponse) => this.onData(res));
     this.call.on('error', (err: grpc.ServiceError) => {
       const e = toCallError(err);
@@ -216,8 +241,9 @@ export class ConsumeSession {
     client: BrokerClient,
     sub: pb.Subscribe.$Properties,
     timeoutMs = 30_000,
+    metadata: grpc.Metadata = new grpc.Metadata(),
   ): Promise<ConsumeSession> {
-    const s = new ConsumeSession(client);
+    const s = new ConsumeSession(client, metadata);
     s.call.write({ subscribe: sub });
     await s.waitFor(() => s.subscribed !== undefined || s.ended !== undefined, timeoutMs, 'subscribed');
     if (!s.subscribed) {

@@ -83,6 +83,12 @@ export interface ClusterOptions {
   readonly httpToken?: string;
   /** The program each node runs (`serve` included); default: this repository's CLI (sources, or dist). */
   readonly command?: ServerCommand;
+  /**
+   * `topics.autoCreate` for every node (default true: tests and benchmarks
+   * publish to fresh topics). False leaves the server's default (off), as a
+   * new user's cluster has it.
+   */
+  readonly autoCreateTopics?: boolean;
 }
 
 /** A `fermata serve` to run instead of this repository's: an installed `fermata`, for one. */
@@ -392,6 +398,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     FERMATA_PEER__LISTEN_ADDRESS: `127.0.0.1:${p.peer}`,
     FERMATA_HTTP__LISTEN_ADDRESS: `127.0.0.1:${p.http}`,
     FERMATA_INITIAL_MEMBERS: members,
+    ...(options.autoCreateTopics === false ? {} : { FERMATA_TOPICS__AUTO_CREATE: 'true' }),
     ...options.env,
   });
   const nodes = ids.map((id, i) => {

@@ -11,7 +11,7 @@
  * The tarballs come from `scripts/release --no-image` (run once here), or from
  * FERMATA_RELEASE_DIR when it names a folder that release already filled.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -81,6 +81,7 @@ const ESM_APP = `
 import { FermataClient } from '@fermata/sdk';
 
 const client = new FermataClient({ endpoints: process.env.FERMATA_ENDPOINTS });
+await client.createTopic('esm-greetings');
 const published = await client.publishDetailed('esm-greetings', 'hello from ESM', {
   delayMs: ${DELAY_MS},
   headers: { from: 'esm' },
@@ -104,6 +105,7 @@ const { FermataClient, NotFoundError } = require('@fermata/sdk');
 
 async function main() {
   const client = new FermataClient({ endpoints: process.env.FERMATA_ENDPOINTS });
+  await client.createTopic('cjs-greetings');
   const id = await client.publish('cjs-greetings', JSON.stringify({ n: 42 }), { delayMs: ${DELAY_MS} });
   const message = await new Promise((resolve) => {
     client.subscribe('cjs-greetings', async (m) => resolve(m));
@@ -133,6 +135,7 @@ async function main() {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const client = new FermataClient({ endpoints: process.env.FERMATA_ENDPOINTS });
   const topic = 'traced-' + process.argv[2];
+  await client.createTopic(topic);
   const request = trace.getTracer('app').startSpan('request');
   await context.with(trace.setSpan(context.active(), request), () => client.publish(topic, 'x', { delayMs: 200 }));
   request.end();
@@ -141,6 +144,29 @@ async function main() {
   });
   await client.close();
   console.log(JSON.stringify({ requestTraceId: request.spanContext().traceId, ...handled, spans: exporter.getFinishedSpans().map((s) => s.name) }));
+}
+main().catch((e) => { console.error(e); process.exit(1); });
+`;
+/** Plain JavaScript with another broker's option names: each call fails at once, naming the right one. */
+const misnamed = (load: (what: string, from: string) => string) => `
+${load('{ FermataClient }', '@fermata/sdk')}
+
+async function main() {
+  const client = new FermataClient({ endpoints: process.env.FERMATA_ENDPOINTS });
+  const errors = [];
+  const attempt = async (call) => {
+    try {
+      await call();
+      errors.push('no error');
+    } catch (e) {
+      errors.push(e.constructor.name + ': ' + e.message);
+    }
+  };
+  await attempt(() => client.publish('greetings', 'x', { delay: 5000 }));
+  await attempt(() => client.subscribe('greetings', { concurency: 2 }, async () => {}));
+  await attempt(() => new FermataClient({ endpoint: '127.0.0.1:1' }));
+  await client.close();
+  console.log(JSON.stringify(errors));
 }
 main().catch((e) => { console.error(e); process.exit(1); });
 `;
@@ -182,6 +208,98 @@ const client = new FermataClient({ endpoints: '127.0.0.1:7400' });
 export const id: string = await client.publish('t', 'x', { delayMs: '5s' });
 `;
 
+/** A code block of the README or docs/ marked `<!-- runnable -->` (or `<!-- runnable until "text" -->`). */
+interface Example {
+  readonly where: string;
+  readonly lang: 'sh' | 'ts';
+  readonly code: string;
+  /** Runs until this appears on stdout, then gets SIGINT; otherwise it must end by itself. */
+  readonly until: string | undefined;
+}
+
+const RUNNABLE = /^<!-- runnable(?: until "([^"]+)")? -->$/;
+
+/** The marked examples of README.md, then docs/*.md in name order, each in the order written. */
+function runnableExamples(): Example[] {
+  const files = [
+    'README.md',
+    ...readdirSync(join(REPO_ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
+  const out: Example[] = [];
+  for (const file of files) {
+    const lines = readFileSync(join(REPO_ROOT, file), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      const m = RUNNABLE.exec(line.trim());
+      if (!m) return;
+      const fence = /^```(sh|ts)$/.exec(lines[i + 1] ?? '');
+      if (!fence) throw new Error(`${file}:${i + 1}: a runnable marker must precede a sh or ts block`);
+      const end = lines.indexOf('```', i + 2);
+      out.push({
+        where: `${file}:${i + 2}`,
+        lang: fence[1] as 'sh' | 'ts',
+        code: lines.slice(i + 2, end).join('\n'),
+        until: m[1],
+      });
+    });
+  }
+  return out;
+}
+
+/**
+ * The example with the addresses of `./scripts/start`'s nodes (127.0.0.1:7400,
+ * :7410, :7420) replaced by this test's nodes, in order. Any other address is
+ * a mistake in the docs (a port no cluster of the docs listens on).
+ */
+function pointedAt(code: string, endpoints: readonly string[], where: string): string {
+  const replaced = code.replace(/127\.0\.0\.1:74([0-2])0\b/g, (_, n: string) => endpoints[Number(n)]!);
+  const stray = /\b(?:localhost|\d+\.\d+\.\d+\.\d+):(\d+)\b/.exec(
+    code.replace(/127\.0\.0\.1:74[0-2]0\b/g, ''),
+  );
+  if (stray)
+    throw new Error(
+      `${where}: ${stray[0]} is no address of ./scripts/start's cluster (127.0.0.1:7400/7410/7420)`,
+    );
+  return replaced;
+}
+
+/** Runs `file args` until it exits (or, with `until`, until stdout shows it, then SIGINT); its exit code and stdout. */
+function runUntil(
+  cwd: string,
+  file: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  until: string | undefined,
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let interrupted = false;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`${file} ${args.join(' ')}: no end within 90 s\n${stdout}\n${stderr}`));
+    }, 90_000);
+    child.stdout.on('data', (b: Buffer) => {
+      stdout += b.toString();
+      if (until !== undefined && !interrupted && stdout.includes(until)) {
+        interrupted = true;
+        // Ctrl-C a moment later, as a person reading it would (the program goes on after printing).
+        setTimeout(() => child.kill('SIGINT'), 1_000);
+      }
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      done({ code, signal, stdout, stderr });
+    });
+  });
+}
+
 describe('a new user installs the packed SDK and CLI in their own project', () => {
   let releaseDir: string;
   let userDir: string;
@@ -212,6 +330,7 @@ describe('a new user installs the packed SDK and CLI in their own project', () =
 
     cluster = await startCluster({
       nodes: 3,
+      autoCreateTopics: false,
       baseDir: join(userDir, 'data'),
       command: {
         file: process.execPath,
@@ -273,9 +392,81 @@ describe('a new user installs the packed SDK and CLI in their own project', () =
       members: unknown[];
     };
     expect(status.members).toHaveLength(3);
+    await sh(userDir, fermata, ['topics', 'create', 'cli-greetings'], env);
     await sh(userDir, fermata, ['publish', 'cli-greetings', 'hello from the shell'], env);
     const consumed = await sh(userDir, fermata, ['consume', 'cli-greetings', '--count', '1'], env);
     expect(consumed).toContain('hello from the shell');
+    // A mistyped topic is an error naming the right one; nothing is created.
+    const typo = await sh(userDir, fermata, ['consume', 'cli-greetngs', '--count', '1'], env).then(
+      () => 'consumed',
+      (e: Error) => e.message,
+    );
+    expect(typo).toContain('topic "cli-greetngs" not found; subscribe.topic: did you mean "cli-greetings"');
+    const topics = await sh(userDir, fermata, ['topics', 'ls', '--json'], env);
+    expect((JSON.parse(topics) as { name: string }[]).map((t) => t.name)).not.toContain('cli-greetngs');
+  });
+
+  it('options are checked at run time in the ES module and the CommonJS build alike', async () => {
+    writeFileSync(join(userDir, 'misnamed.mjs'), misnamed(esmImport));
+    writeFileSync(join(userDir, 'misnamed.cjs'), misnamed(cjsRequire));
+    for (const script of ['misnamed.mjs', 'misnamed.cjs']) {
+      const env = userEnv({ FERMATA_ENDPOINTS: endpoints });
+      expect(JSON.parse(await sh(userDir, process.execPath, [script], env)), script).toEqual([
+        'TypeError: publish options: unknown option "delay"; did you mean "delayMs"?',
+        'TypeError: subscribe options: unknown option "concurency"; did you mean "concurrency"?',
+        'TypeError: new FermataClient options: unknown option "endpoint"; did you mean "endpoints"?',
+      ]);
+    }
+  });
+
+  it("the README's and docs' runnable examples run as written (the addresses pointed at this cluster)", {
+    timeout: 600_000,
+  }, async () => {
+    const examples = runnableExamples();
+    expect(examples.map((e) => e.where.split(':')[0])).toEqual(
+      expect.arrayContaining(['README.md', 'docs/sdk.md', 'docs/schedules.md']),
+    );
+    const nodes = endpoints.split(',');
+    // What a user who followed the README has: FERMATA_ENDPOINTS exported, the installed CLI on PATH.
+    const env = userEnv({
+      FERMATA_ENDPOINTS: endpoints,
+      PATH: `${join(userDir, 'node_modules/.bin')}:${process.env['PATH']}`,
+    });
+    const tsc = join(userDir, 'node_modules/.bin/tsc');
+    for (const [i, ex] of examples.entries()) {
+      const code = pointedAt(ex.code, nodes, ex.where);
+      let r: Awaited<ReturnType<typeof runUntil>>;
+      if (ex.lang === 'sh') {
+        r = await runUntil(userDir, 'bash', ['-e', '-c', code], env, ex.until);
+      } else {
+        // As a TypeScript user runs it: compiled (strict), then run.
+        const file = `docs-example-${i}.mts`;
+        writeFileSync(join(userDir, file), `${code}\n`);
+        await sh(userDir, tsc, [
+          '--strict',
+          '--module',
+          'nodenext',
+          '--target',
+          'es2022',
+          '--types',
+          'node',
+          '--outDir',
+          'examples-out',
+          file,
+        ]).catch((e: Error) => {
+          throw new Error(`${ex.where} does not compile:\n${e.message}`);
+        });
+        r = await runUntil(
+          userDir,
+          process.execPath,
+          [join('examples-out', file.replace('.mts', '.mjs'))],
+          env,
+          ex.until,
+        );
+      }
+      expect({ where: ex.where, code: r.code, stderr: r.stderr }).toMatchObject({ where: ex.where, code: 0 });
+      if (ex.until !== undefined) expect(r.stdout, ex.where).toContain(ex.until);
+    }
   });
 
   it('with OpenTelemetry installed, the handler runs in the publisher trace (ES module and CommonJS)', async () => {

@@ -12,9 +12,18 @@ import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { FermataClient, silentLogger } from '@fermata/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type Cluster, REPO_ROOT, startCluster } from '../src/index.js';
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 const DIR = join(REPO_ROOT, 'deploy/observability');
 const run = promisify(execFile);
@@ -141,7 +150,7 @@ describe('alert rules', () => {
       expect(tests, `a unit test of ${rule.alert}`).toContain(`alertname: ${rule.alert}`);
   });
 
-  it('cover no leader, follower lag, lateness p99, disk nearly full and dead letters, each with a severity and summary', () => {
+  it('cover no leader, follower lag, lateness p99, disk nearly full, dead letters and overdue messages, each with a severity and summary', () => {
     const names = rules.map((r) => r.alert);
     for (const name of [
       'FermataNoLeader',
@@ -149,6 +158,7 @@ describe('alert rules', () => {
       'FermataDeliveryLate',
       'FermataDiskNearlyFull',
       'FermataDeadLettersRising',
+      'FermataMessagesOverdue',
     ]) {
       expect(names).toContain(name);
     }
@@ -233,6 +243,39 @@ describe('series named by the dashboard and the alerts', () => {
         expect(names.length, `${p.title}: ${t.expr}`).toBeGreaterThan(0);
         for (const name of names) expect(exported.has(name), `${p.title}: ${name}`).toBe(true);
       }
+    }
+  });
+
+  it('fermata_oldest_overdue_seconds grows while due messages wait for a consumer, and drops to 0 once taken', {
+    timeout: 60_000,
+  }, async () => {
+    const node = await cluster.waitForLeader();
+    const client = new FermataClient({ endpoints: [node.clientAddress], logger: silentLogger });
+    try {
+      await client.createTopic('overdue');
+      await client.createGroup('overdue', 'billing');
+      await client.publish('overdue', 'due now');
+      const overdue = async (group: string) => {
+        const text = await (await fetch(`${node.httpUrl}/metrics`)).text();
+        const line = text
+          .split('\n')
+          .find((l) => l.startsWith(`fermata_oldest_overdue_seconds{topic="overdue",group="${group}"}`));
+        return line === undefined ? undefined : Number(line.split(' ').pop());
+      };
+      // Nobody consumes either group: both wait, longer at each scrape.
+      await waitUntil(async () => ((await overdue('billing')) ?? 0) >= 1, 30_000);
+      const first = (await overdue('billing'))!;
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect((await overdue('billing'))!).toBeGreaterThan(first);
+      // The default group's consumer takes its copy: its gauge drops to 0, billing's keeps growing.
+      const got = await new Promise<string>((resolve) => {
+        client.subscribe('overdue', async (m) => resolve(m.text()));
+      });
+      expect(got).toBe('due now');
+      await waitUntil(async () => (await overdue('default')) === 0, 30_000);
+      expect((await overdue('billing'))!).toBeGreaterThan(first);
+    } finally {
+      await client.close();
     }
   });
 

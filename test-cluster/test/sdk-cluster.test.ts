@@ -335,6 +335,7 @@ describe('the SDK against a three-node cluster', () => {
   }, async () => {
     await allReady();
     const topic = topicName('held');
+    await client.createTopic(topic);
     const consumer = clientOf(cluster);
     const held: Message[] = [];
     const got: Seen[] = [];

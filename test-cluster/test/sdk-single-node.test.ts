@@ -21,7 +21,15 @@ import {
 } from '@fermata/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, sleep, startCluster } from '../src/index.js';
-import { clientOf, type LogLine, rejection, type Seen, seen, topicName } from './sdk-support.js';
+import {
+  clientOf,
+  createdTopic,
+  type LogLine,
+  rejection,
+  type Seen,
+  seen,
+  topicName,
+} from './sdk-support.js';
 import { eventually } from './support.js';
 
 /** Small limits, so a test can hit them with small inputs. */
@@ -245,7 +253,7 @@ describe('the SDK against a single node', () => {
 
   describe('consuming', () => {
     it('auto mode: resolving acks; a throw nacks with the backoff and the redelivery is attempt + 1', async () => {
-      const topic = topicName('auto');
+      const topic = await createdTopic(client, 'auto');
       const parsed: unknown[] = [];
       const { got, sub } = collect(
         topic,
@@ -285,7 +293,7 @@ describe('the SDK against a single node', () => {
     });
 
     it('manual mode: ack, nack with a delay, extend (same tag, later lease) then ack', async () => {
-      const topic = topicName('manual');
+      const topic = await createdTopic(client, 'manual');
       const extended: Array<{ before: string; after: string; leaseBefore: number; leaseAfter: number }> = [];
       const { got, sub } = collect(topic, { mode: 'manual', leaseMs: 10_000 }, async (m, s) => {
         if (s.text === 'ack') await m.ack();
@@ -339,7 +347,7 @@ describe('the SDK against a single node', () => {
     });
 
     it('manual mode: an unsettled delivery comes back after its lease as attempt 2; the stale ack is LeaseExpiredError', async () => {
-      const topic = topicName('lease');
+      const topic = await createdTopic(client, 'lease');
       const held: Message[] = [];
       const { got, sub } = collect(topic, { mode: 'manual', leaseMs: 300, concurrency: 2 }, async (m, s) => {
         if (s.attempt === 1) held.push(m);
@@ -358,7 +366,7 @@ describe('the SDK against a single node', () => {
     });
 
     it('autoExtend keeps the lease while a long handler runs: one delivery, acked at the end', async () => {
-      const topic = topicName('autoextend');
+      const topic = await createdTopic(client, 'autoextend');
       const leaseEnds: number[] = [];
       const { got, sub } = collect(topic, { leaseMs: 1_000, autoExtend: true }, async (m) => {
         for (let i = 0; i < 10; i++) {
@@ -381,7 +389,7 @@ describe('the SDK against a single node', () => {
     });
 
     it('close() stops deliveries, hands back the buffered ones, and waits for the running handler and its ack', async () => {
-      const topic = topicName('drain');
+      const topic = await createdTopic(client, 'drain');
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       let finished = 0;
@@ -421,7 +429,7 @@ describe('the SDK against a single node', () => {
     });
 
     it('a delivery sent ahead is held and handed to the handler at its due time; close() while holding hands it back uncounted', async () => {
-      const topic = topicName('held');
+      const topic = await createdTopic(client, 'held');
       const first = collect(topic, { leaseMs: 60_000 });
       const dueAt = Date.now() + 2_500;
       const ids = (
@@ -478,7 +486,7 @@ describe('the SDK against a single node', () => {
     });
 
     it('auto mode: an ack after the lease ran out is logged as a warning, not thrown, and the message comes back', async () => {
-      const topic = topicName('late-ack');
+      const topic = await createdTopic(client, 'late-ack');
       const { got, sub } = collect(topic, { leaseMs: 300, concurrency: 2 }, async (_m, s) => {
         if (s.attempt === 1) await sleep(900);
       });
@@ -509,7 +517,7 @@ describe('the SDK against a single node', () => {
     });
 
     it('autoExtend stops at maxTotalMs (a warning) and the message is then delivered again', async () => {
-      const topic = topicName('autoextend-max');
+      const topic = await createdTopic(client, 'autoextend-max');
       const { got, sub } = collect(
         topic,
         { leaseMs: 1_000, autoExtend: { extendByMs: 1_000, maxTotalMs: 1_000 }, concurrency: 2 },
@@ -528,7 +536,7 @@ describe('the SDK against a single node', () => {
     });
 
     it('flow control: prefetch bounds unsettled deliveries; setPrefetch, pause and resume change the window', async () => {
-      const topic = topicName('flow');
+      const topic = await createdTopic(client, 'flow');
       const held: Message[] = [];
       const sub = client.subscribe(topic, { mode: 'manual', prefetch: 2, concurrency: 10 }, (m) => {
         held.push(m);
@@ -567,7 +575,7 @@ describe('the SDK against a single node', () => {
 
   describe('cancel, reschedule and inspection', () => {
     it('cancel in every state: pending -> cancelled, in flight -> in-flight (nothing changed), ended -> already-done / not-found', async () => {
-      const topic = topicName('cancel');
+      const topic = await createdTopic(client, 'cancel');
       const pending = await client.publish(topic, 'p', { delayMs: LATER_MS, key: 'c-pending' });
       expect(await client.cancel(topic, { key: 'c-pending' })).toEqual({ status: 'cancelled', id: pending });
       await rejection(client.getMessage(topic, pending), NotFoundError);
@@ -642,7 +650,7 @@ describe('the SDK against a single node', () => {
     });
 
     it('a message whose ttl runs out unacked is removed; deliverAt in the past is due now', async () => {
-      const topic = topicName('ttl');
+      const topic = await createdTopic(client, 'ttl');
       const before = Date.now();
       const past = await client.publishDetailed(topic, 'p', {
         deliverAt: before - 60_000,
@@ -660,7 +668,7 @@ describe('the SDK against a single node', () => {
     });
 
     it('reschedule moves a pending message (delayMs or deliverAt) and it is delivered then, not before', async () => {
-      const topic = topicName('reschedule');
+      const topic = await createdTopic(client, 'reschedule');
       const id = await client.publish(topic, 'r', { delayMs: LATER_MS, key: 'r-1' });
       const at = Date.now() + 2 * LATER_MS;
       const r1 = await client.reschedule(topic, { key: 'r-1' }, { deliverAt: new Date(at) });
@@ -763,9 +771,24 @@ describe('the SDK against a single node', () => {
       expect(byGroup['default']!.nextDueMs).toBeGreaterThan(Date.now() + LATER_MS / 2);
 
       expect(await client.deleteGroup(topic, 'billing')).toBe(2n);
+      // Deleted at once; its records go in purge steps, and until then stats show it being deleted.
+      await eventually(
+        async () => (await client.topicStats(topic)).deletions.length === 0,
+        20_000,
+        'the group purged',
+      );
       expect((await client.topicStats(topic)).groups.map((g) => g.group)).toEqual(['default']);
       await rejection(client.deleteGroup(topic, 'billing'), NotFoundError);
       expect(await client.deleteTopic(topic)).toBe(2n);
+      await eventually(
+        () =>
+          client.topicStats(topic).then(
+            () => false,
+            (err: unknown) => err instanceof NotFoundError,
+          ),
+        20_000,
+        'the topic purged',
+      );
       await rejection(client.topicStats(topic), NotFoundError);
       await rejection(client.deleteTopic(topic), NotFoundError);
       expect((await client.listTopics()).map((t) => t.name)).not.toContain(topic);

@@ -78,6 +78,17 @@ export async function rejection<E extends Error>(
   return error as E;
 }
 
+/** A new topic, created (consuming never creates one): `topicName(label)` with the given settings. */
+export async function createdTopic(
+  client: FermataClient,
+  label: string,
+  settings?: Parameters<FermataClient['createTopic']>[1],
+): Promise<string> {
+  const topic = topicName(label);
+  await client.createTopic(topic, settings);
+  return topic;
+}
+
 let counter = 0;
 /** A topic name unique to this run (names are [A-Za-z0-9._-]). */
 export function topicName(label: string): string {

@@ -17,7 +17,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../src/index.js';
-import { clientOf, type LogLine, topicName } from './sdk-support.js';
+import { clientOf, createdTopic, type LogLine } from './sdk-support.js';
 import { eventually } from './support.js';
 
 const DELAY_MS = 300;
@@ -72,7 +72,7 @@ describe('trace context through the SDK', () => {
   }
 
   it('a handler runs in a consumer span, the child of the publish span in the publisher trace', async () => {
-    const topic = topicName('trace-child');
+    const topic = await createdTopic(client, 'trace-child');
     const handled = collect(topic);
     const request = tracer().startSpan('request');
     await context.with(trace.setSpan(ROOT_CONTEXT, request), () =>
@@ -105,7 +105,7 @@ describe('trace context through the SDK', () => {
   });
 
   it('tracestate travels with the message into the consumer span', async () => {
-    const topic = topicName('trace-state');
+    const topic = await createdTopic(client, 'trace-state');
     const handled = collect(topic);
     const remote = trace.setSpanContext(ROOT_CONTEXT, {
       traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
@@ -124,7 +124,7 @@ describe('trace context through the SDK', () => {
   });
 
   it('a failed handling is a failed span, and the redelivery is another child of the same publish span', async () => {
-    const topic = topicName('trace-retry');
+    const topic = await createdTopic(client, 'trace-retry');
     let calls = 0;
     client.subscribe(
       topic,
@@ -151,7 +151,7 @@ describe('trace context through the SDK', () => {
   });
 
   it('each message of a batch and of the producer carries its own publish span', async () => {
-    const topic = topicName('trace-batch');
+    const topic = await createdTopic(client, 'trace-batch');
     const handled = collect(topic);
     const producer = client.producer();
     await context.with(trace.setSpan(ROOT_CONTEXT, tracer().startSpan('request')), async () => {
@@ -171,7 +171,7 @@ describe('trace context through the SDK', () => {
   });
 
   it('a traceparent the publisher sets itself wins over the active context', async () => {
-    const topic = topicName('trace-own');
+    const topic = await createdTopic(client, 'trace-own');
     const handled = collect(topic);
     const own = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
     await client.publish(topic, 'x', { headers: { [TRACEPARENT_HEADER]: own } });

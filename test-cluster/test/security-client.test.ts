@@ -268,10 +268,11 @@ describe('client port over mutual TLS with tokens', () => {
     const producer = sdk(TOKENS.ops);
     const consumer = sdk(TOKENS.ops);
     const seen: string[] = [];
+    // The publish creates the topic (consuming never does).
+    await producer.publish('orders.rotation', 'before');
     consumer.subscribe('orders.rotation', (m) => {
       seen.push(Buffer.from(m.payload).toString());
     });
-    await producer.publish('orders.rotation', 'before');
     await waitUntil(() => seen.includes('before'));
     const shown = () =>
       new Promise<string>((resolve, reject) => {

@@ -3,13 +3,13 @@
  * tokens: setting a topic's dead_letter_topic needs the publish permission
  * on the target (CreateTopic and UpdateTopic), and when the token that set
  * it loses that permission, dead letters go to the topic's own `<topic>.dlq`
- * instead of the target.
+ * instead of the target, where a redrive finds them.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeClient, type pb } from '@fermata/protocol';
+import { makeClient, type pb, v1 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, ConsumeSession, i64, sleep, startCluster, tokenClient } from '../src/index.js';
@@ -163,19 +163,57 @@ describe('dead-letter topics need the publish permission on the target', () => {
     expect(published.err).toBeUndefined();
     // A consumer that never acks: the lease lapses, and the next lease dead-letters it.
     const bridge = tokenClient('Broker', (await cluster.leader()).clientAddress, TOKENS.bridge);
-    const session = await ConsumeSession.open(bridge, {
-      topic: 'B.x',
-      group: 'default',
-      prefetch: 1,
-      leaseMs: i64(300),
-    });
+    /** A consumer that takes one delivery and never acks it, until it is dead-lettered into B.x.dlq. */
+    const deadLetterOne = async () => {
+      const session = await ConsumeSession.open(bridge, {
+        topic: 'B.x',
+        group: 'default',
+        prefetch: 1,
+        leaseMs: i64(300),
+      });
+      try {
+        await session.waitForCount(1);
+        await eventually(async () => (await stats('B.x.dlq')) === 1, 30_000, 'the dead letter in B.x.dlq');
+      } finally {
+        session.cancel();
+      }
+    };
+    const redrive = async (req: pb.RedriveRequest.$Properties) => {
+      const r = await call<pb.RedriveRequest.$Properties, pb.RedriveResponse>(
+        broker,
+        broker.redrive,
+        req,
+        TOKENS.bridge,
+      );
+      expect(r.err).toBeUndefined();
+      return r.res!;
+    };
     try {
-      await session.waitForCount(1);
-      await eventually(async () => (await stats('B.x.dlq')) === 1, 30_000, 'the dead letter in B.x.dlq');
+      await deadLetterOne();
+      expect(await stats('shared')).toBeUndefined();
+
+      // A redrive of B.x looks where its dead letters went: by id, and with `all`.
+      const listed = await call<pb.ListMessagesRequest.$Properties, pb.ListMessagesResponse>(
+        broker,
+        broker.listMessages,
+        { topic: 'B.x.dlq' },
+        TOKENS.ops,
+      );
+      const ids = (listed.res?.messages ?? []).map((m) => m.message!.id!);
+      expect(ids).toHaveLength(1);
+      const byId = await redrive({ topic: 'B.x', ids });
+      expect(byId.results.map((r) => r.status)).toEqual([v1.RedriveStatus.REDRIVE_STATUS_REDRIVEN]);
+      expect(await stats('B.x.dlq')).toBe(0);
+      expect(await stats('B.x')).toBe(1);
+
+      await deadLetterOne();
+      const all = await redrive({ topic: 'B.x', all: true });
+      expect(all.results.map((r) => r.status)).toEqual([v1.RedriveStatus.REDRIVE_STATUS_REDRIVEN]);
+      expect(all.nextPageToken).toHaveLength(0);
+      expect(await stats('B.x.dlq')).toBe(0);
+      expect(await stats('B.x')).toBe(1);
     } finally {
-      session.cancel();
       bridge.close();
     }
-    expect(await stats('shared')).toBeUndefined();
   });
 });

@@ -102,6 +102,11 @@ describe('per-token limits', () => {
     const other = tokenClient('Broker', address, OTHER);
     const sessions: ConsumeSession[] = [];
     try {
+      // Consuming never creates a topic; this cluster's publish does (topics.autoCreate).
+      const created = await call<pb.PublishRequest.$Properties, pb.PublishResponse>(other, other.publish, {
+        messages: [{ topic: 'streams', payload: Buffer.from('later'), delayMs: i64(3_600_000) }],
+      });
+      expect(created.err).toBeUndefined();
       const sub = { topic: 'streams', prefetch: 1, leaseMs: i64(10_000) };
       sessions.push(await ConsumeSession.open(hog, sub), await ConsumeSession.open(hog, sub));
       const third = await ConsumeSession.open(hog, sub).then(

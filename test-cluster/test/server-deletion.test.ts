@@ -124,3 +124,62 @@ describe('deleting a large topic', () => {
     expect(fresh.groups.map((g) => [g.group, Number(g.pending)])).toEqual([['default', 1]]);
   });
 });
+
+describe('a topic being deleted, on a cluster that creates topics only explicitly', () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster({
+      nodes: 1,
+      autoCreateTopics: false,
+      // Small steps, paused: the deletion lasts a few seconds.
+      env: { FERMATA_DELETION__MAX_RECORDS_PER_STEP: '10', FERMATA_DELETION__PAUSE_MS: '100' },
+    });
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('takes no subscription nor publish, and once removed its name is unknown, not created again', async () => {
+    const topic = uniqueTopic('going');
+    const c = new NodeClients((await cluster.leader()).clientAddress);
+    try {
+      await c.createTopic({ name: topic });
+      for (let i = 0; i < 300; i += 100) {
+        await publish(
+          c,
+          Array.from({ length: 100 }, (_, j) => msg(topic, `m${i + j}`, { delayMs: 60_000 })),
+        );
+      }
+      await c.deleteTopic(topic);
+      const subscribing = await expectStatus(
+        c.consume({ topic, group: 'default', prefetch: 1 }, { create: false }),
+        status.FAILED_PRECONDITION,
+      );
+      expect(subscribing.details).toMatch(/being deleted/);
+      const publishing = await expectStatus(
+        c.publish({ messages: [msg(topic, 'late')] }),
+        status.FAILED_PRECONDITION,
+      );
+      expect(publishing.details).toMatch(/being deleted/);
+      expect((await c.topicStats(topic)).deletions).toHaveLength(1);
+      await eventually(
+        async () => {
+          try {
+            await c.topicStats(topic);
+            return false;
+          } catch (err) {
+            return (err as { code?: number }).code === status.NOT_FOUND;
+          }
+        },
+        60_000,
+        'the deletion to complete',
+      );
+      // Gone: a publish names an unknown topic (topics.autoCreate is off), and creates nothing.
+      const unknown = await expectStatus(c.publish({ messages: [msg(topic, 'after')] }), status.NOT_FOUND);
+      expect(unknown.details).toContain(topic);
+      await expectStatus(c.topicStats(topic), status.NOT_FOUND);
+    } finally {
+      c.close();
+    }
+  });
+});

@@ -15,7 +15,7 @@ import {
   retryUnavailable,
   startCluster,
 } from '../src/index.js';
-import { counts, expectStatus, failure, leaderClients, msg, publish, uniqueTopic } from './support.js';
+import { counts, expectStatus, failure, leaderClients, msg, publish, text, uniqueTopic } from './support.js';
 
 const DAY_MS = 86_400_000;
 const MIB = 1024 * 1024;
@@ -364,10 +364,10 @@ describe.each([1, 3] as const)('bad input on a %i-node cluster', (size) => {
 
   // Only a cluster with followers has this rule (registered only there, not skipped elsewhere).
   if (size === 3)
-    it('a follower answers FAILED_PRECONDITION with the leader in fermata-leader metadata', async () => {
+    it('a follower asked directly (fermata-direct) answers FAILED_PRECONDITION with the leader in fermata-leader metadata', async () => {
       const leader = await cluster.leader();
       const follower = cluster.others(leader)[0]!;
-      const f = new NodeClients(follower.clientAddress);
+      const f = new NodeClients(follower.clientAddress, { direct: true });
       try {
         const before = await snapshot();
         const expectRedirect = (err: { code: number; meta: Record<string, string> }) => {
@@ -387,6 +387,33 @@ describe.each([1, 3] as const)('bad input on a %i-node cluster', (size) => {
         expect(info.leaderAddress).toBe(leader.clientAddress);
         expect(info.nodeId).toBe(follower.id);
         expect(await snapshot()).toEqual(before);
+      } finally {
+        f.close();
+      }
+    });
+
+  if (size === 3)
+    it('a follower forwards to the leader what a client sends it: unary calls and the Consume stream', async () => {
+      const leader = await cluster.leader();
+      const follower = cluster.others(leader)[0]!;
+      const f = new NodeClients(follower.clientAddress);
+      try {
+        const t = uniqueTopic('forwarded');
+        await f.createTopic({ name: t });
+        const [r] = (await f.publish({ messages: [msg(t, 'via-follower')] })).results;
+        expect((await c.getMessage({ topic: t, id: r!.id })).message?.payload).toEqual(
+          Buffer.from('via-follower'),
+        );
+        // A bad request is answered by the leader as the leader answers it, field and all.
+        const bad = await failure(f.publish({ messages: [msg('', 'x')] }));
+        expect(bad.code).toBe(status.INVALID_ARGUMENT);
+        expect(bad.details).toContain('messages[0].topic');
+        const s = await f.consume({ topic: t, prefetch: 4 });
+        const [d] = await s.waitForCount(1, 20_000);
+        expect(text(d!.delivery.payload)).toBe('via-follower');
+        await s.ack([d!.delivery.tag]);
+        expect(await counts(c, t)).toEqual({ default: { pending: 0, inFlight: 0, deadLettered: 0 } });
+        s.end();
       } finally {
         f.close();
       }

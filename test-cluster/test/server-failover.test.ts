@@ -148,12 +148,16 @@ describe('a three-node cluster', () => {
         code: grpc.status.FAILED_PRECONDITION,
         leader: target.clientAddress,
       });
-      // The old leader now redirects.
-      const err = await c.publish({ messages: [msg(topic, 'x')] }).catch((e: unknown) => e);
+      // The old leader now redirects a call that asks to be (the SDK's direct path), and forwards the others.
+      const direct = new NodeClients(old.clientAddress, { direct: true });
+      const err = await direct.publish({ messages: [msg(topic, 'x')] }).catch((e: unknown) => e);
+      direct.close();
       expect(err).toMatchObject({
         code: grpc.status.FAILED_PRECONDITION,
         meta: { 'fermata-leader': target.clientAddress },
       });
+      const [forwarded] = (await c.publish({ messages: [msg(topic, 'y')] })).results;
+      expect(forwarded!.id).toBeDefined();
     } finally {
       c.close();
     }

@@ -83,6 +83,7 @@ function consumer(
 ): Consumer {
   return {
     id: d.newConsumerId(),
+    consumerId: 0n,
     queue,
     topic,
     group: 'default',
@@ -115,7 +116,7 @@ function leaderOn(
   h: Harness,
   raft: { propose(data: Uint8Array): Promise<unknown> },
   clock: ManualClock,
-  extra: Partial<Pick<DispatcherOptions, 'leaseRoundBudget' | 'reader'>> = {},
+  extra: Partial<Pick<DispatcherOptions, 'leaseRoundBudget' | 'reader' | 'reclaimWindowMs'>> = {},
 ): Dispatcher {
   const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
   const dispatcher = new Dispatcher({
@@ -340,5 +341,71 @@ describe('the leader layer on a manual clock', () => {
     expect(await h.sm.reader.getMessage('t', { id: r!.id }, clock.nowMs())).toBeUndefined();
     janitor.stop();
     expect(clock.pending).toBe(0);
+  });
+
+  it("a new leader hands the previous leader's leases back to their consumer, uncounted; unstarted ones nobody takes back are handed back after the reclaim window", async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't', settings: { maxAttempts: 1 } });
+    await h.ok({ kind: 'create-topic', name: 'u', settings: { maxAttempts: 1 } });
+    await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 1_000 },
+      { topic: 't', payload: text('b'), delayMs: 1_500 },
+      { topic: 't', payload: text('c'), delayMs: 1_800 },
+      { topic: 'u', payload: text('e'), delayMs: 1_900 },
+    );
+    const clock = new ManualClock(T0);
+    const raft = committingLog(h);
+    const qt = h.sm.reader.queueHash('t', 'default');
+    const qu = h.sm.reader.queueHash('u', 'default');
+    const holding = (
+      d: Dispatcher,
+      queue: bigint,
+      topic: string,
+      id: bigint,
+      got: pb.Delivery.$Properties[][],
+    ) => ({
+      ...consumer(d, queue, got, topic),
+      consumerId: id,
+      holdsAhead: true,
+    });
+    const old = leaderOn(h, raft, clock);
+    await old.start();
+    const gotX: pb.Delivery.$Properties[][] = [];
+    const gotY: pb.Delivery.$Properties[][] = [];
+    old.addConsumer(holding(old, qt, 't', 7n, gotX));
+    old.addConsumer(holding(old, qu, 'u', 9n, gotY));
+    // Everything is leased ahead at once; only a is sent (250 ms before its start) by 800.
+    await clock.advance(800);
+    expect(delivered(gotX)).toEqual(['a1']);
+    expect(await h.stats('t')).toMatchObject({ inFlight: 3 });
+    // The leader dies: nothing of its memory survives.
+    old.halt();
+
+    const next = leaderOn(h, raft, clock, { reclaimWindowMs: 3_000 });
+    await next.start();
+    // X subscribes again holding a: a is carried over (not sent again), b and c, never sent, are sent to it.
+    const gotX2: pb.Delivery.$Properties[][] = [];
+    const x2 = holding(next, qt, 't', 7n, gotX2);
+    const stranger = new Uint8Array(gotX[0]![0]!.tag!);
+    stranger[27] = (stranger[27]! + 1) % 256;
+    const plan = await next.planTakeBack(x2, [gotX[0]![0]!.tag!, stranger]);
+    const released = next.addConsumer(x2, plan);
+    expect(released.map((t) => Buffer.from(t).toString('hex'))).toEqual([
+      Buffer.from(stranger).toString('hex'),
+    ]);
+    expect(x2.inFlight.size).toBe(1);
+    await clock.advance(1_000);
+    expect(delivered(gotX2)).toEqual(['b1', 'c1']);
+    expect(gotX2.flat().map((d) => Number(d.startsAtMs))).toEqual([T0 + 1_500, T0 + 1_800]);
+    // Y never comes back; Z subscribes to u. e had not started at the election: after the reclaim
+    // window (3 s from the start, at 3,800) it is handed back, not counted, and goes to Z.
+    const gotZ: pb.Delivery.$Properties[][] = [];
+    next.addConsumer(holding(next, qu, 'u', 11n, gotZ));
+    await clock.advance(1_999);
+    expect(gotZ.flat()).toEqual([]);
+    await clock.advance(1);
+    expect(delivered(gotZ)).toEqual(['e1']);
+    expect(await h.stats('u')).toMatchObject({ inFlight: 1, deadLettered: 0 });
+    next.stop(new Error('test over'));
   });
 });

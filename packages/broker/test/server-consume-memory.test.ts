@@ -57,6 +57,8 @@ describe('a consumer that stops reading', () => {
           client: { listenAddress: '127.0.0.1:0' },
           peer: { listenAddress: '127.0.0.1:0' },
           http: { listenAddress: '127.0.0.1:0' },
+          // The test publishes to a topic it does not create.
+          topics: { autoCreate: true },
         },
       }),
     );

@@ -316,6 +316,21 @@ describe('/metrics', () => {
     expect(body).not.toContain('topic="b"');
   });
 
+  it("fermata_oldest_overdue_seconds counts on the node's own time, not a stepped system clock", async () => {
+    // The node's time (its steady clock) is an hour behind the system clock, as after a step
+    // of the system clock forward: a message due 30 s ago by the node's time waits 30 s.
+    const nodeNowMs = Date.now() - 3_600_000;
+    const metrics = new BrokerMetrics({
+      processMetrics: false,
+      nowMs: () => nodeNowMs,
+      queues: () => [
+        { topic: 'a', group: 'default', pending: 1, inFlight: 0, nextDueMs: nodeNowMs - 30_000 },
+      ],
+    });
+    const body = (await metrics.scrape()).body;
+    expect(body).toContain('fermata_oldest_overdue_seconds{topic="a",group="default"} 30');
+  });
+
   it('noteLeader counts each change of the known leader, the first sighting excluded', async () => {
     const metrics = new BrokerMetrics({ processMetrics: false });
     for (const leader of ['n1', 'n1', '', 'n2', 'n2', 'n1']) metrics.noteLeader(leader);

@@ -8,8 +8,8 @@
 import { InvariantError } from '@fermata/raft';
 import { describe, expect, it } from 'vitest';
 import { type ApplyWork, applyBound, assertApplyWork } from '../src/state/apply-bound.js';
-import { DEFAULT_LIMITS, type Limits } from '../src/state/limits.js';
-import { Harness, T0, text } from './state-harness.js';
+import { DEFAULT_LIMITS } from '../src/state/limits.js';
+import { BIG, Harness, T0, text } from './state-harness.js';
 
 /** Records the work of every command applied by `h`, by kind. */
 function watch(h: Harness): Map<string, ApplyWork[]> {
@@ -33,18 +33,6 @@ function maxOf(seen: Map<string, ApplyWork[]>): ApplyWork {
   }
   return { records, bytes };
 }
-
-/** Payloads large against the bound: 40 dead letters of 512 KiB are past it (20 MiB > ~11 MiB). */
-const BIG: Partial<Limits> = {
-  maxPayloadBytes: 512 * 1024,
-  maxBatchPayloadBytes: 1024 * 1024,
-  maxHeadersBytes: 1024,
-  maxMaxAttempts: 10,
-  maxTagsPerCommand: 40,
-  maxBatchMessages: 40,
-  maxIdsPerCommand: 40,
-  maxScheduleFiresPerCommand: 40,
-};
 
 describe('the bound on one command', () => {
   it('a command past the bound is an invariant error naming the command and the values', () => {

@@ -530,6 +530,44 @@ describe('lease, ack, nack, extend', () => {
     expect((await h.leaseAll('t'))[0]).toMatchObject({ status: 'leased', attempt: 1 });
   });
 
+  it('a lease keeps the consumer it was taken for; handed back uncounted after its start, the attempt is not counted', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't', settings: { maxAttempts: 1 } });
+    const [m] = await h.publish({ topic: 't', payload: text('a'), delayMs: 1_000 });
+    const [entry] = await h.sm.reader.dueEntriesOf('t', 'default', T0 + 1_000, 10);
+    const lease = (consumerId?: bigint) =>
+      h.ok({
+        kind: 'lease',
+        topic: 't',
+        group: 'default',
+        tags: [entry!.tag],
+        leaseMs: 5_000,
+        aheadMs: 1_000,
+        inPlace: true,
+        ...(consumerId === undefined ? {} : { consumerId }),
+      });
+    const [first] = (await lease(0xfeed_beef_0000_0001n)).outcomes;
+    const [running] = await h.sm.reader.runningLeases(h.sm.reader.queueHash('t'), h.now, 1, 10);
+    expect(running).toMatchObject({ id: m!.id, leaseConsumer: 0xfeed_beef_0000_0001n, attempt: 1 });
+    expect(Buffer.from(running!.tag).equals(Buffer.from(first!.newTag!))).toBe(true);
+    // Past its start: a plain nack would keep the attempt (and the next lease dead-letters on
+    // maxAttempts 1); the leader's uncounted hand-back undoes the lease.
+    h.now = T0 + 1_500;
+    expect((await h.sm.reader.runningLease(first!.newTag!, h.now))?.id).toBe(m!.id);
+    const back = await h.ok({ kind: 'nack', tag: first!.newTag!, delayMs: 0, uncounted: true });
+    expect(back.outcome).toMatchObject({ status: 'ok', dueAtMs: T0 + 1_000 });
+    const view = await h.sm.reader.getMessage('t', { id: m!.id }, h.now);
+    expect(view!.groups[0]).toMatchObject({ state: 'pending', attempt: 0 });
+    expect(await h.sm.reader.runningLease(first!.newTag!, h.now)).toBeUndefined();
+    const [second] = (await lease()).outcomes;
+    expect(second).toMatchObject({ status: 'leased', attempt: 1 });
+    // A lease that ran out is not handed back.
+    h.now = T0 + 7_000;
+    expect(
+      (await h.ok({ kind: 'nack', tag: second!.newTag!, delayMs: 0, uncounted: true })).outcome.status,
+    ).toBe('lease-expired');
+  });
+
   it('nack moves the leased entry to now + delay; the attempt count is kept', async () => {
     const h = await Harness.create();
     await h.publish({ topic: 't', payload: text('a') });

@@ -164,6 +164,18 @@ export class Harness {
   }
 }
 
+/** Payloads large against the bound: 40 copies of 512 KiB (dead letters, redriven ones) are past it (20 MiB > ~11 MiB). */
+export const BIG: Partial<Limits> = {
+  maxPayloadBytes: 512 * 1024,
+  maxBatchPayloadBytes: 1024 * 1024,
+  maxHeadersBytes: 1024,
+  maxMaxAttempts: 10,
+  maxTagsPerCommand: 40,
+  maxBatchMessages: 40,
+  maxIdsPerCommand: 40,
+  maxScheduleFiresPerCommand: 40,
+};
+
 export const text = (s: string) => new TextEncoder().encode(s);
 
 /** mulberry32: a small seeded generator so a failing seed replays. */

@@ -32,6 +32,8 @@ const reference = {
       leaseEndMs: i64(e.leaseEndMs),
       indexUnwritten: e.indexUnwritten,
       leaseSerial: e.leaseSerial,
+      leaseConsumer: toUint64(e.leaseConsumer),
+      lastError: e.lastError,
     }).finish(),
   index: (x: MessageIndexRec) =>
     v1.MessageIndex.encode({
@@ -90,6 +92,7 @@ function referenceBody(bytes: Uint8Array): BodyRec {
           attempts: d.attempts ?? 0,
           deliveredAtMs: (d.deliveredAtMs ?? []).map(n),
           deadLetteredAtMs: n(d.deadLetteredAtMs),
+          lastError: d.lastError ?? '',
         }
       : undefined,
     indexImplied: m.indexImplied ? true : undefined,
@@ -119,6 +122,8 @@ function generators(seed: number) {
       leaseEndMs: num(),
       indexUnwritten: r() < 0.5,
       leaseSerial: pick([0, 1, 300, 2 ** 32 - 1]),
+      leaseConsumer: id(),
+      lastError: str(),
       indexImplied: r() < 0.5,
     }),
     index: (): MessageIndexRec => ({
@@ -154,6 +159,7 @@ function generators(seed: number) {
               attempts: pick([0, 3]),
               deliveredAtMs: Array.from({ length: int(3) }, num),
               deadLetteredAtMs: num(),
+              lastError: str(),
             },
           }
         : {}),
@@ -189,6 +195,40 @@ describe('record codecs (wire.ts) against protobufjs', () => {
         plain(referenceBody(reference.body(b))),
       );
     }
+  });
+
+  it('read records written before lease_consumer and last_error existed: 0 and empty', () => {
+    // What the previous version wrote: a leased entry and a dead letter, without the new fields.
+    const entry = v1.QueueEntry.encode({
+      id: toUint64(7n),
+      topic: 't',
+      group: 'default',
+      dueAtMs: toInt64(1_000n),
+      attempt: 1,
+      inFlight: true,
+      deliveredAtMs: [toInt64(1_000n)],
+      leaseEndMs: toInt64(31_000n),
+      leaseSerial: 1,
+    }).finish();
+    expect(decodeEntry(entry)).toMatchObject({
+      id: 7n,
+      attempt: 1,
+      leaseSerial: 1,
+      leaseConsumer: 0n,
+      lastError: '',
+    });
+    const body = v1.StoredMessage.encode({
+      id: toUint64(9n),
+      topic: 't.dlq',
+      deadLetter: {
+        sourceTopic: 't',
+        sourceGroup: 'default',
+        sourceId: toUint64(7n),
+        reason: 'max_attempts',
+        attempts: 3,
+      },
+    }).finish();
+    expect(decodeBody(body).deadLetter).toMatchObject({ sourceId: 7n, attempts: 3, lastError: '' });
   });
 
   it('read a header named __proto__ as a header, as protobufjs does', () => {

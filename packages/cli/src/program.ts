@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { registerBackup } from './commands/backup.js';
 import { registerConsume } from './commands/consume.js';
+import { registerDlq } from './commands/dlq.js';
 import { registerHashToken } from './commands/hash-token.js';
 import { registerMembers } from './commands/members.js';
 import { registerMessages } from './commands/messages.js';
@@ -72,6 +73,7 @@ export function buildProgram(): Command {
   registerTopics(program);
   registerGroups(program);
   registerMessages(program);
+  registerDlq(program);
   registerSchedules(program);
   registerMembers(program);
   registerHashToken(program);

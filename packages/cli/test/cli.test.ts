@@ -86,12 +86,17 @@ describe('fermata publish and consume', () => {
     const before = Date.now();
     const r = await cli(['publish', 'pub-args', 'one', 'two', 'three', '--delay', '1h']);
     expect(r.code).toBe(0);
-    const out = lines(r.stdout).map((l) => l.split('\t'));
-    expect(out).toHaveLength(3);
-    const ids = out.map(([id]) => BigInt(id!));
+    // Labelled, as a reader expects: `id N  due <time> (in 1h)`.
+    const out = lines(r.stdout).map((l) => /^id (\d+) {2}due (\S+) \(in 1h\)$/.exec(l));
+    expect(out, r.stdout).toHaveLength(3);
+    expect(
+      out.every((m) => m !== null),
+      r.stdout,
+    ).toBe(true);
+    const ids = out.map((m) => BigInt(m![1]!));
     expect(ids[1]).toBe(ids[0]! + 1n);
     expect(ids[2]).toBe(ids[0]! + 2n);
-    for (const [, due] of out) expect(Date.parse(due!)).toBeGreaterThanOrEqual(before + 3_600_000);
+    for (const m of out) expect(Date.parse(m![2]!)).toBeGreaterThanOrEqual(before + 3_600_000);
     const stats = await json<Stats>(['topics', 'stats', 'pub-args']);
     expect(stats.groups).toEqual([expect.objectContaining({ group: 'default', pending: 3, inFlight: 0 })]);
   });
@@ -104,7 +109,9 @@ describe('fermata publish and consume', () => {
     expect(first[0]).toMatchObject({ deduplicated: false });
     expect(again).toMatchObject({ id: first[0]!['id'], deduplicated: true });
     const human = await cli(['publish', 'pub-key', 'x', '--key', 'order-7']);
-    expect(human.stdout).toMatch(/^\d+\t\S+\tdeduplicated$/m);
+    expect(human.stdout).toMatch(
+      /^id \d+ {2}due \S+ \(.+\) {2}deduplicated \(a live message has this key: nothing stored\)$/m,
+    );
   });
 
   test('lines of stdin are published through the batching producer, ids in input order, with a progress line', async () => {
@@ -187,6 +194,7 @@ describe('fermata publish and consume', () => {
   });
 
   test('consume --timeout before --count is reached exits 3 with a note on stderr', async () => {
+    expect((await cli(['topics', 'create', 'con-empty'])).code).toBe(0);
     const r = await cli(['consume', 'con-empty', '--count', '1', '--timeout', '500ms']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
@@ -333,6 +341,45 @@ describe('fermata topics and groups', () => {
     const def = await cli(['groups', 'delete', 'adm-groups', 'default']);
     expect(def.code).toBe(2);
     expect(lines(def.stderr)).toHaveLength(1);
+  });
+});
+
+describe('fermata dlq', () => {
+  test('redrive --ids moves one dead letter back, --all the rest; the consumer gets them at attempt 1', async () => {
+    expect((await cli(['topics', 'create', 'dlq-cli', '--expiry', 'dead-letter'])).code).toBe(0);
+    // Expired unconsumed: dead-lettered by the janitor, reason "expired".
+    expect(
+      (await cli(['publish', 'dlq-cli', 'one', 'two', 'three', '--ttl', '100ms', '--delay', '50ms'])).code,
+    ).toBe(0);
+    let letters: { id: string; headers: Record<string, string> }[] = [];
+    for (let i = 0; i < 100 && letters.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      const ls = await cli(['messages', 'ls', 'dlq-cli.dlq', '--json']);
+      letters = ls.code === 0 ? (JSON.parse(ls.stdout) as typeof letters) : [];
+    }
+    expect(letters.map((l) => l.headers['fermata-dead-letter-reason'])).toEqual([
+      'expired',
+      'expired',
+      'expired',
+    ]);
+    const one = await cli(['dlq', 'redrive', 'dlq-cli', '--ids', letters[0]!.id]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(
+      new RegExp(`^DEAD LETTER\\s+STATUS\\s+NEW ID\n${letters[0]!.id}\\s+redriven\\s+\\d+\n$`),
+    );
+    const again = await cli(['dlq', 'redrive', 'dlq-cli', '--ids', letters[0]!.id]);
+    expect(again.code).toBe(5);
+    expect(again.stdout).toContain('not-found');
+    const all = await cli(['dlq', 'redrive', 'dlq-cli', '--all']);
+    expect(all).toMatchObject({ code: 0, stdout: 'redriven 2 dead letters\n' });
+    const consumed = await cli(['consume', 'dlq-cli', '--count', '3', '--json']);
+    const got = lines(consumed.stdout).map((l) => JSON.parse(l) as { payload: string; attempt: number });
+    expect(got.map((g) => [g.payload, g.attempt]).sort()).toEqual([
+      ['one', 1],
+      ['three', 1],
+      ['two', 1],
+    ]);
+    expect((await cli(['dlq', 'redrive', 'dlq-cli'])).code).toBe(2);
   });
 });
 

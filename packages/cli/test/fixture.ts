@@ -104,6 +104,8 @@ export async function startCluster(nodes: number): Promise<TestCluster> {
         FERMATA_HTTP__LISTEN_ADDRESS: at(i, 2),
         FERMATA_INITIAL_MEMBERS: members,
         FERMATA_LOG_LEVEL: 'warn',
+        // The CLI tests publish to fresh topics; topic creation itself is tested in test-cluster.
+        FERMATA_TOPICS__AUTO_CREATE: 'true',
       }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

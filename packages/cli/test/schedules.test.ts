@@ -77,6 +77,33 @@ describe('fermata schedules', () => {
     expect(missing.code).toBe(3);
   });
 
+  test('"last fired" is an occurrence that has passed, never the next one made into a message ahead of time', async () => {
+    const { schedule } = await client.upsertSchedule('last.fired', 'tick', {
+      spec: 'every 2s',
+      payload: 'tick',
+    });
+    expect(schedule.lastFiredMs).toBe(0);
+    await waitFor(
+      'two occurrences fired',
+      async () => ((await client.getSchedule('last.fired', 'tick')).fired >= 2 ? true : undefined),
+      30_000,
+    );
+    for (let i = 0; i < 3; i++) {
+      const before = Date.now();
+      const s = await client.getSchedule('last.fired', 'tick');
+      // Occurrences become messages up to limits.maxScheduleAheadMs ahead; the last fired is the latest past one.
+      expect(s.lastFiredMs).toBeGreaterThan(0);
+      expect(s.lastFiredMs).toBeLessThanOrEqual(Date.now());
+      expect(s.lastFiredMs).toBeGreaterThan(before - 4_000);
+      expect(s.lastFiredMs).toBeLessThan(s.nextFireMs[0]!);
+      const shown = await cli(['schedules', 'get', 'last.fired', 'tick']);
+      const line = lines(shown.stdout).find((l) => l.startsWith('last fired:'))!;
+      expect(Date.parse(line.split(/\s+/)[2]!)).toBeLessThanOrEqual(Date.now());
+      await new Promise((r) => setTimeout(r, 700));
+    }
+    await client.deleteSchedule('last.fired', 'tick');
+  });
+
   test('a bad spec or unknown zone is INVALID_ARGUMENT naming the field (exit 2)', async () => {
     const zone = await cli([
       'schedules',
@@ -152,6 +179,7 @@ describe('an every-second schedule across a leader kill (SDK)', () => {
   test('each occurrence becomes exactly one message: no duplicate, none missing', async () => {
     const byOccurrence = new Map<number, Set<bigint>>();
     const wrongDue: string[] = [];
+    await client.createTopic('sdk.sched');
     // A short lease: a delivery the killed leader sent but whose ack it never applied comes back soon.
     const sub = client.subscribe('sdk.sched', { leaseMs: 3_000 }, async (m: Message) => {
       const occ = Number(m.headers['fermata-occurrence-ms']);

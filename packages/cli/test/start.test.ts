@@ -77,6 +77,7 @@ test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM wi
   // It prints the endpoints and a copy-pasteable example.
   expect(first.stdout()).toContain(`Endpoints: ${endpoint}`);
   expect(first.stdout()).toContain(`export FERMATA_ENDPOINTS=${endpoint}`);
+  expect(first.stdout()).toMatch(/fermata topics create \S+/);
   expect(first.stdout()).toMatch(/fermata publish \S+ .+ --delay \S+/);
   expect(first.stdout()).toMatch(/fermata consume \S+ --count 1/);
   expect(first.stdout()).toContain("import { FermataClient } from '@fermata/sdk'");
@@ -102,6 +103,7 @@ test('scripts/start --nodes 1 becomes ready, serves the CLI, stops on SIGTERM wi
   expect(await raftCall(`127.0.0.1:${basePort + 1}`)).toBe(grpc.status.UNAUTHENTICATED);
 
   const cli = (a: string[]) => runCli(a, { endpoints: endpoint, built: true });
+  expect((await cli(['topics', 'create', 'start-test'])).code).toBe(0);
   const now = await cli(['publish', 'start-test', 'right away']);
   expect(now.code).toBe(0);
   const pending = await cli([

@@ -723,6 +723,7 @@ export namespace fermata {
             reschedule: fermata.v1.Broker.Reschedule;
             getMessage: fermata.v1.Broker.GetMessage;
             listMessages: fermata.v1.Broker.ListMessages;
+            redrive: fermata.v1.Broker.Redrive;
         }
 
         namespace Broker {
@@ -833,6 +834,17 @@ export namespace fermata {
               readonly path: "/fermata.v1.Broker/ListMessages";
               readonly requestType: "ListMessagesRequest";
               readonly responseType: "ListMessagesResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type RedriveCallback = (error: (Error|null), response?: fermata.v1.RedriveResponse) => void;
+            type Redrive = {
+              (request: fermata.v1.IRedriveRequest, callback: fermata.v1.Broker.RedriveCallback): void;
+              (request: fermata.v1.IRedriveRequest): Promise<fermata.v1.RedriveResponse>;
+              readonly name: "Redrive";
+              readonly path: "/fermata.v1.Broker/Redrive";
+              readonly requestType: "RedriveRequest";
+              readonly responseType: "RedriveResponse";
               readonly requestStream: undefined;
               readonly responseStream: undefined;
             };
@@ -1035,6 +1047,8 @@ export namespace fermata {
             prefetch: number;
             leaseMs: Long;
             holdsAhead: boolean;
+            consumerId: Long;
+            heldTags: Uint8Array[];
             static create(properties: fermata.v1.Subscribe.$Shape): fermata.v1.Subscribe & fermata.v1.Subscribe.$Shape;
             static create(properties?: fermata.v1.Subscribe.$Properties): fermata.v1.Subscribe;
             static encode(message: fermata.v1.Subscribe.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1049,6 +1063,8 @@ export namespace fermata {
                 prefetch?: (number|null);
                 leaseMs?: (Long|null);
                 holdsAhead?: (boolean|null);
+                consumerId?: (Long|null);
+                heldTags?: (Uint8Array[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Subscribe.$Properties;
@@ -1109,6 +1125,7 @@ export namespace fermata {
             tag: Uint8Array;
             delayMs: Long;
             requestId: Long;
+            error: string;
             static create(properties: fermata.v1.StreamNack.$Shape): fermata.v1.StreamNack & fermata.v1.StreamNack.$Shape;
             static create(properties?: fermata.v1.StreamNack.$Properties): fermata.v1.StreamNack;
             static encode(message: fermata.v1.StreamNack.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1121,6 +1138,7 @@ export namespace fermata {
                 tag?: (Uint8Array|null);
                 delayMs?: (Long|null);
                 requestId?: (Long|null);
+                error?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.StreamNack.$Properties;
@@ -1211,6 +1229,7 @@ export namespace fermata {
             attempt: number;
             leaseExpiresAtMs: Long;
             startsAtMs: Long;
+            maxAttempts: number;
             static create(properties: fermata.v1.Delivery.$Shape): fermata.v1.Delivery & fermata.v1.Delivery.$Shape;
             static create(properties?: fermata.v1.Delivery.$Properties): fermata.v1.Delivery;
             static encode(message: fermata.v1.Delivery.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1232,6 +1251,7 @@ export namespace fermata {
                 attempt?: (number|null);
                 leaseExpiresAtMs?: (Long|null);
                 startsAtMs?: (Long|null);
+                maxAttempts?: (number|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Delivery.$Properties;
@@ -1271,6 +1291,7 @@ export namespace fermata {
             group: string;
             prefetch: number;
             leaseMs: Long;
+            releasedTags: Uint8Array[];
             static create(properties: fermata.v1.Subscribed.$Shape): fermata.v1.Subscribed & fermata.v1.Subscribed.$Shape;
             static create(properties?: fermata.v1.Subscribed.$Properties): fermata.v1.Subscribed;
             static encode(message: fermata.v1.Subscribed.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1284,6 +1305,7 @@ export namespace fermata {
                 group?: (string|null);
                 prefetch?: (number|null);
                 leaseMs?: (Long|null);
+                releasedTags?: (Uint8Array[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Subscribed.$Properties;
@@ -1436,6 +1458,7 @@ export namespace fermata {
             $unknowns?: Uint8Array[];
             tag: Uint8Array;
             delayMs: Long;
+            error: string;
             static create(properties: fermata.v1.NackRequest.$Shape): fermata.v1.NackRequest & fermata.v1.NackRequest.$Shape;
             static create(properties?: fermata.v1.NackRequest.$Properties): fermata.v1.NackRequest;
             static encode(message: fermata.v1.NackRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1447,6 +1470,7 @@ export namespace fermata {
             interface $Properties {
                 tag?: (Uint8Array|null);
                 delayMs?: (Long|null);
+                error?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.NackRequest.$Properties;
@@ -1883,6 +1907,95 @@ export namespace fermata {
             type $Shape = fermata.v1.ListMessagesResponse.$Properties;
         }
 
+        interface IRedriveRequest extends fermata.v1.RedriveRequest.$Properties {
+        }
+
+        class RedriveRequest {
+            constructor(properties?: fermata.v1.RedriveRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            ids: Long[];
+            all: boolean;
+            limit: number;
+            pageToken: Uint8Array;
+            static create(properties: fermata.v1.RedriveRequest.$Shape): fermata.v1.RedriveRequest & fermata.v1.RedriveRequest.$Shape;
+            static create(properties?: fermata.v1.RedriveRequest.$Properties): fermata.v1.RedriveRequest;
+            static encode(message: fermata.v1.RedriveRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RedriveRequest & fermata.v1.RedriveRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RedriveRequest {
+            interface $Properties {
+                topic?: (string|null);
+                ids?: (Long[]|null);
+                all?: (boolean|null);
+                limit?: (number|null);
+                pageToken?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RedriveRequest.$Properties;
+        }
+
+        enum RedriveStatus {
+            REDRIVE_STATUS_UNSPECIFIED = 0,
+            REDRIVE_STATUS_REDRIVEN = 1,
+            REDRIVE_STATUS_NOT_FOUND = 2,
+            REDRIVE_STATUS_NOT_A_DEAD_LETTER = 3,
+            REDRIVE_STATUS_IN_FLIGHT = 4,
+            REDRIVE_STATUS_GROUP_GONE = 5
+        }
+
+        interface IRedriveResult extends fermata.v1.RedriveResult.$Properties {
+        }
+
+        class RedriveResult {
+            constructor(properties?: fermata.v1.RedriveResult.$Properties);
+            $unknowns?: Uint8Array[];
+            id: Long;
+            status: fermata.v1.RedriveStatus;
+            newId: Long;
+            static create(properties: fermata.v1.RedriveResult.$Shape): fermata.v1.RedriveResult & fermata.v1.RedriveResult.$Shape;
+            static create(properties?: fermata.v1.RedriveResult.$Properties): fermata.v1.RedriveResult;
+            static encode(message: fermata.v1.RedriveResult.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RedriveResult & fermata.v1.RedriveResult.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RedriveResult {
+            interface $Properties {
+                id?: (Long|null);
+                status?: (fermata.v1.RedriveStatus|null);
+                newId?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RedriveResult.$Properties;
+        }
+
+        interface IRedriveResponse extends fermata.v1.RedriveResponse.$Properties {
+        }
+
+        class RedriveResponse {
+            constructor(properties?: fermata.v1.RedriveResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            results: fermata.v1.RedriveResult.$Properties[];
+            nextPageToken: Uint8Array;
+            static create(properties: fermata.v1.RedriveResponse.$Shape): fermata.v1.RedriveResponse & fermata.v1.RedriveResponse.$Shape;
+            static create(properties?: fermata.v1.RedriveResponse.$Properties): fermata.v1.RedriveResponse;
+            static encode(message: fermata.v1.RedriveResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RedriveResponse & fermata.v1.RedriveResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RedriveResponse {
+            interface $Properties {
+                results?: (fermata.v1.RedriveResult.$Properties[]|null);
+                nextPageToken?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RedriveResponse.$Properties;
+        }
+
         enum Durability {
             DURABILITY_UNSPECIFIED = 0,
             DURABILITY_QUORUM = 1,
@@ -2239,7 +2352,8 @@ export namespace fermata {
             schedule?: (fermata.v1.ScheduleCommand.$Properties|null);
             applyLimits?: (fermata.v1.ApplyLimitsCommand.$Properties|null);
             purge?: (fermata.v1.PurgeCommand.$Properties|null);
-            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge");
+            redrive?: (fermata.v1.RedriveCommand.$Properties|null);
+            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge"|"redrive");
             static create(properties: fermata.v1.Command.$Shape): fermata.v1.Command & fermata.v1.Command.$Shape;
             static create(properties?: fermata.v1.Command.$Properties): fermata.v1.Command;
             static encode(message: fermata.v1.Command.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2267,7 +2381,8 @@ export namespace fermata {
                 schedule?: (fermata.v1.ScheduleCommand.$Properties|null);
                 applyLimits?: (fermata.v1.ApplyLimitsCommand.$Properties|null);
                 purge?: (fermata.v1.PurgeCommand.$Properties|null);
-                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge");
+                redrive?: (fermata.v1.RedriveCommand.$Properties|null);
+                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge"|"redrive");
                 $unknowns?: Uint8Array[];
             }
             type $Shape = {
@@ -2289,9 +2404,10 @@ export namespace fermata {
               schedule?: fermata.v1.ScheduleCommand.$Shape|null;
               applyLimits?: fermata.v1.ApplyLimitsCommand.$Shape|null;
               purge?: fermata.v1.PurgeCommand.$Shape|null;
+              redrive?: fermata.v1.RedriveCommand.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape; schedule?: null; applyLimits?: null; purge?: null }|{ kind?: "schedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule: fermata.v1.ScheduleCommand.$Shape; applyLimits?: null; purge?: null }|{ kind?: "applyLimits"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits: fermata.v1.ApplyLimitsCommand.$Shape; purge?: null }|{ kind?: "purge"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge: fermata.v1.PurgeCommand.$Shape })
+              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "schedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule: fermata.v1.ScheduleCommand.$Shape; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "applyLimits"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits: fermata.v1.ApplyLimitsCommand.$Shape; purge?: null; redrive?: null }|{ kind?: "purge"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge: fermata.v1.PurgeCommand.$Shape; redrive?: null }|{ kind?: "redrive"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive: fermata.v1.RedriveCommand.$Shape })
             );
         }
 
@@ -2365,6 +2481,7 @@ export namespace fermata {
             aheadMs: Long;
             inPlace: boolean;
             deadLetterFallback: boolean;
+            consumerId: Long;
             static create(properties: fermata.v1.LeaseCommand.$Shape): fermata.v1.LeaseCommand & fermata.v1.LeaseCommand.$Shape;
             static create(properties?: fermata.v1.LeaseCommand.$Properties): fermata.v1.LeaseCommand;
             static encode(message: fermata.v1.LeaseCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2383,6 +2500,7 @@ export namespace fermata {
                 aheadMs?: (Long|null);
                 inPlace?: (boolean|null);
                 deadLetterFallback?: (boolean|null);
+                consumerId?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.LeaseCommand.$Properties;
@@ -2418,6 +2536,8 @@ export namespace fermata {
             $unknowns?: Uint8Array[];
             tag: Uint8Array;
             delayMs: Long;
+            uncounted: boolean;
+            error: string;
             static create(properties: fermata.v1.NackCommand.$Shape): fermata.v1.NackCommand & fermata.v1.NackCommand.$Shape;
             static create(properties?: fermata.v1.NackCommand.$Properties): fermata.v1.NackCommand;
             static encode(message: fermata.v1.NackCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2429,6 +2549,8 @@ export namespace fermata {
             interface $Properties {
                 tag?: (Uint8Array|null);
                 delayMs?: (Long|null);
+                uncounted?: (boolean|null);
+                error?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.NackCommand.$Properties;
@@ -2780,6 +2902,36 @@ export namespace fermata {
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.ApplyLimitsCommand.$Properties;
+        }
+
+        interface IRedriveCommand extends fermata.v1.RedriveCommand.$Properties {
+        }
+
+        class RedriveCommand {
+            constructor(properties?: fermata.v1.RedriveCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            ids: Long[];
+            firstId: Long;
+            idCount: number;
+            sourceTopic: string;
+            static create(properties: fermata.v1.RedriveCommand.$Shape): fermata.v1.RedriveCommand & fermata.v1.RedriveCommand.$Shape;
+            static create(properties?: fermata.v1.RedriveCommand.$Properties): fermata.v1.RedriveCommand;
+            static encode(message: fermata.v1.RedriveCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.RedriveCommand & fermata.v1.RedriveCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RedriveCommand {
+            interface $Properties {
+                topic?: (string|null);
+                ids?: (Long[]|null);
+                firstId?: (Long|null);
+                idCount?: (number|null);
+                sourceTopic?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.RedriveCommand.$Properties;
         }
 
         class Schedules extends $protobuf.rpc.Service {
@@ -3810,6 +3962,7 @@ export namespace fermata {
             deliveredAtMs: Long[];
             sourceKey: string;
             deadLetteredAtMs: Long;
+            lastError: string;
             static create(properties: fermata.v1.DeadLetterInfo.$Shape): fermata.v1.DeadLetterInfo & fermata.v1.DeadLetterInfo.$Shape;
             static create(properties?: fermata.v1.DeadLetterInfo.$Properties): fermata.v1.DeadLetterInfo;
             static encode(message: fermata.v1.DeadLetterInfo.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -3827,6 +3980,7 @@ export namespace fermata {
                 deliveredAtMs?: (Long[]|null);
                 sourceKey?: (string|null);
                 deadLetteredAtMs?: (Long|null);
+                lastError?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.DeadLetterInfo.$Properties;
@@ -3850,6 +4004,8 @@ export namespace fermata {
             leaseEndMs: Long;
             indexUnwritten: boolean;
             leaseSerial: number;
+            leaseConsumer: Long;
+            lastError: string;
             static create(properties: fermata.v1.QueueEntry.$Shape): fermata.v1.QueueEntry & fermata.v1.QueueEntry.$Shape;
             static create(properties?: fermata.v1.QueueEntry.$Properties): fermata.v1.QueueEntry;
             static encode(message: fermata.v1.QueueEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -3871,6 +4027,8 @@ export namespace fermata {
                 leaseEndMs?: (Long|null);
                 indexUnwritten?: (boolean|null);
                 leaseSerial?: (number|null);
+                leaseConsumer?: (Long|null);
+                lastError?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.QueueEntry.$Properties;

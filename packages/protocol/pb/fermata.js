@@ -2826,6 +2826,19 @@ export const fermata = $root.fermata = (() => {
                 responseStream: { value: $undefined }
             });
 
+
+
+            $Object.defineProperties(Broker.prototype.redrive = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.redrive, $root.fermata.v1.RedriveRequest, $root.fermata.v1.RedriveResponse, request, callback);
+            }, {
+                name: { value: "Redrive" },
+                path: { value: "/fermata.v1.Broker/Redrive" },
+                requestType: { value: "RedriveRequest" },
+                responseType: { value: "RedriveResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
             return Broker;
         })();
 
@@ -3597,6 +3610,7 @@ export const fermata = $root.fermata = (() => {
         v1.Subscribe = (function() {
 
             const Subscribe = function (properties) {
+                this.heldTags = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -3608,6 +3622,8 @@ export const fermata = $root.fermata = (() => {
             Subscribe.prototype.prefetch = 0;
             Subscribe.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             Subscribe.prototype.holdsAhead = false;
+            Subscribe.prototype.consumerId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            Subscribe.prototype.heldTags = $util.emptyArray;
 
             Subscribe.create = function(properties) {
                 return new Subscribe(properties);
@@ -3630,6 +3646,11 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(32).int64(message.leaseMs);
                 if (message.holdsAhead != null && $Object.hasOwnProperty.call(message, "holdsAhead") && message.holdsAhead !== false)
                     writer.uint32(40).bool(message.holdsAhead);
+                if (message.consumerId != null && $Object.hasOwnProperty.call(message, "consumerId") && (typeof message.consumerId === "object" ? message.consumerId.low || message.consumerId.high : message.consumerId !== 0))
+                    writer.uint32(48).uint64(message.consumerId);
+                if (message.heldTags != null && message.heldTags.length)
+                    for (let i = 0; i < message.heldTags.length; ++i)
+                        writer.uint32(58).bytes(message.heldTags[i]);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -3706,6 +3727,23 @@ export const fermata = $root.fermata = (() => {
                                 message.holdsAhead = value;
                             else
                                 delete message.holdsAhead;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.consumerId = value;
+                            else
+                                delete message.consumerId;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.heldTags && message.heldTags.length))
+                                message.heldTags = [];
+                            message.heldTags.push(reader.bytes());
                             continue;
                         }
                     }
@@ -3943,6 +3981,7 @@ export const fermata = $root.fermata = (() => {
             StreamNack.prototype.tag = $util.newBuffer([]);
             StreamNack.prototype.delayMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             StreamNack.prototype.requestId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            StreamNack.prototype.error = "";
 
             StreamNack.create = function(properties) {
                 return new StreamNack(properties);
@@ -3961,6 +4000,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(16).int64(message.delayMs);
                 if (message.requestId != null && $Object.hasOwnProperty.call(message, "requestId") && (typeof message.requestId === "object" ? message.requestId.low || message.requestId.high : message.requestId !== 0))
                     writer.uint32(24).uint64(message.requestId);
+                if (message.error != null && $Object.hasOwnProperty.call(message, "error") && message.error !== "")
+                    writer.uint32(34).string(message.error);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -4019,6 +4060,15 @@ export const fermata = $root.fermata = (() => {
                                 message.requestId = value;
                             else
                                 delete message.requestId;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.error = value;
+                            else
+                                delete message.error;
                             continue;
                         }
                     }
@@ -4322,6 +4372,7 @@ export const fermata = $root.fermata = (() => {
             Delivery.prototype.attempt = 0;
             Delivery.prototype.leaseExpiresAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             Delivery.prototype.startsAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Delivery.prototype.maxAttempts = 0;
 
             Delivery.create = function(properties) {
                 return new Delivery(properties);
@@ -4359,6 +4410,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(88).int64(message.leaseExpiresAtMs);
                 if (message.startsAtMs != null && $Object.hasOwnProperty.call(message, "startsAtMs") && (typeof message.startsAtMs === "object" ? message.startsAtMs.low || message.startsAtMs.high : message.startsAtMs !== 0))
                     writer.uint32(96).int64(message.startsAtMs);
+                if (message.maxAttempts != null && $Object.hasOwnProperty.call(message, "maxAttempts") && message.maxAttempts !== 0)
+                    writer.uint32(104).uint32(message.maxAttempts);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -4527,6 +4580,15 @@ export const fermata = $root.fermata = (() => {
                                 delete message.startsAtMs;
                             continue;
                         }
+                    case 13: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.maxAttempts = value;
+                            else
+                                delete message.maxAttempts;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -4661,6 +4723,7 @@ export const fermata = $root.fermata = (() => {
         v1.Subscribed = (function() {
 
             const Subscribed = function (properties) {
+                this.releasedTags = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -4671,6 +4734,7 @@ export const fermata = $root.fermata = (() => {
             Subscribed.prototype.group = "";
             Subscribed.prototype.prefetch = 0;
             Subscribed.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Subscribed.prototype.releasedTags = $util.emptyArray;
 
             Subscribed.create = function(properties) {
                 return new Subscribed(properties);
@@ -4691,6 +4755,9 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(24).uint32(message.prefetch);
                 if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
                     writer.uint32(32).int64(message.leaseMs);
+                if (message.releasedTags != null && message.releasedTags.length)
+                    for (let i = 0; i < message.releasedTags.length; ++i)
+                        writer.uint32(42).bytes(message.releasedTags[i]);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -4758,6 +4825,14 @@ export const fermata = $root.fermata = (() => {
                                 message.leaseMs = value;
                             else
                                 delete message.leaseMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.releasedTags && message.releasedTags.length))
+                                message.releasedTags = [];
+                            message.releasedTags.push(reader.bytes());
                             continue;
                         }
                     }
@@ -5350,6 +5425,7 @@ export const fermata = $root.fermata = (() => {
 
             NackRequest.prototype.tag = $util.newBuffer([]);
             NackRequest.prototype.delayMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            NackRequest.prototype.error = "";
 
             NackRequest.create = function(properties) {
                 return new NackRequest(properties);
@@ -5366,6 +5442,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(10).bytes(message.tag);
                 if (message.delayMs != null && $Object.hasOwnProperty.call(message, "delayMs") && (typeof message.delayMs === "object" ? message.delayMs.low || message.delayMs.high : message.delayMs !== 0))
                     writer.uint32(16).int64(message.delayMs);
+                if (message.error != null && $Object.hasOwnProperty.call(message, "error") && message.error !== "")
+                    writer.uint32(26).string(message.error);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -5415,6 +5493,15 @@ export const fermata = $root.fermata = (() => {
                                 message.delayMs = value;
                             else
                                 delete message.delayMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.error = value;
+                            else
+                                delete message.error;
                             continue;
                         }
                     }
@@ -7186,6 +7273,384 @@ export const fermata = $root.fermata = (() => {
             return ListMessagesResponse;
         })();
 
+        v1.RedriveRequest = (function() {
+
+            const RedriveRequest = function (properties) {
+                this.ids = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RedriveRequest.prototype.topic = "";
+            RedriveRequest.prototype.ids = $util.emptyArray;
+            RedriveRequest.prototype.all = false;
+            RedriveRequest.prototype.limit = 0;
+            RedriveRequest.prototype.pageToken = $util.newBuffer([]);
+
+            RedriveRequest.create = function(properties) {
+                return new RedriveRequest(properties);
+            };
+
+            RedriveRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.ids != null && message.ids.length)
+                    writer.uint32(18).uint64s(message.ids);
+                if (message.all != null && $Object.hasOwnProperty.call(message, "all") && message.all !== false)
+                    writer.uint32(24).bool(message.all);
+                if (message.limit != null && $Object.hasOwnProperty.call(message, "limit") && message.limit !== 0)
+                    writer.uint32(32).uint32(message.limit);
+                if (message.pageToken != null && $Object.hasOwnProperty.call(message, "pageToken") && message.pageToken.length)
+                    writer.uint32(42).bytes(message.pageToken);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RedriveRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RedriveRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType === 2) {
+                                if (!(message.ids && message.ids.length))
+                                    message.ids = [];
+                                reader.uint64s(message.ids);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.ids && message.ids.length))
+                                message.ids = [];
+                            message.ids.push(reader.uint64());
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.all = value;
+                            else
+                                delete message.all;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.limit = value;
+                            else
+                                delete message.limit;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.pageToken = value;
+                            else
+                                delete message.pageToken;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RedriveRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RedriveRequest";
+            };
+
+            return RedriveRequest;
+        })();
+
+        v1.RedriveStatus = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "REDRIVE_STATUS_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "REDRIVE_STATUS_REDRIVEN"] = 1;
+            values[valuesById[2] = "REDRIVE_STATUS_NOT_FOUND"] = 2;
+            values[valuesById[3] = "REDRIVE_STATUS_NOT_A_DEAD_LETTER"] = 3;
+            values[valuesById[4] = "REDRIVE_STATUS_IN_FLIGHT"] = 4;
+            values[valuesById[5] = "REDRIVE_STATUS_GROUP_GONE"] = 5;
+            return values;
+        })();
+
+        v1.RedriveResult = (function() {
+
+            const RedriveResult = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RedriveResult.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RedriveResult.prototype.status = 0;
+            RedriveResult.prototype.newId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            RedriveResult.create = function(properties) {
+                return new RedriveResult(properties);
+            };
+
+            RedriveResult.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(8).uint64(message.id);
+                if (message.status != null && $Object.hasOwnProperty.call(message, "status") && message.status !== 0)
+                    writer.uint32(16).int32(message.status);
+                if (message.newId != null && $Object.hasOwnProperty.call(message, "newId") && (typeof message.newId === "object" ? message.newId.low || message.newId.high : message.newId !== 0))
+                    writer.uint32(24).uint64(message.newId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RedriveResult.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RedriveResult();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.status = value;
+                            else
+                                delete message.status;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.newId = value;
+                            else
+                                delete message.newId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RedriveResult.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RedriveResult";
+            };
+
+            return RedriveResult;
+        })();
+
+        v1.RedriveResponse = (function() {
+
+            const RedriveResponse = function (properties) {
+                this.results = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RedriveResponse.prototype.results = $util.emptyArray;
+            RedriveResponse.prototype.nextPageToken = $util.newBuffer([]);
+
+            RedriveResponse.create = function(properties) {
+                return new RedriveResponse(properties);
+            };
+
+            RedriveResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.results != null && message.results.length)
+                    for (let i = 0; i < message.results.length; ++i)
+                        $root.fermata.v1.RedriveResult.encode(message.results[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.nextPageToken != null && $Object.hasOwnProperty.call(message, "nextPageToken") && message.nextPageToken.length)
+                    writer.uint32(18).bytes(message.nextPageToken);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RedriveResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RedriveResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.results && message.results.length))
+                                message.results = [];
+                            message.results.push($root.fermata.v1.RedriveResult.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.nextPageToken = value;
+                            else
+                                delete message.nextPageToken;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RedriveResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RedriveResponse";
+            };
+
+            return RedriveResponse;
+        })();
+
         v1.Durability = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
             values[valuesById[0] = "DURABILITY_UNSPECIFIED"] = 0;
@@ -8463,11 +8928,12 @@ export const fermata = $root.fermata = (() => {
             Command.prototype.schedule = null;
             Command.prototype.applyLimits = null;
             Command.prototype.purge = null;
+            Command.prototype.redrive = null;
 
             let $oneOfFields;
 
             $Object.defineProperty(Command.prototype, "kind", {
-                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup", "schedule", "applyLimits", "purge"]),
+                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup", "schedule", "applyLimits", "purge", "redrive"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -8516,6 +8982,8 @@ export const fermata = $root.fermata = (() => {
                     $root.fermata.v1.ApplyLimitsCommand.encode(message.applyLimits, writer.uint32(194).fork(), _depth + 1).ldelim();
                 if (message.purge != null && $Object.hasOwnProperty.call(message, "purge"))
                     $root.fermata.v1.PurgeCommand.encode(message.purge, writer.uint32(202).fork(), _depth + 1).ldelim();
+                if (message.redrive != null && $Object.hasOwnProperty.call(message, "redrive"))
+                    $root.fermata.v1.RedriveCommand.encode(message.redrive, writer.uint32(210).fork(), _depth + 1).ldelim();
                 if (message.schedule != null && $Object.hasOwnProperty.call(message, "schedule"))
                     $root.fermata.v1.ScheduleCommand.encode(message.schedule, writer.uint32(322).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
@@ -8677,6 +9145,13 @@ export const fermata = $root.fermata = (() => {
                                 break;
                             message.purge = $root.fermata.v1.PurgeCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.purge);
                             message.kind = "purge";
+                            continue;
+                        }
+                    case 26: {
+                            if (wireType !== 2)
+                                break;
+                            message.redrive = $root.fermata.v1.RedriveCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.redrive);
+                            message.kind = "redrive";
                             continue;
                         }
                     }
@@ -8946,6 +9421,7 @@ export const fermata = $root.fermata = (() => {
             LeaseCommand.prototype.aheadMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             LeaseCommand.prototype.inPlace = false;
             LeaseCommand.prototype.deadLetterFallback = false;
+            LeaseCommand.prototype.consumerId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             LeaseCommand.create = function(properties) {
                 return new LeaseCommand(properties);
@@ -8977,6 +9453,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(64).bool(message.inPlace);
                 if (message.deadLetterFallback != null && $Object.hasOwnProperty.call(message, "deadLetterFallback") && message.deadLetterFallback !== false)
                     writer.uint32(72).bool(message.deadLetterFallback);
+                if (message.consumerId != null && $Object.hasOwnProperty.call(message, "consumerId") && (typeof message.consumerId === "object" ? message.consumerId.low || message.consumerId.high : message.consumerId !== 0))
+                    writer.uint32(80).uint64(message.consumerId);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -9088,6 +9566,15 @@ export const fermata = $root.fermata = (() => {
                                 message.deadLetterFallback = value;
                             else
                                 delete message.deadLetterFallback;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.consumerId = value;
+                            else
+                                delete message.consumerId;
                             continue;
                         }
                     }
@@ -9220,6 +9707,8 @@ export const fermata = $root.fermata = (() => {
 
             NackCommand.prototype.tag = $util.newBuffer([]);
             NackCommand.prototype.delayMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            NackCommand.prototype.uncounted = false;
+            NackCommand.prototype.error = "";
 
             NackCommand.create = function(properties) {
                 return new NackCommand(properties);
@@ -9236,6 +9725,10 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(10).bytes(message.tag);
                 if (message.delayMs != null && $Object.hasOwnProperty.call(message, "delayMs") && (typeof message.delayMs === "object" ? message.delayMs.low || message.delayMs.high : message.delayMs !== 0))
                     writer.uint32(16).int64(message.delayMs);
+                if (message.uncounted != null && $Object.hasOwnProperty.call(message, "uncounted") && message.uncounted !== false)
+                    writer.uint32(24).bool(message.uncounted);
+                if (message.error != null && $Object.hasOwnProperty.call(message, "error") && message.error !== "")
+                    writer.uint32(34).string(message.error);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -9285,6 +9778,24 @@ export const fermata = $root.fermata = (() => {
                                 message.delayMs = value;
                             else
                                 delete message.delayMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.uncounted = value;
+                            else
+                                delete message.uncounted;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.error = value;
+                            else
+                                delete message.error;
                             continue;
                         }
                     }
@@ -10775,6 +11286,152 @@ export const fermata = $root.fermata = (() => {
             };
 
             return ApplyLimitsCommand;
+        })();
+
+        v1.RedriveCommand = (function() {
+
+            const RedriveCommand = function (properties) {
+                this.ids = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            RedriveCommand.prototype.topic = "";
+            RedriveCommand.prototype.ids = $util.emptyArray;
+            RedriveCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RedriveCommand.prototype.idCount = 0;
+            RedriveCommand.prototype.sourceTopic = "";
+
+            RedriveCommand.create = function(properties) {
+                return new RedriveCommand(properties);
+            };
+
+            RedriveCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.ids != null && message.ids.length)
+                    writer.uint32(18).uint64s(message.ids);
+                if (message.firstId != null && $Object.hasOwnProperty.call(message, "firstId") && (typeof message.firstId === "object" ? message.firstId.low || message.firstId.high : message.firstId !== 0))
+                    writer.uint32(24).uint64(message.firstId);
+                if (message.idCount != null && $Object.hasOwnProperty.call(message, "idCount") && message.idCount !== 0)
+                    writer.uint32(32).uint32(message.idCount);
+                if (message.sourceTopic != null && $Object.hasOwnProperty.call(message, "sourceTopic") && message.sourceTopic !== "")
+                    writer.uint32(42).string(message.sourceTopic);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            RedriveCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.RedriveCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType === 2) {
+                                if (!(message.ids && message.ids.length))
+                                    message.ids = [];
+                                reader.uint64s(message.ids);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.ids && message.ids.length))
+                                message.ids = [];
+                            message.ids.push(reader.uint64());
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.firstId = value;
+                            else
+                                delete message.firstId;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.idCount = value;
+                            else
+                                delete message.idCount;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.sourceTopic = value;
+                            else
+                                delete message.sourceTopic;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            RedriveCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.RedriveCommand";
+            };
+
+            return RedriveCommand;
         })();
 
         v1.Schedules = (function() {
@@ -14822,6 +15479,7 @@ export const fermata = $root.fermata = (() => {
             DeadLetterInfo.prototype.deliveredAtMs = $util.emptyArray;
             DeadLetterInfo.prototype.sourceKey = "";
             DeadLetterInfo.prototype.deadLetteredAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            DeadLetterInfo.prototype.lastError = "";
 
             DeadLetterInfo.create = function(properties) {
                 return new DeadLetterInfo(properties);
@@ -14850,6 +15508,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(58).string(message.sourceKey);
                 if (message.deadLetteredAtMs != null && $Object.hasOwnProperty.call(message, "deadLetteredAtMs") && (typeof message.deadLetteredAtMs === "object" ? message.deadLetteredAtMs.low || message.deadLetteredAtMs.high : message.deadLetteredAtMs !== 0))
                     writer.uint32(64).int64(message.deadLetteredAtMs);
+                if (message.lastError != null && $Object.hasOwnProperty.call(message, "lastError") && message.lastError !== "")
+                    writer.uint32(74).string(message.lastError);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -14960,6 +15620,15 @@ export const fermata = $root.fermata = (() => {
                                 delete message.deadLetteredAtMs;
                             continue;
                         }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.lastError = value;
+                            else
+                                delete message.lastError;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -15008,6 +15677,8 @@ export const fermata = $root.fermata = (() => {
             QueueEntry.prototype.leaseEndMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             QueueEntry.prototype.indexUnwritten = false;
             QueueEntry.prototype.leaseSerial = 0;
+            QueueEntry.prototype.leaseConsumer = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            QueueEntry.prototype.lastError = "";
 
             QueueEntry.create = function(properties) {
                 return new QueueEntry(properties);
@@ -15044,6 +15715,10 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(88).bool(message.indexUnwritten);
                 if (message.leaseSerial != null && $Object.hasOwnProperty.call(message, "leaseSerial") && message.leaseSerial !== 0)
                     writer.uint32(96).uint32(message.leaseSerial);
+                if (message.leaseConsumer != null && $Object.hasOwnProperty.call(message, "leaseConsumer") && (typeof message.leaseConsumer === "object" ? message.leaseConsumer.low || message.leaseConsumer.high : message.leaseConsumer !== 0))
+                    writer.uint32(104).uint64(message.leaseConsumer);
+                if (message.lastError != null && $Object.hasOwnProperty.call(message, "lastError") && message.lastError !== "")
+                    writer.uint32(114).string(message.lastError);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -15188,6 +15863,24 @@ export const fermata = $root.fermata = (() => {
                                 message.leaseSerial = value;
                             else
                                 delete message.leaseSerial;
+                            continue;
+                        }
+                    case 13: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseConsumer = value;
+                            else
+                                delete message.leaseConsumer;
+                            continue;
+                        }
+                    case 14: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.lastError = value;
+                            else
+                                delete message.lastError;
                             continue;
                         }
                     }

@@ -19,7 +19,9 @@ export const v1 = fermata.v1;
 export import pb = fermata.v1;
 export * from './flow-control.js';
 export * from './generated/services.js';
+export * from './headers.js';
 export * from './int64.js';
+export * from './names.js';
 
 const definitions = {
   Broker: BrokerService,

@@ -1,5 +1,5 @@
 // The public client. Over 400 lines: one short method per API call, each documented for users.
-import { type pb, toBigInt, toInt64, toSafeNumber, v1 } from '@fermata/protocol';
+import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import {
   type AddMemberOptions,
   type ClusterInfo,
@@ -28,13 +28,18 @@ import {
   type MessagePage,
   type MessageRef,
   pageFromWire,
+  parseId,
+  type RedriveResult,
   type RescheduleResult,
+  redriveFromWire,
   refToWire,
   rescheduleFromWire,
   type Schedule,
   scheduleToWire,
 } from './messages-model.js';
+import { OPTION_NAMES } from './option-names.js';
 import { type ClientOptions, consoleLogger } from './options.js';
+import { checkOptions } from './options-check.js';
 import type { Payload } from './payload.js';
 import { type Durability, Producer, type ProducerOptions } from './producer.js';
 import {
@@ -72,6 +77,24 @@ export interface BatchOptions extends CallOptions {
 export const MAX_PUBLISH_BATCH = 10_000;
 
 const DEFAULT_DEADLINE_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
+
+/**
+ * An endpoint is host:port (or a gRPC target such as `dns:///host:port`): a
+ * URL (`http://...`) is refused at once, with the endpoint to give instead.
+ */
+function checkEndpoint(endpoint: string, i: number): void {
+  const url = /^(https?|grpcs?|tcp):\/\/([^/]*)/i.exec(endpoint);
+  if (url) {
+    throw new TypeError(
+      `endpoints[${i}]: "${endpoint}" is a URL; give host:port, the node's client port (e.g. "${url[2]}", without ${url[1]}://)`,
+    );
+  }
+  if (/^(dns|ipv4|ipv6|unix|unix-abstract):/i.test(endpoint)) return;
+  if (!/:\d+$/.test(endpoint)) {
+    throw new TypeError(`endpoints[${i}]: "${endpoint}" has no port; give host:port, the node's client port`);
+  }
+}
 const DEFAULT_DISCOVERY_TIMEOUT_MS = 2_000;
 const DEFAULT_ATTEMPT_TIMEOUT_MS = 5_000;
 
@@ -87,7 +110,7 @@ function durabilityToWire(d: Durability | undefined): pb.Durability {
  * {@link FermataClient.close} ends it.
  *
  * @example
- * const client = new FermataClient({ endpoints: ['127.0.0.1:7001', '127.0.0.1:7002'] });
+ * const client = new FermataClient({ endpoints: ['127.0.0.1:7400', '127.0.0.1:7410'] });
  * const id = await client.publish('emails', 'hello', { delayMs: 60_000 });
  * const sub = client.subscribe('emails', async (m) => console.log(m.id, m.text()));
  */
@@ -98,19 +121,31 @@ export class FermataClient {
   private readonly subscriptions = new Set<Subscription>();
 
   constructor(options: ClientOptions) {
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError('new FermataClient(options) needs options with endpoints');
+    checkOptions('new FermataClient options', options, OPTION_NAMES.client);
+    if (typeof options.tls === 'object') checkOptions('options.tls', options.tls, OPTION_NAMES.tls);
+    checkOptions('options.retry', options.retry, OPTION_NAMES.backoff);
     const endpoints = (
       typeof options.endpoints === 'string' ? options.endpoints.split(',') : options.endpoints
     )
       .map((e) => e.trim())
       .filter((e) => e !== '');
+    endpoints.forEach((e, i) => {
+      checkEndpoint(e, i);
+    });
     const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     if (!(Number.isFinite(deadlineMs) && deadlineMs > 0))
       throw new RangeError(`deadlineMs must be > 0: ${deadlineMs}`);
+    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    if (!(Number.isFinite(connectTimeoutMs) && connectTimeoutMs > 0))
+      throw new RangeError(`connectTimeoutMs must be > 0: ${connectTimeoutMs}`);
     this.conn = new Connection({
       endpoints,
       tls: options.tls,
       token: options.token,
       deadlineMs,
+      connectTimeoutMs,
       retry: resolveBackoff(options.retry, DEFAULT_RETRY_BACKOFF),
       discoveryTimeoutMs: options.discoveryTimeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS,
       attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
@@ -126,7 +161,14 @@ export class FermataClient {
     return this.conn.leaderAddress;
   }
 
-  private call<T>(name: string, op: (ctx: CallContext) => Promise<T>, options?: CallOptions): Promise<T> {
+  /** Runs `op` on the leader with retries; `options` (of the public call `name`) hold only `known` names. */
+  private call<T>(
+    name: string,
+    op: (ctx: CallContext) => Promise<T>,
+    options?: CallOptions,
+    known: readonly string[] = OPTION_NAMES.call,
+  ): Promise<T> {
+    checkOptions(`${name} options`, options, known);
     return this.conn.call(name, op, options?.deadlineMs);
   }
 
@@ -150,8 +192,14 @@ export class FermataClient {
     payload: Payload,
     options: PublishOptions & BatchOptions = {},
   ): Promise<PublishResult> {
+    checkOptions('publish options', options, OPTION_NAMES.publish);
+    const { deadlineMs, durability, ...message } = options ?? {};
+    const batch: BatchOptions = {
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
+      ...(durability === undefined ? {} : { durability }),
+    };
     try {
-      const [result] = await this.publishBatch([{ ...options, topic, payload }], options);
+      const [result] = await this.publishBatch([{ ...message, topic, payload }], batch);
       return result!;
     } catch (e) {
       throw e instanceof FermataError ? withoutBatchPosition(e) : e;
@@ -163,6 +211,11 @@ export class FermataClient {
    * none. Results come in the order of `messages`.
    */
   async publishBatch(messages: PublishInput[], options: BatchOptions = {}): Promise<PublishResult[]> {
+    checkOptions('publishBatch options', options, OPTION_NAMES.batch);
+    if (!Array.isArray(messages)) throw new TypeError('publishBatch takes an array of messages');
+    messages.forEach((m, i) => {
+      checkOptions(`publishBatch messages[${i}]`, m, OPTION_NAMES.publishInput);
+    });
     if (messages.length === 0) return [];
     if (messages.length > MAX_PUBLISH_BATCH) {
       throw new RangeError(
@@ -185,6 +238,7 @@ export class FermataClient {
         ({ stubs, metadata, options: o }) =>
           unary<pb.PublishResponse>((cb) => stubs.broker.publish(request, metadata, o, cb)),
         options,
+        OPTION_NAMES.batch,
       );
       if (res.results.length !== wire.length) {
         throw new RangeError(`the server answered ${res.results.length} results for ${wire.length} messages`);
@@ -202,6 +256,7 @@ export class FermataClient {
    * Close it (or the client) to flush.
    */
   producer(options: ProducerOptions = {}): Producer {
+    checkOptions('producer options', options, OPTION_NAMES.producer);
     if (this.conn.closed) throw new ClosedError('the client is closed');
     const p: Producer = new Producer(this.conn, options, this.autoKey, () => this.producers.delete(p));
     this.producers.add(p);
@@ -219,6 +274,11 @@ export class FermataClient {
   subscribe(topic: string, options: SubscribeOptions, handler: MessageHandler): Subscription;
   subscribe(topic: string, a: SubscribeOptions | MessageHandler, b?: MessageHandler): Subscription {
     const [options, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
+    checkOptions('subscribe options', options, OPTION_NAMES.subscribe);
+    if (typeof options?.retryBackoff === 'object')
+      checkOptions('subscribe options.retryBackoff', options.retryBackoff, OPTION_NAMES.backoff);
+    if (typeof options?.autoExtend === 'object')
+      checkOptions('subscribe options.autoExtend', options.autoExtend, OPTION_NAMES.autoExtend);
     if (this.conn.closed) throw new ClosedError('the client is closed');
     const sub = new Subscription(this.conn, topic, options, handler);
     this.subscriptions.add(sub);
@@ -274,6 +334,7 @@ export class FermataClient {
 
   /** One page of a group's messages by due time. */
   async listMessages(topic: string, options: ListMessagesOptions & CallOptions = {}): Promise<MessagePage> {
+    checkOptions('listMessages options', options, OPTION_NAMES.listMessages);
     const request: pb.ListMessagesRequest.$Properties = {
       topic,
       group: options.group ?? '',
@@ -287,6 +348,7 @@ export class FermataClient {
       ({ stubs, metadata, options: o }) =>
         unary<pb.ListMessagesResponse>((cb) => stubs.broker.listMessages(request, metadata, o, cb)),
       options,
+      OPTION_NAMES.listMessages,
     );
     return pageFromWire(res);
   }
@@ -312,6 +374,49 @@ export class FermataClient {
     for await (const page of this.listMessagePages(topic, options)) yield* page.messages;
   }
 
+  /**
+   * Moves dead letters of `topic` (messages of its dead-letter topic, default
+   * `<topic>.dlq`) back into it: each a new message due now with no attempt
+   * counted, to the group it was dead-lettered from, and gone from the
+   * dead-letter topic. `ids` (bigints or decimal strings, at most the server's
+   * `limits.maxIdsPerCommand` per call) answer one result each; `all` moves
+   * every dead letter of the topic, in batches, and answers those moved.
+   * Needs `admin` on the topic.
+   */
+  async redrive(
+    topic: string,
+    which: { ids: readonly (bigint | string)[] } | { all: true },
+    options?: CallOptions,
+  ): Promise<RedriveResult[]> {
+    checkOptions('redrive', which, ['ids', 'all']);
+    if ('ids' in which) {
+      if (!Array.isArray(which.ids)) throw new TypeError('redrive ids must be an array of ids');
+      const ids = which.ids.map((id, i) => toUint64(parseId(id, `ids[${i}]`)));
+      const res = await this.call(
+        'redrive',
+        ({ stubs, metadata, options: o }) =>
+          unary<pb.RedriveResponse>((cb) => stubs.broker.redrive({ topic, ids }, metadata, o, cb)),
+        options,
+      );
+      return res.results.map(redriveFromWire);
+    }
+    if (which.all !== true) throw new TypeError('redrive takes { ids } or { all: true }');
+    const out: RedriveResult[] = [];
+    let pageToken: Uint8Array = new Uint8Array(0);
+    do {
+      const request = { topic, all: true, pageToken };
+      const res = await this.call(
+        'redrive',
+        ({ stubs, metadata, options: o }) =>
+          unary<pb.RedriveResponse>((cb) => stubs.broker.redrive(request, metadata, o, cb)),
+        options,
+      );
+      out.push(...res.results.map(redriveFromWire));
+      pageToken = res.nextPageToken ?? new Uint8Array(0);
+    } while (pageToken.length > 0);
+    return out;
+  }
+
   // ---- recurring schedules ----
 
   /**
@@ -325,6 +430,7 @@ export class FermataClient {
     definition: ScheduleDefinition,
     options?: CallOptions,
   ): Promise<{ schedule: RecurringSchedule; created: boolean }> {
+    checkOptions('upsertSchedule definition', definition, OPTION_NAMES.schedule);
     const request = { schedule: definitionToWire(topic, name, definition) };
     const res = await this.call(
       'upsertSchedule',
@@ -345,6 +451,10 @@ export class FermataClient {
     schedules: readonly { topic: string; name: string; definition: ScheduleDefinition }[],
     options?: CallOptions,
   ): Promise<{ schedule: RecurringSchedule; created: boolean }[]> {
+    schedules.forEach((s, i) => {
+      checkOptions(`upsertSchedules schedules[${i}]`, s, ['topic', 'name', 'definition']);
+      checkOptions(`upsertSchedules schedules[${i}].definition`, s.definition, OPTION_NAMES.schedule);
+    });
     const request = { schedules: schedules.map((s) => definitionToWire(s.topic, s.name, s.definition)) };
     const res = await this.call(
       'upsertSchedules',
@@ -381,6 +491,7 @@ export class FermataClient {
     topic: string,
     options: { afterName?: string; limit?: number; next?: number } & CallOptions = {},
   ): Promise<RecurringSchedule[]> {
+    checkOptions('listSchedules options', options, OPTION_NAMES.listSchedules);
     const request = {
       topic,
       afterName: options.afterName ?? '',
@@ -392,6 +503,7 @@ export class FermataClient {
       ({ stubs, metadata, options: o }) =>
         unary<pb.ListSchedulesResponse>((cb) => stubs.schedules.listSchedules(request, metadata, o, cb)),
       options,
+      OPTION_NAMES.listSchedules,
     );
     return res.schedules.map(scheduleFromWire);
   }
@@ -451,6 +563,7 @@ export class FermataClient {
 
   /** Creates a topic (with its `default` group). Omitted settings take the server's defaults. */
   async createTopic(name: string, settings: TopicSettings = {}, options?: CallOptions): Promise<Topic> {
+    checkOptions('createTopic settings', settings, OPTION_NAMES.topicSettings);
     const request = { name, settings: settingsToWire(settings) };
     const res = await this.call(
       'createTopic',
@@ -463,6 +576,7 @@ export class FermataClient {
 
   /** Changes exactly the settings given. */
   async updateTopic(name: string, settings: TopicSettings, options?: CallOptions): Promise<Topic> {
+    checkOptions('updateTopic settings', settings, OPTION_NAMES.topicSettings);
     const request = { name, settings: settingsToWire(settings), updateMask: updateMask(settings) };
     const res = await this.call(
       'updateTopic',
@@ -543,6 +657,7 @@ export class FermataClient {
 
   /** Adds a node: as a learner, caught up, then promoted to voter (unless `learnerOnly`). */
   async addMember(id: string, member: AddMemberOptions, options?: CallOptions): Promise<Member[]> {
+    checkOptions('addMember member', member, OPTION_NAMES.addMember);
     const request = {
       id,
       peerAddress: member.peerAddress,

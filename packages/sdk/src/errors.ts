@@ -54,6 +54,30 @@ export class UnavailableError extends FermataError {
   }
 }
 
+/** One endpoint the client tried, and why it is no Fermata client port it could use. */
+export interface EndpointFailure {
+  /** As given in the client's `endpoints`. */
+  readonly endpoint: string;
+  /** Why: `connection refused`, `no answer within 3000 ms`, `the HTTP port of Fermata node n1 ...`. */
+  readonly reason: string;
+}
+
+/**
+ * No endpoint answered as a Fermata client port for the client's
+ * `connectTimeoutMs`: `endpoints` names each one tried and why (refused,
+ * timed out, host not found, the HTTP or peer port of a node instead of its
+ * client port). A cluster that answers but has no leader yet is not this:
+ * calls wait for a leader until `deadlineMs`.
+ */
+export class ConnectError extends UnavailableError {
+  readonly endpoints: readonly EndpointFailure[];
+
+  constructor(details: string, endpoints: readonly EndpointFailure[], options?: { cause?: unknown }) {
+    super(details, options);
+    this.endpoints = endpoints;
+  }
+}
+
 /**
  * An ack, nack or extend named a delivery whose lease had already run out (or
  * which another consumer now holds): nothing was changed, and the message is,

@@ -40,7 +40,22 @@ export class Hold<T> {
     if (atMs < this.timerAtMs) this.arm(atMs);
   }
 
-  /** Removes and returns everything held (closing, or the stream ended). */
+  /** Everything held, in release order. */
+  values(): T[] {
+    return this.items.slice(this.head).map((i) => i.value);
+  }
+
+  /** Drops the values `drop` picks (their leases were not carried over to a new stream). */
+  removeWhere(drop: (value: T) => boolean): void {
+    const kept = this.items.slice(this.head).filter((i) => !drop(i.value));
+    if (kept.length === this.size) return;
+    this.items = kept;
+    this.head = 0;
+    if (kept.length === 0) this.disarm();
+    else this.arm(kept[0]!.atMs);
+  }
+
+  /** Removes and returns everything held (closing, or the stream failed for good). */
   takeAll(): T[] {
     const out = this.items.slice(this.head).map((i) => i.value);
     this.items = [];

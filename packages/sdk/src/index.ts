@@ -22,7 +22,9 @@ export { type BatchOptions, type CallOptions, FermataClient, MAX_PUBLISH_BATCH }
 export {
   AlreadyExistsError,
   ClosedError,
+  ConnectError,
   DeadlineExceededError,
+  type EndpointFailure,
   FermataError,
   InvalidArgumentError,
   LEADER_METADATA_KEY,
@@ -35,7 +37,13 @@ export {
   UnauthenticatedError,
   UnavailableError,
 } from './errors.js';
-export { Message, type Settlement } from './message.js';
+export {
+  DEAD_LETTER_HEADERS,
+  type DeadLetter,
+  MAX_NACK_ERROR_BYTES,
+  Message,
+  type Settlement,
+} from './message.js';
 export type {
   CancelResult,
   GroupMessageState,
@@ -46,6 +54,7 @@ export type {
   MessagePage,
   MessageRef,
   MessageState,
+  RedriveResult,
   RescheduleResult,
   Schedule,
 } from './messages-model.js';

@@ -1,7 +1,8 @@
 import type * as grpc from '@grpc/grpc-js';
-import type { Connection } from './connection.js';
+import { type Connection, Unreached } from './connection.js';
 import {
   ClosedError,
+  ConnectError,
   type FermataError,
   isPermanent,
   isRetryable,
@@ -50,6 +51,8 @@ export class LeaderStream<Req, Res> {
   private attempt = 0;
   private lastWasRedirect = false;
   private stopped = false;
+  /** Since when this stream has been trying to reach a node (reset by `healthy()` and by each report). */
+  private reachingSince: number | undefined;
 
   constructor(
     private readonly conn: Connection,
@@ -74,19 +77,25 @@ export class LeaderStream<Req, Res> {
   healthy(): void {
     this.attempt = 0;
     this.lastWasRedirect = false;
+    this.reachingSince = undefined;
   }
 
-  /** Ends the current call with `err` from the owner's side (an answer it cannot use, a retryable refusal). */
-  fail(address: string | undefined, err: FermataError): void {
+  /**
+   * Ends the current call with `err` from the owner's side (an answer it
+   * cannot use, a retryable refusal); `final`: never reopen (else the rule).
+   */
+  fail(address: string | undefined, err: FermataError, final = !reopensAfter(err)): void {
     this.end();
-    const final = !reopensAfter(err);
     this.owner.ended(err, final);
     if (final || this.stopped) return;
     const redirected = address !== undefined && this.conn.noteFailure(address, err);
     const waitMs = redirected && !this.lastWasRedirect ? 0 : this.conn.backoffMs(++this.attempt);
     this.lastWasRedirect = redirected;
     if (!this.owner.wanted()) return;
-    const log = isRetryable(err) ? this.conn.config.logger.debug : this.conn.config.logger.warn;
+    const log =
+      isRetryable(err) && !(err instanceof ConnectError)
+        ? this.conn.config.logger.debug
+        : this.conn.config.logger.warn;
     log(`${this.name} stream ended; reopening`, { error: err.message, waitMs });
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -115,11 +124,20 @@ export class LeaderStream<Req, Res> {
 
   private async connect(): Promise<void> {
     let address: string;
+    this.reachingSince ??= Date.now();
+    const since = Math.max(this.reachingSince, this.conn.lastAnsweredAtMs ?? 0);
+    const connectBy = since + this.conn.config.connectTimeoutMs;
     try {
       if (!this.owner.wanted()) return;
-      address = await this.conn.leader(Date.now() + this.conn.config.deadlineMs);
+      address = await this.conn.leader(Date.now() + this.conn.config.deadlineMs, connectBy);
     } catch (e) {
-      this.connecting = false;
+      if (e instanceof Unreached && (e.definitive || Date.now() >= connectBy - 20)) {
+        // No endpoint answered for connectTimeoutMs: say why, then go on trying unless it cannot help.
+        const err = await this.conn.explain(e, Date.now() - since);
+        this.reachingSince = Date.now();
+        if (!this.stopped) this.fail(undefined, err, e.definitive);
+        return;
+      }
       this.fail(undefined, toFermataError(e));
       return;
     } finally {

@@ -1,11 +1,13 @@
-import { type pb, toBigInt, toSafeNumber } from '@fermata/protocol';
+import { DEAD_LETTER_HEADERS, type pb, toBigInt, toSafeNumber } from '@fermata/protocol';
 import { FermataError, StatusCode } from './errors.js';
+import { OPTION_NAMES } from './option-names.js';
+import { checkOptions } from './options-check.js';
 import { decodeJson, decodeText } from './payload.js';
 
 /** @internal What a message needs from its subscription to settle itself. */
 export interface Settler {
   ack(message: Message): Promise<void>;
-  nack(message: Message, delayMs: number | undefined): Promise<void>;
+  nack(message: Message, delayMs: number | undefined, error?: string): Promise<void>;
   extend(
     message: Message,
     leaseMs: number | undefined,
@@ -14,6 +16,56 @@ export interface Settler {
 
 /** How a message was settled. */
 export type Settlement = 'ack' | 'nack' | 'released';
+
+/**
+ * Why a message of a dead-letter topic is there: its `fermata-dead-letter-*`
+ * headers, typed.
+ */
+export interface DeadLetter {
+  /** `max_attempts`: its handler failed (or its lease ran out) on every attempt; `expired`: its TTL ran out. */
+  readonly reason: 'max_attempts' | 'expired' | (string & {});
+  /** The topic it was dead-lettered from (redrive it there: `client.redrive(sourceTopic, ...)`). */
+  readonly sourceTopic: string;
+  /** The consumer group whose attempts it used up. */
+  readonly sourceGroup: string;
+  /** Its id in the source topic. */
+  readonly sourceId: bigint;
+  /** Deliveries it had there. */
+  readonly attempts: number;
+  /** The last failure a consumer reported (a handler's error message), '' if none said. */
+  readonly lastError: string;
+}
+
+/** The headers a dead letter carries, named in {@link DeadLetter}. */
+export { DEAD_LETTER_HEADERS };
+
+function deadLetterOf(h: Readonly<Record<string, string>>): DeadLetter | undefined {
+  const reason = h[DEAD_LETTER_HEADERS.reason];
+  if (reason === undefined) return undefined;
+  const id = h[DEAD_LETTER_HEADERS.sourceId] ?? '0';
+  return {
+    reason,
+    sourceTopic: h[DEAD_LETTER_HEADERS.sourceTopic] ?? '',
+    sourceGroup: h[DEAD_LETTER_HEADERS.sourceGroup] ?? '',
+    sourceId: /^[0-9]+$/.test(id) ? BigInt(id) : 0n,
+    attempts: Number(h[DEAD_LETTER_HEADERS.attempts] ?? 0),
+    lastError: h[DEAD_LETTER_HEADERS.lastError] ?? '',
+  };
+}
+
+/** Most UTF-8 bytes of the error text a nack carries (the server's `maxNackErrorBytes`); longer is cut. */
+export const MAX_NACK_ERROR_BYTES = 1024;
+
+/** `text` cut to at most MAX_NACK_ERROR_BYTES UTF-8 bytes, whole characters, marked with '…' when cut. */
+export function boundedErrorText(text: string): string {
+  if (Buffer.byteLength(text, 'utf8') <= MAX_NACK_ERROR_BYTES) return text;
+  let out = Buffer.from(text, 'utf8')
+    .subarray(0, MAX_NACK_ERROR_BYTES - 3)
+    .toString('utf8');
+  // A character cut in two decodes to U+FFFD: drop it.
+  if (out.endsWith('\uFFFD')) out = out.slice(0, -1);
+  return `${out}…`;
+}
 
 /**
  * One delivery. Ack it when done (auto mode does so when the handler
@@ -38,6 +90,13 @@ export class Message {
   /** 1 on the first delivery, then 2, 3...; a redelivery is attempt + 1. */
   readonly attempt: number;
   /**
+   * The topic's maxAttempts when this was delivered (0 if the server did not
+   * say): when `attempt` reaches it, a failure dead-letters the message.
+   */
+  readonly maxAttempts: number;
+  /** For a message of a dead-letter topic: why it is there (from its `fermata-dead-letter-*` headers). */
+  readonly deadLetter: DeadLetter | undefined;
+  /**
    * @internal Local time (Date.now()) the SDK took it in: its arrival, or for
    * a delivery sent ahead of its due time, when the hold released it. For lease bookkeeping.
    */
@@ -60,10 +119,20 @@ export class Message {
     this.dueAtMs = toSafeNumber(d.dueAtMs, 'due_at_ms');
     this.enqueuedAtMs = toSafeNumber(d.enqueuedAtMs, 'enqueued_at_ms');
     this.attempt = d.attempt ?? 0;
+    this.maxAttempts = d.maxAttempts ?? 0;
+    this.deadLetter = deadLetterOf(this.headers);
     this.currentTag = d.tag ?? new Uint8Array(0);
     this.currentLeaseExpiresAtMs = toSafeNumber(d.leaseExpiresAtMs, 'lease_expires_at_ms');
     this.receivedAtMs = Date.now();
     this.settler = settler;
+  }
+
+  /**
+   * The id as a decimal string: what to store in JSON (`JSON.stringify`
+   * refuses a bigint) or a text column; every call that takes an id takes it.
+   */
+  get idString(): string {
+    return this.id.toString();
   }
 
   /** The delivery tag (opaque bytes). It changes when the lease is extended. */
@@ -102,10 +171,18 @@ export class Message {
 
   /**
    * Gives the message back, to be delivered again after `delayMs` (default:
-   * the subscription's retry backoff for this attempt).
+   * the subscription's retry backoff for this attempt). `error` says why
+   * (cut to MAX_NACK_ERROR_BYTES): it is kept with the message and handed on
+   * with it if it is dead-lettered (`deadLetter.lastError`).
    */
-  nack(options: { delayMs?: number } = {}): Promise<void> {
-    return this.settle('nack', () => this.settler.nack(this, options.delayMs));
+  nack(options: { delayMs?: number; error?: string } = {}): Promise<void> {
+    try {
+      checkOptions('nack options', options, OPTION_NAMES.nack);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const error = options.error === undefined ? undefined : boundedErrorText(String(options.error));
+    return this.settle('nack', () => this.settler.nack(this, options.delayMs, error));
   }
 
   /** Extends the lease to `leaseMs` from now (default: the subscription's lease). The tag changes. */

@@ -1,8 +1,70 @@
 import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import { InvalidArgumentError } from './errors.js';
+import { checkOptions } from './options-check.js';
 
-/** Names one message: its id, or the key it was published with. */
-export type MessageRef = bigint | { id: bigint } | { key: string };
+/**
+ * Names one message: its id (a bigint, or its decimal string as stored in
+ * JSON or a database), or the key it was published with.
+ */
+export type MessageRef = bigint | string | { id: bigint | string } | { key: string };
+
+const MAX_ID = (1n << 64n) - 1n;
+
+/** A message id given as a bigint or its decimal string, checked (`field` names it in the error). */
+export function parseId(id: unknown, field = 'id'): bigint {
+  if (typeof id === 'bigint') {
+    if (id < 0n || id > MAX_ID)
+      throw new InvalidArgumentError(`${field}: must be an unsigned 64-bit id, got ${id}`, field);
+    return id;
+  }
+  if (typeof id === 'string' && /^[0-9]{1,20}$/.test(id)) {
+    const v = BigInt(id);
+    if (v <= MAX_ID) return v;
+  }
+  if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) {
+    throw new InvalidArgumentError(
+      `${field}: ids are bigints (${id}n) or decimal strings ("${id}"): a number loses precision past 2^53`,
+      field,
+    );
+  }
+  throw new InvalidArgumentError(
+    `${field}: must be a message id, a bigint or its decimal string, got ${typeof id === 'string' ? JSON.stringify(id) : typeof id}${typeof id === 'string' ? `; a message key goes as { key: ${JSON.stringify(id)} }` : ''}`,
+    field,
+  );
+}
+
+/** What became of one dead letter in {@link FermataClient.redrive}. */
+export interface RedriveResult {
+  /** The dead letter's id (a message of the dead-letter topic). */
+  id: bigint;
+  /**
+   * `redriven`: back in the topic as message `newId`, due now, attempt 0, to
+   * the group it was dead-lettered from; `not-found`: no such dead letter
+   * (consumed or redriven already); `not-a-dead-letter`: not one of this
+   * topic's; `in-flight`: a consumer of the dead-letter topic holds it;
+   * `group-gone`: its group was deleted.
+   */
+  status: 'redriven' | 'not-found' | 'not-a-dead-letter' | 'in-flight' | 'group-gone' | 'unspecified';
+  /** Redriven: its id in the topic. */
+  newId: bigint | undefined;
+}
+
+const REDRIVE_STATUS: Record<number, RedriveResult['status']> = {
+  [v1.RedriveStatus.REDRIVE_STATUS_REDRIVEN]: 'redriven',
+  [v1.RedriveStatus.REDRIVE_STATUS_NOT_FOUND]: 'not-found',
+  [v1.RedriveStatus.REDRIVE_STATUS_NOT_A_DEAD_LETTER]: 'not-a-dead-letter',
+  [v1.RedriveStatus.REDRIVE_STATUS_IN_FLIGHT]: 'in-flight',
+  [v1.RedriveStatus.REDRIVE_STATUS_GROUP_GONE]: 'group-gone',
+};
+
+export function redriveFromWire(r: pb.RedriveResult.$Properties): RedriveResult {
+  const status = REDRIVE_STATUS[r.status ?? 0] ?? 'unspecified';
+  return {
+    id: toBigInt(r.id ?? 0),
+    status,
+    newId: status === 'redriven' ? toBigInt(r.newId ?? 0) : undefined,
+  };
+}
 
 /** {@link FermataClient.cancel}'s answer. */
 export interface CancelResult {
@@ -97,8 +159,9 @@ export interface MessagePage {
 }
 
 export function refToWire(ref: MessageRef): { id?: ReturnType<typeof toUint64>; key?: string } {
-  if (typeof ref === 'bigint') return { id: toUint64(ref) };
-  if ('id' in ref) return { id: toUint64(ref.id) };
+  if (typeof ref !== 'object' || ref === null) return { id: toUint64(parseId(ref)) };
+  checkOptions('message reference', ref, ['id', 'key']);
+  if ('id' in ref) return { id: toUint64(parseId(ref.id)) };
   if (typeof ref.key !== 'string' || ref.key === '') {
     throw new InvalidArgumentError('key: must be a non-empty string', 'key');
   }
@@ -109,6 +172,7 @@ export function scheduleToWire(s: Schedule): {
   delayMs?: ReturnType<typeof toInt64>;
   deliverAtMs?: ReturnType<typeof toInt64>;
 } {
+  checkOptions('reschedule schedule', s, ['delayMs', 'deliverAt']);
   if ('delayMs' in s) {
     if (!(Number.isSafeInteger(s.delayMs) && s.delayMs >= 0)) {
       throw new InvalidArgumentError(

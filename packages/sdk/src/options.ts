@@ -36,6 +36,15 @@ export interface ClientOptions {
    * that has not succeeded by then fails with the last error it saw.
    */
   deadlineMs?: number;
+  /**
+   * How long a call (or a subscription, or a producer) goes on when no
+   * endpoint answers at all, in ms (default 3 000): then it fails with a
+   * ConnectError naming each endpoint and why (refused, timed out, host not
+   * found, the HTTP or peer port of a node instead of its client port). A
+   * node that answers without a leader (an election) is waited for until
+   * `deadlineMs` instead.
+   */
+  connectTimeoutMs?: number;
   /** Backoff between retries of a call (default 50 ms doubling to 2 s, jitter 0.5). */
   retry?: Partial<BackoffPolicy>;
   /** How long leader discovery waits for one node's `GetClusterInfo`, in ms (default 2 000). */

@@ -5,6 +5,7 @@ import { status } from '@grpc/grpc-js';
 import type { Connection } from './connection.js';
 import {
   ClosedError,
+  ConnectError,
   DeadlineExceededError,
   errorFromStatus,
   type FermataError,
@@ -15,7 +16,9 @@ import {
   withoutBatchPosition,
 } from './errors.js';
 import { LeaderStream } from './leader-stream.js';
+import { OPTION_NAMES } from './option-names.js';
 import { ignore } from './options.js';
+import { checkOptions } from './options-check.js';
 import type { Payload } from './payload.js';
 import {
   fromPublishResult,
@@ -139,7 +142,7 @@ export class Producer {
     this.durability =
       this.opts.durability === 'leader' ? v1.Durability.DURABILITY_LEADER : v1.Durability.DURABILITY_QUORUM;
     this.stream = new LeaderStream(conn, 'publish', {
-      open: (address) => conn.stubs(address).broker.publishStream(conn.metadata()),
+      open: (address) => conn.stubs(address).broker.publishStream(conn.metadata(address)),
       opened: () => {
         for (const batch of this.inFlight) this.write(batch);
       },
@@ -172,6 +175,7 @@ export class Producer {
     let msg: pb.PublishMessage.$Properties;
     const trace = startPublishTrace([topic]);
     try {
+      checkOptions('send options', options, OPTION_NAMES.send);
       msg = wireMessage(topic, payload, options, '', trace?.headers(0));
     } catch (e) {
       trace?.end(e);
@@ -396,10 +400,13 @@ export class Producer {
 
   /** The publish stream ended: fail what waited on it if it will not reopen, else what is past its deadline. */
   private streamEnded(err: FermataError, final: boolean): void {
-    if (!final) {
+    if (!final && !(err instanceof ConnectError)) {
       this.failExpired(err);
       return;
     }
+    // No node reached for connectTimeoutMs: what waits fails now, as a publish call would.
+    if (err instanceof ConnectError) for (const item of this.queue.splice(0)) item.reject(err);
+    if (err instanceof ConnectError) this.queuedBytes = 0;
     for (const batch of this.inFlight.splice(0)) for (const item of batch.items) item.reject(err);
     this.inFlightMessages = 0;
     this.inFlightBytes = 0;

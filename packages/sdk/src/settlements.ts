@@ -35,6 +35,8 @@ interface SettleRequest {
   waiters: Waiter[];
   delayMs: number;
   leaseMs: number;
+  /** A nack's error text ('' = none). */
+  error: string;
 }
 
 function hex(tag: Uint8Array): string {
@@ -76,13 +78,13 @@ export class Settlements {
   }
 
   /** Resolves with the outcome when it took effect; rejects with LeaseExpiredError or the call's error. */
-  request(kind: SettleKind, tag: Uint8Array, delayMs: number, leaseMs: number): Promise<Outcome> {
+  request(kind: SettleKind, tag: Uint8Array, delayMs: number, leaseMs: number, error = ''): Promise<Outcome> {
     if (this.closed) return Promise.reject(new ClosedError('the subscription is closed'));
     return this.track(
       new Promise<Outcome>((resolve, reject) => {
         const waiter: Waiter = { tag, resolve, reject };
         if (kind !== 'ack') {
-          this.send({ id: this.nextRequestId++, kind, waiters: [waiter], delayMs, leaseMs });
+          this.send({ id: this.nextRequestId++, kind, waiters: [waiter], delayMs, leaseMs, error });
           return;
         }
         if (this.ackBatch === undefined) {
@@ -92,6 +94,7 @@ export class Settlements {
             waiters: [],
             delayMs: 0,
             leaseMs: 0,
+            error: '',
           };
           this.ackBatch = batch;
           setImmediate(() => {
@@ -163,7 +166,9 @@ export class Settlements {
     const tag = req.waiters[0]!.tag;
     if (req.kind === 'ack') this.stream.write({ ack: { tags: req.waiters.map((w) => w.tag), requestId } });
     else if (req.kind === 'nack')
-      this.stream.write({ nack: { tag, delayMs: toInt64(BigInt(req.delayMs)), requestId } });
+      this.stream.write({
+        nack: { tag, delayMs: toInt64(BigInt(req.delayMs)), requestId, error: req.error },
+      });
     else this.stream.write({ extend: { tag, leaseMs: toInt64(BigInt(req.leaseMs)), requestId } });
   }
 
@@ -179,7 +184,7 @@ export class Settlements {
       if (req.kind === 'nack') {
         const delayMs = toInt64(BigInt(req.delayMs));
         return unary<pb.NackResponse>((cb) =>
-          stubs.broker.nack({ tag, delayMs }, metadata, options, cb),
+          stubs.broker.nack({ tag, delayMs, error: req.error }, metadata, options, cb),
         ).then((r) => (r.outcome ? [r.outcome] : []));
       }
       const leaseMs = toInt64(BigInt(req.leaseMs));

@@ -1,13 +1,14 @@
 // A subscription. Over 400 lines: the handler loop, holding deliveries until their start,
 // settling and closing share the state of one consume stream (the stream itself is
 // leader-stream.ts, the settlements settlements.ts, the hold hold.ts).
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { type pb, toInt64, toSafeNumber } from '@fermata/protocol';
+import { type pb, toInt64, toSafeNumber, toUint64 } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
 import { type AutoExtendOptions, startAutoExtend } from './auto-extend.js';
 import { type BackoffPolicy, backoffDelayMs, DEFAULT_NACK_BACKOFF, resolveBackoff } from './backoff.js';
 import type { Connection } from './connection.js';
-import { ClosedError, type FermataError, LeaseExpiredError, toFermataError } from './errors.js';
+import { ClosedError, ConnectError, type FermataError, LeaseExpiredError, toFermataError } from './errors.js';
 import { Hold, TransitFloor } from './hold.js';
 import { LeaderStream } from './leader-stream.js';
 import { Message, type Settler } from './message.js';
@@ -43,7 +44,12 @@ export interface SubscribeOptions {
   autoExtend?: boolean | AutoExtendOptions;
   /** How long `close()` waits for running handlers and their acks, in ms (default 30 000). */
   drainTimeoutMs?: number;
-  /** Called once when the subscription stops for good on an error (also logged, and `done` rejects). */
+  /**
+   * Called when the subscription stops for good on an error (also logged,
+   * and `done` rejects), and each time it has reached no node for the
+   * client's `connectTimeoutMs` (a ConnectError naming each endpoint and why;
+   * also logged; it goes on trying unless no endpoint is a client port).
+   */
   onError?: (error: FermataError) => void;
 }
 
@@ -87,14 +93,37 @@ export class Subscription {
   private readonly stream: LeaderStream<pb.ConsumeRequest.$Properties, pb.ConsumeResponse>;
   private subscribed = false;
   private leaseMs: number | undefined;
+  /** The prefetch the server granted on the last subscribe (it may cap the one asked for). */
+  private grantedPrefetch: number | undefined;
+  /**
+   * Names this consumer across its streams (`Subscribe.consumer_id`): a new
+   * leader hands back to it the deliveries the previous one leased to it.
+   */
+  private readonly consumerId = randomBytes(8).readBigUInt64BE(0) || 1n;
   private readonly buffered: Message[] = [];
-  /** Deliveries sent ahead of their lease start, handed to handlers at that moment. */
+  /**
+   * Deliveries sent ahead of their lease start, handed to handlers at that
+   * moment; while no stream is subscribed (a failover), parked instead, until
+   * a new stream carries their leases over (`Subscribed.released_tags`
+   * names those it did not).
+   */
   private readonly held = new Hold<pb.Delivery.$Properties>((deliveries) => {
+    if (!this.subscribed && this.state === 'running') {
+      this.parked.push(...deliveries);
+      return;
+    }
     for (const d of deliveries) this.accept(d);
     this.dispatch();
   });
+  private parked: pb.Delivery.$Properties[] = [];
   private readonly transit = new TransitFloor();
   private readonly running = new Set<Message>();
+  /**
+   * Deliveries taken in (waiting for a handler, running, or handed over and
+   * not yet settled in manual mode) whose settlement has not been answered:
+   * a new stream carries their leases over (`heldTags`).
+   */
+  private readonly live = new Set<Message>();
   private readonly settlements: Settlements;
   private idleWaiters: Array<() => void> = [];
   private closing: Promise<void> | undefined;
@@ -108,7 +137,7 @@ export class Subscription {
     this.conn = conn;
     this.settlements = new Settlements(conn);
     this.stream = new LeaderStream(conn, 'consume', {
-      open: (address) => conn.stubs(address).broker.consume(conn.metadata()),
+      open: (address) => conn.stubs(address).broker.consume(conn.metadata(address)),
       opened: (call) => this.subscribe(call),
       data: (res, address) => this.onData(address, res),
       ended: (err, final) => this.streamEnded(err, final),
@@ -214,18 +243,25 @@ export class Subscription {
   /** How this subscription's messages settle themselves (kept off the public surface). */
   private readonly settler: Settler = {
     ack: (m) => this.settleAck(m),
-    nack: (m, delayMs) => this.settleNack(m, delayMs),
+    nack: (m, delayMs, error) => this.settleNack(m, delayMs, error),
     extend: (m, leaseMs) => this.settleExtend(m, leaseMs),
   };
 
   private settleAck(message: Message): Promise<void> {
-    return this.settlements.request('ack', message.tag, 0, 0).then(ignore);
+    return this.settled(message, this.settlements.request('ack', message.tag, 0, 0));
   }
 
-  private settleNack(message: Message, delayMs: number | undefined): Promise<void> {
+  private settleNack(message: Message, delayMs: number | undefined, error?: string): Promise<void> {
     const delay = delayMs ?? this.backoffFor(message.attempt, undefined);
     checkInt(delay, 0, Number.MAX_SAFE_INTEGER, 'delayMs');
-    return this.settlements.request('nack', message.tag, delay, 0).then(ignore);
+    return this.settled(message, this.settlements.request('nack', message.tag, delay, 0, error));
+  }
+
+  /** The message leaves `live` once its settlement is answered (until then a new stream carries it over). */
+  private settled(message: Message, answer: Promise<unknown>): Promise<void> {
+    const forget = () => this.live.delete(message);
+    answer.then(forget, forget);
+    return answer.then(ignore);
   }
 
   private async settleExtend(
@@ -262,8 +298,47 @@ export class Subscription {
         prefetch: this.prefetchN,
         leaseMs: toInt64(BigInt(this.requestedLeaseMs)),
         holdsAhead: true,
+        consumerId: toUint64(this.consumerId),
+        heldTags: this.heldTags(),
       },
     });
+  }
+
+  /**
+   * The tags of the deliveries this subscription still holds from an earlier
+   * stream, for a new one to carry their leases over: running first, then
+   * waiting for a handler, then held until their start; at most twice the
+   * window (the server's bound). What does not fit is dropped (not handed
+   * to a handler): its lease runs out, or the leader sends it again.
+   */
+  private heldTags(): Uint8Array[] {
+    const tags: Uint8Array[] = [];
+    this.pruneLive();
+    for (const m of this.running) if (this.live.has(m)) tags.push(m.tag);
+    for (const m of this.live) if (!this.running.has(m)) tags.push(m.tag);
+    const early = [...this.parked, ...this.held.values()];
+    for (const d of early) tags.push(d.tag ?? new Uint8Array(0));
+    const max = 2 * (this.grantedPrefetch ?? this.prefetchN);
+    if (tags.length > max) {
+      const kept = new Set(tags.slice(0, max).map(hex));
+      this.dropHeld((tag) => !kept.has(tag));
+      return tags.slice(0, max);
+    }
+    return tags;
+  }
+
+  /** Forgets the deliveries not yet given to a handler whose tags `drop` picks (hex). */
+  private dropHeld(drop: (tagHex: string) => boolean): void {
+    const dropD = (d: pb.Delivery.$Properties) => drop(hex(d.tag ?? new Uint8Array(0)));
+    this.held.removeWhere(dropD);
+    this.parked = this.parked.filter((d) => !dropD(d));
+    for (let i = this.buffered.length - 1; i >= 0; i--) {
+      const m = this.buffered[i]!;
+      if (!drop(hex(m.tag))) continue;
+      this.buffered.splice(i, 1);
+      m.markSettled('released');
+      this.live.delete(m);
+    }
   }
 
   private onData(address: string, res: pb.ConsumeResponse): void {
@@ -273,8 +348,21 @@ export class Subscription {
       this.stream.healthy();
       const lease = toSafeNumber(res.subscribed.leaseMs, 'lease_ms');
       if (lease > 0) this.leaseMs = lease;
+      if (res.subscribed.prefetch) this.grantedPrefetch = res.subscribed.prefetch;
+      const released = new Set((res.subscribed.releasedTags ?? []).map(hex));
+      if (released.size > 0) {
+        this.dropHeld((tag) => released.has(tag));
+        this.conn.config.logger.debug('deliveries not carried over to the new stream', {
+          released: released.size,
+        });
+      }
       this.conn.config.logger.debug('subscribed', { topic: this.topic, group: this.group, leader: address });
       if (this.paused || this.state !== 'running') this.sendCredit(0);
+      // Deliveries whose start came while no stream was subscribed: their leases are carried over.
+      const parked = this.parked;
+      this.parked = [];
+      for (const d of parked) this.accept(d);
+      this.dispatch();
     } else if (res.deliveries) {
       const arrival = performance.now();
       const sentAt = toSafeNumber(res.deliveries.sentAtMs, 'sent_at_ms');
@@ -295,18 +383,41 @@ export class Subscription {
   /** A delivery whose lease has started: to a handler, or back to the server when closing. */
   private accept(d: pb.Delivery.$Properties): void {
     const message = new Message(d, this.group, this.settler);
-    if (this.state === 'running') this.buffered.push(message);
-    else this.settlements.track(message.release()).catch((e) => this.settleFailed(message, e));
+    if (this.state === 'running') {
+      this.buffered.push(message);
+      this.live.add(message);
+      if (this.live.size > 4 * this.prefetchN) this.pruneLive();
+    } else this.settlements.track(message.release()).catch((e) => this.settleFailed(message, e));
   }
 
-  /** The consume stream ended (`final`: it will not reopen). */
+  /** Forgets live messages whose lease ran out by the local clock (manual mode, never settled). */
+  private pruneLive(): void {
+    const now = Date.now();
+    for (const m of this.live) {
+      if (m.settled === 'released' || (m.settled === undefined && m.leaseExpiresAtMs <= now))
+        this.live.delete(m);
+    }
+  }
+
+  /**
+   * The consume stream ended (`final`: it will not reopen). Deliveries held
+   * until their start stay held (parked once it comes) for the next stream
+   * to carry over; running and waiting ones go on, settled by unary calls
+   * until then.
+   */
   private streamEnded(err: FermataError, final: boolean): void {
     this.subscribed = false;
-    // Never handed over; the server keeps them leased to this stream until their leases run out.
-    this.held.takeAll();
     this.transit.reset();
     this.settlements.dropStream();
     if (this.state === 'running' && final) this.fail(err);
+    else if (this.state === 'running' && err instanceof ConnectError) {
+      this.conn.config.logger.error('cannot reach the cluster; still trying', {
+        topic: this.topic,
+        group: this.group,
+        error: err.message,
+      });
+      this.onError?.(err);
+    }
   }
 
   private fail(err: FermataError): void {
@@ -314,6 +425,7 @@ export class Subscription {
     this.state = 'closed';
     this.stream.stop();
     this.held.takeAll();
+    this.parked = [];
     this.settlements.close();
     this.conn.config.logger.error('subscription stopped', {
       topic: this.topic,
@@ -336,6 +448,7 @@ export class Subscription {
       if (this.leaseMs !== undefined && Date.now() >= message.receivedAtMs + this.leaseMs) {
         // The lease ran out while it waited for a handler; the server delivers it again.
         message.markSettled('released');
+        this.live.delete(message);
         this.conn.config.logger.debug('lease ran out before a handler was free', { id: message.id });
         continue;
       }
@@ -369,13 +482,17 @@ export class Subscription {
     stopExtending();
     if (failed && message.settled === undefined) {
       const delayMs = this.backoffFor(message.attempt, error);
-      this.conn.config.logger.warn('handler failed; the message will be redelivered', {
-        id: message.id,
-        attempt: message.attempt,
-        delayMs,
-        error: error instanceof Error ? error.message : String(error),
-      });
-      message.nack({ delayMs }).catch((e) => this.settleFailed(message, e));
+      const text = error instanceof Error ? error.message : String(error);
+      const last = message.maxAttempts > 0 && message.attempt >= message.maxAttempts;
+      this.conn.config.logger.warn(
+        last
+          ? "handler failed on the message's last attempt (maxAttempts); it goes to the dead-letter topic"
+          : 'handler failed; the message will be redelivered',
+        last
+          ? { id: message.id, attempt: message.attempt, error: text }
+          : { id: message.id, attempt: message.attempt, delayMs, error: text },
+      );
+      message.nack({ delayMs, error: text }).catch((e) => this.settleFailed(message, e));
     } else if (!failed && this.mode === 'auto' && message.settled === undefined) {
       message.ack().catch((e) => this.settleFailed(message, e));
     }
@@ -406,7 +523,7 @@ export class Subscription {
     for (const message of this.buffered.splice(0)) {
       message.release().catch((e) => this.settleFailed(message, e));
     }
-    for (const d of this.held.takeAll()) this.accept(d);
+    for (const d of [...this.parked.splice(0), ...this.held.takeAll()]) this.accept(d);
     const deadline = Date.now() + this.drainTimeoutMs;
     const idle =
       this.running.size === 0
@@ -426,6 +543,10 @@ export class Subscription {
     this.settlements.close();
     this.resolveDone();
   }
+}
+
+function hex(tag: Uint8Array): string {
+  return Buffer.from(tag.buffer, tag.byteOffset, tag.byteLength).toString('hex');
 }
 
 async function withTimeout(p: Promise<unknown>, ms: number): Promise<void> {

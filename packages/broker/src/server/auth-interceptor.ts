@@ -102,6 +102,9 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
     case `${BROKER}GetMessage`:
     case `${BROKER}ListMessages`:
       return one('consume', msg['topic']);
+    // Moves messages from the topic's dead-letter topic back into it: an operator's act.
+    case `${BROKER}Redrive`:
+      return one('admin', msg['topic']);
     case `${BROKER}Ack`:
       return tagRequirements(Array.isArray(msg['tags']) ? msg['tags'] : [], lookup, 'Ack');
     case `${BROKER}Nack`:

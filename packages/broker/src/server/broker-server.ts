@@ -26,6 +26,7 @@ import { ensureClusterIdentity } from './cluster-identity.js';
 import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
 import { notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
+import { Forwarder, forwarding } from './forward.js';
 import { adminHandlers, clusterHandlers } from './grpc-admin.js';
 import { brokerHandlers } from './grpc-broker.js';
 import { schedulesHandlers } from './grpc-schedules.js';
@@ -43,6 +44,8 @@ export const SHUTDOWN_TRANSFER_TIMEOUT_MS = 3_000;
 export const SHUTDOWN_DRAIN_TIMEOUT_MS = 5_000;
 /** Queue gauges (pending, in flight per topic and group) are re-read at most this often. */
 export const QUEUE_GAUGES_INTERVAL_MS = 250;
+/** Queues' next due times (fermata_oldest_overdue_seconds) are re-read at most this often. */
+export const QUEUE_DUE_INTERVAL_MS = 5_000;
 
 /**
  * One Fermata node: the state machine over its store, the Raft node, the
@@ -58,14 +61,27 @@ export class BrokerServer {
   private security: Security | undefined;
   /** The client port's socket (connection limit in front of gRPC). */
   private clientListener: ClientListener | undefined;
+  /** Connections to the leader for the calls this node forwards. */
+  private forwarder: Forwarder | undefined;
   /** Ends the streams of a lost leadership once the new leader is known (see endStreamsNamingLeader). */
   private pendingStreamEnd: ((leader: string) => void) | undefined;
   /** Pending / in-flight per queue for /metrics: read from the store after applies (throttled). */
   private queueGauges: readonly QueueGauges[] = [];
-  private gaugeRefresh: { running: boolean; again: boolean; timer: NodeJS.Timeout | undefined } = {
+  private gaugeRefresh: {
+    running: boolean;
+    again: boolean;
+    timer: NodeJS.Timeout | undefined;
+    /** When the queues' next due times were last read, and what they were. */
+    dueReadAtMs: number;
+    nextDue: Map<bigint, number | undefined>;
+    dueTimer: NodeJS.Timeout | undefined;
+  } = {
     running: false,
     again: false,
     timer: undefined,
+    dueReadAtMs: Number.NEGATIVE_INFINITY,
+    nextDue: new Map(),
+    dueTimer: undefined,
   };
 
   private constructor(
@@ -89,10 +105,10 @@ export class BrokerServer {
       limits: config.limits,
       cacheEntries: config.storage.recordCacheEntries,
     });
-    const metrics = new BrokerMetrics();
     // Stamps, due times, leases and schedules run on the wall clock at start advanced by the
     // monotonic clock: a step of the system clock moves none of them (steady-clock.ts).
     const clock = new SteadyClock();
+    const metrics = new BrokerMetrics({ nowMs: () => clock.nowMs() });
     registerClockGauge(metrics.registry, clock);
     watchClockSteps(clock, log);
 
@@ -181,10 +197,16 @@ export class BrokerServer {
     server.clientListener = clientListener;
     server.wireNode();
 
-    grpcServer.addService(guardDecoding(BrokerService), brokerHandlers(ctx));
-    grpcServer.addService(guardDecoding(AdminService), adminHandlers(ctx));
-    grpcServer.addService(guardDecoding(ClusterService), clusterHandlers(ctx));
-    grpcServer.addService(guardDecoding(SchedulesService), schedulesHandlers(ctx));
+    // A node that does not lead forwards client calls to the leader (forward.ts).
+    const forwarder = new Forwarder(ctx, config);
+    server.forwarder = forwarder;
+    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(BrokerService), brokerHandlers(ctx)));
+    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(AdminService), adminHandlers(ctx)));
+    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(ClusterService), clusterHandlers(ctx)));
+    grpcServer.addService(
+      ...forwarding(ctx, forwarder, guardDecoding(SchedulesService), schedulesHandlers(ctx)),
+    );
+    // Backups stream from the leader; the SDK goes there itself (forwarding carries no server stream).
     grpcServer.addService(guardDecoding(BackupService), backupHandlers(ctx));
     server.health = new HealthReporter({
       readiness: () =>
@@ -380,15 +402,37 @@ export class BrokerServer {
     r.running = true;
     this.ctx.reader
       .listQueues()
+      .then(async (queues) => {
+        // Next due times (for fermata_oldest_overdue_seconds) are read at most every
+        // QUEUE_DUE_INTERVAL_MS (monotonic: a step of the system clock neither stops nor
+        // hastens them): one bounded read per queue that holds something.
+        const now = performance.now();
+        if (now - r.dueReadAtMs >= QUEUE_DUE_INTERVAL_MS) {
+          r.dueReadAtMs = now;
+          const held = queues.filter((q) => q.pending + q.inFlight > 0);
+          const dues = await Promise.all(held.map((q) => this.ctx.reader.nextDueMs(q.queueHash)));
+          r.nextDue = new Map(held.map((q, i) => [q.queueHash, dues[i]]));
+        } else if (!r.dueTimer && !this.ctx.stopping) {
+          // Applies came since the last read: read again once the interval is over, applies or not.
+          r.dueTimer = setTimeout(
+            () => {
+              r.dueTimer = undefined;
+              this.refreshQueueGauges();
+            },
+            r.dueReadAtMs + QUEUE_DUE_INTERVAL_MS - now,
+          );
+          r.dueTimer.unref();
+        }
+        this.queueGauges = queues.map((q) => ({
+          topic: q.topic,
+          group: q.group,
+          pending: q.pending,
+          inFlight: q.inFlight,
+          nextDueMs: q.pending + q.inFlight > 0 ? r.nextDue.get(q.queueHash) : undefined,
+        }));
+      })
       .then(
-        (queues) => {
-          this.queueGauges = queues.map((q) => ({
-            topic: q.topic,
-            group: q.group,
-            pending: q.pending,
-            inFlight: q.inFlight,
-          }));
-        },
+        () => {},
         (err: unknown) => this.ctx.log.warn({ err: String(err) }, 'reading queue gauges failed'),
       )
       .finally(() => {
@@ -448,6 +492,7 @@ export class BrokerServer {
       ).catch(() => grpcServer.forceShutdown());
     }
     this.clientListener?.destroyAll();
+    this.forwarder?.close();
     await listenerClosed;
     this.health?.close();
     this.security?.close();

@@ -331,6 +331,12 @@ export const configSchema = {
       'How long before its due time a leased delivery is sent to a consumer that holds deliveries sent ahead (Subscribe.holds_ahead, as the SDK does), which hands it to the application at its start (Delivery.starts_at_ms), never earlier. Covers the network and the leader being busy. 0 = sent at the due time. Beyond dispatcher.leaseAheadMs it acts as dispatcher.leaseAheadMs.',
     ),
     maxLeaseRoundsInFlight: int(4, 1, 64, 'Lease commands of one queue awaiting apply at once.'),
+    reclaimWindowMs: int(
+      3_000,
+      0,
+      60_000,
+      'After a node becomes leader, how long the deliveries the previous leader had leased (running, held by their consumer until their start, or not yet sent) wait for their consumers to subscribe again and take them back, same tag, no new attempt. Those whose lease had not started at the election and that nobody took back are then handed back, their attempt not counted, for any consumer; those that had started wait until their lease runs out (an application may be running them).',
+    ),
     leaseInPlace: bool(
       true,
       "As leader, lease entries where they lie (delivery tags of 28 bytes: the entry's key and the lease's number) instead of moving each to a key at its lease's end, as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
@@ -504,6 +510,12 @@ export const configSchema = {
     allowLeaderDurability: bool(
       false,
       'Accept DURABILITY_LEADER publishes (may be lost on failover); refused (FAILED_PRECONDITION) otherwise.',
+    ),
+  },
+  topics: {
+    autoCreate: bool(
+      false,
+      'A publish (or a schedule) naming a topic that does not exist creates it with default settings. Off: topics are created explicitly (CreateTopic, `fermata topics create`), and a publish to an unknown topic is refused (NOT_FOUND) with the names closest to it, so a mistyped producer does not fill a topic nobody reads. Consuming never creates a topic or a group. Every node should have the same value (the leader applies its own).',
     ),
   },
   auth: {

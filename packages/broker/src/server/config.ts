@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { editDistance, typoDistance } from '@fermata/protocol';
 import type { OpenOptions } from '@fermata/storage';
 import { parse as parseYaml } from 'yaml';
 import {
@@ -354,23 +355,9 @@ export function suggest(name: string, candidates: readonly string[]): string {
       best = c;
     }
   }
-  const limit = Math.max(2, Math.floor(name.length / 4));
+  const limit = typoDistance(name);
   const q = name.startsWith('FERMATA_') ? '' : '"';
   return best !== undefined && bestScore <= limit ? `; did you mean ${q}${best}${q}?` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] as number;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j] as number;
-      prev[j] = Math.min(up + 1, (prev[j - 1] as number) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[b.length] as number;
 }
 
 /** How a node opens its state store at `path` (the `storage.*` settings). */

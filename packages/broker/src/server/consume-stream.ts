@@ -1,15 +1,15 @@
 import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
-import { invariant } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
 import { emptySlots } from '../leader/dispatcher/consumer-registry.js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
 import { leaderNotReady } from '../leader/proposer.js';
-import { AlreadyExistsError, LimitError, ValidationError } from '../state/errors.js';
-import { validateGroupName, validateLeaseMs, validateTopicName } from '../state/validation.js';
+import { ConflictError, LimitError, topicDeleting, ValidationError } from '../state/errors.js';
+import { validateGroupName, validateLeaseMs, validateTag, validateTopicName } from '../state/validation.js';
 import { callerName, errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
+import { requireGroup, topicToConsume } from './topic-check.js';
 
 /**
  * Most payload bytes in one stream message of deliveries: a batch is split
@@ -127,17 +127,13 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     let leaseMs = field('subscribe.', () => Number(toBigInt(sub.leaseMs)));
     if (leaseMs !== 0) validateLeaseMs(leaseMs, limits, 'subscribe.lease_ms');
 
-    // Topics and groups come into being on first use, like on publish.
-    let t = await ctx.reader.getTopic(topic);
-    if (!t) {
-      await ctx.proposer.run({ kind: 'create-topic', name: topic }).catch(ignoreExists);
-      t = await ctx.reader.getTopic(topic);
-    }
-    if (t && !t.groups.includes(group)) {
-      await ctx.proposer.run({ kind: 'create-group', topic, group }).catch(ignoreExists);
-      t = await ctx.reader.getTopic(topic);
-    }
-    invariant(t, () => `topic ${topic} missing after create`);
+    // Consuming never creates a topic or a group: a mistyped name is refused with the closest ones.
+    const t = await topicToConsume(ctx, topic, 'subscribe.topic');
+    // One being deleted takes no subscription: its records are being removed.
+    if (t.deleting) throw topicDeleting(topic);
+    if (t.deletingGroups?.includes(group))
+      throw new ConflictError('group-deleting', `group "${topic}/${group}" was deleted`);
+    requireGroup(t, group, 'subscribe.group');
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
 
     const queue = ctx.reader.queueHash(topic, group);
@@ -147,8 +143,21 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     const count = ctx.dispatcher.consumerCount(queue);
     if (count >= max) throw new LimitError('maxConsumersPerGroup', max, count + 1, 'subscribe.group');
     if (ended) return;
-    consumer = {
+    const held = sub.heldTags ?? [];
+    const maxHeld = 2 * maxPrefetch;
+    if (held.length > maxHeld)
+      throw new LimitError(
+        'maxHeldTags (2 x dispatcher.maxPrefetch)',
+        maxHeld,
+        held.length,
+        'subscribe.held_tags',
+      );
+    held.forEach((t, i) => {
+      validateTag(t, `subscribe.held_tags[${i}]`);
+    });
+    const c: Consumer = {
       id: ctx.dispatcher.newConsumerId(),
+      consumerId: sub.consumerId ? toBigInt(sub.consumerId) : 0n,
       queue,
       topic,
       group,
@@ -161,8 +170,15 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
       early: heldAheadSchedule(),
       sink,
     };
-    write({ subscribed: { topic, group, prefetch, leaseMs: int64FromSafe(leaseMs) } });
-    ctx.dispatcher.addConsumer(consumer);
+    consumer = c;
+    // The deliveries it still holds, and those the previous leader leased to it, are its own again.
+    const plan =
+      held.length > 0 || c.consumerId !== 0n ? await ctx.dispatcher.planTakeBack(c, held) : undefined;
+    if (ended) return;
+    const released = ctx.dispatcher.addConsumer(c, plan);
+    write({
+      subscribed: { topic, group, prefetch, leaseMs: int64FromSafe(leaseMs), releasedTags: released },
+    });
   };
 
   const onRequest = async (req: pb.ConsumeRequest): Promise<void> => {
@@ -191,7 +207,8 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
         const { tag, requestId } = req.nack as pb.StreamNack;
         try {
           const delayMs = field('nack.', () => Number(toBigInt(req.nack!.delayMs)));
-          write({ result: { requestId, outcomes: [settleOutcome(await nack(ctx, tag, delayMs))] } });
+          const outcome = await nack(ctx, tag, delayMs, req.nack!.error ?? '');
+          write({ result: { requestId, outcomes: [settleOutcome(outcome)] } });
         } catch (err) {
           write({ result: { requestId, error: errorStatus(ctx, err) } });
         }
@@ -219,8 +236,4 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
   call.on('cancelled', closed);
   call.on('error', () => end());
   call.on('close', closed);
-}
-
-function ignoreExists(err: unknown): void {
-  if (!(err instanceof AlreadyExistsError)) throw err;
 }

@@ -20,6 +20,7 @@ import {
   topicFilter,
   unary,
 } from './context.js';
+import { forgetTopic } from './topic-check.js';
 
 function topicProto(t: TopicRec): pb.Topic.$Properties {
   return {
@@ -78,6 +79,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
       return { topic: topicProto(r.topic) };
     }),
     deleteTopic: unary(ctx, async (req) => {
+      forgetTopic(ctx, req.name);
       const r = await run({ kind: 'delete-topic', name: name(req.name, 'name') });
       invariant(r.kind === 'delete-topic', () => `delete-topic answered with ${r.kind}`);
       return { removedMessages: toUint64(BigInt(r.removedMessages)) };

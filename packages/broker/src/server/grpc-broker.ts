@@ -10,6 +10,7 @@ import {
 } from '@fermata/protocol';
 import { invariant } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
+import { headersOf } from '../leader/dead-letter-headers.js';
 import { type PublishInput, publishInputFromProto, type Target } from '../state/commands.js';
 import { ValidationError } from '../state/errors.js';
 import type { MessageStateName } from '../state/reader.js';
@@ -26,7 +27,9 @@ import {
   unary,
 } from './context.js';
 import { checkDecoded } from './decode-guard.js';
+import { redrive } from './redrive.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
+import { checkPublishTopics } from './topic-check.js';
 
 const i64 = int64FromSafe;
 
@@ -59,6 +62,8 @@ export async function publish(
   idempotencyKey = '',
 ): Promise<readonly PublishResultItem[]> {
   requireLeader(ctx);
+  const checking = checkPublishTopics(ctx, messages, (i) => `messages[${i}].topic`);
+  if (checking) await checking;
   const results = await ctx.proposer.publish(messages, idempotencyKey);
   ctx.metrics.publishes.inc(messages.length);
   return results;
@@ -103,7 +108,7 @@ function messageInfo(b: BodyRec): pb.MessageInfo.$Properties {
     id: toUint64(b.id),
     topic: b.topic,
     payload: b.payload,
-    headers: { ...b.headers },
+    headers: { ...headersOf(b) },
     key: b.key,
     enqueuedAtMs: i64(b.enqueuedAtMs),
     dueAtMs: i64(b.dueAtMs),
@@ -176,7 +181,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
 
     nack: unary(ctx, async (req) => {
       const delayMs = field('', () => Number(toBigInt(req.delayMs)));
-      return { outcome: settleOutcome(await nack(ctx, req.tag, delayMs)) };
+      return { outcome: settleOutcome(await nack(ctx, req.tag, delayMs, req.error ?? '')) };
     }),
 
     extend: unary(ctx, async (req) => {
@@ -237,6 +242,8 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
         })),
       };
     }),
+
+    redrive: unary(ctx, (req) => redrive(ctx, req)),
 
     listMessages: unary(ctx, async (req) => {
       await linearizable(ctx);

@@ -10,7 +10,7 @@ import type * as grpc from '@grpc/grpc-js';
 import { validateClientHeaders } from '../state/client-headers.js';
 import { defFromProto, defToProto } from '../state/codec/schedule.js';
 import { NotFoundError, underField, ValidationError } from '../state/errors.js';
-import { DEFAULT_LIST_LIMIT } from '../state/limits.js';
+import { DEFAULT_LIST_LIMIT, type Limits } from '../state/limits.js';
 import type { ScheduleRec } from '../state/schedule/model.js';
 import type { ScheduleResult, ScheduleStatus } from '../state/schedule/ops.js';
 import { nextOccurrenceProblem, occurrencesAfter } from '../state/schedule/spec.js';
@@ -18,6 +18,7 @@ import { validateDefinition, validateDefinitions, validateScheduleName } from '.
 import { listSchedules, readSchedule } from '../state/stores/schedules.js';
 import { validateTopicName } from '../state/validation.js';
 import { callerName, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
+import { checkPublishTopics } from './topic-check.js';
 
 /** Most next fire times one schedule answers with. */
 export const MAX_NEXT_FIRE_TIMES = 100;
@@ -38,6 +39,24 @@ function under<T>(prefix: string, fn: () => T): T {
 }
 
 /**
+ * The last occurrence whose instant has passed: the record's last fired one
+ * (the latest materialised), unless that one lies ahead (occurrences are made
+ * into messages up to limits.maxScheduleAheadMs before their instant, due
+ * then); then the spec's latest occurrence at or before `nowMs` and after the
+ * schedule was created (0: none yet), found in windows doubling back from now.
+ */
+export function lastFiredAtOrBefore(rec: ScheduleRec, limits: Limits, nowMs: number): number {
+  if (rec.lastFiredMs <= nowMs) return rec.lastFiredMs;
+  const since = rec.createdAtMs;
+  for (let w = 1_000; ; w *= 2) {
+    const from = Math.max(nowMs - w, since - 1);
+    const occ = occurrencesAfter(rec.def, limits, from, 1_000, nowMs + 1);
+    if (occ.length > 0) return occ[occ.length - 1]!;
+    if (from <= since - 1) return 0;
+  }
+}
+
+/**
  * A schedule as the API shows it, with its next fire times, or why they
  * cannot be computed (`broken`): never an error, so an answer about a
  * broken schedule is an answer, not INTERNAL.
@@ -48,6 +67,12 @@ export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number
   const broken = nextOccurrenceProblem(rec.def, ctx.sm.limits, Math.max(rec.cursorMs, now)) ?? '';
   let fireTimes: readonly number[] = [];
   if (!rec.paused && n > 0 && broken === '') fireTimes = occurrencesAfter(rec.def, ctx.sm.limits, now, n);
+  let lastFiredMs = rec.lastFiredMs;
+  try {
+    lastFiredMs = lastFiredAtOrBefore(rec, ctx.sm.limits, now);
+  } catch {
+    // The spec cannot be evaluated back then (a broken schedule): the record's own value.
+  }
   return {
     definition: defToProto(rec.def),
     paused: rec.paused,
@@ -55,7 +80,7 @@ export function scheduleProto(ctx: ServerContext, rec: ScheduleRec, next: number
     updatedAtMs: int64FromSafe(rec.updatedAtMs),
     fired: toUint64(BigInt(rec.fired)),
     skipped: toUint64(BigInt(rec.skipped)),
-    lastFiredMs: int64FromSafe(rec.lastFiredMs),
+    lastFiredMs: int64FromSafe(lastFiredMs),
     nextFireMs: fireTimes.map((t) => int64FromSafe(t)),
     broken,
   };
@@ -92,6 +117,7 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
       const def = under('schedule.', () => defFromProto(req.schedule));
       under('schedule.', () => validateDefinition(def, ctx.proposer.nowMs(), ctx.sm.limits));
       validateClientHeaders(def.headers, 'schedule.headers');
+      await checkPublishTopics(ctx, [def], () => 'schedule.topic');
       const r = await run({ op: 'upsert', def, ...ownerOf(ctx, call.metadata) });
       invariant(r.op === 'upsert', () => `upsert answered with ${r.op}`);
       return { schedule: scheduleProto(ctx, r.schedule, 5), created: r.created };
@@ -103,6 +129,7 @@ export function schedulesHandlers(ctx: ServerContext): SchedulesHandlers {
       defs.forEach((d, i) => {
         validateClientHeaders(d.headers, `schedules[${i}].headers`);
       });
+      await checkPublishTopics(ctx, defs, (i) => `schedules[${i}].topic`);
       const r = await run({ op: 'upsert-many', defs, ...ownerOf(ctx, call.metadata) });
       invariant(r.op === 'upsert-many', () => `bulk upsert answered with ${r.op}`);
       return {

@@ -58,6 +58,7 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     ...(gate ? { deadLetterAllowed: gate } : {}),
     ...(input.consumeBuffer === false ? {} : { buffer: consumeBuffer }),
     maxPayloadBytes: config.limits.maxPayloadBytes,
+    reclaimWindowMs: config.dispatcher.reclaimWindowMs,
   });
   const materializer =
     input.schedules === false

@@ -14,6 +14,12 @@ export interface QueueGauges {
   readonly group: string;
   readonly pending: number;
   readonly inFlight: number;
+  /**
+   * When something in it falls due next (a pending entry's due time, or a
+   * running lease's end): past, since when the oldest due message has waited
+   * for a consumer. Undefined when it holds nothing.
+   */
+  readonly nextDueMs?: number | undefined;
 }
 
 export interface RaftGauges {
@@ -68,6 +74,11 @@ export interface BrokerMetricsOptions {
   consume?: () => ConsumeGauges;
   /** Node.js process metrics (CPU, memory, event loop lag, GC). Default true. */
   processMetrics?: boolean;
+  /**
+   * The node's time (its steady clock), which due times are stamped in: how
+   * long a due message has waited is measured on it. Default Date.now.
+   */
+  nowMs?: () => number;
 }
 
 /** Delivery lateness (pushed-at minus due-at), ms: fine below 100 ms where a healthy node lives. */
@@ -84,7 +95,10 @@ export class BrokerMetrics {
   readonly nacks: Counter<'topic'>;
   readonly expirations: Counter<'topic'>;
   readonly deadLetters: Counter<'topic'>;
+  readonly redriven: Counter<'topic'>;
+  readonly forwardedCalls: Counter<'kind'>;
   readonly pending: Gauge<'topic' | 'group'>;
+  readonly oldestOverdue: Gauge<'topic' | 'group'>;
   readonly inFlight: Gauge<'topic' | 'group'>;
   readonly deliveryLatenessMs: Histogram<never>;
   readonly raftTerm: Gauge<never>;
@@ -122,6 +136,7 @@ export class BrokerMetrics {
   private maxCommandRecords = 0;
 
   constructor(options: BrokerMetricsOptions = {}) {
+    const nowMs = options.nowMs ?? Date.now;
     this.queues = options.queues;
     this.raft = options.raft;
     this.connections = options.connections;
@@ -142,6 +157,16 @@ export class BrokerMetrics {
       'fermata_dead_letters_total',
       'Messages moved to a dead-letter topic, by source topic.',
     );
+    this.redriven = counter(
+      'fermata_redriven_total',
+      'Dead letters moved back to their topic (Redrive), by that topic.',
+    );
+    this.forwardedCalls = new Counter({
+      name: 'fermata_forwarded_calls_total',
+      help: 'Client calls this node, not leading, forwarded to the leader, by kind (unary, stream).',
+      labelNames: ['kind'] as const,
+      registers,
+    });
 
     const self = this;
     this.pending = new Gauge({
@@ -151,6 +176,18 @@ export class BrokerMetrics {
       registers,
       collect() {
         self.collectQueues(this, (q) => q.pending);
+      },
+    });
+    this.oldestOverdue = new Gauge({
+      name: 'fermata_oldest_overdue_seconds',
+      help: 'How long the oldest message that is due has waited for a consumer (0: none waits), by topic and group: grows while nobody takes what is due (no consumer, paused, stuck).',
+      labelNames: ['topic', 'group'] as const,
+      registers,
+      collect() {
+        const now = nowMs();
+        self.collectQueues(this, (q) =>
+          q.nextDueMs === undefined ? 0 : Math.max(0, now - q.nextDueMs) / 1000,
+        );
       },
     });
     this.inFlight = new Gauge({

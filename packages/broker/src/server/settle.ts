@@ -9,7 +9,7 @@ import { invariant } from '@fermata/raft';
 import { inQueue } from '../keys.js';
 import { ValidationError } from '../state/errors.js';
 import type { SettleOutcome } from '../state/results.js';
-import { validateLeaseMs, validateTag } from '../state/validation.js';
+import { validateLeaseMs, validateNackError, validateTag } from '../state/validation.js';
 import { requireLeader, type ServerContext } from './context.js';
 
 const NO_TAG = new Uint8Array(0);
@@ -43,14 +43,20 @@ export async function ack(ctx: ServerContext, tags: readonly Uint8Array[]): Prom
   return [...outcomes];
 }
 
-export async function nack(ctx: ServerContext, tag: Uint8Array, delayMs: number): Promise<SettleOutcome> {
+export async function nack(
+  ctx: ServerContext,
+  tag: Uint8Array,
+  delayMs: number,
+  error = '',
+): Promise<SettleOutcome> {
   requireLeader(ctx);
   validateTag(tag, 'tag');
+  validateNackError(error);
   if (!Number.isInteger(delayMs) || delayMs < 0) throw new ValidationError('delay_ms', 'must be >= 0');
   if (delayMs > ctx.sm.limits.maxDelayMs)
     throw new ValidationError('delay_ms', `exceeds maxDelayMs = ${ctx.sm.limits.maxDelayMs}`);
   ctx.dispatcher.settled(tag); // like ack: the slot frees when the consumer lets go
-  const r = await ctx.proposer.run({ kind: 'nack', tag, delayMs });
+  const r = await ctx.proposer.run({ kind: 'nack', tag, delayMs, ...(error !== '' ? { error } : {}) });
   invariant(r.kind === 'nack', () => `nack answered with ${r.kind}`);
   if (r.outcome.status === 'ok') await countSettled(ctx, ctx.metrics.nacks, [tag]);
   return r.outcome;

@@ -168,6 +168,7 @@ export class SimConsumer {
     const { dispatcher, reader, proposer } = node.ctx;
     const consumer: Consumer = {
       id: dispatcher.newConsumerId(),
+      consumerId: 0n,
       queue: reader.queueHash(this.topic, DEFAULT_GROUP),
       topic: this.topic,
       group: DEFAULT_GROUP,

@@ -10,7 +10,7 @@ import {
   type QueueEntryRec,
   type TopicRec,
 } from './records.js';
-import type { CommandResult, ExpireOutcome, GroupChange } from './results.js';
+import type { CommandResult, ExpireOutcome, GroupChange, RedriveOutcome } from './results.js';
 import { resolveDue } from './validation.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
@@ -177,4 +177,84 @@ export async function applyPurgeKeys(ctx: ApplyContext, cmd: Of<'purge-keys'>): 
     purged++;
   }
   return { kind: 'purge-keys', purged };
+}
+
+/**
+ * Redrive: each dead letter (a message of `topic`, a dead-letter topic) of
+ * `sourceTopic` goes back to the group it was dead-lettered from, as a new
+ * message with an id from the block the command reserved, due now, no
+ * attempt counted, no key (the key was the dead letter's source's), and
+ * leaves the dead-letter topic. One held by a consumer of the dead-letter
+ * topic stays (`in-flight`). Nothing goes back to a topic or group being
+ * deleted (`group-gone`), and a dead-letter topic being deleted gives
+ * nothing back (`not-found`). Bounded: at most maxIdsPerCommand ids (checked
+ * by validateCommand), each a fixed number of reads and writes, and each
+ * copies its payload: past the command's bound the rest answer `deferred`
+ * (the leader proposes them again).
+ */
+export async function applyRedrive(ctx: ApplyContext, cmd: Of<'redrive'>): Promise<CommandResult> {
+  ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
+  let nextId = cmd.firstId;
+  const endId = cmd.firstId + BigInt(cmd.idCount);
+  const named = await ctx.topics.get(cmd.topic);
+  // A dead-letter topic being deleted has let go of its messages: they are left to its purge.
+  const dlq = named?.deleting ? undefined : named;
+  const outcomes: RedriveOutcome[] = [];
+  let full = false;
+  for (const id of cmd.ids) {
+    if (full) {
+      outcomes.push({ id, status: 'deferred' });
+      continue;
+    }
+    const found = dlq ? await locate(ctx, dlq, { id }) : ({ state: 'not-found' } as const);
+    if (found.state !== 'live') {
+      outcomes.push({ id, status: 'not-found' });
+      continue;
+    }
+    const dead = (await ctx.messages.getBody(id))?.deadLetter;
+    if (!dead || dead.sourceTopic !== cmd.sourceTopic) {
+      outcomes.push({ id, status: 'not-a-dead-letter' });
+      continue;
+    }
+    if (found.inFlight) {
+      outcomes.push({ id, status: 'in-flight' });
+      continue;
+    }
+    const source = await ctx.topics.get(dead.sourceTopic);
+    if (!source?.groups.includes(dead.sourceGroup) || groupDeleting(source, dead.sourceGroup)) {
+      outcomes.push({ id, status: 'group-gone' });
+      continue;
+    }
+    const body = (await ctx.messages.getBody(id))!;
+    // Two items (the message written, the dead letter removed) and the payload copied: past the
+    // command's bound this one and the rest wait for the next command.
+    if (!ctx.fits(2, body.payload.length)) {
+      full = true;
+      outcomes.push({ id, status: 'deferred' });
+      continue;
+    }
+    if (nextId >= endId)
+      throw new ValidationError('id_count', `reserves ${cmd.idCount} ids for ${cmd.ids.length} dead letters`);
+    const newId = nextId++;
+    const adding = ctx.entries.addMessage(
+      source,
+      {
+        id: newId,
+        topic: source.name,
+        payload: body.payload,
+        headers: body.headers,
+        key: '',
+        enqueuedAtMs: ctx.nowMs,
+        dueAtMs: ctx.nowMs,
+        expireAtMs: 0,
+        deadLetter: undefined,
+        indexImplied: undefined,
+      },
+      dead.sourceGroup,
+    );
+    if (adding) await adding;
+    for (const { tag, entry } of found.entries) await ctx.entries.remove(dlq!, tag, entry, 'removed');
+    outcomes.push({ id, status: 'redriven', newId });
+  }
+  return { kind: 'redrive', outcomes };
 }

@@ -6,6 +6,7 @@ import { LimitError, NotFoundError, ValidationError } from './errors.js';
 import {
   groupDeleting,
   leaseEndOf,
+  leaseHeld,
   leaseNotStarted,
   leaseRunning,
   type MessageIndexRec,
@@ -21,6 +22,7 @@ import {
   validateGroupName,
   validateLeaseAheadMs,
   validateLeaseMs,
+  validateNackError,
   validateTag,
 } from './validation.js';
 
@@ -164,6 +166,8 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
         leaseEndMs: leaseExpiresAtMs,
         indexUnwritten: entry.indexUnwritten,
         leaseSerial: entry.leaseSerial + 1,
+        leaseConsumer: cmd.consumerId ?? 0n,
+        lastError: entry.lastError,
       };
       const counting = ctx.entries.rewrite(topic, key, entry, next);
       if (counting) await counting;
@@ -176,6 +180,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
         inFlight: true,
         deliveredAtMs,
         leaseEndMs: 0,
+        leaseConsumer: cmd.consumerId ?? 0n,
       };
       const moved = ctx.entries.move(topic, key, entry, next);
       newTag = moved instanceof Promise ? await moved : moved;
@@ -234,27 +239,40 @@ export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<Comma
   return { kind: 'ack', outcomes };
 }
 
-/** Nack: the leased entry becomes pending again at now + delayMs (attempt unchanged). */
+/**
+ * Nack: the leased entry becomes pending again at now + delayMs (attempt
+ * unchanged). A lease not started yet, or one the leader hands back
+ * `uncounted` (no application was given it), is undone instead: pending at
+ * its own due time or now + delayMs, the later, its attempt not counted.
+ */
 export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<CommandResult> {
   validateTag(cmd.tag);
   validateDuration(cmd.delayMs, 'delay_ms', 'maxDelayMs', ctx.limits.maxDelayMs);
+  validateNackError(cmd.error ?? '');
   const key = tagEntryKey(cmd.tag);
   const ahead = await ctx.entries.get(key);
-  if (ahead && namesLease(ahead, cmd.tag) && leaseNotStarted(ahead, ctx.nowMs)) {
-    // The leader hands back a lease taken ahead that nobody will get (its consumer left):
-    // the entry is pending again at its own due time, the attempt not counted.
+  if (
+    ahead &&
+    namesLease(ahead, cmd.tag) &&
+    (leaseNotStarted(ahead, ctx.nowMs) || (cmd.uncounted === true && leaseHeld(ahead, ctx.nowMs)))
+  ) {
+    // The leader hands back a lease nobody will get or got (its consumer left before its start,
+    // or it was never sent): the entry is pending again at its own due time, the attempt not counted.
     const topic = await ctx.topics.require(ahead.topic);
     if (groupDeleting(topic, ahead.group))
       return { kind: 'nack', outcome: { tag: cmd.tag, status: 'lease-expired' } };
     const pending = withoutLease(ahead);
-    const dueAtMs = Math.max(pending.dueAtMs, ctx.nowMs + cmd.delayMs);
+    // Without a delay it keeps its due time (and its key): one past is due now.
+    const dueAtMs = cmd.delayMs > 0 ? Math.max(pending.dueAtMs, ctx.nowMs + cmd.delayMs) : pending.dueAtMs;
     await ctx.entries.update(topic, key, ahead, { ...pending, dueAtMs });
     return { kind: 'nack', outcome: { tag: cmd.tag, status: 'ok', dueAtMs } };
   }
   const leased = await leasedEntry(ctx, cmd.tag);
   if (!leased) return { kind: 'nack', outcome: { tag: cmd.tag, status: 'lease-expired' } };
   const dueAtMs = ctx.nowMs + cmd.delayMs;
-  await ctx.entries.update(leased.topic, key, leased.entry, pendingAt(leased.entry, dueAtMs));
+  // The failure's text stays with the entry (and goes into its dead letter): the last nack's.
+  const next = { ...pendingAt(leased.entry, dueAtMs), lastError: cmd.error ?? '' };
+  await ctx.entries.update(leased.topic, key, leased.entry, next);
   return { kind: 'nack', outcome: { tag: cmd.tag, status: 'ok', dueAtMs } };
 }
 

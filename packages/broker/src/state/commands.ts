@@ -74,9 +74,19 @@ export type Command = Stamped &
         readonly inPlace?: boolean;
         /** Dead letters go to `<topic>.dlq`: the token that set the topic's dead-letter topic lost its permission. */
         readonly deadLetterFallback?: boolean;
+        /** The consumer the leases are for (`Subscribe.consumer_id`), kept in each entry; absent or 0n = none. */
+        readonly consumerId?: bigint;
       }
     | { readonly kind: 'ack'; readonly tags: readonly Uint8Array[] }
-    | { readonly kind: 'nack'; readonly tag: Uint8Array; readonly delayMs: number }
+    | {
+        readonly kind: 'nack';
+        readonly tag: Uint8Array;
+        readonly delayMs: number;
+        /** The leader hands back a lease no application was given: the attempt is not counted. */
+        readonly uncounted?: boolean;
+        /** Why the delivery failed (a handler's error), at most MAX_NACK_ERROR_BYTES; kept in the entry. */
+        readonly error?: string;
+      }
     | { readonly kind: 'extend'; readonly tag: Uint8Array; readonly leaseMs: number }
     | { readonly kind: 'cancel'; readonly topic: string; readonly target: Target }
     | {
@@ -93,6 +103,17 @@ export type Command = Stamped &
         readonly idCount: number;
         /** Source topics whose dead letters go to `<topic>.dlq` (see the lease's `deadLetterFallback`). */
         readonly deadLetterFallbackTopics?: readonly string[];
+      }
+    | {
+        /** Dead letters (messages of the dead-letter topic `topic`) back to their topic and group. */
+        readonly kind: 'redrive';
+        readonly topic: string;
+        /** Only dead letters of this topic move. */
+        readonly sourceTopic: string;
+        readonly ids: readonly bigint[];
+        /** Ids reserved for the new messages: [firstId, firstId + idCount). */
+        readonly firstId: bigint;
+        readonly idCount: number;
       }
     | {
         readonly kind: 'purge-keys';
@@ -231,6 +252,7 @@ export function encodeCommand(cmd: Command): Uint8Array {
           ...(cmd.aheadMs ? { aheadMs: i64(cmd.aheadMs) } : {}),
           ...(cmd.inPlace ? { inPlace: true } : {}),
           ...(cmd.deadLetterFallback ? { deadLetterFallback: true } : {}),
+          ...(cmd.consumerId ? { consumerId: toUint64(cmd.consumerId) } : {}),
         },
       };
       break;
@@ -238,7 +260,15 @@ export function encodeCommand(cmd: Command): Uint8Array {
       props = { ...base, ack: { tags: [...cmd.tags] } };
       break;
     case 'nack':
-      props = { ...base, nack: { tag: cmd.tag, delayMs: i64(cmd.delayMs) } };
+      props = {
+        ...base,
+        nack: {
+          tag: cmd.tag,
+          delayMs: i64(cmd.delayMs),
+          ...(cmd.uncounted ? { uncounted: true } : {}),
+          ...(cmd.error ? { error: cmd.error } : {}),
+        },
+      };
       break;
     case 'extend':
       props = { ...base, extend: { tag: cmd.tag, leaseMs: i64(cmd.leaseMs) } };
@@ -265,6 +295,18 @@ export function encodeCommand(cmd: Command): Uint8Array {
           firstId: toUint64(cmd.firstId),
           idCount: cmd.idCount,
           deadLetterFallbackTopics: [...(cmd.deadLetterFallbackTopics ?? [])],
+        },
+      };
+      break;
+    case 'redrive':
+      props = {
+        ...base,
+        redrive: {
+          topic: cmd.topic,
+          sourceTopic: cmd.sourceTopic,
+          ids: cmd.ids.map(toUint64),
+          firstId: toUint64(cmd.firstId),
+          idCount: cmd.idCount,
         },
       };
       break;
@@ -356,6 +398,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
     }
     case 'lease': {
       const c = m.lease!;
+      const consumerId = c.consumerId ? toBigInt(c.consumerId) : 0n;
       return {
         kind: 'lease',
         nowMs,
@@ -368,6 +411,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         aheadMs: num(c.aheadMs, 'ahead_ms'),
         inPlace: c.inPlace === true,
         ...(c.deadLetterFallback ? { deadLetterFallback: true } : {}),
+        ...(consumerId !== 0n ? { consumerId } : {}),
       };
     }
     case 'ack':
@@ -378,6 +422,8 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         nowMs,
         tag: m.nack!.tag ?? new Uint8Array(0),
         delayMs: num(m.nack!.delayMs, 'delay_ms'),
+        ...(m.nack!.uncounted ? { uncounted: true } : {}),
+        ...(m.nack!.error ? { error: m.nack!.error } : {}),
       };
     case 'extend':
       return {
@@ -412,6 +458,18 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         ...(c.deadLetterFallbackTopics?.length
           ? { deadLetterFallbackTopics: [...c.deadLetterFallbackTopics] }
           : {}),
+      };
+    }
+    case 'redrive': {
+      const c = m.redrive!;
+      return {
+        kind: 'redrive',
+        nowMs,
+        topic: c.topic ?? '',
+        sourceTopic: c.sourceTopic ?? '',
+        ids: (c.ids ?? []).map((x) => toBigInt(x)),
+        firstId: toBigInt(c.firstId),
+        idCount: c.idCount ?? 0,
       };
     }
     case 'purgeKeys':

@@ -56,8 +56,10 @@ export class NotFoundError extends Error {
   constructor(
     readonly what: 'topic' | 'group' | 'message' | 'schedule',
     readonly target: string,
+    /** What to do instead (the names closest to a mistyped one), appended after `; `. */
+    hint?: string,
   ) {
-    super(`${what} "${target}" not found`);
+    super(`${what} "${target}" not found${hint ? `; ${hint}` : ''}`);
   }
 }
 

@@ -16,7 +16,9 @@ import {
   queueLowerBound,
   queueName,
   queueUpperBound,
+  tagEntryKey,
   tagKeyOf,
+  tagLease,
 } from '../keys.js';
 import { decodeBody } from './codec/body.js';
 import { decodeEntry } from './codec/entry.js';
@@ -140,9 +142,11 @@ export class BrokerReader {
     return raw ? decodeTopic(raw) : undefined;
   }
 
-  async listTopics(): Promise<TopicRec[]> {
+  /** Every topic in name order (the first `limit`). */
+  async listTopics(limit?: number): Promise<TopicRec[]> {
     const out: TopicRec[] = [];
-    await this.view.scan(NS.topics.range(), (_k, v) => {
+    const range = NS.topics.range();
+    await this.view.scan(limit === undefined ? range : { ...range, limit }, (_k, v) => {
       out.push(decodeTopic(v));
     });
     return out;
@@ -279,6 +283,8 @@ export class BrokerReader {
         leaseEndMs: e.leaseEndMs,
         indexUnwritten: e.indexUnwritten,
         leaseSerial: e.leaseSerial,
+        leaseConsumer: e.leaseConsumer,
+        lastError: e.lastError,
         tag: new Uint8Array(tag),
       });
       if (version !== undefined) taken.push([new Uint8Array(k), new Uint8Array(v)]);
@@ -340,6 +346,37 @@ export class BrokerReader {
     });
     if (atMost && !done && seen >= this.limits.maxListLimit && pendingBucket === undefined) return firstDue;
     return best;
+  }
+
+  /**
+   * The leases in place of a queue that run at `nowMs` (started or not), in
+   * key order from the queue's start, for a new leader taking over the
+   * previous one's deliveries: they lie at the queue's start under their
+   * entries' keys. Reads at most `maxRead` entries and stops once it found
+   * `want` leases (the queue's in-flight count).
+   */
+  async runningLeases(queueHash: bigint, nowMs: number, want: number, maxRead: number): Promise<EntryView[]> {
+    const out: EntryView[] = [];
+    if (want <= 0) return out;
+    const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
+    await this.view.scan({ ...range, limit: maxRead }, (k, v) => {
+      const e = decodeEntry(v);
+      if (!e.inFlight || e.leaseEndMs <= nowMs) return;
+      const key = NS.queue.strip(k);
+      out.push({ ...e, tag: deliveryTagOf(key, e) });
+      if (out.length >= want) return false;
+    });
+    return out;
+  }
+
+  /** The entry whose lease `tag` names, while that lease runs at `nowMs`; undefined otherwise. */
+  async runningLease(tag: Uint8Array, nowMs: number): Promise<EntryView | undefined> {
+    if (tagLease(tag) === undefined) return undefined;
+    const raw = await this.view.get(NS.queue.key(tagEntryKey(tag)));
+    if (!raw) return undefined;
+    const e = decodeEntry(raw);
+    if (!e.inFlight || e.leaseEndMs <= nowMs || e.leaseSerial !== tagLease(tag)) return undefined;
+    return { ...e, tag };
   }
 
   async getBodies(ids: readonly bigint[]): Promise<(BodyRec | undefined)[]> {

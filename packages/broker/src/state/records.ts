@@ -117,6 +117,14 @@ export interface QueueEntryRec {
    * current lease's tag names it (`leaseTag`).
    */
   readonly leaseSerial: number;
+  /**
+   * In flight: the consumer the lease was taken for (`Subscribe.consumer_id`),
+   * so that a new leader can hand the delivery back to it; 0n = none, or
+   * written before the field existed.
+   */
+  readonly leaseConsumer: bigint;
+  /** Why its last delivery failed: the last nack's error ('' = none said). Kept until the entry ends. */
+  readonly lastError: string;
 }
 
 /** When the entry's lease ends (in flight only): kept in the entry, or its due time for a moved lease. */
@@ -172,12 +180,13 @@ export function withoutLease(e: QueueEntryRec): QueueEntryRec {
     attempt: Math.max(0, e.attempt - 1),
     deliveredAtMs: e.deliveredAtMs.slice(0, -1),
     leaseEndMs: 0,
+    leaseConsumer: 0n,
   };
 }
 
 /** The entry made pending at `dueAtMs` (a nack, a reschedule): no lease. */
 export function pendingAt(e: QueueEntryRec, dueAtMs: number): QueueEntryRec {
-  return { ...e, dueAtMs, inFlight: false, leaseEndMs: 0 };
+  return { ...e, dueAtMs, inFlight: false, leaseEndMs: 0, leaseConsumer: 0n };
 }
 
 export type GroupOutcome = 'live' | 'done' | 'dead-lettered' | 'expired' | 'removed';
@@ -225,6 +234,8 @@ export interface DeadLetterInfo {
   readonly attempts: number;
   readonly deliveredAtMs: readonly number[];
   readonly deadLetteredAtMs: number;
+  /** Why the last delivery failed (the entry's `lastError`); '' = none said. */
+  readonly lastError: string;
 }
 
 export interface BodyRec {

@@ -29,6 +29,26 @@ export interface LeaseOutcome {
   readonly deadLetterId?: bigint;
 }
 
+/**
+ * `deferred`: not looked at, past the command's bound on one apply; the
+ * leader proposes it again (it never reaches a client).
+ */
+export type RedriveStatus =
+  | 'redriven'
+  | 'not-found'
+  | 'not-a-dead-letter'
+  | 'in-flight'
+  | 'group-gone'
+  | 'deferred';
+
+export interface RedriveOutcome {
+  /** The dead letter's id. */
+  readonly id: bigint;
+  readonly status: RedriveStatus;
+  /** Redriven: the new message's id in the source topic. */
+  readonly newId?: bigint;
+}
+
 export type SettleStatus = 'ok' | 'lease-expired';
 
 export interface SettleOutcome {
@@ -83,6 +103,7 @@ export type CommandResult =
   | { readonly kind: 'nack'; readonly outcome: SettleOutcome }
   | { readonly kind: 'extend'; readonly outcome: SettleOutcome }
   | { readonly kind: 'cancel'; readonly result: CancelResult }
+  | { readonly kind: 'redrive'; readonly outcomes: readonly RedriveOutcome[] }
   | { readonly kind: 'reschedule'; readonly result: RescheduleResult }
   | { readonly kind: 'expire'; readonly outcomes: readonly ExpireOutcome[] }
   | { readonly kind: 'purge-keys'; readonly purged: number }

@@ -3,7 +3,7 @@ import type { KVStore } from '@fermata/storage';
 import type { QueueHasher } from '../keys.js';
 import { applyCreateGroup, applyCreateTopic, applyUpdateTopic } from './apply-admin.js';
 import { type ApplyWork, assertApplyWork } from './apply-bound.js';
-import { applyCancel, applyExpire, applyPurgeKeys, applyReschedule } from './apply-control.js';
+import { applyCancel, applyExpire, applyPurgeKeys, applyRedrive, applyReschedule } from './apply-control.js';
 import { applyAck, applyExtend, applyLease, applyNack } from './apply-delivery.js';
 import {
   APPLY_LIMITS_KEY,
@@ -420,6 +420,8 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
       return applyReschedule(ctx, cmd);
     case 'expire':
       return applyExpire(ctx, cmd);
+    case 'redrive':
+      return applyRedrive(ctx, cmd);
     case 'purge-keys':
       return applyPurgeKeys(ctx, cmd);
     case 'create-topic':

@@ -16,6 +16,7 @@ import {
   validateIdempotencyKey,
   validateLeaseAheadMs,
   validateLeaseMs,
+  validateNackError,
   validatePublish,
   validatePublishSpans,
   validateTag,
@@ -70,6 +71,15 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
     case 'nack':
       validateTag(cmd.tag);
       validateDuration(cmd.delayMs, 'delay_ms', 'maxDelayMs', limits.maxDelayMs);
+      validateNackError(cmd.error ?? '');
+      return;
+    case 'redrive':
+      validateTopicName(cmd.topic, limits);
+      validateTopicName(cmd.sourceTopic, limits, 'source_topic');
+      if (cmd.ids.length === 0) throw new ValidationError('ids', 'names no id');
+      if (cmd.ids.length > limits.maxIdsPerCommand) {
+        throw new LimitError('maxIdsPerCommand', limits.maxIdsPerCommand, cmd.ids.length, 'ids');
+      }
       return;
     case 'extend':
       validateTag(cmd.tag);

@@ -48,6 +48,18 @@ export function validateTag(tag: Uint8Array, field = 'tag'): void {
   }
 }
 
+/**
+ * Most UTF-8 bytes of a nack's error text (`maxNackErrorBytes`): a handler's
+ * error message travels with the message and into its dead letter, not its
+ * stack. The SDK cuts longer ones to fit.
+ */
+export const MAX_NACK_ERROR_BYTES = 1024;
+
+export function validateNackError(error: string, field = 'error'): void {
+  const n = Buffer.byteLength(error, 'utf8');
+  if (n > MAX_NACK_ERROR_BYTES) throw new LimitError('maxNackErrorBytes', MAX_NACK_ERROR_BYTES, n, field);
+}
+
 function checkInt(value: number, field: string): void {
   if (!Number.isSafeInteger(value)) throw new ValidationError(field, `must be an integer, got ${value}`);
 }

@@ -3,7 +3,7 @@ import type { FermataClient, PublishInput, PublishOptions, PublishResult } from 
 import { type Command, Option } from 'commander';
 import { globals, withClient } from '../context.js';
 import { QuietExit, UsageError } from '../exit-codes.js';
-import { isoTime, toJson } from '../format.js';
+import { timeWithRelative, toJson } from '../format.js';
 import { parseDuration, parseHeaders, parseTime } from '../parse.js';
 import { count, ProgressLine, rate } from '../progress.js';
 
@@ -46,7 +46,7 @@ class ResultPrinter {
       this.printed++;
       out += this.json
         ? `${toJson({ id: r.id, deduplicated: r.deduplicated, dueAtMs: r.dueAtMs })}\n`
-        : `${r.id}\t${isoTime(r.dueAtMs)}${r.deduplicated ? '\tdeduplicated' : ''}\n`;
+        : `id ${r.id}  due ${timeWithRelative(r.dueAtMs)}${r.deduplicated ? '  deduplicated (a live message has this key: nothing stored)' : ''}\n`;
     }
     if (out !== '') process.stdout.write(out);
   }

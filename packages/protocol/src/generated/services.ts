@@ -238,6 +238,16 @@ export const BrokerService = {
     responseDeserialize: (b: Buffer): fermata.v1.ListMessagesResponse => fermata.v1.ListMessagesResponse.decode(b),
     originalName: 'ListMessages',
   },
+  redrive: {
+    path: '/fermata.v1.Broker/Redrive',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.RedriveRequest.$Properties>(fermata.v1.RedriveRequest),
+    requestDeserialize: (b: Buffer): fermata.v1.RedriveRequest => fermata.v1.RedriveRequest.decode(b),
+    responseSerialize: encoder<fermata.v1.RedriveResponse.$Properties>(fermata.v1.RedriveResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.RedriveResponse => fermata.v1.RedriveResponse.decode(b),
+    originalName: 'Redrive',
+  },
 } as const;
 
 /** Server handlers for `fermata.v1.Broker`. */
@@ -252,6 +262,7 @@ export interface BrokerHandlers extends grpc.UntypedServiceImplementation {
   reschedule: grpc.handleUnaryCall<fermata.v1.RescheduleRequest, fermata.v1.RescheduleResponse.$Properties>;
   getMessage: grpc.handleUnaryCall<fermata.v1.GetMessageRequest, fermata.v1.GetMessageResponse.$Properties>;
   listMessages: grpc.handleUnaryCall<fermata.v1.ListMessagesRequest, fermata.v1.ListMessagesResponse.$Properties>;
+  redrive: grpc.handleUnaryCall<fermata.v1.RedriveRequest, fermata.v1.RedriveResponse.$Properties>;
 }
 
 /** Typed client for `fermata.v1.Broker` (construct with `makeClient`). */
@@ -274,6 +285,8 @@ export interface BrokerClient extends grpc.Client {
   getMessage(request: fermata.v1.GetMessageRequest.$Properties, callback: grpc.requestCallback<fermata.v1.GetMessageResponse>): grpc.ClientUnaryCall;
   listMessages(request: fermata.v1.ListMessagesRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.ListMessagesResponse>): grpc.ClientUnaryCall;
   listMessages(request: fermata.v1.ListMessagesRequest.$Properties, callback: grpc.requestCallback<fermata.v1.ListMessagesResponse>): grpc.ClientUnaryCall;
+  redrive(request: fermata.v1.RedriveRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.RedriveResponse>): grpc.ClientUnaryCall;
+  redrive(request: fermata.v1.RedriveRequest.$Properties, callback: grpc.requestCallback<fermata.v1.RedriveResponse>): grpc.ClientUnaryCall;
 }
 
 /** grpc-js definition of `fermata.v1.Cluster`. */

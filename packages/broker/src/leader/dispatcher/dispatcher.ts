@@ -5,11 +5,12 @@
 import type { pb } from '@fermata/protocol';
 import { numberAsInt64, uint64ForWire } from '@fermata/protocol';
 import type { Logger } from 'pino';
-import { decodeKey, dueField, tagFromKey, tagKeyOf } from '../../keys.js';
-import type { BrokerReader, EntryView } from '../../state/reader.js';
-import { type BodyRec, groupDeleting } from '../../state/records.js';
+import { decodeKey, dueField, inQueue, queueHashBytes, tagFromKey, tagKeyOf } from '../../keys.js';
+import { type BrokerReader, type EntryView, MAX_PASSED_PER_SCAN } from '../../state/reader.js';
+import { type BodyRec, groupDeleting, leaseStartMs } from '../../state/records.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { DeadLetterGate } from '../dead-letter-gate.js';
+import { headersOf } from '../dead-letter-headers.js';
 import type { LeaderMetrics } from '../metrics.js';
 import type { Proposer } from '../proposer.js';
 import { ConsumerRegistry, type ConsumerSlotHolder } from './consumer-registry.js';
@@ -39,6 +40,8 @@ export interface DeliverySink {
 export interface Consumer extends ConsumerSlotHolder<bigint> {
   readonly topic: string;
   readonly group: string;
+  /** Names the consumer across its streams (`Subscribe.consumer_id`); 0n = none. Its leases carry it. */
+  readonly consumerId: bigint;
   readonly leaseMs: number;
   /** It holds deliveries sent ahead until their start (Subscribe.holds_ahead): only then are they sent early. */
   readonly holdsAhead: boolean;
@@ -94,6 +97,50 @@ export interface DispatcherOptions {
   readonly buffer?: ConsumeBufferView;
   /** The largest payload (limits.maxPayloadBytes): the size assumed of a delivery before any was loaded. */
   readonly maxPayloadBytes?: number;
+  /**
+   * How long after becoming leader the leases the previous leader took are
+   * kept for their consumers to take back (see `takeBack`); those that had not
+   * started then and were not taken back are handed back uncounted. Default
+   * DEFAULT_RECLAIM_WINDOW_MS.
+   */
+  readonly reclaimWindowMs?: number;
+}
+
+/** Most settles of tags no stream held that the dispatcher remembers (see `Dispatcher.settled`). */
+export const MAX_UNOWNED_SETTLES = 10_000;
+
+/** Default of `DispatcherOptions.reclaimWindowMs` (`dispatcher.reclaimWindowMs`). */
+export const DEFAULT_RECLAIM_WINDOW_MS = 3_000;
+
+/**
+ * A lease the previous leader took, running when this node became leader:
+ * nobody here holds it. Its consumer (`consumerId`) takes it back when it
+ * subscribes again: as a delivery it still holds, or, never sent to it, pushed
+ * to it now with the same tag and attempt.
+ */
+interface Orphan {
+  readonly tagKey: string;
+  readonly queue: bigint;
+  readonly entry: EntryView;
+  /**
+   * Its lease had not started when this node became leader: no application
+   * can have been given it (consumers hold deliveries sent ahead until their
+   * start, and the SDK until it subscribes again), so if its consumer does
+   * not take it back within the reclaim window it is handed back uncounted.
+   */
+  readonly unstarted: boolean;
+}
+
+/** What a subscribing consumer takes back (`Dispatcher.planTakeBack`), applied by `addConsumer`. */
+export interface TakeBackPlan {
+  /** Held tags whose leases run and no one else holds: carried over to the new stream. */
+  readonly adopt: readonly EntryView[];
+  /** Its leases it does not hold (never sent to it), with their bodies: pushed to it. */
+  readonly push: ReadonlyArray<{ readonly orphan: Orphan; readonly body: BodyRec }>;
+  /** The topic's maxAttempts, for the deliveries pushed. */
+  readonly maxAttempts: number;
+  /** Held tags not carried over. */
+  readonly released: Uint8Array[];
 }
 
 /** What the dispatcher reads of the node's buffer for consume streams. */
@@ -231,6 +278,21 @@ export class Dispatcher {
   private recentAt = 0;
   /** Lease rounds are held back for the node's buffer (counted once per time it fills). */
   private leasesHeld = false;
+  /** The previous leader's running leases nobody here holds, by tag (`tagKeyOf`). */
+  private readonly orphans = new Map<string, Orphan>();
+  /** How many orphans are `unstarted`. */
+  private unstartedOrphans = 0;
+  /** Until when (leader's clock) orphans wait for their consumers before the unstarted ones are handed back. */
+  private reclaimUntilMs = Number.POSITIVE_INFINITY;
+  /** Tags handed back (nack uncounted) and not yet answered: no consumer may take them back. */
+  private readonly releasing = new Set<string>();
+  /**
+   * Tags acked or nacked while no stream held them, most recent last: a stream
+   * taking them back (its ack went out before it subscribed again) does not
+   * count them against its window, or it would keep the slot until the lease
+   * ran out.
+   */
+  private readonly unownedSettles = new Set<string>();
 
   constructor(private readonly options: DispatcherOptions) {
     const { maxLeaseBatch, maxLeaseRoundsInFlight, leaseRoundBudget } = options;
@@ -248,29 +310,129 @@ export class Dispatcher {
     return this.nextConsumerId++;
   }
 
-  /** This node became leader: rebuild the heap from the store and start. */
+  /**
+   * This node became leader: rebuild the heap from the store, find the
+   * running leases the previous leader took (their consumers take them back,
+   * `takeBack`), and start.
+   */
   async start(): Promise<void> {
     const epoch = ++this.epoch;
     this.heap.clear();
     this.cursors.clear();
     this.lapseAtMs.clear();
-    const queues = await this.options.reader.listQueues();
-    const dues = await Promise.all(queues.map((q) => this.options.reader.nextDueMs(q.queueHash, true)));
+    this.clearOrphans();
+    const { reader, proposer } = this.options;
+    const queues = await reader.listQueues();
+    const now = proposer.nowMs();
+    const [dues, leases] = await Promise.all([
+      Promise.all(queues.map((q) => reader.nextDueMs(q.queueHash, true))),
+      Promise.all(queues.map((q) => reader.runningLeases(q.queueHash, now, q.inFlight, MAX_PASSED_PER_SCAN))),
+    ]);
     if (epoch !== this.epoch) return;
     queues.forEach((q, i) => {
       const due = dues[i];
       if (due !== undefined) this.heap.set(q.queueHash, due);
+      for (const entry of leases[i]!) {
+        const unstarted = (leaseStartMs(entry) ?? now) > now;
+        this.orphans.set(tagKeyOf(entry.tag), {
+          tagKey: tagKeyOf(entry.tag),
+          queue: q.queueHash,
+          entry,
+          unstarted,
+        });
+        if (unstarted) this.unstartedOrphans++;
+      }
     });
+    this.reclaimUntilMs = now + (this.options.reclaimWindowMs ?? DEFAULT_RECLAIM_WINDOW_MS);
     this.active = true;
-    this.options.log.info({ queues: queues.length, pending: this.heap.size }, 'dispatcher started');
+    this.options.log.info(
+      { queues: queues.length, pending: this.heap.size, leasesToTakeBack: this.orphans.size },
+      'dispatcher started',
+    );
     this.wake();
+  }
+
+  private clearOrphans(): void {
+    this.unownedSettles.clear();
+    this.orphans.clear();
+    this.unstartedOrphans = 0;
+    this.reclaimUntilMs = Number.POSITIVE_INFINITY;
+    this.releasing.clear();
+  }
+
+  /** Remembers a settle of a tag no stream held (see `settled`), for MAX_UNOWNED_SETTLES of them. */
+  private noteUnownedSettle(tagKey: string): void {
+    this.unownedSettles.add(tagKey);
+    if (this.unownedSettles.size > MAX_UNOWNED_SETTLES) {
+      const oldest = this.unownedSettles.values().next().value;
+      if (oldest !== undefined) this.unownedSettles.delete(oldest);
+    }
+  }
+
+  private dropOrphan(tagKey: string): Orphan | undefined {
+    const o = this.orphans.get(tagKey);
+    if (o === undefined) return undefined;
+    this.orphans.delete(tagKey);
+    if (o.unstarted) this.unstartedOrphans--;
+    return o;
+  }
+
+  /**
+   * What a consumer subscribing again takes back (reads only; `addConsumer`
+   * applies it): of the tags it still holds (`held`, from an earlier stream),
+   * those whose leases run and no other consumer holds are carried over to
+   * it; the previous leader's leases taken for it (its `consumerId`) that it
+   * does not hold were never sent to it and are pushed to it, same tag, same
+   * attempt. Held tags of another consumer's lease, or of a lease that ended,
+   * was settled or is being handed back, are released.
+   */
+  async planTakeBack(consumer: Consumer, held: readonly Uint8Array[]): Promise<TakeBackPlan> {
+    const now = this.options.proposer.nowMs();
+    const heldKeys = new Set<string>();
+    const toRead: Uint8Array[] = [];
+    const released: Uint8Array[] = [];
+    for (const tag of held) {
+      const key = tagKeyOf(tag);
+      if (heldKeys.has(key)) continue;
+      heldKeys.add(key);
+      if (this.owners.has(key) || this.releasing.has(key) || !inQueue(tag, queueHashBytes(consumer.queue))) {
+        released.push(tag);
+        continue;
+      }
+      toRead.push(tag);
+    }
+    const pushing: Orphan[] = [];
+    if (consumer.consumerId !== 0n) {
+      for (const o of this.orphans.values()) {
+        if (o.queue !== consumer.queue || o.entry.leaseConsumer !== consumer.consumerId) continue;
+        if (!heldKeys.has(o.tagKey) && o.entry.leaseEndMs > now) pushing.push(o);
+      }
+    }
+    const [entries, bodies, topic] = await Promise.all([
+      Promise.all(toRead.map((tag) => this.options.reader.runningLease(tag, now))),
+      this.options.reader.getBodies(pushing.map((o) => o.entry.id)),
+      pushing.length > 0 ? this.options.reader.getTopic(consumer.topic) : undefined,
+    ]);
+    const adopt: EntryView[] = [];
+    entries.forEach((e, i) => {
+      const mine = e !== undefined && (e.leaseConsumer === 0n || e.leaseConsumer === consumer.consumerId);
+      if (mine) adopt.push(e);
+      else released.push(toRead[i]!);
+    });
+    const push: Array<{ orphan: Orphan; body: BodyRec }> = [];
+    pushing.forEach((orphan, i) => {
+      const body = bodies[i];
+      if (body) push.push({ orphan, body });
+    });
+    return { adopt, push, released, maxAttempts: topic?.settings.maxAttempts ?? 0 };
   }
 
   /**
    * Stops dispatching at once (leadership lost) but keeps the consumer streams
    * open, so that `stop` can end them naming the new leader once it is known.
-   * Deliveries waiting for their due time are dropped: their leases run out
-   * and the entries come due again on the next leader.
+   * Deliveries waiting for their due time are dropped here: the next leader
+   * finds their leases and hands them to their consumers when they subscribe
+   * again (`start`, `planTakeBack`).
    */
   halt(): void {
     this.epoch++;
@@ -288,6 +450,7 @@ export class Dispatcher {
     this.lapseAtMs.clear();
     this.lastRoundAtMs.clear();
     this.budget.reset();
+    this.clearOrphans();
     // What was promised and not pushed is forgotten with its leases (they run out on their own).
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
@@ -316,19 +479,65 @@ export class Dispatcher {
     return this.registry.count(queueHash);
   }
 
-  addConsumer(consumer: Consumer): void {
+  /**
+   * Adds a consumer stream, with what it takes back (`planTakeBack`), checked
+   * again now: a lease settled, handed back, taken by another consumer or
+   * ended meanwhile is not carried over. Returns the held tags released. The
+   * deliveries pushed to it go out from the next dispatch round on, so the
+   * caller answers the subscribe first. A consumer whose stream ended
+   * meanwhile (`removeConsumer`) is not added.
+   */
+  addConsumer(consumer: Consumer, plan?: TakeBackPlan): Uint8Array[] {
+    if (this.departed.has(consumer)) return [];
+    const now = this.options.proposer.nowMs();
     consumer.settles.sinceMs = this.options.clock.nowMs();
     this.registry.add(consumer);
+    if (!plan) {
+      this.wake();
+      return [];
+    }
+    const released = [...plan.released];
+    for (const e of plan.adopt) {
+      const key = tagKeyOf(e.tag);
+      if (
+        this.owners.has(key) ||
+        this.releasing.has(key) ||
+        this.unownedSettles.has(key) ||
+        e.leaseEndMs <= now
+      ) {
+        released.push(e.tag);
+        continue;
+      }
+      // An orphan's record may be older than the read: the read's lease end is the one to keep.
+      this.dropOrphan(key);
+      this.owners.set(key, consumer);
+      ConsumerRegistry.delivered(consumer, key, e.leaseEndMs);
+    }
+    for (const { orphan, body } of plan.push) {
+      // Settled, withdrawn, handed back or taken meanwhile: it left the orphans.
+      if (this.orphans.get(orphan.tagKey) !== orphan || orphan.entry.leaseEndMs <= now) continue;
+      this.dropOrphan(orphan.tagKey);
+      const e = orphan.entry;
+      const lease = {
+        attempt: e.attempt,
+        maxAttempts: plan.maxAttempts,
+        leaseEndMs: e.leaseEndMs,
+        startsAtMs: leaseStartMs(e) ?? now,
+      };
+      this.schedulePush(consumer, orphan.queue, e.tag, body, e, lease, now);
+    }
     this.wake();
+    return released;
   }
 
   /**
-   * A consumer stream ended. Its deliveries stay leased (they come back when
-   * the lease runs out), also the ones sent ahead: the consumer may hand one
-   * over at its start before it learns that the stream ended, so giving it to
-   * another consumer could deliver it twice at once (a subscription that
+   * A consumer stream ended. Its deliveries stay leased, also the ones sent
+   * ahead: the consumer may hand one over at its start before it learns that
+   * the stream ended, so giving it to another consumer could deliver it twice
+   * at once. A consumer that subscribes again takes them back (`planTakeBack`);
+   * otherwise they come back when their leases run out (a subscription that
    * closes hands those back itself). The ones still waiting here go to another
-   * consumer of the queue with a free slot, or back to the queue.
+   * consumer of the queue with a free slot, or back to the queue uncounted.
    */
   removeConsumer(consumer: Consumer): void {
     this.registry.remove(consumer);
@@ -362,16 +571,53 @@ export class Dispatcher {
   }
 
   /**
-   * Hands a leased delivery nobody will get back to the queue (a nack with no
-   * delay; a lease taken ahead that has not started becomes pending at its own
-   * due time, its attempt not counted). If the nack fails, the lease runs out.
+   * Hands a leased delivery nobody got back to the queue (a nack `uncounted`:
+   * pending again at its own due time, its attempt not counted). No consumer
+   * may take it back meanwhile. If the nack fails, the lease runs out.
    */
   private release(tagKey: string): void {
     if (!this.active) return;
     const tag = tagFromKey(tagKey);
-    void this.options.proposer.run({ kind: 'nack', tag, delayMs: 0 }).catch((error: unknown) => {
-      this.options.log.debug({ err: String(error) }, 'releasing an undelivered lease failed; it will lapse');
-    });
+    const epoch = this.epoch;
+    this.releasing.add(tagKey);
+    const done = (): void => {
+      if (epoch === this.epoch) this.releasing.delete(tagKey);
+    };
+    void this.options.proposer
+      .run({ kind: 'nack', tag, delayMs: 0, uncounted: true })
+      .then(done, (error: unknown) => {
+        done();
+        this.options.log.debug(
+          { err: String(error) },
+          'releasing an undelivered lease failed; it will lapse',
+        );
+      });
+  }
+
+  /**
+   * The reclaim window ended: the previous leader's leases that had not
+   * started when this node became leader and that no consumer took back are
+   * handed back uncounted; those that had started wait for their consumers
+   * until they run out (an application may be running them).
+   */
+  private handBackOrphans(now: number): void {
+    this.reclaimUntilMs = Number.POSITIVE_INFINITY;
+    let handedBack = 0;
+    for (const o of [...this.orphans.values()]) {
+      if (o.entry.leaseEndMs <= now) {
+        this.dropOrphan(o.tagKey);
+        continue;
+      }
+      if (!o.unstarted) continue;
+      this.dropOrphan(o.tagKey);
+      this.release(o.tagKey);
+      handedBack++;
+    }
+    if (handedBack > 0)
+      this.options.log.info(
+        { handedBack, waiting: this.orphans.size },
+        'handed back leases nobody took back',
+      );
   }
 
   /**
@@ -522,8 +768,16 @@ export class Dispatcher {
   /** A tag was acked or nacked (its slot frees), or extended (`next` replaces it). */
   settled(tag: Uint8Array, next?: { tag: Uint8Array; leaseEndMs: number }): void {
     const key = tagKeyOf(tag);
+    // Settled by its consumer before it subscribed again: nothing left to take back (an
+    // extended one it still holds, and takes back by its tag).
+    this.dropOrphan(key);
     const owner = this.owners.get(key);
-    if (!owner) return;
+    if (!owner) {
+      // Settled while no stream holds it (a consumer between two streams): a stream that takes
+      // it back before the settle applies must not keep a slot for it.
+      if (!next) this.noteUnownedSettle(key);
+      return;
+    }
     this.owners.delete(key);
     owner.early.remove(key);
     if (ConsumerRegistry.settled(owner, key) && !next) owner.settles.count++;
@@ -544,6 +798,7 @@ export class Dispatcher {
     let any = false;
     for (const tag of tags) {
       const key = tagKeyOf(tag);
+      this.dropOrphan(key);
       const owner = this.owners.get(key);
       if (!owner) continue;
       const scheduled = this.schedule.remove(key) !== undefined;
@@ -577,6 +832,7 @@ export class Dispatcher {
         if (!this.active) return;
         this.flushDue();
         const now = this.options.proposer.nowMs();
+        if (now >= this.reclaimUntilMs) this.handBackOrphans(now);
         for (const q of this.registry.queues()) {
           for (const c of this.registry.consumers(q)) {
             if (c.inFlight.size > 0) ConsumerRegistry.lapse(c, now, this.forgetOwner);
@@ -738,7 +994,7 @@ export class Dispatcher {
    */
   private arm(): void {
     if (!this.active) return;
-    let round = Number.POSITIVE_INFINITY;
+    let round = this.unstartedOrphans > 0 ? this.reclaimUntilMs : Number.POSITIVE_INFINITY;
     const now = this.options.clock.nowMs();
     const leaseRoom = this.leaseRoom();
     for (const q of this.registry.queues()) {
@@ -870,7 +1126,7 @@ export class Dispatcher {
       for (const share of shares) {
         const part = entries.slice(at, at + share.count);
         at += share.count;
-        this.propose(q, share.consumer, part, epoch, fallback);
+        this.propose(q, share.consumer, part, epoch, fallback, topic?.settings.maxAttempts ?? 0);
       }
       // Entries without a share (a consumer left during the read) stay due.
       const unassigned = entries.slice(at);
@@ -886,6 +1142,7 @@ export class Dispatcher {
     entries: readonly EntryView[],
     epoch: number,
     deadLetterFallback: boolean,
+    maxAttempts: number,
   ): void {
     const keys = entries.map((e) => tagKeyOf(e.tag));
     let leasing = this.leasing.get(q);
@@ -907,21 +1164,24 @@ export class Dispatcher {
       }
       this.wake();
     };
-    this.leaseTo(q, consumer, entries, epoch, deadLetterFallback).then(done, (error: unknown) => {
-      // Its entries lie behind the cursor, and reads skip them while the command's keys are
-      // in `leasing`: read the queue from its start now and once they leave it.
-      const earliest = Math.min(...entries.map((e) => e.dueAtMs));
-      if (epoch === this.epoch) {
-        this.options.log.warn({ err: String(error) }, 'lease round failed; retrying after a pause');
-        this.rereadFrom(q, earliest);
-      }
-      // A failed round (typically: leadership is being lost) must not retry in a
-      // microtask loop, which would starve the Raft loop that reports the loss.
-      this.options.clock.setTimer(() => {
-        done();
-        if (epoch === this.epoch) this.rereadFrom(q, earliest);
-      }, LEASE_RETRY_PAUSE_MS);
-    });
+    this.leaseTo(q, consumer, entries, epoch, deadLetterFallback, maxAttempts).then(
+      done,
+      (error: unknown) => {
+        // Its entries lie behind the cursor, and reads skip them while the command's keys are
+        // in `leasing`: read the queue from its start now and once they leave it.
+        const earliest = Math.min(...entries.map((e) => e.dueAtMs));
+        if (epoch === this.epoch) {
+          this.options.log.warn({ err: String(error) }, 'lease round failed; retrying after a pause');
+          this.rereadFrom(q, earliest);
+        }
+        // A failed round (typically: leadership is being lost) must not retry in a
+        // microtask loop, which would starve the Raft loop that reports the loss.
+        this.options.clock.setTimer(() => {
+          done();
+          if (epoch === this.epoch) this.rereadFrom(q, earliest);
+        }, LEASE_RETRY_PAUSE_MS);
+      },
+    );
   }
 
   private async leaseTo(
@@ -930,6 +1190,7 @@ export class Dispatcher {
     entries: readonly EntryView[],
     epoch: number,
     deadLetterFallback: boolean,
+    maxAttempts: number,
   ): Promise<void> {
     const { proposer, reader, metrics, leaseAheadMs } = this.options;
     const firstId = proposer.reserveIds(entries.length);
@@ -944,6 +1205,7 @@ export class Dispatcher {
       ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
       ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
       ...(deadLetterFallback ? { deadLetterFallback: true } : {}),
+      ...(consumer.consumerId !== 0n ? { consumerId: consumer.consumerId } : {}),
     });
     if (result.kind !== 'lease' || epoch !== this.epoch) return;
     const leased = result.outcomes.filter((o) => o.status === 'leased');
@@ -977,33 +1239,52 @@ export class Dispatcher {
         this.release(tagKey);
         return;
       }
-      target.reserved++;
-      this.owners.set(tagKey, target);
-      this.load(tagKey, body.payload.length);
-      const delivery = toDelivery(target, o.newTag, body, entry, o.attempt ?? 1, leaseEndMs);
-      const startsAtMs = o.startsAtMs ?? now;
-      // A lease that ran out is redelivered at once; its lateness counts from when it came due.
-      const lateFromMs = Math.min(startsAtMs, entry.dueAtMs);
-      const atMs = target.holdsAhead ? pushAtMs(startsAtMs, this.options.pushAheadMs) : startsAtMs;
-      const item: Push = {
-        tagKey,
-        atMs,
-        startsAtMs,
-        lateFromMs,
-        queue: q,
-        delivery,
-        consumer: target,
-        leaseEndMs,
-      };
-      if (atMs <= now) {
-        target.ready.push(item);
-        touched.add(target);
-      } else {
-        this.schedule.add(item);
-      }
+      const lease = { attempt: o.attempt ?? 1, maxAttempts, leaseEndMs, startsAtMs: o.startsAtMs ?? now };
+      if (this.schedulePush(target, q, o.newTag, body, entry, lease, now)) touched.add(target);
     });
     for (const c of touched) this.drain(c, now);
     this.setTimer();
+  }
+
+  /**
+   * Promises a leased delivery to `target`: ready now (returns true: drain the
+   * consumer), or scheduled for its send time (`pushAheadMs` before its start
+   * for a consumer that holds, its start otherwise).
+   */
+  private schedulePush(
+    target: Consumer,
+    q: bigint,
+    tag: Uint8Array,
+    body: BodyRec,
+    entry: EntryView,
+    lease: LeaseShape,
+    now: number,
+  ): boolean {
+    const { leaseEndMs, startsAtMs } = lease;
+    const tagKey = tagKeyOf(tag);
+    target.reserved++;
+    this.owners.set(tagKey, target);
+    this.load(tagKey, body.payload.length);
+    const delivery = toDelivery(target, tag, body, entry, lease);
+    // A lease that ran out is redelivered at once; its lateness counts from when it came due.
+    const lateFromMs = Math.min(startsAtMs, entry.dueAtMs);
+    const atMs = target.holdsAhead ? pushAtMs(startsAtMs, this.options.pushAheadMs) : startsAtMs;
+    const item: Push = {
+      tagKey,
+      atMs,
+      startsAtMs,
+      lateFromMs,
+      queue: q,
+      delivery,
+      consumer: target,
+      leaseEndMs,
+    };
+    if (atMs <= now) {
+      target.ready.push(item);
+      return true;
+    }
+    this.schedule.add(item);
+    return false;
   }
 }
 
@@ -1015,13 +1296,21 @@ function unsentHeld(c: Consumer): number {
   return n;
 }
 
+/** What a delivery says of its lease. */
+interface LeaseShape {
+  readonly attempt: number;
+  /** The topic's maxAttempts when it was leased (0 = unknown). */
+  readonly maxAttempts: number;
+  readonly leaseEndMs: number;
+  readonly startsAtMs: number;
+}
+
 function toDelivery(
   consumer: Consumer,
   tag: Uint8Array,
   body: BodyRec,
   entry: EntryView,
-  attempt: number,
-  leaseEndMs: number,
+  lease: LeaseShape,
 ): pb.Delivery.$Properties {
   // One literal with every field (`startsAtMs` is set when it is sent); int64s as plain numbers
   // (protobufjs writes them byte for byte as Longs), the headers as decoded: encoding only reads
@@ -1032,12 +1321,13 @@ function toDelivery(
     topic: consumer.topic,
     group: consumer.group,
     payload: body.payload,
-    headers: body.headers as { [name: string]: string },
+    headers: headersOf(body) as { [name: string]: string },
     key: body.key,
     dueAtMs: numberAsInt64(entry.dueAtMs),
     enqueuedAtMs: numberAsInt64(body.enqueuedAtMs),
-    attempt,
-    leaseExpiresAtMs: numberAsInt64(leaseEndMs),
+    attempt: lease.attempt,
+    leaseExpiresAtMs: numberAsInt64(lease.leaseEndMs),
     startsAtMs: null,
+    maxAttempts: lease.maxAttempts,
   };
 }

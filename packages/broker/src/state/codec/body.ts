@@ -23,6 +23,7 @@ export function encodeBody(b: BodyRec): Uint8Array {
         attempts: d.attempts,
         deliveredAtMs: d.deliveredAtMs.map(i64),
         deadLetteredAtMs: i64(d.deadLetteredAtMs),
+        lastError: d.lastError,
       }).finish()
     : undefined;
   const w = writer.reset();
@@ -159,5 +160,6 @@ function decodeDeadLetter(bytes: Uint8Array): DeadLetterInfo {
     attempts: d.attempts ?? 0,
     deliveredAtMs: (d.deliveredAtMs ?? []).map(n64),
     deadLetteredAtMs: n64(d.deadLetteredAtMs),
+    lastError: d.lastError ?? '',
   };
 }

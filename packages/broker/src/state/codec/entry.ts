@@ -56,6 +56,8 @@ export function encodeEntry(e: QueueEntryRec, owned = false): Uint8Array {
   if (e.leaseEndMs !== 0) w.tag(10, WIRE_VARINT).varint(e.leaseEndMs);
   if (e.indexUnwritten) w.tag(11, WIRE_VARINT).varint(1);
   if (e.leaseSerial !== 0) w.tag(12, WIRE_VARINT).varint(e.leaseSerial);
+  if (e.leaseConsumer !== 0n) w.tag(13, WIRE_VARINT).varint64(e.leaseConsumer);
+  if (e.lastError !== '') w.tag(14, WIRE_LEN).string(e.lastError);
   if (!owned) return w.finish();
   const out: EntryBytes = w.finishOwned();
   out[DECODED] = e;
@@ -76,6 +78,8 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
   let leaseEndMs = 0;
   let indexUnwritten = false;
   let leaseSerial = 0;
+  let leaseConsumer = 0n;
+  let lastError = '';
   while (!r.done) {
     const tag = r.varint();
     const wt = tag & 7;
@@ -133,6 +137,14 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
         if (wt !== WIRE_VARINT) break;
         leaseSerial = r.varint() >>> 0;
         continue;
+      case 13:
+        if (wt !== WIRE_VARINT) break;
+        leaseConsumer = r.varint64();
+        continue;
+      case 14:
+        if (wt !== WIRE_LEN) break;
+        lastError = r.string();
+        continue;
     }
     r.skip(wt);
   }
@@ -149,5 +161,7 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
     leaseEndMs,
     indexUnwritten,
     leaseSerial,
+    leaseConsumer,
+    lastError,
   };
 }

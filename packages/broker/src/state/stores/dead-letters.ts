@@ -90,6 +90,7 @@ export class DeadLetterStore {
               attempts: entry.attempt,
               deliveredAtMs: entry.deliveredAtMs,
               deadLetteredAtMs: now,
+              lastError: entry.lastError,
             },
           });
           if (adding) await adding;

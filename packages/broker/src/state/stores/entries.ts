@@ -276,21 +276,23 @@ export class EntryStore {
   }
 
   /**
-   * Writes a new message: body once, one entry per group of the topic, index,
-   * expiry. A message of one group and no key gets no index record until its
-   * entry first moves (`BodyRec.indexImplied`).
+   * Writes a new message: body once, one entry per group of the topic (or
+   * for `onlyGroup` alone: a redriven dead letter), index, expiry. A message
+   * of one group and no key gets no index record until its entry first moves
+   * (`BodyRec.indexImplied`).
    */
-  addMessage(topic: TopicRec, body: BodyRec): Promise<void> | undefined {
+  addMessage(topic: TopicRec, body: BodyRec, onlyGroup?: string): Promise<void> | undefined {
     // Synchronous (no promise, no turn of the microtask queue) once the queue records are loaded.
     const loading = this.queues.loadOf(topic);
-    if (loading) return loading.then(() => this.addLoadedMessage(topic, body));
-    this.addLoadedMessage(topic, body);
+    if (loading) return loading.then(() => this.addLoadedMessage(topic, body, onlyGroup));
+    this.addLoadedMessage(topic, body, onlyGroup);
     return undefined;
   }
 
-  private addLoadedMessage(topic: TopicRec, body: BodyRec): void {
+  private addLoadedMessage(topic: TopicRec, body: BodyRec, onlyGroup?: string): void {
+    const groupNames = onlyGroup === undefined ? topic.groups : [onlyGroup];
     // `default` cannot be deleted, so a topic of one group has only `default`.
-    const indexImplied = topic.groups.length === 1 && topic.groups[0] === DEFAULT_GROUP && body.key === '';
+    const indexImplied = groupNames.length === 1 && groupNames[0] === DEFAULT_GROUP && body.key === '';
     // One literal, not `{ ...body, indexImplied }`: V8 gives a spread that adds a property a shape
     // whose reads are several times slower, and encodeBody reads every field of every body.
     this.messages.putBody(
@@ -310,7 +312,7 @@ export class EntryStore {
         : body,
     );
     const groups: GroupRef[] = [];
-    for (const group of topic.groups) {
+    for (const group of groupNames) {
       const tag = this.insert(topic, {
         id: body.id,
         topic: topic.name,
@@ -324,6 +326,8 @@ export class EntryStore {
         leaseEndMs: 0,
         indexUnwritten: indexImplied,
         leaseSerial: 0,
+        leaseConsumer: 0n,
+        lastError: '',
       });
       groups.push({ group, tag, outcome: 'live' });
     }
