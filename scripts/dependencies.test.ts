@@ -1,15 +1,21 @@
 // The module graph of packages/*/src: no import cycle, and no layer importing
-// one above it (broker: keys < state < leader < server; the SDK and the
-// lower packages never import server code). dependency-cruiser resolves the
+// one above it (base below everything; broker: keys < state < leader <
+// server; the SDK and the lower packages never import server code). dependency-cruiser resolves the
 // TypeScript sources as tsc does (`./x.js` is `./x.ts`).
 import { cruise, type IForbiddenRuleType } from 'dependency-cruiser';
 import { describe, expect, it } from 'vitest';
 
-const SOURCES = ['protocol', 'storage', 'raft', 'broker', 'sdk', 'cli'].map((p) => `packages/${p}/src`);
+const SOURCES = ['base', 'protocol', 'storage', 'raft', 'broker', 'sdk', 'cli'].map((p) => `packages/${p}/src`);
 const BROKER = 'packages/broker/src';
 
 const rules: IForbiddenRuleType[] = [
   { name: 'no-cycle', severity: 'error', from: {}, to: { circular: true } },
+  {
+    name: 'base-imports-nothing-of-the-project',
+    severity: 'error',
+    from: { path: '^packages/base/src/' },
+    to: { path: '^(packages/(?!base/)|@fermata/|test-cluster/|scripts/)' },
+  },
   {
     name: 'broker-keys-is-the-bottom',
     severity: 'error',

@@ -1,3 +1,4 @@
+import { ManualClock } from '@fermata/base';
 import type { pb } from '@fermata/protocol';
 import type { Entry } from '@fermata/raft';
 import pino from 'pino';
@@ -11,7 +12,6 @@ import {
   heldAheadSchedule,
   JANITOR_INTERVAL_MS,
   Janitor,
-  ManualClock,
   Proposer,
 } from '../src/leader/index.js';
 import { decodeCommand } from '../src/state/commands.js';

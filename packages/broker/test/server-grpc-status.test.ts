@@ -1,5 +1,6 @@
+import { LimitError as RaftLogLimitError } from '@fermata/base';
 import { BrokerService, makeClient, type pb } from '@fermata/protocol';
-import { ConfChangeInProgressError, NotLeaderError, LimitError as RaftLogLimitError } from '@fermata/raft';
+import { ConfChangeInProgressError, NotLeaderError } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeaderNotReadyError } from '../src/leader/errors.js';

@@ -5,7 +5,7 @@
  * schedule's occurrences) stop at the bound and leave the rest for a later
  * command, so no command's work grows with what the store holds.
  */
-import { InvariantError } from '@fermata/raft';
+import { InvariantError } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
 import { type ApplyWork, applyBound, assertApplyWork } from '../src/state/apply-bound.js';
 import { DEFAULT_LIMITS, type Limits } from '../src/state/limits.js';

@@ -18,6 +18,8 @@
  * at the measured rate (materialize-lead.ts), up to maxScheduleAheadMs: a
  * herd of 100,000 at 00:00 is stored before 00:00 instead of after it.
  */
+
+import { type Clock, systemClock, type TimerHandle } from '@fermata/base';
 import type { Logger } from 'pino';
 import type { Limits } from '../state/limits.js';
 import type { CommandResult } from '../state/results.js';
@@ -26,7 +28,6 @@ import type { ScheduleFire, ScheduleRec } from '../state/schedule/model.js';
 import { occurrencesAfter } from '../state/schedule/spec.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { readSchedules, type ScheduleName, scanAllSchedules } from '../state/stores/schedules.js';
-import { type Clock, systemClock, type TimerHandle } from './clock.js';
 import { materializeLeadMs, StoreRate } from './materialize-lead.js';
 import type { Proposer } from './proposer.js';
 

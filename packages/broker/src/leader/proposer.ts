@@ -1,5 +1,5 @@
+import { type Clock, invariant, systemClock, type TimerHandle } from '@fermata/base';
 import type { RaftNode } from '@fermata/raft';
-import { invariant } from '@fermata/raft';
 import { validateClientMessages } from '../state/client-headers.js';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
 import { LimitError, topicDeleting } from '../state/errors.js';
@@ -7,7 +7,6 @@ import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/r
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { validateCommand } from '../state/validate-command.js';
 import { validateIdempotencyKey, validatePublish } from '../state/validation.js';
-import { type Clock, systemClock, type TimerHandle } from './clock.js';
 import { LeaderNotReadyError } from './errors.js';
 
 /**

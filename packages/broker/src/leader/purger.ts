@@ -8,10 +8,11 @@
  * to remove is replicated state (a purge record per deletion), so a new
  * leader picks up every deletion where the last applied step left it.
  */
+
+import { type Clock, systemClock, type TimerHandle } from '@fermata/base';
 import type { Logger } from 'pino';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import type { PurgeName } from '../state/stores/purges.js';
-import { type Clock, systemClock, type TimerHandle } from './clock.js';
 import type { Proposer } from './proposer.js';
 
 /** Pause before a failed step is tried again (leadership moving, a full log). */

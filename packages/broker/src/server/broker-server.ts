@@ -3,6 +3,7 @@
 // the start and stop orders are one sequence each and read best in one place.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { SteadyClock } from '@fermata/base';
 import {
   AdminService,
   BackupService,
@@ -17,7 +18,7 @@ import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { backupHandlers } from '../backup/grpc-backup.js';
 import { createQueueHasher } from '../keys.js';
-import { type Janitor, SteadyClock } from '../leader/index.js';
+import type { Janitor } from '../leader/index.js';
 import { applyBound } from '../state/apply-bound.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
@@ -91,7 +92,7 @@ export class BrokerServer {
     });
     const metrics = new BrokerMetrics();
     // Stamps, due times, leases and schedules run on the wall clock at start advanced by the
-    // monotonic clock: a step of the system clock moves none of them (steady-clock.ts).
+    // monotonic clock: a step of the system clock moves none of them (SteadyClock, @fermata/base).
     const clock = new SteadyClock();
     registerClockGauge(metrics.registry, clock);
     watchClockSteps(clock, log);

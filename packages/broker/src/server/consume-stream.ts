@@ -1,5 +1,5 @@
+import { invariant } from '@fermata/base';
 import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
-import { invariant } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
 import { emptySlots } from '../leader/dispatcher/consumer-registry.js';

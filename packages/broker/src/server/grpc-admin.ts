@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
+import { invariant } from '@fermata/base';
 import type { AdminHandlers, ClusterHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import type { MemberStatus } from '@fermata/raft';
-import { invariant } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
 import { settingsFromProto, settingsToProto } from '../state/commands.js';

@@ -1,3 +1,4 @@
+import { invariant } from '@fermata/base';
 import type { BrokerHandlers } from '@fermata/protocol';
 import {
   int64FromSafe,
@@ -8,7 +9,6 @@ import {
   uint64ForWire,
   v1,
 } from '@fermata/protocol';
-import { invariant } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { type PublishInput, publishInputFromProto, type Target } from '../state/commands.js';
 import { ValidationError } from '../state/errors.js';

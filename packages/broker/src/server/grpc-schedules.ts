@@ -3,9 +3,10 @@
  * whose occurrences become messages of their topic (docs/schedules.md).
  * Writes are Raft commands on the leader; reads are linearizable.
  */
+
+import { invariant } from '@fermata/base';
 import type { SchedulesHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
-import { invariant } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { validateClientHeaders } from '../state/client-headers.js';
 import { defFromProto, defToProto } from '../state/codec/schedule.js';

@@ -4,8 +4,9 @@
  * slot, the proposer carries the command, and settled tags are counted per
  * topic.
  */
+
+import { invariant } from '@fermata/base';
 import { numberAsInt64, type pb, v1 } from '@fermata/protocol';
-import { invariant } from '@fermata/raft';
 import { inQueue } from '../keys.js';
 import { ValidationError } from '../state/errors.js';
 import type { SettleOutcome } from '../state/results.js';

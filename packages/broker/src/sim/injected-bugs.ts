@@ -4,8 +4,9 @@
  * server's configuration. Each must be caught by a general rule of the
  * checker (checker.ts), not by a check written for its mechanism.
  */
+
+import type { Clock } from '@fermata/base';
 import { decodeKey, tagEntryKey } from '../keys.js';
-import type { Clock } from '../leader/clock.js';
 import type { Consumer, Dispatcher, Push } from '../leader/dispatcher/dispatcher.js';
 import type { CommandBody } from '../leader/proposer.js';
 import { Proposer } from '../leader/proposer.js';

@@ -16,7 +16,7 @@
  * one would not fit (`ApplyContext.fits`) and leave the rest for a later
  * command.
  */
-import { invariant } from '@fermata/raft';
+import { invariant } from '@fermata/base';
 import type { Limits } from './limits.js';
 
 export interface ApplyWork {

@@ -1,4 +1,4 @@
-import { invariant } from '@fermata/raft';
+import { invariant } from '@fermata/base';
 import type { Command, Target } from './commands.js';
 import type { ApplyContext } from './context.js';
 import { LimitError, topicDeleting, ValidationError } from './errors.js';

@@ -1,4 +1,4 @@
-import { invariant } from '@fermata/raft';
+import { invariant } from '@fermata/base';
 import { DEFAULT_GROUP, inQueue, leaseTag, queueHashBytes, tagEntryKey, tagLease } from '../keys.js';
 import type { Command } from './commands.js';
 import type { ApplyContext } from './context.js';

@@ -9,7 +9,7 @@
  * removes the queue records, the purge record, and for a topic its record:
  * the name is then free again.
  */
-import { invariant } from '@fermata/raft';
+import { invariant } from '@fermata/base';
 import { DEFAULT_GROUP } from '../keys.js';
 import type { Command } from './commands.js';
 import type { ApplyContext } from './context.js';

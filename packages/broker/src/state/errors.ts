@@ -4,10 +4,10 @@
  * (server/grpc-status.ts): ValidationError -> INVALID_ARGUMENT, LimitError ->
  * RESOURCE_EXHAUSTED (or INVALID_ARGUMENT for a single oversized value),
  * NotFoundError -> NOT_FOUND, AlreadyExistsError -> ALREADY_EXISTS,
- * ConflictError -> FAILED_PRECONDITION. LimitError is raft's: one limit error
- * for all the server code.
+ * ConflictError -> FAILED_PRECONDITION. LimitError is @fermata/base's: one
+ * limit error for all the server code.
  */
-import { LimitError } from '@fermata/raft';
+import { LimitError } from '@fermata/base';
 
 export { LimitError };
 

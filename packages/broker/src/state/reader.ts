@@ -1,7 +1,7 @@
 // Every read of the state outside apply (the leader's dispatcher and janitor, the read RPCs),
 // from one consistent store view. Over 400 lines: each query is short, but they share the
 // key layout and the implied-index rules, and splitting them would repeat both.
-import { InvariantError, invariant } from '@fermata/raft';
+import { InvariantError, invariant } from '@fermata/base';
 import type { ReadView } from '@fermata/storage';
 import {
   DEFAULT_GROUP,

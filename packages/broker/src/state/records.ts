@@ -1,4 +1,4 @@
-import { invariant } from '@fermata/raft';
+import { invariant } from '@fermata/base';
 import { DEFAULT_GROUP, leaseTag } from '../keys.js';
 
 /**

@@ -1,6 +1,6 @@
 /** The running node: driver, its errors, its ports and the member address book. */
 export { type DropReason, NodeClosedError, ProposalDroppedError } from './errors.js';
-export { atomicSmallFile, openFilePorts, systemClock } from './file-ports.js';
+export { atomicSmallFile, openFilePorts } from './file-ports.js';
 export { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
 export {
   type MemberRole,
@@ -21,7 +21,6 @@ export {
   termLimit,
 } from './peer-admission.js';
 export type {
-  Clock,
   IncomingSnapshots,
   LogStorage,
   NodePorts,

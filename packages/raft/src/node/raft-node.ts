@@ -7,8 +7,9 @@
  * recovery.ts and pending.ts.
  */
 import { EventEmitter } from 'node:events';
+import { type Clock, InvariantError, invariant } from '@fermata/base';
 import { decodeConfChange } from '../core/conf-change.js';
-import { ConfChangeInProgressError, InvariantError, invariant, NotLeaderError } from '../core/errors.js';
+import { ConfChangeInProgressError, NotLeaderError } from '../core/errors.js';
 import type { RaftCore } from '../core/raft-core.js';
 import { LimitError, StorageError } from '../log/errors.js';
 import { mustPersist } from '../log/hard-state.js';
@@ -47,7 +48,6 @@ import {
 } from './peer-admission.js';
 import { PendingWork } from './pending.js';
 import type {
-  Clock,
   IncomingSnapshots,
   LogStorage,
   NodePorts,

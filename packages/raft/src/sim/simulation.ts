@@ -1,4 +1,4 @@
-import { InvariantError } from '../core/errors.js';
+import { InvariantError } from '@fermata/base';
 import type { NodeId } from '../types.js';
 import { entryKey, type InvariantName, InvariantViolation } from './checker.js';
 import { Deposition } from './deposition.js';

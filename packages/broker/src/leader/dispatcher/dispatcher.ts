@@ -2,13 +2,14 @@
 // each queue's read cursor and lease rounds, the consumers' credit and the push schedule) act on
 // the same state under one epoch; the parts that hold no shared state are in due-heap.ts,
 // consumer-registry.ts and push-schedule.ts.
+
+import type { Clock, TimerHandle } from '@fermata/base';
 import type { pb } from '@fermata/protocol';
 import { numberAsInt64, uint64ForWire } from '@fermata/protocol';
 import type { Logger } from 'pino';
 import { decodeKey, dueField, tagFromKey, tagKeyOf } from '../../keys.js';
 import type { BrokerReader, EntryView } from '../../state/reader.js';
 import { type BodyRec, groupDeleting } from '../../state/records.js';
-import type { Clock, TimerHandle } from '../clock.js';
 import type { DeadLetterGate } from '../dead-letter-gate.js';
 import type { LeaderMetrics } from '../metrics.js';
 import type { Proposer } from '../proposer.js';

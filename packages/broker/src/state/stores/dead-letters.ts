@@ -1,4 +1,4 @@
-import { invariant } from '@fermata/raft';
+import { invariant } from '@fermata/base';
 /**
  * Dead letters: a group's entry moved to its topic's dead-letter topic as a
  * new message, with an id from the block the command reserved. Dead letters

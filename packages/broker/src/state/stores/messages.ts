@@ -1,4 +1,4 @@
-import { invariant } from '@fermata/raft';
+import { invariant } from '@fermata/base';
 /**
  * What a message is besides its queue entries: its body, its index record
  * (per group, where its entry is now or how it ended), its key record and

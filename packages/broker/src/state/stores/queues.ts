@@ -1,4 +1,4 @@
-import { invariant } from '@fermata/raft';
+import { invariant } from '@fermata/base';
 /**
  * Queue records (one per topic and group: its name and exact counters) and
  * queue hashes. Counters are changed in memory and written once per batch

@@ -1,6 +1,7 @@
 // The leader layer's production clock: the wall clock at start, advanced by the monotonic clock.
+
+import { SteadyClock } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
-import { SteadyClock } from '../src/leader/steady-clock.js';
 
 describe('SteadyClock', () => {
   it('moves with the monotonic clock, not with steps of the system clock, and reports how far it was stepped', () => {

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import type { Clock, TimerHandle } from './clock.js';
+import { type Clock, systemTimers, type TimerHandle } from './clock.js';
 
 /**
- * The leader layer's time in production: the system's wall clock read once,
+ * A node's time in production: the system's wall clock read once,
  * when the node starts, advanced by the monotonic clock (`performance.now()`,
  * CLOCK_MONOTONIC on Linux: NTP slews its rate with the wall clock's but
  * never steps it). A step of the system clock while the node runs (an NTP
@@ -34,13 +34,19 @@ export class SteadyClock implements Clock {
   }
 
   setTimer(fn: () => void, delayMs: number): TimerHandle {
-    const t = setTimeout(fn, delayMs);
-    t.unref();
-    return t;
+    return systemTimers.setTimer(fn, delayMs);
   }
 
   clearTimer(handle: TimerHandle): void {
-    clearTimeout(handle as NodeJS.Timeout);
+    systemTimers.clearTimer(handle);
+  }
+
+  every(ms: number, fn: () => void): () => void {
+    return systemTimers.every(ms, fn);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return systemTimers.sleep(ms);
   }
 
   /** The system clock minus this clock, ms: the sum of the steps the system clock took since the start. */
