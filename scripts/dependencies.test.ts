@@ -5,7 +5,9 @@
 import { cruise, type IForbiddenRuleType } from 'dependency-cruiser';
 import { describe, expect, it } from 'vitest';
 
-const SOURCES = ['base', 'protocol', 'storage', 'raft', 'broker', 'sdk', 'cli'].map((p) => `packages/${p}/src`);
+const SOURCES = ['base', 'protocol', 'storage', 'raft', 'broker', 'sdk', 'cli'].map(
+  (p) => `packages/${p}/src`,
+);
 const BROKER = 'packages/broker/src';
 
 const rules: IForbiddenRuleType[] = [

@@ -11,7 +11,6 @@ export {
   LEASE_ROUND_INTERVAL_MS,
   pushAtMs,
 } from './dispatcher/dispatcher.js';
-export { LeaderNotReadyError } from './errors.js';
 export { JANITOR_INTERVAL_MS, Janitor } from './janitor.js';
 export {
   discardScheduleMetrics,

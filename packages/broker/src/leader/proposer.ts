@@ -2,12 +2,11 @@ import { type Clock, invariant, systemClock, type TimerHandle } from '@fermata/b
 import type { RaftNode } from '@fermata/raft';
 import { validateClientMessages } from '../state/client-headers.js';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
-import { LimitError, topicDeleting } from '../state/errors.js';
+import { LeaderNotReadyError, LimitError, topicDeleting } from '../state/errors.js';
 import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/results.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { validateCommand } from '../state/validate-command.js';
 import { validateIdempotencyKey, validatePublish } from '../state/validation.js';
-import { LeaderNotReadyError } from './errors.js';
 
 /**
  * Publish entries in flight at once; requests arriving meanwhile are coalesced

@@ -27,6 +27,7 @@ import { ensureClusterIdentity } from './cluster-identity.js';
 import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
 import { notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
+import { ShutdownTimeoutError, UnavailableError } from './errors.js';
 import { adminHandlers, clusterHandlers } from './grpc-admin.js';
 import { brokerHandlers } from './grpc-broker.js';
 import { schedulesHandlers } from './grpc-schedules.js';
@@ -408,7 +409,7 @@ export class BrokerServer {
   stop(): Promise<void> {
     // Past shutdown.graceMs the promise rejects (the caller exits non-zero) instead of hanging.
     this.stopped ??= withTimeout(this.doStop(), this.config.shutdown.graceMs).catch((err: unknown) => {
-      throw new Error(
+      throw new ShutdownTimeoutError(
         `shutdown did not finish within shutdown.graceMs = ${this.config.shutdown.graceMs}: ${String(err)}`,
       );
     });
@@ -430,11 +431,7 @@ export class BrokerServer {
         (err: unknown) => log.warn({ err: String(err) }, 'leadership transfer on shutdown failed'),
       );
     }
-    const shutting = Object.assign(new Error('server is shutting down'), {
-      code: grpc.status.UNAVAILABLE,
-      details: 'server is shutting down; reconnect to another node',
-      metadata: new grpc.Metadata(),
-    });
+    const shutting = new UnavailableError('server is shutting down; reconnect to another node');
     dispatcher.stop(shutting);
     proposer.failQueued(shutting);
     this.janitor.stop();

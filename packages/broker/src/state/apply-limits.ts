@@ -1,3 +1,4 @@
+import { InvariantError } from '@fermata/base';
 /**
  * The limits apply validates against travel in the log, so every node applies
  * a committed command with the same limits whatever its own configuration
@@ -92,7 +93,9 @@ export function decodeApplyLimits(raw: Uint8Array): ApplyLimits {
   try {
     parsed = JSON.parse(dec.decode(raw));
   } catch (err) {
-    throw new Error(`corrupt apply-limits record in the state store: ${(err as Error).message}`);
+    throw new InvariantError('the stored apply-limits record is the JSON apply wrote', {
+      error: (err as Error).message,
+    });
   }
   return validateApplyLimits(parsed as Record<string, number>);
 }

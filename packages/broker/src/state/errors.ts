@@ -56,8 +56,9 @@ export class NotFoundError extends Error {
   constructor(
     readonly what: 'topic' | 'group' | 'message' | 'schedule',
     readonly target: string,
+    message = `${what} "${target}" not found`,
   ) {
-    super(`${what} "${target}" not found`);
+    super(message);
   }
 }
 
@@ -87,6 +88,18 @@ export class ConflictError extends Error {
       | 'group-deleting',
     message: string,
   ) {
+    super(message);
+  }
+}
+
+/**
+ * A leader asked for ids before it has applied an entry of its own term (so
+ * it may not know every earlier id), or a node that does not lead asked for
+ * them: retry (UNAVAILABLE).
+ */
+export class LeaderNotReadyError extends Error {
+  override readonly name = 'LeaderNotReadyError';
+  constructor(message = 'leader is not ready yet; retry') {
     super(message);
   }
 }

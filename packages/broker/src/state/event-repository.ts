@@ -1,3 +1,5 @@
+import { LeaderNotReadyError } from './errors.js';
+
 /**
  * Event ids (docs/design.md, "Replication"): the leader assigns them when it
  * proposes (`nextIds`), every node observes them as it applies (`observeId`),
@@ -10,13 +12,6 @@
  * becomes leader and `endLeadership()` when it stops; the state machine calls
  * `entryApplied(term)` for every applied entry.
  */
-export class IdsNotReadyError extends Error {
-  override readonly name = 'IdsNotReadyError';
-  constructor(message: string) {
-    super(message);
-  }
-}
-
 export class EventRepository {
   private observed: bigint;
   private assigned: bigint;
@@ -74,7 +69,7 @@ export class EventRepository {
     if (!Number.isInteger(n) || n < 0)
       throw new RangeError(`id count must be a non-negative integer, got ${n}`);
     if (!this.canAssign()) {
-      throw new IdsNotReadyError(
+      throw new LeaderNotReadyError(
         this.leaderTerm === 0
           ? 'ids are assigned by the leader only'
           : `leader of term ${this.leaderTerm} has not applied an entry of its term yet`,

@@ -1,6 +1,6 @@
 export * from './commands.js';
 export * from './errors.js';
-export { EventRepository, IdsNotReadyError } from './event-repository.js';
+export { EventRepository } from './event-repository.js';
 export { META, NS } from './layout.js';
 export * from './limits.js';
 export * from './reader.js';

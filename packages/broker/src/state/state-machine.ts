@@ -1,3 +1,4 @@
+import { InvariantError, invariant } from '@fermata/base';
 import type { Entry, StateMachine } from '@fermata/raft';
 import type { KVStore } from '@fermata/storage';
 import type { QueueHasher } from '../keys.js';
@@ -267,11 +268,10 @@ export class BrokerStateMachine implements StateMachine {
     const replicatedBefore = this.replicated;
     try {
       for (const entry of entries) {
-        if (entry.index !== applied + 1) {
-          throw new Error(
-            `invariant: entry ${entry.index} applied after index ${applied} (entries must be consecutive)`,
-          );
-        }
+        invariant(
+          entry.index === applied + 1,
+          () => `entry ${entry.index} applied after index ${applied} (entries must be consecutive)`,
+        );
         applied = entry.index;
         if (entry.type === 'conf-change' || entry.data.length === 0) {
           results.push(undefined);
@@ -437,6 +437,6 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
     case 'schedule':
       return applySchedule(ctx, cmd.op);
     case 'apply-limits':
-      throw new Error('invariant: apply-limits is applied by the state machine itself');
+      throw new InvariantError('apply-limits is applied by the state machine itself');
   }
 }

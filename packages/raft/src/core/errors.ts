@@ -36,7 +36,10 @@ export class ConfChangeInProgressError extends Error {
   override readonly name = 'ConfChangeInProgressError';
 }
 
-/** The change does not fit the current configuration (adding a member twice, removing the last voter, ...). */
+/**
+ * The change does not fit the current configuration (adding a member twice,
+ * removing the last voter, transferring leadership to a non-voter, ...).
+ */
 export class InvalidConfChangeError extends Error {
   override readonly name = 'InvalidConfChangeError';
 }

@@ -1,5 +1,11 @@
 /** The running node: driver, its errors, its ports and the member address book. */
-export { type DropReason, NodeClosedError, ProposalDroppedError } from './errors.js';
+export {
+  type DropReason,
+  NodeClosedError,
+  NodeStartError,
+  NodeTimeoutError,
+  ProposalDroppedError,
+} from './errors.js';
 export { atomicSmallFile, openFilePorts } from './file-ports.js';
 export { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
 export {

@@ -1,5 +1,6 @@
 /** gRPC transport between Raft peers (`fermata.v1.Raft`). */
 export { MalformedMessageError, messageFromWire, messageToWire } from './codec.js';
+export { PeerConfigError } from './errors.js';
 export { type Logger, silentLogger, stderrLogger } from './logger.js';
 export {
   assertPeerSecret,
