@@ -18,11 +18,9 @@ export {
   type RaftNodeStatus,
 } from './node-options.js';
 export {
-  type Admission,
   type AdmissionView,
   admitPeerMessages,
   MAX_TERM_AHEAD,
-  type RefusalReason,
   storedTermProblem,
   termLimit,
 } from './peer-admission.js';

@@ -14,6 +14,7 @@ import type { RaftCore } from '../core/raft-core.js';
 import { LimitError, StorageError } from '../log/errors.js';
 import { mustPersist } from '../log/hard-state.js';
 import { DEFAULT_MAX_ENTRY_BYTES } from '../log/log-store.js';
+import type { Admission, SenderIdentity } from '../transport/admission.js';
 import { type Logger, stderrLogger } from '../transport/logger.js';
 import type { TransportHandler } from '../transport/peer-transport.js';
 import type {
@@ -40,12 +41,7 @@ import {
   type RaftNodeOptions,
   type RaftNodeStatus,
 } from './node-options.js';
-import {
-  type Admission,
-  type AdmissionView,
-  admitPeerMessages,
-  type SenderIdentity,
-} from './peer-admission.js';
+import { type AdmissionView, admitPeerMessages } from './peer-admission.js';
 import { PendingWork } from './pending.js';
 import type {
   IncomingSnapshots,

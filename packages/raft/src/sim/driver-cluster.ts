@@ -1,5 +1,5 @@
-import type { SenderIdentity } from '../node/peer-admission.js';
 import type { RaftNode } from '../node/raft-node.js';
+import type { SenderIdentity } from '../transport/admission.js';
 import type { Message, NodeId } from '../types.js';
 import type { InjectedBug } from './injected-bugs.js';
 import { SimCluster, settle } from './sim-cluster.js';

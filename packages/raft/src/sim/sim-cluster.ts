@@ -11,7 +11,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { StorageError } from '../log/errors.js';
 import { LogStore, type LogStoreOptions } from '../log/log-store.js';
 import type { RaftDriverOptions } from '../node/node-options.js';
-import type { SenderIdentity } from '../node/peer-admission.js';
+import type { SenderIdentity } from '../transport/admission.js';
 import type { NodeId } from '../types.js';
 import { Checker } from './checker.js';
 import { EventQueue } from './event-queue.js';

@@ -17,8 +17,8 @@ import {
   widenServerFlowControl,
 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
-import type { Admission, RefusalReason, SenderIdentity } from '../node/peer-admission.js';
 import type { Message, NodeId } from '../types.js';
+import type { Admission, RefusalReason, SenderIdentity } from './admission.js';
 import { MalformedMessageError, messageFromWire } from './codec.js';
 import { PeerConfigError } from './errors.js';
 import { type Logger, stderrLogger } from './logger.js';
