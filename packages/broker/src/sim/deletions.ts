@@ -22,8 +22,6 @@ export const BIG_TOPIC = 'sim.big';
 export const BIG_MESSAGES = 200;
 /** Under 64 messages a publish, so that apply never yields on its wall-clock slice (README.md). */
 const BIG_BATCH = 40;
-/** deletion.maxRecordsPerStep of the simulated nodes: a deletion of many steps. */
-export const PURGE_STEP_RECORDS = 10;
 
 export interface DeletionRecord {
   /** When the fill's last publish was answered (or given up). */

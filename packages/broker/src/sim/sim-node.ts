@@ -26,7 +26,6 @@ import { assembleLeaderParts } from '../server/leader-parts.js';
 import { wireLeaderLayer } from '../server/leader-wiring.js';
 import { BrokerMetrics } from '../server/metrics.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
-import { PURGE_STEP_RECORDS } from './deletions.js';
 import type { BrokerBugs } from './injected-bugs.js';
 
 export const SIM_TICK_MS = 50;
@@ -34,6 +33,8 @@ export const SIM_ELECTION_TICKS = 10;
 /** Small log segments, so they turn over and compaction deletes them. */
 const SIM_SEGMENT_BYTES = 16 * 1024;
 
+/** deletion.maxRecordsPerStep of the simulated nodes: a deletion of many steps. */
+export const PURGE_STEP_RECORDS = 10;
 // Deletions purge in small steps (deletions.ts), so that one spans many entries and faults.
 const config = loadConfig({ overrides: { deletion: { maxRecordsPerStep: PURGE_STEP_RECORDS } } });
 const quiet = pino({ level: 'silent' });

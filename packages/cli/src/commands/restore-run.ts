@@ -11,8 +11,16 @@ import {
 import { CliError, ExitCode } from '../exit-codes.js';
 import { fields, isoTime, printJson } from '../format.js';
 import { count } from '../progress.js';
-import type { RestoreFlags } from './restore.js';
 import { CLIENT_ENV_VARS } from './serve.js';
+
+export interface RestoreFlags {
+  from: string;
+  data?: string;
+  clusterId?: string;
+  nodeId?: string;
+  initialMembers?: string;
+  config?: string;
+}
 
 /** `fermata restore`'s work (see restore.ts), loaded only when the command runs. */
 export async function restore(opts: RestoreFlags, json: boolean): Promise<void> {

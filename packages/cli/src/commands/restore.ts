@@ -1,14 +1,6 @@
 import type { Command } from 'commander';
 import { globals } from '../context.js';
-
-export interface RestoreFlags {
-  from: string;
-  data?: string;
-  clusterId?: string;
-  nodeId?: string;
-  initialMembers?: string;
-  config?: string;
-}
+import type { RestoreFlags } from './restore-run.js';
 
 /**
  * `fermata restore --from FILE --data DIR`: seeds the (empty) data directory
