@@ -9,6 +9,7 @@ const SOURCES = ['base', 'protocol', 'storage', 'raft', 'broker', 'sdk', 'cli'].
   (p) => `packages/${p}/src`,
 );
 const BROKER = 'packages/broker/src';
+const RAFT = 'packages/raft/src';
 
 const rules: IForbiddenRuleType[] = [
   { name: 'no-cycle', severity: 'error', from: {}, to: { circular: true } },
@@ -17,6 +18,33 @@ const rules: IForbiddenRuleType[] = [
     severity: 'error',
     from: { path: '^packages/base/src/' },
     to: { path: '^(packages/(?!base/)|@fermata/|test-cluster/|scripts/)' },
+  },
+  // Raft: core < log, transport < node; the simulator (sim) on top, for tests.
+  {
+    // The pure algorithm: its own folder, the package's plain data types and @fermata/base.
+    name: 'raft-core-imports-only-core-and-base',
+    severity: 'error',
+    from: { path: `^${RAFT}/core/` },
+    to: { pathNot: `^(${RAFT}/(core/|types\\.ts$)|@fermata/base$)` },
+  },
+  {
+    name: 'raft-log-and-transport-below-node',
+    severity: 'error',
+    from: { path: `^${RAFT}/(log|transport)/` },
+    to: { path: `^${RAFT}/(node|sim)/` },
+  },
+  {
+    // Tests, scripts and the broker's simulator use it; no shipped code does.
+    name: 'raft-sim-is-for-tests',
+    severity: 'error',
+    from: { pathNot: `^${RAFT}/sim/` },
+    to: { path: `^${RAFT}/sim/` },
+  },
+  {
+    name: 'raft-sim-ports-only-for-the-broker-simulator',
+    severity: 'error',
+    from: { pathNot: `^${BROKER}/sim/` },
+    to: { path: '^@fermata/raft/sim-ports$' },
   },
   {
     name: 'broker-keys-is-the-bottom',
@@ -74,6 +102,8 @@ describe('the module graph of packages/*/src', () => {
     const { summary, modules } = result.output;
     // The scan saw the sources (a wrong path would pass vacuously).
     expect(modules.filter((m) => m.source.startsWith(`${BROKER}/leader/`)).length).toBeGreaterThan(4);
+    expect(modules.filter((m) => m.source.startsWith(`${RAFT}/core/`)).length).toBeGreaterThan(4);
+    expect(modules.filter((m) => m.source.startsWith('packages/base/src/')).length).toBeGreaterThan(2);
     const violations = summary.violations.map(
       (v) =>
         `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name).join(' -> ')})` : ''}`,
