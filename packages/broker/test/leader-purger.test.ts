@@ -7,8 +7,8 @@
 import { ManualClock } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
 import { Purger } from '../src/leader/purger.js';
-import type { Command } from '../src/state/commands.js';
-import type { CommandResult } from '../src/state/results.js';
+import type { Command } from '../src/state/commands/commands.js';
+import type { CommandResult } from '../src/state/commands/results.js';
 import { Harness, text } from './state-harness.js';
 
 const quiet = { warn: () => undefined, info: () => undefined };

@@ -14,7 +14,7 @@ import {
   Janitor,
   Proposer,
 } from '../src/leader/index.js';
-import { decodeCommand } from '../src/state/commands.js';
+import { decodeCommand } from '../src/state/commands/commands.js';
 import { Harness, T0, text } from './state-harness.js';
 
 /**

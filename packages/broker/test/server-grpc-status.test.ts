@@ -25,8 +25,8 @@ import {
   LimitError,
   NotFoundError,
   ValidationError,
-} from '../src/state/errors.js';
-import { EventRepository } from '../src/state/event-repository.js';
+} from '../src/state/model/errors.js';
+import { EventRepository } from '../src/state/stores/event-repository.js';
 
 /** An error that is not raft's class but has its name and `leader`: the mapping accepts it too. */
 class ForeignNotLeader extends Error {

@@ -1,7 +1,7 @@
 /**
  * The leader's schedule materialiser: turns each schedule's occurrences into
  * messages a little ahead of their instants (SCHEDULE_AHEAD_MS), through fire
- * commands (state/apply-schedule.ts) that carry the instants it computed and
+ * commands (state/apply/apply-schedule.ts) that carry the instants it computed and
  * the schedule cursor they follow. A fire applied twice (a new leader
  * re-proposing what the old one's entry already did) is stale the second
  * time and stores nothing; one never applied is computed again from the
@@ -21,10 +21,10 @@
 
 import { type Clock, systemClock, type TimerHandle } from '@fermata/base';
 import type { Logger } from 'pino';
-import type { Limits } from '../state/limits.js';
-import type { CommandResult } from '../state/results.js';
+import type { CommandResult } from '../state/commands/results.js';
+import type { Limits } from '../state/model/limits.js';
+import type { ScheduleFire, ScheduleRec } from '../state/model/schedules.js';
 import { occurrenceDueMs, planFire } from '../state/schedule/fire.js';
-import type { ScheduleFire, ScheduleRec } from '../state/schedule/model.js';
 import { occurrencesAfter } from '../state/schedule/spec.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { readSchedules, type ScheduleName, scanAllSchedules } from '../state/stores/schedules.js';

@@ -1,6 +1,6 @@
 /**
  * The leader's purger: removes the records of deleted topics and groups in
- * bounded steps (state/apply-purge.ts), one purge command in flight at a
+ * bounded steps (state/apply/apply-purge.ts), one purge command in flight at a
  * time, taking the deletions under way in turn. After each step it pauses at
  * least as long as the step took (and at least `pauseMs`): a deletion is
  * background work and takes at most about half of the cluster's time, however

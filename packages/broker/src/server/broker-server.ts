@@ -19,7 +19,7 @@ import * as grpc from '@grpc/grpc-js';
 import { backupHandlers } from '../backup/grpc-backup.js';
 import { createQueueHasher } from '../keys.js';
 import type { Janitor } from '../leader/index.js';
-import { applyBound } from '../state/apply-bound.js';
+import { applyBound } from '../state/apply/apply-bound.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
 import { registerClockGauge, watchClockSteps } from './clock-gauge.js';

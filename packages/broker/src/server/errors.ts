@@ -1,6 +1,6 @@
 /**
  * The typed errors of the server's own refusals (the state machine's are in
- * state/errors.ts, raft's in @fermata/raft). grpc-status.ts maps each to its
+ * state/model/errors.ts, raft's in @fermata/raft). grpc-status.ts maps each to its
  * status; no handler builds a status by hand.
  */
 

@@ -5,10 +5,10 @@ import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import type { MemberStatus } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
-import { settingsFromProto, settingsToProto } from '../state/commands.js';
-import { ValidationError } from '../state/errors.js';
-import type { TopicRec } from '../state/records.js';
-import { deadLetterTopicOf } from '../state/validation.js';
+import { settingsFromProto, settingsToProto } from '../state/commands/commands.js';
+import { deadLetterTopicOf } from '../state/commands/validation.js';
+import { ValidationError } from '../state/model/errors.js';
+import type { TopicRec } from '../state/model/records.js';
 import { parseAddress } from './config.js';
 import { ID_PATTERN } from './config-schema.js';
 import {

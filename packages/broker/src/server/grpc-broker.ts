@@ -9,11 +9,11 @@ import {
   uint64ForWire,
   v1,
 } from '@fermata/protocol';
-import { type PublishInput, publishInputFromProto, type Target } from '../state/commands.js';
-import { NotFoundError, ValidationError } from '../state/errors.js';
-import type { MessageStateName } from '../state/reader.js';
-import type { BodyRec } from '../state/records.js';
-import type { PublishResultItem } from '../state/results.js';
+import { type PublishInput, publishInputFromProto, type Target } from '../state/commands/commands.js';
+import type { PublishResultItem } from '../state/commands/results.js';
+import { NotFoundError, ValidationError } from '../state/model/errors.js';
+import type { BodyRec } from '../state/model/records.js';
+import type { MessageStateName } from '../state/read/reader.js';
 import { handleConsume } from './consume-stream.js';
 import {
   callerName,

@@ -19,7 +19,7 @@ import {
   LimitError,
   NotFoundError,
   ValidationError,
-} from '../state/errors.js';
+} from '../state/model/errors.js';
 import { RefusedByConfigError, UnavailableError } from './errors.js';
 
 /** Trailing metadata keys the SDK reads. */

@@ -8,9 +8,9 @@
 import { invariant } from '@fermata/base';
 import { numberAsInt64, type pb, v1 } from '@fermata/protocol';
 import { inQueue } from '../keys.js';
-import { ValidationError } from '../state/errors.js';
-import type { SettleOutcome } from '../state/results.js';
-import { validateLeaseMs, validateTag } from '../state/validation.js';
+import type { SettleOutcome } from '../state/commands/results.js';
+import { validateLeaseMs, validateTag } from '../state/commands/validation.js';
+import { ValidationError } from '../state/model/errors.js';
 import { requireLeader, type ServerContext } from './context.js';
 
 const NO_TAG = new Uint8Array(0);

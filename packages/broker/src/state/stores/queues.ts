@@ -6,10 +6,10 @@ import { invariant } from '@fermata/base';
  */
 import { encodeKeyMs, type QueueHasher, queueName } from '../../keys.js';
 import { decodeQueue, encodeQueue } from '../codec/queue.js';
-import { ConflictError } from '../errors.js';
-import { NS, u64 } from '../layout.js';
-import type { QueueRec, TopicRec } from '../records.js';
-import type { Txn } from '../txn.js';
+import { ConflictError } from '../model/errors.js';
+import { NS, u64 } from '../model/layout.js';
+import type { QueueRec, TopicRec } from '../model/records.js';
+import type { Txn } from './txn.js';
 
 export class QueueStore {
   private readonly recs = new Map<bigint, QueueRec | null>();

@@ -8,8 +8,8 @@
  * and schedule headers a publisher must not be able to forge.
  */
 
+import { ValidationError } from '../model/errors.js';
 import type { PublishInput } from './commands.js';
-import { ValidationError } from './errors.js';
 
 /** The prefix of the header names the server writes (case-insensitive). */
 export const RESERVED_HEADER_PREFIX = 'fermata-';

@@ -1,7 +1,8 @@
 import { invariant } from '@fermata/base';
-import type { Command, Target } from './commands.js';
-import type { ApplyContext } from './context.js';
-import { LimitError, topicDeleting, ValidationError } from './errors.js';
+import type { Command, Target } from '../commands/commands.js';
+import type { CommandResult, ExpireOutcome, GroupChange } from '../commands/results.js';
+import { resolveDue } from '../commands/validation.js';
+import { LimitError, topicDeleting, ValidationError } from '../model/errors.js';
 import {
   groupDeleting,
   leaseHeld,
@@ -9,9 +10,8 @@ import {
   pendingAt,
   type QueueEntryRec,
   type TopicRec,
-} from './records.js';
-import type { CommandResult, ExpireOutcome, GroupChange } from './results.js';
-import { resolveDue } from './validation.js';
+} from '../model/records.js';
+import type { ApplyContext } from './context.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 

@@ -1,5 +1,5 @@
 import type { ReadView } from '@fermata/storage';
-import { NS, readU64, requestSuffix } from './layout.js';
+import { NS, readU64, requestSuffix } from '../model/layout.js';
 
 /** Records are grouped by the minute their dedup window ends, or by a sixteenth of a longer window. */
 const MIN_BUCKET_MS = 60_000;

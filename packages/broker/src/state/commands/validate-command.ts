@@ -1,12 +1,12 @@
 // validateCommand: every rule of a command's shape and limits, by command kind, on
 // the leader before the command takes a log entry and again at apply. The rules of
-// each field live in validation.ts and, for schedules, schedule/validate.ts.
+// each field live in validation.ts and, for schedules, validate-schedule.ts.
 
+import { LimitError, ValidationError } from '../model/errors.js';
+import type { Limits } from '../model/limits.js';
 import { validateApplyLimits } from './apply-limits.js';
 import type { Command, Target } from './commands.js';
-import { LimitError, ValidationError } from './errors.js';
-import type { Limits } from './limits.js';
-import { validateScheduleOp } from './schedule/validate.js';
+import { validateScheduleOp } from './validate-schedule.js';
 import {
   resolveDue,
   settingsForCreate,

@@ -1,10 +1,15 @@
-import { DEFAULT_GROUP } from '../keys.js';
-import type { Command } from './commands.js';
+import { DEFAULT_GROUP } from '../../keys.js';
+import type { Command } from '../commands/commands.js';
+import type { CommandResult } from '../commands/results.js';
+import {
+  settingsForCreate,
+  settingsForUpdate,
+  validateGroupName,
+  validateTopicName,
+} from '../commands/validation.js';
+import { AlreadyExistsError, ConflictError, LimitError, topicDeleting } from '../model/errors.js';
+import type { TopicRec } from '../model/records.js';
 import type { ApplyContext } from './context.js';
-import { AlreadyExistsError, ConflictError, LimitError, topicDeleting } from './errors.js';
-import type { TopicRec } from './records.js';
-import type { CommandResult } from './results.js';
-import { settingsForCreate, settingsForUpdate, validateGroupName, validateTopicName } from './validation.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 

@@ -17,7 +17,7 @@
  * command.
  */
 import { invariant } from '@fermata/base';
-import type { Limits } from './limits.js';
+import type { Limits } from '../model/limits.js';
 
 export interface ApplyWork {
   /** Records read, scanned, written or deleted (each access counted). */

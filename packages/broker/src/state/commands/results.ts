@@ -1,6 +1,6 @@
-import type { StateError } from './errors.js';
-import type { PublishResultItem, TopicRec } from './records.js';
-import type { ScheduleResult } from './schedule/ops.js';
+import type { StateError } from '../model/errors.js';
+import type { PublishResultItem, TopicRec } from '../model/records.js';
+import type { ScheduleResult } from '../schedule/ops.js';
 
 export type { PublishResultItem };
 

@@ -1,11 +1,11 @@
 /** Stateless checks of schedule commands: run on the leader before proposing and again at apply. */
-import { LimitError, underField, ValidationError } from '../errors.js';
-import type { Limits } from '../limits.js';
-import { validateDuration, validateMessage, validateTopicName } from '../validation.js';
-import { renderKey } from './fire.js';
-import type { ScheduleDef } from './model.js';
-import type { ScheduleOp } from './ops.js';
-import { nextOccurrenceProblem, validateSpec } from './spec.js';
+import { LimitError, underField, ValidationError } from '../model/errors.js';
+import type { Limits } from '../model/limits.js';
+import type { ScheduleDef } from '../model/schedules.js';
+import { renderKey } from '../schedule/fire.js';
+import type { ScheduleOp } from '../schedule/ops.js';
+import { nextOccurrenceProblem, validateSpec } from '../schedule/spec.js';
+import { validateDuration, validateMessage, validateTopicName } from './validation.js';
 
 const NAME_RE = /^[A-Za-z0-9._-]+$/;
 /** The latest instant a rendered key can name (13 digits of ms, a 24-character ISO date). */

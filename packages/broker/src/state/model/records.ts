@@ -1,5 +1,5 @@
 import { invariant } from '@fermata/base';
-import { DEFAULT_GROUP, leaseTag } from '../keys.js';
+import { DEFAULT_GROUP, leaseTag } from '../../keys.js';
 
 /**
  * The stored records (records.proto) as plain views, and the rules about them:

@@ -1,4 +1,4 @@
-import { LeaderNotReadyError } from './errors.js';
+import { LeaderNotReadyError } from '../model/errors.js';
 
 /**
  * Event ids (docs/design.md, "Replication"): the leader assigns them when it

@@ -1,8 +1,16 @@
 import { invariant } from '@fermata/base';
-import { DEFAULT_GROUP, inQueue, leaseTag, queueHashBytes, tagEntryKey, tagLease } from '../keys.js';
-import type { Command } from './commands.js';
-import type { ApplyContext } from './context.js';
-import { LimitError, NotFoundError, ValidationError } from './errors.js';
+import { DEFAULT_GROUP, inQueue, leaseTag, queueHashBytes, tagEntryKey, tagLease } from '../../keys.js';
+import type { Command } from '../commands/commands.js';
+import type { CommandResult, LeaseOutcome, SettleOutcome } from '../commands/results.js';
+import {
+  validateDuration,
+  validateEntryKey,
+  validateGroupName,
+  validateLeaseAheadMs,
+  validateLeaseMs,
+  validateTag,
+} from '../commands/validation.js';
+import { LimitError, NotFoundError, ValidationError } from '../model/errors.js';
 import {
   groupDeleting,
   leaseEndOf,
@@ -12,17 +20,9 @@ import {
   pendingAt,
   type QueueEntryRec,
   withoutLease,
-} from './records.js';
-import type { CommandResult, LeaseOutcome, SettleOutcome } from './results.js';
-import type { TagEntries } from './stores/entries.js';
-import {
-  validateDuration,
-  validateEntryKey,
-  validateGroupName,
-  validateLeaseAheadMs,
-  validateLeaseMs,
-  validateTag,
-} from './validation.js';
+} from '../model/records.js';
+import type { TagEntries } from '../stores/entries.js';
+import type { ApplyContext } from './context.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 

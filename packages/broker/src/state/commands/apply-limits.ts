@@ -10,9 +10,9 @@ import { InvariantError } from '@fermata/base';
  * existed, or before the first leader proposed it) applies with the node's
  * configured limits, as before.
  */
-import { ValidationError } from './errors.js';
-import { NS } from './layout.js';
-import type { Limits } from './limits.js';
+import { ValidationError } from '../model/errors.js';
+import { NS } from '../model/layout.js';
+import type { Limits } from '../model/limits.js';
 
 /** The limits apply reads; the others (list page size, snapshot chunk size) only shape local reads. */
 export const APPLY_LIMIT_NAMES = [

@@ -7,14 +7,20 @@
  * command's stamp, occurrences come in the command and are checked against
  * the spec.
  */
+
+import type { CommandResult } from '../commands/results.js';
+import { LimitError, underField } from '../model/errors.js';
+import {
+  OCCURRENCE_HEADER,
+  SCHEDULE_HEADER,
+  type ScheduleDef,
+  type ScheduleRec,
+} from '../model/schedules.js';
+import { checkFire, occurrenceDueMs, renderKey } from '../schedule/fire.js';
+import type { FireOutcome, ScheduleOp, ScheduleOwner, ScheduleResult } from '../schedule/ops.js';
+import { nextOccurrenceProblem } from '../schedule/spec.js';
 import { publishMessage } from './apply-publish.js';
 import type { ApplyContext } from './context.js';
-import { LimitError, underField } from './errors.js';
-import type { CommandResult } from './results.js';
-import { checkFire, occurrenceDueMs, renderKey } from './schedule/fire.js';
-import { OCCURRENCE_HEADER, SCHEDULE_HEADER, type ScheduleDef, type ScheduleRec } from './schedule/model.js';
-import type { FireOutcome, ScheduleOp, ScheduleOwner, ScheduleResult } from './schedule/ops.js';
-import { nextOccurrenceProblem } from './schedule/spec.js';
 
 const result = (r: ScheduleResult): CommandResult => ({ kind: 'schedule', result: r });
 

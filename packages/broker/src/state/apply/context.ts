@@ -5,22 +5,22 @@
  * through. The stores own the storage keys and codecs; apply files never
  * touch either.
  */
-import type { QueueHasher } from '../keys.js';
+import type { QueueHasher } from '../../keys.js';
+import { ConflictError } from '../model/errors.js';
+import type { Limits } from '../model/limits.js';
+import { DeadLetterStore } from '../stores/dead-letters.js';
+import { EntryStore } from '../stores/entries.js';
+import type { EventRepository } from '../stores/event-repository.js';
+import { MessageStore } from '../stores/messages.js';
+import { PurgeStore } from '../stores/purges.js';
+import { QueueStore } from '../stores/queues.js';
+import type { RequestFilter } from '../stores/request-filter.js';
+import { RequestStore } from '../stores/requests.js';
+import { ScheduleStore } from '../stores/schedules.js';
+import type { CommandTime } from '../stores/time.js';
+import { TopicStore } from '../stores/topics.js';
+import type { Txn } from '../stores/txn.js';
 import { applyBound, itemWork } from './apply-bound.js';
-import { ConflictError } from './errors.js';
-import type { EventRepository } from './event-repository.js';
-import type { Limits } from './limits.js';
-import type { RequestFilter } from './request-filter.js';
-import { DeadLetterStore } from './stores/dead-letters.js';
-import { EntryStore } from './stores/entries.js';
-import { MessageStore } from './stores/messages.js';
-import { PurgeStore } from './stores/purges.js';
-import { QueueStore } from './stores/queues.js';
-import { RequestStore } from './stores/requests.js';
-import { ScheduleStore } from './stores/schedules.js';
-import type { CommandTime } from './stores/time.js';
-import { TopicStore } from './stores/topics.js';
-import type { Txn } from './txn.js';
 
 /** Longest stretch of apply work before the event loop gets a turn. */
 export const APPLY_SLICE_MS = 2;

@@ -1,6 +1,6 @@
 import type { BatchOp, KVStore, ReadView } from '@fermata/storage';
 import { compareBytes } from '@fermata/storage';
-import { META, readU64 } from './layout.js';
+import { META, readU64 } from '../model/layout.js';
 
 /**
  * Snapshot stream format: the magic "FMSNAP01", then frames of

@@ -10,14 +10,14 @@
  * the name is then free again.
  */
 import { invariant } from '@fermata/base';
-import { DEFAULT_GROUP } from '../keys.js';
-import type { Command } from './commands.js';
+import { DEFAULT_GROUP } from '../../keys.js';
+import type { Command } from '../commands/commands.js';
+import type { CommandResult } from '../commands/results.js';
+import { validateGroupName } from '../commands/validation.js';
+import { ConflictError, NotFoundError, topicDeleting } from '../model/errors.js';
+import { EMPTY } from '../model/layout.js';
+import type { PurgeRec, TopicRec } from '../model/records.js';
 import type { ApplyContext } from './context.js';
-import { ConflictError, NotFoundError, topicDeleting } from './errors.js';
-import { EMPTY } from './layout.js';
-import type { PurgeRec, TopicRec } from './records.js';
-import type { CommandResult } from './results.js';
-import { validateGroupName } from './validation.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 

@@ -2,11 +2,11 @@
 // leader before a command takes a log entry and again at apply (validate-command.ts calls them
 // by command kind), so that the leader's check and apply's check cannot drift apart.
 
-import { KEY_BYTES, TAG_BYTES } from '../keys.js';
+import { KEY_BYTES, TAG_BYTES } from '../../keys.js';
+import { LimitError, ValidationError } from '../model/errors.js';
+import { DEFAULT_TOPIC_SETTINGS, type Limits } from '../model/limits.js';
+import type { TopicSettings } from '../model/records.js';
 import type { PublishInput, PublishSpan, TopicSettingsInput } from './commands.js';
-import { LimitError, ValidationError } from './errors.js';
-import { DEFAULT_TOPIC_SETTINGS, type Limits } from './limits.js';
-import type { TopicSettings } from './records.js';
 
 /**
  * Stateless validation. The server calls these before proposing (to answer a

@@ -1,8 +1,8 @@
 // The replicated commands: their types and their encoding both ways (commands.proto). Over 400
 // lines: one conversion per command kind, kept in one file so that a field is added in one place.
 import { int64FromSafe, type Long, type pb, toBigInt, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
-import { ValidationError } from './errors.js';
-import { type ScheduleOp, scheduleOpFromProto, scheduleOpToProto } from './schedule/ops.js';
+import { ValidationError } from '../model/errors.js';
+import { type ScheduleOp, scheduleOpFromProto, scheduleOpToProto } from '../schedule/ops.js';
 
 /**
  * The commands of the broker state machine, as plain data, and their encoding

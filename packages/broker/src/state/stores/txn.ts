@@ -1,6 +1,6 @@
 import type { BatchOp, ReadView } from '@fermata/storage';
 import { compareBytes } from '@fermata/storage';
-import { tagKeyOf } from '../keys.js';
+import { tagKeyOf } from '../../keys.js';
 import { cacheable, type RecordCache } from './record-cache.js';
 
 /**

@@ -17,17 +17,26 @@ import {
   queueName,
   queueUpperBound,
   tagKeyOf,
-} from '../keys.js';
-import { decodeBody } from './codec/body.js';
-import { decodeEntry } from './codec/entry.js';
-import { decodeKeyRec } from './codec/key.js';
-import { decodeIndex, movedIndexTag } from './codec/message-index.js';
-import { decodeQueue } from './codec/queue.js';
-import { decodeTopic } from './codec/topic.js';
-import type { Target } from './commands.js';
-import { NotFoundError, ValidationError } from './errors.js';
-import { decodeUtf8, idKey, NS, readU64, splitTopicKey, topicKeySuffix, topicSuffix, u64 } from './layout.js';
-import { DEFAULT_LIST_LIMIT, type Limits } from './limits.js';
+} from '../../keys.js';
+import { decodeBody } from '../codec/body.js';
+import { decodeEntry } from '../codec/entry.js';
+import { decodeKeyRec } from '../codec/key.js';
+import { decodeIndex, movedIndexTag } from '../codec/message-index.js';
+import { decodeQueue } from '../codec/queue.js';
+import { decodeTopic } from '../codec/topic.js';
+import type { Target } from '../commands/commands.js';
+import { NotFoundError, ValidationError } from '../model/errors.js';
+import {
+  decodeUtf8,
+  idKey,
+  NS,
+  readU64,
+  splitTopicKey,
+  topicKeySuffix,
+  topicSuffix,
+  u64,
+} from '../model/layout.js';
+import { DEFAULT_LIST_LIMIT, type Limits } from '../model/limits.js';
 import {
   type BodyRec,
   deliveryTagOf,
@@ -40,8 +49,8 @@ import {
   type QueueEntryRec,
   type QueueRec,
   type TopicRec,
-} from './records.js';
-import { purgesOf } from './stores/purges.js';
+} from '../model/records.js';
+import { purgesOf } from '../stores/purges.js';
 
 /** A queue entry as the dispatcher and the list call see it. */
 /**

@@ -1,9 +1,9 @@
-import type { Command, PublishInput, PublishSpan } from './commands.js';
+import type { Command, PublishInput, PublishSpan } from '../commands/commands.js';
+import type { CommandResult, PublishResultItem } from '../commands/results.js';
+import { resolveDue } from '../commands/validation.js';
+import { type StateError, topicDeleting, ValidationError } from '../model/errors.js';
+import type { BodyRec, TopicRec } from '../model/records.js';
 import type { ApplyContext } from './context.js';
-import { type StateError, topicDeleting, ValidationError } from './errors.js';
-import type { BodyRec, TopicRec } from './records.js';
-import type { CommandResult, PublishResultItem } from './results.js';
-import { resolveDue } from './validation.js';
 
 type PublishCommand = Extract<Command, { kind: 'publish' }>;
 

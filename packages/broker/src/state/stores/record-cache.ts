@@ -1,4 +1,4 @@
-import { NS } from './layout.js';
+import { NS } from '../model/layout.js';
 
 /**
  * A bounded cache of stored records, in front of the store for reads made
