@@ -10,6 +10,30 @@ const SOURCES = ['base', 'protocol', 'storage', 'raft', 'broker', 'sdk', 'cli'].
 );
 const BROKER = 'packages/broker/src';
 const RAFT = 'packages/raft/src';
+const STATE = `${BROKER}/state`;
+
+/**
+ * The parts of broker/src/state from the bottom up; each imports only its
+ * own folder and the parts before it (state-machine.ts and index.ts, on top,
+ * may import any).
+ */
+const STATE_PARTS = ['model', 'codec', 'schedule', 'commands', 'stores', 'apply'] as const;
+/** Beside each other above the stores: neither imports apply or the other. */
+const STATE_VIEWS = ['read', 'snapshot'] as const;
+
+function stateRules(): IForbiddenRuleType[] {
+  const below = (i: number) => STATE_PARTS.slice(0, i + 1);
+  const part = (name: string, allowed: readonly string[]): IForbiddenRuleType => ({
+    name: `broker-state-${name}-imports-only-${allowed.join('-')}`,
+    severity: 'error',
+    from: { path: `^${STATE}/${name}/` },
+    to: { path: `^${STATE}/(?!(${allowed.join('|')})/)` },
+  });
+  return [
+    ...STATE_PARTS.map((name, i) => part(name, below(i))),
+    ...STATE_VIEWS.map((name) => part(name, [...below(STATE_PARTS.indexOf('stores')), name])),
+  ];
+}
 
 const rules: IForbiddenRuleType[] = [
   { name: 'no-cycle', severity: 'error', from: {}, to: { circular: true } },
@@ -46,6 +70,7 @@ const rules: IForbiddenRuleType[] = [
     from: { pathNot: `^${BROKER}/sim/` },
     to: { path: '^@fermata/raft/sim-ports$' },
   },
+  ...stateRules(),
   {
     name: 'broker-keys-is-the-bottom',
     severity: 'error',
@@ -103,6 +128,9 @@ describe('the module graph of packages/*/src', () => {
     // The scan saw the sources (a wrong path would pass vacuously).
     expect(modules.filter((m) => m.source.startsWith(`${BROKER}/leader/`)).length).toBeGreaterThan(4);
     expect(modules.filter((m) => m.source.startsWith(`${RAFT}/core/`)).length).toBeGreaterThan(4);
+    for (const part of [...STATE_PARTS, ...STATE_VIEWS]) {
+      expect(modules.some((m) => m.source.startsWith(`${STATE}/${part}/`))).toBe(true);
+    }
     expect(modules.filter((m) => m.source.startsWith('packages/base/src/')).length).toBeGreaterThan(2);
     const violations = summary.violations.map(
       (v) =>
