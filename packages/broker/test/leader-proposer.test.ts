@@ -1,9 +1,9 @@
+import { ManualClock } from '@fermata/base';
 import type { Entry, RaftNode } from '@fermata/raft';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/leader/manual-clock.js';
 import { MAX_ACK_ENTRIES_IN_FLIGHT, MAX_QUEUED_ACK_TAGS, Proposer } from '../src/leader/proposer.js';
-import { type Command, decodeCommand } from '../src/state/commands.js';
-import { LimitError } from '../src/state/errors.js';
+import { type Command, decodeCommand } from '../src/state/commands/commands.js';
+import { LimitError } from '../src/state/model/errors.js';
 import { Harness, text } from './state-harness.js';
 
 /**

@@ -3,11 +3,12 @@
  * followed by a pause at least as long as the step took, so that a deletion
  * takes at most about half of the log's time however slow the steps get.
  */
+
+import { ManualClock } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/leader/manual-clock.js';
 import { Purger } from '../src/leader/purger.js';
-import type { Command } from '../src/state/commands.js';
-import type { CommandResult } from '../src/state/results.js';
+import type { Command } from '../src/state/commands/commands.js';
+import type { CommandResult } from '../src/state/commands/results.js';
 import { Harness, text } from './state-harness.js';
 
 const quiet = { warn: () => undefined, info: () => undefined };

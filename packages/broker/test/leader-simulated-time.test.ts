@@ -1,3 +1,4 @@
+import { ManualClock } from '@fermata/base';
 import type { pb } from '@fermata/protocol';
 import type { Entry } from '@fermata/raft';
 import pino from 'pino';
@@ -11,10 +12,9 @@ import {
   heldAheadSchedule,
   JANITOR_INTERVAL_MS,
   Janitor,
-  ManualClock,
   Proposer,
 } from '../src/leader/index.js';
-import { decodeCommand } from '../src/state/commands.js';
+import { decodeCommand } from '../src/state/commands/commands.js';
 import { Harness, T0, text } from './state-harness.js';
 
 /**

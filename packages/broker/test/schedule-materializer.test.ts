@@ -1,10 +1,11 @@
+import { ManualClock } from '@fermata/base';
 import type { Entry } from '@fermata/raft';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ManualClock, Proposer, ScheduleMaterializer, type ScheduleMetrics } from '../src/leader/index.js';
-import { applyLimitsOf } from '../src/state/apply-limits.js';
+import { Proposer, ScheduleMaterializer, type ScheduleMetrics } from '../src/leader/index.js';
+import { applyLimitsOf } from '../src/state/commands/apply-limits.js';
 import type { CommandResult } from '../src/state/index.js';
-import { OCCURRENCE_HEADER, type ScheduleDef } from '../src/state/schedule/model.js';
+import { OCCURRENCE_HEADER, type ScheduleDef } from '../src/state/model/schedules.js';
 import { readSchedule } from '../src/state/stores/schedules.js';
 import { scheduleDef } from './schedule-support.js';
 import { Harness } from './state-harness.js';

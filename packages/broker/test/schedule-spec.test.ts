@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LimitError, ValidationError } from '../src/state/errors.js';
-import { DEFAULT_LIMITS } from '../src/state/limits.js';
+import { LimitError, ValidationError } from '../src/state/model/errors.js';
+import { DEFAULT_LIMITS } from '../src/state/model/limits.js';
+import type { DstPolicy } from '../src/state/model/schedules.js';
 import { checkFire, jitterMs, planFire, renderKey } from '../src/state/schedule/fire.js';
-import type { DstPolicy } from '../src/state/schedule/model.js';
 import { occurrencesAfter, parseSpec, validateSpec } from '../src/state/schedule/spec.js';
 import { offsetMs } from '../src/state/schedule/time-zone.js';
 import { scheduleRec } from './schedule-support.js';

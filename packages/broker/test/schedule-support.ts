@@ -1,4 +1,4 @@
-import type { ScheduleDef, ScheduleRec } from '../src/state/schedule/model.js';
+import type { ScheduleDef, ScheduleRec } from '../src/state/model/schedules.js';
 
 /** A schedule definition of topic `t`, name `s`, with defaults a test overrides. */
 export function scheduleDef(spec: string, extra: Partial<ScheduleDef> = {}): ScheduleDef {

@@ -14,7 +14,7 @@ import {
   schemaEntries,
 } from '../src/server/config.js';
 import { renderConfigReference } from '../src/server/config-docs.js';
-import { DEFAULT_LIMITS, type Limits } from '../src/state/limits.js';
+import { DEFAULT_LIMITS, type Limits } from '../src/state/model/limits.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fermata-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,8 +1,16 @@
+import { LimitError as RaftLogLimitError } from '@fermata/base';
 import { BrokerService, makeClient, type pb } from '@fermata/protocol';
-import { ConfChangeInProgressError, NotLeaderError, LimitError as RaftLogLimitError } from '@fermata/raft';
+import {
+  ConfChangeInProgressError,
+  InvalidConfChangeError,
+  NodeClosedError,
+  NodeTimeoutError,
+  NotLeaderError,
+  ProposalDroppedError,
+} from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LeaderNotReadyError } from '../src/leader/errors.js';
+import { RefusedByConfigError, UnavailableError } from '../src/server/errors.js';
 import {
   classifyError,
   LEADER_ID_METADATA_KEY,
@@ -13,10 +21,12 @@ import {
 import {
   AlreadyExistsError,
   ConflictError,
+  LeaderNotReadyError,
   LimitError,
   NotFoundError,
   ValidationError,
-} from '../src/state/errors.js';
+} from '../src/state/model/errors.js';
+import { EventRepository } from '../src/state/stores/event-repository.js';
 
 /** An error that is not raft's class but has its name and `leader`: the mapping accepts it too. */
 class ForeignNotLeader extends Error {
@@ -221,7 +231,63 @@ describe('the same mapping in other shapes', () => {
     });
   });
 
-  it('a status built on purpose by a handler passes through', () => {
+  it('ids asked of a leader before its first entry: the same error, UNAVAILABLE', () => {
+    const ids = new EventRepository(0n);
+    ids.beginLeadership(3);
+    let thrown: unknown;
+    try {
+      ids.nextIds(1);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(LeaderNotReadyError);
+    expect(classifyError(thrown)).toEqual({
+      code: grpc.status.UNAVAILABLE,
+      message: 'leader of term 3 has not applied an entry of its term yet',
+    });
+  });
+
+  it("the server's and raft's typed refusals each have their status; none is INTERNAL", () => {
+    const internal = { onInternal: () => {} };
+    expect(classifyError(new ProposalDroppedError('overwritten', true, 5, 2, 'x'), internal)).toEqual({
+      code: grpc.status.UNAVAILABLE,
+      message: 'not applied (overwritten); retry',
+    });
+    expect(classifyError(new ProposalDroppedError('leadership-lost', false, 5, 2, 'x'), internal)).toEqual({
+      code: grpc.status.UNAVAILABLE,
+      message:
+        'outcome unknown (leadership-lost): it may have been applied; retry (a message key deduplicates a retried publish)',
+    });
+    expect(classifyError(new NodeClosedError('closed'), internal)).toEqual({
+      code: grpc.status.UNAVAILABLE,
+      message: 'node is shutting down; retry on another node',
+    });
+    const shutting = new UnavailableError('server is shutting down; reconnect to another node');
+    expect(classifyError(shutting, internal)).toEqual({
+      code: grpc.status.UNAVAILABLE,
+      message: 'server is shutting down; reconnect to another node',
+    });
+    expect(classifyError(new RefusedByConfigError('durability: refused'), internal).code).toBe(
+      grpc.status.FAILED_PRECONDITION,
+    );
+    expect(classifyError(new NodeTimeoutError('timed out waiting for x'), internal).code).toBe(
+      grpc.status.DEADLINE_EXCEEDED,
+    );
+    expect(classifyError(new InvalidConfChangeError('not a voter'), internal).code).toBe(
+      grpc.status.FAILED_PRECONDITION,
+    );
+    const gone = new NotFoundError(
+      'message',
+      't',
+      'message not found in topic "t" (unknown, or it has ended)',
+    );
+    expect(classifyError(gone, internal)).toEqual({
+      code: grpc.status.NOT_FOUND,
+      message: 'message not found in topic "t" (unknown, or it has ended)',
+    });
+  });
+
+  it('a status from elsewhere (another node, grpc-js) passes through', () => {
     expect(classifyError({ code: grpc.status.DEADLINE_EXCEEDED, details: 'too slow' })).toEqual({
       code: grpc.status.DEADLINE_EXCEEDED,
       message: 'too slow',

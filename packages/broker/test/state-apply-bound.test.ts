@@ -1,14 +1,14 @@
 /**
- * The bound on one command's apply (state/apply-bound.ts, docs/design.md
+ * The bound on one command's apply (state/apply/apply-bound.ts, docs/design.md
  * "Every apply is bounded"): every command's work is counted and asserted,
  * and commands that copy payloads they did not bring (dead letters, a
  * schedule's occurrences) stop at the bound and leave the rest for a later
  * command, so no command's work grows with what the store holds.
  */
-import { InvariantError } from '@fermata/raft';
+import { InvariantError } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
-import { type ApplyWork, applyBound, assertApplyWork } from '../src/state/apply-bound.js';
-import { DEFAULT_LIMITS } from '../src/state/limits.js';
+import { type ApplyWork, applyBound, assertApplyWork } from '../src/state/apply/apply-bound.js';
+import { DEFAULT_LIMITS, type Limits } from '../src/state/model/limits.js';
 import { BIG, Harness, T0, text } from './state-harness.js';
 
 /** Records the work of every command applied by `h`, by kind. */

@@ -1,4 +1,4 @@
-// The limits apply validates against travel in the log (state/apply-limits.ts): nodes
+// The limits apply validates against travel in the log (state/commands/apply-limits.ts): nodes
 // configured with different limits apply the same entries the same way.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,10 +7,10 @@ import type { Entry } from '@fermata/raft';
 import { openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { createQueueHasher } from '../src/keys.js';
-import { applyLimitsOf } from '../src/state/apply-limits.js';
-import { encodeCommand } from '../src/state/commands.js';
-import { DEFAULT_LIMITS } from '../src/state/limits.js';
-import type { CommandResult } from '../src/state/results.js';
+import { applyLimitsOf } from '../src/state/commands/apply-limits.js';
+import { encodeCommand } from '../src/state/commands/commands.js';
+import type { CommandResult } from '../src/state/commands/results.js';
+import { DEFAULT_LIMITS } from '../src/state/model/limits.js';
 import { BrokerStateMachine } from '../src/state/state-machine.js';
 
 const T0 = 1_700_000_000_000;

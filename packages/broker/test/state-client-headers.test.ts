@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateClientHeaders, validateClientMessages } from '../src/state/client-headers.js';
+import { validateClientHeaders, validateClientMessages } from '../src/state/commands/client-headers.js';
 
 describe('client headers', () => {
   it('names are HTTP tokens, values HTTP field values; fermata-* names are the server’s', () => {

@@ -1,7 +1,7 @@
 import { v1 } from '@fermata/protocol';
 import type { ReadView } from '@fermata/storage';
 import { dueField, encodeKey, type QueueHasher, queueName } from '../src/keys.js';
-import { NS } from '../src/state/layout.js';
+import { NS } from '../src/state/model/layout.js';
 
 export { NS };
 

@@ -3,9 +3,9 @@ import { type KVStore, openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { decodeEntry, encodeEntry } from '../src/state/codec/entry.js';
 import { decodeIndex, encodeIndex, movedIndexTag } from '../src/state/codec/message-index.js';
-import { NS } from '../src/state/layout.js';
-import { impliedIndex } from '../src/state/records.js';
-import type { LeaseOutcome } from '../src/state/results.js';
+import type { LeaseOutcome } from '../src/state/commands/results.js';
+import { NS } from '../src/state/model/layout.js';
+import { impliedIndex } from '../src/state/model/records.js';
 import { Harness, T0, text } from './state-harness.js';
 
 /** The store, counting the index records read from it (get and getMany). */

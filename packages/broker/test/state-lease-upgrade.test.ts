@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openStore } from '@fermata/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEY_BYTES, TAG_BYTES } from '../src/keys.js';
-import type { LeaseOutcome } from '../src/state/results.js';
+import type { LeaseOutcome } from '../src/state/commands/results.js';
 import { integrityProblems } from './state-determinism-support.js';
 import { Harness, T0, text } from './state-harness.js';
 

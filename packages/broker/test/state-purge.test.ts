@@ -1,14 +1,14 @@
 /**
- * Deleting a topic or a group (state/apply-purge.ts): the delete marks it at
+ * Deleting a topic or a group (state/apply/apply-purge.ts): the delete marks it at
  * once and takes nothing new for it; purge steps remove its records, each at
  * most `max_records` of them, from where the last one stopped; the progress
  * is replicated state, so the removal resumes after a restart or a snapshot.
  */
 import { openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
-import { applyBound } from '../src/state/apply-bound.js';
-import { NS } from '../src/state/layout.js';
-import { DEFAULT_LIMITS } from '../src/state/limits.js';
+import { applyBound } from '../src/state/apply/apply-bound.js';
+import { NS } from '../src/state/model/layout.js';
+import { DEFAULT_LIMITS } from '../src/state/model/limits.js';
 import { scheduleDef } from './schedule-support.js';
 import { Harness, T0, text } from './state-harness.js';
 

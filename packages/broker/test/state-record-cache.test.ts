@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NS } from '../src/state/layout.js';
-import { RecordCache } from '../src/state/record-cache.js';
+import { NS } from '../src/state/model/layout.js';
+import { RecordCache } from '../src/state/stores/record-cache.js';
 import { Harness, T0, text } from './state-harness.js';
 
 describe('record cache', () => {

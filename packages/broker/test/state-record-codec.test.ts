@@ -9,7 +9,7 @@ import {
   movedIndexTag,
 } from '../src/state/codec/message-index.js';
 import { WireReader, WireWriter } from '../src/state/codec/wire.js';
-import type { BodyRec, GroupOutcome, MessageIndexRec, QueueEntryRec } from '../src/state/records.js';
+import type { BodyRec, GroupOutcome, MessageIndexRec, QueueEntryRec } from '../src/state/model/records.js';
 import { rng } from './state-harness.js';
 
 const i64 = (n: number) => toInt64(BigInt(n));

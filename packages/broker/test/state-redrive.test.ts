@@ -6,8 +6,8 @@
  * dead-letter topic being deleted takes nothing back.
  */
 import { describe, expect, it } from 'vitest';
-import { type ApplyWork, applyBound } from '../src/state/apply-bound.js';
-import type { RedriveOutcome } from '../src/state/results.js';
+import { type ApplyWork, applyBound } from '../src/state/apply/apply-bound.js';
+import type { RedriveOutcome } from '../src/state/commands/results.js';
 import { BIG, Harness, T0, text } from './state-harness.js';
 
 /** Publishes `n` messages of `payload` to `topic` (an expiry-dead-letter topic) and expires them all into its dlq. */

@@ -1,7 +1,7 @@
 import { type KVStore, openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
-import { EMPTY, NS, requestWindowSuffix } from '../src/state/layout.js';
-import { RequestFilter } from '../src/state/request-filter.js';
+import { EMPTY, NS, requestWindowSuffix } from '../src/state/model/layout.js';
+import { RequestFilter } from '../src/state/stores/request-filter.js';
 import { Harness, T0, text } from './state-harness.js';
 
 const REQUESTS_PREFIX = NS.requests.key(new Uint8Array(0))[0];

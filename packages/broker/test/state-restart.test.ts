@@ -5,7 +5,7 @@ import type { Entry } from '@fermata/raft';
 import { openStore } from '@fermata/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQueueHasher } from '../src/keys.js';
-import { BrokerStateMachine, IdsNotReadyError, META, SnapshotFormatError } from '../src/state/index.js';
+import { BrokerStateMachine, LeaderNotReadyError, META, SnapshotFormatError } from '../src/state/index.js';
 import { type Cmd, Harness, text } from './state-harness.js';
 
 const dirs: string[] = [];
@@ -149,7 +149,7 @@ describe('event ids across restart and failover', () => {
     const store = await openStore({ engine: 'leveldb', path });
     const sm = await BrokerStateMachine.open({ store, hasher });
     expect(sm.ids.lastId).toBe(c!.id);
-    expect(() => sm.ids.nextIds(1)).toThrow(IdsNotReadyError);
+    expect(() => sm.ids.nextIds(1)).toThrow(LeaderNotReadyError);
     sm.ids.beginLeadership(2);
     expect(() => sm.ids.nextIds(1)).toThrow(/has not applied an entry of its term/);
     // An entry of the old term (committed by the previous leader) does not make it ready.
@@ -161,7 +161,7 @@ describe('event ids across restart and failover', () => {
     expect(first).toBe(c!.id + 1n);
     expect(sm.ids.nextIds(1)).toBe(c!.id + 4n);
     sm.ids.endLeadership();
-    expect(() => sm.ids.nextIds(1)).toThrow(IdsNotReadyError);
+    expect(() => sm.ids.nextIds(1)).toThrow(LeaderNotReadyError);
     await store.close();
   });
 

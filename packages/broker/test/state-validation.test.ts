@@ -1,5 +1,6 @@
 import { digestStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
+import { messageValid } from '../src/state/commands/validation.js';
 import {
   DEFAULT_LIMITS,
   isStateError,
@@ -12,7 +13,6 @@ import {
   validateMessage,
   validatePublish,
 } from '../src/state/index.js';
-import { messageValid } from '../src/state/validation.js';
 import { type Cmd, Harness, rng, T0, text } from './state-harness.js';
 
 /** Everything but the meta namespace (0x09: applied index, last id, last stamp). */

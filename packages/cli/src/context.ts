@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { FermataClient, type Logger, type TlsOptions } from '@fermata/sdk';
 import type { Command } from 'commander';
+import { UsageError } from './exit-codes.js';
 import { parseDuration } from './parse.js';
 
 /** The endpoints used when neither `--endpoints` nor `FERMATA_ENDPOINTS` is given. */
@@ -52,7 +53,7 @@ export function tlsOption(g: GlobalOptions): boolean | TlsOptions | undefined {
     try {
       return readFileSync(file);
     } catch (err) {
-      throw new Error(`${flag}: cannot read ${file}: ${(err as Error).message}`);
+      throw new UsageError(`${flag}: cannot read ${file}: ${(err as Error).message}`);
     }
   };
   if (!g.tlsCa && !g.tlsCert && !g.tlsKey && !g.tlsServerName) return g.tls ? true : undefined;

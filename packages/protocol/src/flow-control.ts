@@ -38,9 +38,10 @@ export function widenServerFlowControl(
   { streamBytes = FLOW_CONTROL_WINDOW_BYTES, connectionBytes = FLOW_CONTROL_WINDOW_BYTES } = {},
 ): void {
   const servers = (server as unknown as { http2Servers?: Map<Http2Server, unknown> }).http2Servers;
+  // Programming errors at this API's boundary: a grpc-js other than the pinned one, or a call before bind.
   if (!(servers instanceof Map))
-    throw new Error('grpc-js Server has no http2Servers map: check the pinned version');
-  if (servers.size === 0) throw new Error('widenServerFlowControl: the server is not bound yet');
+    throw new Error('grpc-js Server has no http2Servers map: check the pinned version'); // boundary: pinned grpc-js
+  if (servers.size === 0) throw new Error('widenServerFlowControl: the server is not bound yet'); // boundary: call after bindAsync
   for (const http2Server of servers.keys()) {
     http2Server.on('session', (session: Http2Session) => {
       session.setLocalWindowSize(connectionBytes);

@@ -1,5 +1,5 @@
+import { InvariantError, LimitError } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
-import { InvariantError, LimitError } from '../src/core/errors.js';
 import { ManualCluster, message } from '../src/sim/manual-cluster.js';
 
 const ABC = ['a', 'b', 'c'];

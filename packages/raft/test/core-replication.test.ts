@@ -1,5 +1,6 @@
+import { InvariantError } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
-import { InvariantError, NotLeaderError } from '../src/core/errors.js';
+import { NotLeaderError } from '../src/core/errors.js';
 import { MemoryLog } from '../src/core/memory-log.js';
 import { RaftCore } from '../src/core/raft-core.js';
 import { RaftLog } from '../src/core/raft-log.js';

@@ -3,9 +3,9 @@
 // RaftNodes (peer admission included) on simulated disks, network and virtual time
 // (DriverCluster).
 import { describe, expect, it } from 'vitest';
-import type { SenderIdentity } from '../src/node/peer-admission.js';
 import { DriverCluster } from '../src/sim/driver-cluster.js';
 import type { InjectedBug } from '../src/sim/injected-bugs.js';
+import type { SenderIdentity } from '../src/transport/admission.js';
 import type { Message, NodeId } from '../src/types.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);

@@ -68,7 +68,7 @@ class Stream implements BackupStream {
   }
 
   async *pieces(): AsyncGenerator<BackupPiece> {
-    if (this.read) throw new Error('a backup stream is read once');
+    if (this.read) throw new Error('a backup stream is read once'); // boundary: iterated twice
     this.read = true;
     const hash = createHash('sha256');
     let dataBytes = 0;

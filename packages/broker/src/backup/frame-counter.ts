@@ -1,4 +1,4 @@
-import { NS } from '../state/layout.js';
+import { NS } from '../state/model/layout.js';
 
 const MAGIC_BYTES = 8;
 

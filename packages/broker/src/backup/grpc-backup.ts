@@ -6,8 +6,8 @@
  * round, so it holds every write answered before the call arrived.
  */
 import { createHash } from 'node:crypto';
+import { invariant } from '@fermata/base';
 import { type BackupHandlers, int64FromSafe, type pb, toUint64 } from '@fermata/protocol';
-import { invariant } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { grpcError, requireLeader, type ServerContext } from '../server/context.js';
 import { checkDecoded } from '../server/decode-guard.js';

@@ -1,4 +1,4 @@
-import type { TopicRec } from '../state/records.js';
+import type { TopicRec } from '../state/model/records.js';
 
 /**
  * Whether the topic's dead letters may go to its configured dead-letter topic

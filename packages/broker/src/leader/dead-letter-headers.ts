@@ -6,7 +6,7 @@
  * these cannot be forged.
  */
 import { DEAD_LETTER_HEADERS } from '@fermata/protocol';
-import type { BodyRec } from '../state/records.js';
+import type { BodyRec } from '../state/model/records.js';
 
 /** The headers to hand out with `body`: its own, and for a dead letter the DEAD_LETTER_HEADERS ones. */
 export function headersOf(body: BodyRec): Readonly<Record<string, string>> {

@@ -1,7 +1,6 @@
 // The leader layer: what only the leader runs (proposing, dispatching,
 // housekeeping), over the state machine and a Raft node, on a Clock and a
 // metrics sink handed in, so that it runs the same under simulated time.
-export { type Clock, systemClock, type TimerHandle } from './clock.js';
 export { allowAllDeadLetters, type DeadLetterGate } from './dead-letter-gate.js';
 export {
   type Consumer,
@@ -12,9 +11,7 @@ export {
   LEASE_ROUND_INTERVAL_MS,
   pushAtMs,
 } from './dispatcher/dispatcher.js';
-export { LeaderNotReadyError } from './errors.js';
 export { JANITOR_INTERVAL_MS, Janitor } from './janitor.js';
-export { ManualClock } from './manual-clock.js';
 export {
   discardScheduleMetrics,
   MATERIALIZE_INTERVAL_MS,
@@ -41,4 +38,3 @@ export {
   Purger,
   type PurgerOptions,
 } from './purger.js';
-export { SteadyClock } from './steady-clock.js';

@@ -1,8 +1,8 @@
+import { type Clock, systemClock, type TimerHandle } from '@fermata/base';
 import type { Logger } from 'pino';
-import type { Limits } from '../state/limits.js';
-import type { BrokerReader } from '../state/reader.js';
-import { deadLetterIdCount } from '../state/validation.js';
-import { type Clock, systemClock, type TimerHandle } from './clock.js';
+import { deadLetterIdCount } from '../state/commands/validation.js';
+import type { Limits } from '../state/model/limits.js';
+import type { BrokerReader } from '../state/read/reader.js';
 import type { DeadLetterGate } from './dead-letter-gate.js';
 import type { LeaderMetrics } from './metrics.js';
 import type { Proposer } from './proposer.js';

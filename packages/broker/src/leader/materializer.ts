@@ -1,7 +1,7 @@
 /**
  * The leader's schedule materialiser: turns each schedule's occurrences into
  * messages a little ahead of their instants (SCHEDULE_AHEAD_MS), through fire
- * commands (state/apply-schedule.ts) that carry the instants it computed and
+ * commands (state/apply/apply-schedule.ts) that carry the instants it computed and
  * the schedule cursor they follow. A fire applied twice (a new leader
  * re-proposing what the old one's entry already did) is stale the second
  * time and stores nothing; one never applied is computed again from the
@@ -18,15 +18,16 @@
  * at the measured rate (materialize-lead.ts), up to maxScheduleAheadMs: a
  * herd of 100,000 at 00:00 is stored before 00:00 instead of after it.
  */
+
+import { type Clock, systemClock, type TimerHandle } from '@fermata/base';
 import type { Logger } from 'pino';
-import type { Limits } from '../state/limits.js';
-import type { CommandResult } from '../state/results.js';
+import type { CommandResult } from '../state/commands/results.js';
+import type { Limits } from '../state/model/limits.js';
+import type { ScheduleFire, ScheduleRec } from '../state/model/schedules.js';
 import { occurrenceDueMs, planFire } from '../state/schedule/fire.js';
-import type { ScheduleFire, ScheduleRec } from '../state/schedule/model.js';
 import { occurrencesAfter } from '../state/schedule/spec.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { readSchedules, type ScheduleName, scanAllSchedules } from '../state/stores/schedules.js';
-import { type Clock, systemClock, type TimerHandle } from './clock.js';
 import { materializeLeadMs, StoreRate } from './materialize-lead.js';
 import type { Proposer } from './proposer.js';
 

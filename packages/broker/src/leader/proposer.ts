@@ -1,14 +1,12 @@
+import { type Clock, invariant, systemClock, type TimerHandle } from '@fermata/base';
 import type { RaftNode } from '@fermata/raft';
-import { invariant } from '@fermata/raft';
-import { validateClientMessages } from '../state/client-headers.js';
-import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
-import { LimitError, topicDeleting } from '../state/errors.js';
-import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/results.js';
+import { validateClientMessages } from '../state/commands/client-headers.js';
+import { type Command, encodeCommand, type PublishInput } from '../state/commands/commands.js';
+import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/commands/results.js';
+import { validateCommand } from '../state/commands/validate-command.js';
+import { validateIdempotencyKey, validatePublish } from '../state/commands/validation.js';
+import { LeaderNotReadyError, LimitError, topicDeleting } from '../state/model/errors.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
-import { validateCommand } from '../state/validate-command.js';
-import { validateIdempotencyKey, validatePublish } from '../state/validation.js';
-import { type Clock, systemClock, type TimerHandle } from './clock.js';
-import { LeaderNotReadyError } from './errors.js';
 
 /**
  * Publish entries in flight at once; requests arriving meanwhile are coalesced

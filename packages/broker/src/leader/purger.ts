@@ -1,6 +1,6 @@
 /**
  * The leader's purger: removes the records of deleted topics and groups in
- * bounded steps (state/apply-purge.ts), one purge command in flight at a
+ * bounded steps (state/apply/apply-purge.ts), one purge command in flight at a
  * time, taking the deletions under way in turn. After each step it pauses at
  * least as long as the step took (and at least `pauseMs`): a deletion is
  * background work and takes at most about half of the cluster's time, however
@@ -8,10 +8,11 @@
  * to remove is replicated state (a purge record per deletion), so a new
  * leader picks up every deletion where the last applied step left it.
  */
+
+import { type Clock, systemClock, type TimerHandle } from '@fermata/base';
 import type { Logger } from 'pino';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import type { PurgeName } from '../state/stores/purges.js';
-import { type Clock, systemClock, type TimerHandle } from './clock.js';
 import type { Proposer } from './proposer.js';
 
 /** Pause before a failed step is tried again (leadership moving, a full log). */

@@ -3,6 +3,7 @@
 // the start and stop orders are one sequence each and read best in one place.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { SteadyClock } from '@fermata/base';
 import {
   AdminService,
   BackupService,
@@ -17,8 +18,8 @@ import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { backupHandlers } from '../backup/grpc-backup.js';
 import { createQueueHasher } from '../keys.js';
-import { type Janitor, SteadyClock } from '../leader/index.js';
-import { applyBound } from '../state/apply-bound.js';
+import type { Janitor } from '../leader/index.js';
+import { applyBound } from '../state/apply/apply-bound.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
 import { registerClockGauge, watchClockSteps } from './clock-gauge.js';
@@ -26,6 +27,7 @@ import { ensureClusterIdentity } from './cluster-identity.js';
 import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
 import { notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
+import { ShutdownTimeoutError, UnavailableError } from './errors.js';
 import { Forwarder, forwarding } from './forward.js';
 import { adminHandlers, clusterHandlers } from './grpc-admin.js';
 import { brokerHandlers } from './grpc-broker.js';
@@ -106,7 +108,7 @@ export class BrokerServer {
       cacheEntries: config.storage.recordCacheEntries,
     });
     // Stamps, due times, leases and schedules run on the wall clock at start advanced by the
-    // monotonic clock: a step of the system clock moves none of them (steady-clock.ts).
+    // monotonic clock: a step of the system clock moves none of them (SteadyClock, @fermata/base).
     const clock = new SteadyClock();
     const metrics = new BrokerMetrics({ nowMs: () => clock.nowMs() });
     registerClockGauge(metrics.registry, clock);
@@ -451,7 +453,7 @@ export class BrokerServer {
   stop(): Promise<void> {
     // Past shutdown.graceMs the promise rejects (the caller exits non-zero) instead of hanging.
     this.stopped ??= withTimeout(this.doStop(), this.config.shutdown.graceMs).catch((err: unknown) => {
-      throw new Error(
+      throw new ShutdownTimeoutError(
         `shutdown did not finish within shutdown.graceMs = ${this.config.shutdown.graceMs}: ${String(err)}`,
       );
     });
@@ -473,11 +475,7 @@ export class BrokerServer {
         (err: unknown) => log.warn({ err: String(err) }, 'leadership transfer on shutdown failed'),
       );
     }
-    const shutting = Object.assign(new Error('server is shutting down'), {
-      code: grpc.status.UNAVAILABLE,
-      details: 'server is shutting down; reconnect to another node',
-      metadata: new grpc.Metadata(),
-    });
+    const shutting = new UnavailableError('server is shutting down; reconnect to another node');
     dispatcher.stop(shutting);
     proposer.failQueued(shutting);
     this.janitor.stop();

@@ -17,7 +17,7 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type * as grpc from '@grpc/grpc-js';
-import { parseAddress } from './config.js';
+import { ConfigError, parseAddress } from './config.js';
 
 export interface ClientListenerLog {
   warn(fields: object, message: string): void;
@@ -81,7 +81,7 @@ export class ClientListener {
     options: ClientListenerOptions,
   ): Promise<ClientListener> {
     const parsed = parseAddress(address);
-    if (!parsed) throw new Error(`client listen address ${JSON.stringify(address)} is not host:port`);
+    if (!parsed) throw new ConfigError([`client listen address ${JSON.stringify(address)} is not host:port`]);
     const injector = server.createConnectionInjector(credentials);
     let self: ClientListener | undefined;
     const net = createServer((socket) => self?.accept(socket, injector));

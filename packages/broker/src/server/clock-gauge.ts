@@ -1,5 +1,5 @@
+import type { SteadyClock } from '@fermata/base';
 import { Gauge, type Registry } from 'prom-client';
-import type { SteadyClock } from '../leader/steady-clock.js';
 
 /**
  * `fermata_clock_offset_ms`: the system wall clock minus the node's own time

@@ -62,7 +62,7 @@ export function writeConfigReference(file: string): boolean {
   const text = readFileSync(file, 'utf8');
   const begin = text.indexOf(CONFIG_REFERENCE_BEGIN);
   const end = text.indexOf(CONFIG_REFERENCE_END);
-  if (begin < 0 || end < begin) throw new Error(`${file} has no config-reference markers`);
+  if (begin < 0 || end < begin) throw new Error(`${file} has no config-reference markers`); // boundary: a docs file without the markers
   const next = text.slice(0, begin) + renderConfigReference() + text.slice(end + CONFIG_REFERENCE_END.length);
   if (next === text) return false;
   writeFileSync(file, next);

@@ -10,7 +10,7 @@ import {
   DEFAULT_MAX_UNCOMMITTED_BYTES,
   DEFAULT_SEGMENT_BYTES,
 } from '@fermata/raft';
-import { DEFAULT_LIMITS } from '../state/limits.js';
+import { DEFAULT_LIMITS } from '../state/model/limits.js';
 
 export interface IntSpec {
   readonly kind: 'int';
@@ -377,7 +377,7 @@ export const configSchema = {
     ),
   },
   limits: {
-    // The state machine's limits (state/limits.ts), same names and defaults; every node must use the same values.
+    // The state machine's limits (state/model/limits.ts), same names and defaults; every node must use the same values.
     maxPayloadBytes: int(L.maxPayloadBytes, 1, 64 * MIB, 'Payload of one message.'),
     maxBatchPayloadBytes: int(
       L.maxBatchPayloadBytes,

@@ -255,7 +255,7 @@ export function advertiseAddress(advertise: string, listen: string, boundPort?: 
   if (advertise !== '') return advertise;
   const parsed = parseAddress(listen);
   if (parsed === undefined)
-    throw new Error(`advertiseAddress: listen address ${JSON.stringify(listen)} is not host:port`);
+    throw new ConfigError([`advertiseAddress: listen address ${JSON.stringify(listen)} is not host:port`]);
   const wildcard = parsed.host === '0.0.0.0' || parsed.host === '::' || parsed.host === '';
   const host = wildcard ? hostname() : parsed.host.includes(':') ? `[${parsed.host}]` : parsed.host;
   return `${host}:${parsed.port === 0 && boundPort !== undefined ? boundPort : parsed.port}`;

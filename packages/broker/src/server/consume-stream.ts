@@ -1,11 +1,17 @@
+import { invariant } from '@fermata/base';
 import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
 import { emptySlots } from '../leader/dispatcher/consumer-registry.js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
 import { leaderNotReady } from '../leader/proposer.js';
-import { ConflictError, LimitError, topicDeleting, ValidationError } from '../state/errors.js';
-import { validateGroupName, validateLeaseMs, validateTag, validateTopicName } from '../state/validation.js';
+import {
+  validateGroupName,
+  validateLeaseMs,
+  validateTag,
+  validateTopicName,
+} from '../state/commands/validation.js';
+import { ConflictError, LimitError, topicDeleting, ValidationError } from '../state/model/errors.js';
 import { callerName, errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';

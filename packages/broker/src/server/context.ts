@@ -1,12 +1,12 @@
-import { NodeClosedError, NotLeaderError, ProposalDroppedError, type RaftNode } from '@fermata/raft';
-import * as grpc from '@grpc/grpc-js';
+import { NotLeaderError, type RaftNode } from '@fermata/raft';
+import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { ScheduleMaterializer } from '../leader/materializer.js';
 import type { Proposer } from '../leader/proposer.js';
 import type { Purger } from '../leader/purger.js';
-import { ValidationError } from '../state/errors.js';
-import type { BrokerReader } from '../state/reader.js';
+import { ValidationError } from '../state/model/errors.js';
+import type { BrokerReader } from '../state/read/reader.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { isAuthFailure, type TokenTable } from './auth.js';
 import type { FermataConfig } from './config.js';
@@ -87,31 +87,8 @@ export async function linearizable(ctx: ServerContext): Promise<void> {
   await ctx.node.readIndex();
 }
 
-/**
- * A proposal Raft dropped (leadership lost, timeout, overwritten) or a node
- * closing is a transient condition, not an internal error: UNAVAILABLE, saying
- * whether the command may still have been applied.
- */
-function raftTransient(err: unknown): unknown {
-  const status = (details: string) =>
-    Object.assign(new Error(details), {
-      code: grpc.status.UNAVAILABLE,
-      details,
-      metadata: new grpc.Metadata(),
-    });
-  if (err instanceof ProposalDroppedError) {
-    return status(
-      err.definite
-        ? `not applied (${err.reason}); retry`
-        : `outcome unknown (${err.reason}): it may have been applied; retry (a message key deduplicates a retried publish)`,
-    );
-  }
-  if (err instanceof NodeClosedError) return status('node is shutting down; retry on another node');
-  return err;
-}
-
 export function grpcError(ctx: ServerContext, err: unknown): grpc.ServerErrorResponse {
-  return toGrpcStatus(raftTransient(err), {
+  return toGrpcStatus(err, {
     leaderAddress: (id) => ctx.node.memberAddresses(id)?.clientAddress,
     onInternal: (cause, ref) => ctx.log.error({ err: cause, ref }, 'internal error'),
   });
@@ -119,7 +96,7 @@ export function grpcError(ctx: ServerContext, err: unknown): grpc.ServerErrorRes
 
 /** The same mapping as an in-stream `ErrorStatus` (a refused batch or settle inside a stream). */
 export function errorStatus(ctx: ServerContext, err: unknown): ReturnType<typeof toErrorStatus> {
-  return toErrorStatus(raftTransient(err), {
+  return toErrorStatus(err, {
     leaderAddress: (id) => ctx.node.memberAddresses(id)?.clientAddress,
     onInternal: (cause, ref) => ctx.log.error({ err: cause, ref }, 'internal error'),
   });

@@ -1,4 +1,4 @@
-import { ValidationError } from '../state/errors.js';
+import { ValidationError } from '../state/model/errors.js';
 
 /**
  * What a guarded request deserializer returns for bytes that do not decode as

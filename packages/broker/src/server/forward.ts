@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
-import { LimitError } from '../state/errors.js';
+import { LimitError } from '../state/model/errors.js';
 import type { FermataConfig } from './config.js';
 import type { ServerContext } from './context.js';
 import { UndecodableRequest } from './decode-guard.js';

@@ -1,14 +1,14 @@
 import { performance } from 'node:perf_hooks';
+import { invariant } from '@fermata/base';
 import type { AdminHandlers, ClusterHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import type { MemberStatus } from '@fermata/raft';
-import { invariant } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
-import { settingsFromProto, settingsToProto } from '../state/commands.js';
-import { ValidationError } from '../state/errors.js';
-import type { TopicRec } from '../state/records.js';
-import { deadLetterTopicOf } from '../state/validation.js';
+import { settingsFromProto, settingsToProto } from '../state/commands/commands.js';
+import { deadLetterTopicOf } from '../state/commands/validation.js';
+import { ValidationError } from '../state/model/errors.js';
+import type { TopicRec } from '../state/model/records.js';
 import { parseAddress } from './config.js';
 import { ID_PATTERN } from './config-schema.js';
 import {

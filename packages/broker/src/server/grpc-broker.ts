@@ -1,3 +1,4 @@
+import { invariant } from '@fermata/base';
 import type { BrokerHandlers } from '@fermata/protocol';
 import {
   int64FromSafe,
@@ -8,14 +9,13 @@ import {
   uint64ForWire,
   v1,
 } from '@fermata/protocol';
-import { invariant } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { headersOf } from '../leader/dead-letter-headers.js';
-import { type PublishInput, publishInputFromProto, type Target } from '../state/commands.js';
-import { ValidationError } from '../state/errors.js';
-import type { MessageStateName } from '../state/reader.js';
-import type { BodyRec } from '../state/records.js';
-import type { PublishResultItem } from '../state/results.js';
+import { type PublishInput, publishInputFromProto, type Target } from '../state/commands/commands.js';
+import type { PublishResultItem } from '../state/commands/results.js';
+import { NotFoundError, ValidationError } from '../state/model/errors.js';
+import type { BodyRec } from '../state/model/records.js';
+import type { MessageStateName } from '../state/read/reader.js';
 import { handleConsume } from './consume-stream.js';
 import {
   callerName,
@@ -27,6 +27,7 @@ import {
   unary,
 } from './context.js';
 import { checkDecoded } from './decode-guard.js';
+import { RefusedByConfigError } from './errors.js';
 import { redrive } from './redrive.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
 import { checkPublishTopics } from './topic-check.js';
@@ -43,12 +44,9 @@ export function publishInputs(messages: readonly pb.PublishMessage.$Properties[]
 
 function checkDurability(ctx: ServerContext, durability: number | null | undefined): void {
   if (durability === v1.Durability.DURABILITY_LEADER && !ctx.config.limits.allowLeaderDurability) {
-    throw Object.assign(new Error('durability: DURABILITY_LEADER is refused by this server'), {
-      code: grpc.status.FAILED_PRECONDITION,
-      details:
-        'durability: DURABILITY_LEADER is not allowed by this server (limits.allowLeaderDurability is false)',
-      metadata: new grpc.Metadata(),
-    });
+    throw new RefusedByConfigError(
+      'durability: DURABILITY_LEADER is not allowed by this server (limits.allowLeaderDurability is false)',
+    );
   }
 }
 
@@ -226,11 +224,11 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
       if (!req.topic) throw new ValidationError('topic', 'must not be empty');
       const view = await ctx.reader.getMessage(req.topic, target(req), ctx.proposer.nowMs());
       if (!view) {
-        throw Object.assign(new Error('message not found'), {
-          code: grpc.status.NOT_FOUND,
-          details: `message not found in topic "${req.topic}" (unknown, or it has ended)`,
-          metadata: new grpc.Metadata(),
-        });
+        throw new NotFoundError(
+          'message',
+          req.topic,
+          `message not found in topic "${req.topic}" (unknown, or it has ended)`,
+        );
       }
       return {
         message: messageInfo(view.message),

@@ -3,20 +3,25 @@
  * whose occurrences become messages of their topic (docs/schedules.md).
  * Writes are Raft commands on the leader; reads are linearizable.
  */
+
+import { invariant } from '@fermata/base';
 import type { SchedulesHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
-import { invariant } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
-import { validateClientHeaders } from '../state/client-headers.js';
 import { defFromProto, defToProto } from '../state/codec/schedule.js';
-import { NotFoundError, underField, ValidationError } from '../state/errors.js';
-import { DEFAULT_LIST_LIMIT, type Limits } from '../state/limits.js';
-import type { ScheduleRec } from '../state/schedule/model.js';
+import { validateClientHeaders } from '../state/commands/client-headers.js';
+import {
+  validateDefinition,
+  validateDefinitions,
+  validateScheduleName,
+} from '../state/commands/validate-schedule.js';
+import { validateTopicName } from '../state/commands/validation.js';
+import { NotFoundError, underField, ValidationError } from '../state/model/errors.js';
+import { DEFAULT_LIST_LIMIT, type Limits } from '../state/model/limits.js';
+import type { ScheduleRec } from '../state/model/schedules.js';
 import type { ScheduleResult, ScheduleStatus } from '../state/schedule/ops.js';
 import { nextOccurrenceProblem, occurrencesAfter } from '../state/schedule/spec.js';
-import { validateDefinition, validateDefinitions, validateScheduleName } from '../state/schedule/validate.js';
 import { listSchedules, readSchedule } from '../state/stores/schedules.js';
-import { validateTopicName } from '../state/validation.js';
 import { callerName, field, linearizable, requireLeader, type ServerContext, unary } from './context.js';
 import { checkPublishTopics } from './topic-check.js';
 

@@ -4,16 +4,23 @@
  * id and no stack or message from inside the server.
  */
 import { randomBytes } from 'node:crypto';
-import { ConfChangeInProgressError, InvalidConfChangeError } from '@fermata/raft';
+import {
+  ConfChangeInProgressError,
+  InvalidConfChangeError,
+  NodeClosedError,
+  NodeTimeoutError,
+  ProposalDroppedError,
+} from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
-import { LeaderNotReadyError } from '../leader/errors.js';
 import {
   AlreadyExistsError,
   ConflictError,
+  LeaderNotReadyError,
   LimitError,
   NotFoundError,
   ValidationError,
-} from '../state/errors.js';
+} from '../state/model/errors.js';
+import { RefusedByConfigError, UnavailableError } from './errors.js';
 
 /** Trailing metadata keys the SDK reads. */
 export const LEADER_METADATA_KEY = 'fermata-leader';
@@ -105,6 +112,23 @@ export function classifyError(err: unknown, options: StatusOptions = {}): Mapped
     return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
   }
   if (err instanceof LeaderNotReadyError) return { code: grpc.status.UNAVAILABLE, message: err.message };
+  // A proposal Raft dropped (leadership lost, timeout, overwritten) or a node closing is
+  // transient, not internal: UNAVAILABLE, saying whether the command may still have applied.
+  if (err instanceof ProposalDroppedError) {
+    return {
+      code: grpc.status.UNAVAILABLE,
+      message: err.definite
+        ? `not applied (${err.reason}); retry`
+        : `outcome unknown (${err.reason}): it may have been applied; retry (a message key deduplicates a retried publish)`,
+    };
+  }
+  if (err instanceof NodeClosedError) {
+    return { code: grpc.status.UNAVAILABLE, message: 'node is shutting down; retry on another node' };
+  }
+  if (err instanceof NodeTimeoutError) return { code: grpc.status.DEADLINE_EXCEEDED, message: err.message };
+  if (err instanceof UnavailableError) return { code: grpc.status.UNAVAILABLE, message: err.message };
+  if (err instanceof RefusedByConfigError)
+    return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
   if (isNotLeader(err)) {
     if (err.leader === '') {
       return {
@@ -134,7 +158,7 @@ export function classifyError(err: unknown, options: StatusOptions = {}): Mapped
   if (err instanceof ConfChangeInProgressError || err instanceof InvalidConfChangeError) {
     return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
   }
-  // A status made on purpose by a handler passes through unchanged.
+  // A status from elsewhere (a call to another node, grpc-js itself) passes through unchanged.
   if (isStatusLike(err)) return { code: err.code, message: err.details };
   const ref = randomBytes(4).toString('hex');
   options.onInternal?.(err, ref);

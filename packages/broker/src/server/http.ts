@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { parseAddress } from './config.js';
+import { ConfigError, parseAddress } from './config.js';
 import { type NodeStatus, readinessOf } from './readiness.js';
 
 export interface HttpServerOptions {
@@ -50,7 +50,7 @@ export interface HttpServerHandle {
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServerHandle> {
   const parsed = parseAddress(options.listenAddress);
   if (parsed === undefined)
-    throw new Error(`http listen address ${JSON.stringify(options.listenAddress)} is not host:port`);
+    throw new ConfigError([`http listen address ${JSON.stringify(options.listenAddress)} is not host:port`]);
   const server = createServer((req, res) => {
     handle(req, res, options).catch((err: unknown) => {
       options.logger?.error({ err, url: req.url }, 'http handler failed');

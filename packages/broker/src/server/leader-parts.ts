@@ -1,6 +1,7 @@
+import type { Clock } from '@fermata/base';
 import type { RaftNode } from '@fermata/raft';
 import type { Logger } from 'pino';
-import { type Clock, Dispatcher, Janitor, Proposer, Purger, ScheduleMaterializer } from '../leader/index.js';
+import { Dispatcher, Janitor, Proposer, Purger, ScheduleMaterializer } from '../leader/index.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import type { TokenTable } from './auth.js';
 import type { FermataConfig } from './config.js';

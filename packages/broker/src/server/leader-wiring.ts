@@ -4,7 +4,7 @@ import type { Janitor } from '../leader/janitor.js';
 import type { ScheduleMaterializer } from '../leader/materializer.js';
 import type { CommandBody } from '../leader/proposer.js';
 import type { Purger } from '../leader/purger.js';
-import { ConflictError, topicDeleting } from '../state/errors.js';
+import { ConflictError, topicDeleting } from '../state/model/errors.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 
 export interface LeaderParts {

@@ -6,12 +6,13 @@
  * proposes one command per page, up to the call's limit, and answers a page
  * token to go on from.
  */
+
+import { invariant } from '@fermata/base';
 import { type pb, toBigInt, uint64ForWire, v1 } from '@fermata/protocol';
-import { invariant } from '@fermata/raft';
-import { LimitError, ValidationError } from '../state/errors.js';
-import type { TopicRec } from '../state/records.js';
-import type { RedriveOutcome } from '../state/results.js';
-import { deadLetterTopicOf, validateTopicName } from '../state/validation.js';
+import type { RedriveOutcome } from '../state/commands/results.js';
+import { deadLetterTopicOf, validateTopicName } from '../state/commands/validation.js';
+import { LimitError, ValidationError } from '../state/model/errors.js';
+import type { TopicRec } from '../state/model/records.js';
 import { field, requireLeader, type ServerContext } from './context.js';
 import { requireTopic } from './topic-check.js';
 

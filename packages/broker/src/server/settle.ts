@@ -4,12 +4,13 @@
  * slot, the proposer carries the command, and settled tags are counted per
  * topic.
  */
+
+import { invariant } from '@fermata/base';
 import { numberAsInt64, type pb, v1 } from '@fermata/protocol';
-import { invariant } from '@fermata/raft';
 import { inQueue } from '../keys.js';
-import { ValidationError } from '../state/errors.js';
-import type { SettleOutcome } from '../state/results.js';
-import { validateLeaseMs, validateNackError, validateTag } from '../state/validation.js';
+import type { SettleOutcome } from '../state/commands/results.js';
+import { validateLeaseMs, validateNackError, validateTag } from '../state/commands/validation.js';
+import { ValidationError } from '../state/model/errors.js';
 import { requireLeader, type ServerContext } from './context.js';
 
 const NO_TAG = new Uint8Array(0);

@@ -15,7 +15,7 @@
  * Each refusal is RESOURCE_EXHAUSTED naming the limit (maxSchedulesPerToken,
  * publishPerSecondPerToken, maxStreamsPerToken).
  */
-import { LimitError } from '../state/errors.js';
+import { LimitError } from '../state/model/errors.js';
 import type { TokenLimitValues, TokenTable } from './auth.js';
 
 export class TokenLimits {

@@ -5,9 +5,9 @@
  * so a typo says what was meant instead of creating a topic nobody reads.
  */
 import { closestNames, editDistance } from '@fermata/protocol';
-import { AlreadyExistsError, NotFoundError } from '../state/errors.js';
-import type { TopicRec } from '../state/records.js';
-import { deadLetterTopicOf } from '../state/validation.js';
+import { deadLetterTopicOf } from '../state/commands/validation.js';
+import { AlreadyExistsError, NotFoundError } from '../state/model/errors.js';
+import type { TopicRec } from '../state/model/records.js';
 import type { ServerContext } from './context.js';
 
 /** Most topic records a "did you mean" reads (it runs on the error path only). */

@@ -13,7 +13,7 @@
  */
 import type { NodeId } from '@fermata/raft';
 import { publish } from '../server/grpc-broker.js';
-import { NotFoundError } from '../state/errors.js';
+import { NotFoundError } from '../state/model/errors.js';
 import type { Violation } from './checker.js';
 import { type ClientWorld, pickNode, timed } from './clients.js';
 import type { SimBrokerNode } from './sim-node.js';

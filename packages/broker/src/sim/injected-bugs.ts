@@ -4,13 +4,14 @@
  * server's configuration. Each must be caught by a general rule of the
  * checker (checker.ts), not by a check written for its mechanism.
  */
+
+import type { Clock } from '@fermata/base';
 import { decodeKey, tagEntryKey } from '../keys.js';
-import type { Clock } from '../leader/clock.js';
 import type { Consumer, Dispatcher, Push } from '../leader/dispatcher/dispatcher.js';
 import type { CommandBody } from '../leader/proposer.js';
 import { Proposer } from '../leader/proposer.js';
-import type { CommandResult, SettleOutcome } from '../state/results.js';
-import { OCCURRENCE_HEADER, SCHEDULE_HEADER } from '../state/schedule/model.js';
+import type { CommandResult, SettleOutcome } from '../state/commands/results.js';
+import { OCCURRENCE_HEADER, SCHEDULE_HEADER } from '../state/model/schedules.js';
 import type { FireOutcome } from '../state/schedule/ops.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { readSchedule } from '../state/stores/schedules.js';

@@ -8,10 +8,10 @@
  * schedule's creation to its cursor is exactly one message (less what
  * catch-up skipped, which the record counts), and the materialiser kept up.
  */
-import { applyLimitsOf } from '../state/apply-limits.js';
-import type { BrokerReader } from '../state/reader.js';
-import type { ScheduleDef, ScheduleRec } from '../state/schedule/model.js';
-import { OCCURRENCE_HEADER, SCHEDULE_HEADER } from '../state/schedule/model.js';
+import { applyLimitsOf } from '../state/commands/apply-limits.js';
+import type { ScheduleDef, ScheduleRec } from '../state/model/schedules.js';
+import { OCCURRENCE_HEADER, SCHEDULE_HEADER } from '../state/model/schedules.js';
+import type { BrokerReader } from '../state/read/reader.js';
 import { occurrencesAfter } from '../state/schedule/spec.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 import { readSchedule } from '../state/stores/schedules.js';

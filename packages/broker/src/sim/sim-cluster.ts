@@ -4,11 +4,11 @@
  * changes (a voter removed and shut down for good, a fresh node joined and
  * added through the leader's addMember, as an operator does).
  */
+import { VirtualClock } from '@fermata/base';
 import type { NodeId } from '@fermata/raft';
 import {
   type Faults,
   type Prng,
-  SimClock,
   SimDisk,
   SimIncoming,
   SimNetwork,
@@ -28,7 +28,7 @@ export class SimCluster {
   readonly members: NodeId[];
   readonly nodes = new Map<NodeId, SimBrokerNode>();
   private readonly disks = new Map<NodeId, SimDisk>();
-  private readonly clocks = new Map<NodeId, SimClock>();
+  private readonly clocks = new Map<NodeId, VirtualClock>();
   private readonly starting = new Set<NodeId>();
   private readonly joined = new Set<NodeId>();
   /** Per node, its running incarnation's number and received snapshot data (the network's endpoints). */
@@ -68,10 +68,12 @@ export class SimCluster {
     for (const id of this.members) this.start(id);
   }
 
-  clock(id: NodeId): SimClock {
+  clock(id: NodeId): VirtualClock {
     let c = this.clocks.get(id);
-    if (!c)
-      this.clocks.set(id, (c = new SimClock(this.sched, id, SIM_EPOCH_MS + this.rng.int(0, MAX_SKEW_MS))));
+    if (!c) {
+      const offsetMs = SIM_EPOCH_MS + this.rng.int(0, MAX_SKEW_MS);
+      this.clocks.set(id, (c = new VirtualClock(this.sched, { name: id, offsetMs })));
+    }
     return c;
   }
 

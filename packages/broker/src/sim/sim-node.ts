@@ -6,10 +6,10 @@
  * memory store is lost with it, so a restart rebuilds the state from the
  * node's snapshot file and log, as a memory-engine node does.
  */
+import type { VirtualClock } from '@fermata/base';
 import { type NodeId, RaftNode, silentLogger } from '@fermata/raft';
 import {
   openSimFiles,
-  type SimClock,
   type SimDisk,
   type SimIncoming,
   type SimNetwork,
@@ -54,7 +54,7 @@ export interface SimNodeEnv {
   readonly incoming: SimIncoming;
   /** False once this incarnation crashed. */
   readonly alive: () => boolean;
-  readonly clock: SimClock;
+  readonly clock: VirtualClock;
   readonly random: () => number;
   readonly bugs: BrokerBugs;
   readonly snapshotEveryEntries: number;

@@ -1,15 +1,6 @@
-export * from './commands.js';
-export * from './errors.js';
-export { EventRepository, IdsNotReadyError } from './event-repository.js';
-export { META, NS } from './layout.js';
-export * from './limits.js';
-export * from './reader.js';
-export type * from './records.js';
-export type * from './results.js';
-export { SnapshotFormatError } from './snapshot.js';
-export { BrokerStateMachine, type BrokerStateMachineOptions, type DueListener } from './state-machine.js';
-export type { DueChange } from './stores/entries.js';
-export { validateCommand } from './validate-command.js';
+export * from './commands/commands.js';
+export type * from './commands/results.js';
+export { validateCommand } from './commands/validate-command.js';
 export {
   deadLetterIdCount,
   deadLetterTopicOf,
@@ -21,4 +12,13 @@ export {
   validatePublish,
   validateTag,
   validateTopicName,
-} from './validation.js';
+} from './commands/validation.js';
+export * from './model/errors.js';
+export { META, NS } from './model/layout.js';
+export * from './model/limits.js';
+export type * from './model/records.js';
+export * from './read/reader.js';
+export { SnapshotFormatError } from './snapshot/snapshot.js';
+export { BrokerStateMachine, type BrokerStateMachineOptions, type DueListener } from './state-machine.js';
+export type { DueChange } from './stores/entries.js';
+export { EventRepository } from './stores/event-repository.js';

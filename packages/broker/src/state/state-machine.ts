@@ -1,10 +1,21 @@
+import { InvariantError, invariant } from '@fermata/base';
 import type { Entry, StateMachine } from '@fermata/raft';
 import type { KVStore } from '@fermata/storage';
 import type { QueueHasher } from '../keys.js';
-import { applyCreateGroup, applyCreateTopic, applyUpdateTopic } from './apply-admin.js';
-import { type ApplyWork, assertApplyWork } from './apply-bound.js';
-import { applyCancel, applyExpire, applyPurgeKeys, applyRedrive, applyReschedule } from './apply-control.js';
-import { applyAck, applyExtend, applyLease, applyNack } from './apply-delivery.js';
+import { applyCreateGroup, applyCreateTopic, applyUpdateTopic } from './apply/apply-admin.js';
+import { type ApplyWork, assertApplyWork } from './apply/apply-bound.js';
+import {
+  applyCancel,
+  applyExpire,
+  applyPurgeKeys,
+  applyRedrive,
+  applyReschedule,
+} from './apply/apply-control.js';
+import { applyAck, applyExtend, applyLease, applyNack } from './apply/apply-delivery.js';
+import { applyPublish } from './apply/apply-publish.js';
+import { applyDeleteGroup, applyDeleteTopic, applyPurge } from './apply/apply-purge.js';
+import { applySchedule } from './apply/apply-schedule.js';
+import { ApplyContext } from './apply/context.js';
 import {
   APPLY_LIMITS_KEY,
   type ApplyLimits,
@@ -13,29 +24,25 @@ import {
   decodeApplyLimits,
   encodeApplyLimits,
   validateApplyLimits,
-} from './apply-limits.js';
-import { applyPublish } from './apply-publish.js';
-import { applyDeleteGroup, applyDeleteTopic, applyPurge } from './apply-purge.js';
-import { applySchedule } from './apply-schedule.js';
-import { type Command, decodeCommand } from './commands.js';
-import { ApplyContext } from './context.js';
-import { isStateError } from './errors.js';
-import { EventRepository } from './event-repository.js';
-import { META, readU64, u64 } from './layout.js';
-import { type Limits, resolveLimits } from './limits.js';
-import { BrokerReader } from './reader.js';
-import { cacheable, RecordCache } from './record-cache.js';
-import { RequestFilter } from './request-filter.js';
-import type { ApplyResult, CommandResult } from './results.js';
-import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot.js';
+} from './commands/apply-limits.js';
+import { type Command, decodeCommand } from './commands/commands.js';
+import type { ApplyResult, CommandResult } from './commands/results.js';
+import { isStateError } from './model/errors.js';
+import { META, readU64, u64 } from './model/layout.js';
+import { type Limits, resolveLimits } from './model/limits.js';
+import { BrokerReader } from './read/reader.js';
+import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot/snapshot.js';
 import type { DueChange } from './stores/entries.js';
+import { EventRepository } from './stores/event-repository.js';
 import { DeletingSet, type PurgeName } from './stores/purges.js';
+import { cacheable, RecordCache } from './stores/record-cache.js';
+import { RequestFilter } from './stores/request-filter.js';
 import type { ScheduleName } from './stores/schedules.js';
-import { keyId, Txn } from './txn.js';
+import { keyId, Txn } from './stores/txn.js';
 
 const DEFAULT_CACHE_ENTRIES = 32_768; // storage.recordCacheEntries' default
 
-import { validateCommand } from './validate-command.js';
+import { validateCommand } from './commands/validate-command.js';
 
 export interface BrokerStateMachineOptions {
   readonly store: KVStore;
@@ -267,11 +274,10 @@ export class BrokerStateMachine implements StateMachine {
     const replicatedBefore = this.replicated;
     try {
       for (const entry of entries) {
-        if (entry.index !== applied + 1) {
-          throw new Error(
-            `invariant: entry ${entry.index} applied after index ${applied} (entries must be consecutive)`,
-          );
-        }
+        invariant(
+          entry.index === applied + 1,
+          () => `entry ${entry.index} applied after index ${applied} (entries must be consecutive)`,
+        );
         applied = entry.index;
         if (entry.type === 'conf-change' || entry.data.length === 0) {
           results.push(undefined);
@@ -439,6 +445,6 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
     case 'schedule':
       return applySchedule(ctx, cmd.op);
     case 'apply-limits':
-      throw new Error('invariant: apply-limits is applied by the state machine itself');
+      throw new InvariantError('apply-limits is applied by the state machine itself');
   }
 }

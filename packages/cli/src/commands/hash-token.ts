@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { globals } from '../context.js';
+import { UsageError } from '../exit-codes.js';
 import { printJson } from '../format.js';
 
 /** Bytes of a generated token (256 bits, hex-encoded). */
@@ -28,7 +29,7 @@ export function registerHashToken(program: Command): void {
         for await (const c of process.stdin) chunks.push(c as Buffer);
         value = Buffer.concat(chunks).toString('utf8').trim();
       }
-      if (value === '') throw new Error('hash-token: the token is empty');
+      if (value === '') throw new UsageError('hash-token: the token is empty');
       const hash = sha256Hex(value);
       if (globals(cmd).json) printJson(opts.generate ? { token: value, sha256: hash } : { sha256: hash });
       else process.stdout.write(opts.generate ? `token:  ${value}\nsha256: ${hash}\n` : `${hash}\n`);

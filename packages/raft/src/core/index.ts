@@ -2,10 +2,7 @@ export { applyConfChange, decodeConfChange, encodeConfChange, validateConfChange
 export {
   ConfChangeInProgressError,
   InvalidConfChangeError,
-  InvariantError,
-  invariant,
   type LeaderAddresses,
-  LimitError,
   NotLeaderError,
 } from './errors.js';
 export { MemoryLog } from './memory-log.js';

@@ -1,5 +1,5 @@
+import { invariant } from '@fermata/base';
 import type { Entry, LogReader, SnapshotMeta } from '../types.js';
-import { invariant } from './errors.js';
 
 /**
  * An in-memory stable log: what the simulator and the unit tests use in place of

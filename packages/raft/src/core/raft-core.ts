@@ -9,6 +9,8 @@
  * place. The log, progress tracking, configuration changes and read-only
  * bookkeeping live in their own files.
  */
+
+import { invariant, LimitError } from '@fermata/base';
 import type {
   ConfChange,
   ConfState,
@@ -31,7 +33,7 @@ import {
   isEmptyConf,
   validateConfChange,
 } from './conf-change.js';
-import { ConfChangeInProgressError, invariant, LimitError, NotLeaderError } from './errors.js';
+import { ConfChangeInProgressError, NotLeaderError } from './errors.js';
 import { Progress, type ProgressState } from './progress.js';
 import { RaftLog } from './raft-log.js';
 import { decodeReadSeq, encodeReadSeq, ReadOnlyQueue } from './read-only.js';

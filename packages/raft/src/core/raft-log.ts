@@ -1,5 +1,5 @@
+import { invariant } from '@fermata/base';
 import type { Entry, LogReader, SnapshotMeta } from '../types.js';
-import { invariant } from './errors.js';
 
 /**
  * The log as the core sees it: the stable `LogReader` (what the driver has made

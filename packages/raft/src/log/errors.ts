@@ -54,4 +54,5 @@ export function isNoSpace(error: unknown): boolean {
   return (error as { code?: unknown } | undefined)?.code === 'ENOSPC';
 }
 
-export { invariant, LimitError } from '../core/errors.js';
+// The shared errors, for the log files that throw them beside their own.
+export { invariant, LimitError } from '@fermata/base';

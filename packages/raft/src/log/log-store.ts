@@ -14,6 +14,13 @@
  * whole segments only, and the driver may keep entries behind a snapshot for
  * slow followers. `term(firstIndex() - 1)` is always known (each segment header
  * records the term before its first entry).
+ *
+ * Over 400 lines because every change (append, truncate, compact, install,
+ * record a snapshot) follows one rule across two halves that must stay in
+ * step: the in-memory view changes at once, the files when the GroupWriter
+ * has made them durable. Frames, segment scans, start-up recovery, the cache
+ * and the writer are their own files (frame.ts, segment-scan.ts, recovery.ts,
+ * entry-cache.ts, group-writer.ts).
  */
 import { join } from 'node:path';
 import type { Entry, LogReader, SnapshotMeta } from '../types.js';

@@ -19,6 +19,20 @@ export class ProposalDroppedError extends Error {
   }
 }
 
+/**
+ * The node refuses to start: its options or what its data directory holds do
+ * not fit together (it is not among the initial members, the state machine is
+ * ahead of the log, ...). The message says what is wrong and what to fix.
+ */
+export class NodeStartError extends Error {
+  override readonly name = 'NodeStartError';
+}
+
+/** What the node was waiting for (a transfer, a membership change to commit) did not happen in its time. */
+export class NodeTimeoutError extends Error {
+  override readonly name = 'NodeTimeoutError';
+}
+
 /** The node is closed (or closing): nothing more is accepted. */
 export class NodeClosedError extends Error {
   override readonly name = 'NodeClosedError';

@@ -1,7 +1,7 @@
 /** The shipped ports of the node driver: files with fsync, gRPC peers, real timers. */
 import { createReadStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { systemClock } from '@fermata/base';
 import { writeFileAtomic } from '../log/atomic-file.js';
 import { type FileSystem, nodeFileSystem } from '../log/file-system.js';
 import { HardStateFile } from '../log/hard-state.js';
@@ -10,17 +10,7 @@ import { SnapshotFiles } from '../log/snapshot-store.js';
 import { stderrLogger } from '../transport/logger.js';
 import { PeerTransport } from '../transport/peer-transport.js';
 import type { RaftNodeOptions } from './node-options.js';
-import type { Clock, IncomingSnapshots, NodePorts, SmallFile } from './ports.js';
-
-export const systemClock: Clock = {
-  nowMs: () => Date.now(),
-  monotonicMs: () => performance.now(),
-  every(ms, fn) {
-    const timer = setInterval(fn, ms);
-    return () => clearInterval(timer);
-  },
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
+import type { IncomingSnapshots, NodePorts, SmallFile } from './ports.js';
 
 /** A file replaced atomically (temp, fsync, rename, directory fsync). */
 export function atomicSmallFile(path: string, fs: FileSystem = nodeFileSystem): SmallFile {

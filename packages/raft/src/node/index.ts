@@ -1,6 +1,12 @@
 /** The running node: driver, its errors, its ports and the member address book. */
-export { type DropReason, NodeClosedError, ProposalDroppedError } from './errors.js';
-export { atomicSmallFile, openFilePorts, systemClock } from './file-ports.js';
+export {
+  type DropReason,
+  NodeClosedError,
+  NodeStartError,
+  NodeTimeoutError,
+  ProposalDroppedError,
+} from './errors.js';
+export { atomicSmallFile, openFilePorts } from './file-ports.js';
 export { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
 export {
   type MemberRole,
@@ -12,16 +18,13 @@ export {
   type RaftNodeStatus,
 } from './node-options.js';
 export {
-  type Admission,
   type AdmissionView,
   admitPeerMessages,
   MAX_TERM_AHEAD,
-  type RefusalReason,
   storedTermProblem,
   termLimit,
 } from './peer-admission.js';
 export type {
-  Clock,
   IncomingSnapshots,
   LogStorage,
   NodePorts,

@@ -55,6 +55,7 @@
  *   more could never be incremented (the wire carries integers below 2^53).
  */
 import { MAX_TERM } from '../core/raft-core.js';
+import type { Admission, SenderIdentity } from '../transport/admission.js';
 import type { Message, NodeId } from '../types.js';
 
 /** How far beyond its own term a node accepts a message's term. */
@@ -83,21 +84,6 @@ export interface AdmissionView {
 const LEADER_MESSAGES: ReadonlySet<Message['type']> = new Set(['append', 'heartbeat', 'snapshot']);
 /** What a candidate sends: admitted from any sender not known to be removed. */
 const VOTE_REQUESTS: ReadonlySet<Message['type']> = new Set(['vote', 'pre-vote']);
-
-/**
- * What the transport proved about a batch's sender: 'verified' when a peer
- * certificate names the node the batch claims to come from; 'authenticated'
- * when the connection proved the cluster's credentials (the cluster secret
- * checked, or a certificate from the cluster's CA that is not checked to name
- * that node); 'claimed' on a plaintext connection, where nothing is checked.
- */
-export type SenderIdentity = 'verified' | 'authenticated' | 'claimed';
-
-export type RefusalReason = 'not-member' | 'term-bound';
-
-export type Admission =
-  | { readonly admitted: true }
-  | { readonly admitted: false; readonly reason: RefusalReason; readonly details: string };
 
 const ADMITTED: Admission = { admitted: true };
 

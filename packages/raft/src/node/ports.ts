@@ -2,9 +2,10 @@
  * The node driver's ports: everything RaftNode does to a disk, a network, a
  * clock or a source of randomness goes through these. The shipped
  * implementations are in file-ports.ts (LogStore, HardStateFile,
- * SnapshotFiles, PeerTransport, timers); the simulator (src/sim) provides
+ * SnapshotFiles, PeerTransport, @fermata/base's systemClock); the simulator (src/sim) provides
  * simulated ones and drives the same RaftNode.
  */
+import type { Clock } from '@fermata/base';
 import type { RaftCore, RaftCoreOptions } from '../core/raft-core.js';
 import type { SnapshotInfo, SnapshotReader } from '../log/snapshot-store.js';
 import type { PeerRefusal, TransportHandler } from '../transport/peer-transport.js';
@@ -68,16 +69,6 @@ export interface Transport {
     /** Peer streams and batches refused, by reason. */
     readonly refused: Readonly<Record<PeerRefusal, number>>;
   };
-}
-
-/** Time: the wall clock, a monotonic clock, a repeating timer and sleeps. */
-export interface Clock {
-  nowMs(): number;
-  /** For deadlines and intervals: it never steps when the wall clock does. */
-  monotonicMs(): number;
-  /** Calls `fn` every `ms` until the returned function is called. */
-  every(ms: number, fn: () => void): () => void;
-  sleep(ms: number): Promise<void>;
 }
 
 export interface NodePorts {

@@ -7,12 +7,14 @@
  * recovery.ts and pending.ts.
  */
 import { EventEmitter } from 'node:events';
+import { type Clock, InvariantError, invariant } from '@fermata/base';
 import { decodeConfChange } from '../core/conf-change.js';
-import { ConfChangeInProgressError, InvariantError, invariant, NotLeaderError } from '../core/errors.js';
+import { ConfChangeInProgressError, InvalidConfChangeError, NotLeaderError } from '../core/errors.js';
 import type { RaftCore } from '../core/raft-core.js';
 import { LimitError, StorageError } from '../log/errors.js';
 import { mustPersist } from '../log/hard-state.js';
 import { DEFAULT_MAX_ENTRY_BYTES } from '../log/log-store.js';
+import type { Admission, SenderIdentity } from '../transport/admission.js';
 import { type Logger, stderrLogger } from '../transport/logger.js';
 import type { TransportHandler } from '../transport/peer-transport.js';
 import type {
@@ -26,7 +28,7 @@ import type {
   SnapshotMeta,
   StateMachine,
 } from '../types.js';
-import { NodeClosedError } from './errors.js';
+import { NodeClosedError, NodeTimeoutError } from './errors.js';
 import { openFilePorts } from './file-ports.js';
 import type { AddressBook } from './members.js';
 import { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
@@ -39,15 +41,9 @@ import {
   type RaftNodeOptions,
   type RaftNodeStatus,
 } from './node-options.js';
-import {
-  type Admission,
-  type AdmissionView,
-  admitPeerMessages,
-  type SenderIdentity,
-} from './peer-admission.js';
+import { type AdmissionView, admitPeerMessages } from './peer-admission.js';
 import { PendingWork } from './pending.js';
 import type {
-  Clock,
   IncomingSnapshots,
   LogStorage,
   NodePorts,
@@ -311,7 +307,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     }
     if (!target || target === this.id) return this.id;
     if (!s.conf.voters.includes(target))
-      throw new Error(`cannot transfer leadership to ${target}: not a voter`);
+      throw new InvalidConfChangeError(`cannot transfer leadership to ${target}: not a voter`);
     this.core.transferLeadership(target);
     this.wake();
     const goal = target;
@@ -663,7 +659,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     // Durable first (the file survives a crash and start-up finishes the install), then the state machine, then the log.
     await this.snapshots.write(meta, this.incomingData.open(file));
     const reader = await this.snapshots.read();
-    if (!reader) throw new Error('snapshot file vanished after it was written');
+    invariant(reader, 'the snapshot file just written reads back');
     const { header, rest } = await splitHeader(reader.chunks);
     for (const [id, a] of Object.entries(header.members)) this.book.set(id, a);
     await this.book.save();
@@ -858,7 +854,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private async until(deadline: number, what: string, done: () => boolean): Promise<void> {
     while (!done()) {
       if (this.closing) throw new NodeClosedError(`raft node ${this.id} closed while waiting for ${what}`);
-      if (this.clock.monotonicMs() > deadline) throw new Error(`timed out waiting for ${what}`);
+      if (this.clock.monotonicMs() > deadline) throw new NodeTimeoutError(`timed out waiting for ${what}`);
       await this.clock.sleep(this.tickMs);
     }
   }

@@ -1,5 +1,6 @@
 import { RaftCore, type RaftCoreOptions } from '../core/raft-core.js';
 import type { Logger } from '../transport/logger.js';
+import { NodeStartError } from './errors.js';
 import { AddressBook } from './members.js';
 import { NODE_DEFAULTS, type RaftDriverOptions } from './node-options.js';
 import { storedTermProblem } from './peer-admission.js';
@@ -31,7 +32,7 @@ export async function recover(
     if (!book.get(id)) book.set(id, addresses);
   }
   if (!options.join && !(options.id in options.initialMembers)) {
-    throw new Error(
+    throw new NodeStartError(
       `node ${options.id} is not in initialMembers (${Object.keys(options.initialMembers).join(', ')})`,
     );
   }
@@ -49,7 +50,7 @@ export async function recover(
     // The store is behind the snapshot the log starts from (a restore was interrupted).
     const reader = await snapshots.read();
     if (!reader || reader.meta.index < logMeta.index) {
-      throw new Error(
+      throw new NodeStartError(
         `state machine applied index ${applied} is behind the log's snapshot ${logMeta.index} and no snapshot file covers it`,
       );
     }
@@ -60,14 +61,14 @@ export async function recover(
     log.warn({ id: options.id, applied }, 'raft: state machine restored from the snapshot file at start-up');
   }
   if (applied > logStore.lastIndex()) {
-    throw new Error(
+    throw new NodeStartError(
       `state machine applied index ${applied} is beyond the log's last index ${logStore.lastIndex()}: the Raft log lost entries`,
     );
   }
   await book.save();
   const saved = ports.stable.get();
   const termProblem = storedTermProblem(saved.term, logStore.term(logStore.lastIndex()) ?? 0);
-  if (termProblem?.fatal) throw new Error(`raft node ${options.id}: ${termProblem.message}`);
+  if (termProblem?.fatal) throw new NodeStartError(`raft node ${options.id}: ${termProblem.message}`);
   if (termProblem) log.warn({ id: options.id, term: saved.term }, `raft: ${termProblem.message}`);
   const commit = Math.min(Math.max(saved.commit, applied), logStore.lastIndex());
   const coreOptions: RaftCoreOptions = {

@@ -1,10 +1,11 @@
-import type { SenderIdentity } from '../node/peer-admission.js';
 import type { RaftNode } from '../node/raft-node.js';
+import type { SenderIdentity } from '../transport/admission.js';
 import type { Message, NodeId } from '../types.js';
 import type { InjectedBug } from './injected-bugs.js';
 import { SimCluster, settle } from './sim-cluster.js';
 import type { SimRaftCore } from './sim-core.js';
 import type { FileName } from './sim-disk.js';
+import { SimulationError } from './sim-error.js';
 import type { SimNode } from './sim-node.js';
 
 /**
@@ -52,19 +53,19 @@ export class DriverCluster extends SimCluster {
 
   sim(id: NodeId): SimNode {
     const n = this.nodes.get(id);
-    if (!n) throw new Error(`no node ${id}`);
+    if (!n) throw new SimulationError(`no node ${id}`);
     return n;
   }
 
   node(id: NodeId): RaftNode {
     const node = this.sim(id).node;
-    if (!node) throw new Error(`${id} is not running`);
+    if (!node) throw new SimulationError(`${id} is not running`);
     return node;
   }
 
   core(id: NodeId): SimRaftCore {
     const core = this.sim(id).core;
-    if (!core) throw new Error(`${id} is not running`);
+    if (!core) throw new SimulationError(`${id} is not running`);
     return core;
   }
 
@@ -80,7 +81,8 @@ export class DriverCluster extends SimCluster {
   async until(what: string, done: () => boolean, maxMs = 10_000): Promise<void> {
     const end = this.now + maxMs;
     while (!done()) {
-      if (this.now > end) throw new Error(`timed out after ${maxMs} virtual ms waiting for ${what}`);
+      if (this.now > end)
+        throw new SimulationError(`timed out after ${maxMs} virtual ms waiting for ${what}`);
       await this.processOne();
     }
   }

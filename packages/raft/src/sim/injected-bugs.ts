@@ -1,8 +1,8 @@
 import type { RaftCoreOptions } from '../core/raft-core.js';
 import { mustPersist } from '../log/hard-state.js';
 import { LogStore, type LogStoreOptions } from '../log/log-store.js';
-import type { Admission, SenderIdentity } from '../node/peer-admission.js';
 import { RaftNode } from '../node/raft-node.js';
+import type { Admission, SenderIdentity } from '../transport/admission.js';
 import type { Entry, HardState, Message, NodeId } from '../types.js';
 import { SimRaftCore } from './sim-core.js';
 

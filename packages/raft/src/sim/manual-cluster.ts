@@ -3,6 +3,7 @@ import type { RaftCoreOptions } from '../core/raft-core.js';
 import type { Entry, HardState, Message, NodeId, ReadState } from '../types.js';
 import { Prng } from './prng.js';
 import { SimRaftCore } from './sim-core.js';
+import { SimulationError } from './sim-error.js';
 
 /** One node of a ManualCluster: the core, its stable storage and what it applied. */
 export interface ManualNode {
@@ -80,7 +81,7 @@ export class ManualCluster {
 
   node(id: NodeId): ManualNode {
     const n = this.nodes.get(id);
-    if (!n) throw new Error(`no node ${id}`);
+    if (!n) throw new SimulationError(`no node ${id}`);
     return n;
   }
 
@@ -126,7 +127,7 @@ export class ManualCluster {
       this.outbox = [];
       for (const m of batch) {
         this.deliver(m);
-        if (++delivered > maxMessages) throw new Error('cluster did not stabilize');
+        if (++delivered > maxMessages) throw new SimulationError('cluster did not stabilize');
       }
     }
   }

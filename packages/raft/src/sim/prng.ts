@@ -3,6 +3,7 @@
  * Everything random in a run, including every node's election timeouts, draws
  * from one instance, so a seed replays the run exactly.
  */
+import { SimulationError } from './sim-error.js';
 export class Prng {
   private a: number;
   private b: number;
@@ -50,7 +51,7 @@ export class Prng {
   }
 
   pick<T>(items: readonly T[]): T {
-    if (items.length === 0) throw new Error('Prng.pick from an empty list');
+    if (items.length === 0) throw new SimulationError('Prng.pick from an empty list');
     return items[Math.floor(this.next() * items.length)]!;
   }
 }

@@ -6,16 +6,18 @@
  * and faults) and DriverCluster (scenarios stepped by hand in tests) build
  * on it.
  */
+
 import { createHash, type Hash } from 'node:crypto';
 import { StorageError } from '../log/errors.js';
 import { LogStore, type LogStoreOptions } from '../log/log-store.js';
 import type { RaftDriverOptions } from '../node/node-options.js';
-import type { SenderIdentity } from '../node/peer-admission.js';
+import type { SenderIdentity } from '../transport/admission.js';
 import type { NodeId } from '../types.js';
 import { Checker } from './checker.js';
 import { EventQueue } from './event-queue.js';
 import { type InjectedBug, nodeClass, openLogWithBug } from './injected-bugs.js';
 import { Prng } from './prng.js';
+import { SimulationError } from './sim-error.js';
 import { type Faults, SimNetwork } from './sim-network.js';
 import { type InterestingPoint, type SimContext, SimNode } from './sim-node.js';
 
@@ -156,7 +158,7 @@ export class SimCluster implements SimContext {
   async processOne(): Promise<void> {
     if (this.queue.size === 0) await settle(); // nodes still opening: their first writes come
     const ev = this.queue.pop();
-    if (!ev) throw new Error('event queue ran dry');
+    if (!ev) throw new SimulationError('event queue ran dry');
     this.now = ev.atMs;
     this.stepNo++;
     this.trace(ev.describe());
@@ -199,7 +201,7 @@ export class SimCluster implements SimContext {
     const old = this.nodes.get(id);
     if (old) {
       // A member added again under the id of a removed one, on an empty disk: a new server.
-      if (old.up) throw new Error(`node ${id} is still running: it cannot be added again`);
+      if (old.up) throw new SimulationError(`node ${id} is still running: it cannot be added again`);
       this.checker.newServer(id);
     }
     const n = new SimNode(id, bootstrapVoters, this, this.diskLatencyFor(id), this.params.syncWrites);

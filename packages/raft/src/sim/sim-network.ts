@@ -9,8 +9,9 @@
  * `receive`, a snapshot through `receiveSnapshot`, and the sender hears
  * `reportSnapshot`. A message's `from` is always its real sender.
  */
-import type { SenderIdentity } from '../node/peer-admission.js';
+
 import type { Transport } from '../node/ports.js';
+import type { SenderIdentity } from '../transport/admission.js';
 import type { TransportHandler } from '../transport/peer-transport.js';
 import type { Message, NodeId } from '../types.js';
 import type { Scheduler } from './sim-disk.js';

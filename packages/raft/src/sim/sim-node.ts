@@ -6,9 +6,10 @@
  * (sim-network.ts) and a virtual clock.
  */
 
+import { VirtualClock } from '@fermata/base';
 import { EMPTY_HARD_STATE } from '../log/hard-state.js';
 import type { LogStore, LogStoreOptions } from '../log/log-store.js';
-import type { Clock, NodePorts } from '../node/ports.js';
+import type { NodePorts } from '../node/ports.js';
 import type { RaftNode } from '../node/raft-node.js';
 import type { Logger } from '../transport/logger.js';
 import type { NodeId } from '../types.js';
@@ -53,6 +54,8 @@ export class SimNode {
   /** The log port of the current incarnation (the shipped LogStore, checked). */
   log: CheckedLog | undefined;
   incarnation = 0;
+  /** Virtual time on the simulation's queue; a crash or a restart forgets the timers and sleeps of the incarnation before. */
+  private readonly clock: VirtualClock;
   decommissioned = false;
   /** The term in which the simulation last saw this node lead, and its commit index then (hostile schedules). */
   seenLeaderTerm = 0;
@@ -68,6 +71,11 @@ export class SimNode {
     syncWrites = true,
   ) {
     this.disk = new SimDisk(id, ctx, diskLatencyMs, syncWrites);
+    // Ticks start at a random point of their first period, so nodes do not tick in step.
+    this.clock = new VirtualClock(
+      { now: () => ctx.nowMs(), at: (delayMs, describe, run) => ctx.at(delayMs, describe, run) },
+      { name: id, firstTickMs: (ms) => ctx.prng.int(1, ms) },
+    );
     this.watch = ctx.checker.newWatch(EMPTY_HARD_STATE);
   }
 
@@ -78,6 +86,7 @@ export class SimNode {
   /** The ports of a new incarnation; everything they do stops at the next crash. */
   ports(): NodePorts {
     const incarnation = ++this.incarnation;
+    this.clock.crash(); // timers of an earlier incarnation never fire
     const alive = () => this.incarnation === incarnation;
     const { checker } = this.ctx;
     this.incoming = new SimIncoming();
@@ -114,7 +123,7 @@ export class SimNode {
       snapshots: new SimSnapshotStorage(this.disk),
       incoming: this.incoming,
       addressBook: files.addressBook,
-      clock: this.clock(alive),
+      clock: this.clock,
       random: () => this.ctx.prng.next(),
       transport: (handler) => new SimTransport(this.id, this.ctx.network, handler, alive),
       makeCore: (options) => {
@@ -129,48 +138,13 @@ export class SimNode {
   crash(prng: Prng, keep?: (pending: number) => number | undefined, smKeepsUnflushed = true): void {
     this.up = false;
     this.incarnation++;
+    this.clock.crash();
     this.node = undefined;
     this.core = undefined;
     this.disk.crash(keep);
     if (smKeepsUnflushed) this.sm?.crash(prng);
     this.sm = undefined;
     this.incoming = undefined;
-  }
-
-  /** Virtual time; timers and sleeps of a crashed incarnation never fire. */
-  private clock(alive: () => boolean): Clock {
-    const ctx = this.ctx;
-    return {
-      nowMs: () => ctx.nowMs(),
-      monotonicMs: () => ctx.nowMs(),
-      every: (ms, fn) => {
-        let on = true;
-        const schedule = (delayMs: number) =>
-          ctx.at(
-            delayMs,
-            () => `tick ${this.id}`,
-            () => {
-              if (!on || !alive()) return;
-              fn();
-              schedule(ms);
-            },
-          );
-        schedule(ctx.prng.int(1, ms));
-        return () => {
-          on = false;
-        };
-      },
-      sleep: (ms) =>
-        new Promise<void>((resolve) =>
-          ctx.at(
-            ms,
-            () => `wake ${this.id}`,
-            () => {
-              if (alive()) resolve();
-            },
-          ),
-        ),
-    };
   }
 
   /** The driver's log lines go into the trace (and a fatal error fails the run, see Simulation). */

@@ -5,6 +5,7 @@
  * and received snapshot data are simulated whole (`SimSnapshotStorage`,
  * `SimIncoming`).
  */
+
 import { crc32 } from 'node:zlib';
 import { HardStateFile } from '../log/hard-state.js';
 import { LogStore, type LogStoreOptions } from '../log/log-store.js';
@@ -13,6 +14,7 @@ import { atomicSmallFile } from '../node/file-ports.js';
 import type { IncomingSnapshots, SmallFile, SnapshotStorage } from '../node/ports.js';
 import type { SnapshotMeta } from '../types.js';
 import { SIM_DATA_DIR, type SimDisk } from './sim-disk.js';
+import { SimulationError } from './sim-error.js';
 
 export interface SimFileOptions {
   /** LogStore's segment size (small ones make segments turn over and compaction delete them). */
@@ -110,7 +112,7 @@ export class SimIncoming implements IncomingSnapshots {
 
   open(ref: string): AsyncIterable<Uint8Array> {
     const data = this.data.get(ref);
-    if (!data) throw new Error(`no received snapshot data ${ref}`);
+    if (!data) throw new SimulationError(`no received snapshot data ${ref}`);
     return chunksOf(data);
   }
 

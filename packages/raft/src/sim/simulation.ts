@@ -1,4 +1,18 @@
-import { InvariantError } from '../core/errors.js';
+/**
+ * The Raft simulator's run: one seed's cluster (sim-cluster.ts), its
+ * workload, and the schedule of faults (crashes, power loss, partitions,
+ * bridges, stalled and full disks) until the step budget is spent; then it
+ * heals everything and requires liveness (a fresh entry committed within
+ * LIVENESS_BOUND_MS).
+ *
+ * Over 400 lines because the fault schedule is one piece: every fault kind
+ * draws from the one PRNG stream in a fixed order and reads the same state
+ * (calm periods, stalled nodes, the sick node, the deposition in progress),
+ * and a seed's digest is that order. The checker, the workload, fault
+ * profiles, deposition and the liveness watch are their own files
+ * (checker.ts, workload.ts, fault-profile.ts, deposition.ts, liveness.ts).
+ */
+import { InvariantError } from '@fermata/base';
 import type { NodeId } from '../types.js';
 import { entryKey, type InvariantName, InvariantViolation } from './checker.js';
 import { Deposition } from './deposition.js';

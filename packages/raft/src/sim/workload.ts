@@ -8,11 +8,13 @@
  * (called again on the leader of the moment when it fails, as an operator
  * would). Snapshots and compaction are the driver's own policy.
  */
+
 import type { RaftNode } from '../node/raft-node.js';
 import type { NodeId } from '../types.js';
 import { InvariantViolation } from './checker.js';
 import { CALM_MS, type FaultProfile, LONG_OUTAGE_MS } from './fault-profile.js';
 import type { SimCluster } from './sim-cluster.js';
+import { SimulationError } from './sim-error.js';
 import type { InterestingPoint, SimNode } from './sim-node.js';
 
 /** What the workload drives: the simulation (simulation.ts), through the members it uses. */
@@ -264,7 +266,7 @@ export class Workload {
         }
       }
       if (attempt >= MEMBERSHIP_ATTEMPTS || !sim.chaos)
-        throw new Error(`${what}: no success in ${attempt} attempts`);
+        throw new SimulationError(`${what}: no success in ${attempt} attempts`);
       await new Promise<void>((resolve) => sim.at(MEMBERSHIP_RETRY_MS, () => `${what} again`, resolve));
     }
   }

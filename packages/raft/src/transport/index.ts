@@ -1,5 +1,7 @@
 /** gRPC transport between Raft peers (`fermata.v1.Raft`). */
+export type { Admission, RefusalReason, SenderIdentity } from './admission.js';
 export { MalformedMessageError, messageFromWire, messageToWire } from './codec.js';
+export { PeerConfigError } from './errors.js';
 export { type Logger, silentLogger, stderrLogger } from './logger.js';
 export {
   assertPeerSecret,

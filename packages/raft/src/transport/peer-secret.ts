@@ -4,8 +4,10 @@
  * authenticates "a member of this cluster" (all members share it), so a peer
  * port without TLS is not open to whoever can reach it.
  */
+
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
+import { PeerConfigError } from './errors.js';
 
 /** The metadata key that carries the secret. */
 export const PEER_SECRET_METADATA = 'fermata-peer-secret';
@@ -17,7 +19,7 @@ export const MAX_PEER_SECRET_LENGTH = 1024;
 /** Throws unless `secret` has an accepted length. */
 export function assertPeerSecret(secret: string, field: string): void {
   if (secret.length < MIN_PEER_SECRET_LENGTH || secret.length > MAX_PEER_SECRET_LENGTH) {
-    throw new Error(
+    throw new PeerConfigError(
       `${field}: the cluster secret must be ${MIN_PEER_SECRET_LENGTH} to ${MAX_PEER_SECRET_LENGTH} characters (MIN_PEER_SECRET_LENGTH, MAX_PEER_SECRET_LENGTH), got ${secret.length}`,
     );
   }

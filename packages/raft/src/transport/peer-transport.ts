@@ -6,6 +6,7 @@
  * halves share the refusal accounting and the stream lifecycle; framing is in
  * codec.ts and peer-stream.ts, snapshots in snapshot-sender/receiver.ts.
  */
+
 import {
   clientFlowControlOptions,
   Long,
@@ -16,9 +17,10 @@ import {
   widenServerFlowControl,
 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
-import type { Admission, RefusalReason, SenderIdentity } from '../node/peer-admission.js';
 import type { Message, NodeId } from '../types.js';
+import type { Admission, RefusalReason, SenderIdentity } from './admission.js';
 import { MalformedMessageError, messageFromWire } from './codec.js';
+import { PeerConfigError } from './errors.js';
 import { type Logger, stderrLogger } from './logger.js';
 import { PeerSecretCheck, peerSecretInterceptor } from './peer-secret.js';
 import { PeerStream, type PeerStreamStats } from './peer-stream.js';
@@ -560,6 +562,6 @@ export class PeerTransport {
 
 function splitHostPort(address: string): [string, string] {
   const i = address.lastIndexOf(':');
-  if (i < 0) throw new Error(`peer address must be host:port, got "${address}"`);
+  if (i < 0) throw new PeerConfigError(`peer address must be host:port, got "${address}"`);
   return [address.slice(0, i), address.slice(i + 1)];
 }

@@ -4,6 +4,7 @@ import type { pb, RaftClient } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import type { Message } from '../types.js';
 import { messageToWire } from './codec.js';
+import { SnapshotTransferError } from './snapshot-receiver.js';
 
 /**
  * Streams one snapshot to a peer: the `snapshot` message, the data re-cut into
@@ -31,7 +32,7 @@ export async function sendSnapshot(
     failed = true;
   });
   const write = async (chunk: pb.SnapshotChunk.$Properties): Promise<void> => {
-    if (failed) throw new Error('snapshot stream ended early');
+    if (failed) throw new SnapshotTransferError('snapshot stream ended early', grpc.status.UNAVAILABLE);
     if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), answered]);
   };
   try {

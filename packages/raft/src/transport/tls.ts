@@ -11,9 +11,11 @@
  * new connections use the new material without a restart, and established
  * ones keep going.
  */
+
 import type { PeerCertificate } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import type { NodeId } from '../types.js';
+import { PeerConfigError } from './errors.js';
 
 /** PEM certificate chain and key, and the CA bundle that verifies the other end. */
 export interface TlsMaterial {
@@ -55,7 +57,7 @@ export class ReloadingServerCredentials extends grpc.ServerCredentials {
   constructor(source: TlsSource, requireClientCert: boolean) {
     const m = source.current();
     if (requireClientCert && !m.ca)
-      throw new Error('client certificates are required but no CA is configured');
+      throw new PeerConfigError('client certificates are required but no CA is configured');
     super({ requestCert: requireClientCert, rejectUnauthorized: requireClientCert }, contextOptions(m));
     source.onChange((next) => this.updateSecureContextOptions(contextOptions(next)));
   }
@@ -204,7 +206,7 @@ export class PeerTls {
     readonly source: TlsSource,
     options: PeerTlsOptions = {},
   ) {
-    if (!source.current().ca) throw new Error('peer TLS needs a CA to verify the other nodes');
+    if (!source.current().ca) throw new PeerConfigError('peer TLS needs a CA to verify the other nodes');
     this.provider = new SourceCertificateProvider(source);
     this.verifyIdentity = options.verifyIdentity ?? true;
     this.requirePeerUri = options.requirePeerUri ?? true;

@@ -1,4 +1,5 @@
-import { type Admission, admitPeerMessages } from '../../src/node/peer-admission.js';
+import { admitPeerMessages } from '../../src/node/peer-admission.js';
+import type { Admission } from '../../src/transport/admission.js';
 import type { Message, NodeId } from '../../src/types.js';
 
 /** The driver's admission rule over a fixed set of voters (term 0), for transport tests without a node. */

@@ -2,13 +2,14 @@
 // each queue's read cursor and lease rounds, the consumers' credit and the push schedule) act on
 // the same state under one epoch; the parts that hold no shared state are in due-heap.ts,
 // consumer-registry.ts and push-schedule.ts.
+
+import type { Clock, TimerHandle } from '@fermata/base';
 import type { pb } from '@fermata/protocol';
 import { numberAsInt64, uint64ForWire } from '@fermata/protocol';
 import type { Logger } from 'pino';
 import { decodeKey, dueField, inQueue, queueHashBytes, tagFromKey, tagKeyOf } from '../../keys.js';
-import { type BrokerReader, type EntryView, MAX_PASSED_PER_SCAN } from '../../state/reader.js';
-import { type BodyRec, groupDeleting, leaseStartMs } from '../../state/records.js';
-import type { Clock, TimerHandle } from '../clock.js';
+import { type BodyRec, groupDeleting, leaseStartMs } from '../../state/model/records.js';
+import { type BrokerReader, type EntryView, MAX_PASSED_PER_SCAN } from '../../state/read/reader.js';
 import type { DeadLetterGate } from '../dead-letter-gate.js';
 import { headersOf } from '../dead-letter-headers.js';
 import type { LeaderMetrics } from '../metrics.js';

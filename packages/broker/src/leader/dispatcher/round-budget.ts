@@ -1,4 +1,4 @@
-import { InvariantError } from '@fermata/raft';
+import { InvariantError } from '@fermata/base';
 
 /**
  * How the dispatcher shares lease rounds between queues: deficit round robin

@@ -6,7 +6,7 @@
  * (state-record-codec.test.ts).
  */
 import { toBigInt, toUint64, v1 } from '@fermata/protocol';
-import type { BodyRec, DeadLetterInfo } from '../records.js';
+import type { BodyRec, DeadLetterInfo } from '../model/records.js';
 import { i64, n64, writer } from './shared.js';
 import { lenFieldSize, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
 

@@ -5,7 +5,7 @@
  * (`npm run bench -- apply` measures apply). The bytes equal protobufjs's
  * (state-record-codec.test.ts).
  */
-import type { QueueEntryRec } from '../records.js';
+import type { QueueEntryRec } from '../model/records.js';
 import { writer } from './shared.js';
 import { varintSize, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
 

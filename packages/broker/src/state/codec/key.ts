@@ -1,6 +1,6 @@
 // KeyRecord (records.proto) through protobufjs: only messages published with a key have one.
 import { toBigInt, toUint64, v1 } from '@fermata/protocol';
-import type { KeyRec } from '../records.js';
+import type { KeyRec } from '../model/records.js';
 import { i64, n64 } from './shared.js';
 
 export function encodeKeyRec(k: KeyRec): Uint8Array {

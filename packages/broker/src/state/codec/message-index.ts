@@ -5,7 +5,7 @@
  * (state-record-codec.test.ts). Also the short form of a moved implied index.
  */
 import { slabBytes } from '@fermata/storage';
-import type { GroupOutcome, GroupRef, MessageIndexRec } from '../records.js';
+import type { GroupOutcome, GroupRef, MessageIndexRec } from '../model/records.js';
 import { writer } from './shared.js';
 import { lenFieldSize, varintSize, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
 

@@ -1,6 +1,6 @@
 // PurgeRecord (records.proto) through protobufjs: one read and write per purge step.
 import { v1 } from '@fermata/protocol';
-import type { PurgePhase, PurgeRec } from '../records.js';
+import type { PurgePhase, PurgeRec } from '../model/records.js';
 import { i64, n64 } from './shared.js';
 
 const PHASES: Record<PurgePhase, number> = {

@@ -1,6 +1,6 @@
 // QueueRecord (records.proto) through protobufjs: written once per queue per batch.
 import { toUint64, v1 } from '@fermata/protocol';
-import type { QueueRec } from '../records.js';
+import type { QueueRec } from '../model/records.js';
 import { n64 } from './shared.js';
 
 export function encodeQueue(q: QueueRec): Uint8Array {

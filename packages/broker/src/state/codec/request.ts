@@ -1,6 +1,6 @@
 // RequestRecord (records.proto) through protobufjs: one per publish request with an idempotency key.
 import { toBigInt, toUint64, v1 } from '@fermata/protocol';
-import type { RequestRec } from '../records.js';
+import type { RequestRec } from '../model/records.js';
 import { i64, n64 } from './shared.js';
 
 export function encodeRequestRec(r: RequestRec): Uint8Array {

@@ -1,6 +1,6 @@
 // ScheduleRecord and ScheduleDefinition (schedules.proto) through protobufjs: read per fire, not per message.
 import { type pb, v1 } from '@fermata/protocol';
-import type { CatchUpPolicy, DstPolicy, ScheduleDef, ScheduleRec } from '../schedule/model.js';
+import type { CatchUpPolicy, DstPolicy, ScheduleDef, ScheduleRec } from '../model/schedules.js';
 import { i64, n64 } from './shared.js';
 
 const CATCH_UP: Record<CatchUpPolicy, number> = {

@@ -1,6 +1,6 @@
 // TopicRecord (records.proto) through protobufjs: read once per topic per batch, not on a hot path.
 import { type pb, v1 } from '@fermata/protocol';
-import type { TopicRec, TopicSettings } from '../records.js';
+import type { TopicRec, TopicSettings } from '../model/records.js';
 import { i64, n64 } from './shared.js';
 
 export function encodeSettings(s: TopicSettings): pb.TopicSettings.$Properties {

@@ -7,9 +7,9 @@
  * after the cursor, and skips only occurrences missed by more than the
  * misfire threshold.
  */
-import { ConflictError, LimitError, ValidationError } from '../errors.js';
-import type { Limits } from '../limits.js';
-import type { ScheduleDef, ScheduleFire, ScheduleRec } from './model.js';
+import { ConflictError, LimitError, ValidationError } from '../model/errors.js';
+import type { Limits } from '../model/limits.js';
+import type { ScheduleDef, ScheduleFire, ScheduleRec } from '../model/schedules.js';
 import { isOccurrence, occurrencesAfter } from './spec.js';
 
 /** Occurrences one plan looks at: a longer backlog is skipped over several commands. */

@@ -5,8 +5,8 @@
 import { type pb, toBigInt, toSafeNumber, toUint64 } from '@fermata/protocol';
 import { defFromProto, defToProto } from '../codec/schedule.js';
 import { i64 } from '../codec/shared.js';
-import { ValidationError } from '../errors.js';
-import type { ScheduleDef, ScheduleFire, ScheduleRec } from './model.js';
+import { ValidationError } from '../model/errors.js';
+import type { ScheduleDef, ScheduleFire, ScheduleRec } from '../model/schedules.js';
 
 /** The token an upsert is made for, and the most schedules it may own (0 = no limit). */
 export interface ScheduleOwner {

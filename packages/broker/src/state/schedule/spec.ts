@@ -8,9 +8,9 @@
  * Intervals (`every 15m`) count from start_at_ms (or the epoch) in absolute time.
  */
 import { Cron } from 'croner';
-import { LimitError, ValidationError } from '../errors.js';
-import type { Limits } from '../limits.js';
-import type { DstPolicy } from './model.js';
+import { LimitError, ValidationError } from '../model/errors.js';
+import type { Limits } from '../model/limits.js';
+import type { DstPolicy } from '../model/schedules.js';
 import { instantsOfWall, isUtc, maxOffsetNear, offsetMs, validateTimeZone, wallMs } from './time-zone.js';
 
 export type ParsedSpec =

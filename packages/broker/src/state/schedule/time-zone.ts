@@ -5,7 +5,7 @@
  * are "naive" epoch ms: the local calendar date and time read as if in UTC.
  * No clock is read.
  */
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../model/errors.js';
 
 const DAY_MS = 86_400_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();

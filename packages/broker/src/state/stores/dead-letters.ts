@@ -1,19 +1,19 @@
-import { invariant } from '@fermata/raft';
+import { invariant } from '@fermata/base';
+import { deadLetterTopicOf, validateTopicName } from '../commands/validation.js';
 /**
  * Dead letters: a group's entry moved to its topic's dead-letter topic as a
  * new message, with an id from the block the command reserved. Dead letters
  * never cascade: a message that is already a dead letter, or one with no id
  * reserved or no valid dead-letter topic, is dropped instead.
  */
-import { ConflictError, LimitError, ValidationError } from '../errors.js';
-import type { Limits } from '../limits.js';
-import type { QueueEntryRec, TopicRec } from '../records.js';
-import type { Txn } from '../txn.js';
-import { deadLetterTopicOf, validateTopicName } from '../validation.js';
+import { ConflictError, LimitError, ValidationError } from '../model/errors.js';
+import type { Limits } from '../model/limits.js';
+import type { QueueEntryRec, TopicRec } from '../model/records.js';
 import type { EntryStore } from './entries.js';
 import type { MessageStore } from './messages.js';
 import type { CommandTime } from './time.js';
 import type { TopicStore } from './topics.js';
+import type { Txn } from './txn.js';
 
 export class DeadLetterStore {
   private reserved = { next: 0n, end: 0n };

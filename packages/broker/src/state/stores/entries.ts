@@ -17,7 +17,7 @@ import {
   queueUpperBound,
 } from '../../keys.js';
 import { decodedEntry, decodeEntry, encodeEntry } from '../codec/entry.js';
-import { EMPTY, NS } from '../layout.js';
+import { EMPTY, NS } from '../model/layout.js';
 import {
   type BodyRec,
   deliveryTagOf,
@@ -26,11 +26,11 @@ import {
   leaseNotStarted,
   type QueueEntryRec,
   type TopicRec,
-} from '../records.js';
-import type { Txn } from '../txn.js';
+} from '../model/records.js';
 import type { MessageStore } from './messages.js';
 import type { QueueStore } from './queues.js';
 import type { CommandTime } from './time.js';
+import type { Txn } from './txn.js';
 
 /**
  * New queue entries and index records of a message due later than this are

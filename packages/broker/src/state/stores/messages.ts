@@ -1,4 +1,4 @@
-import { invariant } from '@fermata/raft';
+import { invariant } from '@fermata/base';
 /**
  * What a message is besides its queue entries: its body, its index record
  * (per group, where its entry is now or how it ended), its key record and
@@ -10,7 +10,15 @@ import { DEFAULT_GROUP } from '../../keys.js';
 import { decodeBody, encodeBody } from '../codec/body.js';
 import { decodeKeyRec, encodeKeyRec } from '../codec/key.js';
 import { decodeIndex, encodeIndex, encodeMovedIndex, movedIndexTag } from '../codec/message-index.js';
-import { EMPTY, expirySuffix, idKey, keyWindowSuffix, NS, splitTopicKey, topicKeySuffix } from '../layout.js';
+import {
+  EMPTY,
+  expirySuffix,
+  idKey,
+  keyWindowSuffix,
+  NS,
+  splitTopicKey,
+  topicKeySuffix,
+} from '../model/layout.js';
 import {
   type BodyRec,
   type GroupOutcome,
@@ -21,11 +29,11 @@ import {
   movedIndex,
   type QueueEntryRec,
   type TopicRec,
-} from '../records.js';
-import type { Txn } from '../txn.js';
+} from '../model/records.js';
 import type { QueueStore } from './queues.js';
 import type { CommandTime } from './time.js';
 import type { TopicStore } from './topics.js';
+import type { Txn } from './txn.js';
 
 export class MessageStore {
   constructor(

@@ -6,9 +6,9 @@
  */
 import type { ReadView } from '@fermata/storage';
 import { decodePurge, encodePurge } from '../codec/purge.js';
-import { NS, splitTopicKey, topicKeySuffix } from '../layout.js';
-import type { PurgeRec } from '../records.js';
-import type { Txn } from '../txn.js';
+import { NS, splitTopicKey, topicKeySuffix } from '../model/layout.js';
+import type { PurgeRec } from '../model/records.js';
+import type { Txn } from './txn.js';
 
 export interface PurgeName {
   readonly topic: string;

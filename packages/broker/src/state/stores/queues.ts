@@ -1,4 +1,4 @@
-import { invariant } from '@fermata/raft';
+import { invariant } from '@fermata/base';
 /**
  * Queue records (one per topic and group: its name and exact counters) and
  * queue hashes. Counters are changed in memory and written once per batch
@@ -6,10 +6,10 @@ import { invariant } from '@fermata/raft';
  */
 import { encodeKeyMs, type QueueHasher, queueName } from '../../keys.js';
 import { decodeQueue, encodeQueue } from '../codec/queue.js';
-import { ConflictError } from '../errors.js';
-import { NS, u64 } from '../layout.js';
-import type { QueueRec, TopicRec } from '../records.js';
-import type { Txn } from '../txn.js';
+import { ConflictError } from '../model/errors.js';
+import { NS, u64 } from '../model/layout.js';
+import type { QueueRec, TopicRec } from '../model/records.js';
+import type { Txn } from './txn.js';
 
 export class QueueStore {
   private readonly recs = new Map<bigint, QueueRec | null>();

@@ -5,10 +5,10 @@
  * applied (request-filter.ts).
  */
 import { decodeRequestRec, encodeRequestRec } from '../codec/request.js';
-import { EMPTY, NS, requestSuffix, requestWindowSuffix } from '../layout.js';
-import type { RequestRec } from '../records.js';
-import type { RequestFilter } from '../request-filter.js';
-import type { Txn } from '../txn.js';
+import { EMPTY, NS, requestSuffix, requestWindowSuffix } from '../model/layout.js';
+import type { RequestRec } from '../model/records.js';
+import type { RequestFilter } from './request-filter.js';
+import type { Txn } from './txn.js';
 
 export class RequestStore {
   constructor(

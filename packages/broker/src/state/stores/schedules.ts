@@ -5,9 +5,9 @@
  */
 import type { ReadView } from '@fermata/storage';
 import { decodeSchedule, encodeSchedule } from '../codec/schedule.js';
-import { NS, readU64, splitTopicKey, topicKeySuffix, u64 } from '../layout.js';
-import type { ScheduleRec } from '../schedule/model.js';
-import type { Txn } from '../txn.js';
+import { NS, readU64, splitTopicKey, topicKeySuffix, u64 } from '../model/layout.js';
+import type { ScheduleRec } from '../model/schedules.js';
+import type { Txn } from './txn.js';
 
 export interface ScheduleName {
   readonly topic: string;

@@ -1,14 +1,14 @@
 /** Topic records, cached for the batch; a topic comes into being on first use with default settings. */
 import { DEFAULT_GROUP } from '../../keys.js';
 import { decodeTopic, encodeTopic } from '../codec/topic.js';
-import { NotFoundError, topicDeleting } from '../errors.js';
-import { NS, topicSuffix } from '../layout.js';
-import type { Limits } from '../limits.js';
-import type { TopicRec } from '../records.js';
-import type { Txn } from '../txn.js';
-import { settingsForCreate, validateTopicName } from '../validation.js';
+import { settingsForCreate, validateTopicName } from '../commands/validation.js';
+import { NotFoundError, topicDeleting } from '../model/errors.js';
+import { NS, topicSuffix } from '../model/layout.js';
+import type { Limits } from '../model/limits.js';
+import type { TopicRec } from '../model/records.js';
 import type { QueueStore } from './queues.js';
 import type { CommandTime } from './time.js';
+import type { Txn } from './txn.js';
 
 export class TopicStore {
   private readonly cache = new Map<string, TopicRec | null>();

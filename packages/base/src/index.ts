@@ -1,0 +1,4 @@
+export { type Clock, systemClock, systemTimers, type TimerHandle } from './clock.js';
+export { InvariantError, invariant, LimitError } from './errors.js';
+export { SteadyClock } from './steady-clock.js';
+export { ManualClock, type Timeline, VirtualClock, type VirtualClockOptions } from './virtual-clock.js';

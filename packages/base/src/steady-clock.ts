@@ -1,0 +1,56 @@
+import { performance } from 'node:perf_hooks';
+import { type Clock, systemTimers, type TimerHandle } from './clock.js';
+
+/**
+ * A node's time in production: the system's wall clock read once,
+ * when the node starts, advanced by the monotonic clock (`performance.now()`,
+ * CLOCK_MONOTONIC on Linux: NTP slews its rate with the wall clock's but
+ * never steps it). A step of the system clock while the node runs (an NTP
+ * step, a VM migration, an operator's `date -s`) therefore moves none of the
+ * node's stamps, due times, leases, expiries or schedule instants: nothing
+ * falls due early when it steps forward, nothing stands still when it steps
+ * back. `systemOffsetMs()` says how far the system clock has moved away
+ * (reported as fermata_clock_offset_ms); a restart takes the system clock
+ * again (docs/guarantees.md, "Time and clocks").
+ */
+export class SteadyClock implements Clock {
+  private readonly wallAtStartMs: number;
+  private readonly monoAtStartMs: number;
+
+  constructor(
+    private readonly wall: () => number = () => Date.now(),
+    private readonly mono: () => number = () => performance.now(),
+  ) {
+    this.wallAtStartMs = wall();
+    this.monoAtStartMs = mono();
+  }
+
+  nowMs(): number {
+    return Math.floor(this.wallAtStartMs + (this.mono() - this.monoAtStartMs));
+  }
+
+  monotonicMs(): number {
+    return this.mono();
+  }
+
+  setTimer(fn: () => void, delayMs: number): TimerHandle {
+    return systemTimers.setTimer(fn, delayMs);
+  }
+
+  clearTimer(handle: TimerHandle): void {
+    systemTimers.clearTimer(handle);
+  }
+
+  every(ms: number, fn: () => void): () => void {
+    return systemTimers.every(ms, fn);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return systemTimers.sleep(ms);
+  }
+
+  /** The system clock minus this clock, ms: the sum of the steps the system clock took since the start. */
+  systemOffsetMs(): number {
+    return this.wall() - this.nowMs();
+  }
+}

@@ -1,0 +1,30 @@
+// The leader layer's production clock: the wall clock at start, advanced by the monotonic clock.
+
+import { SteadyClock } from '@fermata/base';
+import { describe, expect, it } from 'vitest';
+
+describe('SteadyClock', () => {
+  it('moves with the monotonic clock, not with steps of the system clock, and reports how far it was stepped', () => {
+    let wall = 1_700_000_000_000;
+    let mono = 5_000;
+    const clock = new SteadyClock(
+      () => wall,
+      () => mono,
+    );
+    expect(clock.nowMs()).toBe(wall);
+    wall += 1_000;
+    mono += 1_000;
+    expect(clock.nowMs()).toBe(1_700_000_001_000);
+    expect(clock.systemOffsetMs()).toBe(0);
+    // An hour forward, then back two: the node's time goes on one millisecond per millisecond.
+    wall += 3_600_000;
+    mono += 10;
+    expect(clock.nowMs()).toBe(1_700_000_001_010);
+    expect(clock.systemOffsetMs()).toBe(3_600_000 - 10);
+    wall -= 7_200_000;
+    mono += 10;
+    expect(clock.nowMs()).toBe(1_700_000_001_020);
+    expect(clock.systemOffsetMs()).toBe(-3_600_000 - 20);
+    expect(clock.monotonicMs()).toBe(mono);
+  });
+});

@@ -1,0 +1,68 @@
+import { DEFAULT_GROUP } from '../../keys.js';
+import type { Command } from '../commands/commands.js';
+import type { CommandResult } from '../commands/results.js';
+import {
+  settingsForCreate,
+  settingsForUpdate,
+  validateGroupName,
+  validateTopicName,
+} from '../commands/validation.js';
+import { AlreadyExistsError, ConflictError, LimitError, topicDeleting } from '../model/errors.js';
+import type { TopicRec } from '../model/records.js';
+import type { ApplyContext } from './context.js';
+
+type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
+
+export async function applyCreateTopic(ctx: ApplyContext, cmd: Of<'create-topic'>): Promise<CommandResult> {
+  validateTopicName(cmd.name, ctx.limits, 'name');
+  const settings = settingsForCreate(cmd.settings, ctx.limits);
+  const existing = await ctx.topics.get(cmd.name);
+  if (existing?.deleting) throw topicDeleting(existing.name);
+  if (existing) throw new AlreadyExistsError('topic', cmd.name);
+  await ctx.queues.register(cmd.name, DEFAULT_GROUP);
+  const topic: TopicRec = { name: cmd.name, settings, groups: [DEFAULT_GROUP], createdAtMs: ctx.nowMs };
+  ctx.topics.put(topic);
+  return { kind: 'create-topic', topic };
+}
+
+/** Changing time_bucket_ms re-keys nothing, so it is refused while the topic holds entries. */
+export async function applyUpdateTopic(ctx: ApplyContext, cmd: Of<'update-topic'>): Promise<CommandResult> {
+  const current = await ctx.topics.require(cmd.name, 'name');
+  if (current.deleting) throw topicDeleting(current.name);
+  const settings = settingsForUpdate(current.settings, cmd.settings, cmd.updateMask ?? [], ctx.limits);
+  if (settings.timeBucketMs !== current.settings.timeBucketMs) {
+    for (const group of current.groups) {
+      const q = await ctx.queues.get(ctx.queues.hash(current.name, group));
+      if (q && q.pending + q.inFlight > 0) {
+        throw new ConflictError(
+          'not-empty',
+          `time_bucket_ms can change only while topic "${current.name}" is empty`,
+        );
+      }
+    }
+  }
+  const topic: TopicRec = { ...current, settings };
+  ctx.topics.put(topic);
+  return { kind: 'update-topic', topic };
+}
+
+/** A new group receives every message published after it was created. */
+export async function applyCreateGroup(ctx: ApplyContext, cmd: Of<'create-group'>): Promise<CommandResult> {
+  validateGroupName(cmd.group, ctx.limits);
+  const topic = await ctx.topics.require(cmd.topic);
+  if (topic.deleting) throw topicDeleting(topic.name);
+  if (topic.deletingGroups?.includes(cmd.group)) {
+    throw new ConflictError(
+      'group-deleting',
+      `group "${cmd.topic}/${cmd.group}" is being deleted: create it again once its entries are removed`,
+    );
+  }
+  if (topic.groups.includes(cmd.group)) throw new AlreadyExistsError('group', `${cmd.topic}/${cmd.group}`);
+  if (topic.groups.length >= ctx.limits.maxGroupsPerTopic) {
+    throw new LimitError('maxGroupsPerTopic', ctx.limits.maxGroupsPerTopic, topic.groups.length + 1, 'group');
+  }
+  await ctx.queues.register(topic.name, cmd.group);
+  const next: TopicRec = { ...topic, groups: [...topic.groups, cmd.group] };
+  ctx.topics.put(next);
+  return { kind: 'create-group', topic: next };
+}

@@ -1,0 +1,96 @@
+/**
+ * The bound on one command's apply (docs/design.md, "Every apply is
+ * bounded"): no command's work grows with what the store holds. Work is
+ * counted as the records a command touches (every key read, scanned, written
+ * or deleted, counted each time) and the bytes it writes (keys and values),
+ * and both are bounded by functions of the replicated limits alone. Apply
+ * asserts the bound after every command (state-machine.ts): a command past it
+ * is a bug, and the node stops with the values rather than write it.
+ *
+ * The unit is an item: one message written (published, fired, dead-lettered
+ * into a topic), removed (acked, expired, purged with its topic or group) or
+ * moved, with everything it carries: its entry in each group, index, key,
+ * expiry, request and topic records. A command handles at most
+ * `itemsPerCommand` items; commands whose items copy payloads they did not
+ * bring (a dead letter, a schedule's occurrence) stop early when the next
+ * one would not fit (`ApplyContext.fits`) and leave the rest for a later
+ * command.
+ */
+import { invariant } from '@fermata/base';
+import type { Limits } from '../model/limits.js';
+
+export interface ApplyWork {
+  /** Records read, scanned, written or deleted (each access counted). */
+  readonly records: number;
+  /** Bytes written: keys and values of puts, keys of deletes. */
+  readonly bytes: number;
+}
+
+/**
+ * The most one item takes besides its payload: records (its entry in every
+ * group written and read back, queue records, index, body, key, key window,
+ * expiry, request records, topic records) and bytes (headers, key, names,
+ * the attempt history an entry and a dead letter carry).
+ */
+export function itemWork(limits: Limits): ApplyWork {
+  const g = limits.maxGroupsPerTopic;
+  const perGroup = limits.maxTopicNameBytes + 2 * limits.maxGroupNameBytes + 64;
+  return {
+    records: 4 * g + 40,
+    bytes:
+      limits.maxHeadersBytes +
+      8 * limits.maxHeaderCount +
+      4 * limits.maxKeyBytes +
+      6 * limits.maxTopicNameBytes +
+      2 * g * perGroup +
+      // delivered_at_ms of an entry and of a dead letter's info: an int64 each attempt.
+      24 * limits.maxMaxAttempts +
+      2048,
+  };
+}
+
+/**
+ * Items one command may handle: the largest batch any command names
+ * (messages, tags, ids or keys, occurrences), plus one expired message's
+ * groups (an expire dead-letters up to maxGroupsPerTopic copies of its last id).
+ */
+export function itemsPerCommand(limits: Limits): number {
+  return (
+    Math.max(
+      limits.maxBatchMessages,
+      limits.maxTagsPerCommand,
+      limits.maxIdsPerCommand,
+      limits.maxScheduleFiresPerCommand,
+    ) +
+    limits.maxGroupsPerTopic +
+    1
+  );
+}
+
+/**
+ * Payload bytes one command may write: a publish batch's, or one expired
+ * message of maxPayloadBytes dead-lettered once per group.
+ */
+export function payloadPerCommand(limits: Limits): number {
+  return limits.maxBatchPayloadBytes + limits.maxGroupsPerTopic * limits.maxPayloadBytes;
+}
+
+/** The bound on one command's work: what `itemsPerCommand` items and `payloadPerCommand` take. */
+export function applyBound(limits: Limits): ApplyWork {
+  const item = itemWork(limits);
+  const n = itemsPerCommand(limits);
+  return { records: n * item.records, bytes: payloadPerCommand(limits) + n * item.bytes };
+}
+
+/**
+ * Asserts the bound for one applied command (`index`: its entry). A command
+ * past it is a bug: the InvariantError names the command and the values.
+ */
+export function assertApplyWork(kind: string, index: number, work: ApplyWork, limits: Limits): void {
+  const bound = applyBound(limits);
+  invariant(
+    work.records <= bound.records && work.bytes <= bound.bytes,
+    () => `the ${kind} command of entry ${index} did more than one command's bound of work`,
+    () => ({ kind, index, records: work.records, bytes: work.bytes, bound }),
+  );
+}

@@ -1,0 +1,260 @@
+import { invariant } from '@fermata/base';
+import type { Command, Target } from '../commands/commands.js';
+import type { CommandResult, ExpireOutcome, GroupChange, RedriveOutcome } from '../commands/results.js';
+import { resolveDue } from '../commands/validation.js';
+import { LimitError, topicDeleting, ValidationError } from '../model/errors.js';
+import {
+  groupDeleting,
+  leaseHeld,
+  type MessageIndexRec,
+  pendingAt,
+  type QueueEntryRec,
+  type TopicRec,
+} from '../model/records.js';
+import type { ApplyContext } from './context.js';
+
+type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
+
+type Located =
+  | { readonly state: 'not-found' }
+  | { readonly state: 'done'; readonly id: bigint }
+  | {
+      readonly state: 'live';
+      readonly id: bigint;
+      readonly index: MessageIndexRec;
+      readonly entries: readonly { tag: Uint8Array; entry: QueueEntryRec }[];
+      readonly changes: readonly GroupChange[];
+      /** Some group holds it under a lease that still runs. */
+      readonly inFlight: boolean;
+    };
+
+/** Finds a message of `topic` by id or key, with every group's live entry. */
+async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promise<Located> {
+  let id: bigint;
+  if ('key' in target) {
+    const rec = await ctx.messages.getKey(topic.name, target.key);
+    if (!rec) return { state: 'not-found' };
+    if (rec.endedAtMs > 0)
+      return rec.windowEndMs > ctx.nowMs ? { state: 'done', id: rec.id } : { state: 'not-found' };
+    id = rec.id;
+  } else {
+    id = target.id;
+  }
+  const index = await ctx.messages.getIndex(id);
+  if (!index || index.topic !== topic.name) return { state: 'not-found' };
+  if (index.done) return { state: 'done', id };
+  // A group being deleted has let go of the message: its entry is left to the purge.
+  const live = index.groups.filter((g) => g.outcome === 'live' && !groupDeleting(topic, g.group));
+  await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
+  const entries: { tag: Uint8Array; entry: QueueEntryRec }[] = [];
+  const changes: GroupChange[] = [];
+  let inFlight = false;
+  for (const g of index.groups) {
+    if (g.outcome !== 'live' || groupDeleting(topic, g.group)) {
+      changes.push({ group: g.group, state: 'ended' });
+      continue;
+    }
+    const entry = await ctx.entries.get(g.tag);
+    invariant(entry, () => `message ${id} group ${g.group} names a missing entry`);
+    const running = leaseHeld(entry, ctx.nowMs);
+    inFlight ||= running;
+    entries.push({ tag: g.tag, entry });
+    changes.push({ group: g.group, state: running ? 'in-flight' : 'pending' });
+  }
+  return { state: 'live', id, index, entries, changes, inFlight };
+}
+
+/**
+ * Cancel is all-or-nothing across groups: if any group holds the message under
+ * a running lease the answer is IN_FLIGHT and nothing changes; otherwise every
+ * group's remaining entry is removed (groups that already finished stay
+ * finished) and the answer is CANCELLED.
+ */
+export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise<CommandResult> {
+  const topic = await ctx.topics.require(cmd.topic);
+  if (topic.deleting) throw topicDeleting(topic.name);
+  const found = await locate(ctx, topic, cmd.target);
+  if (found.state === 'not-found') return { kind: 'cancel', result: { status: 'not-found', groups: [] } };
+  if (found.state === 'done')
+    return { kind: 'cancel', result: { status: 'already-done', id: found.id, groups: [] } };
+  if (found.inFlight) {
+    return { kind: 'cancel', result: { status: 'in-flight', id: found.id, groups: found.changes } };
+  }
+  for (const { tag, entry } of found.entries) await ctx.entries.remove(topic, tag, entry, 'removed');
+  return { kind: 'cancel', result: { status: 'cancelled', id: found.id, groups: found.changes } };
+}
+
+/** Reschedule is all-or-nothing like cancel: every remaining entry moves to the new due time. */
+export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>): Promise<CommandResult> {
+  const dueAtMs = resolveDue(cmd, ctx.nowMs, ctx.limits);
+  const topic = await ctx.topics.require(cmd.topic);
+  if (topic.deleting) throw topicDeleting(topic.name);
+  const found = await locate(ctx, topic, cmd.target);
+  if (found.state === 'not-found') return { kind: 'reschedule', result: { status: 'not-found', groups: [] } };
+  if (found.state === 'done') {
+    return { kind: 'reschedule', result: { status: 'already-done', id: found.id, groups: [] } };
+  }
+  if (found.inFlight) {
+    return { kind: 'reschedule', result: { status: 'in-flight', id: found.id, groups: found.changes } };
+  }
+  for (const { tag, entry } of found.entries) {
+    await ctx.entries.update(topic, tag, entry, pendingAt(entry, dueAtMs));
+  }
+  return {
+    kind: 'reschedule',
+    result: { status: 'rescheduled', id: found.id, dueAtMs, groups: found.changes },
+  };
+}
+
+/**
+ * Expire (proposed by the janitor from the expiry index): a message whose
+ * expireAt has passed leaves every group, in flight or not; per the topic's
+ * expiry action each group's entry is removed or dead-lettered.
+ */
+export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise<CommandResult> {
+  if (cmd.ids.length === 0) throw new ValidationError('ids', 'names no id');
+  if (cmd.ids.length > ctx.limits.maxIdsPerCommand) {
+    throw new LimitError('maxIdsPerCommand', ctx.limits.maxIdsPerCommand, cmd.ids.length, 'ids');
+  }
+  ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
+  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount, cmd.deadLetterFallbackTopics ?? []);
+  // The body too: a message whose entry never moved has no index record, its body implies it.
+  await ctx.prefetch(ctx.messages.indexAndBodyReads(cmd.ids));
+  const outcomes: ExpireOutcome[] = [];
+  for (const id of cmd.ids) {
+    const index = await ctx.messages.getIndex(id);
+    if (!index || index.done) {
+      outcomes.push({ id, status: 'gone' });
+      continue;
+    }
+    if (index.expireAtMs === 0 || index.expireAtMs > ctx.nowMs) {
+      outcomes.push({ id, status: 'not-due' });
+      continue;
+    }
+    const topic = await ctx.topics.get(index.topic);
+    invariant(topic, () => `message ${id} names missing topic ${index.topic}`);
+    const deadLetter = topic.settings.expiryAction === 'dead-letter';
+    const live = index.groups.filter((g) => g.outcome === 'live');
+    // Dead letters copy the payload once per group: past this command's bound the message
+    // waits for the janitor's next expire.
+    const copies = deadLetter && !topic.deleting ? live.length : 0;
+    const payload = copies > 0 ? ((await ctx.messages.getBody(id))?.payload.length ?? 0) : 0;
+    if (!ctx.fits(live.length + 1, copies * payload)) {
+      outcomes.push({ id, status: 'not-due' });
+      continue;
+    }
+    await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
+    for (const g of index.groups) {
+      if (g.outcome !== 'live') continue;
+      const entry = await ctx.entries.get(g.tag);
+      invariant(entry, () => `message ${id} group ${g.group} names a missing entry`);
+      // A topic or group being deleted sends nothing on: its expired entries just go.
+      if (deadLetter && !groupDeleting(topic, g.group))
+        await ctx.deadLetters.deadLetter(topic, g.tag, entry, 'expired');
+      else await ctx.entries.remove(topic, g.tag, entry, 'expired');
+    }
+    outcomes.push({ id, status: deadLetter && !topic.deleting ? 'dead-lettered' : 'expired' });
+  }
+  return { kind: 'expire', outcomes };
+}
+
+/** Ends the reservation of keys whose dedup window has passed (proposed by the janitor). */
+export async function applyPurgeKeys(ctx: ApplyContext, cmd: Of<'purge-keys'>): Promise<CommandResult> {
+  // The command was validated as a whole before it got here (state-machine.ts `execute`).
+  const requests = cmd.requests ?? [];
+  await ctx.prefetch([...ctx.messages.keyReads(cmd.keys), ...ctx.requests.reads(requests)]);
+  let purged = 0;
+  for (const k of cmd.keys) {
+    const rec = await ctx.messages.getKey(k.topic, k.key);
+    if (!rec || rec.endedAtMs === 0 || rec.windowEndMs > ctx.nowMs) continue;
+    await ctx.messages.forgetKey(k.topic, k.key, rec);
+    purged++;
+  }
+  for (const k of requests) {
+    const rec = await ctx.requests.get(k);
+    if (!rec || rec.windowEndMs > ctx.nowMs) continue;
+    ctx.requests.forget(k, rec);
+    purged++;
+  }
+  return { kind: 'purge-keys', purged };
+}
+
+/**
+ * Redrive: each dead letter (a message of `topic`, a dead-letter topic) of
+ * `sourceTopic` goes back to the group it was dead-lettered from, as a new
+ * message with an id from the block the command reserved, due now, no
+ * attempt counted, no key (the key was the dead letter's source's), and
+ * leaves the dead-letter topic. One held by a consumer of the dead-letter
+ * topic stays (`in-flight`). Nothing goes back to a topic or group being
+ * deleted (`group-gone`), and a dead-letter topic being deleted gives
+ * nothing back (`not-found`). Bounded: at most maxIdsPerCommand ids (checked
+ * by validateCommand), each a fixed number of reads and writes, and each
+ * copies its payload: past the command's bound the rest answer `deferred`
+ * (the leader proposes them again).
+ */
+export async function applyRedrive(ctx: ApplyContext, cmd: Of<'redrive'>): Promise<CommandResult> {
+  ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
+  let nextId = cmd.firstId;
+  const endId = cmd.firstId + BigInt(cmd.idCount);
+  const named = await ctx.topics.get(cmd.topic);
+  // A dead-letter topic being deleted has let go of its messages: they are left to its purge.
+  const dlq = named?.deleting ? undefined : named;
+  const outcomes: RedriveOutcome[] = [];
+  let full = false;
+  for (const id of cmd.ids) {
+    if (full) {
+      outcomes.push({ id, status: 'deferred' });
+      continue;
+    }
+    const found = dlq ? await locate(ctx, dlq, { id }) : ({ state: 'not-found' } as const);
+    if (found.state !== 'live') {
+      outcomes.push({ id, status: 'not-found' });
+      continue;
+    }
+    const dead = (await ctx.messages.getBody(id))?.deadLetter;
+    if (!dead || dead.sourceTopic !== cmd.sourceTopic) {
+      outcomes.push({ id, status: 'not-a-dead-letter' });
+      continue;
+    }
+    if (found.inFlight) {
+      outcomes.push({ id, status: 'in-flight' });
+      continue;
+    }
+    const source = await ctx.topics.get(dead.sourceTopic);
+    if (!source?.groups.includes(dead.sourceGroup) || groupDeleting(source, dead.sourceGroup)) {
+      outcomes.push({ id, status: 'group-gone' });
+      continue;
+    }
+    const body = (await ctx.messages.getBody(id))!;
+    // Two items (the message written, the dead letter removed) and the payload copied: past the
+    // command's bound this one and the rest wait for the next command.
+    if (!ctx.fits(2, body.payload.length)) {
+      full = true;
+      outcomes.push({ id, status: 'deferred' });
+      continue;
+    }
+    if (nextId >= endId)
+      throw new ValidationError('id_count', `reserves ${cmd.idCount} ids for ${cmd.ids.length} dead letters`);
+    const newId = nextId++;
+    const adding = ctx.entries.addMessage(
+      source,
+      {
+        id: newId,
+        topic: source.name,
+        payload: body.payload,
+        headers: body.headers,
+        key: '',
+        enqueuedAtMs: ctx.nowMs,
+        dueAtMs: ctx.nowMs,
+        expireAtMs: 0,
+        deadLetter: undefined,
+        indexImplied: undefined,
+      },
+      dead.sourceGroup,
+    );
+    if (adding) await adding;
+    for (const { tag, entry } of found.entries) await ctx.entries.remove(dlq!, tag, entry, 'removed');
+    outcomes.push({ id, status: 'redriven', newId });
+  }
+  return { kind: 'redrive', outcomes };
+}

@@ -1,0 +1,112 @@
+/**
+ * What one applied entry batch shares: the time stamp of the command being
+ * applied, the write set (every change goes through the Txn, so a failing
+ * command rolls back completely) and the stores apply reads and writes
+ * through. The stores own the storage keys and codecs; apply files never
+ * touch either.
+ */
+import type { QueueHasher } from '../../keys.js';
+import { ConflictError } from '../model/errors.js';
+import type { Limits } from '../model/limits.js';
+import { DeadLetterStore } from '../stores/dead-letters.js';
+import { EntryStore } from '../stores/entries.js';
+import type { EventRepository } from '../stores/event-repository.js';
+import { MessageStore } from '../stores/messages.js';
+import { PurgeStore } from '../stores/purges.js';
+import { QueueStore } from '../stores/queues.js';
+import type { RequestFilter } from '../stores/request-filter.js';
+import { RequestStore } from '../stores/requests.js';
+import { ScheduleStore } from '../stores/schedules.js';
+import type { CommandTime } from '../stores/time.js';
+import { TopicStore } from '../stores/topics.js';
+import type { Txn } from '../stores/txn.js';
+import { applyBound, itemWork } from './apply-bound.js';
+
+/** Longest stretch of apply work before the event loop gets a turn. */
+export const APPLY_SLICE_MS = 2;
+
+export class ApplyContext {
+  private readonly time: CommandTime = { nowMs: 0 };
+  readonly queues: QueueStore;
+  readonly topics: TopicStore;
+  readonly messages: MessageStore;
+  readonly entries: EntryStore;
+  readonly requests: RequestStore;
+  readonly deadLetters: DeadLetterStore;
+  readonly schedules: ScheduleStore;
+  readonly purges: PurgeStore;
+
+  /** When apply last let the event loop run (performance.now()). */
+  private sliceStartMs = performance.now();
+
+  constructor(
+    readonly txn: Txn,
+    readonly limits: Limits,
+    readonly hasher: QueueHasher,
+    readonly ids: EventRepository,
+    requestFilter: RequestFilter,
+  ) {
+    this.queues = new QueueStore(txn, hasher);
+    this.topics = new TopicStore(txn, limits, this.queues, this.time);
+    this.messages = new MessageStore(txn, this.topics, this.queues, this.time);
+    this.entries = new EntryStore(txn, this.queues, this.messages, this.time);
+    this.requests = new RequestStore(txn, requestFilter);
+    this.deadLetters = new DeadLetterStore(txn, limits, this.topics, this.entries, this.messages, this.time);
+    this.schedules = new ScheduleStore(txn);
+    this.purges = new PurgeStore(txn);
+  }
+
+  /** The time stamp of the command being applied (its `now_ms`, never the local clock). */
+  get nowMs(): number {
+    return this.time.nowMs;
+  }
+
+  set nowMs(value: number) {
+    this.time.nowMs = value;
+  }
+
+  /** Checks and observes a block of leader-assigned ids: they must all be new. */
+  claimIds(firstId: bigint, count: number, field: string): void {
+    if (count === 0) return;
+    if (firstId <= this.ids.lastId) {
+      throw new ConflictError(
+        'id-reuse',
+        `${field}: id ${firstId} is not above the last id ${this.ids.lastId}`,
+      );
+    }
+    this.ids.observeId(firstId + BigInt(count) - 1n);
+  }
+
+  /**
+   * Whether `items` more items (apply-bound.ts), writing `payloadBytes` of
+   * payload besides, fit in what is left of this command's bound. Commands
+   * whose items copy payloads they did not bring (dead letters, a schedule's
+   * occurrences) stop when the next one does not, and leave it for later.
+   */
+  fits(items: number, payloadBytes: number): boolean {
+    const done = this.txn.work;
+    const item = itemWork(this.limits);
+    const bound = applyBound(this.limits);
+    return (
+      done.records + items * item.records <= bound.records &&
+      done.bytes + items * item.bytes + payloadBytes <= bound.bytes
+    );
+  }
+
+  /** Reads these storage keys (named by the stores' `*reads` methods) in one parallel round. */
+  prefetch(keys: readonly Uint8Array[]): Promise<void> {
+    return this.txn.prefetch(keys);
+  }
+
+  /**
+   * Lets the event loop run (timers: the dispatcher's pushes at their due
+   * millisecond) when apply has held it for APPLY_SLICE_MS. Changes nothing in
+   * the outcome: the batch is written at the end, and applies run one at a time.
+   */
+  async yieldSometimes(): Promise<void> {
+    const now = performance.now();
+    if (now - this.sliceStartMs < APPLY_SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceStartMs = performance.now();
+  }
+}

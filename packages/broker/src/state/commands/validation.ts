@@ -1,0 +1,338 @@
+// The rules that refuse a command for its shape or its limits, field by field, checked on the
+// leader before a command takes a log entry and again at apply (validate-command.ts calls them
+// by command kind), so that the leader's check and apply's check cannot drift apart.
+
+import { KEY_BYTES, TAG_BYTES } from '../../keys.js';
+import { LimitError, ValidationError } from '../model/errors.js';
+import { DEFAULT_TOPIC_SETTINGS, type Limits } from '../model/limits.js';
+import type { TopicSettings } from '../model/records.js';
+import type { PublishInput, PublishSpan, TopicSettingsInput } from './commands.js';
+
+/**
+ * Stateless validation. The server calls these before proposing (to answer a
+ * bad request at once); apply calls them again on the committed command, so a
+ * bad command in the log changes nothing wherever it is applied.
+ */
+const NAME_RE = /^[A-Za-z0-9._-]+$/;
+const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+function checkName(name: string, field: string, what: string, limit: string, max: number): void {
+  if (name.length === 0) throw new ValidationError(field, `${what} name is empty`);
+  const bytes = utf8Bytes(name);
+  if (bytes > max) throw new LimitError(limit, max, bytes, field);
+  if (!NAME_RE.test(name))
+    throw new ValidationError(field, `${what} name "${name}" may hold only A-Z a-z 0-9 . _ -`);
+}
+
+export function validateTopicName(name: string, limits: Limits, field = 'topic'): void {
+  checkName(name, field, 'topic', 'maxTopicNameBytes', limits.maxTopicNameBytes);
+}
+
+export function validateGroupName(name: string, limits: Limits, field = 'group'): void {
+  checkName(name, field, 'group', 'maxGroupNameBytes', limits.maxGroupNameBytes);
+}
+
+/** A lease names an entry by its 24-byte queue key. */
+export function validateEntryKey(key: Uint8Array, field: string): void {
+  if (key.length !== KEY_BYTES)
+    throw new ValidationError(field, `an entry key is ${KEY_BYTES} bytes, got ${key.length}`);
+}
+
+/** A delivery tag: an entry's key and a lease number (28 bytes), or a moved lease's key (24, earlier versions). */
+export function validateTag(tag: Uint8Array, field = 'tag'): void {
+  if (tag.length !== TAG_BYTES && tag.length !== KEY_BYTES) {
+    throw new ValidationError(
+      field,
+      `a delivery tag is ${TAG_BYTES} bytes (${KEY_BYTES} from earlier versions), got ${tag.length}`,
+    );
+  }
+}
+
+/**
+ * Most UTF-8 bytes of a nack's error text (`maxNackErrorBytes`): a handler's
+ * error message travels with the message and into its dead letter, not its
+ * stack. The SDK cuts longer ones to fit.
+ */
+export const MAX_NACK_ERROR_BYTES = 1024;
+
+export function validateNackError(error: string, field = 'error'): void {
+  const n = Buffer.byteLength(error, 'utf8');
+  if (n > MAX_NACK_ERROR_BYTES) throw new LimitError('maxNackErrorBytes', MAX_NACK_ERROR_BYTES, n, field);
+}
+
+function checkInt(value: number, field: string): void {
+  if (!Number.isSafeInteger(value)) throw new ValidationError(field, `must be an integer, got ${value}`);
+}
+
+/** A duration: integer, >= 0, at most `max` (the limit named `limit`). */
+export function validateDuration(value: number, field: string, limit: string, max: number): void {
+  checkInt(value, field);
+  if (value < 0) throw new ValidationError(field, `must be >= 0, got ${value}`);
+  if (value > max) throw new LimitError(limit, max, value, field);
+}
+
+export function validateLeaseAheadMs(value: number, limits: Limits, field = 'ahead_ms'): void {
+  checkInt(value, field);
+  if (value < 0) throw new ValidationError(field, `must be >= 0, got ${value}`);
+  if (value > limits.maxLeaseAheadMs)
+    throw new LimitError('maxLeaseAheadMs', limits.maxLeaseAheadMs, value, field);
+}
+
+export function validateLeaseMs(value: number, limits: Limits, field = 'lease_ms'): void {
+  checkInt(value, field);
+  if (value < limits.minLeaseMs)
+    throw new ValidationError(field, `must be >= ${limits.minLeaseMs}, got ${value}`);
+  if (value > limits.maxLeaseMs) throw new LimitError('maxLeaseMs', limits.maxLeaseMs, value, field);
+}
+
+/**
+ * The due time of a schedule: `delayMs` from now, or `deliverAtMs` (a past
+ * time means now). Validates both.
+ */
+export function resolveDue(
+  s: { readonly delayMs?: number | undefined; readonly deliverAtMs?: number | undefined },
+  nowMs: number,
+  limits: Limits,
+  prefix = '',
+): number {
+  // The usual case, without building a field name.
+  if (s.deliverAtMs === undefined && s.delayMs !== undefined && durationOk(s.delayMs, limits.maxDelayMs)) {
+    return nowMs + s.delayMs;
+  }
+  if (s.delayMs !== undefined && s.deliverAtMs !== undefined) {
+    throw new ValidationError(`${prefix}schedule`, 'set delay_ms or deliver_at_ms, not both');
+  }
+  if (s.delayMs !== undefined) {
+    validateDuration(s.delayMs, `${prefix}delay_ms`, 'maxDelayMs', limits.maxDelayMs);
+    return nowMs + s.delayMs;
+  }
+  if (s.deliverAtMs !== undefined) {
+    checkInt(s.deliverAtMs, `${prefix}deliver_at_ms`);
+    if (s.deliverAtMs < 0)
+      throw new ValidationError(`${prefix}deliver_at_ms`, `must be >= 0, got ${s.deliverAtMs}`);
+    const ahead = s.deliverAtMs - nowMs;
+    if (ahead > limits.maxDelayMs)
+      throw new LimitError('maxDelayMs', limits.maxDelayMs, ahead, `${prefix}deliver_at_ms`);
+    return Math.max(nowMs, s.deliverAtMs);
+  }
+  return nowMs;
+}
+
+function durationOk(value: number, max: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0 && value <= max;
+}
+
+/** The last topic name `messageValid` found valid, and the limits it was checked against. */
+let validTopic: { name: string; limits: Limits } | undefined;
+
+/**
+ * True when `validateMessage` would accept the message; false when it might
+ * not (it then says why). Builds no field names: the per-message fast path.
+ */
+export function messageValid(m: PublishInput, nowMs: number, limits: Limits): boolean {
+  if (validTopic?.name !== m.topic || validTopic.limits !== limits) {
+    if (m.topic.length === 0 || utf8Bytes(m.topic) > limits.maxTopicNameBytes || !NAME_RE.test(m.topic)) {
+      return false;
+    }
+    validTopic = { name: m.topic, limits };
+  }
+  if (!(m.payload instanceof Uint8Array) || m.payload.length > limits.maxPayloadBytes) return false;
+  if (m.headers) {
+    // for-in, not Object.keys: no array per message (headers are plain objects).
+    let count = 0;
+    let headerBytes = 0;
+    for (const name in m.headers) {
+      if (name.length === 0) return false;
+      count++;
+      headerBytes += utf8Bytes(name) + utf8Bytes(m.headers[name] ?? '');
+    }
+    if (count > limits.maxHeaderCount || headerBytes > limits.maxHeadersBytes) return false;
+  }
+  if (m.key !== undefined && m.key.length > 0 && utf8Bytes(m.key) > limits.maxKeyBytes) return false;
+  if (m.delayMs !== undefined) {
+    if (m.deliverAtMs !== undefined || !durationOk(m.delayMs, limits.maxDelayMs)) return false;
+  } else if (m.deliverAtMs !== undefined) {
+    if (!Number.isSafeInteger(m.deliverAtMs) || m.deliverAtMs < 0) return false;
+    if (m.deliverAtMs - nowMs > limits.maxDelayMs) return false;
+  }
+  return m.ttlMs === undefined || durationOk(m.ttlMs, limits.maxTtlMs);
+}
+
+/** Validates one message; returns its payload size. */
+export function validateMessage(m: PublishInput, nowMs: number, limits: Limits, prefix: string): number {
+  validateTopicName(m.topic, limits, `${prefix}topic`);
+  if (!(m.payload instanceof Uint8Array)) throw new ValidationError(`${prefix}payload`, 'must be bytes');
+  if (m.payload.length > limits.maxPayloadBytes) {
+    throw new LimitError('maxPayloadBytes', limits.maxPayloadBytes, m.payload.length, `${prefix}payload`);
+  }
+  const headers = m.headers ?? {};
+  const names = Object.keys(headers);
+  if (names.length > limits.maxHeaderCount) {
+    throw new LimitError('maxHeaderCount', limits.maxHeaderCount, names.length, `${prefix}headers`);
+  }
+  let headerBytes = 0;
+  for (const name of names) {
+    if (name.length === 0) throw new ValidationError(`${prefix}headers`, 'a header name is empty');
+    headerBytes += utf8Bytes(name) + utf8Bytes(headers[name] ?? '');
+  }
+  if (headerBytes > limits.maxHeadersBytes) {
+    throw new LimitError('maxHeadersBytes', limits.maxHeadersBytes, headerBytes, `${prefix}headers`);
+  }
+  const key = m.key ?? '';
+  if (utf8Bytes(key) > limits.maxKeyBytes) {
+    throw new LimitError('maxKeyBytes', limits.maxKeyBytes, utf8Bytes(key), `${prefix}key`);
+  }
+  resolveDue(m, nowMs, limits, prefix);
+  validateDuration(m.ttlMs ?? 0, `${prefix}ttl_ms`, 'maxTtlMs', limits.maxTtlMs);
+  return m.payload.length;
+}
+
+/**
+ * Everything about a publish batch that needs no stored state: batch size,
+ * names, payload and header sizes, key length, schedule, ttl. Throws
+ * ValidationError{field} or LimitError{limit}. `nowMs` is the leader's time
+ * (it bounds `deliver_at_ms`).
+ */
+export function validatePublish(messages: readonly PublishInput[], nowMs: number, limits: Limits): void {
+  if (messages.length === 0) throw new ValidationError('messages', 'a publish holds at least one message');
+  if (messages.length > limits.maxBatchMessages) {
+    throw new LimitError('maxBatchMessages', limits.maxBatchMessages, messages.length, 'messages');
+  }
+  let total = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    total += messageValid(m, nowMs, limits)
+      ? m.payload.length
+      : validateMessage(m, nowMs, limits, `messages[${i}].`);
+  }
+  if (total > limits.maxBatchPayloadBytes) {
+    throw new LimitError('maxBatchPayloadBytes', limits.maxBatchPayloadBytes, total, 'messages');
+  }
+}
+
+/** A publish request's idempotency key: empty (none) or at most maxKeyBytes of UTF-8. */
+export function validateIdempotencyKey(key: string, limits: Limits, field = 'idempotency_key'): void {
+  const bytes = utf8Bytes(key);
+  if (bytes > limits.maxKeyBytes) throw new LimitError('maxKeyBytes', limits.maxKeyBytes, bytes, field);
+}
+
+/** The request spans of a publish entry: counts >= 1 that sum to the entry's messages. */
+export function validatePublishSpans(
+  spans: readonly PublishSpan[] | undefined,
+  messageCount: number,
+  limits: Limits,
+): void {
+  if (spans === undefined || spans.length === 0) return;
+  let total = 0;
+  spans.forEach((r, i) => {
+    if (!(Number.isInteger(r.count) && r.count >= 1)) {
+      throw new ValidationError(`requests[${i}].count`, `must be >= 1, got ${r.count}`);
+    }
+    validateIdempotencyKey(r.idempotencyKey, limits, `requests[${i}].idempotency_key`);
+    total += r.count;
+  });
+  if (total !== messageCount) {
+    throw new ValidationError('requests', `counts sum to ${total}, the entry holds ${messageCount} messages`);
+  }
+}
+
+const MASK_FIELDS = [
+  'max_attempts',
+  'default_lease_ms',
+  'dead_letter_topic',
+  'expiry_action',
+  'time_bucket_ms',
+  'dedup_window_ms',
+] as const;
+type MaskField = (typeof MASK_FIELDS)[number];
+
+function checkSettings(s: TopicSettings, limits: Limits): void {
+  checkInt(s.maxAttempts, 'settings.max_attempts');
+  if (s.maxAttempts < 1)
+    throw new ValidationError('settings.max_attempts', `must be >= 1, got ${s.maxAttempts}`);
+  if (s.maxAttempts > limits.maxMaxAttempts) {
+    throw new LimitError('maxMaxAttempts', limits.maxMaxAttempts, s.maxAttempts, 'settings.max_attempts');
+  }
+  validateLeaseMs(s.defaultLeaseMs, limits, 'settings.default_lease_ms');
+  if (s.deadLetterTopic !== '') validateTopicName(s.deadLetterTopic, limits, 'settings.dead_letter_topic');
+  validateDuration(s.timeBucketMs, 'settings.time_bucket_ms', 'maxTimeBucketMs', limits.maxTimeBucketMs);
+  validateDuration(s.dedupWindowMs, 'settings.dedup_window_ms', 'maxDedupWindowMs', limits.maxDedupWindowMs);
+}
+
+/** Settings of a new topic: every absent or zero field takes its default. */
+export function settingsForCreate(input: TopicSettingsInput | undefined, limits: Limits): TopicSettings {
+  const d = DEFAULT_TOPIC_SETTINGS;
+  const s: TopicSettings = {
+    maxAttempts: input?.maxAttempts || d.maxAttempts,
+    defaultLeaseMs: input?.defaultLeaseMs || d.defaultLeaseMs,
+    deadLetterTopic: input?.deadLetterTopic || d.deadLetterTopic,
+    expiryAction: input?.expiryAction ?? d.expiryAction,
+    timeBucketMs: input?.timeBucketMs || d.timeBucketMs,
+    dedupWindowMs: input?.dedupWindowMs || d.dedupWindowMs,
+    deadLetterAuthorizedBy: input?.deadLetterTopic ? (input.deadLetterAuthorizedBy ?? '') : '',
+  };
+  checkSettings(s, limits);
+  return s;
+}
+
+/**
+ * Settings after an update: the fields named in `mask` (snake_case) take the
+ * input's value, zero included; with an empty mask every non-zero field does.
+ */
+export function settingsForUpdate(
+  current: TopicSettings,
+  input: TopicSettingsInput,
+  mask: readonly string[],
+  limits: Limits,
+): TopicSettings {
+  for (const f of mask) {
+    if (!(MASK_FIELDS as readonly string[]).includes(f)) {
+      throw new ValidationError('update_mask', `unknown field "${f}" (${MASK_FIELDS.join(', ')})`);
+    }
+  }
+  const take = (f: MaskField, present: boolean): boolean => (mask.length > 0 ? mask.includes(f) : present);
+  const s: TopicSettings = {
+    maxAttempts: take('max_attempts', !!input.maxAttempts) ? (input.maxAttempts ?? 0) : current.maxAttempts,
+    defaultLeaseMs: take('default_lease_ms', !!input.defaultLeaseMs)
+      ? (input.defaultLeaseMs ?? 0)
+      : current.defaultLeaseMs,
+    deadLetterTopic: take('dead_letter_topic', !!input.deadLetterTopic)
+      ? (input.deadLetterTopic ?? '')
+      : current.deadLetterTopic,
+    expiryAction: take('expiry_action', input.expiryAction !== undefined)
+      ? (input.expiryAction ?? DEFAULT_TOPIC_SETTINGS.expiryAction)
+      : current.expiryAction,
+    timeBucketMs: take('time_bucket_ms', !!input.timeBucketMs)
+      ? (input.timeBucketMs ?? 0)
+      : current.timeBucketMs,
+    dedupWindowMs: take('dedup_window_ms', !!input.dedupWindowMs)
+      ? (input.dedupWindowMs ?? 0)
+      : current.dedupWindowMs,
+    // Whoever sets the dead-letter topic is who authorized it; an unchanged one keeps its authority.
+    deadLetterAuthorizedBy: take('dead_letter_topic', !!input.deadLetterTopic)
+      ? input.deadLetterTopic
+        ? (input.deadLetterAuthorizedBy ?? '')
+        : ''
+      : current.deadLetterAuthorizedBy,
+  };
+  checkSettings(s, limits);
+  return s;
+}
+
+/** The dead-letter topic of a topic: its setting, or `<topic>.dlq` (also when `fallback`: see TopicSettings). */
+export function deadLetterTopicOf(topic: string, settings: TopicSettings, fallback = false): string {
+  return (!fallback && settings.deadLetterTopic) || `${topic}.dlq`;
+}
+
+/**
+ * Ids the leader reserves for dead-letter copies: one per tag of a lease, one
+ * per group per message of an expire (a topic has at most maxGroupsPerTopic groups).
+ */
+export function deadLetterIdCount(
+  cmd:
+    | { readonly kind: 'lease'; readonly tags: readonly unknown[] }
+    | { readonly kind: 'expire'; readonly ids: readonly unknown[] },
+  limits: Limits,
+): number {
+  return cmd.kind === 'lease' ? cmd.tags.length : cmd.ids.length * limits.maxGroupsPerTopic;
+}

@@ -1,0 +1,284 @@
+import { invariant } from '@fermata/base';
+import { DEFAULT_GROUP, leaseTag } from '../../keys.js';
+
+/**
+ * The stored records (records.proto) as plain views, and the rules about them:
+ * a queue entry's lease state, and the index a message of one group and no key
+ * implies. Their codecs are in codec/, one per record kind. Ids are bigint;
+ * times and counters are numbers (far below 2^53).
+ */
+export type ExpiryAction = 'drop' | 'dead-letter';
+
+/** Resolved topic settings: every field holds its effective value. */
+export interface TopicSettings {
+  readonly maxAttempts: number;
+  readonly defaultLeaseMs: number;
+  /** Empty = `<topic>.dlq`. */
+  readonly deadLetterTopic: string;
+  readonly expiryAction: ExpiryAction;
+  readonly timeBucketMs: number;
+  readonly dedupWindowMs: number;
+  /**
+   * The token that set `deadLetterTopic` ('' when none did: authentication
+   * off, or the default target). While it may not publish there, dead letters
+   * go to the topic's own `<topic>.dlq` (the leader decides, per command).
+   */
+  readonly deadLetterAuthorizedBy: string;
+}
+
+/** One published message's answer, as a request record keeps it for a retry. */
+export interface PublishResultItem {
+  readonly id: bigint;
+  readonly deduplicated: boolean;
+  /** The due time the message was (or, deduplicated, had been) published with; 0 if it already ended. */
+  readonly dueAtMs: number;
+}
+
+export interface TopicRec {
+  readonly name: string;
+  readonly settings: TopicSettings;
+  /** `default` first, then in creation order; not those being deleted. */
+  readonly groups: readonly string[];
+  readonly createdAtMs: number;
+  /** Deleted: its records are being removed (a PurgeRec says how far); it takes no publish, lease or settle. */
+  readonly deleting?: boolean;
+  /** Groups deleted whose entries are still being removed (a PurgeRec each). */
+  readonly deletingGroups?: readonly string[];
+}
+
+/** Whether `group` of `topic` takes no new lease or settle: the topic or the group is being deleted. */
+export function groupDeleting(topic: TopicRec, group: string): boolean {
+  return topic.deleting === true || (topic.deletingGroups?.includes(group) ?? false);
+}
+
+export type PurgePhase = 'entries' | 'keys' | 'schedules';
+
+/** A deletion under way (records.proto PurgeRecord): a topic (`group` '') or one group of it. */
+export interface PurgeRec {
+  readonly topic: string;
+  readonly group: string;
+  readonly startedAtMs: number;
+  /** The queues to empty, in order. */
+  readonly groups: readonly string[];
+  readonly phase: PurgePhase;
+  readonly groupIndex: number;
+  /** The last key removed in this phase (the next step starts after it); empty = from the start. */
+  readonly cursor: Uint8Array;
+  readonly entriesAtStart: number;
+  readonly removedEntries: number;
+  readonly removedRecords: number;
+}
+
+export interface QueueRec {
+  readonly topic: string;
+  readonly group: string;
+  pending: number;
+  inFlight: number;
+  deadLettered: number;
+}
+
+export interface QueueEntryRec {
+  readonly id: bigint;
+  readonly topic: string;
+  readonly group: string;
+  /**
+   * Exact due time (the key's due field, or its bucket). For an entry leased
+   * by the previous versions' lease (in flight, `leaseEndMs` 0) the end of
+   * its lease, where that lease moved it.
+   */
+  readonly dueAtMs: number;
+  readonly attempt: number;
+  readonly inFlight: boolean;
+  readonly deliveredAtMs: readonly number[];
+  /** The message's expiry (0 = none). */
+  readonly expireAtMs: number;
+  /**
+   * The message has this one group and no key: its index record is
+   * `impliedIndex(entry, entry.group, tag)`, so moving or ending the entry
+   * never reads it.
+   * False on entries written before the field existed (their index is read).
+   */
+  readonly indexImplied: boolean;
+  /**
+   * In flight under a lease taken in place (the entry stays under its key):
+   * when the lease ends. 0 otherwise: not in flight, or leased by the
+   * previous versions' lease, whose end is `dueAtMs`.
+   */
+  readonly leaseEndMs: number;
+  /**
+   * With `indexImplied`: the entry never moved, so its message has no index
+   * record to delete when it ends. False on entries written before the field
+   * existed and once the entry moved.
+   */
+  readonly indexUnwritten: boolean;
+  /**
+   * How many leases in place the entry has had: each raises it, nothing
+   * lowers it (a handed-back lease lowers the attempt, not this). The
+   * current lease's tag names it (`leaseTag`).
+   */
+  readonly leaseSerial: number;
+  /**
+   * In flight: the consumer the lease was taken for (`Subscribe.consumer_id`),
+   * so that a new leader can hand the delivery back to it; 0n = none, or
+   * written before the field existed.
+   */
+  readonly leaseConsumer: bigint;
+  /** Why its last delivery failed: the last nack's error ('' = none said). Kept until the entry ends. */
+  readonly lastError: string;
+}
+
+/** When the entry's lease ends (in flight only): kept in the entry, or its due time for a moved lease. */
+export function leaseEndOf(e: QueueEntryRec): number {
+  return e.leaseEndMs > 0 ? e.leaseEndMs : e.dueAtMs;
+}
+
+/**
+ * The delivery tag of the entry under `key`: the key and the attempt for a
+ * lease taken in place, the key itself for a moved lease (and for an entry
+ * not in flight, which no tag names).
+ */
+export function deliveryTagOf(key: Uint8Array, entry: QueueEntryRec): Uint8Array {
+  return entry.inFlight && entry.leaseEndMs > 0 ? leaseTag(key, entry.leaseSerial) : key;
+}
+
+/** When the entry's latest lease starts (its due time when the lease was taken ahead); undefined if never leased. */
+export function leaseStartMs(e: QueueEntryRec): number | undefined {
+  return e.deliveredAtMs.length > 0 ? e.deliveredAtMs[e.deliveredAtMs.length - 1] : undefined;
+}
+
+/** A lease taken ahead of the entry's due time that has not started by `nowMs`: the message is still pending. */
+export function leaseNotStarted(e: QueueEntryRec, nowMs: number): boolean {
+  if (!e.inFlight) return false;
+  const start = leaseStartMs(e);
+  return start !== undefined && start > nowMs;
+}
+
+/**
+ * The entry is leased and its lease has not run out: a consumer holds it, or
+ * will at the lease's start (a lease taken ahead may already be on its way to
+ * the consumer). Cancel and reschedule answer IN_FLIGHT for it.
+ */
+export function leaseHeld(e: QueueEntryRec, nowMs: number): boolean {
+  return e.inFlight && leaseEndOf(e) > nowMs;
+}
+
+/** A consumer holds the entry under a lease that runs at `nowMs` (started: ack, nack and extend count). */
+export function leaseRunning(e: QueueEntryRec, nowMs: number): boolean {
+  return leaseHeld(e, nowMs) && !leaseNotStarted(e, nowMs);
+}
+
+/**
+ * The entry as it was before its not-yet-started lease: pending at its due
+ * time (where a lease in place left it; a moved lease's start), the attempt
+ * not counted.
+ */
+export function withoutLease(e: QueueEntryRec): QueueEntryRec {
+  return {
+    ...e,
+    dueAtMs: e.leaseEndMs > 0 ? e.dueAtMs : (leaseStartMs(e) ?? e.dueAtMs),
+    inFlight: false,
+    attempt: Math.max(0, e.attempt - 1),
+    deliveredAtMs: e.deliveredAtMs.slice(0, -1),
+    leaseEndMs: 0,
+    leaseConsumer: 0n,
+  };
+}
+
+/** The entry made pending at `dueAtMs` (a nack, a reschedule): no lease. */
+export function pendingAt(e: QueueEntryRec, dueAtMs: number): QueueEntryRec {
+  return { ...e, dueAtMs, inFlight: false, leaseEndMs: 0, leaseConsumer: 0n };
+}
+
+export type GroupOutcome = 'live' | 'done' | 'dead-lettered' | 'expired' | 'removed';
+
+export interface GroupRef {
+  readonly group: string;
+  /** Current 24-byte queue key; empty once the group's entry ended. */
+  readonly tag: Uint8Array;
+  readonly outcome: GroupOutcome;
+}
+
+export interface MessageIndexRec {
+  readonly topic: string;
+  readonly key: string;
+  readonly expireAtMs: number;
+  readonly groups: readonly GroupRef[];
+  /** The message ended; kept as a tombstone while its key is reserved. */
+  readonly done: boolean;
+  readonly endedAtMs: number;
+}
+
+export interface KeyRec {
+  readonly id: bigint;
+  /** 0 while the message lives. */
+  readonly endedAtMs: number;
+  readonly windowEndMs: number;
+}
+
+/** The answer to a publish request with an idempotency key, kept for its dedup window. */
+export interface RequestRec {
+  /** The first id the request's entry assigned to it (message i got firstId + i unless deduplicated by key). */
+  readonly firstId: bigint;
+  readonly appliedAtMs: number;
+  /** What each message was answered, in order. */
+  readonly results: readonly PublishResultItem[];
+  readonly windowEndMs: number;
+}
+
+export interface DeadLetterInfo {
+  readonly sourceTopic: string;
+  readonly sourceGroup: string;
+  readonly sourceId: bigint;
+  readonly sourceKey: string;
+  readonly reason: 'max_attempts' | 'expired';
+  readonly attempts: number;
+  readonly deliveredAtMs: readonly number[];
+  readonly deadLetteredAtMs: number;
+  /** Why the last delivery failed (the entry's `lastError`); '' = none said. */
+  readonly lastError: string;
+}
+
+export interface BodyRec {
+  readonly id: bigint;
+  readonly topic: string;
+  readonly payload: Uint8Array;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly key: string;
+  readonly enqueuedAtMs: number;
+  readonly dueAtMs: number;
+  readonly expireAtMs: number;
+  readonly deadLetter?: DeadLetterInfo;
+  /**
+   * The message's entry has `indexImplied`, and no index record is written
+   * until that entry first moves: until then `impliedIndex` of the `default`
+   * group at `dueAtMs` is its index. Set by `addMessage`.
+   */
+  readonly indexImplied?: boolean;
+}
+
+/**
+ * The index record of a live message of one group and no key (its entry has
+ * `indexImplied`) whose entry is under `tag`. A lease and an ack write it (or
+ * delete it) without reading it; before the entry first moves it is not
+ * stored at all (`BodyRec.indexImplied`).
+ */
+export function impliedIndex(
+  m: { readonly topic: string; readonly expireAtMs: number },
+  group: string,
+  tag: Uint8Array,
+): MessageIndexRec {
+  return {
+    topic: m.topic,
+    key: '',
+    expireAtMs: m.expireAtMs,
+    groups: [{ group, tag, outcome: 'live' }],
+    done: false,
+    endedAtMs: 0,
+  };
+}
+
+/** The index a moved-entry record (`movedIndexTag`) stands for, with the body that must imply it. */
+export function movedIndex(id: bigint, body: BodyRec | undefined, tag: Uint8Array): MessageIndexRec {
+  invariant(body?.indexImplied, () => `message ${id} has a moved-entry index but no implied index`);
+  return impliedIndex(body, DEFAULT_GROUP, tag);
+}

@@ -1,0 +1,604 @@
+// Every read of the state outside apply (the leader's dispatcher and janitor, the read RPCs),
+// from one consistent store view. Over 400 lines: each query is short, but they share the
+// key layout and the implied-index rules, and splitting them would repeat both.
+import { InvariantError, invariant } from '@fermata/base';
+import type { ReadView } from '@fermata/storage';
+import {
+  DEFAULT_GROUP,
+  decodeKey,
+  dueField,
+  dueUpperBound,
+  encodeKey,
+  encodeKeyMs,
+  KEY_BYTES,
+  keyAfter,
+  type QueueHasher,
+  queueLowerBound,
+  queueName,
+  queueUpperBound,
+  tagEntryKey,
+  tagKeyOf,
+  tagLease,
+} from '../../keys.js';
+import { decodeBody } from '../codec/body.js';
+import { decodeEntry } from '../codec/entry.js';
+import { decodeKeyRec } from '../codec/key.js';
+import { decodeIndex, movedIndexTag } from '../codec/message-index.js';
+import { decodeQueue } from '../codec/queue.js';
+import { decodeTopic } from '../codec/topic.js';
+import type { Target } from '../commands/commands.js';
+import { NotFoundError, ValidationError } from '../model/errors.js';
+import {
+  decodeUtf8,
+  idKey,
+  NS,
+  readU64,
+  splitTopicKey,
+  topicKeySuffix,
+  topicSuffix,
+  u64,
+} from '../model/layout.js';
+import { DEFAULT_LIST_LIMIT, type Limits } from '../model/limits.js';
+import {
+  type BodyRec,
+  deliveryTagOf,
+  impliedIndex,
+  leaseEndOf,
+  leaseHeld,
+  type MessageIndexRec,
+  movedIndex,
+  type PurgeRec,
+  type QueueEntryRec,
+  type QueueRec,
+  type TopicRec,
+} from '../model/records.js';
+import { purgesOf } from '../stores/purges.js';
+
+/** A queue entry as the dispatcher and the list call see it. */
+/**
+ * Most running leases and skipped keys one due read passes before it stops
+ * (`scanDue`): leases in place stay at the head of their queue, and a read
+ * from the head after a lapse would otherwise walk every one in flight.
+ */
+export const MAX_PASSED_PER_SCAN = 10_000;
+
+/** Most entries `scanDue` reads ahead at first; later reads double. */
+const FIRST_SCAN_CHUNK = 256;
+
+export interface EntryView extends QueueEntryRec {
+  /** The entry's current key: for an in-flight entry, its delivery tag. */
+  readonly tag: Uint8Array;
+}
+
+export interface QueueView extends QueueRec {
+  readonly queueHash: bigint;
+}
+
+export type MessageStateName = 'pending' | 'in-flight' | 'done' | 'dead-lettered';
+
+export interface GroupStateView {
+  readonly group: string;
+  readonly state: MessageStateName;
+  /** Live entries: the due time (the lease end when in flight). */
+  readonly dueAtMs: number;
+  readonly attempt: number;
+  readonly tag?: Uint8Array;
+}
+
+export interface MessageView {
+  readonly message: BodyRec;
+  readonly groups: readonly GroupStateView[];
+}
+
+export interface ListOptions {
+  readonly group?: string;
+  /** Inclusive lower / exclusive upper bound on the due time; 0 or absent = open. */
+  readonly fromDueMs?: number;
+  readonly toDueMs?: number;
+  /** 0 or absent = DEFAULT_LIST_LIMIT; capped at maxListLimit. */
+  readonly limit?: number;
+  readonly pageToken?: Uint8Array;
+}
+
+export interface ListedEntry {
+  readonly entry: EntryView;
+  /** The entry's due time; in flight: its lease's end. */
+  readonly dueAtMs: number;
+  /** In flight: the delivery tag of its lease; otherwise the entry's key. */
+  readonly tag: Uint8Array;
+  /** Undefined only if the body vanished between the scan and the read. */
+  readonly message: BodyRec | undefined;
+  /** in-flight while the lease runs at `nowMs`; a lapsed lease reads as pending. */
+  readonly state: 'pending' | 'in-flight';
+}
+
+export interface GroupStatsView extends QueueRec {
+  /** Earliest due time of the group's entries (pending or lease end); undefined when empty. */
+  readonly nextDueMs: number | undefined;
+}
+
+/**
+ * The state machine's record cache, as the reader may fill it: `version()`
+ * before a read, then `fill(version, [key, value] rows)` with copies of what
+ * the read found (ignored if a batch was written meanwhile).
+ */
+export interface CacheFiller {
+  version(): number;
+  fill(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void;
+}
+
+/** `readMessage` found an entry gone that the index named: the message moved while it was read. */
+const MOVED = Symbol('moved');
+
+/**
+ * Read helpers for the server: plain reads of the committed store (never of a
+ * batch being applied). The dispatcher, janitor and the inspect RPCs use them.
+ */
+export class BrokerReader {
+  constructor(
+    readonly view: ReadView,
+    private readonly hasher: QueueHasher,
+    private readonly limits: Limits,
+    private readonly cacheFiller?: CacheFiller,
+  ) {}
+
+  queueHash(topic: string, group: string = DEFAULT_GROUP): bigint {
+    return this.hasher(queueName(topic, group));
+  }
+
+  async getTopic(name: string): Promise<TopicRec | undefined> {
+    const raw = await this.view.get(NS.topics.key(topicSuffix(name)));
+    return raw ? decodeTopic(raw) : undefined;
+  }
+
+  /** Every topic in name order (the first `limit`). */
+  async listTopics(limit?: number): Promise<TopicRec[]> {
+    const out: TopicRec[] = [];
+    const range = NS.topics.range();
+    await this.view.scan(limit === undefined ? range : { ...range, limit }, (_k, v) => {
+      out.push(decodeTopic(v));
+    });
+    return out;
+  }
+
+  /** Every queue with its names and counters (to rebuild the dispatcher's heap at start-up). */
+  async listQueues(): Promise<QueueView[]> {
+    const out: QueueView[] = [];
+    await this.view.scan(NS.queues.range(), (k, v) => {
+      out.push({ queueHash: readU64(NS.queues.strip(k)), ...decodeQueue(v) });
+    });
+    return out;
+  }
+
+  async getQueue(queueHash: bigint): Promise<QueueRec | undefined> {
+    const raw = await this.view.get(NS.queues.key(u64(queueHash)));
+    return raw ? decodeQueue(raw) : undefined;
+  }
+
+  /**
+   * The dispatcher's read: entries of a queue that a lease command may take at
+   * `nowMs` with look-ahead up to `uptoMs`: pending entries due by `uptoMs`
+   * and leases that ran out by `nowMs`, in due order, at most `limit`, leaving out tags `skip` names (`tagKeyOf`;
+   * entries a lease command already carries). Also returns the due time of
+   * the first entry it did not take (or, with time buckets, a lower bound of
+   * it): what the dispatcher's heap should hold for the queue next. One range
+   * scan that stops at the first entry past `uptoMs` (with time buckets, at
+   * the first later bucket).
+   *
+   * `fromTag` starts the scan there instead of at the queue's start, when the
+   * caller knows no entry before it can be taken (the dispatcher's cursor):
+   * entries leased in place, and the deleted keys of entries acked or moved,
+   * are not stepped over again. `resumeTag` is where the next scan may start:
+   * the first entry this one met and did not take, pass as a running lease or
+   * skip (the key after the last one met when it met the queue's end; `fromTag`
+   * when it met nothing). `passedLeaseEndMs` is the earliest end of the running
+   * leases it passed: from then on an entry before `resumeTag` can be taken
+   * again. It passes at most MAX_PASSED_PER_SCAN running leases and skipped
+   * keys, then stops (the next read goes on from there).
+   */
+  async scanDue(
+    queueHash: bigint,
+    timeBucketMs: number,
+    nowMs: number,
+    uptoMs: number,
+    limit: number,
+    skip?: ReadonlySet<string>,
+    fromTag?: Uint8Array,
+  ): Promise<{
+    entries: EntryView[];
+    nextDueMs: number | undefined;
+    resumeTag: Uint8Array | undefined;
+    passedLeaseEndMs: number;
+  }> {
+    const entries: EntryView[] = [];
+    let nextDueMs: number | undefined;
+    let resumeTag: Uint8Array | undefined;
+    let passedLeaseEndMs = Number.POSITIVE_INFINITY;
+    let stopped = false;
+    let passed = 0;
+    const last = new Uint8Array(KEY_BYTES);
+    let met = false;
+    const later = (ms: number): void => {
+      if (nextDueMs === undefined || ms < nextDueMs) nextDueMs = ms;
+    };
+    const lastBucket = timeBucketMs > 0 ? Math.floor(uptoMs / timeBucketMs) : uptoMs;
+    invariant(
+      !fromTag || decodeKey(fromTag).queueHash === queueHash,
+      () => `a scan of queue ${queueHash.toString(16)} from a tag of another queue`,
+    );
+    const range = NS.queue.range(fromTag ?? queueLowerBound(queueHash), queueUpperBound(queueHash));
+    // Most reads stop after `limit` entries (one more gives the next due time) or at the first
+    // entry past `uptoMs`'s bucket: the first read asks for no more, since each entry read ahead
+    // is copied out of LevelDB whether visited or not.
+    const firstChunk = Math.min(limit + 1, FIRST_SCAN_CHUNK);
+    // The entries taken go to the record cache: the lease command reads them next, on this node.
+    const version = this.cacheFiller?.version();
+    const taken: Array<readonly [Uint8Array, Uint8Array]> = [];
+    await this.view.scan({ ...range, firstChunk }, (k, v) => {
+      const tag = NS.queue.strip(k);
+      met = true;
+      last.set(tag);
+      const keyDue = Number(decodeKey(tag).due);
+      if (keyDue > lastBucket) {
+        later(timeBucketMs > 0 ? keyDue * timeBucketMs : keyDue);
+        resumeTag ??= new Uint8Array(tag);
+        stopped = true;
+        return false;
+      }
+      if (passed >= MAX_PASSED_PER_SCAN) {
+        // Bounded: the next read goes on from here at once.
+        later(nowMs);
+        resumeTag ??= new Uint8Array(tag);
+        stopped = true;
+        return false;
+      }
+      const e = decodeEntry(v);
+      if (e.inFlight && leaseEndOf(e) > nowMs) {
+        // A running lease is never taken ahead: it can be leased once it ends, which the
+        // dispatcher (comparing with now + the look-ahead) sees as this time.
+        passed++;
+        later(leaseEndOf(e) + (uptoMs - nowMs));
+        if (leaseEndOf(e) < passedLeaseEndMs) passedLeaseEndMs = leaseEndOf(e);
+        return;
+      }
+      // After the running-lease check: a lease command of the caller may have applied meanwhile.
+      if (skip && skip.size > 0 && skip.has(tagKeyOf(tag))) {
+        passed++;
+        return;
+      }
+      if (e.dueAtMs > uptoMs) {
+        // Same time bucket, not yet due: later entries of the bucket may be earlier.
+        later(e.dueAtMs);
+        resumeTag ??= new Uint8Array(tag);
+        return;
+      }
+      if (entries.length >= limit) {
+        later(e.dueAtMs);
+        resumeTag ??= new Uint8Array(tag);
+        stopped = true;
+        return false;
+      }
+      // A literal, not `{ ...e, tag }`: a spread that adds a property gives V8's slow object shape.
+      entries.push({
+        id: e.id,
+        topic: e.topic,
+        group: e.group,
+        dueAtMs: e.inFlight ? leaseEndOf(e) : e.dueAtMs,
+        attempt: e.attempt,
+        inFlight: e.inFlight,
+        deliveredAtMs: e.deliveredAtMs,
+        expireAtMs: e.expireAtMs,
+        indexImplied: e.indexImplied,
+        leaseEndMs: e.leaseEndMs,
+        indexUnwritten: e.indexUnwritten,
+        leaseSerial: e.leaseSerial,
+        leaseConsumer: e.leaseConsumer,
+        lastError: e.lastError,
+        tag: new Uint8Array(tag),
+      });
+      if (version !== undefined) taken.push([new Uint8Array(k), new Uint8Array(v)]);
+    });
+    if (version !== undefined && taken.length > 0) this.cacheFiller!.fill(version, taken);
+    if (resumeTag === undefined && !stopped) resumeTag = met ? keyAfter(last) : fromTag;
+    return { entries, nextDueMs, resumeTag, passedLeaseEndMs };
+  }
+
+  /** Entries of a topic's group due by `nowMs` (pending, and leases that ran out), in due order, at most `limit`. */
+  async dueEntriesOf(topic: string, group: string, nowMs: number, limit: number): Promise<EntryView[]> {
+    const t = await this.getTopic(topic);
+    if (!t) throw new NotFoundError('topic', topic);
+    if (!t.groups.includes(group)) throw new NotFoundError('group', `${topic}/${group}`);
+    const hash = this.queueHash(topic, group);
+    return (await this.scanDue(hash, t.settings.timeBucketMs, nowMs, nowMs, limit)).entries;
+  }
+
+  /**
+   * Earliest time something in a queue falls due: a pending entry's due time
+   * or a running lease's end; undefined when empty. Leases taken in place lie
+   * at the queue's start under their entries' keys, so it reads past them, up
+   * to maxListLimit entries; with time buckets it reads the first bucket of
+   * pending entries. When that many in-flight entries hide what lies after
+   * them, it answers the earliest time among those, or, `atMost`, the first
+   * one's due time: a time not later than the answer (the dispatcher then
+   * reads the queue and learns the rest).
+   */
+  async nextDueMs(queueHash: bigint, atMost = false): Promise<number | undefined> {
+    let best: number | undefined;
+    let firstDue: number | undefined;
+    let pendingBucket: bigint | undefined;
+    let seen = 0;
+    let done = false;
+    const take = (ms: number): void => {
+      if (best === undefined || ms < best) best = ms;
+    };
+    const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
+    await this.view.scan({ ...range, limit: this.limits.maxListLimit }, (k, v) => {
+      seen++;
+      const due = decodeKey(NS.queue.strip(k)).due;
+      const e = decodeEntry(v);
+      firstDue ??= e.dueAtMs;
+      if (e.inFlight) {
+        take(leaseEndOf(e));
+        return;
+      }
+      if (pendingBucket === undefined) pendingBucket = due;
+      else if (due !== pendingBucket) {
+        done = true;
+        return false;
+      }
+      take(e.dueAtMs);
+      // Exact-ms keys: the first pending entry is the earliest.
+      if (e.dueAtMs === Number(due)) {
+        done = true;
+        return false;
+      }
+    });
+    if (atMost && !done && seen >= this.limits.maxListLimit && pendingBucket === undefined) return firstDue;
+    return best;
+  }
+
+  /**
+   * The leases in place of a queue that run at `nowMs` (started or not), in
+   * key order from the queue's start, for a new leader taking over the
+   * previous one's deliveries: they lie at the queue's start under their
+   * entries' keys. Reads at most `maxRead` entries and stops once it found
+   * `want` leases (the queue's in-flight count).
+   */
+  async runningLeases(queueHash: bigint, nowMs: number, want: number, maxRead: number): Promise<EntryView[]> {
+    const out: EntryView[] = [];
+    if (want <= 0) return out;
+    const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
+    await this.view.scan({ ...range, limit: maxRead }, (k, v) => {
+      const e = decodeEntry(v);
+      if (!e.inFlight || e.leaseEndMs <= nowMs) return;
+      const key = NS.queue.strip(k);
+      out.push({ ...e, tag: deliveryTagOf(key, e) });
+      if (out.length >= want) return false;
+    });
+    return out;
+  }
+
+  /** The entry whose lease `tag` names, while that lease runs at `nowMs`; undefined otherwise. */
+  async runningLease(tag: Uint8Array, nowMs: number): Promise<EntryView | undefined> {
+    if (tagLease(tag) === undefined) return undefined;
+    const raw = await this.view.get(NS.queue.key(tagEntryKey(tag)));
+    if (!raw) return undefined;
+    const e = decodeEntry(raw);
+    if (!e.inFlight || e.leaseEndMs <= nowMs || e.leaseSerial !== tagLease(tag)) return undefined;
+    return { ...e, tag };
+  }
+
+  async getBodies(ids: readonly bigint[]): Promise<(BodyRec | undefined)[]> {
+    const keys = ids.map((id) => NS.body.key(idKey(id)));
+    const raws = this.view.getMany
+      ? await this.view.getMany(keys)
+      : await Promise.all(keys.map((k) => this.view.get(k)));
+    return raws.map((raw) => (raw ? decodeBody(raw) : undefined));
+  }
+
+  /**
+   * A live message of `topic` by id or key, with every group's state, or
+   * undefined (unknown, or ended). `nowMs` decides whether a lease still runs.
+   */
+  async getMessage(topic: string, target: Target, nowMs: number): Promise<MessageView | undefined> {
+    // Its records are read one after another from the live store: an apply batch between the
+    // index read and the entry read can move the entry. Read again then (a batch is atomic).
+    for (let attempt = 1; ; attempt++) {
+      const view = await this.readMessage(topic, target, nowMs);
+      if (view !== MOVED) return view;
+      if (attempt === 3) {
+        const which = 'id' in target ? String(target.id) : `with key "${target.key}"`;
+        throw new InvariantError(`message ${which} of topic "${topic}" names a missing entry`);
+      }
+    }
+  }
+
+  private async readMessage(
+    topic: string,
+    target: Target,
+    nowMs: number,
+  ): Promise<MessageView | undefined | typeof MOVED> {
+    let id: bigint;
+    if ('key' in target) {
+      const raw = await this.view.get(NS.keys.key(topicKeySuffix(topic, target.key)));
+      if (!raw) return undefined;
+      const rec = decodeKeyRec(raw);
+      if (rec.endedAtMs > 0) return undefined;
+      id = rec.id;
+    } else {
+      id = target.id;
+    }
+    const [idxRaw, bodyRaw] = await Promise.all([
+      this.view.get(NS.index.key(idKey(id))),
+      this.view.get(NS.body.key(idKey(id))),
+    ]);
+    if (!bodyRaw) return undefined;
+    const body = decodeBody(bodyRaw);
+    const movedTo = idxRaw && movedIndexTag(idxRaw);
+    const idx = movedTo
+      ? movedIndex(id, body, movedTo)
+      : idxRaw
+        ? decodeIndex(idxRaw)
+        : await this.impliedIndexOf(id, body);
+    if (!idx || idx.topic !== topic || idx.done) return undefined;
+    const groups = await Promise.all(
+      idx.groups.map(async (g): Promise<GroupStateView | undefined> => {
+        if (g.outcome !== 'live') {
+          return {
+            group: g.group,
+            state: g.outcome === 'dead-lettered' ? 'dead-lettered' : 'done',
+            dueAtMs: 0,
+            attempt: 0,
+          };
+        }
+        const raw = await this.view.get(NS.queue.key(g.tag));
+        if (!raw) return undefined; // moved since the index was read
+        const e = decodeEntry(raw);
+        return {
+          group: g.group,
+          state: leaseHeld(e, nowMs) ? 'in-flight' : 'pending',
+          dueAtMs: e.inFlight ? leaseEndOf(e) : e.dueAtMs,
+          attempt: e.attempt,
+          tag: deliveryTagOf(g.tag, e),
+        };
+      }),
+    );
+    if (groups.some((g) => g === undefined)) return MOVED;
+    return { message: body, groups: groups as GroupStateView[] };
+  }
+
+  /** A one-group message whose entry never moved has no index record: its body implies it (MessageStore.getIndex). */
+  private async impliedIndexOf(id: bigint, body: BodyRec): Promise<MessageIndexRec | undefined> {
+    if (!body.indexImplied) return undefined;
+    const t = await this.getTopic(body.topic);
+    if (!t) return undefined;
+    const tag = encodeKeyMs(
+      this.queueHash(body.topic, DEFAULT_GROUP),
+      body.dueAtMs,
+      t.settings.timeBucketMs,
+      id,
+    );
+    return impliedIndex(body, DEFAULT_GROUP, tag);
+  }
+
+  /**
+   * A queue's entries by due time, `[fromDueMs, toDueMs)`, a page at a time;
+   * `nextPageToken` (the last key returned) is undefined on the last page.
+   */
+  async listMessages(
+    topic: string,
+    options: ListOptions,
+    nowMs: number,
+  ): Promise<{ items: ListedEntry[]; nextPageToken: Uint8Array | undefined }> {
+    const group = options.group || DEFAULT_GROUP;
+    const t = await this.getTopic(topic);
+    if (!t) throw new NotFoundError('topic', topic);
+    if (!t.groups.includes(group)) throw new NotFoundError('group', `${topic}/${group}`);
+    const limit = Math.min(options.limit || DEFAULT_LIST_LIMIT, this.limits.maxListLimit);
+    const hash = this.queueHash(topic, group);
+    const bucket = BigInt(t.settings.timeBucketMs);
+    const from = options.fromDueMs ?? 0;
+    const to = options.toDueMs ?? 0;
+    let gte = NS.queue.key(encodeKey(hash, dueField(BigInt(from), bucket), 0n));
+    if (options.pageToken && options.pageToken.length > 0) {
+      if (options.pageToken.length !== KEY_BYTES || decodeKey(options.pageToken).queueHash !== hash) {
+        throw new ValidationError('page_token', 'is not a page token of this topic and group');
+      }
+      const after = new Uint8Array(KEY_BYTES + 1);
+      after.set(options.pageToken);
+      const next = NS.queue.key(after);
+      if (Buffer.compare(next, gte) > 0) gte = next;
+    }
+    const upper = to > 0 ? dueUpperBound(hash, BigInt(to - 1), bucket) : queueUpperBound(hash);
+    const lt = NS.queue.range(undefined, upper).lt;
+    const entries: EntryView[] = [];
+    let more = false;
+    await this.view.scan({ gte, lt }, (k, v) => {
+      const e = decodeEntry(v);
+      if (e.dueAtMs < from || (to > 0 && e.dueAtMs >= to)) return; // bucket edges
+      if (entries.length >= limit) {
+        more = true;
+        return false;
+      }
+      entries.push({ ...e, tag: new Uint8Array(NS.queue.strip(k)) });
+    });
+    const bodies = await this.getBodies(entries.map((e) => e.id));
+    const items = entries.map((entry, i) => ({
+      entry,
+      dueAtMs: entry.inFlight ? leaseEndOf(entry) : entry.dueAtMs,
+      tag: deliveryTagOf(entry.tag, entry),
+      message: bodies[i],
+      state: leaseHeld(entry, nowMs) ? ('in-flight' as const) : ('pending' as const),
+    }));
+    const last = entries[entries.length - 1];
+    return { items, nextPageToken: more && last ? last.tag : undefined };
+  }
+
+  /**
+   * Counters and next due time per group of a topic (groups being deleted
+   * too: their counters shrink as their entries are removed), and its
+   * deletions under way.
+   */
+  async topicStats(
+    name: string,
+  ): Promise<{ topic: TopicRec; groups: GroupStatsView[]; deletions: PurgeRec[] }> {
+    const topic = await this.getTopic(name);
+    if (!topic) throw new NotFoundError('topic', name);
+    const deletions =
+      topic.deleting || (topic.deletingGroups?.length ?? 0) > 0 ? await purgesOf(this.view, name) : [];
+    const deletingGroups = topic.deletingGroups ?? [];
+    const groups = await Promise.all(
+      [...topic.groups, ...deletingGroups].map(async (group): Promise<GroupStatsView> => {
+        const hash = this.queueHash(name, group);
+        // Nothing falls due in a queue being deleted; and its start, already purged, is a run
+        // of deleted keys that a scan would walk (each read costs the deleted entries so far).
+        const deleting = topic.deleting === true || deletingGroups.includes(group);
+        const [q, nextDueMs] = await Promise.all([
+          this.getQueue(hash),
+          deleting ? undefined : this.nextDueMs(hash),
+        ]);
+        return {
+          topic: name,
+          group,
+          pending: q?.pending ?? 0,
+          inFlight: q?.inFlight ?? 0,
+          deadLettered: q?.deadLettered ?? 0,
+          nextDueMs,
+        };
+      }),
+    );
+    return { topic, groups, deletions };
+  }
+
+  /** Messages whose expireAt is <= nowMs, in expiry order (the janitor proposes Expire for them). */
+  async dueExpiries(nowMs: number, limit: number): Promise<{ id: bigint; expireAtMs: number }[]> {
+    const out: { id: bigint; expireAtMs: number }[] = [];
+    await this.view.scan({ ...NS.expiry.range(undefined, u64(nowMs + 1)), limit }, (k) => {
+      const s = NS.expiry.strip(k);
+      out.push({ expireAtMs: Number(readU64(s, 0)), id: readU64(s, 8) });
+    });
+    return out;
+  }
+
+  /** Keys whose dedup window ended by nowMs (the janitor proposes PurgeKeys for them). */
+  async dueKeyPurges(
+    nowMs: number,
+    limit: number,
+  ): Promise<{ topic: string; key: string; windowEndMs: number }[]> {
+    const out: { topic: string; key: string; windowEndMs: number }[] = [];
+    await this.view.scan({ ...NS.keyWindow.range(undefined, u64(nowMs + 1)), limit }, (k) => {
+      const s = NS.keyWindow.strip(k);
+      out.push({ windowEndMs: Number(readU64(s, 0)), ...splitTopicKey(s.subarray(8)) });
+    });
+    return out;
+  }
+
+  /** Publish idempotency keys whose dedup window ended by nowMs (the janitor proposes PurgeKeys for them). */
+  async dueRequestPurges(nowMs: number, limit: number): Promise<string[]> {
+    const out: string[] = [];
+    await this.view.scan({ ...NS.requestWindow.range(undefined, u64(nowMs + 1)), limit }, (k) => {
+      out.push(decodeUtf8(NS.requestWindow.strip(k).subarray(8)));
+    });
+    return out;
+  }
+}
