@@ -21,6 +21,8 @@ export interface ChaosNode {
   readonly ports: NodePorts;
   readonly dataDir: string;
   readonly clockFile: string;
+  /** Holds `eio` while the node's Raft files fail their writes and syncs (disk-faults.ts). */
+  readonly diskFaultFile: string;
   /** SIGSTOPped (its process exists but answers nothing). */
   paused: boolean;
   /** The wall-clock offset its process runs with, ms. */
@@ -64,6 +66,7 @@ export class ChaosCluster {
         ports: ports[i]!,
         dataDir,
         clockFile: join(options.baseDir, `${id}.clock`),
+        diskFaultFile: join(options.baseDir, `${id}.disk-fault`),
         paused: false,
         clockOffsetMs: 0,
         handle: undefined as unknown as NodeHandle,
@@ -91,6 +94,7 @@ export class ChaosCluster {
       ...this.options.env,
       grpc_proxy: proxy,
       FERMATA_TEST_CLOCK_FILE: node.clockFile,
+      FERMATA_TEST_DISK_FAULT_FILE: node.diskFaultFile,
       ...(this.options.bug ? { FERMATA_TEST_BUG: this.options.bug } : {}),
     };
     return new NodeHandle(node.id, node.ports, node.dataDir, env, undefined, {
@@ -216,6 +220,15 @@ export class ChaosCluster {
         await sleep(500);
       }
     }
+  }
+
+  /** From now on node `id`'s Raft files fail every write and sync with EIO (until `healDisk`). */
+  failDisk(id: string): void {
+    writeFileSync(this.node(id).diskFaultFile, 'eio\n');
+  }
+
+  healDisk(id: string): void {
+    rmSync(this.node(id).diskFaultFile, { force: true });
   }
 
   logs(lines = 40): string {

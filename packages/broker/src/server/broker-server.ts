@@ -12,7 +12,7 @@ import {
   SchedulesService,
   widenServerFlowControl,
 } from '@fermata/protocol';
-import { type NotLeaderError, RaftNode } from '@fermata/raft';
+import { type NotLeaderError, RaftNode, StorageError } from '@fermata/raft';
 import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { backupHandlers } from '../backup/grpc-backup.js';
@@ -37,6 +37,11 @@ import { createServerLogger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { type NodeStatus, readiness } from './readiness.js';
 import { httpAuthorizer, type Security, setupSecurity } from './security.js';
+
+/** Exit code of a node stopped by a failed disk write or sync (EX_IOERR): restart it once the disk is sound. */
+export const EXIT_DISK_FAILURE = 74;
+/** Exit code of a node stopped by any other unrecoverable error (EX_SOFTWARE). */
+export const EXIT_FATAL = 70;
 
 /** How long shutdown waits for a leadership transfer and for calls to finish. */
 export const SHUTDOWN_TRANSFER_TIMEOUT_MS = 3_000;
@@ -321,8 +326,15 @@ export class BrokerServer {
       log.info({ leader, term }, leader ? 'leader known' : 'no leader known');
     });
     node.on('fatal', (err) => {
-      log.fatal({ err }, 'raft node stopped on an unrecoverable error');
-      void this.stop().finally(() => process.exit(70));
+      // A disk that failed a write or a sync (EIO): fail-stop, never retried (docs/design.md, "Disk faults").
+      if (err instanceof StorageError) {
+        log.fatal(
+          { err, operation: err.operation, file: err.file, code: err.code, exitCode: EXIT_DISK_FAILURE },
+          `disk failure: ${err.message}`,
+        );
+      } else log.fatal({ err }, 'raft node stopped on an unrecoverable error');
+      const code = err instanceof StorageError ? EXIT_DISK_FAILURE : EXIT_FATAL;
+      void this.stop().finally(() => process.exit(code));
     });
   }
 
