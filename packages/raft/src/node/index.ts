@@ -1,5 +1,12 @@
 /** The running node: driver, its errors, its ports and the member address book. */
-export { type DropReason, NodeClosedError, ProposalDroppedError } from './errors.js';
+export {
+  type DiskFull,
+  DiskFullError,
+  type DiskName,
+  type DropReason,
+  NodeClosedError,
+  ProposalDroppedError,
+} from './errors.js';
 export { atomicSmallFile, openFilePorts, systemClock } from './file-ports.js';
 export { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
 export {
