@@ -12,7 +12,7 @@ import {
   SchedulesService,
   widenServerFlowControl,
 } from '@fermata/protocol';
-import { type NotLeaderError, RaftNode, StorageError } from '@fermata/raft';
+import { type DiskFull, type NotLeaderError, RaftNode, StorageError } from '@fermata/raft';
 import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { backupHandlers } from '../backup/grpc-backup.js';
@@ -37,6 +37,10 @@ import { createServerLogger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { type NodeStatus, readiness } from './readiness.js';
 import { httpAuthorizer, type Security, setupSecurity } from './security.js';
+
+function diskFullStatus(full: DiskFull | undefined): { diskFull?: { disk: string; path: string } } {
+  return full ? { diskFull: { disk: full.disk, path: full.path } } : {};
+}
 
 /** Exit code of a node stopped by a failed disk write or sync (EX_IOERR): restart it once the disk is sound. */
 export const EXIT_DISK_FAILURE = 74;
@@ -201,12 +205,14 @@ export class BrokerServer {
     metrics.setProviders({
       raft: () => {
         const s = node.status();
+        const full = node.diskFull();
         return {
           term: s.term,
           commit: s.commit,
           applied: s.applied,
           isLeader: s.role === 'leader',
           peerRefused: s.counters.peerRefused,
+          ...(full ? { diskFull: full } : {}),
         };
       },
       queues: () => server.queueGauges,
@@ -273,6 +279,7 @@ export class BrokerServer {
       applied: s.applied,
       stopping: this.ctx.stopping,
       applyRunningMs: this.ctx.sm.applyRunningMs(),
+      ...diskFullStatus(this.ctx.node.diskFull()),
       members: s.members.map((m) => ({
         id: m.id,
         clientAddress: m.clientAddress,

@@ -4,7 +4,7 @@
  * id and no stack or message from inside the server.
  */
 import { randomBytes } from 'node:crypto';
-import { ConfChangeInProgressError, InvalidConfChangeError } from '@fermata/raft';
+import { ConfChangeInProgressError, DiskFullError, InvalidConfChangeError } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
 import { LeaderNotReadyError } from '../leader/errors.js';
 import {
@@ -105,6 +105,10 @@ export function classifyError(err: unknown, options: StatusOptions = {}): Mapped
     return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
   }
   if (err instanceof LeaderNotReadyError) return { code: grpc.status.UNAVAILABLE, message: err.message };
+  // Retryable: the node takes writes again by itself once its disk has room (operations.md, "A full disk").
+  if (err instanceof DiskFullError) {
+    return { code: grpc.status.RESOURCE_EXHAUSTED, message: err.message, limit: 'disk' };
+  }
   if (isNotLeader(err)) {
     if (err.leader === '') {
       return {
