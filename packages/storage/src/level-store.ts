@@ -68,6 +68,7 @@ export class LevelStore implements KVStore {
    * next write (reopenIfFull).
    */
   private full = false;
+  private reopening: Promise<void> | undefined;
 
   private constructor(
     readonly engine: EngineName,
@@ -95,8 +96,24 @@ export class LevelStore implements KVStore {
    * (LevelDB replays its log; the refused batch, never written whole, is not
    * in it). Throws a NoSpaceError while there is still no room to open it.
    */
-  private async reopenIfFull(): Promise<void> {
-    if (!this.full) return;
+  private reopenIfFull(): Promise<void> {
+    if (!this.full) return Promise.resolve();
+    this.reopening ??= this.reopen().finally(() => {
+      this.reopening = undefined;
+    });
+    return this.reopening;
+  }
+
+  /**
+   * Reads between a reopen that failed for room and the next one: the database
+   * is closed, so they try the reopen themselves (an apply reads before it
+   * writes) and fail as the write would, with a NoSpaceError.
+   */
+  private readable(): Promise<void> | undefined {
+    return this.full && this.database.status !== 'open' ? this.reopenIfFull() : undefined;
+  }
+
+  private async reopen(): Promise<void> {
     if (this.database.status === 'open') await this.database.close();
     this.spareBatch = undefined;
     this.madeSpare = false;
@@ -112,15 +129,18 @@ export class LevelStore implements KVStore {
   }
 
   get(key: Bytes): Promise<Bytes | undefined> {
-    return this.reader.get(key);
+    const waiting = this.readable();
+    return waiting ? waiting.then(() => this.reader.get(key)) : this.reader.get(key);
   }
 
   getMany(keys: readonly Bytes[]): Promise<Array<Bytes | undefined>> {
-    return this.reader.getMany(keys);
+    const waiting = this.readable();
+    return waiting ? waiting.then(() => this.reader.getMany(keys)) : this.reader.getMany(keys);
   }
 
   scan(options: ScanOptions, visit: ScanVisitor): Promise<number> {
-    return this.reader.scan(options, visit);
+    const waiting = this.readable();
+    return waiting ? waiting.then(() => this.reader.scan(options, visit)) : this.reader.scan(options, visit);
   }
 
   async batch(ops: readonly BatchOp[], options: WriteOptions): Promise<void> {

@@ -35,6 +35,8 @@ export interface ChaosClusterOptions {
   readonly bug?: string;
   /** Extra FERMATA_* variables for every node. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Extra variables per node id, after `env` (a data directory on a disk of its own, for one). */
+  readonly nodeEnv?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 export class ChaosCluster {
@@ -92,6 +94,7 @@ export class ChaosCluster {
       FERMATA_INITIAL_MEMBERS: this.members,
       ...(join ? { FERMATA_JOIN: 'true' } : {}),
       ...this.options.env,
+      ...this.options.nodeEnv?.[node.id],
       grpc_proxy: proxy,
       FERMATA_TEST_CLOCK_FILE: node.clockFile,
       FERMATA_TEST_DISK_FAULT_FILE: node.diskFaultFile,

@@ -1,5 +1,5 @@
 import type { RaftNode } from '@fermata/raft';
-import { invariant } from '@fermata/raft';
+import { DiskFullError, invariant } from '@fermata/raft';
 import { validateClientMessages } from '../state/client-headers.js';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands.js';
 import { LimitError, topicDeleting } from '../state/errors.js';
@@ -168,7 +168,7 @@ export function leaderNotReady(): LeaderNotReadyError {
 }
 
 /** What the proposer needs of the Raft node. */
-export type ProposeTarget = Pick<RaftNode, 'propose'>;
+export type ProposeTarget = Pick<RaftNode, 'propose'> & Partial<Pick<RaftNode, 'diskFull'>>;
 
 export interface ProposerOptions {
   /**
@@ -266,6 +266,8 @@ export class Proposer {
       for (const m of messages) if (this.sm.deleting.topic(m.topic)) throw topicDeleting(m.topic);
     }
     if (!this.sm.ids.canAssign()) return Promise.reject(leaderNotReady());
+    const full = this.node.diskFull?.();
+    if (full) return Promise.reject(new DiskFullError(full));
     let payloadBytes = 0;
     for (const m of messages) payloadBytes += m.payload.length;
     return new Promise((resolve, reject) => {
@@ -279,6 +281,8 @@ export class Proposer {
    */
   ack(tags: readonly Uint8Array[]): Promise<readonly SettleOutcome[]> {
     validateCommand({ kind: 'ack', tags, nowMs: 0 }, 0, this.sm.limits);
+    const full = this.node.diskFull?.();
+    if (full) return Promise.reject(new DiskFullError(full));
     return new Promise((resolve, reject) => {
       this.acks.push({ tags, resolve, reject });
     });

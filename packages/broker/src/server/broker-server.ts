@@ -12,7 +12,7 @@ import {
   SchedulesService,
   widenServerFlowControl,
 } from '@fermata/protocol';
-import { type DiskFull, type NotLeaderError, RaftNode, StorageError } from '@fermata/raft';
+import { type DiskFull, DiskFullError, type NotLeaderError, RaftNode, StorageError } from '@fermata/raft';
 import { type KVStore, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { backupHandlers } from '../backup/grpc-backup.js';
@@ -332,6 +332,8 @@ export class BrokerServer {
       this.health?.update();
       log.info({ leader, term }, leader ? 'leader known' : 'no leader known');
     });
+    // Requests queued for the next entries would wait behind proposals the node cannot write.
+    node.on('disk-full', (full) => proposer.failQueued(new DiskFullError(full)));
     node.on('fatal', (err) => {
       // A disk that failed a write or a sync (EIO): fail-stop, never retried (docs/design.md, "Disk faults").
       if (err instanceof StorageError) {

@@ -490,7 +490,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   private onTick(): void {
     if (this.closing) return;
-    this.core.tick();
+    // A node whose disk is full neither campaigns nor, leading, sends heartbeats: it cannot
+    // write what a leader must, so the others elect one of themselves (docs/design.md, "Disk faults").
+    if (this.full === undefined) this.core.tick();
     this.pending.expire(this.clock.monotonicMs(), () =>
       this.notLeader(`read index not confirmed within ${this.readIndexTimeoutMs} ms`),
     );
@@ -968,6 +970,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
             'raft: the disk is full; the node refuses writes and tries again until it has room',
           );
           this.emit('disk-full', this.full);
+          // A leader that cannot write hands over at once, rather than after an election timeout.
+          if (this.role === 'leader') void this.transferLeadership().catch(() => undefined);
         }
       }
       await this.clock.sleep(delayMs);
