@@ -28,10 +28,14 @@ afterAll(() => {
 
 const key = (i: number) => new TextEncoder().encode(`k${String(i).padStart(6, '0')}`);
 
-describe.skipIf(mountProblem !== undefined)(
-  `a full disk under the leveldb store${mountProblem ? ` (skipped: ${mountProblem})` : ''}`,
+// FERMATA_TEST_REQUIRE_MOUNT=1 (CI, as root) makes a failed mount a failure instead of a skip.
+const skip = mountProblem !== undefined && process.env['FERMATA_TEST_REQUIRE_MOUNT'] !== '1';
+
+describe.skipIf(skip)(
+  `a full disk under the leveldb store${skip ? ` (skipped: ${mountProblem})` : ''}`,
   () => {
     it('refuses batches with NoSpaceError naming the path and writing nothing of them; takes writes again once there is room; keeps every batch it accepted', async () => {
+      if (mountProblem !== undefined) throw new Error(`FERMATA_TEST_REQUIRE_MOUNT=1 but ${mountProblem}`);
       const path = join(MOUNT, 'state');
       mkdirSync(path);
       const filler = join(MOUNT, 'filler');
