@@ -4,8 +4,6 @@ import { runSeed } from '../src/sim/simulation.js';
 
 const SEEDS = 850;
 const STEPS = 4000;
-/** Set from a run: see the figure in the commit that set it. */
-const DISK_FULL_WAITS_FLOOR = 0;
 
 describe('deterministic cluster simulator (the shipped RaftNode and LogStore on a simulated file system, network and time)', () => {
   it(`${SEEDS} seeds (3 and 5 nodes, faults, crashes with torn writes, failing syncs, membership, replacements, snapshots) keep every invariant and stay live`, async () => {
@@ -45,8 +43,8 @@ describe('deterministic cluster simulator (the shipped RaftNode and LogStore on 
     expect(total.crashes).toBeGreaterThan(20_000);
     expect(total.torn).toBeGreaterThan(3_000);
     // Failed syncs stop nodes; full disks make them wait for room (they used to stop them too).
-    expect(total.failStops).toBeGreaterThan(1_700);
-    expect(total.diskFullWaits).toBeGreaterThan(DISK_FULL_WAITS_FLOOR);
+    expect(total.failStops).toBeGreaterThan(1_800);
+    expect(total.diskFullWaits).toBeGreaterThan(100);
     expect(total.replacementsDone).toBeGreaterThan(60);
     // A majority stayed up and connected for the whole live-majority bound this often.
     expect(total.live).toBeGreaterThan(120);
