@@ -124,7 +124,6 @@ export class GroupWriter {
   }
 
   private async execute(ops: readonly WriteOp[]): Promise<void> {
-    const fs = this.fs;
     const callbacks: Array<() => void> = [];
     for (let i = 0; i < ops.length; i++) {
       const start = i;
@@ -150,72 +149,70 @@ export class GroupWriter {
     callbacks: Array<() => void>,
   ): Promise<number> {
     const fs = this.fs;
-    {
-      const op = ops[i]!;
-      switch (op.kind) {
-        case 'create': {
-          const path = op.segment.path;
-          // Again after a create refused for room: the file starts over (O_TRUNC).
-          if (op.segment.fd >= 0) fs.close(op.segment.fd);
-          op.segment.fd = -1;
-          const fd = failing('create', path, () => fs.open(path, { ...SEGMENT_OPEN, create: true }));
-          op.segment.fd = fd; // closed with the segment, even if the header write fails
-          await failingAsync('write', path, () =>
-            this.writeDurably(fd, encodeSegmentHeader(op.segment), 0, path),
-          );
-          this.fsyncs += 1;
-          failing('fsync', this.logDir, () => fsyncDirectory(this.logDir, fs));
-          break;
-        }
-        case 'write': {
-          // Coalesce the run of contiguous writes to this segment into one write
-          // (the callbacks between them run at the group's end in any case).
-          const frames: Buffer[] = [...op.frames];
-          let end = op.offset + byteLength(op.frames);
-          let entries = op.entries;
-          for (let next = ops[i + 1]; next !== undefined; next = ops[i + 1]) {
-            if (next.kind === 'durable') callbacks.push(next.callback);
-            else if (next.kind === 'write' && next.segment === op.segment && next.offset === end) {
-              frames.push(...next.frames);
-              end += byteLength(next.frames);
-              entries += next.entries;
-            } else break;
-            i += 1;
-          }
-          const buf = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
-          const startMs = performance.now();
-          try {
-            await this.writeDurably(op.segment.fd, buf, op.offset, op.segment.path);
-          } catch (error) {
-            throw StorageError.of('write', op.segment.path, error);
-          }
-          this.fsyncs += 1;
-          this.entriesSynced += entries;
-          this.onFsync?.({ durationMs: performance.now() - startMs, entries, bytes: buf.length });
-          break;
-        }
-        case 'truncate': {
-          const { fd, path } = op.segment;
-          failing('truncate', path, () => fs.truncate(fd, op.bytes));
-          await failingAsync('fdatasync', path, () => fs.fdatasync(fd));
-          this.fsyncs += 1;
-          break;
-        }
-        case 'unlink':
-          if (op.segment.fd >= 0) fs.close(op.segment.fd);
-          op.segment.fd = -1;
-          failing('unlink', op.segment.path, () => {
-            fs.unlink(op.segment.path);
-            fsyncDirectory(this.logDir, fs);
-          });
-          break;
-        case 'meta':
-          await writeSnapshotMetaFile(this.metaPath, op.meta, fs);
-          break;
-        case 'durable':
-          callbacks.push(op.callback);
-          break;
+    const op = ops[i]!;
+    switch (op.kind) {
+      case 'create': {
+        const path = op.segment.path;
+        // Again after a create refused for room: the file starts over (O_TRUNC).
+        if (op.segment.fd >= 0) fs.close(op.segment.fd);
+        op.segment.fd = -1;
+        const fd = failing('create', path, () => fs.open(path, { ...SEGMENT_OPEN, create: true }));
+        op.segment.fd = fd; // closed with the segment, even if the header write fails
+        await failingAsync('write', path, () =>
+          this.writeDurably(fd, encodeSegmentHeader(op.segment), 0, path),
+        );
+        this.fsyncs += 1;
+        failing('fsync', this.logDir, () => fsyncDirectory(this.logDir, fs));
+        break;
       }
+      case 'write': {
+        // Coalesce the run of contiguous writes to this segment into one write
+        // (the callbacks between them run at the group's end in any case).
+        const frames: Buffer[] = [...op.frames];
+        let end = op.offset + byteLength(op.frames);
+        let entries = op.entries;
+        for (let next = ops[i + 1]; next !== undefined; next = ops[i + 1]) {
+          if (next.kind === 'durable') callbacks.push(next.callback);
+          else if (next.kind === 'write' && next.segment === op.segment && next.offset === end) {
+            frames.push(...next.frames);
+            end += byteLength(next.frames);
+            entries += next.entries;
+          } else break;
+          i += 1;
+        }
+        const buf = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
+        const startMs = performance.now();
+        try {
+          await this.writeDurably(op.segment.fd, buf, op.offset, op.segment.path);
+        } catch (error) {
+          throw StorageError.of('write', op.segment.path, error);
+        }
+        this.fsyncs += 1;
+        this.entriesSynced += entries;
+        this.onFsync?.({ durationMs: performance.now() - startMs, entries, bytes: buf.length });
+        break;
+      }
+      case 'truncate': {
+        const { fd, path } = op.segment;
+        failing('truncate', path, () => fs.truncate(fd, op.bytes));
+        await failingAsync('fdatasync', path, () => fs.fdatasync(fd));
+        this.fsyncs += 1;
+        break;
+      }
+      case 'unlink':
+        if (op.segment.fd >= 0) fs.close(op.segment.fd);
+        op.segment.fd = -1;
+        failing('unlink', op.segment.path, () => {
+          fs.unlink(op.segment.path);
+          fsyncDirectory(this.logDir, fs);
+        });
+        break;
+      case 'meta':
+        await writeSnapshotMetaFile(this.metaPath, op.meta, fs);
+        break;
+      case 'durable':
+        callbacks.push(op.callback);
+        break;
     }
     return i;
   }
