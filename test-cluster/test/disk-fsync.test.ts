@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FermataClient, type Message, silentLogger } from '@fermata/sdk';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { sleep } from '../src/index.js';
+import { sleep, waitFor } from '../src/index.js';
 import { ChaosCluster, type ChaosNode } from '../src/nemesis/cluster.js';
 
 const EXIT_DISK_FAILURE = 74;
@@ -112,15 +112,3 @@ describe('a failing fsync stops the node', () => {
     expect(acked.size).toBeGreaterThanOrEqual(120);
   });
 });
-
-async function waitFor(
-  cond: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(100);
-  }
-}

@@ -20,7 +20,7 @@ import { FermataClient, type Message, silentLogger } from '@fermata/sdk';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { NodeClients } from '../src/clients.js';
-import { sleep } from '../src/index.js';
+import { sleep, waitFor } from '../src/index.js';
 import { ChaosCluster, type ChaosNode } from '../src/nemesis/cluster.js';
 import { mountRequired, SmallDisk } from '../src/small-disk.js';
 
@@ -195,15 +195,3 @@ describe.skipIf(skip)(`a full disk${skip ? ` (skipped: ${problem})` : ''}`, () =
     expect(acked.size).toBeGreaterThanOrEqual(110);
   });
 });
-
-async function waitFor(
-  cond: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(100);
-  }
-}
