@@ -179,11 +179,25 @@ describe.skipIf(skip)(`a full disk${skip ? ` (skipped: ${problem})` : ''}`, () =
 
     producing = false;
     await producer;
-    // Its files are whole: it starts again and catches up.
+    // Its files are whole: it starts again, on a full disk this time, without exiting (LevelDB
+    // needs room to open: the node waits for it), and once there is room it catches up.
     await leader2.handle.stop();
     expect(leader2.handle.exits.at(-1)).toEqual({ code: 0, signal: null });
-    await c.restart(leader2.id);
+    const leader2Disk = disks.get(leader2.id) as SmallDisk;
+    leader2Disk.fill();
+    const starting = c.restart(leader2.id);
+    await waitFor(
+      () => leader2.handle.logLines(/the state store cannot be opened/).length > 0,
+      30_000,
+      `${leader2.id} to wait for room to open its store`,
+    );
+    await sleep(3_000);
+    expect(leader2.handle.running).toBe(true);
+    expect(leader2.handle.exits).toEqual([{ code: 0, signal: null }]);
+    leader2Disk.free();
+    await starting;
     await leader2.handle.waitReady(60_000);
+    expect(leader2.handle.exits).toEqual([{ code: 0, signal: null }]);
 
     const received = new Set<string>();
     const sub = client.subscribe('t', {}, async (m: Message) => {

@@ -18,10 +18,16 @@ export class NoSpaceError extends StorageError {
     /** The store's directory. */
     readonly path: string,
     cause: unknown,
+    /** What was not done. */
+    outcome = 'nothing of the batch was written',
   ) {
-    super(
-      `the store's disk is full (${path}): ${cause instanceof Error ? cause.message : String(cause)}; nothing of the batch was written`,
-      { cause },
-    );
+    super(`the store's disk is full (${path}): ${causeText(cause)}; ${outcome}`, { cause });
   }
+}
+
+/** The message of `cause` and of its causes (LevelDB's own text is in classic-level's cause). */
+function causeText(cause: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = cause; e instanceof Error && parts.length < 4; e = e.cause) parts.push(e.message);
+  return parts.length > 0 ? parts.join(': ') : String(cause);
 }

@@ -117,12 +117,7 @@ export class LevelStore implements KVStore {
     if (this.database.status === 'open') await this.database.close();
     this.spareBatch = undefined;
     this.madeSpare = false;
-    let db: Db;
-    try {
-      db = await openDb(this.options);
-    } catch (err) {
-      throw isNoSpaceMessage(err) ? new NoSpaceError(this.options.path ?? '', err) : err;
-    }
+    const db = await openDb(this.options);
     this.database = db;
     this.reader = new Reader(db, undefined, this.reader.checkSlices);
     this.full = false;
@@ -326,6 +321,8 @@ async function openDb(options: OpenOptions): Promise<Db> {
   try {
     await db.open();
   } catch (err) {
+    // LevelDB writes its log out as a table when it opens: a full disk can refuse that.
+    if (isNoSpaceMessage(err)) throw new NoSpaceError(options.path ?? '', err, 'the store was not opened');
     throw new StorageError(`cannot open ${options.engine} store at ${options.path ?? '(memory)'}`, {
       cause: err,
     });

@@ -13,7 +13,7 @@ import {
   widenServerFlowControl,
 } from '@fermata/protocol';
 import { type DiskFull, DiskFullError, type NotLeaderError, RaftNode, StorageError } from '@fermata/raft';
-import { type KVStore, openStore } from '@fermata/storage';
+import { type KVStore, NoSpaceError, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { backupHandlers } from '../backup/grpc-backup.js';
 import { createQueueHasher } from '../keys.js';
@@ -33,13 +33,38 @@ import { HealthReporter, HealthService } from './health.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { assembleLeaderParts } from './leader-parts.js';
 import { wireLeaderLayer } from './leader-wiring.js';
-import { createServerLogger, type ServerLogger } from './logger.js';
+import { createServerLogger, type Logger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { type NodeStatus, readiness } from './readiness.js';
 import { httpAuthorizer, type Security, setupSecurity } from './security.js';
 
 function diskFullStatus(full: DiskFull | undefined): { diskFull?: { disk: string; path: string } } {
   return full ? { diskFull: { disk: full.disk, path: full.path } } : {};
+}
+
+/**
+ * Opens the state store, waiting while its disk has no room for LevelDB to
+ * write its log out (a node started on a full disk would otherwise exit, and
+ * be started again, in a loop): tries again every 2 s, and says so.
+ */
+async function openWaitingForRoom(open: () => Promise<KVStore>, log: Logger): Promise<KVStore> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const store = await open();
+      if (attempt > 0) log.warn('the state store opened: the disk has room again');
+      return store;
+    } catch (err) {
+      if (!(err instanceof NoSpaceError)) throw err;
+      // Once, then every 30 s.
+      if (attempt % 15 === 0) {
+        log.error(
+          { disk: 'state', path: err.path, err: err.message },
+          'the disk is full: the state store cannot be opened; trying again every 2 s until it has room',
+        );
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
 }
 
 /** Exit code of a node stopped by a failed disk write or sync (EX_IOERR): restart it once the disk is sound. */
@@ -91,7 +116,10 @@ export class BrokerServer {
     const log = serverLog.logger;
     mkdirSync(config.dataDir, { recursive: true });
     await ensureClusterIdentity(config.dataDir, config.clusterId);
-    const store = await openStore(stateStoreOptions(config.storage, join(config.dataDir, 'state')));
+    const store = await openWaitingForRoom(
+      () => openStore(stateStoreOptions(config.storage, join(config.dataDir, 'state'))),
+      log,
+    );
     const sm = await BrokerStateMachine.open({
       store,
       hasher: await createQueueHasher(),

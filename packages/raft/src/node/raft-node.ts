@@ -389,7 +389,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   }
 
   isLeader(): boolean {
-    return this.role === 'leader';
+    // While a disk is full the loop waits on a write and takes no Ready: the core's role is the
+    // current one (it steps down on a newer term meanwhile), so that callers are sent to the new leader.
+    return this.role === 'leader' && (this.full === undefined || this.core.status().role === 'leader');
   }
 
   /**
