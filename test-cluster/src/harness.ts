@@ -30,6 +30,19 @@ export const STOP_TIMEOUT_MS = 20_000;
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** Waits until `cond` holds, polling every 100 ms; throws naming `what` after `timeoutMs`. */
+export async function waitFor(
+  cond: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
 /**
  * Ports handed to test servers come from below Linux's ephemeral range
  * (32768-60999 by default): a port from that range (what `listen(0)` gives)

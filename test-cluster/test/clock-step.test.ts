@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FermataClient, type Message, NotFoundError, silentLogger } from '@fermata/sdk';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { sleep } from '../src/index.js';
+import { sleep, waitFor } from '../src/index.js';
 import { ChaosCluster, type ChaosNode } from '../src/nemesis/cluster.js';
 
 const HOUR_MS = 3_600_000;
@@ -163,15 +163,3 @@ describe('a stepped wall clock', () => {
     expect(leader1.handle.logLines(/the system clock was stepped/).length).toBeGreaterThan(0);
   });
 });
-
-async function waitFor(
-  cond: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(100);
-  }
-}

@@ -1,6 +1,6 @@
 export * from './core/index.js';
 export { type AtomicWriteOptions, writeFileAtomic } from './log/atomic-file.js';
-export { CorruptionError } from './log/errors.js';
+export { CorruptionError, isNoSpace, StorageError } from './log/errors.js';
 export type { FsyncSample } from './log/group-writer.js';
 export { EMPTY_HARD_STATE, HardStateFile, mustPersist } from './log/hard-state.js';
 export {

@@ -178,7 +178,10 @@ export interface StateMachine {
    * the same storage write as their effects (written without fsync: the Raft log
    * is the WAL). Every entry is passed, including the leader's empty no-op and
    * conf-change entries, so the recorded index advances over them; their result
-   * is `undefined`. Returns one result per entry.
+   * is `undefined`. Returns one result per entry. An apply that fails with an
+   * error whose `code` is 'ENOSPC' (its store's disk is full) must have changed
+   * nothing, in storage or in memory: the node applies the same entries again,
+   * with backoff, until it has room.
    */
   apply(entries: readonly Entry[]): Promise<unknown[]>;
   /** Makes everything applied so far durable (fsync); the log may then be compacted up to it. */

@@ -1,7 +1,7 @@
 import type { AbstractBatchOptions, AbstractLevel } from 'abstract-level';
 import { ClassicLevel } from 'classic-level';
 import { MemoryLevel } from 'memory-level';
-import { StorageError } from './errors.js';
+import { NoSpaceError, StorageError } from './errors.js';
 import type {
   BatchOp,
   EngineName,
@@ -57,61 +57,100 @@ export const REUSED_BATCH_MAX_BYTES = 4 * 1024 * 1024;
  */
 export class LevelStore implements KVStore {
   readonly stats: StoreStats = { batches: 0, syncedBatches: 0, putOps: 0, delOps: 0 };
-  private readonly reader: Reader;
+  private reader: Reader;
   /** The one reusable native batch (leveldb), while no write holds it. */
   private spareBatch: NativeChainedBatch | undefined;
   private madeSpare = false;
+  /**
+   * A write failed for room: LevelDB keeps such an error (a failed flush or
+   * compaction fails every later write) and its log writer may have lost track
+   * of the file's end, so the database is closed and opened again before the
+   * next write (reopenIfFull).
+   */
+  private full = false;
+  private reopening: Promise<void> | undefined;
 
   private constructor(
     readonly engine: EngineName,
     /** The underlying abstract-level database (tests inspect it). */
-    readonly db: Db,
+    private database: Db,
+    private readonly options: OpenOptions,
     checkSlices: boolean,
   ) {
-    this.reader = new Reader(db, undefined, checkSlices);
+    this.reader = new Reader(database, undefined, checkSlices);
+  }
+
+  /** The underlying abstract-level database (tests inspect it); another object after a reopen. */
+  get db(): Db {
+    return this.database;
   }
 
   static async open(options: OpenOptions): Promise<LevelStore> {
     const checkSlices = options.checkSlices ?? process.env['FERMATA_STORAGE_CHECKS'] === '1';
-    let db: Db;
-    if (options.engine === 'leveldb') {
-      if (!options.path) throw new StorageError('the leveldb engine needs a path');
-      db = new ClassicLevel<Bytes, Bytes>(options.path, {
-        ...ENCODINGS,
-        cacheSize: options.cacheSizeBytes ?? 8 * 1024 * 1024,
-        ...(options.maxOpenFiles !== undefined ? { maxOpenFiles: options.maxOpenFiles } : {}),
-        ...(options.blockSizeBytes !== undefined ? { blockSize: options.blockSizeBytes } : {}),
-        ...(options.writeBufferBytes !== undefined ? { writeBufferSize: options.writeBufferBytes } : {}),
-      }) as unknown as Db;
-    } else if (options.engine === 'memory') {
-      db = new MemoryLevel<Bytes, Bytes>(ENCODINGS) as unknown as Db;
-    } else {
-      throw new StorageError(`unknown storage engine "${String(options.engine)}" (leveldb, memory)`);
-    }
-    try {
-      await db.open();
-    } catch (err) {
-      throw new StorageError(`cannot open ${options.engine} store at ${options.path ?? '(memory)'}`, {
-        cause: err,
-      });
-    }
-    return new LevelStore(options.engine, db, checkSlices);
+    const db = await openDb(options);
+    return new LevelStore(options.engine, db, options, checkSlices);
+  }
+
+  /**
+   * After a write refused for room: closes the database and opens it again
+   * (LevelDB replays its log; the refused batch, never written whole, is not
+   * in it). Throws a NoSpaceError while there is still no room to open it.
+   */
+  private reopenIfFull(): Promise<void> {
+    if (!this.full) return Promise.resolve();
+    this.reopening ??= this.reopen().finally(() => {
+      this.reopening = undefined;
+    });
+    return this.reopening;
+  }
+
+  /**
+   * Reads between a reopen that failed for room and the next one: the database
+   * is closed, so they try the reopen themselves (an apply reads before it
+   * writes) and fail as the write would, with a NoSpaceError.
+   */
+  private readable(): Promise<void> | undefined {
+    return this.full && this.database.status !== 'open' ? this.reopenIfFull() : undefined;
+  }
+
+  private async reopen(): Promise<void> {
+    if (this.database.status === 'open') await this.database.close();
+    this.spareBatch = undefined;
+    this.madeSpare = false;
+    const db = await openDb(this.options);
+    this.database = db;
+    this.reader = new Reader(db, undefined, this.reader.checkSlices);
+    this.full = false;
   }
 
   get(key: Bytes): Promise<Bytes | undefined> {
-    return this.reader.get(key);
+    const waiting = this.readable();
+    return waiting ? waiting.then(() => this.reader.get(key)) : this.reader.get(key);
   }
 
   getMany(keys: readonly Bytes[]): Promise<Array<Bytes | undefined>> {
-    return this.reader.getMany(keys);
+    const waiting = this.readable();
+    return waiting ? waiting.then(() => this.reader.getMany(keys)) : this.reader.getMany(keys);
   }
 
   scan(options: ScanOptions, visit: ScanVisitor): Promise<number> {
-    return this.reader.scan(options, visit);
+    const waiting = this.readable();
+    return waiting ? waiting.then(() => this.reader.scan(options, visit)) : this.reader.scan(options, visit);
   }
 
   async batch(ops: readonly BatchOp[], options: WriteOptions): Promise<void> {
     if (ops.length === 0) return;
+    await this.reopenIfFull();
+    try {
+      await this.write(ops, options);
+    } catch (err) {
+      if (this.engine !== 'leveldb' || !isNoSpaceMessage(err)) throw err;
+      this.full = true;
+      throw new NoSpaceError(this.options.path ?? '', err);
+    }
+  }
+
+  private async write(ops: readonly BatchOp[], options: WriteOptions): Promise<void> {
     for (const op of ops) {
       if (op.type === 'put') this.stats.putOps++;
       else this.stats.delOps++;
@@ -261,6 +300,42 @@ class Reader implements ReadView {
       this.scratch.fill(SCRIBBLE, 0, need);
     }
   }
+}
+
+async function openDb(options: OpenOptions): Promise<Db> {
+  let db: Db;
+  if (options.engine === 'leveldb') {
+    if (!options.path) throw new StorageError('the leveldb engine needs a path');
+    db = new ClassicLevel<Bytes, Bytes>(options.path, {
+      ...ENCODINGS,
+      cacheSize: options.cacheSizeBytes ?? 8 * 1024 * 1024,
+      ...(options.maxOpenFiles !== undefined ? { maxOpenFiles: options.maxOpenFiles } : {}),
+      ...(options.blockSizeBytes !== undefined ? { blockSize: options.blockSizeBytes } : {}),
+      ...(options.writeBufferBytes !== undefined ? { writeBufferSize: options.writeBufferBytes } : {}),
+    }) as unknown as Db;
+  } else if (options.engine === 'memory') {
+    db = new MemoryLevel<Bytes, Bytes>(ENCODINGS) as unknown as Db;
+  } else {
+    throw new StorageError(`unknown storage engine "${String(options.engine)}" (leveldb, memory)`);
+  }
+  try {
+    await db.open();
+  } catch (err) {
+    // LevelDB writes its log out as a table when it opens: a full disk can refuse that.
+    if (isNoSpaceMessage(err)) throw new NoSpaceError(options.path ?? '', err, 'the store was not opened');
+    throw new StorageError(`cannot open ${options.engine} store at ${options.path ?? '(memory)'}`, {
+      cause: err,
+    });
+  }
+  return db;
+}
+
+/** LevelDB reports a full disk as an IO error with strerror's text (classic-level: LEVEL_IO_ERROR), no errno. */
+function isNoSpaceMessage(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (/No space left on device/.test(e.message)) return true;
+  }
+  return false;
 }
 
 export function compareBytes(a: Bytes, b: Bytes): number {

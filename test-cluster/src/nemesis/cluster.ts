@@ -6,10 +6,11 @@
  * (removed, its data wiped, started again empty in join mode, added back),
  * the way docs/operations.md replaces a lost node.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeClients } from '../clients.js';
 import { freePort, NodeHandle, type NodePorts, REPO_ROOT, sleep } from '../harness.js';
+import { SmallDisk } from '../small-disk.js';
 import { LinkProxies } from './link-proxies.js';
 
 export const CHAOS_CLUSTER_ID = 'chaos';
@@ -19,8 +20,15 @@ export interface ChaosNode {
   readonly id: string;
   handle: NodeHandle;
   readonly ports: NodePorts;
+  /** The node's logs, and its data unless it has a disk of its own. */
   readonly dataDir: string;
+  /** The node's data directory (FERMATA_DATA_DIR): on its own small disk when it has one. */
+  readonly storeDir: string;
+  /** Its own small file system (a tmpfs), when the cluster was started with `smallDiskMiB`. */
+  readonly disk?: SmallDisk;
   readonly clockFile: string;
+  /** Holds `eio` while the node's Raft files fail their writes and syncs (disk-faults.ts). */
+  readonly diskFaultFile: string;
   /** SIGSTOPped (its process exists but answers nothing). */
   paused: boolean;
   /** The wall-clock offset its process runs with, ms. */
@@ -33,6 +41,10 @@ export interface ChaosClusterOptions {
   readonly bug?: string;
   /** Extra FERMATA_* variables for every node. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Extra variables per node id, after `env` (a data directory on a disk of its own, for one). */
+  readonly nodeEnv?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Each node's data on a tmpfs of this size, mounted here (root only: SmallDisk), so its disk can fill. */
+  readonly smallDiskMiB?: number;
 }
 
 export class ChaosCluster {
@@ -59,11 +71,18 @@ export class ChaosCluster {
     }
     for (const [i, id] of ids.entries()) {
       const dataDir = join(options.baseDir, id);
+      const disk =
+        options.smallDiskMiB !== undefined
+          ? SmallDisk.mount(join(options.baseDir, 'disks', id), options.smallDiskMiB)
+          : undefined;
       const node: ChaosNode = {
         id,
         ports: ports[i]!,
         dataDir,
+        storeDir: disk ? join(disk.dir, 'data') : dataDir,
+        ...(disk ? { disk } : {}),
         clockFile: join(options.baseDir, `${id}.clock`),
+        diskFaultFile: join(options.baseDir, `${id}.disk-fault`),
         paused: false,
         clockOffsetMs: 0,
         handle: undefined as unknown as NodeHandle,
@@ -82,15 +101,17 @@ export class ChaosCluster {
       ...this.baseEnv,
       FERMATA_NODE_ID: node.id,
       FERMATA_CLUSTER_ID: CHAOS_CLUSTER_ID,
-      FERMATA_DATA_DIR: node.dataDir,
+      FERMATA_DATA_DIR: node.storeDir,
       FERMATA_CLIENT__LISTEN_ADDRESS: `127.0.0.1:${node.ports.client}`,
       FERMATA_PEER__LISTEN_ADDRESS: `127.0.0.1:${node.ports.peer}`,
       FERMATA_HTTP__LISTEN_ADDRESS: `127.0.0.1:${node.ports.http}`,
       FERMATA_INITIAL_MEMBERS: this.members,
       ...(join ? { FERMATA_JOIN: 'true' } : {}),
       ...this.options.env,
+      ...this.options.nodeEnv?.[node.id],
       grpc_proxy: proxy,
       FERMATA_TEST_CLOCK_FILE: node.clockFile,
+      FERMATA_TEST_DISK_FAULT_FILE: node.diskFaultFile,
       ...(this.options.bug ? { FERMATA_TEST_BUG: this.options.bug } : {}),
     };
     return new NodeHandle(node.id, node.ports, node.dataDir, env, undefined, {
@@ -202,7 +223,8 @@ export class ChaosCluster {
     const member = { id, peerAddress: `127.0.0.1:${n.ports.peer}`, address: `127.0.0.1:${n.ports.client}` };
     await this.onLeader((c) => c.removeMember({ id }));
     await this.kill(id);
-    rmSync(n.dataDir, { recursive: true, force: true });
+    rmSync(n.storeDir, { recursive: true, force: true });
+    if (n.disk) n.disk.free();
     n.handle = await this.handleFor(n, true);
     this.writeClock(n, 0);
     await n.handle.start();
@@ -218,6 +240,15 @@ export class ChaosCluster {
     }
   }
 
+  /** From now on node `id`'s Raft files fail every write and sync with EIO (until `healDisk`). */
+  failDisk(id: string): void {
+    writeFileSync(this.node(id).diskFaultFile, 'eio\n');
+  }
+
+  healDisk(id: string): void {
+    rmSync(this.node(id).diskFaultFile, { force: true });
+  }
+
   logs(lines = 40): string {
     return this.nodes.map((n) => n.handle.tail(lines)).join('\n');
   }
@@ -226,5 +257,15 @@ export class ChaosCluster {
     for (const n of this.nodes) if (n.paused) this.resume(n.id);
     await Promise.all(this.nodes.map((n) => n.handle.stop(5_000).catch(() => undefined)));
     await this.links.close();
+    // A small disk goes with its mount: its data is copied next to the node's logs first.
+    for (const n of this.nodes) {
+      if (!n.disk) continue;
+      n.disk.free();
+      try {
+        cpSync(n.storeDir, join(n.dataDir, 'data'), { recursive: true });
+      } finally {
+        n.disk.unmount();
+      }
+    }
   }
 }

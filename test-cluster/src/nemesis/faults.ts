@@ -1,9 +1,7 @@
 /**
  * The faults the nemesis draws from. A kind says when it can run (its
  * targets), starts the fault and returns how to heal it and when. Adding a
- * kind is one entry in FAULT_KINDS: a full disk, when the log store can be
- * made to fill one, is a `disk-full` kind that fills a node's volume and
- * frees it as its heal.
+ * kind is one entry in FAULT_KINDS.
  */
 import type { Prng } from '@fermata/raft/sim-ports';
 import type { ChaosCluster, ChaosNode } from './cluster.js';
@@ -123,6 +121,23 @@ export const FAULT_KINDS: readonly FaultKind[] = [
         holds: [from.id],
         afterMs: w.rng.int(1_000, 8_000),
         heal: async () => w.cluster.links.heal(from.id, to),
+      };
+    },
+  },
+  {
+    name: 'disk-full',
+    weight: 2,
+    async inject(w) {
+      // Nodes have disks of their own only where tmpfs can be mounted (run.ts).
+      const n = freeNode(w, (x) => x.disk !== undefined);
+      const disk = n?.disk;
+      if (!n || !disk) return undefined;
+      const bytes = disk.fill();
+      return {
+        description: `fill ${n.id}'s disk (the ${Math.round(bytes / 1024 / 1024)} MiB left)`,
+        holds: [n.id],
+        afterMs: w.rng.int(2_000, 10_000),
+        heal: async () => disk.free(),
       };
     },
   },

@@ -14,6 +14,7 @@ import { check, checkScheduleOccurrences, History, type Violation } from '@ferma
 import { Prng } from '@fermata/raft/sim-ports';
 import { digestStore, openStore } from '@fermata/storage';
 import { sleep } from '../harness.js';
+import { SmallDisk } from '../small-disk.js';
 import { ChaosCluster } from './cluster.js';
 import { FAULT_KINDS, type FaultKind, type FaultWorld, type Injected } from './faults.js';
 import { CHAOS_SCHEDULES, SCHEDULE_TOPIC, TOPIC, Workload } from './workload.js';
@@ -33,6 +34,9 @@ export interface ChaosOptions {
   /** Progress lines. */
   readonly log?: (line: string) => void;
 }
+
+/** Each node's own disk when tmpfs can be mounted here (the `disk-full` fault fills it). */
+const SMALL_DISK_MIB = 128;
 
 export interface ChaosResult {
   readonly ok: boolean;
@@ -71,10 +75,23 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   const maxActive = o.maxActive ?? 2;
   const injectedCount: Record<string, number> = Object.fromEntries(kinds.map((k) => [k.name, 0]));
   const stats: Record<string, number> = {};
+  const diskProblem = kinds.some((k) => k.name === 'disk-full')
+    ? SmallDisk.problem(join(baseDir, 'probe'))
+    : 'not drawn';
+  if (diskProblem !== undefined && o.faults?.includes('disk-full'))
+    throw new Error(`disk-full: ${diskProblem}`);
+  log(
+    diskProblem === undefined
+      ? `full disks: each node's data on a ${SMALL_DISK_MIB} MiB tmpfs`
+      : `full disks: off (${diskProblem})`,
+  );
   const cluster = await ChaosCluster.start({
     baseDir,
     ...(o.bug ? { bug: o.bug } : {}),
+    ...(diskProblem === undefined ? { smallDiskMiB: SMALL_DISK_MIB } : {}),
     env: {
+      // Segments small enough for compaction to keep the log well within a small disk.
+      FERMATA_RAFT__LOG_SEGMENT_BYTES: String(4 * 1024 * 1024),
       // Publish retries within it are deduplicated; after it the janitor's purges end, so the
       // cluster falls quiet within it of the last publish.
       FERMATA_LIMITS__PUBLISH_DEDUP_WINDOW_MS: String(PUBLISH_DEDUP_WINDOW_MS),
@@ -195,7 +212,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       digests.clear();
       applied.clear();
       for (const n of cluster.nodes) {
-        const store = await openStore({ engine: 'leveldb', path: join(n.dataDir, 'state') });
+        const store = await openStore({ engine: 'leveldb', path: join(n.storeDir, 'state') });
         const sm = await BrokerStateMachine.open({ store, hasher: await createQueueHasher() });
         applied.set(n.id, sm.appliedIndex());
         digests.set(n.id, await digestStore(store));

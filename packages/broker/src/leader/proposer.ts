@@ -1,5 +1,6 @@
 import { type Clock, invariant, systemClock, type TimerHandle } from '@fermata/base';
 import type { RaftNode } from '@fermata/raft';
+import { DiskFullError } from '@fermata/raft';
 import { validateClientMessages } from '../state/commands/client-headers.js';
 import { type Command, encodeCommand, type PublishInput } from '../state/commands/commands.js';
 import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/commands/results.js';
@@ -166,7 +167,7 @@ export function leaderNotReady(): LeaderNotReadyError {
 }
 
 /** What the proposer needs of the Raft node. */
-export type ProposeTarget = Pick<RaftNode, 'propose'>;
+export type ProposeTarget = Pick<RaftNode, 'propose'> & Partial<Pick<RaftNode, 'diskFull'>>;
 
 export interface ProposerOptions {
   /**
@@ -264,6 +265,8 @@ export class Proposer {
       for (const m of messages) if (this.sm.deleting.topic(m.topic)) throw topicDeleting(m.topic);
     }
     if (!this.sm.ids.canAssign()) return Promise.reject(leaderNotReady());
+    const full = this.node.diskFull?.();
+    if (full) return Promise.reject(new DiskFullError(full));
     let payloadBytes = 0;
     for (const m of messages) payloadBytes += m.payload.length;
     return new Promise((resolve, reject) => {
@@ -277,6 +280,8 @@ export class Proposer {
    */
   ack(tags: readonly Uint8Array[]): Promise<readonly SettleOutcome[]> {
     validateCommand({ kind: 'ack', tags, nowMs: 0 }, 0, this.sm.limits);
+    const full = this.node.diskFull?.();
+    if (full) return Promise.reject(new DiskFullError(full));
     return new Promise((resolve, reject) => {
       this.acks.push({ tags, resolve, reject });
     });

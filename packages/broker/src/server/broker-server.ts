@@ -13,8 +13,8 @@ import {
   SchedulesService,
   widenServerFlowControl,
 } from '@fermata/protocol';
-import { type NotLeaderError, RaftNode } from '@fermata/raft';
-import { type KVStore, openStore } from '@fermata/storage';
+import { type DiskFull, DiskFullError, type NotLeaderError, RaftNode, StorageError } from '@fermata/raft';
+import { type KVStore, NoSpaceError, openStore } from '@fermata/storage';
 import * as grpc from '@grpc/grpc-js';
 import { backupHandlers } from '../backup/grpc-backup.js';
 import { createQueueHasher } from '../keys.js';
@@ -36,10 +36,44 @@ import { HealthReporter, HealthService } from './health.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { assembleLeaderParts } from './leader-parts.js';
 import { wireLeaderLayer } from './leader-wiring.js';
-import { createServerLogger, type ServerLogger } from './logger.js';
+import { createServerLogger, type Logger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { type NodeStatus, readiness } from './readiness.js';
 import { httpAuthorizer, type Security, setupSecurity } from './security.js';
+
+function diskFullStatus(full: DiskFull | undefined): { diskFull?: { disk: string; path: string } } {
+  return full ? { diskFull: { disk: full.disk, path: full.path } } : {};
+}
+
+/**
+ * Opens the state store, waiting while its disk has no room for LevelDB to
+ * write its log out (a node started on a full disk would otherwise exit, and
+ * be started again, in a loop): tries again every 2 s, and says so.
+ */
+async function openWaitingForRoom(open: () => Promise<KVStore>, log: Logger): Promise<KVStore> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const store = await open();
+      if (attempt > 0) log.warn('the state store opened: the disk has room again');
+      return store;
+    } catch (err) {
+      if (!(err instanceof NoSpaceError)) throw err;
+      // Once, then every 30 s.
+      if (attempt % 15 === 0) {
+        log.error(
+          { disk: 'state', path: err.path, err: err.message },
+          'the disk is full: the state store cannot be opened; trying again every 2 s until it has room',
+        );
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
+/** Exit code of a node stopped by a failed disk write or sync (EX_IOERR): restart it once the disk is sound. */
+export const EXIT_DISK_FAILURE = 74;
+/** Exit code of a node stopped by any other unrecoverable error (EX_SOFTWARE). */
+export const EXIT_FATAL = 70;
 
 /** How long shutdown waits for a leadership transfer and for calls to finish. */
 export const SHUTDOWN_TRANSFER_TIMEOUT_MS = 3_000;
@@ -100,7 +134,10 @@ export class BrokerServer {
     const log = serverLog.logger;
     mkdirSync(config.dataDir, { recursive: true });
     await ensureClusterIdentity(config.dataDir, config.clusterId);
-    const store = await openStore(stateStoreOptions(config.storage, join(config.dataDir, 'state')));
+    const store = await openWaitingForRoom(
+      () => openStore(stateStoreOptions(config.storage, join(config.dataDir, 'state'))),
+      log,
+    );
     const sm = await BrokerStateMachine.open({
       store,
       hasher: await createQueueHasher(),
@@ -220,12 +257,14 @@ export class BrokerServer {
     metrics.setProviders({
       raft: () => {
         const s = node.status();
+        const full = node.diskFull();
         return {
           term: s.term,
           commit: s.commit,
           applied: s.applied,
           isLeader: s.role === 'leader',
           peerRefused: s.counters.peerRefused,
+          ...(full ? { diskFull: full } : {}),
         };
       },
       queues: () => server.queueGauges,
@@ -292,6 +331,7 @@ export class BrokerServer {
       applied: s.applied,
       stopping: this.ctx.stopping,
       applyRunningMs: this.ctx.sm.applyRunningMs(),
+      ...diskFullStatus(this.ctx.node.diskFull()),
       members: s.members.map((m) => ({
         id: m.id,
         clientAddress: m.clientAddress,
@@ -344,9 +384,18 @@ export class BrokerServer {
       this.health?.update();
       log.info({ leader, term }, leader ? 'leader known' : 'no leader known');
     });
+    // Requests queued for the next entries would wait behind proposals the node cannot write.
+    node.on('disk-full', (full) => proposer.failQueued(new DiskFullError(full)));
     node.on('fatal', (err) => {
-      log.fatal({ err }, 'raft node stopped on an unrecoverable error');
-      void this.stop().finally(() => process.exit(70));
+      // A disk that failed a write or a sync (EIO): fail-stop, never retried (docs/design.md, "Disk faults").
+      if (err instanceof StorageError) {
+        log.fatal(
+          { err, operation: err.operation, file: err.file, code: err.code, exitCode: EXIT_DISK_FAILURE },
+          `disk failure: ${err.message}`,
+        );
+      } else log.fatal({ err }, 'raft node stopped on an unrecoverable error');
+      const code = err instanceof StorageError ? EXIT_DISK_FAILURE : EXIT_FATAL;
+      void this.stop().finally(() => process.exit(code));
     });
   }
 

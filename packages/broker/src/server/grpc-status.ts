@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   ConfChangeInProgressError,
+  DiskFullError,
   InvalidConfChangeError,
   NodeClosedError,
   NodeTimeoutError,
@@ -129,6 +130,10 @@ export function classifyError(err: unknown, options: StatusOptions = {}): Mapped
   if (err instanceof UnavailableError) return { code: grpc.status.UNAVAILABLE, message: err.message };
   if (err instanceof RefusedByConfigError)
     return { code: grpc.status.FAILED_PRECONDITION, message: err.message };
+  // Retryable: the node takes writes again by itself once its disk has room (operations.md, "A full disk").
+  if (err instanceof DiskFullError) {
+    return { code: grpc.status.RESOURCE_EXHAUSTED, message: err.message, limit: 'disk' };
+  }
   if (isNotLeader(err)) {
     if (err.leader === '') {
       return {

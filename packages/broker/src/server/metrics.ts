@@ -29,7 +29,12 @@ export interface RaftGauges {
   readonly isLeader: boolean;
   /** Peer streams and batches refused since start, by reason (unauthenticated, not-member, term-bound, ...). */
   readonly peerRefused?: Readonly<Record<string, number>>;
+  /** The disk a write found full, until a write there succeeds again ('log': the Raft log's; 'state': the store's). */
+  readonly diskFull?: { readonly disk: string; readonly path: string };
 }
+
+/** The disks `fermata_disk_full` reports on, always both (0 or 1). */
+export const DISK_NAMES = ['log', 'state'] as const;
 
 /** The client port's connection counts (ClientListener). */
 export interface ConnectionGauges {
@@ -309,6 +314,17 @@ export class BrokerMetrics {
     this.raftIsLeader = raftGauge('fermata_raft_is_leader', '1 while this node is the leader.', (r) =>
       r.isLeader ? 1 : 0,
     );
+    new Gauge({
+      name: 'fermata_disk_full',
+      help: '1 while a write of this node found its disk full (disk: log = the Raft log, state = the state machine store): the node refuses writes and retries until it has room.',
+      labelNames: ['disk'] as const,
+      registers,
+      collect() {
+        const r = self.raft?.();
+        if (r === undefined) return;
+        for (const disk of DISK_NAMES) this.set({ disk }, r.diskFull?.disk === disk ? 1 : 0);
+      },
+    });
     this.leaderChanges = new Counter({
       name: 'fermata_raft_leader_changes_total',
       help: 'Times this node saw the leader change (including to none).',

@@ -20,6 +20,8 @@ export interface NodeStatus {
   readonly stopping?: boolean;
   /** How long the state machine's apply running now has been running (ms); 0 or absent while none runs. */
   readonly applyRunningMs?: number;
+  /** The disk a write found full ('log' or 'state') and the path, until the node has room again. */
+  readonly diskFull?: { readonly disk: string; readonly path: string };
   readonly members?: readonly {
     readonly id: string;
     readonly clientAddress: string;
@@ -31,7 +33,7 @@ export interface NodeStatus {
 export type Readiness = { readonly ready: true } | { readonly ready: false; readonly reason: string };
 
 /**
- * Ready: not stopping, a leader known, applied within `maxLagEntries` of the
+ * Ready: not stopping, no disk full, a leader known, applied within `maxLagEntries` of the
  * commit index, and no apply running for longer than `maxApplyMs` (a node
  * busy in one long apply answers nothing else meanwhile).
  */
@@ -41,6 +43,12 @@ export function readiness(
   maxApplyMs = Number.POSITIVE_INFINITY,
 ): Readiness {
   if (status.stopping === true) return { ready: false, reason: 'shutting down' };
+  if (status.diskFull) {
+    return {
+      ready: false,
+      reason: `the ${status.diskFull.disk} disk is full (${status.diskFull.path}): writes refused until it has room`,
+    };
+  }
   if (status.leaderId === '') return { ready: false, reason: `no leader known (term ${status.term})` };
   const applyMs = status.applyRunningMs ?? 0;
   if (applyMs > maxApplyMs) {

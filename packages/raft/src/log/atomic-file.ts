@@ -42,13 +42,25 @@ export async function writeFileAtomic(
   try {
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let done = 0;
-    while (done < buf.length) done += await fs.write(fd, buf, done, buf.length - done, done);
-    await fs.fsync(fd);
+    while (done < buf.length) {
+      done += await fs.write(fd, buf, done, buf.length - done, done).catch((error: unknown) => {
+        throw StorageError.of('write', temp, error);
+      });
+    }
+    await fs.fsync(fd).catch((error: unknown) => {
+      throw StorageError.of('fsync', temp, error);
+    });
   } catch (error) {
-    throw StorageError.of('write', temp, error);
-  } finally {
+    // The target is untouched; the temporary file goes (it may hold the room a retry needs).
     fs.close(fd);
+    try {
+      fs.unlink(temp);
+    } catch {
+      // removed at the next open in any case
+    }
+    throw error;
   }
+  fs.close(fd);
   await options.beforeRename?.();
   try {
     await fs.rename(temp, path);

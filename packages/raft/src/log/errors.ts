@@ -17,6 +17,14 @@ export class CorruptionError extends Error {
 }
 
 /**
+ * Operations whose ENOSPC leaves nothing in doubt: the write (or the create)
+ * was refused before its bytes reached the page cache, so the same bytes can
+ * be written again. A sync (fsync, fdatasync, a segment write's O_DSYNC is
+ * part of the write) or a truncation that fails is never retried.
+ */
+const RETRYABLE_OPERATIONS: ReadonlySet<string> = new Set(['write', 'create']);
+
+/**
  * A file operation of the log or of a small durable file (hard state,
  * snapshot meta, address book) failed: EIO from a write or an fsync, ENOSPC,
  * and the like. After a failed fsync the page cache may have dropped the data
@@ -38,7 +46,9 @@ export class StorageError extends Error {
   ) {
     const code = (cause as { code?: unknown } | undefined)?.code;
     super(
-      `${operation} of ${file} failed (${typeof code === 'string' ? code : String(cause)}): the write may not be on disk and is never retried; the node stops (restart it once the disk is sound${code === 'ENOSPC' ? ' and has room' : ''})`,
+      code === 'ENOSPC' && RETRYABLE_OPERATIONS.has(operation)
+        ? `${operation} of ${file} failed (ENOSPC): the disk is full; the write is made again once there is room`
+        : `${operation} of ${file} failed (${typeof code === 'string' ? code : String(cause)}): the write may not be on disk and is never retried; the node stops (restart it once the disk is sound${code === 'ENOSPC' ? ' and has room' : ''})`,
     );
     this.code = typeof code === 'string' ? code : undefined;
   }
@@ -52,6 +62,13 @@ export class StorageError extends Error {
 /** Whether `error` is a full disk (ENOSPC), directly or as a StorageError's cause. */
 export function isNoSpace(error: unknown): boolean {
   return (error as { code?: unknown } | undefined)?.code === 'ENOSPC';
+}
+
+/** Whether `error` is a StorageError for a write refused for room, which can be made again once there is room. */
+export function isRetryable(error: unknown): boolean {
+  return (
+    error instanceof StorageError && error.code === 'ENOSPC' && RETRYABLE_OPERATIONS.has(error.operation)
+  );
 }
 
 // The shared errors, for the log files that throw them beside their own.

@@ -19,11 +19,17 @@
  *  - a truncation is synced before anything is written after it.
  * A failed write or sync poisons the writer: the page cache can no longer be
  * trusted, so every later commit is rejected and the node must restart.
+ * One failure does not: a write the file system refused for room (ENOSPC from
+ * the write or the create of a segment, never from a sync or a truncation;
+ * `isRetryable`). Its bytes never reached the page cache, so nothing can have
+ * been dropped there: the failed operation and everything queued after it stay
+ * queued, the waiters are rejected, and the next commit writes the same bytes
+ * again at the same offsets (a full rewrite, never a sync alone).
  */
 import { performance } from 'node:perf_hooks';
 import type { SnapshotMeta } from '../types.js';
 import { fsyncDirectory } from './atomic-file.js';
-import { StorageError } from './errors.js';
+import { isRetryable, StorageError } from './errors.js';
 import type { FileSystem } from './file-system.js';
 import { encodeSegmentHeader } from './frame.js';
 import { writeSnapshotMetaFile } from './snapshot-meta-file.js';
@@ -110,86 +116,122 @@ export class GroupWriter {
         await this.execute(ops);
         for (const w of waiters) w.resolve();
       } catch (err) {
-        this.failure ??= err;
-        for (const w of waiters) w.reject(err);
+        if (!(err instanceof NoRoom)) this.failure ??= err;
+        for (const w of waiters) w.reject(err instanceof NoRoom ? err.error : err);
       }
     }
     this.running = undefined;
   }
 
   private async execute(ops: readonly WriteOp[]): Promise<void> {
-    const fs = this.fs;
     const callbacks: Array<() => void> = [];
     for (let i = 0; i < ops.length; i++) {
-      const op = ops[i]!;
-      switch (op.kind) {
-        case 'create': {
-          const path = op.segment.path;
-          const fd = failing('create', path, () => fs.open(path, { ...SEGMENT_OPEN, create: true }));
-          op.segment.fd = fd; // closed with the segment, even if the header write fails
-          await failingAsync('write', path, () => this.writeDurably(fd, encodeSegmentHeader(op.segment), 0));
-          this.fsyncs += 1;
-          failing('fsync', this.logDir, () => fsyncDirectory(this.logDir, fs));
-          break;
-        }
-        case 'write': {
-          // Coalesce the run of contiguous writes to this segment into one write
-          // (the callbacks between them run at the group's end in any case).
-          const frames: Buffer[] = [...op.frames];
-          let end = op.offset + byteLength(op.frames);
-          let entries = op.entries;
-          for (let next = ops[i + 1]; next !== undefined; next = ops[i + 1]) {
-            if (next.kind === 'durable') callbacks.push(next.callback);
-            else if (next.kind === 'write' && next.segment === op.segment && next.offset === end) {
-              frames.push(...next.frames);
-              end += byteLength(next.frames);
-              entries += next.entries;
-            } else break;
-            i += 1;
-          }
-          const buf = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
-          const startMs = performance.now();
-          try {
-            await this.writeDurably(op.segment.fd, buf, op.offset);
-          } catch (error) {
-            throw StorageError.of('write', op.segment.path, error);
-          }
-          this.fsyncs += 1;
-          this.entriesSynced += entries;
-          this.onFsync?.({ durationMs: performance.now() - startMs, entries, bytes: buf.length });
-          break;
-        }
-        case 'truncate': {
-          const { fd, path } = op.segment;
-          failing('truncate', path, () => fs.truncate(fd, op.bytes));
-          await failingAsync('fdatasync', path, () => fs.fdatasync(fd));
-          this.fsyncs += 1;
-          break;
-        }
-        case 'unlink':
-          if (op.segment.fd >= 0) fs.close(op.segment.fd);
-          op.segment.fd = -1;
-          failing('unlink', op.segment.path, () => {
-            fs.unlink(op.segment.path);
-            fsyncDirectory(this.logDir, fs);
-          });
-          break;
-        case 'meta':
-          await writeSnapshotMetaFile(this.metaPath, op.meta, fs);
-          break;
-        case 'durable':
-          callbacks.push(op.callback);
-          break;
+      const start = i;
+      const ran = callbacks.length;
+      try {
+        i = await this.executeOne(ops, i, callbacks);
+      } catch (error) {
+        if (!isRetryable(error)) throw error;
+        // Refused for room: what ran before is durable; the rest waits for the next commit.
+        callbacks.length = ran;
+        for (const callback of callbacks) callback();
+        this.pending = [...ops.slice(start), ...this.pending];
+        throw new NoRoom(error);
       }
     }
     for (const callback of callbacks) callback();
   }
 
+  /** Runs `ops[i]` (and the writes it coalesces); returns the index of the last op it consumed. */
+  private async executeOne(
+    ops: readonly WriteOp[],
+    i: number,
+    callbacks: Array<() => void>,
+  ): Promise<number> {
+    const fs = this.fs;
+    const op = ops[i]!;
+    switch (op.kind) {
+      case 'create': {
+        const path = op.segment.path;
+        // Again after a create refused for room: the file starts over (O_TRUNC).
+        if (op.segment.fd >= 0) fs.close(op.segment.fd);
+        op.segment.fd = -1;
+        const fd = failing('create', path, () => fs.open(path, { ...SEGMENT_OPEN, create: true }));
+        op.segment.fd = fd; // closed with the segment, even if the header write fails
+        await failingAsync('write', path, () =>
+          this.writeDurably(fd, encodeSegmentHeader(op.segment), 0, path),
+        );
+        this.fsyncs += 1;
+        failing('fsync', this.logDir, () => fsyncDirectory(this.logDir, fs));
+        break;
+      }
+      case 'write': {
+        // Coalesce the run of contiguous writes to this segment into one write
+        // (the callbacks between them run at the group's end in any case).
+        const frames: Buffer[] = [...op.frames];
+        let end = op.offset + byteLength(op.frames);
+        let entries = op.entries;
+        for (let next = ops[i + 1]; next !== undefined; next = ops[i + 1]) {
+          if (next.kind === 'durable') callbacks.push(next.callback);
+          else if (next.kind === 'write' && next.segment === op.segment && next.offset === end) {
+            frames.push(...next.frames);
+            end += byteLength(next.frames);
+            entries += next.entries;
+          } else break;
+          i += 1;
+        }
+        const buf = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
+        const startMs = performance.now();
+        try {
+          await this.writeDurably(op.segment.fd, buf, op.offset, op.segment.path);
+        } catch (error) {
+          throw StorageError.of('write', op.segment.path, error);
+        }
+        this.fsyncs += 1;
+        this.entriesSynced += entries;
+        this.onFsync?.({ durationMs: performance.now() - startMs, entries, bytes: buf.length });
+        break;
+      }
+      case 'truncate': {
+        const { fd, path } = op.segment;
+        failing('truncate', path, () => fs.truncate(fd, op.bytes));
+        await failingAsync('fdatasync', path, () => fs.fdatasync(fd));
+        this.fsyncs += 1;
+        break;
+      }
+      case 'unlink':
+        if (op.segment.fd >= 0) fs.close(op.segment.fd);
+        op.segment.fd = -1;
+        failing('unlink', op.segment.path, () => {
+          fs.unlink(op.segment.path);
+          fsyncDirectory(this.logDir, fs);
+        });
+        break;
+      case 'meta':
+        await writeSnapshotMetaFile(this.metaPath, op.meta, fs);
+        break;
+      case 'durable':
+        callbacks.push(op.callback);
+        break;
+    }
+    return i;
+  }
+
   /** Writes `buf` at `position`; resolves once it is on disk. */
-  private async writeDurably(fd: number, buf: Buffer, position: number): Promise<void> {
+  private async writeDurably(fd: number, buf: Buffer, position: number, path: string): Promise<void> {
     let done = 0;
     while (done < buf.length) done += await this.fs.write(fd, buf, done, buf.length - done, position + done);
-    if (!this.fs.syncWrites) await this.fs.fdatasync(fd);
+    if (!this.fs.syncWrites) {
+      // A failed sync is never retried, whatever its code: named so (isRetryable).
+      await failingAsync('fdatasync', path, () => this.fs.fdatasync(fd));
+    }
+  }
+}
+
+/** A group stopped by a write refused for room (`error`); its operations are queued again. */
+class NoRoom extends Error {
+  constructor(readonly error: unknown) {
+    super('refused for room');
   }
 }
 

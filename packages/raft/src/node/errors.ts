@@ -37,3 +37,30 @@ export class NodeTimeoutError extends Error {
 export class NodeClosedError extends Error {
   override readonly name = 'NodeClosedError';
 }
+
+/** Which of a node's disks is full: the Raft log's (log, hard state, address book) or the state machine's store. */
+export type DiskName = 'log' | 'state';
+
+/** A disk of this node is full, as its last write found it (docs/operations.md, "A full disk"). */
+export interface DiskFull {
+  readonly disk: DiskName;
+  /** The file or directory the refused write was for. */
+  readonly path: string;
+  /** When the node found it full, on the monotonic clock. */
+  readonly sinceMs: number;
+  readonly message: string;
+}
+
+/**
+ * A proposal refused because a disk of this node is full: the node takes
+ * nothing new until its writes get room again, which it finds out by itself.
+ * Retryable (on this node later, or on another node).
+ */
+export class DiskFullError extends Error {
+  override readonly name = 'DiskFullError';
+  constructor(readonly full: DiskFull) {
+    super(
+      `the ${full.disk === 'log' ? 'Raft log' : 'state machine store'} disk of this node is full (${full.path}): it takes no writes until it has room again; retry later or on another node`,
+    );
+  }
+}

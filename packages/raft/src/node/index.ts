@@ -1,5 +1,8 @@
 /** The running node: driver, its errors, its ports and the member address book. */
 export {
+  type DiskFull,
+  DiskFullError,
+  type DiskName,
   type DropReason,
   NodeClosedError,
   NodeStartError,

@@ -2,6 +2,7 @@ import type { FsyncSample } from '../log/group-writer.js';
 import type { Logger } from '../transport/logger.js';
 import type { PeerRefusal, PeerTransportOptions } from '../transport/peer-transport.js';
 import type { NodeId, Role, SnapshotMeta, StateMachine } from '../types.js';
+import type { DiskFull, DiskName } from './errors.js';
 import type { MemberAddresses } from './members.js';
 
 /**
@@ -126,6 +127,10 @@ export interface RaftNodeEvents {
   /** Committed entries up to `index` were applied. */
   applied: [{ index: number }];
   snapshot: [{ kind: 'taken' | 'installed'; meta: SnapshotMeta }];
+  /** A write found its disk full: the node refuses proposals and makes the write again until it has room. */
+  'disk-full': [DiskFull];
+  /** A write to that disk succeeded again: the node goes on. */
+  'disk-has-room': [{ disk: DiskName }];
   /** An unrecoverable error (disk failure, broken invariant): the node has stopped. */
   fatal: [Error];
 }

@@ -21,6 +21,8 @@ export interface LogStorage extends LogReader {
   compact(index: number): Promise<void>;
   /** Replaces the whole log by a received snapshot. */
   installSnapshot(meta: SnapshotMeta): Promise<void>;
+  /** Resolves once every change made so far is durable: writes refused for room are made again. */
+  sync(): Promise<void>;
   close(): Promise<void>;
   readonly fsyncs: number;
   readonly entriesSynced: number;

@@ -11,7 +11,7 @@ import { type Clock, InvariantError, invariant } from '@fermata/base';
 import { decodeConfChange } from '../core/conf-change.js';
 import { ConfChangeInProgressError, InvalidConfChangeError, NotLeaderError } from '../core/errors.js';
 import type { RaftCore } from '../core/raft-core.js';
-import { LimitError, StorageError } from '../log/errors.js';
+import { isNoSpace, isRetryable, LimitError, StorageError } from '../log/errors.js';
 import { mustPersist } from '../log/hard-state.js';
 import { DEFAULT_MAX_ENTRY_BYTES } from '../log/log-store.js';
 import type { Admission, SenderIdentity } from '../transport/admission.js';
@@ -28,7 +28,7 @@ import type {
   SnapshotMeta,
   StateMachine,
 } from '../types.js';
-import { NodeClosedError, NodeTimeoutError } from './errors.js';
+import { type DiskFull, DiskFullError, type DiskName, NodeClosedError, NodeTimeoutError } from './errors.js';
 import { openFilePorts } from './file-ports.js';
 import type { AddressBook } from './members.js';
 import { decodeMemberContext, encodeMemberContext, type MemberAddresses } from './members.js';
@@ -67,6 +67,11 @@ import { splitHeader, withHeader } from './snapshot-data.js';
  * the hard state; send `persistedMessages`; apply `committedEntries`;
  * `advance`.
  */
+/** Backoff of a write refused for room: from this... */
+const ROOM_RETRY_MIN_MS = 100;
+/** ...doubling up to this. */
+const ROOM_RETRY_MAX_MS = 2_000;
+
 export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportHandler {
   readonly id: NodeId;
   readonly clusterId: string;
@@ -110,6 +115,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private loopDone: Promise<void> = Promise.resolve();
   private snapshotTask: Promise<void> | undefined;
   private counters = { snapshotsTaken: 0, snapshotsInstalled: 0 };
+  /** A disk found full by the last write to it, until a write there succeeds again. */
+  private full: DiskFull | undefined;
 
   protected constructor(
     options: RaftDriverOptions,
@@ -186,6 +193,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
    */
   propose(data: Uint8Array, options: { durability?: 'quorum' | 'leader' } = {}): Promise<unknown> {
     if (this.closing) return Promise.reject(new NodeClosedError(`raft node ${this.id} is closed`));
+    if (this.full) return Promise.reject(new DiskFullError(this.full));
     if (data.length > this.maxEntryBytes) {
       return Promise.reject(new LimitError('maxEntryBytes', this.maxEntryBytes, data.length));
     }
@@ -377,7 +385,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   }
 
   isLeader(): boolean {
-    return this.role === 'leader';
+    // While a disk is full the loop waits on a write and takes no Ready: the core's role is the
+    // current one (it steps down on a newer term meanwhile), so that callers are sent to the new leader.
+    return this.role === 'leader' && (this.full === undefined || this.core.status().role === 'leader');
   }
 
   /**
@@ -394,6 +404,11 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     await this.transport.close();
     await this.snapshotTask?.catch(() => undefined);
     await this.logStore.close();
+  }
+
+  /** The disk this node found full and waits for room on, if any (docs/operations.md, "A full disk"). */
+  diskFull(): DiskFull | undefined {
+    return this.full;
   }
 
   /** When a message from `id` last arrived here, on the monotonic clock (`performance.now()` in production); undefined if none did. */
@@ -473,7 +488,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   private onTick(): void {
     if (this.closing) return;
-    this.core.tick();
+    // A node whose disk is full neither campaigns nor, leading, sends heartbeats: it cannot
+    // write what a leader must, so the others elect one of themselves (docs/design.md, "Disk faults").
+    if (this.full === undefined) this.core.tick();
     this.pending.expire(this.clock.monotonicMs(), () =>
       this.notLeader(`read index not confirmed within ${this.readIndexTimeoutMs} ms`),
     );
@@ -571,6 +588,11 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       },
       (error: unknown) => {
         this.snapshotTask = undefined;
+        // Refused for room: tried again at the next Ready or apply, as below.
+        if (isRetryable(error) || isNoSpace(error)) {
+          this.log.warn({ id: this.id, err: String(error) }, 'raft: no room to take a snapshot now');
+          return;
+        }
         // A failed write of the log store (recording the snapshot, compacting) poisons it: fail-stop.
         if (error instanceof StorageError) {
           this.fatal(error);
@@ -611,7 +633,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   }
 
   private async apply(entries: readonly Entry[]): Promise<void> {
-    const results = await this.sm.apply(entries);
+    // A state machine whose store refused the batch for room wrote none of it (StateMachine.apply).
+    const results = await this.withRoom('state', () => this.sm.apply(entries));
     if (results.length !== entries.length) {
       throw new InvariantError('state machine returns one result per entry', {
         entries: entries.length,
@@ -632,7 +655,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     const last = entries.at(-1) as Entry;
     this.applied = last.index;
     if (membershipChanged) {
-      await this.book.save();
+      await this.withRoom('log', () => this.book.save());
       this.syncPeers();
     }
     this.emit('applied', { index: this.applied });
@@ -657,21 +680,33 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       });
     }
     // Durable first (the file survives a crash and start-up finishes the install), then the state machine, then the log.
-    await this.snapshots.write(meta, this.incomingData.open(file));
+    await this.withRoom('log', () => this.snapshots.write(meta, this.incomingData.open(file)));
     const reader = await this.snapshots.read();
     invariant(reader, 'the snapshot file just written reads back');
     const { header, rest } = await splitHeader(reader.chunks);
     for (const [id, a] of Object.entries(header.members)) this.book.set(id, a);
-    await this.book.save();
-    const restored = await this.sm.restore(rest);
+    await this.withRoom('log', () => this.book.save());
+    const restored = await this.withRoom(
+      'state',
+      () => this.sm.restore(rest),
+      async () => {
+        const again = await this.snapshots.read();
+        invariant(again, 'the snapshot file just written reads back on a retry');
+        return this.sm.restore((await splitHeader(again.chunks)).rest);
+      },
+    );
     if (restored !== meta.index) {
       throw new InvariantError('restored state machine is at the snapshot index', {
         restored,
         index: meta.index,
       });
     }
-    await this.sm.flush();
-    await this.logStore.installSnapshot(meta);
+    await this.withRoom('state', () => this.sm.flush());
+    await this.withRoom(
+      'log',
+      () => this.logStore.installSnapshot(meta),
+      () => this.logStore.sync(),
+    );
     for (const [k, { path }] of this.incoming) {
       const index = Number(k.split(':')[0]);
       if (index <= meta.index) {
@@ -741,7 +776,12 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     // Persistence contract (docs/design.md): the log first, then the hard state it depends on.
     if (entries.length > 0) {
       this.assertNoIdenticalRewrite(entries);
-      await this.logStore.append(entries, { commit: this.hardState.get().commit });
+      // Refused for room: the store keeps the entries queued, and writes them again once there is room.
+      await this.withRoom(
+        'log',
+        () => this.logStore.append(entries, { commit: this.hardState.get().commit }),
+        () => this.logStore.sync(),
+      );
     }
     if (hs && (mustPersist(this.hardState.get(), hs) || confIndex > this.hardState.get().commit)) {
       invariant(
@@ -753,7 +793,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
           lastIndex: this.logStore.lastIndex(),
         }),
       );
-      await this.hardState.save(hs);
+      await this.withRoom('log', () => this.hardState.save(hs));
     }
     if (hs) {
       const saved = this.hardState.get();
@@ -814,9 +854,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       if (addresses) this.transport.setPeer(change.node, addresses.peerAddress);
     }
     if (changed)
-      void this.book
-        .save()
-        .catch((error: unknown) => this.fatal(error instanceof Error ? error : new Error(String(error))));
+      void this.withRoom('log', () => this.book.save()).catch((error: unknown) =>
+        this.fatal(error instanceof Error ? error : new Error(String(error))),
+      );
   }
 
   /** Peers are the configuration's members (everyone in the book while no configuration is known). */
@@ -883,6 +923,61 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
       return this.withAddresses(error.leader, error.message);
     }
     return error instanceof Error ? error : new Error(String(error));
+  }
+
+  /**
+   * Runs a write; while its disk refuses it for room (a write that can be made
+   * again: `isRetryable`, or the state machine's ENOSPC, which wrote nothing),
+   * makes it again (`again`, default the same) with backoff until it succeeds.
+   * Meanwhile the node is marked full (`diskFull`, the 'disk-full' event) and
+   * refuses proposals; the loop waits here, so nothing after this write
+   * happens: no acknowledgement of entries not written, no apply past what
+   * the store holds. Any other failure throws (fail-stop).
+   */
+  private async withRoom<T>(disk: DiskName, write: () => Promise<T>, again = write): Promise<T> {
+    let attempt = write;
+    let delayMs = ROOM_RETRY_MIN_MS;
+    for (;;) {
+      try {
+        const out = await attempt();
+        if (this.full?.disk === disk) {
+          const was = this.full;
+          this.full = undefined;
+          this.log.warn(
+            { id: this.id, disk, path: was.path, fullMs: Math.round(this.clock.monotonicMs() - was.sinceMs) },
+            'raft: the disk has room again; the node goes on',
+          );
+          this.emit('disk-has-room', { disk });
+        }
+        return out;
+      } catch (error) {
+        const retryable = disk === 'log' ? isRetryable(error) : isNoSpace(error);
+        if (!retryable || this.closing) throw error;
+        if (this.full === undefined) {
+          const path = String(
+            (error as { file?: unknown; path?: unknown }).file ?? (error as { path?: unknown }).path ?? '',
+          );
+          this.full = {
+            disk,
+            path,
+            sinceMs: this.clock.monotonicMs(),
+            message: String((error as Error).message ?? error),
+          };
+          this.log.error(
+            { id: this.id, disk, path, err: this.full.message },
+            'raft: the disk is full; the node refuses writes and tries again until it has room',
+          );
+          this.emit('disk-full', this.full);
+          // A leader that cannot write hands over at once, rather than after an election timeout.
+          if (this.role === 'leader') void this.transferLeadership().catch(() => undefined);
+        }
+      }
+      await this.clock.sleep(delayMs);
+      if (this.closing)
+        throw new NodeClosedError(`raft node ${this.id} closed while waiting for room on its ${disk} disk`);
+      delayMs = Math.min(2 * delayMs, ROOM_RETRY_MAX_MS);
+      attempt = again;
+    }
   }
 
   private fatal(error: Error): void {

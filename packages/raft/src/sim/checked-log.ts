@@ -69,6 +69,10 @@ export class CheckedLog implements LogStorage {
     return this.store.installSnapshot(meta);
   }
 
+  sync(): Promise<void> {
+    return this.store.sync();
+  }
+
   close(): Promise<void> {
     return this.store.close();
   }

@@ -59,8 +59,10 @@ export interface ClusterStats {
   snapshotsSent: number;
   snapshotsInstalled: number;
   messagesDropped: number;
-  /** Nodes stopped by an injected disk fault (EIO, ENOSPC). */
+  /** Nodes stopped by an injected disk fault (EIO, or ENOSPC from a sync). */
   failStops: number;
+  /** Times a node found its disk full and waited for room (no stop). */
+  diskFullWaits: number;
 }
 
 export class SimCluster implements SimContext {
@@ -83,6 +85,7 @@ export class SimCluster implements SimContext {
     snapshotsInstalled: 0,
     messagesDropped: 0,
     failStops: 0,
+    diskFullWaits: 0,
   };
 
   constructor(
@@ -275,6 +278,9 @@ export class SimCluster implements SimContext {
           });
           node.on('snapshot', ({ kind }) => {
             if (kind === 'installed') this.counts.snapshotsInstalled++;
+          });
+          node.on('disk-full', () => {
+            this.counts.diskFullWaits++;
           });
         },
         (error: unknown) => {

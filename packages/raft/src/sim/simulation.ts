@@ -84,8 +84,10 @@ export interface SimStats {
   transfers: number;
   reads: number;
   messagesDropped: number;
-  /** Nodes stopped by a failed sync (EIO) or a full disk (ENOSPC), and restarted. */
+  /** Nodes stopped by a failed sync (EIO), and restarted. */
   failStops: number;
+  /** Times a node found its disk full and waited for room, without stopping. */
+  diskFullWaits: number;
   /** Voter replacements while another voter was down, drawn and run to their end. */
   replacements: number;
   replacementsDone: number;
@@ -128,6 +130,7 @@ export class Simulation extends SimCluster {
     reads: 0,
     messagesDropped: 0,
     failStops: 0,
+    diskFullWaits: 0,
     replacements: 0,
     replacementsDone: 0,
     liveMajorities: 0,
@@ -457,7 +460,7 @@ export class Simulation extends SimCluster {
     }
   }
 
-  /** `n`'s disk is full for FULL_DISK_MS: writes that grow a file fail (ENOSPC) and the node stops on them. */
+  /** `n`'s disk is full for FULL_DISK_MS: writes that grow a file fail (ENOSPC); the node waits for room. */
   private fillDisk(n: SimNode): void {
     const fs = n.disk.fs;
     if (fs.full) return;
