@@ -60,7 +60,7 @@ describe('the random simulator catches the injected bugs by general invariants o
     [
       'a store that rewrites a durable, acknowledged prefix (B2) loses it at a crash',
       'rewrite-durable-prefix',
-      90411,
+      90375,
       'acknowledged-entries-survive',
     ],
     [
