@@ -36,7 +36,7 @@ describe('the random simulator catches the injected bugs by general invariants o
     [
       'a leader counting its own unsynced entries towards a quorum loses a committed entry',
       'leader-counts-unsynced',
-      90006,
+      90003,
       'leader-completeness',
     ],
     [
@@ -48,19 +48,19 @@ describe('the random simulator catches the injected bugs by general invariants o
     [
       'a vote answered before it is durable is cast twice in a term after a crash: two leaders',
       'vote-before-persist',
-      90018,
+      90024,
       'election-safety',
     ],
     [
       'a volatile commit index (B1) restarts nodes in configurations no majority can elect in',
       'forget-conf-commit',
-      90769,
+      90026,
       'liveness',
     ],
     [
       'a store that rewrites a durable, acknowledged prefix (B2) loses it at a crash',
       'rewrite-durable-prefix',
-      90411,
+      90375,
       'acknowledged-entries-survive',
     ],
     [
