@@ -72,13 +72,13 @@ describe('the random simulator catches the injected bugs by general invariants o
     [
       'a single voter leading before its vote is durable leads one term twice across a crash',
       'lead-before-vote-durable',
-      90227,
+      90006,
       'election-safety',
     ],
     [
       'a removal reported done at its commit leaves a voter that still counts the removed member leaderless',
       'removal-done-at-commit',
-      90985,
+      91589,
       'liveness',
     ],
   ] as const)(
