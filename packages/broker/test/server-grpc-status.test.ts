@@ -279,6 +279,7 @@ describe('the same mapping in other shapes', () => {
     const gone = new NotFoundError(
       'message',
       't',
+      undefined,
       'message not found in topic "t" (unknown, or it has ended)',
     );
     expect(classifyError(gone, internal)).toEqual({

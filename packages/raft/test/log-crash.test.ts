@@ -98,6 +98,25 @@ function transpileChild(out: string): string {
     writeFileSync(path, js);
   }
   writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
+  // The log's files import the shared errors from @fermata/base: the child gets its own copy.
+  const base = join(out, 'node_modules/@fermata/base');
+  for (const f of readdirSync(join(RAFT, '../base/src'))) {
+    if (!f.endsWith('.ts')) continue;
+    const js = ts.transpileModule(readFileSync(join(RAFT, '../base/src', f), 'utf8'), {
+      fileName: f,
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        verbatimModuleSyntax: true,
+      },
+    }).outputText;
+    mkdirSync(join(base, 'src'), { recursive: true });
+    writeFileSync(join(base, 'src', f.replace(/\.ts$/, '.js')), js);
+  }
+  writeFileSync(
+    join(base, 'package.json'),
+    '{ "name": "@fermata/base", "type": "module", "exports": "./src/index.js" }\n',
+  );
   return join(out, 'test/fixtures/store-crash-child.js');
 }
 

@@ -227,6 +227,7 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
         throw new NotFoundError(
           'message',
           req.topic,
+          undefined,
           `message not found in topic "${req.topic}" (unknown, or it has ended)`,
         );
       }

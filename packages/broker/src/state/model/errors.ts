@@ -58,8 +58,10 @@ export class NotFoundError extends Error {
     readonly target: string,
     /** What to do instead (the names closest to a mistyped one), appended after `; `. */
     hint?: string,
+    /** The whole message, where the default does not say enough. */
+    message = `${what} "${target}" not found${hint ? `; ${hint}` : ''}`,
   ) {
-    super(`${what} "${target}" not found${hint ? `; ${hint}` : ''}`);
+    super(message);
   }
 }
 
