@@ -12,6 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import {
   DeliveryLedger,
+  ensureTopic,
   eventLoopLag,
   fmt,
   load1,
@@ -54,6 +55,7 @@ export async function run(args: string[]): Promise<void> {
   let allAcked: () => void = () => undefined;
   const allAckedP = new Promise<void>((resolve) => (allAcked = resolve));
   try {
+    await ensureTopic(client, topic);
     const subs = Array.from({ length: consumers }, () =>
       client.subscribe(topic, { prefetch: 1_000, concurrency: 1_000, mode: 'manual' }, async (m) => {
         ledger.receive(seqOf(m), m.receivedAtMs);

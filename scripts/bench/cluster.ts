@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { FermataClient, type Message, silentLogger } from '@fermata/sdk';
+import { AlreadyExistsError, FermataClient, type Message, silentLogger } from '@fermata/sdk';
 import { type Cluster, type NodeHandle, startCluster } from '../../test-cluster/src/harness.js';
 import { flag, percentile, round } from './report.js';
 
@@ -515,4 +515,13 @@ export async function serverHistogram(
   if (count === 0) return { count: 0, p50: Number.NaN, p99: Number.NaN };
   const q = (p: number) => buckets.find((b) => b.n >= p * count)?.le ?? Number.POSITIVE_INFINITY;
   return { count, p50: q(0.5), p99: q(0.99) };
+}
+
+/** Creates `topic` unless it exists: consuming never creates one (`topics.autoCreate` covers publishes only). */
+export async function ensureTopic(client: FermataClient, topic: string): Promise<void> {
+  try {
+    await client.createTopic(topic);
+  } catch (err) {
+    if (!(err instanceof AlreadyExistsError)) throw err;
+  }
 }

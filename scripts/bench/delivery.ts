@@ -10,6 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   type Cluster,
   DeliveryLedger,
+  ensureTopic,
   eventLoopLag,
   fmt,
   load1,
@@ -114,6 +115,7 @@ async function measure(
 ): Promise<Record<string, unknown> & { lateness_ms: Stats; server_cpu_us_per_msg: number }> {
   const topic = kind === 'sdk' ? 'bench-delivery' : 'bench-delivery-raw';
   const ledger = new DeliveryLedger(n);
+  await ensureTopic(client, topic);
   let close: () => Promise<void>;
   if (kind === 'sdk') {
     const sub = client.subscribe(topic, { prefetch: 1_000, concurrency: 1_000 }, (m) => {
@@ -205,6 +207,7 @@ function seqOfPayload(p: Uint8Array): number {
 /** `n` messages due 0.2-1 s ahead, published and consumed like the measured ones, all delivered. */
 async function warm(client: ReturnType<typeof newClient>, n: number, graceMs: number): Promise<void> {
   const topic = 'bench-delivery-warm';
+  await ensureTopic(client, topic);
   const ledger = new DeliveryLedger(n);
   const sub = client.subscribe(topic, { prefetch: 1_000, concurrency: 1_000 }, (m) => {
     ledger.receive(seqOf(m), m.receivedAtMs);

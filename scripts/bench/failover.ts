@@ -5,6 +5,7 @@
 // publishes never delivered (checked at the end).
 import {
   DeliveryLedger,
+  ensureTopic,
   load1,
   newClient,
   payloadFor,
@@ -32,6 +33,7 @@ export async function run(args: string[]): Promise<void> {
   let running = true;
   const ackWaiters: Array<{ after: number; done: (t: number) => void }> = [];
   try {
+    await ensureTopic(client, topic);
     const sub = client.subscribe(topic, { prefetch: 1_000, concurrency: 1_000 }, (m) => {
       ledger.receive(seqOf(m), m.receivedAtMs);
     });

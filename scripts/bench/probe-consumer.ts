@@ -10,7 +10,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { FermataClient, silentLogger } from '@fermata/sdk';
-import { seqOf } from './cluster.js';
+import { ensureTopic, seqOf } from './cluster.js';
 
 const [topic, prefetchText, ...endpoints] = process.argv.slice(2);
 const prefetch = Number(prefetchText);
@@ -19,6 +19,7 @@ if (!topic || !Number.isInteger(prefetch) || prefetch < 1 || endpoints.length ==
   process.exit(2);
 }
 const client = new FermataClient({ endpoints, logger: silentLogger });
+await ensureTopic(client, topic);
 const sub = client.subscribe(topic, { prefetch, concurrency: prefetch, mode: 'manual' }, async (m) => {
   process.stdout.write(`${seqOf(m)} ${m.receivedAtMs}\n`);
   await m.ack();

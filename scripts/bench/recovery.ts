@@ -5,6 +5,7 @@
 //    /readyz, to a ready leader, and to the first delivery to a consumer that was waiting.
 // Times include the process start itself (tsx loading the source: see `livez_ms`).
 import {
+  ensureTopic,
   load1,
   newClient,
   nodeFigures,
@@ -69,6 +70,7 @@ export async function run(args: string[]): Promise<void> {
     let firstDeliveryAt = 0;
     t0 = Date.now();
     const starting = cluster.nodes.map((nd) => nd.start());
+    await ensureTopic(client, topic);
     const sub = client.subscribe(topic, { prefetch: 100, concurrency: 100 }, () => {
       firstDeliveryAt ||= Date.now();
     });

@@ -4,6 +4,7 @@
 // (the pending mass must not slow due delivery). A probe also runs at 0 pending.
 import {
   DeliveryLedger,
+  ensureTopic,
   fmt,
   load1,
   newClient,
@@ -35,6 +36,7 @@ export async function run(args: string[]): Promise<void> {
   let probes = 0;
   let ledger = new DeliveryLedger(probeN);
   try {
+    await ensureTopic(client, topic);
     const sub = client.subscribe(topic, { prefetch: 1_000, concurrency: 1_000 }, (m) => {
       const seq = seqOf(m);
       if (seq >= PROBE_BASE) ledger.receive(seq - PROBE_BASE, m.receivedAtMs);

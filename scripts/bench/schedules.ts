@@ -10,6 +10,7 @@
 // `upsertSchedules`, --create-batch (default 1,000) per call, --concurrency calls at
 // once; --create-batch 1 uses one `upsertSchedule` per schedule.
 import {
+  ensureTopic,
   eventLoopLag,
   fmt,
   load1,
@@ -47,6 +48,7 @@ export async function run(args: string[]): Promise<void> {
   const fromDue = new Map<number, number[]>();
   let duplicates = 0;
   try {
+    await ensureTopic(client, topic);
     const sub = client.subscribe(topic, { prefetch: 2_000, concurrency: 2_000 }, (m) => {
       const occ = Number(m.headers['fermata-occurrence-ms']);
       const idx = Number(m.headers['bench-index']);

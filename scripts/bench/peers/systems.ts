@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import type { FermataClient, Producer, Subscription } from '@fermata/sdk';
 import { Queue, Worker } from 'bullmq';
 import PgBoss from 'pg-boss';
-import { type Cluster, newClient, startBenchCluster } from '../cluster.js';
+import { type Cluster, ensureTopic, newClient, startBenchCluster } from '../cluster.js';
 import type { PeerServer } from './servers.js';
 
 export const SYSTEM_NAMES = ['bullmq', 'pgboss', 'fermata'] as const;
@@ -221,6 +221,7 @@ export async function openFermata(args: string[]): Promise<PeerSystem> {
         },
         async consume(onMessage, options) {
           const concurrency = options.consumers;
+          await ensureTopic(client, topic);
           sub = client.subscribe(topic, { concurrency, prefetch: Math.max(2 * concurrency, 1_000) }, (m) => {
             onMessage(Number(m.headers['i']));
           });
