@@ -225,6 +225,32 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     expect(c.appliedTexts('b')).toContain('x');
   });
 
+  it('a vote request carries what its candidate knows committed: a voter that missed the commit of a promotion takes the new configuration from it', () => {
+    // Simulator seed 12922: the only node that knew the promotion committed had a disk too slow
+    // to make its vote durable in time; the other two, a majority of the new configuration,
+    // held the entry but counted the old one and elected no one.
+    const c = new ManualCluster(['a', 'b']);
+    c.elect('a');
+    c.add('c', []);
+    c.core('a').proposeConfChange({ type: 'add-learner', node: 'c' });
+    c.heartbeat('a', 3);
+    const promote = c.core('a').proposeConfChange({ type: 'promote', node: 'c' });
+    // b and c take the entry; every message announcing its commit is lost.
+    c.dropIf = (m) => m.from === 'a' && m.commit >= promote.index;
+    c.heartbeat('a', 3);
+    expect(c.core('a').status()).toMatchObject({ commit: promote.index, conf: { voters: ['a', 'b', 'c'] } });
+    expect(c.core('b').status().conf.voters).toEqual(['a', 'b']);
+    expect(c.core('b').status().lastIndex).toBeGreaterThanOrEqual(promote.index);
+    c.crash('a');
+    c.restart('a');
+    c.dropIf = () => false;
+    for (let i = 0; i < 100 && !c.outbox.some((m) => m.type === 'pre-vote'); i++) c.tick('a');
+    const [request] = c.take((m) => m.type === 'pre-vote' && m.to === 'b');
+    expect(request).toMatchObject({ commit: promote.index });
+    c.deliver(request!);
+    expect(c.core('b').status()).toMatchObject({ commit: promote.index, conf: { voters: ['a', 'b', 'c'] } });
+  });
+
   it('a commit hint is taken only when the candidate holds the hinted entry with the hinted term', () => {
     const c = new ManualCluster(ABC);
     c.elect('a');

@@ -51,4 +51,24 @@ describe('simulator findings', () => {
     expect(shipped.ok, `${shipped.invariant} ${JSON.stringify(shipped.values)}`).toBe(true);
     expect(shipped.stats.replacementsDone).toBeGreaterThan(0);
   });
+
+  // The Raft long run's seed 12922 (three nodes, 10,000 steps): n2 alone learned that the
+  // promotion of learner n3 committed, and its disk took about a second per write, so it
+  // never made its vote durable in time to win; n1 and n3, a majority of the new
+  // configuration, held the entry without knowing it committed, counted the old {n1, n2}
+  // and elected no one. A vote request now carries what its candidate knows committed.
+  const promotion = {
+    seed: 12922,
+    steps: 10_000,
+    nodes: nodesForSeed(12922),
+    hostile: hostileForSeed(12922),
+  };
+
+  it('seed 12922: without the commit hint on vote requests, a majority of the new configuration elects no one; with it, it does', async () => {
+    const broken = await runSeed({ ...promotion, bug: 'no-request-commit-hint', generalOnly: true });
+    expect(broken.ok).toBe(false);
+    expect(broken.invariant).toBe('liveness');
+    const shipped = await runSeed(promotion);
+    expect(shipped.ok, `${shipped.invariant} ${JSON.stringify(shipped.values)}`).toBe(true);
+  });
 });

@@ -134,7 +134,8 @@ const EMPTY = new Uint8Array(0);
  * commit index), not when appended; one change at a time keeps old and new majorities
  * overlapping. A leader whose removal commits broadcasts the commit, hands over and steps
  * down after one election timeout. A vote refusal carries the refuser's commit index
- * (commitHint), so a voter that missed the commit of a change learns it from any member.
+ * (commitHint), and a vote request the candidate's (requestCommitHint), so a voter that
+ * missed the commit of a change learns it from any member it hears from.
  */
 export class RaftCore {
   readonly id: NodeId;
@@ -264,6 +265,10 @@ export class RaftCore {
   step(m: Message): void {
     // A term this core could not increment (the wire carries integers below 2^53) is never taken.
     if (m.term > MAX_TERM) return;
+    // A vote request carries what its candidate knows committed, at any term (commitHint).
+    if ((m.type === 'vote' || m.type === 'pre-vote') && this.role !== 'leader') {
+      this.adoptCommitFact(m.commit, m.hintTerm);
+    }
     if (m.term > this.term) {
       if (m.type === 'vote' || m.type === 'pre-vote') {
         const force = sameBytes(m.context, TRANSFER_CONTEXT);
@@ -742,6 +747,7 @@ export class RaftCore {
         term: voteTerm,
         index: lastIndex,
         logTerm: lastTerm,
+        ...this.requestCommitHint(),
         ...(kind === 'transfer' ? { context: TRANSFER_CONTEXT } : {}),
       });
     }
@@ -817,9 +823,28 @@ export class RaftCore {
    * prefix, so we commit it (and apply any configuration change it holds) at once.
    */
   private adoptCommitHint(m: Message): void {
-    if (m.commit <= this.log.committed || m.logTerm === 0) return;
-    if (!this.log.matchTerm(m.commit, m.logTerm)) return;
-    this.commitTo(m.commit);
+    this.adoptCommitFact(m.commit, m.logTerm);
+  }
+
+  /**
+   * What a vote request tells its voters about commitment: the highest index the
+   * candidate knows committed, with its term (`commit`, `hintTerm`). The voters of a
+   * membership change whose commit only a candidate they cannot elect knows (its disk too
+   * slow to make its vote durable in time, say) would otherwise keep counting the
+   * configuration before it, and a majority of the new one, up and connected, would
+   * elect no one.
+   */
+  protected requestCommitHint(): Pick<Message, 'commit' | 'hintTerm'> | undefined {
+    const index = this.log.committed;
+    const term = index > 0 ? this.log.term(index) : undefined;
+    return term === undefined ? undefined : { commit: index, hintTerm: term };
+  }
+
+  /** Commits up to `index` when our log holds that entry with `term` (a fact some leader established). */
+  private adoptCommitFact(index: number, term: number): void {
+    if (index <= this.log.committed || term === 0) return;
+    if (!this.log.matchTerm(index, term)) return;
+    this.commitTo(index);
   }
 
   // ---------------------------------------------------------------- per-role message handling

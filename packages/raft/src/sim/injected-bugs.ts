@@ -20,7 +20,8 @@ export type InjectedBug =
   | 'hard-state-with-log'
   | 'lead-before-vote-durable'
   | 'member-votes-only'
-  | 'removal-done-at-commit';
+  | 'removal-done-at-commit'
+  | 'no-request-commit-hint';
 
 export const INJECTED_BUGS: readonly InjectedBug[] = [
   'commit-previous-term',
@@ -33,6 +34,7 @@ export const INJECTED_BUGS: readonly InjectedBug[] = [
   'lead-before-vote-durable',
   'member-votes-only',
   'removal-done-at-commit',
+  'no-request-commit-hint',
 ];
 
 /** §5.4.2 broken: commits an entry of a previous term by counting its replicas (Figure 8). */
@@ -76,6 +78,13 @@ class LeadBeforeVoteDurableCore extends SimRaftCore {
 class ForgetConfCommitCore extends SimRaftCore {
   protected override committedByLaterConfChange(): number {
     return 0;
+  }
+}
+
+/** Vote requests carry no commit hint: only refusals tell a candidate what committed. */
+class NoRequestCommitHintCore extends SimRaftCore {
+  protected override requestCommitHint(): undefined {
+    return undefined;
   }
 }
 
@@ -175,6 +184,8 @@ export function makeCore(options: RaftCoreOptions, bug: InjectedBug | undefined)
       return new RewriteDurablePrefixCore(options);
     case 'lead-before-vote-durable':
       return new LeadBeforeVoteDurableCore(options);
+    case 'no-request-commit-hint':
+      return new NoRequestCommitHintCore(options);
     default:
       return new SimRaftCore(options);
   }
