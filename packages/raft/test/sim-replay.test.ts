@@ -71,4 +71,21 @@ describe('simulator findings', () => {
     const shipped = await runSeed(promotion);
     expect(shipped.ok, `${shipped.invariant} ${JSON.stringify(shipped.values)}`).toBe(true);
   });
+
+  // The Raft long run's seed 14038: n2's disk got room back at 9,870 ms and n2 noticed it at
+  // its next retry, about 1.8 s later (a write refused for room is retried with backoff up
+  // to ROOM_RETRY_MAX_MS); two split votes later the live-majority rule, which counted n2 up
+  // from the moment room came back, failed at 2 s. A node counts as up once its retry can
+  // have noticed the room.
+  it('seed 14038: a node whose disk got room back counts as up once its backoff can have noticed it', async () => {
+    const options = {
+      seed: 14038,
+      steps: 10_000,
+      nodes: nodesForSeed(14038),
+      hostile: hostileForSeed(14038),
+    };
+    const run = await runSeed(options);
+    expect(run.ok, `${run.invariant} ${JSON.stringify(run.values)}`).toBe(true);
+    expect(run.stats.diskFullWaits).toBeGreaterThan(0);
+  });
 });

@@ -69,8 +69,8 @@ import { splitHeader, withHeader } from './snapshot-data.js';
  */
 /** Backoff of a write refused for room: from this... */
 const ROOM_RETRY_MIN_MS = 100;
-/** ...doubling up to this. */
-const ROOM_RETRY_MAX_MS = 2_000;
+/** ...doubling up to this: a node may take this long to notice that room came back. */
+export const ROOM_RETRY_MAX_MS = 2_000;
 
 export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportHandler {
   readonly id: NodeId;
