@@ -88,4 +88,18 @@ describe('simulator findings', () => {
     expect(run.ok, `${run.invariant} ${JSON.stringify(run.values)}`).toBe(true);
     expect(run.stats.diskFullWaits).toBeGreaterThan(0);
   });
+
+  // The Raft long run's seed 15714: n4 applied its own removal (commit 149) and, removed, no
+  // longer voted nor took the terms of n2's requests; n2 (commit 138) still counted n4 and
+  // dropped n4's refusals, which carried the removal's commit, as stale (a lower term).
+  it('seed 15714: a refusal at a lower term still teaches the candidate what committed', async () => {
+    const options = {
+      seed: 15714,
+      steps: 10_000,
+      nodes: nodesForSeed(15714),
+      hostile: hostileForSeed(15714),
+    };
+    const run = await runSeed(options);
+    expect(run.ok, `${run.invariant} ${JSON.stringify(run.values)}`).toBe(true);
+  });
 });

@@ -265,9 +265,12 @@ export class RaftCore {
   step(m: Message): void {
     // A term this core could not increment (the wire carries integers below 2^53) is never taken.
     if (m.term > MAX_TERM) return;
-    // A vote request carries what its candidate knows committed, at any term (commitHint).
+    // What a vote request or a refusal says committed is a fact at any term: a refusal from a
+    // voter at a lower term (a removed node that no longer takes terms, say) still teaches it.
     if ((m.type === 'vote' || m.type === 'pre-vote') && this.role !== 'leader') {
       this.adoptCommitFact(m.commit, m.hintTerm);
+    } else if ((m.type === 'vote-response' || m.type === 'pre-vote-response') && m.reject) {
+      this.adoptCommitHint(m);
     }
     if (m.term > this.term) {
       if (m.type === 'vote' || m.type === 'pre-vote') {
@@ -296,9 +299,6 @@ export class RaftCore {
     if (m.type === 'vote' || m.type === 'pre-vote') {
       this.handleVote(m);
       return;
-    }
-    if ((m.type === 'vote-response' || m.type === 'pre-vote-response') && m.reject) {
-      this.adoptCommitHint(m);
     }
     switch (this.role) {
       case 'leader':
