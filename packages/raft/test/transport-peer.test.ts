@@ -107,7 +107,7 @@ async function node(
 }
 
 describe('peer transport over loopback', () => {
-  it('delivers messages with entries, snapshot meta and context intact, in order', async () => {
+  it('delivers messages with entries, snapshot meta, context and wall time intact, in order', async () => {
     const a = await node('a', ['b']);
     const b = await node('b', ['a']);
     a.transport.setPeer('b', b.address);
@@ -126,6 +126,8 @@ describe('peer transport over loopback', () => {
         type: 'snapshot',
         snapshot: { index: 2 ** 40, term: 5, conf: { voters: ['a', 'b'], learners: ['c'] } },
       }),
+      message('a', 'b', { type: 'pre-vote', term: 4, index: 9, logTerm: 3, wallTimeMs: 1_796_489_076_392 }),
+      message('a', 'b', { type: 'vote-response', term: 4, reject: true, wallTimeMs: 2 ** 52 }),
     ];
     a.transport.send(sent);
     await until(() => b.handler.received.length === sent.length);
@@ -137,6 +139,11 @@ describe('peer transport over loopback', () => {
     expect(b.handler.received.map(normalize)).toEqual(sent.map(normalize));
     expect(b.handler.received[0]?.context).toBeUndefined();
     expect([...(b.handler.received[2]?.context ?? [1])]).toEqual([]);
+    // Not stamped: the field stays absent (0 on the wire), not 0.
+    expect(b.handler.received.filter((m) => 'wallTimeMs' in m).map((m) => m.wallTimeMs)).toEqual([
+      1_796_489_076_392,
+      2 ** 52,
+    ]);
   });
 
   it('writes every message queued in one turn as one batch', async () => {
