@@ -237,6 +237,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       if (view)
         stillPresent.set(id, view.groups.map((g) => `${g.group}:${g.state} attempt ${g.attempt}`).join(', '));
     }
+    const deadLettered = await maxAttemptDeadLetters(sm, nowMs);
     const scheduleStats = { scheduleMessages: 0 };
     violation =
       fatal ??
@@ -245,6 +246,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         digests,
         applied,
         maxAttempts: MAX_ATTEMPTS,
+        deadLettered,
         endLeaderMs: nowMs,
         calmFromMs,
         epochMs: 0,
@@ -303,6 +305,26 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     ...(keep ? { dir: baseDir } : {}),
     traceTail: history.tail(violation?.id !== undefined ? `#${violation.id} ` : undefined, 30),
   };
+}
+
+/** The messages of TOPIC its dead-letter topic holds for max attempts: source id -> attempts. */
+async function maxAttemptDeadLetters(sm: BrokerStateMachine, nowMs: number): Promise<Map<bigint, number>> {
+  const out = new Map<bigint, number>();
+  if (!(await sm.reader.getTopic(`${TOPIC}.dlq`))) return out;
+  let pageToken: Uint8Array | undefined;
+  do {
+    const page = await sm.reader.listMessages(
+      `${TOPIC}.dlq`,
+      { limit: 1_000, ...(pageToken ? { pageToken } : {}) },
+      nowMs,
+    );
+    for (const { message } of page.items) {
+      const d = message?.deadLetter;
+      if (d?.reason === 'max_attempts' && d.sourceTopic === TOPIC) out.set(d.sourceId, d.attempts);
+    }
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return out;
 }
 
 /** The first exit of a node the run did not cause (not a signal it sent, not a clean stop), with its log line. */
