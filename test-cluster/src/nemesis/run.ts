@@ -190,6 +190,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     }
     cluster.links.healAll();
     await Promise.all(cluster.nodes.map((n) => cluster.restart(n.id)));
+    await restartNodesOffTime(cluster, (line) => {
+      history.note(Date.now(), line);
+      log(`  ${line}`);
+    });
     const calmFromMs = Date.now();
     history.note(calmFromMs, 'calm: every fault healed');
     log('  calm: every fault healed; waiting for the last publishes and deliveries');
@@ -325,6 +329,31 @@ async function maxAttemptDeadLetters(sm: BrokerStateMachine, nowMs: number): Pro
     pageToken = page.nextPageToken;
   } while (pageToken);
   return out;
+}
+
+/** A node whose time is farther than this from its system clock's was started while the clock was stepped. */
+const CLOCK_STEPPED_MS = 1_000;
+
+/**
+ * What an operator does once every system clock is right (docs/operations.md,
+ * "Clocks"): restarts each node whose time still differs from its system clock
+ * (`fermata_clock_offset_ms`, the alert FermataClockStepped). Such a node was
+ * started while its clock was stepped (a heal and a fault on the same node can
+ * cross) and keeps that time; the others refuse to elect it, and two of them
+ * would leave no leader.
+ */
+async function restartNodesOffTime(cluster: ChaosCluster, note: (line: string) => void): Promise<void> {
+  for (const n of cluster.nodes) {
+    const body = await n.handle
+      .httpGet('/metrics')
+      .then((r) => r.body)
+      .catch(() => '');
+    const offsetMs = Number(/^fermata_clock_offset_ms (\S+)$/m.exec(body)?.[1] ?? 0);
+    if (Math.abs(offsetMs) <= CLOCK_STEPPED_MS) continue;
+    note(`restart ${n.id}: its time is ${offsetMs} ms off its system clock`);
+    await cluster.kill(n.id);
+    await cluster.restart(n.id);
+  }
 }
 
 /** The first exit of a node the run did not cause (not a signal it sent, not a clean stop), with its log line. */
