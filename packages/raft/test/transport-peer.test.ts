@@ -82,7 +82,13 @@ afterEach(async () => {
 async function node(
   id: NodeId,
   members: NodeId[],
-  options: { clusterId?: string; port?: number; secret?: string; advertiseAddress?: string } = {},
+  options: {
+    clusterId?: string;
+    port?: number;
+    secret?: string;
+    advertiseAddress?: string;
+    wallClock?: { nowMs(): number };
+  } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), `fermata-transport-${id}-`));
   const handler = recorder(members);
@@ -97,6 +103,7 @@ async function node(
     maxBackoffMs: 200,
     ...(options.secret !== undefined ? { secret: options.secret } : {}),
     ...(options.advertiseAddress !== undefined ? { advertiseAddress: options.advertiseAddress } : {}),
+    ...(options.wallClock ? { wallClock: options.wallClock } : {}),
   });
   const address = await transport.start();
   cleanup.push(async () => {
@@ -227,6 +234,28 @@ describe('peer transport over loopback', () => {
     expect(b.handler.received.map((m) => m.index)).toEqual(Array.from({ length: 64 }, (_, i) => 136 + i));
     a.transport.send([message('a', 'b', { index: 1000 })]);
     await until(() => b.handler.received.some((m) => m.index === 1000));
+  });
+
+  it('a vote request queued for a peer that was down carries the time it left, not the time it was queued', async () => {
+    const downPort = await freePort();
+    let wallMs = 1_000_000;
+    const a = await node('a', ['b'], { wallClock: { nowMs: () => wallMs } });
+    a.transport.setPeer('b', `127.0.0.1:${downPort}`);
+    a.transport.send([
+      message('a', 'b', { type: 'pre-vote', wallTimeMs: wallMs }),
+      message('a', 'b', { type: 'vote-response', reject: true, wallTimeMs: wallMs }),
+      message('a', 'b', { type: 'heartbeat' }),
+    ]);
+    await until(() => a.handler.unreachable.includes('b'));
+    // Twenty seconds pass before b is back (a restart): its clock check must not see them.
+    wallMs += 20_000;
+    const b = await node('b', ['a'], { port: downPort });
+    await until(() => b.handler.received.length === 3);
+    expect(b.handler.received.map((m) => [m.type, m.wallTimeMs])).toEqual([
+      ['pre-vote', 1_020_000],
+      ['vote-response', 1_020_000],
+      ['heartbeat', undefined],
+    ]);
   });
 
   it('streams a snapshot in chunks and hands it over only once complete and verified', async () => {

@@ -91,7 +91,14 @@ export interface RaftNodeOptions extends RaftDriverOptions {
   readonly transport?: Partial<
     Omit<
       PeerTransportOptions,
-      'id' | 'clusterId' | 'listenAddress' | 'advertiseAddress' | 'incomingSnapshotDir' | 'handler' | 'log'
+      | 'id'
+      | 'clusterId'
+      | 'listenAddress'
+      | 'advertiseAddress'
+      | 'incomingSnapshotDir'
+      | 'handler'
+      | 'log'
+      | 'wallClock'
     >
   >;
 }

@@ -16,7 +16,9 @@
  * clock agrees with its own within `maxClockOffsetMs`:
  *
  * - every vote and pre-vote request carries its candidate's wall time
- *   (`Message.wallTimeMs`), stamped as it leaves the driver;
+ *   (`Message.wallTimeMs`), stamped by the driver and again by the transport
+ *   as it writes it (one queued for a peer that was down carries the time it
+ *   left, not the time it was queued);
  * - a voter whose own wall time differs from the stamp by more than the bound
  *   when the request arrives refuses it without stepping it into the core (its
  *   term does not move, so a candidate with a wrong clock disturbs nobody) and
@@ -29,8 +31,10 @@
  *   is not checked, and neither is anything while the bound is 0 (off).
  *
  * The stamp is compared at arrival, so transit and event-loop stalls count
- * towards the offset: the bound must sit well above them and above the skew of
- * clocks kept by NTP. A leader agrees with each voter that elected it within
+ * towards the offset (a request delayed by a stalled process looks behind by
+ * the delay): the bound must sit well above them and above the skew of clocks
+ * kept by NTP. A refusal of a stale request is harmless: the candidate's next
+ * request is fresh. A leader agrees with each voter that elected it within
  * the bound, so two leaders in a row, which share a voter, differ by at most
  * twice the bound.
  *
@@ -121,7 +125,11 @@ export class VoteClock {
           maxClockOffsetMs,
           heldBackWarnings: held,
         },
-        `raft: refused the ${m.type} request of ${m.from}: its clock is ${Math.abs(offsetMs)} ms ${offsetMs > 0 ? 'ahead of' : 'behind'} this node's, beyond maxClockOffsetMs ${maxClockOffsetMs}; a node whose clock is that far from its voters' cannot be elected (restart the one whose system clock is wrong once it is right)`,
+        `raft: refused the ${m.type} request of ${m.from}: ${
+          offsetMs > 0
+            ? `its clock is ${offsetMs} ms ahead of this node's`
+            : `its stamp is ${-offsetMs} ms behind this node's clock (its clock is behind, or the request was delayed that long)`
+        }, beyond maxClockOffsetMs ${maxClockOffsetMs}; a node whose clock is that far from its voters' cannot be elected (restart the one whose system clock is wrong once it is right)`,
       ),
     );
     return message({
@@ -144,7 +152,9 @@ export class VoteClock {
     const how =
       offsetMs === undefined
         ? 'the clocks differ'
-        : `this node's clock is ${Math.abs(offsetMs)} ms ${offsetMs > 0 ? 'ahead of' : 'behind'} its`;
+        : offsetMs > 0
+          ? `this node's clock is ${offsetMs} ms ahead of its (or the refusal was delayed that long)`
+          : `this node's clock is ${-offsetMs} ms behind its`;
     this.warn(`refused-by:${m.from}`, (held) =>
       this.options.log.warn(
         {
