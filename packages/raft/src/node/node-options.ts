@@ -27,8 +27,8 @@ export const NODE_DEFAULTS = {
   readIndexTimeoutMs: 5_000,
   membershipTimeoutMs: 60_000,
   /**
-   * Well above what clocks kept by NTP drift apart (milliseconds; chrony trusts no
-   * source farther than 3 s) plus a vote's transit and event-loop stalls (hundreds
+   * Well above what clocks kept by NTP drift apart (milliseconds; chrony rejects a
+   * source whose error bound exceeds 3 s) plus a vote's transit and event-loop stalls (hundreds
    * of ms on a busy node), well below the steps it keeps from leading (minutes to
    * hours: a VM restored from a snapshot, a boot before time sync, a wrong zone).
    */
