@@ -85,6 +85,25 @@ describe('a candidate must agree with its voters on the time, within maxClockOff
     expect(c.node('n2').status().counters.clockRefusals.refused).toBe(2);
   });
 
+  it('a candidate counts a refusal for the clock only when the clocks still disagree as it arrives (not one that answered it before a restart with the right time)', async () => {
+    const c = new DriverCluster(['n1', 'n2', 'n3'], { maxClockOffsetMs: BOUND_MS });
+    await c.elect('n1');
+    const refusal = (wallTimeMs: number) =>
+      message({
+        type: 'pre-vote-response',
+        from: 'n1',
+        to: 'n3',
+        term: c.core('n3').status().term,
+        reject: true,
+        wallTimeMs,
+      });
+    c.deliver(refusal(c.nowMs() + 20));
+    c.deliver(refusal(c.nowMs() - BOUND_MS + 100));
+    expect(c.node('n3').status().counters.clockRefusals.refusedByPeers).toBe(0);
+    c.deliver(refusal(c.nowMs() - HOUR_MS));
+    expect(c.node('n3').status().counters.clockRefusals.refusedByPeers).toBe(1);
+  });
+
   it('a node whose clock is an hour ahead is refused by both voters and never leads; they elect one of themselves', async () => {
     const c = new DriverCluster(['n1', 'n2', 'n3'], { maxClockOffsetMs: BOUND_MS });
     c.wallOffsetMs.set('n3', HOUR_MS);

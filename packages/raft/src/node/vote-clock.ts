@@ -142,13 +142,19 @@ export class VoteClock {
     });
   }
 
-  /** Notes a response to one of this node's requests: a refusal for the clock is counted and logged. */
+  /**
+   * Notes a response to one of this node's requests: a refusal for the clock
+   * is counted and logged, unless the clocks agree within this node's own
+   * bound as it arrives (it answered an earlier request, of this node before
+   * a restart with the right clock, say).
+   */
   observe(m: Message): void {
     if ((m.type !== 'vote-response' && m.type !== 'pre-vote-response') || !m.reject || !m.wallTimeMs) return;
-    this.refusedByPeersCount++;
-    const wall = this.options.wallClock;
+    const { wallClock: wall, maxClockOffsetMs } = this.options;
     // Ours minus theirs, transit included.
     const offsetMs = wall ? wall.nowMs() - m.wallTimeMs : undefined;
+    if (offsetMs !== undefined && maxClockOffsetMs > 0 && Math.abs(offsetMs) <= maxClockOffsetMs) return;
+    this.refusedByPeersCount++;
     const how =
       offsetMs === undefined
         ? 'the clocks differ'
@@ -162,7 +168,7 @@ export class VoteClock {
           peer: m.from,
           response: m.type,
           ...(offsetMs !== undefined ? { offsetMs } : {}),
-          maxClockOffsetMs: this.options.maxClockOffsetMs,
+          maxClockOffsetMs,
           heldBackWarnings: held,
         },
         `raft: ${m.from} refused this node's ${m.type === 'vote-response' ? 'vote' : 'pre-vote'} request for its clock: ${how}, beyond the bound; this node cannot be elected by it (if this node's system clock was wrong when it started, restart it once it is right)`,
