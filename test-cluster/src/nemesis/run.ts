@@ -120,6 +120,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const busy = new Set<string>();
     const heals = new Map<number, { timer: NodeJS.Timeout; run: () => Promise<void> }>();
     let nextHeal = 0;
+    /** Heals whose time came and that have not finished. */
+    const running = new Set<Promise<void>>();
     const world: FaultWorld = {
       cluster,
       rng,
@@ -152,7 +154,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
           for (const h of f.holds) busy.delete(h);
         }
       };
-      heals.set(id, { timer: setTimeout(() => void run(), f.afterMs), run });
+      const timer = setTimeout(() => {
+        const healing = run();
+        running.add(healing);
+        void healing.finally(() => running.delete(healing));
+      }, f.afterMs);
+      heals.set(id, { timer, run });
     };
     let lastReport = Date.now();
     while (Date.now() - startedMs < o.chaosMs) {
@@ -184,6 +191,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       clearTimeout(h.timer);
       await h.run();
     }
+    // Heals already under way (a restart takes seconds) end before the calm, not in it.
+    await Promise.all([...running]);
     for (const n of cluster.nodes) {
       if (n.paused) cluster.resume(n.id);
       if (n.handle.running && n.clockOffsetMs !== 0) cluster.stepClock(n.id, 0);
