@@ -270,7 +270,7 @@ export class RaftCore {
     if ((m.type === 'vote' || m.type === 'pre-vote') && this.role !== 'leader') {
       this.adoptCommitFact(m.commit, m.hintTerm);
     } else if ((m.type === 'vote-response' || m.type === 'pre-vote-response') && m.reject) {
-      this.adoptCommitHint(m);
+      this.adoptCommitFact(m.commit, m.logTerm);
     }
     if (m.term > this.term) {
       if (m.type === 'vote' || m.type === 'pre-vote') {
@@ -818,15 +818,6 @@ export class RaftCore {
   }
 
   /**
-   * A refusal's commit hint is a fact: the entry at `commit` with term `logTerm` is
-   * committed. When our log holds that entry, log matching gives us the whole committed
-   * prefix, so we commit it (and apply any configuration change it holds) at once.
-   */
-  private adoptCommitHint(m: Message): void {
-    this.adoptCommitFact(m.commit, m.logTerm);
-  }
-
-  /**
    * What a vote request tells its voters about commitment: the highest index the
    * candidate knows committed, with its term (`commit`, `hintTerm`). The voters of a
    * membership change whose commit only a candidate they cannot elect knows (its disk too
@@ -840,7 +831,12 @@ export class RaftCore {
     return term === undefined ? undefined : { commit: index, hintTerm: term };
   }
 
-  /** Commits up to `index` when our log holds that entry with `term` (a fact some leader established). */
+  /**
+   * A commit hint (a refusal's `commit`/`logTerm`, a vote request's `commit`/`hintTerm`)
+   * is a fact: the entry at `index` with `term` is committed. When our log holds that
+   * entry, log matching gives us the whole committed prefix, so we commit it (and apply
+   * any configuration change it holds) at once.
+   */
   private adoptCommitFact(index: number, term: number): void {
     if (index <= this.log.committed || term === 0) return;
     if (!this.log.matchTerm(index, term)) return;
