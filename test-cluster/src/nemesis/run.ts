@@ -211,7 +211,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     });
     const calmFromMs = Date.now();
     history.note(calmFromMs, 'calm: every fault healed');
-    log('  calm: every fault healed; consumers ack everything, producers go on for 20 s');
+    log(
+      `  calm: every fault healed; consumers ack everything, producers go on for ${CALM_PRODUCE_MS / 1000} s`,
+    );
     workload.calm = true;
     await sleep(CALM_PRODUCE_MS);
     await workload.stopProducing();
