@@ -17,6 +17,7 @@ import type { NodeId } from '../types.js';
 import { entryKey, type InvariantName, InvariantViolation } from './checker.js';
 import { Deposition } from './deposition.js';
 import {
+  ANNOUNCEMENT_CUT_MS,
   CALM_MS,
   describeProfile,
   type FaultProfile,
@@ -27,13 +28,16 @@ import {
 } from './fault-profile.js';
 import type { InjectedBug } from './injected-bugs.js';
 import { LivenessWatch } from './liveness.js';
+import { Prng } from './prng.js';
 import { SimCluster, settle, TICK_MS } from './sim-cluster.js';
-import type { FileName } from './sim-disk.js';
+import type { DiskWrite, FileName } from './sim-disk.js';
 import type { InterestingPoint, SimNode } from './sim-node.js';
 import { Workload } from './workload.js';
 
 export { ELECTION_TICKS, TICK_MS } from './sim-cluster.js';
 
+/** Mixed into the seed for the second PRNG stream (the scenario dimensions). */
+const SCENARIO_STREAM = 0x5ce7a210;
 const FILES: readonly FileName[] = ['log', 'hard-state', 'snapshot', 'members', 'state-machine'];
 /** After the chaotic phase, the healed cluster must commit a fresh entry within this much virtual time. */
 export const LIVENESS_BOUND_MS = 30_000;
@@ -112,6 +116,17 @@ export class Simulation extends SimCluster {
   private readonly maxDowntimeMs: number;
   /** This seed's swarm fault profile (fault-profile.ts). */
   readonly profile: FaultProfile;
+  /** The second stream of the seed: the scenario dimensions added last, and what they do (fault-profile.ts). */
+  readonly scenarios: Prng;
+  /** A removal whose commit announcement its leader loses (profile.lostAnnouncementRate). */
+  private lostAnnouncement:
+    | {
+        readonly leader: SimNode;
+        readonly incarnation: number;
+        readonly index: number;
+        readonly removed: NodeId;
+      }
+    | undefined;
   private readonly sickNode: NodeId | undefined;
   /** Nodes whose disk is in an fsync stall, and the latency to go back to. */
   private readonly stalled = new Map<SimNode, { readonly restoreMs: readonly [number, number] }>();
@@ -173,7 +188,8 @@ export class Simulation extends SimCluster {
     this.leaderCrashRate = this.prng.pick([0, 0.3, 0.6]);
     this.targetedFaultRate = options.hostile ? 1 : this.prng.pick([0, 0.2, 0.6]);
     this.maxDowntimeMs = this.prng.pick([100, 600]);
-    const profile = pickFaultProfile(this.prng);
+    this.scenarios = new Prng((options.seed ^ SCENARIO_STREAM) >>> 0);
+    const profile = pickFaultProfile(this.prng, this.scenarios);
     // The hostile schedule is for Figure 8 histories (leaders cut off or crashed right after
     // their election or a commit, one entry per append): none of the availability
     // dimensions, which keep nodes down, the cluster calm, or it small.
@@ -186,6 +202,7 @@ export class Simulation extends SimCluster {
           calmRate: 0,
           shrinkToOne: false,
           replacementRate: 0,
+          lostAnnouncementRate: 0,
         }
       : profile;
     const ids = Array.from({ length: options.nodes }, (_, i) => `n${i + 1}`);
@@ -248,6 +265,11 @@ export class Simulation extends SimCluster {
     return this.chaos && !this.deposition.busy && this.now >= this.calmUntilMs;
   }
 
+  /** Crashes timed by a node's own writes: in the chaotic phase out of calm windows (a deposition's truncating write included). */
+  private get crashesOn(): boolean {
+    return this.chaos;
+  }
+
   /** A calm window of `ms`: no new faults and no message loss; nodes down stay down for their outage. */
   calm(ms: number): void {
     this.calmUntilMs = Math.max(this.calmUntilMs, this.now + ms);
@@ -262,6 +284,7 @@ export class Simulation extends SimCluster {
 
   override interesting(n: SimNode, what: InterestingPoint): void {
     if (!this.faultsOn) return;
+    if ((what === 'committed' || what === 'conf-applied') && this.loseAnnouncement(n)) return;
     if (what === 'committed' && n.disk.writing('log')) {
       // A leader whose commit index moved while its own log write is in flight loses power,
       // with every node that has a write in flight: what only memory held is gone.
@@ -281,13 +304,62 @@ export class Simulation extends SimCluster {
     this.workload.maybeFaultAtInterestingPoint(n, what);
   }
 
+  /**
+   * `leader` proposed the removal of voter `removed` at `index`, out of `voters` voters: when
+   * they are even (2 -> 1, 4 -> 3), its commit announcement is lost now and then
+   * (profile.lostAnnouncementRate).
+   */
+  removalProposed(leader: SimNode, removed: NodeId, index: number | undefined, voters: number): void {
+    if (index === undefined || voters % 2 !== 0 || this.lostAnnouncement || !this.faultsOn) return;
+    if (!this.scenarios.chance(this.profile.lostAnnouncementRate)) return;
+    this.lostAnnouncement = { leader, incarnation: leader.incarnation, index, removed };
+    this.trace(`lost-announcement armed: ${leader.id} removing ${removed} at ${index}`);
+  }
+
+  /**
+   * The step in which the leader of an armed removal commits it: it is cut off from every
+   * node before its announcement of the commit arrives; briefly if it removed itself (it
+   * runs on until shut down), for a long outage otherwise, while the removed member may be
+   * shut down and the rest of the new configuration is to elect a leader.
+   */
+  private loseAnnouncement(n: SimNode): boolean {
+    const armed = this.lostAnnouncement;
+    if (!armed || armed.leader !== n) return false;
+    const s = n.core?.status();
+    if (n.incarnation !== armed.incarnation || !s || s.role !== 'leader') {
+      this.lostAnnouncement = undefined;
+      return false;
+    }
+    if (s.commit < armed.index) return false;
+    this.lostAnnouncement = undefined;
+    const self = armed.removed === n.id;
+    const [lo, hi] = self ? ANNOUNCEMENT_CUT_MS : LONG_OUTAGE_MS;
+    const others = [...this.nodes.keys()].filter((id) => id !== n.id);
+    this.partition(
+      [...others.map((o) => `${n.id}>${o}`), ...others.map((o) => `${o}>${n.id}`)],
+      `lost-announcement ${n.id} committed the removal of ${armed.removed}`,
+      this.scenarios.int(lo, hi),
+    );
+    return true;
+  }
+
   override addNode(id: NodeId, bootstrapVoters: readonly NodeId[]): SimNode {
     const n = super.addNode(id, bootstrapVoters);
     n.disk.fs.failSyncs = this.profile.eioRate;
-    n.disk.onLanded = (file) => this.atFsyncBoundary(n, file);
+    if (this.profile.smallFileLatencyShare !== 1)
+      for (const f of ['hard-state', 'members'] as const)
+        n.disk.latencyShare.set(f, this.profile.smallFileLatencyShare);
+    n.disk.onLanded = (file, write) => {
+      if (!this.atTruncationBoundary(n, file, write)) this.atFsyncBoundary(n, file);
+    };
     n.disk.onStarted = (file, write, delayMs) => {
       if (file !== 'log') return;
-      if (write.truncates) this.duringTruncation(n, delayMs);
+      if (write.truncates) {
+        // A boundary crash, when drawn, replaces the one at a random moment of the write.
+        if (this.crashesOn && !n.decommissioned && this.scenarios.chance(this.profile.truncationBoundaryRate))
+          this.truncationBoundary.set(n, n.incarnation);
+        else this.duringTruncation(n, delayMs);
+      }
       this.deposition.logWriteStarted(n, write, delayMs);
     };
     return n;
@@ -325,6 +397,31 @@ export class Simulation extends SimCluster {
         if (n.incarnation === incarnation) this.crashAndRestart(n);
       },
     );
+  }
+
+  /** Nodes to crash when a write to another file lands while their truncating log write is in flight, by incarnation. */
+  private readonly truncationBoundary = new Map<SimNode, number>();
+
+  /**
+   * An operation of `n` just landed: if `n` waits for a truncation boundary and this is the
+   * directory sync that makes a file replaced by rename (the hard state, the address book)
+   * durable while its truncating log write is in flight, it loses power now (true). The log
+   * write landing first ends the wait.
+   */
+  private atTruncationBoundary(n: SimNode, file: FileName, write: DiskWrite): boolean {
+    const incarnation = this.truncationBoundary.get(n);
+    if (incarnation === undefined) return false;
+    if (n.incarnation !== incarnation || file === 'log' || !n.disk.writing('log')) {
+      this.truncationBoundary.delete(n);
+      return false;
+    }
+    if (!this.crashesOn || !write.what.startsWith('syncdir')) return false;
+    this.truncationBoundary.delete(n);
+    this.trace(
+      `truncation-boundary ${n.id}: its ${file} update is durable, its truncating log write in flight`,
+    );
+    this.powerLoss([n]);
+    return true;
   }
 
   /**

@@ -31,6 +31,8 @@ export interface WorkloadHost extends SimCluster {
   partition(links: string[], kind: string): void;
   /** A member whose removal was reported done is shut down for good (liveness.ts keeps what it knew committed). */
   retire(n: SimNode): void;
+  /** `leader` proposed the removal of voter `removed` at `index` (undefined: not taken), out of `voters` voters. */
+  removalProposed(leader: SimNode, removed: NodeId, index: number | undefined, voters: number): void;
 }
 
 /** Upper bound of members a run grows to (initial nodes + added learners). */
@@ -171,6 +173,8 @@ export class Workload {
     sim.stats.confChanges++;
     const at = core.lastIndex() > before ? core.lastIndex() : undefined;
     sim.trace(`conf-change ${leader.id} ${change.type} ${change.node} at ${at ?? '-'}`);
+    if (change.type === 'remove' && conf.voters.includes(change.node))
+      sim.removalProposed(leader, change.node, at, conf.voters.length);
     this.membershipBusy = true;
     done
       .then(
@@ -227,7 +231,14 @@ export class Workload {
       await this.onLeader(`add ${fresh}`, (n) => n.addMember(fresh, fresh, fresh));
     };
     const remove = async () => {
-      await this.onLeader(`remove ${old}`, (n) => n.removeMember(old));
+      await this.onLeader(`remove ${old}`, (n, l) => {
+        const { voters } = l.core!.status().conf;
+        const before = l.core!.lastIndex();
+        const done = n.removeMember(old);
+        const at = l.core!.lastIndex() > before ? l.core!.lastIndex() : undefined;
+        if (voters.includes(old)) sim.removalProposed(l, old, at, voters.length);
+        return done;
+      });
       this.decommission(old, sameId);
     };
     (sameId ? remove().then(add) : add().then(remove))
@@ -253,13 +264,16 @@ export class Workload {
   }
 
   /** Runs `call` on the leader of the moment until it succeeds (an operator retrying), at most MEMBERSHIP_ATTEMPTS times. */
-  private async onLeader(what: string, call: (node: RaftNode) => Promise<unknown>): Promise<void> {
+  private async onLeader(
+    what: string,
+    call: (node: RaftNode, leader: SimNode) => Promise<unknown>,
+  ): Promise<void> {
     const { sim } = this;
     for (let attempt = 1; ; attempt++) {
       const leader = sim.leaders().find((l) => l.core!.status().conf.voters.includes(l.id));
       if (leader) {
         try {
-          await call(leader.node!);
+          await call(leader.node!, leader);
           return;
         } catch (error) {
           sim.trace(`${what} on ${leader.id} failed: ${String(error)}`);
