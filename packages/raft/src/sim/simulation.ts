@@ -305,12 +305,21 @@ export class Simulation extends SimCluster {
   }
 
   /**
-   * `leader` proposed the removal of voter `removed` at `index`, out of `voters` voters: when
-   * they are even (2 -> 1, 4 -> 3), its commit announcement is lost now and then
-   * (profile.lostAnnouncementRate).
+   * `leader` proposed the removal of voter `removed` at `index` out of `voters`: when the
+   * voters left once the leader is cut off are a quorum of the new configuration but not of
+   * the old one (2 -> 1 by the leader's own removal, 4 -> 3 by another's), its commit
+   * announcement is lost now and then (profile.lostAnnouncementRate).
    */
-  removalProposed(leader: SimNode, removed: NodeId, index: number | undefined, voters: number): void {
-    if (index === undefined || voters % 2 !== 0 || this.lostAnnouncement || !this.faultsOn) return;
+  removalProposed(
+    leader: SimNode,
+    removed: NodeId,
+    index: number | undefined,
+    voters: readonly NodeId[],
+  ): void {
+    if (index === undefined || this.lostAnnouncement || !this.faultsOn) return;
+    const left = voters.filter((v) => v !== removed && v !== leader.id).length;
+    const after = voters.length - 1;
+    if (!(left > after / 2 && left <= voters.length / 2)) return;
     if (!this.scenarios.chance(this.profile.lostAnnouncementRate)) return;
     this.lostAnnouncement = { leader, incarnation: leader.incarnation, index, removed };
     this.trace(`lost-announcement armed: ${leader.id} removing ${removed} at ${index}`);

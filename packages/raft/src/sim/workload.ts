@@ -31,8 +31,13 @@ export interface WorkloadHost extends SimCluster {
   partition(links: string[], kind: string): void;
   /** A member whose removal was reported done is shut down for good (liveness.ts keeps what it knew committed). */
   retire(n: SimNode): void;
-  /** `leader` proposed the removal of voter `removed` at `index` (undefined: not taken), out of `voters` voters. */
-  removalProposed(leader: SimNode, removed: NodeId, index: number | undefined, voters: number): void;
+  /** `leader` proposed the removal of voter `removed` at `index` (undefined: not taken), out of `voters`. */
+  removalProposed(
+    leader: SimNode,
+    removed: NodeId,
+    index: number | undefined,
+    voters: readonly NodeId[],
+  ): void;
 }
 
 /** Upper bound of members a run grows to (initial nodes + added learners). */
@@ -174,7 +179,7 @@ export class Workload {
     const at = core.lastIndex() > before ? core.lastIndex() : undefined;
     sim.trace(`conf-change ${leader.id} ${change.type} ${change.node} at ${at ?? '-'}`);
     if (change.type === 'remove' && conf.voters.includes(change.node))
-      sim.removalProposed(leader, change.node, at, conf.voters.length);
+      sim.removalProposed(leader, change.node, at, conf.voters);
     this.membershipBusy = true;
     done
       .then(
@@ -193,7 +198,7 @@ export class Workload {
           sim.trace(`conf-change ${change.type} ${change.node} failed: ${String(error)}`);
           // A removal with an unknown outcome: the removed node keeps running until a call returns.
           if (change.type === 'remove')
-            await this.onLeader(`remove ${change.node}`, (n) => n.removeMember(change.node));
+            await this.onLeader(`remove ${change.node}`, (n, l) => this.removeOn(n, l, change.node));
           if (change.type === 'remove') this.decommission(change.node);
         },
       )
@@ -231,14 +236,7 @@ export class Workload {
       await this.onLeader(`add ${fresh}`, (n) => n.addMember(fresh, fresh, fresh));
     };
     const remove = async () => {
-      await this.onLeader(`remove ${old}`, (n, l) => {
-        const { voters } = l.core!.status().conf;
-        const before = l.core!.lastIndex();
-        const done = n.removeMember(old);
-        const at = l.core!.lastIndex() > before ? l.core!.lastIndex() : undefined;
-        if (voters.includes(old)) sim.removalProposed(l, old, at, voters.length);
-        return done;
-      });
+      await this.onLeader(`remove ${old}`, (n, l) => this.removeOn(n, l, old));
       this.decommission(old, sameId);
     };
     (sameId ? remove().then(add) : add().then(remove))
@@ -261,6 +259,16 @@ export class Workload {
         this.membershipBusy = false;
       });
     return true;
+  }
+
+  /** An operator's RemoveMember(`id`) on `leader` (`node` its driver), which the simulation may aim a fault at. */
+  private removeOn(node: RaftNode, leader: SimNode, id: NodeId): Promise<unknown> {
+    const { voters } = leader.core!.status().conf;
+    const before = leader.core!.lastIndex();
+    const done = node.removeMember(id);
+    const at = leader.core!.lastIndex() > before ? leader.core!.lastIndex() : undefined;
+    if (voters.includes(id)) this.sim.removalProposed(leader, id, at, voters);
+    return done;
   }
 
   /** Runs `call` on the leader of the moment until it succeeds (an operator retrying), at most MEMBERSHIP_ATTEMPTS times. */
