@@ -136,6 +136,18 @@ export interface FaultProfile {
    * new file, then of the directory) can land before a log sync it runs beside.
    */
   readonly smallFileLatencyShare: number;
+  /**
+   * Share of fault slots that start a stale-tail episode (episodes.ts): a leader and one
+   * follower cut off together, the follower truncating what only it received once a new
+   * leader committed over it, and losing power at that truncating write's boundary.
+   */
+  readonly staleTailRate: number;
+  /**
+   * Chance that a leader committing a change of the voters is cut off in that step and its
+   * disk turns slower than an election (episodes.ts): the rest of the new configuration
+   * holds the entry without knowing it committed.
+   */
+  readonly hiddenCommitRate: number;
 }
 
 /** How long a leader that removed itself is cut off when its commit announcement is lost: below the live-majority bound. */
@@ -144,11 +156,14 @@ export const ANNOUNCEMENT_CUT_MS: readonly [number, number] = [300, 1500];
 /**
  * The profile every seed draws (swarm testing: each dimension on or off per seed): from the
  * run's PRNG, and the scenario dimensions added after the others from `scenarios`, a second
- * stream of the seed that also draws what those scenarios do, so a seed in which none of
- * them fires runs exactly as it did before they existed.
+ * stream of the seed that also draws what those scenarios do, and the episodes (episodes.ts)
+ * from `episodes`, a third one, so a seed in which none of them fires runs exactly as it
+ * did before they existed.
  */
-export function pickFaultProfile(prng: Prng, scenarios: Prng): FaultProfile {
+export function pickFaultProfile(prng: Prng, scenarios: Prng, episodes: Prng): FaultProfile {
   return {
+    staleTailRate: episodes.pick([0, 0.03, 0.1]),
+    hiddenCommitRate: episodes.pick([0, 1, 1]),
     lostAnnouncementRate: scenarios.pick([0, 0.5, 1]),
     truncationBoundaryRate: scenarios.pick([0, 0.5, 1]),
     smallFileLatencyShare: scenarios.pick([1, 0.25, 0.25]),
@@ -212,5 +227,7 @@ export function describeProfile(p: FaultProfile): string {
     `lost-announcement=${p.lostAnnouncementRate}`,
     `truncation-boundary=${p.truncationBoundaryRate}`,
     `small-file-latency=x${p.smallFileLatencyShare}`,
+    `stale-tail=${p.staleTailRate}`,
+    `hidden-commit=${p.hiddenCommitRate}`,
   ].join(' ');
 }

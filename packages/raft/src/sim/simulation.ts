@@ -9,13 +9,15 @@
  * draws from the one PRNG stream in a fixed order and reads the same state
  * (calm periods, stalled nodes, the sick node, the deposition in progress),
  * and a seed's digest is that order. The checker, the workload, fault
- * profiles, deposition and the liveness watch are their own files
- * (checker.ts, workload.ts, fault-profile.ts, deposition.ts, liveness.ts).
+ * profiles, deposition, the episodes and the liveness watch are their own
+ * files (checker.ts, workload.ts, fault-profile.ts, deposition.ts,
+ * episodes.ts, liveness.ts).
  */
 import { InvariantError } from '@fermata/base';
 import type { NodeId } from '../types.js';
 import { entryKey, type InvariantName, InvariantViolation } from './checker.js';
 import { Deposition } from './deposition.js';
+import { Episodes } from './episodes.js';
 import {
   ANNOUNCEMENT_CUT_MS,
   CALM_MS,
@@ -38,6 +40,8 @@ export { ELECTION_TICKS, TICK_MS } from './sim-cluster.js';
 
 /** Mixed into the seed for the second PRNG stream (the scenario dimensions). */
 const SCENARIO_STREAM = 0x5ce7a210;
+/** Mixed into the seed for the third PRNG stream (the episodes, episodes.ts). */
+const EPISODE_STREAM = 0x3e91c0d5;
 const FILES: readonly FileName[] = ['log', 'hard-state', 'snapshot', 'members', 'state-machine'];
 /** After the chaotic phase, the healed cluster must commit a fresh entry within this much virtual time. */
 export const LIVENESS_BOUND_MS = 30_000;
@@ -131,6 +135,7 @@ export class Simulation extends SimCluster {
   /** Nodes whose disk is in an fsync stall, and the latency to go back to. */
   private readonly stalled = new Map<SimNode, { readonly restoreMs: readonly [number, number] }>();
   private readonly deposition = new Deposition(this);
+  private readonly episodes: Episodes;
   readonly stats: SimStats = {
     virtualMs: 0,
     committed: 0,
@@ -189,7 +194,8 @@ export class Simulation extends SimCluster {
     this.targetedFaultRate = options.hostile ? 1 : this.prng.pick([0, 0.2, 0.6]);
     this.maxDowntimeMs = this.prng.pick([100, 600]);
     this.scenarios = new Prng((options.seed ^ SCENARIO_STREAM) >>> 0);
-    const profile = pickFaultProfile(this.prng, this.scenarios);
+    const episodes = new Prng((options.seed ^ EPISODE_STREAM) >>> 0);
+    const profile = pickFaultProfile(this.prng, this.scenarios, episodes);
     // The hostile schedule is for Figure 8 histories (leaders cut off or crashed right after
     // their election or a commit, one entry per append): none of the availability
     // dimensions, which keep nodes down, the cluster calm, or it small.
@@ -203,8 +209,10 @@ export class Simulation extends SimCluster {
           shrinkToOne: false,
           replacementRate: 0,
           lostAnnouncementRate: 0,
+          hiddenCommitRate: 0,
         }
       : profile;
+    this.episodes = new Episodes(this, episodes, this.profile.staleTailRate, this.profile.hiddenCommitRate);
     const ids = Array.from({ length: options.nodes }, (_, i) => `n${i + 1}`);
     this.sickNode = this.prng.chance(this.profile.sickDiskRate) ? this.prng.pick(ids) : undefined;
     for (const id of ids) this.addNode(id, ids);
@@ -262,7 +270,7 @@ export class Simulation extends SimCluster {
 
   /** Faults other than a deposition's own: none after healing, in a calm window, or while a deposition is asked for or under way. */
   private get faultsOn(): boolean {
-    return this.chaos && !this.deposition.busy && this.now >= this.calmUntilMs;
+    return this.chaos && !this.deposition.busy && !this.episodes.busy && this.now >= this.calmUntilMs;
   }
 
   /** Crashes timed by a node's own writes: in the chaotic phase out of calm windows (a deposition's truncating write included). */
@@ -277,12 +285,13 @@ export class Simulation extends SimCluster {
     this.trace(`calm ${ms}ms`);
   }
 
-  /** No leadership transfers or membership changes while a deposition is asked for or under way. */
+  /** No leadership transfers or membership changes while a deposition or a stale-tail episode is asked for or under way. */
   get steady(): boolean {
-    return this.deposition.busy;
+    return this.deposition.busy || this.episodes.busy;
   }
 
   override interesting(n: SimNode, what: InterestingPoint): void {
+    if (what === 'committed' && this.chaos && this.episodes.committed(n)) return;
     if (!this.faultsOn) return;
     if ((what === 'committed' || what === 'conf-applied') && this.loseAnnouncement(n)) return;
     if (what === 'committed' && n.disk.writing('log')) {
@@ -310,6 +319,11 @@ export class Simulation extends SimCluster {
    * the old one (2 -> 1 by the leader's own removal, 4 -> 3 by another's), its commit
    * announcement is lost now and then (profile.lostAnnouncementRate).
    */
+  /** `leader` proposes `change` of the voters. */
+  votersChangeProposed(leader: SimNode, change: { type: 'promote' | 'remove'; node: NodeId }): void {
+    if (this.faultsOn) this.episodes.votersChangeProposed(leader, change);
+  }
+
   removalProposed(
     leader: SimNode,
     removed: NodeId,
@@ -363,7 +377,9 @@ export class Simulation extends SimCluster {
     };
     n.disk.onStarted = (file, write, delayMs) => {
       if (file !== 'log') return;
-      if (write.truncates) {
+      if (write.truncates && this.episodes.truncating(n, write)) {
+        if (this.crashesOn) this.truncationBoundary.set(n, n.incarnation);
+      } else if (write.truncates) {
         // A boundary crash, when drawn, replaces the one at a random moment of the write.
         if (this.crashesOn && !n.decommissioned && this.scenarios.chance(this.profile.truncationBoundaryRate))
           this.truncationBoundary.set(n, n.incarnation);
@@ -462,6 +478,7 @@ export class Simulation extends SimCluster {
   protected override checkAll(): void {
     super.checkAll();
     this.deposition.afterStep();
+    this.episodes.afterStep();
     if (this.chaos) this.liveness.check(this.now, [...this.nodes.values()]);
   }
 
@@ -510,6 +527,7 @@ export class Simulation extends SimCluster {
 
   private fault(): void {
     if (!this.faultsOn) return;
+    if (this.episodes.fault()) return;
     if (this.prng.chance(this.profile.calmRate)) {
       this.calm(this.prng.int(CALM_MS[0], CALM_MS[1]));
       return;
@@ -612,6 +630,16 @@ export class Simulation extends SimCluster {
 
   connected(): boolean {
     return this.network.faults.blocked.size === 0;
+  }
+
+  /** Leader `n` removes voter `id` through the workload. */
+  removeVoter(n: SimNode, id: NodeId): void {
+    this.workload.removeVoterOn(n, id);
+  }
+
+  /** `n` takes no proposals now (episodes.ts: the leader of a hidden commit). */
+  hushed(n: SimNode): boolean {
+    return this.episodes.hushed(n);
   }
 
   /** A client of the workload proposes on `n`. */

@@ -31,6 +31,10 @@ export interface WorkloadHost extends SimCluster {
   partition(links: string[], kind: string): void;
   /** A member whose removal was reported done is shut down for good (liveness.ts keeps what it knew committed). */
   retire(n: SimNode): void;
+  /** `n` takes no proposals now (an episode's leader). */
+  hushed(n: SimNode): boolean;
+  /** `leader` proposes `change` of the voters. */
+  votersChangeProposed(leader: SimNode, change: { type: 'promote' | 'remove'; node: NodeId }): void;
   /** `leader` proposed the removal of voter `removed` at `index` (undefined: not taken), out of `voters`. */
   removalProposed(
     leader: SimNode,
@@ -108,6 +112,10 @@ export class Workload {
   /** Proposes on `n`; returns where the entry went if the core took it. */
   propose(n: SimNode): { index: number; term: number } | undefined {
     const { sim } = this;
+    if (sim.hushed(n)) {
+      sim.trace(`propose ${n.id} hushed`);
+      return undefined;
+    }
     const bytes = sim.prng.int(1, 48);
     const data = encoder.encode(`p${this.proposalSeq++}-${n.id}-`.padEnd(bytes, 'x'));
     const core = n.core!;
@@ -140,10 +148,15 @@ export class Workload {
     }, ignore);
   }
 
-  private changeMembership(leader: SimNode): void {
+  /** `leader` removes voter `id` (an episode's, episodes.ts), unless a membership change is under way. */
+  removeVoterOn(leader: SimNode, id: NodeId): void {
+    if (leader.running && leader.core) this.changeMembership(leader, { type: 'remove', node: id });
+  }
+
+  private changeMembership(leader: SimNode, forced?: Change): void {
     const { sim } = this;
     if (this.membershipBusy) return;
-    if (sim.prng.chance(sim.profile.replacementRate) && this.replace(leader)) return;
+    if (!forced && sim.prng.chance(sim.profile.replacementRate) && this.replace(leader)) return;
     const conf = leader.core!.status().conf;
     const minVoters = sim.profile.shrinkToOne ? 1 : this.initialNodes === 5 ? 3 : 2;
     const options: Change[] = [];
@@ -154,17 +167,20 @@ export class Workload {
     if (this.addedNodes < MAX_EXTRA_NODES && conf.learners.length === 0) {
       options.push({ type: 'add-learner', node: `n${this.initialNodes + this.addedNodes + 1}` });
     }
-    if (options.length === 0) return;
+    if (options.length === 0 && !forced) return;
     // Shrinking seeds mostly remove voters while more than one is left: single-voter
     // clusters, with learners added to them, are to be common there, not a rare corner.
     const removals = options.filter((o) => o.type === 'remove' && conf.voters.includes(o.node));
-    const change =
-      sim.profile.shrinkToOne && removals.length > 0 && sim.prng.chance(0.7)
+    const change: Change = forced
+      ? forced
+      : sim.profile.shrinkToOne && removals.length > 0 && sim.prng.chance(0.7)
         ? sim.prng.pick(removals)
         : sim.prng.pick(options);
     const node = leader.node!;
     const core = leader.core!;
     const before = core.lastIndex();
+    if (change.type === 'promote' || (change.type === 'remove' && conf.voters.includes(change.node)))
+      sim.votersChangeProposed(leader, { type: change.type, node: change.node });
     let done: Promise<unknown>;
     if (change.type === 'add-learner') {
       this.addedNodes++;
