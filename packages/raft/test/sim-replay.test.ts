@@ -100,4 +100,18 @@ describe('simulator findings', () => {
     const run = await runSeed(longRunSeed(15714));
     expect(run.ok, `${run.invariant} ${JSON.stringify(run.values)}`).toBe(true);
   });
+
+  // Seed 100429 (five nodes, 10,000 steps): n1 commits the removal of n5 from {n1, n3, n4, n5}
+  // and is cut off in that step (a lost announcement) with commit 129; n3 and n4 hold the
+  // entry with commit 118, count the old four and need n5, whose disk is slower than an
+  // election. The live-majority rule took n1's configuration as binding and failed; no
+  // Raft can elect there (n3 and n4 cannot know the removal committed, and n5 cannot vote
+  // in time). A configuration binds only once a node that can reach the others knows it
+  // committed: once n1's cut heals, its vote requests carry commit 129 and n3 or n4 leads.
+  it('seed 100429: a removal only the cut-off leader knows committed does not bind the others', async () => {
+    const run = await runSeed(longRunSeed(100429));
+    expect(run.ok, `${run.invariant} ${JSON.stringify(run.values)}`).toBe(true);
+    expect(run.stats.confChanges).toBeGreaterThan(0);
+    expect(run.stats.liveMajorities).toBeGreaterThan(0);
+  });
 });
