@@ -109,6 +109,9 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     c.core('a').proposeConfChange({ type: 'remove', node: 'a' });
     expect(c.core('a').status().role).toBe('leader');
     c.stabilize();
+    // The voters answered the removal's commit before it was durable; their answers to the
+    // next heartbeat say it is.
+    c.heartbeat('a');
     expect(c.core('a').status()).toMatchObject({ role: 'follower', conf: { voters: ['b', 'c'] } });
     expect(c.core('b').status().conf.voters).toEqual(['b', 'c']);
     c.crash('a');
@@ -123,7 +126,7 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     const other = next === 'b' ? 'c' : 'b';
     expect(c.core(next).status().conf.voters).toEqual(['b', 'c']);
     c.propose(next, 'after');
-    c.heartbeat(next);
+    c.heartbeat(next, 2);
     expect(c.appliedTexts(other)).toEqual(['after']);
   });
 
@@ -132,6 +135,9 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     const removal = c.core('a').proposeConfChange({ type: 'remove', node: 'a' });
     expect(c.core('a').announced(removal.index)).toBe(false);
     c.stabilize();
+    expect(c.core('a').announced(removal.index)).toBe(false);
+    // The voters answer the next heartbeat with the removal's commit durable.
+    c.heartbeat('a');
     expect(c.core('a').announced(removal.index)).toBe(true);
     expect(c.core('a').status()).toMatchObject({ role: 'follower', conf: { voters: ['b', 'c'] } });
     // The most caught-up remaining voter got timeout-now and leads.

@@ -158,6 +158,41 @@ describe('leader replication (§5.3, §5.4.2)', () => {
     expect(c.appliedTexts('a')).toEqual(['x']);
   });
 
+  it('a commit is announced by the next append or heartbeat: no message carries only the commit index', () => {
+    const c = new ManualCluster(ABC);
+    c.elect('a');
+    c.heartbeat('a');
+    const sent: Message[] = [];
+    c.dropIf = (m) => {
+      if (m.from === 'a') sent.push(m);
+      return false;
+    };
+    const x = c.propose('a', 'x');
+    c.stabilize();
+    expect(c.core('a').status().commit).toBe(x.index);
+    // One append per follower, carrying x; the round that committed it sent nothing more.
+    expect(sent.map((m) => `${m.type}>${m.to}:${m.entries.length}`)).toEqual(['append>b:1', 'append>c:1']);
+    expect(c.core('b').status().commit).toBe(x.index - 1);
+    // The next append carries x's commit ...
+    const y = c.propose('a', 'y');
+    c.stabilize();
+    expect(sent.slice(2).map((m) => [m.type, m.entries.length, m.commit])).toEqual([
+      ['append', 1, x.index],
+      ['append', 1, x.index],
+    ]);
+    expect(c.appliedTexts('b')).toEqual(['x']);
+    // ... and with nothing more to send, the next heartbeat carries y's.
+    c.heartbeat('a');
+    expect(sent.slice(4).map((m) => [m.type, m.commit])).toEqual([
+      ['heartbeat', y.index],
+      ['heartbeat', y.index],
+    ]);
+    expect([c.appliedTexts('b'), c.appliedTexts('c')]).toEqual([
+      ['x', 'y'],
+      ['x', 'y'],
+    ]);
+  });
+
   it('an entry not on a majority is not committed', () => {
     const c = new ManualCluster(ABC);
     c.elect('a');

@@ -61,7 +61,8 @@ describe('snapshots and compaction (§7)', () => {
     expect(c.core('c').status().commit).toBe(c.core('a').status().commit);
     expect(c.core('a').status().progress.get('c')?.state).toBe('replicate');
     c.propose('a', 'later');
-    c.heartbeat('a');
+    // One heartbeat round replicates it, the next announces its commit.
+    c.heartbeat('a', 2);
     expect(c.appliedTexts('c')).toEqual(['later']);
   });
 

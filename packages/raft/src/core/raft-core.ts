@@ -445,7 +445,8 @@ export class RaftCore {
       this.durableConfIndex = this.readyConfIndex;
       if (this.role === 'leader') this.maybeAnnounce();
     }
-    if (this.role === 'leader' && last && this.maybeCommit()) this.bcastAppend();
+    // A commit is announced by the next append or heartbeat, never by a message of its own.
+    if (this.role === 'leader' && last) this.maybeCommit();
     if (this.winsWhenVoteDurable && rd.hardState?.term === this.term && rd.hardState.vote === this.id) {
       this.winsWhenVoteDurable = false;
       // Counted again under the configuration of now; one that gained voters waits for a new election.
@@ -1015,8 +1016,9 @@ export class RaftCore {
     } else {
       pr.freeTo(m.index);
     }
-    if (this.maybeCommit()) this.bcastAppend();
-    else if (wasPaused) this.sendAppend(m.from);
+    // The new commit index rides the next append or heartbeat, as in advance().
+    this.maybeCommit();
+    if (wasPaused) this.sendAppend(m.from);
     // Pipeline: keep sending while the window has room and there is something to send.
     while (this.role === 'leader' && this.progress.has(m.from) && this.sendAppend(m.from, false)) {}
     if (this.role === 'leader' && m.from === this.leadTransferee && pr.match === this.log.lastIndex()) {
