@@ -30,14 +30,19 @@ interface LoadResult {
 
 export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
+  // A case given 0 entries is skipped (to profile the other alone).
   const cases = [
-    { proposers: 1, entries: option(args, 'entries-1', quick ? 300 : 3_000), warmup: quick ? 100 : 2_000 },
+    {
+      proposers: 1,
+      entries: option(args, 'entries-1', quick ? 300 : 3_000),
+      warmup: option(args, 'warmup-1', quick ? 100 : 2_000),
+    },
     {
       proposers: 256,
       entries: option(args, 'entries-256', quick ? 10_000 : 100_000),
-      warmup: quick ? 1_000 : 10_000,
+      warmup: option(args, 'warmup-256', quick ? 1_000 : 10_000),
     },
-  ];
+  ].filter((c) => c.entries > 0);
   const cluster = await KvCluster.start();
   try {
     const leader = await cluster.leader();
