@@ -6,7 +6,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type pb, type RaftClient, RaftService } from '@fermata/protocol';
+import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { messageToWire } from '../src/transport/codec.js';
 import { silentLogger } from '../src/transport/logger.js';
 import { PeerTransport, type TransportHandler } from '../src/transport/peer-transport.js';
 import { PeerTls, StaticTlsSource } from '../src/transport/tls.js';
@@ -34,6 +37,16 @@ function heartbeat(from: NodeId, to: NodeId, term: number): Message {
   return message({ type: 'heartbeat', from, to, term });
 }
 
+function peerTls(files: CertFiles): PeerTls {
+  return new PeerTls(
+    new StaticTlsSource({
+      cert: readFileSync(files.cert),
+      key: readFileSync(files.key),
+      ca: readFileSync(ca.cert),
+    }),
+  );
+}
+
 async function node(id: NodeId, files: CertFiles) {
   const incoming = mkdtempSync(join(tmpdir(), `fermata-transport-tls-${id}-`));
   const received: Message[] = [];
@@ -49,13 +62,7 @@ async function node(id: NodeId, files: CertFiles) {
     reportUnreachable: () => undefined,
     reportSnapshot: (peer, ok) => reports.push({ id: peer, ok }),
   };
-  const tls = new PeerTls(
-    new StaticTlsSource({
-      cert: readFileSync(files.cert),
-      key: readFileSync(files.key),
-      ca: readFileSync(ca.cert),
-    }),
-  );
+  const tls = peerTls(files);
   const transport = new PeerTransport({
     id,
     clusterId: 'c',
@@ -127,5 +134,42 @@ describe('peer transport over mutual TLS', () => {
     expect(a.received).toEqual([]);
     expect(a.snapshots).toEqual([]);
     expect(impostor.received).toEqual([]);
+  });
+
+  it('over TLS too, this version and one on grpc-js (the previous) take each other’s batches', async () => {
+    // b as the previous version served its peer port: grpc-js, headers at once, the caller's certificate checked.
+    const oldB = peerTls(certs['b']!);
+    const batches: Array<{ from: string; problem: string | undefined }> = [];
+    const server = new grpc.Server();
+    server.addService(RaftService as unknown as grpc.ServiceDefinition, {
+      sendMessages: (call: grpc.ServerReadableStream<pb.RaftBatch, object>) => {
+        call.sendMetadata(new grpc.Metadata());
+        call.on('data', (batch: pb.RaftBatch) =>
+          batches.push({ from: batch.from, problem: oldB.checkCaller(call, { id: batch.from }) }),
+        );
+      },
+      installSnapshot: () => undefined,
+    });
+    const port = await new Promise<number>((res, rej) =>
+      server.bindAsync('127.0.0.1:0', oldB.serverCredentials(), (e, p) => (e ? rej(e) : res(p))),
+    );
+    cleanup.push(() => {
+      server.forceShutdown();
+    });
+    const a = await node('a', certs['a']!);
+    a.transport.setPeer('b', `127.0.0.1:${port}`);
+    a.transport.send([heartbeat('a', 'b', 3)]);
+    await until(() => batches.length === 1);
+    expect(batches).toEqual([{ from: 'a', problem: undefined }]);
+
+    // And b's grpc-js client, as the previous version's, reaches a.
+    const Ctor = grpc.makeGenericClientConstructor(RaftService as unknown as grpc.ServiceDefinition, 'x');
+    const client = new Ctor(a.address, oldB.channelCredentials({ id: 'a' })) as unknown as RaftClient;
+    cleanup.push(() => client.close());
+    const call = client.sendMessages(new grpc.Metadata(), {}, () => undefined);
+    call.write({ clusterId: 'c', from: 'b', messages: [messageToWire(heartbeat('b', 'a', 4))] });
+    await until(() => a.received.length === 1);
+    expect(a.received[0]).toMatchObject({ type: 'heartbeat', from: 'b', term: 4 });
+    call.end();
   });
 });

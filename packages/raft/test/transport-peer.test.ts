@@ -3,10 +3,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Long, type RaftClient, RaftService } from '@fermata/protocol';
+import { Long, type pb, type RaftClient, RaftService } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { messageToWire } from '../src/transport/codec.js';
+import { messageFromWire, messageToWire } from '../src/transport/codec.js';
 import { silentLogger } from '../src/transport/logger.js';
 import { PeerTransport, type TransportHandler } from '../src/transport/peer-transport.js';
 import type { Message, NodeId } from '../src/types.js';
@@ -151,6 +151,63 @@ describe('peer transport over loopback', () => {
       1_796_489_076_392,
       2 ** 52,
     ]);
+  });
+
+  it('speaks gRPC as grpc-js does, both ways (a rolling upgrade from a version on grpc-js)', async () => {
+    const secret = 'interop-secret-0123456789';
+    // A node of this version sends to a peer port served by grpc-js, as the previous version's was.
+    const old: pb.RaftBatch[] = [];
+    const seenSecrets: unknown[] = [];
+    const server = new grpc.Server();
+    server.addService(RaftService as unknown as grpc.ServiceDefinition, {
+      sendMessages: (
+        call: grpc.ServerReadableStream<pb.RaftBatch, object>,
+        callback: grpc.sendUnaryData<object>,
+      ) => {
+        seenSecrets.push(...call.metadata.get('fermata-peer-secret'));
+        // As the previous version's server: headers at once (a sender writes only once it has them).
+        call.sendMetadata(new grpc.Metadata());
+        call.on('data', (batch: pb.RaftBatch) => old.push(batch));
+        call.on('end', () => callback(null, {}));
+      },
+      installSnapshot: () => undefined,
+    });
+    const oldPort = await new Promise<number>((res, rej) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) =>
+        e ? rej(e) : res(p),
+      ),
+    );
+    cleanup.push(() => {
+      server.forceShutdown();
+    });
+    const a = await node('a', ['b'], { secret });
+    a.transport.setPeer('b', `127.0.0.1:${oldPort}`);
+    a.transport.send([
+      message('a', 'b', { entries: [{ term: 3, index: 42, type: 'normal', data: new Uint8Array([5]) }] }),
+    ]);
+    await until(() => old.length === 1);
+    expect(old[0]).toMatchObject({ clusterId: 'c1', from: 'a' });
+    const got = old[0]?.messages.map((m) => messageFromWire(m as pb.RaftMessage)) ?? [];
+    expect(got.map((m) => ({ ...m, entries: m.entries.map((e) => ({ ...e, data: [...e.data] })) }))).toEqual([
+      message('a', 'b', { entries: [{ term: 3, index: 42, type: 'normal', data: [5] as never }] }),
+    ]);
+    expect(seenSecrets).toEqual([secret]);
+
+    // And the previous version's client (grpc-js, with the secret as metadata) reaches this one.
+    const b = await node('b', ['x'], { secret });
+    const Ctor = grpc.makeGenericClientConstructor(RaftService as unknown as grpc.ServiceDefinition, 'x');
+    const client = new Ctor(b.address, grpc.credentials.createInsecure()) as unknown as RaftClient;
+    cleanup.push(() => client.close());
+    const metadata = new grpc.Metadata();
+    metadata.set('fermata-peer-secret', secret);
+    const status = new Promise<grpc.ServiceError | null>((resolve) => {
+      const call = client.sendMessages(metadata, {}, (error) => resolve(error));
+      call.write({ clusterId: 'c1', from: 'x', messages: [messageToWire(message('x', 'b'))] });
+      call.write({ clusterId: 'c1', from: 'x', messages: [messageToWire(message('x', 'b', { index: 7 }))] });
+      void until(() => b.handler.received.length === 2).then(() => call.end());
+    });
+    expect(await status).toBeNull();
+    expect(b.handler.received.map((m) => m.index)).toEqual([41, 7]);
   });
 
   it('writes every message queued in one turn as one batch', async () => {

@@ -40,7 +40,12 @@ export class PeerSecretCheck {
 
   /** Why a call with this metadata is refused, or undefined when it carries the secret. */
   problem(metadata: grpc.Metadata): string | undefined {
-    const values = metadata.get(PEER_SECRET_METADATA);
+    return this.problemIn(metadata.get(PEER_SECRET_METADATA));
+  }
+
+  /** The same for the header's values (HTTP/2 request headers: undefined, one, or several). */
+  problemIn(header: string | readonly unknown[] | undefined): string | undefined {
+    const values = header === undefined ? [] : typeof header === 'string' ? [header] : header;
     if (values.length === 0) return 'peer call carries no cluster secret';
     const given = values[0];
     if (values.length > 1 || typeof given !== 'string') return 'peer call carries a malformed cluster secret';

@@ -4,18 +4,22 @@
  * (cluster secret, peer certificate, cluster id, member identity) before any
  * message reaches the node. Over ~400 lines because the client and server
  * halves share the refusal accounting and the stream lifecycle; framing is in
- * codec.ts and peer-stream.ts, snapshots in snapshot-sender/receiver.ts.
+ * codec.ts, peer-stream.ts (the message stream's client) and peer-server.ts
+ * (the port's server, both on node:http2), snapshots in
+ * snapshot-sender/receiver.ts (the sender on grpc-js).
  */
 
+import type { IncomingHttpHeaders } from 'node:http';
+import * as http2 from 'node:http2';
 import type { Clock } from '@fermata/base';
 import {
   clientFlowControlOptions,
+  FLOW_CONTROL_WINDOW_BYTES,
   Long,
   type pb,
   type RaftClient,
-  type RaftHandlers,
   RaftService,
-  widenServerFlowControl,
+  v1,
 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import type { Message, NodeId } from '../types.js';
@@ -23,8 +27,9 @@ import type { Admission, RefusalReason, SenderIdentity } from './admission.js';
 import { MalformedMessageError, messageFromWire } from './codec.js';
 import { PeerConfigError } from './errors.js';
 import { type Logger, stderrLogger } from './logger.js';
-import { PeerSecretCheck, peerSecretInterceptor } from './peer-secret.js';
-import { PeerStream, type PeerStreamStats } from './peer-stream.js';
+import { PEER_SECRET_METADATA, PeerSecretCheck, peerSecretInterceptor } from './peer-secret.js';
+import { type CallStatus, GrpcStatus, type PeerCall, PeerServer, peerMethod } from './peer-server.js';
+import { type PeerDialer, PeerStream, type PeerStreamStats, SEND_MESSAGES_PATH } from './peer-stream.js';
 import { SnapshotReceiver, SnapshotTransferError } from './snapshot-receiver.js';
 import { sendSnapshot } from './snapshot-sender.js';
 import type { PeerAuthContext, PeerTls } from './tls.js';
@@ -137,7 +142,7 @@ export class PeerTransport {
     snapshotsReceived: 0,
     snapshotsReceiveFailed: 0,
   };
-  private readonly server: grpc.Server;
+  private readonly server: PeerServer;
   private readonly peers = new Map<NodeId, PeerStream>();
   private readonly snapshotsInFlight = new Set<NodeId>();
   private readonly log: Logger;
@@ -173,30 +178,30 @@ export class PeerTransport {
       maxSnapshotBytes: options.maxSnapshotBytes ?? TRANSPORT_DEFAULTS.maxSnapshotBytes,
       maxReceiveMessageBytes: options.maxReceiveMessageBytes ?? TRANSPORT_DEFAULTS.maxReceiveMessageBytes,
     };
-    this.server = new grpc.Server({
-      'grpc.max_receive_message_length': this.limits.maxReceiveMessageBytes,
-      'grpc.keepalive_permit_without_calls': 1,
-      'grpc.http2.min_ping_interval_without_data_ms': 5000,
+    const sendMessages = peerMethod<pb.RaftBatch>({
+      decode: (bytes) => v1.RaftBatch.decode(bytes),
+      handle: (call) => this.onMessageStream(call),
     });
-    const handlers: RaftHandlers = {
-      sendMessages: (call, callback) => this.onMessageStream(call, callback),
-      installSnapshot: (call, callback) => this.onSnapshotStream(call, callback),
-    };
-    this.server.addService(RaftService as unknown as grpc.ServiceDefinition, handlers);
+    const installSnapshot = peerMethod<pb.SnapshotChunk>({
+      decode: (bytes) => v1.SnapshotChunk.decode(bytes),
+      handle: (call) => this.onSnapshotStream(call),
+    });
+    this.server = new PeerServer({
+      ...(options.tls ? { tls: options.tls.serverOptions() } : {}),
+      maxReceiveMessageBytes: this.limits.maxReceiveMessageBytes,
+      windowBytes: FLOW_CONTROL_WINDOW_BYTES,
+      methods: {
+        [SEND_MESSAGES_PATH]: sendMessages,
+        '/fermata.v1.Raft/InstallSnapshot': installSnapshot,
+      },
+    });
   }
 
   /** Starts listening; resolves with the bound host:port. */
   async start(): Promise<string> {
-    const [host] = splitHostPort(this.options.listenAddress);
-    const port = await new Promise<number>((resolve, reject) =>
-      this.server.bindAsync(
-        this.options.listenAddress,
-        this.options.tls?.serverCredentials() ?? grpc.ServerCredentials.createInsecure(),
-        (error, p) => (error ? reject(error) : resolve(p)),
-      ),
-    );
-    widenServerFlowControl(this.server);
-    this.boundAddress = `${host}:${port}`;
+    const [host, port] = splitHostPort(this.options.listenAddress);
+    const bound = await this.server.listen(host.replace(/^\[(.*)\]$/, '$1'), Number(port));
+    this.boundAddress = `${host}:${bound}`;
     return this.boundAddress;
   }
 
@@ -225,10 +230,23 @@ export class PeerTransport {
         : { interceptors: [peerSecretInterceptor(this.options.secret)] }),
     }) as unknown as RaftClient;
     const wallClock = this.options.wallClock;
+    const tls = this.options.tls;
+    const sessionOptions = { settings: { initialWindowSize: FLOW_CONTROL_WINDOW_BYTES } };
+    const dialer: PeerDialer = {
+      connect: () => {
+        const session = tls
+          ? http2.connect(`https://${address}`, { ...sessionOptions, ...tls.connectOptions({ id, address }) })
+          : http2.connect(`http://${address}`, sessionOptions);
+        session.once('connect', () => session.setLocalWindowSize(FLOW_CONTROL_WINDOW_BYTES));
+        return session;
+      },
+      headers: this.options.secret === undefined ? {} : { [PEER_SECRET_METADATA]: this.options.secret },
+    };
     const stream = new PeerStream(
       id,
       address,
       client,
+      dialer,
       {
         id: this.options.id,
         clusterId: this.options.clusterId,
@@ -238,6 +256,7 @@ export class PeerTransport {
       {
         maxQueuedMessages: this.limits.maxQueuedMessagesPerPeer,
         maxBatchBytes: this.limits.maxBatchBytes,
+        maxMessageBytes: this.limits.maxReceiveMessageBytes,
         minBackoffMs: this.limits.minBackoffMs,
         maxBackoffMs: this.limits.maxBackoffMs,
       },
@@ -318,36 +337,32 @@ export class PeerTransport {
     for (const stream of this.peers.values()) stream.close();
     this.peers.clear();
     // Peers tolerate a dropped stream; waiting for them to hang up would only delay shutdown.
-    this.server.forceShutdown();
+    this.server.close();
   }
 
   /** With a cluster secret: the call's metadata must carry it. */
-  private admitSecret(call: { metadata: grpc.Metadata }): grpc.StatusObject | undefined {
-    const problem = this.secretCheck?.problem(call.metadata);
+  private admitSecret(call: { metadata: IncomingHttpHeaders }): CallStatus | undefined {
+    const problem = this.secretCheck?.problemIn(call.metadata[PEER_SECRET_METADATA]);
     if (problem === undefined) return undefined;
-    return { code: grpc.status.UNAUTHENTICATED, details: problem, metadata: new grpc.Metadata() };
+    return { code: GrpcStatus.UNAUTHENTICATED, details: problem };
   }
 
-  private admitCluster(clusterId: string): grpc.StatusObject | undefined {
+  private admitCluster(clusterId: string): CallStatus | undefined {
     if (clusterId === this.options.clusterId) return undefined;
     return {
-      code: grpc.status.PERMISSION_DENIED,
+      code: GrpcStatus.PERMISSION_DENIED,
       details: `cluster id "${clusterId}" is not this cluster ("${this.options.clusterId}")`,
-      metadata: new grpc.Metadata(),
     };
   }
 
   /** With peer TLS: the caller's certificate must name the node it writes as `from`. */
-  private admitIdentity(
-    call: { getAuthContext(): PeerAuthContext | null },
-    from: NodeId,
-  ): grpc.StatusObject | undefined {
+  private admitIdentity(call: { getAuthContext(): PeerAuthContext }, from: NodeId): CallStatus | undefined {
     const tls = this.options.tls;
     if (!tls) return undefined;
     const address = this.peers.get(from)?.address;
     const problem = tls.checkCaller(call, address === undefined ? { id: from } : { id: from, address });
     if (problem === undefined) return undefined;
-    return { code: grpc.status.PERMISSION_DENIED, details: problem, metadata: new grpc.Metadata() };
+    return { code: GrpcStatus.PERMISSION_DENIED, details: problem };
   }
 
   /**
@@ -382,27 +397,22 @@ export class PeerTransport {
   private admitMember(
     from: NodeId,
     messages: readonly Message[],
-  ): (grpc.StatusObject & { reason: RefusalReason }) | undefined {
+  ): (CallStatus & { reason: RefusalReason }) | undefined {
     const verdict = this.options.handler.admit(from, messages, this.senderIdentity());
     if (verdict.admitted) return undefined;
     return {
-      code: grpc.status.PERMISSION_DENIED,
+      code: GrpcStatus.PERMISSION_DENIED,
       details: `${verdict.details} of cluster "${this.options.clusterId}"`,
-      metadata: new grpc.Metadata(),
       reason: verdict.reason,
     };
   }
 
-  private onMessageStream(
-    call: grpc.ServerReadableStream<pb.RaftBatch, pb.RaftBatchResponse.$Properties>,
-    callback: grpc.sendUnaryData<pb.RaftBatchResponse.$Properties>,
-  ): void {
+  private onMessageStream(call: PeerCall<pb.RaftBatch>): void {
     let finished = false;
-    const finish = (status: grpc.StatusObject | null) => {
+    const finish = (status: CallStatus | null) => {
       if (finished) return;
       finished = true;
-      if (status) callback(status);
-      else callback(null, {});
+      call.finish(status, EMPTY_RESPONSE);
     };
     const unauthenticated = this.admitSecret(call);
     if (unauthenticated) {
@@ -411,8 +421,8 @@ export class PeerTransport {
       finish(unauthenticated);
       return;
     }
-    call.sendMetadata(new grpc.Metadata());
-    const refuse = (batch: pb.RaftBatch, refused: grpc.StatusObject, reason: PeerRefusal) => {
+    call.sendMetadata();
+    const refuse = (batch: pb.RaftBatch, refused: CallStatus, reason: PeerRefusal) => {
       this.stats.batchesRejected++;
       this.stats.refused[reason]++;
       this.log.warn(
@@ -422,7 +432,7 @@ export class PeerTransport {
       finish(refused);
     };
     let verifiedFrom: NodeId | undefined;
-    call.on('data', (batch: pb.RaftBatch) => {
+    call.onMessage((batch) => {
       if (finished) return;
       const wrongCluster = this.admitCluster(batch.clusterId);
       if (wrongCluster) {
@@ -453,7 +463,7 @@ export class PeerTransport {
       } catch (error) {
         if (!(error instanceof MalformedMessageError)) throw error;
         this.stats.batchesRejected++;
-        finish({ code: grpc.status.INVALID_ARGUMENT, details: error.message, metadata: new grpc.Metadata() });
+        finish({ code: GrpcStatus.INVALID_ARGUMENT, details: error.message });
         return;
       }
       const notAdmitted = this.admitMember(batch.from, messages);
@@ -466,16 +476,13 @@ export class PeerTransport {
       this.stats.messagesReceived += messages.length;
       if (messages.length > 0) this.options.handler.receive(messages);
     });
-    call.on('end', () => finish(null));
-    call.on('error', () => {
+    call.onEnd(() => finish(null));
+    call.onCancel(() => {
       finished = true;
     });
   }
 
-  private onSnapshotStream(
-    call: grpc.ServerReadableStream<pb.SnapshotChunk, pb.InstallSnapshotResponse.$Properties>,
-    callback: grpc.sendUnaryData<pb.InstallSnapshotResponse.$Properties>,
-  ): void {
+  private onSnapshotStream(call: PeerCall<pb.SnapshotChunk>): void {
     const receiver = new SnapshotReceiver(this.options.incomingSnapshotDir, this.limits.maxSnapshotBytes);
     let finished = false;
     let sawLast = false;
@@ -484,25 +491,21 @@ export class PeerTransport {
       if (finished) return;
       finished = true;
       this.stats.snapshotsReceiveFailed++;
-      const code = error instanceof SnapshotTransferError ? error.code : grpc.status.INTERNAL;
+      const code = error instanceof SnapshotTransferError ? error.code : GrpcStatus.INTERNAL;
       this.log.warn({ from: receiver.message?.from, err: String(error) }, 'raft snapshot receive failed');
       void receiver.discard(true);
-      callback({
-        code,
-        details: error instanceof Error ? error.message : String(error),
-        metadata: new grpc.Metadata(),
-      });
+      call.finish({ code, details: error instanceof Error ? error.message : String(error) });
     };
     const unauthenticated = this.admitSecret(call);
     if (unauthenticated) {
       this.stats.refused.unauthenticated++;
       finished = true;
       this.log.warn({ details: unauthenticated.details }, 'raft snapshot stream refused');
-      callback(unauthenticated);
+      call.finish(unauthenticated);
       return;
     }
     // Chunks are written strictly in order; the stream is paused while one is on its way to disk.
-    call.on('data', (chunk: pb.SnapshotChunk) => {
+    call.onMessage((chunk) => {
       if (finished) return;
       call.pause();
       work = work
@@ -537,7 +540,10 @@ export class PeerTransport {
             await this.options.handler.receiveSnapshot(message, receiver.path);
             this.stats.snapshotsReceived++;
             finished = true;
-            callback(null, { bytes: Long.fromNumber(receiver.bytes, true) });
+            call.finish(
+              null,
+              v1.InstallSnapshotResponse.encode({ bytes: Long.fromNumber(receiver.bytes, true) }).finish(),
+            );
           }
         })
         .then(
@@ -547,18 +553,18 @@ export class PeerTransport {
           (error: unknown) => fail(error),
         );
     });
-    call.on('end', () => {
+    call.onEnd(() => {
       work = work.then(() => {
         if (!sawLast)
           fail(
             new SnapshotTransferError(
               'snapshot stream ended without its last chunk',
-              grpc.status.INVALID_ARGUMENT,
+              GrpcStatus.INVALID_ARGUMENT,
             ),
           );
       });
     });
-    call.on('error', () => {
+    call.onCancel(() => {
       work = work.then(() => {
         if (!finished) {
           finished = true;
@@ -569,6 +575,9 @@ export class PeerTransport {
     });
   }
 }
+
+/** The (empty) RaftBatchResponse a message stream ends with. */
+const EMPTY_RESPONSE = new Uint8Array(0);
 
 function splitHostPort(address: string): [string, string] {
   const i = address.lastIndexOf(':');

@@ -12,7 +12,8 @@
  * ones keep going.
  */
 
-import type { PeerCertificate } from 'node:tls';
+import type { SecureServerOptions } from 'node:http2';
+import type { ConnectionOptions, PeerCertificate } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import type { NodeId } from '../types.js';
 import { PeerConfigError } from './errors.js';
@@ -226,6 +227,24 @@ export class PeerTls {
     return this.server;
   }
 
+  /**
+   * TLS options of the peer port's own server (node:http2): client
+   * certificates required and verified against the CA, and a listener that
+   * gets the options of each change of the material (for new connections).
+   */
+  serverOptions(): SecureServerOptions & {
+    onChange(listener: (options: SecureServerOptions) => void): void;
+  } {
+    return {
+      ...contextOptions(this.source.current()),
+      requestCert: true,
+      rejectUnauthorized: true,
+      onChange: (listener) => {
+        this.source.onChange((m) => listener(contextOptions(m)));
+      },
+    };
+  }
+
   /** Credentials for the channel to one peer: our certificate, the CA, and that peer's identity. */
   channelCredentials(claim: PeerClaim): grpc.ChannelCredentials {
     return grpc.experimental.createCertificateProviderChannelCredentials(this.provider, this.provider, {
@@ -234,6 +253,24 @@ export class PeerTls {
         return problem === undefined ? undefined : new Error(problem);
       },
     });
+  }
+
+  /**
+   * TLS options for a connection of our own to one peer (the message stream,
+   * over node:http2): our certificate, the CA, and that peer's identity, from
+   * the material of the moment (a rotated one applies to new connections).
+   */
+  connectOptions(claim: PeerClaim): ConnectionOptions {
+    const m = this.source.current();
+    return {
+      cert: m.cert,
+      key: m.key,
+      ...(m.ca ? { ca: m.ca } : {}),
+      checkServerIdentity: (_host, cert) => {
+        const problem = this.certificateError(cert, claim);
+        return problem === undefined ? undefined : new Error(problem);
+      },
+    };
   }
 
   /** Why the caller of `call` may not speak as `claim` (undefined when it may). */
