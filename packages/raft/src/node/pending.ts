@@ -26,6 +26,11 @@ export class PendingWork {
   private readonly reads = new Map<string, PendingRead>();
   dropped = 0;
 
+  /** Reads waiting for a confirmation or for their index to apply. */
+  get readCount(): number {
+    return this.reads.size;
+  }
+
   get proposalCount(): number {
     return this.proposals.size;
   }

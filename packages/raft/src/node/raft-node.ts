@@ -68,6 +68,12 @@ import { VoteClock } from './vote-clock.js';
  * the hard state; send `persistedMessages`; apply `committedEntries`;
  * `advance`.
  */
+/** A follower applies its committed entries at least every this many entries... */
+export const APPLY_DEFER_MAX_ENTRIES = 32;
+/** ...bytes of entry data... */
+export const APPLY_DEFER_MAX_BYTES = 1024 * 1024;
+/** ...and milliseconds while its leader streams entries (mayDeferApply). */
+export const APPLY_DEFER_MAX_MS = 20;
 /** Backoff of a write refused for room: from this... */
 const ROOM_RETRY_MIN_MS = 100;
 /** ...doubling up to this: a node may take this long to notice that room came back. */
@@ -512,6 +518,9 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     // A node whose disk is full neither campaigns nor, leading, sends heartbeats: it cannot
     // write what a leader must, so the others elect one of themselves (docs/design.md, "Disk faults").
     if (this.full === undefined) this.core.tick();
+    // Entries kept for a later apply do not wait for the next Ready past their bound.
+    if (this.deferred.length > 0 && this.clock.monotonicMs() - this.deferredSinceMs >= APPLY_DEFER_MAX_MS)
+      this.applyDeferred();
     this.pending.expire(this.clock.monotonicMs(), () =>
       this.notLeader(`read index not confirmed within ${this.readIndexTimeoutMs} ms`),
     );
@@ -525,6 +534,11 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
    * a time, in order, with at most one batch behind the log.
    */
   private applying: Promise<void> = Promise.resolve();
+  /** Committed entries a follower keeps for a later apply (mayDeferApply), in order. */
+  private deferred: Entry[] = [];
+  private deferredBytes = 0;
+  private deferredSinceMs = 0;
+  private deferredConf = false;
 
   private async runLoop(): Promise<void> {
     while (!this.closing) {
@@ -554,6 +568,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.term = rd.hardState?.term ?? this.term;
     this.send(rd.messages);
     if (rd.snapshot) {
+      this.applyDeferred();
       await this.applying;
       await this.installSnapshot(rd.snapshot);
     }
@@ -564,15 +579,64 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     await this.persist(rd.entries, rd.hardState, confIndex);
     if (rd.entries.length > 0) this.pending.resolveDurable(rd.entries);
     this.send(rd.persistedMessages);
-    if (rd.committedEntries.length > 0) {
+    if (rd.committedEntries.length > 0) this.deferApply(rd.committedEntries);
+    if (this.deferred.length > 0 && !this.mayDeferApply(rd)) {
       await this.applying;
-      const entries = rd.committedEntries;
-      this.applying = this.apply(entries).catch((error: unknown) => {
-        this.fatal(error instanceof Error ? error : new Error(String(error)));
-      });
+      this.applyDeferred();
     }
     for (const rs of rd.readStates)
       this.pending.readConfirmed(Buffer.from(rs.context).toString('hex'), rs.index);
+  }
+
+  /** Starts the apply of the deferred entries after the apply under way, if any. */
+  private applyDeferred(): void {
+    if (this.deferred.length === 0) return;
+    const entries = this.deferred;
+    this.deferred = [];
+    this.deferredBytes = 0;
+    this.deferredConf = false;
+    this.applying = this.applying
+      .then(() => this.apply(entries))
+      .catch((error: unknown) => {
+        this.fatal(error instanceof Error ? error : new Error(String(error)));
+      });
+  }
+
+  private deferApply(entries: readonly Entry[]): void {
+    if (this.deferred.length === 0) {
+      this.deferredSinceMs = this.clock.monotonicMs();
+      this.deferred = entries.slice();
+    } else {
+      for (const e of entries) this.deferred.push(e);
+    }
+    for (const e of entries) {
+      this.deferredBytes += e.data.length;
+      if (e.type === 'conf-change') this.deferredConf = true;
+    }
+  }
+
+  /**
+   * Whether a follower may keep the committed entries it holds for a later
+   * apply: while its leader streams entries (each Ready writes new ones),
+   * up to APPLY_DEFER_MAX_ENTRIES / _BYTES / _MS, so that one state machine
+   * batch (one hand-off to its store and back) serves many rounds. Nothing
+   * waits on them: a leader, a candidate, a read or a proposal waiting, a
+   * configuration change, a snapshot to install or an idle round (no new
+   * entries: the commit came with a heartbeat) applies at once.
+   */
+  private mayDeferApply(rd: Ready): boolean {
+    return (
+      !this.deferredConf &&
+      this.role === 'follower' &&
+      !this.closing &&
+      rd.entries.length > 0 &&
+      !rd.snapshot &&
+      this.deferred.length < APPLY_DEFER_MAX_ENTRIES &&
+      this.deferredBytes < APPLY_DEFER_MAX_BYTES &&
+      this.pending.readCount === 0 &&
+      this.pending.proposalCount === 0 &&
+      this.clock.monotonicMs() - this.deferredSinceMs < APPLY_DEFER_MAX_MS
+    );
   }
 
   private afterAdvance(): void {
