@@ -524,6 +524,16 @@ export class RaftCore {
     };
   }
 
+  /** The current term, without the rest of `status()` (peer admission reads it for every batch). */
+  currentTerm(): number {
+    return this.term;
+  }
+
+  /** The configuration in effect, without the rest of `status()`. */
+  currentConf(): ConfState {
+    return this.conf;
+  }
+
   /** Whom this node voted for in its current term ('' for nobody): peer admission reads it. */
   currentVote(): NodeId {
     return this.votedFor();
@@ -531,6 +541,7 @@ export class RaftCore {
 
   /** Nodes added by conf-change entries above the commit index (Raft already counts them as peers). */
   pendingMembers(): NodeId[] {
+    if (this.pendingConfIndexes.length === 0) return [];
     const added: NodeId[] = [];
     for (const at of this.pendingConfIndexes) {
       const change = decodeConfChange(this.log.entryAt(at).data);

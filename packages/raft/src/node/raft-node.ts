@@ -481,17 +481,20 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
 
   /** What the admission rule knows of this node (the simulator's injected bugs read it too). */
   protected admissionView(): AdmissionView {
-    const s = this.core.status();
+    const conf = this.core.currentConf();
     return {
-      term: s.term,
+      term: this.core.currentTerm(),
       vote: this.core.currentVote(),
-      voters: s.conf.voters,
-      learners: s.conf.learners,
+      voters: conf.voters,
+      learners: conf.learners,
       pendingMembers: this.core.pendingMembers(),
-      removedAt: (peer) => this.book.removedAt(peer),
-      isKnown: (peer) => this.book.get(peer) !== undefined,
+      removedAt: this.removedAt,
+      isKnown: this.isKnown,
     };
   }
+
+  private readonly removedAt = (peer: NodeId): number | undefined => this.book.removedAt(peer);
+  private readonly isKnown = (peer: NodeId): boolean => this.book.get(peer) !== undefined;
 
   reportUnreachable(id: NodeId): void {
     if (this.closing) return;
