@@ -74,6 +74,10 @@ describe('benchmarks (--quick)', () => {
     }
     // Group commit: with 256 proposers one fsync carries many entries.
     expect(lines[1]?.['entries_per_fsync']).toBeGreaterThan(4);
+    // The one-in-flight target, printed but not judged at --quick size.
+    expect(lines[0]?.['targets']).toEqual([
+      { figure: 'servers_cpu_us_per_commit_1', value: expect.any(Number), target: '<= 400', met: null },
+    ]);
   });
 
   it('apply prints the state machine rate and CPU per published message', () => {
