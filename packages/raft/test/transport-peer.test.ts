@@ -3,7 +3,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Long, type pb, type RaftClient, RaftService } from '@fermata/protocol';
+import {
+  FLOW_CONTROL_WINDOW_BYTES,
+  Long,
+  type pb,
+  type RaftClient,
+  RaftService,
+  v1,
+} from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { messageFromWire, messageToWire } from '../src/transport/codec.js';
@@ -11,6 +18,7 @@ import { silentLogger } from '../src/transport/logger.js';
 import { PeerTransport, type TransportHandler } from '../src/transport/peer-transport.js';
 import type { Message, NodeId } from '../src/types.js';
 import { admitVoters } from './support/admit.js';
+import { grpcFrame, RawGrpcConnection } from './support/raw-grpc.js';
 
 interface Recorder extends TransportHandler {
   received: Message[];
@@ -406,5 +414,31 @@ describe('peer transport over loopback', () => {
     expect(b.handler.received[0]?.index).toBe(3);
     await until(() => good.handler.snapshotReports.length === 1);
     expect(good.handler.snapshotReports).toEqual([{ id: 'b', ok: true }]);
+  });
+
+  it('a snapshot stream refused while its sender still writes ends: what comes after the answer is read and dropped', async () => {
+    const b = await node('b', ['a']);
+    const conn = new RawGrpcConnection(b.address);
+    cleanup.push(() => conn.close());
+    const snap = message('a', 'b', {
+      type: 'snapshot',
+      snapshot: { index: 9, term: 1, conf: { voters: ['a', 'b'], learners: [] } },
+    });
+    // The first chunk is another cluster's: refused while the stream is paused for it. The
+    // sender has more than a stream window of chunks in flight behind it (a sender that has
+    // not read the answer yet): unless the server reads them, its end never gets through.
+    const first = grpcFrame(
+      v1.SnapshotChunk.encode({ clusterId: 'c2', from: 'a', message: messageToWire(snap) }).finish(),
+    );
+    const chunk = grpcFrame(
+      v1.SnapshotChunk.encode({ clusterId: 'c2', from: 'a', data: Buffer.alloc(256 * 1024, 7) }).finish(),
+    );
+    const more = Math.ceil((FLOW_CONTROL_WINDOW_BYTES * 1.5) / chunk.length);
+    const body = Buffer.concat([first, ...Array.from({ length: more }, () => chunk)]);
+    const out = await conn.call('/fermata.v1.Raft/InstallSnapshot', body, { timeoutMs: 20_000 });
+    expect(out.status).toBe(grpc.status.PERMISSION_DENIED);
+    expect(out.message).toContain('cluster id "c2"');
+    expect(b.handler.snapshots).toEqual([]);
+    await until(() => readdirSync(b.dir).length === 0);
   });
 });

@@ -249,6 +249,11 @@ class ServerCall<Req> implements PeerCall<Req> {
     this.finished = true;
     const stream = this.stream;
     if (stream.destroyed) return;
+    // What the sender writes after the answer is read and dropped: a call paused here (a
+    // snapshot chunk on its way to disk) would otherwise hold a stream window of it, and the
+    // sender's end behind it, for as long as the connection lives.
+    this.paused = false;
+    stream.resume();
     const end: CallStatus = status ?? { code: GrpcStatus.OK, details: '' };
     if (!stream.headersSent) {
       if (status) {
