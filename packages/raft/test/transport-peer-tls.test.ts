@@ -4,6 +4,7 @@
  * another node gets neither its batches nor its snapshots accepted.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type pb, type RaftClient, RaftService } from '@fermata/protocol';
@@ -15,6 +16,7 @@ import { PeerTransport, type TransportHandler } from '../src/transport/peer-tran
 import { PeerTls, StaticTlsSource } from '../src/transport/tls.js';
 import { type Message, message, type NodeId } from '../src/types.js';
 import { type CertFiles, TestCa } from './support/certs.js';
+import { startTestProxy } from './support/connect-proxy.js';
 
 let dir: string;
 let ca: TestCa;
@@ -172,4 +174,51 @@ describe('peer transport over mutual TLS', () => {
     expect(a.received[0]).toMatchObject({ type: 'heartbeat', from: 'b', term: 4 });
     call.end();
   });
+
+  it('through an HTTP CONNECT proxy (grpc_proxy) the peer’s certificate is checked as on a direct connection', async () => {
+    const proxy = await startTestProxy();
+    const saved = { grpc_proxy: process.env['grpc_proxy'], no_grpc_proxy: process.env['no_grpc_proxy'] };
+    process.env['grpc_proxy'] = proxy.url;
+    delete process.env['no_grpc_proxy'];
+    cleanup.push(async () => {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      await proxy.close();
+    });
+    const a = await node('a', certs['a']!);
+    const b = await node('b', certs['b']!);
+    const impostor = await node('b', certs['impostor']!);
+    a.transport.setPeer('b', b.address);
+    a.transport.send([heartbeat('a', 'b', 3)]);
+    await until(() => b.received.length === 1);
+    expect(proxy.tunnels).toContain(b.address);
+    // The same dial to a server whose certificate does not name b delivers nothing.
+    a.transport.setPeer('b', impostor.address);
+    a.transport.send([heartbeat('a', 'b', 4)]);
+    await until(() => proxy.tunnels.includes(impostor.address));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(impostor.received).toEqual([]);
+  });
+
+  it('a peer that takes the connection but never answers the handshake is dialled again, not waited on', async () => {
+    // A host whose process stopped answering: the kernel accepts, nobody speaks TLS.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => {
+      socket.on('error', () => undefined);
+      sockets.push(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    });
+    const a = await node('a', certs['a']!);
+    a.transport.setPeer('b', `127.0.0.1:${(silent.address() as { port: number }).port}`);
+    a.transport.send([heartbeat('a', 'b', 3)]);
+    // Given up after PEER_CONNECT_TIMEOUT_MS (5 s) and dialled again.
+    await until(() => sockets.length >= 2, 30_000);
+    expect(a.transport.stats.peers['b']?.reconnects).toBeGreaterThanOrEqual(1);
+  }, 40_000);
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttp2Server, type ServerHttp2Stream } from 'node:http2';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +16,11 @@ import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { messageFromWire, messageToWire } from '../src/transport/codec.js';
 import { silentLogger } from '../src/transport/logger.js';
+import { peerProxyFor } from '../src/transport/peer-dial.js';
 import { PeerTransport, type TransportHandler } from '../src/transport/peer-transport.js';
 import type { Message, NodeId } from '../src/types.js';
 import { admitVoters } from './support/admit.js';
+import { startTestProxy } from './support/connect-proxy.js';
 import { grpcFrame, RawGrpcConnection } from './support/raw-grpc.js';
 
 interface Recorder extends TransportHandler {
@@ -96,6 +99,7 @@ async function node(
     secret?: string;
     advertiseAddress?: string;
     wallClock?: { nowMs(): number };
+    maxQueuedMessagesPerPeer?: number;
   } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), `fermata-transport-${id}-`));
@@ -107,7 +111,7 @@ async function node(
     incomingSnapshotDir: dir,
     handler,
     log: silentLogger,
-    maxQueuedMessagesPerPeer: 64,
+    maxQueuedMessagesPerPeer: options.maxQueuedMessagesPerPeer ?? 64,
     maxBackoffMs: 200,
     ...(options.secret !== undefined ? { secret: options.secret } : {}),
     ...(options.advertiseAddress !== undefined ? { advertiseAddress: options.advertiseAddress } : {}),
@@ -440,5 +444,132 @@ describe('peer transport over loopback', () => {
     expect(out.message).toContain('cluster id "c2"');
     expect(b.handler.snapshots).toEqual([]);
     await until(() => readdirSync(b.dir).length === 0);
+  });
+
+  it('a connected peer that stops reading holds the sender to its window; the rest waits in the bounded queue', async () => {
+    // A peer port that accepts the message stream and then reads nothing (a peer stuck in a long pause).
+    const streams: ServerHttp2Stream[] = [];
+    const server = createHttp2Server({ settings: { initialWindowSize: FLOW_CONTROL_WINDOW_BYTES } });
+    server.on('session', (session) => session.setLocalWindowSize(FLOW_CONTROL_WINDOW_BYTES));
+    server.on('stream', (stream) => {
+      stream.on('error', () => undefined);
+      stream.pause();
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+      streams.push(stream);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => {
+      for (const s of streams) s.destroy();
+      server.close();
+    });
+    const a = await node('a', ['b'], { maxQueuedMessagesPerPeer: 32 });
+    a.transport.setPeer('b', `127.0.0.1:${(server.address() as { port: number }).port}`);
+    const entryBytes = 256 * 1024;
+    const data = new Uint8Array(entryBytes);
+    const total = 400; // 100 MiB, six windows
+    for (let i = 0; i < total; i++) {
+      a.transport.send([
+        message('a', 'b', { index: i, entries: [{ term: 3, index: i, type: 'normal', data }] }),
+      ]);
+      await new Promise((r) => setImmediate(r));
+    }
+    await until(() => a.transport.stats.peers['b']?.messagesDropped !== 0);
+    const stats = a.transport.stats.peers['b'];
+    // What left is what the window (16 MiB) and the stream's own buffer hold, not the 100 MiB.
+    expect((stats?.messagesSent ?? 0) * entryBytes).toBeLessThan(FLOW_CONTROL_WINDOW_BYTES + 4 * 1024 * 1024);
+    expect(stats?.queued).toBeLessThanOrEqual(32);
+    expect((stats?.messagesSent ?? 0) + (stats?.queued ?? 0) + (stats?.messagesDropped ?? 0)).toBe(total);
+  });
+});
+
+describe('reaching a peer through a proxy, as gRPC clients do', () => {
+  /** Sets proxy variables for the test (the transport reads them when a peer is set), restored after it. */
+  function proxyEnv(values: Record<string, string | undefined>): void {
+    const names = ['grpc_proxy', 'https_proxy', 'http_proxy', 'no_grpc_proxy', 'no_proxy'];
+    const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+    for (const n of names) {
+      const v = values[n];
+      if (v === undefined) delete process.env[n];
+      else process.env[n] = v;
+    }
+    cleanup.push(() => {
+      for (const n of names) {
+        const v = saved[n];
+        if (v === undefined) delete process.env[n];
+        else process.env[n] = v;
+      }
+    });
+  }
+
+  it('the proxy is grpc_proxy, else https_proxy, else http_proxy, unless no_grpc_proxy (else no_proxy) names the host', () => {
+    expect(peerProxyFor('10.0.0.5:7000', {})).toBeUndefined();
+    expect(peerProxyFor('10.0.0.5:7000', { http_proxy: 'http://p:3128' })).toEqual({ address: 'p:3128' });
+    expect(
+      peerProxyFor('10.0.0.5:7000', {
+        grpc_proxy: 'http://g:1',
+        https_proxy: 'http://s:2',
+        http_proxy: 'http://h:3',
+      }),
+    ).toEqual({ address: 'g:1' });
+    expect(peerProxyFor('10.0.0.5:7000', { https_proxy: 'http://s:2', http_proxy: 'http://h:3' })).toEqual({
+      address: 's:2',
+    });
+    expect(peerProxyFor('n1.svc:7000', { grpc_proxy: 'http://u:p%40ss@g' })).toEqual({
+      address: 'g:80',
+      credentials: 'u:p@ss',
+    });
+    // Only http:// proxies, as grpc-js.
+    expect(peerProxyFor('n1.svc:7000', { grpc_proxy: 'https://g:1' })).toBeUndefined();
+    expect(peerProxyFor('n1.svc:7000', { grpc_proxy: 'not a url' })).toBeUndefined();
+    const env = { grpc_proxy: 'http://g:1', no_grpc_proxy: '.internal,10.1.0.0/16', no_proxy: 'example.com' };
+    expect(peerProxyFor('n1.fermata.internal:7000', env)).toBeUndefined();
+    expect(peerProxyFor('10.1.200.3:7000', env)).toBeUndefined();
+    expect(peerProxyFor('10.2.0.3:7000', env)).toEqual({ address: 'g:1' });
+    // no_grpc_proxy, when set, is the list: no_proxy is not read.
+    expect(peerProxyFor('a.example.com:7000', env)).toEqual({ address: 'g:1' });
+    expect(
+      peerProxyFor('a.example.com:7000', { grpc_proxy: 'http://g:1', no_proxy: 'example.com' }),
+    ).toBeUndefined();
+    expect(peerProxyFor('[::1]:7000', { grpc_proxy: 'http://g:1', no_proxy: '::1' })).toBeUndefined();
+  });
+
+  it('messages go through the proxy; while it refuses, the peer is unreachable and nothing arrives; then they flow again', async () => {
+    const proxy = await startTestProxy();
+    cleanup.push(() => proxy.close());
+    proxyEnv({ grpc_proxy: proxy.url });
+    const a = await node('a', ['b']);
+    const b = await node('b', ['a']);
+    a.transport.setPeer('b', b.address);
+    a.transport.send([message('a', 'b', { index: 1 })]);
+    await until(() => b.handler.received.length === 1);
+    expect(proxy.tunnels).toEqual([b.address]);
+
+    // The link is cut: the open tunnel closes and new ones are refused.
+    proxy.refuse(true);
+    await until(() => a.handler.unreachable.includes('b'));
+    for (let i = 2; i <= 5; i++) {
+      a.transport.send([message('a', 'b', { index: i })]);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect(b.handler.received.map((m) => m.index)).toEqual([1]);
+
+    proxy.refuse(false);
+    await until(() => b.handler.received.length === 5);
+    expect(b.handler.received.map((m) => m.index)).toEqual([1, 2, 3, 4, 5]);
+    expect(proxy.tunnels.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(proxy.tunnels)).toEqual(new Set([b.address]));
+  });
+
+  it('a host named by no_grpc_proxy is reached directly', async () => {
+    const proxy = await startTestProxy();
+    cleanup.push(() => proxy.close());
+    proxyEnv({ grpc_proxy: proxy.url, no_grpc_proxy: '127.0.0.1' });
+    const a = await node('a', ['b']);
+    const b = await node('b', ['a']);
+    a.transport.setPeer('b', b.address);
+    a.transport.send([message('a', 'b')]);
+    await until(() => b.handler.received.length === 1);
+    expect(proxy.tunnels).toEqual([]);
   });
 });

@@ -24,9 +24,10 @@ export interface PeerStreamStats {
   reconnects: number;
 }
 
-/** How to reach a peer's port: a new HTTP/2 connection (TLS or not), and the headers every call carries. */
+/** How to reach a peer's port: a new HTTP/2 connection (TLS or not, peer-dial.ts), and the headers every call carries. */
 export interface PeerDialer {
-  connect(): ClientHttp2Session;
+  /** A new session, possibly still connecting; rejects when it cannot even be started (a proxy refused). */
+  connect(): Promise<ClientHttp2Session>;
   /** Extra request headers (the cluster secret). */
   readonly headers: Readonly<Record<string, string>>;
 }
@@ -37,6 +38,13 @@ export const SEND_MESSAGES_PATH = '/fermata.v1.Raft/SendMessages';
 export const PEER_KEEPALIVE_MS = 10_000;
 /** ...and the connection is dropped when its answer takes longer than this. */
 export const PEER_KEEPALIVE_TIMEOUT_MS = 5_000;
+/**
+ * A connection (TCP, a proxy's tunnel, the TLS handshake, HTTP/2's preface)
+ * not made within this long is given up and dialled again: a peer whose host
+ * drops packets would otherwise hold the dial for the kernel's SYN retries
+ * (about two minutes) and be noticed up to a minute late when it returns.
+ */
+export const PEER_CONNECT_TIMEOUT_MS = 5_000;
 
 const GRPC_PERMISSION_DENIED = 7;
 const GRPC_UNAUTHENTICATED = 16;
@@ -65,6 +73,8 @@ export class PeerStream {
   private queue: Message[] = [];
   private head = 0;
   private session: ClientHttp2Session | undefined;
+  /** A dial under way (a proxy's tunnel being opened): no second one starts meanwhile. */
+  private dialing = false;
   private keepalive: NodeJS.Timeout | undefined;
   private call: ClientHttp2Stream | undefined;
   private writable = false;
@@ -210,31 +220,34 @@ export class PeerStream {
     return m.wallTimeMs && now ? { ...m, wallTimeMs: now() } : m;
   }
 
-  /** The connection to the peer, opened when there is none (or it is going away). */
-  private connection(): ClientHttp2Session {
-    const existing = this.session;
-    if (existing && !existing.closed && !existing.destroyed) return existing;
-    const session = this.dialer.connect();
+  /** Takes a new connection to the peer as the one its calls go on. */
+  private adopt(session: ClientHttp2Session): void {
     session.on('error', (error: Error) => {
       this.log.debug(
         { peer: this.peer, address: this.address, err: String(error) },
         'raft peer connection error',
       );
     });
+    const connectTimer = setTimeout(() => {
+      session.destroy(new Error(`no connection to ${this.address} within ${PEER_CONNECT_TIMEOUT_MS} ms`));
+    }, PEER_CONNECT_TIMEOUT_MS);
+    connectTimer.unref();
     // A connection the server is closing takes no new streams; the next open dials again.
     session.on('goaway', () => {
       if (this.session === session) this.dropSession();
     });
     session.on('close', () => {
+      clearTimeout(connectTimer);
       if (this.session === session) this.dropSession();
     });
+    // The peer's first SETTINGS: it answered at every layer.
+    session.once('remoteSettings', () => clearTimeout(connectTimer));
     session.once('connect', () => {
       if (this.session !== session) return;
       this.keepalive = setInterval(() => this.ping(session), PEER_KEEPALIVE_MS);
       this.keepalive.unref();
     });
     this.session = session;
-    return session;
   }
 
   private ping(session: ClientHttp2Session): void {
@@ -254,10 +267,41 @@ export class PeerStream {
     this.session = undefined;
   }
 
+  /** Opens the stream on the connection to the peer, dialling one when there is none (or it is going away). */
   private open(): void {
+    const session = this.session;
+    if (session && !session.closed && !session.destroyed) {
+      this.request(session);
+      return;
+    }
+    if (this.dialing) return;
+    this.dialing = true;
+    this.dialer.connect().then(
+      (dialed) => {
+        this.dialing = false;
+        if (this.closed) {
+          dialed.destroy();
+          return;
+        }
+        this.adopt(dialed);
+        this.request(dialed);
+      },
+      (error: unknown) => {
+        this.dialing = false;
+        if (this.closed) return;
+        this.log.debug(
+          { peer: this.peer, address: this.address, err: String(error) },
+          'raft peer not dialled',
+        );
+        this.ended();
+      },
+    );
+  }
+
+  private request(session: ClientHttp2Session): void {
     let call: ClientHttp2Stream;
     try {
-      call = this.connection().request(
+      call = session.request(
         {
           [h2.HTTP2_HEADER_METHOD]: 'POST',
           [h2.HTTP2_HEADER_PATH]: SEND_MESSAGES_PATH,
@@ -290,6 +334,12 @@ export class PeerStream {
     // connects are lost, while queued ones survive (the newest, up to the limit).
     call.on('response', (headers) => {
       readStatus(headers);
+      if (status === undefined && Number(headers[h2.HTTP2_HEADER_STATUS]) !== 200) {
+        // Not a gRPC server's answer (another service at that address): as a stream that failed.
+        details = `HTTP ${String(headers[h2.HTTP2_HEADER_STATUS])} from the peer port`;
+        call.close();
+        return;
+      }
       if (this.call !== call || status !== undefined) return; // a refusal without a body
       this.stats.connected = true;
       this.backoffMs = this.limits.minBackoffMs;
@@ -297,6 +347,10 @@ export class PeerStream {
       this.flush();
     });
     call.on('trailers', (headers) => readStatus(headers));
+    // An answer that ended without a status leaves nobody reading what we would write.
+    call.on('end', () => {
+      if (status === undefined) call.close();
+    });
     call.on('error', () => undefined);
     call.on('close', () => {
       if (this.call !== call) return;

@@ -10,7 +10,6 @@
  */
 
 import type { IncomingHttpHeaders } from 'node:http';
-import * as http2 from 'node:http2';
 import type { Clock } from '@fermata/base';
 import {
   clientFlowControlOptions,
@@ -27,9 +26,16 @@ import type { Admission, RefusalReason, SenderIdentity } from './admission.js';
 import { MalformedMessageError, messageFromWire } from './codec.js';
 import { PeerConfigError } from './errors.js';
 import { type Logger, stderrLogger } from './logger.js';
+import { dialPeer, peerProxyFor } from './peer-dial.js';
 import { PEER_SECRET_METADATA, PeerSecretCheck, peerSecretInterceptor } from './peer-secret.js';
 import { type CallStatus, GrpcStatus, type PeerCall, PeerServer, peerMethod } from './peer-server.js';
-import { type PeerDialer, PeerStream, type PeerStreamStats, SEND_MESSAGES_PATH } from './peer-stream.js';
+import {
+  PEER_CONNECT_TIMEOUT_MS,
+  type PeerDialer,
+  PeerStream,
+  type PeerStreamStats,
+  SEND_MESSAGES_PATH,
+} from './peer-stream.js';
 import { SnapshotReceiver, SnapshotTransferError } from './snapshot-receiver.js';
 import { sendSnapshot } from './snapshot-sender.js';
 import type { PeerAuthContext, PeerTls } from './tls.js';
@@ -231,12 +237,16 @@ export class PeerTransport {
     }) as unknown as RaftClient;
     const wallClock = this.options.wallClock;
     const tls = this.options.tls;
-    const sessionOptions = { settings: { initialWindowSize: FLOW_CONTROL_WINDOW_BYTES } };
+    const proxy = peerProxyFor(address);
     const dialer: PeerDialer = {
-      connect: () => {
-        const session = tls
-          ? http2.connect(`https://${address}`, { ...sessionOptions, ...tls.connectOptions({ id, address }) })
-          : http2.connect(`http://${address}`, sessionOptions);
+      connect: async () => {
+        const session = await dialPeer({
+          address,
+          ...(tls ? { tls: tls.connectOptions({ id, address }) } : {}),
+          ...(proxy ? { proxy } : {}),
+          settings: { initialWindowSize: FLOW_CONTROL_WINDOW_BYTES },
+          connectTimeoutMs: PEER_CONNECT_TIMEOUT_MS,
+        });
         session.once('connect', () => session.setLocalWindowSize(FLOW_CONTROL_WINDOW_BYTES));
         return session;
       },
