@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttp2Server, type ServerHttp2Stream } from 'node:http2';
+import {
+  createServer as createHttp2Server,
+  connect as http2Connect,
+  type ServerHttp2Stream,
+} from 'node:http2';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -479,6 +483,50 @@ describe('peer transport over loopback', () => {
     expect((stats?.messagesSent ?? 0) * entryBytes).toBeLessThan(FLOW_CONTROL_WINDOW_BYTES + 4 * 1024 * 1024);
     expect(stats?.queued).toBeLessThanOrEqual(32);
     expect((stats?.messagesSent ?? 0) + (stats?.queued ?? 0) + (stats?.messagesDropped ?? 0)).toBe(total);
+  });
+
+  it('a batch split anywhere across writes, its length prefix too, arrives whole', async () => {
+    const b = await node('b', ['a']);
+    const sent = Array.from({ length: 3 }, (_, i) =>
+      message('a', 'b', {
+        index: i,
+        entries: [{ term: 3, index: i, type: 'normal', data: new Uint8Array(40_000 + i).fill(i + 1) }],
+      }),
+    );
+    const frames = sent.map((m) =>
+      grpcFrame(v1.RaftBatch.encode({ clusterId: 'c1', from: 'a', messages: [messageToWire(m)] }).finish()),
+    );
+    const body = Buffer.concat(frames);
+    const second = frames[0]?.length ?? 0;
+    const third = second + (frames[1]?.length ?? 0);
+    const session = http2Connect(`http://${b.address}`);
+    cleanup.push(() => session.destroy());
+    const call = session.request({
+      ':method': 'POST',
+      ':path': '/fermata.v1.Raft/SendMessages',
+      'content-type': 'application/grpc',
+      te: 'trailers',
+    });
+    call.on('error', () => undefined);
+    call.resume();
+    const trailers = new Promise<Record<string, unknown>>((resolve) => call.on('trailers', resolve));
+    // A byte at a time through the first prefix; the second prefix cut after 2 bytes, the third
+    // after 4; a piece that ends one message and starts the next.
+    let at = 0;
+    for (const end of [1, 2, 3, 4, 5, 6, 7_000, second + 2, second + 9, third + 4, third + 5]) {
+      call.write(body.subarray(at, end));
+      at = end;
+      await new Promise((r) => setImmediate(r));
+    }
+    call.end(body.subarray(at));
+    expect((await trailers)['grpc-status']).toBe('0');
+    expect(
+      b.handler.received.map((m) => [m.index, m.entries[0]?.data.length, m.entries[0]?.data[0]]),
+    ).toEqual([
+      [0, 40_000, 1],
+      [1, 40_001, 2],
+      [2, 40_002, 3],
+    ]);
   });
 });
 

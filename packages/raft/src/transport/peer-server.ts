@@ -178,7 +178,11 @@ function trailersOnly(stream: ServerHttp2Stream, status: CallStatus): void {
 
 /** One call: splits the request body into gRPC messages and answers once. */
 class ServerCall<Req> implements PeerCall<Req> {
-  private pending: Buffer | undefined;
+  /** Bytes of a message not yet whole, as they came (joined once, when the message is). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** How many bytes the next step needs: a prefix (5), or a prefix and its message. */
+  private needBytes = 5;
   private readonly ready: Req[] = [];
   private paused = false;
   private ended = false;
@@ -269,8 +273,18 @@ class ServerCall<Req> implements PeerCall<Req> {
 
   private onData(chunk: Buffer): void {
     if (this.finished) return;
-    let buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
-    this.pending = undefined;
+    if (this.pendingBytes + chunk.length < this.needBytes) {
+      this.pending.push(Buffer.from(chunk));
+      this.pendingBytes += chunk.length;
+      return;
+    }
+    let buf =
+      this.pending.length > 0
+        ? Buffer.concat([...this.pending, chunk], this.pendingBytes + chunk.length)
+        : chunk;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.needBytes = 5;
     while (buf.length >= 5) {
       const length = buf.readUInt32BE(1);
       if (length > this.maxMessageBytes) {
@@ -280,7 +294,10 @@ class ServerCall<Req> implements PeerCall<Req> {
         });
         return;
       }
-      if (buf.length < 5 + length) break;
+      if (buf.length < 5 + length) {
+        this.needBytes = 5 + length;
+        break;
+      }
       if (buf[0] !== 0) {
         this.finish({
           code: GrpcStatus.UNIMPLEMENTED,
@@ -299,7 +316,10 @@ class ServerCall<Req> implements PeerCall<Req> {
       }
       this.ready.push(request);
     }
-    if (buf.length > 0) this.pending = Buffer.from(buf);
+    if (buf.length > 0) {
+      this.pending.push(Buffer.from(buf));
+      this.pendingBytes = buf.length;
+    }
     this.deliver();
   }
 
