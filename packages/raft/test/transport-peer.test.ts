@@ -309,6 +309,25 @@ describe('peer transport over loopback', () => {
     await until(() => b.handler.received.some((m) => m.index === 1000));
   });
 
+  it('a peer that restarts mid-stream is dialled again and gets what is sent once it is back', async () => {
+    const port = await freePort();
+    const a = await node('a', ['b']);
+    const b1 = await node('b', ['a'], { port });
+    a.transport.setPeer('b', `127.0.0.1:${port}`);
+    a.transport.send([message('a', 'b', { index: 1 })]);
+    await until(() => b1.handler.received.length === 1);
+    const reconnects = a.transport.stats.peers['b']?.reconnects ?? 0;
+    // The process behind the port goes away with the stream open, and a new one takes the port.
+    await b1.transport.close();
+    await until(() => a.handler.unreachable.includes('b'));
+    const b2 = await node('b', ['a'], { port });
+    a.transport.send([message('a', 'b', { index: 2 })]);
+    await until(() => b2.handler.received.some((m) => m.index === 2));
+    expect(b1.handler.received.map((m) => m.index)).toEqual([1]);
+    expect(a.transport.stats.peers['b']?.reconnects).toBeGreaterThan(reconnects);
+    expect(a.transport.stats.peers['b']?.connected).toBe(true);
+  });
+
   it('a vote request queued for a peer that was down carries the time it left, not the time it was queued', async () => {
     const downPort = await freePort();
     let wallMs = 1_000_000;
