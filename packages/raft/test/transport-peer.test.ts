@@ -443,6 +443,17 @@ describe('peer transport over loopback', () => {
     expect(good.handler.snapshotReports).toEqual([{ id: 'b', ok: true }]);
   });
 
+  it('a caller refused before it is read (no cluster secret) has its stream closed once answered, even if it keeps it open', async () => {
+    const b = await node('b', ['a'], { secret: 'transport-secret-0123456789' });
+    const conn = new RawGrpcConnection(b.address);
+    cleanup.push(() => conn.close());
+    for (const path of ['/fermata.v1.Raft/SendMessages', '/fermata.v1.Raft/InstallSnapshot']) {
+      const out = await conn.call(path, grpcFrame(Buffer.alloc(10)), { keepOpen: true, timeoutMs: 10_000 });
+      expect(out.status, path).toBe(grpc.status.UNAUTHENTICATED);
+      expect(out.aborted, path).toBe(false);
+    }
+  });
+
   it('a snapshot stream refused while its sender still writes ends: what comes after the answer is read and dropped', async () => {
     const b = await node('b', ['a']);
     const conn = new RawGrpcConnection(b.address);

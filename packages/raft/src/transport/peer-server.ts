@@ -255,9 +255,12 @@ class ServerCall<Req> implements PeerCall<Req> {
     if (stream.destroyed) return;
     // What the sender writes after the answer is read and dropped: a call paused here (a
     // snapshot chunk on its way to disk) would otherwise hold a stream window of it, and the
-    // sender's end behind it, for as long as the connection lives.
-    this.paused = false;
-    stream.resume();
+    // sender's end behind it, for as long as the connection lives. (One never read is
+    // closed by node:http2 itself once answered.)
+    if (this.paused) {
+      this.paused = false;
+      stream.resume();
+    }
     const end: CallStatus = status ?? { code: GrpcStatus.OK, details: '' };
     if (!stream.headersSent) {
       if (status) {
