@@ -71,4 +71,36 @@ describe('a follower applies the rounds of a streaming leader in few batches', (
     expect(read).toBeGreaterThanOrEqual(index);
     expect(c.node('n2').status().applied).toBeGreaterThanOrEqual(read as number);
   });
+
+  it('leadership moved to a follower that holds entries for a later apply: it applies them as it takes over', async () => {
+    const { c } = await streaming();
+    c.drop = (m) => m.type === 'heartbeat' && m.to === 'n2';
+    await proposeInTurn(c, 10);
+    const before = c.node('n2').status();
+    // The case: n2 knows entries committed that its state machine does not have yet.
+    expect(before.applied).toBeLessThan(before.commit);
+    c.drop = () => false;
+    let moved: string | undefined;
+    void c
+      .node('n1')
+      .transferLeadership('n2')
+      .then((id) => {
+        moved = id;
+      });
+    await c.until('n2 to lead', () => moved === 'n2');
+    let done = false;
+    void c
+      .node('n2')
+      .propose(bytes('after'))
+      .then(() => {
+        done = true;
+      });
+    // Its first proposal applies on it, after every entry before it.
+    await c.until('a proposal on n2 to apply', () => done, APPLY_DEFER_MAX_MS);
+    const after = c.node('n2').status();
+    expect(after.applied).toBe(after.commit);
+    expect(c.applied('n2', after.applied)).toBe(`${after.term}/normal/after`);
+    // Among them the last round of the old leader, whose commit n2 had not heard of.
+    expect(c.applied('n2', before.commit + 1)).toBe(`${before.term}/normal/p9`);
+  });
 });
