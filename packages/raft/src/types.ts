@@ -74,15 +74,16 @@ export interface Message {
   readonly term: number;
   /**
    * append: term of the entry before `entries`; vote: candidate's last log term;
-   * refused (pre-)vote: term of the refuser's entry at `commit`.
+   * (pre-)vote answer: term of the answering node's entry at `commit`.
    */
   readonly logTerm: number;
   /** append: index before `entries`; append-response: last matched index; vote: last log index. */
   readonly index: number;
   readonly entries: readonly Entry[];
   /**
-   * append/heartbeat: the leader's commit index; refused (pre-)vote: an index the
-   * refuser knows committed, at most the candidate's last index (0 if none);
+   * append/heartbeat: the leader's commit index; (pre-)vote answer, granted or
+   * refused: an index the answering node knows committed, at most the candidate's
+   * last index (0 if none);
    * append-response/heartbeat-response: an index the responder knows committed
    * durably, at least up to the entry of the configuration it uses (RaftCore
    * `durableConfIndex`; 0 from a version that does not report it).

@@ -257,6 +257,45 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     expect(c.core('b').status()).toMatchObject({ commit: promote.index, conf: { voters: ['a', 'b', 'c'] } });
   });
 
+  it('a vote round asks the learners too, and a granted answer carries what its sender knows committed: the last voter learns its removal of the other from a learner and leads alone', () => {
+    // Simulator seed 3474: b removed a from {a, b}; the commit reached only the learner c,
+    // and b lost power before its hard state with that commit was durable. a is down.
+    const c = new ManualCluster(['a', 'b']);
+    c.elect('b');
+    c.add('c', []);
+    c.core('b').proposeConfChange({ type: 'add-learner', node: 'c' });
+    c.heartbeat('b', 3);
+    const before = c.core('b').status().commit;
+    const removal = c.core('b').proposeConfChange({ type: 'remove', node: 'a' });
+    c.stabilize();
+    c.heartbeat('b');
+    expect(c.core('c').status()).toMatchObject({ commit: removal.index, conf: { voters: ['b'] } });
+    // b's hard state with the commit never lands; the log with the removal is durable.
+    c.crash('a');
+    c.crash('b');
+    const b = c.node('b');
+    b.hardState = { ...b.hardState, commit: before };
+    b.applied = b.applied.filter((e) => e.index <= before);
+    c.restart('b');
+    expect(c.core('b').status()).toMatchObject({
+      commit: before,
+      conf: { voters: ['a', 'b'], learners: ['c'] },
+    });
+    for (let i = 0; i < 100 && !c.outbox.some((m) => m.type === 'pre-vote'); i++) c.tick('b');
+    expect(c.outbox.filter((m) => m.type === 'pre-vote').map((m) => m.to)).toEqual(['a', 'c']);
+    c.tick('c', 20); // c heard no leader for an election timeout: its lease is over
+    const [request] = c.take((m) => m.type === 'pre-vote' && m.to === 'c');
+    c.deliver(request!);
+    const [answer] = c.take((m) => m.type === 'pre-vote-response');
+    expect(answer).toMatchObject({ from: 'c', reject: false, commit: removal.index, logTerm: removal.term });
+    c.deliver(answer!);
+    c.stabilize();
+    expect(c.core('b').status()).toMatchObject({ role: 'leader', conf: { voters: ['b'] } });
+    c.propose('b', 'after');
+    c.heartbeat('b', 2);
+    expect(c.appliedTexts('c')).toEqual(['after']);
+  });
+
   /** b holds x but never hears it committed, and pre-campaigns cut off from everyone. */
   function preCandidateBehindOnCommit(): ManualCluster {
     const c = new ManualCluster(ABC);

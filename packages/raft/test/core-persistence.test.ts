@@ -126,9 +126,11 @@ describe('restart', () => {
     core.advance(saved);
     for (let i = 0; i < 100 && core.status().role === 'follower'; i++) core.tick();
     const campaign = core.ready().messages.filter((m) => m.type === 'pre-vote');
-    // Term 1 is the bootstrap's: the first election is for term 2 (asked of b only: the
-    // entry promoting c is the last in the log, not known committed).
-    expect(campaign.map((m) => `${m.to}@${m.term}`)).toEqual(['b@2']);
+    // Term 1 is the bootstrap's: the first election is for term 2 (asked of the voter b, and
+    // of c for what it knows committed: the entry promoting c is the last in the log, not
+    // known committed, so c is a learner here).
+    expect(campaign.map((m) => `${m.to}@${m.term}`)).toEqual(['b@2', 'c@2']);
+    expect(core.status().conf).toEqual({ voters: ['a', 'b'], learners: ['c'] });
   });
 
   it('a restart whose log ends in a term its hard state never reached leads the next term', () => {

@@ -224,3 +224,51 @@ describe('a removal is done for the caller once a majority of the new configurat
     expect(c.core('n1').status().conf.voters).toEqual(['n1', 'n2']);
   });
 });
+
+/**
+ * The Raft long run's seed 3474: voters {n1, n2} and a learner n3; leader n2 removes n1,
+ * and the removal commits with n1's acknowledgement. n2 tells n3 at once (a leader's
+ * messages leave before its hard state), then loses power before its hard state with
+ * that commit is durable; n1 is down. n2 restarts counting {n1, n2} (the removal is the
+ * last change in its log, so nothing tells it that it committed) and needs n1's vote;
+ * only the learner n3 knows that {n2} is in effect. Resolves with the removal index.
+ */
+async function removalOnlyALearnerHeard(bug?: InjectedBug): Promise<{ c: DriverCluster; removal: number }> {
+  const c = new DriverCluster(['n1', 'n2'], bug ? { bug } : {});
+  await c.elect('n2');
+  c.join('n3');
+  await settleOn(c, 'add learner n3', c.node('n2').addMember('n3', 'n3', 'n3', { learnerOnly: true }));
+  // n3 caught up, so that the leader streams to it and the commit rides the next append.
+  const x = c.core('n2').lastIndex() + 1;
+  c.node('n2').propose(bytes('x')).catch(ignore);
+  await c.until('n3 to apply x', () => c.applied('n3', x) !== undefined);
+  const removal = c.core('n2').lastIndex() + 1;
+  c.hold('n2', ['hard-state']);
+  c.node('n2').removeMember('n1').catch(ignore);
+  await c.until('n3 to learn that the removal committed', () => c.core('n3').status().commit >= removal);
+  c.crashNode('n1');
+  c.crashNode('n2');
+  c.restart('n2');
+  await c.until('n2 to restart', () => c.sim('n2').running);
+  expect(c.core('n2').status().conf.voters).toEqual(['n1', 'n2']);
+  expect(c.core('n2').status().commit).toBeLessThan(removal);
+  return { c, removal };
+}
+
+describe('a configuration change whose commit only a learner heard', () => {
+  it('a candidate asks the learners too, learns the commit from their answer and leads alone (seed 3474)', async () => {
+    const { c } = await removalOnlyALearnerHeard();
+    await c.until('n2 to lead', () => leaderAmong(c, ['n2']).length > 0, 20_000);
+    expect(c.core('n2').status().conf.voters).toEqual(['n2']);
+    const after = c.core('n2').lastIndex() + 1;
+    c.node('n2').propose(bytes('after')).catch(ignore);
+    await c.until('n3 to apply a new entry', () => c.applied('n3', after) !== undefined);
+  });
+
+  it('with vote rounds that ask only the voters (the injected bug voters-only-vote-round: before the fix), the last voter never leads', async () => {
+    const { c } = await removalOnlyALearnerHeard('voters-only-vote-round');
+    await c.run(20_000);
+    expect(leaderAmong(c, ['n2'])).toEqual([]);
+    expect(c.core('n2').status().conf.voters).toEqual(['n1', 'n2']);
+  });
+});

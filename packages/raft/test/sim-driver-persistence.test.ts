@@ -214,9 +214,12 @@ async function restartAfterGrowth(bug?: InjectedBug): Promise<void> {
   const z = c.core('n1').lastIndex() + 1;
   c.node('n1').propose(bytes('Z')).catch(ignore);
   await c.until('Z to commit', () => committed(z));
-  // n3's own vote requests carry its commit index, which would teach n2 the four-member
-  // configuration (a vote request's commit hint); they are lost, so only n2's durable commit
-  // index stands between it and the three-member majority.
+  // n3's vote requests and answers carry its commit index, which would teach n2 the
+  // four-member configuration (a commit hint). n3 loses power too, and its requests are
+  // lost: with the commit index volatile it restarts knowing less than n2 holds, so only
+  // n2's durable commit index stands between it and the three-member majority.
+  c.crashNode('n3');
+  c.restart('n3');
   c.drop = (m) =>
     ['n2', 'n3'].includes(m.from) !== ['n2', 'n3'].includes(m.to) ||
     (m.from === 'n3' && (m.type === 'vote' || m.type === 'pre-vote'));

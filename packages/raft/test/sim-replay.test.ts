@@ -120,3 +120,24 @@ describe('simulator findings', () => {
     expect(run.stats.liveMajorities).toBeGreaterThan(0);
   });
 });
+
+describe('the Raft long run on the cheaper round', () => {
+  // Seed 3474 (three nodes, 10,000 steps): leader n4 of voters {n3, n4} commits the removal
+  // of n3 (index 54), tells the learner n5 at once and loses power before its hard state
+  // with that commit is durable; n3 is down. n4 restarts with commit 49, counts {n3, n4} and
+  // needs n3's vote; only n5 knows that {n4} is in effect. With vote rounds that ask only
+  // the voters (`voters-only-vote-round`: the code before the fix, which replays this
+  // history exactly), the live majority {n4} never elects a leader. A vote round now asks
+  // the learners too, and their answers carry what they know committed (the scripted
+  // scenarios are in core-membership.test.ts and sim-driver-liveness.test.ts).
+  const seed3474: SimOptions = { seed: 3474, steps: 10_000, nodes: 3, hostile: hostileForSeed(3474) };
+
+  it('seed 3474: with vote rounds that ask only the voters, a removal only a learner heard leaves {n4} without a leader; as shipped it passes', async () => {
+    const broken = await runSeed({ ...seed3474, bug: 'voters-only-vote-round', generalOnly: true });
+    expect(broken.ok).toBe(false);
+    expect(broken.invariant).toBe('liveness');
+    expect(broken.values).toMatchObject({ upAndConnected: ['n4'], voters: ['n4'] });
+    const shipped = await runSeed(seed3474);
+    expect(shipped.ok, `${shipped.invariant} ${JSON.stringify(shipped.values)}`).toBe(true);
+  });
+});

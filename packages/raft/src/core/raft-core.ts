@@ -133,9 +133,10 @@ const EMPTY = new Uint8Array(0);
  * Membership changes take effect when their entry is COMMITTED (as this core learns the
  * commit index), not when appended; one change at a time keeps old and new majorities
  * overlapping. A leader whose removal commits broadcasts the commit, hands over and steps
- * down after one election timeout. A vote refusal carries the refuser's commit index
- * (commitHint), and a vote request the candidate's (requestCommitHint), so a voter that
- * missed the commit of a change learns it from any member it hears from.
+ * down after one election timeout. A (pre-)vote answer, granted or refused, carries its
+ * sender's commit index (commitHint), a vote request the candidate's (requestCommitHint),
+ * and a vote round asks the learners as well as the voters (voteRecipients), so a voter
+ * that missed the commit of a change learns it from any member it hears from.
  */
 export class RaftCore {
   readonly id: NodeId;
@@ -267,9 +268,10 @@ export class RaftCore {
     if (m.term > MAX_TERM) return;
     // What a vote request or a refusal says committed is a fact at any term: a refusal from a
     // voter at a lower term (a removed node that no longer takes terms, say) still teaches it.
+    // Granted answers carry it too (grantCommitHint).
     if ((m.type === 'vote' || m.type === 'pre-vote') && this.role !== 'leader') {
       this.adoptCommitFact(m.commit, m.hintTerm);
-    } else if ((m.type === 'vote-response' || m.type === 'pre-vote-response') && m.reject) {
+    } else if (m.type === 'vote-response' || m.type === 'pre-vote-response') {
       this.adoptCommitFact(m.commit, m.logTerm);
     }
     if (m.term > this.term) {
@@ -638,7 +640,7 @@ export class RaftCore {
     // §5.4.2 / §8: a no-op of our term lets us commit everything before it.
     this.appendEntry('normal', EMPTY);
     this.bcastAppend();
-    // A configuration learned committed before leading (from a vote refusal's commit hint,
+    // A configuration learned committed before leading (from a vote answer's commit hint,
     // say) is announced as soon as a majority is known to hold it: at once for a single voter.
     this.maybeAnnounce();
   }
@@ -751,7 +753,7 @@ export class RaftCore {
     }
     const lastIndex = this.log.lastIndex();
     const lastTerm = this.log.lastTerm();
-    for (const v of this.conf.voters) {
+    for (const v of this.voteRecipients()) {
       if (v === this.id) continue;
       this.send({
         type,
@@ -763,6 +765,21 @@ export class RaftCore {
         ...(kind === 'transfer' ? { context: TRANSFER_CONTEXT } : {}),
       });
     }
+  }
+
+  /**
+   * Whom a vote round asks: the voters, whose votes count, and the learners, whose answers
+   * carry the highest index they know committed (commitHint). Why the learners: a learner
+   * can be the only running node that heard a configuration change commit. A leader of
+   * {A, B} that removed B and crashed before its hard state with that commit was durable
+   * restarts counting {A, B}; only the learner heard the announcement, B is down, and A
+   * would wait for B's vote for good. With one change at a time every voter of the next
+   * configuration is a voter or a learner of this one, so asking both reaches every voter
+   * of the configuration that a change the candidate holds but missed the commit of puts
+   * in effect. A learner's vote never counts (recordVote counts the voters).
+   */
+  protected voteRecipients(): readonly NodeId[] {
+    return members(this.conf);
   }
 
   /**
@@ -807,7 +824,7 @@ export class RaftCore {
       named &&
       (this.vote === m.from || (this.vote === '' && this.lead === '') || (pre && m.term > this.term));
     if (canVote && this.log.isUpToDate(m.index, m.logTerm)) {
-      this.send({ type, to: m.from, term: m.term });
+      this.send({ type, to: m.from, term: m.term, ...this.grantCommitHint(m.index) });
       if (!pre) {
         this.electionElapsed = 0;
         this.vote = m.from;
@@ -818,7 +835,7 @@ export class RaftCore {
   }
 
   /**
-   * What a vote refusal tells the candidate about commitment: the highest index this
+   * What a vote answer tells the candidate about commitment: the highest index this
    * node knows committed that the candidate's log can hold, with its term. A voter
    * that missed the commit of a membership change may otherwise wait forever for the
    * vote of a node whose longer log makes it refuse (a removed member, say).
@@ -827,6 +844,15 @@ export class RaftCore {
     const index = Math.min(this.log.committed, candidateLastIndex);
     const term = index > 0 ? this.log.term(index) : undefined;
     return term === undefined ? undefined : { commit: index, logTerm: term };
+  }
+
+  /**
+   * A granted (pre-)vote carries the same hint as a refusal: a learner asked in a vote
+   * round (voteRecipients) or a voter the candidate still counts as a learner grants
+   * nothing that counts, and what it knows committed may be all the candidate lacks.
+   */
+  protected grantCommitHint(candidateLastIndex: number): Pick<Message, 'commit' | 'logTerm'> | undefined {
+    return this.commitHint(candidateLastIndex);
   }
 
   /**

@@ -21,7 +21,8 @@ export type InjectedBug =
   | 'lead-before-vote-durable'
   | 'member-votes-only'
   | 'removal-done-at-commit'
-  | 'no-request-commit-hint';
+  | 'no-request-commit-hint'
+  | 'voters-only-vote-round';
 
 export const INJECTED_BUGS: readonly InjectedBug[] = [
   'commit-previous-term',
@@ -35,6 +36,7 @@ export const INJECTED_BUGS: readonly InjectedBug[] = [
   'member-votes-only',
   'removal-done-at-commit',
   'no-request-commit-hint',
+  'voters-only-vote-round',
 ];
 
 /** §5.4.2 broken: commits an entry of a previous term by counting its replicas (Figure 8). */
@@ -84,6 +86,22 @@ class ForgetConfCommitCore extends SimRaftCore {
 /** Vote requests carry no commit hint: only refusals tell a candidate what committed. */
 class NoRequestCommitHintCore extends SimRaftCore {
   protected override requestCommitHint(): undefined {
+    return undefined;
+  }
+}
+
+/**
+ * A vote round as before the fix for the long run's seed 3474: it asks only the voters,
+ * and only a refusal carries a commit hint. A configuration change whose commit only a
+ * learner heard stays unknown to the one voter left, which keeps counting the removed
+ * voter and waits for its vote.
+ */
+class VotersOnlyVoteRoundCore extends SimRaftCore {
+  protected override voteRecipients(): readonly NodeId[] {
+    return this.status().conf.voters;
+  }
+
+  protected override grantCommitHint(): undefined {
     return undefined;
   }
 }
@@ -186,6 +204,8 @@ export function makeCore(options: RaftCoreOptions, bug: InjectedBug | undefined)
       return new LeadBeforeVoteDurableCore(options);
     case 'no-request-commit-hint':
       return new NoRequestCommitHintCore(options);
+    case 'voters-only-vote-round':
+      return new VotersOnlyVoteRoundCore(options);
     default:
       return new SimRaftCore(options);
   }
