@@ -68,7 +68,9 @@ describe('simulator findings', () => {
   // travelling in a message of its own and followers batched their applies) n2 and the
   // removed n1 know that {n2, n4, n5} committed, n2's disk is too slow for it to win, and n4
   // and n5 (a majority of it, up and connected) count {n1, n2, n4, n5} and learn the commit
-  // only from n2's vote requests.
+  // from n2's vote requests, or from its answers to their pre-votes (granted answers carry a
+  // commit hint since seed 3474's fix): `no-request-commit-hint` strips both, as the vote
+  // round was before seed 12922's fix.
   const promotion: SimOptions = {
     seed: 104191,
     steps: 4000,
@@ -76,7 +78,7 @@ describe('simulator findings', () => {
     hostile: hostileForSeed(104191),
   };
 
-  it('seed 104191: without the commit hint on vote requests, a majority of the new configuration elects no one; with it, it does', async () => {
+  it('seed 104191: with commit hints only on refusals, a majority of the new configuration elects no one; with them on requests and answers, it does', async () => {
     const broken = await runSeed({ ...promotion, bug: 'no-request-commit-hint', generalOnly: true });
     expect(broken.ok).toBe(false);
     expect(broken.invariant).toBe('liveness');

@@ -83,9 +83,19 @@ class ForgetConfCommitCore extends SimRaftCore {
   }
 }
 
-/** Vote requests carry no commit hint: only refusals tell a candidate what committed. */
+/**
+ * A vote round as before the fix for the long run's seed 12922: only refusals carry a
+ * commit hint, vote requests and granted answers none. Granted answers carry one since
+ * the fix for seed 3474, and on their own they let the voters of a hidden commit learn it
+ * from the node that knows (it answers their pre-votes): with requests alone stripped, no
+ * seed of 104001-108000 is caught.
+ */
 class NoRequestCommitHintCore extends SimRaftCore {
   protected override requestCommitHint(): undefined {
+    return undefined;
+  }
+
+  protected override grantCommitHint(): undefined {
     return undefined;
   }
 }
