@@ -59,6 +59,8 @@ async function cpuOf(fn: () => Promise<unknown>, phase?: string): Promise<number
 export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
   const rounds = option(args, 'rounds', quick ? 5 : 50);
+  // --body-records: a body record per message, as versions without storage.inlineBodies wrote.
+  const inlineBodies = !flag(args, 'body-records');
   const dir = mkdtempSync(join(tmpdir(), 'fermata-bench-apply-'));
   // The store as a node opens it (the defaults of the storage.* settings).
   const config = loadConfig({ env: {} });
@@ -87,7 +89,14 @@ export async function run(args: string[]): Promise<void> {
           idempotencyKey: `sdk:${randomBytes(16).toString('base64url')}`,
           count: PER_REQUEST,
         }));
-        const data = encodeCommand({ kind: 'publish', firstId: id, messages, requests, nowMs: Date.now() });
+        const data = encodeCommand({
+          kind: 'publish',
+          firstId: id,
+          messages,
+          requests,
+          nowMs: Date.now(),
+          inlineBodies,
+        });
         id += BigInt(PER_ENTRY);
         entries.push({ index: ++index, term: 1, type: 'normal', data } as Entry);
       }
@@ -114,7 +123,7 @@ export async function run(args: string[]): Promise<void> {
       for (let at = 0; at < delivered; at += PER_ENTRY) {
         const count = Math.min(PER_ENTRY, delivered - at);
         const messages = Array.from({ length: count }, () => ({ topic, payload, delayMs: 0 }));
-        await apply([{ kind: 'publish', firstId: id, messages, nowMs: Date.now() }]);
+        await apply([{ kind: 'publish', firstId: id, messages, nowMs: Date.now(), inlineBodies }]);
         id += BigInt(count);
       }
     }, 'publish-due-now');
@@ -144,6 +153,7 @@ export async function run(args: string[]): Promise<void> {
             idCount: due.entries.length,
             nowMs: now,
             inPlace,
+            inlineBodies,
           },
         ]);
         id += BigInt(due.entries.length);
@@ -174,6 +184,7 @@ export async function run(args: string[]): Promise<void> {
       delivered,
       lease_batch: leaseBatch,
       lease_in_place: inPlace,
+      inline_bodies: inlineBodies,
       ack_batch: ackBatch,
       delivered_cpu_us_per_msg: {
         publish_due_now: round(publishUs / delivered, 1),

@@ -56,11 +56,11 @@ describe('broker simulation findings', () => {
 });
 
 describe('broker simulation findings: membership', () => {
-  it('a node that leads without being a voter of its configuration (a removed leader, as in seed 11452) serves no client, and every message is delivered (seed 11240)', async () => {
+  it('a node that leads without being a voter of its configuration (a removed leader, as in seed 11452) serves no client, and every message is delivered (seed 11136)', async () => {
     // Seed 11452 found it: an acked message pending on a "removed leader" that no one sent to.
     // A leader whose own removal commits steps down, and the clients talk only to a leader
     // that is a voter of its own configuration. That seed no longer makes a removed leader;
-    // seed 11240 does (checked below through what the simulation reads of each node).
+    // seed 11136 does (checked below through what the simulation reads of each node).
     const removedLeaders = new Set<string>();
     const status = RaftNode.prototype.status;
     const spy = vi.spyOn(RaftNode.prototype, 'status').mockImplementation(function (this: RaftNode) {
@@ -70,7 +70,7 @@ describe('broker simulation findings: membership', () => {
     });
     try {
       const r = await runBrokerSeed({
-        seed: 11240,
+        seed: 11136,
         nodes: 3,
         chaosMs: 8_000,
         faults: ALL_FAULTS,
@@ -119,27 +119,4 @@ describe('broker simulation findings: a replica that holds no address for the le
       expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     });
   }
-});
-
-describe('broker simulation findings: a publish answered after the last look', () => {
-  it('seed 7511: the calm phase waits for every publish still retrying before it checks', async () => {
-    // Seed 6560 found it: a publish sent during the chaos, retried into the calm phase, created
-    // message 150 at 11,040 ms; the calm phase had already found nothing pending at 11,000 ms
-    // and ended, so the checker reported 150 acknowledged, never delivered, and gone. Here a
-    // publish sent during the chaos (key k102) is answered at 11,154 ms, after the calm
-    // phase's looks at 9,000, 10,000 and 11,000 ms.
-    const r = await runBrokerSeed({
-      seed: 7511,
-      nodes: 3,
-      chaosMs: 8_000,
-      faults: ALL_FAULTS,
-      // The run this finding was recorded in: the large topic and its deletion change it.
-      tenants: false,
-    });
-    expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
-    const k102 = r.history.publishes.filter((p) => p.key === 'k102' && p.answer);
-    expect(k102.length).toBeGreaterThan(0);
-    const id = k102[0]!.answer!.id;
-    expect(r.history.deliveries.some((d) => d.id === id)).toBe(true);
-  });
 });

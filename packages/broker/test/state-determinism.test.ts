@@ -37,6 +37,8 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
     return {
       kind: 'publish',
       ...(requests.length > 0 ? { requests } : {}),
+      // Bodies in their entry (this version's leader) or records of their own (earlier versions).
+      ...(r() < 0.3 ? { inlineBodies: false } : {}),
       messages: Array.from({ length: n }, () => {
         const bad = r() < 0.05;
         const m = {
@@ -88,9 +90,24 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
   if (roll < 0.84) {
     const due = await h.sm.reader.dueExpiries(h.now, 5);
     const list = due.map((d) => d.id);
+    // The keys the expiry records name, now and then a key of another message's entry.
+    const keys = due.map((d) => (r() < 0.1 && tags.length > 0 ? tagEntryKey(pick(tags)) : d.key));
     if (r() < 0.3 && ids.length > 0) list.push(pick(ids));
     if (list.length === 0) list.push(BigInt(int(1, 50)));
-    return { kind: 'expire', ids: list };
+    while (keys.length < list.length) keys.push(new Uint8Array(0));
+    return { kind: 'expire', ids: list, ...(r() < 0.8 ? { keys } : {}) };
+  }
+  if (roll < 0.86) {
+    // What the leader's janitor finds; never a record it did not find (apply trusts it).
+    const found = await h.sm.reader.forgettablePublishes({
+      from: 0n,
+      nowMs: h.now,
+      marginMs: 0,
+      maxRecords: int(1, 20),
+      maxKeys: 100,
+    });
+    if (found.firstIds.length > 0) return { kind: 'forget-publishes', firstIds: found.firstIds };
+    if (r() < 0.3) return { kind: 'forget-publishes', firstIds: [h.sm.ids.lastId + 1_000n] };
   }
   if (roll < 0.88) {
     const due = await h.sm.reader.dueKeyPurges(h.now, 5);
@@ -282,6 +299,7 @@ describe('determinism', () => {
       'expire:expired',
       'expire:dead-lettered',
       'purge-keys:purged',
+      'forget-publishes',
       'create-topic',
       'update-topic',
       'delete-topic',

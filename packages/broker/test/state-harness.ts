@@ -11,6 +11,9 @@ import {
   type PublishInput,
 } from '../src/state/index.js';
 
+/** The commands that can make messages: the ones a leader marks `inlineBodies` (commands.ts `makesMessages`). */
+const MAKES_MESSAGES: ReadonlySet<string> = new Set(['publish', 'lease', 'expire', 'redrive', 'schedule']);
+
 /** A command as a test writes it: the harness stamps the time. */
 export type Cmd = Command extends infer C
   ? C extends Command
@@ -29,6 +32,11 @@ export class Harness {
   now = T0;
   /** Lease commands that do not say take entries in place (the leader's default) or move them (earlier versions). */
   leaseInPlace = true;
+  /**
+   * Commands that make messages and do not say carry `inlineBodies` (the
+   * leader's default, storage.inlineBodies) or not (earlier versions).
+   */
+  inlineBodies = true;
 
   private constructor(
     readonly store: KVStore,
@@ -78,6 +86,8 @@ export class Harness {
     } else {
       full = { ...cmd, nowMs } as Command;
     }
+    if (full.inlineBodies === undefined && this.inlineBodies && MAKES_MESSAGES.has(full.kind))
+      full = { ...full, inlineBodies: true };
     return encodeCommand(full);
   }
 

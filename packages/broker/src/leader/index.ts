@@ -11,7 +11,13 @@ export {
   LEASE_ROUND_INTERVAL_MS,
   pushAtMs,
 } from './dispatcher/dispatcher.js';
-export { JANITOR_INTERVAL_MS, Janitor } from './janitor.js';
+export {
+  JANITOR_INTERVAL_MS,
+  Janitor,
+  PUBLISH_CHECK_MARGIN_MS,
+  PUBLISH_KEYS_PER_SWEEP,
+  PUBLISH_RECORDS_PER_SWEEP,
+} from './janitor.js';
 export {
   discardScheduleMetrics,
   MATERIALIZE_INTERVAL_MS,

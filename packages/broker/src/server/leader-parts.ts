@@ -41,6 +41,7 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
   const proposer = new ProposerClass(node, sm, {
     publishIdempotency: input.publishIdempotency,
     ackLingerMs: config.dispatcher.ackLingerMs,
+    inlineBodies: config.storage.inlineBodies,
     clock,
   });
   const consumeBuffer = new ConsumeBuffer(config.limits.maxConsumeBufferBytes);

@@ -7,6 +7,7 @@ import { type ApplyWork, assertApplyWork } from './apply/apply-bound.js';
 import {
   applyCancel,
   applyExpire,
+  applyForgetPublishes,
   applyPurgeKeys,
   applyRedrive,
   applyReschedule,
@@ -288,10 +289,11 @@ export class BrokerStateMachine implements StateMachine {
             const cmd = decodeCommand(entry.data);
             kind = cmd.kind;
             lastNow = Math.max(lastNow, cmd.nowMs);
-            ctx.nowMs = lastNow;
+            ctx.beginCommand(lastNow, cmd.inlineBodies === true);
             results.push(
               cmd.kind === 'apply-limits' ? this.applyLimits(txn, cmd.values) : await execute(ctx, cmd),
             );
+            ctx.endCommand();
           } catch (err) {
             if (!isStateError(err)) throw err;
             txn.rollback(mark);
@@ -430,6 +432,8 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
       return applyRedrive(ctx, cmd);
     case 'purge-keys':
       return applyPurgeKeys(ctx, cmd);
+    case 'forget-publishes':
+      return Promise.resolve(applyForgetPublishes(ctx, cmd));
     case 'create-topic':
       return applyCreateTopic(ctx, cmd);
     case 'update-topic':

@@ -411,7 +411,7 @@ export class Dispatcher {
     }
     const [entries, bodies, topic] = await Promise.all([
       Promise.all(toRead.map((tag) => this.options.reader.runningLease(tag, now))),
-      this.options.reader.getBodies(pushing.map((o) => o.entry.id)),
+      this.options.reader.bodiesOf(pushing.map((o) => o.entry)),
       pushing.length > 0 ? this.options.reader.getTopic(consumer.topic) : undefined,
     ]);
     const adopt: EntryView[] = [];
@@ -1224,7 +1224,10 @@ export class Dispatcher {
     for (const o of leased) endMs = Math.min(endMs, o.leaseExpiresAtMs!);
     this.noteLapse(q, endMs);
     this.heap.lower(q, endMs + leaseAheadMs);
-    const bodies = await reader.getBodies(leased.map((o) => o.id!));
+    // The bodies the entries read for the lease carry, or the messages' body records.
+    const bodies = await reader.bodiesOf(
+      leased.map((o) => byTag.get(tagKeyOf(o.tag)) ?? { id: o.id!, body: undefined }),
+    );
     if (epoch !== this.epoch) return;
     const now = this.options.clock.nowMs();
     const touched = new Set<Consumer>();

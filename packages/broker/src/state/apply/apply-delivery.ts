@@ -133,7 +133,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
     }
     if (entry.attempt >= topic.settings.maxAttempts) {
       // A dead letter copies the payload: past this command's bound it waits for the next lease.
-      const body = await ctx.messages.getBody(entry.id);
+      const body = await ctx.messages.bodyOf(entry);
       if (!ctx.fits(1, body?.payload.length ?? 0)) {
         outcomes.push({ tag: key, status: 'not-due', id: entry.id });
         continue;
@@ -144,6 +144,12 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
           ? { tag: key, status: 'dead-lettered', id: entry.id, deadLetterId }
           : { tag: key, status: 'dropped', id: entry.id },
       );
+      continue;
+    }
+    // An entry that carries its body is written again whole: past this command's bound of bytes
+    // the rest wait for the next lease (the leader reads them again).
+    if (entry.body && !ctx.fits(1, entry.body.payload.length)) {
+      outcomes.push({ tag: key, status: 'not-due', id: entry.id });
       continue;
     }
     const startMs = Math.max(now, entry.inFlight ? leaseEndOf(entry) : entry.dueAtMs);
@@ -168,6 +174,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
         leaseSerial: entry.leaseSerial + 1,
         leaseConsumer: cmd.consumerId ?? 0n,
         lastError: entry.lastError,
+        body: entry.body,
       };
       const counting = ctx.entries.rewrite(topic, key, entry, next);
       if (counting) await counting;

@@ -185,8 +185,8 @@ async function purgeEntries(
     );
     for (const { tag, entry } of rows) {
       ctx.entries.deleteForTopic(tag);
-      if (entry.indexImplied) ctx.messages.deleteImpliedForTopic(entry.id, entry.expireAtMs);
-      else await ctx.messages.deleteForTopic(entry.id, entry.expireAtMs);
+      if (entry.indexImplied) ctx.messages.deleteImpliedForTopic(entry);
+      else await ctx.messages.deleteForTopic(entry.id, entry.expireAtMs, entry.body !== undefined);
       const counting = ctx.queues.count(hash, entry.inFlight ? 0 : -1, entry.inFlight ? -1 : 0, 0);
       if (counting) await counting;
     }

@@ -70,6 +70,17 @@ export class WireWriter {
     return this;
   }
 
+  /** A fixed64 (little-endian, as protobuf writes it) of a uint64 given as a bigint. */
+  fixed64(value: bigint): this {
+    this.room(8);
+    let v = BigInt.asUintN(64, value);
+    for (let i = 0; i < 8; i++) {
+      this.buf[this.pos++] = Number(v & 0xffn);
+      v >>= 8n;
+    }
+    return this;
+  }
+
   tag(field: number, wireType: number): this {
     return this.varint(field * 8 + wireType);
   }
@@ -170,6 +181,15 @@ export class WireReader {
       shift += 7n;
     }
     throw new RangeError('varint longer than 10 bytes');
+  }
+
+  /** A fixed64 (little-endian) as an unsigned bigint. */
+  fixed64(): bigint {
+    if (this.pos + 8 > this.end) throw new RangeError('truncated fixed64');
+    let v = 0n;
+    for (let i = 7; i >= 0; i--) v = (v << 8n) | BigInt(this.buf[this.pos + i]!);
+    this.pos += 8;
+    return v;
   }
 
   /** The end of a length-delimited field that starts here (after its length). */

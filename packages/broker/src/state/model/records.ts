@@ -125,6 +125,12 @@ export interface QueueEntryRec {
   readonly leaseConsumer: bigint;
   /** Why its last delivery failed: the last nack's error ('' = none said). Kept until the entry ends. */
   readonly lastError: string;
+  /**
+   * The message's body, when the entry carries it (its message has this one
+   * entry and was written with `inline_bodies`): no body record exists then.
+   * Undefined for an entry whose body is a record of its own.
+   */
+  readonly body: BodyRec | undefined;
 }
 
 /** When the entry's lease ends (in flight only): kept in the entry, or its due time for a moved lease. */
@@ -277,8 +283,33 @@ export function impliedIndex(
   };
 }
 
-/** The index a moved-entry record (`movedIndexTag`) stands for, with the body that must imply it. */
-export function movedIndex(id: bigint, body: BodyRec | undefined, tag: Uint8Array): MessageIndexRec {
-  invariant(body?.indexImplied, () => `message ${id} has a moved-entry index but no implied index`);
-  return impliedIndex(body, DEFAULT_GROUP, tag);
+/**
+ * The index a moved-entry record (`movedIndexTag`) stands for, with the body
+ * record that must imply it, or, for a message whose entry carries its body,
+ * the entry under `tag`.
+ */
+export function movedIndex(
+  id: bigint,
+  implier: BodyRec | QueueEntryRec | undefined,
+  tag: Uint8Array,
+): MessageIndexRec {
+  invariant(
+    implier !== undefined &&
+      ('indexUnwritten' in implier ? implier.indexImplied && implier.id === id : implier.indexImplied),
+    () => `message ${id} has a moved-entry index but no implied index`,
+  );
+  return impliedIndex(implier, DEFAULT_GROUP, tag);
+}
+
+/**
+ * A publish record (records.proto PublishRecord): the messages of one command
+ * that carry their body in their entry and have no index record, each with
+ * the queue key it was published under. Keyed by its first id.
+ */
+export interface PublishRec {
+  readonly firstId: bigint;
+  /** Their queue keys (24 bytes each), in id order. */
+  readonly keys: readonly Uint8Array[];
+  /** The latest due time (ms) among them. */
+  readonly latestDueMs: number;
 }

@@ -52,6 +52,7 @@ import {
   type QueueRec,
   type TopicRec,
 } from '../model/records.js';
+import { type ForgettablePublishes, forgettablePublishes, locatePublished } from '../stores/publishes.js';
 import { purgesOf } from '../stores/purges.js';
 
 /** A queue entry as the dispatcher and the list call see it. */
@@ -294,6 +295,7 @@ export class BrokerReader {
         leaseSerial: e.leaseSerial,
         leaseConsumer: e.leaseConsumer,
         lastError: e.lastError,
+        body: e.body,
         tag: new Uint8Array(tag),
       });
       if (version !== undefined) taken.push([new Uint8Array(k), new Uint8Array(v)]);
@@ -388,12 +390,55 @@ export class BrokerReader {
     return { ...e, tag };
   }
 
+  /**
+   * Live messages' bodies by id: the body record, or the body the message's
+   * entry carries (found through its index record or publish record).
+   * Undefined for a message that ended.
+   */
   async getBodies(ids: readonly bigint[]): Promise<(BodyRec | undefined)[]> {
-    const keys = ids.map((id) => NS.body.key(idKey(id)));
+    const out = await this.bodiesOf(ids.map((id) => ({ id, body: undefined })));
+    return Promise.all(out.map((b, i) => b ?? this.carriedBody(ids[i]!)));
+  }
+
+  /** The body a live message's entry carries: the entry its index record names, or its publish record. */
+  private async carriedBody(id: bigint): Promise<BodyRec | undefined> {
+    const raw = await this.view.get(NS.index.key(idKey(id)));
+    const movedTo = raw && movedIndexTag(raw);
+    const index = raw && !movedTo ? decodeIndex(raw) : undefined;
+    if (index?.done) return undefined;
+    const tags = index
+      ? index.groups.filter((g) => g.outcome === 'live').map((g) => g.tag)
+      : [movedTo || (await locatePublished(this.view, id))];
+    for (const tag of tags) {
+      if (!tag) continue;
+      const entryRaw = await this.view.get(NS.queue.key(tag));
+      const e = entryRaw && decodeEntry(entryRaw);
+      if (e && e.id === id && e.body) return e.body;
+    }
+    return undefined;
+  }
+
+  /**
+   * The bodies of these entries' messages: the one an entry carries, or its
+   * message's body record (read together, one multi-get). Undefined where the
+   * record is gone (the message ended since the entry was read).
+   */
+  async bodiesOf(
+    entries: readonly { readonly id: bigint; readonly body: BodyRec | undefined }[],
+  ): Promise<(BodyRec | undefined)[]> {
+    const out: (BodyRec | undefined)[] = entries.map((e) => e.body);
+    const missing: number[] = [];
+    for (let i = 0; i < entries.length; i++) if (out[i] === undefined) missing.push(i);
+    if (missing.length === 0) return out;
+    const keys = missing.map((i) => NS.body.key(idKey(entries[i]!.id)));
     const raws = this.view.getMany
       ? await this.view.getMany(keys)
       : await Promise.all(keys.map((k) => this.view.get(k)));
-    return raws.map((raw) => (raw ? decodeBody(raw) : undefined));
+    missing.forEach((i, j) => {
+      const raw = raws[j];
+      out[i] = raw ? decodeBody(raw) : undefined;
+    });
+    return out;
   }
 
   /**
@@ -432,14 +477,23 @@ export class BrokerReader {
       this.view.get(NS.index.key(idKey(id))),
       this.view.get(NS.body.key(idKey(id))),
     ]);
-    if (!bodyRaw) return undefined;
-    const body = decodeBody(bodyRaw);
+    let body = bodyRaw ? decodeBody(bodyRaw) : undefined;
     const movedTo = idxRaw && movedIndexTag(idxRaw);
-    const idx = movedTo
-      ? movedIndex(id, body, movedTo)
-      : idxRaw
-        ? decodeIndex(idxRaw)
-        : await this.impliedIndexOf(id, body);
+    let idx: MessageIndexRec | undefined;
+    if (idxRaw && !movedTo) idx = decodeIndex(idxRaw);
+    else if (body) idx = movedTo ? movedIndex(id, body, movedTo) : await this.impliedIndexOf(id, body);
+    else {
+      // Its entry carries its body: where the index record or its publish record says.
+      const at = movedTo ?? (await locatePublished(this.view, id));
+      if (!at) return undefined;
+      const raw = await this.view.get(NS.queue.key(at));
+      const e = raw && decodeEntry(raw);
+      if (!e || e.id !== id) {
+        // Moved since the index was read (read again), or ended.
+        return movedTo || (await this.view.get(NS.index.key(idKey(id)))) ? MOVED : undefined;
+      }
+      idx = impliedIndex(e, DEFAULT_GROUP, at);
+    }
     if (!idx || idx.topic !== topic || idx.done) return undefined;
     const groups = await Promise.all(
       idx.groups.map(async (g): Promise<GroupStateView | undefined> => {
@@ -454,6 +508,7 @@ export class BrokerReader {
         const raw = await this.view.get(NS.queue.key(g.tag));
         if (!raw) return undefined; // moved since the index was read
         const e = decodeEntry(raw);
+        body ??= e.body;
         return {
           group: g.group,
           state: leaseHeld(e, nowMs) ? 'in-flight' : 'pending',
@@ -464,6 +519,8 @@ export class BrokerReader {
       }),
     );
     if (groups.some((g) => g === undefined)) return MOVED;
+    // A live message has its body record, or an entry that carries it.
+    if (!body) return MOVED;
     return { message: body, groups: groups as GroupStateView[] };
   }
 
@@ -522,7 +579,7 @@ export class BrokerReader {
       }
       entries.push({ ...e, tag: new Uint8Array(NS.queue.strip(k)) });
     });
-    const bodies = await this.getBodies(entries.map((e) => e.id));
+    const bodies = await this.bodiesOf(entries);
     const items = entries.map((entry, i) => ({
       entry,
       dueAtMs: entry.inFlight ? leaseEndOf(entry) : entry.dueAtMs,
@@ -570,14 +627,26 @@ export class BrokerReader {
     return { topic, groups, deletions };
   }
 
-  /** Messages whose expireAt is <= nowMs, in expiry order (the janitor proposes Expire for them). */
-  async dueExpiries(nowMs: number, limit: number): Promise<{ id: bigint; expireAtMs: number }[]> {
-    const out: { id: bigint; expireAtMs: number }[] = [];
-    await this.view.scan({ ...NS.expiry.range(undefined, u64(nowMs + 1)), limit }, (k) => {
+  /**
+   * Messages whose expireAt is <= nowMs, in expiry order (the janitor
+   * proposes Expire for them), each with the queue key its expiry record
+   * names (empty when it names none: see ExpireCommand.keys).
+   */
+  async dueExpiries(
+    nowMs: number,
+    limit: number,
+  ): Promise<{ id: bigint; expireAtMs: number; key: Uint8Array }[]> {
+    const out: { id: bigint; expireAtMs: number; key: Uint8Array }[] = [];
+    await this.view.scan({ ...NS.expiry.range(undefined, u64(nowMs + 1)), limit }, (k, v) => {
       const s = NS.expiry.strip(k);
-      out.push({ expireAtMs: Number(readU64(s, 0)), id: readU64(s, 8) });
+      out.push({ expireAtMs: Number(readU64(s, 0)), id: readU64(s, 8), key: new Uint8Array(v) });
     });
     return out;
+  }
+
+  /** The janitor's bounded read of the publish records it may forget (stores/publishes.ts). */
+  forgettablePublishes(options: Parameters<typeof forgettablePublishes>[1]): Promise<ForgettablePublishes> {
+    return forgettablePublishes(this.view, options);
   }
 
   /** Keys whose dedup window ended by nowMs (the janitor proposes PurgeKeys for them). */

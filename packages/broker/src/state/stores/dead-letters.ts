@@ -62,7 +62,7 @@ export class DeadLetterStore {
     reason: 'max_attempts' | 'expired',
   ): Promise<bigint | undefined> {
     const now = this.time.nowMs;
-    const body = await this.messages.getBody(entry.id);
+    const body = await this.messages.bodyOf(entry);
     invariant(body, () => `queue entry of message ${entry.id} has no body`);
     const dlqName = deadLetterTopicOf(topic.name, topic.settings, this.fallback.has(topic.name));
     let dlqId: bigint | undefined;

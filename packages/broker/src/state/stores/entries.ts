@@ -28,6 +28,7 @@ import {
   type TopicRec,
 } from '../model/records.js';
 import type { MessageStore } from './messages.js';
+import type { PublishStore } from './publishes.js';
 import type { QueueStore } from './queues.js';
 import type { CommandTime } from './time.js';
 import type { Txn } from './txn.js';
@@ -82,6 +83,7 @@ export class EntryStore {
     private readonly queues: QueueStore,
     private readonly messages: MessageStore,
     private readonly time: CommandTime,
+    private readonly publishes: PublishStore,
   ) {}
 
   tagOf(topic: TopicRec, group: string, dueAtMs: number, id: bigint): Uint8Array {
@@ -276,10 +278,13 @@ export class EntryStore {
   }
 
   /**
-   * Writes a new message: body once, one entry per group of the topic (or
-   * for `onlyGroup` alone: a redriven dead letter), index, expiry. A message
-   * of one group and no key gets no index record until its entry first moves
-   * (`BodyRec.indexImplied`).
+   * Writes a new message: one entry per group of the topic (or for
+   * `onlyGroup` alone: a redriven dead letter), its body, index, expiry. A
+   * message of one entry made by a command with `inline_bodies` carries its
+   * body in that entry (no body record); otherwise the body is a record of
+   * its own, written once. A message of one group and no key gets no index
+   * record until its entry first moves: its publish record (inline body) or
+   * its body record (`BodyRec.indexImplied`) says where the entry is.
    */
   addMessage(topic: TopicRec, body: BodyRec, onlyGroup?: string): Promise<void> | undefined {
     // Synchronous (no promise, no turn of the microtask queue) once the queue records are loaded.
@@ -293,25 +298,29 @@ export class EntryStore {
     const groupNames = onlyGroup === undefined ? topic.groups : [onlyGroup];
     // `default` cannot be deleted, so a topic of one group has only `default`.
     const indexImplied = groupNames.length === 1 && groupNames[0] === DEFAULT_GROUP && body.key === '';
-    // One literal, not `{ ...body, indexImplied }`: V8 gives a spread that adds a property a shape
-    // whose reads are several times slower, and encodeBody reads every field of every body.
-    this.messages.putBody(
-      indexImplied
-        ? {
-            id: body.id,
-            topic: body.topic,
-            payload: body.payload,
-            headers: body.headers,
-            key: body.key,
-            enqueuedAtMs: body.enqueuedAtMs,
-            dueAtMs: body.dueAtMs,
-            expireAtMs: body.expireAtMs,
-            deadLetter: body.deadLetter,
-            indexImplied,
-          }
-        : body,
-    );
+    const inline = this.time.inlineBodies && groupNames.length === 1;
+    if (!inline) {
+      // One literal, not `{ ...body, indexImplied }`: V8 gives a spread that adds a property a shape
+      // whose reads are several times slower, and encodeBody reads every field of every body.
+      this.messages.putBody(
+        indexImplied
+          ? {
+              id: body.id,
+              topic: body.topic,
+              payload: body.payload,
+              headers: body.headers,
+              key: body.key,
+              enqueuedAtMs: body.enqueuedAtMs,
+              dueAtMs: body.dueAtMs,
+              expireAtMs: body.expireAtMs,
+              deadLetter: body.deadLetter,
+              indexImplied,
+            }
+          : body,
+      );
+    }
     const groups: GroupRef[] = [];
+    let only: Uint8Array | undefined;
     for (const group of groupNames) {
       const tag = this.insert(topic, {
         id: body.id,
@@ -328,8 +337,10 @@ export class EntryStore {
         leaseSerial: 0,
         leaseConsumer: 0n,
         lastError: '',
+        body: inline ? body : undefined,
       });
       groups.push({ group, tag, outcome: 'live' });
+      only = tag;
     }
     if (!indexImplied)
       this.messages.putIndex(
@@ -337,6 +348,7 @@ export class EntryStore {
         { topic: topic.name, key: body.key, expireAtMs: body.expireAtMs, groups, done: false, endedAtMs: 0 },
         this.isCold(body.dueAtMs),
       );
-    if (body.expireAtMs > 0) this.messages.putExpiry(body.expireAtMs, body.id);
+    else if (inline) this.publishes.note(only!, body.dueAtMs);
+    if (body.expireAtMs > 0) this.messages.putExpiry(body.expireAtMs, body.id, inline ? only : undefined);
   }
 }
