@@ -1,13 +1,65 @@
 import { type Long, v1 } from '@fermata/protocol';
-import type { ReadView } from '@fermata/storage';
+import type { KVStore, ReadView } from '@fermata/storage';
 import { dueField, encodeKey, type QueueHasher, queueName } from '../src/keys.js';
 import { NS } from '../src/state/model/layout.js';
 
 export { NS };
 
+/**
+ * Counts the records every batch written to `store` puts or deletes, per
+ * namespace name (the state machine's own bookkeeping under `meta` left
+ * out): what one node writes for a command.
+ */
+export function countWrites(store: KVStore): { take(): Record<string, number> } {
+  const names = new Map<number, string>(Object.values(NS).map((ns) => [ns.prefix, ns.name]));
+  let counts: Record<string, number> = {};
+  const batch = store.batch.bind(store);
+  store.batch = (ops, options) => {
+    for (const op of ops) {
+      if (op.key[0] === NS.meta.prefix) continue;
+      const name = names.get(op.key[0]!) ?? `0x${op.key[0]!.toString(16)}`;
+      counts[name] = (counts[name] ?? 0) + 1;
+    }
+    return batch(ops, options);
+  };
+  return {
+    take() {
+      const out = counts;
+      counts = {};
+      return out;
+    },
+  };
+}
+
 /** Just the flag the counter check needs, decoded straight from the stored record. */
 export function decodeEntryForTest(value: Uint8Array): { inFlight: boolean } {
   return { inFlight: v1.QueueEntry.decode(value).inFlight };
+}
+
+/**
+ * The entry keys (hex) the open offsets of the stored lease records hold,
+ * decoded with protobufjs apart from the state machine's codec, each with
+ * its lease id and offset.
+ */
+export async function heldKeysForTest(
+  view: ReadView,
+): Promise<Map<string, { leaseId: string; offset: number }[]>> {
+  const out = new Map<string, { leaseId: string; offset: number }[]>();
+  await view.scan(NS.leases.range(), (k, v) => {
+    const leaseId = hex(NS.leases.strip(k));
+    const rec = v1.LeaseRecord.decode(v);
+    let due = 0n;
+    let id = 0n;
+    rec.dueDeltas.forEach((d, offset) => {
+      due = BigInt.asUintN(64, due + BigInt(String(d)));
+      id = BigInt.asUintN(64, id + BigInt(String(rec.idDeltas[offset])));
+      const settled = ((rec.settled[offset >> 3] ?? 0) & (1 << (offset & 7))) !== 0;
+      if (settled) return;
+      const key = hex(encodeKey(BigInt.asUintN(64, BigInt(String(rec.queue))), due, id));
+      out.set(key, [...(out.get(key) ?? []), { leaseId, offset }]);
+    });
+  });
+  return out;
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -163,9 +215,18 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
     }
     indexById.set(id, impliedIndex(e, k));
   }
+  // Every open offset of a lease record holds an entry, one offset each, stored as not in flight.
+  const held = await heldKeysForTest(view);
+  for (const [key, holds] of held) {
+    if (holds.length > 1) problems.push(`entry ${key} is held by ${holds.length} open run offsets`);
+    if (!queueKeys.has(key))
+      problems.push(`open offset ${holds[0]!.leaseId}/${holds[0]!.offset} holds no entry`);
+  }
   for (const q of queue) {
     const id = hex(q.k.subarray(16));
     const e = v1.QueueEntry.decode(q.v);
+    if (held.has(hex(q.k)) && e.inFlight)
+      problems.push(`entry ${hex(q.k)} is held by a run and stored in flight`);
     if (!bodyIds.has(id) && !e.body) problems.push(`entry ${hex(q.k)} has no body`);
     if (bodyIds.has(id) && e.body) problems.push(`entry ${hex(q.k)} carries a body that is also a record`);
     // Ending it deletes no index record: there must be none.

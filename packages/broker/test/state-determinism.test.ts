@@ -5,7 +5,7 @@ import type { Entry } from '@fermata/raft';
 import { openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { decodeKey, tagEntryKey } from '../src/keys.js';
-import { decodeEntryForTest, integrityProblems, NS } from './state-determinism-support.js';
+import { decodeEntryForTest, heldKeysForTest, integrityProblems, NS } from './state-determinism-support.js';
 import { type Cmd, Harness, rng, text } from './state-harness.js';
 
 const SEEDS = Number(process.env['FERMATA_STATE_SEEDS'] ?? 200);
@@ -63,8 +63,9 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
     const chosen = due.map((d) => d.tag);
     if (r() < 0.2 && tags.length > 0) chosen.push(tagEntryKey(pick(tags)));
     if (chosen.length === 0) chosen.push(new Uint8Array(24));
-    // Both leases: in place (this version's leader) and moved (a leader of an earlier version).
+    // Every lease: of a run (this version's leader), in place or moved (leaders of earlier versions).
     const leaseMs = r() < 0.03 ? 0 : int(1, 4_000);
+    h.leaseRuns = r() < 0.6;
     return { kind: 'lease', topic: t.name, group, tags: chosen, leaseMs, inPlace: r() < 0.7 };
   }
   if (roll < 0.62 && tags.length > 0) {
@@ -148,11 +149,13 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
 /** Counters must equal what a full scan finds. */
 async function checkCounters(h: Harness, seed: number): Promise<void> {
   const counted = new Map<bigint, { pending: number; inFlight: number }>();
+  // In flight: leased in place or moved (in the entry), or held by a run lease's open offset.
+  const held = await heldKeysForTest(h.store);
   await h.store.scan(NS.queue.range(), (k, v) => {
     const q = decodeKey(NS.queue.strip(k)).queueHash;
     const e = decodeEntryForTest(v);
     const c = counted.get(q) ?? { pending: 0, inFlight: 0 };
-    if (e.inFlight) c.inFlight++;
+    if (e.inFlight || held.has(Buffer.from(NS.queue.strip(k)).toString('hex'))) c.inFlight++;
     else c.pending++;
     counted.set(q, c);
   });
@@ -193,6 +196,14 @@ function record(res: unknown): void {
   bump(cr.kind);
   for (const o of cr.outcomes ?? []) bump(`${cr.kind}:${o.status}`);
   if (cr.outcome) bump(`${cr.kind}:${cr.outcome.status}`);
+  // The leases of runs, and settles of their 20-byte tags.
+  const run = (tag: Uint8Array | undefined) => tag?.length === 20;
+  for (const o of (cr.outcomes ?? []) as { status: string; tag?: Uint8Array; newTag?: Uint8Array }[]) {
+    if (run(o.newTag) && cr.kind === 'lease') bump('lease:run');
+    if (run(o.tag) && cr.kind === 'ack') bump(`ack:run-${o.status}`);
+  }
+  const one = cr.outcome as { status: string; tag?: Uint8Array } | undefined;
+  if (one && run(one.tag)) bump(`${cr.kind}:run-${one.status}`);
   if (cr.result) bump(`${cr.kind}:${cr.result.status}`);
   if (cr.results?.some((x) => x.deduplicated)) bump('publish:deduplicated');
   if (cr.purged) bump('purge-keys:purged');
@@ -287,6 +298,11 @@ describe('determinism', () => {
       'lease:leased',
       'lease:dead-lettered',
       'lease:gone',
+      'lease:run',
+      'ack:run-ok',
+      'ack:run-lease-expired',
+      'nack:run-ok',
+      'extend:run-ok',
       'ack:ok',
       'ack:lease-expired',
       'nack:ok',

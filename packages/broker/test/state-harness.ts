@@ -37,6 +37,11 @@ export class Harness {
    * leader's default, storage.inlineBodies) or not (earlier versions).
    */
   inlineBodies = true;
+  /**
+   * Lease commands that do not say take a run (`leaseId`, a fresh id: the
+   * leader's dispatcher.leaseRuns) or lease each entry in place or moved.
+   */
+  leaseRuns = false;
 
   private constructor(
     readonly store: KVStore,
@@ -83,6 +88,9 @@ export class Harness {
         idCount: cmd.idCount ?? n,
         ...(cmd.kind === 'lease' && cmd.inPlace === undefined ? { inPlace: this.leaseInPlace } : {}),
       } as Command;
+      // The lease id after the dead-letter block, as the leader reserves it.
+      if (full.kind === 'lease' && full.leaseId === undefined && this.leaseRuns)
+        full = { ...full, leaseId: this.sm.ids.nextIds(1) };
     } else {
       full = { ...cmd, nowMs } as Command;
     }

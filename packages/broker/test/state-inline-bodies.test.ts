@@ -16,44 +16,8 @@ import {
 } from '../src/leader/index.js';
 import { decodeCommand } from '../src/state/commands/commands.js';
 import type { LeaseOutcome } from '../src/state/commands/results.js';
-import { integrityProblems } from './state-determinism-support.js';
+import { countWrites, integrityProblems } from './state-determinism-support.js';
 import { Harness, T0, text } from './state-harness.js';
-
-/** The namespaces by their prefix byte, as the store sees them. */
-const NAMES: Record<number, string> = {
-  1: 'queue',
-  2: 'body',
-  3: 'index',
-  4: 'keys',
-  5: 'expiry',
-  7: 'topics',
-  8: 'queues',
-  15: 'publishes',
-};
-
-/**
- * Counts the records every batch written to `store` puts or deletes, per
- * namespace (the state machine's own bookkeeping under `meta` left out).
- */
-function countWrites(store: KVStore): { take(): Record<string, number> } {
-  let counts: Record<string, number> = {};
-  const batch = store.batch.bind(store);
-  store.batch = (ops, options) => {
-    for (const op of ops) {
-      if (op.key[0] === 0x09) continue;
-      const name = NAMES[op.key[0]!] ?? `0x${op.key[0]!.toString(16)}`;
-      counts[name] = (counts[name] ?? 0) + 1;
-    }
-    return batch(ops, options);
-  };
-  return {
-    take() {
-      const out = counts;
-      counts = {};
-      return out;
-    },
-  };
-}
 
 /** Counts the scans of `store` over the publish records (lookups by id through them). */
 function countPublishScans(store: KVStore): () => number {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeKey, encodeKey } from '../src/keys.js';
 import { decodeBody, encodeBody } from '../src/state/codec/body.js';
 import { decodedEntry, decodeEntry, encodeEntry } from '../src/state/codec/entry.js';
+import { decodeLease, encodeLease } from '../src/state/codec/lease.js';
 import {
   decodeIndex,
   encodeIndex,
@@ -14,6 +15,7 @@ import { WireReader, WireWriter } from '../src/state/codec/wire.js';
 import type {
   BodyRec,
   GroupOutcome,
+  LeaseRun,
   MessageIndexRec,
   PublishRec,
   QueueEntryRec,
@@ -78,6 +80,26 @@ const reference = {
           }
         : {}),
     }).finish(),
+  lease: (run: LeaseRun) => {
+    const keys = run.keys.map(decodeKey);
+    let settled = run.settled.length;
+    while (settled > 0 && run.settled[settled - 1] === 0) settled--;
+    const extended = [...run.extendedEndMs.keys()].sort((a, b) => a - b);
+    return v1.LeaseRecord.encode({
+      topic: run.topic,
+      group: run.group,
+      queue: toUint64(run.queueHash),
+      consumer: toUint64(run.consumer),
+      nowMs: i64(run.nowMs),
+      leaseMs: i64(run.leaseMs),
+      dueDeltas: keys.map((k, i) => toInt64(BigInt.asIntN(64, k.due - (i === 0 ? 0n : keys[i - 1]!.due)))),
+      idDeltas: keys.map((k, i) => toInt64(BigInt.asIntN(64, k.id - (i === 0 ? 0n : keys[i - 1]!.id)))),
+      startOffsets: run.startOffsets.map((n) => toUint64(BigInt(n))),
+      settled: run.settled.subarray(0, settled),
+      extended,
+      extendedEndMs: extended.map((o) => i64(run.extendedEndMs.get(o)!)),
+    }).finish();
+  },
   publish: (p: PublishRec) => {
     const keys = p.keys.map(decodeKey);
     const queues = [...new Set(keys.map((k) => k.queueHash))];
@@ -162,6 +184,37 @@ function generators(seed: number) {
       : {}),
   });
   return {
+    lease: (): LeaseRun => {
+      const queueHash = pick([0n, 7n, 2n ** 64n - 1n, BigInt(int(2 ** 50))]);
+      const n = int(20);
+      const keys = Array.from({ length: n }, () =>
+        encodeKey(queueHash, BigInt(pick([0, 5, 1_700_000_000_000 + int(1e9)])), id()),
+      );
+      const settled = new Uint8Array((n + 7) >> 3);
+      let open = n;
+      for (let i = 0; i < n; i++) {
+        if (r() < 0.4) {
+          settled[i >> 3]! |= 1 << (i & 7);
+          open--;
+        }
+      }
+      const extendedEndMs = new Map<number, number>();
+      for (let i = 0; i < n; i++) if (r() < 0.2) extendedEndMs.set(i, num());
+      return {
+        leaseId: id(),
+        topic: str(),
+        group: str(),
+        queueHash,
+        consumer: id(),
+        nowMs: num(),
+        leaseMs: pick([0, 1, 30_000]),
+        keys,
+        startOffsets: Array.from({ length: n }, () => pick([0, 1, 2_000, 10_000])),
+        settled,
+        extendedEndMs,
+        open,
+      };
+    },
     publish: (): PublishRec => {
       const firstId = pick([1n, 300n, BigInt(int(2 ** 40)) + 1n, 2n ** 63n]);
       const queues = Array.from({ length: 1 + int(3) }, () =>
@@ -250,6 +303,10 @@ describe('record codecs (wire.ts) against protobufjs', () => {
       expect(plainBody(decodeBody(reference.body(b))), `body, seed ${seed}`).toEqual(
         plainBody(referenceBody(reference.body(b))),
       );
+      const l = g.lease();
+      expect(hex(encodeLease(l)), `lease record, seed ${seed}`).toBe(hex(reference.lease(l)));
+      const leaseBack = decodeLease(l.leaseId, encodeLease(l));
+      expect({ ...leaseBack, keys: leaseBack.keys.map(hex) }).toEqual({ ...l, keys: l.keys.map(hex) });
       const p = g.publish();
       expect(hex(encodePublish(p)), `publish record, seed ${seed}`).toBe(hex(reference.publish(p)));
       const back = decodePublish(p.firstId, encodePublish(p));

@@ -2488,6 +2488,7 @@ export namespace fermata {
             inPlace: boolean;
             deadLetterFallback: boolean;
             consumerId: Long;
+            leaseId: Long;
             static create(properties: fermata.v1.LeaseCommand.$Shape): fermata.v1.LeaseCommand & fermata.v1.LeaseCommand.$Shape;
             static create(properties?: fermata.v1.LeaseCommand.$Properties): fermata.v1.LeaseCommand;
             static encode(message: fermata.v1.LeaseCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2507,6 +2508,7 @@ export namespace fermata {
                 inPlace?: (boolean|null);
                 deadLetterFallback?: (boolean|null);
                 consumerId?: (Long|null);
+                leaseId?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.LeaseCommand.$Properties;
@@ -4064,6 +4066,50 @@ export namespace fermata {
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.QueueEntry.$Properties;
+        }
+
+        interface ILeaseRecord extends fermata.v1.LeaseRecord.$Properties {
+        }
+
+        class LeaseRecord {
+            constructor(properties?: fermata.v1.LeaseRecord.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            queue: Long;
+            consumer: Long;
+            nowMs: Long;
+            leaseMs: Long;
+            dueDeltas: Long[];
+            idDeltas: Long[];
+            startOffsets: Long[];
+            settled: Uint8Array;
+            extended: number[];
+            extendedEndMs: Long[];
+            static create(properties: fermata.v1.LeaseRecord.$Shape): fermata.v1.LeaseRecord & fermata.v1.LeaseRecord.$Shape;
+            static create(properties?: fermata.v1.LeaseRecord.$Properties): fermata.v1.LeaseRecord;
+            static encode(message: fermata.v1.LeaseRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.LeaseRecord & fermata.v1.LeaseRecord.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LeaseRecord {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                queue?: (Long|null);
+                consumer?: (Long|null);
+                nowMs?: (Long|null);
+                leaseMs?: (Long|null);
+                dueDeltas?: (Long[]|null);
+                idDeltas?: (Long[]|null);
+                startOffsets?: (Long[]|null);
+                settled?: (Uint8Array|null);
+                extended?: (number[]|null);
+                extendedEndMs?: (Long[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.LeaseRecord.$Properties;
         }
 
         interface IPublishRecord extends fermata.v1.PublishRecord.$Properties {

@@ -35,6 +35,7 @@ import { BrokerReader } from './read/reader.js';
 import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot/snapshot.js';
 import type { DueChange } from './stores/entries.js';
 import { EventRepository } from './stores/event-repository.js';
+import { LeaseIndex } from './stores/lease-index.js';
 import { DeletingSet, type PurgeName } from './stores/purges.js';
 import { cacheable, RecordCache } from './stores/record-cache.js';
 import { RequestFilter } from './stores/request-filter.js';
@@ -118,6 +119,8 @@ export class BrokerStateMachine implements StateMachine {
   onCommandWork: ((kind: string, work: ApplyWork) => void) | undefined;
   /** The topics and groups being deleted (their purge records), kept in memory for the leader's checks. */
   readonly deleting = new DeletingSet();
+  /** The run leases with an open offset and the entries they hold (rebuilt from the lease records). */
+  readonly leases = new LeaseIndex();
   /** When the apply running now began (performance.now()), undefined while none runs. */
   private applyStartedAtMs: number | undefined;
 
@@ -139,7 +142,7 @@ export class BrokerStateMachine implements StateMachine {
     this.applied = applied;
     this.lastNow = lastNowMs;
     this.ids = new EventRepository(lastId);
-    this.reader = new BrokerReader(store, hasher, limits, {
+    this.reader = new BrokerReader(store, hasher, limits, this.leases, {
       version: () => this.writes,
       fill: (version, rows) => this.warmCache(version, rows),
     });
@@ -186,6 +189,7 @@ export class BrokerStateMachine implements StateMachine {
     await sm.loadApplyLimits();
     await sm.requestFilter.build(store);
     await sm.deleting.build(store);
+    await sm.leases.build(store);
     return sm;
   }
 
@@ -268,7 +272,7 @@ export class BrokerStateMachine implements StateMachine {
     const results: ApplyResult[] = [];
     if (entries.length === 0) return results;
     const txn = new Txn(this.store, this.cache);
-    const ctx = new ApplyContext(txn, this.limits, this.hasher, this.ids, this.requestFilter);
+    const ctx = new ApplyContext(txn, this.limits, this.hasher, this.ids, this.requestFilter, this.leases);
     let applied = this.applied;
     let lastNow = this.lastNow;
     const lastIdBefore = this.ids.lastId;
@@ -311,6 +315,8 @@ export class BrokerStateMachine implements StateMachine {
       await this.store.batch(txn.ops(), { sync: false });
       this.writes++;
       txn.written();
+      // At once after the write (no await between): the index follows the store it mirrors.
+      this.leases.merge(ctx.leases.changes());
     } catch (err) {
       // Nothing was written: forget what this batch observed. The request filter counted this
       // batch's records as if they were: it answers "may have" for every key from now on.
@@ -386,6 +392,7 @@ export class BrokerStateMachine implements StateMachine {
       } catch (err) {
         // Half a snapshot is no state at all: leave an empty store at index 0 (a snapshot is needed again).
         await this.store.clear();
+        await this.leases.build(this.store);
         this.setApplyLimits(undefined);
         this.applied = 0;
         this.lastNow = 0;
@@ -404,6 +411,7 @@ export class BrokerStateMachine implements StateMachine {
       await this.loadApplyLimits();
       await this.requestFilter.build(this.store);
       await this.deleting.build(this.store);
+      await this.leases.build(this.store);
       return s.applied;
     });
   }

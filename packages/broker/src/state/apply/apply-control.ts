@@ -12,6 +12,7 @@ import {
   type TopicRec,
 } from '../model/records.js';
 import type { ApplyContext } from './context.js';
+import { type Held, heldOf, letGo } from './held.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -22,7 +23,8 @@ type Located =
       readonly state: 'live';
       readonly id: bigint;
       readonly index: MessageIndexRec;
-      readonly entries: readonly { tag: Uint8Array; entry: QueueEntryRec }[];
+      /** Each live group's entry as it stands (`held.view`: its held view when a run lease holds it). */
+      readonly entries: readonly { tag: Uint8Array; entry: QueueEntryRec; held: Held }[];
       readonly changes: readonly GroupChange[];
       /** Some group holds it under a lease that still runs. */
       readonly inFlight: boolean;
@@ -46,7 +48,7 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
   // A group being deleted has let go of the message: its entry is left to the purge.
   const live = index.groups.filter((g) => g.outcome === 'live' && !groupDeleting(topic, g.group));
   await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
-  const entries: { tag: Uint8Array; entry: QueueEntryRec }[] = [];
+  const entries: { tag: Uint8Array; entry: QueueEntryRec; held: Held }[] = [];
   const changes: GroupChange[] = [];
   let inFlight = false;
   for (const g of index.groups) {
@@ -54,11 +56,12 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
       changes.push({ group: g.group, state: 'ended' });
       continue;
     }
-    const entry = await ctx.entries.get(g.tag);
-    invariant(entry, () => `message ${id} group ${g.group} names a missing entry`);
-    const running = leaseHeld(entry, ctx.nowMs);
+    const stored = await ctx.entries.get(g.tag);
+    invariant(stored, () => `message ${id} group ${g.group} names a missing entry`);
+    const held = heldOf(ctx, g.tag, stored);
+    const running = leaseHeld(held.view, ctx.nowMs);
     inFlight ||= running;
-    entries.push({ tag: g.tag, entry });
+    entries.push({ tag: g.tag, entry: held.view, held });
     changes.push({ group: g.group, state: running ? 'in-flight' : 'pending' });
   }
   return { state: 'live', id, index, entries, changes, inFlight };
@@ -80,7 +83,11 @@ export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise
   if (found.inFlight) {
     return { kind: 'cancel', result: { status: 'in-flight', id: found.id, groups: found.changes } };
   }
-  for (const { tag, entry } of found.entries) await ctx.entries.remove(topic, tag, entry, 'removed');
+  // A run lease that ran out lets go of its entry (counted: the entry goes).
+  for (const { tag, entry, held } of found.entries) {
+    await ctx.entries.remove(topic, tag, entry, 'removed', held.runTag);
+    letGo(ctx, held);
+  }
   return { kind: 'cancel', result: { status: 'cancelled', id: found.id, groups: found.changes } };
 }
 
@@ -97,8 +104,10 @@ export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>):
   if (found.inFlight) {
     return { kind: 'reschedule', result: { status: 'in-flight', id: found.id, groups: found.changes } };
   }
-  for (const { tag, entry } of found.entries) {
-    await ctx.entries.update(topic, tag, entry, pendingAt(entry, dueAtMs));
+  // A lease that ran out stays counted in the entry's attempt and history.
+  for (const { tag, entry, held } of found.entries) {
+    await ctx.entries.update(topic, tag, entry, pendingAt(entry, dueAtMs), held.runTag);
+    letGo(ctx, held);
   }
   return {
     kind: 'reschedule',
@@ -146,11 +155,12 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
     const deadLetter = topic.settings.expiryAction === 'dead-letter';
     const live = index.groups.filter((g) => g.outcome === 'live');
     await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
-    const entries: { tag: Uint8Array; entry: QueueEntryRec }[] = [];
+    const entries: { tag: Uint8Array; entry: QueueEntryRec; held: Held }[] = [];
     for (const g of live) {
-      const entry = await ctx.entries.get(g.tag);
-      invariant(entry, () => `message ${id} group ${g.group} names a missing entry`);
-      entries.push({ tag: g.tag, entry });
+      const stored = await ctx.entries.get(g.tag);
+      invariant(stored, () => `message ${id} group ${g.group} names a missing entry`);
+      const held = heldOf(ctx, g.tag, stored);
+      entries.push({ tag: g.tag, entry: held.view, held });
     }
     // Dead letters copy the payload once per group: past this command's bound the message
     // waits for the janitor's next expire.
@@ -161,11 +171,12 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
       outcomes.push({ id, status: 'not-due' });
       continue;
     }
-    for (const { tag, entry } of entries) {
+    for (const { tag, entry, held } of entries) {
       // A topic or group being deleted sends nothing on: its expired entries just go.
       if (deadLetter && !groupDeleting(topic, entry.group))
-        await ctx.deadLetters.deadLetter(topic, tag, entry, 'expired');
-      else await ctx.entries.remove(topic, tag, entry, 'expired');
+        await ctx.deadLetters.deadLetter(topic, tag, entry, 'expired', held.runTag);
+      else await ctx.entries.remove(topic, tag, entry, 'expired', held.runTag);
+      letGo(ctx, held);
     }
     outcomes.push({ id, status: deadLetter && !topic.deleting ? 'dead-lettered' : 'expired' });
   }
@@ -286,7 +297,10 @@ export async function applyRedrive(ctx: ApplyContext, cmd: Of<'redrive'>): Promi
       dead.sourceGroup,
     );
     if (adding) await adding;
-    for (const { tag, entry } of found.entries) await ctx.entries.remove(dlq!, tag, entry, 'removed');
+    for (const { tag, entry, held } of found.entries) {
+      await ctx.entries.remove(dlq!, tag, entry, 'removed', held.runTag);
+      letGo(ctx, held);
+    }
     outcomes.push({ id, status: 'redriven', newId });
   }
   return { kind: 'redrive', outcomes };

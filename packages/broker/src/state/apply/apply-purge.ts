@@ -18,6 +18,7 @@ import { ConflictError, NotFoundError, topicDeleting } from '../model/errors.js'
 import { EMPTY } from '../model/layout.js';
 import type { PurgeRec, TopicRec } from '../model/records.js';
 import type { ApplyContext } from './context.js';
+import { heldOf, letGo } from './held.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -176,7 +177,11 @@ async function purgeEntries(
     await ctx.prefetch(
       ctx.messages.indexAndBodyReads(rows.filter((r) => !r.entry.indexImplied).map((r) => r.entry.id)),
     );
-    for (const { tag, entry } of rows) await ctx.entries.remove(topic, tag, entry, 'removed');
+    for (const { tag, entry } of rows) {
+      const held = heldOf(ctx, tag, entry);
+      await ctx.entries.remove(topic, tag, held.view, 'removed', held.runTag);
+      letGo(ctx, held);
+    }
   } else {
     // A topic's go with their messages' records. An entry that implies its index carries the
     // message's expiry: nothing to read. Others read their index records, in one round.
@@ -187,7 +192,11 @@ async function purgeEntries(
       ctx.entries.deleteForTopic(tag);
       if (entry.indexImplied) ctx.messages.deleteImpliedForTopic(entry);
       else await ctx.messages.deleteForTopic(entry.id, entry.expireAtMs, entry.body !== undefined);
-      const counting = ctx.queues.count(hash, entry.inFlight ? 0 : -1, entry.inFlight ? -1 : 0, 0);
+      // A run lease that holds it lets go: its record goes with its last open offset.
+      const held = heldOf(ctx, tag, entry);
+      letGo(ctx, held);
+      const inFlight = held.view.inFlight;
+      const counting = ctx.queues.count(hash, inFlight ? 0 : -1, inFlight ? -1 : 0, 0);
       if (counting) await counting;
     }
   }

@@ -11,6 +11,8 @@ import type { Limits } from '../model/limits.js';
 import { DeadLetterStore } from '../stores/dead-letters.js';
 import { EntryStore } from '../stores/entries.js';
 import type { EventRepository } from '../stores/event-repository.js';
+import type { LeaseIndex } from '../stores/lease-index.js';
+import { LeaseStore } from '../stores/leases.js';
 import { MessageStore } from '../stores/messages.js';
 import { PublishStore } from '../stores/publishes.js';
 import { PurgeStore } from '../stores/purges.js';
@@ -37,6 +39,7 @@ export class ApplyContext {
   readonly schedules: ScheduleStore;
   readonly purges: PurgeStore;
   readonly publishes: PublishStore;
+  readonly leases: LeaseStore;
 
   /** When apply last let the event loop run (performance.now()). */
   private sliceStartMs = performance.now();
@@ -47,10 +50,12 @@ export class ApplyContext {
     readonly hasher: QueueHasher,
     readonly ids: EventRepository,
     requestFilter: RequestFilter,
+    leaseIndex: LeaseIndex,
   ) {
     this.queues = new QueueStore(txn, hasher);
     this.topics = new TopicStore(txn, limits, this.queues, this.time);
     this.publishes = new PublishStore(txn);
+    this.leases = new LeaseStore(txn, leaseIndex);
     this.messages = new MessageStore(txn, this.topics, this.queues, this.time, this.publishes);
     this.entries = new EntryStore(txn, this.queues, this.messages, this.time, this.publishes);
     this.requests = new RequestStore(txn, requestFilter);
@@ -72,11 +77,13 @@ export class ApplyContext {
     this.time.nowMs = nowMs;
     this.time.inlineBodies = inlineBodies;
     this.publishes.beginCommand();
+    this.leases.beginCommand();
   }
 
-  /** The command applied: what the stores keep per command is written (its publish record). */
+  /** The command applied: what the stores keep per command is written (its publish record, its runs). */
   endCommand(): void {
     this.publishes.endCommand();
+    this.leases.endCommand();
   }
 
   /** Checks and observes a block of leader-assigned ids: they must all be new. */

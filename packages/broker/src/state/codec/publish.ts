@@ -7,13 +7,9 @@
 import { encodeKey, KEY_BYTES } from '../../keys.js';
 import type { PublishRec } from '../model/records.js';
 import { writer } from './shared.js';
-import { varintSize, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
+import { unzigzag64, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireReader, zigzag64 } from './wire.js';
 
 const keyView = (key: Uint8Array) => new DataView(key.buffer, key.byteOffset, KEY_BYTES);
-
-/** A signed 64-bit integer as protobuf's sint64 (zigzag) varint value, and back. */
-const zigzag = (n: bigint): bigint => BigInt.asUintN(64, (n << 1n) ^ (n >> 63n));
-const unzigzag = (z: bigint): bigint => BigInt.asIntN(64, (z >> 1n) ^ -(z & 1n));
 
 /** `rec.keys` in id order, the first one's id `rec.firstId`. */
 export function encodePublish(rec: PublishRec): Uint8Array {
@@ -38,7 +34,7 @@ export function encodePublish(rec: PublishRec): Uint8Array {
     if (id < lastId) throw new RangeError(`publish record of ${rec.firstId}: id ${id} out of order`);
     idDeltas.push(id - lastId);
     queueIndex.push(BigInt(q));
-    dueDeltas.push(zigzag(due - lastDue));
+    dueDeltas.push(zigzag64(due - lastDue));
     lastId = id;
     lastDue = due;
   }
@@ -47,26 +43,9 @@ export function encodePublish(rec: PublishRec): Uint8Array {
     w.tag(1, WIRE_LEN).varint(8 * queues.length);
     for (const h of queues) w.fixed64(h);
   }
-  packed(w, 2, idDeltas);
-  packed(w, 3, queueIndex);
-  packed(w, 4, dueDeltas);
+  w.packed64(2, idDeltas).packed64(3, queueIndex).packed64(4, dueDeltas);
   if (rec.latestDueMs !== 0) w.tag(5, WIRE_VARINT).varint(rec.latestDueMs);
   return w.finish();
-}
-
-function packed(w: typeof writer, field: number, values: readonly bigint[]): void {
-  if (values.length === 0) return;
-  let n = 0;
-  for (const v of values) n += varint64Size(v);
-  w.tag(field, WIRE_LEN).varint(n);
-  for (const v of values) w.varint64(v);
-}
-
-function varint64Size(v: bigint): number {
-  if (v <= BigInt(Number.MAX_SAFE_INTEGER)) return varintSize(Number(v));
-  let n = 1;
-  for (let x = v; x > 0x7fn; x >>= 7n) n++;
-  return n;
 }
 
 /** The record stored under `firstId`. */
@@ -77,16 +56,6 @@ export function decodePublish(firstId: bigint, bytes: Uint8Array): PublishRec {
   const queueIndex: bigint[] = [];
   const dueDeltas: bigint[] = [];
   let latestDueMs = 0;
-  const scalars = (wt: number, out: bigint[]): boolean => {
-    if (wt === WIRE_LEN) {
-      const p = r.sub();
-      while (!p.done) out.push(p.varint64());
-      return true;
-    }
-    if (wt !== WIRE_VARINT) return false;
-    out.push(r.varint64());
-    return true;
-  };
   while (!r.done) {
     const tag = r.varint();
     const wt = tag & 7;
@@ -101,13 +70,13 @@ export function decodePublish(firstId: bigint, bytes: Uint8Array): PublishRec {
         queues.push(r.fixed64());
         continue;
       case 2:
-        if (scalars(wt, idDeltas)) continue;
+        if (r.repeated64(wt, idDeltas)) continue;
         break;
       case 3:
-        if (scalars(wt, queueIndex)) continue;
+        if (r.repeated64(wt, queueIndex)) continue;
         break;
       case 4:
-        if (scalars(wt, dueDeltas)) continue;
+        if (r.repeated64(wt, dueDeltas)) continue;
         break;
       case 5:
         if (wt !== WIRE_VARINT) break;
@@ -124,7 +93,7 @@ export function decodePublish(firstId: bigint, bytes: Uint8Array): PublishRec {
   let due = 0n;
   for (let i = 0; i < idDeltas.length; i++) {
     id += idDeltas[i]!;
-    due += unzigzag(dueDeltas[i]!);
+    due = BigInt.asUintN(64, due + unzigzag64(dueDeltas[i]!));
     const hash = queues[Number(queueIndex[i]!)];
     if (hash === undefined) throw new RangeError(`publish record of ${firstId}: no queue ${queueIndex[i]}`);
     keys.push(encodeKey(hash, due, id));

@@ -83,6 +83,11 @@ export type Command = Stamped &
         readonly deadLetterFallback?: boolean;
         /** The consumer the leases are for (`Subscribe.consumer_id`), kept in each entry; absent or 0n = none. */
         readonly consumerId?: bigint;
+        /**
+         * A lease of a run (absent or 0n: not): the entries are not written, one lease record
+         * under this id holds them (an id above the reserved block). `inPlace` is ignored then.
+         */
+        readonly leaseId?: bigint;
       }
     | { readonly kind: 'ack'; readonly tags: readonly Uint8Array[] }
     | {
@@ -281,6 +286,7 @@ export function encodeCommand(cmd: Command): Uint8Array {
           ...(cmd.inPlace ? { inPlace: true } : {}),
           ...(cmd.deadLetterFallback ? { deadLetterFallback: true } : {}),
           ...(cmd.consumerId ? { consumerId: toUint64(cmd.consumerId) } : {}),
+          ...(cmd.leaseId ? { leaseId: toUint64(cmd.leaseId) } : {}),
         },
       };
       break;
@@ -432,6 +438,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
     case 'lease': {
       const c = m.lease!;
       const consumerId = c.consumerId ? toBigInt(c.consumerId) : 0n;
+      const leaseId = c.leaseId ? toBigInt(c.leaseId) : 0n;
       return {
         kind: 'lease',
         nowMs,
@@ -445,6 +452,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         inPlace: c.inPlace === true,
         ...(c.deadLetterFallback ? { deadLetterFallback: true } : {}),
         ...(consumerId !== 0n ? { consumerId } : {}),
+        ...(leaseId !== 0n ? { leaseId } : {}),
       };
     }
     case 'ack':

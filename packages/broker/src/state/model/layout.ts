@@ -40,6 +40,8 @@ export const NS = {
    * <= the id).
    */
   publishes: new Namespace(0x0f, 'publishes'),
+  /** lease id (8) -> LeaseRecord: a lease of a run of entries of one queue, while an offset of it is open. */
+  leases: new Namespace(0x10, 'leases'),
 } as const;
 
 const enc = new TextEncoder();

@@ -16,6 +16,8 @@ import {
   queueLowerBound,
   queueName,
   queueUpperBound,
+  runTag,
+  runTagParts,
   tagEntryKey,
   tagKeyOf,
   tagLease,
@@ -42,16 +44,20 @@ import { DEFAULT_LIST_LIMIT, type Limits } from '../model/limits.js';
 import {
   type BodyRec,
   deliveryTagOf,
+  heldView,
   impliedIndex,
   leaseEndOf,
   leaseHeld,
   type MessageIndexRec,
   movedIndex,
+  offsetSettled,
   type PurgeRec,
   type QueueEntryRec,
   type QueueRec,
+  runEndMs,
   type TopicRec,
 } from '../model/records.js';
+import type { LeaseIndex } from '../stores/lease-index.js';
 import { type ForgettablePublishes, forgettablePublishes, locatePublished } from '../stores/publishes.js';
 import { purgesOf } from '../stores/purges.js';
 
@@ -128,6 +134,9 @@ export interface CacheFiller {
   fill(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void;
 }
 
+const equalBytes = (a: Uint8Array, b: Uint8Array): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
 /** `readMessage` found an entry gone that the index named: the message moved while it was read. */
 const MOVED = Symbol('moved');
 
@@ -140,8 +149,28 @@ export class BrokerReader {
     readonly view: ReadView,
     private readonly hasher: QueueHasher,
     private readonly limits: Limits,
+    /** The run leases (the state machine's, as of the last batch written): which entries they hold. */
+    private readonly leases: LeaseIndex,
     private readonly cacheFiller?: CacheFiller,
   ) {}
+
+  /**
+   * The entry stored under `key` as it stands: its held view when a run lease
+   * holds it (in flight, the lease counted), with that lease's tag.
+   */
+  private asHeld(
+    key: Uint8Array,
+    e: QueueEntryRec,
+  ): { entry: QueueEntryRec; runTag: Uint8Array | undefined } {
+    const hold = this.leases.holder(key);
+    if (!hold) return { entry: e, runTag: undefined };
+    return { entry: heldView(e, hold), runTag: runTag(hold.run.queueHash, hold.run.leaseId, hold.offset) };
+  }
+
+  /** The delivery tag of the entry under `key` (its run lease's, when one holds it). */
+  private tagOf(key: Uint8Array, held: { entry: QueueEntryRec; runTag: Uint8Array | undefined }): Uint8Array {
+    return held.runTag ?? deliveryTagOf(key, held.entry);
+  }
 
   queueHash(topic: string, group: string = DEFAULT_GROUP): bigint {
     return this.hasher(queueName(topic, group));
@@ -253,7 +282,7 @@ export class BrokerReader {
         stopped = true;
         return false;
       }
-      const e = decodeEntry(v);
+      const e = this.asHeld(tag, decodeEntry(v)).entry;
       if (e.inFlight && leaseEndOf(e) > nowMs) {
         // A running lease is never taken ahead: it can be leased once it ends, which the
         // dispatcher (comparing with now + the look-ahead) sees as this time.
@@ -336,8 +365,9 @@ export class BrokerReader {
     const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
     await this.view.scan({ ...range, limit: this.limits.maxListLimit }, (k, v) => {
       seen++;
-      const due = decodeKey(NS.queue.strip(k)).due;
-      const e = decodeEntry(v);
+      const key = NS.queue.strip(k);
+      const due = decodeKey(key).due;
+      const e = this.asHeld(key, decodeEntry(v)).entry;
       firstDue ??= e.dueAtMs;
       if (e.inFlight) {
         take(leaseEndOf(e));
@@ -369,6 +399,29 @@ export class BrokerReader {
   async runningLeases(queueHash: bigint, nowMs: number, want: number, maxRead: number): Promise<EntryView[]> {
     const out: EntryView[] = [];
     if (want <= 0) return out;
+    // Run leases: their open offsets that still run, read from the index, then their entries.
+    const held: { key: Uint8Array; tag: Uint8Array }[] = [];
+    for (const run of this.leases.runsOf(queueHash)) {
+      run.keys.forEach((key, offset) => {
+        if (held.length >= Math.min(want, maxRead)) return;
+        if (offsetSettled(run, offset) || runEndMs(run, offset) <= nowMs) return;
+        held.push({ key, tag: runTag(queueHash, run.leaseId, offset) });
+      });
+    }
+    if (held.length > 0) {
+      const keys = held.map((h) => NS.queue.key(h.key));
+      const raws = this.view.getMany
+        ? await this.view.getMany(keys)
+        : await Promise.all(keys.map((k) => this.view.get(k)));
+      held.forEach((h, i) => {
+        const raw = raws[i];
+        if (!raw) return; // settled since the index was read
+        const { entry, runTag: tag } = this.asHeld(h.key, decodeEntry(raw));
+        if (tag && entry.leaseEndMs > nowMs) out.push({ ...entry, tag });
+      });
+    }
+    if (out.length >= want) return out;
+    // Leases in place of earlier versions lie at the queue's start under their entries' keys.
     const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
     await this.view.scan({ ...range, limit: maxRead }, (k, v) => {
       const e = decodeEntry(v);
@@ -382,6 +435,17 @@ export class BrokerReader {
 
   /** The entry whose lease `tag` names, while that lease runs at `nowMs`; undefined otherwise. */
   async runningLease(tag: Uint8Array, nowMs: number): Promise<EntryView | undefined> {
+    const parts = runTagParts(tag);
+    if (parts) {
+      const run = this.leases.run(parts.leaseId);
+      if (!run || run.queueHash !== parts.queueHash || parts.offset >= run.keys.length) return undefined;
+      if (offsetSettled(run, parts.offset) || runEndMs(run, parts.offset) <= nowMs) return undefined;
+      const key = run.keys[parts.offset]!;
+      const raw = await this.view.get(NS.queue.key(key));
+      if (!raw) return undefined;
+      const held = this.asHeld(key, decodeEntry(raw));
+      return held.runTag && equalBytes(held.runTag, tag) ? { ...held.entry, tag } : undefined;
+    }
     if (tagLease(tag) === undefined) return undefined;
     const raw = await this.view.get(NS.queue.key(tagEntryKey(tag)));
     if (!raw) return undefined;
@@ -507,14 +571,15 @@ export class BrokerReader {
         }
         const raw = await this.view.get(NS.queue.key(g.tag));
         if (!raw) return undefined; // moved since the index was read
-        const e = decodeEntry(raw);
+        const held = this.asHeld(g.tag, decodeEntry(raw));
+        const e = held.entry;
         body ??= e.body;
         return {
           group: g.group,
           state: leaseHeld(e, nowMs) ? 'in-flight' : 'pending',
           dueAtMs: e.inFlight ? leaseEndOf(e) : e.dueAtMs,
           attempt: e.attempt,
-          tag: deliveryTagOf(g.tag, e),
+          tag: this.tagOf(g.tag, held),
         };
       }),
     );
@@ -569,6 +634,7 @@ export class BrokerReader {
     const upper = to > 0 ? dueUpperBound(hash, BigInt(to - 1), bucket) : queueUpperBound(hash);
     const lt = NS.queue.range(undefined, upper).lt;
     const entries: EntryView[] = [];
+    const tags: Uint8Array[] = [];
     let more = false;
     await this.view.scan({ gte, lt }, (k, v) => {
       const e = decodeEntry(v);
@@ -577,13 +643,16 @@ export class BrokerReader {
         more = true;
         return false;
       }
-      entries.push({ ...e, tag: new Uint8Array(NS.queue.strip(k)) });
+      const key = new Uint8Array(NS.queue.strip(k));
+      const held = this.asHeld(key, e);
+      entries.push({ ...held.entry, tag: key });
+      tags.push(this.tagOf(key, held));
     });
     const bodies = await this.bodiesOf(entries);
     const items = entries.map((entry, i) => ({
       entry,
       dueAtMs: entry.inFlight ? leaseEndOf(entry) : entry.dueAtMs,
-      tag: deliveryTagOf(entry.tag, entry),
+      tag: tags[i]!,
       message: bodies[i],
       state: leaseHeld(entry, nowMs) ? ('in-flight' as const) : ('pending' as const),
     }));

@@ -54,12 +54,15 @@ export class DeadLetterStore {
    * Moves a group's entry to the topic's dead-letter topic as a new message
    * that carries DeadLetterInfo, or drops it (see above). Either way the
    * source queue counts it as dead-lettered. Returns the new message's id.
+   * `entry` is the entry as it stands (its held view, with `runTag`, when a
+   * run lease holds it: its history counts that lease).
    */
   async deadLetter(
     topic: TopicRec,
     tag: Uint8Array,
     entry: QueueEntryRec,
     reason: 'max_attempts' | 'expired',
+    runTag?: Uint8Array,
   ): Promise<bigint | undefined> {
     const now = this.time.nowMs;
     const body = await this.messages.bodyOf(entry);
@@ -102,7 +105,7 @@ export class DeadLetterStore {
         dlqId = undefined;
       }
     }
-    await this.entries.remove(topic, tag, entry, 'dead-lettered');
+    await this.entries.remove(topic, tag, entry, 'dead-lettered', runTag);
     return dlqId;
   }
 

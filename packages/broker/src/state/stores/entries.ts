@@ -155,11 +155,15 @@ export class EntryStore {
     });
   }
 
-  /** The entry under `key` was a lease not yet started: its delivery (tag) must not be pushed. */
-  private noteWithdrawn(key: Uint8Array, entry: QueueEntryRec): void {
+  /**
+   * The entry under `key` was a lease not yet started: its delivery (tag) must
+   * not be pushed. `runTag`: the tag of the run lease that held it (`entry`
+   * is then its held view, records.ts `heldView`).
+   */
+  private noteWithdrawn(key: Uint8Array, entry: QueueEntryRec, runTag?: Uint8Array): void {
     if (!leaseNotStarted(entry, this.time.nowMs)) return;
     const at = this.withdrawn.length;
-    this.withdrawn.push(deliveryTagOf(key, entry));
+    this.withdrawn.push(runTag ?? deliveryTagOf(key, entry));
     this.txn.onRollback(() => {
       this.withdrawn.length = at;
     });
@@ -194,12 +198,13 @@ export class EntryStore {
     oldTag: Uint8Array,
     old: QueueEntryRec,
     moved: QueueEntryRec,
+    runTag?: Uint8Array,
   ): Uint8Array | Promise<Uint8Array> {
     // A move writes the message's index (setGroupRef): from now on there is one to delete.
     const next = moved.indexUnwritten ? { ...moved, indexUnwritten: false } : moved;
     const tag = this.tagOf(topic, next.group, next.dueAtMs, next.id);
     this.noteDue(topic.name, next.group, next.dueAtMs);
-    this.noteWithdrawn(oldTag, old);
+    this.noteWithdrawn(oldTag, old, runTag);
     this.txn.del(NS.queue.key(oldTag));
     this.txn.put(NS.queue.key(tag), encodeEntry(next, this.txn.cachesWrites));
     let counting: Promise<void> | undefined;
@@ -222,8 +227,9 @@ export class EntryStore {
     key: Uint8Array,
     old: QueueEntryRec,
     next: QueueEntryRec,
+    runTag?: Uint8Array,
   ): Promise<void> | undefined {
-    this.noteWithdrawn(key, old);
+    this.noteWithdrawn(key, old, runTag);
     if (!next.inFlight) this.noteDue(topic.name, next.group, next.dueAtMs);
     else if (next.leaseEndMs > 0) this.noteDue(topic.name, next.group, next.leaseEndMs, true);
     this.txn.put(NS.queue.key(key), encodeEntry(next, this.txn.cachesWrites));
@@ -248,10 +254,47 @@ export class EntryStore {
     key: Uint8Array,
     old: QueueEntryRec,
     next: QueueEntryRec,
+    runTag?: Uint8Array,
   ): Promise<Uint8Array> {
-    if (!this.sameKey(topic, old, next)) return this.move(topic, key, old, next);
-    await this.rewrite(topic, key, old, next);
+    if (!this.sameKey(topic, old, next)) return this.move(topic, key, old, next, runTag);
+    await this.rewrite(topic, key, old, next, runTag);
     return key;
+  }
+
+  /**
+   * A run lease let go of the entry under `key` without a write of it (a
+   * lease handed back before it was counted): `view` (its held view) is
+   * pending again at its own due time.
+   */
+  release(
+    topic: TopicRec,
+    key: Uint8Array,
+    view: QueueEntryRec,
+    runTag: Uint8Array,
+  ): Promise<void> | undefined {
+    this.noteWithdrawn(key, view, runTag);
+    this.noteDue(topic.name, view.group, view.dueAtMs);
+    return this.queues.count(this.queues.hash(topic.name, view.group), 1, -1, 0);
+  }
+
+  /**
+   * A run lease took the entry (not written): counted in flight. Its lease
+   * ends at `endMs`, which the dispatcher hears as a lapse change.
+   */
+  hold(
+    topic: TopicRec,
+    entry: QueueEntryRec,
+    wasInFlight: boolean,
+    endMs: number,
+  ): Promise<void> | undefined {
+    this.noteDue(topic.name, entry.group, endMs, true);
+    if (wasInFlight) return undefined;
+    return this.queues.count(this.queues.hash(topic.name, entry.group), -1, 1, 0);
+  }
+
+  /** A run lease's offset was extended to `endMs`: a lapse change for the dispatcher. */
+  extended(topic: TopicRec, group: string, endMs: number): void {
+    this.noteDue(topic.name, group, endMs, true);
   }
 
   /**
@@ -263,8 +306,9 @@ export class EntryStore {
     tag: Uint8Array,
     entry: QueueEntryRec,
     outcome: Exclude<GroupOutcome, 'live'>,
+    runTag?: Uint8Array,
   ): Promise<void> | undefined {
-    this.noteWithdrawn(tag, entry);
+    this.noteWithdrawn(tag, entry, runTag);
     this.txn.del(NS.queue.key(tag));
     const dead = outcome === 'dead-lettered' ? 1 : 0;
     const counting = this.queues.count(
