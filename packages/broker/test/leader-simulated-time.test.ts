@@ -3,6 +3,7 @@ import type { pb } from '@fermata/protocol';
 import type { Entry } from '@fermata/raft';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { RUN_TAG_BYTES } from '../src/keys.js';
 import { emptySlots } from '../src/leader/dispatcher/consumer-registry.js';
 import {
   type Consumer,
@@ -116,7 +117,9 @@ function leaderOn(
   h: Harness,
   raft: { propose(data: Uint8Array): Promise<unknown> },
   clock: ManualClock,
-  extra: Partial<Pick<DispatcherOptions, 'leaseRoundBudget' | 'reader' | 'reclaimWindowMs'>> = {},
+  extra: Partial<
+    Pick<DispatcherOptions, 'leaseRoundBudget' | 'reader' | 'reclaimWindowMs' | 'leaseRuns'>
+  > = {},
 ): Dispatcher {
   const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
   const dispatcher = new Dispatcher({
@@ -158,6 +161,25 @@ describe('the leader layer on a manual clock', () => {
     expect(got.length).toBe(1);
     expect(Number(got[0]![0]!.dueAtMs)).toBe(T0 + 5_000);
     dispatcher.stop(new Error('test over'));
+  });
+
+  it('the leader leases a round as one run (one lease record, 20-byte tags); with leaseRuns off, each entry in place', async () => {
+    for (const leaseRuns of [true, false]) {
+      const h = await Harness.create();
+      await h.publish(...['a', 'b', 'c'].map((p) => ({ topic: 't', payload: text(p), delayMs: 100 })));
+      const clock = new ManualClock(T0);
+      const raft = committingLog(h);
+      const dispatcher = leaderOn(h, raft, clock, { leaseRuns });
+      const got: pb.Delivery.$Properties[][] = [];
+      await dispatcher.start();
+      dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash('t', 'default'), got));
+      await clock.advance(100);
+      expect(delivered(got).sort()).toEqual(['a1', 'b1', 'c1']);
+      expect(raft.kinds).toEqual(['lease']);
+      expect(got.flat().map((d) => d.tag!.length)).toEqual(Array(3).fill(leaseRuns ? RUN_TAG_BYTES : 28));
+      expect(h.sm.leases.openOffsets).toBe(leaseRuns ? 3 : 0);
+      dispatcher.stop(new Error('test over'));
+    }
   });
 
   it('a lease in place that runs out behind the cursor is delivered again at its end, while later entries are read from the cursor', async () => {
@@ -386,8 +408,10 @@ describe('the leader layer on a manual clock', () => {
     // X subscribes again holding a: a is carried over (not sent again), b and c, never sent, are sent to it.
     const gotX2: pb.Delivery.$Properties[][] = [];
     const x2 = holding(next, qt, 't', 7n, gotX2);
+    // A tag of a lease nobody took: another lease id (a run's tag), or another lease number (in place).
     const stranger = new Uint8Array(gotX[0]![0]!.tag!);
-    stranger[27] = (stranger[27]! + 1) % 256;
+    const at = stranger.length === RUN_TAG_BYTES ? 15 : stranger.length - 1;
+    stranger[at] = (stranger[at]! + 1) % 256;
     const plan = await next.planTakeBack(x2, [gotX[0]![0]!.tag!, stranger]);
     const released = next.addConsumer(x2, plan);
     expect(released.map((t) => Buffer.from(t).toString('hex'))).toEqual([

@@ -345,6 +345,10 @@ export const configSchema = {
       true,
       "As leader, lease entries where they lie (delivery tags of 28 bytes: the entry's key and the lease's number) instead of moving each to a key at its lease's end, as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
     ),
+    leaseRuns: bool(
+      true,
+      "As leader, lease the entries of each round as one run: one lease record per round and consumer, the entries not written while leased, delivery tags of 20 bytes (the queue, the lease, the entry's offset in it). False: lease each entry on its own (dispatcher.leaseInPlace), as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
+    ),
     ackLingerMs: int(
       100,
       0,

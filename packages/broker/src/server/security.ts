@@ -167,7 +167,8 @@ export function setupSecurity(options: SecurityOptions): Security {
   const cache = new Map<bigint, string>();
   const topicOfTag = async (tag: Uint8Array): Promise<string | undefined> => {
     // Every kind of tag starts with its queue's hash.
-    if (tag.length !== KEY_BYTES && tag.length !== TAG_BYTES && tag.length !== RUN_TAG_BYTES) return undefined;
+    if (tag.length !== KEY_BYTES && tag.length !== TAG_BYTES && tag.length !== RUN_TAG_BYTES)
+      return undefined;
     const queueHash = tagQueue(tag);
     const hit = cache.get(queueHash);
     if (hit !== undefined) return hit;

@@ -88,6 +88,13 @@ export interface DispatcherOptions {
    * its lease's end, as versions without the setting do (a rollout from one).
    */
   readonly leaseInPlace?: boolean;
+  /**
+   * Lease each round's entries as one run (the default): one lease record,
+   * the entries not written, tags of the lease and an offset. False: each
+   * entry leased in place (or moved, `leaseInPlace`), as versions without the
+   * setting do (a rollout from one).
+   */
+  readonly leaseRuns?: boolean;
   /** Whether a topic's dead letters may go to its configured dead-letter topic (default: yes). */
   readonly deadLetterAllowed?: DeadLetterGate;
   /**
@@ -1194,7 +1201,9 @@ export class Dispatcher {
     maxAttempts: number,
   ): Promise<void> {
     const { proposer, reader, metrics, leaseAheadMs } = this.options;
-    const firstId = proposer.reserveIds(entries.length);
+    const runs = this.options.leaseRuns !== false;
+    // Ids for the dead letters the command may make, and for a run its lease id after them.
+    const firstId = proposer.reserveIds(entries.length + (runs ? 1 : 0));
     const result = await proposer.run({
       kind: 'lease',
       topic: consumer.topic,
@@ -1203,6 +1212,7 @@ export class Dispatcher {
       leaseMs: consumer.leaseMs,
       firstId,
       idCount: entries.length,
+      ...(runs ? { leaseId: firstId + BigInt(entries.length) } : {}),
       ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
       ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
       ...(deadLetterFallback ? { deadLetterFallback: true } : {}),
