@@ -276,6 +276,47 @@ describe('run leases across restarts, snapshots and earlier leases', () => {
     await Promise.all([reopened.store.close(), target.store.close()]);
   });
 
+  it("a node restarted on a store of the previous version's records (body records, leases in place) settles their tags, then writes runs and inline bodies", async () => {
+    const { store, path } = await leveldb();
+    // The previous version's leader: body records, leases in place (28-byte tags).
+    const before = await Harness.create({ store });
+    before.inlineBodies = false;
+    const old = await before.publish(
+      { topic: 't', payload: text('acked') },
+      { topic: 't', payload: text('lapses') },
+      { topic: 't', payload: text('pending'), delayMs: 5_000 },
+    );
+    const oldLeases = await before.leaseAll('t', 'default', 1_000);
+    expect(oldLeases.map((l) => tagOf(l).length)).toEqual([TAG_BYTES, TAG_BYTES]);
+    await before.sm.flush();
+    await store.close();
+
+    // This version on those LevelDB files, its leader leasing runs.
+    const reopened = await leveldb(path);
+    const h = await runsHarness({ store: reopened.store });
+    h.now = T0 + 500;
+    expect(statuses(await h.ok({ kind: 'ack', tags: [tagOf(oldLeases[0])] }))).toEqual(['ok']);
+    const [fresh] = await h.publish({ topic: 't', payload: text('new') });
+    h.now = T0 + 1_000;
+    // The lapsed lease in place and the new message go into one run; the lapsed one's second attempt.
+    const run = await h.leaseAll('t', 'default', 1_000);
+    expect(run.map((l) => [l.id, l.attempt, l.newTag?.length])).toEqual([
+      [old[1]!.id, 2, RUN_TAG_BYTES],
+      [fresh!.id, 1, RUN_TAG_BYTES],
+    ]);
+    expect(statuses(await h.ok({ kind: 'ack', tags: [tagOf(oldLeases[1]), ...run.map(tagOf)] }))).toEqual([
+      'lease-expired',
+      'ok',
+      'ok',
+    ]);
+    const pending = await h.sm.reader.getMessage('t', { id: old[2]!.id }, h.now);
+    expect(new TextDecoder().decode(pending!.message.payload)).toBe('pending');
+    expect(await h.stats('t')).toMatchObject({ pending: 1, inFlight: 0 });
+    expect(h.sm.leases.openOffsets).toBe(0);
+    expect(await integrityProblems(reopened.store, h.hasher)).toEqual([]);
+    await reopened.store.close();
+  });
+
   it('leases in place and moved leases of earlier versions settle; lapsed, their entries are leased into runs with the attempt counted once', async () => {
     const h = await Harness.create();
     await h.publish(
