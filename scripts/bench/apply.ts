@@ -112,6 +112,9 @@ export async function run(args: string[]): Promise<void> {
     const delivered = option(args, 'delivered', quick ? 5_000 : 50_000);
     // --moved-leases: the lease of versions without leases in place (each entry moved to a new key).
     const inPlace = !flag(args, 'moved-leases');
+    // --in-place-leases (or --moved-leases): each entry leased on its own, as versions without
+    // dispatcher.leaseRuns do; by default one run per lease command.
+    const runs = !flag(args, 'in-place-leases') && !flag(args, 'moved-leases');
     const topic = 'bench-deliver';
     const apply = async (commands: Parameters<typeof encodeCommand>[0][]): Promise<CommandResult[]> => {
       const entries = commands.map(
@@ -151,12 +154,13 @@ export async function run(args: string[]): Promise<void> {
             leaseMs: 30_000,
             firstId: id,
             idCount: due.entries.length,
+            ...(runs ? { leaseId: id + BigInt(due.entries.length) } : {}),
             nowMs: now,
             inPlace,
             inlineBodies,
           },
         ]);
-        id += BigInt(due.entries.length);
+        id += BigInt(due.entries.length + (runs ? 1 : 0));
         if (r?.kind !== 'lease') throw new Error(`lease answered ${JSON.stringify(r)}`);
         for (const o of r.outcomes) if (o.newTag) leased.push(o.newTag);
       }
@@ -184,6 +188,7 @@ export async function run(args: string[]): Promise<void> {
       delivered,
       lease_batch: leaseBatch,
       lease_in_place: inPlace,
+      lease_runs: runs,
       inline_bodies: inlineBodies,
       ack_batch: ackBatch,
       delivered_cpu_us_per_msg: {
