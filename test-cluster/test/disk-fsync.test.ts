@@ -68,10 +68,12 @@ describe('a failing fsync stops the node', () => {
       const handle = n.handle;
       const exited = handle.exited;
       c.failDisk(n.id);
-      const exit = await Promise.race([
-        exited,
-        publishWhile(label, () => !handle.running, 20).then(() => exited),
-      ]);
+      // Stops once the node has stopped (sticky: the node runs again after its restart below,
+      // and a publisher left running would add to `acked` while the check reads it).
+      let stopped = false;
+      const publishing = publishWhile(label, () => (stopped ||= !handle.running), 20);
+      const exit = await Promise.race([exited, publishing.then(() => exited)]);
+      await publishing;
       expect(exit).toEqual({ code: EXIT_DISK_FAILURE, signal: null });
       const line = handle.logLines(/^disk failure: /)[0];
       expect(line?.['msg']).toMatch(/^disk failure: (write|fdatasync|fsync) of \S+ failed \(EIO\)/);

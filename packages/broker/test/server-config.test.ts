@@ -41,7 +41,12 @@ describe('configuration precedence', () => {
     const c = loadConfig({ env: {} });
     expect(c.nodeId).toBe('node1');
     expect(c.storage.engine).toBe('leveldb');
-    expect(c.raft).toMatchObject({ tickMs: 50, electionTicks: 10, heartbeatTicks: 1 });
+    expect(c.raft).toMatchObject({
+      tickMs: 50,
+      electionTicks: 10,
+      heartbeatTicks: 1,
+      maxClockOffsetMs: 5_000,
+    });
     expect(c.limits.maxPayloadBytes).toBe(1024 * 1024);
     expect(c.dispatcher).toMatchObject({ defaultLeaseMs: 30_000, defaultPrefetch: 16, maxPrefetch: 1000 });
     expect(c.limits.allowLeaderDurability).toBe(false);
@@ -218,6 +223,13 @@ describe('configuration errors name the key', () => {
         loadConfig({ env: { FERMATA_RAFT__HEARTBEAT_TICKS: '10', FERMATA_RAFT__ELECTION_TICKS: '10' } }),
       ),
     ).toEqual(['raft.heartbeatTicks (10) must be less than raft.electionTicks (10)']);
+    expect(problemsOf(() => loadConfig({ env: { FERMATA_RAFT__MAX_CLOCK_OFFSET_MS: '50' } }))).toEqual([
+      "raft.maxClockOffsetMs (50) must be 0 (not checked) or at least 1000: below it, the skew of clocks kept by NTP plus a vote's transit would keep healthy nodes from being elected",
+    ]);
+    expect(problemsOf(() => loadConfig({ env: { FERMATA_RAFT__MAX_CLOCK_OFFSET_MS: '-1' } }))).toEqual([
+      'raft.maxClockOffsetMs (from FERMATA_RAFT__MAX_CLOCK_OFFSET_MS): expected an integer from 0 to 86400000, got "-1"',
+    ]);
+    expect(loadConfig({ env: { FERMATA_RAFT__MAX_CLOCK_OFFSET_MS: '0' } }).raft.maxClockOffsetMs).toBe(0);
     expect(
       problemsOf(() => loadConfig({ overrides: { dispatcher: { defaultPrefetch: 50, maxPrefetch: 10 } } })),
     ).toEqual(['dispatcher.defaultPrefetch (50) must not exceed dispatcher.maxPrefetch (10)']);

@@ -249,6 +249,7 @@ describe('/metrics', () => {
         applied: 41,
         isLeader: true,
         peerRefused: { unauthenticated: 2, 'not-member': 1, 'term-bound': 0 },
+        clockRefusals: { refused: 3, refusedByPeers: 0 },
       }),
     });
     metrics.publishes.inc({ topic: 'orders' }, 3);
@@ -294,6 +295,9 @@ describe('/metrics', () => {
     expect(value('fermata_raft_peer_refused_total', { reason: 'unauthenticated' })).toBe(2);
     expect(value('fermata_raft_peer_refused_total', { reason: 'not-member' })).toBe(1);
     expect(value('fermata_raft_peer_refused_total', { reason: 'term-bound' })).toBe(0);
+    expect(types.get('fermata_raft_votes_refused_clock_total')).toBe('counter');
+    expect(value('fermata_raft_votes_refused_clock_total', { refused_by: 'self' })).toBe(3);
+    expect(value('fermata_raft_votes_refused_clock_total', { refused_by: 'peer' })).toBe(0);
     expect(value('fermata_fsync_duration_ms_count')).toBe(1);
     expect(value('fermata_apply_batch_entries_bucket', { le: '16' })).toBe(1);
     expect(value('process_cpu_user_seconds_total')).toBeGreaterThanOrEqual(0);

@@ -3811,6 +3811,7 @@ export namespace fermata {
             hintTerm: Long;
             snapshot?: (fermata.v1.RaftSnapshotMeta.$Properties|null);
             context?: (Uint8Array|null);
+            wallTimeMs: Long;
             static create(properties: fermata.v1.RaftMessage.$Shape): fermata.v1.RaftMessage & fermata.v1.RaftMessage.$Shape;
             static create(properties?: fermata.v1.RaftMessage.$Properties): fermata.v1.RaftMessage;
             static encode(message: fermata.v1.RaftMessage.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -3833,6 +3834,7 @@ export namespace fermata {
                 hintTerm?: (Long|null);
                 snapshot?: (fermata.v1.RaftSnapshotMeta.$Properties|null);
                 context?: (Uint8Array|null);
+                wallTimeMs?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.RaftMessage.$Properties;

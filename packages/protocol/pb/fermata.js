@@ -14717,6 +14717,7 @@ export const fermata = $root.fermata = (() => {
             RaftMessage.prototype.hintTerm = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             RaftMessage.prototype.snapshot = null;
             RaftMessage.prototype.context = null;
+            RaftMessage.prototype.wallTimeMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             let $oneOfFields;
 
@@ -14764,6 +14765,8 @@ export const fermata = $root.fermata = (() => {
                     $root.fermata.v1.RaftSnapshotMeta.encode(message.snapshot, writer.uint32(98).fork(), _depth + 1).ldelim();
                 if (message.context != null && $Object.hasOwnProperty.call(message, "context"))
                     writer.uint32(106).bytes(message.context);
+                if (message.wallTimeMs != null && $Object.hasOwnProperty.call(message, "wallTimeMs") && (typeof message.wallTimeMs === "object" ? message.wallTimeMs.low || message.wallTimeMs.high : message.wallTimeMs !== 0))
+                    writer.uint32(112).uint64(message.wallTimeMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -14906,6 +14909,15 @@ export const fermata = $root.fermata = (() => {
                                 break;
                             message.context = reader.bytes();
                             message._context = "context";
+                            continue;
+                        }
+                    case 14: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.wallTimeMs = value;
+                            else
+                                delete message.wallTimeMs;
                             continue;
                         }
                     }

@@ -97,6 +97,14 @@ export interface Message {
   readonly snapshot?: SnapshotMeta;
   /** heartbeat/read-index: the ReadIndex request context, echoed back. */
   readonly context?: Uint8Array;
+  /**
+   * vote/pre-vote: the candidate's wall clock when the request left, epoch ms;
+   * vote-response/pre-vote-response: present only on a refusal for the clock, the
+   * refuser's. Set and read by the node driver, never by the core (node/vote-clock.ts);
+   * absent (0 on the wire) from a driver given no wall clock, or from an older version:
+   * not checked.
+   */
+  readonly wallTimeMs?: number;
 }
 
 /** A message with every field not given at its zero value. */

@@ -251,7 +251,8 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     expect(c.core('b').status()).toMatchObject({ commit: promote.index, conf: { voters: ['a', 'b', 'c'] } });
   });
 
-  it('a commit hint is taken only when the candidate holds the hinted entry with the hinted term', () => {
+  /** b holds x but never hears it committed, and pre-campaigns cut off from everyone. */
+  function preCandidateBehindOnCommit(): ManualCluster {
     const c = new ManualCluster(ABC);
     c.elect('a');
     c.dropIf = (m) => m.from === 'a' && m.entries.length === 0; // b never hears x committed
@@ -259,6 +260,11 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     c.stabilize();
     c.dropIf = () => true;
     c.tick('b', 30); // b pre-campaigns
+    return c;
+  }
+
+  it('a commit hint is taken only when the candidate holds the hinted entry with the hinted term', () => {
+    const c = preCandidateBehindOnCommit();
     const b = c.core('b').status();
     expect(b.role).toBe('pre-candidate');
     expect(b.commit).toBeLessThan(b.lastIndex);
@@ -274,6 +280,32 @@ describe('membership changes, one server at a time (§6, thesis §4)', () => {
     expect(c.core('b').status().commit).toBe(b.commit);
     c.core('b').step(message({ ...refusal, from: 'a', commit: b.lastIndex, logTerm: b.term }));
     expect(c.core('b').status().commit).toBe(b.lastIndex);
+  });
+
+  it('a refusal from a voter at a lower term still teaches its commit hint (a removed node takes no terms)', () => {
+    // Simulator seed 15714: n4 applied its own removal and, removed, no longer took the terms of
+    // n2's vote requests; its refusals carried the commit of the removal at n4's older term,
+    // which n2 dropped as stale, so n2 kept counting n4 and never led.
+    const c = preCandidateBehindOnCommit();
+    const before = c.core('b').status();
+    expect(before.role).toBe('pre-candidate');
+    c.core('b').step(message({ type: 'pre-vote-response', from: 'c', to: 'b', term: before.term + 1 }));
+    const b = c.core('b').status();
+    expect(b.role).toBe('candidate');
+    expect(b.term).toBe(before.term + 1);
+    expect(b.commit).toBeLessThan(b.lastIndex);
+    c.core('b').step(
+      message({
+        type: 'vote-response',
+        from: 'c',
+        to: 'b',
+        term: before.term,
+        reject: true,
+        commit: b.lastIndex,
+        logTerm: before.term,
+      }),
+    );
+    expect(c.core('b').status()).toMatchObject({ commit: b.lastIndex, term: b.term });
   });
 
   it('invalid changes are refused with InvalidConfChangeError (adding a member twice, promoting a voter, removing a stranger)', () => {

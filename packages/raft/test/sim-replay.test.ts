@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hostileForSeed, nodesForSeed } from '../src/sim/run-options.js';
-import { runSeed } from '../src/sim/simulation.js';
+import { runSeed, type SimOptions } from '../src/sim/simulation.js';
 
 describe('simulator replay', () => {
   it('replaying a seed reproduces the same trace (equal digests)', async () => {
@@ -32,6 +32,11 @@ describe('simulator replay', () => {
   });
 });
 
+/** A seed of the Raft long run (10,000 steps), with the node count and profile the run draws for it. */
+function longRunSeed(seed: number): SimOptions {
+  return { seed, steps: 10_000, nodes: nodesForSeed(seed), hostile: hostileForSeed(seed) };
+}
+
 describe('simulator findings', () => {
   // The review's N1, found by the simulator on its own: with vote requests from non-members
   // refused (the admission before the fix, `member-votes-only`; the same seed fails with the
@@ -57,12 +62,7 @@ describe('simulator findings', () => {
   // never made its vote durable in time to win; n1 and n3, a majority of the new
   // configuration, held the entry without knowing it committed, counted the old {n1, n2}
   // and elected no one. A vote request now carries what its candidate knows committed.
-  const promotion = {
-    seed: 12922,
-    steps: 10_000,
-    nodes: nodesForSeed(12922),
-    hostile: hostileForSeed(12922),
-  };
+  const promotion = longRunSeed(12922);
 
   it('seed 12922: without the commit hint on vote requests, a majority of the new configuration elects no one; with it, it does', async () => {
     const broken = await runSeed({ ...promotion, bug: 'no-request-commit-hint', generalOnly: true });
@@ -70,5 +70,24 @@ describe('simulator findings', () => {
     expect(broken.invariant).toBe('liveness');
     const shipped = await runSeed(promotion);
     expect(shipped.ok, `${shipped.invariant} ${JSON.stringify(shipped.values)}`).toBe(true);
+  });
+
+  // The Raft long run's seed 14038: n2's disk got room back at 9,870 ms and n2 noticed it at
+  // its next retry, about 1.8 s later (a write refused for room is retried with backoff up
+  // to ROOM_RETRY_MAX_MS); two split votes later the live-majority rule, which counted n2 up
+  // from the moment room came back, failed at 2 s. A node counts as up once its retry can
+  // have noticed the room.
+  it('seed 14038: a node whose disk got room back counts as up once its backoff can have noticed it', async () => {
+    const run = await runSeed(longRunSeed(14038));
+    expect(run.ok, `${run.invariant} ${JSON.stringify(run.values)}`).toBe(true);
+    expect(run.stats.diskFullWaits).toBeGreaterThan(0);
+  });
+
+  // The Raft long run's seed 15714: n4 applied its own removal (commit 149) and, removed, no
+  // longer voted nor took the terms of n2's requests; n2 (commit 138) still counted n4 and
+  // dropped n4's refusals, which carried the removal's commit, as stale (a lower term).
+  it('seed 15714: a refusal at a lower term still teaches the candidate what committed', async () => {
+    const run = await runSeed(longRunSeed(15714));
+    expect(run.ok, `${run.invariant} ${JSON.stringify(run.values)}`).toBe(true);
   });
 });

@@ -82,7 +82,13 @@ afterEach(async () => {
 async function node(
   id: NodeId,
   members: NodeId[],
-  options: { clusterId?: string; port?: number; secret?: string; advertiseAddress?: string } = {},
+  options: {
+    clusterId?: string;
+    port?: number;
+    secret?: string;
+    advertiseAddress?: string;
+    wallClock?: { nowMs(): number };
+  } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), `fermata-transport-${id}-`));
   const handler = recorder(members);
@@ -97,6 +103,7 @@ async function node(
     maxBackoffMs: 200,
     ...(options.secret !== undefined ? { secret: options.secret } : {}),
     ...(options.advertiseAddress !== undefined ? { advertiseAddress: options.advertiseAddress } : {}),
+    ...(options.wallClock ? { wallClock: options.wallClock } : {}),
   });
   const address = await transport.start();
   cleanup.push(async () => {
@@ -107,7 +114,7 @@ async function node(
 }
 
 describe('peer transport over loopback', () => {
-  it('delivers messages with entries, snapshot meta and context intact, in order', async () => {
+  it('delivers messages with entries, snapshot meta, context and wall time intact, in order', async () => {
     const a = await node('a', ['b']);
     const b = await node('b', ['a']);
     a.transport.setPeer('b', b.address);
@@ -126,6 +133,8 @@ describe('peer transport over loopback', () => {
         type: 'snapshot',
         snapshot: { index: 2 ** 40, term: 5, conf: { voters: ['a', 'b'], learners: ['c'] } },
       }),
+      message('a', 'b', { type: 'pre-vote', term: 4, index: 9, logTerm: 3, wallTimeMs: 1_796_489_076_392 }),
+      message('a', 'b', { type: 'vote-response', term: 4, reject: true, wallTimeMs: 2 ** 52 }),
     ];
     a.transport.send(sent);
     await until(() => b.handler.received.length === sent.length);
@@ -137,6 +146,11 @@ describe('peer transport over loopback', () => {
     expect(b.handler.received.map(normalize)).toEqual(sent.map(normalize));
     expect(b.handler.received[0]?.context).toBeUndefined();
     expect([...(b.handler.received[2]?.context ?? [1])]).toEqual([]);
+    // Not stamped: the field stays absent (0 on the wire), not 0.
+    expect(b.handler.received.filter((m) => 'wallTimeMs' in m).map((m) => m.wallTimeMs)).toEqual([
+      1_796_489_076_392,
+      2 ** 52,
+    ]);
   });
 
   it('writes every message queued in one turn as one batch', async () => {
@@ -220,6 +234,28 @@ describe('peer transport over loopback', () => {
     expect(b.handler.received.map((m) => m.index)).toEqual(Array.from({ length: 64 }, (_, i) => 136 + i));
     a.transport.send([message('a', 'b', { index: 1000 })]);
     await until(() => b.handler.received.some((m) => m.index === 1000));
+  });
+
+  it('a vote request queued for a peer that was down carries the time it left, not the time it was queued', async () => {
+    const downPort = await freePort();
+    let wallMs = 1_000_000;
+    const a = await node('a', ['b'], { wallClock: { nowMs: () => wallMs } });
+    a.transport.setPeer('b', `127.0.0.1:${downPort}`);
+    a.transport.send([
+      message('a', 'b', { type: 'pre-vote', wallTimeMs: wallMs }),
+      message('a', 'b', { type: 'vote-response', reject: true, wallTimeMs: wallMs }),
+      message('a', 'b', { type: 'heartbeat' }),
+    ]);
+    await until(() => a.handler.unreachable.includes('b'));
+    // Twenty seconds pass before b is back (a restart): its clock check must not see them.
+    wallMs += 20_000;
+    const b = await node('b', ['a'], { port: downPort });
+    await until(() => b.handler.received.length === 3);
+    expect(b.handler.received.map((m) => [m.type, m.wallTimeMs])).toEqual([
+      ['pre-vote', 1_020_000],
+      ['vote-response', 1_020_000],
+      ['heartbeat', undefined],
+    ]);
   });
 
   it('streams a snapshot in chunks and hands it over only once complete and verified', async () => {

@@ -175,12 +175,15 @@ export class ChaosCluster {
     await n.handle.kill('SIGKILL');
   }
 
-  /** Starts a node that is not running (after a kill), with its wall clock set right first. */
-  async restart(id: string): Promise<void> {
+  /**
+   * Starts a node that is not running (after a kill), with its wall clock set
+   * right first, or `clockOffsetMs` away from the system's: a node reads the
+   * wall clock when it starts (docs/guarantees.md) and keeps what it read.
+   */
+  async restart(id: string, options: { clockOffsetMs?: number } = {}): Promise<void> {
     const n = this.node(id);
     if (n.handle.running) return;
-    // A node reads the wall clock when it starts (docs/guarantees.md): its clock is right by then.
-    this.writeClock(n, 0);
+    this.writeClock(n, options.clockOffsetMs ?? 0);
     await n.handle.start();
   }
 

@@ -161,6 +161,34 @@ export const FAULT_KINDS: readonly FaultKind[] = [
     },
   },
   {
+    name: 'start-stepped',
+    weight: 1,
+    async inject(w) {
+      const n = freeNode(w);
+      if (!n) return undefined;
+      // A node started while its system clock is wrong keeps that time: it must never lead
+      // (docs/guarantees.md, "The bounds between nodes"); it would move the cluster's time.
+      const offsetMs = (w.rng.chance(0.5) ? 1 : -1) * w.rng.int(30 * MINUTE_MS, 90 * MINUTE_MS);
+      w.busy.add(n.id);
+      try {
+        await w.cluster.kill(n.id);
+        await w.cluster.restart(n.id, { clockOffsetMs: offsetMs });
+      } finally {
+        w.busy.delete(n.id);
+      }
+      return {
+        description: `restart ${n.id} with its clock stepped by ${Math.round(offsetMs / 1000)} s`,
+        holds: [n.id],
+        afterMs: w.rng.int(3_000, 15_000),
+        // What an operator does (docs/operations.md, "Clocks"): restart it once its clock is right.
+        heal: async () => {
+          await w.cluster.kill(n.id);
+          await w.cluster.restart(n.id);
+        },
+      };
+    },
+  },
+  {
     name: 'transfer',
     weight: 2,
     async inject(w) {

@@ -120,6 +120,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const busy = new Set<string>();
     const heals = new Map<number, { timer: NodeJS.Timeout; run: () => Promise<void> }>();
     let nextHeal = 0;
+    /** Heals whose time came and that have not finished. */
+    const running = new Set<Promise<void>>();
     const world: FaultWorld = {
       cluster,
       rng,
@@ -152,7 +154,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
           for (const h of f.holds) busy.delete(h);
         }
       };
-      heals.set(id, { timer: setTimeout(() => void run(), f.afterMs), run });
+      const timer = setTimeout(() => {
+        const healing = run();
+        running.add(healing);
+        void healing.finally(() => running.delete(healing));
+      }, f.afterMs);
+      heals.set(id, { timer, run });
     };
     let lastReport = Date.now();
     while (Date.now() - startedMs < o.chaosMs) {
@@ -184,12 +191,18 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       clearTimeout(h.timer);
       await h.run();
     }
+    // Heals already under way (a restart takes seconds) end before the calm, not in it.
+    await Promise.all([...running]);
     for (const n of cluster.nodes) {
       if (n.paused) cluster.resume(n.id);
       if (n.handle.running && n.clockOffsetMs !== 0) cluster.stepClock(n.id, 0);
     }
     cluster.links.healAll();
     await Promise.all(cluster.nodes.map((n) => cluster.restart(n.id)));
+    await restartNodesOffTime(cluster, (line) => {
+      history.note(Date.now(), line);
+      log(`  ${line}`);
+    });
     const calmFromMs = Date.now();
     history.note(calmFromMs, 'calm: every fault healed');
     log('  calm: every fault healed; waiting for the last publishes and deliveries');
@@ -237,6 +250,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       if (view)
         stillPresent.set(id, view.groups.map((g) => `${g.group}:${g.state} attempt ${g.attempt}`).join(', '));
     }
+    const deadLettered = await maxAttemptDeadLetters(sm, nowMs);
     const scheduleStats = { scheduleMessages: 0 };
     violation =
       fatal ??
@@ -245,6 +259,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         digests,
         applied,
         maxAttempts: MAX_ATTEMPTS,
+        deadLettered,
         endLeaderMs: nowMs,
         calmFromMs,
         epochMs: 0,
@@ -303,6 +318,51 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     ...(keep ? { dir: baseDir } : {}),
     traceTail: history.tail(violation?.id !== undefined ? `#${violation.id} ` : undefined, 30),
   };
+}
+
+/** The messages of TOPIC its dead-letter topic holds for max attempts: source id -> attempts. */
+async function maxAttemptDeadLetters(sm: BrokerStateMachine, nowMs: number): Promise<Map<bigint, number>> {
+  const out = new Map<bigint, number>();
+  if (!(await sm.reader.getTopic(`${TOPIC}.dlq`))) return out;
+  let pageToken: Uint8Array | undefined;
+  do {
+    const page = await sm.reader.listMessages(
+      `${TOPIC}.dlq`,
+      { limit: 1_000, ...(pageToken ? { pageToken } : {}) },
+      nowMs,
+    );
+    for (const { message } of page.items) {
+      const d = message?.deadLetter;
+      if (d?.reason === 'max_attempts' && d.sourceTopic === TOPIC) out.set(d.sourceId, d.attempts);
+    }
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return out;
+}
+
+/** A node whose time is farther than this from its system clock's was started while the clock was stepped. */
+const CLOCK_STEPPED_MS = 1_000;
+
+/**
+ * What an operator does once every system clock is right (docs/operations.md,
+ * "Clocks"): restarts each node whose time still differs from its system clock
+ * (`fermata_clock_offset_ms`, the alert FermataClockStepped). Such a node was
+ * started while its clock was stepped (a heal and a fault on the same node can
+ * cross) and keeps that time; the others refuse to elect it, and two of them
+ * would leave no leader.
+ */
+async function restartNodesOffTime(cluster: ChaosCluster, note: (line: string) => void): Promise<void> {
+  for (const n of cluster.nodes) {
+    const body = await n.handle
+      .httpGet('/metrics')
+      .then((r) => r.body)
+      .catch(() => '');
+    const offsetMs = Number(/^fermata_clock_offset_ms (\S+)$/m.exec(body)?.[1] ?? 0);
+    if (Math.abs(offsetMs) <= CLOCK_STEPPED_MS) continue;
+    note(`restart ${n.id}: its time is ${offsetMs} ms off its system clock`);
+    await cluster.kill(n.id);
+    await cluster.restart(n.id);
+  }
 }
 
 /** The first exit of a node the run did not cause (not a signal it sent, not a clean stop), with its log line. */

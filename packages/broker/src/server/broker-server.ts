@@ -213,6 +213,9 @@ export class BrokerServer {
       maxUncommittedBytes: config.raft.maxUncommittedBytes,
       maxMsgBytes: config.raft.maxAppendBytes,
       maxInflight: config.raft.maxInflightAppends,
+      // Vote requests carry the time this node would stamp commands with; a candidate beyond the bound is refused.
+      wallClock: clock,
+      maxClockOffsetMs: config.raft.maxClockOffsetMs,
       onFsync: (sample) => metrics.fsyncDurationMs.observe(sample.durationMs),
       log,
       transport: {
@@ -264,6 +267,7 @@ export class BrokerServer {
           applied: s.applied,
           isLeader: s.role === 'leader',
           peerRefused: s.counters.peerRefused,
+          clockRefusals: s.counters.clockRefusals,
           ...(full ? { diskFull: full } : {}),
         };
       },

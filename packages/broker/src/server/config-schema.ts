@@ -9,6 +9,7 @@ import {
   DEFAULT_MAX_MSG_BYTES,
   DEFAULT_MAX_UNCOMMITTED_BYTES,
   DEFAULT_SEGMENT_BYTES,
+  NODE_DEFAULTS,
 } from '@fermata/raft';
 import { DEFAULT_LIMITS } from '../state/model/limits.js';
 
@@ -277,6 +278,12 @@ export const configSchema = {
       'Ticks without a leader before an election starts (randomized up to twice this).',
     ),
     heartbeatTicks: int(1, 1, 1000, 'Ticks between leader heartbeats; must be less than electionTicks.'),
+    maxClockOffsetMs: int(
+      NODE_DEFAULTS.maxClockOffsetMs,
+      0,
+      DAY_MS,
+      "Most a candidate's clock may differ from a voter's for its vote: a node whose clock (its system clock when it started) is farther than this from its voters' is not elected, so it never moves the cluster's time (docs/guarantees.md, \"The bounds between nodes\"). 0 = not checked; otherwise at least 1000.",
+    ),
     maxAppendBytes: int(
       DEFAULT_MAX_MSG_BYTES,
       1024,

@@ -273,11 +273,20 @@ export function bootstrapMembers(
   return [{ id: config.nodeId, ...self }];
 }
 
+/** The smallest bound on clock offset between a candidate and its voters other than 0 (off). */
+export const MIN_CLOCK_OFFSET_MS = 1_000;
+
 function checkRelations(values: Map<string, unknown>, problems: string[]): void {
   const get = (p: string) => values.get(p) as number;
   if (get('raft.heartbeatTicks') >= get('raft.electionTicks')) {
     problems.push(
       `raft.heartbeatTicks (${get('raft.heartbeatTicks')}) must be less than raft.electionTicks (${get('raft.electionTicks')})`,
+    );
+  }
+  const offset = get('raft.maxClockOffsetMs');
+  if (offset > 0 && offset < MIN_CLOCK_OFFSET_MS) {
+    problems.push(
+      `raft.maxClockOffsetMs (${offset}) must be 0 (not checked) or at least ${MIN_CLOCK_OFFSET_MS}: below it, the skew of clocks kept by NTP plus a vote's transit would keep healthy nodes from being elected`,
     );
   }
   const atMost = (a: string, b: string) => {

@@ -29,6 +29,8 @@ export interface RaftGauges {
   readonly isLeader: boolean;
   /** Peer streams and batches refused since start, by reason (unauthenticated, not-member, term-bound, ...). */
   readonly peerRefused?: Readonly<Record<string, number>>;
+  /** Vote requests refused for the candidate's clock since start: by this node, and this node's by its peers. */
+  readonly clockRefusals?: { readonly refused: number; readonly refusedByPeers: number };
   /** The disk a write found full, until a write there succeeds again ('log': the Raft log's; 'state': the store's). */
   readonly diskFull?: { readonly disk: string; readonly path: string };
 }
@@ -113,6 +115,7 @@ export class BrokerMetrics {
   readonly raftIsLeader: Gauge<never>;
   readonly leaderChanges: Counter<never>;
   readonly peerRefused: Counter<'reason'>;
+  readonly votesRefusedClock: Counter<'refused_by'>;
   readonly fsyncDurationMs: Histogram<never>;
   readonly applyBatchEntries: Histogram<never>;
   readonly consumeUnsentBytes: Gauge<never>;
@@ -348,6 +351,19 @@ export class BrokerMetrics {
         if (refused === undefined) return;
         this.reset();
         for (const [reason, n] of Object.entries(refused)) this.inc({ reason }, n);
+      },
+    });
+    this.votesRefusedClock = new Counter({
+      name: 'fermata_raft_votes_refused_clock_total',
+      help: "Vote and pre-vote requests refused because the candidate's clock differed from the voter's by more than raft.maxClockOffsetMs: refused_by=self, requests of other nodes this node refused; refused_by=peer, this node's requests its peers refused (this node cannot be elected by them).",
+      labelNames: ['refused_by'] as const,
+      registers,
+      collect() {
+        const r = self.raft?.().clockRefusals;
+        if (r === undefined) return;
+        this.reset();
+        this.inc({ refused_by: 'self' }, r.refused);
+        this.inc({ refused_by: 'peer' }, r.refusedByPeers);
       },
     });
     this.fsyncDurationMs = new Histogram({

@@ -34,6 +34,13 @@ export interface FinalState {
   /** Applied index per live node: a lower one names a replica left behind, not one that diverged. */
   readonly applied: ReadonlyMap<string, number>;
   readonly maxAttempts: number;
+  /**
+   * Source message id -> attempts, for the dead letters the final store holds
+   * that left their topic for max attempts. Such a message ended even when the
+   * history saw no delivery of its last attempt: a lease counts whether or not
+   * its delivery reached a consumer (its stream may have died first).
+   */
+  readonly deadLettered?: ReadonlyMap<bigint, number>;
   /** The final leader's stamp. */
   readonly endLeaderMs: number;
   /** True time the faults healed (the calm phase began). */
@@ -274,6 +281,9 @@ function checkEnds(h: History, end: FinalState): Violation | undefined {
     if (s.kind === 'ack' && (s.outcome === 'ok' || s.outcome === 'unknown')) ended.set(s.id, 'acked');
   }
   for (const d of h.deliveries) if (d.attempt >= end.maxAttempts) ended.set(d.id, 'dead-lettered');
+  for (const [id, attempts] of end.deadLettered ?? []) {
+    if (attempts >= end.maxAttempts) ended.set(id, 'dead-lettered');
+  }
   for (const [id, pub] of h.acknowledged()) {
     if (end.stillPresent.has(id)) {
       return {

@@ -196,6 +196,7 @@ export class SimConsumer {
               handoverLeaderMs: Math.max(stamp, Number(d.startsAtMs ?? 0)),
               node: node.id,
               consumer: this.no,
+              ...(node.ctx.sm.deleting.topic(this.topic) ? { topicDeletingOnSender: true } : {}),
             };
             this.w.history.deliveries.push(rec);
             this.w.history.note(

@@ -33,6 +33,8 @@ export interface DeliveryRecord {
   readonly handoverLeaderMs: number;
   readonly node: string;
   readonly consumer: number;
+  /** The sending node had applied the deletion of the delivery's topic (it was being purged there). */
+  readonly topicDeletingOnSender?: boolean;
 }
 
 export interface SettleCall {

@@ -48,6 +48,8 @@ export interface BrokerSimResult {
   readonly traceTail: readonly string[];
   readonly stats: Record<string, number>;
   readonly history: History;
+  /** The large topic's fill and deletion (deletions.ts). */
+  readonly deletion: DeletionRecord;
 }
 
 /** The largest clock jump (docs/guarantees.md: NTP slews, small steps). */
@@ -330,6 +332,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       settles: history.settles.length,
     },
     history,
+    deletion,
   };
 }
 

@@ -265,9 +265,12 @@ export class RaftCore {
   step(m: Message): void {
     // A term this core could not increment (the wire carries integers below 2^53) is never taken.
     if (m.term > MAX_TERM) return;
-    // A vote request carries what its candidate knows committed, at any term (commitHint).
+    // What a vote request or a refusal says committed is a fact at any term: a refusal from a
+    // voter at a lower term (a removed node that no longer takes terms, say) still teaches it.
     if ((m.type === 'vote' || m.type === 'pre-vote') && this.role !== 'leader') {
       this.adoptCommitFact(m.commit, m.hintTerm);
+    } else if ((m.type === 'vote-response' || m.type === 'pre-vote-response') && m.reject) {
+      this.adoptCommitFact(m.commit, m.logTerm);
     }
     if (m.term > this.term) {
       if (m.type === 'vote' || m.type === 'pre-vote') {
@@ -296,9 +299,6 @@ export class RaftCore {
     if (m.type === 'vote' || m.type === 'pre-vote') {
       this.handleVote(m);
       return;
-    }
-    if ((m.type === 'vote-response' || m.type === 'pre-vote-response') && m.reject) {
-      this.adoptCommitHint(m);
     }
     switch (this.role) {
       case 'leader':
@@ -818,15 +818,6 @@ export class RaftCore {
   }
 
   /**
-   * A refusal's commit hint is a fact: the entry at `commit` with term `logTerm` is
-   * committed. When our log holds that entry, log matching gives us the whole committed
-   * prefix, so we commit it (and apply any configuration change it holds) at once.
-   */
-  private adoptCommitHint(m: Message): void {
-    this.adoptCommitFact(m.commit, m.logTerm);
-  }
-
-  /**
    * What a vote request tells its voters about commitment: the highest index the
    * candidate knows committed, with its term (`commit`, `hintTerm`). The voters of a
    * membership change whose commit only a candidate they cannot elect knows (its disk too
@@ -840,7 +831,12 @@ export class RaftCore {
     return term === undefined ? undefined : { commit: index, hintTerm: term };
   }
 
-  /** Commits up to `index` when our log holds that entry with `term` (a fact some leader established). */
+  /**
+   * A commit hint (a refusal's `commit`/`logTerm`, a vote request's `commit`/`hintTerm`)
+   * is a fact: the entry at `index` with `term` is committed. When our log holds that
+   * entry, log matching gives us the whole committed prefix, so we commit it (and apply
+   * any configuration change it holds) at once.
+   */
   private adoptCommitFact(index: number, term: number): void {
     if (index <= this.log.committed || term === 0) return;
     if (!this.log.matchTerm(index, term)) return;

@@ -60,6 +60,7 @@ export function openFilePorts(options: RaftNodeOptions): NodePorts {
         incomingSnapshotDir: incomingDir,
         handler,
         log: options.log ?? stderrLogger,
+        ...(options.wallClock ? { wallClock: options.wallClock } : {}),
       }),
   };
 }

@@ -44,3 +44,4 @@ export {
   type StoredTerm,
   TermRepairError,
 } from './term-repair.js';
+export type { ClockRefusals } from './vote-clock.js';

@@ -1,9 +1,11 @@
+import type { Clock } from '@fermata/base';
 import type { FsyncSample } from '../log/group-writer.js';
 import type { Logger } from '../transport/logger.js';
 import type { PeerRefusal, PeerTransportOptions } from '../transport/peer-transport.js';
 import type { NodeId, Role, SnapshotMeta, StateMachine } from '../types.js';
 import type { DiskFull, DiskName } from './errors.js';
 import type { MemberAddresses } from './members.js';
+import type { ClockRefusals } from './vote-clock.js';
 
 /**
  * Timing defaults, for a LAN of machines that are also busy with fsyncs and
@@ -24,6 +26,13 @@ export const NODE_DEFAULTS = {
   proposalTimeoutMs: 30_000,
   readIndexTimeoutMs: 5_000,
   membershipTimeoutMs: 60_000,
+  /**
+   * Well above what clocks kept by NTP drift apart (milliseconds; chrony rejects a
+   * source whose error bound exceeds 3 s) plus a vote's transit and event-loop stalls (hundreds
+   * of ms on a busy node), well below the steps it keeps from leading (minutes to
+   * hours: a VM restored from a snapshot, a boot before time sync, a wrong zone).
+   */
+  maxClockOffsetMs: 5_000,
 } as const;
 
 /** What the driver needs whatever its ports are (see ports.ts). */
@@ -53,6 +62,15 @@ export interface RaftDriverOptions {
   readonly maxUncommittedBytes?: number;
   readonly maxMsgBytes?: number;
   readonly maxInflight?: number;
+  /**
+   * The time this node stamps commands with as leader (the broker's SteadyClock).
+   * Given, every vote and pre-vote request carries it, and a request whose stamp
+   * is more than `maxClockOffsetMs` from it is refused (vote-clock.ts). Absent
+   * (the simulator): nothing is stamped or checked.
+   */
+  readonly wallClock?: Pick<Clock, 'nowMs'>;
+  /** Most a candidate's wall clock may differ from this node's for its vote; 0 = not checked. */
+  readonly maxClockOffsetMs?: number;
   readonly log?: Logger;
 }
 
@@ -73,7 +91,14 @@ export interface RaftNodeOptions extends RaftDriverOptions {
   readonly transport?: Partial<
     Omit<
       PeerTransportOptions,
-      'id' | 'clusterId' | 'listenAddress' | 'advertiseAddress' | 'incomingSnapshotDir' | 'handler' | 'log'
+      | 'id'
+      | 'clusterId'
+      | 'listenAddress'
+      | 'advertiseAddress'
+      | 'incomingSnapshotDir'
+      | 'handler'
+      | 'log'
+      | 'wallClock'
     >
   >;
 }
@@ -115,6 +140,8 @@ export interface RaftNodeStatus {
     readonly proposalsDropped: number;
     /** Peer streams and batches the transport refused, by reason (peer-transport.ts). */
     readonly peerRefused: Readonly<Record<PeerRefusal, number>>;
+    /** Vote and pre-vote requests refused for the candidate's clock (vote-clock.ts). */
+    readonly clockRefusals: ClockRefusals;
   };
 }
 

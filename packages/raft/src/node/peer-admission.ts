@@ -18,6 +18,9 @@
  *   too: there anything that reaches the port can already send as a member's
  *   id, votes included, so an address condition would protect against
  *   nothing and cost the availability of every membership history it bars.
+ *   Admitted, a request still meets one more rule before the core sees it:
+ *   its candidate's wall clock must lie within `maxClockOffsetMs` of this
+ *   node's, or the driver refuses it (vote-clock.ts).
  * - A node whose configuration is behind the log (a joiner that installed a
  *   snapshot older than the entries adding the current leader, or a follower
  *   that missed them) also admits leader messages (append, heartbeat,

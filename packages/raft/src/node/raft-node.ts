@@ -53,6 +53,7 @@ import type {
 } from './ports.js';
 import { recover } from './recovery.js';
 import { splitHeader, withHeader } from './snapshot-data.js';
+import { VoteClock } from './vote-clock.js';
 
 /**
  * A Raft node: the pure core plus everything with I/O around it — the log,
@@ -69,8 +70,8 @@ import { splitHeader, withHeader } from './snapshot-data.js';
  */
 /** Backoff of a write refused for room: from this... */
 const ROOM_RETRY_MIN_MS = 100;
-/** ...doubling up to this. */
-const ROOM_RETRY_MAX_MS = 2_000;
+/** ...doubling up to this: a node may take this long to notice that room came back. */
+export const ROOM_RETRY_MAX_MS = 2_000;
 
 export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportHandler {
   readonly id: NodeId;
@@ -93,6 +94,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   private readonly readIndexTimeoutMs: number;
   private readonly membershipTimeoutMs: number;
   private readonly maxEntryBytes: number;
+  /** Stamps vote requests with this node's wall clock and refuses candidates beyond the bound (vote-clock.ts). */
+  private readonly voteClock: VoteClock;
 
   private readonly pending = new PendingWork();
   /** Received snapshot data by `index:term`, with the Ready round it was stepped in. */
@@ -146,6 +149,13 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.readIndexTimeoutMs = options.readIndexTimeoutMs ?? NODE_DEFAULTS.readIndexTimeoutMs;
     this.membershipTimeoutMs = options.membershipTimeoutMs ?? NODE_DEFAULTS.membershipTimeoutMs;
     this.maxEntryBytes = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
+    this.voteClock = new VoteClock({
+      id: this.id,
+      wallClock: options.wallClock,
+      maxClockOffsetMs: options.maxClockOffsetMs ?? NODE_DEFAULTS.maxClockOffsetMs,
+      monotonicMs: () => this.clock.monotonicMs(),
+      log: this.log,
+    });
     this.term = this.core.status().term;
     this.transport = ports.transport(this);
   }
@@ -375,6 +385,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         snapshotsSent: this.transport.stats.snapshotsSent,
         proposalsDropped: this.pending.dropped,
         peerRefused: { ...this.transport.stats.refused },
+        clockRefusals: this.voteClock.counts,
       },
     };
   }
@@ -421,8 +432,16 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
   receive(messages: Message[]): void {
     if (this.closing) return;
     const now = this.clock.monotonicMs();
+    let refusals: Message[] | undefined;
     for (const m of messages) {
       this.heardAt.set(m.from, now);
+      // A candidate whose clock is beyond the bound gets a refusal and never reaches the core.
+      const refusal = this.voteClock.refusal(m, () => this.core.status().term);
+      if (refusal) {
+        (refusals ??= []).push(refusal);
+        continue;
+      }
+      this.voteClock.observe(m);
       try {
         this.core.step(m);
       } catch (error) {
@@ -431,6 +450,8 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
         return;
       }
     }
+    // A refusal promises nothing about this node's disk: it leaves at once.
+    if (refusals) this.transport.send(refusals);
     this.wake();
   }
 
@@ -609,7 +630,7 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     let plain: Message[] | undefined;
     for (const m of messages) {
       if (m.type === 'snapshot') this.sendSnapshot(m);
-      else (plain ??= []).push(m);
+      else (plain ??= []).push(this.voteClock.stamp(m));
     }
     if (plain) this.transport.send(plain);
   }

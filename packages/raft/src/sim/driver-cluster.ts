@@ -1,3 +1,4 @@
+import type { RaftDriverOptions } from '../node/node-options.js';
 import type { RaftNode } from '../node/raft-node.js';
 import type { SenderIdentity } from '../transport/admission.js';
 import type { Message, NodeId } from '../types.js';
@@ -23,6 +24,11 @@ export class DriverCluster extends SimCluster {
       identity?: SenderIdentity;
       syncWrites?: boolean;
       snapshotEveryEntries?: number;
+      /**
+       * Gives every node a wall clock (true virtual time plus its entry in
+       * `wallOffsetMs`) and this bound: vote requests are stamped and checked.
+       */
+      maxClockOffsetMs?: number;
     } = {},
   ) {
     super(
@@ -42,8 +48,21 @@ export class DriverCluster extends SimCluster {
         identity: options.identity ?? 'verified',
       }),
     );
+    this.maxClockOffsetMs = options.maxClockOffsetMs;
     for (const id of ids) this.addNode(id, ids);
     for (const n of this.nodes.values()) this.start(n);
+  }
+
+  private readonly maxClockOffsetMs: number | undefined;
+  /** Each node's wall clock minus true virtual time, ms (0 if absent), read at every stamp and check. */
+  readonly wallOffsetMs = new Map<NodeId, number>();
+
+  protected override driverOptions(n: SimNode): Partial<RaftDriverOptions> {
+    if (this.maxClockOffsetMs === undefined) return {};
+    return {
+      wallClock: { nowMs: () => this.now + (this.wallOffsetMs.get(n.id) ?? 0) },
+      maxClockOffsetMs: this.maxClockOffsetMs,
+    };
   }
 
   /** Messages for which this returns true are dropped when they arrive. */

@@ -13,12 +13,15 @@
  * nodes and the members shut down after their removal was reported done (what
  * such a member knew committed stays the cluster's once it is gone).
  * Up: running, not shut down after its removal, its disk taking at most
- * HEALTHY_DISK_MS a write and not full (Raft's liveness needs a disk well
- * faster than an election timeout). Connected: no cut link between any two of
+ * HEALTHY_DISK_MS a write (Raft's liveness needs a disk well faster than an
+ * election timeout), and not full for ROOM_RETRY_MAX_MS (a node retries a
+ * write the disk refused for room with backoff up to that long, so it may
+ * notice room that long after it came back). Connected: no cut link between any two of
  * them, either way, and the network loses at most HEALTHY_LOSS of messages. A
  * leader: a running node that leads and is a voter of its own configuration
  * (a removed leader only hands over).
  */
+import { ROOM_RETRY_MAX_MS } from '../node/raft-node.js';
 import type { NodeId } from '../types.js';
 import { InvariantViolation } from './checker.js';
 import type { SimNetwork } from './sim-network.js';
@@ -58,7 +61,7 @@ export class LivenessWatch {
   /** After every step of the chaotic phase. */
   check(nowMs: number, nodes: readonly SimNode[]): void {
     if (nodes.some((n) => isLeader(n))) this.leaderSeenMs = nowMs;
-    const majority = this.liveMajority(nodes);
+    const majority = this.liveMajority(nowMs, nodes);
     if (!majority) {
       this.since = undefined;
       return;
@@ -86,7 +89,10 @@ export class LivenessWatch {
   }
 
   /** Up and connected voters, if they are a majority of the current configuration's. */
-  private liveMajority(nodes: readonly SimNode[]): { voters: NodeId[]; live: NodeId[] } | undefined {
+  private liveMajority(
+    nowMs: number,
+    nodes: readonly SimNode[],
+  ): { voters: NodeId[]; live: NodeId[] } | undefined {
     const faults = this.network.faults;
     let newest: { commit: number; voters: readonly NodeId[] } | undefined = this.retired;
     for (const n of nodes) {
@@ -100,7 +106,7 @@ export class LivenessWatch {
     const byId = new Map(nodes.map((n) => [n.id, n]));
     const up = voters.filter((id) => {
       const n = byId.get(id);
-      return n !== undefined && isUp(n);
+      return n !== undefined && isUp(n, nowMs);
     });
     const quorum = Math.floor(voters.length / 2) + 1;
     if (up.length < quorum) return undefined;
@@ -112,8 +118,15 @@ export class LivenessWatch {
   }
 }
 
-function isUp(n: SimNode): boolean {
-  return n.running && !n.decommissioned && n.disk.latencyMs[1] <= HEALTHY_DISK_MS && !n.disk.fs.full;
+function isUp(n: SimNode, nowMs: number): boolean {
+  const fs = n.disk.fs;
+  return (
+    n.running &&
+    !n.decommissioned &&
+    n.disk.latencyMs[1] <= HEALTHY_DISK_MS &&
+    !fs.full &&
+    nowMs - fs.roomAtMs >= ROOM_RETRY_MAX_MS
+  );
 }
 
 function isLeader(n: SimNode): boolean {

@@ -212,6 +212,11 @@ export class SimCluster implements SimContext {
     return n;
   }
 
+  /** Options a subclass adds to `n`'s driver (none here: the simulation stamps no wall clock on vote requests). */
+  protected driverOptions(_n: SimNode): Partial<RaftDriverOptions> {
+    return {};
+  }
+
   /** Virtual ms one write to `id`'s disk takes: [min, max]; one range for all nodes unless a subclass varies it. */
   protected diskLatencyFor(_id: NodeId): readonly [number, number] {
     return this.params.diskLatencyMs;
@@ -253,6 +258,7 @@ export class SimCluster implements SimContext {
       membershipTimeoutMs: 3_000,
       maxMsgBytes: this.params.maxMsgBytes,
       maxInflight: this.params.maxInflight,
+      ...this.driverOptions(n),
       log: n.logger((fields, message) => {
         if (!message.includes('fatal') || n.incarnation !== incarnation) return;
         const err = String(fields.err);

@@ -108,6 +108,8 @@ export class SimFileSystem {
   private nextFd = 3;
   /** Writes that grow a file fail with ENOSPC while true. */
   full = false;
+  /** When room last came back (virtual ms; the simulation sets it). */
+  roomAtMs = Number.NEGATIVE_INFINITY;
   /** Chance that a sync (or O_DSYNC write) fails with EIO. */
   failSyncs = 0;
   /** Tests: the next sync of a file whose path this matches fails with EIO. */

@@ -471,6 +471,7 @@ export class Simulation extends SimCluster {
       () => `disk-has-room ${n.id}`,
       () => {
         fs.full = false;
+        fs.roomAtMs = this.now;
       },
     );
   }

@@ -86,6 +86,7 @@ export function messageToWire(m: Message): pb.RaftMessage.$Properties {
   }
   if (m.snapshot) wire.snapshot = snapshotMetaToWire(m.snapshot);
   if (m.context !== undefined) wire.context = m.context;
+  if (m.wallTimeMs !== undefined && m.wallTimeMs > 0) wire.wallTimeMs = u64(m.wallTimeMs);
   return wire;
 }
 
@@ -102,6 +103,7 @@ export function messageFromWire(w: pb.RaftMessage): Message {
     });
   }
   const hasContext = Object.hasOwn(w, 'context') && w.context !== null && w.context !== undefined;
+  const wallTimeMs = num(w.wallTimeMs, 'wallTimeMs');
   const m: Message = {
     type,
     from: w.from,
@@ -116,6 +118,7 @@ export function messageFromWire(w: pb.RaftMessage): Message {
     hintTerm: num(w.hintTerm, 'hintTerm'),
     ...(w.snapshot ? { snapshot: snapshotMetaFromWire(w.snapshot) } : {}),
     ...(hasContext ? { context: w.context as Uint8Array } : {}),
+    ...(wallTimeMs > 0 ? { wallTimeMs } : {}),
   };
   return m;
 }

@@ -51,7 +51,13 @@ export class PeerStream {
     readonly peer: NodeId,
     readonly address: string,
     readonly client: RaftClient,
-    private readonly self: { readonly id: NodeId; readonly clusterId: string; readonly address?: string },
+    private readonly self: {
+      readonly id: NodeId;
+      readonly clusterId: string;
+      readonly address?: string;
+      /** This node's wall clock: a message stamped with one (`wallTimeMs`) is stamped again as it leaves. */
+      readonly wallNowMs?: () => number;
+    },
     private readonly limits: PeerStreamLimits,
     private readonly onUnreachable: (peer: NodeId) => void,
     private readonly log: Logger,
@@ -115,7 +121,7 @@ export class PeerStream {
         clusterId: this.self.clusterId,
         from: this.self.id,
         ...(this.self.address ? { fromAddress: this.self.address } : {}),
-        messages: batch.map(messageToWire),
+        messages: batch.map((m) => messageToWire(this.stamped(m))),
       });
       if (!ok) {
         this.writable = false;
@@ -135,6 +141,16 @@ export class PeerStream {
       this.head = 0;
     }
     this.stats.queued = this.queue.length - this.head;
+  }
+
+  /**
+   * A vote request (or a refusal for the clock) carries the time it leaves, not
+   * the time it was queued: one that waited here for a peer that was down would
+   * otherwise look like a clock that far behind (node/vote-clock.ts).
+   */
+  private stamped(m: Message): Message {
+    const now = this.self.wallNowMs;
+    return m.wallTimeMs && now ? { ...m, wallTimeMs: now() } : m;
   }
 
   private open(): void {

@@ -7,6 +7,7 @@
  * codec.ts and peer-stream.ts, snapshots in snapshot-sender/receiver.ts.
  */
 
+import type { Clock } from '@fermata/base';
 import {
   clientFlowControlOptions,
   Long,
@@ -77,6 +78,12 @@ export interface PeerTransportOptions {
    * write as any member.
    */
   readonly secret?: string;
+  /**
+   * This node's wall clock: a message the driver stamped with it (`wallTimeMs`:
+   * vote requests, refusals for the clock) is stamped again as it is written,
+   * so time spent queued for a peer that was down does not read as clock offset.
+   */
+  readonly wallClock?: Pick<Clock, 'nowMs'>;
 }
 
 export const TRANSPORT_DEFAULTS = {
@@ -146,6 +153,7 @@ export class PeerTransport {
       | 'log'
       | 'tls'
       | 'secret'
+      | 'wallClock'
     >
   >;
   private readonly secretCheck: PeerSecretCheck | undefined;
@@ -216,6 +224,7 @@ export class PeerTransport {
         ? {}
         : { interceptors: [peerSecretInterceptor(this.options.secret)] }),
     }) as unknown as RaftClient;
+    const wallClock = this.options.wallClock;
     const stream = new PeerStream(
       id,
       address,
@@ -224,6 +233,7 @@ export class PeerTransport {
         id: this.options.id,
         clusterId: this.options.clusterId,
         ...(this.options.advertiseAddress ? { address: this.options.advertiseAddress } : {}),
+        ...(wallClock ? { wallNowMs: () => wallClock.nowMs() } : {}),
       },
       {
         maxQueuedMessages: this.limits.maxQueuedMessagesPerPeer,
