@@ -8,7 +8,7 @@
 import { InvariantError } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
 import { type ApplyWork, applyBound, assertApplyWork } from '../src/state/apply/apply-bound.js';
-import { DEFAULT_LIMITS, type Limits } from '../src/state/model/limits.js';
+import { DEFAULT_LIMITS } from '../src/state/model/limits.js';
 import { BIG, Harness, T0, text } from './state-harness.js';
 
 /** Records the work of every command applied by `h`, by kind. */
