@@ -10,7 +10,7 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrokerStateMachine, createQueueHasher } from '@fermata/broker';
-import { check, checkScheduleOccurrences, History, type Violation } from '@fermata/broker/sim';
+import { calmWindow, check, checkScheduleOccurrences, History, type Violation } from '@fermata/broker/sim';
 import { Prng } from '@fermata/raft/sim-ports';
 import { digestStore, openStore } from '@fermata/storage';
 import { sleep } from '../harness.js';
@@ -54,6 +54,12 @@ export interface ChaosResult {
 const CLOCK_AHEAD_MS = 10;
 /** How late a message due after the healing may first arrive (true time): two shared cores stall. */
 const TIMELY_MS = 3_000;
+/**
+ * Producers go on this long into the calm, consumers acking everything: the backlog the
+ * faults left drains at the consumers' pace, and what falls due after it shows whether
+ * anything still holds due messages back (calm-deliveries-timely).
+ */
+const CALM_PRODUCE_MS = 20_000;
 /** Retried publishes within it are stored once (the SDK's deadline is 8 s). */
 const PUBLISH_DEDUP_WINDOW_MS = 10_000;
 /** The topic's max attempts (the default). */
@@ -205,7 +211,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     });
     const calmFromMs = Date.now();
     history.note(calmFromMs, 'calm: every fault healed');
-    log('  calm: every fault healed; waiting for the last publishes and deliveries');
+    log('  calm: every fault healed; consumers ack everything, producers go on for 20 s');
+    workload.calm = true;
+    await sleep(CALM_PRODUCE_MS);
     await workload.stopProducing();
     await cluster.waitForLeader(60_000);
     await ensureMembers(cluster);
@@ -252,20 +260,28 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     }
     const deadLettered = await maxAttemptDeadLetters(sm, nowMs);
     const scheduleStats = { scheduleMessages: 0 };
+    const end = {
+      stillPresent,
+      digests,
+      applied,
+      maxAttempts: MAX_ATTEMPTS,
+      deadLettered,
+      endLeaderMs: nowMs,
+      calmFromMs,
+      epochMs: 0,
+      maxClockAheadMs: CLOCK_AHEAD_MS,
+      timelyMs: TIMELY_MS,
+    };
+    const calm = calmWindow(history, end);
     violation =
       fatal ??
-      check(history, {
-        stillPresent,
-        digests,
-        applied,
-        maxAttempts: MAX_ATTEMPTS,
-        deadLettered,
-        endLeaderMs: nowMs,
-        calmFromMs,
-        epochMs: 0,
-        maxClockAheadMs: CLOCK_AHEAD_MS,
-        timelyMs: TIMELY_MS,
-      }) ??
+      check(history, end) ??
+      (calm.checked.length === 0
+        ? {
+            rule: 'calm-deliveries-timely',
+            message: `the calm checked no message: the backlog drained ${calm.drainedMs - calmFromMs} ms after the healing, past the last publish due`,
+          }
+        : undefined) ??
       (await checkScheduleOccurrences(
         { sm, reader: sm.reader, nowMs },
         SCHEDULE_TOPIC,
@@ -284,6 +300,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       reschedules: workload.counts.reschedules,
       scheduleMessages: scheduleStats.scheduleMessages,
       appliedIndex: [...applied.values()].reduce((a, b) => Math.max(a, b), 0),
+      backlogDrainedMs: calm.drainedMs - calmFromMs,
+      calmChecked: calm.checked.length,
     });
   } catch (err) {
     violation ??= nodeFatal(cluster) ?? {

@@ -53,8 +53,9 @@ export const CHAOS_SCHEDULES = [
 ] as const;
 
 export class Workload {
-  /** Set at the calm phase: consumers ack everything, producers and controllers stop. */
+  /** Set at the calm phase: consumers ack everything, controllers stop; producers go on until stopProducing. */
   calm = false;
+  private producing = true;
   private stopping = false;
   /** Publish calls not answered yet (the calm phase waits for them). */
   publishing = 0;
@@ -120,7 +121,7 @@ export class Workload {
 
   private async produce(client: FermataClient): Promise<void> {
     const { rng, history } = this.o;
-    while (!this.calm && !this.stopping) {
+    while (this.producing && !this.stopping) {
       const n = ++this.next;
       const key = `k${n}`;
       const delayMs = rng.chance(0.3) ? 0 : rng.int(1, 5_000);
@@ -226,11 +227,13 @@ export class Workload {
   /** Stops producers and controllers; resolves once every publish has its answer or gave up. */
   async stopProducing(): Promise<void> {
     this.calm = true;
+    this.producing = false;
     await Promise.allSettled(this.loops);
   }
 
   async close(): Promise<void> {
     this.calm = true;
+    this.producing = false;
     this.stopping = true;
     await Promise.allSettled(this.loops);
     await Promise.allSettled(this.consumers.map((c) => c.stop()));

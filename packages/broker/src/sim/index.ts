@@ -2,6 +2,8 @@
 // test-cluster/src/nemesis): the history it records and the one checker.
 export {
   CALM_GRACE_MS,
+  type CalmWindow,
+  calmWindow,
   check,
   type FinalState,
   TIMELY_MS,

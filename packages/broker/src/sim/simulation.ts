@@ -268,11 +268,10 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     if (!l || ids.some((id) => !nodes.has(id))) continue;
     present = await pendingAt(l);
     const applied = new Set(ids.map((id) => nodes.get(id)?.ctx.node.status().applied));
-    // A deletion is over once answered and purged (the delete is retried until answered).
-    const deleted =
-      !tenants ||
-      (deletion.filledAtMs === undefined && deletion.invokedAtMs === undefined) ||
-      (deletion.answeredAtMs !== undefined && l.ctx.sm.deleting.size === 0);
+    // A deletion is over once answered and purged: the fill always ends (a batch is given up
+    // after its tries) and the delete that follows is retried until answered, so the calm
+    // waits for both, however late the faults left the fill.
+    const deleted = !tenants || (deletion.answeredAtMs !== undefined && l.ctx.sm.deleting.size === 0);
     const mended =
       !tenants || l.ctx.sm.limits.minScheduleIntervalMs === l.ctx.sm.configuredLimits.minScheduleIntervalMs;
     if (present.size === 0 && applied.size === 1 && w.publishing === 0 && deleted && mended) break;
