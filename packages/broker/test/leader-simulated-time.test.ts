@@ -16,6 +16,7 @@ import {
   Proposer,
 } from '../src/leader/index.js';
 import { decodeCommand } from '../src/state/commands/commands.js';
+import type { BrokerReader } from '../src/state/read/reader.js';
 import { Harness, T0, text } from './state-harness.js';
 
 /**
@@ -138,6 +139,45 @@ function leaderOn(
     for (const c of changes) dispatcher.noteDue(c.queueHash, c.dueAtMs, c.lapse === true);
   };
   return dispatcher;
+}
+
+/** Consumer 7 of `t/default`, holding deliveries sent ahead until their start (as the SDK does). */
+function consumer7(h: Harness, d: Dispatcher, got: pb.Delivery.$Properties[][]): Consumer {
+  return {
+    ...consumer(d, h.sm.reader.queueHash('t', 'default'), got, 't'),
+    consumerId: 7n,
+    holdsAhead: true,
+  };
+}
+
+/**
+ * The harness's reader for a new leader's dispatcher: once its read of the
+ * running leases (`start`) returned, it runs the step `afterLeaseRead` set,
+ * before the dispatcher takes what it read.
+ */
+function readerWithStep(h: Harness) {
+  let step: (() => Promise<void>) | undefined;
+  let stepped = false;
+  const reader: BrokerReader = Object.create(h.sm.reader);
+  reader.runningLeases = async (...args) => {
+    const found = await h.sm.reader.runningLeases(...args);
+    const run = step;
+    step = undefined;
+    if (run) {
+      await run();
+      stepped = true;
+    }
+    return found;
+  };
+  return {
+    reader,
+    afterLeaseRead(next: () => Promise<void>): void {
+      step = next;
+    },
+    get stepped(): boolean {
+      return stepped;
+    },
+  };
 }
 
 describe('the leader layer on a manual clock', () => {
@@ -432,4 +472,59 @@ describe('the leader layer on a manual clock', () => {
     expect(await h.stats('u')).toMatchObject({ inFlight: 1, deadLettered: 0 });
     next.stop(new Error('test over'));
   });
+  it.each([{ leaseRuns: true }, { leaseRuns: false }])(
+    "a delivery its consumer acks to a new leader before that leader's dispatcher has read the leases is not pushed to it again (leaseRuns $leaseRuns)",
+    async ({ leaseRuns }) => {
+      const h = await Harness.create();
+      await h.ok({ kind: 'create-topic', name: 't', settings: { maxAttempts: 1 } });
+      await h.publish(
+        { topic: 't', payload: text('a'), delayMs: 1_000 },
+        { topic: 't', payload: text('b'), delayMs: 1_100 },
+        { topic: 't', payload: text('c'), delayMs: 1_150 },
+      );
+      const clock = new ManualClock(T0);
+      const raft = committingLog(h);
+      const old = leaderOn(h, raft, clock, { leaseRuns });
+      await old.start();
+      const gotX: pb.Delivery.$Properties[][] = [];
+      old.addConsumer(consumer7(h, old, gotX));
+      await clock.advance(1_200);
+      expect(delivered(gotX)).toEqual(['a1', 'b1', 'c1']);
+      const [tagA, tagB, tagC] = gotX.flat().map((d) => d.tag!);
+      // The leader dies while the consumer's acks of a, b and c are on their way to it.
+      old.halt();
+
+      const read = readerWithStep(h);
+      const next = leaderOn(h, raft, clock, { leaseRuns, reader: read.reader });
+      // The consumer's acks reach the new leader as its server takes them (settle.ts `ack`): the
+      // dispatcher hears of the tag, then the command commits. b's and c's come before the
+      // dispatcher starts, a's while it reads. a's and b's apply after that read and are answered
+      // ok, so the consumer forgets them; c's is not answered yet when it subscribes again.
+      next.settled(tagB!);
+      next.settled(tagC!);
+      read.afterLeaseRead(async () => {
+        next.settled(tagA!);
+        const acked = await h.ok({ kind: 'ack', tags: [tagA!, tagB!], nowMs: clock.nowMs() });
+        expect(acked.outcomes.map((o) => o.status)).toEqual(['ok', 'ok']);
+      });
+      await next.start();
+      expect(read.stepped).toBe(true);
+
+      const gotX2: pb.Delivery.$Properties[][] = [];
+      const x2 = consumer7(h, next, gotX2);
+      const hex = (t: Uint8Array) => Buffer.from(t).toString('hex');
+      // It holds c only: c, being acked, is not carried over (no slot kept for it until its lease ends).
+      const released = next.addConsumer(x2, await next.planTakeBack(x2, [tagC!]));
+      expect(released.map(hex)).toEqual([hex(tagC!)]);
+      expect(x2.inFlight.size).toBe(0);
+      const acked = await h.ok({ kind: 'ack', tags: [tagC!], nowMs: clock.nowMs() });
+      expect(acked.outcomes.map((o) => o.status)).toEqual(['ok']);
+      await clock.advance(1_000);
+      // Acked: none is handed to the consumer again.
+      expect(delivered(gotX2)).toEqual([]);
+      expect(x2.inFlight.size).toBe(0);
+      expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0 });
+      next.stop(new Error('test over'));
+    },
+  );
 });

@@ -298,7 +298,10 @@ export class Dispatcher {
    * Tags acked or nacked while no stream held them, most recent last: a stream
    * taking them back (its ack went out before it subscribed again) does not
    * count them against its window, or it would keep the slot until the lease
-   * ran out.
+   * ran out. Kept from the moment this node leads (its server takes settles
+   * before the dispatcher starts) until it stops leading: `start` takes none
+   * of them as a lease to take back, since the lease read may predate the
+   * settle's apply, and a consumer whose ack was answered holds it no more.
    */
   private readonly unownedSettles = new Set<string>();
 
@@ -341,9 +344,13 @@ export class Dispatcher {
       const due = dues[i];
       if (due !== undefined) this.heap.set(q.queueHash, due);
       for (const entry of leases[i]!) {
+        const tagKey = tagKeyOf(entry.tag);
+        // Settled here since this node leads (`settled`): over, or being ended by a command
+        // that applies after the read; its consumer may have let it go already.
+        if (this.unownedSettles.has(tagKey)) continue;
         const unstarted = (leaseStartMs(entry) ?? now) > now;
-        this.orphans.set(tagKeyOf(entry.tag), {
-          tagKey: tagKeyOf(entry.tag),
+        this.orphans.set(tagKey, {
+          tagKey,
           queue: q.queueHash,
           entry,
           unstarted,
@@ -360,8 +367,8 @@ export class Dispatcher {
     this.wake();
   }
 
+  /** Forgets the leases to take back (not the settles this node took since it leads: see `unownedSettles`). */
   private clearOrphans(): void {
-    this.unownedSettles.clear();
     this.orphans.clear();
     this.unstartedOrphans = 0;
     this.reclaimUntilMs = Number.POSITIVE_INFINITY;
@@ -459,6 +466,7 @@ export class Dispatcher {
     this.lastRoundAtMs.clear();
     this.budget.reset();
     this.clearOrphans();
+    this.unownedSettles.clear();
     // What was promised and not pushed is forgotten with its leases (they run out on their own).
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
