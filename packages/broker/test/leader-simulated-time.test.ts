@@ -527,4 +527,46 @@ describe('the leader layer on a manual clock', () => {
       next.stop(new Error('test over'));
     },
   );
+
+  it('a lease the new leader read to take back that ends before its consumer subscribes again (its message expired) is not pushed to it', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't', settings: { maxAttempts: 1 } });
+    const [, c] = await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 1_000 },
+      { topic: 't', payload: text('c'), delayMs: 1_800, ttlMs: 1_100 },
+    );
+    const clock = new ManualClock(T0);
+    const raft = committingLog(h);
+    const old = leaderOn(h, raft, clock);
+    await old.start();
+    const gotX: pb.Delivery.$Properties[][] = [];
+    old.addConsumer(consumer7(h, old, gotX));
+    // a and c are leased ahead for X at once; a is sent and runs, c (due at 1,800) is not sent yet.
+    await clock.advance(1_200);
+    expect(delivered(gotX)).toEqual(['a1']);
+    expect(await h.stats('t')).toMatchObject({ inFlight: 2 });
+    old.halt();
+
+    // The new leader's lease read returns, then c's TTL ends it (the janitor's expire applies,
+    // reporting its lease withdrawn), before the dispatcher has taken what it read.
+    const read = readerWithStep(h);
+    const next = leaderOn(h, raft, clock, { reader: read.reader });
+    h.sm.onWithdrawn = (tags) => next.withdrawn(tags);
+    read.afterLeaseRead(async () => {
+      const expired = await h.ok({ kind: 'expire', ids: [c!.id], nowMs: clock.nowMs() });
+      expect(expired.outcomes.map((o) => o.id)).toEqual([c!.id]);
+    });
+    await next.start();
+    expect(read.stepped).toBe(true);
+
+    // X subscribes again holding a: a is carried over; c, expired, is not sent.
+    const gotX2: pb.Delivery.$Properties[][] = [];
+    const x2 = consumer7(h, next, gotX2);
+    expect(next.addConsumer(x2, await next.planTakeBack(x2, [gotX[0]![0]!.tag!]))).toEqual([]);
+    expect(x2.inFlight.size).toBe(1);
+    await clock.advance(1_000);
+    expect(delivered(gotX2)).toEqual([]);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 1 });
+    next.stop(new Error('test over'));
+  });
 });

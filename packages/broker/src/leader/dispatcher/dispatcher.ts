@@ -423,10 +423,13 @@ export class Dispatcher {
         if (!heldKeys.has(o.tagKey) && o.entry.leaseEndMs > now) pushing.push(o);
       }
     }
-    const [entries, bodies, topic] = await Promise.all([
-      Promise.all(toRead.map((tag) => this.options.reader.runningLease(tag, now))),
-      this.options.reader.bodiesOf(pushing.map((o) => o.entry)),
-      pushing.length > 0 ? this.options.reader.getTopic(consumer.topic) : undefined,
+    const { reader } = this.options;
+    // The leases to push are read again: `start` read them before applies that may have ended
+    // them since (an expiry, whose withdrawal met no orphan yet), and their entries carry the bodies.
+    const [entries, stillRunning, topic] = await Promise.all([
+      Promise.all(toRead.map((tag) => reader.runningLease(tag, now))),
+      Promise.all(pushing.map((o) => reader.runningLease(o.entry.tag, now))),
+      pushing.length > 0 ? reader.getTopic(consumer.topic) : undefined,
     ]);
     const adopt: EntryView[] = [];
     entries.forEach((e, i) => {
@@ -434,8 +437,13 @@ export class Dispatcher {
       if (mine) adopt.push(e);
       else released.push(toRead[i]!);
     });
+    const running = pushing.flatMap((orphan, i) => {
+      const entry = stillRunning[i];
+      return entry ? [{ orphan, entry }] : [];
+    });
+    const bodies = await reader.bodiesOf(running.map((r) => r.entry));
     const push: Array<{ orphan: Orphan; body: BodyRec }> = [];
-    pushing.forEach((orphan, i) => {
+    running.forEach(({ orphan }, i) => {
       const body = bodies[i];
       if (body) push.push({ orphan, body });
     });
