@@ -2,8 +2,8 @@ import { invariant } from '@fermata/base';
 import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
+import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/consumer.js';
 import { emptySlots } from '../leader/dispatcher/consumer-registry.js';
-import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
 import { leaderNotReady } from '../leader/proposer.js';
 import {
   validateGroupName,

@@ -7,7 +7,8 @@
 
 import type { Clock } from '@fermata/base';
 import { decodeKey, KEY_BYTES, tagEntryKey, tagKeyOf } from '../keys.js';
-import type { Consumer, Dispatcher, Push } from '../leader/dispatcher/dispatcher.js';
+import type { Consumer, Push } from '../leader/dispatcher/consumer.js';
+import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { CommandBody } from '../leader/proposer.js';
 import { Proposer } from '../leader/proposer.js';
 import type { CommandResult, SettleOutcome } from '../state/commands/results.js';
