@@ -1,6 +1,7 @@
 // Every read of the state outside apply (the leader's dispatcher and janitor, the read RPCs),
-// from one consistent store view. Over 400 lines: each query is short, but they share the
-// key layout and the implied-index rules, and splitting them would repeat both.
+// from one consistent store view, through the stores' read functions (the only code that knows
+// the records' keys and codecs). Over 400 lines: each query is short, but they share the
+// implied-index and held-lease rules, and splitting them would repeat both.
 import { InvariantError, invariant } from '@fermata/base';
 import type { ReadView } from '@fermata/storage';
 import {
@@ -13,33 +14,15 @@ import {
   KEY_BYTES,
   keyAfter,
   type QueueHasher,
-  queueLowerBound,
   queueName,
-  queueUpperBound,
   runTag,
   runTagParts,
   tagEntryKey,
   tagKeyOf,
   tagLease,
 } from '../../keys.js';
-import { decodeBody } from '../codec/body.js';
-import { decodeEntry } from '../codec/entry.js';
-import { decodeKeyRec } from '../codec/key.js';
-import { decodeIndex, movedIndexTag } from '../codec/message-index.js';
-import { decodeQueue } from '../codec/queue.js';
-import { decodeTopic } from '../codec/topic.js';
 import type { Target } from '../commands/commands.js';
 import { NotFoundError, ValidationError } from '../model/errors.js';
-import {
-  decodeUtf8,
-  idKey,
-  NS,
-  readU64,
-  splitTopicKey,
-  topicKeySuffix,
-  topicSuffix,
-  u64,
-} from '../model/layout.js';
 import { DEFAULT_LIST_LIMIT, type Limits } from '../model/limits.js';
 import {
   type BodyRec,
@@ -57,9 +40,23 @@ import {
   runEndMs,
   type TopicRec,
 } from '../model/records.js';
+import { readEntries, readEntry, scanQueueEntries } from '../stores/entries.js';
 import type { LeaseIndex } from '../stores/lease-index.js';
+import {
+  dueExpiries,
+  dueKeyWindows,
+  hasIndexRecord,
+  readBodyRecord,
+  readBodyRecords,
+  readIndexRecord,
+  readKeyRecord,
+} from '../stores/messages.js';
 import { type ForgettablePublishes, forgettablePublishes, locatePublished } from '../stores/publishes.js';
 import { purgesOf } from '../stores/purges.js';
+import { readQueue, readQueues } from '../stores/queues.js';
+import type { CacheFiller } from '../stores/record-cache.js';
+import { dueRequestWindows } from '../stores/requests.js';
+import { readTopic, readTopics } from '../stores/topics.js';
 
 /** A queue entry as the dispatcher and the list call see it. */
 /**
@@ -124,16 +121,6 @@ export interface GroupStatsView extends QueueRec {
   readonly nextDueMs: number | undefined;
 }
 
-/**
- * The state machine's record cache, as the reader may fill it: `version()`
- * before a read, then `fill(version, [key, value] rows)` with copies of what
- * the read found (ignored if a batch was written meanwhile).
- */
-export interface CacheFiller {
-  version(): number;
-  fill(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void;
-}
-
 const equalBytes = (a: Uint8Array, b: Uint8Array): boolean =>
   a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -176,33 +163,22 @@ export class BrokerReader {
     return this.hasher(queueName(topic, group));
   }
 
-  async getTopic(name: string): Promise<TopicRec | undefined> {
-    const raw = await this.view.get(NS.topics.key(topicSuffix(name)));
-    return raw ? decodeTopic(raw) : undefined;
+  getTopic(name: string): Promise<TopicRec | undefined> {
+    return readTopic(this.view, name);
   }
 
   /** Every topic in name order (the first `limit`). */
-  async listTopics(limit?: number): Promise<TopicRec[]> {
-    const out: TopicRec[] = [];
-    const range = NS.topics.range();
-    await this.view.scan(limit === undefined ? range : { ...range, limit }, (_k, v) => {
-      out.push(decodeTopic(v));
-    });
-    return out;
+  listTopics(limit?: number): Promise<TopicRec[]> {
+    return readTopics(this.view, limit);
   }
 
   /** Every queue with its names and counters (to rebuild the dispatcher's heap at start-up). */
-  async listQueues(): Promise<QueueView[]> {
-    const out: QueueView[] = [];
-    await this.view.scan(NS.queues.range(), (k, v) => {
-      out.push({ queueHash: readU64(NS.queues.strip(k)), ...decodeQueue(v) });
-    });
-    return out;
+  listQueues(): Promise<QueueView[]> {
+    return readQueues(this.view);
   }
 
-  async getQueue(queueHash: bigint): Promise<QueueRec | undefined> {
-    const raw = await this.view.get(NS.queues.key(u64(queueHash)));
-    return raw ? decodeQueue(raw) : undefined;
+  getQueue(queueHash: bigint): Promise<QueueRec | undefined> {
+    return readQueue(this.view, queueHash);
   }
 
   /**
@@ -256,16 +232,13 @@ export class BrokerReader {
       !fromTag || decodeKey(fromTag).queueHash === queueHash,
       () => `a scan of queue ${queueHash.toString(16)} from a tag of another queue`,
     );
-    const range = NS.queue.range(fromTag ?? queueLowerBound(queueHash), queueUpperBound(queueHash));
     // Most reads stop after `limit` entries (one more gives the next due time) or at the first
     // entry past `uptoMs`'s bucket: the first read asks for no more, since each entry read ahead
-    // is copied out of LevelDB whether visited or not.
+    // is copied out of LevelDB whether visited or not. The entries taken go to the record cache:
+    // the lease command reads them next, on this node.
     const firstChunk = Math.min(limit + 1, FIRST_SCAN_CHUNK);
-    // The entries taken go to the record cache: the lease command reads them next, on this node.
-    const version = this.cacheFiller?.version();
-    const taken: Array<readonly [Uint8Array, Uint8Array]> = [];
-    await this.view.scan({ ...range, firstChunk }, (k, v) => {
-      const tag = NS.queue.strip(k);
+    const scan = { from: fromTag, firstChunk, cache: this.cacheFiller };
+    await scanQueueEntries(this.view, queueHash, scan, (tag, stored, keep) => {
       met = true;
       last.set(tag);
       const keyDue = Number(decodeKey(tag).due);
@@ -282,7 +255,7 @@ export class BrokerReader {
         stopped = true;
         return false;
       }
-      const e = this.asHeld(tag, decodeEntry(v)).entry;
+      const e = this.asHeld(tag, stored).entry;
       if (e.inFlight && leaseEndOf(e) > nowMs) {
         // A running lease is never taken ahead: it can be leased once it ends, which the
         // dispatcher (comparing with now + the look-ahead) sees as this time.
@@ -327,9 +300,8 @@ export class BrokerReader {
         body: e.body,
         tag: new Uint8Array(tag),
       });
-      if (version !== undefined) taken.push([new Uint8Array(k), new Uint8Array(v)]);
+      keep();
     });
-    if (version !== undefined && taken.length > 0) this.cacheFiller!.fill(version, taken);
     if (resumeTag === undefined && !stopped) resumeTag = met ? keyAfter(last) : fromTag;
     return { entries, nextDueMs, resumeTag, passedLeaseEndMs };
   }
@@ -362,12 +334,10 @@ export class BrokerReader {
     const take = (ms: number): void => {
       if (best === undefined || ms < best) best = ms;
     };
-    const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
-    await this.view.scan({ ...range, limit: this.limits.maxListLimit }, (k, v) => {
+    await scanQueueEntries(this.view, queueHash, { limit: this.limits.maxListLimit }, (key, stored) => {
       seen++;
-      const key = NS.queue.strip(k);
       const due = decodeKey(key).due;
-      const e = this.asHeld(key, decodeEntry(v)).entry;
+      const e = this.asHeld(key, stored).entry;
       firstDue ??= e.dueAtMs;
       if (e.inFlight) {
         take(leaseEndOf(e));
@@ -409,24 +379,21 @@ export class BrokerReader {
       });
     }
     if (held.length > 0) {
-      const keys = held.map((h) => NS.queue.key(h.key));
-      const raws = this.view.getMany
-        ? await this.view.getMany(keys)
-        : await Promise.all(keys.map((k) => this.view.get(k)));
+      const stored = await readEntries(
+        this.view,
+        held.map((h) => h.key),
+      );
       held.forEach((h, i) => {
-        const raw = raws[i];
-        if (!raw) return; // settled since the index was read
-        const { entry, runTag: tag } = this.asHeld(h.key, decodeEntry(raw));
+        const e = stored[i];
+        if (!e) return; // settled since the index was read
+        const { entry, runTag: tag } = this.asHeld(h.key, e);
         if (tag && entry.leaseEndMs > nowMs) out.push({ ...entry, tag });
       });
     }
     if (out.length >= want) return out;
     // Leases in place of earlier versions lie at the queue's start under their entries' keys.
-    const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
-    await this.view.scan({ ...range, limit: maxRead }, (k, v) => {
-      const e = decodeEntry(v);
+    await scanQueueEntries(this.view, queueHash, { limit: maxRead }, (key, e) => {
       if (!e.inFlight || e.leaseEndMs <= nowMs) return;
-      const key = NS.queue.strip(k);
       out.push({ ...e, tag: deliveryTagOf(key, e) });
       if (out.length >= want) return false;
     });
@@ -441,15 +408,14 @@ export class BrokerReader {
       if (!run || run.queueHash !== parts.queueHash || parts.offset >= run.keys.length) return undefined;
       if (offsetSettled(run, parts.offset) || runEndMs(run, parts.offset) <= nowMs) return undefined;
       const key = run.keys[parts.offset]!;
-      const raw = await this.view.get(NS.queue.key(key));
-      if (!raw) return undefined;
-      const held = this.asHeld(key, decodeEntry(raw));
+      const stored = await readEntry(this.view, key);
+      if (!stored) return undefined;
+      const held = this.asHeld(key, stored);
       return held.runTag && equalBytes(held.runTag, tag) ? { ...held.entry, tag } : undefined;
     }
     if (tagLease(tag) === undefined) return undefined;
-    const raw = await this.view.get(NS.queue.key(tagEntryKey(tag)));
-    if (!raw) return undefined;
-    const e = decodeEntry(raw);
+    const e = await readEntry(this.view, tagEntryKey(tag));
+    if (!e) return undefined;
     if (!e.inFlight || e.leaseEndMs <= nowMs || e.leaseSerial !== tagLease(tag)) return undefined;
     return { ...e, tag };
   }
@@ -466,17 +432,15 @@ export class BrokerReader {
 
   /** The body a live message's entry carries: the entry its index record names, or its publish record. */
   private async carriedBody(id: bigint): Promise<BodyRec | undefined> {
-    const raw = await this.view.get(NS.index.key(idKey(id)));
-    const movedTo = raw && movedIndexTag(raw);
-    const index = raw && !movedTo ? decodeIndex(raw) : undefined;
+    const stored = await readIndexRecord(this.view, id);
+    const index = stored?.index;
     if (index?.done) return undefined;
     const tags = index
       ? index.groups.filter((g) => g.outcome === 'live').map((g) => g.tag)
-      : [movedTo || (await locatePublished(this.view, id))];
+      : [stored?.movedTo || (await locatePublished(this.view, id))];
     for (const tag of tags) {
       if (!tag) continue;
-      const entryRaw = await this.view.get(NS.queue.key(tag));
-      const e = entryRaw && decodeEntry(entryRaw);
+      const e = await readEntry(this.view, tag);
       if (e && e.id === id && e.body) return e.body;
     }
     return undefined;
@@ -494,13 +458,12 @@ export class BrokerReader {
     const missing: number[] = [];
     for (let i = 0; i < entries.length; i++) if (out[i] === undefined) missing.push(i);
     if (missing.length === 0) return out;
-    const keys = missing.map((i) => NS.body.key(idKey(entries[i]!.id)));
-    const raws = this.view.getMany
-      ? await this.view.getMany(keys)
-      : await Promise.all(keys.map((k) => this.view.get(k)));
+    const bodies = await readBodyRecords(
+      this.view,
+      missing.map((i) => entries[i]!.id),
+    );
     missing.forEach((i, j) => {
-      const raw = raws[j];
-      out[i] = raw ? decodeBody(raw) : undefined;
+      out[i] = bodies[j];
     });
     return out;
   }
@@ -529,32 +492,29 @@ export class BrokerReader {
   ): Promise<MessageView | undefined | typeof MOVED> {
     let id: bigint;
     if ('key' in target) {
-      const raw = await this.view.get(NS.keys.key(topicKeySuffix(topic, target.key)));
-      if (!raw) return undefined;
-      const rec = decodeKeyRec(raw);
-      if (rec.endedAtMs > 0) return undefined;
+      const rec = await readKeyRecord(this.view, topic, target.key);
+      if (!rec || rec.endedAtMs > 0) return undefined;
       id = rec.id;
     } else {
       id = target.id;
     }
-    const [idxRaw, bodyRaw] = await Promise.all([
-      this.view.get(NS.index.key(idKey(id))),
-      this.view.get(NS.body.key(idKey(id))),
+    const [stored, bodyRecord] = await Promise.all([
+      readIndexRecord(this.view, id),
+      readBodyRecord(this.view, id),
     ]);
-    let body = bodyRaw ? decodeBody(bodyRaw) : undefined;
-    const movedTo = idxRaw && movedIndexTag(idxRaw);
+    let body = bodyRecord;
+    const movedTo = stored?.movedTo;
     let idx: MessageIndexRec | undefined;
-    if (idxRaw && !movedTo) idx = decodeIndex(idxRaw);
+    if (stored?.index) idx = stored.index;
     else if (body) idx = movedTo ? movedIndex(id, body, movedTo) : await this.impliedIndexOf(id, body);
     else {
       // Its entry carries its body: where the index record or its publish record says.
       const at = movedTo ?? (await locatePublished(this.view, id));
       if (!at) return undefined;
-      const raw = await this.view.get(NS.queue.key(at));
-      const e = raw && decodeEntry(raw);
+      const e = await readEntry(this.view, at);
       if (!e || e.id !== id) {
         // Moved since the index was read (read again), or ended.
-        return movedTo || (await this.view.get(NS.index.key(idKey(id)))) ? MOVED : undefined;
+        return movedTo || (await hasIndexRecord(this.view, id)) ? MOVED : undefined;
       }
       idx = impliedIndex(e, DEFAULT_GROUP, at);
     }
@@ -569,9 +529,9 @@ export class BrokerReader {
             attempt: 0,
           };
         }
-        const raw = await this.view.get(NS.queue.key(g.tag));
-        if (!raw) return undefined; // moved since the index was read
-        const held = this.asHeld(g.tag, decodeEntry(raw));
+        const stored = await readEntry(this.view, g.tag);
+        if (!stored) return undefined; // moved since the index was read
+        const held = this.asHeld(g.tag, stored);
         const e = held.entry;
         body ??= e.body;
         return {
@@ -621,29 +581,26 @@ export class BrokerReader {
     const bucket = BigInt(t.settings.timeBucketMs);
     const from = options.fromDueMs ?? 0;
     const to = options.toDueMs ?? 0;
-    let gte = NS.queue.key(encodeKey(hash, dueField(BigInt(from), bucket), 0n));
+    let start = encodeKey(hash, dueField(BigInt(from), bucket), 0n);
     if (options.pageToken && options.pageToken.length > 0) {
       if (options.pageToken.length !== KEY_BYTES || decodeKey(options.pageToken).queueHash !== hash) {
         throw new ValidationError('page_token', 'is not a page token of this topic and group');
       }
       const after = new Uint8Array(KEY_BYTES + 1);
       after.set(options.pageToken);
-      const next = NS.queue.key(after);
-      if (Buffer.compare(next, gte) > 0) gte = next;
+      if (Buffer.compare(after, start) > 0) start = after;
     }
-    const upper = to > 0 ? dueUpperBound(hash, BigInt(to - 1), bucket) : queueUpperBound(hash);
-    const lt = NS.queue.range(undefined, upper).lt;
+    const before = to > 0 ? dueUpperBound(hash, BigInt(to - 1), bucket) : undefined;
     const entries: EntryView[] = [];
     const tags: Uint8Array[] = [];
     let more = false;
-    await this.view.scan({ gte, lt }, (k, v) => {
-      const e = decodeEntry(v);
+    await scanQueueEntries(this.view, hash, { from: start, before }, (k, e) => {
       if (e.dueAtMs < from || (to > 0 && e.dueAtMs >= to)) return; // bucket edges
       if (entries.length >= limit) {
         more = true;
         return false;
       }
-      const key = new Uint8Array(NS.queue.strip(k));
+      const key = new Uint8Array(k);
       const held = this.asHeld(key, e);
       entries.push({ ...held.entry, tag: key });
       tags.push(this.tagOf(key, held));
@@ -701,16 +658,8 @@ export class BrokerReader {
    * proposes Expire for them), each with the queue key its expiry record
    * names (empty when it names none: see ExpireCommand.keys).
    */
-  async dueExpiries(
-    nowMs: number,
-    limit: number,
-  ): Promise<{ id: bigint; expireAtMs: number; key: Uint8Array }[]> {
-    const out: { id: bigint; expireAtMs: number; key: Uint8Array }[] = [];
-    await this.view.scan({ ...NS.expiry.range(undefined, u64(nowMs + 1)), limit }, (k, v) => {
-      const s = NS.expiry.strip(k);
-      out.push({ expireAtMs: Number(readU64(s, 0)), id: readU64(s, 8), key: new Uint8Array(v) });
-    });
-    return out;
+  dueExpiries(nowMs: number, limit: number): Promise<{ id: bigint; expireAtMs: number; key: Uint8Array }[]> {
+    return dueExpiries(this.view, nowMs, limit);
   }
 
   /** The janitor's bounded read of the publish records it may forget (stores/publishes.ts). */
@@ -719,24 +668,12 @@ export class BrokerReader {
   }
 
   /** Keys whose dedup window ended by nowMs (the janitor proposes PurgeKeys for them). */
-  async dueKeyPurges(
-    nowMs: number,
-    limit: number,
-  ): Promise<{ topic: string; key: string; windowEndMs: number }[]> {
-    const out: { topic: string; key: string; windowEndMs: number }[] = [];
-    await this.view.scan({ ...NS.keyWindow.range(undefined, u64(nowMs + 1)), limit }, (k) => {
-      const s = NS.keyWindow.strip(k);
-      out.push({ windowEndMs: Number(readU64(s, 0)), ...splitTopicKey(s.subarray(8)) });
-    });
-    return out;
+  dueKeyPurges(nowMs: number, limit: number): Promise<{ topic: string; key: string; windowEndMs: number }[]> {
+    return dueKeyWindows(this.view, nowMs, limit);
   }
 
   /** Publish idempotency keys whose dedup window ended by nowMs (the janitor proposes PurgeKeys for them). */
-  async dueRequestPurges(nowMs: number, limit: number): Promise<string[]> {
-    const out: string[] = [];
-    await this.view.scan({ ...NS.requestWindow.range(undefined, u64(nowMs + 1)), limit }, (k) => {
-      out.push(decodeUtf8(NS.requestWindow.strip(k).subarray(8)));
-    });
-    return out;
+  dueRequestPurges(nowMs: number, limit: number): Promise<string[]> {
+    return dueRequestWindows(this.view, nowMs, limit);
   }
 }

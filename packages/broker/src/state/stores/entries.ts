@@ -5,9 +5,11 @@
  * to pending is noted for the dispatcher (`dueChanges`), every lease in place
  * taken or extended too (`lapseChanges`), and every lease taken ahead that is
  * removed or changed before it starts (`withdrawn`); moving or removing an
- * entry keeps its message's index and counters in step.
+ * entry keeps its message's index and counters in step. Reads outside
+ * apply (the reader) go through the functions at the end, over a read view.
+ * Over 400 lines: the batch's entry store and those reads share the layout.
  */
-import { slabBytes } from '@fermata/storage';
+import { type ReadView, type ScanOptions, slabBytes } from '@fermata/storage';
 import {
   DEFAULT_GROUP,
   dueField,
@@ -30,6 +32,7 @@ import {
 import type { MessageStore } from './messages.js';
 import type { PublishStore } from './publishes.js';
 import type { QueueStore } from './queues.js';
+import type { CacheFiller } from './record-cache.js';
 import type { CommandTime } from './time.js';
 import type { Txn } from './txn.js';
 
@@ -395,4 +398,71 @@ export class EntryStore {
     else if (inline) this.publishes.note(only!, body.dueAtMs);
     if (body.expireAtMs > 0) this.messages.putExpiry(body.expireAtMs, body.id, inline ? only : undefined);
   }
+}
+
+/** Which part of one queue `scanQueueEntries` reads, and how. */
+export interface QueueScan {
+  /** The first queue key read (inclusive); absent = the queue's start. */
+  readonly from?: Uint8Array | undefined;
+  /** The queue key the read stops before; absent = the queue's end. */
+  readonly before?: Uint8Array | undefined;
+  readonly limit?: number;
+  /** How many entries the first read from the engine asks for (ScanOptions.firstChunk). */
+  readonly firstChunk?: number;
+  /** Gets copies of the rows the visitor `keep`s (the record cache: a command reads them next). */
+  readonly cache?: CacheFiller | undefined;
+}
+
+/**
+ * Visits one queue's entries in key order from a read view: each entry's
+ * key (a view valid during the visit: copy what is kept) and the entry. The
+ * visitor returns false to stop; `keep()` copies the row visited into
+ * `scan.cache`.
+ */
+export async function scanQueueEntries(
+  view: ReadView,
+  queueHash: bigint,
+  scan: QueueScan,
+  visit: (key: Uint8Array, entry: QueueEntryRec, keep: () => void) => boolean | undefined | void,
+): Promise<void> {
+  const range = NS.queue.range(
+    scan.from ?? queueLowerBound(queueHash),
+    scan.before ?? queueUpperBound(queueHash),
+  );
+  const options: ScanOptions = {
+    ...range,
+    ...(scan.limit !== undefined ? { limit: scan.limit } : {}),
+    ...(scan.firstChunk !== undefined ? { firstChunk: scan.firstChunk } : {}),
+  };
+  const version = scan.cache?.version();
+  const kept: Array<readonly [Uint8Array, Uint8Array]> = [];
+  let rowKey: Uint8Array = EMPTY;
+  let rowValue: Uint8Array = EMPTY;
+  const keep = (): void => {
+    if (version !== undefined) kept.push([new Uint8Array(rowKey), new Uint8Array(rowValue)]);
+  };
+  await view.scan(options, (k, v) => {
+    rowKey = k;
+    rowValue = v;
+    return visit(NS.queue.strip(k), decodeEntry(v), keep);
+  });
+  if (version !== undefined && kept.length > 0) scan.cache!.fill(version, kept);
+}
+
+/** The queue entry under `key` in a read view. */
+export async function readEntry(view: ReadView, key: Uint8Array): Promise<QueueEntryRec | undefined> {
+  const raw = await view.get(NS.queue.key(key));
+  return raw ? decodeEntry(raw) : undefined;
+}
+
+/** The queue entries under `keys` in a read view, read together (one multi-get where the view has one). */
+export async function readEntries(
+  view: ReadView,
+  keys: readonly Uint8Array[],
+): Promise<(QueueEntryRec | undefined)[]> {
+  const storeKeys = keys.map((k) => NS.queue.key(k));
+  const raws = view.getMany
+    ? await view.getMany(storeKeys)
+    : await Promise.all(storeKeys.map((k) => view.get(k)));
+  return raws.map((raw) => (raw ? decodeEntry(raw) : undefined));
 }

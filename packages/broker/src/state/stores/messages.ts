@@ -4,8 +4,10 @@ import { invariant } from '@fermata/base';
  * (per group, where its entry is now or how it ended), its key record and
  * dedup window, and its expiry entry. The index of a message of one group
  * and no key is implied by its body or entry and written without being read
- * (records.ts `impliedIndex`).
+ * (records.ts `impliedIndex`). Reads outside apply (the reader) go through
+ * the functions at the end, over a read view.
  */
+import type { ReadView } from '@fermata/storage';
 import { DEFAULT_GROUP } from '../../keys.js';
 import { decodeBody, encodeBody } from '../codec/body.js';
 import { decodedEntry } from '../codec/entry.js';
@@ -17,6 +19,7 @@ import {
   idKey,
   keyWindowSuffix,
   NS,
+  readU64,
   splitTopicKey,
   topicKeySuffix,
 } from '../model/layout.js';
@@ -34,6 +37,7 @@ import {
 import type { PublishStore } from './publishes.js';
 import type { QueueStore } from './queues.js';
 import type { CommandTime } from './time.js';
+import { dueRows } from './time-index.js';
 import type { TopicStore } from './topics.js';
 import type { Txn } from './txn.js';
 
@@ -319,4 +323,75 @@ export class MessageStore {
     if (keyRec && keyRec.id === id) this.txn.del(NS.keys.key(topicKeySuffix(idx.topic, idx.key)));
     this.txn.del(NS.index.key(idKey(id)));
   }
+}
+
+/**
+ * A message's index record as stored: the index, or, for a one-group message
+ * whose entry moved, only the entry's tag (`encodeMovedIndex`).
+ */
+export type StoredIndex =
+  | { readonly index: MessageIndexRec; readonly movedTo?: undefined }
+  | { readonly movedTo: Uint8Array; readonly index?: undefined };
+
+/** The message's index record in a read view, undefined where it has none. */
+export async function readIndexRecord(view: ReadView, id: bigint): Promise<StoredIndex | undefined> {
+  const raw = await view.get(NS.index.key(idKey(id)));
+  if (!raw) return undefined;
+  const movedTo = movedIndexTag(raw);
+  return movedTo ? { movedTo } : { index: decodeIndex(raw) };
+}
+
+/** Whether the message has an index record in a read view (not decoded). */
+export async function hasIndexRecord(view: ReadView, id: bigint): Promise<boolean> {
+  return (await view.get(NS.index.key(idKey(id)))) !== undefined;
+}
+
+/** The message's body record in a read view (none for a body its entry carries). */
+export async function readBodyRecord(view: ReadView, id: bigint): Promise<BodyRec | undefined> {
+  const raw = await view.get(NS.body.key(idKey(id)));
+  return raw ? decodeBody(raw) : undefined;
+}
+
+/** The body records of these messages in a read view, read together (one multi-get where the view has one). */
+export async function readBodyRecords(
+  view: ReadView,
+  ids: readonly bigint[],
+): Promise<(BodyRec | undefined)[]> {
+  const keys = ids.map((id) => NS.body.key(idKey(id)));
+  const raws = view.getMany ? await view.getMany(keys) : await Promise.all(keys.map((k) => view.get(k)));
+  return raws.map((raw) => (raw ? decodeBody(raw) : undefined));
+}
+
+/** The record of `key` in `topic` in a read view. */
+export async function readKeyRecord(view: ReadView, topic: string, key: string): Promise<KeyRec | undefined> {
+  const raw = await view.get(NS.keys.key(topicKeySuffix(topic, key)));
+  return raw ? decodeKeyRec(raw) : undefined;
+}
+
+/**
+ * Messages whose expireAt is <= nowMs, in expiry order, at most `limit`, each
+ * with the queue key its expiry record names (empty when it names none).
+ */
+export function dueExpiries(
+  view: ReadView,
+  nowMs: number,
+  limit: number,
+): Promise<{ id: bigint; expireAtMs: number; key: Uint8Array }[]> {
+  return dueRows(view, NS.expiry, nowMs, limit, (expireAtMs, rest, value) => ({
+    expireAtMs,
+    id: readU64(rest),
+    key: new Uint8Array(value),
+  }));
+}
+
+/** Keys whose dedup window ended by nowMs, in window order, at most `limit`. */
+export function dueKeyWindows(
+  view: ReadView,
+  nowMs: number,
+  limit: number,
+): Promise<{ topic: string; key: string; windowEndMs: number }[]> {
+  return dueRows(view, NS.keyWindow, nowMs, limit, (windowEndMs, rest) => ({
+    windowEndMs,
+    ...splitTopicKey(rest),
+  }));
 }
