@@ -18,24 +18,29 @@ import { applyDeleteGroup, applyDeleteTopic, applyPurge } from './apply/apply-pu
 import { applySchedule } from './apply/apply-schedule.js';
 import { ApplyContext } from './apply/context.js';
 import {
-  APPLY_LIMITS_KEY,
   type ApplyLimits,
   applyLimitDifferences,
   applyLimitsOf,
-  decodeApplyLimits,
-  encodeApplyLimits,
   validateApplyLimits,
 } from './commands/apply-limits.js';
 import { type Command, decodeCommand } from './commands/commands.js';
 import type { ApplyResult, CommandResult } from './commands/results.js';
 import { isStateError } from './model/errors.js';
-import { META, readU64, u64 } from './model/layout.js';
 import { type Limits, resolveLimits } from './model/limits.js';
 import { BrokerReader } from './read/reader.js';
-import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot/snapshot.js';
+import { restoreInto, snapshotChunks } from './snapshot/snapshot.js';
 import type { DueChange } from './stores/entries.js';
 import { EventRepository } from './stores/event-repository.js';
 import { LeaseIndex } from './stores/lease-index.js';
+import {
+  appliedIndexOp,
+  putApplied,
+  putApplyLimits,
+  readAppliedClock,
+  readAppliedIndex,
+  readApplyLimits,
+  restoreMarked,
+} from './stores/meta.js';
 import { DeletingSet, type PurgeName } from './stores/purges.js';
 import { cacheable, RecordCache } from './stores/record-cache.js';
 import { RequestFilter } from './stores/request-filter.js';
@@ -170,7 +175,7 @@ export class BrokerStateMachine implements StateMachine {
    */
   static async open(options: BrokerStateMachineOptions): Promise<BrokerStateMachine> {
     const { store } = options;
-    if (await store.get(META.restoring)) await store.clear();
+    if (await restoreMarked(store)) await store.clear();
     const s = await BrokerStateMachine.readMeta(store);
     const sm = new BrokerStateMachine(
       store,
@@ -196,12 +201,8 @@ export class BrokerStateMachine implements StateMachine {
   private static async readMeta(
     store: KVStore,
   ): Promise<{ applied: number; lastId: bigint; lastNow: number }> {
-    const [idRaw, nowRaw] = await Promise.all([store.get(META.lastId), store.get(META.lastNowMs)]);
-    return {
-      applied: await readAppliedIndex(store),
-      lastId: idRaw ? readU64(idRaw) : 0n,
-      lastNow: nowRaw ? Number(readU64(nowRaw)) : 0,
-    };
+    const clock = await readAppliedClock(store);
+    return { applied: await readAppliedIndex(store), lastId: clock.lastId, lastNow: clock.lastNowMs };
   }
 
   appliedIndex(): number {
@@ -225,8 +226,7 @@ export class BrokerStateMachine implements StateMachine {
 
   /** Reads the replicated record; without one, apply uses the configured limits. */
   private async loadApplyLimits(): Promise<void> {
-    const raw = await this.store.get(APPLY_LIMITS_KEY);
-    this.setApplyLimits(raw ? decodeApplyLimits(raw) : undefined);
+    this.setApplyLimits(await readApplyLimits(this.store));
   }
 
   /** Raised each time the limits in effect may have changed (an apply-limits entry, a restore). */
@@ -309,9 +309,7 @@ export class BrokerStateMachine implements StateMachine {
         this.ids.entryApplied(entry.term);
       }
       ctx.queues.flush();
-      txn.put(META.appliedIndex, u64(applied));
-      txn.put(META.lastId, u64(this.ids.lastId));
-      txn.put(META.lastNowMs, u64(lastNow));
+      putApplied(txn, applied, this.ids.lastId, lastNow);
       await this.store.batch(txn.ops(), { sync: false });
       this.writes++;
       txn.written();
@@ -357,7 +355,7 @@ export class BrokerStateMachine implements StateMachine {
   private applyLimits(txn: Txn, values: Readonly<Record<string, number>>): CommandResult {
     const next = validateApplyLimits(values);
     const changed = applyLimitDifferences(applyLimitsOf(this.limits), next);
-    txn.put(APPLY_LIMITS_KEY, encodeApplyLimits(next));
+    putApplyLimits(txn, next);
     this.setApplyLimits(next);
     return { kind: 'apply-limits', changed };
   }
@@ -365,7 +363,7 @@ export class BrokerStateMachine implements StateMachine {
   flush(): Promise<number> {
     return this.exclusive(async () => {
       const applied = this.applied;
-      await this.store.batch([{ type: 'put', key: META.appliedIndex, value: u64(applied) }], { sync: true });
+      await this.store.batch([appliedIndexOp(applied)], { sync: true });
       return applied;
     });
   }
