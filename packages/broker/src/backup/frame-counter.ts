@@ -1,4 +1,5 @@
-import { NS } from '../state/model/layout.js';
+import { ENTRY_KEY_PREFIX } from '../state/stores/entries.js';
+import { BODY_KEY_PREFIX } from '../state/stores/messages.js';
 
 const MAGIC_BYTES = 8;
 /** QueueEntry.body (records.proto): a queue entry that carries its message's body. */
@@ -95,8 +96,8 @@ export class FrameCounter {
       if (this.part === 'key-length' || this.part === 'value-length') {
         this.lengthField.set(chunk.subarray(at, at + n), 4 - this.left);
       } else if (this.part === 'key' && this.left === this.keyLength) {
-        this.isBody = chunk[at] === NS.body.prefix;
-        this.isEntry = chunk[at] === NS.queue.prefix;
+        this.isBody = chunk[at] === BODY_KEY_PREFIX;
+        this.isEntry = chunk[at] === ENTRY_KEY_PREFIX;
       } else if (this.part === 'value' && this.isEntry) {
         this.entryBody.push(chunk.subarray(at, at + n));
       }

@@ -15,10 +15,12 @@ import type { Command } from '../commands/commands.js';
 import type { CommandResult } from '../commands/results.js';
 import { validateGroupName } from '../commands/validation.js';
 import { ConflictError, NotFoundError, topicDeleting } from '../model/errors.js';
-import { EMPTY } from '../model/layout.js';
 import type { PurgeRec, TopicRec } from '../model/records.js';
 import type { ApplyContext } from './context.js';
 import { heldOf, letGo } from './held.js';
+
+/** A purge cursor at the start of what its phase walks. */
+const START = new Uint8Array(0);
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -54,7 +56,7 @@ export async function applyDeleteTopic(ctx: ApplyContext, cmd: Of<'delete-topic'
       groups,
       phase: 'entries',
       groupIndex: 0,
-      cursor: EMPTY,
+      cursor: START,
       entriesAtStart: counts.reduce((a, b) => a + b, 0),
       removedEntries: 0,
       removedRecords: 0,
@@ -88,7 +90,7 @@ export async function applyDeleteGroup(ctx: ApplyContext, cmd: Of<'delete-group'
       groups: [cmd.group],
       phase: 'entries',
       groupIndex: 0,
-      cursor: EMPTY,
+      cursor: START,
       entriesAtStart: entries!,
       removedEntries: 0,
       removedRecords: 0,
@@ -123,7 +125,7 @@ export async function applyPurge(ctx: ApplyContext, cmd: Of<'purge'>): Promise<C
       const group = state.groups[state.groupIndex];
       if (group === undefined) {
         if (state.group !== '') return finishGroup(ctx, topic, state, entries);
-        state = { ...state, phase: 'keys', cursor: EMPTY };
+        state = { ...state, phase: 'keys', cursor: START };
         continue;
       }
       const n = await purgeEntries(ctx, topic, state, group, left);
@@ -131,7 +133,7 @@ export async function applyPurge(ctx: ApplyContext, cmd: Of<'purge'>): Promise<C
       left -= n.count;
       state =
         n.count < n.asked
-          ? { ...state, groupIndex: state.groupIndex + 1, cursor: EMPTY }
+          ? { ...state, groupIndex: state.groupIndex + 1, cursor: START }
           : { ...state, cursor: n.last };
     } else if (state.phase === 'keys') {
       const asked = left;
@@ -139,7 +141,7 @@ export async function applyPurge(ctx: ApplyContext, cmd: Of<'purge'>): Promise<C
       records += n.count;
       left -= n.count;
       state =
-        n.count < asked ? { ...state, phase: 'schedules', cursor: EMPTY } : { ...state, cursor: n.last };
+        n.count < asked ? { ...state, phase: 'schedules', cursor: START } : { ...state, cursor: n.last };
     } else {
       const after = new TextDecoder().decode(state.cursor);
       const asked = left;

@@ -44,6 +44,9 @@ import type { Txn } from './txn.js';
  */
 export const COLD_AFTER_MS = 60_000;
 
+/** The first byte of every queue entry's stored key (a backup counts them by it). */
+export const ENTRY_KEY_PREFIX = NS.queue.prefix;
+
 /**
  * A queue got an entry (new, or moved or made pending: nacked, rescheduled,
  * handed back, or leased or extended by a moved lease) due at `dueAtMs`: its

@@ -41,6 +41,9 @@ import { dueRows } from './time-index.js';
 import type { TopicStore } from './topics.js';
 import type { Txn } from './txn.js';
 
+/** The first byte of every body record's stored key (a backup counts them by it). */
+export const BODY_KEY_PREFIX = NS.body.prefix;
+
 export class MessageStore {
   constructor(
     private readonly txn: Txn,
