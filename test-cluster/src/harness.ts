@@ -22,6 +22,12 @@ const CLI_ENTRY = join(REPO_ROOT, 'packages/cli/src/main.ts');
 const CLI_DIST_ENTRY = join(REPO_ROOT, 'packages/cli/dist/main.js');
 
 /** How long a node may take to bind its ports and serve /livez (tsx compiles on start). */
+/**
+ * How far a node's "now" may trail this process's Date.now() read just before: a node reads
+ * the system clock once at start and advances it by the monotonic clock, floored (SteadyClock
+ * in @fermata/base), so its time can be a millisecond behind the system clock's.
+ */
+export const NODE_CLOCK_LAG_MS = 5;
 export const NODE_START_TIMEOUT_MS = 60_000;
 /** How long a cluster may take to elect a leader that is ready. */
 export const LEADER_TIMEOUT_MS = 60_000;

@@ -34,6 +34,8 @@ describe('the nemesis over real processes', () => {
       bug: 'ack-before-commit',
       // Every fault cuts the leader off: it answers what it alone holds until it steps down.
       faults: ['partition-leader'],
+      // What it breaks is found in the history of the faults; the calm only has to drain.
+      calmProduceMs: 2_000,
     });
     console.info(report(r));
     // Lost (never delivered), or its id handed to another message by the next leader.

@@ -6,7 +6,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { type CliOptions, freeBasePort, lines, runCli, startCluster, type TestCluster } from './fixture.js';
+import {
+  type CliOptions,
+  freeBasePort,
+  lines,
+  NODE_CLOCK_LAG_MS,
+  runCli,
+  startCluster,
+  type TestCluster,
+} from './fixture.js';
 
 // Each test runs several CLI processes next to a three-node cluster; on a loaded CI machine
 // that can take a while. This is a liveness bound, not a speed check.
@@ -96,7 +104,8 @@ describe('fermata publish and consume', () => {
     const ids = out.map((m) => BigInt(m![1]!));
     expect(ids[1]).toBe(ids[0]! + 1n);
     expect(ids[2]).toBe(ids[0]! + 2n);
-    for (const m of out) expect(Date.parse(m![2]!)).toBeGreaterThanOrEqual(before + 3_600_000);
+    for (const m of out)
+      expect(Date.parse(m![2]!)).toBeGreaterThanOrEqual(before + 3_600_000 - NODE_CLOCK_LAG_MS);
     const stats = await json<Stats>(['topics', 'stats', 'pub-args']);
     expect(stats.groups).toEqual([expect.objectContaining({ group: 'default', pending: 3, inFlight: 0 })]);
   });
@@ -286,7 +295,7 @@ describe('fermata messages', () => {
       '200ms',
     ]);
     expect(r).toMatchObject({ status: 'rescheduled', id });
-    expect(r.dueAtMs).toBeGreaterThanOrEqual(before + 200);
+    expect(r.dueAtMs).toBeGreaterThanOrEqual(before + 200 - NODE_CLOCK_LAG_MS);
     expect(r.dueAtMs).toBeLessThan(before + 60_000);
     const c = await cli(['consume', 'msg-resched', '--count', '1', '--timeout', '30s']);
     expect(c.stdout).toBe('later\n');

@@ -17,6 +17,9 @@ const SOURCE_ARGS = ['--conditions=fermata-source', '--import', 'tsx', SOURCE_MA
 /** The client's variables, never inherited by a test's child processes. */
 const CLIENT_VARS = ['FERMATA_ENDPOINTS', 'FERMATA_TOKEN', 'FERMATA_DEADLINE'];
 
+/** How far a node's "now" may trail Date.now() read just before (SteadyClock floors; see test-cluster's harness). */
+export const NODE_CLOCK_LAG_MS = 5;
+
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const k of CLIENT_VARS) delete env[k];

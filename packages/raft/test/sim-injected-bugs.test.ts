@@ -28,10 +28,10 @@ async function expectCleanWithoutBug(options: SimOptions): Promise<void> {
 
 describe('the simulator (shipped driver) catches injected bugs by general invariants', () => {
   it('counting replicas to commit an entry of a previous term (§5.4.2, Figure 8) breaks leader completeness', async () => {
-    // Seed 90172 of the catch-rate run over fresh seeds (`npm run sim -- --seeds 1000 --first
-    // 90001 --steps 4000 --bug commit-previous-term --general-only`: a hostile seed).
+    // Seed 82144 of a catch-rate run (`npm run sim -- --seeds 1000 --first 82001 --steps 4000
+    // --bug commit-previous-term --general-only`: a hostile seed).
     const options: SimOptions = {
-      seed: 90172,
+      seed: 82144,
       steps: STEPS,
       nodes: 3,
       hostile: true,

@@ -40,10 +40,11 @@ describe('deterministic cluster simulator (the shipped RaftNode and LogStore on 
     // The workload really exercised the hard parts.
     expect(total.snapshots).toBeGreaterThan(250);
     expect(total.confChanges).toBeGreaterThan(1_500);
-    expect(total.crashes).toBeGreaterThan(20_000);
+    // Depositions and the episodes (episodes.ts) hold other faults off while they run.
+    expect(total.crashes).toBeGreaterThan(16_000);
     expect(total.torn).toBeGreaterThan(3_000);
     // Failed syncs stop nodes; full disks make them wait for room (they used to stop them too).
-    expect(total.failStops).toBeGreaterThan(1_800);
+    expect(total.failStops).toBeGreaterThan(1_000);
     expect(total.diskFullWaits).toBeGreaterThan(100);
     expect(total.replacementsDone).toBeGreaterThan(60);
     // A majority stayed up and connected for the whole live-majority bound this often.

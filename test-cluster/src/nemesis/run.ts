@@ -31,6 +31,8 @@ export interface ChaosOptions {
   readonly maxActive?: number;
   /** Keep the nodes' data and logs (always kept when the run fails). */
   readonly keep?: boolean;
+  /** How long producers go on into the calm (default CALM_PRODUCE_MS). */
+  readonly calmProduceMs?: number;
   /** Progress lines. */
   readonly log?: (line: string) => void;
 }
@@ -211,9 +213,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     });
     const calmFromMs = Date.now();
     history.note(calmFromMs, 'calm: every fault healed');
-    log('  calm: every fault healed; consumers ack everything, producers go on for 20 s');
+    const calmProduceMs = o.calmProduceMs ?? CALM_PRODUCE_MS;
+    log(
+      `  calm: every fault healed; consumers ack everything, producers go on for ${calmProduceMs / 1000} s`,
+    );
     workload.calm = true;
-    await sleep(CALM_PRODUCE_MS);
+    await sleep(calmProduceMs);
     await workload.stopProducing();
     await cluster.waitForLeader(60_000);
     await ensureMembers(cluster);

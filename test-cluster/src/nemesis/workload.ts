@@ -121,7 +121,7 @@ export class Workload {
 
   private async produce(client: FermataClient): Promise<void> {
     const { rng, history } = this.o;
-    while (this.producing && !this.stopping) {
+    while (this.producing) {
       const n = ++this.next;
       const key = `k${n}`;
       const delayMs = rng.chance(0.3) ? 0 : rng.int(1, 5_000);

@@ -1,4 +1,3 @@
-import { invariant } from '@fermata/base';
 import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';

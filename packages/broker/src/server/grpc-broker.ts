@@ -9,7 +9,6 @@ import {
   uint64ForWire,
   v1,
 } from '@fermata/protocol';
-import * as grpc from '@grpc/grpc-js';
 import { headersOf } from '../leader/dead-letter-headers.js';
 import { type PublishInput, publishInputFromProto, type Target } from '../state/commands/commands.js';
 import type { PublishResultItem } from '../state/commands/results.js';

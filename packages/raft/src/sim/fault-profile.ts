@@ -12,7 +12,11 @@
  * in bursts with crashes right after they apply, removed members that
  * linger, failing syncs (EIO) and full disks (ENOSPC), on which a node stops
  * (fail-stop) and is restarted, long outages, clusters that shrink to one
- * voter, and member replacements while another member is away.
+ * voter, and member replacements while another member is away; and, from
+ * the seed's second stream, removals whose commit announcement the leader
+ * loses, power losses at the moment the hard state becomes durable while a
+ * truncating log write is in flight, and small files that sync faster than
+ * the log.
  */
 import type { Prng } from './prng.js';
 
@@ -112,11 +116,57 @@ export interface FaultProfile {
    * added again under its id on an empty disk (docs/operations.md, "Replacing a lost node").
    */
   readonly replacementRate: number;
+  /**
+   * Chance that a leader committing the removal of a voter from an even number of voters
+   * (2 -> 1, 4 -> 3: the old quorum needs the removed member, the new one does not) loses
+   * the announcement of that commit: it is cut off from every node at that step, for
+   * ANNOUNCEMENT_CUT_MS when it removed itself (it runs on until it is shut down), for
+   * LONG_OUTAGE_MS otherwise, while the removed member may be shut down.
+   */
+  readonly lostAnnouncementRate: number;
+  /**
+   * Chance that a node whose truncating log write starts loses power the moment a write to
+   * another of its files lands while that log write is still in flight: what the driver
+   * wrote beside the truncation reached the disk, the truncation did not.
+   */
+  readonly truncationBoundaryRate: number;
+  /**
+   * Share of a disk's latency the operations on the small files replaced by rename (the hard
+   * state, the address book) take (1: as long as the log's): a hard-state save (a sync of the
+   * new file, then of the directory) can land before a log sync it runs beside.
+   */
+  readonly smallFileLatencyShare: number;
+  /**
+   * Share of fault slots that start a stale-tail episode (episodes.ts): a leader and one
+   * follower cut off together, the follower truncating what only it received once a new
+   * leader committed over it, and losing power at that truncating write's boundary.
+   */
+  readonly staleTailRate: number;
+  /**
+   * Chance that a leader committing a change of the voters is cut off in that step and its
+   * disk turns slower than an election (episodes.ts): the rest of the new configuration
+   * holds the entry without knowing it committed.
+   */
+  readonly hiddenCommitRate: number;
 }
 
-/** The profile every seed draws from the run's PRNG (swarm testing: each dimension on or off per seed). */
-export function pickFaultProfile(prng: Prng): FaultProfile {
+/** How long a leader that removed itself is cut off when its commit announcement is lost: below the live-majority bound. */
+export const ANNOUNCEMENT_CUT_MS: readonly [number, number] = [300, 1500];
+
+/**
+ * The profile every seed draws (swarm testing: each dimension on or off per seed): from the
+ * run's PRNG, and the scenario dimensions added after the others from `scenarios`, a second
+ * stream of the seed that also draws what those scenarios do, and the episodes (episodes.ts)
+ * from `episodes`, a third one, so a seed in which none of them fires runs exactly as it
+ * did before they existed.
+ */
+export function pickFaultProfile(prng: Prng, scenarios: Prng, episodes: Prng): FaultProfile {
   return {
+    staleTailRate: episodes.pick([0, 0.03, 0.1]),
+    hiddenCommitRate: episodes.pick([0, 1, 1]),
+    lostAnnouncementRate: scenarios.pick([0, 0.5, 1]),
+    truncationBoundaryRate: scenarios.pick([0, 0.5, 1]),
+    smallFileLatencyShare: scenarios.pick([1, 0.25, 0.25]),
     slowDiskRate: prng.pick([0, 0, 0.3, 0.5]),
     // Slower than the election timeout only now and then: Raft's liveness needs fsync well below it.
     slowDiskMs: prng.pick([
@@ -174,5 +224,10 @@ export function describeProfile(p: FaultProfile): string {
     `long-outage=${p.longOutageRate}`,
     `shrink-to-one=${p.shrinkToOne}`,
     `replacement=${p.replacementRate}`,
+    `lost-announcement=${p.lostAnnouncementRate}`,
+    `truncation-boundary=${p.truncationBoundaryRate}`,
+    `small-file-latency=x${p.smallFileLatencyShare}`,
+    `stale-tail=${p.staleTailRate}`,
+    `hidden-commit=${p.hiddenCommitRate}`,
   ].join(' ');
 }

@@ -8,10 +8,15 @@
  * connected for LIVE_MAJORITY_BOUND_MS of virtual time, a leader existed at
  * some moment of that time.
  *
- * The current configuration is that of the node with the highest commit index
- * (a node takes a configuration when it learns it committed), among the running
- * nodes and the members shut down after their removal was reported done (what
- * such a member knew committed stays the cluster's once it is gone).
+ * The configuration that binds a set of voters is the newest one known committed
+ * (a node takes a configuration when it learns it committed) by a running node
+ * that can send to them (a slow one too: its vote requests carry its commit
+ * index) or by a member shut down after its removal was reported done (what
+ * such a member knew committed stays the cluster's once it is gone). A
+ * configuration only a cut-off node knows committed binds no one: the others
+ * still count the older one, and may need a member the newer one removed
+ * (4 -> 3 with the leader cut off right after the commit: the other two need
+ * the removed node's vote).
  * Up: running, not shut down after its removal, its disk taking at most
  * HEALTHY_DISK_MS a write (Raft's liveness needs a disk well faster than an
  * election timeout), and not full for ROOM_RETRY_MAX_MS (a node retries a
@@ -88,34 +93,53 @@ export class LivenessWatch {
     });
   }
 
-  /** Up and connected voters, if they are a majority of the current configuration's. */
+  /**
+   * Up and connected voters that are a majority of the configuration that binds them, or
+   * undefined. Each configuration a node holds is tried: its voters' largest up and connected
+   * set must be a majority of it, and it must be the newest known committed by a running node
+   * that can reach that set (its vote requests carry its commit index, even from a slow disk)
+   * or by a member retired after its removal was reported done. A configuration only a
+   * cut-off node knows committed binds no one: the others still count the older one.
+   */
   private liveMajority(
     nowMs: number,
     nodes: readonly SimNode[],
   ): { voters: NodeId[]; live: NodeId[] } | undefined {
     const faults = this.network.faults;
-    let newest: { commit: number; voters: readonly NodeId[] } | undefined = this.retired;
-    for (const n of nodes) {
-      if (!n.core) continue;
-      const s = n.core.status();
-      if (!newest || s.commit > newest.commit) newest = { commit: s.commit, voters: s.conf.voters };
-    }
     if (faults.lossRate > HEALTHY_LOSS) return undefined;
-    if (!newest) return undefined;
-    const voters = [...newest.voters];
     const byId = new Map(nodes.map((n) => [n.id, n]));
-    const up = voters.filter((id) => {
-      const n = byId.get(id);
-      return n !== undefined && isUp(n, nowMs);
-    });
-    const quorum = Math.floor(voters.length / 2) + 1;
-    if (up.length < quorum) return undefined;
-    const live = largestClique(
-      up,
-      (a, b) => !faults.blocked.has(`${a}>${b}`) && !faults.blocked.has(`${b}>${a}`),
-    );
-    return live.length >= quorum ? { voters, live } : undefined;
+    const known = new Map<SimNode, { commit: number; voters: readonly NodeId[] }>();
+    for (const n of nodes) {
+      const s = n.core?.status();
+      if (s) known.set(n, { commit: s.commit, voters: s.conf.voters });
+    }
+    const configs = [...known.values()];
+    if (this.retired) configs.push(this.retired);
+    for (const conf of configs) {
+      const up = conf.voters.filter((id) => {
+        const n = byId.get(id);
+        return n !== undefined && isUp(n, nowMs);
+      });
+      const quorum = Math.floor(conf.voters.length / 2) + 1;
+      if (up.length < quorum) continue;
+      const live = largestClique(
+        up,
+        (a, b) => !faults.blocked.has(`${a}>${b}`) && !faults.blocked.has(`${b}>${a}`),
+      );
+      if (live.length < quorum) continue;
+      let newest = this.retired;
+      for (const [n, k] of known) {
+        const reaches = live.some((id) => id === n.id || !faults.blocked.has(`${n.id}>${id}`));
+        if (n.running && reaches && (!newest || k.commit > newest.commit)) newest = k;
+      }
+      if (newest && sameVoters(newest.voters, conf.voters)) return { voters: [...conf.voters], live };
+    }
+    return undefined;
   }
+}
+
+function sameVoters(a: readonly NodeId[], b: readonly NodeId[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
 }
 
 function isUp(n: SimNode, nowMs: number): boolean {

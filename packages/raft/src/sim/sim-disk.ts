@@ -57,8 +57,14 @@ export class SimDisk implements DurableQueue {
   /** Files whose operations do not complete (tests); undefined = none held. */
   private held: Set<FileName> | 'all' | undefined;
   private readonly stalled = new Set<FileName>();
+  /**
+   * Files whose operations take this share of the drawn latency (none: all take it whole):
+   * the small files replaced by rename (the hard state, the address book) sync faster than
+   * the log, whose syncs carry the entries.
+   */
+  readonly latencyShare = new Map<FileName, number>();
   /** Called after each operation lands (an fsync boundary): the simulation may crash the node right there. */
-  onLanded: ((file: FileName) => void) | undefined;
+  onLanded: ((file: FileName, write: DiskWrite) => void) | undefined;
   /**
    * Called when an operation starts, with the virtual ms it will take: the simulation
    * may crash the node while it (a truncation, say) is in flight.
@@ -161,7 +167,9 @@ export class SimDisk implements DurableQueue {
     const head = queue?.[0];
     if (!queue || !head) return;
     const [lo, hi] = this.latencyMs;
-    const delayMs = this.scheduler.prng.int(lo, hi);
+    const drawn = this.scheduler.prng.int(lo, hi);
+    const share = this.latencyShare.get(file);
+    const delayMs = share === undefined ? drawn : Math.max(1, Math.round(drawn * share));
     this.scheduler.at(
       delayMs,
       () => `disk ${this.node} ${file} ${head.write.what}`,
@@ -180,7 +188,7 @@ export class SimDisk implements DurableQueue {
           head.resolve();
         }
         this.startNext(file, incarnation);
-        this.onLanded?.(file);
+        this.onLanded?.(file, head.write);
       },
     );
     this.onStarted?.(file, head.write, delayMs);

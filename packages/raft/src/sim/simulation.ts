@@ -9,14 +9,17 @@
  * draws from the one PRNG stream in a fixed order and reads the same state
  * (calm periods, stalled nodes, the sick node, the deposition in progress),
  * and a seed's digest is that order. The checker, the workload, fault
- * profiles, deposition and the liveness watch are their own files
- * (checker.ts, workload.ts, fault-profile.ts, deposition.ts, liveness.ts).
+ * profiles, deposition, the episodes and the liveness watch are their own
+ * files (checker.ts, workload.ts, fault-profile.ts, deposition.ts,
+ * episodes.ts, liveness.ts).
  */
 import { InvariantError } from '@fermata/base';
 import type { NodeId } from '../types.js';
 import { entryKey, type InvariantName, InvariantViolation } from './checker.js';
 import { Deposition } from './deposition.js';
+import { Episodes } from './episodes.js';
 import {
+  ANNOUNCEMENT_CUT_MS,
   CALM_MS,
   describeProfile,
   type FaultProfile,
@@ -27,13 +30,18 @@ import {
 } from './fault-profile.js';
 import type { InjectedBug } from './injected-bugs.js';
 import { LivenessWatch } from './liveness.js';
+import { Prng } from './prng.js';
 import { SimCluster, settle, TICK_MS } from './sim-cluster.js';
-import type { FileName } from './sim-disk.js';
+import type { DiskWrite, FileName } from './sim-disk.js';
 import type { InterestingPoint, SimNode } from './sim-node.js';
 import { Workload } from './workload.js';
 
 export { ELECTION_TICKS, TICK_MS } from './sim-cluster.js';
 
+/** Mixed into the seed for the second PRNG stream (the scenario dimensions). */
+const SCENARIO_STREAM = 0x5ce7a210;
+/** Mixed into the seed for the third PRNG stream (the episodes, episodes.ts). */
+const EPISODE_STREAM = 0x3e91c0d5;
 const FILES: readonly FileName[] = ['log', 'hard-state', 'snapshot', 'members', 'state-machine'];
 /** After the chaotic phase, the healed cluster must commit a fresh entry within this much virtual time. */
 export const LIVENESS_BOUND_MS = 30_000;
@@ -112,10 +120,22 @@ export class Simulation extends SimCluster {
   private readonly maxDowntimeMs: number;
   /** This seed's swarm fault profile (fault-profile.ts). */
   readonly profile: FaultProfile;
+  /** The second stream of the seed: the scenario dimensions added last, and what they do (fault-profile.ts). */
+  readonly scenarios: Prng;
+  /** A removal whose commit announcement its leader loses (profile.lostAnnouncementRate). */
+  private lostAnnouncement:
+    | {
+        readonly leader: SimNode;
+        readonly incarnation: number;
+        readonly index: number;
+        readonly removed: NodeId;
+      }
+    | undefined;
   private readonly sickNode: NodeId | undefined;
   /** Nodes whose disk is in an fsync stall, and the latency to go back to. */
   private readonly stalled = new Map<SimNode, { readonly restoreMs: readonly [number, number] }>();
   private readonly deposition = new Deposition(this);
+  private readonly episodes: Episodes;
   readonly stats: SimStats = {
     virtualMs: 0,
     committed: 0,
@@ -173,7 +193,9 @@ export class Simulation extends SimCluster {
     this.leaderCrashRate = this.prng.pick([0, 0.3, 0.6]);
     this.targetedFaultRate = options.hostile ? 1 : this.prng.pick([0, 0.2, 0.6]);
     this.maxDowntimeMs = this.prng.pick([100, 600]);
-    const profile = pickFaultProfile(this.prng);
+    this.scenarios = new Prng((options.seed ^ SCENARIO_STREAM) >>> 0);
+    const episodes = new Prng((options.seed ^ EPISODE_STREAM) >>> 0);
+    const profile = pickFaultProfile(this.prng, this.scenarios, episodes);
     // The hostile schedule is for Figure 8 histories (leaders cut off or crashed right after
     // their election or a commit, one entry per append): none of the availability
     // dimensions, which keep nodes down, the cluster calm, or it small.
@@ -186,8 +208,11 @@ export class Simulation extends SimCluster {
           calmRate: 0,
           shrinkToOne: false,
           replacementRate: 0,
+          lostAnnouncementRate: 0,
+          hiddenCommitRate: 0,
         }
       : profile;
+    this.episodes = new Episodes(this, episodes, this.profile.staleTailRate, this.profile.hiddenCommitRate);
     const ids = Array.from({ length: options.nodes }, (_, i) => `n${i + 1}`);
     this.sickNode = this.prng.chance(this.profile.sickDiskRate) ? this.prng.pick(ids) : undefined;
     for (const id of ids) this.addNode(id, ids);
@@ -245,7 +270,12 @@ export class Simulation extends SimCluster {
 
   /** Faults other than a deposition's own: none after healing, in a calm window, or while a deposition is asked for or under way. */
   private get faultsOn(): boolean {
-    return this.chaos && !this.deposition.busy && this.now >= this.calmUntilMs;
+    return this.chaos && !this.deposition.busy && !this.episodes.busy && this.now >= this.calmUntilMs;
+  }
+
+  /** Crashes timed by a node's own writes: in the chaotic phase out of calm windows (a deposition's truncating write included). */
+  private get crashesOn(): boolean {
+    return this.chaos;
   }
 
   /** A calm window of `ms`: no new faults and no message loss; nodes down stay down for their outage. */
@@ -255,13 +285,15 @@ export class Simulation extends SimCluster {
     this.trace(`calm ${ms}ms`);
   }
 
-  /** No leadership transfers or membership changes while a deposition is asked for or under way. */
+  /** No leadership transfers or membership changes while a deposition or a stale-tail episode is asked for or under way. */
   get steady(): boolean {
-    return this.deposition.busy;
+    return this.deposition.busy || this.episodes.busy;
   }
 
   override interesting(n: SimNode, what: InterestingPoint): void {
+    if (what === 'committed' && this.chaos && this.episodes.committed(n)) return;
     if (!this.faultsOn) return;
+    if ((what === 'committed' || what === 'conf-applied') && this.loseAnnouncement(n)) return;
     if (what === 'committed' && n.disk.writing('log')) {
       // A leader whose commit index moved while its own log write is in flight loses power,
       // with every node that has a write in flight: what only memory held is gone.
@@ -281,13 +313,78 @@ export class Simulation extends SimCluster {
     this.workload.maybeFaultAtInterestingPoint(n, what);
   }
 
+  /**
+   * `leader` proposed the removal of voter `removed` at `index` out of `voters`: when the
+   * voters left once the leader is cut off are a quorum of the new configuration but not of
+   * the old one (2 -> 1 by the leader's own removal, 4 -> 3 by another's), its commit
+   * announcement is lost now and then (profile.lostAnnouncementRate).
+   */
+  /** `leader` proposes `change` of the voters. */
+  votersChangeProposed(leader: SimNode, change: { type: 'promote' | 'remove'; node: NodeId }): void {
+    if (this.faultsOn) this.episodes.votersChangeProposed(leader, change);
+  }
+
+  removalProposed(
+    leader: SimNode,
+    removed: NodeId,
+    index: number | undefined,
+    voters: readonly NodeId[],
+  ): void {
+    if (index === undefined || this.lostAnnouncement || !this.faultsOn) return;
+    const left = voters.filter((v) => v !== removed && v !== leader.id).length;
+    const after = voters.length - 1;
+    if (!(left > after / 2 && left <= voters.length / 2)) return;
+    if (!this.scenarios.chance(this.profile.lostAnnouncementRate)) return;
+    this.lostAnnouncement = { leader, incarnation: leader.incarnation, index, removed };
+    this.trace(`lost-announcement armed: ${leader.id} removing ${removed} at ${index}`);
+  }
+
+  /**
+   * The step in which the leader of an armed removal commits it: it is cut off from every
+   * node before its announcement of the commit arrives; briefly if it removed itself (it
+   * runs on until shut down), for a long outage otherwise, while the removed member may be
+   * shut down and the rest of the new configuration is to elect a leader.
+   */
+  private loseAnnouncement(n: SimNode): boolean {
+    const armed = this.lostAnnouncement;
+    if (!armed || armed.leader !== n) return false;
+    const s = n.core?.status();
+    if (n.incarnation !== armed.incarnation || !s || s.role !== 'leader') {
+      this.lostAnnouncement = undefined;
+      return false;
+    }
+    if (s.commit < armed.index) return false;
+    this.lostAnnouncement = undefined;
+    const self = armed.removed === n.id;
+    const [lo, hi] = self ? ANNOUNCEMENT_CUT_MS : LONG_OUTAGE_MS;
+    const others = [...this.nodes.keys()].filter((id) => id !== n.id);
+    this.partition(
+      [...others.map((o) => `${n.id}>${o}`), ...others.map((o) => `${o}>${n.id}`)],
+      `lost-announcement ${n.id} committed the removal of ${armed.removed}`,
+      this.scenarios.int(lo, hi),
+    );
+    return true;
+  }
+
   override addNode(id: NodeId, bootstrapVoters: readonly NodeId[]): SimNode {
     const n = super.addNode(id, bootstrapVoters);
     n.disk.fs.failSyncs = this.profile.eioRate;
-    n.disk.onLanded = (file) => this.atFsyncBoundary(n, file);
+    if (this.profile.smallFileLatencyShare !== 1)
+      for (const f of ['hard-state', 'members'] as const)
+        n.disk.latencyShare.set(f, this.profile.smallFileLatencyShare);
+    n.disk.onLanded = (file, write) => {
+      if (!this.atTruncationBoundary(n, file, write)) this.atFsyncBoundary(n, file);
+    };
     n.disk.onStarted = (file, write, delayMs) => {
       if (file !== 'log') return;
-      if (write.truncates) this.duringTruncation(n, delayMs);
+      if (write.truncates && this.episodes.truncating(n, write)) {
+        if (this.crashesOn) this.truncationBoundary.set(n, n.incarnation);
+      } else if (write.truncates) {
+        // A boundary crash, when drawn, replaces the one at a random moment of the write.
+        if (this.crashesOn && !n.decommissioned && this.scenarios.chance(this.profile.truncationBoundaryRate))
+          this.truncationBoundary.set(n, n.incarnation);
+        else this.duringTruncation(n, delayMs);
+      }
       this.deposition.logWriteStarted(n, write, delayMs);
     };
     return n;
@@ -327,6 +424,31 @@ export class Simulation extends SimCluster {
     );
   }
 
+  /** Nodes to crash when a write to another file lands while their truncating log write is in flight, by incarnation. */
+  private readonly truncationBoundary = new Map<SimNode, number>();
+
+  /**
+   * An operation of `n` just landed: if `n` waits for a truncation boundary and this is the
+   * directory sync that makes a file replaced by rename (the hard state, the address book)
+   * durable while its truncating log write is in flight, it loses power now (true). The log
+   * write landing first ends the wait.
+   */
+  private atTruncationBoundary(n: SimNode, file: FileName, write: DiskWrite): boolean {
+    const incarnation = this.truncationBoundary.get(n);
+    if (incarnation === undefined) return false;
+    if (n.incarnation !== incarnation || file === 'log' || !n.disk.writing('log')) {
+      this.truncationBoundary.delete(n);
+      return false;
+    }
+    if (!this.crashesOn || !write.what.startsWith('syncdir')) return false;
+    this.truncationBoundary.delete(n);
+    this.trace(
+      `truncation-boundary ${n.id}: its ${file} update is durable, its truncating log write in flight`,
+    );
+    this.powerLoss([n]);
+    return true;
+  }
+
   /**
    * A truncating log write of `n` just started and takes `delayMs`: now and then `n`
    * loses power at a random moment before it lands (with every node that has a write in
@@ -356,6 +478,7 @@ export class Simulation extends SimCluster {
   protected override checkAll(): void {
     super.checkAll();
     this.deposition.afterStep();
+    this.episodes.afterStep();
     if (this.chaos) this.liveness.check(this.now, [...this.nodes.values()]);
   }
 
@@ -404,6 +527,7 @@ export class Simulation extends SimCluster {
 
   private fault(): void {
     if (!this.faultsOn) return;
+    if (this.episodes.fault()) return;
     if (this.prng.chance(this.profile.calmRate)) {
       this.calm(this.prng.int(CALM_MS[0], CALM_MS[1]));
       return;
@@ -506,6 +630,16 @@ export class Simulation extends SimCluster {
 
   connected(): boolean {
     return this.network.faults.blocked.size === 0;
+  }
+
+  /** Leader `n` removes voter `id` through the workload. */
+  removeVoter(n: SimNode, id: NodeId): void {
+    this.workload.removeVoterOn(n, id);
+  }
+
+  /** `n` takes no proposals now (episodes.ts: the leader of a hidden commit). */
+  hushed(n: SimNode): boolean {
+    return this.episodes.hushed(n);
   }
 
   /** A client of the workload proposes on `n`. */

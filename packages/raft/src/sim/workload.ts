@@ -31,6 +31,17 @@ export interface WorkloadHost extends SimCluster {
   partition(links: string[], kind: string): void;
   /** A member whose removal was reported done is shut down for good (liveness.ts keeps what it knew committed). */
   retire(n: SimNode): void;
+  /** `n` takes no proposals now (an episode's leader). */
+  hushed(n: SimNode): boolean;
+  /** `leader` proposes `change` of the voters. */
+  votersChangeProposed(leader: SimNode, change: { type: 'promote' | 'remove'; node: NodeId }): void;
+  /** `leader` proposed the removal of voter `removed` at `index` (undefined: not taken), out of `voters`. */
+  removalProposed(
+    leader: SimNode,
+    removed: NodeId,
+    index: number | undefined,
+    voters: readonly NodeId[],
+  ): void;
 }
 
 /** Upper bound of members a run grows to (initial nodes + added learners). */
@@ -101,6 +112,10 @@ export class Workload {
   /** Proposes on `n`; returns where the entry went if the core took it. */
   propose(n: SimNode): { index: number; term: number } | undefined {
     const { sim } = this;
+    if (sim.hushed(n)) {
+      sim.trace(`propose ${n.id} hushed`);
+      return undefined;
+    }
     const bytes = sim.prng.int(1, 48);
     const data = encoder.encode(`p${this.proposalSeq++}-${n.id}-`.padEnd(bytes, 'x'));
     const core = n.core!;
@@ -133,10 +148,15 @@ export class Workload {
     }, ignore);
   }
 
-  private changeMembership(leader: SimNode): void {
+  /** `leader` removes voter `id` (an episode's, episodes.ts), unless a membership change is under way. */
+  removeVoterOn(leader: SimNode, id: NodeId): void {
+    if (leader.running && leader.core) this.changeMembership(leader, { type: 'remove', node: id });
+  }
+
+  private changeMembership(leader: SimNode, forced?: Change): void {
     const { sim } = this;
     if (this.membershipBusy) return;
-    if (sim.prng.chance(sim.profile.replacementRate) && this.replace(leader)) return;
+    if (!forced && sim.prng.chance(sim.profile.replacementRate) && this.replace(leader)) return;
     const conf = leader.core!.status().conf;
     const minVoters = sim.profile.shrinkToOne ? 1 : this.initialNodes === 5 ? 3 : 2;
     const options: Change[] = [];
@@ -147,17 +167,20 @@ export class Workload {
     if (this.addedNodes < MAX_EXTRA_NODES && conf.learners.length === 0) {
       options.push({ type: 'add-learner', node: `n${this.initialNodes + this.addedNodes + 1}` });
     }
-    if (options.length === 0) return;
+    if (options.length === 0 && !forced) return;
     // Shrinking seeds mostly remove voters while more than one is left: single-voter
     // clusters, with learners added to them, are to be common there, not a rare corner.
     const removals = options.filter((o) => o.type === 'remove' && conf.voters.includes(o.node));
-    const change =
-      sim.profile.shrinkToOne && removals.length > 0 && sim.prng.chance(0.7)
+    const change: Change = forced
+      ? forced
+      : sim.profile.shrinkToOne && removals.length > 0 && sim.prng.chance(0.7)
         ? sim.prng.pick(removals)
         : sim.prng.pick(options);
     const node = leader.node!;
     const core = leader.core!;
     const before = core.lastIndex();
+    if (change.type === 'promote' || (change.type === 'remove' && conf.voters.includes(change.node)))
+      sim.votersChangeProposed(leader, { type: change.type, node: change.node });
     let done: Promise<unknown>;
     if (change.type === 'add-learner') {
       this.addedNodes++;
@@ -171,6 +194,8 @@ export class Workload {
     sim.stats.confChanges++;
     const at = core.lastIndex() > before ? core.lastIndex() : undefined;
     sim.trace(`conf-change ${leader.id} ${change.type} ${change.node} at ${at ?? '-'}`);
+    if (change.type === 'remove' && conf.voters.includes(change.node))
+      sim.removalProposed(leader, change.node, at, conf.voters);
     this.membershipBusy = true;
     done
       .then(
@@ -189,7 +214,7 @@ export class Workload {
           sim.trace(`conf-change ${change.type} ${change.node} failed: ${String(error)}`);
           // A removal with an unknown outcome: the removed node keeps running until a call returns.
           if (change.type === 'remove')
-            await this.onLeader(`remove ${change.node}`, (n) => n.removeMember(change.node));
+            await this.onLeader(`remove ${change.node}`, (n, l) => this.removeOn(n, l, change.node));
           if (change.type === 'remove') this.decommission(change.node);
         },
       )
@@ -227,7 +252,7 @@ export class Workload {
       await this.onLeader(`add ${fresh}`, (n) => n.addMember(fresh, fresh, fresh));
     };
     const remove = async () => {
-      await this.onLeader(`remove ${old}`, (n) => n.removeMember(old));
+      await this.onLeader(`remove ${old}`, (n, l) => this.removeOn(n, l, old));
       this.decommission(old, sameId);
     };
     (sameId ? remove().then(add) : add().then(remove))
@@ -252,14 +277,27 @@ export class Workload {
     return true;
   }
 
+  /** An operator's RemoveMember(`id`) on `leader` (`node` its driver), which the simulation may aim a fault at. */
+  private removeOn(node: RaftNode, leader: SimNode, id: NodeId): Promise<unknown> {
+    const { voters } = leader.core!.status().conf;
+    const before = leader.core!.lastIndex();
+    const done = node.removeMember(id);
+    const at = leader.core!.lastIndex() > before ? leader.core!.lastIndex() : undefined;
+    if (voters.includes(id)) this.sim.removalProposed(leader, id, at, voters);
+    return done;
+  }
+
   /** Runs `call` on the leader of the moment until it succeeds (an operator retrying), at most MEMBERSHIP_ATTEMPTS times. */
-  private async onLeader(what: string, call: (node: RaftNode) => Promise<unknown>): Promise<void> {
+  private async onLeader(
+    what: string,
+    call: (node: RaftNode, leader: SimNode) => Promise<unknown>,
+  ): Promise<void> {
     const { sim } = this;
     for (let attempt = 1; ; attempt++) {
       const leader = sim.leaders().find((l) => l.core!.status().conf.voters.includes(l.id));
       if (leader) {
         try {
-          await call(leader.node!);
+          await call(leader.node!, leader);
           return;
         } catch (error) {
           sim.trace(`${what} on ${leader.id} failed: ${String(error)}`);
