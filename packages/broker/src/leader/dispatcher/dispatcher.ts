@@ -970,16 +970,16 @@ export class Dispatcher {
     const { reader, leaseAheadMs } = this.options;
     const first = this.registry.consumers(q)[0];
     const found = first ? await reader.getTopic(first.topic) : undefined;
+    if (epoch !== this.epoch) return; // halt() reset the heap and the rounds
     // A topic or group being deleted is gone to its consumers.
     const topic = found && first && !groupDeleting(found, first.group) ? found : undefined;
     let entries: EntryView[] = [];
     if (!topic) {
       // No consumer (it left during this round: the queue stays due for the next one), or the
       // topic is gone: nothing to lease.
-      // The queue's round now, not `round`: this branch has no epoch check.
       if (first) this.heap.delete(q);
-      this.rounds.get(q)?.forgetLastRound();
-    } else if (epoch === this.epoch) {
+      round.forgetLastRound();
+    } else {
       const bucketMs = topic.settings.timeBucketMs;
       const from = round.readFrom(bucketMs, now);
       const read = await reader.scanDue(q, bucketMs, now, now + leaseAheadMs, limit, round.leasing, from);
