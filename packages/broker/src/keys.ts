@@ -24,6 +24,15 @@ export const KEY_BYTES = 24;
  * own).
  */
 export const TAG_BYTES = KEY_BYTES + 4;
+
+/**
+ * A delivery tag of a lease of a run (`runTag`): the queue's hash (8 bytes,
+ * so that a tag names its queue and topic without state, as the other tags
+ * do), the lease's id (8) and the offset in the run (uint32), all
+ * big-endian: 20 bytes, told apart from the 28- and 24-byte tags of the
+ * leases that rewrite or move their entry by its length.
+ */
+export const RUN_TAG_BYTES = 20;
 export const DEFAULT_GROUP = 'default';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -147,6 +156,33 @@ export function tagLease(tag: Uint8Array): number | undefined {
       tag[KEY_BYTES + 3]!) >>>
     0
   );
+}
+
+/** The delivery tag of offset `offset` of the run lease `leaseId` of queue `queueHash` (RUN_TAG_BYTES). */
+export function runTag(queueHash: bigint, leaseId: bigint, offset: number): Uint8Array {
+  checkU64(queueHash, 'queueHash');
+  checkU64(leaseId, 'leaseId');
+  const out = new Uint8Array(RUN_TAG_BYTES);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(0, queueHash);
+  view.setBigUint64(8, leaseId);
+  view.setUint32(16, offset);
+  return out;
+}
+
+/** What a run lease's tag names: its queue, lease and offset; undefined for a tag of another length. */
+export function runTagParts(
+  tag: Uint8Array,
+): { readonly queueHash: bigint; readonly leaseId: bigint; readonly offset: number } | undefined {
+  if (tag.length !== RUN_TAG_BYTES) return undefined;
+  const view = new DataView(tag.buffer, tag.byteOffset, RUN_TAG_BYTES);
+  return { queueHash: view.getBigUint64(0), leaseId: view.getBigUint64(8), offset: view.getUint32(16) };
+}
+
+/** The queue a delivery tag (of any kind) names: its first 8 bytes. */
+export function tagQueue(tag: Uint8Array): bigint {
+  if (tag.length < 8) throw new RangeError(`a delivery tag is at least 8 bytes, got ${tag.length}`);
+  return new DataView(tag.buffer, tag.byteOffset, 8).getBigUint64(0);
 }
 
 /** A queue hash as the 8 bytes a key of its queue starts with (`inQueue`). */

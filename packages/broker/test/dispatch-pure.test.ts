@@ -4,8 +4,8 @@ import {
   type ConsumerSlotHolder,
   emptySlots,
 } from '../src/leader/dispatcher/consumer-registry.js';
-import { MAX_PUSH_GRANULE_MS, pushAtMs } from '../src/leader/dispatcher/dispatcher.js';
 import { DueHeap } from '../src/leader/dispatcher/due-heap.js';
+import { MAX_PUSH_GRANULE_MS, pushAtMs } from '../src/leader/dispatcher/lease-placement.js';
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;

@@ -3,6 +3,7 @@ import type { pb } from '@fermata/protocol';
 import type { Entry } from '@fermata/raft';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { RUN_TAG_BYTES } from '../src/keys.js';
 import { emptySlots } from '../src/leader/dispatcher/consumer-registry.js';
 import {
   type Consumer,
@@ -15,6 +16,7 @@ import {
   Proposer,
 } from '../src/leader/index.js';
 import { decodeCommand } from '../src/state/commands/commands.js';
+import type { BrokerReader } from '../src/state/read/reader.js';
 import { Harness, T0, text } from './state-harness.js';
 
 /**
@@ -116,7 +118,9 @@ function leaderOn(
   h: Harness,
   raft: { propose(data: Uint8Array): Promise<unknown> },
   clock: ManualClock,
-  extra: Partial<Pick<DispatcherOptions, 'leaseRoundBudget' | 'reader' | 'reclaimWindowMs'>> = {},
+  extra: Partial<
+    Pick<DispatcherOptions, 'leaseRoundBudget' | 'reader' | 'reclaimWindowMs' | 'leaseRuns'>
+  > = {},
 ): Dispatcher {
   const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
   const dispatcher = new Dispatcher({
@@ -135,6 +139,45 @@ function leaderOn(
     for (const c of changes) dispatcher.noteDue(c.queueHash, c.dueAtMs, c.lapse === true);
   };
   return dispatcher;
+}
+
+/** Consumer 7 of `t/default`, holding deliveries sent ahead until their start (as the SDK does). */
+function consumer7(h: Harness, d: Dispatcher, got: pb.Delivery.$Properties[][]): Consumer {
+  return {
+    ...consumer(d, h.sm.reader.queueHash('t', 'default'), got, 't'),
+    consumerId: 7n,
+    holdsAhead: true,
+  };
+}
+
+/**
+ * The harness's reader for a new leader's dispatcher: once its read of the
+ * running leases (`start`) returned, it runs the step `afterLeaseRead` set,
+ * before the dispatcher takes what it read.
+ */
+function readerWithStep(h: Harness) {
+  let step: (() => Promise<void>) | undefined;
+  let stepped = false;
+  const reader: BrokerReader = Object.create(h.sm.reader);
+  reader.runningLeases = async (...args) => {
+    const found = await h.sm.reader.runningLeases(...args);
+    const run = step;
+    step = undefined;
+    if (run) {
+      await run();
+      stepped = true;
+    }
+    return found;
+  };
+  return {
+    reader,
+    afterLeaseRead(next: () => Promise<void>): void {
+      step = next;
+    },
+    get stepped(): boolean {
+      return stepped;
+    },
+  };
 }
 
 describe('the leader layer on a manual clock', () => {
@@ -158,6 +201,25 @@ describe('the leader layer on a manual clock', () => {
     expect(got.length).toBe(1);
     expect(Number(got[0]![0]!.dueAtMs)).toBe(T0 + 5_000);
     dispatcher.stop(new Error('test over'));
+  });
+
+  it('the leader leases a round as one run (one lease record, 20-byte tags); with leaseRuns off, each entry in place', async () => {
+    for (const leaseRuns of [true, false]) {
+      const h = await Harness.create();
+      await h.publish(...['a', 'b', 'c'].map((p) => ({ topic: 't', payload: text(p), delayMs: 100 })));
+      const clock = new ManualClock(T0);
+      const raft = committingLog(h);
+      const dispatcher = leaderOn(h, raft, clock, { leaseRuns });
+      const got: pb.Delivery.$Properties[][] = [];
+      await dispatcher.start();
+      dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash('t', 'default'), got));
+      await clock.advance(100);
+      expect(delivered(got).sort()).toEqual(['a1', 'b1', 'c1']);
+      expect(raft.kinds).toEqual(['lease']);
+      expect(got.flat().map((d) => d.tag!.length)).toEqual(Array(3).fill(leaseRuns ? RUN_TAG_BYTES : 28));
+      expect(h.sm.leases.openOffsets).toBe(leaseRuns ? 3 : 0);
+      dispatcher.stop(new Error('test over'));
+    }
   });
 
   it('a lease in place that runs out behind the cursor is delivered again at its end, while later entries are read from the cursor', async () => {
@@ -386,8 +448,10 @@ describe('the leader layer on a manual clock', () => {
     // X subscribes again holding a: a is carried over (not sent again), b and c, never sent, are sent to it.
     const gotX2: pb.Delivery.$Properties[][] = [];
     const x2 = holding(next, qt, 't', 7n, gotX2);
+    // A tag of a lease nobody took: another lease id (a run's tag), or another lease number (in place).
     const stranger = new Uint8Array(gotX[0]![0]!.tag!);
-    stranger[27] = (stranger[27]! + 1) % 256;
+    const at = stranger.length === RUN_TAG_BYTES ? 15 : stranger.length - 1;
+    stranger[at] = (stranger[at]! + 1) % 256;
     const plan = await next.planTakeBack(x2, [gotX[0]![0]!.tag!, stranger]);
     const released = next.addConsumer(x2, plan);
     expect(released.map((t) => Buffer.from(t).toString('hex'))).toEqual([
@@ -406,6 +470,103 @@ describe('the leader layer on a manual clock', () => {
     await clock.advance(1);
     expect(delivered(gotZ)).toEqual(['e1']);
     expect(await h.stats('u')).toMatchObject({ inFlight: 1, deadLettered: 0 });
+    next.stop(new Error('test over'));
+  });
+  it.each([{ leaseRuns: true }, { leaseRuns: false }])(
+    "a delivery its consumer acks to a new leader before that leader's dispatcher has read the leases is not pushed to it again (leaseRuns $leaseRuns)",
+    async ({ leaseRuns }) => {
+      const h = await Harness.create();
+      await h.ok({ kind: 'create-topic', name: 't', settings: { maxAttempts: 1 } });
+      await h.publish(
+        { topic: 't', payload: text('a'), delayMs: 1_000 },
+        { topic: 't', payload: text('b'), delayMs: 1_100 },
+        { topic: 't', payload: text('c'), delayMs: 1_150 },
+      );
+      const clock = new ManualClock(T0);
+      const raft = committingLog(h);
+      const old = leaderOn(h, raft, clock, { leaseRuns });
+      await old.start();
+      const gotX: pb.Delivery.$Properties[][] = [];
+      old.addConsumer(consumer7(h, old, gotX));
+      await clock.advance(1_200);
+      expect(delivered(gotX)).toEqual(['a1', 'b1', 'c1']);
+      const [tagA, tagB, tagC] = gotX.flat().map((d) => d.tag!);
+      // The leader dies while the consumer's acks of a, b and c are on their way to it.
+      old.halt();
+
+      const read = readerWithStep(h);
+      const next = leaderOn(h, raft, clock, { leaseRuns, reader: read.reader });
+      // The consumer's acks reach the new leader as its server takes them (settle.ts `ack`): the
+      // dispatcher hears of the tag, then the command commits. b's and c's come before the
+      // dispatcher starts, a's while it reads. a's and b's apply after that read and are answered
+      // ok, so the consumer forgets them; c's is not answered yet when it subscribes again.
+      next.settled(tagB!);
+      next.settled(tagC!);
+      read.afterLeaseRead(async () => {
+        next.settled(tagA!);
+        const acked = await h.ok({ kind: 'ack', tags: [tagA!, tagB!], nowMs: clock.nowMs() });
+        expect(acked.outcomes.map((o) => o.status)).toEqual(['ok', 'ok']);
+      });
+      await next.start();
+      expect(read.stepped).toBe(true);
+
+      const gotX2: pb.Delivery.$Properties[][] = [];
+      const x2 = consumer7(h, next, gotX2);
+      const hex = (t: Uint8Array) => Buffer.from(t).toString('hex');
+      // It holds c only: c, being acked, is not carried over (no slot kept for it until its lease ends).
+      const released = next.addConsumer(x2, await next.planTakeBack(x2, [tagC!]));
+      expect(released.map(hex)).toEqual([hex(tagC!)]);
+      expect(x2.inFlight.size).toBe(0);
+      const acked = await h.ok({ kind: 'ack', tags: [tagC!], nowMs: clock.nowMs() });
+      expect(acked.outcomes.map((o) => o.status)).toEqual(['ok']);
+      await clock.advance(1_000);
+      // Acked: none is handed to the consumer again.
+      expect(delivered(gotX2)).toEqual([]);
+      expect(x2.inFlight.size).toBe(0);
+      expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0 });
+      next.stop(new Error('test over'));
+    },
+  );
+
+  it('a lease the new leader read to take back that ends before its consumer subscribes again (its message expired) is not pushed to it', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't', settings: { maxAttempts: 1 } });
+    const [, c] = await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 1_000 },
+      { topic: 't', payload: text('c'), delayMs: 1_800, ttlMs: 1_100 },
+    );
+    const clock = new ManualClock(T0);
+    const raft = committingLog(h);
+    const old = leaderOn(h, raft, clock);
+    await old.start();
+    const gotX: pb.Delivery.$Properties[][] = [];
+    old.addConsumer(consumer7(h, old, gotX));
+    // a and c are leased ahead for X at once; a is sent and runs, c (due at 1,800) is not sent yet.
+    await clock.advance(1_200);
+    expect(delivered(gotX)).toEqual(['a1']);
+    expect(await h.stats('t')).toMatchObject({ inFlight: 2 });
+    old.halt();
+
+    // The new leader's lease read returns, then c's TTL ends it (the janitor's expire applies,
+    // reporting its lease withdrawn), before the dispatcher has taken what it read.
+    const read = readerWithStep(h);
+    const next = leaderOn(h, raft, clock, { reader: read.reader });
+    h.sm.onWithdrawn = (tags) => next.withdrawn(tags);
+    read.afterLeaseRead(async () => {
+      const expired = await h.ok({ kind: 'expire', ids: [c!.id], nowMs: clock.nowMs() });
+      expect(expired.outcomes.map((o) => o.id)).toEqual([c!.id]);
+    });
+    await next.start();
+    expect(read.stepped).toBe(true);
+
+    // X subscribes again holding a: a is carried over; c, expired, is not sent.
+    const gotX2: pb.Delivery.$Properties[][] = [];
+    const x2 = consumer7(h, next, gotX2);
+    expect(next.addConsumer(x2, await next.planTakeBack(x2, [gotX[0]![0]!.tag!]))).toEqual([]);
+    expect(x2.inFlight.size).toBe(1);
+    await clock.advance(1_000);
+    expect(delivered(gotX2)).toEqual([]);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 1 });
     next.stop(new Error('test over'));
   });
 });

@@ -56,11 +56,11 @@ describe('broker simulation findings', () => {
 });
 
 describe('broker simulation findings: membership', () => {
-  it('a node that leads without being a voter of its configuration (a removed leader, as in seed 11452) serves no client, and every message is delivered (seed 11240)', async () => {
+  it('a node that leads without being a voter of its configuration (a removed leader, as in seed 11452) serves no client, and every message is delivered (seed 11136)', async () => {
     // Seed 11452 found it: an acked message pending on a "removed leader" that no one sent to.
     // A leader whose own removal commits steps down, and the clients talk only to a leader
     // that is a voter of its own configuration. That seed no longer makes a removed leader;
-    // seed 11240 does (checked below through what the simulation reads of each node).
+    // seed 11136 does (checked below through what the simulation reads of each node).
     const removedLeaders = new Set<string>();
     const status = RaftNode.prototype.status;
     const spy = vi.spyOn(RaftNode.prototype, 'status').mockImplementation(function (this: RaftNode) {
@@ -70,7 +70,7 @@ describe('broker simulation findings: membership', () => {
     });
     try {
       const r = await runBrokerSeed({
-        seed: 11240,
+        seed: 11136,
         nodes: 3,
         chaosMs: 8_000,
         faults: ALL_FAULTS,
@@ -121,41 +121,16 @@ describe('broker simulation findings: a replica that holds no address for the le
   }
 });
 
-describe('broker simulation findings: a publish answered after the last look', () => {
-  it('seed 7511: the calm phase waits for every publish still retrying before it checks', async () => {
-    // Seed 6560 found it: a publish sent during the chaos, retried into the calm phase, created
-    // message 150 at 11,040 ms; the calm phase had already found nothing pending at 11,000 ms
-    // and ended, so the checker reported 150 acknowledged, never delivered, and gone. Here a
-    // publish sent during the chaos (key k102) is answered at 11,154 ms, after the calm
-    // phase's looks at 9,000, 10,000 and 11,000 ms.
-    const r = await runBrokerSeed({
-      seed: 7511,
-      nodes: 3,
-      chaosMs: 8_000,
-      faults: ALL_FAULTS,
-      // The run this finding was recorded in: the large topic and its deletion change it.
-      tenants: false,
-    });
+describe('broker simulation findings: a deletion at the end of the faults', () => {
+  it('seed 12792: the calm phase waits for a fill the faults delayed, then for its deletion', async () => {
+    // The broker long run found it: the faults held sim.big's fill back until 9,113 ms, after
+    // the calm phase's first look at 9,000 ms, which took a deletion not yet begun for one
+    // over and ended the run; the delete was answered at 9,133 ms and its purge was still
+    // under way at the end (deletion-completes).
+    const r = await runBrokerSeed({ seed: 12792, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS });
     expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
-    const k102 = r.history.publishes.filter((p) => p.key === 'k102' && p.answer);
-    expect(k102.length).toBeGreaterThan(0);
-    const id = k102[0]!.answer!.id;
-    expect(r.history.deliveries.some((d) => d.id === id)).toBe(true);
-  });
-
-  it('seed 106: a former leader cut off from the others hands out what it leased before the deletion, and stops within two election timeouts', async () => {
-    // The broker long run found it: n3, leading, was cut off at 4,550 ms with deliveries of
-    // sim.big leased and waiting for its consumer's credit; n1, elected, answered the
-    // deletion at 5,183 ms, and n3 went on sending those deliveries (5,193 and 5,199 ms)
-    // until check-quorum deposed it. It never applied the deletion; nothing is sent by a
-    // node that did, nor later than two election timeouts after the answer.
-    const r = await runBrokerSeed({ seed: 106, nodes: 3, chaosMs: 8_000, faults: [...FAULT_KINDS] });
-    expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
-    const answeredAt = r.deletion.answeredAtMs;
-    expect(answeredAt).toBe(5_183);
-    const after = r.history.deliveries.filter((d) => d.topic === 'sim.big' && d.atMs > answeredAt!);
-    expect(after.length).toBeGreaterThan(0);
-    expect(after.every((d) => !d.topicDeletingOnSender && d.node === 'n3')).toBe(true);
+    expect(r.deletion.filledAtMs).toBeGreaterThan(9_000);
+    expect(r.deletion.answeredAtMs).toBeGreaterThan(r.deletion.filledAtMs!);
   });
 
   it('seed 12792: the calm phase waits for a fill the faults delayed, then for its deletion', async () => {

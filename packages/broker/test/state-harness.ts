@@ -11,6 +11,9 @@ import {
   type PublishInput,
 } from '../src/state/index.js';
 
+/** The commands that can make messages: the ones a leader marks `inlineBodies` (commands.ts `makesMessages`). */
+const MAKES_MESSAGES: ReadonlySet<string> = new Set(['publish', 'lease', 'expire', 'redrive', 'schedule']);
+
 /** A command as a test writes it: the harness stamps the time. */
 export type Cmd = Command extends infer C
   ? C extends Command
@@ -29,6 +32,16 @@ export class Harness {
   now = T0;
   /** Lease commands that do not say take entries in place (the leader's default) or move them (earlier versions). */
   leaseInPlace = true;
+  /**
+   * Commands that make messages and do not say carry `inlineBodies` (the
+   * leader's default, storage.inlineBodies) or not (earlier versions).
+   */
+  inlineBodies = true;
+  /**
+   * Lease commands that do not say take a run (`leaseId`, a fresh id: the
+   * leader's dispatcher.leaseRuns) or lease each entry in place or moved.
+   */
+  leaseRuns = false;
 
   private constructor(
     readonly store: KVStore,
@@ -75,9 +88,14 @@ export class Harness {
         idCount: cmd.idCount ?? n,
         ...(cmd.kind === 'lease' && cmd.inPlace === undefined ? { inPlace: this.leaseInPlace } : {}),
       } as Command;
+      // The lease id after the dead-letter block, as the leader reserves it.
+      if (full.kind === 'lease' && full.leaseId === undefined && this.leaseRuns)
+        full = { ...full, leaseId: this.sm.ids.nextIds(1) };
     } else {
       full = { ...cmd, nowMs } as Command;
     }
+    if (full.inlineBodies === undefined && this.inlineBodies && MAKES_MESSAGES.has(full.kind))
+      full = { ...full, inlineBodies: true };
     return encodeCommand(full);
   }
 

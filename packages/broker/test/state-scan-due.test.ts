@@ -2,8 +2,8 @@ import { type KVStore, openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { keyAfter, queueName, tagKeyOf } from '../src/keys.js';
 import { NS } from '../src/state/model/layout.js';
-import { type CacheFiller, MAX_PASSED_PER_SCAN } from '../src/state/read/reader.js';
-import type { RecordCache } from '../src/state/stores/record-cache.js';
+import { MAX_PASSED_PER_SCAN } from '../src/state/read/reader.js';
+import type { CacheFiller, RecordCache } from '../src/state/stores/record-cache.js';
 import { keyId } from '../src/state/stores/txn.js';
 import { Harness, T0, text } from './state-harness.js';
 

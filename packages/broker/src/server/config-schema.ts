@@ -243,7 +243,11 @@ export const configSchema = {
       32_768,
       0,
       10_000_000,
-      "Queue entries, index, topic and queue records kept in memory for apply's reads (0 = none). A cached queue entry also holds its decoded form: up to ~400 bytes of heap per entry, ~13 MB at the default.",
+      "Queue entries, index, topic and queue records kept in memory for apply's reads (0 = none). A cached queue entry also holds its decoded form: up to ~400 bytes of heap per entry, ~13 MB at the default, plus the payload of an entry that carries its message's body (storage.inlineBodies).",
+    ),
+    inlineBodies: bool(
+      true,
+      'As leader, have a message of one queue entry (a topic of one group) carry its body in that entry, and find one without a key by id through a publish record per command, instead of writing a body record per message as versions without this setting do: a publish writes one record per message, an ack deletes one. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).',
     ),
     blockCacheBytes: int(8 * MIB, 0, 64 * 1024 * MIB, "LevelDB's block cache (leveldb engine)."),
     maxOpenFiles: int(
@@ -347,6 +351,10 @@ export const configSchema = {
     leaseInPlace: bool(
       true,
       "As leader, lease entries where they lie (delivery tags of 28 bytes: the entry's key and the lease's number) instead of moving each to a key at its lease's end, as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
+    ),
+    leaseRuns: bool(
+      true,
+      "As leader, lease the entries of each round as one run: one lease record per round and consumer, the entries not written while leased, delivery tags of 20 bytes (the queue, the lease, the entry's offset in it). False: lease each entry on its own (dispatcher.leaseInPlace), as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
     ),
     ackLingerMs: int(
       100,

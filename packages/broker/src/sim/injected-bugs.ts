@@ -6,8 +6,9 @@
  */
 
 import type { Clock } from '@fermata/base';
-import { decodeKey, tagEntryKey } from '../keys.js';
-import type { Consumer, Dispatcher, Push } from '../leader/dispatcher/dispatcher.js';
+import { decodeKey, KEY_BYTES, tagEntryKey, tagKeyOf } from '../keys.js';
+import type { Consumer, Push } from '../leader/dispatcher/consumer.js';
+import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { CommandBody } from '../leader/proposer.js';
 import { Proposer } from '../leader/proposer.js';
 import type { CommandResult, SettleOutcome } from '../state/commands/results.js';
@@ -89,10 +90,20 @@ function ignoreDeletions(dispatcher: Dispatcher): void {
 /** An ack of a lapsed tag settles the message's current lease instead of answering LEASE_EXPIRED. */
 class AckLapsedTagProposer extends Proposer {
   private readonly state: BrokerStateMachine;
+  /** The entry key of each tag this leader's leases gave (a run's tag does not hold it). */
+  private readonly keyOfTag = new Map<string, Uint8Array>();
 
   constructor(...args: ConstructorParameters<typeof Proposer>) {
     super(...args);
     this.state = args[1];
+  }
+
+  override async run(body: CommandBody, nowMs?: number): Promise<CommandResult> {
+    const r = await super.run(body, nowMs);
+    if (r.kind === 'lease') {
+      for (const o of r.outcomes) if (o.newTag) this.keyOfTag.set(tagKeyOf(o.newTag), o.tag);
+    }
+    return r;
   }
 
   override async ack(tags: readonly Uint8Array[]): Promise<readonly SettleOutcome[]> {
@@ -102,7 +113,10 @@ class AckLapsedTagProposer extends Proposer {
   }
 
   private async currentTag(tag: Uint8Array): Promise<Uint8Array> {
-    const key = decodeKey(tagEntryKey(tag));
+    const entryKey =
+      this.keyOfTag.get(tagKeyOf(tag)) ?? (tag.length >= KEY_BYTES ? tagEntryKey(tag) : undefined);
+    if (!entryKey) return tag;
+    const key = decodeKey(entryKey);
     const queue = await this.state.reader.getQueue(key.queueHash);
     if (!queue) return tag;
     const page = await this.state.reader.listMessages(

@@ -1,63 +1,26 @@
 // The leader's dispatcher. Over 400 lines: one class whose parts (the heap of queues coming due,
-// each queue's read cursor and lease rounds, the consumers' credit and the push schedule) act on
-// the same state under one epoch; the parts that hold no shared state are in due-heap.ts,
+// the lease rounds, the consumers' credit and the push schedule) act on the same state under one
+// epoch; each queue's round state is a QueueRound (queue-round.ts), where a leased delivery goes
+// is lease-placement.ts, and the parts that hold no shared state are in due-heap.ts,
 // consumer-registry.ts and push-schedule.ts.
 
 import type { Clock, TimerHandle } from '@fermata/base';
 import type { pb } from '@fermata/protocol';
-import { numberAsInt64, uint64ForWire } from '@fermata/protocol';
+import { numberAsInt64 } from '@fermata/protocol';
 import type { Logger } from 'pino';
-import { decodeKey, dueField, inQueue, queueHashBytes, tagFromKey, tagKeyOf } from '../../keys.js';
+import { inQueue, queueHashBytes, tagFromKey, tagKeyOf } from '../../keys.js';
 import { type BodyRec, groupDeleting, leaseStartMs } from '../../state/model/records.js';
 import { type BrokerReader, type EntryView, MAX_PASSED_PER_SCAN } from '../../state/read/reader.js';
 import type { DeadLetterGate } from '../dead-letter-gate.js';
-import { headersOf } from '../dead-letter-headers.js';
 import type { LeaderMetrics } from '../metrics.js';
 import type { Proposer } from '../proposer.js';
-import { ConsumerRegistry, type ConsumerSlotHolder } from './consumer-registry.js';
+import type { Consumer, Push } from './consumer.js';
+import { ConsumerRegistry } from './consumer-registry.js';
 import { DueHeap } from './due-heap.js';
-import { PushSchedule, type ScheduledPush } from './push-schedule.js';
+import { type LeasedDelivery, LeasePlacement } from './lease-placement.js';
+import { PushSchedule } from './push-schedule.js';
+import { QueueRound } from './queue-round.js';
 import { defaultLeaseRoundBudget, RoundBudget } from './round-budget.js';
-
-/** Where a consumer's deliveries go: its gRPC stream. */
-export interface DeliverySink {
-  /**
-   * Whether the node may hold a delivery of `bytes` more of payload, after
-   * `pendingBytes` of the batch being built, written to streams and not yet
-   * sent (its buffer for all streams together); absent = always.
-   */
-  accepts?(pendingBytes: number, bytes: number): boolean;
-  /**
-   * Writes one batch, stamped with the leader's clock (`sent_at_ms`), and
-   * calls `sent` once the write completed (HTTP/2 flow control let it out:
-   * the client is reading). Returns false when the stream's buffer is full:
-   * nothing more is written until the stream reports `Dispatcher.drained`.
-   */
-  deliver(deliveries: pb.Delivery.$Properties[], sent: () => void): boolean;
-  /** Ends the stream with a status (leadership lost, shutdown). */
-  close(error: unknown): void;
-}
-
-export interface Consumer extends ConsumerSlotHolder<bigint> {
-  readonly topic: string;
-  readonly group: string;
-  /** Names the consumer across its streams (`Subscribe.consumer_id`); 0n = none. Its leases carry it. */
-  readonly consumerId: bigint;
-  readonly leaseMs: number;
-  /** It holds deliveries sent ahead until their start (Subscribe.holds_ahead): only then are they sent early. */
-  readonly holdsAhead: boolean;
-  readonly sink: DeliverySink;
-  /** Leased deliveries whose due time has come, waiting for a free slot (FIFO). */
-  readonly ready: Push[];
-  /** Settles (acks, nacks) counted per look-ahead period: the basis of `ahead`. */
-  readonly settles: { count: number; previous: number; sinceMs: number };
-  /**
-   * Deliveries sent ahead whose lease has not started, by start time: held by
-   * the consumer, not its application's yet, so they do not count against
-   * the window (at most a window of them).
-   */
-  readonly early: PushSchedule<Consumer, pb.Delivery.$Properties, Push>;
-}
 
 export interface DispatcherOptions {
   readonly reader: BrokerReader;
@@ -88,6 +51,13 @@ export interface DispatcherOptions {
    * its lease's end, as versions without the setting do (a rollout from one).
    */
   readonly leaseInPlace?: boolean;
+  /**
+   * Lease each round's entries as one run (the default): one lease record,
+   * the entries not written, tags of the lease and an offset. False: each
+   * entry leased in place (or moved, `leaseInPlace`), as versions without the
+   * setting do (a rollout from one).
+   */
+  readonly leaseRuns?: boolean;
   /** Whether a topic's dead letters may go to its configured dead-letter topic (default: yes). */
   readonly deadLetterAllowed?: DeadLetterGate;
   /**
@@ -156,60 +126,8 @@ export interface ConsumeBufferView {
 /** Payload sizes of recent deliveries whose largest is assumed of the next ones (a lease round's room in bytes). */
 const RECENT_SIZES = 64;
 
-/** A consumer's `early` set: deliveries sent ahead, ordered by when their leases start. */
-export function heldAheadSchedule(): PushSchedule<Consumer, pb.Delivery.$Properties, Push> {
-  return new PushSchedule<Consumer, pb.Delivery.$Properties, Push>((item) => item.startsAtMs);
-}
-
-/**
- * Sends ahead are grouped on this grid: a delivery for a consumer that holds
- * is sent at its lease start - pushAheadMs, rounded down to a multiple of a
- * granule (a quarter of pushAheadMs, at most this), so that the deliveries of
- * one granule share one stream message and one timer instead of one each per
- * millisecond. The consumer holds them until their start either way.
- */
-export const MAX_PUSH_GRANULE_MS = 20;
-
-/** The send time of a delivery sent ahead: `pushAheadMs` before its start, on the granule grid. */
-export function pushAtMs(startsAtMs: number, pushAheadMs: number): number {
-  const granule = Math.min(MAX_PUSH_GRANULE_MS, Math.floor(pushAheadMs / 4));
-  const at = startsAtMs - pushAheadMs;
-  return granule > 1 ? at - (((at % granule) + granule) % granule) : at;
-}
-
-/**
- * Least time between two lease rounds of a queue whose next entry is not
- * urgent (due later than `pushAheadMs`, or this, from now): with a look-ahead of
- * seconds, every ack that frees a slot or publish that adds an entry within
- * it would otherwise start a round of its own (a Raft round on every node for
- * a few entries). An urgent entry is leased at once.
- */
-export const LEASE_ROUND_INTERVAL_MS = 25;
-
 /** Pause before a queue is tried again after a failed lease round. */
 export const LEASE_RETRY_PAUSE_MS = 100;
-
-export type Push = ScheduledPush<Consumer, pb.Delivery.$Properties> & {
-  /** When the lease starts: the consumer hands the delivery over then, never earlier. */
-  readonly startsAtMs: number;
-  /** Lateness of the send counts from here (the due time; for a lapsed lease, when it lapsed). */
-  readonly lateFromMs: number;
-  readonly leaseEndMs: number;
-};
-
-/** Where a queue's next read starts (see `Dispatcher.cursors`). */
-interface ScanCursor {
-  /** The first key the read looks at (inclusive). */
-  readonly tag: Uint8Array;
-  /** The tag's due field: a time bucket, or the due ms with no buckets. */
-  readonly bucket: number;
-  readonly timeBucketMs: number;
-}
-
-/** A due time as the queue key's due field. */
-function bucketOf(dueMs: number, timeBucketMs: number): number {
-  return Number(dueField(BigInt(dueMs), BigInt(timeBucketMs)));
-}
 
 /**
  * The leader's dispatcher (docs/design.md, "Delivery", and docs/architecture.md for
@@ -231,35 +149,13 @@ export class Dispatcher {
   private readonly registry = new ConsumerRegistry<bigint, Consumer>();
   /** Delivery tag (`tagKeyOf`) -> the consumer holding it (pushed, or waiting in the schedule). */
   private readonly owners = new Map<string, Consumer>();
-  /** Queues being read by a lease round (one read at a time per queue). */
-  private readonly scanning = new Set<bigint>();
-  /** Per queue, lease commands proposed and not yet answered. */
-  private readonly rounds = new Map<bigint, number>();
-  /** Per queue, tags (`tagKeyOf`) carried by lease commands not yet answered. */
-  private readonly leasing = new Map<bigint, Set<string>>();
-  /** Per queue, the earliest due time noted while a read was running (the read may have missed it). */
-  private readonly notedDuringScan = new Map<bigint, number>();
-  /**
-   * Per queue, where its next read starts: the first entry the last read met
-   * and neither took nor passed (`scanDue`'s `resumeTag`), while nothing came
-   * due at or before it since (`noteDue` drops the cursor of any earlier
-   * entry, and every insert or move reaches `noteDue`) and no lease before it
-   * can have run out (`lapseAtMs`). Entries leased in place stay at the
-   * queue's head, and acked ones leave deleted keys that LevelDB would
-   * otherwise step over on every read until a compaction drops them.
-   */
-  private readonly cursors = new Map<bigint, ScanCursor>();
-  /**
-   * Per queue, the earliest end of a lease that a read passed or a lease
-   * command took since the last read from the queue's start: from then on an
-   * entry before the cursor may be due again, so the next read starts over.
-   */
-  private readonly lapseAtMs = new Map<bigint, number>();
-  /** Per queue, when its last lease round started, on the monotonic clock (see LEASE_ROUND_INTERVAL_MS). */
-  private readonly lastRoundAtMs = new Map<bigint, number>();
+  /** Per queue, its lease rounds' state (queue-round.ts); a queue with none kept has no entry. */
+  private readonly rounds = new Map<bigint, QueueRound>();
   /** Leased deliveries waiting for their due millisecond. */
   private readonly schedule = new PushSchedule<Consumer, pb.Delivery.$Properties>();
   private readonly departed = new WeakSet<Consumer>();
+  /** Where leased deliveries go (lease-placement.ts), over the owners, schedule and consumers above. */
+  private readonly placement: LeasePlacement;
   /** Shares the lease rounds between queues (deficit round robin within a budget of entries in flight). */
   private readonly budget: RoundBudget<bigint>;
   private active = false;
@@ -291,7 +187,10 @@ export class Dispatcher {
    * Tags acked or nacked while no stream held them, most recent last: a stream
    * taking them back (its ack went out before it subscribed again) does not
    * count them against its window, or it would keep the slot until the lease
-   * ran out.
+   * ran out. Kept from the moment this node leads (its server takes settles
+   * before the dispatcher starts) until it stops leading: `start` takes none
+   * of them as a lease to take back, since the lease read may predate the
+   * settle's apply, and a consumer whose ack was answered holds it no more.
    */
   private readonly unownedSettles = new Set<string>();
 
@@ -301,6 +200,28 @@ export class Dispatcher {
       leaseRoundBudget ?? defaultLeaseRoundBudget(maxLeaseBatch, maxLeaseRoundsInFlight),
       maxLeaseBatch,
     );
+    this.placement = new LeasePlacement({
+      registry: this.registry,
+      owners: this.owners,
+      schedule: this.schedule,
+      departed: this.departed,
+      pushAheadMs: options.pushAheadMs,
+      load: (tagKey, bytes) => this.load(tagKey, bytes),
+      unload: (tagKey) => this.unload(tagKey),
+      handBack: (tagKey) => this.release(tagKey),
+    });
+  }
+
+  /** The queue's round state, made when first needed. */
+  private roundOf(q: bigint): QueueRound {
+    let round = this.rounds.get(q);
+    if (!round) this.rounds.set(q, (round = new QueueRound()));
+    return round;
+  }
+
+  /** Forgets the queue's round state once nothing of it is kept (an idle round is a new one). */
+  private forgetIfIdle(q: bigint, round: QueueRound): void {
+    if (round.idle && this.rounds.get(q) === round) this.rounds.delete(q);
   }
 
   get isActive(): boolean {
@@ -319,8 +240,10 @@ export class Dispatcher {
   async start(): Promise<void> {
     const epoch = ++this.epoch;
     this.heap.clear();
-    this.cursors.clear();
-    this.lapseAtMs.clear();
+    for (const [q, round] of this.rounds) {
+      round.forgetPosition();
+      this.forgetIfIdle(q, round);
+    }
     this.clearOrphans();
     const { reader, proposer } = this.options;
     const queues = await reader.listQueues();
@@ -334,9 +257,13 @@ export class Dispatcher {
       const due = dues[i];
       if (due !== undefined) this.heap.set(q.queueHash, due);
       for (const entry of leases[i]!) {
+        const tagKey = tagKeyOf(entry.tag);
+        // Settled here since this node leads (`settled`): over, or being ended by a command
+        // that applies after the read; its consumer may have let it go already.
+        if (this.unownedSettles.has(tagKey)) continue;
         const unstarted = (leaseStartMs(entry) ?? now) > now;
-        this.orphans.set(tagKeyOf(entry.tag), {
-          tagKey: tagKeyOf(entry.tag),
+        this.orphans.set(tagKey, {
+          tagKey,
           queue: q.queueHash,
           entry,
           unstarted,
@@ -353,8 +280,8 @@ export class Dispatcher {
     this.wake();
   }
 
+  /** Forgets the leases to take back (not the settles this node took since it leads: see `unownedSettles`). */
   private clearOrphans(): void {
-    this.unownedSettles.clear();
     this.orphans.clear();
     this.unstartedOrphans = 0;
     this.reclaimUntilMs = Number.POSITIVE_INFINITY;
@@ -409,10 +336,13 @@ export class Dispatcher {
         if (!heldKeys.has(o.tagKey) && o.entry.leaseEndMs > now) pushing.push(o);
       }
     }
-    const [entries, bodies, topic] = await Promise.all([
-      Promise.all(toRead.map((tag) => this.options.reader.runningLease(tag, now))),
-      this.options.reader.getBodies(pushing.map((o) => o.entry.id)),
-      pushing.length > 0 ? this.options.reader.getTopic(consumer.topic) : undefined,
+    const { reader } = this.options;
+    // The leases to push are read again: `start` read them before applies that may have ended
+    // them since (an expiry, whose withdrawal met no orphan yet), and their entries carry the bodies.
+    const [entries, stillRunning, topic] = await Promise.all([
+      Promise.all(toRead.map((tag) => reader.runningLease(tag, now))),
+      Promise.all(pushing.map((o) => reader.runningLease(o.entry.tag, now))),
+      pushing.length > 0 ? reader.getTopic(consumer.topic) : undefined,
     ]);
     const adopt: EntryView[] = [];
     entries.forEach((e, i) => {
@@ -420,8 +350,13 @@ export class Dispatcher {
       if (mine) adopt.push(e);
       else released.push(toRead[i]!);
     });
+    const running = pushing.flatMap((orphan, i) => {
+      const entry = stillRunning[i];
+      return entry ? [{ orphan, entry }] : [];
+    });
+    const bodies = await reader.bodiesOf(running.map((r) => r.entry));
     const push: Array<{ orphan: Orphan; body: BodyRec }> = [];
-    pushing.forEach((orphan, i) => {
+    running.forEach(({ orphan }, i) => {
       const body = bodies[i];
       if (body) push.push({ orphan, body });
     });
@@ -443,15 +378,10 @@ export class Dispatcher {
     this.timerAtMs = Number.POSITIVE_INFINITY;
     this.roundAtMs = Number.POSITIVE_INFINITY;
     this.heap.clear();
-    this.scanning.clear();
     this.rounds.clear();
-    this.leasing.clear();
-    this.notedDuringScan.clear();
-    this.cursors.clear();
-    this.lapseAtMs.clear();
-    this.lastRoundAtMs.clear();
     this.budget.reset();
     this.clearOrphans();
+    this.unownedSettles.clear();
     // What was promised and not pushed is forgotten with its leases (they run out on their own).
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
@@ -525,7 +455,7 @@ export class Dispatcher {
         leaseEndMs: e.leaseEndMs,
         startsAtMs: leaseStartMs(e) ?? now,
       };
-      this.schedulePush(consumer, orphan.queue, e.tag, body, e, lease, now);
+      this.placement.promise(consumer, orphan.queue, e.tag, body, e, lease, now);
     }
     this.wake();
     return released;
@@ -547,25 +477,7 @@ export class Dispatcher {
     consumer.early.clear();
     const waiting = [...(this.schedule.heldFor(consumer) as Push[]), ...consumer.ready.splice(0)];
     consumer.reserved -= waiting.length;
-    const refilled = new Set<Consumer>();
-    for (const item of waiting) {
-      const [share] = this.registry.assign(item.queue, 1);
-      if (!share) {
-        this.schedule.remove(item.tagKey);
-        this.owners.delete(item.tagKey);
-        this.unload(item.tagKey);
-        this.release(item.tagKey);
-        continue;
-      }
-      item.consumer = share.consumer;
-      share.consumer.reserved++;
-      this.owners.set(item.tagKey, share.consumer);
-      if (!this.schedule.has(item.tagKey)) {
-        share.consumer.ready.push(item);
-        refilled.add(share.consumer);
-      }
-    }
-    for (const c of refilled) this.drain(c, now);
+    for (const c of this.placement.replace(waiting)) this.drain(c, now);
     for (const tag of consumer.inFlight.keys()) this.owners.delete(tag);
     ConsumerRegistry.clear(consumer);
     this.wake();
@@ -646,8 +558,11 @@ export class Dispatcher {
         c.sink.close(reason);
       }
       this.heap.delete(q);
-      this.cursors.delete(q);
-      this.lapseAtMs.delete(q);
+      const round = this.rounds.get(q);
+      if (round) {
+        round.forgetPosition();
+        this.forgetIfIdle(q, round);
+      }
     }
   }
 
@@ -730,18 +645,13 @@ export class Dispatcher {
   noteDue(queueHash: bigint, dueMs: number, lapse = false): void {
     if (!this.active) return;
     if (lapse) {
-      this.noteLapse(queueHash, dueMs);
+      this.roundOf(queueHash).noteLapse(dueMs);
       this.heap.lower(queueHash, dueMs + this.options.leaseAheadMs);
       this.wake();
       return;
     }
-    const cursor = this.cursors.get(queueHash);
-    if (cursor && bucketOf(dueMs, cursor.timeBucketMs) <= cursor.bucket) this.cursors.delete(queueHash);
+    this.rounds.get(queueHash)?.noteDue(dueMs);
     this.heap.lower(queueHash, dueMs);
-    if (this.scanning.has(queueHash)) {
-      const before = this.notedDuringScan.get(queueHash);
-      if (before === undefined || dueMs < before) this.notedDuringScan.set(queueHash, dueMs);
-    }
     this.wake();
   }
 
@@ -752,18 +662,7 @@ export class Dispatcher {
    */
   private rereadFrom(q: bigint, dueMs: number): void {
     this.heap.lower(q, dueMs);
-    this.cursors.delete(q);
-    if (this.scanning.has(q)) {
-      const before = this.notedDuringScan.get(q);
-      if (before === undefined || dueMs < before) this.notedDuringScan.set(q, dueMs);
-    }
-  }
-
-  /** A lease of the queue ends at `endMs`: its entry, before the cursor, may be due again then. */
-  private noteLapse(q: bigint, endMs: number): void {
-    if (endMs === Number.POSITIVE_INFINITY) return;
-    const before = this.lapseAtMs.get(q);
-    if (before === undefined || endMs < before) this.lapseAtMs.set(q, endMs);
+    this.rounds.get(q)?.rereadFrom(dueMs);
   }
 
   /** A tag was acked or nacked (its slot frees), or extended (`next` replaces it). */
@@ -826,7 +725,7 @@ export class Dispatcher {
   }
 
   private pump(): void {
-    const { maxLeaseBatch, maxLeaseRoundsInFlight, leaseAheadMs } = this.options;
+    const { maxLeaseBatch, leaseAheadMs } = this.options;
     try {
       do {
         this.again = false;
@@ -852,7 +751,7 @@ export class Dispatcher {
             this.leasesHeld = true;
             break;
           }
-          if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= maxLeaseRoundsInFlight) continue;
+          if (!this.roundMayStart(q)) continue;
           if (this.roundAllowedAtMs(q, now) > now) continue;
           const credit = this.registry.credit(q);
           if (credit <= 0) continue;
@@ -861,13 +760,13 @@ export class Dispatcher {
           demands.push({ queue: q, want });
         }
         for (const { queue: q, grant } of this.budget.plan(demands)) {
-          this.scanning.add(q);
-          this.lastRoundAtMs.set(q, this.options.clock.monotonicMs());
+          const round = this.roundOf(q);
+          round.beginRead(this.options.clock.monotonicMs());
           const epoch = this.epoch;
-          void this.leaseRound(q, now, grant, epoch).catch((error: unknown) => {
+          void this.leaseRound(q, round, now, grant, epoch).catch((error: unknown) => {
             if (epoch !== this.epoch) return;
-            this.scanning.delete(q);
-            this.notedDuringScan.delete(q);
+            round.endRead();
+            this.forgetIfIdle(q, round);
             this.budget.release(grant);
             this.options.log.warn({ err: String(error) }, 'lease round read failed; retrying after a pause');
             this.options.clock.setTimer(() => this.wake(), LEASE_RETRY_PAUSE_MS);
@@ -1006,7 +905,7 @@ export class Dispatcher {
         const waiting = c.ready[0]?.startsAtMs;
         if (waiting !== undefined && waiting > now && waiting < round) round = waiting;
       }
-      if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= this.options.maxLeaseRoundsInFlight) continue;
+      if (!this.roundMayStart(q)) continue;
       if (this.registry.credit(q) === 0 || this.budget.available === 0) continue;
       // A round held back for the node's buffer waits for room (roomFreed), not for a timer.
       if (leaseRoom <= 0) continue;
@@ -1019,21 +918,17 @@ export class Dispatcher {
     this.setTimer();
   }
 
-  /**
-   * The earliest time the queue's next lease round may start: at once when it
-   * has not had one for LEASE_ROUND_INTERVAL_MS or its next entry is due
-   * within `pushAheadMs` (at least the interval) from then on, else when the
-   * interval ends.
-   */
+  /** Whether a lease round of the queue may start now (QueueRound.mayStart; a queue without one is idle). */
+  private roundMayStart(q: bigint): boolean {
+    const max = this.options.maxLeaseRoundsInFlight;
+    return this.rounds.get(q)?.mayStart(max) ?? max > 0;
+  }
+
+  /** The earliest time the queue's next lease round may start (QueueRound.allowedAtMs; now without one). */
   private roundAllowedAtMs(q: bigint, now: number): number {
-    const last = this.lastRoundAtMs.get(q);
-    const wait = last === undefined ? 0 : last + LEASE_ROUND_INTERVAL_MS - this.options.clock.monotonicMs();
-    if (wait <= 0) return now;
-    // With a push-ahead shorter than the interval, an entry due within the interval is urgent too.
-    const urgentAt =
-      (this.heap.get(q) ?? Number.POSITIVE_INFINITY) -
-      Math.max(this.options.pushAheadMs, LEASE_ROUND_INTERVAL_MS);
-    return Math.max(now, Math.min(now + wait, urgentAt));
+    const round = this.rounds.get(q);
+    if (!round) return now;
+    return round.allowedAtMs(now, this.options.clock, this.heap.get(q), this.options.pushAheadMs);
   }
 
   private setTimer(): void {
@@ -1065,10 +960,17 @@ export class Dispatcher {
   }
 
   /** Reads the queue's due entries and proposes their leases, one command per consumer share. */
-  private async leaseRound(q: bigint, now: number, limit: number, epoch: number): Promise<void> {
+  private async leaseRound(
+    q: bigint,
+    round: QueueRound,
+    now: number,
+    limit: number,
+    epoch: number,
+  ): Promise<void> {
     const { reader, leaseAheadMs } = this.options;
     const first = this.registry.consumers(q)[0];
     const found = first ? await reader.getTopic(first.topic) : undefined;
+    if (epoch !== this.epoch) return; // halt() reset the heap and the rounds
     // A topic or group being deleted is gone to its consumers.
     const topic = found && first && !groupDeleting(found, first.group) ? found : undefined;
     let entries: EntryView[] = [];
@@ -1076,48 +978,19 @@ export class Dispatcher {
       // No consumer (it left during this round: the queue stays due for the next one), or the
       // topic is gone: nothing to lease.
       if (first) this.heap.delete(q);
-      this.lastRoundAtMs.delete(q);
-    } else if (epoch === this.epoch) {
-      const skip = this.leasing.get(q);
+      round.forgetLastRound();
+    } else {
       const bucketMs = topic.settings.timeBucketMs;
-      let cursor = this.cursors.get(q);
-      if (
-        cursor &&
-        (cursor.timeBucketMs !== bucketMs || (this.lapseAtMs.get(q) ?? Number.POSITIVE_INFINITY) <= now)
-      ) {
-        this.cursors.delete(q);
-        cursor = undefined;
-      }
-      // A read from the start passes every running lease of the queue: it learns their earliest end anew.
-      if (!cursor) this.lapseAtMs.delete(q);
-      const read = await reader.scanDue(q, bucketMs, now, now + leaseAheadMs, limit, skip, cursor?.tag);
+      const from = round.readFrom(bucketMs, now);
+      const read = await reader.scanDue(q, bucketMs, now, now + leaseAheadMs, limit, round.leasing, from);
       if (epoch !== this.epoch) return;
       entries = read.entries;
-      this.noteLapse(q, read.passedLeaseEndMs);
-      const noted = this.notedDuringScan.get(q);
-      const resume = read.resumeTag;
-      const bucket = resume && Number(decodeKey(resume).due);
-      // Something noted during the read at or before where the next one would start may lie before it: no cursor.
-      if (resume && bucket !== undefined && (noted === undefined || bucketOf(noted, bucketMs) > bucket)) {
-        this.cursors.set(q, { tag: resume, bucket, timeBucketMs: bucketMs });
-      } else {
-        this.cursors.delete(q);
-      }
-      // A lease behind the cursor that runs out makes the queue due then (as a due time: its end + the look-ahead).
-      const lapse = this.lapseAtMs.get(q);
-      const next = Math.min(
-        read.nextDueMs ?? Number.POSITIVE_INFINITY,
-        noted ?? Number.POSITIVE_INFINITY,
-        lapse === undefined ? Number.POSITIVE_INFINITY : lapse + leaseAheadMs,
-      );
-      if (next === Number.POSITIVE_INFINITY) {
-        this.heap.delete(q);
-        this.lastRoundAtMs.delete(q);
-      } else this.heap.set(q, next);
+      const next = round.afterRead(read, bucketMs, leaseAheadMs);
+      if (next === Number.POSITIVE_INFINITY) this.heap.delete(q);
+      else this.heap.set(q, next);
     }
     if (epoch !== this.epoch) return;
-    this.scanning.delete(q);
-    this.notedDuringScan.delete(q);
+    round.endRead();
     // The budget holds what the lease commands carry, from here until each is answered.
     this.budget.release(limit - Math.min(limit, entries.length));
     if (entries.length > 0) {
@@ -1127,18 +1000,20 @@ export class Dispatcher {
       for (const share of shares) {
         const part = entries.slice(at, at + share.count);
         at += share.count;
-        this.propose(q, share.consumer, part, epoch, fallback, topic?.settings.maxAttempts ?? 0);
+        this.propose(q, round, share.consumer, part, epoch, fallback, topic?.settings.maxAttempts ?? 0);
       }
       // Entries without a share (a consumer left during the read) stay due.
       const unassigned = entries.slice(at);
       this.budget.release(unassigned.length);
       if (unassigned.length > 0) this.rereadFrom(q, unassigned[0]!.dueAtMs);
     }
+    this.forgetIfIdle(q, round);
     this.wake();
   }
 
   private propose(
     q: bigint,
+    round: QueueRound,
     consumer: Consumer,
     entries: readonly EntryView[],
     epoch: number,
@@ -1146,26 +1021,17 @@ export class Dispatcher {
     maxAttempts: number,
   ): void {
     const keys = entries.map((e) => tagKeyOf(e.tag));
-    let leasing = this.leasing.get(q);
-    if (!leasing) this.leasing.set(q, (leasing = new Set()));
-    for (const k of keys) leasing.add(k);
-    this.rounds.set(q, (this.rounds.get(q) ?? 0) + 1);
+    round.proposed(keys);
     consumer.reserved += entries.length;
     const done = (): void => {
       if (epoch !== this.epoch) return; // halt() reset every promise
       consumer.reserved -= entries.length;
       this.budget.release(entries.length);
-      const n = (this.rounds.get(q) ?? 1) - 1;
-      if (n > 0) this.rounds.set(q, n);
-      else this.rounds.delete(q);
-      const set = this.leasing.get(q);
-      if (set) {
-        for (const k of keys) set.delete(k);
-        if (set.size === 0) this.leasing.delete(q);
-      }
+      round.answered(keys);
+      this.forgetIfIdle(q, round);
       this.wake();
     };
-    this.leaseTo(q, consumer, entries, epoch, deadLetterFallback, maxAttempts).then(
+    this.leaseTo(q, round, consumer, entries, epoch, deadLetterFallback, maxAttempts).then(
       done,
       (error: unknown) => {
         // Its entries lie behind the cursor, and reads skip them while the command's keys are
@@ -1185,8 +1051,10 @@ export class Dispatcher {
     );
   }
 
+  /** Proposes one lease command for `consumer` and places what it leased (lease-placement.ts). */
   private async leaseTo(
     q: bigint,
+    round: QueueRound,
     consumer: Consumer,
     entries: readonly EntryView[],
     epoch: number,
@@ -1194,7 +1062,9 @@ export class Dispatcher {
     maxAttempts: number,
   ): Promise<void> {
     const { proposer, reader, metrics, leaseAheadMs } = this.options;
-    const firstId = proposer.reserveIds(entries.length);
+    const runs = this.options.leaseRuns !== false;
+    // Ids for the dead letters the command may make, and for a run its lease id after them.
+    const firstId = proposer.reserveIds(entries.length + (runs ? 1 : 0));
     const result = await proposer.run({
       kind: 'lease',
       topic: consumer.topic,
@@ -1203,6 +1073,7 @@ export class Dispatcher {
       leaseMs: consumer.leaseMs,
       firstId,
       idCount: entries.length,
+      ...(runs ? { leaseId: firstId + BigInt(entries.length) } : {}),
       ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
       ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
       ...(deadLetterFallback ? { deadLetterFallback: true } : {}),
@@ -1222,70 +1093,29 @@ export class Dispatcher {
     // The leases stay where the entries lie, behind the cursor: when the first one ends, read from the start.
     let endMs = Number.POSITIVE_INFINITY;
     for (const o of leased) endMs = Math.min(endMs, o.leaseExpiresAtMs!);
-    this.noteLapse(q, endMs);
+    round.noteLapse(endMs);
     this.heap.lower(q, endMs + leaseAheadMs);
-    const bodies = await reader.getBodies(leased.map((o) => o.id!));
+    // The bodies the entries read for the lease carry, or the messages' body records.
+    const bodies = await reader.bodiesOf(
+      leased.map((o) => byTag.get(tagKeyOf(o.tag)) ?? { id: o.id!, body: undefined }),
+    );
     if (epoch !== this.epoch) return;
     const now = this.options.clock.nowMs();
-    const touched = new Set<Consumer>();
+    const deliveries: LeasedDelivery[] = [];
     leased.forEach((o, i) => {
       const body = bodies[i];
       const entry = byTag.get(tagKeyOf(o.tag));
       if (!body || !entry || !o.newTag) return;
-      const target = this.departed.has(consumer) ? this.registry.assign(q, 1)[0]?.consumer : consumer;
-      const tagKey = tagKeyOf(o.newTag);
-      const leaseEndMs = o.leaseExpiresAtMs!;
-      if (!target) {
-        // Its consumer left and nobody else has room: hand it back.
-        this.release(tagKey);
-        return;
-      }
-      const lease = { attempt: o.attempt ?? 1, maxAttempts, leaseEndMs, startsAtMs: o.startsAtMs ?? now };
-      if (this.schedulePush(target, q, o.newTag, body, entry, lease, now)) touched.add(target);
+      const lease = {
+        attempt: o.attempt ?? 1,
+        maxAttempts,
+        leaseEndMs: o.leaseExpiresAtMs!,
+        startsAtMs: o.startsAtMs ?? now,
+      };
+      deliveries.push({ tag: o.newTag, body, entry, lease });
     });
-    for (const c of touched) this.drain(c, now);
+    for (const c of this.placement.placeLeased(consumer, q, deliveries, now)) this.drain(c, now);
     this.setTimer();
-  }
-
-  /**
-   * Promises a leased delivery to `target`: ready now (returns true: drain the
-   * consumer), or scheduled for its send time (`pushAheadMs` before its start
-   * for a consumer that holds, its start otherwise).
-   */
-  private schedulePush(
-    target: Consumer,
-    q: bigint,
-    tag: Uint8Array,
-    body: BodyRec,
-    entry: EntryView,
-    lease: LeaseShape,
-    now: number,
-  ): boolean {
-    const { leaseEndMs, startsAtMs } = lease;
-    const tagKey = tagKeyOf(tag);
-    target.reserved++;
-    this.owners.set(tagKey, target);
-    this.load(tagKey, body.payload.length);
-    const delivery = toDelivery(target, tag, body, entry, lease);
-    // A lease that ran out is redelivered at once; its lateness counts from when it came due.
-    const lateFromMs = Math.min(startsAtMs, entry.dueAtMs);
-    const atMs = target.holdsAhead ? pushAtMs(startsAtMs, this.options.pushAheadMs) : startsAtMs;
-    const item: Push = {
-      tagKey,
-      atMs,
-      startsAtMs,
-      lateFromMs,
-      queue: q,
-      delivery,
-      consumer: target,
-      leaseEndMs,
-    };
-    if (atMs <= now) {
-      target.ready.push(item);
-      return true;
-    }
-    this.schedule.add(item);
-    return false;
   }
 }
 
@@ -1295,40 +1125,4 @@ function unsentHeld(c: Consumer): number {
   let n = 0;
   for (const tag of c.unsent) if (c.early.has(tag)) n++;
   return n;
-}
-
-/** What a delivery says of its lease. */
-interface LeaseShape {
-  readonly attempt: number;
-  /** The topic's maxAttempts when it was leased (0 = unknown). */
-  readonly maxAttempts: number;
-  readonly leaseEndMs: number;
-  readonly startsAtMs: number;
-}
-
-function toDelivery(
-  consumer: Consumer,
-  tag: Uint8Array,
-  body: BodyRec,
-  entry: EntryView,
-  lease: LeaseShape,
-): pb.Delivery.$Properties {
-  // One literal with every field (`startsAtMs` is set when it is sent); int64s as plain numbers
-  // (protobufjs writes them byte for byte as Longs), the headers as decoded: encoding only reads
-  // them, and a body without headers shares one frozen empty object (never write to it).
-  return {
-    tag,
-    id: uint64ForWire(body.id),
-    topic: consumer.topic,
-    group: consumer.group,
-    payload: body.payload,
-    headers: headersOf(body) as { [name: string]: string },
-    key: body.key,
-    dueAtMs: numberAsInt64(entry.dueAtMs),
-    enqueuedAtMs: numberAsInt64(body.enqueuedAtMs),
-    attempt: lease.attempt,
-    leaseExpiresAtMs: numberAsInt64(lease.leaseEndMs),
-    startsAtMs: null,
-    maxAttempts: lease.maxAttempts,
-  };
 }

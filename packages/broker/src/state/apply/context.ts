@@ -11,7 +11,10 @@ import type { Limits } from '../model/limits.js';
 import { DeadLetterStore } from '../stores/dead-letters.js';
 import { EntryStore } from '../stores/entries.js';
 import type { EventRepository } from '../stores/event-repository.js';
+import type { LeaseIndex } from '../stores/lease-index.js';
+import { LeaseStore } from '../stores/leases.js';
 import { MessageStore } from '../stores/messages.js';
+import { PublishStore } from '../stores/publishes.js';
 import { PurgeStore } from '../stores/purges.js';
 import { QueueStore } from '../stores/queues.js';
 import type { RequestFilter } from '../stores/request-filter.js';
@@ -26,7 +29,7 @@ import { applyBound, itemWork } from './apply-bound.js';
 export const APPLY_SLICE_MS = 2;
 
 export class ApplyContext {
-  private readonly time: CommandTime = { nowMs: 0 };
+  private readonly time: CommandTime = { nowMs: 0, inlineBodies: false };
   readonly queues: QueueStore;
   readonly topics: TopicStore;
   readonly messages: MessageStore;
@@ -35,6 +38,8 @@ export class ApplyContext {
   readonly deadLetters: DeadLetterStore;
   readonly schedules: ScheduleStore;
   readonly purges: PurgeStore;
+  readonly publishes: PublishStore;
+  readonly leases: LeaseStore;
 
   /** When apply last let the event loop run (performance.now()). */
   private sliceStartMs = performance.now();
@@ -45,11 +50,14 @@ export class ApplyContext {
     readonly hasher: QueueHasher,
     readonly ids: EventRepository,
     requestFilter: RequestFilter,
+    leaseIndex: LeaseIndex,
   ) {
     this.queues = new QueueStore(txn, hasher);
     this.topics = new TopicStore(txn, limits, this.queues, this.time);
-    this.messages = new MessageStore(txn, this.topics, this.queues, this.time);
-    this.entries = new EntryStore(txn, this.queues, this.messages, this.time);
+    this.publishes = new PublishStore(txn);
+    this.leases = new LeaseStore(txn, leaseIndex);
+    this.messages = new MessageStore(txn, this.topics, this.queues, this.time, this.publishes);
+    this.entries = new EntryStore(txn, this.queues, this.messages, this.time, this.publishes);
     this.requests = new RequestStore(txn, requestFilter);
     this.deadLetters = new DeadLetterStore(txn, limits, this.topics, this.entries, this.messages, this.time);
     this.schedules = new ScheduleStore(txn);
@@ -61,8 +69,21 @@ export class ApplyContext {
     return this.time.nowMs;
   }
 
-  set nowMs(value: number) {
-    this.time.nowMs = value;
+  /**
+   * A command begins: its time stamp (`now_ms`, never the local clock) and
+   * whether the messages it makes carry their body inline (`inline_bodies`).
+   */
+  beginCommand(nowMs: number, inlineBodies: boolean): void {
+    this.time.nowMs = nowMs;
+    this.time.inlineBodies = inlineBodies;
+    this.publishes.beginCommand();
+    this.leases.beginCommand();
+  }
+
+  /** The command applied: what the stores keep per command is written (its publish record, its runs). */
+  endCommand(): void {
+    this.publishes.endCommand();
+    this.leases.endCommand();
   }
 
   /** Checks and observes a block of leader-assigned ids: they must all be new. */

@@ -10,7 +10,40 @@ import type { BodyRec, DeadLetterInfo } from '../model/records.js';
 import { i64, n64, writer } from './shared.js';
 import { lenFieldSize, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
 
-export function encodeBody(b: BodyRec): Uint8Array {
+/**
+ * The encoded form of a body carried in a queue entry (`encodeInlineBody`),
+ * kept on the body object: a lease or a move rewrites the entry and copies
+ * these bytes instead of encoding the payload and headers again. Bodies are
+ * never changed in place. Not enumerable: a spread of a body (a changed
+ * copy) must not carry the encoding of the original.
+ */
+const INLINE: unique symbol = Symbol('inline body bytes');
+type InlineBody = BodyRec & { [INLINE]?: Uint8Array };
+
+function keepInline(body: InlineBody, bytes: Uint8Array): void {
+  Object.defineProperty(body, INLINE, { value: bytes, enumerable: false });
+}
+
+/**
+ * The body as a queue entry carries it (QueueEntry.body): the StoredMessage
+ * without id, topic and expiry, which are the entry's. Encoded once per body
+ * object.
+ */
+export function encodeInlineBody(b: BodyRec): Uint8Array {
+  const body = b as InlineBody;
+  let bytes = body[INLINE];
+  if (bytes === undefined) {
+    bytes = encodeBody(b, true);
+    keepInline(body, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * `inline`: as a queue entry carries it (no id, topic, expiry or
+ * index_implied), into memory of its own (the body object keeps it).
+ */
+export function encodeBody(b: BodyRec, inline = false): Uint8Array {
   const d = b.deadLetter;
   // Encoded before the body's own fields: the writer is shared and protobufjs does not use it.
   const deadLetter = d
@@ -27,8 +60,8 @@ export function encodeBody(b: BodyRec): Uint8Array {
       }).finish()
     : undefined;
   const w = writer.reset();
-  if (b.id !== 0n) w.tag(1, WIRE_VARINT).varint64(b.id);
-  if (b.topic !== '') w.tag(2, WIRE_LEN).string(b.topic);
+  if (b.id !== 0n && !inline) w.tag(1, WIRE_VARINT).varint64(b.id);
+  if (b.topic !== '' && !inline) w.tag(2, WIRE_LEN).string(b.topic);
   if (b.payload.length > 0) w.tag(3, WIRE_LEN).bytes(b.payload);
   for (const name in b.headers) {
     const value = b.headers[name]!;
@@ -39,10 +72,10 @@ export function encodeBody(b: BodyRec): Uint8Array {
   if (b.key !== '') w.tag(5, WIRE_LEN).string(b.key);
   if (b.enqueuedAtMs !== 0) w.tag(6, WIRE_VARINT).varint(b.enqueuedAtMs);
   if (b.dueAtMs !== 0) w.tag(7, WIRE_VARINT).varint(b.dueAtMs);
-  if (b.expireAtMs !== 0) w.tag(8, WIRE_VARINT).varint(b.expireAtMs);
+  if (b.expireAtMs !== 0 && !inline) w.tag(8, WIRE_VARINT).varint(b.expireAtMs);
   if (deadLetter) w.tag(9, WIRE_LEN).bytes(deadLetter);
-  if (b.indexImplied) w.tag(10, WIRE_VARINT).varint(1);
-  return w.finish();
+  if (b.indexImplied && !inline) w.tag(10, WIRE_VARINT).varint(1);
+  return inline ? w.finishOwned() : w.finish();
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -55,15 +88,35 @@ const NO_BYTES: Uint8Array = new Uint8Array(0);
  * `bytes`. A dead-letter record's history is read by protobufjs (rare).
  */
 export function decodeBody(bytes: Uint8Array): BodyRec {
+  return decodeBodyOf(bytes, 0n, '', 0);
+}
+
+/**
+ * The body a queue entry carries (`encodeInlineBody`), with the entry's id,
+ * topic and expiry. Keeps `bytes` (a view into the entry) for a rewrite of
+ * the entry.
+ */
+export function decodeInlineBody(bytes: Uint8Array, id: bigint, topic: string, expireAtMs: number): BodyRec {
+  const body = decodeBodyOf(bytes, id, topic, expireAtMs);
+  keepInline(body, bytes);
+  return body;
+}
+
+function decodeBodyOf(
+  bytes: Uint8Array,
+  entryId: bigint,
+  entryTopic: string,
+  entryExpireAtMs: number,
+): BodyRec {
   const r = new WireReader(bytes);
-  let id = 0n;
-  let topic = '';
+  let id = entryId;
+  let topic = entryTopic;
   let payload = NO_BYTES;
   let headers: Record<string, string> | undefined;
   let key = '';
   let enqueuedAtMs = 0;
   let dueAtMs = 0;
-  let expireAtMs = 0;
+  let expireAtMs = entryExpireAtMs;
   let deadLetter: DeadLetterInfo | undefined;
   let indexImplied = false;
   while (!r.done) {

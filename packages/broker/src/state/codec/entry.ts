@@ -6,6 +6,7 @@
  * (state-record-codec.test.ts).
  */
 import type { QueueEntryRec } from '../model/records.js';
+import { decodeInlineBody, encodeInlineBody } from './body.js';
 import { writer } from './shared.js';
 import { varintSize, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
 
@@ -38,6 +39,8 @@ export function decodedEntry(bytes: Uint8Array): QueueEntryRec {
  * entry the record cache will hold; a slab view is copied there, see slab.ts).
  */
 export function encodeEntry(e: QueueEntryRec, owned = false): Uint8Array {
+  // Before the writer is reset: the body's encoder shares it (encoded once per body object).
+  const body = e.body && encodeInlineBody(e.body);
   const w = writer.reset();
   if (e.id !== 0n) w.tag(1, WIRE_VARINT).varint64(e.id);
   if (e.topic !== '') w.tag(2, WIRE_LEN).string(e.topic);
@@ -58,6 +61,7 @@ export function encodeEntry(e: QueueEntryRec, owned = false): Uint8Array {
   if (e.leaseSerial !== 0) w.tag(12, WIRE_VARINT).varint(e.leaseSerial);
   if (e.leaseConsumer !== 0n) w.tag(13, WIRE_VARINT).varint64(e.leaseConsumer);
   if (e.lastError !== '') w.tag(14, WIRE_LEN).string(e.lastError);
+  if (body) w.tag(15, WIRE_LEN).bytes(body);
   if (!owned) return w.finish();
   const out: EntryBytes = w.finishOwned();
   out[DECODED] = e;
@@ -80,6 +84,7 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
   let leaseSerial = 0;
   let leaseConsumer = 0n;
   let lastError = '';
+  let body: Uint8Array | undefined;
   while (!r.done) {
     const tag = r.varint();
     const wt = tag & 7;
@@ -145,6 +150,10 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
         if (wt !== WIRE_LEN) break;
         lastError = r.string();
         continue;
+      case 15:
+        if (wt !== WIRE_LEN) break;
+        body = r.bytes();
+        continue;
     }
     r.skip(wt);
   }
@@ -163,5 +172,7 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
     leaseSerial,
     leaseConsumer,
     lastError,
+    // After the loop: the body takes the entry's id, topic and expiry, wherever they were written.
+    body: body && decodeInlineBody(body, id, topic, expireAtMs),
   };
 }

@@ -70,8 +70,39 @@ export class WireWriter {
     return this;
   }
 
+  /** A fixed64 (little-endian, as protobuf writes it) of a uint64 given as a bigint. */
+  fixed64(value: bigint): this {
+    this.room(8);
+    let v = BigInt.asUintN(64, value);
+    for (let i = 0; i < 8; i++) {
+      this.buf[this.pos++] = Number(v & 0xffn);
+      v >>= 8n;
+    }
+    return this;
+  }
+
   tag(field: number, wireType: number): this {
     return this.varint(field * 8 + wireType);
+  }
+
+  /** A packed repeated varint field of safe integers; nothing when empty (as protobuf writes it). */
+  packed(field: number, values: readonly number[]): this {
+    if (values.length === 0) return this;
+    let n = 0;
+    for (const v of values) n += varintSize(v);
+    this.tag(field, WIRE_LEN).varint(n);
+    for (const v of values) this.varint(v);
+    return this;
+  }
+
+  /** `packed` of uint64 values given as bigints. */
+  packed64(field: number, values: readonly bigint[]): this {
+    if (values.length === 0) return this;
+    let n = 0;
+    for (const v of values) n += varint64Size(v);
+    this.tag(field, WIRE_LEN).varint(n);
+    for (const v of values) this.varint64(v);
+    return this;
   }
 
   string(value: string): this {
@@ -172,6 +203,43 @@ export class WireReader {
     throw new RangeError('varint longer than 10 bytes');
   }
 
+  /** A fixed64 (little-endian) as an unsigned bigint. */
+  fixed64(): bigint {
+    if (this.pos + 8 > this.end) throw new RangeError('truncated fixed64');
+    let v = 0n;
+    for (let i = 7; i >= 0; i--) v = (v << 8n) | BigInt(this.buf[this.pos + i]!);
+    this.pos += 8;
+    return v;
+  }
+
+  /**
+   * A repeated varint field (packed or not, as a reader must take either)
+   * whose tag had wire type `wt`, appended to `out`; false for another wire
+   * type (the caller skips the field).
+   */
+  repeated(wt: number, out: number[]): boolean {
+    if (wt === WIRE_LEN) {
+      const p = this.sub();
+      while (!p.done) out.push(p.varint());
+      return true;
+    }
+    if (wt !== WIRE_VARINT) return false;
+    out.push(this.varint());
+    return true;
+  }
+
+  /** `repeated` of uint64 values, as bigints. */
+  repeated64(wt: number, out: bigint[]): boolean {
+    if (wt === WIRE_LEN) {
+      const p = this.sub();
+      while (!p.done) out.push(p.varint64());
+      return true;
+    }
+    if (wt !== WIRE_VARINT) return false;
+    out.push(this.varint64());
+    return true;
+  }
+
   /** The end of a length-delimited field that starts here (after its length). */
   lengthEnd(): number {
     const n = this.varint();
@@ -246,3 +314,22 @@ export function varintSize(value: number): number {
 export function lenFieldSize(n: number): number {
   return 1 + varintSize(n) + n;
 }
+
+/** Byte length of the varint of a uint64 given as a bigint. */
+export function varint64Size(value: bigint): number {
+  if (value <= BigInt(Number.MAX_SAFE_INTEGER)) return varintSize(Number(value));
+  let n = 1;
+  for (let v = value; v > 0x7fn; v >>= 7n) n++;
+  return n;
+}
+
+/**
+ * A signed 64-bit integer as protobuf's sint64 (zigzag) varint value, and
+ * back. A difference of two uint64s is taken modulo 2^64 first, as int64
+ * arithmetic would (its sum with the first gives the second back).
+ */
+export const zigzag64 = (value: bigint): bigint => {
+  const n = BigInt.asIntN(64, value);
+  return BigInt.asUintN(64, (n << 1n) ^ (n >> 63n));
+};
+export const unzigzag64 = (z: bigint): bigint => BigInt.asIntN(64, (z >> 1n) ^ -(z & 1n));

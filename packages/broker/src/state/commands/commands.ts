@@ -48,6 +48,13 @@ export interface TopicSettingsInput {
 
 interface Stamped {
   readonly nowMs: number;
+  /**
+   * A message this command makes with one entry carries its body in it, and
+   * one without an index record is listed in a publish record (the leader's
+   * `storage.inlineBodies`); absent or false: a body record per message, as
+   * versions before it wrote.
+   */
+  readonly inlineBodies?: boolean;
 }
 
 export type Command = Stamped &
@@ -76,6 +83,11 @@ export type Command = Stamped &
         readonly deadLetterFallback?: boolean;
         /** The consumer the leases are for (`Subscribe.consumer_id`), kept in each entry; absent or 0n = none. */
         readonly consumerId?: bigint;
+        /**
+         * A lease of a run (absent or 0n: not): the entries are not written, one lease record
+         * under this id holds them (an id above the reserved block). `inPlace` is ignored then.
+         */
+        readonly leaseId?: bigint;
       }
     | { readonly kind: 'ack'; readonly tags: readonly Uint8Array[] }
     | {
@@ -103,6 +115,16 @@ export type Command = Stamped &
         readonly idCount: number;
         /** Source topics whose dead letters go to `<topic>.dlq` (see the lease's `deadLetterFallback`). */
         readonly deadLetterFallbackTopics?: readonly string[];
+        /**
+         * Per id (absent, or as many as ids): the queue key its expiry record names (empty = none),
+         * where apply looks for its entry before a lookup by id.
+         */
+        readonly keys?: readonly Uint8Array[];
+      }
+    | {
+        /** Publish records (by first id) none of whose messages is at its published key any more. */
+        readonly kind: 'forget-publishes';
+        readonly firstIds: readonly bigint[];
       }
     | {
         /** Dead letters (messages of the dead-letter topic `topic`) back to their topic and group. */
@@ -140,6 +162,17 @@ export type Command = Stamped &
   );
 
 export type CommandKind = Command['kind'];
+
+/**
+ * The kinds of command that can make messages (publish; dead letters of a
+ * lease or an expire; a redrive; a schedule's occurrences): the ones whose
+ * `inlineBodies` matters.
+ */
+export function makesMessages(kind: CommandKind): boolean {
+  return (
+    kind === 'publish' || kind === 'lease' || kind === 'expire' || kind === 'redrive' || kind === 'schedule'
+  );
+}
 
 const i64 = int64FromSafe;
 const num = (v: Long | number | null | undefined, field: string): number => toSafeNumber(v, field);
@@ -226,7 +259,7 @@ function targetFromProto(
 }
 
 export function encodeCommand(cmd: Command): Uint8Array {
-  const base = { nowMs: i64(cmd.nowMs) };
+  const base = cmd.inlineBodies ? { nowMs: i64(cmd.nowMs), inlineBodies: true } : { nowMs: i64(cmd.nowMs) };
   let props: pb.Command.$Properties;
   switch (cmd.kind) {
     case 'publish':
@@ -253,6 +286,7 @@ export function encodeCommand(cmd: Command): Uint8Array {
           ...(cmd.inPlace ? { inPlace: true } : {}),
           ...(cmd.deadLetterFallback ? { deadLetterFallback: true } : {}),
           ...(cmd.consumerId ? { consumerId: toUint64(cmd.consumerId) } : {}),
+          ...(cmd.leaseId ? { leaseId: toUint64(cmd.leaseId) } : {}),
         },
       };
       break;
@@ -295,8 +329,12 @@ export function encodeCommand(cmd: Command): Uint8Array {
           firstId: toUint64(cmd.firstId),
           idCount: cmd.idCount,
           deadLetterFallbackTopics: [...(cmd.deadLetterFallbackTopics ?? [])],
+          keys: [...(cmd.keys ?? [])],
         },
       };
+      break;
+    case 'forget-publishes':
+      props = { ...base, forgetPublishes: { firstIds: cmd.firstIds.map(toUint64) } };
       break;
     case 'redrive':
       props = {
@@ -370,7 +408,8 @@ export function decodeCommand(data: Uint8Array): Command {
   }
   if (nowMs < 0) throw new ValidationError('now_ms', `must be >= 0, got ${nowMs}`);
   try {
-    return decodeKind(m, nowMs);
+    const cmd = decodeKind(m, nowMs);
+    return m.inlineBodies ? { ...cmd, inlineBodies: true } : cmd;
   } catch (err) {
     if (err instanceof ValidationError) throw err;
     throw new ValidationError('command', (err as Error).message);
@@ -399,6 +438,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
     case 'lease': {
       const c = m.lease!;
       const consumerId = c.consumerId ? toBigInt(c.consumerId) : 0n;
+      const leaseId = c.leaseId ? toBigInt(c.leaseId) : 0n;
       return {
         kind: 'lease',
         nowMs,
@@ -412,6 +452,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         inPlace: c.inPlace === true,
         ...(c.deadLetterFallback ? { deadLetterFallback: true } : {}),
         ...(consumerId !== 0n ? { consumerId } : {}),
+        ...(leaseId !== 0n ? { leaseId } : {}),
       };
     }
     case 'ack':
@@ -458,8 +499,15 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         ...(c.deadLetterFallbackTopics?.length
           ? { deadLetterFallbackTopics: [...c.deadLetterFallbackTopics] }
           : {}),
+        ...(c.keys?.length ? { keys: c.keys } : {}),
       };
     }
+    case 'forgetPublishes':
+      return {
+        kind: 'forget-publishes',
+        nowMs,
+        firstIds: (m.forgetPublishes!.firstIds ?? []).map((x) => toBigInt(x)),
+      };
     case 'redrive': {
       const c = m.redrive!;
       return {

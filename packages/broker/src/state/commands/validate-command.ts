@@ -94,11 +94,28 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
       checkTarget(cmd.target, limits);
       resolveDue(cmd, nowMs, limits);
       return;
-    case 'expire':
+    case 'expire': {
       if (cmd.ids.length === 0) throw new ValidationError('ids', 'names no id');
       if (cmd.ids.length > limits.maxIdsPerCommand) {
         throw new LimitError('maxIdsPerCommand', limits.maxIdsPerCommand, cmd.ids.length, 'ids');
       }
+      const keys = cmd.keys ?? [];
+      if (keys.length > 0 && keys.length !== cmd.ids.length) {
+        throw new ValidationError('keys', `names ${keys.length} keys for ${cmd.ids.length} ids`);
+      }
+      keys.forEach((k, i) => {
+        if (k.length > 0) validateEntryKey(k, `keys[${i}]`);
+      });
+      return;
+    }
+    case 'forget-publishes':
+      if (cmd.firstIds.length === 0) throw new ValidationError('first_ids', 'names no id');
+      if (cmd.firstIds.length > limits.maxIdsPerCommand) {
+        throw new LimitError('maxIdsPerCommand', limits.maxIdsPerCommand, cmd.firstIds.length, 'first_ids');
+      }
+      cmd.firstIds.forEach((id, i) => {
+        if (id <= 0n) throw new ValidationError(`first_ids[${i}]`, `must be > 0, got ${id}`);
+      });
       return;
     case 'purge-keys': {
       const requests = cmd.requests ?? [];

@@ -125,6 +125,12 @@ export interface QueueEntryRec {
   readonly leaseConsumer: bigint;
   /** Why its last delivery failed: the last nack's error ('' = none said). Kept until the entry ends. */
   readonly lastError: string;
+  /**
+   * The message's body, when the entry carries it (its message has this one
+   * entry and was written with `inline_bodies`): no body record exists then.
+   * Undefined for an entry whose body is a record of its own.
+   */
+  readonly body: BodyRec | undefined;
 }
 
 /** When the entry's lease ends (in flight only): kept in the entry, or its due time for a moved lease. */
@@ -277,8 +283,117 @@ export function impliedIndex(
   };
 }
 
-/** The index a moved-entry record (`movedIndexTag`) stands for, with the body that must imply it. */
-export function movedIndex(id: bigint, body: BodyRec | undefined, tag: Uint8Array): MessageIndexRec {
-  invariant(body?.indexImplied, () => `message ${id} has a moved-entry index but no implied index`);
-  return impliedIndex(body, DEFAULT_GROUP, tag);
+/**
+ * The index a moved-entry record (`movedIndexTag`) stands for, with the body
+ * record that must imply it, or, for a message whose entry carries its body,
+ * the entry under `tag`.
+ */
+export function movedIndex(
+  id: bigint,
+  implier: BodyRec | QueueEntryRec | undefined,
+  tag: Uint8Array,
+): MessageIndexRec {
+  invariant(
+    implier !== undefined &&
+      ('indexUnwritten' in implier ? implier.indexImplied && implier.id === id : implier.indexImplied),
+    () => `message ${id} has a moved-entry index but no implied index`,
+  );
+  return impliedIndex(implier, DEFAULT_GROUP, tag);
+}
+
+/**
+ * A publish record (records.proto PublishRecord): the messages of one command
+ * that carry their body in their entry and have no index record, each with
+ * the queue key it was published under. Keyed by its first id.
+ */
+export interface PublishRec {
+  readonly firstId: bigint;
+  /** Their queue keys (24 bytes each), in id order. */
+  readonly keys: readonly Uint8Array[];
+  /** The latest due time (ms) among them. */
+  readonly latestDueMs: number;
+}
+
+/**
+ * A lease of a run of entries of one queue (records.proto LeaseRecord): the
+ * entries are not written while it holds them. Offset i is the lease of the
+ * entry under `keys[i]`. Never changed in place once stored: a command that
+ * settles or extends offsets works on a copy (stores/leases.ts).
+ */
+export interface LeaseRun {
+  readonly leaseId: bigint;
+  readonly topic: string;
+  readonly group: string;
+  readonly queueHash: bigint;
+  /** The consumer it was taken for; 0n = none. */
+  readonly consumer: bigint;
+  /** The lease command's time stamp. */
+  readonly nowMs: number;
+  readonly leaseMs: number;
+  /** Per offset, its entry's 24-byte key. */
+  readonly keys: readonly Uint8Array[];
+  /** Per offset, when its lease starts minus `nowMs` (its entry's due time, when taken ahead). */
+  readonly startOffsets: readonly number[];
+  /** Bit i set: offset i is settled. */
+  readonly settled: Uint8Array;
+  /** Extended offsets: their lease's end. */
+  readonly extendedEndMs: ReadonlyMap<number, number>;
+  /** Offsets not settled. */
+  readonly open: number;
+}
+
+/** Where a run lease holds an entry: the run and the entry's offset in it (an open one). */
+export interface RunHold {
+  readonly run: LeaseRun;
+  readonly offset: number;
+}
+
+export function offsetSettled(run: LeaseRun, offset: number): boolean {
+  return (run.settled[offset >> 3]! & (1 << (offset & 7))) !== 0;
+}
+
+/** When offset `offset` of `run` starts. */
+export function runStartMs(run: LeaseRun, offset: number): number {
+  return run.nowMs + run.startOffsets[offset]!;
+}
+
+/** When offset `offset` of `run` ends (its extension's end, if extended). */
+export function runEndMs(run: LeaseRun, offset: number): number {
+  return run.extendedEndMs.get(offset) ?? runStartMs(run, offset) + run.leaseMs;
+}
+
+/**
+ * The entry `e` as the run lease `hold` holds it: in flight until the
+ * offset's end, its attempt and history counting that lease, the run's
+ * consumer. The stored entry counts only the leases that ended; every read
+ * and every check of a held entry goes through this view (a lease in place
+ * kept the same fields in the entry itself).
+ */
+export function heldView(e: QueueEntryRec, hold: RunHold): QueueEntryRec {
+  return {
+    id: e.id,
+    topic: e.topic,
+    group: e.group,
+    dueAtMs: e.dueAtMs,
+    attempt: e.attempt + 1,
+    inFlight: true,
+    deliveredAtMs: [...e.deliveredAtMs, runStartMs(hold.run, hold.offset)],
+    expireAtMs: e.expireAtMs,
+    indexImplied: e.indexImplied,
+    leaseEndMs: runEndMs(hold.run, hold.offset),
+    indexUnwritten: e.indexUnwritten,
+    leaseSerial: e.leaseSerial,
+    leaseConsumer: hold.run.consumer,
+    lastError: e.lastError,
+    body: e.body,
+  };
+}
+
+/**
+ * The entry a held view (`heldView`) stands for, as stored once the lease
+ * ended counted (lapsed, nacked): attempt and history keep that lease, no
+ * lease runs.
+ */
+export function countedLease(view: QueueEntryRec): QueueEntryRec {
+  return { ...view, inFlight: false, leaseEndMs: 0, leaseConsumer: 0n };
 }

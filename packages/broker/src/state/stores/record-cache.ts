@@ -69,6 +69,16 @@ export class RecordCache {
 }
 
 /**
+ * The state machine's record cache, as reads outside apply may fill it:
+ * `version()` before a read, then `fill(version, [key, value] rows)` with
+ * copies of what the read found (ignored if a batch was written meanwhile).
+ */
+export interface CacheFiller {
+  version(): number;
+  fill(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void;
+}
+
+/**
  * Which namespaces are worth caching: queue entries and message index records
  * (read back soon after writing), and the few topic and queue records every
  * apply batch reads again.

@@ -1,4 +1,4 @@
-import type { BatchOp, ReadView } from '@fermata/storage';
+import type { BatchOp, ReadView, ScanOptions, ScanVisitor } from '@fermata/storage';
 import { compareBytes } from '@fermata/storage';
 import { tagKeyOf } from '../../keys.js';
 import { cacheable, type RecordCache } from './record-cache.js';
@@ -216,6 +216,15 @@ export class Txn {
     }
     const sorted = [...out.values()].sort((a, b) => compareBytes(a.key, b.key));
     return sorted.slice(0, limit);
+  }
+
+  /**
+   * A scan of the store alone, not of this batch's writes: for a store that
+   * keeps track of its own writes in the batch (publishes.ts). Counts what it
+   * visits as work.
+   */
+  async scanStore(options: ScanOptions, visit: ScanVisitor): Promise<void> {
+    this.touched += await this.view.scan(options, visit);
   }
 
   /**

@@ -1,0 +1,235 @@
+/**
+ * Leases of runs (docs/state-machine.md, "Run leases"): a lease command with
+ * a lease id takes its entries into one lease record and writes none of them;
+ * a delivery tag is the queue, the lease id and the entry's offset in the run.
+ * Settling an offset changes the record (once per command) and, for an ack,
+ * deletes the entry; a nack writes the entry back with the lease counted; a
+ * lapsed offset is counted into its entry when the entry is leased again (or
+ * cancelled, rescheduled, expired). Attempts and histories stay exact: a
+ * stored entry counts the leases that ended, its held view the running one.
+ */
+import { inQueue, runTag, runTagParts } from '../../keys.js';
+import type { Command } from '../commands/commands.js';
+import type { LeaseOutcome, SettleOutcome } from '../commands/results.js';
+import {
+  countedLease,
+  groupDeleting,
+  leaseEndOf,
+  leaseHeld,
+  leaseNotStarted,
+  leaseRunning,
+  offsetSettled,
+  type QueueEntryRec,
+  type RunHold,
+  type TopicRec,
+  withoutLease,
+} from '../model/records.js';
+import type { TagEntries } from '../stores/entries.js';
+import type { ApplyContext } from './context.js';
+import { type Held, heldOf, letGo } from './held.js';
+
+type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
+
+/**
+ * The lease command's entries, leased into one run under `cmd.leaseId`.
+ * Per key, as the lease in place does (gone, not-due, dead-lettered,
+ * leased), but the entry is not written: only an entry whose earlier lease
+ * ran out is, with that lease counted (its run's offset settled, or, for an
+ * earlier version's lease, its in-flight fields cleared).
+ */
+export async function leaseRun(
+  ctx: ApplyContext,
+  cmd: Of<'lease'>,
+  topic: TopicRec,
+  group: string,
+  hashBytes: Uint8Array,
+  read: TagEntries,
+): Promise<LeaseOutcome[]> {
+  const now = ctx.nowMs;
+  const aheadMs = cmd.aheadMs ?? 0;
+  const leaseId = cmd.leaseId!;
+  ctx.claimIds(leaseId, 1, 'lease_id');
+  const queueHash = ctx.queues.hash(topic.name, group);
+  const run = ctx.leases.begin({
+    leaseId,
+    topic: topic.name,
+    group,
+    queueHash,
+    consumer: cmd.consumerId ?? 0n,
+    nowMs: now,
+    leaseMs: cmd.leaseMs,
+  });
+  const outcomes: LeaseOutcome[] = [];
+  for (let i = 0; i < cmd.tags.length; i++) {
+    const key = cmd.tags[i]!;
+    const stored = inQueue(key, hashBytes) ? ctx.entries.entryAt(read, i) : undefined;
+    if (!stored || stored.topic !== topic.name || stored.group !== group) {
+      outcomes.push({ tag: key, status: 'gone' });
+      continue;
+    }
+    const held = heldOf(ctx, key, stored);
+    const { view } = held;
+    // A running lease is never taken ahead: its consumer may still ack it until it ends.
+    if (view.inFlight ? leaseEndOf(view) > now : view.dueAtMs > now + aheadMs) {
+      outcomes.push({ tag: key, status: 'not-due', id: stored.id });
+      continue;
+    }
+    if (view.attempt >= topic.settings.maxAttempts) {
+      outcomes.push(await deadLetterAtLease(ctx, topic, key, held));
+      continue;
+    }
+    // An earlier lease that ran out is counted into the entry now: a write (the failure path).
+    const counted = held.hold !== undefined || stored.inFlight;
+    if (counted && stored.body && !ctx.fits(1, stored.body.payload.length)) {
+      outcomes.push({ tag: key, status: 'not-due', id: stored.id });
+      continue;
+    }
+    const startMs = Math.max(now, view.inFlight ? leaseEndOf(view) : view.dueAtMs);
+    let base = stored;
+    if (counted) {
+      base = countedLease(view);
+      if (held.hold) ctx.leases.settle(held.hold);
+      const counting = ctx.entries.rewrite(topic, key, stored, base);
+      if (counting) await counting;
+    }
+    const offset = ctx.leases.add(run, key, startMs);
+    const leaseExpiresAtMs = startMs + cmd.leaseMs;
+    // Counted in flight unless a run lease held it already (an earlier version's lease is pending now).
+    const holding = ctx.entries.hold(topic, base, held.hold !== undefined, leaseExpiresAtMs);
+    if (holding) await holding;
+    outcomes.push({
+      tag: key,
+      status: 'leased',
+      id: stored.id,
+      newTag: runTag(queueHash, leaseId, offset),
+      attempt: base.attempt + 1,
+      leaseExpiresAtMs,
+      startsAtMs: startMs,
+    });
+  }
+  return outcomes;
+}
+
+/**
+ * An entry that had its `maxAttempts` deliveries, met by a lease: moved to
+ * the dead-letter topic (or dropped), its run's offset settled if one held
+ * it. A dead letter copies the payload: past the command's bound it waits
+ * for the next lease (`not-due`).
+ */
+export async function deadLetterAtLease(
+  ctx: ApplyContext,
+  topic: TopicRec,
+  key: Uint8Array,
+  held: Held,
+): Promise<LeaseOutcome> {
+  const { view } = held;
+  const body = await ctx.messages.bodyOf(view);
+  if (!ctx.fits(1, body?.payload.length ?? 0)) return { tag: key, status: 'not-due', id: view.id };
+  const deadLetterId = await ctx.deadLetters.deadLetter(topic, key, view, 'max_attempts', held.runTag);
+  letGo(ctx, held);
+  return deadLetterId !== undefined
+    ? { tag: key, status: 'dead-lettered', id: view.id, deadLetterId }
+    : { tag: key, status: 'dropped', id: view.id };
+}
+
+/** What a run lease's tag names: the open offset (still open) and its entry's key; undefined otherwise. */
+export function runOfTag(
+  ctx: ApplyContext,
+  tag: Uint8Array,
+): { readonly hold: RunHold; readonly key: Uint8Array } | undefined {
+  const parts = runTagParts(tag);
+  if (!parts) return undefined;
+  const run = ctx.leases.run(parts.leaseId);
+  if (!run || run.open === 0 || run.queueHash !== parts.queueHash) return undefined;
+  if (parts.offset >= run.keys.length || offsetSettled(run, parts.offset)) return undefined;
+  return { hold: { run, offset: parts.offset }, key: run.keys[parts.offset]! };
+}
+
+/**
+ * The entry a run tag's offset holds, when that lease has started and still
+ * runs and its topic and group take settles; undefined otherwise (the lease
+ * is over for the tag's holder).
+ */
+async function runningRunEntry(
+  ctx: ApplyContext,
+  tag: Uint8Array,
+  stored: QueueEntryRec | undefined,
+): Promise<{ topic: TopicRec; key: Uint8Array; held: Held } | undefined> {
+  const named = runOfTag(ctx, tag);
+  if (!named || !stored) return undefined;
+  const held = heldOf(ctx, named.key, stored);
+  if (held.hold?.run.leaseId !== named.hold.run.leaseId || !leaseRunning(held.view, ctx.nowMs))
+    return undefined;
+  const topic = ctx.topics.cached(stored.topic) ?? (await ctx.topics.require(stored.topic));
+  if (groupDeleting(topic, stored.group)) return undefined;
+  return { topic, key: named.key, held };
+}
+
+/** The entry key a run tag's open offset names (for one read of every tag's entry), or the tag itself. */
+export function keyOfRunTag(ctx: ApplyContext, tag: Uint8Array): Uint8Array {
+  return runOfTag(ctx, tag)?.key ?? tag;
+}
+
+/** Ack of a run tag: the entry is deleted and the offset settled; `lease-expired` otherwise. */
+export async function ackRun(
+  ctx: ApplyContext,
+  tag: Uint8Array,
+  stored: QueueEntryRec | undefined,
+): Promise<SettleOutcome> {
+  const found = await runningRunEntry(ctx, tag, stored);
+  if (!found) return { tag, status: 'lease-expired' };
+  const { topic, key, held } = found;
+  const removing = ctx.entries.remove(topic, key, held.view, 'done', held.runTag);
+  if (removing) await removing;
+  ctx.leases.settle(held.hold!);
+  return { tag, status: 'ok' };
+}
+
+/**
+ * Nack of a run tag. A lease not started, or one handed back `uncounted`
+ * while it holds the entry: the offset is settled and the entry, never
+ * written, is pending at its own due time (or now + delayMs, the later).
+ * A running lease: the entry is written pending at now + delayMs with the
+ * lease counted and the error kept.
+ */
+export async function nackRun(ctx: ApplyContext, cmd: Of<'nack'>): Promise<SettleOutcome> {
+  const tag = cmd.tag;
+  const named = runOfTag(ctx, tag);
+  const stored = named && (await ctx.entries.get(named.key));
+  if (!named || !stored) return { tag, status: 'lease-expired' };
+  const held = heldOf(ctx, named.key, stored);
+  const now = ctx.nowMs;
+  if (held.hold?.run.leaseId !== named.hold.run.leaseId) return { tag, status: 'lease-expired' };
+  const topic = await ctx.topics.require(stored.topic);
+  if (groupDeleting(topic, stored.group)) return { tag, status: 'lease-expired' };
+  const { view } = held;
+  if (leaseNotStarted(view, now) || (cmd.uncounted === true && leaseHeld(view, now))) {
+    const dueAtMs = cmd.delayMs > 0 ? Math.max(stored.dueAtMs, now + cmd.delayMs) : stored.dueAtMs;
+    ctx.leases.settle(held.hold);
+    if (dueAtMs === stored.dueAtMs) {
+      const releasing = ctx.entries.release(topic, named.key, view, held.runTag!);
+      if (releasing) await releasing;
+    } else {
+      await ctx.entries.update(topic, named.key, view, { ...withoutLease(view), dueAtMs }, held.runTag);
+    }
+    return { tag, status: 'ok', dueAtMs };
+  }
+  if (!leaseRunning(view, now)) return { tag, status: 'lease-expired' };
+  const dueAtMs = now + cmd.delayMs;
+  ctx.leases.settle(held.hold);
+  const next = { ...countedLease(view), dueAtMs, lastError: cmd.error ?? '' };
+  await ctx.entries.update(topic, named.key, view, next, held.runTag);
+  return { tag, status: 'ok', dueAtMs };
+}
+
+/** Extend of a run tag: the offset's lease ends at now + leaseMs; the tag stays. */
+export async function extendRun(ctx: ApplyContext, cmd: Of<'extend'>): Promise<SettleOutcome> {
+  const named = runOfTag(ctx, cmd.tag);
+  const stored = named && (await ctx.entries.get(named.key));
+  const found = await runningRunEntry(ctx, cmd.tag, stored);
+  if (!found) return { tag: cmd.tag, status: 'lease-expired' };
+  const dueAtMs = ctx.nowMs + cmd.leaseMs;
+  ctx.leases.extend(found.held.hold!, dueAtMs);
+  ctx.entries.extended(found.topic, found.held.view.group, dueAtMs);
+  return { tag: cmd.tag, status: 'ok', newTag: cmd.tag, dueAtMs };
+}

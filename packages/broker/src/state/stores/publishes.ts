@@ -1,0 +1,184 @@
+/**
+ * Publish records (records.proto PublishRecord): for the messages of one
+ * command that carry their body in their entry and have no index record (one
+ * group, no key), the queue key each was published under, so that a lookup
+ * by id finds the entry. Ids are never reused and a command's ids are one
+ * block, so the record listing an id is the one with the greatest first id
+ * <= it: one reverse seek and one get. A message that moves gets an index
+ * record (read first) for the rest of its life, so a record is needed only
+ * while one of its messages is still at its published key; the leader's
+ * janitor reads which are not (`forgettablePublishes`) and proposes their
+ * deletion (ForgetPublishes).
+ */
+import type { ReadView } from '@fermata/storage';
+import { KEY_BYTES } from '../../keys.js';
+import { decodePublish, encodePublish, publishedKey } from '../codec/publish.js';
+import { NS, readU64, u64 } from '../model/layout.js';
+import type { PublishRec } from '../model/records.js';
+import type { Txn } from './txn.js';
+
+const recordKey = (firstId: bigint): Uint8Array => NS.publishes.key(u64(firstId));
+/** The records whose first id is <= `id`: [namespace start, recordKey(id + 1)). */
+const atOrBelow = (id: bigint) => NS.publishes.range(undefined, u64(id + 1n));
+
+/** An entry key's id (its last 8 bytes). */
+const idOfKey = (key: Uint8Array): bigint => readU64(key, 16);
+
+export class PublishStore {
+  /** The published keys (copies) of the command being applied, as noted. */
+  private noted: Uint8Array[] = [];
+  private latestDueMs = 0;
+  /** The Txn generation whose undo step restores `noted` (one step per command, not per message). */
+  private notedIn = -1;
+  /** The records this batch wrote (or deleted: null), by first id: what a lookup sees before the store. */
+  private readonly written = new Map<bigint, PublishRec | null>();
+
+  constructor(private readonly txn: Txn) {}
+
+  /** A command begins: nothing noted. */
+  beginCommand(): void {
+    this.noted = [];
+    this.latestDueMs = 0;
+    this.notedIn = -1;
+  }
+
+  /** A message of the command, written under `key` with its body inline and no index record. */
+  note(key: Uint8Array, dueAtMs: number): void {
+    if (this.notedIn !== this.txn.generation) {
+      this.notedIn = this.txn.generation;
+      const length = this.noted.length;
+      const latest = this.latestDueMs;
+      this.txn.onRollback(() => {
+        this.noted.length = length;
+        this.latestDueMs = latest;
+        this.notedIn = -1;
+      });
+    }
+    this.noted.push(key.slice(0, KEY_BYTES));
+    if (dueAtMs > this.latestDueMs) this.latestDueMs = dueAtMs;
+  }
+
+  /** The command applied: its record, keyed by the first id it lists (none when nothing was noted). */
+  endCommand(): void {
+    const keys = this.noted;
+    if (keys.length === 0) return;
+    keys.sort((a, b) => (idOfKey(a) < idOfKey(b) ? -1 : idOfKey(a) > idOfKey(b) ? 1 : 0));
+    this.put({ firstId: idOfKey(keys[0]!), keys, latestDueMs: this.latestDueMs });
+    this.noted = [];
+  }
+
+  private put(rec: PublishRec): void {
+    this.txn.put(recordKey(rec.firstId), encodePublish(rec));
+    this.track(rec.firstId, rec);
+  }
+
+  /**
+   * Deletes the record of `firstId` unread: the leader found none of its
+   * messages at its published key, which stays true (see the file comment).
+   */
+  forget(firstId: bigint): void {
+    this.txn.del(recordKey(firstId));
+    this.track(firstId, null);
+  }
+
+  private track(firstId: bigint, rec: PublishRec | null): void {
+    const had = this.written.has(firstId);
+    const before = this.written.get(firstId);
+    this.written.set(firstId, rec);
+    this.txn.onRollback(() => {
+      if (had) this.written.set(firstId, before!);
+      else this.written.delete(firstId);
+    });
+  }
+
+  /**
+   * The queue key message `id` was published under, if a publish record
+   * lists it (the message may have ended or moved since: the caller reads
+   * the entry there and its index record).
+   */
+  async locate(id: bigint): Promise<Uint8Array | undefined> {
+    let best: PublishRec | undefined;
+    // Records of this batch at or below `id` hide the store's under the same key: skip those.
+    let hidden = 0;
+    for (const [first, rec] of this.written) {
+      if (first > id) continue;
+      hidden++;
+      if (rec && (!best || first > best.firstId)) best = rec;
+    }
+    let stored: PublishRec | undefined;
+    await this.txn.scanStore({ ...atOrBelow(id), reverse: true, limit: hidden + 1 }, (k, v) => {
+      const first = readU64(NS.publishes.strip(k));
+      if (this.written.has(first)) return;
+      stored = decodePublish(first, v);
+      return false;
+    });
+    if (stored && (!best || stored.firstId > best.firstId)) best = stored;
+    return best && publishedKey(best, id);
+  }
+}
+
+/** `PublishStore.locate` outside apply, over a store view. */
+export async function locatePublished(view: ReadView, id: bigint): Promise<Uint8Array | undefined> {
+  let rec: PublishRec | undefined;
+  await view.scan({ ...atOrBelow(id), reverse: true, limit: 1 }, (k, v) => {
+    rec = decodePublish(readU64(NS.publishes.strip(k)), v);
+  });
+  return rec && publishedKey(rec, id);
+}
+
+/** What the janitor found in one bounded read of the publish records. */
+export interface ForgettablePublishes {
+  /** Records none of whose messages is at its published key: they may be forgotten. */
+  readonly firstIds: bigint[];
+  /** Where the next read starts (the first id after the last record read); 0n: from the start again. */
+  readonly next: bigint;
+  /** Records read, and entry keys read to check them: the cost of the read. */
+  readonly recordsRead: number;
+  readonly keysRead: number;
+}
+
+/**
+ * Reads at most `maxRecords` publish records from first id `from` on, and of
+ * those whose latest due time is at least `marginMs` past, checks whether any
+ * of their messages is still at its published key (at most `maxKeys` keys
+ * read; a record that does not fit in what is left ends the read). The view
+ * is the live store: a message found away from its key at any moment has
+ * ended or has an index record until it ends, so a record found so stays
+ * unneeded however later batches interleave with the reads.
+ */
+export async function forgettablePublishes(
+  view: ReadView,
+  options: {
+    readonly from: bigint;
+    readonly nowMs: number;
+    readonly marginMs: number;
+    readonly maxRecords: number;
+    readonly maxKeys: number;
+  },
+): Promise<ForgettablePublishes> {
+  const records: PublishRec[] = [];
+  await view.scan({ ...NS.publishes.range(u64(options.from)), limit: options.maxRecords }, (k, v) => {
+    records.push(decodePublish(readU64(NS.publishes.strip(k)), v));
+  });
+  const firstIds: bigint[] = [];
+  let keysRead = 0;
+  let next = 0n;
+  let read = 0;
+  for (const rec of records) {
+    if (rec.latestDueMs + options.marginMs > options.nowMs) {
+      read++;
+      next = rec.firstId + 1n;
+      continue;
+    }
+    if (keysRead + rec.keys.length > options.maxKeys && read > 0) break;
+    const keys = rec.keys.map((key) => NS.queue.key(key));
+    const values = view.getMany ? await view.getMany(keys) : await Promise.all(keys.map((k) => view.get(k)));
+    keysRead += keys.length;
+    read++;
+    next = rec.firstId + 1n;
+    if (values.every((v) => v === undefined)) firstIds.push(rec.firstId);
+  }
+  // The whole namespace was read from `from` on: the next read starts over.
+  if (read === records.length && records.length < options.maxRecords) next = 0n;
+  return { firstIds, next, recordsRead: read, keysRead };
+}
