@@ -13,6 +13,7 @@ import {
   Janitor,
   Proposer,
   PUBLISH_CHECK_MARGIN_MS,
+  PUBLISH_PASS_INTERVAL_MS,
 } from '../src/leader/index.js';
 import { decodeCommand } from '../src/state/commands/commands.js';
 import type { LeaseOutcome } from '../src/state/commands/results.js';
@@ -217,6 +218,38 @@ describe('a message whose entry carries its body', () => {
   });
 });
 
+/** A leader's janitor over `h`, proposing through a Proposer that applies at once, on a manual clock. */
+function janitorOn(h: Harness) {
+  const clock = new ManualClock(T0);
+  const kinds: string[] = [];
+  const raft = {
+    async propose(data: Uint8Array): Promise<unknown> {
+      kinds.push(decodeCommand(data).kind);
+      const entry: Entry = { term: 1, index: h.index + 1, type: 'normal', data };
+      return (await h.applyEntries([entry]))[0];
+    },
+  };
+  const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
+  const work: Record<string, number> = {};
+  const janitor = new Janitor({
+    reader: h.sm.reader,
+    proposer,
+    metrics: {
+      ...discardLeaderMetrics,
+      publishRecords: {
+        inc: ({ what }, n = 1) => {
+          work[what] = (work[what] ?? 0) + n;
+        },
+      },
+    },
+    log: pino({ level: 'silent' }),
+    batch: 100,
+    limits: h.sm.limits,
+    clock,
+  });
+  return { janitor, clock, kinds, work };
+}
+
 describe('publish records', () => {
   it('the janitor finds the records none of whose messages is at its published key; forgotten, lookups still find the rest', async () => {
     const h = await Harness.create({ cacheEntries: 0 });
@@ -264,33 +297,7 @@ describe('publish records', () => {
     const leases = await h.leaseAll('t', 'default', 30_000);
     await h.ok({ kind: 'ack', tags: leases.map(leasedTag) });
     expect((await records(h.store, 0x0f)).length).toBe(1);
-    const clock = new ManualClock(T0);
-    const kinds: string[] = [];
-    const raft = {
-      async propose(data: Uint8Array): Promise<unknown> {
-        kinds.push(decodeCommand(data).kind);
-        const entry: Entry = { term: 1, index: h.index + 1, type: 'normal', data };
-        return (await h.applyEntries([entry]))[0];
-      },
-    };
-    const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
-    const work: Record<string, number> = {};
-    const janitor = new Janitor({
-      reader: h.sm.reader,
-      proposer,
-      metrics: {
-        ...discardLeaderMetrics,
-        publishRecords: {
-          inc: ({ what }, n = 1) => {
-            work[what] = (work[what] ?? 0) + n;
-          },
-        },
-      },
-      log: pino({ level: 'silent' }),
-      batch: 100,
-      limits: h.sm.limits,
-      clock,
-    });
+    const { janitor, clock, kinds, work } = janitorOn(h);
     janitor.start();
     await clock.advance(PUBLISH_CHECK_MARGIN_MS - JANITOR_INTERVAL_MS);
     expect(kinds).not.toContain('forget-publishes');
@@ -298,6 +305,29 @@ describe('publish records', () => {
     expect(kinds).toContain('forget-publishes');
     expect(await records(h.store, 0x0f)).toEqual([]);
     expect(work).toMatchObject({ forgotten: 1, keys_read: 2 });
+    janitor.stop();
+  });
+
+  it('a record still needed is told by its first keys, and read again once a pass interval, not every sweep', async () => {
+    const h = await Harness.create();
+    const ids = await h.publish(
+      ...Array.from({ length: 100 }, (_, i) => ({ topic: 't', payload: text(`m${i}`) })),
+    );
+    expect((await records(h.store, 0x0f)).length).toBe(1);
+    const { janitor, clock, kinds, work } = janitorOn(h);
+    janitor.start();
+    // Past its margin from 10 s on, with every message still at its key: a pass at 10.2, 20.2
+    // and 30.2 s reads the record's first 32 keys each time (every sweep, 100 keys: 10,000).
+    await clock.advance(PUBLISH_CHECK_MARGIN_MS + 3 * PUBLISH_PASS_INTERVAL_MS - 2 * JANITOR_INTERVAL_MS);
+    expect(kinds).not.toContain('forget-publishes');
+    expect(work.keys_read).toBe(3 * 32);
+    // Once all are acked, the next pass reads all 100 keys and forgets the record.
+    const leases = await h.leaseAll('t', 'default', 30_000);
+    expect(leases).toHaveLength(ids.length);
+    await h.ok({ kind: 'ack', tags: leases.map(leasedTag) });
+    await clock.advance(PUBLISH_PASS_INTERVAL_MS);
+    expect(work).toMatchObject({ forgotten: 1, keys_read: 3 * 32 + 100 });
+    expect(await records(h.store, 0x0f)).toEqual([]);
     janitor.stop();
   });
 });

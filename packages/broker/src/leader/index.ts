@@ -11,6 +11,7 @@ export {
   Janitor,
   PUBLISH_CHECK_MARGIN_MS,
   PUBLISH_KEYS_PER_SWEEP,
+  PUBLISH_PASS_INTERVAL_MS,
   PUBLISH_RECORDS_PER_SWEEP,
 } from './janitor.js';
 export {

@@ -24,6 +24,12 @@ export const PUBLISH_CHECK_MARGIN_MS = 10_000;
  */
 export const PUBLISH_RECORDS_PER_SWEEP = 1_024;
 export const PUBLISH_KEYS_PER_SWEEP = 16_384;
+/**
+ * The shortest time between the starts of two passes over the publish
+ * records: a record still needed (its messages not yet all acked) is read
+ * again at most this often, not on every sweep.
+ */
+export const PUBLISH_PASS_INTERVAL_MS = 10_000;
 
 /**
  * The leader's janitor: TTL expiry through the expiry index (remove or
@@ -38,6 +44,8 @@ export class Janitor {
   private epoch = 0;
   /** Where the next read of publish records starts (a first id; 0n: from the start). */
   private publishCursor = 0n;
+  /** When the current pass over the publish records started, on the monotonic clock. */
+  private publishPassAtMs: number | undefined;
 
   constructor(
     private readonly options: {
@@ -62,6 +70,7 @@ export class Janitor {
     this.stop();
     const epoch = ++this.epoch;
     this.publishCursor = 0n;
+    this.publishPassAtMs = undefined;
     // Every JANITOR_INTERVAL_MS; a tick while a sweep still runs is skipped.
     const tick = (): void => {
       if (epoch !== this.epoch) return;
@@ -150,9 +159,15 @@ export class Janitor {
    * One bounded read of the publish records from where the last stopped
    * (PUBLISH_RECORDS_PER_SWEEP records, PUBLISH_KEYS_PER_SWEEP entry keys),
    * and the deletion of those none of whose messages is at its published key.
+   * A pass from the first record starts at most every PUBLISH_PASS_INTERVAL_MS.
    */
   private async forgetPublishes(epoch: number): Promise<void> {
     const { reader, proposer, metrics, limits } = this.options;
+    if (this.publishCursor === 0n) {
+      const at = this.clock.monotonicMs();
+      if (this.publishPassAtMs !== undefined && at - this.publishPassAtMs < PUBLISH_PASS_INTERVAL_MS) return;
+      this.publishPassAtMs = at;
+    }
     const now = proposer.nowMs();
     const found = await reader.forgettablePublishes({
       from: this.publishCursor,

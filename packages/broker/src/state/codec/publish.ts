@@ -101,6 +101,19 @@ export function decodePublish(firstId: bigint, bytes: Uint8Array): PublishRec {
   return { firstId, keys, latestDueMs };
 }
 
+/** A record's latest due time (`PublishRec.latestDueMs`) without decoding its keys. */
+export function publishLatestDueMs(bytes: Uint8Array): number {
+  const r = new WireReader(bytes);
+  let latestDueMs = 0;
+  while (!r.done) {
+    const tag = r.varint();
+    const wt = tag & 7;
+    if (tag >>> 3 === 5 && wt === WIRE_VARINT) latestDueMs = r.varint();
+    else r.skip(wt);
+  }
+  return latestDueMs;
+}
+
 /** The queue key `id` was published under, as the record lists it; undefined when it does not. */
 export function publishedKey(rec: PublishRec, id: bigint): Uint8Array | undefined {
   for (const key of rec.keys) {

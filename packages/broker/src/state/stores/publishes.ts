@@ -12,7 +12,7 @@
  */
 import type { ReadView } from '@fermata/storage';
 import { KEY_BYTES } from '../../keys.js';
-import { decodePublish, encodePublish, publishedKey } from '../codec/publish.js';
+import { decodePublish, encodePublish, publishedKey, publishLatestDueMs } from '../codec/publish.js';
 import { NS, readU64, u64 } from '../model/layout.js';
 import type { PublishRec } from '../model/records.js';
 import type { Txn } from './txn.js';
@@ -137,14 +137,20 @@ export interface ForgettablePublishes {
   readonly keysRead: number;
 }
 
+/** Keys of one record read together: a record still needed is mostly told by its first ones. */
+const KEYS_PER_GET = 32;
+
 /**
  * Reads at most `maxRecords` publish records from first id `from` on, and of
  * those whose latest due time is at least `marginMs` past, checks whether any
  * of their messages is still at its published key (at most `maxKeys` keys
- * read; a record that does not fit in what is left ends the read). The view
- * is the live store: a message found away from its key at any moment has
- * ended or has an index record until it ends, so a record found so stays
- * unneeded however later batches interleave with the reads.
+ * read; a record that does not fit in what is left ends the read). A record
+ * not yet past its margin is passed without decoding its keys, and the check
+ * of one stops at its first message still at its key (keys are read
+ * KEYS_PER_GET at a time, in id order). The view is the live store: a
+ * message found away from its key at any moment has ended or has an index
+ * record until it ends, so a record found so stays unneeded however later
+ * batches interleave with the reads.
  */
 export async function forgettablePublishes(
   view: ReadView,
@@ -156,27 +162,36 @@ export async function forgettablePublishes(
     readonly maxKeys: number;
   },
 ): Promise<ForgettablePublishes> {
-  const records: PublishRec[] = [];
+  // A record past its margin, decoded; a record not yet, by its first id only.
+  const records: (PublishRec | bigint)[] = [];
   await view.scan({ ...NS.publishes.range(u64(options.from)), limit: options.maxRecords }, (k, v) => {
-    records.push(decodePublish(readU64(NS.publishes.strip(k)), v));
+    const firstId = readU64(NS.publishes.strip(k));
+    const past = publishLatestDueMs(v) + options.marginMs <= options.nowMs;
+    records.push(past ? decodePublish(firstId, v) : firstId);
   });
   const firstIds: bigint[] = [];
   let keysRead = 0;
   let next = 0n;
   let read = 0;
   for (const rec of records) {
-    if (rec.latestDueMs + options.marginMs > options.nowMs) {
+    if (typeof rec === 'bigint') {
       read++;
-      next = rec.firstId + 1n;
+      next = rec + 1n;
       continue;
     }
     if (keysRead + rec.keys.length > options.maxKeys && read > 0) break;
-    const keys = rec.keys.map((key) => NS.queue.key(key));
-    const values = view.getMany ? await view.getMany(keys) : await Promise.all(keys.map((k) => view.get(k)));
-    keysRead += keys.length;
+    let present = false;
+    for (let at = 0; at < rec.keys.length && !present; at += KEYS_PER_GET) {
+      const keys = rec.keys.slice(at, at + KEYS_PER_GET).map((key) => NS.queue.key(key));
+      const values = view.getMany
+        ? await view.getMany(keys)
+        : await Promise.all(keys.map((k) => view.get(k)));
+      keysRead += keys.length;
+      present = values.some((v) => v !== undefined);
+    }
     read++;
     next = rec.firstId + 1n;
-    if (values.every((v) => v === undefined)) firstIds.push(rec.firstId);
+    if (!present) firstIds.push(rec.firstId);
   }
   // The whole namespace was read from `from` on: the next read starts over.
   if (read === records.length && records.length < options.maxRecords) next = 0n;
