@@ -24,6 +24,14 @@ const atOrBelow = (id: bigint) => NS.publishes.range(undefined, u64(id + 1n));
 /** An entry key's id (its last 8 bytes). */
 const idOfKey = (key: Uint8Array): bigint => readU64(key, 16);
 
+/** Orders entry keys by their ids (big-endian bytes 16..24), without making the ids. */
+function compareIds(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 16; i < KEY_BYTES; i++) {
+    if (a[i] !== b[i]) return a[i]! - b[i]!;
+  }
+  return 0;
+}
+
 export class PublishStore {
   /** The published keys (copies) of the command being applied, as noted. */
   private noted: Uint8Array[] = [];
@@ -62,7 +70,10 @@ export class PublishStore {
   endCommand(): void {
     const keys = this.noted;
     if (keys.length === 0) return;
-    keys.sort((a, b) => (idOfKey(a) < idOfKey(b) ? -1 : idOfKey(a) > idOfKey(b) ? 1 : 0));
+    // Noted in id order unless a command's messages went to their queues out of it.
+    let ordered = true;
+    for (let i = 1; i < keys.length && ordered; i++) ordered = compareIds(keys[i - 1]!, keys[i]!) < 0;
+    if (!ordered) keys.sort(compareIds);
     this.put({ firstId: idOfKey(keys[0]!), keys, latestDueMs: this.latestDueMs });
     this.noted = [];
   }
