@@ -181,7 +181,9 @@ export async function ackRun(
   const { topic, key, held } = found;
   const removing = ctx.entries.remove(topic, key, held.view, 'done', held.runTag);
   if (removing) await removing;
-  ctx.leases.settle(held.hold!);
+  ctx.leases.settle(ctx.hooks?.ackSettles?.(ctx, held.hold!) ?? held.hold!);
+  const hooked = ctx.hooks?.acked?.(ctx, topic, held.hold!);
+  if (hooked) await hooked;
   return { tag, status: 'ok' };
 }
 

@@ -24,6 +24,7 @@ import type { CommandTime } from '../stores/time.js';
 import { TopicStore } from '../stores/topics.js';
 import type { Txn } from '../stores/txn.js';
 import { applyBound, itemWork } from './apply-bound.js';
+import type { ApplyHooks } from './hooks.js';
 
 /** Longest stretch of apply work before the event loop gets a turn. */
 export const APPLY_SLICE_MS = 2;
@@ -51,6 +52,8 @@ export class ApplyContext {
     readonly ids: EventRepository,
     requestFilter: RequestFilter,
     leaseIndex: LeaseIndex,
+    /** The simulation's injected bugs (hooks.ts); undefined outside it. */
+    readonly hooks?: ApplyHooks,
   ) {
     this.queues = new QueueStore(txn, hasher);
     this.topics = new TopicStore(txn, limits, this.queues, this.time);

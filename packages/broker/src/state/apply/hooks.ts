@@ -1,0 +1,17 @@
+/**
+ * Points of apply where the broker simulation injects bugs (`--bug`, the
+ * broker's sim/injected-bugs.ts), as a test-only subclass does elsewhere.
+ * The server never sets them (`BrokerStateMachine.applyHooks` stays
+ * undefined), so apply pays one undefined check at each point. A hook must
+ * be a function of the replicated state alone, as apply is: every replica
+ * runs it.
+ */
+import type { RunHold, TopicRec } from '../model/records.js';
+import type { ApplyContext } from './context.js';
+
+export interface ApplyHooks {
+  /** The offset an ack of `hold`'s tag settles (shipped: `hold` itself). */
+  readonly ackSettles?: (ctx: ApplyContext, hold: RunHold) => RunHold;
+  /** An ack removed the entry `hold` held and settled the offset it chose (`ackSettles`). */
+  readonly acked?: (ctx: ApplyContext, topic: TopicRec, hold: RunHold) => Promise<void> | undefined;
+}
