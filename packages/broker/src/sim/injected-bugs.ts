@@ -219,18 +219,19 @@ function otherRuns(ctx: ApplyContext, sm: BrokerStateMachine, hold: RunHold): Le
 }
 
 /**
- * An ack settles its offset in another live run of the same queue: the one
- * nearest in lease id whose same offset is open (the tag's own when there is
- * none). The acked entry is deleted all the same; its own offset stays open.
+ * A run tag names another live run of its queue: the one nearest in lease
+ * id whose same offset is open (the tag's own when there is none). An ack
+ * then settles that run's offset and ends the entry it holds, answered OK,
+ * while the tag's own lease runs on (a nack or an extend acts there too).
  */
 function ackWrongLease(sm: BrokerStateMachine): void {
   sm.applyHooks = {
-    ackSettles: (ctx, hold) => {
+    runTagHold: (ctx, named) => {
       let best: LeaseRun | undefined;
-      const own = hold.run.leaseId;
+      const own = named.run.leaseId;
       const distance = (run: LeaseRun): bigint => (run.leaseId > own ? run.leaseId - own : own - run.leaseId);
-      for (const run of otherRuns(ctx, sm, hold)) {
-        if (hold.offset >= run.keys.length || offsetSettled(run, hold.offset)) continue;
+      for (const run of otherRuns(ctx, sm, named)) {
+        if (named.offset >= run.keys.length || offsetSettled(run, named.offset)) continue;
         if (
           !best ||
           distance(run) < distance(best) ||
@@ -238,7 +239,7 @@ function ackWrongLease(sm: BrokerStateMachine): void {
         )
           best = run;
       }
-      return best ? { run: best, offset: hold.offset } : hold;
+      return best ? { run: best, offset: named.offset } : named;
     },
   };
 }

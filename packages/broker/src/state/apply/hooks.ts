@@ -10,8 +10,8 @@ import type { RunHold, TopicRec } from '../model/records.js';
 import type { ApplyContext } from './context.js';
 
 export interface ApplyHooks {
-  /** The offset an ack of `hold`'s tag settles (shipped: `hold` itself). */
-  readonly ackSettles?: (ctx: ApplyContext, hold: RunHold) => RunHold;
-  /** An ack removed the entry `hold` held and settled the offset it chose (`ackSettles`). */
+  /** The open offset a run tag names, given the one it names (shipped: that one). */
+  readonly runTagHold?: (ctx: ApplyContext, named: RunHold) => RunHold;
+  /** An ack removed the entry `hold` held and settled its offset. */
   readonly acked?: (ctx: ApplyContext, topic: TopicRec, hold: RunHold) => Promise<void> | undefined;
 }
