@@ -263,7 +263,9 @@ async function deletePastRun(ctx: ApplyContext, topic: TopicRec, hold: RunHold):
 /**
  * The lease index holds every offset of a run, settled or not (its private
  * `set`, run at each rewrite of a run's record and at a rebuild): a run's
- * lapse then finds its settled offsets held and lapsed too.
+ * lapse then finds its settled offsets held and lapsed too. Which run holds
+ * a key then depends on the order of those rewrites, so on how a replica's
+ * log was cut into apply batches: replicas can disagree.
  */
 function lapseIgnoresSettled(sm: BrokerStateMachine): void {
   const index = sm.leases as unknown as {
