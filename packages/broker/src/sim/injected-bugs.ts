@@ -38,7 +38,7 @@ export interface BrokerBugs {
   readonly proposer?: typeof Proposer;
   /** Changes a dispatcher after it is built. */
   readonly dispatcher?: (dispatcher: Dispatcher, clock: Clock) => void;
-  /** Changes a state machine once it is open, before it applies anything (apply's hooks: state/apply/hooks.ts). */
+  /** Changes a state machine once open, before it applies anything (ApplyHooks: state/apply/context.ts). */
   readonly stateMachine?: (sm: BrokerStateMachine) => void;
 }
 

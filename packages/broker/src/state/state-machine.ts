@@ -16,8 +16,7 @@ import { applyAck, applyExtend, applyLease, applyNack } from './apply/apply-deli
 import { applyPublish } from './apply/apply-publish.js';
 import { applyDeleteGroup, applyDeleteTopic, applyPurge } from './apply/apply-purge.js';
 import { applySchedule } from './apply/apply-schedule.js';
-import { ApplyContext } from './apply/context.js';
-import type { ApplyHooks } from './apply/hooks.js';
+import { ApplyContext, type ApplyHooks } from './apply/context.js';
 import {
   type ApplyLimits,
   applyLimitDifferences,
@@ -123,7 +122,7 @@ export class BrokerStateMachine implements StateMachine {
   onPurges: PurgeListener | undefined;
   /** See BrokerStateMachineOptions.onCommandWork; may be set after open. */
   onCommandWork: ((kind: string, work: ApplyWork) => void) | undefined;
-  /** The broker simulation's injected bugs (apply/hooks.ts), set after open; never by the server. */
+  /** The broker simulation's injected bugs (apply/context.ts), set after open; never by the server. */
   applyHooks: ApplyHooks | undefined;
   /** The topics and groups being deleted (their purge records), kept in memory for the leader's checks. */
   readonly deleting = new DeletingSet();
