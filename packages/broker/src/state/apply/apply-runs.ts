@@ -142,7 +142,9 @@ export function runOfTag(
   const run = ctx.leases.run(parts.leaseId);
   if (!run || run.open === 0 || run.queueHash !== parts.queueHash) return undefined;
   if (parts.offset >= run.keys.length || offsetSettled(run, parts.offset)) return undefined;
-  return { hold: { run, offset: parts.offset }, key: run.keys[parts.offset]! };
+  const named = { run, offset: parts.offset };
+  const hold = ctx.hooks?.runTagHold?.(ctx, named) ?? named;
+  return { hold, key: hold.run.keys[hold.offset]! };
 }
 
 /**
@@ -182,6 +184,8 @@ export async function ackRun(
   const removing = ctx.entries.remove(topic, key, held.view, 'done', held.runTag);
   if (removing) await removing;
   ctx.leases.settle(held.hold!);
+  const hooked = ctx.hooks?.acked?.(ctx, topic, held.hold!);
+  if (hooked) await hooked;
   return { tag, status: 'ok' };
 }
 
