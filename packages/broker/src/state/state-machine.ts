@@ -12,7 +12,7 @@ import {
   applyRedrive,
   applyReschedule,
 } from './apply/apply-control.js';
-import { applyAck, applyExtend, applyLease, applyNack } from './apply/apply-delivery.js';
+import { applyAck, applyExtend, applyLease, applyLeaseRuns, applyNack } from './apply/apply-delivery.js';
 import { applyPublish } from './apply/apply-publish.js';
 import { applyDeleteGroup, applyDeleteTopic, applyPurge } from './apply/apply-purge.js';
 import { applySchedule } from './apply/apply-schedule.js';
@@ -432,6 +432,8 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
       return applyPublish(ctx, cmd);
     case 'lease':
       return applyLease(ctx, cmd);
+    case 'lease-runs':
+      return applyLeaseRuns(ctx, cmd);
     case 'ack':
       return applyAck(ctx, cmd);
     case 'nack':

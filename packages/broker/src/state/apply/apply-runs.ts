@@ -30,6 +30,15 @@ import { type Held, heldOf, letGo } from './held.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
+/** What leasing one run reads of its command: a lease with a lease id, or one run of a lease of runs. */
+export interface RunLease {
+  readonly tags: readonly Uint8Array[];
+  readonly leaseMs: number;
+  readonly leaseId: bigint;
+  readonly aheadMs?: number;
+  readonly consumerId?: bigint;
+}
+
 /**
  * The lease command's entries, leased into one run under `cmd.leaseId`.
  * Per key, as the lease in place does (gone, not-due, dead-lettered,
@@ -39,7 +48,7 @@ type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
  */
 export async function leaseRun(
   ctx: ApplyContext,
-  cmd: Of<'lease'>,
+  cmd: RunLease,
   topic: TopicRec,
   group: string,
   hashBytes: Uint8Array,
@@ -47,7 +56,7 @@ export async function leaseRun(
 ): Promise<LeaseOutcome[]> {
   const now = ctx.nowMs;
   const aheadMs = cmd.aheadMs ?? 0;
-  const leaseId = cmd.leaseId!;
+  const leaseId = cmd.leaseId;
   ctx.claimIds(leaseId, 1, 'lease_id');
   const queueHash = ctx.queues.hash(topic.name, group);
   const run = ctx.leases.begin({
