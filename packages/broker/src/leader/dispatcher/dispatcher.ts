@@ -523,6 +523,8 @@ export class Dispatcher {
       };
       this.placement.promise(consumer, orphan.queue, e.tag, body, e, lease, now);
     }
+    // Those ready now go out with the next round, which drains only the consumers listed so.
+    if (consumer.ready.length > 0) this.readyConsumers.add(consumer);
     this.wake();
     return released;
   }
