@@ -442,12 +442,14 @@ export async function scanQueueEntries(
   let rowKey: Uint8Array = EMPTY;
   let rowValue: Uint8Array = EMPTY;
   const keep = (): void => {
-    if (version !== undefined) kept.push([new Uint8Array(rowKey), new Uint8Array(rowValue)]);
+    if (version !== undefined) kept.push([new Uint8Array(rowKey), rowValue]);
   };
   await view.scan(options, (k, v) => {
     rowKey = k;
-    rowValue = v;
-    return visit(NS.queue.strip(k), decodeEntry(v), keep);
+    // A copy: an entry that carries its body keeps views of these bytes, which the scan's
+    // slice does not outlive (the store's copy-what-you-keep rule).
+    rowValue = new Uint8Array(v);
+    return visit(NS.queue.strip(k), decodeEntry(rowValue), keep);
   });
   if (version !== undefined && kept.length > 0) scan.cache!.fill(version, kept);
 }
