@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeKey, encodeKey } from '../src/keys.js';
 import { decodeBody, encodeBody } from '../src/state/codec/body.js';
 import { decodedEntry, decodeEntry, encodeEntry } from '../src/state/codec/entry.js';
-import { decodeLease, encodeLease } from '../src/state/codec/lease.js';
+import { decodeLease, encodeLease, encodeLeaseSettles } from '../src/state/codec/lease.js';
 import {
   decodeIndex,
   encodeIndex,
@@ -81,10 +81,8 @@ const reference = {
         : {}),
     }).finish(),
   lease: (run: LeaseRun) => {
-    const keys = run.keys.map(decodeKey);
-    let settled = run.settled.length;
-    while (settled > 0 && run.settled[settled - 1] === 0) settled--;
-    const extended = [...run.extendedEndMs.keys()].sort((a, b) => a - b);
+    let side = run.sideRecords.length;
+    while (side > 0 && run.sideRecords[side - 1] === 0) side--;
     return v1.LeaseRecord.encode({
       topic: run.topic,
       group: run.group,
@@ -92,9 +90,16 @@ const reference = {
       consumer: toUint64(run.consumer),
       nowMs: i64(run.nowMs),
       leaseMs: i64(run.leaseMs),
-      dueDeltas: keys.map((k, i) => toInt64(BigInt.asIntN(64, k.due - (i === 0 ? 0n : keys[i - 1]!.due)))),
-      idDeltas: keys.map((k, i) => toInt64(BigInt.asIntN(64, k.id - (i === 0 ? 0n : keys[i - 1]!.id)))),
+      keys: run.keyBytes,
       startOffsets: run.startOffsets.map((n) => toUint64(BigInt(n))),
+      sideRecords: run.sideRecords.subarray(0, side),
+    }).finish();
+  },
+  leaseSettles: (run: LeaseRun) => {
+    let settled = run.settled.length;
+    while (settled > 0 && run.settled[settled - 1] === 0) settled--;
+    const extended = [...run.extendedEndMs.keys()].sort((a, b) => a - b);
+    return v1.LeaseSettles.encode({
       settled: run.settled.subarray(0, settled),
       extended,
       extendedEndMs: extended.map((o) => i64(run.extendedEndMs.get(o)!)),
@@ -187,17 +192,18 @@ function generators(seed: number) {
     lease: (): LeaseRun => {
       const queueHash = pick([0n, 7n, 2n ** 64n - 1n, BigInt(int(2 ** 50))]);
       const n = int(20);
-      const keys = Array.from({ length: n }, () =>
-        encodeKey(queueHash, BigInt(pick([0, 5, 1_700_000_000_000 + int(1e9)])), id()),
-      );
-      const settled = new Uint8Array((n + 7) >> 3);
-      let open = n;
+      const keyBytes = new Uint8Array(n * 24);
       for (let i = 0; i < n; i++) {
-        if (r() < 0.4) {
-          settled[i >> 3]! |= 1 << (i & 7);
-          open--;
-        }
+        keyBytes.set(encodeKey(queueHash, BigInt(pick([0, 5, 1_700_000_000_000 + int(1e9)])), id()), i * 24);
       }
+      const bitmap = () => {
+        const bits = new Uint8Array((n + 7) >> 3);
+        for (let i = 0; i < n; i++) if (r() < 0.4) bits[i >> 3]! |= 1 << (i & 7);
+        return bits;
+      };
+      const settled = bitmap();
+      let open = n;
+      for (let i = 0; i < n; i++) if ((settled[i >> 3]! & (1 << (i & 7))) !== 0) open--;
       const extendedEndMs = new Map<number, number>();
       for (let i = 0; i < n; i++) if (r() < 0.2) extendedEndMs.set(i, num());
       return {
@@ -208,8 +214,10 @@ function generators(seed: number) {
         consumer: id(),
         nowMs: num(),
         leaseMs: pick([0, 1, 30_000]),
-        keys,
+        length: n,
+        keyBytes,
         startOffsets: Array.from({ length: n }, () => pick([0, 1, 2_000, 10_000])),
+        sideRecords: bitmap(),
         settled,
         extendedEndMs,
         open,
@@ -305,8 +313,20 @@ describe('record codecs (wire.ts) against protobufjs', () => {
       );
       const l = g.lease();
       expect(hex(encodeLease(l)), `lease record, seed ${seed}`).toBe(hex(reference.lease(l)));
-      const leaseBack = decodeLease(l.leaseId, encodeLease(l));
-      expect({ ...leaseBack, keys: leaseBack.keys.map(hex) }).toEqual({ ...l, keys: l.keys.map(hex) });
+      expect(hex(encodeLeaseSettles(l)), `lease settles, seed ${seed}`).toBe(hex(reference.leaseSettles(l)));
+      const leaseBack = decodeLease(l.leaseId, encodeLease(l), encodeLeaseSettles(l));
+      const plainRun = (x: LeaseRun) => ({ ...x, keyBytes: hex(x.keyBytes) });
+      expect(plainRun(leaseBack)).toEqual(plainRun(l));
+      // Without a settles record: nothing settled or extended.
+      const fresh = decodeLease(l.leaseId, encodeLease(l));
+      expect(plainRun(fresh)).toEqual(
+        plainRun({
+          ...l,
+          settled: new Uint8Array(l.settled.length),
+          extendedEndMs: new Map(),
+          open: l.length,
+        }),
+      );
       const p = g.publish();
       expect(hex(encodePublish(p)), `publish record, seed ${seed}`).toBe(hex(reference.publish(p)));
       const back = decodePublish(p.firstId, encodePublish(p));

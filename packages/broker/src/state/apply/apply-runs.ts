@@ -8,12 +8,15 @@
  * cancelled, rescheduled, expired). Attempts and histories stay exact: a
  * stored entry counts the leases that ended, its held view the running one.
  */
+import { invariant } from '@fermata/base';
 import { inQueue, runTag, runTagParts } from '../../keys.js';
 import type { Command } from '../commands/commands.js';
 import type { LeaseOutcome, SettleOutcome } from '../commands/results.js';
 import {
   countedLease,
+  entryAlone,
   groupDeleting,
+  heldView,
   leaseEndOf,
   leaseHeld,
   leaseNotStarted,
@@ -21,12 +24,15 @@ import {
   offsetSettled,
   type QueueEntryRec,
   type RunHold,
+  runEndMs,
+  runKey,
+  runStartMs,
   type TopicRec,
   withoutLease,
 } from '../model/records.js';
 import type { TagEntries } from '../stores/entries.js';
 import type { ApplyContext } from './context.js';
-import { type Held, heldOf, letGo } from './held.js';
+import { type Held, heldOf, letGo, tagOfHold } from './held.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -50,15 +56,18 @@ export async function leaseRun(
   const leaseId = cmd.leaseId!;
   ctx.claimIds(leaseId, 1, 'lease_id');
   const queueHash = ctx.queues.hash(topic.name, group);
-  const run = ctx.leases.begin({
-    leaseId,
-    topic: topic.name,
-    group,
-    queueHash,
-    consumer: cmd.consumerId ?? 0n,
-    nowMs: now,
-    leaseMs: cmd.leaseMs,
-  });
+  const run = ctx.leases.begin(
+    {
+      leaseId,
+      topic: topic.name,
+      group,
+      queueHash,
+      consumer: cmd.consumerId ?? 0n,
+      nowMs: now,
+      leaseMs: cmd.leaseMs,
+    },
+    cmd.tags.length,
+  );
   const outcomes: LeaseOutcome[] = [];
   for (let i = 0; i < cmd.tags.length; i++) {
     const key = cmd.tags[i]!;
@@ -92,7 +101,7 @@ export async function leaseRun(
       const counting = ctx.entries.rewrite(topic, key, stored, base);
       if (counting) await counting;
     }
-    const offset = ctx.leases.add(run, key, startMs);
+    const offset = ctx.leases.add(run, key, base, startMs);
     const leaseExpiresAtMs = startMs + cmd.leaseMs;
     // Counted in flight unless a run lease held it already (an earlier version's lease is pending now).
     const holding = ctx.entries.hold(topic, base, held.hold !== undefined, leaseExpiresAtMs);
@@ -141,47 +150,64 @@ export function runOfTag(
   if (!parts) return undefined;
   const run = ctx.leases.run(parts.leaseId);
   if (!run || run.open === 0 || run.queueHash !== parts.queueHash) return undefined;
-  if (parts.offset >= run.keys.length || offsetSettled(run, parts.offset)) return undefined;
-  return { hold: { run, offset: parts.offset }, key: run.keys[parts.offset]! };
+  if (parts.offset >= run.length || offsetSettled(run, parts.offset)) return undefined;
+  return { hold: { run, offset: parts.offset }, key: runKey(run, parts.offset) };
 }
 
 /**
- * The entry a run tag's offset holds, when that lease has started and still
+ * The open offset a run tag names, when its lease has started and still
  * runs and its topic and group take settles; undefined otherwise (the lease
- * is over for the tag's holder).
+ * is over for the tag's holder). Told from the run alone: while an offset is
+ * open its entry is as the lease found it (whatever changes or removes the
+ * entry settles the offset first).
  */
-async function runningRunEntry(
+async function runningRunOffset(
   ctx: ApplyContext,
   tag: Uint8Array,
-  stored: QueueEntryRec | undefined,
-): Promise<{ topic: TopicRec; key: Uint8Array; held: Held } | undefined> {
+): Promise<{ topic: TopicRec; key: Uint8Array; hold: RunHold } | undefined> {
   const named = runOfTag(ctx, tag);
-  if (!named || !stored) return undefined;
-  const held = heldOf(ctx, named.key, stored);
-  if (held.hold?.run.leaseId !== named.hold.run.leaseId || !leaseRunning(held.view, ctx.nowMs))
-    return undefined;
-  const topic = ctx.topics.cached(stored.topic) ?? (await ctx.topics.require(stored.topic));
-  if (groupDeleting(topic, stored.group)) return undefined;
-  return { topic, key: named.key, held };
+  if (!named) return undefined;
+  const { run, offset } = named.hold;
+  const now = ctx.nowMs;
+  if (runStartMs(run, offset) > now || runEndMs(run, offset) <= now) return undefined;
+  const topic = ctx.topics.cached(run.topic) ?? (await ctx.topics.get(run.topic));
+  if (!topic || groupDeleting(topic, run.group)) return undefined;
+  return { topic, key: named.key, hold: named.hold };
 }
 
-/** The entry key a run tag's open offset names (for one read of every tag's entry), or the tag itself. */
-export function keyOfRunTag(ctx: ApplyContext, tag: Uint8Array): Uint8Array {
-  return runOfTag(ctx, tag)?.key ?? tag;
+/**
+ * The entry key a run tag's open offset names, for one read of every tag's
+ * entry; undefined when its ack needs no read (the entry is all its message
+ * has: `entryAlone`); the tag itself when it names no open offset.
+ */
+export function keyOfRunTag(ctx: ApplyContext, tag: Uint8Array): Uint8Array | undefined {
+  const named = runOfTag(ctx, tag);
+  if (!named) return tag;
+  return entryAlone(named.hold.run, named.hold.offset) ? undefined : named.key;
 }
 
-/** Ack of a run tag: the entry is deleted and the offset settled; `lease-expired` otherwise. */
+/**
+ * Ack of a run tag: the entry is deleted and the offset settled;
+ * `lease-expired` otherwise. An entry that is all its message has is deleted
+ * unread; another is read (`stored`) to end its message's other records.
+ */
 export async function ackRun(
   ctx: ApplyContext,
   tag: Uint8Array,
   stored: QueueEntryRec | undefined,
 ): Promise<SettleOutcome> {
-  const found = await runningRunEntry(ctx, tag, stored);
+  const found = await runningRunOffset(ctx, tag);
   if (!found) return { tag, status: 'lease-expired' };
-  const { topic, key, held } = found;
-  const removing = ctx.entries.remove(topic, key, held.view, 'done', held.runTag);
+  const { topic, key, hold } = found;
+  let removing: Promise<void> | undefined;
+  if (entryAlone(hold.run, hold.offset)) {
+    removing = ctx.entries.removeAlone(hold.run.queueHash, key);
+  } else {
+    invariant(stored, () => `run lease ${hold.run.leaseId} holds a missing entry at offset ${hold.offset}`);
+    removing = ctx.entries.remove(topic, key, heldView(stored, hold), 'done', tagOfHold(hold));
+  }
   if (removing) await removing;
-  ctx.leases.settle(held.hold!);
+  ctx.leases.settle(hold);
   return { tag, status: 'ok' };
 }
 
@@ -224,12 +250,10 @@ export async function nackRun(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Settl
 
 /** Extend of a run tag: the offset's lease ends at now + leaseMs; the tag stays. */
 export async function extendRun(ctx: ApplyContext, cmd: Of<'extend'>): Promise<SettleOutcome> {
-  const named = runOfTag(ctx, cmd.tag);
-  const stored = named && (await ctx.entries.get(named.key));
-  const found = await runningRunEntry(ctx, cmd.tag, stored);
+  const found = await runningRunOffset(ctx, cmd.tag);
   if (!found) return { tag: cmd.tag, status: 'lease-expired' };
   const dueAtMs = ctx.nowMs + cmd.leaseMs;
-  ctx.leases.extend(found.held.hold!, dueAtMs);
-  ctx.entries.extended(found.topic, found.held.view.group, dueAtMs);
+  ctx.leases.extend(found.hold, dueAtMs);
+  ctx.entries.extended(found.topic, found.hold.run.group, dueAtMs);
   return { tag: cmd.tag, status: 'ok', newTag: cmd.tag, dueAtMs };
 }

@@ -38,6 +38,7 @@ import {
   type QueueEntryRec,
   type QueueRec,
   runEndMs,
+  runKey,
   type TopicRec,
 } from '../model/records.js';
 import { readEntries, readEntry, scanQueueEntries } from '../stores/entries.js';
@@ -372,11 +373,10 @@ export class BrokerReader {
     // Run leases: their open offsets that still run, read from the index, then their entries.
     const held: { key: Uint8Array; tag: Uint8Array }[] = [];
     for (const run of this.leases.runsOf(queueHash)) {
-      run.keys.forEach((key, offset) => {
-        if (held.length >= Math.min(want, maxRead)) return;
-        if (offsetSettled(run, offset) || runEndMs(run, offset) <= nowMs) return;
-        held.push({ key, tag: runTag(queueHash, run.leaseId, offset) });
-      });
+      for (let offset = 0; offset < run.length && held.length < Math.min(want, maxRead); offset++) {
+        if (offsetSettled(run, offset) || runEndMs(run, offset) <= nowMs) continue;
+        held.push({ key: runKey(run, offset), tag: runTag(queueHash, run.leaseId, offset) });
+      }
     }
     if (held.length > 0) {
       const stored = await readEntries(
@@ -405,9 +405,9 @@ export class BrokerReader {
     const parts = runTagParts(tag);
     if (parts) {
       const run = this.leases.run(parts.leaseId);
-      if (!run || run.queueHash !== parts.queueHash || parts.offset >= run.keys.length) return undefined;
+      if (!run || run.queueHash !== parts.queueHash || parts.offset >= run.length) return undefined;
       if (offsetSettled(run, parts.offset) || runEndMs(run, parts.offset) <= nowMs) return undefined;
-      const key = run.keys[parts.offset]!;
+      const key = runKey(run, parts.offset);
       const stored = await readEntry(this.view, key);
       if (!stored) return undefined;
       const held = this.asHeld(key, stored);

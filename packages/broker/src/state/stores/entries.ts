@@ -328,6 +328,18 @@ export class EntryStore {
   }
 
   /**
+   * Removes, unread, the entry under `key` of queue `queueHash` that a
+   * running run lease holds and that is all its message has (records.ts
+   * `entryAlone`: one group, no key, no expiry, never moved, its body
+   * inline): what `remove` does with its outcome `done`, the entry and its
+   * count in flight, with nothing else to end.
+   */
+  removeAlone(queueHash: bigint, key: Uint8Array): Promise<void> | undefined {
+    this.txn.del(NS.queue.key(key));
+    return this.queues.count(queueHash, 0, -1, 0);
+  }
+
+  /**
    * Writes a new message: one entry per group of the topic (or for
    * `onlyGroup` alone: a redriven dead letter), its body, index, expiry. A
    * message of one entry made by a command with `inline_bodies` carries its
