@@ -209,6 +209,17 @@ export function decodeKey(key: Uint8Array): QueueKey {
   return { queueHash: view.getBigUint64(0), due: view.getBigUint64(8), id: view.getBigUint64(16) };
 }
 
+/**
+ * A queue key's due field as a number (bytes 8..16, big-endian), without a
+ * bigint: the due read makes one per entry it meets. Due fields are ms or
+ * time buckets, far below 2^53.
+ */
+export function keyDueOf(key: Uint8Array): number {
+  const hi = ((key[8]! << 24) | (key[9]! << 16) | (key[10]! << 8) | key[11]!) >>> 0;
+  const lo = ((key[12]! << 24) | (key[13]! << 16) | (key[14]! << 8) | key[15]!) >>> 0;
+  return hi * 2 ** 32 + lo;
+}
+
 /** The next 24-byte key after `key` (the id plus one): where a scan that met `key` last goes on. */
 export function keyAfter(key: Uint8Array): Uint8Array {
   // A copy even of a Buffer (whose `slice` is a view).

@@ -143,9 +143,9 @@ describe('the due read fills the record cache', () => {
     const version = filler.version();
     await h.publish({ topic: 't', payload: text('later'), delayMs: 0 });
     const stale = NS.queue.key(keyAfter(due.entries[2]!.tag)); // a key no batch wrote
-    filler.fill(version, [[stale, Uint8Array.of(1, 2, 3)]]);
+    filler.fill(version, [[keyId(stale), Uint8Array.of(1, 2, 3)]]);
     expect(cache.get(keyId(stale))).toBeUndefined();
-    filler.fill(filler.version(), [[stale, Uint8Array.of(1, 2, 3)]]);
+    filler.fill(filler.version(), [[keyId(stale), Uint8Array.of(1, 2, 3)]]);
     expect(cache.get(keyId(stale))).toEqual(Uint8Array.of(1, 2, 3));
   });
 });
@@ -163,7 +163,7 @@ describe('a snapshot restore and the due read', () => {
     await dst.sm.restore(snap.chunks);
     expect(cache.size).toBe(0);
     const key = NS.queue.key(Uint8Array.from({ length: 24 }, (_, i) => i));
-    filler.fill(before, [[key, Uint8Array.of(1)]]);
+    filler.fill(before, [[keyId(key), Uint8Array.of(1)]]);
     expect(cache.get(keyId(key))).toBeUndefined();
   });
 });

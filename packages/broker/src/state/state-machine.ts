@@ -42,10 +42,10 @@ import {
   restoreMarked,
 } from './stores/meta.js';
 import { DeletingSet, type PurgeName } from './stores/purges.js';
-import { cacheable, RecordCache } from './stores/record-cache.js';
+import { RecordCache } from './stores/record-cache.js';
 import { RequestFilter } from './stores/request-filter.js';
 import type { ScheduleName } from './stores/schedules.js';
-import { keyId, Txn } from './stores/txn.js';
+import { Txn } from './stores/txn.js';
 
 const DEFAULT_CACHE_ENTRIES = 32_768; // storage.recordCacheEntries' default
 
@@ -160,11 +160,9 @@ export class BrokerStateMachine implements StateMachine {
    * writes reach the cache with it, so an older read must not follow them. A
    * record already cached is left as it is.
    */
-  private warmCache(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void {
+  private warmCache(version: number, rows: readonly (readonly [string, Uint8Array])[]): void {
     if (version !== this.writes) return;
-    for (const [key, value] of rows) {
-      if (!cacheable(key)) continue;
-      const id = keyId(key);
+    for (const [id, value] of rows) {
       if (this.cache.get(id) === undefined) this.cache.set(id, value);
     }
   }

@@ -127,6 +127,36 @@ export class WireWriter {
   }
 
   /**
+   * Starts the contents of a length-delimited field whose tag was written:
+   * room for its length is kept before them, and `endLength(at)` (with what
+   * this returned) writes the length there once they are written.
+   */
+  beginLength(): number {
+    this.room(5);
+    const at = this.pos;
+    this.pos += 5;
+    return at;
+  }
+
+  /** Ends what `beginLength` started: its length, then its contents moved up to it. */
+  endLength(at: number): this {
+    const n = this.pos - at - 5;
+    if (n >= 2 ** 35) throw new RangeError(`length-delimited field of ${n} bytes`);
+    const size = varintSize(n);
+    const b = this.buf;
+    b.copyWithin(at + size, at + 5, this.pos);
+    let v = n;
+    let p = at;
+    while (v > 0x7f) {
+      b[p++] = (v % 128) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    b[p] = v;
+    this.pos = at + size + n;
+    return this;
+  }
+
+  /**
    * A copy of what was written: a view into a shared slab
    * (storage's slab.ts; an ArrayBuffer per record costs more to allocate and
    * to collect than the record's encoding). Whatever keeps a record beyond its
@@ -140,6 +170,12 @@ export class WireWriter {
   finishOwned(): Uint8Array {
     return this.buf.slice(0, this.pos);
   }
+}
+
+/** The last short string a field read, for `WireReader.memoString`. */
+export class StringMemo {
+  bytes: Uint8Array = new Uint8Array(0);
+  value = '';
 }
 
 /** Reads fields in any order; callers skip the ones they do not know. */
@@ -257,10 +293,40 @@ export class WireReader {
     return s;
   }
 
-  /** A view of the field's bytes (callers copy what they keep beyond the record). */
+  /**
+   * `string()` of a field that mostly repeats (a topic or group name): the
+   * last string `memo` read is returned again while the bytes are the same,
+   * without decoding or allocating.
+   */
+  memoString(memo: StringMemo): string {
+    const end = this.lengthEnd();
+    const b = this.buf;
+    const start = this.pos;
+    this.pos = end;
+    const last = memo.bytes;
+    const n = end - start;
+    if (n === last.length) {
+      let i = 0;
+      while (i < n && b[start + i] === last[i]) i++;
+      if (i === n) return memo.value;
+    }
+    const value = utf8Slice.call(b, start, end);
+    if (n <= 64) {
+      memo.bytes = b.slice(start, end);
+      memo.value = value;
+    }
+    return value;
+  }
+
+  /**
+   * A view of the field's bytes (callers copy what they keep beyond the
+   * record): a plain Uint8Array even over a Buffer, whose `subarray` costs
+   * several times more.
+   */
   bytes(): Uint8Array {
     const end = this.lengthEnd();
-    const out = this.buf.subarray(this.pos, end);
+    const b = this.buf;
+    const out = new Uint8Array(b.buffer, b.byteOffset + this.pos, end - this.pos);
     this.pos = end;
     return out;
   }

@@ -13,6 +13,7 @@ import {
   encodeKeyMs,
   KEY_BYTES,
   keyAfter,
+  keyDueOf,
   type QueueHasher,
   queueName,
   runTag,
@@ -155,6 +156,12 @@ export class BrokerReader {
     return { entry: heldView(e, hold), runTag: runTag(hold.run.queueHash, hold.run.leaseId, hold.offset) };
   }
 
+  /** The entry stored under `key` as it stands (`asHeld` without the tag: no object per entry read). */
+  private viewOf(key: Uint8Array, e: QueueEntryRec): QueueEntryRec {
+    const hold = this.leases.holder(key);
+    return hold ? heldView(e, hold) : e;
+  }
+
   /** The delivery tag of the entry under `key` (its run lease's, when one holds it). */
   private tagOf(key: Uint8Array, held: { entry: QueueEntryRec; runTag: Uint8Array | undefined }): Uint8Array {
     return held.runTag ?? deliveryTagOf(key, held.entry);
@@ -242,7 +249,7 @@ export class BrokerReader {
     await scanQueueEntries(this.view, queueHash, scan, (tag, stored, keep) => {
       met = true;
       last.set(tag);
-      const keyDue = Number(decodeKey(tag).due);
+      const keyDue = keyDueOf(tag);
       if (keyDue > lastBucket) {
         later(timeBucketMs > 0 ? keyDue * timeBucketMs : keyDue);
         resumeTag ??= new Uint8Array(tag);
@@ -256,7 +263,7 @@ export class BrokerReader {
         stopped = true;
         return false;
       }
-      const e = this.asHeld(tag, stored).entry;
+      const e = this.viewOf(tag, stored);
       if (e.inFlight && leaseEndOf(e) > nowMs) {
         // A running lease is never taken ahead: it can be leased once it ends, which the
         // dispatcher (comparing with now + the look-ahead) sees as this time.
@@ -338,7 +345,7 @@ export class BrokerReader {
     await scanQueueEntries(this.view, queueHash, { limit: this.limits.maxListLimit }, (key, stored) => {
       seen++;
       const due = decodeKey(key).due;
-      const e = this.asHeld(key, stored).entry;
+      const e = this.viewOf(key, stored);
       firstDue ??= e.dueAtMs;
       if (e.inFlight) {
         take(leaseEndOf(e));

@@ -34,7 +34,7 @@ import type { PublishStore } from './publishes.js';
 import type { QueueStore } from './queues.js';
 import type { CacheFiller } from './record-cache.js';
 import type { CommandTime } from './time.js';
-import type { Txn } from './txn.js';
+import { keyId, type Txn } from './txn.js';
 
 /**
  * New queue entries and index records of a message due later than this are
@@ -444,22 +444,28 @@ export async function scanQueueEntries(
     scan.from ?? queueLowerBound(queueHash),
     scan.before ?? queueUpperBound(queueHash),
   );
+  const version = scan.cache?.version();
   const options: ScanOptions = {
     ...range,
     ...(scan.limit !== undefined ? { limit: scan.limit } : {}),
     ...(scan.firstChunk !== undefined ? { firstChunk: scan.firstChunk } : {}),
+    // Rows kept for the cache keep their values: the engine's own, not a copy of each.
+    ...(version !== undefined ? { keepValues: true } : {}),
   };
-  const version = scan.cache?.version();
-  const kept: Array<readonly [Uint8Array, Uint8Array]> = [];
+  const kept: Array<readonly [string, Uint8Array]> = [];
   let rowKey: Uint8Array = EMPTY;
   let rowValue: Uint8Array = EMPTY;
+  // Queue entries are all cacheable (record-cache.ts): the row's id is made from its key as read.
   const keep = (): void => {
-    if (version !== undefined) kept.push([new Uint8Array(rowKey), new Uint8Array(rowValue)]);
+    if (version !== undefined) kept.push([keyId(rowKey), rowValue]);
   };
   await view.scan(options, (k, v) => {
     rowKey = k;
+    if (version === undefined) return visit(NS.queue.strip(k), decodeEntry(v), keep);
+    // A value the row may keep, which carries what it decodes to: a row kept for the cache is not
+    // decoded again by the command that reads it next (`decodedEntry`).
     rowValue = v;
-    return visit(NS.queue.strip(k), decodeEntry(v), keep);
+    return visit(NS.queue.strip(k), decodedEntry(v), keep);
   });
   if (version !== undefined && kept.length > 0) scan.cache!.fill(version, kept);
 }

@@ -70,12 +70,13 @@ export class RecordCache {
 
 /**
  * The state machine's record cache, as reads outside apply may fill it:
- * `version()` before a read, then `fill(version, [key, value] rows)` with
- * copies of what the read found (ignored if a batch was written meanwhile).
+ * `version()` before a read, then `fill(version, rows)` with what the read
+ * found (ignored if a batch was written meanwhile): per row, its id in the
+ * cache (`keyId` of its storage key) and a value it may keep.
  */
 export interface CacheFiller {
   version(): number;
-  fill(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void;
+  fill(version: number, rows: readonly (readonly [string, Uint8Array])[]): void;
 }
 
 /**
