@@ -277,9 +277,7 @@ class Reader implements ReadView {
         if (chunk.length === 0) return visited;
         for (const [key, value] of chunk) {
           visited++;
-          const goOn = this.checkSlices
-            ? this.visitChecked(key, value, visit, options.keepValues === true)
-            : visit(key, value);
+          const goOn = this.checkSlices ? this.visitChecked(key, value, visit) : visit(key, value);
           if (goOn === false || visited >= limit) return visited;
         }
       }
@@ -288,22 +286,14 @@ class Reader implements ReadView {
     }
   }
 
-  /**
-   * Hands out views of one scratch buffer and scribbles over them afterwards
-   * (a value to keep: a copy, the key a view all the same).
-   */
-  private visitChecked(
-    key: Bytes,
-    value: Bytes,
-    visit: ScanVisitor,
-    keepValue: boolean,
-  ): boolean | undefined | void {
-    const need = key.length + (keepValue ? 0 : value.length);
+  /** Hands out views of one scratch buffer and scribbles over them afterwards. */
+  private visitChecked(key: Bytes, value: Bytes, visit: ScanVisitor): boolean | undefined | void {
+    const need = key.length + value.length;
     if (this.scratch.length < need) this.scratch = new Uint8Array(need * 2);
     this.scratch.set(key, 0);
-    if (!keepValue) this.scratch.set(value, key.length);
+    this.scratch.set(value, key.length);
     const k = this.scratch.subarray(0, key.length);
-    const v = keepValue ? new Uint8Array(value) : this.scratch.subarray(key.length, need);
+    const v = this.scratch.subarray(key.length, need);
     try {
       return visit(k, v);
     } finally {

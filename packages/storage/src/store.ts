@@ -10,8 +10,7 @@
  *   that fails leaves nothing behind.
  * - The key and value slices handed to a `scan` visitor are valid only during
  *   that call and may be reused for the next entry: a caller copies what it keeps
- *   (`Uint8Array.prototype.slice`), unless it asked for values it may keep
- *   (`ScanOptions.keepValues`). With `checkSlices` on, engines enforce this by
+ *   (`Uint8Array.prototype.slice`). With `checkSlices` on, engines enforce this by
  *   handing out one scratch buffer that is overwritten after every visit.
  */
 export type BatchOp =
@@ -34,13 +33,6 @@ export interface ScanOptions extends Range {
    * 1,024. Absent = that page.
    */
   readonly firstChunk?: number;
-  /**
-   * The visitor keeps values beyond its visit: each value handed to it is
-   * one the engine never reuses or overwrites (the caller must not change
-   * it). LevelDB hands out a buffer of its own per value, so this saves the
-   * caller a copy; keys stay slices.
-   */
-  readonly keepValues?: boolean;
 }
 
 /** Return `false` to stop the scan early. */

@@ -211,33 +211,6 @@ for (const engine of ['leveldb', 'memory'] as EngineName[]) {
       }
     });
 
-    it('a scan that keeps values hands out values that later visits, writes and scans leave as they were', async () => {
-      for (const checkSlices of [false, true]) {
-        const s = await openStore({ engine, path: join(dir, `keep-${checkSlices}`), checkSlices });
-        try {
-          const puts = ['first', 'second', 'third'].map(
-            (v, i): BatchOp => ({ type: 'put', key: text(`k${i}`), value: text(v) }),
-          );
-          await s.batch(puts, { sync: false });
-          const kept: Uint8Array[] = [];
-          await s.scan({ keepValues: true, firstChunk: 1 }, (_k, v) => {
-            kept.push(v);
-          });
-          await s.batch(
-            puts.map((p): BatchOp => ({ type: 'put', key: p.key, value: text('changed') })),
-            { sync: false },
-          );
-          await collect(s);
-          expect(
-            kept.map((v) => Buffer.from(v).toString()),
-            `checkSlices ${checkSlices}`,
-          ).toEqual(['first', 'second', 'third']);
-        } finally {
-          await s.close();
-        }
-      }
-    });
-
     it('reads a snapshot that later writes do not change', async () => {
       await store.batch([{ type: 'put', key: b(1), value: b(1) }], { sync: false });
       const snap = store.snapshot();

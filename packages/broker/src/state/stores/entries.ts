@@ -415,6 +415,14 @@ export class EntryStore {
   }
 }
 
+/**
+ * Most bytes of a slab a due read copies the values it keeps into. A slab
+ * lives while the cache holds one of its rows; the cache evicts in insertion
+ * order, so the rows of one read leave it together, when acks have not
+ * removed them first.
+ */
+const SLAB_BYTES = 64 * 1024;
+
 /** Which part of one queue `scanQueueEntries` reads, and how. */
 export interface QueueScan {
   /** The first queue key read (inclusive); absent = the queue's start. */
@@ -449,9 +457,15 @@ export async function scanQueueEntries(
     ...range,
     ...(scan.limit !== undefined ? { limit: scan.limit } : {}),
     ...(scan.firstChunk !== undefined ? { firstChunk: scan.firstChunk } : {}),
-    // Rows kept for the cache keep their values: the engine's own, not a copy of each.
-    ...(version !== undefined ? { keepValues: true } : {}),
   };
+  // Values of the rows kept for the cache are copied into slabs of this scan's own: one
+  // allocation per 64 KiB rather than one per value (which the cache would keep, each its own
+  // buffer for the collector to track). A slab is sized for the rows the read expects: a read of
+  // one row does not keep a slab of 64 KiB alive in the cache.
+  const expected = scan.firstChunk ?? scan.limit ?? 1;
+  let slab = EMPTY;
+  let used = 0;
+  let rows = 0;
   const kept: Array<readonly [string, Uint8Array]> = [];
   let rowKey: Uint8Array = EMPTY;
   let rowValue: Uint8Array = EMPTY;
@@ -462,10 +476,18 @@ export async function scanQueueEntries(
   await view.scan(options, (k, v) => {
     rowKey = k;
     if (version === undefined) return visit(NS.queue.strip(k), decodeEntry(v), keep);
-    // A value the row may keep, which carries what it decodes to: a row kept for the cache is not
+    // Decoded from its copy, which carries what it decodes to: a row kept for the cache is not
     // decoded again by the command that reads it next (`decodedEntry`).
-    rowValue = v;
-    return visit(NS.queue.strip(k), decodedEntry(v), keep);
+    if (used + v.length > slab.length) {
+      const room = v.length * Math.max(1, expected - rows);
+      slab = new Uint8Array(Math.max(v.length, Math.min(SLAB_BYTES, room)));
+      used = 0;
+    }
+    rows++;
+    slab.set(v, used);
+    rowValue = new Uint8Array(slab.buffer, used, v.length);
+    used += v.length;
+    return visit(NS.queue.strip(k), decodedEntry(rowValue), keep);
   });
   if (version !== undefined && kept.length > 0) scan.cache!.fill(version, kept);
 }
