@@ -473,23 +473,29 @@ export async function scanQueueEntries(
   const keep = (): void => {
     if (version !== undefined) kept.push([keyId(rowKey), rowValue]);
   };
-  await view.scan(options, (k, v) => {
-    rowKey = k;
-    if (version === undefined) return visit(NS.queue.strip(k), decodeEntry(v), keep);
-    // Decoded from its copy, which carries what it decodes to: a row kept for the cache is not
-    // decoded again by the command that reads it next (`decodedEntry`).
-    if (used + v.length > slab.length) {
-      const room = v.length * Math.max(1, expected - rows);
-      slab = new Uint8Array(Math.max(v.length, Math.min(SLAB_BYTES, room)));
-      used = 0;
-    }
-    rows++;
-    slab.set(v, used);
-    rowValue = new Uint8Array(slab.buffer, used, v.length);
-    used += v.length;
-    return visit(NS.queue.strip(k), decodedEntry(rowValue), keep);
-  });
-  if (version !== undefined && kept.length > 0) scan.cache!.fill(version, kept);
+  let read = false;
+  try {
+    await view.scan(options, (k, v) => {
+      rowKey = k;
+      if (version === undefined) return visit(NS.queue.strip(k), decodeEntry(v), keep);
+      // Decoded from its copy, which carries what it decodes to: a row kept for the cache is not
+      // decoded again by the command that reads it next (`decodedEntry`).
+      if (used + v.length > slab.length) {
+        const room = v.length * Math.max(1, expected - rows);
+        slab = new Uint8Array(Math.max(v.length, Math.min(SLAB_BYTES, room)));
+        used = 0;
+      }
+      rows++;
+      slab.set(v, used);
+      rowValue = new Uint8Array(slab.buffer, used, v.length);
+      used += v.length;
+      return visit(NS.queue.strip(k), decodedEntry(rowValue), keep);
+    });
+    read = true;
+  } finally {
+    // Once per version taken, even when the read failed (then with nothing).
+    if (version !== undefined) scan.cache!.fill(version, read ? kept : []);
+  }
 }
 
 /** The queue entry under `key` in a read view. */

@@ -242,6 +242,11 @@ export class Txn {
     }
   }
 
+  /** The ids of the records this batch wrote or deleted (a read begun before it must not cache them). */
+  writtenIds(): ReadonlyMap<string, unknown> {
+    return this.writes;
+  }
+
   ops(): BatchOp[] {
     return Array.from(this.writes.values());
   }
