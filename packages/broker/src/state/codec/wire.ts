@@ -81,6 +81,13 @@ export class WireWriter {
     return this;
   }
 
+  /** One raw byte. */
+  byte(value: number): this {
+    this.room(1);
+    this.buf[this.pos++] = value;
+    return this;
+  }
+
   tag(field: number, wireType: number): this {
     return this.varint(field * 8 + wireType);
   }
@@ -211,6 +218,11 @@ export class WireReader {
     return -1;
   }
 
+  /** A varint of up to seven bytes (below 2^49); -1, with nothing read, for a longer one. */
+  smallVarint(): number {
+    return this.shortVarint();
+  }
+
   /** A varint as a number (an int64 may be negative); beyond 2^53 in size it is refused. */
   varint(): number {
     const short = this.shortVarint();
@@ -237,6 +249,15 @@ export class WireReader {
       shift += 7n;
     }
     throw new RangeError('varint longer than 10 bytes');
+  }
+
+  /** A fixed64 (little-endian) as its 8 bytes big-endian (a uint64 as keys hold it), no bigint. */
+  fixed64Bytes(): Uint8Array {
+    if (this.pos + 8 > this.end) throw new RangeError('truncated fixed64');
+    const out = new Uint8Array(8);
+    for (let i = 0; i < 8; i++) out[i] = this.buf[this.pos + 7 - i]!;
+    this.pos += 8;
+    return out;
   }
 
   /** A fixed64 (little-endian) as an unsigned bigint. */

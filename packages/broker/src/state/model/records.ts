@@ -308,8 +308,8 @@ export function movedIndex(
  */
 export interface PublishRec {
   readonly firstId: bigint;
-  /** Their queue keys (24 bytes each), in id order. */
-  readonly keys: readonly Uint8Array[];
+  /** Their queue keys, 24 bytes each, one after another, in id order. */
+  readonly keyBytes: Uint8Array;
   /** The latest due time (ms) among them. */
   readonly latestDueMs: number;
 }
