@@ -11,39 +11,70 @@ import { i64, n64, writer } from './shared.js';
 import { lenFieldSize, WIRE_LEN, WIRE_VARINT, WireReader, type WireWriter } from './wire.js';
 
 /**
- * A body decoded from a queue entry (`decodeInlineBody`): keeps the bytes it
- * was decoded from, so that a rewrite of the entry (a nack, a move, a lease
- * in place) copies them instead of encoding the payload and headers again.
- * Private: a spread of a body (a changed copy) does not carry them, and an
- * instance reads as the plain record it is (its fields are its own).
+ * A body carried in a queue entry (`decodeInlineBody`), decoded from the
+ * entry's bytes when a field of it is first read: the lease and the ack of
+ * an entry, and the due read, never read its body (the leader's push does).
+ * It keeps where its bytes lie in the entry, so that a rewrite of the entry
+ * (a nack, a move, a lease in place) copies them instead of encoding the
+ * payload and headers again. Its fields are getters: a spread of it carries
+ * none (nothing spreads a body; a changed copy is built field by field).
  */
 class EntryBody implements BodyRec {
-  /** The entry's bytes, and where in them the body is: its view is made only when a rewrite needs it. */
   readonly #entry: Uint8Array;
   readonly #start: number;
   readonly #end: number;
+  readonly #id: bigint;
+  readonly #topic: string;
+  readonly #expireAtMs: number;
+  #fields: BodyRec | undefined;
 
-  constructor(
-    readonly id: bigint,
-    readonly topic: string,
-    readonly payload: Uint8Array,
-    readonly headers: Readonly<Record<string, string>>,
-    readonly key: string,
-    readonly enqueuedAtMs: number,
-    readonly dueAtMs: number,
-    readonly expireAtMs: number,
-    readonly deadLetter: DeadLetterInfo | undefined,
-    readonly indexImplied: true | undefined,
-    entry: Uint8Array,
-    start: number,
-    end: number,
-  ) {
+  constructor(entry: Uint8Array, start: number, end: number, id: bigint, topic: string, expireAtMs: number) {
     this.#entry = entry;
     this.#start = start;
     this.#end = end;
+    this.#id = id;
+    this.#topic = topic;
+    this.#expireAtMs = expireAtMs;
+    this.#fields = undefined;
   }
 
-  /** The bytes `b` was decoded from, when it is a body decoded from an entry. */
+  #decoded(): BodyRec {
+    this.#fields ??= decodeBodyOf(this.#entry, this.#start, this.#end, this.#id, this.#topic, this.#expireAtMs);
+    return this.#fields;
+  }
+
+  get id(): bigint {
+    return this.#decoded().id;
+  }
+  get topic(): string {
+    return this.#decoded().topic;
+  }
+  get payload(): Uint8Array {
+    return this.#decoded().payload;
+  }
+  get headers(): Readonly<Record<string, string>> {
+    return this.#decoded().headers;
+  }
+  get key(): string {
+    return this.#decoded().key;
+  }
+  get enqueuedAtMs(): number {
+    return this.#decoded().enqueuedAtMs;
+  }
+  get dueAtMs(): number {
+    return this.#decoded().dueAtMs;
+  }
+  get expireAtMs(): number {
+    return this.#decoded().expireAtMs;
+  }
+  get deadLetter(): DeadLetterInfo | undefined {
+    return this.#decoded().deadLetter;
+  }
+  get indexImplied(): boolean | undefined {
+    return this.#decoded().indexImplied;
+  }
+
+  /** The bytes `b` was decoded from, when it is a body carried in an entry. */
   static bytesOf(b: BodyRec): Uint8Array | undefined {
     if (!(#entry in b)) return undefined;
     const body = b as EntryBody;
@@ -132,7 +163,7 @@ const NO_BYTES: Uint8Array = new Uint8Array(0);
  * `bytes`. A dead-letter record's history is read by protobufjs (rare).
  */
 export function decodeBody(bytes: Uint8Array): BodyRec {
-  return decodeBodyOf(bytes, 0, bytes.length, 0n, '', 0, false);
+  return decodeBodyOf(bytes, 0, bytes.length, 0n, '', 0);
 }
 
 /**
@@ -148,7 +179,7 @@ export function decodeInlineBody(
   topic: string,
   expireAtMs: number,
 ): BodyRec {
-  return decodeBodyOf(entry, start, end, id, topic, expireAtMs, true);
+  return new EntryBody(entry, start, end, id, topic, expireAtMs);
 }
 
 function decodeBodyOf(
@@ -158,7 +189,6 @@ function decodeBodyOf(
   entryId: bigint,
   entryTopic: string,
   entryExpireAtMs: number,
-  inline: boolean,
 ): BodyRec {
   const r = new WireReader(bytes, end);
   r.pos = start;
@@ -239,23 +269,6 @@ function decodeBodyOf(
         continue;
     }
     r.skip(wt);
-  }
-  if (inline) {
-    return new EntryBody(
-      id,
-      topic,
-      payload,
-      headers ?? NO_HEADERS,
-      key,
-      enqueuedAtMs,
-      dueAtMs,
-      expireAtMs,
-      deadLetter,
-      indexImplied ? true : undefined,
-      bytes,
-      start,
-      end,
-    );
   }
   // Every field present (undefined when unset), one shape: conditional spreads make slow objects.
   return {
