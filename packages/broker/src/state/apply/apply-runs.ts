@@ -9,7 +9,7 @@
  * stored entry counts the leases that ended, its held view the running one.
  */
 import { invariant } from '@fermata/base';
-import { inQueue, runTag, runTagParts } from '../../keys.js';
+import { inQueue, RUN_TAG_BYTES, runTagMaker, runTagOffset } from '../../keys.js';
 import type { Command } from '../commands/commands.js';
 import type { LeaseOutcome, SettleOutcome } from '../commands/results.js';
 import {
@@ -68,7 +68,11 @@ export async function leaseRun(
     },
     cmd.tags.length,
   );
+  const tagOf = runTagMaker(queueHash, leaseId);
   const outcomes: LeaseOutcome[] = [];
+  // Entries newly in flight (not held by a run already) and the earliest end: counted once.
+  let newlyInFlight = 0;
+  let earliestEndMs = Number.POSITIVE_INFINITY;
   for (let i = 0; i < cmd.tags.length; i++) {
     const key = cmd.tags[i]!;
     const stored = inQueue(key, hashBytes) ? ctx.entries.entryAt(read, i) : undefined;
@@ -76,19 +80,20 @@ export async function leaseRun(
       outcomes.push({ tag: key, status: 'gone' });
       continue;
     }
-    const held = heldOf(ctx, key, stored);
-    const { view } = held;
+    const hold = ctx.leases.holder(key);
+    const view = hold ? heldView(stored, hold) : stored;
     // A running lease is never taken ahead: its consumer may still ack it until it ends.
     if (view.inFlight ? leaseEndOf(view) > now : view.dueAtMs > now + aheadMs) {
       outcomes.push({ tag: key, status: 'not-due', id: stored.id });
       continue;
     }
     if (view.attempt >= topic.settings.maxAttempts) {
+      const held = { view, hold, runTag: hold && tagOfHold(hold) };
       outcomes.push(await deadLetterAtLease(ctx, topic, key, held));
       continue;
     }
     // An earlier lease that ran out is counted into the entry now: a write (the failure path).
-    const counted = held.hold !== undefined || stored.inFlight;
+    const counted = hold !== undefined || stored.inFlight;
     if (counted && stored.body && !ctx.fits(1, stored.body.payload.length)) {
       outcomes.push({ tag: key, status: 'not-due', id: stored.id });
       continue;
@@ -97,24 +102,28 @@ export async function leaseRun(
     let base = stored;
     if (counted) {
       base = countedLease(view);
-      if (held.hold) ctx.leases.settle(held.hold);
+      if (hold) ctx.leases.settle(hold);
       const counting = ctx.entries.rewrite(topic, key, stored, base);
       if (counting) await counting;
     }
     const offset = ctx.leases.add(run, key, base, startMs);
     const leaseExpiresAtMs = startMs + cmd.leaseMs;
-    // Counted in flight unless a run lease held it already (an earlier version's lease is pending now).
-    const holding = ctx.entries.hold(topic, base, held.hold !== undefined, leaseExpiresAtMs);
-    if (holding) await holding;
+    // In flight from now unless a run lease held it already (an earlier version's lease is pending now).
+    if (hold === undefined) newlyInFlight++;
+    if (leaseExpiresAtMs < earliestEndMs) earliestEndMs = leaseExpiresAtMs;
     outcomes.push({
       tag: key,
       status: 'leased',
       id: stored.id,
-      newTag: runTag(queueHash, leaseId, offset),
+      newTag: tagOf(offset),
       attempt: base.attempt + 1,
       leaseExpiresAtMs,
       startsAtMs: startMs,
     });
+  }
+  if (earliestEndMs !== Number.POSITIVE_INFINITY) {
+    const holding = ctx.entries.hold(topic, group, newlyInFlight, earliestEndMs);
+    if (holding) await holding;
   }
   return outcomes;
 }
@@ -146,12 +155,30 @@ export function runOfTag(
   ctx: ApplyContext,
   tag: Uint8Array,
 ): { readonly hold: RunHold; readonly key: Uint8Array } | undefined {
-  const parts = runTagParts(tag);
-  if (!parts) return undefined;
-  const run = ctx.leases.run(parts.leaseId);
-  if (!run || run.open === 0 || run.queueHash !== parts.queueHash) return undefined;
-  if (parts.offset >= run.length || offsetSettled(run, parts.offset)) return undefined;
-  return { hold: { run, offset: parts.offset }, key: runKey(run, parts.offset) };
+  if (tag.length !== RUN_TAG_BYTES) return undefined;
+  const run = ctx.leases.run(tagLeaseId(tag));
+  if (!run || run.open === 0 || run.length === 0) return undefined;
+  // Its queue, compared as bytes with its keys' (every key of a run is in its queue).
+  for (let i = 0; i < 8; i++) if (tag[i] !== run.keyBytes[i]) return undefined;
+  const offset = runTagOffset(tag);
+  if (offset >= run.length || offsetSettled(run, offset)) return undefined;
+  return { hold: { run, offset }, key: runKey(run, offset) };
+}
+
+/** The last lease id `tagLeaseId` read, and its 8 bytes: an ack command's tags mostly name one lease. */
+let lastLeaseBytes = new Uint8Array(8);
+let lastLeaseId = 0n;
+
+/** The lease id a run tag names (bytes 8..16), as a bigint made once per run of tags of one lease. */
+function tagLeaseId(tag: Uint8Array): bigint {
+  let same = true;
+  for (let i = 0; i < 8 && same; i++) same = tag[8 + i] === lastLeaseBytes[i];
+  if (!same) {
+    // A copy of its own (a Buffer's `slice` is a view).
+    lastLeaseBytes = new Uint8Array(tag.subarray(8, 16));
+    lastLeaseId = new DataView(lastLeaseBytes.buffer).getBigUint64(0);
+  }
+  return lastLeaseId;
 }
 
 /**

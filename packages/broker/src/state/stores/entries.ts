@@ -284,18 +284,15 @@ export class EntryStore {
   }
 
   /**
-   * A run lease took the entry (not written): counted in flight. Its lease
-   * ends at `endMs`, which the dispatcher hears as a lapse change.
+   * A run lease took entries of `group` (not written): `count` of them are
+   * counted in flight from now (the others a run held already), and the
+   * earliest of their leases ends at `endMs`, which the dispatcher hears as
+   * a lapse change. Once per lease command, not per entry.
    */
-  hold(
-    topic: TopicRec,
-    entry: QueueEntryRec,
-    wasInFlight: boolean,
-    endMs: number,
-  ): Promise<void> | undefined {
-    this.noteDue(topic.name, entry.group, endMs, true);
-    if (wasInFlight) return undefined;
-    return this.queues.count(this.queues.hash(topic.name, entry.group), -1, 1, 0);
+  hold(topic: TopicRec, group: string, count: number, endMs: number): Promise<void> | undefined {
+    this.noteDue(topic.name, group, endMs, true);
+    if (count === 0) return undefined;
+    return this.queues.count(this.queues.hash(topic.name, group), -count, count, 0);
   }
 
   /** A run lease's offset was extended to `endMs`: a lapse change for the dispatcher. */
