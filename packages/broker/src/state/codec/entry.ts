@@ -35,6 +35,17 @@ export function decodedEntry(bytes: Uint8Array): QueueEntryRec {
 }
 
 /**
+ * The entry fresh `bytes` (never decoded: a copy just made) hold, decoded and
+ * left on them for `decodedEntry`, without first looking for an earlier
+ * decoding (a property missed on a new array costs as much as the rest).
+ */
+export function decodeAndKeep(bytes: Uint8Array): QueueEntryRec {
+  const e = decodeEntry(bytes);
+  (bytes as EntryBytes)[DECODED] = e;
+  return e;
+}
+
+/**
  * `owned`: into memory of its own, carrying `e` for `decodedEntry` (for an
  * entry the record cache will hold; a slab view is copied there, see slab.ts).
  */

@@ -18,7 +18,7 @@ import {
   queueLowerBound,
   queueUpperBound,
 } from '../../keys.js';
-import { decodedEntry, decodeEntry, encodeEntry } from '../codec/entry.js';
+import { decodeAndKeep, decodedEntry, decodeEntry, encodeEntry } from '../codec/entry.js';
 import { EMPTY, NS } from '../model/layout.js';
 import {
   type BodyRec,
@@ -112,8 +112,18 @@ export class EntryStore {
    * answers as `get` would at that turn of the loop, without a promise.
    */
   async entriesOf(tags: readonly Uint8Array[]): Promise<TagEntries> {
-    const { ids, values } = await this.txn.getMany(tags.map((t) => NS.queue.key(t)));
-    return { ids, raws: values, entries: values.map((raw) => raw && decodedEntry(raw)) };
+    const { ids, values, fresh } = await this.txn.getMany(tags.map((t) => NS.queue.key(t)));
+    const entries: (QueueEntryRec | undefined)[] = new Array(values.length);
+    // Values read from the store now were never decoded: no earlier decoding to look for.
+    for (const i of fresh) {
+      const raw = values[i];
+      if (raw && this.txn.writtenValue(ids[i]!) === undefined) entries[i] = decodeAndKeep(raw);
+    }
+    for (let i = 0; i < values.length; i++) {
+      const raw = values[i];
+      if (raw && entries[i] === undefined) entries[i] = decodedEntry(raw);
+    }
+    return { ids, raws: values, entries };
   }
 
   /** Entry `i` of `read`, as it is now: re-read when the batch wrote its key since (a tag named twice). */
@@ -486,7 +496,7 @@ export async function scanQueueEntries(
       slab.set(v, used);
       rowValue = new Uint8Array(slab.buffer, used, v.length);
       used += v.length;
-      return visit(NS.queue.strip(k), decodedEntry(rowValue), keep);
+      return visit(NS.queue.strip(k), decodeAndKeep(rowValue), keep);
     });
     read = true;
   } finally {
