@@ -33,7 +33,7 @@ const ENTRIES_PER_APPLY = 4;
  * undefined elsewhere. Apart from LevelDB's compaction thread, whose share varies from
  * run to run with what the memtable flushes: the main thread's is the steadier figure.
  */
-function mainThreadUs(): number | undefined {
+export function mainThreadUs(): number | undefined {
   try {
     const ns = Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
     return Number.isFinite(ns) ? ns / 1000 : undefined;

@@ -15,7 +15,7 @@ import {
   Janitor,
   Proposer,
 } from '../src/leader/index.js';
-import { decodeCommand } from '../src/state/commands/commands.js';
+import { type Command, decodeCommand } from '../src/state/commands/commands.js';
 import type { BrokerReader } from '../src/state/read/reader.js';
 import { Harness, T0, text } from './state-harness.js';
 
@@ -26,41 +26,66 @@ import { Harness, T0, text } from './state-harness.js';
  */
 function committingLog(h: Harness, refuseFirstLease = false) {
   const kinds: string[] = [];
+  /** Every command proposed, decoded. */
+  const commands: Command[] = [];
   let refuse = refuseFirstLease;
+  // Proposals commit in the order they came, one after the other, as a log appends them.
+  let tail: Promise<unknown> = Promise.resolve();
   return {
     kinds,
-    async propose(data: Uint8Array): Promise<unknown> {
-      if (refuse && decodeCommand(data).kind === 'lease') {
+    commands,
+    propose(data: Uint8Array): Promise<unknown> {
+      const cmd = decodeCommand(data);
+      commands.push(cmd);
+      const kind = cmd.kind;
+      if (refuse && (kind === 'lease' || kind === 'lease-runs')) {
         refuse = false;
-        throw new Error('proposal refused');
+        return Promise.reject(new Error('proposal refused'));
       }
-      const entry: Entry = { term: 1, index: h.index + 1, type: 'normal', data };
-      const [result] = await h.applyEntries([entry]);
-      kinds.push((result as { kind: string }).kind);
-      return result;
+      const committed = tail.then(async () => {
+        const entry: Entry = { term: 1, index: h.index + 1, type: 'normal', data };
+        const [result] = await h.applyEntries([entry]);
+        kinds.push((result as { kind: string }).kind);
+        return result;
+      });
+      tail = committed.catch(() => undefined);
+      return committed;
     },
   };
 }
 
+/** A lease command's runs as (topic, tags): one for a `lease`, each of a `lease-runs`. */
+function runsOf(cmd: Command): Array<{ topic: string; tags: number }> {
+  if (cmd.kind === 'lease') return [{ topic: cmd.topic, tags: cmd.tags.length }];
+  if (cmd.kind === 'lease-runs') return cmd.runs.map((r) => ({ topic: r.topic, tags: r.tags.length }));
+  return [];
+}
+
 /**
  * A one-node log that holds each proposal until `commitNext` applies the
- * oldest: a Raft pipeline whose depth the test controls. Notes, for each lease
- * proposed, its topic and how many lease entries were waiting ahead of it.
+ * oldest: a Raft pipeline whose depth the test controls. Notes, for each run
+ * of a lease proposed, its topic and how many lease entries were waiting
+ * ahead of its command, and how many lease commands were proposed.
  */
 function holdingLog(h: Harness) {
   const pending: Array<{ data: Uint8Array; tags: number; resolve: (r: unknown) => void }> = [];
   const leases: Array<{ topic: string; tags: number; entriesAhead: number }> = [];
+  let leaseCommands = 0;
   return {
     leases,
     get pending(): number {
       return pending.length;
     },
+    get leaseCommands(): number {
+      return leaseCommands;
+    },
     propose(data: Uint8Array): Promise<unknown> {
-      const cmd = decodeCommand(data);
-      const tags = cmd.kind === 'lease' ? cmd.tags.length : 0;
-      if (cmd.kind === 'lease') {
+      const runs = runsOf(decodeCommand(data));
+      const tags = runs.reduce((sum, r) => sum + r.tags, 0);
+      if (runs.length > 0) {
+        leaseCommands++;
         const entriesAhead = pending.reduce((sum, p) => sum + p.tags, 0);
-        leases.push({ topic: cmd.topic, tags, entriesAhead });
+        for (const r of runs) leases.push({ ...r, entriesAhead });
       }
       return new Promise((resolve) => pending.push({ data, tags, resolve }));
     },
@@ -377,6 +402,142 @@ describe('the leader layer on a manual clock', () => {
       await clock.advance(1);
     }
     dispatcher.stop(new Error('test over'));
+  });
+
+  it('the runs of every queue due in a round go in one lease command; with leaseRuns off, one command per queue as before', async () => {
+    for (const leaseRuns of [true, false]) {
+      const h = await Harness.create();
+      const topics = Array.from({ length: 20 }, (_, i) => `q${i}`);
+      for (const topic of topics)
+        await h.publish(...['a', 'b', 'c'].map((p) => ({ topic, payload: text(p), delayMs: 5_000 })));
+      const clock = new ManualClock(T0);
+      const raft = committingLog(h);
+      const dispatcher = leaderOn(h, raft, clock, { leaseRuns });
+      const got: pb.Delivery.$Properties[][] = [];
+      await dispatcher.start();
+      for (const topic of topics)
+        dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash(topic, 'default'), got, topic));
+      await clock.advance(3_000); // every queue comes within the look-ahead at once
+      const leases = raft.commands.flatMap(runsOf);
+      const commands = raft.commands.filter((c) => c.kind === 'lease' || c.kind === 'lease-runs');
+      expect(leases.map((l) => l.tags)).toEqual(Array(20).fill(3));
+      expect(new Set(leases.map((l) => l.topic)).size).toBe(20);
+      if (leaseRuns) expect(commands.map((c) => c.kind)).toEqual(['lease-runs']);
+      else expect(commands.map((c) => c.kind)).toEqual(Array(20).fill('lease'));
+      await clock.advance(2_000);
+      expect(got.flat()).toHaveLength(60);
+      expect(dispatcher.counters).toMatchObject({
+        leaseCommands: commands.length,
+        leaseRuns: 20,
+        leaseEntries: 60,
+      });
+      dispatcher.stop(new Error('test over'));
+    }
+  });
+
+  it('queues whose entries come within the look-ahead a few ms apart share the next round: one cadence for every queue', async () => {
+    const h = await Harness.create();
+    const topics = Array.from({ length: 10 }, (_, i) => `q${i}`);
+    // Due 5,000-5,018 ms from now, 2 ms apart: they come within the 2 s look-ahead 2 ms apart.
+    for (const [i, topic] of topics.entries())
+      await h.publish({ topic, payload: text(topic), delayMs: 5_000 + 2 * i });
+    const clock = new ManualClock(T0);
+    const raft = committingLog(h);
+    const dispatcher = leaderOn(h, raft, clock);
+    const got: pb.Delivery.$Properties[][] = [];
+    const arrivals = new Map<string, number>();
+    await dispatcher.start();
+    for (const topic of topics) {
+      const c = consumer(dispatcher, h.sm.reader.queueHash(topic, 'default'), got, topic);
+      const deliver = c.sink.deliver;
+      c.sink.deliver = (batch, sent) => {
+        for (const d of batch) arrivals.set(d.topic!, clock.nowMs());
+        return deliver(batch, sent);
+      };
+      dispatcher.addConsumer(c);
+    }
+    await clock.advance(3_100);
+    // The first queue's round at 3,000 ms, every other one's at the cadence's next round, 25 ms on.
+    expect(raft.commands.filter((c) => c.kind === 'lease-runs').map((c) => runsOf(c).length)).toEqual([1, 9]);
+    await clock.advance(2_000);
+    // Each delivered at its due millisecond all the same.
+    expect(topics.map((t) => arrivals.get(t))).toEqual(topics.map((_, i) => T0 + 5_000 + 2 * i));
+    dispatcher.stop(new Error('test over'));
+  });
+
+  it("a round's runs past maxLeaseBatch fill commands of at most maxLeaseBatch entries, a run split between two", async () => {
+    const h = await Harness.create();
+    const topics = ['a', 'b', 'c'];
+    for (const topic of topics)
+      await h.publish(
+        ...Array.from({ length: 60 }, (_, i) => ({ topic, payload: text(`${topic}${i}`), delayMs: 100 })),
+      );
+    const clock = new ManualClock(T0);
+    const raft = committingLog(h);
+    const dispatcher = leaderOn(h, raft, clock); // maxLeaseBatch 100
+    const got: pb.Delivery.$Properties[][] = [];
+    await dispatcher.start();
+    for (const topic of topics)
+      dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash(topic, 'default'), got, topic, 100));
+    await clock.advance(100);
+    const commands = raft.commands.filter((c) => c.kind === 'lease-runs');
+    expect(commands.map((c) => runsOf(c).map((r) => r.tags))).toEqual([
+      [60, 40],
+      [20, 60],
+    ]);
+    const payloads = got.flat().map((d) => new TextDecoder().decode(d.payload!));
+    expect(payloads).toHaveLength(180);
+    expect(new Set(payloads).size).toBe(180);
+    expect(new Set(got.flat().map((d) => Buffer.from(d.tag!).toString('hex'))).size).toBe(180);
+    expect(h.sm.leases.openOffsets).toBe(180);
+    dispatcher.stop(new Error('test over'));
+  });
+
+  it('the work of a round does not grow with idle queues: 1 or 500 with consumers and nothing due, 200 due without one', async () => {
+    /** Runs the same busy queue beside `idle` idle queues and `parked` queues without consumers; the dispatcher's counters. */
+    const counted = async (idle: number, parked: number) => {
+      const h = await Harness.create();
+      const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+      for (const topic of names('idle', idle))
+        await h.publish({ topic, payload: text('later'), delayMs: 3_600_000 });
+      for (const topic of names('parked', parked)) await h.publish({ topic, payload: text('due') });
+      const clock = new ManualClock(T0);
+      const raft = committingLog(h);
+      const dispatcher = leaderOn(h, raft, clock);
+      const got: pb.Delivery.$Properties[][] = [];
+      await dispatcher.start();
+      for (const topic of names('idle', idle))
+        dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash(topic, 'default'), got, topic));
+      dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash('busy', 'default'), got, 'busy'));
+      const before = { ...dispatcher.counters };
+      let acked = 0;
+      for (let step = 0; step < 40; step++) {
+        h.now = clock.nowMs();
+        await h.publish(...['x', 'y'].map((p) => ({ topic: 'busy', payload: text(p), delayMs: 100 })));
+        await clock.advance(50);
+        const tags = got
+          .flat()
+          .slice(acked)
+          .map((d) => d.tag as Uint8Array);
+        acked += tags.length;
+        if (tags.length === 0) continue;
+        h.now = clock.nowMs();
+        await h.ok({ kind: 'ack', tags });
+        for (const tag of tags) dispatcher.settled(tag);
+      }
+      await clock.advance(500);
+      expect(got.flat().filter((d) => d.topic === 'busy')).toHaveLength(80);
+      dispatcher.stop(new Error('test over'));
+      const c = dispatcher.counters;
+      return {
+        rounds: c.rounds - before.rounds,
+        queuesLooked: c.queuesLooked - before.queuesLooked,
+        consumersLooked: c.consumersLooked - before.consumersLooked,
+      };
+    };
+    const small = await counted(1, 0);
+    expect(small.rounds).toBeGreaterThan(40);
+    expect(await counted(500, 200)).toEqual(small);
   });
 
   it('the janitor sweeps every JANITOR_INTERVAL_MS of the clock it is given and expires what its TTL ended', async () => {

@@ -48,7 +48,7 @@ export async function heldKeysForTest(
   const out = new Map<string, { leaseId: string; offset: number; alone: boolean }[]>();
   const settles = new Map<string, Uint8Array>();
   await view.scan(NS.leaseSettles.range(), (k, v) => {
-    settles.set(hex(NS.leaseSettles.strip(k)), v1.LeaseSettles.decode(v).settled);
+    settles.set(hex(NS.leaseSettles.strip(k)), v1.LeaseSettles.decode(v).settled.slice());
   });
   await view.scan(NS.leases.range(), (k, v) => {
     const leaseId = hex(NS.leases.strip(k));

@@ -5,6 +5,7 @@ import type { Entry } from '@fermata/raft';
 import { openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { decodeKey, tagEntryKey } from '../src/keys.js';
+import { decodeCommand } from '../src/state/commands/commands.js';
 import { decodeEntryForTest, heldKeysForTest, integrityProblems, NS } from './state-determinism-support.js';
 import { type Cmd, Harness, rng, text } from './state-harness.js';
 
@@ -66,6 +67,18 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
     // Every lease: of a run (this version's leader), in place or moved (leaders of earlier versions).
     const leaseMs = r() < 0.03 ? 0 : int(1, 4_000);
     h.leaseRuns = r() < 0.6;
+    if (h.leaseRuns && r() < 0.5) {
+      // Runs of several queues in one command (this version's dispatcher), a queue now and then twice.
+      const runs = [{ topic: t.name, group, tags: chosen, leaseMs, leaseId: 0n }];
+      for (let more = int(0, 2); more > 0; more--) {
+        const u = pick(topics);
+        const g = pick(u.groups);
+        const due = await h.sm.reader.dueEntriesOf(u.name, g, h.now, int(1, 4));
+        if (due.length > 0)
+          runs.push({ topic: u.name, group: g, tags: due.map((d) => d.tag), leaseMs, leaseId: 0n });
+      }
+      return { kind: 'lease-runs', runs };
+    }
     return { kind: 'lease', topic: t.name, group, tags: chosen, leaseMs, inPlace: r() < 0.7 };
   }
   if (roll < 0.62 && tags.length > 0) {
@@ -243,6 +256,12 @@ async function runSeed(seed: number, engineA: 'memory' | 'leveldb' = 'memory'): 
     }
     const results = await a.applyEntries(entries);
     batches.push(entries);
+    results.forEach((res, i) => {
+      const data = entries[i]!.data;
+      if (data.length > 2 && (res as { kind?: string } | undefined)?.kind === 'lease') {
+        if (decodeCommand(data).kind === 'lease-runs') bump('lease-runs');
+      }
+    });
     for (const res of results) {
       record(res);
       if (!res || typeof res !== 'object') continue;
@@ -299,6 +318,7 @@ describe('determinism', () => {
       'lease:dead-lettered',
       'lease:gone',
       'lease:run',
+      'lease-runs',
       'ack:run-ok',
       'ack:run-lease-expired',
       'nack:run-ok',

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type KVStore, openStore } from '@fermata/storage';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEY_BYTES, RUN_TAG_BYTES, TAG_BYTES } from '../src/keys.js';
+import { KEY_BYTES, RUN_TAG_BYTES, runTagParts, TAG_BYTES } from '../src/keys.js';
+import { decodeCommand, encodeCommand } from '../src/state/commands/commands.js';
 import type { LeaseOutcome } from '../src/state/commands/results.js';
+import { validateCommand } from '../src/state/commands/validate-command.js';
 import { countWrites, heldKeysForTest, integrityProblems, NS } from './state-determinism-support.js';
 import { Harness, T0, text } from './state-harness.js';
 
@@ -281,6 +283,160 @@ describe('a lease per run', () => {
     expect(h.sm.leases.openOffsets).toBe(0);
     expect((await heldKeysForTest(h.store)).size).toBe(0);
     expect(await integrityProblems(h.store, h.hasher)).toEqual([]);
+  });
+});
+
+describe('a lease of runs of several queues (one command per dispatch round)', () => {
+  it('one command leases the due entries of three queues into a lease record each, writing no entry; one ack settles all their tags', async () => {
+    const { store } = await leveldb();
+    const writes = countWrites(store);
+    const h = await runsHarness({ store });
+    const topics = ['a', 'b', 'c'];
+    for (const topic of topics) await h.ok({ kind: 'create-topic', name: topic });
+    for (const topic of topics)
+      await h.publish(...Array.from({ length: 4 }, (_, i) => ({ topic, payload: text(`${topic}${i}`) })));
+    writes.take();
+    const leased = await h.leaseQueues(
+      topics.map((topic) => ({ topic })),
+      60_000,
+    );
+    expect(leased.map((l) => [l.status, l.attempt, l.newTag?.length])).toEqual(
+      Array(12).fill(['leased', 1, RUN_TAG_BYTES]),
+    );
+    // A lease record per run (queue), each queue's counters: no entry is written.
+    expect(writes.take()).toEqual({ leases: 3, queues: 3 });
+    const runs = leased.map((l) => runTagParts(tagOf(l))!);
+    expect(new Set(runs.map((r) => r.leaseId)).size).toBe(3);
+    expect(runs.map((r) => r.offset)).toEqual([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]);
+    for (const topic of topics) expect(await h.stats(topic)).toMatchObject({ pending: 0, inFlight: 4 });
+    // Acks of several leases and queues go in one command: each run's settles written once, and
+    // once a run has no open offset, its two records deleted once.
+    const half = [0, 1, 4, 5, 8, 9].map((i) => tagOf(leased[i]));
+    expect(statuses(await h.ok({ kind: 'ack', tags: half }))).toEqual(Array(6).fill('ok'));
+    expect(writes.take()).toEqual({ queue: 6, 'lease-settles': 3, queues: 3 });
+    const rest = [2, 3, 6, 7, 10, 11].map((i) => tagOf(leased[i]));
+    expect(statuses(await h.ok({ kind: 'ack', tags: rest }))).toEqual(Array(6).fill('ok'));
+    expect(writes.take()).toEqual({ queue: 6, leases: 3, 'lease-settles': 3, queues: 3 });
+    expect(h.sm.leases.openOffsets).toBe(0);
+    expect((await heldKeysForTest(store)).size).toBe(0);
+    for (const topic of topics) expect(await h.stats(topic)).toMatchObject({ pending: 0, inFlight: 0 });
+    expect(await integrityProblems(store, h.hasher)).toEqual([]);
+    await store.close();
+  });
+
+  it("a run of a topic or group gone answers gone and refuses nothing else; dead letters take the command's ids in order", async () => {
+    const h = await runsHarness();
+    await h.ok({ kind: 'create-topic', name: 'x', settings: { maxAttempts: 1 } });
+    await h.ok({ kind: 'create-topic', name: 'gone' });
+    await h.ok({ kind: 'create-topic', name: 'y', settings: { maxAttempts: 1 } });
+    const [mx] = await h.publish({ topic: 'x', payload: text('x') });
+    await h.publish({ topic: 'gone', payload: text('g') });
+    const [my] = await h.publish({ topic: 'y', payload: text('y') });
+    await h.leaseQueues([{ topic: 'x' }, { topic: 'y' }], 1_000);
+    h.now = T0 + 1_000;
+    const [tx, tg, ty] = await Promise.all(['x', 'gone', 'y'].map((t) => h.due(t)));
+    await h.ok({ kind: 'delete-topic', name: 'gone' }); // marked, not yet purged
+    const r = await h.run({
+      kind: 'lease-runs',
+      runs: [
+        { topic: 'x', group: 'default', tags: [tx![0]!.tag], leaseMs: 1_000, leaseId: 0n },
+        { topic: 'gone', group: 'default', tags: [tg![0]!.tag], leaseMs: 1_000, leaseId: 0n },
+        { topic: 'y', group: 'nope', tags: [ty![0]!.tag], leaseMs: 1_000, leaseId: 0n },
+        { topic: 'y', group: 'default', tags: [ty![0]!.tag], leaseMs: 1_000, leaseId: 0n },
+      ],
+    });
+    if (r.kind !== 'lease') throw new Error(`expected a lease result, got ${r.kind}`);
+    expect(r.outcomes.map((o) => o.status)).toEqual(['dead-lettered', 'gone', 'gone', 'dead-lettered']);
+    const [dx, dy] = [r.outcomes[0]!.deadLetterId!, r.outcomes[3]!.deadLetterId!];
+    expect(dy).toBe(dx + 1n);
+    expect((await h.sm.reader.getMessage('x.dlq', { id: dx }, h.now))?.message.deadLetter).toMatchObject({
+      sourceId: mx!.id,
+    });
+    expect((await h.sm.reader.getMessage('y.dlq', { id: dy }, h.now))?.message.deadLetter).toMatchObject({
+      sourceId: my!.id,
+    });
+    await h.purge('gone');
+    expect(h.sm.leases.openOffsets).toBe(0);
+    expect(await integrityProblems(h.store, h.hasher)).toEqual([]);
+  });
+
+  it('the same key in two runs of one command is leased once: the second run finds it held', async () => {
+    const h = await runsHarness();
+    const [m] = await h.publish({ topic: 't', payload: text('a') });
+    const [due] = await h.due('t');
+    const r = await h.run({
+      kind: 'lease-runs',
+      runs: [0, 1].map(() => ({
+        topic: 't',
+        group: 'default',
+        tags: [due!.tag],
+        leaseMs: 1_000,
+        leaseId: 0n,
+      })),
+    });
+    if (r.kind !== 'lease') throw new Error(`expected a lease result, got ${r.kind}`);
+    expect(r.outcomes.map((o) => [o.status, o.id])).toEqual([
+      ['leased', m!.id],
+      ['not-due', m!.id],
+    ]);
+    expect(h.sm.leases.openOffsets).toBe(1);
+    expect(await integrityProblems(h.store, h.hasher)).toEqual([]);
+  });
+
+  it('a lease of runs is refused whole for its shape, naming the field or limit', async () => {
+    const h = await runsHarness({ limits: { maxTagsPerCommand: 3 } });
+    await h.publish(...Array.from({ length: 4 }, (_, i) => ({ topic: 't', payload: text(`m${i}`) })));
+    const tags = (await h.due('t')).map((d) => d.tag);
+    const run = (n: number, leaseId = 0n) => ({
+      topic: 't',
+      group: 'default',
+      tags: tags.slice(0, n),
+      leaseMs: 1_000,
+      leaseId,
+    });
+    const refused = async (cmd: Parameters<Harness['run']>[0]) => {
+      const r = await h.run(cmd);
+      if (r.kind !== 'error') throw new Error(`expected a refusal, got ${r.kind}`);
+      return { name: r.error.name, message: r.error.message };
+    };
+    // No run: the leader refuses it before proposing; on the wire it is a lease of no topic.
+    expect(() =>
+      validateCommand({ kind: 'lease-runs', nowMs: T0, firstId: 1n, idCount: 0, runs: [] }, T0, h.sm.limits),
+    ).toThrow(/runs: names no run/);
+    expect((await refused({ kind: 'lease-runs', runs: [] })).message).toMatch(/topic/);
+    expect((await refused({ kind: 'lease-runs', runs: [run(2), run(2)] })).message).toMatch(
+      /maxTagsPerCommand/,
+    );
+    expect((await refused({ kind: 'lease-runs', runs: [run(1), run(0)] })).message).toMatch(
+      /runs\[1\]\.tags/,
+    );
+    // Lease ids must rise from run to run, above the dead-letter ids.
+    expect((await refused({ kind: 'lease-runs', runs: [run(1, 10_000n), run(1, 9_999n)] })).message).toMatch(
+      /runs\[1\]\.lease_id/,
+    );
+    expect(h.sm.leases.openOffsets).toBe(0);
+    expect(await h.stats('t')).toMatchObject({ pending: 4, inFlight: 0 });
+    // A lease command that names runs and tags of its own is no command a leader makes.
+    const both = encodeCommand({
+      kind: 'lease-runs',
+      nowMs: T0,
+      firstId: 1n,
+      idCount: 0,
+      runs: [run(1, 1_000n)],
+    });
+    const own = encodeCommand({
+      kind: 'lease',
+      nowMs: T0,
+      topic: 't',
+      group: 'default',
+      tags: [tags[0]!],
+      leaseMs: 1_000,
+      firstId: 1n,
+      idCount: 0,
+    });
+    // Command.lease (field 11) of each, the second merged into the first: runs and tags together.
+    const merged = new Uint8Array([...both, ...own]);
+    expect(() => decodeCommand(merged)).toThrow(/runs/);
   });
 });
 

@@ -2489,6 +2489,7 @@ export namespace fermata {
             deadLetterFallback: boolean;
             consumerId: Long;
             leaseId: Long;
+            runs: fermata.v1.LeaseRun.$Properties[];
             static create(properties: fermata.v1.LeaseCommand.$Shape): fermata.v1.LeaseCommand & fermata.v1.LeaseCommand.$Shape;
             static create(properties?: fermata.v1.LeaseCommand.$Properties): fermata.v1.LeaseCommand;
             static encode(message: fermata.v1.LeaseCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2509,9 +2510,44 @@ export namespace fermata {
                 deadLetterFallback?: (boolean|null);
                 consumerId?: (Long|null);
                 leaseId?: (Long|null);
+                runs?: (fermata.v1.LeaseRun.$Properties[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.LeaseCommand.$Properties;
+        }
+
+        interface ILeaseRun extends fermata.v1.LeaseRun.$Properties {
+        }
+
+        class LeaseRun {
+            constructor(properties?: fermata.v1.LeaseRun.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            tags: Uint8Array[];
+            leaseMs: Long;
+            leaseId: Long;
+            consumerId: Long;
+            deadLetterFallback: boolean;
+            static create(properties: fermata.v1.LeaseRun.$Shape): fermata.v1.LeaseRun & fermata.v1.LeaseRun.$Shape;
+            static create(properties?: fermata.v1.LeaseRun.$Properties): fermata.v1.LeaseRun;
+            static encode(message: fermata.v1.LeaseRun.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.LeaseRun & fermata.v1.LeaseRun.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LeaseRun {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                tags?: (Uint8Array[]|null);
+                leaseMs?: (Long|null);
+                leaseId?: (Long|null);
+                consumerId?: (Long|null);
+                deadLetterFallback?: (boolean|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.LeaseRun.$Properties;
         }
 
         interface IAckCommand extends fermata.v1.AckCommand.$Properties {

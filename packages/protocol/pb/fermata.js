@@ -9428,6 +9428,7 @@ export const fermata = $root.fermata = (() => {
 
             const LeaseCommand = function (properties) {
                 this.tags = [];
+                this.runs = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -9445,6 +9446,7 @@ export const fermata = $root.fermata = (() => {
             LeaseCommand.prototype.deadLetterFallback = false;
             LeaseCommand.prototype.consumerId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             LeaseCommand.prototype.leaseId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            LeaseCommand.prototype.runs = $util.emptyArray;
 
             LeaseCommand.create = function(properties) {
                 return new LeaseCommand(properties);
@@ -9480,6 +9482,9 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(80).uint64(message.consumerId);
                 if (message.leaseId != null && $Object.hasOwnProperty.call(message, "leaseId") && (typeof message.leaseId === "object" ? message.leaseId.low || message.leaseId.high : message.leaseId !== 0))
                     writer.uint32(88).uint64(message.leaseId);
+                if (message.runs != null && message.runs.length)
+                    for (let i = 0; i < message.runs.length; ++i)
+                        $root.fermata.v1.LeaseRun.encode(message.runs[i], writer.uint32(98).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -9611,6 +9616,14 @@ export const fermata = $root.fermata = (() => {
                                 delete message.leaseId;
                             continue;
                         }
+                    case 12: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.runs && message.runs.length))
+                                message.runs = [];
+                            message.runs.push($root.fermata.v1.LeaseRun.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -9635,6 +9648,171 @@ export const fermata = $root.fermata = (() => {
             };
 
             return LeaseCommand;
+        })();
+
+        v1.LeaseRun = (function() {
+
+            const LeaseRun = function (properties) {
+                this.tags = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            LeaseRun.prototype.topic = "";
+            LeaseRun.prototype.group = "";
+            LeaseRun.prototype.tags = $util.emptyArray;
+            LeaseRun.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            LeaseRun.prototype.leaseId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            LeaseRun.prototype.consumerId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            LeaseRun.prototype.deadLetterFallback = false;
+
+            LeaseRun.create = function(properties) {
+                return new LeaseRun(properties);
+            };
+
+            LeaseRun.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.tags != null && message.tags.length)
+                    for (let i = 0; i < message.tags.length; ++i)
+                        writer.uint32(26).bytes(message.tags[i]);
+                if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
+                    writer.uint32(32).int64(message.leaseMs);
+                if (message.leaseId != null && $Object.hasOwnProperty.call(message, "leaseId") && (typeof message.leaseId === "object" ? message.leaseId.low || message.leaseId.high : message.leaseId !== 0))
+                    writer.uint32(40).uint64(message.leaseId);
+                if (message.consumerId != null && $Object.hasOwnProperty.call(message, "consumerId") && (typeof message.consumerId === "object" ? message.consumerId.low || message.consumerId.high : message.consumerId !== 0))
+                    writer.uint32(48).uint64(message.consumerId);
+                if (message.deadLetterFallback != null && $Object.hasOwnProperty.call(message, "deadLetterFallback") && message.deadLetterFallback !== false)
+                    writer.uint32(56).bool(message.deadLetterFallback);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            LeaseRun.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.LeaseRun();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.tags && message.tags.length))
+                                message.tags = [];
+                            message.tags.push(reader.bytes());
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseMs = value;
+                            else
+                                delete message.leaseMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseId = value;
+                            else
+                                delete message.leaseId;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.consumerId = value;
+                            else
+                                delete message.consumerId;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.deadLetterFallback = value;
+                            else
+                                delete message.deadLetterFallback;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            LeaseRun.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.LeaseRun";
+            };
+
+            return LeaseRun;
         })();
 
         v1.AckCommand = (function() {

@@ -3,9 +3,10 @@
 // metrics sink handed in, so that it runs the same under simulated time.
 export { allowAllDeadLetters, type DeadLetterGate } from './dead-letter-gate.js';
 export { type Consumer, type DeliverySink, heldAheadSchedule } from './dispatcher/consumer.js';
-export { Dispatcher, type DispatcherOptions } from './dispatcher/dispatcher.js';
+export { emptySlots } from './dispatcher/consumer-registry.js';
+export { Dispatcher, type DispatcherCounters, type DispatcherOptions } from './dispatcher/dispatcher.js';
 export { pushAtMs } from './dispatcher/lease-placement.js';
-export { LEASE_ROUND_INTERVAL_MS } from './dispatcher/queue-round.js';
+export { LEASE_ROUND_INTERVAL_MS } from './dispatcher/round-cadence.js';
 export {
   JANITOR_INTERVAL_MS,
   Janitor,

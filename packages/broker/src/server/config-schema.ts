@@ -328,7 +328,12 @@ export const configSchema = {
     ),
   },
   dispatcher: {
-    maxLeaseBatch: int(1_000, 1, 10_000, 'Most entries leased in one Raft command.'),
+    maxLeaseBatch: int(
+      1_000,
+      1,
+      10_000,
+      'Most entries leased in one Raft command (over all the queues it leases for).',
+    ),
     leaseAheadMs: int(
       2_000,
       0,
@@ -341,7 +346,7 @@ export const configSchema = {
       L.maxLeaseAheadMs,
       'How long before its due time a leased delivery is sent to a consumer that holds deliveries sent ahead (Subscribe.holds_ahead, as the SDK does), which hands it to the application at its start (Delivery.starts_at_ms), never earlier. Covers the network and the leader being busy. 0 = sent at the due time. Beyond dispatcher.leaseAheadMs it acts as dispatcher.leaseAheadMs.',
     ),
-    maxLeaseRoundsInFlight: int(4, 1, 64, 'Lease commands of one queue awaiting apply at once.'),
+    maxLeaseRoundsInFlight: int(4, 1, 64, 'Lease rounds of one queue awaiting apply at once.'),
     reclaimWindowMs: int(
       3_000,
       0,
@@ -354,7 +359,7 @@ export const configSchema = {
     ),
     leaseRuns: bool(
       true,
-      "As leader, lease the entries of each round as one run: one lease record per round and consumer, the entries not written while leased, delivery tags of 20 bytes (the queue, the lease, the entry's offset in it). False: lease each entry on its own (dispatcher.leaseInPlace), as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
+      "As leader, lease the entries of each round as runs: one lease record per queue and consumer, the entries not written while leased, delivery tags of 20 bytes (the queue, the lease, the entry's offset in it), and the runs of every queue the round leases for in one command. False: one command per queue and consumer, leasing each entry on its own (dispatcher.leaseInPlace), as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
     ),
     ackLingerMs: int(
       100,

@@ -12,11 +12,11 @@ import {
   applyRedrive,
   applyReschedule,
 } from './apply/apply-control.js';
-import { applyAck, applyExtend, applyLease, applyNack } from './apply/apply-delivery.js';
+import { applyAck, applyExtend, applyLease, applyLeaseRuns, applyNack } from './apply/apply-delivery.js';
 import { applyPublish } from './apply/apply-publish.js';
 import { applyDeleteGroup, applyDeleteTopic, applyPurge } from './apply/apply-purge.js';
 import { applySchedule } from './apply/apply-schedule.js';
-import { ApplyContext } from './apply/context.js';
+import { ApplyContext, type ApplyHooks } from './apply/context.js';
 import {
   type ApplyLimits,
   applyLimitDifferences,
@@ -122,6 +122,8 @@ export class BrokerStateMachine implements StateMachine {
   onPurges: PurgeListener | undefined;
   /** See BrokerStateMachineOptions.onCommandWork; may be set after open. */
   onCommandWork: ((kind: string, work: ApplyWork) => void) | undefined;
+  /** The broker simulation's injected bugs (apply/context.ts), set after open; never by the server. */
+  applyHooks: ApplyHooks | undefined;
   /** The topics and groups being deleted (their purge records), kept in memory for the leader's checks. */
   readonly deleting = new DeletingSet();
   /** The run leases with an open offset and the entries they hold (rebuilt from the lease records). */
@@ -254,7 +256,15 @@ export class BrokerStateMachine implements StateMachine {
     const results: ApplyResult[] = [];
     if (entries.length === 0) return results;
     const txn = new Txn(this.store, this.cache);
-    const ctx = new ApplyContext(txn, this.limits, this.hasher, this.ids, this.requestFilter, this.leases);
+    const ctx = new ApplyContext(
+      txn,
+      this.limits,
+      this.hasher,
+      this.ids,
+      this.requestFilter,
+      this.leases,
+      this.applyHooks,
+    );
     let applied = this.applied;
     let lastNow = this.lastNow;
     const lastIdBefore = this.ids.lastId;
@@ -404,6 +414,8 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
       return applyPublish(ctx, cmd);
     case 'lease':
       return applyLease(ctx, cmd);
+    case 'lease-runs':
+      return applyLeaseRuns(ctx, cmd);
     case 'ack':
       return applyAck(ctx, cmd);
     case 'nack':

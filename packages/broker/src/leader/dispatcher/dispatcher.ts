@@ -1,14 +1,16 @@
-// The leader's dispatcher. Over 400 lines: one class whose parts (the heap of queues coming due,
-// the lease rounds, the consumers' credit and the push schedule) act on the same state under one
-// epoch; each queue's round state is a QueueRound (queue-round.ts), where a leased delivery goes
-// is lease-placement.ts, and the parts that hold no shared state are in due-heap.ts,
-// consumer-registry.ts and push-schedule.ts.
+// The leader's dispatcher. Over 400 lines: one class whose parts (the queues coming due, the
+// lease rounds, the consumers' credit and the push schedule) act on the same state under one
+// epoch; each queue's round state is a QueueRound (queue-round.ts), when rounds start is
+// round-cadence.ts, how a round's runs fill lease commands is run-packing.ts, where a leased
+// delivery goes is lease-placement.ts, and the parts that hold no shared state are in
+// due-queues.ts, consumer-registry.ts and push-schedule.ts.
 
-import type { Clock, TimerHandle } from '@fermata/base';
+import { type Clock, invariant, type TimerHandle } from '@fermata/base';
 import type { pb } from '@fermata/protocol';
 import { numberAsInt64 } from '@fermata/protocol';
 import type { Logger } from 'pino';
 import { inQueue, queueHashBytes, tagFromKey, tagKeyOf } from '../../keys.js';
+import type { CommandResult, LeaseOutcome } from '../../state/commands/results.js';
 import { type BodyRec, groupDeleting, leaseStartMs } from '../../state/model/records.js';
 import { type BrokerReader, type EntryView, MAX_PASSED_PER_SCAN } from '../../state/read/reader.js';
 import type { DeadLetterGate } from '../dead-letter-gate.js';
@@ -17,10 +19,13 @@ import type { Proposer } from '../proposer.js';
 import type { Consumer, Push } from './consumer.js';
 import { ConsumerRegistry } from './consumer-registry.js';
 import { DueHeap } from './due-heap.js';
+import { DueQueues } from './due-queues.js';
 import { type LeasedDelivery, LeasePlacement } from './lease-placement.js';
 import { PushSchedule } from './push-schedule.js';
 import { QueueRound } from './queue-round.js';
 import { defaultLeaseRoundBudget, RoundBudget } from './round-budget.js';
+import { RoundCadence } from './round-cadence.js';
+import { packRuns } from './run-packing.js';
 
 export interface DispatcherOptions {
   readonly reader: BrokerReader;
@@ -29,11 +34,11 @@ export interface DispatcherOptions {
   readonly log: Logger;
   /** Wall time for due times and leases, monotonic time for round intervals, and the timers. */
   readonly clock: Clock;
-  /** Most entries leased in one Raft command. */
+  /** Most entries leased in one Raft command (over all its runs). */
   readonly maxLeaseBatch: number;
   /** How long before its due time an entry is leased (the consumer still gets its delivery at the due time). */
   readonly leaseAheadMs: number;
-  /** Lease commands of one queue awaiting apply at once. */
+  /** Lease rounds of one queue awaiting apply at once. */
   readonly maxLeaseRoundsInFlight: number;
   /**
    * How long before its lease starts a delivery is sent; the consumer holds it
@@ -52,10 +57,12 @@ export interface DispatcherOptions {
    */
   readonly leaseInPlace?: boolean;
   /**
-   * Lease each round's entries as one run (the default): one lease record,
-   * the entries not written, tags of the lease and an offset. False: each
-   * entry leased in place (or moved, `leaseInPlace`), as versions without the
-   * setting do (a rollout from one).
+   * Lease each round's entries as runs (the default): one lease record per
+   * queue and consumer, the entries not written, tags of the lease and an
+   * offset; and the runs of every queue a round leases for in one command
+   * (`lease-runs`), as few as hold them within `maxLeaseBatch`. False: one
+   * command per queue and consumer, each entry leased in place (or moved,
+   * `leaseInPlace`), as versions without the setting do (a rollout from one).
    */
   readonly leaseRuns?: boolean;
   /** Whether a topic's dead letters may go to its configured dead-letter topic (default: yes). */
@@ -130,6 +137,37 @@ const RECENT_SIZES = 64;
 export const LEASE_RETRY_PAUSE_MS = 100;
 
 /**
+ * What the dispatcher did, counted from its construction (for benchmarks and
+ * tests: the work of a round does not grow with the queues that have nothing
+ * due, docs/design.md "Delivery").
+ */
+export interface DispatcherCounters {
+  /** Dispatch rounds (passes of the pump). */
+  rounds: number;
+  /** Queues looked at by rounds and by the timer's arming. */
+  queuesLooked: number;
+  /** Consumers looked at (lapses, pushes, credit). */
+  consumersLooked: number;
+  /** Lease commands proposed, and the runs (queue and consumer shares) they carried. */
+  leaseCommands: number;
+  leaseRuns: number;
+  /** Entries those commands named. */
+  leaseEntries: number;
+}
+
+/** One consumer's share of a round's read of a queue: one run of a lease command. */
+interface RunPart {
+  readonly q: bigint;
+  readonly round: QueueRound;
+  readonly consumer: Consumer;
+  readonly entries: readonly EntryView[];
+  readonly deadLetterFallback: boolean;
+  readonly maxAttempts: number;
+  /** The read it came from: answered (QueueRound.answered) once all its parts are. */
+  readonly read: { parts: number; readonly keys: readonly string[] };
+}
+
+/**
  * The leader's dispatcher (docs/design.md, "Delivery", and docs/architecture.md for
  * the look-ahead). It keeps the next due time of every queue in a heap rebuilt
  * from the store when this node becomes leader, and leases entries through
@@ -145,8 +183,23 @@ export const LEASE_RETRY_PAUSE_MS = 100;
  * that is due again.
  */
 export class Dispatcher {
-  private readonly heap = new DueHeap<bigint>();
   private readonly registry = new ConsumerRegistry<bigint, Consumer>();
+  /** The next due time of every queue known to have one (parked while it has no consumer). */
+  private readonly heap = new DueQueues((q) => this.registry.count(q) > 0);
+  /** Consumers by the earliest time one of their sent deliveries' leases may lapse (a lower bound). */
+  private readonly lapses = new DueHeap<Consumer>();
+  /** Consumers with deliveries in `ready` (waiting for a slot, or held back): each round pushes them. */
+  private readonly readyConsumers = new Set<Consumer>();
+  /** When rounds start (one cadence for every queue). */
+  private readonly cadence: RoundCadence;
+  private readonly counts: DispatcherCounters = {
+    rounds: 0,
+    queuesLooked: 0,
+    consumersLooked: 0,
+    leaseCommands: 0,
+    leaseRuns: 0,
+    leaseEntries: 0,
+  };
   /** Delivery tag (`tagKeyOf`) -> the consumer holding it (pushed, or waiting in the schedule). */
   private readonly owners = new Map<string, Consumer>();
   /** Per queue, its lease rounds' state (queue-round.ts); a queue with none kept has no entry. */
@@ -200,6 +253,7 @@ export class Dispatcher {
       leaseRoundBudget ?? defaultLeaseRoundBudget(maxLeaseBatch, maxLeaseRoundsInFlight),
       maxLeaseBatch,
     );
+    this.cadence = new RoundCadence(options.clock);
     this.placement = new LeasePlacement({
       registry: this.registry,
       owners: this.owners,
@@ -226,6 +280,11 @@ export class Dispatcher {
 
   get isActive(): boolean {
     return this.active;
+  }
+
+  /** What the dispatcher did so far (see DispatcherCounters). */
+  get counters(): Readonly<DispatcherCounters> {
+    return this.counts;
   }
 
   newConsumerId(): number {
@@ -272,6 +331,8 @@ export class Dispatcher {
       }
     });
     this.reclaimUntilMs = now + (this.options.reclaimWindowMs ?? DEFAULT_RECLAIM_WINDOW_MS);
+    // Streams kept from a leadership lost a moment ago (`halt`, before `stop`): their lapses are timed again.
+    for (const q of this.registry.queues()) for (const c of this.registry.consumers(q)) this.watchLapse(c);
     this.active = true;
     this.options.log.info(
       { queues: queues.length, pending: this.heap.size, leasesToTakeBack: this.orphans.size },
@@ -378,8 +439,11 @@ export class Dispatcher {
     this.timerAtMs = Number.POSITIVE_INFINITY;
     this.roundAtMs = Number.POSITIVE_INFINITY;
     this.heap.clear();
+    this.lapses.clear();
+    this.readyConsumers.clear();
     this.rounds.clear();
     this.budget.reset();
+    this.cadence.reset();
     this.clearOrphans();
     this.unownedSettles.clear();
     // What was promised and not pushed is forgotten with its leases (they run out on their own).
@@ -423,6 +487,7 @@ export class Dispatcher {
     const now = this.options.proposer.nowMs();
     consumer.settles.sinceMs = this.options.clock.nowMs();
     this.registry.add(consumer);
+    this.heap.unpark(consumer.queue);
     if (!plan) {
       this.wake();
       return [];
@@ -443,6 +508,7 @@ export class Dispatcher {
       this.dropOrphan(key);
       this.owners.set(key, consumer);
       ConsumerRegistry.delivered(consumer, key, e.leaseEndMs);
+      this.watchLapse(consumer);
     }
     for (const { orphan, body } of plan.push) {
       // Settled, withdrawn, handed back or taken meanwhile: it left the orphans.
@@ -457,6 +523,8 @@ export class Dispatcher {
       };
       this.placement.promise(consumer, orphan.queue, e.tag, body, e, lease, now);
     }
+    // Those ready now go out with the next round, which drains only the consumers listed so.
+    if (consumer.ready.length > 0) this.readyConsumers.add(consumer);
     this.wake();
     return released;
   }
@@ -480,6 +548,8 @@ export class Dispatcher {
     for (const c of this.placement.replace(waiting)) this.drain(c, now);
     for (const tag of consumer.inFlight.keys()) this.owners.delete(tag);
     ConsumerRegistry.clear(consumer);
+    this.lapses.delete(consumer);
+    this.readyConsumers.delete(consumer);
     this.wake();
   }
 
@@ -684,6 +754,7 @@ export class Dispatcher {
     if (next) {
       const nextKey = tagKeyOf(next.tag);
       ConsumerRegistry.delivered(owner, nextKey, next.leaseEndMs);
+      this.watchLapse(owner);
       this.owners.set(nextKey, owner);
     }
     this.wake();
@@ -724,27 +795,33 @@ export class Dispatcher {
     queueMicrotask(() => this.pump());
   }
 
+  /**
+   * One dispatch round: pushes what is due, lapses what ran out, then starts
+   * lease rounds for the queues with entries due within the look-ahead and
+   * free credit, in one command (`startRound`). It looks at the consumers
+   * whose leases may have lapsed or who have deliveries waiting, and at the
+   * queues due within the look-ahead: a queue with nothing due, and its
+   * consumers, cost it nothing.
+   */
   private pump(): void {
     const { maxLeaseBatch, leaseAheadMs } = this.options;
     try {
       do {
         this.again = false;
         if (!this.active) return;
+        this.counts.rounds++;
         this.flushDue();
         const now = this.options.proposer.nowMs();
         if (now >= this.reclaimUntilMs) this.handBackOrphans(now);
-        for (const q of this.registry.queues()) {
-          for (const c of this.registry.consumers(q)) {
-            if (c.inFlight.size > 0) ConsumerRegistry.lapse(c, now, this.forgetOwner);
-            if (c.ready.length > 0) this.drain(c, now);
-            this.refreshAhead(c, now);
-          }
-        }
+        for (const c of this.lapses.dueBy(now)) this.lapse(c, now);
+        for (const c of [...this.readyConsumers]) this.drain(c, now);
         const demands: Array<{ queue: bigint; want: number }> = [];
         // The node's buffer for consume streams: no more is leased than it can hold.
         let room = this.leaseRoom();
         if (room > 0) this.leasesHeld = false;
+        const onCadence = this.cadence.open();
         for (const q of this.heap.dueBy(now + leaseAheadMs)) {
+          this.counts.queuesLooked++;
           if (room <= 0) {
             this.options.buffer?.waitForRoom();
             if (!this.leasesHeld) this.options.metrics.consumeBufferFull?.inc();
@@ -752,31 +829,52 @@ export class Dispatcher {
             break;
           }
           if (!this.roundMayStart(q)) continue;
-          if (this.roundAllowedAtMs(q, now) > now) continue;
-          const credit = this.registry.credit(q);
+          // Credit first: `arm` reads it for the queues that wait for the cadence.
+          const credit = this.queueCredit(q, now);
           if (credit <= 0) continue;
+          if (this.roundAllowedAtMs(q, now) > now) continue;
           const want = Math.min(credit, maxLeaseBatch, room);
           room -= want;
           demands.push({ queue: q, want });
         }
-        for (const { queue: q, grant } of this.budget.plan(demands)) {
-          const round = this.roundOf(q);
-          round.beginRead(this.options.clock.monotonicMs());
-          const epoch = this.epoch;
-          void this.leaseRound(q, round, now, grant, epoch).catch((error: unknown) => {
-            if (epoch !== this.epoch) return;
-            round.endRead();
-            this.forgetIfIdle(q, round);
-            this.budget.release(grant);
-            this.options.log.warn({ err: String(error) }, 'lease round read failed; retrying after a pause');
-            this.options.clock.setTimer(() => this.wake(), LEASE_RETRY_PAUSE_MS);
-          });
+        const grants = this.budget.plan(demands);
+        if (grants.length > 0) {
+          this.cadence.started(onCadence);
+          this.startRound(grants, now);
         }
       } while (this.again);
     } finally {
       this.pumping = false;
     }
     this.arm();
+  }
+
+  /**
+   * The queue's free credit now: its consumers' lapsed slots freed and
+   * their look-ahead credit brought up to date first (a round does this for
+   * the queues it may lease for only).
+   */
+  private queueCredit(q: bigint, now: number): number {
+    for (const c of this.registry.consumers(q)) {
+      this.counts.consumersLooked++;
+      if (c.inFlight.size > 0) this.lapse(c, now);
+      this.refreshAhead(c, now);
+    }
+    return this.registry.credit(q);
+  }
+
+  /** Frees the consumer's slots whose leases ran out (and notes a stream not read), and re-times its next lapse. */
+  private lapse(c: Consumer, now: number): void {
+    this.counts.consumersLooked++;
+    ConsumerRegistry.lapse(c, now, this.forgetOwner);
+    this.watchLapse(c);
+  }
+
+  /** Keeps the consumer in `lapses` at its earliest lease end (or out of it with none). */
+  private watchLapse(c: Consumer): void {
+    const at = ConsumerRegistry.nextLapse(c);
+    if (at === undefined) this.lapses.delete(c);
+    else if (this.lapses.get(c) !== at) this.lapses.set(c, at);
   }
 
   private readonly forgetOwner = (tag: string): void => {
@@ -807,9 +905,18 @@ export class Dispatcher {
    * first one left waiting starts). Nothing is written while the stream's
    * buffer is full, and deliveries whose write has not completed keep their
    * slots (see ConsumerRegistry): a client that stops reading is sent at most
-   * its window.
+   * its window. The consumer stays in `readyConsumers` while it has
+   * deliveries left in `ready`.
    */
   private drain(c: Consumer, now: number): void {
+    // Slots whose leases ran out free first; a stream not read is found stalled.
+    if (c.inFlight.size > 0) this.lapse(c, now);
+    this.push(c, now);
+    if (c.ready.length > 0 && !this.departed.has(c)) this.readyConsumers.add(c);
+    else this.readyConsumers.delete(c);
+  }
+
+  private push(c: Consumer, now: number): void {
     if (c.blocked || c.bufferFull || c.stalled) return;
     const out: pb.Delivery.$Properties[] = [];
     const keys: string[] = [];
@@ -855,7 +962,9 @@ export class Dispatcher {
     this.options.metrics.deliveries.inc({ topic: c.topic }, out.length);
     const room = c.sink.deliver(out, () => {
       // Their leases may lapse from now on: lapse them now if overdue, else arm the timer for them.
-      if (ConsumerRegistry.sent(c, keys, this.options.proposer.nowMs())) this.wake();
+      const overdue = ConsumerRegistry.sent(c, keys, this.options.proposer.nowMs());
+      this.watchLapse(c);
+      if (overdue) this.wake();
       else if (!this.pumping) this.arm();
     });
     if (!room) c.blocked = true;
@@ -889,30 +998,39 @@ export class Dispatcher {
 
   /**
    * One timer, at the earliest moment something can be done: a scheduled push,
-   * a lease lapsing (a slot frees), or a queue with free credit coming within
-   * the look-ahead of its due time.
+   * a lease lapsing (a slot frees), a delivery held back starting, or a queue
+   * with free credit coming within the look-ahead of its due time. It looks
+   * at the queues due within the look-ahead and the first one after it, and
+   * at the consumers with deliveries waiting: nothing of an idle queue.
    */
   private arm(): void {
     if (!this.active) return;
     let round = this.unstartedOrphans > 0 ? this.reclaimUntilMs : Number.POSITIVE_INFINITY;
     const now = this.options.clock.nowMs();
-    const leaseRoom = this.leaseRoom();
-    for (const q of this.registry.queues()) {
-      for (const c of this.registry.consumers(q)) {
-        const lapse = ConsumerRegistry.nextLapse(c);
-        if (lapse !== undefined && lapse < round) round = lapse;
-        // Held back from sending ahead (a window of them is out already, or the consumer does not hold): send it once it starts.
-        const waiting = c.ready[0]?.startsAtMs;
-        if (waiting !== undefined && waiting > now && waiting < round) round = waiting;
+    const lapse = this.lapses.peek()?.dueMs;
+    if (lapse !== undefined && lapse < round) round = lapse;
+    for (const c of this.readyConsumers) {
+      // Held back from sending ahead (a window of them is out already, or the consumer does not hold): send it once it starts.
+      const waiting = c.ready[0]?.startsAtMs;
+      if (waiting !== undefined && waiting > now && waiting < round) round = waiting;
+    }
+    // A round held back for the node's buffer waits for room (roomFreed), not for a timer.
+    if (this.budget.available > 0 && this.leaseRoom() > 0) {
+      const { leaseAheadMs } = this.options;
+      const horizon = now + leaseAheadMs;
+      for (const q of this.heap.dueBy(horizon)) {
+        this.counts.queuesLooked++;
+        if (!this.roundMayStart(q) || this.registry.credit(q) === 0) continue;
+        const at = Math.max(this.heap.get(q)! - leaseAheadMs, this.roundAllowedAtMs(q, now));
+        if (at < round) round = at;
       }
-      if (!this.roundMayStart(q)) continue;
-      if (this.registry.credit(q) === 0 || this.budget.available === 0) continue;
-      // A round held back for the node's buffer waits for room (roomFreed), not for a timer.
-      if (leaseRoom <= 0) continue;
-      const due = this.heap.get(q);
-      if (due === undefined) continue;
-      const at = Math.max(due - this.options.leaseAheadMs, this.roundAllowedAtMs(q, now));
-      if (at < round) round = at;
+      // The first queue to come within the look-ahead: a round looks at it then (credit or not).
+      const next = this.heap.firstAfter(horizon);
+      if (next) {
+        this.counts.queuesLooked++;
+        const at = Math.max(next.dueMs - leaseAheadMs, this.roundAllowedAtMs(next.queue, now));
+        if (at < round) round = at;
+      }
     }
     this.roundAtMs = round;
     this.setTimer();
@@ -924,11 +1042,9 @@ export class Dispatcher {
     return this.rounds.get(q)?.mayStart(max) ?? max > 0;
   }
 
-  /** The earliest time the queue's next lease round may start (QueueRound.allowedAtMs; now without one). */
+  /** The earliest time the queue's next lease round may start (RoundCadence.allowedAtMs). */
   private roundAllowedAtMs(q: bigint, now: number): number {
-    const round = this.rounds.get(q);
-    if (!round) return now;
-    return round.allowedAtMs(now, this.options.clock, this.heap.get(q), this.options.pushAheadMs);
+    return this.cadence.allowedAtMs(now, this.heap.get(q), this.options.pushAheadMs);
   }
 
   private setTimer(): void {
@@ -959,18 +1075,50 @@ export class Dispatcher {
     this.timer = this.options.clock.setTimer(fire, Math.max(0, at - this.options.clock.nowMs()));
   }
 
-  /** Reads the queue's due entries and proposes their leases, one command per consumer share. */
-  private async leaseRound(
+  /**
+   * Starts the lease rounds the budget granted: reads every granted queue
+   * (in parallel), then proposes their runs together (`proposeRuns`).
+   */
+  private startRound(grants: ReadonlyArray<{ queue: bigint; grant: number }>, now: number): void {
+    const epoch = this.epoch;
+    const reads = grants.map(({ queue: q, grant }) => {
+      const round = this.roundOf(q);
+      round.beginRead();
+      return this.readRound(q, round, now, grant, epoch).catch((error: unknown): RunPart[] => {
+        if (epoch !== this.epoch) return [];
+        round.endRead();
+        this.forgetIfIdle(q, round);
+        this.budget.release(grant);
+        this.options.log.warn({ err: String(error) }, 'lease round read failed; retrying after a pause');
+        this.options.clock.setTimer(() => this.wake(), LEASE_RETRY_PAUSE_MS);
+        return [];
+      });
+    });
+    // One pass once every read is in (a pass per read would walk the round's due queues once each).
+    void Promise.all(reads).then((parts) => {
+      if (epoch !== this.epoch) return;
+      this.proposeRuns(parts.flat(), epoch);
+      this.wake();
+    });
+  }
+
+  /**
+   * Reads the queue's due entries (at most `limit`) and shares them among its
+   * consumers: one run per consumer share, its entries counted as leasing
+   * from here on (`QueueRound.proposed`) until every command carrying them
+   * is answered.
+   */
+  private async readRound(
     q: bigint,
     round: QueueRound,
     now: number,
     limit: number,
     epoch: number,
-  ): Promise<void> {
+  ): Promise<RunPart[]> {
     const { reader, leaseAheadMs } = this.options;
     const first = this.registry.consumers(q)[0];
     const found = first ? await reader.getTopic(first.topic) : undefined;
-    if (epoch !== this.epoch) return; // halt() reset the heap and the rounds
+    if (epoch !== this.epoch) return []; // halt() reset the heap and the rounds
     // A topic or group being deleted is gone to its consumers.
     const topic = found && first && !groupDeleting(found, first.group) ? found : undefined;
     let entries: EntryView[] = [];
@@ -978,112 +1126,172 @@ export class Dispatcher {
       // No consumer (it left during this round: the queue stays due for the next one), or the
       // topic is gone: nothing to lease.
       if (first) this.heap.delete(q);
-      round.forgetLastRound();
     } else {
       const bucketMs = topic.settings.timeBucketMs;
       const from = round.readFrom(bucketMs, now);
       const read = await reader.scanDue(q, bucketMs, now, now + leaseAheadMs, limit, round.leasing, from);
-      if (epoch !== this.epoch) return;
+      if (epoch !== this.epoch) return [];
       entries = read.entries;
       const next = round.afterRead(read, bucketMs, leaseAheadMs);
       if (next === Number.POSITIVE_INFINITY) this.heap.delete(q);
       else this.heap.set(q, next);
     }
-    if (epoch !== this.epoch) return;
+    if (epoch !== this.epoch) return [];
     round.endRead();
     // The budget holds what the lease commands carry, from here until each is answered.
     this.budget.release(limit - Math.min(limit, entries.length));
+    const parts: RunPart[] = [];
     if (entries.length > 0) {
       const shares = this.registry.assign(q, entries.length);
-      const fallback = topic !== undefined && this.options.deadLetterAllowed?.(topic) === false;
+      const deadLetterFallback = topic !== undefined && this.options.deadLetterAllowed?.(topic) === false;
+      const maxAttempts = topic?.settings.maxAttempts ?? 0;
+      const taken = shares.reduce((n, share) => n + share.count, 0);
+      const read = { parts: shares.length, keys: entries.slice(0, taken).map((e) => tagKeyOf(e.tag)) };
       let at = 0;
-      for (const share of shares) {
-        const part = entries.slice(at, at + share.count);
-        at += share.count;
-        this.propose(q, round, share.consumer, part, epoch, fallback, topic?.settings.maxAttempts ?? 0);
+      for (const { consumer, count } of shares) {
+        const part = entries.slice(at, at + count);
+        at += count;
+        consumer.reserved += count;
+        parts.push({ q, round, consumer, entries: part, deadLetterFallback, maxAttempts, read });
       }
+      if (parts.length > 0) round.proposed(read.keys);
       // Entries without a share (a consumer left during the read) stay due.
       const unassigned = entries.slice(at);
       this.budget.release(unassigned.length);
       if (unassigned.length > 0) this.rereadFrom(q, unassigned[0]!.dueAtMs);
     }
     this.forgetIfIdle(q, round);
-    this.wake();
+    return parts;
   }
 
-  private propose(
-    q: bigint,
-    round: QueueRound,
-    consumer: Consumer,
-    entries: readonly EntryView[],
-    epoch: number,
-    deadLetterFallback: boolean,
-    maxAttempts: number,
-  ): void {
-    const keys = entries.map((e) => tagKeyOf(e.tag));
-    round.proposed(keys);
-    consumer.reserved += entries.length;
-    const done = (): void => {
+  /**
+   * Proposes a round's runs: with `leaseRuns`, the runs of every queue in as
+   * few `lease-runs` commands as hold them within `maxLeaseBatch` entries (a
+   * run split between two when it does not fit); without, one `lease`
+   * command per run, as versions without the setting propose (a node of such
+   * a version could not apply a command of runs).
+   */
+  private proposeRuns(parts: readonly RunPart[], epoch: number): void {
+    if (parts.length === 0) return;
+    const runs = this.options.leaseRuns !== false;
+    const commands = runs
+      ? packRuns(
+          parts,
+          this.options.maxLeaseBatch,
+          (p) => p.entries.length,
+          (p, n) => {
+            p.read.parts++;
+            return [
+              { ...p, entries: p.entries.slice(0, n) },
+              { ...p, entries: p.entries.slice(n) },
+            ];
+          },
+        )
+      : parts.map((p) => [p]);
+    for (const command of commands) this.proposeLease(command, runs, epoch);
+  }
+
+  /** Proposes one lease command carrying `parts`, and ends each part once it is answered (or failed). */
+  private proposeLease(parts: readonly RunPart[], runs: boolean, epoch: number): void {
+    const done = (p: RunPart): void => {
       if (epoch !== this.epoch) return; // halt() reset every promise
-      consumer.reserved -= entries.length;
-      this.budget.release(entries.length);
-      round.answered(keys);
-      this.forgetIfIdle(q, round);
-      this.wake();
+      p.consumer.reserved -= p.entries.length;
+      this.budget.release(p.entries.length);
+      if (--p.read.parts === 0) p.round.answered(p.read.keys);
+      this.forgetIfIdle(p.q, p.round);
     };
-    this.leaseTo(q, round, consumer, entries, epoch, deadLetterFallback, maxAttempts).then(
-      done,
+    this.counts.leaseCommands++;
+    this.counts.leaseRuns += parts.length;
+    for (const p of parts) this.counts.leaseEntries += p.entries.length;
+    this.leaseParts(parts, runs, epoch).then(
+      () => {
+        for (const p of parts) done(p);
+        this.wake();
+      },
       (error: unknown) => {
-        // Its entries lie behind the cursor, and reads skip them while the command's keys are
-        // in `leasing`: read the queue from its start now and once they leave it.
-        const earliest = Math.min(...entries.map((e) => e.dueAtMs));
+        // Their entries lie behind the cursor, and reads skip them while the round's keys are
+        // in `leasing`: read each queue from its start now and once they leave it.
+        const earliest = parts.map((p) => Math.min(...p.entries.map((e) => e.dueAtMs)));
         if (epoch === this.epoch) {
           this.options.log.warn({ err: String(error) }, 'lease round failed; retrying after a pause');
-          this.rereadFrom(q, earliest);
+          parts.forEach((p, i) => {
+            this.rereadFrom(p.q, earliest[i]!);
+          });
         }
         // A failed round (typically: leadership is being lost) must not retry in a
         // microtask loop, which would starve the Raft loop that reports the loss.
         this.options.clock.setTimer(() => {
-          done();
-          if (epoch === this.epoch) this.rereadFrom(q, earliest);
+          for (const p of parts) done(p);
+          if (epoch === this.epoch)
+            parts.forEach((p, i) => {
+              this.rereadFrom(p.q, earliest[i]!);
+            });
+          this.wake();
         }, LEASE_RETRY_PAUSE_MS);
       },
     );
   }
 
-  /** Proposes one lease command for `consumer` and places what it leased (lease-placement.ts). */
-  private async leaseTo(
-    q: bigint,
-    round: QueueRound,
-    consumer: Consumer,
-    entries: readonly EntryView[],
-    epoch: number,
-    deadLetterFallback: boolean,
-    maxAttempts: number,
-  ): Promise<void> {
-    const { proposer, reader, metrics, leaseAheadMs } = this.options;
-    const runs = this.options.leaseRuns !== false;
-    // Ids for the dead letters the command may make, and for a run its lease id after them.
-    const firstId = proposer.reserveIds(entries.length + (runs ? 1 : 0));
-    const result = await proposer.run({
-      kind: 'lease',
-      topic: consumer.topic,
-      group: consumer.group,
-      tags: entries.map((e) => e.tag),
-      leaseMs: consumer.leaseMs,
-      firstId,
-      idCount: entries.length,
-      ...(runs ? { leaseId: firstId + BigInt(entries.length) } : {}),
-      ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
-      ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
-      ...(deadLetterFallback ? { deadLetterFallback: true } : {}),
-      ...(consumer.consumerId !== 0n ? { consumerId: consumer.consumerId } : {}),
-    });
+  /** Proposes the lease command of `parts` and places what each run leased (lease-placement.ts). */
+  private async leaseParts(parts: readonly RunPart[], runs: boolean, epoch: number): Promise<void> {
+    const { proposer, leaseAheadMs } = this.options;
+    const tags = parts.reduce((n, p) => n + p.entries.length, 0);
+    // Ids for the dead letters the command may make, and after them a lease id per run.
+    const firstId = proposer.reserveIds(tags + (runs ? parts.length : 0));
+    const ahead = leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {};
+    let result: CommandResult;
+    if (runs) {
+      result = await proposer.run({
+        kind: 'lease-runs',
+        firstId,
+        idCount: tags,
+        ...ahead,
+        runs: parts.map((p, i) => ({
+          topic: p.consumer.topic,
+          group: p.consumer.group,
+          tags: p.entries.map((e) => e.tag),
+          leaseMs: p.consumer.leaseMs,
+          leaseId: firstId + BigInt(tags + i),
+          ...(p.consumer.consumerId !== 0n ? { consumerId: p.consumer.consumerId } : {}),
+          ...(p.deadLetterFallback ? { deadLetterFallback: true } : {}),
+        })),
+      });
+    } else {
+      invariant(parts.length === 1, () => `a lease command of ${parts.length} runs without leaseRuns`);
+      const p = parts[0]!;
+      result = await proposer.run({
+        kind: 'lease',
+        topic: p.consumer.topic,
+        group: p.consumer.group,
+        tags: p.entries.map((e) => e.tag),
+        leaseMs: p.consumer.leaseMs,
+        firstId,
+        idCount: tags,
+        ...ahead,
+        ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
+        ...(p.deadLetterFallback ? { deadLetterFallback: true } : {}),
+        ...(p.consumer.consumerId !== 0n ? { consumerId: p.consumer.consumerId } : {}),
+      });
+    }
     if (result.kind !== 'lease' || epoch !== this.epoch) return;
-    const leased = result.outcomes.filter((o) => o.status === 'leased');
+    invariant(
+      result.outcomes.length === tags,
+      () => `${result.outcomes.length} lease outcomes for ${tags} tags`,
+    );
+    let at = 0;
+    await Promise.all(
+      parts.map((p) => this.placeRun(p, result.outcomes.slice(at, (at += p.entries.length)), epoch)),
+    );
+  }
+
+  /** What one run leased goes to its consumer (lease-placement.ts); what it did not lease is read again. */
+  private async placeRun(p: RunPart, outcomes: readonly LeaseOutcome[], epoch: number): Promise<void> {
+    const { reader, metrics, leaseAheadMs } = this.options;
+    const { q, round, consumer } = p;
+    const leased = outcomes.filter((o) => o.status === 'leased');
     let notDue = Number.POSITIVE_INFINITY;
-    const byTag = new Map(entries.map((e) => [tagKeyOf(e.tag), e]));
-    for (const o of result.outcomes) {
+    const byTag = new Map(p.entries.map((e) => [tagKeyOf(e.tag), e]));
+    for (const o of outcomes) {
       if (o.status === 'dead-lettered' || o.status === 'dropped')
         metrics.deadLetters.inc({ topic: consumer.topic });
       if (o.status === 'not-due') notDue = Math.min(notDue, byTag.get(tagKeyOf(o.tag))?.dueAtMs ?? notDue);
@@ -1108,7 +1316,7 @@ export class Dispatcher {
       if (!body || !entry || !o.newTag) return;
       const lease = {
         attempt: o.attempt ?? 1,
-        maxAttempts,
+        maxAttempts: p.maxAttempts,
         leaseEndMs: o.leaseExpiresAtMs!,
         startsAtMs: o.startsAtMs ?? now,
       };

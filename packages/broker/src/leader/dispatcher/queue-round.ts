@@ -2,17 +2,7 @@
  * One queue's lease rounds on the leader (QueueRound): the state the
  * dispatcher keeps per queue, and the rules that change it.
  */
-import type { Clock } from '@fermata/base';
 import { decodeKey, dueField } from '../../keys.js';
-
-/**
- * Least time between two lease rounds of a queue whose next entry is not
- * urgent (due later than `pushAheadMs`, or this, from now): with a look-ahead of
- * seconds, every ack that frees a slot or publish that adds an entry within
- * it would otherwise start a round of its own (a Raft round on every node for
- * a few entries). An urgent entry is leased at once.
- */
-export const LEASE_ROUND_INTERVAL_MS = 25;
 
 /** Where a queue's next read starts (see `QueueRound.cursor`). */
 interface ScanCursor {
@@ -37,18 +27,19 @@ function bucketOf(dueMs: number, timeBucketMs: number): number {
 
 /**
  * One queue's lease rounds on the leader: whether a read of it runs, the
- * lease commands it proposed that are not answered yet (and the tags they
- * carry, which reads skip), where its next read starts, and when its last
- * round started. A queue is read by one round at a time; several of its lease
- * commands may await apply at once. The dispatcher keeps one per queue that
- * has any of this state, for one leadership (`halt` drops them all).
+ * rounds whose lease commands are not all answered yet (and the tags they
+ * carry, which reads skip) and where its next read starts. A queue is read
+ * by one round at a time; several of its rounds may await apply at once.
+ * When rounds may start is the dispatcher's (RoundCadence). The dispatcher
+ * keeps one per queue that has any of this state, for one leadership
+ * (`halt` drops them all).
  */
 export class QueueRound {
   /** A lease round is reading the queue (one read at a time). */
   private scanning = false;
-  /** Lease commands proposed and not yet answered. */
+  /** Rounds whose entries went into lease commands not all answered yet. */
   private commandsInFlight = 0;
-  /** Tags (`tagKeyOf`) carried by lease commands not yet answered: reads skip them. */
+  /** Tags (`tagKeyOf`) of those rounds: reads skip them. */
   readonly leasing = new Set<string>();
   /** The earliest due time noted while a read was running (the read may have missed it). */
   private notedDuringScan: number | undefined;
@@ -68,8 +59,6 @@ export class QueueRound {
    * the cursor may be due again, so the next read starts over.
    */
   private lapseAtMs: number | undefined;
-  /** When the last lease round started, on the monotonic clock (see LEASE_ROUND_INTERVAL_MS). */
-  private lastRoundAtMs: number | undefined;
 
   /** Nothing is kept for the queue: the dispatcher may forget the round. */
   get idle(): boolean {
@@ -79,20 +68,18 @@ export class QueueRound {
       this.leasing.size === 0 &&
       this.notedDuringScan === undefined &&
       this.cursor === undefined &&
-      this.lapseAtMs === undefined &&
-      this.lastRoundAtMs === undefined
+      this.lapseAtMs === undefined
     );
   }
 
-  /** Whether a new round may read the queue: none reads it, and fewer than `maxInFlight` commands await apply. */
+  /** Whether a new round may read the queue: none reads it, and fewer than `maxInFlight` rounds await apply. */
   mayStart(maxInFlight: number): boolean {
     return !this.scanning && this.commandsInFlight < maxInFlight;
   }
 
-  /** A round starts reading the queue at `monotonicMs`. */
-  beginRead(monotonicMs: number): void {
+  /** A round starts reading the queue. */
+  beginRead(): void {
     this.scanning = true;
-    this.lastRoundAtMs = monotonicMs;
   }
 
   /** The round's read ended (answered or failed). */
@@ -116,10 +103,7 @@ export class QueueRound {
     return this.cursor?.tag;
   }
 
-  /**
-   * What the read found: where the next one starts, and the queue's next due
-   * time (infinity: nothing left, and the round interval starts over).
-   */
+  /** What the read found: where the next one starts, and the queue's next due time (infinity: nothing left). */
   afterRead(read: DueRead, timeBucketMs: number, leaseAheadMs: number): number {
     this.noteLapse(read.passedLeaseEndMs);
     const noted = this.notedDuringScan;
@@ -138,13 +122,7 @@ export class QueueRound {
       noted ?? Number.POSITIVE_INFINITY,
       lapse === undefined ? Number.POSITIVE_INFINITY : lapse + leaseAheadMs,
     );
-    if (next === Number.POSITIVE_INFINITY) this.lastRoundAtMs = undefined;
     return next;
-  }
-
-  /** The queue has nothing to lease (no topic, or it is being deleted): the round interval starts over. */
-  forgetLastRound(): void {
-    this.lastRoundAtMs = undefined;
   }
 
   /** An entry became due at `dueMs` (publish, nack, reschedule): a cursor past it goes, a running read notes it. */
@@ -183,35 +161,15 @@ export class QueueRound {
     this.lapseAtMs = undefined;
   }
 
-  /** A lease command carrying `tagKeys` was proposed. */
+  /** A round's entries (`tagKeys`) go into lease commands (one, or several the dispatcher fills). */
   proposed(tagKeys: readonly string[]): void {
     for (const k of tagKeys) this.leasing.add(k);
     this.commandsInFlight++;
   }
 
-  /** The lease command carrying `tagKeys` was answered (or failed and waited its pause). */
+  /** Every lease command carrying the round's `tagKeys` was answered (or failed and waited its pause). */
   answered(tagKeys: readonly string[]): void {
     if (this.commandsInFlight > 0) this.commandsInFlight--;
     for (const k of tagKeys) this.leasing.delete(k);
-  }
-
-  /**
-   * The earliest time the queue's next lease round may start: at once when it
-   * has not had one for LEASE_ROUND_INTERVAL_MS or its next entry
-   * (`nextDueMs`) is due within `pushAheadMs` (at least the interval) from
-   * then on, else when the interval ends.
-   */
-  allowedAtMs(
-    nowMs: number,
-    clock: Pick<Clock, 'monotonicMs'>,
-    nextDueMs: number | undefined,
-    pushAheadMs: number,
-  ): number {
-    const last = this.lastRoundAtMs;
-    const wait = last === undefined ? 0 : last + LEASE_ROUND_INTERVAL_MS - clock.monotonicMs();
-    if (wait <= 0) return nowMs;
-    // With a push-ahead shorter than the interval, an entry due within the interval is urgent too.
-    const urgentAt = (nextDueMs ?? Number.POSITIVE_INFINITY) - Math.max(pushAheadMs, LEASE_ROUND_INTERVAL_MS);
-    return Math.max(nowMs, Math.min(nowMs + wait, urgentAt));
   }
 }

@@ -130,7 +130,10 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
 
   const read = await prefetchEntries(ctx, cmd.tags, false);
   if (cmd.leaseId)
-    return { kind: 'lease', outcomes: await leaseRun(ctx, cmd, topic, group, hashBytes, read) };
+    return {
+      kind: 'lease',
+      outcomes: await leaseRun(ctx, { ...cmd, leaseId: cmd.leaseId }, topic, group, hashBytes, read),
+    };
   const outcomes: LeaseOutcome[] = [];
   for (let i = 0; i < cmd.tags.length; i++) {
     const key = cmd.tags[i]!;
@@ -219,6 +222,53 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       leaseExpiresAtMs,
       startsAtMs: startMs,
     });
+  }
+  return { kind: 'lease', outcomes };
+}
+
+/**
+ * Lease of several runs (LeaseCommand.runs): each run is leased in order as
+ * a lease with its lease id would be (`leaseRun`), the dead-letter ids taken
+ * in order from the command's block. A run whose topic or group is gone, or
+ * being deleted, leases nothing (its tags answer `gone`) and refuses nothing
+ * else: one queue deleted while its round was proposed must not refuse the
+ * other queues' runs. One result: every run's outcomes, in order.
+ */
+export async function applyLeaseRuns(ctx: ApplyContext, cmd: Of<'lease-runs'>): Promise<CommandResult> {
+  ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
+  const topics = await Promise.all(cmd.runs.map((r) => ctx.topics.get(r.topic)));
+  const fallback = new Set<string>();
+  cmd.runs.forEach((r, i) => {
+    if (r.deadLetterFallback && topics[i]) fallback.add(r.topic);
+  });
+  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount, [...fallback]);
+  // Every run's entries in one read (`entryAt` sees a run's writes when a later run names its key).
+  const all = await prefetchEntries(
+    ctx,
+    cmd.runs.flatMap((r) => r.tags),
+    false,
+  );
+  const outcomes: LeaseOutcome[] = [];
+  let at = 0;
+  for (let i = 0; i < cmd.runs.length; i++) {
+    const run = cmd.runs[i]!;
+    const from = at;
+    at += run.tags.length;
+    const group = run.group || DEFAULT_GROUP;
+    const topic = topics[i];
+    if (!topic || groupDeleting(topic, group) || !topic.groups.includes(group)) {
+      ctx.claimIds(run.leaseId, 1, `runs[${i}].lease_id`);
+      for (const tag of run.tags) outcomes.push({ tag, status: 'gone' });
+      continue;
+    }
+    const hashBytes = queueHashBytes(ctx.queues.hash(topic.name, group));
+    const read = {
+      ids: all.ids.slice(from, at),
+      raws: all.raws.slice(from, at),
+      entries: all.entries.slice(from, at),
+    };
+    const spec = { ...run, ...(cmd.aheadMs ? { aheadMs: cmd.aheadMs } : {}) };
+    for (const o of await leaseRun(ctx, spec, topic, group, hashBytes, read)) outcomes.push(o);
   }
   return { kind: 'lease', outcomes };
 }

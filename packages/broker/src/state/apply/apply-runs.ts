@@ -36,6 +36,15 @@ import { type Held, heldOf, letGo, tagOfHold } from './held.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
+/** What leasing one run reads of its command: a lease with a lease id, or one run of a lease of runs. */
+export interface RunLease {
+  readonly tags: readonly Uint8Array[];
+  readonly leaseMs: number;
+  readonly leaseId: bigint;
+  readonly aheadMs?: number;
+  readonly consumerId?: bigint;
+}
+
 /**
  * The lease command's entries, leased into one run under `cmd.leaseId`.
  * Per key, as the lease in place does (gone, not-due, dead-lettered,
@@ -45,7 +54,7 @@ type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
  */
 export async function leaseRun(
   ctx: ApplyContext,
-  cmd: Of<'lease'>,
+  cmd: RunLease,
   topic: TopicRec,
   group: string,
   hashBytes: Uint8Array,
@@ -53,7 +62,7 @@ export async function leaseRun(
 ): Promise<LeaseOutcome[]> {
   const now = ctx.nowMs;
   const aheadMs = cmd.aheadMs ?? 0;
-  const leaseId = cmd.leaseId!;
+  const leaseId = cmd.leaseId;
   ctx.claimIds(leaseId, 1, 'lease_id');
   const queueHash = ctx.queues.hash(topic.name, group);
   const run = ctx.leases.begin(
@@ -162,7 +171,9 @@ export function runOfTag(
   for (let i = 0; i < 8; i++) if (tag[i] !== run.keyBytes[i]) return undefined;
   const offset = runTagOffset(tag);
   if (offset >= run.length || offsetSettled(run, offset)) return undefined;
-  return { hold: { run, offset }, key: runKey(run, offset) };
+  const named = { run, offset };
+  const hold = ctx.hooks?.runTagHold?.(ctx, named) ?? named;
+  return { hold, key: runKey(hold.run, hold.offset) };
 }
 
 /** The last lease id `tagLeaseId` read, and its 8 bytes: an ack command's tags mostly name one lease. */
@@ -235,6 +246,8 @@ export async function ackRun(
   }
   if (removing) await removing;
   ctx.leases.settle(hold);
+  const hooked = ctx.hooks?.acked?.(ctx, topic, hold);
+  if (hooked) await hooked;
   return { tag, status: 'ok' };
 }
 

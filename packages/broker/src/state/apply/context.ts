@@ -8,6 +8,7 @@
 import type { QueueHasher } from '../../keys.js';
 import { ConflictError } from '../model/errors.js';
 import type { Limits } from '../model/limits.js';
+import type { RunHold, TopicRec } from '../model/records.js';
 import { DeadLetterStore } from '../stores/dead-letters.js';
 import { EntryStore } from '../stores/entries.js';
 import type { EventRepository } from '../stores/event-repository.js';
@@ -24,6 +25,21 @@ import type { CommandTime } from '../stores/time.js';
 import { TopicStore } from '../stores/topics.js';
 import type { Txn } from '../stores/txn.js';
 import { applyBound, itemWork } from './apply-bound.js';
+
+/**
+ * Points of apply where the broker simulation injects bugs (`--bug`, the
+ * broker's sim/injected-bugs.ts), as a test-only subclass does elsewhere.
+ * The server never sets them (`BrokerStateMachine.applyHooks` stays
+ * undefined), so apply pays one undefined check at each point. A hook must
+ * be a function of the replicated state alone, as apply is: every replica
+ * runs it.
+ */
+export interface ApplyHooks {
+  /** The open offset a run tag names, given the one it names (shipped: that one). */
+  readonly runTagHold?: (ctx: ApplyContext, named: RunHold) => RunHold;
+  /** An ack removed the entry `hold` held and settled its offset. */
+  readonly acked?: (ctx: ApplyContext, topic: TopicRec, hold: RunHold) => Promise<void> | undefined;
+}
 
 /** Longest stretch of apply work before the event loop gets a turn. */
 export const APPLY_SLICE_MS = 2;
@@ -51,6 +67,8 @@ export class ApplyContext {
     readonly ids: EventRepository,
     requestFilter: RequestFilter,
     leaseIndex: LeaseIndex,
+    /** The simulation's injected bugs (ApplyHooks); undefined outside it. */
+    readonly hooks?: ApplyHooks,
   ) {
     this.queues = new QueueStore(txn, hasher);
     this.topics = new TopicStore(txn, limits, this.queues, this.time);

@@ -39,7 +39,14 @@ class EntryBody implements BodyRec {
   }
 
   #decoded(): BodyRec {
-    this.#fields ??= decodeBodyOf(this.#entry, this.#start, this.#end, this.#id, this.#topic, this.#expireAtMs);
+    this.#fields ??= decodeBodyOf(
+      this.#entry,
+      this.#start,
+      this.#end,
+      this.#id,
+      this.#topic,
+      this.#expireAtMs,
+    );
     return this.#fields;
   }
 

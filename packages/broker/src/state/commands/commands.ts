@@ -89,6 +89,20 @@ export type Command = Stamped &
          */
         readonly leaseId?: bigint;
       }
+    | {
+        /**
+         * A lease of several runs, of any queues (LeaseCommand.runs): each run is leased in
+         * order as a `lease` with its `leaseId` would be, into a lease record of its own. Its
+         * result is one `lease` result, the runs' outcomes in order.
+         */
+        readonly kind: 'lease-runs';
+        readonly runs: readonly LeaseRunSpec[];
+        /** Ids reserved for the dead-letter copies of every run, taken in order: [firstId, firstId + idCount). */
+        readonly firstId: bigint;
+        readonly idCount: number;
+        /** As the lease's `aheadMs`, for every run. */
+        readonly aheadMs?: number;
+      }
     | { readonly kind: 'ack'; readonly tags: readonly Uint8Array[] }
     | {
         readonly kind: 'nack';
@@ -163,6 +177,21 @@ export type Command = Stamped &
 
 export type CommandKind = Command['kind'];
 
+/** One run of a `lease-runs` command: entries of one queue leased for one consumer (LeaseRun). */
+export interface LeaseRunSpec {
+  readonly topic: string;
+  readonly group: string;
+  /** The queue keys of the entries to lease. */
+  readonly tags: readonly Uint8Array[];
+  readonly leaseMs: number;
+  /** The run's lease record: above the command's dead-letter ids and every earlier run's. */
+  readonly leaseId: bigint;
+  /** As the lease's `consumerId`; absent or 0n = none. */
+  readonly consumerId?: bigint;
+  /** As the lease's `deadLetterFallback`, for this run's topic. */
+  readonly deadLetterFallback?: boolean;
+}
+
 /**
  * The kinds of command that can make messages (publish; dead letters of a
  * lease or an expire; a redrive; a schedule's occurrences): the ones whose
@@ -170,7 +199,12 @@ export type CommandKind = Command['kind'];
  */
 export function makesMessages(kind: CommandKind): boolean {
   return (
-    kind === 'publish' || kind === 'lease' || kind === 'expire' || kind === 'redrive' || kind === 'schedule'
+    kind === 'publish' ||
+    kind === 'lease' ||
+    kind === 'lease-runs' ||
+    kind === 'expire' ||
+    kind === 'redrive' ||
+    kind === 'schedule'
   );
 }
 
@@ -287,6 +321,25 @@ export function encodeCommand(cmd: Command): Uint8Array {
           ...(cmd.deadLetterFallback ? { deadLetterFallback: true } : {}),
           ...(cmd.consumerId ? { consumerId: toUint64(cmd.consumerId) } : {}),
           ...(cmd.leaseId ? { leaseId: toUint64(cmd.leaseId) } : {}),
+        },
+      };
+      break;
+    case 'lease-runs':
+      props = {
+        ...base,
+        lease: {
+          runs: cmd.runs.map((r) => ({
+            topic: r.topic,
+            group: r.group,
+            tags: [...r.tags],
+            leaseMs: i64(r.leaseMs),
+            leaseId: toUint64(r.leaseId),
+            ...(r.consumerId ? { consumerId: toUint64(r.consumerId) } : {}),
+            ...(r.deadLetterFallback ? { deadLetterFallback: true } : {}),
+          })),
+          firstId: toUint64(cmd.firstId),
+          idCount: cmd.idCount,
+          ...(cmd.aheadMs ? { aheadMs: i64(cmd.aheadMs) } : {}),
         },
       };
       break;
@@ -437,6 +490,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
     }
     case 'lease': {
       const c = m.lease!;
+      if (c.runs?.length) return leaseRunsFromProto(c, nowMs);
       const consumerId = c.consumerId ? toBigInt(c.consumerId) : 0n;
       const leaseId = c.leaseId ? toBigInt(c.leaseId) : 0n;
       return {
@@ -573,4 +627,40 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
     default:
       throw new ValidationError('command', 'names no command kind');
   }
+}
+
+/**
+ * A lease command of several runs. Its own per-run fields must be unset: a
+ * command that names both is not one a leader makes.
+ */
+function leaseRunsFromProto(c: pb.LeaseCommand.$Properties, nowMs: number): Command {
+  const own =
+    c.topic ||
+    c.group ||
+    c.tags?.length ||
+    c.inPlace ||
+    c.deadLetterFallback ||
+    toBigInt(c.leaseMs) !== 0n ||
+    toBigInt(c.leaseId) !== 0n ||
+    toBigInt(c.consumerId) !== 0n;
+  if (own) throw new ValidationError('runs', 'a lease of runs sets none of the fields its runs carry');
+  return {
+    kind: 'lease-runs',
+    nowMs,
+    runs: (c.runs ?? []).map((r, i) => {
+      const consumerId = r.consumerId ? toBigInt(r.consumerId) : 0n;
+      return {
+        topic: r.topic ?? '',
+        group: r.group ?? '',
+        tags: r.tags ?? [],
+        leaseMs: num(r.leaseMs, `runs[${i}].lease_ms`),
+        leaseId: toBigInt(r.leaseId),
+        ...(consumerId !== 0n ? { consumerId } : {}),
+        ...(r.deadLetterFallback ? { deadLetterFallback: true } : {}),
+      };
+    }),
+    firstId: toBigInt(c.firstId),
+    idCount: c.idCount ?? 0,
+    aheadMs: num(c.aheadMs, 'ahead_ms'),
+  };
 }

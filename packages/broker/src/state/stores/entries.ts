@@ -465,9 +465,8 @@ export async function scanQueueEntries(
     ...(scan.limit !== undefined ? { limit: scan.limit } : {}),
     ...(scan.firstChunk !== undefined ? { firstChunk: scan.firstChunk } : {}),
   };
-  // Values of the rows kept for the cache are copied into slabs of this scan's own: one
-  // allocation per 64 KiB rather than one per value (which the cache would keep, each its own
-  // buffer for the collector to track). A slab is sized for the rows the read expects: a read of
+  // Values are copied into slabs of this scan's own: one allocation per 64 KiB rather than one
+  // per value (which the cache would keep, each its own buffer for the collector to track). A slab is sized for the rows the read expects: a read of
   // one row does not keep a slab of 64 KiB alive in the cache.
   const expected = scan.firstChunk ?? scan.limit ?? 1;
   let slab = EMPTY;
@@ -484,9 +483,10 @@ export async function scanQueueEntries(
   try {
     await view.scan(options, (k, v) => {
       rowKey = k;
-      if (version === undefined) return visit(NS.queue.strip(k), decodeEntry(v), keep);
-      // Decoded from its copy, which carries what it decodes to: a row kept for the cache is not
-      // decoded again by the command that reads it next (`decodedEntry`).
+      // Decoded from a copy: an entry that carries its body keeps views of these bytes, which
+      // the scan's slice does not outlive (the store's copy-what-you-keep rule). A copy kept for
+      // the cache carries what it decodes to: the command that reads it next does not decode it
+      // again (`decodedEntry`).
       if (used + v.length > slab.length) {
         const room = v.length * Math.max(1, expected - rows);
         slab = new Uint8Array(Math.max(v.length, Math.min(SLAB_BYTES, room)));
@@ -496,7 +496,8 @@ export async function scanQueueEntries(
       slab.set(v, used);
       rowValue = new Uint8Array(slab.buffer, used, v.length);
       used += v.length;
-      return visit(NS.queue.strip(k), decodeAndKeep(rowValue), keep);
+      const entry = version === undefined ? decodeEntry(rowValue) : decodeAndKeep(rowValue);
+      return visit(NS.queue.strip(k), entry, keep);
     });
     read = true;
   } finally {

@@ -124,7 +124,9 @@ export class LeaseIndex {
     const runs: LeaseRun[] = [];
     await view.scan(NS.leases.range(), (k, v) => {
       const leaseId = readU64(NS.leases.strip(k));
-      runs.push(decodeLease(leaseId, v, settles.get(leaseId)));
+      // A copy: the run keeps views of its record's bytes (its keys), which the scan's slice
+      // does not outlive.
+      runs.push(decodeLease(leaseId, v.slice(), settles.get(leaseId)));
       settles.delete(leaseId);
     });
     invariant(settles.size === 0, () => `lease settles without a lease record: ${[...settles.keys()]}`);
