@@ -170,6 +170,29 @@ export function runTag(queueHash: bigint, leaseId: bigint, offset: number): Uint
   return out;
 }
 
+/**
+ * The delivery tags of the run lease `leaseId` of queue `queueHash`, made
+ * from its first 16 bytes (made once per run): a lease command makes one
+ * per entry it leases.
+ */
+export function runTagMaker(queueHash: bigint, leaseId: bigint): (offset: number) => Uint8Array {
+  const prefix = runTag(queueHash, leaseId, 0).subarray(0, 16);
+  return (offset) => {
+    const out = new Uint8Array(RUN_TAG_BYTES);
+    out.set(prefix);
+    out[16] = offset >>> 24;
+    out[17] = (offset >>> 16) & 0xff;
+    out[18] = (offset >>> 8) & 0xff;
+    out[19] = offset & 0xff;
+    return out;
+  };
+}
+
+/** The offset a run lease's tag (RUN_TAG_BYTES) names: its last 4 bytes. */
+export function runTagOffset(tag: Uint8Array): number {
+  return ((tag[16]! << 24) | (tag[17]! << 16) | (tag[18]! << 8) | tag[19]!) >>> 0;
+}
+
 /** What a run lease's tag names: its queue, lease and offset; undefined for a tag of another length. */
 export function runTagParts(
   tag: Uint8Array,
@@ -207,6 +230,17 @@ export function decodeKey(key: Uint8Array): QueueKey {
   }
   const view = new DataView(key.buffer, key.byteOffset, KEY_BYTES);
   return { queueHash: view.getBigUint64(0), due: view.getBigUint64(8), id: view.getBigUint64(16) };
+}
+
+/**
+ * A queue key's due field as a number (bytes 8..16, big-endian), without a
+ * bigint: the due read makes one per entry it meets. Due fields are ms or
+ * time buckets, far below 2^53.
+ */
+export function keyDueOf(key: Uint8Array): number {
+  const hi = ((key[8]! << 24) | (key[9]! << 16) | (key[10]! << 8) | key[11]!) >>> 0;
+  const lo = ((key[12]! << 24) | (key[13]! << 16) | (key[14]! << 8) | key[15]!) >>> 0;
+  return hi * 2 ** 32 + lo;
 }
 
 /** The next 24-byte key after `key` (the id plus one): where a scan that met `key` last goes on. */

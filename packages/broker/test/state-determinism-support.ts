@@ -1,6 +1,6 @@
 import { type Long, v1 } from '@fermata/protocol';
 import type { KVStore, ReadView } from '@fermata/storage';
-import { dueField, encodeKey, type QueueHasher, queueName } from '../src/keys.js';
+import { decodeKey, dueField, encodeKey, type QueueHasher, queueName } from '../src/keys.js';
 import { NS } from '../src/state/model/layout.js';
 
 export { NS };
@@ -39,25 +39,30 @@ export function decodeEntryForTest(value: Uint8Array): { inFlight: boolean } {
 /**
  * The entry keys (hex) the open offsets of the stored lease records hold,
  * decoded with protobufjs apart from the state machine's codec, each with
- * its lease id and offset.
+ * its lease id and offset, and whether the record says the entry is all its
+ * message has (its side-records bit clear: an ack deletes it unread).
  */
 export async function heldKeysForTest(
   view: ReadView,
-): Promise<Map<string, { leaseId: string; offset: number }[]>> {
-  const out = new Map<string, { leaseId: string; offset: number }[]>();
+): Promise<Map<string, { leaseId: string; offset: number; alone: boolean }[]>> {
+  const out = new Map<string, { leaseId: string; offset: number; alone: boolean }[]>();
+  const settles = new Map<string, Uint8Array>();
+  await view.scan(NS.leaseSettles.range(), (k, v) => {
+    settles.set(hex(NS.leaseSettles.strip(k)), v1.LeaseSettles.decode(v).settled.slice());
+  });
   await view.scan(NS.leases.range(), (k, v) => {
     const leaseId = hex(NS.leases.strip(k));
     const rec = v1.LeaseRecord.decode(v);
-    let due = 0n;
-    let id = 0n;
-    rec.dueDeltas.forEach((d, offset) => {
-      due = BigInt.asUintN(64, due + BigInt(String(d)));
-      id = BigInt.asUintN(64, id + BigInt(String(rec.idDeltas[offset])));
-      const settled = ((rec.settled[offset >> 3] ?? 0) & (1 << (offset & 7))) !== 0;
-      if (settled) return;
-      const key = hex(encodeKey(BigInt.asUintN(64, BigInt(String(rec.queue))), due, id));
-      out.set(key, [...(out.get(key) ?? []), { leaseId, offset }]);
-    });
+    const settled = settles.get(leaseId) ?? new Uint8Array(0);
+    const queue = BigInt.asUintN(64, BigInt(String(rec.queue)));
+    for (let offset = 0; offset * 24 < rec.keys.length; offset++) {
+      if (((settled[offset >> 3] ?? 0) & (1 << (offset & 7))) !== 0) continue;
+      const key = rec.keys.subarray(offset * 24, offset * 24 + 24);
+      if (decodeKey(key).queueHash !== queue)
+        throw new Error(`lease ${leaseId}: key ${hex(key)} of another queue`);
+      const alone = ((rec.sideRecords[offset >> 3] ?? 0) & (1 << (offset & 7))) === 0;
+      out.set(hex(key), [...(out.get(hex(key)) ?? []), { leaseId, offset, alone }]);
+    }
   });
   return out;
 }
@@ -227,6 +232,18 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
     const e = v1.QueueEntry.decode(q.v);
     if (held.has(hex(q.k)) && e.inFlight)
       problems.push(`entry ${hex(q.k)} is held by a run and stored in flight`);
+    // An offset whose entry is all its message has: no index record, no expiry, no body record.
+    const alone = held.get(hex(q.k))?.[0]?.alone === true;
+    if (
+      alone &&
+      (!e.indexImplied ||
+        !e.indexUnwritten ||
+        !e.body ||
+        String(e.expireAtMs) !== '0' ||
+        index.some((r) => hex(r.k) === id) ||
+        bodyIds.has(id))
+    )
+      problems.push(`entry ${hex(q.k)} is held as alone but its message has other records`);
     if (!bodyIds.has(id) && !e.body) problems.push(`entry ${hex(q.k)} has no body`);
     if (bodyIds.has(id) && e.body) problems.push(`entry ${hex(q.k)} carries a body that is also a record`);
     // Ending it deletes no index record: there must be none.

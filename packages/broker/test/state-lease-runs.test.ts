@@ -7,7 +7,7 @@ import { KEY_BYTES, RUN_TAG_BYTES, runTagParts, TAG_BYTES } from '../src/keys.js
 import { decodeCommand, encodeCommand } from '../src/state/commands/commands.js';
 import type { LeaseOutcome } from '../src/state/commands/results.js';
 import { validateCommand } from '../src/state/commands/validate-command.js';
-import { countWrites, heldKeysForTest, integrityProblems } from './state-determinism-support.js';
+import { countWrites, heldKeysForTest, integrityProblems, NS } from './state-determinism-support.js';
 import { Harness, T0, text } from './state-harness.js';
 
 function tagOf(l: LeaseOutcome | undefined): Uint8Array {
@@ -35,6 +35,40 @@ async function leaseAhead(h: Harness, topic: string, leaseMs: number): Promise<r
   return (await h.ok({ kind: 'lease', topic, group: 'default', tags, leaseMs, aheadMs: 2_000 })).outcomes;
 }
 
+/** Counts the reads of queue entries that reach the store (get and getMany), by key. */
+function countEntryReads(store: KVStore): { take(): number } {
+  let n = 0;
+  const isEntry = (k: Uint8Array) => k[0] === NS.queue.prefix;
+  const get = store.get.bind(store);
+  store.get = (key) => {
+    if (isEntry(key)) n++;
+    return get(key);
+  };
+  const getMany = store.getMany?.bind(store);
+  if (getMany) {
+    store.getMany = (keys) => {
+      n += keys.filter(isEntry).length;
+      return getMany(keys);
+    };
+  }
+  return {
+    take() {
+      const out = n;
+      n = 0;
+      return out;
+    },
+  };
+}
+
+/** The bytes of every lease settles record in the store, together. */
+async function settlesBytes(store: KVStore): Promise<number> {
+  let bytes = 0;
+  await store.scan(NS.leaseSettles.range(), (_k, v) => {
+    bytes += v.length;
+  });
+  return bytes;
+}
+
 async function runsHarness(options: Parameters<typeof Harness.create>[0] = {}): Promise<Harness> {
   const h = await Harness.create(options);
   h.leaseRuns = true;
@@ -42,10 +76,12 @@ async function runsHarness(options: Parameters<typeof Harness.create>[0] = {}): 
 }
 
 describe('a lease per run', () => {
-  it('a lease of 100 entries writes one record and no entry; their ack deletes the entries and the record', async () => {
+  it('a lease of 100 entries writes one record and no entry; their acks delete the entries unread, rewrite a few bytes of settles, then delete both records', async () => {
     const { store } = await leveldb();
     const writes = countWrites(store);
-    const h = await runsHarness({ store });
+    const entryReads = countEntryReads(store);
+    // No record cache: every read of an entry reaches the store, where it is counted.
+    const h = await runsHarness({ store, cacheEntries: 0 });
     await h.ok({ kind: 'create-topic', name: 't' });
     const n = 100;
     await h.publish(...Array.from({ length: n }, (_, i) => ({ topic: 't', payload: text(`m${i}`) })));
@@ -57,13 +93,18 @@ describe('a lease per run', () => {
     expect(writes.take()).toEqual({ leases: 1, queues: 1 });
     expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: n });
     const half = leases.slice(0, n / 2).map(tagOf);
+    entryReads.take();
     expect(statuses(await h.ok({ kind: 'ack', tags: half })).every((s) => s === 'ok')).toBe(true);
-    // The record rewritten once for the command, an entry deleted per message.
-    expect(writes.take()).toEqual({ queue: n / 2, leases: 1, queues: 1 });
+    // Each entry is all its message has (one group, no key, no expiry, body inline): deleted unread.
+    expect(entryReads.take()).toBe(0);
+    // The run's settles written once for the command (its record is not), an entry deleted per message.
+    expect(writes.take()).toEqual({ queue: n / 2, 'lease-settles': 1, queues: 1 });
+    expect(await settlesBytes(store)).toBeLessThanOrEqual(2 + Math.ceil(n / 8));
     expect(statuses(await h.ok({ kind: 'ack', tags: leases.slice(n / 2).map(tagOf) }))).toEqual(
       Array(n / 2).fill('ok'),
     );
-    expect(writes.take()).toEqual({ queue: n / 2, leases: 1, queues: 1 });
+    // The last open offset settled: the record and its settles are deleted.
+    expect(writes.take()).toEqual({ queue: n / 2, leases: 1, 'lease-settles': 1, queues: 1 });
     expect((await heldKeysForTest(store)).size).toBe(0);
     expect(h.sm.leases.openOffsets).toBe(0);
     expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0 });
@@ -268,13 +309,14 @@ describe('a lease of runs of several queues (one command per dispatch round)', (
     expect(new Set(runs.map((r) => r.leaseId)).size).toBe(3);
     expect(runs.map((r) => r.offset)).toEqual([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]);
     for (const topic of topics) expect(await h.stats(topic)).toMatchObject({ pending: 0, inFlight: 4 });
-    // Acks of several leases and queues go in one command: each record rewritten or deleted once.
+    // Acks of several leases and queues go in one command: each run's settles written once, and
+    // once a run has no open offset, its two records deleted once.
     const half = [0, 1, 4, 5, 8, 9].map((i) => tagOf(leased[i]));
     expect(statuses(await h.ok({ kind: 'ack', tags: half }))).toEqual(Array(6).fill('ok'));
-    expect(writes.take()).toEqual({ queue: 6, leases: 3, queues: 3 });
+    expect(writes.take()).toEqual({ queue: 6, 'lease-settles': 3, queues: 3 });
     const rest = [2, 3, 6, 7, 10, 11].map((i) => tagOf(leased[i]));
     expect(statuses(await h.ok({ kind: 'ack', tags: rest }))).toEqual(Array(6).fill('ok'));
-    expect(writes.take()).toEqual({ queue: 6, leases: 3, queues: 3 });
+    expect(writes.take()).toEqual({ queue: 6, leases: 3, 'lease-settles': 3, queues: 3 });
     expect(h.sm.leases.openOffsets).toBe(0);
     expect((await heldKeysForTest(store)).size).toBe(0);
     for (const topic of topics) expect(await h.stats(topic)).toMatchObject({ pending: 0, inFlight: 0 });

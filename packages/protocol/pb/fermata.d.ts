@@ -4118,12 +4118,9 @@ export namespace fermata {
             consumer: Long;
             nowMs: Long;
             leaseMs: Long;
-            dueDeltas: Long[];
-            idDeltas: Long[];
+            keys: Uint8Array;
             startOffsets: Long[];
-            settled: Uint8Array;
-            extended: number[];
-            extendedEndMs: Long[];
+            sideRecords: Uint8Array;
             static create(properties: fermata.v1.LeaseRecord.$Shape): fermata.v1.LeaseRecord & fermata.v1.LeaseRecord.$Shape;
             static create(properties?: fermata.v1.LeaseRecord.$Properties): fermata.v1.LeaseRecord;
             static encode(message: fermata.v1.LeaseRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -4139,15 +4136,38 @@ export namespace fermata {
                 consumer?: (Long|null);
                 nowMs?: (Long|null);
                 leaseMs?: (Long|null);
-                dueDeltas?: (Long[]|null);
-                idDeltas?: (Long[]|null);
+                keys?: (Uint8Array|null);
                 startOffsets?: (Long[]|null);
+                sideRecords?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.LeaseRecord.$Properties;
+        }
+
+        interface ILeaseSettles extends fermata.v1.LeaseSettles.$Properties {
+        }
+
+        class LeaseSettles {
+            constructor(properties?: fermata.v1.LeaseSettles.$Properties);
+            $unknowns?: Uint8Array[];
+            settled: Uint8Array;
+            extended: number[];
+            extendedEndMs: Long[];
+            static create(properties: fermata.v1.LeaseSettles.$Shape): fermata.v1.LeaseSettles & fermata.v1.LeaseSettles.$Shape;
+            static create(properties?: fermata.v1.LeaseSettles.$Properties): fermata.v1.LeaseSettles;
+            static encode(message: fermata.v1.LeaseSettles.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.LeaseSettles & fermata.v1.LeaseSettles.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LeaseSettles {
+            interface $Properties {
                 settled?: (Uint8Array|null);
                 extended?: (number[]|null);
                 extendedEndMs?: (Long[]|null);
                 $unknowns?: Uint8Array[];
             }
-            type $Shape = fermata.v1.LeaseRecord.$Properties;
+            type $Shape = fermata.v1.LeaseSettles.$Properties;
         }
 
         interface IPublishRecord extends fermata.v1.PublishRecord.$Properties {

@@ -16256,11 +16256,7 @@ export const fermata = $root.fermata = (() => {
         v1.LeaseRecord = (function() {
 
             const LeaseRecord = function (properties) {
-                this.dueDeltas = [];
-                this.idDeltas = [];
                 this.startOffsets = [];
-                this.extended = [];
-                this.extendedEndMs = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -16273,12 +16269,9 @@ export const fermata = $root.fermata = (() => {
             LeaseRecord.prototype.consumer = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             LeaseRecord.prototype.nowMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             LeaseRecord.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
-            LeaseRecord.prototype.dueDeltas = $util.emptyArray;
-            LeaseRecord.prototype.idDeltas = $util.emptyArray;
+            LeaseRecord.prototype.keys = $util.newBuffer([]);
             LeaseRecord.prototype.startOffsets = $util.emptyArray;
-            LeaseRecord.prototype.settled = $util.newBuffer([]);
-            LeaseRecord.prototype.extended = $util.emptyArray;
-            LeaseRecord.prototype.extendedEndMs = $util.emptyArray;
+            LeaseRecord.prototype.sideRecords = $util.newBuffer([]);
 
             LeaseRecord.create = function(properties) {
                 return new LeaseRecord(properties);
@@ -16303,18 +16296,12 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(40).int64(message.nowMs);
                 if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
                     writer.uint32(48).int64(message.leaseMs);
-                if (message.dueDeltas != null && message.dueDeltas.length)
-                    writer.uint32(58).sint64s(message.dueDeltas);
-                if (message.idDeltas != null && message.idDeltas.length)
-                    writer.uint32(66).sint64s(message.idDeltas);
+                if (message.keys != null && $Object.hasOwnProperty.call(message, "keys") && message.keys.length)
+                    writer.uint32(58).bytes(message.keys);
                 if (message.startOffsets != null && message.startOffsets.length)
-                    writer.uint32(74).uint64s(message.startOffsets);
-                if (message.settled != null && $Object.hasOwnProperty.call(message, "settled") && message.settled.length)
-                    writer.uint32(82).bytes(message.settled);
-                if (message.extended != null && message.extended.length)
-                    writer.uint32(90).uint32s(message.extended);
-                if (message.extendedEndMs != null && message.extendedEndMs.length)
-                    writer.uint32(98).int64s(message.extendedEndMs);
+                    writer.uint32(66).uint64s(message.startOffsets);
+                if (message.sideRecords != null && $Object.hasOwnProperty.call(message, "sideRecords") && message.sideRecords.length)
+                    writer.uint32(74).bytes(message.sideRecords);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -16403,34 +16390,15 @@ export const fermata = $root.fermata = (() => {
                             continue;
                         }
                     case 7: {
-                            if (wireType === 2) {
-                                if (!(message.dueDeltas && message.dueDeltas.length))
-                                    message.dueDeltas = [];
-                                reader.sint64s(message.dueDeltas);
-                                continue;
-                            }
-                            if (wireType !== 0)
+                            if (wireType !== 2)
                                 break;
-                            if (!(message.dueDeltas && message.dueDeltas.length))
-                                message.dueDeltas = [];
-                            message.dueDeltas.push(reader.sint64());
+                            if ((value = reader.bytes()).length)
+                                message.keys = value;
+                            else
+                                delete message.keys;
                             continue;
                         }
                     case 8: {
-                            if (wireType === 2) {
-                                if (!(message.idDeltas && message.idDeltas.length))
-                                    message.idDeltas = [];
-                                reader.sint64s(message.idDeltas);
-                                continue;
-                            }
-                            if (wireType !== 0)
-                                break;
-                            if (!(message.idDeltas && message.idDeltas.length))
-                                message.idDeltas = [];
-                            message.idDeltas.push(reader.sint64());
-                            continue;
-                        }
-                    case 9: {
                             if (wireType === 2) {
                                 if (!(message.startOffsets && message.startOffsets.length))
                                     message.startOffsets = [];
@@ -16444,7 +16412,107 @@ export const fermata = $root.fermata = (() => {
                             message.startOffsets.push(reader.uint64());
                             continue;
                         }
-                    case 10: {
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.sideRecords = value;
+                            else
+                                delete message.sideRecords;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            LeaseRecord.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.LeaseRecord";
+            };
+
+            return LeaseRecord;
+        })();
+
+        v1.LeaseSettles = (function() {
+
+            const LeaseSettles = function (properties) {
+                this.extended = [];
+                this.extendedEndMs = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            LeaseSettles.prototype.settled = $util.newBuffer([]);
+            LeaseSettles.prototype.extended = $util.emptyArray;
+            LeaseSettles.prototype.extendedEndMs = $util.emptyArray;
+
+            LeaseSettles.create = function(properties) {
+                return new LeaseSettles(properties);
+            };
+
+            LeaseSettles.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.settled != null && $Object.hasOwnProperty.call(message, "settled") && message.settled.length)
+                    writer.uint32(10).bytes(message.settled);
+                if (message.extended != null && message.extended.length)
+                    writer.uint32(18).uint32s(message.extended);
+                if (message.extendedEndMs != null && message.extendedEndMs.length)
+                    writer.uint32(26).int64s(message.extendedEndMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            LeaseSettles.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.LeaseSettles();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
                             if (wireType !== 2)
                                 break;
                             if ((value = reader.bytes()).length)
@@ -16453,7 +16521,7 @@ export const fermata = $root.fermata = (() => {
                                 delete message.settled;
                             continue;
                         }
-                    case 11: {
+                    case 2: {
                             if (wireType === 2) {
                                 if (!(message.extended && message.extended.length))
                                     message.extended = [];
@@ -16467,7 +16535,7 @@ export const fermata = $root.fermata = (() => {
                             message.extended.push(reader.uint32());
                             continue;
                         }
-                    case 12: {
+                    case 3: {
                             if (wireType === 2) {
                                 if (!(message.extendedEndMs && message.extendedEndMs.length))
                                     message.extendedEndMs = [];
@@ -16498,13 +16566,13 @@ export const fermata = $root.fermata = (() => {
                 return message;
             };
 
-            LeaseRecord.getTypeUrl = function(prefix) {
+            LeaseSettles.getTypeUrl = function(prefix) {
                 if (prefix === $undefined)
                     prefix = "type.googleapis.com";
-                return prefix + "/fermata.v1.LeaseRecord";
+                return prefix + "/fermata.v1.LeaseSettles";
             };
 
-            return LeaseRecord;
+            return LeaseSettles;
         })();
 
         v1.PublishRecord = (function() {

@@ -14,7 +14,7 @@ import { Proposer } from '../leader/proposer.js';
 import type { ApplyContext } from '../state/apply/context.js';
 import { heldOf } from '../state/apply/held.js';
 import type { CommandResult, SettleOutcome } from '../state/commands/results.js';
-import { type LeaseRun, offsetSettled, type RunHold, type TopicRec } from '../state/model/records.js';
+import { type LeaseRun, offsetSettled, type RunHold, runKey, type TopicRec } from '../state/model/records.js';
 import { OCCURRENCE_HEADER, SCHEDULE_HEADER } from '../state/model/schedules.js';
 import type { FireOutcome } from '../state/schedule/ops.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
@@ -231,7 +231,7 @@ function ackWrongLease(sm: BrokerStateMachine): void {
       const own = named.run.leaseId;
       const distance = (run: LeaseRun): bigint => (run.leaseId > own ? run.leaseId - own : own - run.leaseId);
       for (const run of otherRuns(ctx, sm, named)) {
-        if (named.offset >= run.keys.length || offsetSettled(run, named.offset)) continue;
+        if (named.offset >= run.length || offsetSettled(run, named.offset)) continue;
         if (
           !best ||
           distance(run) < distance(best) ||
@@ -252,8 +252,8 @@ function ackWrongLease(sm: BrokerStateMachine): void {
  */
 async function deletePastRun(ctx: ApplyContext, topic: TopicRec, hold: RunHold): Promise<void> {
   const run = ctx.leases.run(hold.run.leaseId);
-  if (!run || run.open > 0 || run.keys.length === 0) return;
-  const [next] = await ctx.entries.scanQueue(run.queueHash, run.keys[run.keys.length - 1]!, 1);
+  if (!run || run.open > 0 || run.length === 0) return;
+  const [next] = await ctx.entries.scanQueue(run.queueHash, runKey(run, run.length - 1), 1);
   if (!next) return;
   const held = heldOf(ctx, next.tag, next.entry);
   const removing = ctx.entries.remove(topic, next.tag, held.view, 'done', held.runTag);
@@ -261,23 +261,25 @@ async function deletePastRun(ctx: ApplyContext, topic: TopicRec, hold: RunHold):
 }
 
 /**
- * The lease index holds every offset of a run, settled or not (its private
- * `set`, run at each rewrite of a run's record and at a rebuild): a run's
- * lapse then finds its settled offsets held and lapsed too. Which run holds
- * a key then depends on the order of those rewrites, so on how a replica's
- * log was cut into apply batches: replicas can disagree.
+ * The lease index keeps a run as it first saw it: the settles of later
+ * batches never reach it (its `merge` only adds new runs and drops ended
+ * ones). A later batch then finds an offset settled since (handed back,
+ * nacked, or lapsed and leased again) still open, and a lapse or a new lease
+ * takes it again. What the index missed depends on how a replica's log was
+ * cut into apply batches: replicas can disagree.
  */
 function lapseIgnoresSettled(sm: BrokerStateMachine): void {
   const index = sm.leases as unknown as {
-    held: Map<string, { leaseId: bigint; offset: number }>;
     runs: Map<bigint, LeaseRun>;
-    set(run: LeaseRun): void;
+    add(run: LeaseRun): void;
+    merge(changed: ReadonlyMap<bigint, LeaseRun>): void;
   };
-  index.set = function (this: typeof index, run: LeaseRun) {
-    this.runs.set(run.leaseId, run);
-    run.keys.forEach((key, offset) => {
-      this.held.set(tagKeyOf(key), { leaseId: run.leaseId, offset });
-    });
+  index.merge = function (this: typeof index, changed: ReadonlyMap<bigint, LeaseRun>) {
+    for (const run of changed.values()) {
+      const before = this.runs.get(run.leaseId);
+      if (!before) this.add(run);
+      else if (run.open === 0) this.runs.delete(run.leaseId);
+    }
   };
 }
 

@@ -42,10 +42,10 @@ import {
   restoreMarked,
 } from './stores/meta.js';
 import { DeletingSet, type PurgeName } from './stores/purges.js';
-import { cacheable, RecordCache } from './stores/record-cache.js';
+import { CacheFills, RecordCache } from './stores/record-cache.js';
 import { RequestFilter } from './stores/request-filter.js';
 import type { ScheduleName } from './stores/schedules.js';
-import { keyId, Txn } from './stores/txn.js';
+import { Txn } from './stores/txn.js';
 
 const DEFAULT_CACHE_ENTRIES = 32_768; // storage.recordCacheEntries' default
 
@@ -110,8 +110,8 @@ export class BrokerStateMachine implements StateMachine {
   private readonly cache: RecordCache;
   /** Which idempotency keys may have a request record: a publish under a new key reads nothing. */
   readonly requestFilter: RequestFilter;
-  /** Store writes made visible to the record cache so far (see `warmCache`). */
-  private writes = 0;
+  /** Fills the record cache from the due read, safely while batches are written (record-cache.ts). */
+  private readonly fills: CacheFills;
   /** See BrokerStateMachineOptions.onDue; may be set after open (the dispatcher starts later). */
   onDue: DueListener | undefined;
   /** See BrokerStateMachineOptions.onWithdrawn; may be set after open. */
@@ -149,26 +149,8 @@ export class BrokerStateMachine implements StateMachine {
     this.applied = applied;
     this.lastNow = lastNowMs;
     this.ids = new EventRepository(lastId);
-    this.reader = new BrokerReader(store, hasher, limits, this.leases, {
-      version: () => this.writes,
-      fill: (version, rows) => this.warmCache(version, rows),
-    });
-  }
-
-  /**
-   * Puts records read outside apply (the dispatcher's read of due entries,
-   * which the lease command then reads again) into the record cache, if no
-   * batch was written since `version` was taken before the read: a batch's own
-   * writes reach the cache with it, so an older read must not follow them. A
-   * record already cached is left as it is.
-   */
-  private warmCache(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void {
-    if (version !== this.writes) return;
-    for (const [key, value] of rows) {
-      if (!cacheable(key)) continue;
-      const id = keyId(key);
-      if (this.cache.get(id) === undefined) this.cache.set(id, value);
-    }
+    this.fills = new CacheFills(this.cache);
+    this.reader = new BrokerReader(store, hasher, limits, this.leases, this.fills);
   }
 
   /**
@@ -321,8 +303,8 @@ export class BrokerStateMachine implements StateMachine {
       ctx.queues.flush();
       putApplied(txn, applied, this.ids.lastId, lastNow);
       await this.store.batch(txn.ops(), { sync: false });
-      this.writes++;
       txn.written();
+      this.fills.written(txn.writtenIds());
       // At once after the write (no await between): the index follows the store it mirrors.
       this.leases.merge(ctx.leases.changes());
     } catch (err) {
@@ -392,7 +374,7 @@ export class BrokerStateMachine implements StateMachine {
 
   restore(chunks: AsyncIterable<Uint8Array>): Promise<number> {
     return this.exclusive(async () => {
-      this.writes++;
+      this.fills.replaced();
       this.cache.clear();
       try {
         this.requestFilter.invalidate();
@@ -408,8 +390,8 @@ export class BrokerStateMachine implements StateMachine {
         throw err;
       } finally {
         // A read outside apply that began during the restore saw a store being replaced: nothing
-        // it found may reach the cache (warmCache compares `writes`), nor anything cached meanwhile.
-        this.writes++;
+        // it found may reach the cache, nor anything cached meanwhile.
+        this.fills.replaced();
         this.cache.clear();
       }
       const s = await BrokerStateMachine.readMeta(this.store);

@@ -296,23 +296,31 @@ function leased(ctx: ApplyContext, entry: QueueEntryRec | undefined, tag: Uint8A
 /** Ack: deletes each entry whose lease the tag names and still runs; any other tag gets "lease expired" and changes nothing. */
 export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<CommandResult> {
   checkTags(cmd.tags, ctx.limits.maxTagsPerCommand);
-  // A run tag's entry is the one its offset holds (read with the others, in one multi-get).
-  const keys = cmd.tags.map((t) => (t.length === RUN_TAG_BYTES ? keyOfRunTag(ctx, t) : tagEntryKey(t)));
+  // The entries the acks read, in one multi-get: a run tag's is the one its offset holds, unless
+  // that entry is all its message has (deleted unread).
+  const keys: Uint8Array[] = [];
+  const readAt: number[] = new Array(cmd.tags.length);
+  for (let i = 0; i < cmd.tags.length; i++) {
+    const tag = cmd.tags[i]!;
+    const key = tag.length === RUN_TAG_BYTES ? keyOfRunTag(ctx, tag) : tagEntryKey(tag);
+    readAt[i] = key ? keys.push(key) - 1 : -1;
+  }
   const read = await prefetchEntries(ctx, keys, true);
   const outcomes: SettleOutcome[] = [];
   for (let i = 0; i < cmd.tags.length; i++) {
     const tag = cmd.tags[i]!;
+    const stored = readAt[i]! >= 0 ? ctx.entries.entryAt(read, readAt[i]!) : undefined;
     if (tag.length === RUN_TAG_BYTES) {
-      outcomes.push(await ackRun(ctx, tag, ctx.entries.entryAt(read, i)));
+      outcomes.push(await ackRun(ctx, tag, stored));
       continue;
     }
-    let found = leased(ctx, ctx.entries.entryAt(read, i), tag);
+    let found = leased(ctx, stored, tag);
     if (found instanceof Promise) found = await found;
     if (!found) {
       outcomes.push({ tag, status: 'lease-expired' });
       continue;
     }
-    const removing = ctx.entries.remove(found.topic, keys[i]!, found.entry, 'done');
+    const removing = ctx.entries.remove(found.topic, keys[readAt[i]!]!, found.entry, 'done');
     if (removing) await removing;
     outcomes.push({ tag, status: 'ok' });
   }

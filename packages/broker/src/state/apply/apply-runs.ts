@@ -8,12 +8,15 @@
  * cancelled, rescheduled, expired). Attempts and histories stay exact: a
  * stored entry counts the leases that ended, its held view the running one.
  */
-import { inQueue, runTag, runTagParts } from '../../keys.js';
+import { invariant } from '@fermata/base';
+import { inQueue, RUN_TAG_BYTES, runTagMaker, runTagOffset } from '../../keys.js';
 import type { Command } from '../commands/commands.js';
 import type { LeaseOutcome, SettleOutcome } from '../commands/results.js';
 import {
   countedLease,
+  entryAlone,
   groupDeleting,
+  heldView,
   leaseEndOf,
   leaseHeld,
   leaseNotStarted,
@@ -21,12 +24,15 @@ import {
   offsetSettled,
   type QueueEntryRec,
   type RunHold,
+  runEndMs,
+  runKey,
+  runStartMs,
   type TopicRec,
   withoutLease,
 } from '../model/records.js';
 import type { TagEntries } from '../stores/entries.js';
 import type { ApplyContext } from './context.js';
-import { type Held, heldOf, letGo } from './held.js';
+import { type Held, heldOf, letGo, tagOfHold } from './held.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -59,16 +65,23 @@ export async function leaseRun(
   const leaseId = cmd.leaseId;
   ctx.claimIds(leaseId, 1, 'lease_id');
   const queueHash = ctx.queues.hash(topic.name, group);
-  const run = ctx.leases.begin({
-    leaseId,
-    topic: topic.name,
-    group,
-    queueHash,
-    consumer: cmd.consumerId ?? 0n,
-    nowMs: now,
-    leaseMs: cmd.leaseMs,
-  });
+  const run = ctx.leases.begin(
+    {
+      leaseId,
+      topic: topic.name,
+      group,
+      queueHash,
+      consumer: cmd.consumerId ?? 0n,
+      nowMs: now,
+      leaseMs: cmd.leaseMs,
+    },
+    cmd.tags.length,
+  );
+  const tagOf = runTagMaker(queueHash, leaseId);
   const outcomes: LeaseOutcome[] = [];
+  // Entries newly in flight (not held by a run already) and the earliest end: counted once.
+  let newlyInFlight = 0;
+  let earliestEndMs = Number.POSITIVE_INFINITY;
   for (let i = 0; i < cmd.tags.length; i++) {
     const key = cmd.tags[i]!;
     const stored = inQueue(key, hashBytes) ? ctx.entries.entryAt(read, i) : undefined;
@@ -76,19 +89,20 @@ export async function leaseRun(
       outcomes.push({ tag: key, status: 'gone' });
       continue;
     }
-    const held = heldOf(ctx, key, stored);
-    const { view } = held;
+    const hold = ctx.leases.holder(key);
+    const view = hold ? heldView(stored, hold) : stored;
     // A running lease is never taken ahead: its consumer may still ack it until it ends.
     if (view.inFlight ? leaseEndOf(view) > now : view.dueAtMs > now + aheadMs) {
       outcomes.push({ tag: key, status: 'not-due', id: stored.id });
       continue;
     }
     if (view.attempt >= topic.settings.maxAttempts) {
+      const held = { view, hold, runTag: hold && tagOfHold(hold) };
       outcomes.push(await deadLetterAtLease(ctx, topic, key, held));
       continue;
     }
     // An earlier lease that ran out is counted into the entry now: a write (the failure path).
-    const counted = held.hold !== undefined || stored.inFlight;
+    const counted = hold !== undefined || stored.inFlight;
     if (counted && stored.body && !ctx.fits(1, stored.body.payload.length)) {
       outcomes.push({ tag: key, status: 'not-due', id: stored.id });
       continue;
@@ -97,24 +111,28 @@ export async function leaseRun(
     let base = stored;
     if (counted) {
       base = countedLease(view);
-      if (held.hold) ctx.leases.settle(held.hold);
+      if (hold) ctx.leases.settle(hold);
       const counting = ctx.entries.rewrite(topic, key, stored, base);
       if (counting) await counting;
     }
-    const offset = ctx.leases.add(run, key, startMs);
+    const offset = ctx.leases.add(run, key, base, startMs);
     const leaseExpiresAtMs = startMs + cmd.leaseMs;
-    // Counted in flight unless a run lease held it already (an earlier version's lease is pending now).
-    const holding = ctx.entries.hold(topic, base, held.hold !== undefined, leaseExpiresAtMs);
-    if (holding) await holding;
+    // In flight from now unless a run lease held it already (an earlier version's lease is pending now).
+    if (hold === undefined) newlyInFlight++;
+    if (leaseExpiresAtMs < earliestEndMs) earliestEndMs = leaseExpiresAtMs;
     outcomes.push({
       tag: key,
       status: 'leased',
       id: stored.id,
-      newTag: runTag(queueHash, leaseId, offset),
+      newTag: tagOf(offset),
       attempt: base.attempt + 1,
       leaseExpiresAtMs,
       startsAtMs: startMs,
     });
+  }
+  if (earliestEndMs !== Number.POSITIVE_INFINITY) {
+    const holding = ctx.entries.hold(topic, group, newlyInFlight, earliestEndMs);
+    if (holding) await holding;
   }
   return outcomes;
 }
@@ -146,54 +164,89 @@ export function runOfTag(
   ctx: ApplyContext,
   tag: Uint8Array,
 ): { readonly hold: RunHold; readonly key: Uint8Array } | undefined {
-  const parts = runTagParts(tag);
-  if (!parts) return undefined;
-  const run = ctx.leases.run(parts.leaseId);
-  if (!run || run.open === 0 || run.queueHash !== parts.queueHash) return undefined;
-  if (parts.offset >= run.keys.length || offsetSettled(run, parts.offset)) return undefined;
-  const named = { run, offset: parts.offset };
+  if (tag.length !== RUN_TAG_BYTES) return undefined;
+  const run = ctx.leases.run(tagLeaseId(tag));
+  if (!run || run.open === 0 || run.length === 0) return undefined;
+  // Its queue, compared as bytes with its keys' (every key of a run is in its queue).
+  for (let i = 0; i < 8; i++) if (tag[i] !== run.keyBytes[i]) return undefined;
+  const offset = runTagOffset(tag);
+  if (offset >= run.length || offsetSettled(run, offset)) return undefined;
+  const named = { run, offset };
   const hold = ctx.hooks?.runTagHold?.(ctx, named) ?? named;
-  return { hold, key: hold.run.keys[hold.offset]! };
+  return { hold, key: runKey(hold.run, hold.offset) };
+}
+
+/** The last lease id `tagLeaseId` read, and its 8 bytes: an ack command's tags mostly name one lease. */
+let lastLeaseBytes = new Uint8Array(8);
+let lastLeaseId = 0n;
+
+/** The lease id a run tag names (bytes 8..16), as a bigint made once per run of tags of one lease. */
+function tagLeaseId(tag: Uint8Array): bigint {
+  let same = true;
+  for (let i = 0; i < 8 && same; i++) same = tag[8 + i] === lastLeaseBytes[i];
+  if (!same) {
+    // A copy of its own (a Buffer's `slice` is a view).
+    lastLeaseBytes = new Uint8Array(tag.subarray(8, 16));
+    lastLeaseId = new DataView(lastLeaseBytes.buffer).getBigUint64(0);
+  }
+  return lastLeaseId;
 }
 
 /**
- * The entry a run tag's offset holds, when that lease has started and still
+ * The open offset a run tag names, when its lease has started and still
  * runs and its topic and group take settles; undefined otherwise (the lease
- * is over for the tag's holder).
+ * is over for the tag's holder). Told from the run alone: while an offset is
+ * open its entry is as the lease found it (whatever changes or removes the
+ * entry settles the offset first).
  */
-async function runningRunEntry(
+async function runningRunOffset(
   ctx: ApplyContext,
   tag: Uint8Array,
-  stored: QueueEntryRec | undefined,
-): Promise<{ topic: TopicRec; key: Uint8Array; held: Held } | undefined> {
+): Promise<{ topic: TopicRec; key: Uint8Array; hold: RunHold } | undefined> {
   const named = runOfTag(ctx, tag);
-  if (!named || !stored) return undefined;
-  const held = heldOf(ctx, named.key, stored);
-  if (held.hold?.run.leaseId !== named.hold.run.leaseId || !leaseRunning(held.view, ctx.nowMs))
-    return undefined;
-  const topic = ctx.topics.cached(stored.topic) ?? (await ctx.topics.require(stored.topic));
-  if (groupDeleting(topic, stored.group)) return undefined;
-  return { topic, key: named.key, held };
+  if (!named) return undefined;
+  const { run, offset } = named.hold;
+  const now = ctx.nowMs;
+  if (runStartMs(run, offset) > now || runEndMs(run, offset) <= now) return undefined;
+  const topic = ctx.topics.cached(run.topic) ?? (await ctx.topics.get(run.topic));
+  if (!topic || groupDeleting(topic, run.group)) return undefined;
+  return { topic, key: named.key, hold: named.hold };
 }
 
-/** The entry key a run tag's open offset names (for one read of every tag's entry), or the tag itself. */
-export function keyOfRunTag(ctx: ApplyContext, tag: Uint8Array): Uint8Array {
-  return runOfTag(ctx, tag)?.key ?? tag;
+/**
+ * The entry key a run tag's open offset names, for one read of every tag's
+ * entry; undefined when its ack needs no read (the entry is all its message
+ * has: `entryAlone`); the tag itself when it names no open offset.
+ */
+export function keyOfRunTag(ctx: ApplyContext, tag: Uint8Array): Uint8Array | undefined {
+  const named = runOfTag(ctx, tag);
+  if (!named) return tag;
+  return entryAlone(named.hold.run, named.hold.offset) ? undefined : named.key;
 }
 
-/** Ack of a run tag: the entry is deleted and the offset settled; `lease-expired` otherwise. */
+/**
+ * Ack of a run tag: the entry is deleted and the offset settled;
+ * `lease-expired` otherwise. An entry that is all its message has is deleted
+ * unread; another is read (`stored`) to end its message's other records.
+ */
 export async function ackRun(
   ctx: ApplyContext,
   tag: Uint8Array,
   stored: QueueEntryRec | undefined,
 ): Promise<SettleOutcome> {
-  const found = await runningRunEntry(ctx, tag, stored);
+  const found = await runningRunOffset(ctx, tag);
   if (!found) return { tag, status: 'lease-expired' };
-  const { topic, key, held } = found;
-  const removing = ctx.entries.remove(topic, key, held.view, 'done', held.runTag);
+  const { topic, key, hold } = found;
+  let removing: Promise<void> | undefined;
+  if (entryAlone(hold.run, hold.offset)) {
+    removing = ctx.entries.removeAlone(hold.run.queueHash, key);
+  } else {
+    invariant(stored, () => `run lease ${hold.run.leaseId} holds a missing entry at offset ${hold.offset}`);
+    removing = ctx.entries.remove(topic, key, heldView(stored, hold), 'done', tagOfHold(hold));
+  }
   if (removing) await removing;
-  ctx.leases.settle(held.hold!);
-  const hooked = ctx.hooks?.acked?.(ctx, topic, held.hold!);
+  ctx.leases.settle(hold);
+  const hooked = ctx.hooks?.acked?.(ctx, topic, hold);
   if (hooked) await hooked;
   return { tag, status: 'ok' };
 }
@@ -237,12 +290,10 @@ export async function nackRun(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Settl
 
 /** Extend of a run tag: the offset's lease ends at now + leaseMs; the tag stays. */
 export async function extendRun(ctx: ApplyContext, cmd: Of<'extend'>): Promise<SettleOutcome> {
-  const named = runOfTag(ctx, cmd.tag);
-  const stored = named && (await ctx.entries.get(named.key));
-  const found = await runningRunEntry(ctx, cmd.tag, stored);
+  const found = await runningRunOffset(ctx, cmd.tag);
   if (!found) return { tag: cmd.tag, status: 'lease-expired' };
   const dueAtMs = ctx.nowMs + cmd.leaseMs;
-  ctx.leases.extend(found.held.hold!, dueAtMs);
-  ctx.entries.extended(found.topic, found.held.view.group, dueAtMs);
+  ctx.leases.extend(found.hold, dueAtMs);
+  ctx.entries.extended(found.topic, found.hold.run.group, dueAtMs);
   return { tag: cmd.tag, status: 'ok', newTag: cmd.tag, dueAtMs };
 }

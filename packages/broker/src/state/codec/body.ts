@@ -8,58 +8,141 @@
 import { toBigInt, toUint64, v1 } from '@fermata/protocol';
 import type { BodyRec, DeadLetterInfo } from '../model/records.js';
 import { i64, n64, writer } from './shared.js';
-import { lenFieldSize, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
+import { lenFieldSize, WIRE_LEN, WIRE_VARINT, WireReader, type WireWriter } from './wire.js';
 
 /**
- * The encoded form of a body carried in a queue entry (`encodeInlineBody`),
- * kept on the body object: a lease or a move rewrites the entry and copies
- * these bytes instead of encoding the payload and headers again. Bodies are
- * never changed in place. Not enumerable: a spread of a body (a changed
- * copy) must not carry the encoding of the original.
+ * A body carried in a queue entry (`decodeInlineBody`), decoded from the
+ * entry's bytes when a field of it is first read: the lease and the ack of
+ * an entry, and the due read, never read its body (the leader's push does).
+ * It keeps where its bytes lie in the entry, so that a rewrite of the entry
+ * (a nack, a move, a lease in place) copies them instead of encoding the
+ * payload and headers again. Its fields are getters: a spread of it carries
+ * none (nothing spreads a body; a changed copy is built field by field).
  */
-const INLINE: unique symbol = Symbol('inline body bytes');
-type InlineBody = BodyRec & { [INLINE]?: Uint8Array };
+class EntryBody implements BodyRec {
+  readonly #entry: Uint8Array;
+  readonly #start: number;
+  readonly #end: number;
+  readonly #id: bigint;
+  readonly #topic: string;
+  readonly #expireAtMs: number;
+  #fields: BodyRec | undefined;
 
-function keepInline(body: InlineBody, bytes: Uint8Array): void {
-  Object.defineProperty(body, INLINE, { value: bytes, enumerable: false });
-}
-
-/**
- * The body as a queue entry carries it (QueueEntry.body): the StoredMessage
- * without id, topic and expiry, which are the entry's. Encoded once per body
- * object.
- */
-export function encodeInlineBody(b: BodyRec): Uint8Array {
-  const body = b as InlineBody;
-  let bytes = body[INLINE];
-  if (bytes === undefined) {
-    bytes = encodeBody(b, true);
-    keepInline(body, bytes);
+  constructor(entry: Uint8Array, start: number, end: number, id: bigint, topic: string, expireAtMs: number) {
+    this.#entry = entry;
+    this.#start = start;
+    this.#end = end;
+    this.#id = id;
+    this.#topic = topic;
+    this.#expireAtMs = expireAtMs;
+    this.#fields = undefined;
   }
-  return bytes;
+
+  #decoded(): BodyRec {
+    this.#fields ??= decodeBodyOf(
+      this.#entry,
+      this.#start,
+      this.#end,
+      this.#id,
+      this.#topic,
+      this.#expireAtMs,
+    );
+    return this.#fields;
+  }
+
+  get id(): bigint {
+    return this.#decoded().id;
+  }
+  get topic(): string {
+    return this.#decoded().topic;
+  }
+  get payload(): Uint8Array {
+    return this.#decoded().payload;
+  }
+  get headers(): Readonly<Record<string, string>> {
+    return this.#decoded().headers;
+  }
+  get key(): string {
+    return this.#decoded().key;
+  }
+  get enqueuedAtMs(): number {
+    return this.#decoded().enqueuedAtMs;
+  }
+  get dueAtMs(): number {
+    return this.#decoded().dueAtMs;
+  }
+  get expireAtMs(): number {
+    return this.#decoded().expireAtMs;
+  }
+  get deadLetter(): DeadLetterInfo | undefined {
+    return this.#decoded().deadLetter;
+  }
+  get indexImplied(): boolean | undefined {
+    return this.#decoded().indexImplied;
+  }
+
+  /** The bytes `b` was decoded from, when it is a body carried in an entry. */
+  static bytesOf(b: BodyRec): Uint8Array | undefined {
+    if (!(#entry in b)) return undefined;
+    const body = b as EntryBody;
+    return body.#entry.subarray(body.#start, body.#end);
+  }
 }
 
 /**
- * `inline`: as a queue entry carries it (no id, topic, expiry or
- * index_implied), into memory of its own (the body object keeps it).
+ * Writes the body as a queue entry carries it (QueueEntry.body: the
+ * StoredMessage without id, topic and expiry, which are the entry's) as
+ * field `field` of the record `w` is writing: the bytes it was decoded from
+ * when it has them, else encoded in place.
  */
-export function encodeBody(b: BodyRec, inline = false): Uint8Array {
+export function writeInlineBody(w: WireWriter, field: number, b: BodyRec, deadLetter?: Uint8Array): void {
+  w.tag(field, WIRE_LEN);
+  const carried = EntryBody.bytesOf(b);
+  if (carried) {
+    w.bytes(carried);
+    return;
+  }
+  const at = w.beginLength();
+  writeBodyFields(w, b, true, deadLetter);
+  w.endLength(at);
+}
+
+/**
+ * A body's dead-letter information, encoded (protobufjs, rare), for
+ * `writeInlineBody`: before the record's encoding starts, as protobufjs
+ * does not share the writer but a nested encode would reset it.
+ */
+export function encodeDeadLetterOf(b: BodyRec): Uint8Array | undefined {
   const d = b.deadLetter;
-  // Encoded before the body's own fields: the writer is shared and protobufjs does not use it.
-  const deadLetter = d
-    ? v1.DeadLetterInfo.encode({
-        sourceTopic: d.sourceTopic,
-        sourceGroup: d.sourceGroup,
-        sourceId: toUint64(d.sourceId),
-        sourceKey: d.sourceKey,
-        reason: d.reason,
-        attempts: d.attempts,
-        deliveredAtMs: d.deliveredAtMs.map(i64),
-        deadLetteredAtMs: i64(d.deadLetteredAtMs),
-        lastError: d.lastError,
-      }).finish()
-    : undefined;
+  if (!d || EntryBody.bytesOf(b)) return undefined;
+  return v1.DeadLetterInfo.encode({
+    sourceTopic: d.sourceTopic,
+    sourceGroup: d.sourceGroup,
+    sourceId: toUint64(d.sourceId),
+    sourceKey: d.sourceKey,
+    reason: d.reason,
+    attempts: d.attempts,
+    deliveredAtMs: d.deliveredAtMs.map(i64),
+    deadLetteredAtMs: i64(d.deadLetteredAtMs),
+    lastError: d.lastError,
+  }).finish();
+}
+
+/** A body record (StoredMessage), whole. */
+export function encodeBody(b: BodyRec): Uint8Array {
+  const deadLetter = encodeDeadLetterOf(b);
   const w = writer.reset();
+  writeBodyFields(w, b, false, deadLetter);
+  return w.finish();
+}
+
+/** `inline`: as a queue entry carries it (no id, topic, expiry or index_implied). */
+function writeBodyFields(
+  w: WireWriter,
+  b: BodyRec,
+  inline: boolean,
+  deadLetter: Uint8Array | undefined,
+): void {
   if (b.id !== 0n && !inline) w.tag(1, WIRE_VARINT).varint64(b.id);
   if (b.topic !== '' && !inline) w.tag(2, WIRE_LEN).string(b.topic);
   if (b.payload.length > 0) w.tag(3, WIRE_LEN).bytes(b.payload);
@@ -75,7 +158,6 @@ export function encodeBody(b: BodyRec, inline = false): Uint8Array {
   if (b.expireAtMs !== 0 && !inline) w.tag(8, WIRE_VARINT).varint(b.expireAtMs);
   if (deadLetter) w.tag(9, WIRE_LEN).bytes(deadLetter);
   if (b.indexImplied && !inline) w.tag(10, WIRE_VARINT).varint(1);
-  return inline ? w.finishOwned() : w.finish();
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -88,27 +170,35 @@ const NO_BYTES: Uint8Array = new Uint8Array(0);
  * `bytes`. A dead-letter record's history is read by protobufjs (rare).
  */
 export function decodeBody(bytes: Uint8Array): BodyRec {
-  return decodeBodyOf(bytes, 0n, '', 0);
+  return decodeBodyOf(bytes, 0, bytes.length, 0n, '', 0);
 }
 
 /**
- * The body a queue entry carries (`encodeInlineBody`), with the entry's id,
- * topic and expiry. Keeps `bytes` (a view into the entry) for a rewrite of
- * the entry.
+ * The body a queue entry carries (`writeInlineBody`), at `[start, end)` of
+ * the entry's bytes, with the entry's id, topic and expiry. Keeps where it
+ * is in `entry` for a rewrite of the entry.
  */
-export function decodeInlineBody(bytes: Uint8Array, id: bigint, topic: string, expireAtMs: number): BodyRec {
-  const body = decodeBodyOf(bytes, id, topic, expireAtMs);
-  keepInline(body, bytes);
-  return body;
+export function decodeInlineBody(
+  entry: Uint8Array,
+  start: number,
+  end: number,
+  id: bigint,
+  topic: string,
+  expireAtMs: number,
+): BodyRec {
+  return new EntryBody(entry, start, end, id, topic, expireAtMs);
 }
 
 function decodeBodyOf(
   bytes: Uint8Array,
+  start: number,
+  end: number,
   entryId: bigint,
   entryTopic: string,
   entryExpireAtMs: number,
 ): BodyRec {
-  const r = new WireReader(bytes);
+  const r = new WireReader(bytes, end);
+  r.pos = start;
   let id = entryId;
   let topic = entryTopic;
   let payload = NO_BYTES;

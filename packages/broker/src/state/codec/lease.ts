@@ -1,33 +1,23 @@
 /**
- * LeaseRecord (records.proto), written and read by hand (wire.ts): one per
- * lease round of a consumer, rewritten by the acks that settle it. The bytes
- * equal protobufjs's (state-record-codec.test.ts).
+ * LeaseRecord and LeaseSettles (records.proto), written and read by hand
+ * (wire.ts): a lease writes the run's record once; each command that
+ * settles or extends offsets of it rewrites its settles, a few bytes. The
+ * bytes equal protobufjs's (state-record-codec.test.ts).
  */
-import { encodeKey, KEY_BYTES } from '../../keys.js';
+import { KEY_BYTES } from '../../keys.js';
 import type { LeaseRun } from '../model/records.js';
 import { writer } from './shared.js';
-import { unzigzag64, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireReader, zigzag64 } from './wire.js';
+import { WIRE_I64, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
 
-const U64 = (1n << 64n) - 1n;
+/** `bytes` without its trailing zero bytes (a bitmap as stored). */
+function trimmed(bytes: Uint8Array): Uint8Array {
+  let n = bytes.length;
+  while (n > 0 && bytes[n - 1] === 0) n--;
+  return n === bytes.length ? bytes : bytes.subarray(0, n);
+}
 
-/** The run's record (its lease id is the key, not in the value). Trailing zero bytes of `settled` are left out. */
+/** The run's record (its lease id is the key, not in the value): what no settle changes. */
 export function encodeLease(run: LeaseRun): Uint8Array {
-  const dueDeltas: bigint[] = [];
-  const idDeltas: bigint[] = [];
-  let lastDue = 0n;
-  let lastId = 0n;
-  for (const key of run.keys) {
-    const v = new DataView(key.buffer, key.byteOffset, KEY_BYTES);
-    const due = v.getBigUint64(8);
-    const id = v.getBigUint64(16);
-    dueDeltas.push(zigzag64(due - lastDue));
-    idDeltas.push(zigzag64(id - lastId));
-    lastDue = due;
-    lastId = id;
-  }
-  let settledBytes = run.settled.length;
-  while (settledBytes > 0 && run.settled[settledBytes - 1] === 0) settledBytes--;
-  const extended = [...run.extendedEndMs.keys()].sort((a, b) => a - b);
   const w = writer.reset();
   if (run.topic !== '') w.tag(1, WIRE_LEN).string(run.topic);
   if (run.group !== '') w.tag(2, WIRE_LEN).string(run.group);
@@ -35,17 +25,35 @@ export function encodeLease(run: LeaseRun): Uint8Array {
   if (run.consumer !== 0n) w.tag(4, WIRE_VARINT).varint64(run.consumer);
   if (run.nowMs !== 0) w.tag(5, WIRE_VARINT).varint(run.nowMs);
   if (run.leaseMs !== 0) w.tag(6, WIRE_VARINT).varint(run.leaseMs);
-  w.packed64(7, dueDeltas).packed64(8, idDeltas).packed(9, run.startOffsets);
-  if (settledBytes > 0) w.tag(10, WIRE_LEN).bytes(run.settled.subarray(0, settledBytes));
-  w.packed(11, extended).packed(
-    12,
-    extended.map((o) => run.extendedEndMs.get(o)!),
-  );
+  if (run.length > 0) w.tag(7, WIRE_LEN).bytes(run.keyBytes.subarray(0, run.length * KEY_BYTES));
+  w.packed(8, run.startOffsets);
+  const side = trimmed(run.sideRecords);
+  if (side.length > 0) w.tag(9, WIRE_LEN).bytes(side);
   return w.finish();
 }
 
-/** The record stored under `leaseId`. */
-export function decodeLease(leaseId: bigint, bytes: Uint8Array): LeaseRun {
+/** The run's settles record: its settled bitmap and extensions. */
+export function encodeLeaseSettles(run: LeaseRun): Uint8Array {
+  const w = writer.reset();
+  const settled = trimmed(run.settled);
+  if (settled.length > 0) w.tag(1, WIRE_LEN).bytes(settled);
+  if (run.extendedEndMs.size > 0) {
+    const extended = [...run.extendedEndMs.keys()].sort((a, b) => a - b);
+    w.packed(2, extended).packed(
+      3,
+      extended.map((o) => run.extendedEndMs.get(o)!),
+    );
+  }
+  return w.finish();
+}
+
+const NO_EXTENSIONS: ReadonlyMap<number, number> = new Map();
+
+/**
+ * The run stored under `leaseId`: its record, and its settles record if one
+ * is stored (none: no offset settled or extended yet).
+ */
+export function decodeLease(leaseId: bigint, bytes: Uint8Array, settles?: Uint8Array): LeaseRun {
   const r = new WireReader(bytes);
   let topic = '';
   let group = '';
@@ -53,12 +61,9 @@ export function decodeLease(leaseId: bigint, bytes: Uint8Array): LeaseRun {
   let consumer = 0n;
   let nowMs = 0;
   let leaseMs = 0;
-  const dueDeltas: bigint[] = [];
-  const idDeltas: bigint[] = [];
+  let keys: Uint8Array = new Uint8Array(0);
   const startOffsets: number[] = [];
-  let settledBytes: Uint8Array = new Uint8Array(0);
-  const extended: number[] = [];
-  const extendedEnds: number[] = [];
+  let side: Uint8Array = new Uint8Array(0);
   while (!r.done) {
     const tag = r.varint();
     const wt = tag & 7;
@@ -88,50 +93,42 @@ export function decodeLease(leaseId: bigint, bytes: Uint8Array): LeaseRun {
         leaseMs = r.varint();
         continue;
       case 7:
-        if (r.repeated64(wt, dueDeltas)) continue;
-        break;
+        if (wt !== WIRE_LEN) break;
+        keys = r.bytes();
+        continue;
       case 8:
-        if (r.repeated64(wt, idDeltas)) continue;
-        break;
-      case 9:
         if (r.repeated(wt, startOffsets)) continue;
         break;
-      case 10:
+      case 9:
         if (wt !== WIRE_LEN) break;
-        settledBytes = r.bytes();
+        side = r.bytes();
         continue;
-      case 11:
-        if (r.repeated(wt, extended)) continue;
-        break;
-      case 12:
-        if (r.repeated(wt, extendedEnds)) continue;
-        break;
     }
     r.skip(wt);
   }
-  const n = dueDeltas.length;
-  if (idDeltas.length !== n || startOffsets.length !== n || extended.length !== extendedEnds.length) {
-    throw new RangeError(
-      `lease record ${leaseId}: ${n} keys, ${idDeltas.length} ids, ${startOffsets.length} starts`,
-    );
+  const n = startOffsets.length;
+  if (keys.length !== n * KEY_BYTES) {
+    throw new RangeError(`lease record ${leaseId}: ${keys.length} bytes of keys for ${n} starts`);
   }
-  const keys: Uint8Array[] = [];
-  let due = 0n;
-  let id = 0n;
-  for (let i = 0; i < n; i++) {
-    due = (due + unzigzag64(dueDeltas[i]!)) & U64;
-    id = (id + unzigzag64(idDeltas[i]!)) & U64;
-    keys.push(encodeKey(queueHash, due, id));
+  // Bitmaps as long as the run; trailing bytes with no bit set are not stored.
+  const bitmapBytes = (n + 7) >> 3;
+  const sideRecords = new Uint8Array(bitmapBytes);
+  sideRecords.set(side.subarray(0, bitmapBytes));
+  const settled = new Uint8Array(bitmapBytes);
+  let extendedEndMs = NO_EXTENSIONS;
+  if (settles) {
+    const s = decodeSettles(leaseId, settles);
+    settled.set(s.settled.subarray(0, bitmapBytes));
+    if (s.extended.length > 0) {
+      const ends = new Map<number, number>();
+      s.extended.forEach((o, i) => {
+        ends.set(o, s.extendedEnds[i]!);
+      });
+      extendedEndMs = ends;
+    }
   }
-  // The bitmap is as long as the run; trailing bytes with no bit set are not stored.
-  const settled = new Uint8Array((n + 7) >> 3);
-  settled.set(settledBytes.subarray(0, settled.length));
   let open = n;
   for (let i = 0; i < n; i++) if ((settled[i >> 3]! & (1 << (i & 7))) !== 0) open--;
-  const extendedEndMs = new Map<number, number>();
-  extended.forEach((o, i) => {
-    extendedEndMs.set(o, extendedEnds[i]!);
-  });
   return {
     leaseId,
     topic,
@@ -140,10 +137,46 @@ export function decodeLease(leaseId: bigint, bytes: Uint8Array): LeaseRun {
     consumer,
     nowMs,
     leaseMs,
-    keys,
+    length: n,
+    // Memory of its own: the record's bytes may be a view into a larger buffer.
+    keyBytes: keys.slice(),
     startOffsets,
+    sideRecords,
     settled,
     extendedEndMs,
     open,
   };
+}
+
+function decodeSettles(
+  leaseId: bigint,
+  bytes: Uint8Array,
+): { settled: Uint8Array; extended: number[]; extendedEnds: number[] } {
+  const r = new WireReader(bytes);
+  let settled: Uint8Array = new Uint8Array(0);
+  const extended: number[] = [];
+  const extendedEnds: number[] = [];
+  while (!r.done) {
+    const tag = r.varint();
+    const wt = tag & 7;
+    switch (tag >>> 3) {
+      case 1:
+        if (wt !== WIRE_LEN) break;
+        settled = r.bytes();
+        continue;
+      case 2:
+        if (r.repeated(wt, extended)) continue;
+        break;
+      case 3:
+        if (r.repeated(wt, extendedEnds)) continue;
+        break;
+    }
+    r.skip(wt);
+  }
+  if (extended.length !== extendedEnds.length) {
+    throw new RangeError(
+      `lease settles ${leaseId}: ${extended.length} extended offsets, ${extendedEnds.length} ends`,
+    );
+  }
+  return { settled, extended, extendedEnds };
 }

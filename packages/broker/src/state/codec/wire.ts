@@ -81,6 +81,13 @@ export class WireWriter {
     return this;
   }
 
+  /** One raw byte. */
+  byte(value: number): this {
+    this.room(1);
+    this.buf[this.pos++] = value;
+    return this;
+  }
+
   tag(field: number, wireType: number): this {
     return this.varint(field * 8 + wireType);
   }
@@ -127,6 +134,36 @@ export class WireWriter {
   }
 
   /**
+   * Starts the contents of a length-delimited field whose tag was written:
+   * room for its length is kept before them, and `endLength(at)` (with what
+   * this returned) writes the length there once they are written.
+   */
+  beginLength(): number {
+    this.room(5);
+    const at = this.pos;
+    this.pos += 5;
+    return at;
+  }
+
+  /** Ends what `beginLength` started: its length, then its contents moved up to it. */
+  endLength(at: number): this {
+    const n = this.pos - at - 5;
+    if (n >= 2 ** 35) throw new RangeError(`length-delimited field of ${n} bytes`);
+    const size = varintSize(n);
+    const b = this.buf;
+    b.copyWithin(at + size, at + 5, this.pos);
+    let v = n;
+    let p = at;
+    while (v > 0x7f) {
+      b[p++] = (v % 128) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    b[p] = v;
+    this.pos = at + size + n;
+    return this;
+  }
+
+  /**
    * A copy of what was written: a view into a shared slab
    * (storage's slab.ts; an ArrayBuffer per record costs more to allocate and
    * to collect than the record's encoding). Whatever keeps a record beyond its
@@ -140,6 +177,12 @@ export class WireWriter {
   finishOwned(): Uint8Array {
     return this.buf.slice(0, this.pos);
   }
+}
+
+/** The last short string a field read, for `WireReader.memoString`. */
+export class StringMemo {
+  bytes: Uint8Array = new Uint8Array(0);
+  value = '';
 }
 
 /** Reads fields in any order; callers skip the ones they do not know. */
@@ -175,6 +218,11 @@ export class WireReader {
     return -1;
   }
 
+  /** A varint of up to seven bytes (below 2^49); -1, with nothing read, for a longer one. */
+  smallVarint(): number {
+    return this.shortVarint();
+  }
+
   /** A varint as a number (an int64 may be negative); beyond 2^53 in size it is refused. */
   varint(): number {
     const short = this.shortVarint();
@@ -201,6 +249,15 @@ export class WireReader {
       shift += 7n;
     }
     throw new RangeError('varint longer than 10 bytes');
+  }
+
+  /** A fixed64 (little-endian) as its 8 bytes big-endian (a uint64 as keys hold it), no bigint. */
+  fixed64Bytes(): Uint8Array {
+    if (this.pos + 8 > this.end) throw new RangeError('truncated fixed64');
+    const out = new Uint8Array(8);
+    for (let i = 0; i < 8; i++) out[i] = this.buf[this.pos + 7 - i]!;
+    this.pos += 8;
+    return out;
   }
 
   /** A fixed64 (little-endian) as an unsigned bigint. */
@@ -257,10 +314,40 @@ export class WireReader {
     return s;
   }
 
-  /** A view of the field's bytes (callers copy what they keep beyond the record). */
+  /**
+   * `string()` of a field that mostly repeats (a topic or group name): the
+   * last string `memo` read is returned again while the bytes are the same,
+   * without decoding or allocating.
+   */
+  memoString(memo: StringMemo): string {
+    const end = this.lengthEnd();
+    const b = this.buf;
+    const start = this.pos;
+    this.pos = end;
+    const last = memo.bytes;
+    const n = end - start;
+    if (n === last.length) {
+      let i = 0;
+      while (i < n && b[start + i] === last[i]) i++;
+      if (i === n) return memo.value;
+    }
+    const value = utf8Slice.call(b, start, end);
+    if (n <= 64) {
+      memo.bytes = b.slice(start, end);
+      memo.value = value;
+    }
+    return value;
+  }
+
+  /**
+   * A view of the field's bytes (callers copy what they keep beyond the
+   * record): a plain Uint8Array even over a Buffer, whose `subarray` costs
+   * several times more.
+   */
   bytes(): Uint8Array {
     const end = this.lengthEnd();
-    const out = this.buf.subarray(this.pos, end);
+    const b = this.buf;
+    const out = new Uint8Array(b.buffer, b.byteOffset + this.pos, end - this.pos);
     this.pos = end;
     return out;
   }

@@ -40,8 +40,10 @@ export const NS = {
    * <= the id).
    */
   publishes: new Namespace(0x0f, 'publishes'),
-  /** lease id (8) -> LeaseRecord: a lease of a run of entries of one queue, while an offset of it is open. */
+  /** lease id (8) -> LeaseRecord: a lease of a run of entries of one queue (written once), while an offset of it is open. */
   leases: new Namespace(0x10, 'leases'),
+  /** lease id (8) -> LeaseSettles: which offsets of that lease's run are settled or extended (absent: none yet). */
+  leaseSettles: new Namespace(0x11, 'lease-settles'),
 } as const;
 
 const enc = new TextEncoder();

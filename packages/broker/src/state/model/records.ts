@@ -1,5 +1,5 @@
 import { invariant } from '@fermata/base';
-import { DEFAULT_GROUP, leaseTag } from '../../keys.js';
+import { DEFAULT_GROUP, KEY_BYTES, leaseTag } from '../../keys.js';
 
 /**
  * The stored records (records.proto) as plain views, and the rules about them:
@@ -308,17 +308,18 @@ export function movedIndex(
  */
 export interface PublishRec {
   readonly firstId: bigint;
-  /** Their queue keys (24 bytes each), in id order. */
-  readonly keys: readonly Uint8Array[];
+  /** Their queue keys, 24 bytes each, one after another, in id order. */
+  readonly keyBytes: Uint8Array;
   /** The latest due time (ms) among them. */
   readonly latestDueMs: number;
 }
 
 /**
- * A lease of a run of entries of one queue (records.proto LeaseRecord): the
- * entries are not written while it holds them. Offset i is the lease of the
- * entry under `keys[i]`. Never changed in place once stored: a command that
- * settles or extends offsets works on a copy (stores/leases.ts).
+ * A lease of a run of entries of one queue (records.proto LeaseRecord, with
+ * its LeaseSettles): the entries are not written while it holds them.
+ * Offset i is the lease of the entry under key i (`runKey`). Never changed
+ * in place once stored: a command that settles or extends offsets works on
+ * a copy (stores/leases.ts) that shares the parts no command changes.
  */
 export interface LeaseRun {
   readonly leaseId: bigint;
@@ -330,10 +331,18 @@ export interface LeaseRun {
   /** The lease command's time stamp. */
   readonly nowMs: number;
   readonly leaseMs: number;
-  /** Per offset, its entry's 24-byte key. */
-  readonly keys: readonly Uint8Array[];
+  /** How many offsets it has. */
+  readonly length: number;
+  /** The entries' 24-byte keys, offset by offset (`runKey`). */
+  readonly keyBytes: Uint8Array;
   /** Per offset, when its lease starts minus `nowMs` (its entry's due time, when taken ahead). */
   readonly startOffsets: readonly number[];
+  /**
+   * Bit i set: the message of offset i has records besides its entry, so
+   * what ends it reads the entry; clear: an ack deletes the entry unread
+   * (`entryAlone`). May be shorter than the run (trailing zero bytes).
+   */
+  readonly sideRecords: Uint8Array;
   /** Bit i set: offset i is settled. */
   readonly settled: Uint8Array;
   /** Extended offsets: their lease's end. */
@@ -348,8 +357,35 @@ export interface RunHold {
   readonly offset: number;
 }
 
+/** The key of offset `offset`'s entry: a view into the run's keys. */
+export function runKey(run: LeaseRun, offset: number): Uint8Array {
+  return run.keyBytes.subarray(offset * KEY_BYTES, (offset + 1) * KEY_BYTES);
+}
+
+/** Whether offset `offset`'s key is `key` (24 bytes), compared in place. */
+export function runKeyIs(run: LeaseRun, offset: number, key: Uint8Array): boolean {
+  const bytes = run.keyBytes;
+  const at = offset * KEY_BYTES;
+  for (let i = KEY_BYTES - 1; i >= 0; i--) if (bytes[at + i] !== key[i]) return false;
+  return true;
+}
+
 export function offsetSettled(run: LeaseRun, offset: number): boolean {
   return (run.settled[offset >> 3]! & (1 << (offset & 7))) !== 0;
+}
+
+/**
+ * Whether offset `offset`'s entry is all its message has (one group, no
+ * key, no expiry, never moved, its body inline): ending it deletes the
+ * entry and nothing else, without reading it.
+ */
+export function entryAlone(run: LeaseRun, offset: number): boolean {
+  return ((run.sideRecords[offset >> 3] ?? 0) & (1 << (offset & 7))) === 0;
+}
+
+/** Whether the stored entry `e` is all its message has (`entryAlone`). */
+export function aloneInStore(e: QueueEntryRec): boolean {
+  return e.indexImplied && e.indexUnwritten && e.body !== undefined && e.expireAtMs === 0;
 }
 
 /** When offset `offset` of `run` starts. */
@@ -359,7 +395,11 @@ export function runStartMs(run: LeaseRun, offset: number): number {
 
 /** When offset `offset` of `run` ends (its extension's end, if extended). */
 export function runEndMs(run: LeaseRun, offset: number): number {
-  return run.extendedEndMs.get(offset) ?? runStartMs(run, offset) + run.leaseMs;
+  if (run.extendedEndMs.size > 0) {
+    const extended = run.extendedEndMs.get(offset);
+    if (extended !== undefined) return extended;
+  }
+  return runStartMs(run, offset) + run.leaseMs;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   encodeKeyMs,
   KEY_BYTES,
   keyAfter,
+  keyDueOf,
   type QueueHasher,
   queueName,
   runTag,
@@ -38,6 +39,7 @@ import {
   type QueueEntryRec,
   type QueueRec,
   runEndMs,
+  runKey,
   type TopicRec,
 } from '../model/records.js';
 import { readEntries, readEntry, scanQueueEntries } from '../stores/entries.js';
@@ -154,6 +156,12 @@ export class BrokerReader {
     return { entry: heldView(e, hold), runTag: runTag(hold.run.queueHash, hold.run.leaseId, hold.offset) };
   }
 
+  /** The entry stored under `key` as it stands (`asHeld` without the tag: no object per entry read). */
+  private viewOf(key: Uint8Array, e: QueueEntryRec): QueueEntryRec {
+    const hold = this.leases.holder(key);
+    return hold ? heldView(e, hold) : e;
+  }
+
   /** The delivery tag of the entry under `key` (its run lease's, when one holds it). */
   private tagOf(key: Uint8Array, held: { entry: QueueEntryRec; runTag: Uint8Array | undefined }): Uint8Array {
     return held.runTag ?? deliveryTagOf(key, held.entry);
@@ -241,7 +249,7 @@ export class BrokerReader {
     await scanQueueEntries(this.view, queueHash, scan, (tag, stored, keep) => {
       met = true;
       last.set(tag);
-      const keyDue = Number(decodeKey(tag).due);
+      const keyDue = keyDueOf(tag);
       if (keyDue > lastBucket) {
         later(timeBucketMs > 0 ? keyDue * timeBucketMs : keyDue);
         resumeTag ??= new Uint8Array(tag);
@@ -255,7 +263,7 @@ export class BrokerReader {
         stopped = true;
         return false;
       }
-      const e = this.asHeld(tag, stored).entry;
+      const e = this.viewOf(tag, stored);
       if (e.inFlight && leaseEndOf(e) > nowMs) {
         // A running lease is never taken ahead: it can be leased once it ends, which the
         // dispatcher (comparing with now + the look-ahead) sees as this time.
@@ -337,7 +345,7 @@ export class BrokerReader {
     await scanQueueEntries(this.view, queueHash, { limit: this.limits.maxListLimit }, (key, stored) => {
       seen++;
       const due = decodeKey(key).due;
-      const e = this.asHeld(key, stored).entry;
+      const e = this.viewOf(key, stored);
       firstDue ??= e.dueAtMs;
       if (e.inFlight) {
         take(leaseEndOf(e));
@@ -372,11 +380,10 @@ export class BrokerReader {
     // Run leases: their open offsets that still run, read from the index, then their entries.
     const held: { key: Uint8Array; tag: Uint8Array }[] = [];
     for (const run of this.leases.runsOf(queueHash)) {
-      run.keys.forEach((key, offset) => {
-        if (held.length >= Math.min(want, maxRead)) return;
-        if (offsetSettled(run, offset) || runEndMs(run, offset) <= nowMs) return;
-        held.push({ key, tag: runTag(queueHash, run.leaseId, offset) });
-      });
+      for (let offset = 0; offset < run.length && held.length < Math.min(want, maxRead); offset++) {
+        if (offsetSettled(run, offset) || runEndMs(run, offset) <= nowMs) continue;
+        held.push({ key: runKey(run, offset), tag: runTag(queueHash, run.leaseId, offset) });
+      }
     }
     if (held.length > 0) {
       const stored = await readEntries(
@@ -405,9 +412,9 @@ export class BrokerReader {
     const parts = runTagParts(tag);
     if (parts) {
       const run = this.leases.run(parts.leaseId);
-      if (!run || run.queueHash !== parts.queueHash || parts.offset >= run.keys.length) return undefined;
+      if (!run || run.queueHash !== parts.queueHash || parts.offset >= run.length) return undefined;
       if (offsetSettled(run, parts.offset) || runEndMs(run, parts.offset) <= nowMs) return undefined;
-      const key = run.keys[parts.offset]!;
+      const key = runKey(run, parts.offset);
       const stored = await readEntry(this.view, key);
       if (!stored) return undefined;
       const held = this.asHeld(key, stored);

@@ -18,7 +18,7 @@ import {
   queueLowerBound,
   queueUpperBound,
 } from '../../keys.js';
-import { decodedEntry, decodeEntry, encodeEntry } from '../codec/entry.js';
+import { decodeAndKeep, decodedEntry, decodeEntry, encodeEntry } from '../codec/entry.js';
 import { EMPTY, NS } from '../model/layout.js';
 import {
   type BodyRec,
@@ -34,7 +34,7 @@ import type { PublishStore } from './publishes.js';
 import type { QueueStore } from './queues.js';
 import type { CacheFiller } from './record-cache.js';
 import type { CommandTime } from './time.js';
-import type { Txn } from './txn.js';
+import { keyId, type Txn } from './txn.js';
 
 /**
  * New queue entries and index records of a message due later than this are
@@ -112,8 +112,18 @@ export class EntryStore {
    * answers as `get` would at that turn of the loop, without a promise.
    */
   async entriesOf(tags: readonly Uint8Array[]): Promise<TagEntries> {
-    const { ids, values } = await this.txn.getMany(tags.map((t) => NS.queue.key(t)));
-    return { ids, raws: values, entries: values.map((raw) => raw && decodedEntry(raw)) };
+    const { ids, values, fresh } = await this.txn.getMany(tags.map((t) => NS.queue.key(t)));
+    const entries: (QueueEntryRec | undefined)[] = new Array(values.length);
+    // Values read from the store now were never decoded: no earlier decoding to look for.
+    for (const i of fresh) {
+      const raw = values[i];
+      if (raw && this.txn.writtenValue(ids[i]!) === undefined) entries[i] = decodeAndKeep(raw);
+    }
+    for (let i = 0; i < values.length; i++) {
+      const raw = values[i];
+      if (raw && entries[i] === undefined) entries[i] = decodedEntry(raw);
+    }
+    return { ids, raws: values, entries };
   }
 
   /** Entry `i` of `read`, as it is now: re-read when the batch wrote its key since (a tag named twice). */
@@ -284,18 +294,15 @@ export class EntryStore {
   }
 
   /**
-   * A run lease took the entry (not written): counted in flight. Its lease
-   * ends at `endMs`, which the dispatcher hears as a lapse change.
+   * A run lease took entries of `group` (not written): `count` of them are
+   * counted in flight from now (the others a run held already), and the
+   * earliest of their leases ends at `endMs`, which the dispatcher hears as
+   * a lapse change. Once per lease command, not per entry.
    */
-  hold(
-    topic: TopicRec,
-    entry: QueueEntryRec,
-    wasInFlight: boolean,
-    endMs: number,
-  ): Promise<void> | undefined {
-    this.noteDue(topic.name, entry.group, endMs, true);
-    if (wasInFlight) return undefined;
-    return this.queues.count(this.queues.hash(topic.name, entry.group), -1, 1, 0);
+  hold(topic: TopicRec, group: string, count: number, endMs: number): Promise<void> | undefined {
+    this.noteDue(topic.name, group, endMs, true);
+    if (count === 0) return undefined;
+    return this.queues.count(this.queues.hash(topic.name, group), -count, count, 0);
   }
 
   /** A run lease's offset was extended to `endMs`: a lapse change for the dispatcher. */
@@ -325,6 +332,18 @@ export class EntryStore {
     );
     if (counting) return counting.then(() => this.messages.setGroupRef(entry, EMPTY, outcome, topic));
     return this.messages.setGroupRef(entry, EMPTY, outcome, topic);
+  }
+
+  /**
+   * Removes, unread, the entry under `key` of queue `queueHash` that a
+   * running run lease holds and that is all its message has (records.ts
+   * `entryAlone`: one group, no key, no expiry, never moved, its body
+   * inline): what `remove` does with its outcome `done`, the entry and its
+   * count in flight, with nothing else to end.
+   */
+  removeAlone(queueHash: bigint, key: Uint8Array): Promise<void> | undefined {
+    this.txn.del(NS.queue.key(key));
+    return this.queues.count(queueHash, 0, -1, 0);
   }
 
   /**
@@ -403,6 +422,14 @@ export class EntryStore {
   }
 }
 
+/**
+ * Most bytes of a slab a due read copies the values it keeps into. A slab
+ * lives while the cache holds one of its rows; the cache evicts in insertion
+ * order, so the rows of one read leave it together, when acks have not
+ * removed them first.
+ */
+const SLAB_BYTES = 64 * 1024;
+
 /** Which part of one queue `scanQueueEntries` reads, and how. */
 export interface QueueScan {
   /** The first queue key read (inclusive); absent = the queue's start. */
@@ -432,26 +459,51 @@ export async function scanQueueEntries(
     scan.from ?? queueLowerBound(queueHash),
     scan.before ?? queueUpperBound(queueHash),
   );
+  const version = scan.cache?.version();
   const options: ScanOptions = {
     ...range,
     ...(scan.limit !== undefined ? { limit: scan.limit } : {}),
     ...(scan.firstChunk !== undefined ? { firstChunk: scan.firstChunk } : {}),
   };
-  const version = scan.cache?.version();
-  const kept: Array<readonly [Uint8Array, Uint8Array]> = [];
+  // Values are copied into slabs of this scan's own: one allocation per 64 KiB rather than one
+  // per value (which the cache would keep, each its own buffer for the collector to track). A slab is sized for the rows the read expects: a read of
+  // one row does not keep a slab of 64 KiB alive in the cache.
+  const expected = scan.firstChunk ?? scan.limit ?? 1;
+  let slab = EMPTY;
+  let used = 0;
+  let rows = 0;
+  const kept: Array<readonly [string, Uint8Array]> = [];
   let rowKey: Uint8Array = EMPTY;
   let rowValue: Uint8Array = EMPTY;
+  // Queue entries are all cacheable (record-cache.ts): the row's id is made from its key as read.
   const keep = (): void => {
-    if (version !== undefined) kept.push([new Uint8Array(rowKey), rowValue]);
+    if (version !== undefined) kept.push([keyId(rowKey), rowValue]);
   };
-  await view.scan(options, (k, v) => {
-    rowKey = k;
-    // A copy: an entry that carries its body keeps views of these bytes, which the scan's
-    // slice does not outlive (the store's copy-what-you-keep rule).
-    rowValue = new Uint8Array(v);
-    return visit(NS.queue.strip(k), decodeEntry(rowValue), keep);
-  });
-  if (version !== undefined && kept.length > 0) scan.cache!.fill(version, kept);
+  let read = false;
+  try {
+    await view.scan(options, (k, v) => {
+      rowKey = k;
+      // Decoded from a copy: an entry that carries its body keeps views of these bytes, which
+      // the scan's slice does not outlive (the store's copy-what-you-keep rule). A copy kept for
+      // the cache carries what it decodes to: the command that reads it next does not decode it
+      // again (`decodedEntry`).
+      if (used + v.length > slab.length) {
+        const room = v.length * Math.max(1, expected - rows);
+        slab = new Uint8Array(Math.max(v.length, Math.min(SLAB_BYTES, room)));
+        used = 0;
+      }
+      rows++;
+      slab.set(v, used);
+      rowValue = new Uint8Array(slab.buffer, used, v.length);
+      used += v.length;
+      const entry = version === undefined ? decodeEntry(rowValue) : decodeAndKeep(rowValue);
+      return visit(NS.queue.strip(k), entry, keep);
+    });
+    read = true;
+  } finally {
+    // Once per version taken, even when the read failed (then with nothing).
+    if (version !== undefined) scan.cache!.fill(version, read ? kept : []);
+  }
 }
 
 /** The queue entry under `key` in a read view. */

@@ -12,7 +12,13 @@
  */
 import type { ReadView } from '@fermata/storage';
 import { KEY_BYTES } from '../../keys.js';
-import { decodePublish, encodePublish, publishedKey, publishLatestDueMs } from '../codec/publish.js';
+import {
+  decodePublish,
+  encodePublish,
+  publishCount,
+  publishedKey,
+  publishLatestDueMs,
+} from '../codec/publish.js';
 import { NS, readU64, u64 } from '../model/layout.js';
 import type { PublishRec } from '../model/records.js';
 import type { Txn } from './txn.js';
@@ -21,20 +27,29 @@ const recordKey = (firstId: bigint): Uint8Array => NS.publishes.key(u64(firstId)
 /** The records whose first id is <= `id`: [namespace start, recordKey(id + 1)). */
 const atOrBelow = (id: bigint) => NS.publishes.range(undefined, u64(id + 1n));
 
-/** An entry key's id (its last 8 bytes). */
-const idOfKey = (key: Uint8Array): bigint => readU64(key, 16);
-
-/** Orders entry keys by their ids (big-endian bytes 16..24), without making the ids. */
-function compareIds(a: Uint8Array, b: Uint8Array): number {
+/** Orders the keys at `a` and `b` in `keys` by their ids (big-endian bytes 16..24), without making the ids. */
+function compareIdsAt(keys: Uint8Array, a: number, b: number): number {
   for (let i = 16; i < KEY_BYTES; i++) {
-    if (a[i] !== b[i]) return a[i]! - b[i]!;
+    if (keys[a + i] !== keys[b + i]) return keys[a + i]! - keys[b + i]!;
   }
   return 0;
 }
 
+/** `keys` (24 bytes each) sorted by id, as a new buffer. */
+function sortedByIds(keys: Uint8Array): Uint8Array {
+  const n = keys.length / KEY_BYTES;
+  const order = Array.from({ length: n }, (_, i) => i * KEY_BYTES).sort((a, b) => compareIdsAt(keys, a, b));
+  const out = new Uint8Array(keys.length);
+  order.forEach((from, i) => {
+    out.set(keys.subarray(from, from + KEY_BYTES), i * KEY_BYTES);
+  });
+  return out;
+}
+
 export class PublishStore {
-  /** The published keys (copies) of the command being applied, as noted. */
-  private noted: Uint8Array[] = [];
+  /** The published keys of the command being applied, as noted: 24 bytes each, in `noted[0, notedBytes)`. */
+  private noted = new Uint8Array(KEY_BYTES * 64);
+  private notedBytes = 0;
   private latestDueMs = 0;
   /** The Txn generation whose undo step restores `noted` (one step per command, not per message). */
   private notedIn = -1;
@@ -45,7 +60,7 @@ export class PublishStore {
 
   /** A command begins: nothing noted. */
   beginCommand(): void {
-    this.noted = [];
+    this.notedBytes = 0;
     this.latestDueMs = 0;
     this.notedIn = -1;
   }
@@ -54,28 +69,38 @@ export class PublishStore {
   note(key: Uint8Array, dueAtMs: number): void {
     if (this.notedIn !== this.txn.generation) {
       this.notedIn = this.txn.generation;
-      const length = this.noted.length;
+      const length = this.notedBytes;
       const latest = this.latestDueMs;
       this.txn.onRollback(() => {
-        this.noted.length = length;
+        this.notedBytes = length;
         this.latestDueMs = latest;
         this.notedIn = -1;
       });
     }
-    this.noted.push(key.slice(0, KEY_BYTES));
+    if (this.notedBytes + KEY_BYTES > this.noted.length) {
+      const grown = new Uint8Array(this.noted.length * 2);
+      grown.set(this.noted.subarray(0, this.notedBytes));
+      this.noted = grown;
+    }
+    this.noted.set(key.subarray(0, KEY_BYTES), this.notedBytes);
+    this.notedBytes += KEY_BYTES;
     if (dueAtMs > this.latestDueMs) this.latestDueMs = dueAtMs;
   }
 
   /** The command applied: its record, keyed by the first id it lists (none when nothing was noted). */
   endCommand(): void {
-    const keys = this.noted;
-    if (keys.length === 0) return;
+    const n = this.notedBytes;
+    if (n === 0) return;
+    const noted = this.noted;
     // Noted in id order unless a command's messages went to their queues out of it.
     let ordered = true;
-    for (let i = 1; i < keys.length && ordered; i++) ordered = compareIds(keys[i - 1]!, keys[i]!) < 0;
-    if (!ordered) keys.sort(compareIds);
-    this.put({ firstId: idOfKey(keys[0]!), keys, latestDueMs: this.latestDueMs });
-    this.noted = [];
+    for (let at = KEY_BYTES; at < n && ordered; at += KEY_BYTES) {
+      ordered = compareIdsAt(noted, at - KEY_BYTES, at) < 0;
+    }
+    // A copy of its own: the record is kept for lookups in this batch (`written`).
+    const keyBytes = ordered ? noted.slice(0, n) : sortedByIds(noted.subarray(0, n));
+    this.put({ firstId: readU64(keyBytes, 16), keyBytes, latestDueMs: this.latestDueMs });
+    this.notedBytes = 0;
   }
 
   private put(rec: PublishRec): void {
@@ -190,10 +215,14 @@ export async function forgettablePublishes(
       next = rec + 1n;
       continue;
     }
-    if (keysRead + rec.keys.length > options.maxKeys && read > 0) break;
+    const count = publishCount(rec);
+    if (keysRead + count > options.maxKeys && read > 0) break;
     let present = false;
-    for (let at = 0; at < rec.keys.length && !present; at += KEYS_PER_GET) {
-      const keys = rec.keys.slice(at, at + KEYS_PER_GET).map((key) => NS.queue.key(key));
+    for (let at = 0; at < count && !present; at += KEYS_PER_GET) {
+      const keys: Uint8Array[] = [];
+      for (let i = at; i < Math.min(count, at + KEYS_PER_GET); i++) {
+        keys.push(NS.queue.key(rec.keyBytes.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES)));
+      }
       const values = view.getMany
         ? await view.getMany(keys)
         : await Promise.all(keys.map((k) => view.get(k)));
