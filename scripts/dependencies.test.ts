@@ -72,6 +72,15 @@ const rules: IForbiddenRuleType[] = [
   },
   ...stateRules(),
   {
+    // The stores are the only code that knows the records' keys and encodings: every other
+    // part (apply, the reader, snapshots, the state machine, backups, the server) goes
+    // through their functions.
+    name: 'broker-state-layout-and-codecs-only-in-stores',
+    severity: 'error',
+    from: { pathNot: `^${STATE}/(stores|codec)/` },
+    to: { path: `^${STATE}/(model/layout\\.ts$|codec/)` },
+  },
+  {
     name: 'broker-keys-is-the-bottom',
     severity: 'error',
     from: { path: `^${BROKER}/keys\\.ts$` },

@@ -33,7 +33,7 @@ const ENTRIES_PER_APPLY = 4;
  * undefined elsewhere. Apart from LevelDB's compaction thread, whose share varies from
  * run to run with what the memtable flushes: the main thread's is the steadier figure.
  */
-function mainThreadUs(): number | undefined {
+export function mainThreadUs(): number | undefined {
   try {
     const ns = Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
     return Number.isFinite(ns) ? ns / 1000 : undefined;
@@ -59,6 +59,8 @@ async function cpuOf(fn: () => Promise<unknown>, phase?: string): Promise<number
 export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
   const rounds = option(args, 'rounds', quick ? 5 : 50);
+  // --body-records: a body record per message, as versions without storage.inlineBodies wrote.
+  const inlineBodies = !flag(args, 'body-records');
   const dir = mkdtempSync(join(tmpdir(), 'fermata-bench-apply-'));
   // The store as a node opens it (the defaults of the storage.* settings).
   const config = loadConfig({ env: {} });
@@ -87,7 +89,14 @@ export async function run(args: string[]): Promise<void> {
           idempotencyKey: `sdk:${randomBytes(16).toString('base64url')}`,
           count: PER_REQUEST,
         }));
-        const data = encodeCommand({ kind: 'publish', firstId: id, messages, requests, nowMs: Date.now() });
+        const data = encodeCommand({
+          kind: 'publish',
+          firstId: id,
+          messages,
+          requests,
+          nowMs: Date.now(),
+          inlineBodies,
+        });
         id += BigInt(PER_ENTRY);
         entries.push({ index: ++index, term: 1, type: 'normal', data } as Entry);
       }
@@ -103,6 +112,9 @@ export async function run(args: string[]): Promise<void> {
     const delivered = option(args, 'delivered', quick ? 5_000 : 50_000);
     // --moved-leases: the lease of versions without leases in place (each entry moved to a new key).
     const inPlace = !flag(args, 'moved-leases');
+    // --in-place-leases (or --moved-leases): each entry leased on its own, as versions without
+    // dispatcher.leaseRuns do; by default one run per lease command.
+    const runs = !flag(args, 'in-place-leases') && !flag(args, 'moved-leases');
     const topic = 'bench-deliver';
     const apply = async (commands: Parameters<typeof encodeCommand>[0][]): Promise<CommandResult[]> => {
       const entries = commands.map(
@@ -114,7 +126,7 @@ export async function run(args: string[]): Promise<void> {
       for (let at = 0; at < delivered; at += PER_ENTRY) {
         const count = Math.min(PER_ENTRY, delivered - at);
         const messages = Array.from({ length: count }, () => ({ topic, payload, delayMs: 0 }));
-        await apply([{ kind: 'publish', firstId: id, messages, nowMs: Date.now() }]);
+        await apply([{ kind: 'publish', firstId: id, messages, nowMs: Date.now(), inlineBodies }]);
         id += BigInt(count);
       }
     }, 'publish-due-now');
@@ -142,11 +154,13 @@ export async function run(args: string[]): Promise<void> {
             leaseMs: 30_000,
             firstId: id,
             idCount: due.entries.length,
+            ...(runs ? { leaseId: id + BigInt(due.entries.length) } : {}),
             nowMs: now,
             inPlace,
+            inlineBodies,
           },
         ]);
-        id += BigInt(due.entries.length);
+        id += BigInt(due.entries.length + (runs ? 1 : 0));
         if (r?.kind !== 'lease') throw new Error(`lease answered ${JSON.stringify(r)}`);
         for (const o of r.outcomes) if (o.newTag) leased.push(o.newTag);
       }
@@ -174,6 +188,8 @@ export async function run(args: string[]): Promise<void> {
       delivered,
       lease_batch: leaseBatch,
       lease_in_place: inPlace,
+      lease_runs: runs,
+      inline_bodies: inlineBodies,
       ack_batch: ackBatch,
       delivered_cpu_us_per_msg: {
         publish_due_now: round(publishUs / delivered, 1),

@@ -13,6 +13,7 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   storage: () => import('./storage.js'),
   raft: () => import('./raft.js'),
   apply: () => import('./apply.js'),
+  dispatch: () => import('./dispatch.js'),
   publish: () => import('./publish.js'),
   delivery: () => import('./delivery.js'),
   burst: () => import('./burst.js'),

@@ -238,6 +238,34 @@ const ROWS: readonly Row[] = [
     bound: '[CPU](#cpu-every-replica-applies-every-message)',
   },
   {
+    question: 'what does a queue with nothing due cost the leader',
+    command: 'dispatch',
+    part: '10,000 idle queues',
+    where: { part: 'idle', idle_queues: 10_000 },
+    fermata: (r, all) => {
+      const one = new Runs(all, r.command, { part: 'idle', idle_queues: 1 });
+      return (
+        `a dispatch round looks at ${r.fig('queues_looked_per_round')} queues and ${r.fig('consumers_looked_per_round')} consumers beside 10,000 idle queues and 1,000 due without a consumer, ` +
+        `${one.fig('queues_looked_per_round')} and ${one.fig('consumers_looked_per_round')} beside 1; the leader's CPU per round (applying included) ${r.fig('cpu_us_per_round')} µs against ${one.fig('cpu_us_per_round')} µs`
+      );
+    },
+    bound: "[the dispatcher's round](#the-dispatchers-round-what-is-due-not-what-exists)",
+  },
+  {
+    question: 'how many Raft rounds do deliveries over many queues take',
+    command: 'dispatch',
+    part: '1,000 queues',
+    where: { part: 'flow' },
+    fermata: (r, all) => {
+      const burst = new Runs(all, r.command, { part: 'burst' });
+      return (
+        `${r.fig('lease_commands')} lease commands for ${r.fig('delivered')} messages delivered in a flow of 2,000 msgs/s over 1,000 queues (${r.fig('entries')} entries in all, publishes and acks included); ` +
+        `${burst.fig('lease_commands')} for ${burst.fig('delivered')} due at once in 1,000 queues`
+      );
+    },
+    bound: "[the dispatcher's round](#the-dispatchers-round-what-is-due-not-what-exists)",
+  },
+  {
     question: 'how long does one publish take',
     command: 'publish',
     part: '1 x 1',

@@ -24,6 +24,15 @@ export const KEY_BYTES = 24;
  * own).
  */
 export const TAG_BYTES = KEY_BYTES + 4;
+
+/**
+ * A delivery tag of a lease of a run (`runTag`): the queue's hash (8 bytes,
+ * so that a tag names its queue and topic without state, as the other tags
+ * do), the lease's id (8) and the offset in the run (uint32), all
+ * big-endian: 20 bytes, told apart from the 28- and 24-byte tags of the
+ * leases that rewrite or move their entry by its length.
+ */
+export const RUN_TAG_BYTES = 20;
 export const DEFAULT_GROUP = 'default';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -149,6 +158,56 @@ export function tagLease(tag: Uint8Array): number | undefined {
   );
 }
 
+/** The delivery tag of offset `offset` of the run lease `leaseId` of queue `queueHash` (RUN_TAG_BYTES). */
+export function runTag(queueHash: bigint, leaseId: bigint, offset: number): Uint8Array {
+  checkU64(queueHash, 'queueHash');
+  checkU64(leaseId, 'leaseId');
+  const out = new Uint8Array(RUN_TAG_BYTES);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(0, queueHash);
+  view.setBigUint64(8, leaseId);
+  view.setUint32(16, offset);
+  return out;
+}
+
+/**
+ * The delivery tags of the run lease `leaseId` of queue `queueHash`, made
+ * from its first 16 bytes (made once per run): a lease command makes one
+ * per entry it leases.
+ */
+export function runTagMaker(queueHash: bigint, leaseId: bigint): (offset: number) => Uint8Array {
+  const prefix = runTag(queueHash, leaseId, 0).subarray(0, 16);
+  return (offset) => {
+    const out = new Uint8Array(RUN_TAG_BYTES);
+    out.set(prefix);
+    out[16] = offset >>> 24;
+    out[17] = (offset >>> 16) & 0xff;
+    out[18] = (offset >>> 8) & 0xff;
+    out[19] = offset & 0xff;
+    return out;
+  };
+}
+
+/** The offset a run lease's tag (RUN_TAG_BYTES) names: its last 4 bytes. */
+export function runTagOffset(tag: Uint8Array): number {
+  return ((tag[16]! << 24) | (tag[17]! << 16) | (tag[18]! << 8) | tag[19]!) >>> 0;
+}
+
+/** What a run lease's tag names: its queue, lease and offset; undefined for a tag of another length. */
+export function runTagParts(
+  tag: Uint8Array,
+): { readonly queueHash: bigint; readonly leaseId: bigint; readonly offset: number } | undefined {
+  if (tag.length !== RUN_TAG_BYTES) return undefined;
+  const view = new DataView(tag.buffer, tag.byteOffset, RUN_TAG_BYTES);
+  return { queueHash: view.getBigUint64(0), leaseId: view.getBigUint64(8), offset: view.getUint32(16) };
+}
+
+/** The queue a delivery tag (of any kind) names: its first 8 bytes. */
+export function tagQueue(tag: Uint8Array): bigint {
+  if (tag.length < 8) throw new RangeError(`a delivery tag is at least 8 bytes, got ${tag.length}`);
+  return new DataView(tag.buffer, tag.byteOffset, 8).getBigUint64(0);
+}
+
 /** A queue hash as the 8 bytes a key of its queue starts with (`inQueue`). */
 export function queueHashBytes(queueHash: bigint): Uint8Array {
   checkU64(queueHash, 'queueHash');
@@ -171,6 +230,17 @@ export function decodeKey(key: Uint8Array): QueueKey {
   }
   const view = new DataView(key.buffer, key.byteOffset, KEY_BYTES);
   return { queueHash: view.getBigUint64(0), due: view.getBigUint64(8), id: view.getBigUint64(16) };
+}
+
+/**
+ * A queue key's due field as a number (bytes 8..16, big-endian), without a
+ * bigint: the due read makes one per entry it meets. Due fields are ms or
+ * time buckets, far below 2^53.
+ */
+export function keyDueOf(key: Uint8Array): number {
+  const hi = ((key[8]! << 24) | (key[9]! << 16) | (key[10]! << 8) | key[11]!) >>> 0;
+  const lo = ((key[12]! << 24) | (key[13]! << 16) | (key[14]! << 8) | key[15]!) >>> 0;
+  return hi * 2 ** 32 + lo;
 }
 
 /** The next 24-byte key after `key` (the id plus one): where a scan that met `key` last goes on. */

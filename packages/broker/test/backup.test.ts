@@ -32,8 +32,12 @@ function tmp(): string {
 }
 
 /** A state snapshot stream of a state machine holding `n` messages of one topic. */
-async function stateSnapshot(n: number): Promise<{ index: number; chunks: Uint8Array[] }> {
+async function stateSnapshot(
+  n: number,
+  inlineBodies = true,
+): Promise<{ index: number; chunks: Uint8Array[] }> {
   const h = await Harness.create({ limits: { snapshotChunkBytes: 4096 } });
+  h.inlineBodies = inlineBodies;
   await h.ok({ kind: 'create-topic', name: 't', settings: {} });
   for (let i = 0; i < n; i += 50) {
     await h.publish(
@@ -119,21 +123,23 @@ describe('the backup file', () => {
 });
 
 describe('the record counter of a backup', () => {
-  it('counts every record and message body however the stream is cut', async () => {
-    const { chunks } = await stateSnapshot(120);
-    const whole = Buffer.concat(chunks);
-    const reference = new FrameCounter();
-    reference.push(whole);
-    // Bodies: one per message.
-    expect(reference.messages).toBe(120);
-    expect(reference.records).toBeGreaterThan(240);
-    for (const size of [1, 3, 7, 64, 1000]) {
-      const c = new FrameCounter();
-      for (let at = 0; at < whole.length; at += size) c.push(whole.subarray(at, at + size));
-      expect({ records: c.records, messages: c.messages }).toEqual({
-        records: reference.records,
-        messages: reference.messages,
-      });
+  it('counts every record and message however the stream is cut: body records, and entries that carry their body', async () => {
+    for (const inlineBodies of [true, false]) {
+      const { chunks } = await stateSnapshot(120, inlineBodies);
+      const whole = Buffer.concat(chunks);
+      const reference = new FrameCounter();
+      reference.push(whole);
+      // One per message: its entry that carries its body, or its body record beside its entry.
+      expect(reference.messages).toBe(120);
+      expect(reference.records).toBeGreaterThan(inlineBodies ? 120 : 240);
+      for (const size of [1, 3, 7, 64, 1000]) {
+        const c = new FrameCounter();
+        for (let at = 0; at < whole.length; at += size) c.push(whole.subarray(at, at + size));
+        expect({ records: c.records, messages: c.messages }).toEqual({
+          records: reference.records,
+          messages: reference.messages,
+        });
+      }
     }
   });
 });

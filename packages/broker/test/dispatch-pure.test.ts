@@ -4,8 +4,10 @@ import {
   type ConsumerSlotHolder,
   emptySlots,
 } from '../src/leader/dispatcher/consumer-registry.js';
-import { MAX_PUSH_GRANULE_MS, pushAtMs } from '../src/leader/dispatcher/dispatcher.js';
 import { DueHeap } from '../src/leader/dispatcher/due-heap.js';
+import { DueQueues } from '../src/leader/dispatcher/due-queues.js';
+import { MAX_PUSH_GRANULE_MS, pushAtMs } from '../src/leader/dispatcher/lease-placement.js';
+import { packRuns } from '../src/leader/dispatcher/run-packing.js';
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -48,6 +50,79 @@ describe('DueHeap', () => {
           .filter(([, d]) => d <= now)
           .map(([k]) => k)
           .sort(),
+      );
+      const later = [...model.values()].filter((d) => d > now);
+      expect(heap.firstAfter(now)?.dueMs ?? Number.POSITIVE_INFINITY).toBe(Math.min(...later));
+    }
+  });
+});
+
+describe('DueQueues', () => {
+  it('parks a queue met without a consumer, looked at by no round until a consumer of it comes', () => {
+    const consumers = new Set<bigint>([1n]);
+    const due = new DueQueues((q) => consumers.has(q));
+    due.set(1n, 100);
+    due.set(2n, 50); // no consumer: parked at once
+    due.lower(3n, 70); // no consumer, not known: parked
+    expect([due.size, due.parkedSize]).toEqual([1, 2]);
+    expect(due.dueBy(1_000)).toEqual([1n]);
+    // A consumer of 2 leaves it parked until `unpark` (its subscribe): then it is due again.
+    consumers.add(2n);
+    expect(due.dueBy(1_000)).toEqual([1n]);
+    due.unpark(2n);
+    expect(due.dueBy(1_000).sort()).toEqual([1n, 2n]);
+    // Its consumer gone, it is parked the first time a round meets it; lowering keeps it parked.
+    consumers.delete(2n);
+    expect(due.dueBy(1_000)).toEqual([1n]);
+    due.lower(2n, 10);
+    expect([due.get(2n), due.parkedSize]).toEqual([10, 2]);
+    expect(due.firstAfter(60)).toEqual({ queue: 1n, dueMs: 100 });
+    due.delete(3n);
+    expect(due.get(3n)).toBeUndefined();
+  });
+});
+
+describe("packRuns: a round's runs in lease commands", () => {
+  it('fills commands in order within maxTags, splitting a run that does not fit between two', () => {
+    const split = (r: { q: string; n: number }, n: number) =>
+      [
+        { q: r.q, n },
+        { q: r.q, n: r.n - n },
+      ] as const;
+    const pack = (sizes: number[], max: number) =>
+      packRuns(
+        sizes.map((n, i) => ({ q: `q${i}`, n })),
+        max,
+        (r) => r.n,
+        split,
+      ).map((c) => c.map((r) => `${r.q}:${r.n}`));
+    expect(pack([60, 60, 60], 100)).toEqual([
+      ['q0:60', 'q1:40'],
+      ['q1:20', 'q2:60'],
+    ]);
+    expect(pack([1, 1, 1], 100)).toEqual([['q0:1', 'q1:1', 'q2:1']]);
+    expect(pack([100, 1], 100)).toEqual([['q0:100'], ['q1:1']]);
+    expect(pack([250], 100)).toEqual([['q0:100'], ['q0:100'], ['q0:50']]);
+    const r = rng(7);
+    for (let trial = 0; trial < 200; trial++) {
+      const sizes = Array.from({ length: 1 + Math.floor(r() * 20) }, () => 1 + Math.floor(r() * 120));
+      const max = 1 + Math.floor(r() * 150);
+      const commands = packRuns(
+        sizes.map((n, i) => ({ q: `q${i}`, n })),
+        max,
+        (x) => x.n,
+        split,
+      );
+      const total = sizes.reduce((a, b) => a + b, 0);
+      // As few commands as hold them, none past max, every tag once, in order.
+      expect(commands).toHaveLength(Math.ceil(total / max));
+      for (const c of commands) expect(c.reduce((a, x) => a + x.n, 0)).toBeLessThanOrEqual(max);
+      const flat = commands.flat();
+      const perQueue = new Map<string, number>();
+      for (const x of flat) perQueue.set(x.q, (perQueue.get(x.q) ?? 0) + x.n);
+      expect(sizes.map((_, i) => perQueue.get(`q${i}`))).toEqual(sizes);
+      expect(flat.map((x) => x.q)).toEqual(
+        [...flat.map((x) => x.q)].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
       );
     }
   });

@@ -3,6 +3,7 @@ import type { pb } from '@fermata/protocol';
 import type { Entry } from '@fermata/raft';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { RUN_TAG_BYTES } from '../src/keys.js';
 import { emptySlots } from '../src/leader/dispatcher/consumer-registry.js';
 import {
   type Consumer,
@@ -14,7 +15,8 @@ import {
   Janitor,
   Proposer,
 } from '../src/leader/index.js';
-import { decodeCommand } from '../src/state/commands/commands.js';
+import { type Command, decodeCommand } from '../src/state/commands/commands.js';
+import type { BrokerReader } from '../src/state/read/reader.js';
 import { Harness, T0, text } from './state-harness.js';
 
 /**
@@ -24,41 +26,66 @@ import { Harness, T0, text } from './state-harness.js';
  */
 function committingLog(h: Harness, refuseFirstLease = false) {
   const kinds: string[] = [];
+  /** Every command proposed, decoded. */
+  const commands: Command[] = [];
   let refuse = refuseFirstLease;
+  // Proposals commit in the order they came, one after the other, as a log appends them.
+  let tail: Promise<unknown> = Promise.resolve();
   return {
     kinds,
-    async propose(data: Uint8Array): Promise<unknown> {
-      if (refuse && decodeCommand(data).kind === 'lease') {
+    commands,
+    propose(data: Uint8Array): Promise<unknown> {
+      const cmd = decodeCommand(data);
+      commands.push(cmd);
+      const kind = cmd.kind;
+      if (refuse && (kind === 'lease' || kind === 'lease-runs')) {
         refuse = false;
-        throw new Error('proposal refused');
+        return Promise.reject(new Error('proposal refused'));
       }
-      const entry: Entry = { term: 1, index: h.index + 1, type: 'normal', data };
-      const [result] = await h.applyEntries([entry]);
-      kinds.push((result as { kind: string }).kind);
-      return result;
+      const committed = tail.then(async () => {
+        const entry: Entry = { term: 1, index: h.index + 1, type: 'normal', data };
+        const [result] = await h.applyEntries([entry]);
+        kinds.push((result as { kind: string }).kind);
+        return result;
+      });
+      tail = committed.catch(() => undefined);
+      return committed;
     },
   };
 }
 
+/** A lease command's runs as (topic, tags): one for a `lease`, each of a `lease-runs`. */
+function runsOf(cmd: Command): Array<{ topic: string; tags: number }> {
+  if (cmd.kind === 'lease') return [{ topic: cmd.topic, tags: cmd.tags.length }];
+  if (cmd.kind === 'lease-runs') return cmd.runs.map((r) => ({ topic: r.topic, tags: r.tags.length }));
+  return [];
+}
+
 /**
  * A one-node log that holds each proposal until `commitNext` applies the
- * oldest: a Raft pipeline whose depth the test controls. Notes, for each lease
- * proposed, its topic and how many lease entries were waiting ahead of it.
+ * oldest: a Raft pipeline whose depth the test controls. Notes, for each run
+ * of a lease proposed, its topic and how many lease entries were waiting
+ * ahead of its command, and how many lease commands were proposed.
  */
 function holdingLog(h: Harness) {
   const pending: Array<{ data: Uint8Array; tags: number; resolve: (r: unknown) => void }> = [];
   const leases: Array<{ topic: string; tags: number; entriesAhead: number }> = [];
+  let leaseCommands = 0;
   return {
     leases,
     get pending(): number {
       return pending.length;
     },
+    get leaseCommands(): number {
+      return leaseCommands;
+    },
     propose(data: Uint8Array): Promise<unknown> {
-      const cmd = decodeCommand(data);
-      const tags = cmd.kind === 'lease' ? cmd.tags.length : 0;
-      if (cmd.kind === 'lease') {
+      const runs = runsOf(decodeCommand(data));
+      const tags = runs.reduce((sum, r) => sum + r.tags, 0);
+      if (runs.length > 0) {
+        leaseCommands++;
         const entriesAhead = pending.reduce((sum, p) => sum + p.tags, 0);
-        leases.push({ topic: cmd.topic, tags, entriesAhead });
+        for (const r of runs) leases.push({ ...r, entriesAhead });
       }
       return new Promise((resolve) => pending.push({ data, tags, resolve }));
     },
@@ -116,7 +143,9 @@ function leaderOn(
   h: Harness,
   raft: { propose(data: Uint8Array): Promise<unknown> },
   clock: ManualClock,
-  extra: Partial<Pick<DispatcherOptions, 'leaseRoundBudget' | 'reader' | 'reclaimWindowMs'>> = {},
+  extra: Partial<
+    Pick<DispatcherOptions, 'leaseRoundBudget' | 'reader' | 'reclaimWindowMs' | 'leaseRuns'>
+  > = {},
 ): Dispatcher {
   const proposer = new Proposer(raft, h.sm, { publishIdempotency: true, ackLingerMs: 0, clock });
   const dispatcher = new Dispatcher({
@@ -135,6 +164,45 @@ function leaderOn(
     for (const c of changes) dispatcher.noteDue(c.queueHash, c.dueAtMs, c.lapse === true);
   };
   return dispatcher;
+}
+
+/** Consumer 7 of `t/default`, holding deliveries sent ahead until their start (as the SDK does). */
+function consumer7(h: Harness, d: Dispatcher, got: pb.Delivery.$Properties[][]): Consumer {
+  return {
+    ...consumer(d, h.sm.reader.queueHash('t', 'default'), got, 't'),
+    consumerId: 7n,
+    holdsAhead: true,
+  };
+}
+
+/**
+ * The harness's reader for a new leader's dispatcher: once its read of the
+ * running leases (`start`) returned, it runs the step `afterLeaseRead` set,
+ * before the dispatcher takes what it read.
+ */
+function readerWithStep(h: Harness) {
+  let step: (() => Promise<void>) | undefined;
+  let stepped = false;
+  const reader: BrokerReader = Object.create(h.sm.reader);
+  reader.runningLeases = async (...args) => {
+    const found = await h.sm.reader.runningLeases(...args);
+    const run = step;
+    step = undefined;
+    if (run) {
+      await run();
+      stepped = true;
+    }
+    return found;
+  };
+  return {
+    reader,
+    afterLeaseRead(next: () => Promise<void>): void {
+      step = next;
+    },
+    get stepped(): boolean {
+      return stepped;
+    },
+  };
 }
 
 describe('the leader layer on a manual clock', () => {
@@ -158,6 +226,25 @@ describe('the leader layer on a manual clock', () => {
     expect(got.length).toBe(1);
     expect(Number(got[0]![0]!.dueAtMs)).toBe(T0 + 5_000);
     dispatcher.stop(new Error('test over'));
+  });
+
+  it('the leader leases a round as one run (one lease record, 20-byte tags); with leaseRuns off, each entry in place', async () => {
+    for (const leaseRuns of [true, false]) {
+      const h = await Harness.create();
+      await h.publish(...['a', 'b', 'c'].map((p) => ({ topic: 't', payload: text(p), delayMs: 100 })));
+      const clock = new ManualClock(T0);
+      const raft = committingLog(h);
+      const dispatcher = leaderOn(h, raft, clock, { leaseRuns });
+      const got: pb.Delivery.$Properties[][] = [];
+      await dispatcher.start();
+      dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash('t', 'default'), got));
+      await clock.advance(100);
+      expect(delivered(got).sort()).toEqual(['a1', 'b1', 'c1']);
+      expect(raft.kinds).toEqual(['lease']);
+      expect(got.flat().map((d) => d.tag!.length)).toEqual(Array(3).fill(leaseRuns ? RUN_TAG_BYTES : 28));
+      expect(h.sm.leases.openOffsets).toBe(leaseRuns ? 3 : 0);
+      dispatcher.stop(new Error('test over'));
+    }
   });
 
   it('a lease in place that runs out behind the cursor is delivered again at its end, while later entries are read from the cursor', async () => {
@@ -317,6 +404,142 @@ describe('the leader layer on a manual clock', () => {
     dispatcher.stop(new Error('test over'));
   });
 
+  it('the runs of every queue due in a round go in one lease command; with leaseRuns off, one command per queue as before', async () => {
+    for (const leaseRuns of [true, false]) {
+      const h = await Harness.create();
+      const topics = Array.from({ length: 20 }, (_, i) => `q${i}`);
+      for (const topic of topics)
+        await h.publish(...['a', 'b', 'c'].map((p) => ({ topic, payload: text(p), delayMs: 5_000 })));
+      const clock = new ManualClock(T0);
+      const raft = committingLog(h);
+      const dispatcher = leaderOn(h, raft, clock, { leaseRuns });
+      const got: pb.Delivery.$Properties[][] = [];
+      await dispatcher.start();
+      for (const topic of topics)
+        dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash(topic, 'default'), got, topic));
+      await clock.advance(3_000); // every queue comes within the look-ahead at once
+      const leases = raft.commands.flatMap(runsOf);
+      const commands = raft.commands.filter((c) => c.kind === 'lease' || c.kind === 'lease-runs');
+      expect(leases.map((l) => l.tags)).toEqual(Array(20).fill(3));
+      expect(new Set(leases.map((l) => l.topic)).size).toBe(20);
+      if (leaseRuns) expect(commands.map((c) => c.kind)).toEqual(['lease-runs']);
+      else expect(commands.map((c) => c.kind)).toEqual(Array(20).fill('lease'));
+      await clock.advance(2_000);
+      expect(got.flat()).toHaveLength(60);
+      expect(dispatcher.counters).toMatchObject({
+        leaseCommands: commands.length,
+        leaseRuns: 20,
+        leaseEntries: 60,
+      });
+      dispatcher.stop(new Error('test over'));
+    }
+  });
+
+  it('queues whose entries come within the look-ahead a few ms apart share the next round: one cadence for every queue', async () => {
+    const h = await Harness.create();
+    const topics = Array.from({ length: 10 }, (_, i) => `q${i}`);
+    // Due 5,000-5,018 ms from now, 2 ms apart: they come within the 2 s look-ahead 2 ms apart.
+    for (const [i, topic] of topics.entries())
+      await h.publish({ topic, payload: text(topic), delayMs: 5_000 + 2 * i });
+    const clock = new ManualClock(T0);
+    const raft = committingLog(h);
+    const dispatcher = leaderOn(h, raft, clock);
+    const got: pb.Delivery.$Properties[][] = [];
+    const arrivals = new Map<string, number>();
+    await dispatcher.start();
+    for (const topic of topics) {
+      const c = consumer(dispatcher, h.sm.reader.queueHash(topic, 'default'), got, topic);
+      const deliver = c.sink.deliver;
+      c.sink.deliver = (batch, sent) => {
+        for (const d of batch) arrivals.set(d.topic!, clock.nowMs());
+        return deliver(batch, sent);
+      };
+      dispatcher.addConsumer(c);
+    }
+    await clock.advance(3_100);
+    // The first queue's round at 3,000 ms, every other one's at the cadence's next round, 25 ms on.
+    expect(raft.commands.filter((c) => c.kind === 'lease-runs').map((c) => runsOf(c).length)).toEqual([1, 9]);
+    await clock.advance(2_000);
+    // Each delivered at its due millisecond all the same.
+    expect(topics.map((t) => arrivals.get(t))).toEqual(topics.map((_, i) => T0 + 5_000 + 2 * i));
+    dispatcher.stop(new Error('test over'));
+  });
+
+  it("a round's runs past maxLeaseBatch fill commands of at most maxLeaseBatch entries, a run split between two", async () => {
+    const h = await Harness.create();
+    const topics = ['a', 'b', 'c'];
+    for (const topic of topics)
+      await h.publish(
+        ...Array.from({ length: 60 }, (_, i) => ({ topic, payload: text(`${topic}${i}`), delayMs: 100 })),
+      );
+    const clock = new ManualClock(T0);
+    const raft = committingLog(h);
+    const dispatcher = leaderOn(h, raft, clock); // maxLeaseBatch 100
+    const got: pb.Delivery.$Properties[][] = [];
+    await dispatcher.start();
+    for (const topic of topics)
+      dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash(topic, 'default'), got, topic, 100));
+    await clock.advance(100);
+    const commands = raft.commands.filter((c) => c.kind === 'lease-runs');
+    expect(commands.map((c) => runsOf(c).map((r) => r.tags))).toEqual([
+      [60, 40],
+      [20, 60],
+    ]);
+    const payloads = got.flat().map((d) => new TextDecoder().decode(d.payload!));
+    expect(payloads).toHaveLength(180);
+    expect(new Set(payloads).size).toBe(180);
+    expect(new Set(got.flat().map((d) => Buffer.from(d.tag!).toString('hex'))).size).toBe(180);
+    expect(h.sm.leases.openOffsets).toBe(180);
+    dispatcher.stop(new Error('test over'));
+  });
+
+  it('the work of a round does not grow with idle queues: 1 or 500 with consumers and nothing due, 200 due without one', async () => {
+    /** Runs the same busy queue beside `idle` idle queues and `parked` queues without consumers; the dispatcher's counters. */
+    const counted = async (idle: number, parked: number) => {
+      const h = await Harness.create();
+      const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+      for (const topic of names('idle', idle))
+        await h.publish({ topic, payload: text('later'), delayMs: 3_600_000 });
+      for (const topic of names('parked', parked)) await h.publish({ topic, payload: text('due') });
+      const clock = new ManualClock(T0);
+      const raft = committingLog(h);
+      const dispatcher = leaderOn(h, raft, clock);
+      const got: pb.Delivery.$Properties[][] = [];
+      await dispatcher.start();
+      for (const topic of names('idle', idle))
+        dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash(topic, 'default'), got, topic));
+      dispatcher.addConsumer(consumer(dispatcher, h.sm.reader.queueHash('busy', 'default'), got, 'busy'));
+      const before = { ...dispatcher.counters };
+      let acked = 0;
+      for (let step = 0; step < 40; step++) {
+        h.now = clock.nowMs();
+        await h.publish(...['x', 'y'].map((p) => ({ topic: 'busy', payload: text(p), delayMs: 100 })));
+        await clock.advance(50);
+        const tags = got
+          .flat()
+          .slice(acked)
+          .map((d) => d.tag as Uint8Array);
+        acked += tags.length;
+        if (tags.length === 0) continue;
+        h.now = clock.nowMs();
+        await h.ok({ kind: 'ack', tags });
+        for (const tag of tags) dispatcher.settled(tag);
+      }
+      await clock.advance(500);
+      expect(got.flat().filter((d) => d.topic === 'busy')).toHaveLength(80);
+      dispatcher.stop(new Error('test over'));
+      const c = dispatcher.counters;
+      return {
+        rounds: c.rounds - before.rounds,
+        queuesLooked: c.queuesLooked - before.queuesLooked,
+        consumersLooked: c.consumersLooked - before.consumersLooked,
+      };
+    };
+    const small = await counted(1, 0);
+    expect(small.rounds).toBeGreaterThan(40);
+    expect(await counted(500, 200)).toEqual(small);
+  });
+
   it('the janitor sweeps every JANITOR_INTERVAL_MS of the clock it is given and expires what its TTL ended', async () => {
     const h = await Harness.create();
     const [r] = await h.publish({ topic: 't', payload: text('a'), delayMs: 60_000, ttlMs: 1_000 });
@@ -386,8 +609,10 @@ describe('the leader layer on a manual clock', () => {
     // X subscribes again holding a: a is carried over (not sent again), b and c, never sent, are sent to it.
     const gotX2: pb.Delivery.$Properties[][] = [];
     const x2 = holding(next, qt, 't', 7n, gotX2);
+    // A tag of a lease nobody took: another lease id (a run's tag), or another lease number (in place).
     const stranger = new Uint8Array(gotX[0]![0]!.tag!);
-    stranger[27] = (stranger[27]! + 1) % 256;
+    const at = stranger.length === RUN_TAG_BYTES ? 15 : stranger.length - 1;
+    stranger[at] = (stranger[at]! + 1) % 256;
     const plan = await next.planTakeBack(x2, [gotX[0]![0]!.tag!, stranger]);
     const released = next.addConsumer(x2, plan);
     expect(released.map((t) => Buffer.from(t).toString('hex'))).toEqual([
@@ -406,6 +631,103 @@ describe('the leader layer on a manual clock', () => {
     await clock.advance(1);
     expect(delivered(gotZ)).toEqual(['e1']);
     expect(await h.stats('u')).toMatchObject({ inFlight: 1, deadLettered: 0 });
+    next.stop(new Error('test over'));
+  });
+  it.each([{ leaseRuns: true }, { leaseRuns: false }])(
+    "a delivery its consumer acks to a new leader before that leader's dispatcher has read the leases is not pushed to it again (leaseRuns $leaseRuns)",
+    async ({ leaseRuns }) => {
+      const h = await Harness.create();
+      await h.ok({ kind: 'create-topic', name: 't', settings: { maxAttempts: 1 } });
+      await h.publish(
+        { topic: 't', payload: text('a'), delayMs: 1_000 },
+        { topic: 't', payload: text('b'), delayMs: 1_100 },
+        { topic: 't', payload: text('c'), delayMs: 1_150 },
+      );
+      const clock = new ManualClock(T0);
+      const raft = committingLog(h);
+      const old = leaderOn(h, raft, clock, { leaseRuns });
+      await old.start();
+      const gotX: pb.Delivery.$Properties[][] = [];
+      old.addConsumer(consumer7(h, old, gotX));
+      await clock.advance(1_200);
+      expect(delivered(gotX)).toEqual(['a1', 'b1', 'c1']);
+      const [tagA, tagB, tagC] = gotX.flat().map((d) => d.tag!);
+      // The leader dies while the consumer's acks of a, b and c are on their way to it.
+      old.halt();
+
+      const read = readerWithStep(h);
+      const next = leaderOn(h, raft, clock, { leaseRuns, reader: read.reader });
+      // The consumer's acks reach the new leader as its server takes them (settle.ts `ack`): the
+      // dispatcher hears of the tag, then the command commits. b's and c's come before the
+      // dispatcher starts, a's while it reads. a's and b's apply after that read and are answered
+      // ok, so the consumer forgets them; c's is not answered yet when it subscribes again.
+      next.settled(tagB!);
+      next.settled(tagC!);
+      read.afterLeaseRead(async () => {
+        next.settled(tagA!);
+        const acked = await h.ok({ kind: 'ack', tags: [tagA!, tagB!], nowMs: clock.nowMs() });
+        expect(acked.outcomes.map((o) => o.status)).toEqual(['ok', 'ok']);
+      });
+      await next.start();
+      expect(read.stepped).toBe(true);
+
+      const gotX2: pb.Delivery.$Properties[][] = [];
+      const x2 = consumer7(h, next, gotX2);
+      const hex = (t: Uint8Array) => Buffer.from(t).toString('hex');
+      // It holds c only: c, being acked, is not carried over (no slot kept for it until its lease ends).
+      const released = next.addConsumer(x2, await next.planTakeBack(x2, [tagC!]));
+      expect(released.map(hex)).toEqual([hex(tagC!)]);
+      expect(x2.inFlight.size).toBe(0);
+      const acked = await h.ok({ kind: 'ack', tags: [tagC!], nowMs: clock.nowMs() });
+      expect(acked.outcomes.map((o) => o.status)).toEqual(['ok']);
+      await clock.advance(1_000);
+      // Acked: none is handed to the consumer again.
+      expect(delivered(gotX2)).toEqual([]);
+      expect(x2.inFlight.size).toBe(0);
+      expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0 });
+      next.stop(new Error('test over'));
+    },
+  );
+
+  it('a lease the new leader read to take back that ends before its consumer subscribes again (its message expired) is not pushed to it', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't', settings: { maxAttempts: 1 } });
+    const [, c] = await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 1_000 },
+      { topic: 't', payload: text('c'), delayMs: 1_800, ttlMs: 1_100 },
+    );
+    const clock = new ManualClock(T0);
+    const raft = committingLog(h);
+    const old = leaderOn(h, raft, clock);
+    await old.start();
+    const gotX: pb.Delivery.$Properties[][] = [];
+    old.addConsumer(consumer7(h, old, gotX));
+    // a and c are leased ahead for X at once; a is sent and runs, c (due at 1,800) is not sent yet.
+    await clock.advance(1_200);
+    expect(delivered(gotX)).toEqual(['a1']);
+    expect(await h.stats('t')).toMatchObject({ inFlight: 2 });
+    old.halt();
+
+    // The new leader's lease read returns, then c's TTL ends it (the janitor's expire applies,
+    // reporting its lease withdrawn), before the dispatcher has taken what it read.
+    const read = readerWithStep(h);
+    const next = leaderOn(h, raft, clock, { reader: read.reader });
+    h.sm.onWithdrawn = (tags) => next.withdrawn(tags);
+    read.afterLeaseRead(async () => {
+      const expired = await h.ok({ kind: 'expire', ids: [c!.id], nowMs: clock.nowMs() });
+      expect(expired.outcomes.map((o) => o.id)).toEqual([c!.id]);
+    });
+    await next.start();
+    expect(read.stepped).toBe(true);
+
+    // X subscribes again holding a: a is carried over; c, expired, is not sent.
+    const gotX2: pb.Delivery.$Properties[][] = [];
+    const x2 = consumer7(h, next, gotX2);
+    expect(next.addConsumer(x2, await next.planTakeBack(x2, [gotX[0]![0]!.tag!]))).toEqual([]);
+    expect(x2.inFlight.size).toBe(1);
+    await clock.advance(1_000);
+    expect(delivered(gotX2)).toEqual([]);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 1 });
     next.stop(new Error('test over'));
   });
 });

@@ -1,25 +1,86 @@
-import { v1 } from '@fermata/protocol';
-import type { ReadView } from '@fermata/storage';
-import { dueField, encodeKey, type QueueHasher, queueName } from '../src/keys.js';
+import { type Long, v1 } from '@fermata/protocol';
+import type { KVStore, ReadView } from '@fermata/storage';
+import { decodeKey, dueField, encodeKey, type QueueHasher, queueName } from '../src/keys.js';
 import { NS } from '../src/state/model/layout.js';
 
 export { NS };
+
+/**
+ * Counts the records every batch written to `store` puts or deletes, per
+ * namespace name (the state machine's own bookkeeping under `meta` left
+ * out): what one node writes for a command.
+ */
+export function countWrites(store: KVStore): { take(): Record<string, number> } {
+  const names = new Map<number, string>(Object.values(NS).map((ns) => [ns.prefix, ns.name]));
+  let counts: Record<string, number> = {};
+  const batch = store.batch.bind(store);
+  store.batch = (ops, options) => {
+    for (const op of ops) {
+      if (op.key[0] === NS.meta.prefix) continue;
+      const name = names.get(op.key[0]!) ?? `0x${op.key[0]!.toString(16)}`;
+      counts[name] = (counts[name] ?? 0) + 1;
+    }
+    return batch(ops, options);
+  };
+  return {
+    take() {
+      const out = counts;
+      counts = {};
+      return out;
+    },
+  };
+}
 
 /** Just the flag the counter check needs, decoded straight from the stored record. */
 export function decodeEntryForTest(value: Uint8Array): { inFlight: boolean } {
   return { inFlight: v1.QueueEntry.decode(value).inFlight };
 }
 
+/**
+ * The entry keys (hex) the open offsets of the stored lease records hold,
+ * decoded with protobufjs apart from the state machine's codec, each with
+ * its lease id and offset, and whether the record says the entry is all its
+ * message has (its side-records bit clear: an ack deletes it unread).
+ */
+export async function heldKeysForTest(
+  view: ReadView,
+): Promise<Map<string, { leaseId: string; offset: number; alone: boolean }[]>> {
+  const out = new Map<string, { leaseId: string; offset: number; alone: boolean }[]>();
+  const settles = new Map<string, Uint8Array>();
+  await view.scan(NS.leaseSettles.range(), (k, v) => {
+    settles.set(hex(NS.leaseSettles.strip(k)), v1.LeaseSettles.decode(v).settled.slice());
+  });
+  await view.scan(NS.leases.range(), (k, v) => {
+    const leaseId = hex(NS.leases.strip(k));
+    const rec = v1.LeaseRecord.decode(v);
+    const settled = settles.get(leaseId) ?? new Uint8Array(0);
+    const queue = BigInt.asUintN(64, BigInt(String(rec.queue)));
+    for (let offset = 0; offset * 24 < rec.keys.length; offset++) {
+      if (((settled[offset >> 3] ?? 0) & (1 << (offset & 7))) !== 0) continue;
+      const key = rec.keys.subarray(offset * 24, offset * 24 + 24);
+      if (decodeKey(key).queueHash !== queue)
+        throw new Error(`lease ${leaseId}: key ${hex(key)} of another queue`);
+      const alone = ((rec.sideRecords[offset >> 3] ?? 0) & (1 << (offset & 7))) === 0;
+      out.set(hex(key), [...(out.get(hex(key)) ?? []), { leaseId, offset, alone }]);
+    }
+  });
+  return out;
+}
+
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /**
  * Cross-namespace integrity, read straight from the store: every queue entry
- * has its body and an index record naming it (or, never moved, one its body
+ * has its body (a record of its own, or carried in the entry, never both)
+ * and an index record naming it (or, never moved, one its body record
  * implies: under the key derived from the body's due time, checked here apart
- * from the state machine's own derivation); every live index ref names an
- * existing entry; every expiry entry and key record belongs to a live message;
- * every ended key has its window entry; every publish request record has its
- * window entry and no other window entry exists. Returns the problems found (empty = sound).
+ * from the state machine's own derivation; or, for a body carried in the
+ * entry, the key a publish record lists for it); every live index ref names
+ * an existing entry; every expiry entry and key record belongs to a live
+ * message, and an expiry entry that names a queue key names one of its
+ * message's; every ended key has its window entry; every publish request
+ * record has its window entry and no other window entry exists. Returns the
+ * problems found (empty = sound).
  */
 export async function integrityProblems(view: ReadView, hasher: QueueHasher): Promise<string[]> {
   const problems: string[] = [];
@@ -30,17 +91,19 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
     });
     return out;
   };
-  const [queue, bodies, index, keys, expiry, windows, requests, requestWindows, topics] = await Promise.all([
-    rows(NS.queue),
-    rows(NS.body),
-    rows(NS.index),
-    rows(NS.keys),
-    rows(NS.expiry),
-    rows(NS.keyWindow),
-    rows(NS.requests),
-    rows(NS.requestWindow),
-    rows(NS.topics),
-  ]);
+  const [queue, bodies, index, keys, expiry, windows, requests, requestWindows, topics, publishes] =
+    await Promise.all([
+      rows(NS.queue),
+      rows(NS.body),
+      rows(NS.index),
+      rows(NS.keys),
+      rows(NS.expiry),
+      rows(NS.keyWindow),
+      rows(NS.requests),
+      rows(NS.requestWindow),
+      rows(NS.topics),
+      rows(NS.publishes),
+    ]);
   const bucketOf = new Map(
     topics.map((t) => {
       const rec = v1.TopicRecord.decode(t.v);
@@ -59,10 +122,35 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
   for (const w of requestWindowSet) problems.push(`request window entry ${w} has no record`);
   const bodyIds = new Set(bodies.map((b) => hex(b.k)));
   const bodyById = new Map(bodies.map((b) => [hex(b.k), v1.StoredMessage.decode(b.v)]));
+  // Entries that carry their message's body, by id (such a message has that one entry).
+  const carried = new Map<string, { k: Uint8Array; e: ReturnType<typeof v1.QueueEntry.decode> }>();
+  for (const q of queue) {
+    const e = v1.QueueEntry.decode(q.v);
+    if (!e.body) continue;
+    const id = hex(q.k.subarray(16));
+    if (carried.has(id)) problems.push(`message ${id} carries its body in two entries`);
+    carried.set(id, { k: q.k, e });
+  }
+  // Where publish records say messages were published (id -> queue key).
+  const published = new Map<string, string>();
+  for (const p of publishes) {
+    const rec = v1.PublishRecord.decode(p.v);
+    let id = BigInt(`0x${hex(p.k)}`);
+    let due = 0n;
+    rec.idDeltas.forEach((d, i) => {
+      id += BigInt(String(d));
+      due += BigInt(String(rec.dueDeltas[i]));
+      const q = rec.queues[rec.queueIndex[i]!]!;
+      const key = encodeKey(BigInt.asUintN(64, BigInt(String(q))), due, id);
+      const idHex = hex(key.subarray(16));
+      if (published.has(idHex)) problems.push(`message ${idHex} is in two publish records`);
+      published.set(idHex, hex(key));
+    });
+  }
   // A message with `index_implied` whose entry moved has an index record of 0x00 and the entry's
   // tag: its topic and expiry are its body's, its group `default`.
   const indexById = new Map<string, ReturnType<typeof v1.MessageIndex.decode>>();
-  const impliedIndex = (body: ReturnType<typeof v1.StoredMessage.decode>, tag: Uint8Array) =>
+  const impliedIndex = (body: { topic: string; expireAtMs: Long }, tag: Uint8Array) =>
     v1.MessageIndex.create({
       topic: body.topic,
       expireAtMs: body.expireAtMs,
@@ -75,11 +163,17 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
       continue;
     }
     const body = bodyById.get(id);
-    if (r.v.length !== 25 || !body?.indexImplied) {
+    const inline = carried.get(id);
+    const implier = body?.indexImplied
+      ? body
+      : inline?.e.indexImplied && hex(inline.k) === hex(r.v.subarray(1))
+        ? inline.e
+        : undefined;
+    if (r.v.length !== 25 || !implier) {
       problems.push(`index record ${id} of a moved entry (${hex(r.v)}) without a body that implies it`);
       continue;
     }
-    indexById.set(id, impliedIndex(body, r.v.subarray(1)));
+    indexById.set(id, impliedIndex(implier, r.v.subarray(1)));
   }
   const queueKeys = new Set(queue.map((q) => hex(q.k)));
   // A message published with `index_implied` has no index record until its entry first moves:
@@ -112,10 +206,46 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
     }
     indexById.set(id, impliedIndex(body, mine[0]!.k));
   }
+  // A message whose entry carries its body and that has no index record: its entry is where a
+  // publish record says it was published, in `default`, never moved.
+  for (const [id, { k, e }] of carried) {
+    if (indexById.has(id)) continue;
+    if (e.group !== 'default' || !e.indexImplied || (e.inFlight && String(e.leaseEndMs) === '0')) {
+      problems.push(`message ${id} without an index record is not one whose entry never moved`);
+      continue;
+    }
+    if (published.get(id) !== hex(k)) {
+      problems.push(`message ${id}: no publish record names its entry ${hex(k)}`);
+      continue;
+    }
+    indexById.set(id, impliedIndex(e, k));
+  }
+  // Every open offset of a lease record holds an entry, one offset each, stored as not in flight.
+  const held = await heldKeysForTest(view);
+  for (const [key, holds] of held) {
+    if (holds.length > 1) problems.push(`entry ${key} is held by ${holds.length} open run offsets`);
+    if (!queueKeys.has(key))
+      problems.push(`open offset ${holds[0]!.leaseId}/${holds[0]!.offset} holds no entry`);
+  }
   for (const q of queue) {
     const id = hex(q.k.subarray(16));
     const e = v1.QueueEntry.decode(q.v);
-    if (!bodyIds.has(id)) problems.push(`entry ${hex(q.k)} has no body`);
+    if (held.has(hex(q.k)) && e.inFlight)
+      problems.push(`entry ${hex(q.k)} is held by a run and stored in flight`);
+    // An offset whose entry is all its message has: no index record, no expiry, no body record.
+    const alone = held.get(hex(q.k))?.[0]?.alone === true;
+    if (
+      alone &&
+      (!e.indexImplied ||
+        !e.indexUnwritten ||
+        !e.body ||
+        String(e.expireAtMs) !== '0' ||
+        index.some((r) => hex(r.k) === id) ||
+        bodyIds.has(id))
+    )
+      problems.push(`entry ${hex(q.k)} is held as alone but its message has other records`);
+    if (!bodyIds.has(id) && !e.body) problems.push(`entry ${hex(q.k)} has no body`);
+    if (bodyIds.has(id) && e.body) problems.push(`entry ${hex(q.k)} carries a body that is also a record`);
     // Ending it deletes no index record: there must be none.
     if (e.indexUnwritten && index.some((r) => hex(r.k) === id))
       problems.push(`entry ${hex(q.k)} says its index was never written, but there is one`);
@@ -142,18 +272,22 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
       continue;
     }
     liveMessages++;
-    if (!bodyIds.has(id)) problems.push(`live message ${id} has no body`);
+    if (!bodyIds.has(id) && !carried.has(id)) problems.push(`live message ${id} has no body`);
     const live = idx.groups.filter((g) => (g.outcome ?? 0) === 0);
     if (live.length === 0) problems.push(`message ${id} is live with no live group`);
     for (const g of live)
       if (!queueKeys.has(hex(g.tag ?? new Uint8Array())))
         problems.push(`message ${id} names a missing entry`);
   }
-  if (bodyIds.size !== liveMessages)
-    problems.push(`${bodyIds.size} bodies for ${liveMessages} live messages`);
+  if (bodyIds.size + carried.size !== liveMessages)
+    problems.push(`${bodyIds.size} + ${carried.size} bodies for ${liveMessages} live messages`);
   for (const x of expiry) {
-    const idx = indexById.get(hex(x.k.subarray(8)));
+    const id = hex(x.k.subarray(8));
+    const idx = indexById.get(id);
     if (!idx || idx.done) problems.push(`expiry entry ${hex(x.k)} for a message that ended`);
+    // The key it names is where the message's one entry was published (it may have moved since).
+    if (x.v.length > 0 && (x.v.length !== 24 || hex(x.v.subarray(16)) !== id))
+      problems.push(`expiry entry ${hex(x.k)} names the key ${hex(x.v)} of another message`);
   }
   const windowSet = new Set(windows.map((w) => hex(w.k.subarray(8))));
   for (const k of keys) {

@@ -5,7 +5,8 @@ import type { Entry } from '@fermata/raft';
 import { openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { decodeKey, tagEntryKey } from '../src/keys.js';
-import { decodeEntryForTest, integrityProblems, NS } from './state-determinism-support.js';
+import { decodeCommand } from '../src/state/commands/commands.js';
+import { decodeEntryForTest, heldKeysForTest, integrityProblems, NS } from './state-determinism-support.js';
 import { type Cmd, Harness, rng, text } from './state-harness.js';
 
 const SEEDS = Number(process.env['FERMATA_STATE_SEEDS'] ?? 200);
@@ -37,6 +38,8 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
     return {
       kind: 'publish',
       ...(requests.length > 0 ? { requests } : {}),
+      // Bodies in their entry (this version's leader) or records of their own (earlier versions).
+      ...(r() < 0.3 ? { inlineBodies: false } : {}),
       messages: Array.from({ length: n }, () => {
         const bad = r() < 0.05;
         const m = {
@@ -61,8 +64,21 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
     const chosen = due.map((d) => d.tag);
     if (r() < 0.2 && tags.length > 0) chosen.push(tagEntryKey(pick(tags)));
     if (chosen.length === 0) chosen.push(new Uint8Array(24));
-    // Both leases: in place (this version's leader) and moved (a leader of an earlier version).
+    // Every lease: of a run (this version's leader), in place or moved (leaders of earlier versions).
     const leaseMs = r() < 0.03 ? 0 : int(1, 4_000);
+    h.leaseRuns = r() < 0.6;
+    if (h.leaseRuns && r() < 0.5) {
+      // Runs of several queues in one command (this version's dispatcher), a queue now and then twice.
+      const runs = [{ topic: t.name, group, tags: chosen, leaseMs, leaseId: 0n }];
+      for (let more = int(0, 2); more > 0; more--) {
+        const u = pick(topics);
+        const g = pick(u.groups);
+        const due = await h.sm.reader.dueEntriesOf(u.name, g, h.now, int(1, 4));
+        if (due.length > 0)
+          runs.push({ topic: u.name, group: g, tags: due.map((d) => d.tag), leaseMs, leaseId: 0n });
+      }
+      return { kind: 'lease-runs', runs };
+    }
     return { kind: 'lease', topic: t.name, group, tags: chosen, leaseMs, inPlace: r() < 0.7 };
   }
   if (roll < 0.62 && tags.length > 0) {
@@ -88,9 +104,24 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
   if (roll < 0.84) {
     const due = await h.sm.reader.dueExpiries(h.now, 5);
     const list = due.map((d) => d.id);
+    // The keys the expiry records name, now and then a key of another message's entry.
+    const keys = due.map((d) => (r() < 0.1 && tags.length > 0 ? tagEntryKey(pick(tags)) : d.key));
     if (r() < 0.3 && ids.length > 0) list.push(pick(ids));
     if (list.length === 0) list.push(BigInt(int(1, 50)));
-    return { kind: 'expire', ids: list };
+    while (keys.length < list.length) keys.push(new Uint8Array(0));
+    return { kind: 'expire', ids: list, ...(r() < 0.8 ? { keys } : {}) };
+  }
+  if (roll < 0.86) {
+    // What the leader's janitor finds; never a record it did not find (apply trusts it).
+    const found = await h.sm.reader.forgettablePublishes({
+      from: 0n,
+      nowMs: h.now,
+      marginMs: 0,
+      maxRecords: int(1, 20),
+      maxKeys: 100,
+    });
+    if (found.firstIds.length > 0) return { kind: 'forget-publishes', firstIds: found.firstIds };
+    if (r() < 0.3) return { kind: 'forget-publishes', firstIds: [h.sm.ids.lastId + 1_000n] };
   }
   if (roll < 0.88) {
     const due = await h.sm.reader.dueKeyPurges(h.now, 5);
@@ -131,11 +162,13 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
 /** Counters must equal what a full scan finds. */
 async function checkCounters(h: Harness, seed: number): Promise<void> {
   const counted = new Map<bigint, { pending: number; inFlight: number }>();
+  // In flight: leased in place or moved (in the entry), or held by a run lease's open offset.
+  const held = await heldKeysForTest(h.store);
   await h.store.scan(NS.queue.range(), (k, v) => {
     const q = decodeKey(NS.queue.strip(k)).queueHash;
     const e = decodeEntryForTest(v);
     const c = counted.get(q) ?? { pending: 0, inFlight: 0 };
-    if (e.inFlight) c.inFlight++;
+    if (e.inFlight || held.has(Buffer.from(NS.queue.strip(k)).toString('hex'))) c.inFlight++;
     else c.pending++;
     counted.set(q, c);
   });
@@ -176,6 +209,14 @@ function record(res: unknown): void {
   bump(cr.kind);
   for (const o of cr.outcomes ?? []) bump(`${cr.kind}:${o.status}`);
   if (cr.outcome) bump(`${cr.kind}:${cr.outcome.status}`);
+  // The leases of runs, and settles of their 20-byte tags.
+  const run = (tag: Uint8Array | undefined) => tag?.length === 20;
+  for (const o of (cr.outcomes ?? []) as { status: string; tag?: Uint8Array; newTag?: Uint8Array }[]) {
+    if (run(o.newTag) && cr.kind === 'lease') bump('lease:run');
+    if (run(o.tag) && cr.kind === 'ack') bump(`ack:run-${o.status}`);
+  }
+  const one = cr.outcome as { status: string; tag?: Uint8Array } | undefined;
+  if (one && run(one.tag)) bump(`${cr.kind}:run-${one.status}`);
   if (cr.result) bump(`${cr.kind}:${cr.result.status}`);
   if (cr.results?.some((x) => x.deduplicated)) bump('publish:deduplicated');
   if (cr.purged) bump('purge-keys:purged');
@@ -215,6 +256,12 @@ async function runSeed(seed: number, engineA: 'memory' | 'leveldb' = 'memory'): 
     }
     const results = await a.applyEntries(entries);
     batches.push(entries);
+    results.forEach((res, i) => {
+      const data = entries[i]!.data;
+      if (data.length > 2 && (res as { kind?: string } | undefined)?.kind === 'lease') {
+        if (decodeCommand(data).kind === 'lease-runs') bump('lease-runs');
+      }
+    });
     for (const res of results) {
       record(res);
       if (!res || typeof res !== 'object') continue;
@@ -270,6 +317,12 @@ describe('determinism', () => {
       'lease:leased',
       'lease:dead-lettered',
       'lease:gone',
+      'lease:run',
+      'lease-runs',
+      'ack:run-ok',
+      'ack:run-lease-expired',
+      'nack:run-ok',
+      'extend:run-ok',
       'ack:ok',
       'ack:lease-expired',
       'nack:ok',
@@ -282,6 +335,7 @@ describe('determinism', () => {
       'expire:expired',
       'expire:dead-lettered',
       'purge-keys:purged',
+      'forget-publishes',
       'create-topic',
       'update-topic',
       'delete-topic',

@@ -11,6 +11,16 @@ import {
   type PublishInput,
 } from '../src/state/index.js';
 
+/** The commands that can make messages: the ones a leader marks `inlineBodies` (commands.ts `makesMessages`). */
+const MAKES_MESSAGES: ReadonlySet<string> = new Set([
+  'publish',
+  'lease',
+  'lease-runs',
+  'expire',
+  'redrive',
+  'schedule',
+]);
+
 /** A command as a test writes it: the harness stamps the time. */
 export type Cmd = Command extends infer C
   ? C extends Command
@@ -29,6 +39,16 @@ export class Harness {
   now = T0;
   /** Lease commands that do not say take entries in place (the leader's default) or move them (earlier versions). */
   leaseInPlace = true;
+  /**
+   * Commands that make messages and do not say carry `inlineBodies` (the
+   * leader's default, storage.inlineBodies) or not (earlier versions).
+   */
+  inlineBodies = true;
+  /**
+   * Lease commands that do not say take a run (`leaseId`, a fresh id: the
+   * leader's dispatcher.leaseRuns) or lease each entry in place or moved.
+   */
+  leaseRuns = false;
 
   private constructor(
     readonly store: KVStore,
@@ -75,9 +95,20 @@ export class Harness {
         idCount: cmd.idCount ?? n,
         ...(cmd.kind === 'lease' && cmd.inPlace === undefined ? { inPlace: this.leaseInPlace } : {}),
       } as Command;
+      // The lease id after the dead-letter block, as the leader reserves it.
+      if (full.kind === 'lease' && full.leaseId === undefined && this.leaseRuns)
+        full = { ...full, leaseId: this.sm.ids.nextIds(1) };
+    } else if (cmd.kind === 'lease-runs') {
+      // The dead-letter ids of every run, then a lease id per run (0n: assigned here), as the leader reserves them.
+      const n = cmd.runs.reduce((sum, r) => sum + r.tags.length, 0);
+      const firstId = cmd.firstId ?? this.sm.ids.nextIds(n);
+      const runs = cmd.runs.map((r) => (r.leaseId ? r : { ...r, leaseId: this.sm.ids.nextIds(1) }));
+      full = { ...cmd, nowMs, firstId, idCount: cmd.idCount ?? n, runs } as Command;
     } else {
       full = { ...cmd, nowMs } as Command;
     }
+    if (full.inlineBodies === undefined && this.inlineBodies && MAKES_MESSAGES.has(full.kind))
+      full = { ...full, inlineBodies: true };
     return encodeCommand(full);
   }
 
@@ -145,6 +176,23 @@ export class Harness {
 
   async due(topic: string, group = 'default', limit = 100) {
     return this.sm.reader.dueEntriesOf(topic, group, this.now, limit);
+  }
+
+  /**
+   * Leases everything due in each queue, one run per queue, in one lease
+   * command of runs; returns its outcomes (every run's, in order).
+   */
+  async leaseQueues(queues: ReadonlyArray<{ topic: string; group?: string }>, leaseMs = 10_000) {
+    const runs = [];
+    for (const { topic, group = 'default' } of queues) {
+      const due = await this.due(topic, group);
+      if (due.length > 0) runs.push({ topic, group, tags: due.map((d) => d.tag), leaseMs, leaseId: 0n });
+    }
+    if (runs.length === 0) return [];
+    const r = await this.run({ kind: 'lease-runs', runs });
+    if (r.kind !== 'lease')
+      throw new Error(`lease-runs answered ${r.kind === 'error' ? r.error.message : r.kind}`);
+    return r.outcomes;
   }
 
   /** Leases everything due in a queue; returns the outcomes. */

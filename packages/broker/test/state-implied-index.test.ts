@@ -116,6 +116,7 @@ describe('index records implied by the queue entry', () => {
       // No record cache: every read reaches the store.
       const h = await Harness.create({ store, cacheEntries: 0 });
       h.leaseInPlace = false;
+      h.inlineBodies = false; // body records, as earlier versions wrote
       await h.publish(
         { topic: 't', payload: text('a'), delayMs: 0, ttlMs: 60_000 },
         { topic: 't', payload: text('b'), delayMs: 0 },
@@ -202,6 +203,7 @@ describe('index records implied by the queue entry', () => {
 describe('a message whose entry never moved', () => {
   it('has no index record; reads, cancel, reschedule and expiry find it through its body', async () => {
     const h = await Harness.create({ cacheEntries: 0 });
+    h.inlineBodies = false; // a body record of its own, as earlier versions wrote
     const [a, b, c] = await h.publish(
       { topic: 't', payload: text('a'), delayMs: 5_000 },
       { topic: 't', payload: text('b'), delayMs: 5_000 },
@@ -293,6 +295,7 @@ describe('index records of moved entries written by earlier versions', () => {
       for (const earlier of [false, true]) {
         const h = await Harness.create({ cacheEntries });
         h.leaseInPlace = false; // what earlier versions did
+        h.inlineBodies = false;
         const msgs = await h.publish(
           { topic: 't', payload: text('a'), delayMs: 0 },
           { topic: 't', payload: text('b'), delayMs: 0 },

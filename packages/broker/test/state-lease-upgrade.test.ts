@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '@fermata/storage';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEY_BYTES, TAG_BYTES } from '../src/keys.js';
+import { KEY_BYTES, RUN_TAG_BYTES, TAG_BYTES } from '../src/keys.js';
 import type { LeaseOutcome } from '../src/state/commands/results.js';
 import { integrityProblems } from './state-determinism-support.js';
 import { Harness, T0, text } from './state-harness.js';
@@ -89,6 +89,73 @@ describe('leases written by a version that moved entries', () => {
       h.now = T0 + 2_000;
       const lapsed = await h.leaseAll('t', 'default', 1_000);
       await h.ok({ kind: 'ack', tags: [tagOf(lapsed[0]), tagOf(old[1])] });
+      return h.digest();
+    };
+    expect(await run(true)).toBe(await run(false));
+  });
+});
+
+describe('leases of runs of several queues after a rollout', () => {
+  it("a node restarted on the previous version's store leases the lapsed entries of two queues in one command of runs; one ack settles the old and new tags", async () => {
+    const path = await mkdtemp(join(tmpdir(), 'fermata-upgrade-'));
+    dirs.push(path);
+    // The previous version's leader: body records, one lease command per queue, leases in place.
+    const before = await Harness.create({ store: await openStore({ engine: 'leveldb', path }) });
+    before.inlineBodies = false;
+    await before.publish(
+      ...['a', 'b'].flatMap((topic) => [0, 1].map((i) => ({ topic, payload: text(`${topic}${i}`) }))),
+    );
+    const oldA = await before.leaseAll('a', 'default', 1_000);
+    const oldB = await before.leaseAll('b', 'default', 1_000);
+    expect([...oldA, ...oldB].map((l) => tagOf(l).length)).toEqual(Array(4).fill(TAG_BYTES));
+    expect(statuses(await before.ok({ kind: 'ack', tags: [tagOf(oldA[0])] }))).toEqual(['ok']);
+    await before.sm.flush();
+    await before.store.close();
+
+    // This version on those files, every node upgraded: its leader leases runs, a round's queues in one command.
+    const store = await openStore({ engine: 'leveldb', path });
+    const after = await Harness.create({ store });
+    after.leaseRuns = true;
+    after.now = T0 + 1_000;
+    const runs = await after.leaseQueues([{ topic: 'a' }, { topic: 'b' }], 5_000);
+    expect(runs.map((l) => [l.status, l.attempt, l.newTag?.length])).toEqual(
+      Array(3).fill(['leased', 2, RUN_TAG_BYTES]),
+    );
+    expect(after.sm.leases.openOffsets).toBe(3);
+    // Acks of old and new tags, of both queues and both runs, in one command.
+    expect(
+      statuses(await after.ok({ kind: 'ack', tags: [tagOf(oldA[1]), tagOf(oldB[0]), ...runs.map(tagOf)] })),
+    ).toEqual(['lease-expired', 'lease-expired', 'ok', 'ok', 'ok']);
+    for (const topic of ['a', 'b'])
+      expect(await after.stats(topic)).toMatchObject({ pending: 0, inFlight: 0 });
+    expect(after.sm.leases.openOffsets).toBe(0);
+    expect(await integrityProblems(store, after.hasher)).toEqual([]);
+    await store.close();
+  });
+
+  it("a log of the previous version's per-queue leases followed by commands of runs replays to the same store with or without a restart between them", async () => {
+    const run = async (restart: boolean) => {
+      const store = await openStore({ engine: 'memory' });
+      let h = await Harness.create({ store });
+      // Step 1 of the rollout (dispatcher.leaseRuns off): one lease command per queue, in place.
+      h.inlineBodies = false;
+      for (const topic of ['a', 'b', 'c'])
+        await h.publish({ topic, payload: text(topic) }, { topic, payload: text(`${topic}+`) });
+      const old = [];
+      for (const topic of ['a', 'b', 'c']) old.push(...(await h.leaseAll(topic, 'default', 1_000)));
+      if (restart) {
+        const index = h.index;
+        h = await Harness.create({ store }); // applies a no-op as it leads again
+        expect(h.index).toBe(index + 1);
+      } else await h.lead(); // the same no-op
+      // Step 2 (leaseRuns on): the lapsed entries of the three queues, and new ones, in commands of runs.
+      h.leaseRuns = true;
+      h.inlineBodies = true;
+      await h.publish({ topic: 'b', payload: text('new') });
+      h.now = T0 + 2_000;
+      const runs = await h.leaseQueues([{ topic: 'a' }, { topic: 'b' }, { topic: 'c' }], 1_000);
+      expect(runs).toHaveLength(7);
+      await h.ok({ kind: 'ack', tags: [tagOf(old[0]), ...runs.slice(0, 4).map(tagOf)] });
       return h.digest();
     };
     expect(await run(true)).toBe(await run(false));

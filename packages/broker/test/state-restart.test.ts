@@ -5,7 +5,8 @@ import type { Entry } from '@fermata/raft';
 import { openStore } from '@fermata/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQueueHasher } from '../src/keys.js';
-import { BrokerStateMachine, LeaderNotReadyError, META, SnapshotFormatError } from '../src/state/index.js';
+import { BrokerStateMachine, LeaderNotReadyError, SnapshotFormatError } from '../src/state/index.js';
+import { META } from '../src/state/model/layout.js';
 import { type Cmd, Harness, text } from './state-harness.js';
 
 const dirs: string[] = [];

@@ -2,8 +2,8 @@ import { type KVStore, openStore } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { keyAfter, queueName, tagKeyOf } from '../src/keys.js';
 import { NS } from '../src/state/model/layout.js';
-import { type CacheFiller, MAX_PASSED_PER_SCAN } from '../src/state/read/reader.js';
-import type { RecordCache } from '../src/state/stores/record-cache.js';
+import { MAX_PASSED_PER_SCAN } from '../src/state/read/reader.js';
+import { type CacheFiller, FILL_LOG_BATCHES, type RecordCache } from '../src/state/stores/record-cache.js';
 import { keyId } from '../src/state/stores/txn.js';
 import { Harness, T0, text } from './state-harness.js';
 
@@ -103,7 +103,7 @@ describe('a due read from the head of a queue full of leases', () => {
 });
 
 describe('the due read fills the record cache', () => {
-  it('with the entries it took, so the lease reads none of them from the store; never with a read older than a written batch', async () => {
+  it('with the entries it took, so the lease reads none of them from the store; never with what a batch wrote after the read began', async () => {
     const inner = await openStore({ engine: 'memory' });
     let queueReads = 0;
     const isQueue = (k: Uint8Array) => k[0] === NS.queue.prefix;
@@ -138,15 +138,54 @@ describe('the due read fills the record cache', () => {
     expect(leased.outcomes.map((o) => o.status)).toEqual(['leased', 'leased', 'leased']);
     expect(queueReads - before).toBe(0);
 
-    // A read taken before a batch was written does not reach the cache.
+    // A read taken before batches were written fills the cache with what those batches did not
+    // write: what one wrote or deleted since the read began stays as the batch left it.
     const filler = (h.sm.reader as unknown as { cacheFiller: CacheFiller }).cacheFiller;
     const version = filler.version();
+    const acked = await h.ok({ kind: 'ack', tags: leased.outcomes.slice(0, 1).map((o) => o.newTag!) });
+    expect(acked.outcomes.map((o) => o.status)).toEqual(['ok']);
     await h.publish({ topic: 't', payload: text('later'), delayMs: 0 });
-    const stale = NS.queue.key(keyAfter(due.entries[2]!.tag)); // a key no batch wrote
-    filler.fill(version, [[stale, Uint8Array.of(1, 2, 3)]]);
-    expect(cache.get(keyId(stale))).toBeUndefined();
-    filler.fill(filler.version(), [[stale, Uint8Array.of(1, 2, 3)]]);
-    expect(cache.get(keyId(stale))).toEqual(Uint8Array.of(1, 2, 3));
+    const deleted = NS.queue.key(due.entries[0]!.tag); // the ack deleted it after the read began
+    const untouched = NS.queue.key(keyAfter(due.entries[2]!.tag)); // a key no batch wrote
+    expect(cache.get(keyId(deleted))).toBeUndefined();
+    filler.fill(version, [
+      [keyId(deleted), Uint8Array.of(9)],
+      [keyId(untouched), Uint8Array.of(1, 2, 3)],
+    ]);
+    expect(cache.get(keyId(deleted))).toBeUndefined();
+    expect(cache.get(keyId(untouched))).toEqual(Uint8Array.of(1, 2, 3));
+    // A read older than the batches remembered fills nothing.
+    const old = filler.version();
+    for (let i = 0; i <= FILL_LOG_BATCHES; i++) await h.publish({ topic: 'u', payload: text(`u${i}`) });
+    const other = NS.queue.key(keyAfter(untouched.subarray(1)));
+    filler.fill(old, [[keyId(other), Uint8Array.of(4)]]);
+    expect(cache.get(keyId(other))).toBeUndefined();
+  });
+});
+
+describe('the due read keeps copies', () => {
+  it('of what it puts in the cache and hands out: an engine that reuses its slices changes neither', async () => {
+    // checkSlices: every value handed to a scan visitor is scribbled over after the visit.
+    const store = await openStore({ engine: 'memory', checkSlices: true });
+    const h = await Harness.create({ store, cacheEntries: 1_000 });
+    const n = 40;
+    await h.publish(...Array.from({ length: n }, (_, i) => ({ topic: 't', payload: text(`m${i}`) })));
+    (h.sm as unknown as { cache: RecordCache }).cache.clear();
+    const q = h.hasher(queueName('t', 'default'));
+    const due = await h.sm.reader.scanDue(q, 0, h.now, h.now, 100);
+    const payload = (b: { payload: Uint8Array } | undefined) => Buffer.from(b?.payload ?? []).toString();
+    expect(due.entries.map((e) => payload(e.body))).toEqual(Array.from({ length: n }, (_, i) => `m${i}`));
+    // The lease reads them from the cache the read filled, and answers with them intact.
+    const leased = await h.ok({
+      kind: 'lease',
+      topic: 't',
+      group: 'default',
+      tags: due.entries.map((e) => e.tag),
+      leaseMs: 1_000,
+    });
+    expect(leased.outcomes.map((o) => o.status)).toEqual(Array(n).fill('leased'));
+    const bodies = await h.sm.reader.getBodies(due.entries.map((e) => e.id));
+    expect(bodies.map(payload)).toEqual(Array.from({ length: n }, (_, i) => `m${i}`));
   });
 });
 
@@ -163,7 +202,7 @@ describe('a snapshot restore and the due read', () => {
     await dst.sm.restore(snap.chunks);
     expect(cache.size).toBe(0);
     const key = NS.queue.key(Uint8Array.from({ length: 24 }, (_, i) => i));
-    filler.fill(before, [[key, Uint8Array.of(1)]]);
+    filler.fill(before, [[keyId(key), Uint8Array.of(1)]]);
     expect(cache.get(keyId(key))).toBeUndefined();
   });
 });

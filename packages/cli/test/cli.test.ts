@@ -189,7 +189,7 @@ describe('fermata publish and consume', () => {
     });
     expect(d!['dueAtMs'] as number).toBe((d!['enqueuedAtMs'] as number) + 1500);
     expect(doneAt).toBeGreaterThanOrEqual(d!['dueAtMs'] as number);
-    expect(d!['tag']).toMatch(/^[0-9a-f]{56}$/); // the entry key and the attempt: 28 bytes
+    expect(d!['tag']).toMatch(/^[0-9a-f]{40}$/); // the queue, the lease and the offset: 20 bytes
   });
 
   test('consume --no-ack leaves the delivery leased: it comes back, attempt 2, after the lease', async () => {

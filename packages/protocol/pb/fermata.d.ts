@@ -2335,6 +2335,7 @@ export namespace fermata {
             constructor(properties?: fermata.v1.Command.$Properties);
             $unknowns?: Uint8Array[];
             nowMs: Long;
+            inlineBodies: boolean;
             publish?: (fermata.v1.PublishCommand.$Properties|null);
             lease?: (fermata.v1.LeaseCommand.$Properties|null);
             ack?: (fermata.v1.AckCommand.$Properties|null);
@@ -2353,7 +2354,8 @@ export namespace fermata {
             applyLimits?: (fermata.v1.ApplyLimitsCommand.$Properties|null);
             purge?: (fermata.v1.PurgeCommand.$Properties|null);
             redrive?: (fermata.v1.RedriveCommand.$Properties|null);
-            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge"|"redrive");
+            forgetPublishes?: (fermata.v1.ForgetPublishesCommand.$Properties|null);
+            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge"|"redrive"|"forgetPublishes");
             static create(properties: fermata.v1.Command.$Shape): fermata.v1.Command & fermata.v1.Command.$Shape;
             static create(properties?: fermata.v1.Command.$Properties): fermata.v1.Command;
             static encode(message: fermata.v1.Command.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2364,6 +2366,7 @@ export namespace fermata {
         namespace Command {
             interface $Properties {
                 nowMs?: (Long|null);
+                inlineBodies?: (boolean|null);
                 publish?: (fermata.v1.PublishCommand.$Properties|null);
                 lease?: (fermata.v1.LeaseCommand.$Properties|null);
                 ack?: (fermata.v1.AckCommand.$Properties|null);
@@ -2382,11 +2385,13 @@ export namespace fermata {
                 applyLimits?: (fermata.v1.ApplyLimitsCommand.$Properties|null);
                 purge?: (fermata.v1.PurgeCommand.$Properties|null);
                 redrive?: (fermata.v1.RedriveCommand.$Properties|null);
-                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge"|"redrive");
+                forgetPublishes?: (fermata.v1.ForgetPublishesCommand.$Properties|null);
+                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge"|"redrive"|"forgetPublishes");
                 $unknowns?: Uint8Array[];
             }
             type $Shape = {
               nowMs?: Long|null;
+              inlineBodies?: boolean|null;
               publish?: fermata.v1.PublishCommand.$Shape|null;
               lease?: fermata.v1.LeaseCommand.$Shape|null;
               ack?: fermata.v1.AckCommand.$Shape|null;
@@ -2405,9 +2410,10 @@ export namespace fermata {
               applyLimits?: fermata.v1.ApplyLimitsCommand.$Shape|null;
               purge?: fermata.v1.PurgeCommand.$Shape|null;
               redrive?: fermata.v1.RedriveCommand.$Shape|null;
+              forgetPublishes?: fermata.v1.ForgetPublishesCommand.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape; schedule?: null; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "schedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule: fermata.v1.ScheduleCommand.$Shape; applyLimits?: null; purge?: null; redrive?: null }|{ kind?: "applyLimits"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits: fermata.v1.ApplyLimitsCommand.$Shape; purge?: null; redrive?: null }|{ kind?: "purge"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge: fermata.v1.PurgeCommand.$Shape; redrive?: null }|{ kind?: "redrive"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive: fermata.v1.RedriveCommand.$Shape })
+              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "schedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule: fermata.v1.ScheduleCommand.$Shape; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "applyLimits"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits: fermata.v1.ApplyLimitsCommand.$Shape; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "purge"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge: fermata.v1.PurgeCommand.$Shape; redrive?: null; forgetPublishes?: null }|{ kind?: "redrive"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive: fermata.v1.RedriveCommand.$Shape; forgetPublishes?: null }|{ kind?: "forgetPublishes"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes: fermata.v1.ForgetPublishesCommand.$Shape })
             );
         }
 
@@ -2482,6 +2488,8 @@ export namespace fermata {
             inPlace: boolean;
             deadLetterFallback: boolean;
             consumerId: Long;
+            leaseId: Long;
+            runs: fermata.v1.LeaseRun.$Properties[];
             static create(properties: fermata.v1.LeaseCommand.$Shape): fermata.v1.LeaseCommand & fermata.v1.LeaseCommand.$Shape;
             static create(properties?: fermata.v1.LeaseCommand.$Properties): fermata.v1.LeaseCommand;
             static encode(message: fermata.v1.LeaseCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2501,9 +2509,45 @@ export namespace fermata {
                 inPlace?: (boolean|null);
                 deadLetterFallback?: (boolean|null);
                 consumerId?: (Long|null);
+                leaseId?: (Long|null);
+                runs?: (fermata.v1.LeaseRun.$Properties[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.LeaseCommand.$Properties;
+        }
+
+        interface ILeaseRun extends fermata.v1.LeaseRun.$Properties {
+        }
+
+        class LeaseRun {
+            constructor(properties?: fermata.v1.LeaseRun.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            tags: Uint8Array[];
+            leaseMs: Long;
+            leaseId: Long;
+            consumerId: Long;
+            deadLetterFallback: boolean;
+            static create(properties: fermata.v1.LeaseRun.$Shape): fermata.v1.LeaseRun & fermata.v1.LeaseRun.$Shape;
+            static create(properties?: fermata.v1.LeaseRun.$Properties): fermata.v1.LeaseRun;
+            static encode(message: fermata.v1.LeaseRun.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.LeaseRun & fermata.v1.LeaseRun.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LeaseRun {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                tags?: (Uint8Array[]|null);
+                leaseMs?: (Long|null);
+                leaseId?: (Long|null);
+                consumerId?: (Long|null);
+                deadLetterFallback?: (boolean|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.LeaseRun.$Properties;
         }
 
         interface IAckCommand extends fermata.v1.AckCommand.$Properties {
@@ -2670,6 +2714,7 @@ export namespace fermata {
             deadLetterFallbackTopics: string[];
             firstId: Long;
             idCount: number;
+            keys: Uint8Array[];
             static create(properties: fermata.v1.ExpireCommand.$Shape): fermata.v1.ExpireCommand & fermata.v1.ExpireCommand.$Shape;
             static create(properties?: fermata.v1.ExpireCommand.$Properties): fermata.v1.ExpireCommand;
             static encode(message: fermata.v1.ExpireCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2683,9 +2728,32 @@ export namespace fermata {
                 deadLetterFallbackTopics?: (string[]|null);
                 firstId?: (Long|null);
                 idCount?: (number|null);
+                keys?: (Uint8Array[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.ExpireCommand.$Properties;
+        }
+
+        interface IForgetPublishesCommand extends fermata.v1.ForgetPublishesCommand.$Properties {
+        }
+
+        class ForgetPublishesCommand {
+            constructor(properties?: fermata.v1.ForgetPublishesCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            firstIds: Long[];
+            static create(properties: fermata.v1.ForgetPublishesCommand.$Shape): fermata.v1.ForgetPublishesCommand & fermata.v1.ForgetPublishesCommand.$Shape;
+            static create(properties?: fermata.v1.ForgetPublishesCommand.$Properties): fermata.v1.ForgetPublishesCommand;
+            static encode(message: fermata.v1.ForgetPublishesCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ForgetPublishesCommand & fermata.v1.ForgetPublishesCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ForgetPublishesCommand {
+            interface $Properties {
+                firstIds?: (Long[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ForgetPublishesCommand.$Properties;
         }
 
         interface ITopicKey extends fermata.v1.TopicKey.$Properties {
@@ -4008,6 +4076,7 @@ export namespace fermata {
             leaseSerial: number;
             leaseConsumer: Long;
             lastError: string;
+            body?: (fermata.v1.StoredMessage.$Properties|null);
             static create(properties: fermata.v1.QueueEntry.$Shape): fermata.v1.QueueEntry & fermata.v1.QueueEntry.$Shape;
             static create(properties?: fermata.v1.QueueEntry.$Properties): fermata.v1.QueueEntry;
             static encode(message: fermata.v1.QueueEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -4031,9 +4100,104 @@ export namespace fermata {
                 leaseSerial?: (number|null);
                 leaseConsumer?: (Long|null);
                 lastError?: (string|null);
+                body?: (fermata.v1.StoredMessage.$Properties|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.QueueEntry.$Properties;
+        }
+
+        interface ILeaseRecord extends fermata.v1.LeaseRecord.$Properties {
+        }
+
+        class LeaseRecord {
+            constructor(properties?: fermata.v1.LeaseRecord.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            queue: Long;
+            consumer: Long;
+            nowMs: Long;
+            leaseMs: Long;
+            keys: Uint8Array;
+            startOffsets: Long[];
+            sideRecords: Uint8Array;
+            static create(properties: fermata.v1.LeaseRecord.$Shape): fermata.v1.LeaseRecord & fermata.v1.LeaseRecord.$Shape;
+            static create(properties?: fermata.v1.LeaseRecord.$Properties): fermata.v1.LeaseRecord;
+            static encode(message: fermata.v1.LeaseRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.LeaseRecord & fermata.v1.LeaseRecord.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LeaseRecord {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                queue?: (Long|null);
+                consumer?: (Long|null);
+                nowMs?: (Long|null);
+                leaseMs?: (Long|null);
+                keys?: (Uint8Array|null);
+                startOffsets?: (Long[]|null);
+                sideRecords?: (Uint8Array|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.LeaseRecord.$Properties;
+        }
+
+        interface ILeaseSettles extends fermata.v1.LeaseSettles.$Properties {
+        }
+
+        class LeaseSettles {
+            constructor(properties?: fermata.v1.LeaseSettles.$Properties);
+            $unknowns?: Uint8Array[];
+            settled: Uint8Array;
+            extended: number[];
+            extendedEndMs: Long[];
+            static create(properties: fermata.v1.LeaseSettles.$Shape): fermata.v1.LeaseSettles & fermata.v1.LeaseSettles.$Shape;
+            static create(properties?: fermata.v1.LeaseSettles.$Properties): fermata.v1.LeaseSettles;
+            static encode(message: fermata.v1.LeaseSettles.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.LeaseSettles & fermata.v1.LeaseSettles.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LeaseSettles {
+            interface $Properties {
+                settled?: (Uint8Array|null);
+                extended?: (number[]|null);
+                extendedEndMs?: (Long[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.LeaseSettles.$Properties;
+        }
+
+        interface IPublishRecord extends fermata.v1.PublishRecord.$Properties {
+        }
+
+        class PublishRecord {
+            constructor(properties?: fermata.v1.PublishRecord.$Properties);
+            $unknowns?: Uint8Array[];
+            queues: Long[];
+            idDeltas: Long[];
+            queueIndex: number[];
+            dueDeltas: Long[];
+            latestDueMs: Long;
+            static create(properties: fermata.v1.PublishRecord.$Shape): fermata.v1.PublishRecord & fermata.v1.PublishRecord.$Shape;
+            static create(properties?: fermata.v1.PublishRecord.$Properties): fermata.v1.PublishRecord;
+            static encode(message: fermata.v1.PublishRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PublishRecord & fermata.v1.PublishRecord.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PublishRecord {
+            interface $Properties {
+                queues?: (Long[]|null);
+                idDeltas?: (Long[]|null);
+                queueIndex?: (number[]|null);
+                dueDeltas?: (Long[]|null);
+                latestDueMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.PublishRecord.$Properties;
         }
 
         enum GroupOutcome {

@@ -8911,6 +8911,7 @@ export const fermata = $root.fermata = (() => {
             };
 
             Command.prototype.nowMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            Command.prototype.inlineBodies = false;
             Command.prototype.publish = null;
             Command.prototype.lease = null;
             Command.prototype.ack = null;
@@ -8929,11 +8930,12 @@ export const fermata = $root.fermata = (() => {
             Command.prototype.applyLimits = null;
             Command.prototype.purge = null;
             Command.prototype.redrive = null;
+            Command.prototype.forgetPublishes = null;
 
             let $oneOfFields;
 
             $Object.defineProperty(Command.prototype, "kind", {
-                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup", "schedule", "applyLimits", "purge", "redrive"]),
+                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup", "schedule", "applyLimits", "purge", "redrive", "forgetPublishes"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -8950,6 +8952,8 @@ export const fermata = $root.fermata = (() => {
                     throw $Error("max depth exceeded");
                 if (message.nowMs != null && $Object.hasOwnProperty.call(message, "nowMs") && (typeof message.nowMs === "object" ? message.nowMs.low || message.nowMs.high : message.nowMs !== 0))
                     writer.uint32(8).int64(message.nowMs);
+                if (message.inlineBodies != null && $Object.hasOwnProperty.call(message, "inlineBodies") && message.inlineBodies !== false)
+                    writer.uint32(16).bool(message.inlineBodies);
                 if (message.publish != null && $Object.hasOwnProperty.call(message, "publish"))
                     $root.fermata.v1.PublishCommand.encode(message.publish, writer.uint32(82).fork(), _depth + 1).ldelim();
                 if (message.lease != null && $Object.hasOwnProperty.call(message, "lease"))
@@ -8984,6 +8988,8 @@ export const fermata = $root.fermata = (() => {
                     $root.fermata.v1.PurgeCommand.encode(message.purge, writer.uint32(202).fork(), _depth + 1).ldelim();
                 if (message.redrive != null && $Object.hasOwnProperty.call(message, "redrive"))
                     $root.fermata.v1.RedriveCommand.encode(message.redrive, writer.uint32(210).fork(), _depth + 1).ldelim();
+                if (message.forgetPublishes != null && $Object.hasOwnProperty.call(message, "forgetPublishes"))
+                    $root.fermata.v1.ForgetPublishesCommand.encode(message.forgetPublishes, writer.uint32(218).fork(), _depth + 1).ldelim();
                 if (message.schedule != null && $Object.hasOwnProperty.call(message, "schedule"))
                     $root.fermata.v1.ScheduleCommand.encode(message.schedule, writer.uint32(322).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
@@ -9026,6 +9032,15 @@ export const fermata = $root.fermata = (() => {
                                 message.nowMs = value;
                             else
                                 delete message.nowMs;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.inlineBodies = value;
+                            else
+                                delete message.inlineBodies;
                             continue;
                         }
                     case 10: {
@@ -9152,6 +9167,13 @@ export const fermata = $root.fermata = (() => {
                                 break;
                             message.redrive = $root.fermata.v1.RedriveCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.redrive);
                             message.kind = "redrive";
+                            continue;
+                        }
+                    case 27: {
+                            if (wireType !== 2)
+                                break;
+                            message.forgetPublishes = $root.fermata.v1.ForgetPublishesCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.forgetPublishes);
+                            message.kind = "forgetPublishes";
                             continue;
                         }
                     }
@@ -9406,6 +9428,7 @@ export const fermata = $root.fermata = (() => {
 
             const LeaseCommand = function (properties) {
                 this.tags = [];
+                this.runs = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -9422,6 +9445,8 @@ export const fermata = $root.fermata = (() => {
             LeaseCommand.prototype.inPlace = false;
             LeaseCommand.prototype.deadLetterFallback = false;
             LeaseCommand.prototype.consumerId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            LeaseCommand.prototype.leaseId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            LeaseCommand.prototype.runs = $util.emptyArray;
 
             LeaseCommand.create = function(properties) {
                 return new LeaseCommand(properties);
@@ -9455,6 +9480,11 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(72).bool(message.deadLetterFallback);
                 if (message.consumerId != null && $Object.hasOwnProperty.call(message, "consumerId") && (typeof message.consumerId === "object" ? message.consumerId.low || message.consumerId.high : message.consumerId !== 0))
                     writer.uint32(80).uint64(message.consumerId);
+                if (message.leaseId != null && $Object.hasOwnProperty.call(message, "leaseId") && (typeof message.leaseId === "object" ? message.leaseId.low || message.leaseId.high : message.leaseId !== 0))
+                    writer.uint32(88).uint64(message.leaseId);
+                if (message.runs != null && message.runs.length)
+                    for (let i = 0; i < message.runs.length; ++i)
+                        $root.fermata.v1.LeaseRun.encode(message.runs[i], writer.uint32(98).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -9577,6 +9607,23 @@ export const fermata = $root.fermata = (() => {
                                 delete message.consumerId;
                             continue;
                         }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseId = value;
+                            else
+                                delete message.leaseId;
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.runs && message.runs.length))
+                                message.runs = [];
+                            message.runs.push($root.fermata.v1.LeaseRun.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -9601,6 +9648,171 @@ export const fermata = $root.fermata = (() => {
             };
 
             return LeaseCommand;
+        })();
+
+        v1.LeaseRun = (function() {
+
+            const LeaseRun = function (properties) {
+                this.tags = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            LeaseRun.prototype.topic = "";
+            LeaseRun.prototype.group = "";
+            LeaseRun.prototype.tags = $util.emptyArray;
+            LeaseRun.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            LeaseRun.prototype.leaseId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            LeaseRun.prototype.consumerId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            LeaseRun.prototype.deadLetterFallback = false;
+
+            LeaseRun.create = function(properties) {
+                return new LeaseRun(properties);
+            };
+
+            LeaseRun.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.tags != null && message.tags.length)
+                    for (let i = 0; i < message.tags.length; ++i)
+                        writer.uint32(26).bytes(message.tags[i]);
+                if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
+                    writer.uint32(32).int64(message.leaseMs);
+                if (message.leaseId != null && $Object.hasOwnProperty.call(message, "leaseId") && (typeof message.leaseId === "object" ? message.leaseId.low || message.leaseId.high : message.leaseId !== 0))
+                    writer.uint32(40).uint64(message.leaseId);
+                if (message.consumerId != null && $Object.hasOwnProperty.call(message, "consumerId") && (typeof message.consumerId === "object" ? message.consumerId.low || message.consumerId.high : message.consumerId !== 0))
+                    writer.uint32(48).uint64(message.consumerId);
+                if (message.deadLetterFallback != null && $Object.hasOwnProperty.call(message, "deadLetterFallback") && message.deadLetterFallback !== false)
+                    writer.uint32(56).bool(message.deadLetterFallback);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            LeaseRun.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.LeaseRun();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.tags && message.tags.length))
+                                message.tags = [];
+                            message.tags.push(reader.bytes());
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseMs = value;
+                            else
+                                delete message.leaseMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseId = value;
+                            else
+                                delete message.leaseId;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.consumerId = value;
+                            else
+                                delete message.consumerId;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.deadLetterFallback = value;
+                            else
+                                delete message.deadLetterFallback;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            LeaseRun.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.LeaseRun";
+            };
+
+            return LeaseRun;
         })();
 
         v1.AckCommand = (function() {
@@ -10196,6 +10408,7 @@ export const fermata = $root.fermata = (() => {
             const ExpireCommand = function (properties) {
                 this.ids = [];
                 this.deadLetterFallbackTopics = [];
+                this.keys = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -10206,6 +10419,7 @@ export const fermata = $root.fermata = (() => {
             ExpireCommand.prototype.deadLetterFallbackTopics = $util.emptyArray;
             ExpireCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             ExpireCommand.prototype.idCount = 0;
+            ExpireCommand.prototype.keys = $util.emptyArray;
 
             ExpireCommand.create = function(properties) {
                 return new ExpireCommand(properties);
@@ -10227,6 +10441,9 @@ export const fermata = $root.fermata = (() => {
                 if (message.deadLetterFallbackTopics != null && message.deadLetterFallbackTopics.length)
                     for (let i = 0; i < message.deadLetterFallbackTopics.length; ++i)
                         writer.uint32(34).string(message.deadLetterFallbackTopics[i]);
+                if (message.keys != null && message.keys.length)
+                    for (let i = 0; i < message.keys.length; ++i)
+                        writer.uint32(42).bytes(message.keys[i]);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -10300,6 +10517,14 @@ export const fermata = $root.fermata = (() => {
                                 delete message.idCount;
                             continue;
                         }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.keys && message.keys.length))
+                                message.keys = [];
+                            message.keys.push(reader.bytes());
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -10324,6 +10549,104 @@ export const fermata = $root.fermata = (() => {
             };
 
             return ExpireCommand;
+        })();
+
+        v1.ForgetPublishesCommand = (function() {
+
+            const ForgetPublishesCommand = function (properties) {
+                this.firstIds = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ForgetPublishesCommand.prototype.firstIds = $util.emptyArray;
+
+            ForgetPublishesCommand.create = function(properties) {
+                return new ForgetPublishesCommand(properties);
+            };
+
+            ForgetPublishesCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.firstIds != null && message.firstIds.length)
+                    writer.uint32(10).uint64s(message.firstIds);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ForgetPublishesCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ForgetPublishesCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType === 2) {
+                                if (!(message.firstIds && message.firstIds.length))
+                                    message.firstIds = [];
+                                reader.uint64s(message.firstIds);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.firstIds && message.firstIds.length))
+                                message.firstIds = [];
+                            message.firstIds.push(reader.uint64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ForgetPublishesCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ForgetPublishesCommand";
+            };
+
+            return ForgetPublishesCommand;
         })();
 
         v1.TopicKey = (function() {
@@ -15691,6 +16014,7 @@ export const fermata = $root.fermata = (() => {
             QueueEntry.prototype.leaseSerial = 0;
             QueueEntry.prototype.leaseConsumer = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             QueueEntry.prototype.lastError = "";
+            QueueEntry.prototype.body = null;
 
             QueueEntry.create = function(properties) {
                 return new QueueEntry(properties);
@@ -15731,6 +16055,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(104).uint64(message.leaseConsumer);
                 if (message.lastError != null && $Object.hasOwnProperty.call(message, "lastError") && message.lastError !== "")
                     writer.uint32(114).string(message.lastError);
+                if (message.body != null && $Object.hasOwnProperty.call(message, "body"))
+                    $root.fermata.v1.StoredMessage.encode(message.body, writer.uint32(122).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -15895,6 +16221,12 @@ export const fermata = $root.fermata = (() => {
                                 delete message.lastError;
                             continue;
                         }
+                    case 15: {
+                            if (wireType !== 2)
+                                break;
+                            message.body = $root.fermata.v1.StoredMessage.decode(reader, reader.size(), $undefined, _depth + 1, message.body);
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -15919,6 +16251,492 @@ export const fermata = $root.fermata = (() => {
             };
 
             return QueueEntry;
+        })();
+
+        v1.LeaseRecord = (function() {
+
+            const LeaseRecord = function (properties) {
+                this.startOffsets = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            LeaseRecord.prototype.topic = "";
+            LeaseRecord.prototype.group = "";
+            LeaseRecord.prototype.queue = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            LeaseRecord.prototype.consumer = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            LeaseRecord.prototype.nowMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            LeaseRecord.prototype.leaseMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            LeaseRecord.prototype.keys = $util.newBuffer([]);
+            LeaseRecord.prototype.startOffsets = $util.emptyArray;
+            LeaseRecord.prototype.sideRecords = $util.newBuffer([]);
+
+            LeaseRecord.create = function(properties) {
+                return new LeaseRecord(properties);
+            };
+
+            LeaseRecord.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.queue != null && $Object.hasOwnProperty.call(message, "queue") && (typeof message.queue === "object" ? message.queue.low || message.queue.high : message.queue !== 0))
+                    writer.uint32(25).fixed64(message.queue);
+                if (message.consumer != null && $Object.hasOwnProperty.call(message, "consumer") && (typeof message.consumer === "object" ? message.consumer.low || message.consumer.high : message.consumer !== 0))
+                    writer.uint32(32).uint64(message.consumer);
+                if (message.nowMs != null && $Object.hasOwnProperty.call(message, "nowMs") && (typeof message.nowMs === "object" ? message.nowMs.low || message.nowMs.high : message.nowMs !== 0))
+                    writer.uint32(40).int64(message.nowMs);
+                if (message.leaseMs != null && $Object.hasOwnProperty.call(message, "leaseMs") && (typeof message.leaseMs === "object" ? message.leaseMs.low || message.leaseMs.high : message.leaseMs !== 0))
+                    writer.uint32(48).int64(message.leaseMs);
+                if (message.keys != null && $Object.hasOwnProperty.call(message, "keys") && message.keys.length)
+                    writer.uint32(58).bytes(message.keys);
+                if (message.startOffsets != null && message.startOffsets.length)
+                    writer.uint32(66).uint64s(message.startOffsets);
+                if (message.sideRecords != null && $Object.hasOwnProperty.call(message, "sideRecords") && message.sideRecords.length)
+                    writer.uint32(74).bytes(message.sideRecords);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            LeaseRecord.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.LeaseRecord();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 1)
+                                break;
+                            if (typeof (value = reader.fixed64()) === "object" ? value.low || value.high : value !== 0)
+                                message.queue = value;
+                            else
+                                delete message.queue;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.consumer = value;
+                            else
+                                delete message.consumer;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.nowMs = value;
+                            else
+                                delete message.nowMs;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.leaseMs = value;
+                            else
+                                delete message.leaseMs;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.keys = value;
+                            else
+                                delete message.keys;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType === 2) {
+                                if (!(message.startOffsets && message.startOffsets.length))
+                                    message.startOffsets = [];
+                                reader.uint64s(message.startOffsets);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.startOffsets && message.startOffsets.length))
+                                message.startOffsets = [];
+                            message.startOffsets.push(reader.uint64());
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.sideRecords = value;
+                            else
+                                delete message.sideRecords;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            LeaseRecord.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.LeaseRecord";
+            };
+
+            return LeaseRecord;
+        })();
+
+        v1.LeaseSettles = (function() {
+
+            const LeaseSettles = function (properties) {
+                this.extended = [];
+                this.extendedEndMs = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            LeaseSettles.prototype.settled = $util.newBuffer([]);
+            LeaseSettles.prototype.extended = $util.emptyArray;
+            LeaseSettles.prototype.extendedEndMs = $util.emptyArray;
+
+            LeaseSettles.create = function(properties) {
+                return new LeaseSettles(properties);
+            };
+
+            LeaseSettles.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.settled != null && $Object.hasOwnProperty.call(message, "settled") && message.settled.length)
+                    writer.uint32(10).bytes(message.settled);
+                if (message.extended != null && message.extended.length)
+                    writer.uint32(18).uint32s(message.extended);
+                if (message.extendedEndMs != null && message.extendedEndMs.length)
+                    writer.uint32(26).int64s(message.extendedEndMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            LeaseSettles.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.LeaseSettles();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.settled = value;
+                            else
+                                delete message.settled;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType === 2) {
+                                if (!(message.extended && message.extended.length))
+                                    message.extended = [];
+                                reader.uint32s(message.extended);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.extended && message.extended.length))
+                                message.extended = [];
+                            message.extended.push(reader.uint32());
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType === 2) {
+                                if (!(message.extendedEndMs && message.extendedEndMs.length))
+                                    message.extendedEndMs = [];
+                                reader.int64s(message.extendedEndMs);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.extendedEndMs && message.extendedEndMs.length))
+                                message.extendedEndMs = [];
+                            message.extendedEndMs.push(reader.int64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            LeaseSettles.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.LeaseSettles";
+            };
+
+            return LeaseSettles;
+        })();
+
+        v1.PublishRecord = (function() {
+
+            const PublishRecord = function (properties) {
+                this.queues = [];
+                this.idDeltas = [];
+                this.queueIndex = [];
+                this.dueDeltas = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PublishRecord.prototype.queues = $util.emptyArray;
+            PublishRecord.prototype.idDeltas = $util.emptyArray;
+            PublishRecord.prototype.queueIndex = $util.emptyArray;
+            PublishRecord.prototype.dueDeltas = $util.emptyArray;
+            PublishRecord.prototype.latestDueMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            PublishRecord.create = function(properties) {
+                return new PublishRecord(properties);
+            };
+
+            PublishRecord.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.queues != null && message.queues.length)
+                    writer.uint32(10).fixed64s(message.queues);
+                if (message.idDeltas != null && message.idDeltas.length)
+                    writer.uint32(18).uint64s(message.idDeltas);
+                if (message.queueIndex != null && message.queueIndex.length)
+                    writer.uint32(26).uint32s(message.queueIndex);
+                if (message.dueDeltas != null && message.dueDeltas.length)
+                    writer.uint32(34).sint64s(message.dueDeltas);
+                if (message.latestDueMs != null && $Object.hasOwnProperty.call(message, "latestDueMs") && (typeof message.latestDueMs === "object" ? message.latestDueMs.low || message.latestDueMs.high : message.latestDueMs !== 0))
+                    writer.uint32(40).int64(message.latestDueMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PublishRecord.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PublishRecord();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType === 2) {
+                                if (!(message.queues && message.queues.length))
+                                    message.queues = [];
+                                reader.fixed64s(message.queues);
+                                continue;
+                            }
+                            if (wireType !== 1)
+                                break;
+                            if (!(message.queues && message.queues.length))
+                                message.queues = [];
+                            message.queues.push(reader.fixed64());
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType === 2) {
+                                if (!(message.idDeltas && message.idDeltas.length))
+                                    message.idDeltas = [];
+                                reader.uint64s(message.idDeltas);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.idDeltas && message.idDeltas.length))
+                                message.idDeltas = [];
+                            message.idDeltas.push(reader.uint64());
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType === 2) {
+                                if (!(message.queueIndex && message.queueIndex.length))
+                                    message.queueIndex = [];
+                                reader.uint32s(message.queueIndex);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.queueIndex && message.queueIndex.length))
+                                message.queueIndex = [];
+                            message.queueIndex.push(reader.uint32());
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType === 2) {
+                                if (!(message.dueDeltas && message.dueDeltas.length))
+                                    message.dueDeltas = [];
+                                reader.sint64s(message.dueDeltas);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.dueDeltas && message.dueDeltas.length))
+                                message.dueDeltas = [];
+                            message.dueDeltas.push(reader.sint64());
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.latestDueMs = value;
+                            else
+                                delete message.latestDueMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PublishRecord.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PublishRecord";
+            };
+
+            return PublishRecord;
         })();
 
         v1.GroupOutcome = (function() {

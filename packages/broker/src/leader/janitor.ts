@@ -11,17 +11,41 @@ import type { Proposer } from './proposer.js';
 export const JANITOR_INTERVAL_MS = 200;
 /** How long the janitor trusts its list of topics whose dead letters fall back to `<topic>.dlq`. */
 const FALLBACK_REFRESH_MS = 1_000;
+/**
+ * How long after the latest due time of a publish record's messages the
+ * janitor first checks whether it may forget it: by then most are acked, so
+ * a record is mostly read once.
+ */
+export const PUBLISH_CHECK_MARGIN_MS = 10_000;
+/**
+ * The most publish records, and entry keys to check them, the janitor reads
+ * per sweep (every JANITOR_INTERVAL_MS): the bound on its cost. At 16,384
+ * keys a sweep it checks up to ~80,000 messages a second.
+ */
+export const PUBLISH_RECORDS_PER_SWEEP = 1_024;
+export const PUBLISH_KEYS_PER_SWEEP = 16_384;
+/**
+ * The shortest time between the starts of two passes over the publish
+ * records: a record still needed (its messages not yet all acked) is read
+ * again at most this often, not on every sweep.
+ */
+export const PUBLISH_PASS_INTERVAL_MS = 10_000;
 
 /**
  * The leader's janitor: TTL expiry through the expiry index (remove or
- * dead-letter per topic setting) and the end of dedup windows (message keys and publish idempotency keys), each as batched
- * Raft commands. Expiry is housekeeping, not delivery, so a short poll of two
- * index scans that read only what is already due is enough.
+ * dead-letter per topic setting), the end of dedup windows (message keys and
+ * publish idempotency keys), and publish records no longer needed, each as
+ * batched Raft commands. Expiry is housekeeping, not delivery, so a short
+ * poll of two index scans that read only what is already due is enough.
  */
 export class Janitor {
   private timer: TimerHandle | undefined;
   private running = false;
   private epoch = 0;
+  /** Where the next read of publish records starts (a first id; 0n: from the start). */
+  private publishCursor = 0n;
+  /** When the current pass over the publish records started, on the monotonic clock. */
+  private publishPassAtMs: number | undefined;
 
   constructor(
     private readonly options: {
@@ -45,6 +69,8 @@ export class Janitor {
   start(): void {
     this.stop();
     const epoch = ++this.epoch;
+    this.publishCursor = 0n;
+    this.publishPassAtMs = undefined;
     // Every JANITOR_INTERVAL_MS; a tick while a sweep still runs is skipped.
     const tick = (): void => {
       if (epoch !== this.epoch) return;
@@ -92,6 +118,8 @@ export class Janitor {
       if (epoch !== this.epoch) return;
       if (expired.length > 0) {
         const ids = expired.map((e) => e.id);
+        // Where each message's one entry was published (empty: none named): no lookup by id.
+        const keys = expired.some((e) => e.key.length > 0) ? expired.map((e) => e.key) : undefined;
         // Ids for the dead-letter copies the command may make (one per group of each message).
         const idCount = deadLetterIdCount({ kind: 'expire', ids }, limits);
         const fallback = await this.deadLetterFallback();
@@ -103,6 +131,7 @@ export class Janitor {
             ids,
             firstId,
             idCount,
+            ...(keys ? { keys } : {}),
             ...(fallback.length > 0 ? { deadLetterFallbackTopics: fallback } : {}),
           },
           now,
@@ -121,7 +150,41 @@ export class Janitor {
           now,
         );
       }
-      if (expired.length < batch && keys.length < batch && requests.length < batch) return;
+      if (expired.length < batch && keys.length < batch && requests.length < batch) break;
+    }
+    await this.forgetPublishes(epoch);
+  }
+
+  /**
+   * One bounded read of the publish records from where the last stopped
+   * (PUBLISH_RECORDS_PER_SWEEP records, PUBLISH_KEYS_PER_SWEEP entry keys),
+   * and the deletion of those none of whose messages is at its published key.
+   * A pass from the first record starts at most every PUBLISH_PASS_INTERVAL_MS.
+   */
+  private async forgetPublishes(epoch: number): Promise<void> {
+    const { reader, proposer, metrics, limits } = this.options;
+    if (this.publishCursor === 0n) {
+      const at = this.clock.monotonicMs();
+      if (this.publishPassAtMs !== undefined && at - this.publishPassAtMs < PUBLISH_PASS_INTERVAL_MS) return;
+      this.publishPassAtMs = at;
+    }
+    const now = proposer.nowMs();
+    const found = await reader.forgettablePublishes({
+      from: this.publishCursor,
+      nowMs: now,
+      marginMs: PUBLISH_CHECK_MARGIN_MS,
+      maxRecords: PUBLISH_RECORDS_PER_SWEEP,
+      maxKeys: PUBLISH_KEYS_PER_SWEEP,
+    });
+    if (epoch !== this.epoch) return;
+    this.publishCursor = found.next;
+    metrics.publishRecords?.inc({ what: 'read' }, found.recordsRead);
+    metrics.publishRecords?.inc({ what: 'keys_read' }, found.keysRead);
+    for (let at = 0; at < found.firstIds.length; at += limits.maxIdsPerCommand) {
+      const firstIds = found.firstIds.slice(at, at + limits.maxIdsPerCommand);
+      await proposer.run({ kind: 'forget-publishes', firstIds }, now);
+      if (epoch !== this.epoch) return;
+      metrics.publishRecords?.inc({ what: 'forgotten' }, firstIds.length);
     }
   }
 }

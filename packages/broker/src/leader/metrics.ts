@@ -19,7 +19,14 @@ export interface LeaderMetrics {
   readonly deliveryLatenessMs: { observe(value: number): void };
   /** Pushes held back because the node's buffer for all consume streams was full. */
   readonly consumeBufferFull?: { inc(value?: number): void };
+  /**
+   * The janitor's work on publish records: records it read (`read`), entry
+   * keys it read to check them (`keys_read`), records it had forgotten (`forgotten`).
+   */
+  readonly publishRecords?: { inc(labels: { what: PublishRecordWork }, value?: number): void };
 }
+
+export type PublishRecordWork = 'read' | 'keys_read' | 'forgotten';
 
 const ignore = (): void => {};
 

@@ -2,7 +2,7 @@ import { type Clock, invariant, systemClock, type TimerHandle } from '@fermata/b
 import type { RaftNode } from '@fermata/raft';
 import { DiskFullError } from '@fermata/raft';
 import { validateClientMessages } from '../state/commands/client-headers.js';
-import { type Command, encodeCommand, type PublishInput } from '../state/commands/commands.js';
+import { type Command, encodeCommand, makesMessages, type PublishInput } from '../state/commands/commands.js';
 import type { CommandResult, PublishResultItem, SettleOutcome } from '../state/commands/results.js';
 import { validateCommand } from '../state/commands/validate-command.js';
 import { validateIdempotencyKey, validatePublish } from '../state/commands/validation.js';
@@ -177,6 +177,12 @@ export interface ProposerOptions {
   readonly publishIdempotency: boolean;
   /** See `Coalescer.lingerMs` (acks only). */
   readonly ackLingerMs: number;
+  /**
+   * Commands that make messages say `inlineBodies` (a message of one entry
+   * carries its body there): storage.inlineBodies. Default true; false only
+   * for a rollout from a version whose nodes would not apply it.
+   */
+  readonly inlineBodies?: boolean;
   /** Default `systemClock`. */
   readonly clock?: Clock;
 }
@@ -234,7 +240,8 @@ export class Proposer {
 
   /** Proposes one command and resolves with its result; a refused command rejects with its typed error. */
   async run(body: CommandBody, nowMs = this.nowMs()): Promise<CommandResult> {
-    const cmd = { ...body, nowMs } as Command;
+    const inline = this.options.inlineBodies !== false && makesMessages(body.kind);
+    const cmd = (inline ? { ...body, nowMs, inlineBodies: true } : { ...body, nowMs }) as Command;
     // A command apply would refuse for its shape is refused here, before it takes a log entry.
     // (Publishes and acks were validated request by request in `publish` and `ack`, and a
     // coalesced entry stays within the command's limits.)

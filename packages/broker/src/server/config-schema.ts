@@ -243,7 +243,11 @@ export const configSchema = {
       32_768,
       0,
       10_000_000,
-      "Queue entries, index, topic and queue records kept in memory for apply's reads (0 = none). A cached queue entry also holds its decoded form: up to ~400 bytes of heap per entry, ~13 MB at the default.",
+      "Queue entries, index, topic and queue records kept in memory for apply's reads (0 = none). A cached queue entry also holds its decoded form: up to ~400 bytes of heap per entry, ~13 MB at the default, plus the payload of an entry that carries its message's body (storage.inlineBodies).",
+    ),
+    inlineBodies: bool(
+      true,
+      'As leader, have a message of one queue entry (a topic of one group) carry its body in that entry, and find one without a key by id through a publish record per command, instead of writing a body record per message as versions without this setting do: a publish writes one record per message, an ack deletes one. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).',
     ),
     blockCacheBytes: int(8 * MIB, 0, 64 * 1024 * MIB, "LevelDB's block cache (leveldb engine)."),
     maxOpenFiles: int(
@@ -324,7 +328,12 @@ export const configSchema = {
     ),
   },
   dispatcher: {
-    maxLeaseBatch: int(1_000, 1, 10_000, 'Most entries leased in one Raft command.'),
+    maxLeaseBatch: int(
+      1_000,
+      1,
+      10_000,
+      'Most entries leased in one Raft command (over all the queues it leases for).',
+    ),
     leaseAheadMs: int(
       2_000,
       0,
@@ -337,7 +346,7 @@ export const configSchema = {
       L.maxLeaseAheadMs,
       'How long before its due time a leased delivery is sent to a consumer that holds deliveries sent ahead (Subscribe.holds_ahead, as the SDK does), which hands it to the application at its start (Delivery.starts_at_ms), never earlier. Covers the network and the leader being busy. 0 = sent at the due time. Beyond dispatcher.leaseAheadMs it acts as dispatcher.leaseAheadMs.',
     ),
-    maxLeaseRoundsInFlight: int(4, 1, 64, 'Lease commands of one queue awaiting apply at once.'),
+    maxLeaseRoundsInFlight: int(4, 1, 64, 'Lease rounds of one queue awaiting apply at once.'),
     reclaimWindowMs: int(
       3_000,
       0,
@@ -347,6 +356,10 @@ export const configSchema = {
     leaseInPlace: bool(
       true,
       "As leader, lease entries where they lie (delivery tags of 28 bytes: the entry's key and the lease's number) instead of moving each to a key at its lease's end, as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
+    ),
+    leaseRuns: bool(
+      true,
+      "As leader, lease the entries of each round as runs: one lease record per queue and consumer, the entries not written while leased, delivery tags of 20 bytes (the queue, the lease, the entry's offset in it), and the runs of every queue the round leases for in one command. False: one command per queue and consumer, leasing each entry on its own (dispatcher.leaseInPlace), as versions without this setting do. Every node of this version applies both; set it to false only while rolling out from such a version (docs/operations.md, version rules).",
     ),
     ackLingerMs: int(
       100,

@@ -1,8 +1,8 @@
 import { int64FromSafe, type pb, toBigInt } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
+import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/consumer.js';
 import { emptySlots } from '../leader/dispatcher/consumer-registry.js';
-import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
 import { leaderNotReady } from '../leader/proposer.js';
 import {
   validateGroupName,

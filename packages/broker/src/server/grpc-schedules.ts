@@ -8,7 +8,6 @@ import { invariant } from '@fermata/base';
 import type { SchedulesHandlers } from '@fermata/protocol';
 import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import type * as grpc from '@grpc/grpc-js';
-import { defFromProto, defToProto } from '../state/codec/schedule.js';
 import { validateClientHeaders } from '../state/commands/client-headers.js';
 import {
   validateDefinition,
@@ -18,7 +17,7 @@ import {
 import { validateTopicName } from '../state/commands/validation.js';
 import { NotFoundError, underField, ValidationError } from '../state/model/errors.js';
 import { DEFAULT_LIST_LIMIT, type Limits } from '../state/model/limits.js';
-import type { ScheduleRec } from '../state/model/schedules.js';
+import { defFromProto, defToProto, type ScheduleRec } from '../state/model/schedules.js';
 import type { ScheduleResult, ScheduleStatus } from '../state/schedule/ops.js';
 import { nextOccurrenceProblem, occurrencesAfter } from '../state/schedule/spec.js';
 import { listSchedules, readSchedule } from '../state/stores/schedules.js';

@@ -41,6 +41,7 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
   const proposer = new ProposerClass(node, sm, {
     publishIdempotency: input.publishIdempotency,
     ackLingerMs: config.dispatcher.ackLingerMs,
+    inlineBodies: config.storage.inlineBodies,
     clock,
   });
   const consumeBuffer = new ConsumeBuffer(config.limits.maxConsumeBufferBytes);
@@ -54,6 +55,7 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     leaseAheadMs: config.dispatcher.leaseAheadMs,
     maxLeaseRoundsInFlight: config.dispatcher.maxLeaseRoundsInFlight,
     leaseInPlace: config.dispatcher.leaseInPlace,
+    leaseRuns: config.dispatcher.leaseRuns,
     // A delivery can be sent ahead only once it is leased.
     pushAheadMs: Math.min(config.dispatcher.pushAheadMs, config.dispatcher.leaseAheadMs),
     ...(gate ? { deadLetterAllowed: gate } : {}),

@@ -104,6 +104,7 @@ export class BrokerMetrics {
   readonly deadLetters: Counter<'topic'>;
   readonly redriven: Counter<'topic'>;
   readonly forwardedCalls: Counter<'kind'>;
+  readonly publishRecords: Counter<'what'>;
   readonly pending: Gauge<'topic' | 'group'>;
   readonly oldestOverdue: Gauge<'topic' | 'group'>;
   readonly inFlight: Gauge<'topic' | 'group'>;
@@ -173,6 +174,13 @@ export class BrokerMetrics {
       name: 'fermata_forwarded_calls_total',
       help: 'Client calls this node, not leading, forwarded to the leader, by kind (unary, stream).',
       labelNames: ['kind'] as const,
+      registers,
+    });
+
+    this.publishRecords = new Counter({
+      name: 'fermata_janitor_publish_records_total',
+      help: "This node's janitor, as leader, on publish records: records read, entry keys read to check them, records forgotten (what).",
+      labelNames: ['what'] as const,
       registers,
     });
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { assertPeerSecret, PeerTls } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
-import { decodeKey, KEY_BYTES, TAG_BYTES, tagEntryKey } from '../keys.js';
+import { KEY_BYTES, RUN_TAG_BYTES, TAG_BYTES, tagQueue } from '../keys.js';
 import { isAuthFailure } from './auth.js';
 import { createAuthInterceptor } from './auth-interceptor.js';
 import type { FermataConfig } from './config-schema.js';
@@ -166,8 +166,10 @@ export function setupSecurity(options: SecurityOptions): Security {
 
   const cache = new Map<bigint, string>();
   const topicOfTag = async (tag: Uint8Array): Promise<string | undefined> => {
-    if (tag.length !== KEY_BYTES && tag.length !== TAG_BYTES) return undefined;
-    const { queueHash } = decodeKey(tagEntryKey(tag));
+    // Every kind of tag starts with its queue's hash.
+    if (tag.length !== KEY_BYTES && tag.length !== TAG_BYTES && tag.length !== RUN_TAG_BYTES)
+      return undefined;
+    const queueHash = tagQueue(tag);
     const hit = cache.get(queueHash);
     if (hit !== undefined) return hit;
     const topic = await options.topicOfQueue(queueHash);

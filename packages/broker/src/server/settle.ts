@@ -7,7 +7,7 @@
 
 import { invariant } from '@fermata/base';
 import { numberAsInt64, type pb, v1 } from '@fermata/protocol';
-import { inQueue } from '../keys.js';
+import { inQueue, tagQueue } from '../keys.js';
 import type { SettleOutcome } from '../state/commands/results.js';
 import { validateLeaseMs, validateNackError, validateTag } from '../state/commands/validation.js';
 import { ValidationError } from '../state/model/errors.js';
@@ -109,7 +109,5 @@ async function countSettled(
   }
 }
 
-/** The queue hash is the first 8 bytes of a tag. */
-function queueOfTag(tag: Uint8Array): bigint {
-  return new DataView(tag.buffer, tag.byteOffset, 8).getBigUint64(0);
-}
+/** The queue hash is the first 8 bytes of a tag (of every kind). */
+const queueOfTag = tagQueue;

@@ -9,8 +9,8 @@
 import { type NodeId, NotLeaderError } from '@fermata/raft';
 import type { Prng, SimScheduler } from '@fermata/raft/sim-ports';
 import { DEFAULT_GROUP } from '../keys.js';
+import { type Consumer, heldAheadSchedule } from '../leader/dispatcher/consumer.js';
 import { emptySlots } from '../leader/dispatcher/consumer-registry.js';
-import { type Consumer, heldAheadSchedule } from '../leader/dispatcher/dispatcher.js';
 import { requireLeader } from '../server/context.js';
 import { publish } from '../server/grpc-broker.js';
 import { ack, extend, nack } from '../server/settle.js';

@@ -6,11 +6,15 @@
  */
 
 import type { Clock } from '@fermata/base';
-import { decodeKey, tagEntryKey } from '../keys.js';
-import type { Consumer, Dispatcher, Push } from '../leader/dispatcher/dispatcher.js';
+import { decodeKey, KEY_BYTES, tagEntryKey, tagKeyOf } from '../keys.js';
+import type { Consumer, Push } from '../leader/dispatcher/consumer.js';
+import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { CommandBody } from '../leader/proposer.js';
 import { Proposer } from '../leader/proposer.js';
+import type { ApplyContext } from '../state/apply/context.js';
+import { heldOf } from '../state/apply/held.js';
 import type { CommandResult, SettleOutcome } from '../state/commands/results.js';
+import { type LeaseRun, offsetSettled, type RunHold, runKey, type TopicRec } from '../state/model/records.js';
 import { OCCURRENCE_HEADER, SCHEDULE_HEADER } from '../state/model/schedules.js';
 import type { FireOutcome } from '../state/schedule/ops.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
@@ -24,6 +28,9 @@ export const INJECTED_BUGS = [
   'fire-as-publish',
   'late-round',
   'deleted-topic-pushes',
+  'ack-wrong-lease',
+  'delete-past-run',
+  'lapse-ignores-settled',
 ] as const;
 export type InjectedBug = (typeof INJECTED_BUGS)[number];
 
@@ -31,6 +38,8 @@ export interface BrokerBugs {
   readonly proposer?: typeof Proposer;
   /** Changes a dispatcher after it is built. */
   readonly dispatcher?: (dispatcher: Dispatcher, clock: Clock) => void;
+  /** Changes a state machine once open, before it applies anything (ApplyHooks: state/apply/context.ts). */
+  readonly stateMachine?: (sm: BrokerStateMachine) => void;
 }
 
 /** How early the `early-push` dispatcher pushes. */
@@ -89,10 +98,20 @@ function ignoreDeletions(dispatcher: Dispatcher): void {
 /** An ack of a lapsed tag settles the message's current lease instead of answering LEASE_EXPIRED. */
 class AckLapsedTagProposer extends Proposer {
   private readonly state: BrokerStateMachine;
+  /** The entry key of each tag this leader's leases gave (a run's tag does not hold it). */
+  private readonly keyOfTag = new Map<string, Uint8Array>();
 
   constructor(...args: ConstructorParameters<typeof Proposer>) {
     super(...args);
     this.state = args[1];
+  }
+
+  override async run(body: CommandBody, nowMs?: number): Promise<CommandResult> {
+    const r = await super.run(body, nowMs);
+    if (r.kind === 'lease') {
+      for (const o of r.outcomes) if (o.newTag) this.keyOfTag.set(tagKeyOf(o.newTag), o.tag);
+    }
+    return r;
   }
 
   override async ack(tags: readonly Uint8Array[]): Promise<readonly SettleOutcome[]> {
@@ -102,7 +121,10 @@ class AckLapsedTagProposer extends Proposer {
   }
 
   private async currentTag(tag: Uint8Array): Promise<Uint8Array> {
-    const key = decodeKey(tagEntryKey(tag));
+    const entryKey =
+      this.keyOfTag.get(tagKeyOf(tag)) ?? (tag.length >= KEY_BYTES ? tagEntryKey(tag) : undefined);
+    if (!entryKey) return tag;
+    const key = decodeKey(entryKey);
     const queue = await this.state.reader.getQueue(key.queueHash);
     if (!queue) return tag;
     const page = await this.state.reader.listMessages(
@@ -175,6 +197,92 @@ class FireAsPublishProposer extends Proposer {
   }
 }
 
+/**
+ * The live runs of `hold`'s queue other than its own, as the command being
+ * applied sees them: the state machine's lease index (the batch's start)
+ * under the runs this batch changed. The same on every replica, whatever
+ * its batches.
+ */
+function otherRuns(ctx: ApplyContext, sm: BrokerStateMachine, hold: RunHold): LeaseRun[] {
+  const ids = new Set<bigint>();
+  for (const run of sm.leases.runsOf(hold.run.queueHash)) ids.add(run.leaseId);
+  for (const run of ctx.leases.changes().values()) {
+    if (run.queueHash === hold.run.queueHash) ids.add(run.leaseId);
+  }
+  ids.delete(hold.run.leaseId);
+  const out: LeaseRun[] = [];
+  for (const id of ids) {
+    const run = ctx.leases.run(id);
+    if (run && run.open > 0) out.push(run);
+  }
+  return out;
+}
+
+/**
+ * A run tag names another live run of its queue: the one nearest in lease
+ * id whose same offset is open (the tag's own when there is none). An ack
+ * then settles that run's offset and ends the entry it holds, answered OK,
+ * while the tag's own lease runs on (a nack or an extend acts there too).
+ */
+function ackWrongLease(sm: BrokerStateMachine): void {
+  sm.applyHooks = {
+    runTagHold: (ctx, named) => {
+      let best: LeaseRun | undefined;
+      const own = named.run.leaseId;
+      const distance = (run: LeaseRun): bigint => (run.leaseId > own ? run.leaseId - own : own - run.leaseId);
+      for (const run of otherRuns(ctx, sm, named)) {
+        if (named.offset >= run.length || offsetSettled(run, named.offset)) continue;
+        if (
+          !best ||
+          distance(run) < distance(best) ||
+          (distance(run) === distance(best) && run.leaseId > own)
+        )
+          best = run;
+      }
+      return best ? { run: best, offset: named.offset } : named;
+    },
+  };
+}
+
+/**
+ * The per-key deletes of a run that its acks settled reach one key past the
+ * run's last key: when an ack settles the run's last open offset, the next
+ * entry of the queue after that key (another run's, or a pending one) is
+ * deleted as if acked.
+ */
+async function deletePastRun(ctx: ApplyContext, topic: TopicRec, hold: RunHold): Promise<void> {
+  const run = ctx.leases.run(hold.run.leaseId);
+  if (!run || run.open > 0 || run.length === 0) return;
+  const [next] = await ctx.entries.scanQueue(run.queueHash, runKey(run, run.length - 1), 1);
+  if (!next) return;
+  const held = heldOf(ctx, next.tag, next.entry);
+  const removing = ctx.entries.remove(topic, next.tag, held.view, 'done', held.runTag);
+  if (removing) await removing;
+}
+
+/**
+ * The lease index keeps a run as it first saw it: the settles of later
+ * batches never reach it (its `merge` only adds new runs and drops ended
+ * ones). A later batch then finds an offset settled since (handed back,
+ * nacked, or lapsed and leased again) still open, and a lapse or a new lease
+ * takes it again. What the index missed depends on how a replica's log was
+ * cut into apply batches: replicas can disagree.
+ */
+function lapseIgnoresSettled(sm: BrokerStateMachine): void {
+  const index = sm.leases as unknown as {
+    runs: Map<bigint, LeaseRun>;
+    add(run: LeaseRun): void;
+    merge(changed: ReadonlyMap<bigint, LeaseRun>): void;
+  };
+  index.merge = function (this: typeof index, changed: ReadonlyMap<bigint, LeaseRun>) {
+    for (const run of changed.values()) {
+      const before = this.runs.get(run.leaseId);
+      if (!before) this.add(run);
+      else if (run.open === 0) this.runs.delete(run.leaseId);
+    }
+  };
+}
+
 export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
   switch (bug) {
     case undefined:
@@ -193,5 +301,15 @@ export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
       return { proposer: AckLapsedTagProposer };
     case 'fire-as-publish':
       return { proposer: FireAsPublishProposer };
+    case 'ack-wrong-lease':
+      return { stateMachine: ackWrongLease };
+    case 'delete-past-run':
+      return {
+        stateMachine: (sm) => {
+          sm.applyHooks = { acked: deletePastRun };
+        },
+      };
+    case 'lapse-ignores-settled':
+      return { stateMachine: lapseIgnoresSettled };
   }
 }

@@ -80,6 +80,7 @@ export class SimBrokerNode {
       hasher: await createQueueHasher(),
       limits: config.limits,
     });
+    env.bugs.stateMachine?.(sm);
     const initialMembers = Object.fromEntries(
       env.members.map((m) => [m, { peerAddress: `sim://${m}`, clientAddress: `sim-client://${m}` }]),
     );

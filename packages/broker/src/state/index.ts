@@ -14,7 +14,6 @@ export {
   validateTopicName,
 } from './commands/validation.js';
 export * from './model/errors.js';
-export { META, NS } from './model/layout.js';
 export * from './model/limits.js';
 export type * from './model/records.js';
 export * from './read/reader.js';

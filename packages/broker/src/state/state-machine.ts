@@ -7,38 +7,45 @@ import { type ApplyWork, assertApplyWork } from './apply/apply-bound.js';
 import {
   applyCancel,
   applyExpire,
+  applyForgetPublishes,
   applyPurgeKeys,
   applyRedrive,
   applyReschedule,
 } from './apply/apply-control.js';
-import { applyAck, applyExtend, applyLease, applyNack } from './apply/apply-delivery.js';
+import { applyAck, applyExtend, applyLease, applyLeaseRuns, applyNack } from './apply/apply-delivery.js';
 import { applyPublish } from './apply/apply-publish.js';
 import { applyDeleteGroup, applyDeleteTopic, applyPurge } from './apply/apply-purge.js';
 import { applySchedule } from './apply/apply-schedule.js';
-import { ApplyContext } from './apply/context.js';
+import { ApplyContext, type ApplyHooks } from './apply/context.js';
 import {
-  APPLY_LIMITS_KEY,
   type ApplyLimits,
   applyLimitDifferences,
   applyLimitsOf,
-  decodeApplyLimits,
-  encodeApplyLimits,
   validateApplyLimits,
 } from './commands/apply-limits.js';
 import { type Command, decodeCommand } from './commands/commands.js';
 import type { ApplyResult, CommandResult } from './commands/results.js';
 import { isStateError } from './model/errors.js';
-import { META, readU64, u64 } from './model/layout.js';
 import { type Limits, resolveLimits } from './model/limits.js';
 import { BrokerReader } from './read/reader.js';
-import { readAppliedIndex, restoreInto, snapshotChunks } from './snapshot/snapshot.js';
+import { restoreInto, snapshotChunks } from './snapshot/snapshot.js';
 import type { DueChange } from './stores/entries.js';
 import { EventRepository } from './stores/event-repository.js';
+import { LeaseIndex } from './stores/lease-index.js';
+import {
+  appliedIndexOp,
+  putApplied,
+  putApplyLimits,
+  readAppliedClock,
+  readAppliedIndex,
+  readApplyLimits,
+  restoreMarked,
+} from './stores/meta.js';
 import { DeletingSet, type PurgeName } from './stores/purges.js';
-import { cacheable, RecordCache } from './stores/record-cache.js';
+import { CacheFills, RecordCache } from './stores/record-cache.js';
 import { RequestFilter } from './stores/request-filter.js';
 import type { ScheduleName } from './stores/schedules.js';
-import { keyId, Txn } from './stores/txn.js';
+import { Txn } from './stores/txn.js';
 
 const DEFAULT_CACHE_ENTRIES = 32_768; // storage.recordCacheEntries' default
 
@@ -103,8 +110,8 @@ export class BrokerStateMachine implements StateMachine {
   private readonly cache: RecordCache;
   /** Which idempotency keys may have a request record: a publish under a new key reads nothing. */
   readonly requestFilter: RequestFilter;
-  /** Store writes made visible to the record cache so far (see `warmCache`). */
-  private writes = 0;
+  /** Fills the record cache from the due read, safely while batches are written (record-cache.ts). */
+  private readonly fills: CacheFills;
   /** See BrokerStateMachineOptions.onDue; may be set after open (the dispatcher starts later). */
   onDue: DueListener | undefined;
   /** See BrokerStateMachineOptions.onWithdrawn; may be set after open. */
@@ -115,8 +122,12 @@ export class BrokerStateMachine implements StateMachine {
   onPurges: PurgeListener | undefined;
   /** See BrokerStateMachineOptions.onCommandWork; may be set after open. */
   onCommandWork: ((kind: string, work: ApplyWork) => void) | undefined;
+  /** The broker simulation's injected bugs (apply/context.ts), set after open; never by the server. */
+  applyHooks: ApplyHooks | undefined;
   /** The topics and groups being deleted (their purge records), kept in memory for the leader's checks. */
   readonly deleting = new DeletingSet();
+  /** The run leases with an open offset and the entries they hold (rebuilt from the lease records). */
+  readonly leases = new LeaseIndex();
   /** When the apply running now began (performance.now()), undefined while none runs. */
   private applyStartedAtMs: number | undefined;
 
@@ -138,26 +149,8 @@ export class BrokerStateMachine implements StateMachine {
     this.applied = applied;
     this.lastNow = lastNowMs;
     this.ids = new EventRepository(lastId);
-    this.reader = new BrokerReader(store, hasher, limits, {
-      version: () => this.writes,
-      fill: (version, rows) => this.warmCache(version, rows),
-    });
-  }
-
-  /**
-   * Puts records read outside apply (the dispatcher's read of due entries,
-   * which the lease command then reads again) into the record cache, if no
-   * batch was written since `version` was taken before the read: a batch's own
-   * writes reach the cache with it, so an older read must not follow them. A
-   * record already cached is left as it is.
-   */
-  private warmCache(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void {
-    if (version !== this.writes) return;
-    for (const [key, value] of rows) {
-      if (!cacheable(key)) continue;
-      const id = keyId(key);
-      if (this.cache.get(id) === undefined) this.cache.set(id, value);
-    }
+    this.fills = new CacheFills(this.cache);
+    this.reader = new BrokerReader(store, hasher, limits, this.leases, this.fills);
   }
 
   /**
@@ -166,7 +159,7 @@ export class BrokerStateMachine implements StateMachine {
    */
   static async open(options: BrokerStateMachineOptions): Promise<BrokerStateMachine> {
     const { store } = options;
-    if (await store.get(META.restoring)) await store.clear();
+    if (await restoreMarked(store)) await store.clear();
     const s = await BrokerStateMachine.readMeta(store);
     const sm = new BrokerStateMachine(
       store,
@@ -185,18 +178,15 @@ export class BrokerStateMachine implements StateMachine {
     await sm.loadApplyLimits();
     await sm.requestFilter.build(store);
     await sm.deleting.build(store);
+    await sm.leases.build(store);
     return sm;
   }
 
   private static async readMeta(
     store: KVStore,
   ): Promise<{ applied: number; lastId: bigint; lastNow: number }> {
-    const [idRaw, nowRaw] = await Promise.all([store.get(META.lastId), store.get(META.lastNowMs)]);
-    return {
-      applied: await readAppliedIndex(store),
-      lastId: idRaw ? readU64(idRaw) : 0n,
-      lastNow: nowRaw ? Number(readU64(nowRaw)) : 0,
-    };
+    const clock = await readAppliedClock(store);
+    return { applied: await readAppliedIndex(store), lastId: clock.lastId, lastNow: clock.lastNowMs };
   }
 
   appliedIndex(): number {
@@ -220,8 +210,7 @@ export class BrokerStateMachine implements StateMachine {
 
   /** Reads the replicated record; without one, apply uses the configured limits. */
   private async loadApplyLimits(): Promise<void> {
-    const raw = await this.store.get(APPLY_LIMITS_KEY);
-    this.setApplyLimits(raw ? decodeApplyLimits(raw) : undefined);
+    this.setApplyLimits(await readApplyLimits(this.store));
   }
 
   /** Raised each time the limits in effect may have changed (an apply-limits entry, a restore). */
@@ -267,7 +256,15 @@ export class BrokerStateMachine implements StateMachine {
     const results: ApplyResult[] = [];
     if (entries.length === 0) return results;
     const txn = new Txn(this.store, this.cache);
-    const ctx = new ApplyContext(txn, this.limits, this.hasher, this.ids, this.requestFilter);
+    const ctx = new ApplyContext(
+      txn,
+      this.limits,
+      this.hasher,
+      this.ids,
+      this.requestFilter,
+      this.leases,
+      this.applyHooks,
+    );
     let applied = this.applied;
     let lastNow = this.lastNow;
     const lastIdBefore = this.ids.lastId;
@@ -288,10 +285,11 @@ export class BrokerStateMachine implements StateMachine {
             const cmd = decodeCommand(entry.data);
             kind = cmd.kind;
             lastNow = Math.max(lastNow, cmd.nowMs);
-            ctx.nowMs = lastNow;
+            ctx.beginCommand(lastNow, cmd.inlineBodies === true);
             results.push(
               cmd.kind === 'apply-limits' ? this.applyLimits(txn, cmd.values) : await execute(ctx, cmd),
             );
+            ctx.endCommand();
           } catch (err) {
             if (!isStateError(err)) throw err;
             txn.rollback(mark);
@@ -303,12 +301,12 @@ export class BrokerStateMachine implements StateMachine {
         this.ids.entryApplied(entry.term);
       }
       ctx.queues.flush();
-      txn.put(META.appliedIndex, u64(applied));
-      txn.put(META.lastId, u64(this.ids.lastId));
-      txn.put(META.lastNowMs, u64(lastNow));
+      putApplied(txn, applied, this.ids.lastId, lastNow);
       await this.store.batch(txn.ops(), { sync: false });
-      this.writes++;
       txn.written();
+      this.fills.written(txn.writtenIds());
+      // At once after the write (no await between): the index follows the store it mirrors.
+      this.leases.merge(ctx.leases.changes());
     } catch (err) {
       // Nothing was written: forget what this batch observed. The request filter counted this
       // batch's records as if they were: it answers "may have" for every key from now on.
@@ -349,7 +347,7 @@ export class BrokerStateMachine implements StateMachine {
   private applyLimits(txn: Txn, values: Readonly<Record<string, number>>): CommandResult {
     const next = validateApplyLimits(values);
     const changed = applyLimitDifferences(applyLimitsOf(this.limits), next);
-    txn.put(APPLY_LIMITS_KEY, encodeApplyLimits(next));
+    putApplyLimits(txn, next);
     this.setApplyLimits(next);
     return { kind: 'apply-limits', changed };
   }
@@ -357,7 +355,7 @@ export class BrokerStateMachine implements StateMachine {
   flush(): Promise<number> {
     return this.exclusive(async () => {
       const applied = this.applied;
-      await this.store.batch([{ type: 'put', key: META.appliedIndex, value: u64(applied) }], { sync: true });
+      await this.store.batch([appliedIndexOp(applied)], { sync: true });
       return applied;
     });
   }
@@ -376,7 +374,7 @@ export class BrokerStateMachine implements StateMachine {
 
   restore(chunks: AsyncIterable<Uint8Array>): Promise<number> {
     return this.exclusive(async () => {
-      this.writes++;
+      this.fills.replaced();
       this.cache.clear();
       try {
         this.requestFilter.invalidate();
@@ -384,6 +382,7 @@ export class BrokerStateMachine implements StateMachine {
       } catch (err) {
         // Half a snapshot is no state at all: leave an empty store at index 0 (a snapshot is needed again).
         await this.store.clear();
+        await this.leases.build(this.store);
         this.setApplyLimits(undefined);
         this.applied = 0;
         this.lastNow = 0;
@@ -391,8 +390,8 @@ export class BrokerStateMachine implements StateMachine {
         throw err;
       } finally {
         // A read outside apply that began during the restore saw a store being replaced: nothing
-        // it found may reach the cache (warmCache compares `writes`), nor anything cached meanwhile.
-        this.writes++;
+        // it found may reach the cache, nor anything cached meanwhile.
+        this.fills.replaced();
         this.cache.clear();
       }
       const s = await BrokerStateMachine.readMeta(this.store);
@@ -402,6 +401,7 @@ export class BrokerStateMachine implements StateMachine {
       await this.loadApplyLimits();
       await this.requestFilter.build(this.store);
       await this.deleting.build(this.store);
+      await this.leases.build(this.store);
       return s.applied;
     });
   }
@@ -414,6 +414,8 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
       return applyPublish(ctx, cmd);
     case 'lease':
       return applyLease(ctx, cmd);
+    case 'lease-runs':
+      return applyLeaseRuns(ctx, cmd);
     case 'ack':
       return applyAck(ctx, cmd);
     case 'nack':
@@ -430,6 +432,8 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
       return applyRedrive(ctx, cmd);
     case 'purge-keys':
       return applyPurgeKeys(ctx, cmd);
+    case 'forget-publishes':
+      return Promise.resolve(applyForgetPublishes(ctx, cmd));
     case 'create-topic':
       return applyCreateTopic(ctx, cmd);
     case 'update-topic':

@@ -1,63 +1,31 @@
-// The leader's dispatcher. Over 400 lines: one class whose parts (the heap of queues coming due,
-// each queue's read cursor and lease rounds, the consumers' credit and the push schedule) act on
-// the same state under one epoch; the parts that hold no shared state are in due-heap.ts,
-// consumer-registry.ts and push-schedule.ts.
+// The leader's dispatcher. Over 400 lines: one class whose parts (the queues coming due, the
+// lease rounds, the consumers' credit and the push schedule) act on the same state under one
+// epoch; each queue's round state is a QueueRound (queue-round.ts), when rounds start is
+// round-cadence.ts, how a round's runs fill lease commands is run-packing.ts, where a leased
+// delivery goes is lease-placement.ts, and the parts that hold no shared state are in
+// due-queues.ts, consumer-registry.ts and push-schedule.ts.
 
-import type { Clock, TimerHandle } from '@fermata/base';
+import { type Clock, invariant, type TimerHandle } from '@fermata/base';
 import type { pb } from '@fermata/protocol';
-import { numberAsInt64, uint64ForWire } from '@fermata/protocol';
+import { numberAsInt64 } from '@fermata/protocol';
 import type { Logger } from 'pino';
-import { decodeKey, dueField, inQueue, queueHashBytes, tagFromKey, tagKeyOf } from '../../keys.js';
+import { inQueue, queueHashBytes, tagFromKey, tagKeyOf } from '../../keys.js';
+import type { CommandResult, LeaseOutcome } from '../../state/commands/results.js';
 import { type BodyRec, groupDeleting, leaseStartMs } from '../../state/model/records.js';
 import { type BrokerReader, type EntryView, MAX_PASSED_PER_SCAN } from '../../state/read/reader.js';
 import type { DeadLetterGate } from '../dead-letter-gate.js';
-import { headersOf } from '../dead-letter-headers.js';
 import type { LeaderMetrics } from '../metrics.js';
 import type { Proposer } from '../proposer.js';
-import { ConsumerRegistry, type ConsumerSlotHolder } from './consumer-registry.js';
+import type { Consumer, Push } from './consumer.js';
+import { ConsumerRegistry } from './consumer-registry.js';
 import { DueHeap } from './due-heap.js';
-import { PushSchedule, type ScheduledPush } from './push-schedule.js';
+import { DueQueues } from './due-queues.js';
+import { type LeasedDelivery, LeasePlacement } from './lease-placement.js';
+import { PushSchedule } from './push-schedule.js';
+import { QueueRound } from './queue-round.js';
 import { defaultLeaseRoundBudget, RoundBudget } from './round-budget.js';
-
-/** Where a consumer's deliveries go: its gRPC stream. */
-export interface DeliverySink {
-  /**
-   * Whether the node may hold a delivery of `bytes` more of payload, after
-   * `pendingBytes` of the batch being built, written to streams and not yet
-   * sent (its buffer for all streams together); absent = always.
-   */
-  accepts?(pendingBytes: number, bytes: number): boolean;
-  /**
-   * Writes one batch, stamped with the leader's clock (`sent_at_ms`), and
-   * calls `sent` once the write completed (HTTP/2 flow control let it out:
-   * the client is reading). Returns false when the stream's buffer is full:
-   * nothing more is written until the stream reports `Dispatcher.drained`.
-   */
-  deliver(deliveries: pb.Delivery.$Properties[], sent: () => void): boolean;
-  /** Ends the stream with a status (leadership lost, shutdown). */
-  close(error: unknown): void;
-}
-
-export interface Consumer extends ConsumerSlotHolder<bigint> {
-  readonly topic: string;
-  readonly group: string;
-  /** Names the consumer across its streams (`Subscribe.consumer_id`); 0n = none. Its leases carry it. */
-  readonly consumerId: bigint;
-  readonly leaseMs: number;
-  /** It holds deliveries sent ahead until their start (Subscribe.holds_ahead): only then are they sent early. */
-  readonly holdsAhead: boolean;
-  readonly sink: DeliverySink;
-  /** Leased deliveries whose due time has come, waiting for a free slot (FIFO). */
-  readonly ready: Push[];
-  /** Settles (acks, nacks) counted per look-ahead period: the basis of `ahead`. */
-  readonly settles: { count: number; previous: number; sinceMs: number };
-  /**
-   * Deliveries sent ahead whose lease has not started, by start time: held by
-   * the consumer, not its application's yet, so they do not count against
-   * the window (at most a window of them).
-   */
-  readonly early: PushSchedule<Consumer, pb.Delivery.$Properties, Push>;
-}
+import { RoundCadence } from './round-cadence.js';
+import { packRuns } from './run-packing.js';
 
 export interface DispatcherOptions {
   readonly reader: BrokerReader;
@@ -66,11 +34,11 @@ export interface DispatcherOptions {
   readonly log: Logger;
   /** Wall time for due times and leases, monotonic time for round intervals, and the timers. */
   readonly clock: Clock;
-  /** Most entries leased in one Raft command. */
+  /** Most entries leased in one Raft command (over all its runs). */
   readonly maxLeaseBatch: number;
   /** How long before its due time an entry is leased (the consumer still gets its delivery at the due time). */
   readonly leaseAheadMs: number;
-  /** Lease commands of one queue awaiting apply at once. */
+  /** Lease rounds of one queue awaiting apply at once. */
   readonly maxLeaseRoundsInFlight: number;
   /**
    * How long before its lease starts a delivery is sent; the consumer holds it
@@ -88,6 +56,15 @@ export interface DispatcherOptions {
    * its lease's end, as versions without the setting do (a rollout from one).
    */
   readonly leaseInPlace?: boolean;
+  /**
+   * Lease each round's entries as runs (the default): one lease record per
+   * queue and consumer, the entries not written, tags of the lease and an
+   * offset; and the runs of every queue a round leases for in one command
+   * (`lease-runs`), as few as hold them within `maxLeaseBatch`. False: one
+   * command per queue and consumer, each entry leased in place (or moved,
+   * `leaseInPlace`), as versions without the setting do (a rollout from one).
+   */
+  readonly leaseRuns?: boolean;
   /** Whether a topic's dead letters may go to its configured dead-letter topic (default: yes). */
   readonly deadLetterAllowed?: DeadLetterGate;
   /**
@@ -156,59 +133,38 @@ export interface ConsumeBufferView {
 /** Payload sizes of recent deliveries whose largest is assumed of the next ones (a lease round's room in bytes). */
 const RECENT_SIZES = 64;
 
-/** A consumer's `early` set: deliveries sent ahead, ordered by when their leases start. */
-export function heldAheadSchedule(): PushSchedule<Consumer, pb.Delivery.$Properties, Push> {
-  return new PushSchedule<Consumer, pb.Delivery.$Properties, Push>((item) => item.startsAtMs);
-}
-
-/**
- * Sends ahead are grouped on this grid: a delivery for a consumer that holds
- * is sent at its lease start - pushAheadMs, rounded down to a multiple of a
- * granule (a quarter of pushAheadMs, at most this), so that the deliveries of
- * one granule share one stream message and one timer instead of one each per
- * millisecond. The consumer holds them until their start either way.
- */
-export const MAX_PUSH_GRANULE_MS = 20;
-
-/** The send time of a delivery sent ahead: `pushAheadMs` before its start, on the granule grid. */
-export function pushAtMs(startsAtMs: number, pushAheadMs: number): number {
-  const granule = Math.min(MAX_PUSH_GRANULE_MS, Math.floor(pushAheadMs / 4));
-  const at = startsAtMs - pushAheadMs;
-  return granule > 1 ? at - (((at % granule) + granule) % granule) : at;
-}
-
-/**
- * Least time between two lease rounds of a queue whose next entry is not
- * urgent (due later than `pushAheadMs`, or this, from now): with a look-ahead of
- * seconds, every ack that frees a slot or publish that adds an entry within
- * it would otherwise start a round of its own (a Raft round on every node for
- * a few entries). An urgent entry is leased at once.
- */
-export const LEASE_ROUND_INTERVAL_MS = 25;
-
 /** Pause before a queue is tried again after a failed lease round. */
 export const LEASE_RETRY_PAUSE_MS = 100;
 
-export type Push = ScheduledPush<Consumer, pb.Delivery.$Properties> & {
-  /** When the lease starts: the consumer hands the delivery over then, never earlier. */
-  readonly startsAtMs: number;
-  /** Lateness of the send counts from here (the due time; for a lapsed lease, when it lapsed). */
-  readonly lateFromMs: number;
-  readonly leaseEndMs: number;
-};
-
-/** Where a queue's next read starts (see `Dispatcher.cursors`). */
-interface ScanCursor {
-  /** The first key the read looks at (inclusive). */
-  readonly tag: Uint8Array;
-  /** The tag's due field: a time bucket, or the due ms with no buckets. */
-  readonly bucket: number;
-  readonly timeBucketMs: number;
+/**
+ * What the dispatcher did, counted from its construction (for benchmarks and
+ * tests: the work of a round does not grow with the queues that have nothing
+ * due, docs/design.md "Delivery").
+ */
+export interface DispatcherCounters {
+  /** Dispatch rounds (passes of the pump). */
+  rounds: number;
+  /** Queues looked at by rounds and by the timer's arming. */
+  queuesLooked: number;
+  /** Consumers looked at (lapses, pushes, credit). */
+  consumersLooked: number;
+  /** Lease commands proposed, and the runs (queue and consumer shares) they carried. */
+  leaseCommands: number;
+  leaseRuns: number;
+  /** Entries those commands named. */
+  leaseEntries: number;
 }
 
-/** A due time as the queue key's due field. */
-function bucketOf(dueMs: number, timeBucketMs: number): number {
-  return Number(dueField(BigInt(dueMs), BigInt(timeBucketMs)));
+/** One consumer's share of a round's read of a queue: one run of a lease command. */
+interface RunPart {
+  readonly q: bigint;
+  readonly round: QueueRound;
+  readonly consumer: Consumer;
+  readonly entries: readonly EntryView[];
+  readonly deadLetterFallback: boolean;
+  readonly maxAttempts: number;
+  /** The read it came from: answered (QueueRound.answered) once all its parts are. */
+  readonly read: { parts: number; readonly keys: readonly string[] };
 }
 
 /**
@@ -227,39 +183,32 @@ function bucketOf(dueMs: number, timeBucketMs: number): number {
  * that is due again.
  */
 export class Dispatcher {
-  private readonly heap = new DueHeap<bigint>();
   private readonly registry = new ConsumerRegistry<bigint, Consumer>();
+  /** The next due time of every queue known to have one (parked while it has no consumer). */
+  private readonly heap = new DueQueues((q) => this.registry.count(q) > 0);
+  /** Consumers by the earliest time one of their sent deliveries' leases may lapse (a lower bound). */
+  private readonly lapses = new DueHeap<Consumer>();
+  /** Consumers with deliveries in `ready` (waiting for a slot, or held back): each round pushes them. */
+  private readonly readyConsumers = new Set<Consumer>();
+  /** When rounds start (one cadence for every queue). */
+  private readonly cadence: RoundCadence;
+  private readonly counts: DispatcherCounters = {
+    rounds: 0,
+    queuesLooked: 0,
+    consumersLooked: 0,
+    leaseCommands: 0,
+    leaseRuns: 0,
+    leaseEntries: 0,
+  };
   /** Delivery tag (`tagKeyOf`) -> the consumer holding it (pushed, or waiting in the schedule). */
   private readonly owners = new Map<string, Consumer>();
-  /** Queues being read by a lease round (one read at a time per queue). */
-  private readonly scanning = new Set<bigint>();
-  /** Per queue, lease commands proposed and not yet answered. */
-  private readonly rounds = new Map<bigint, number>();
-  /** Per queue, tags (`tagKeyOf`) carried by lease commands not yet answered. */
-  private readonly leasing = new Map<bigint, Set<string>>();
-  /** Per queue, the earliest due time noted while a read was running (the read may have missed it). */
-  private readonly notedDuringScan = new Map<bigint, number>();
-  /**
-   * Per queue, where its next read starts: the first entry the last read met
-   * and neither took nor passed (`scanDue`'s `resumeTag`), while nothing came
-   * due at or before it since (`noteDue` drops the cursor of any earlier
-   * entry, and every insert or move reaches `noteDue`) and no lease before it
-   * can have run out (`lapseAtMs`). Entries leased in place stay at the
-   * queue's head, and acked ones leave deleted keys that LevelDB would
-   * otherwise step over on every read until a compaction drops them.
-   */
-  private readonly cursors = new Map<bigint, ScanCursor>();
-  /**
-   * Per queue, the earliest end of a lease that a read passed or a lease
-   * command took since the last read from the queue's start: from then on an
-   * entry before the cursor may be due again, so the next read starts over.
-   */
-  private readonly lapseAtMs = new Map<bigint, number>();
-  /** Per queue, when its last lease round started, on the monotonic clock (see LEASE_ROUND_INTERVAL_MS). */
-  private readonly lastRoundAtMs = new Map<bigint, number>();
+  /** Per queue, its lease rounds' state (queue-round.ts); a queue with none kept has no entry. */
+  private readonly rounds = new Map<bigint, QueueRound>();
   /** Leased deliveries waiting for their due millisecond. */
   private readonly schedule = new PushSchedule<Consumer, pb.Delivery.$Properties>();
   private readonly departed = new WeakSet<Consumer>();
+  /** Where leased deliveries go (lease-placement.ts), over the owners, schedule and consumers above. */
+  private readonly placement: LeasePlacement;
   /** Shares the lease rounds between queues (deficit round robin within a budget of entries in flight). */
   private readonly budget: RoundBudget<bigint>;
   private active = false;
@@ -291,7 +240,10 @@ export class Dispatcher {
    * Tags acked or nacked while no stream held them, most recent last: a stream
    * taking them back (its ack went out before it subscribed again) does not
    * count them against its window, or it would keep the slot until the lease
-   * ran out.
+   * ran out. Kept from the moment this node leads (its server takes settles
+   * before the dispatcher starts) until it stops leading: `start` takes none
+   * of them as a lease to take back, since the lease read may predate the
+   * settle's apply, and a consumer whose ack was answered holds it no more.
    */
   private readonly unownedSettles = new Set<string>();
 
@@ -301,10 +253,38 @@ export class Dispatcher {
       leaseRoundBudget ?? defaultLeaseRoundBudget(maxLeaseBatch, maxLeaseRoundsInFlight),
       maxLeaseBatch,
     );
+    this.cadence = new RoundCadence(options.clock);
+    this.placement = new LeasePlacement({
+      registry: this.registry,
+      owners: this.owners,
+      schedule: this.schedule,
+      departed: this.departed,
+      pushAheadMs: options.pushAheadMs,
+      load: (tagKey, bytes) => this.load(tagKey, bytes),
+      unload: (tagKey) => this.unload(tagKey),
+      handBack: (tagKey) => this.release(tagKey),
+    });
+  }
+
+  /** The queue's round state, made when first needed. */
+  private roundOf(q: bigint): QueueRound {
+    let round = this.rounds.get(q);
+    if (!round) this.rounds.set(q, (round = new QueueRound()));
+    return round;
+  }
+
+  /** Forgets the queue's round state once nothing of it is kept (an idle round is a new one). */
+  private forgetIfIdle(q: bigint, round: QueueRound): void {
+    if (round.idle && this.rounds.get(q) === round) this.rounds.delete(q);
   }
 
   get isActive(): boolean {
     return this.active;
+  }
+
+  /** What the dispatcher did so far (see DispatcherCounters). */
+  get counters(): Readonly<DispatcherCounters> {
+    return this.counts;
   }
 
   newConsumerId(): number {
@@ -319,8 +299,10 @@ export class Dispatcher {
   async start(): Promise<void> {
     const epoch = ++this.epoch;
     this.heap.clear();
-    this.cursors.clear();
-    this.lapseAtMs.clear();
+    for (const [q, round] of this.rounds) {
+      round.forgetPosition();
+      this.forgetIfIdle(q, round);
+    }
     this.clearOrphans();
     const { reader, proposer } = this.options;
     const queues = await reader.listQueues();
@@ -334,9 +316,13 @@ export class Dispatcher {
       const due = dues[i];
       if (due !== undefined) this.heap.set(q.queueHash, due);
       for (const entry of leases[i]!) {
+        const tagKey = tagKeyOf(entry.tag);
+        // Settled here since this node leads (`settled`): over, or being ended by a command
+        // that applies after the read; its consumer may have let it go already.
+        if (this.unownedSettles.has(tagKey)) continue;
         const unstarted = (leaseStartMs(entry) ?? now) > now;
-        this.orphans.set(tagKeyOf(entry.tag), {
-          tagKey: tagKeyOf(entry.tag),
+        this.orphans.set(tagKey, {
+          tagKey,
           queue: q.queueHash,
           entry,
           unstarted,
@@ -345,6 +331,8 @@ export class Dispatcher {
       }
     });
     this.reclaimUntilMs = now + (this.options.reclaimWindowMs ?? DEFAULT_RECLAIM_WINDOW_MS);
+    // Streams kept from a leadership lost a moment ago (`halt`, before `stop`): their lapses are timed again.
+    for (const q of this.registry.queues()) for (const c of this.registry.consumers(q)) this.watchLapse(c);
     this.active = true;
     this.options.log.info(
       { queues: queues.length, pending: this.heap.size, leasesToTakeBack: this.orphans.size },
@@ -353,8 +341,8 @@ export class Dispatcher {
     this.wake();
   }
 
+  /** Forgets the leases to take back (not the settles this node took since it leads: see `unownedSettles`). */
   private clearOrphans(): void {
-    this.unownedSettles.clear();
     this.orphans.clear();
     this.unstartedOrphans = 0;
     this.reclaimUntilMs = Number.POSITIVE_INFINITY;
@@ -409,10 +397,13 @@ export class Dispatcher {
         if (!heldKeys.has(o.tagKey) && o.entry.leaseEndMs > now) pushing.push(o);
       }
     }
-    const [entries, bodies, topic] = await Promise.all([
-      Promise.all(toRead.map((tag) => this.options.reader.runningLease(tag, now))),
-      this.options.reader.getBodies(pushing.map((o) => o.entry.id)),
-      pushing.length > 0 ? this.options.reader.getTopic(consumer.topic) : undefined,
+    const { reader } = this.options;
+    // The leases to push are read again: `start` read them before applies that may have ended
+    // them since (an expiry, whose withdrawal met no orphan yet), and their entries carry the bodies.
+    const [entries, stillRunning, topic] = await Promise.all([
+      Promise.all(toRead.map((tag) => reader.runningLease(tag, now))),
+      Promise.all(pushing.map((o) => reader.runningLease(o.entry.tag, now))),
+      pushing.length > 0 ? reader.getTopic(consumer.topic) : undefined,
     ]);
     const adopt: EntryView[] = [];
     entries.forEach((e, i) => {
@@ -420,8 +411,13 @@ export class Dispatcher {
       if (mine) adopt.push(e);
       else released.push(toRead[i]!);
     });
+    const running = pushing.flatMap((orphan, i) => {
+      const entry = stillRunning[i];
+      return entry ? [{ orphan, entry }] : [];
+    });
+    const bodies = await reader.bodiesOf(running.map((r) => r.entry));
     const push: Array<{ orphan: Orphan; body: BodyRec }> = [];
-    pushing.forEach((orphan, i) => {
+    running.forEach(({ orphan }, i) => {
       const body = bodies[i];
       if (body) push.push({ orphan, body });
     });
@@ -443,15 +439,13 @@ export class Dispatcher {
     this.timerAtMs = Number.POSITIVE_INFINITY;
     this.roundAtMs = Number.POSITIVE_INFINITY;
     this.heap.clear();
-    this.scanning.clear();
+    this.lapses.clear();
+    this.readyConsumers.clear();
     this.rounds.clear();
-    this.leasing.clear();
-    this.notedDuringScan.clear();
-    this.cursors.clear();
-    this.lapseAtMs.clear();
-    this.lastRoundAtMs.clear();
     this.budget.reset();
+    this.cadence.reset();
     this.clearOrphans();
+    this.unownedSettles.clear();
     // What was promised and not pushed is forgotten with its leases (they run out on their own).
     for (const q of this.registry.queues()) {
       for (const c of this.registry.consumers(q)) {
@@ -493,6 +487,7 @@ export class Dispatcher {
     const now = this.options.proposer.nowMs();
     consumer.settles.sinceMs = this.options.clock.nowMs();
     this.registry.add(consumer);
+    this.heap.unpark(consumer.queue);
     if (!plan) {
       this.wake();
       return [];
@@ -513,6 +508,7 @@ export class Dispatcher {
       this.dropOrphan(key);
       this.owners.set(key, consumer);
       ConsumerRegistry.delivered(consumer, key, e.leaseEndMs);
+      this.watchLapse(consumer);
     }
     for (const { orphan, body } of plan.push) {
       // Settled, withdrawn, handed back or taken meanwhile: it left the orphans.
@@ -525,8 +521,10 @@ export class Dispatcher {
         leaseEndMs: e.leaseEndMs,
         startsAtMs: leaseStartMs(e) ?? now,
       };
-      this.schedulePush(consumer, orphan.queue, e.tag, body, e, lease, now);
+      this.placement.promise(consumer, orphan.queue, e.tag, body, e, lease, now);
     }
+    // Those ready now go out with the next round, which drains only the consumers listed so.
+    if (consumer.ready.length > 0) this.readyConsumers.add(consumer);
     this.wake();
     return released;
   }
@@ -547,27 +545,11 @@ export class Dispatcher {
     consumer.early.clear();
     const waiting = [...(this.schedule.heldFor(consumer) as Push[]), ...consumer.ready.splice(0)];
     consumer.reserved -= waiting.length;
-    const refilled = new Set<Consumer>();
-    for (const item of waiting) {
-      const [share] = this.registry.assign(item.queue, 1);
-      if (!share) {
-        this.schedule.remove(item.tagKey);
-        this.owners.delete(item.tagKey);
-        this.unload(item.tagKey);
-        this.release(item.tagKey);
-        continue;
-      }
-      item.consumer = share.consumer;
-      share.consumer.reserved++;
-      this.owners.set(item.tagKey, share.consumer);
-      if (!this.schedule.has(item.tagKey)) {
-        share.consumer.ready.push(item);
-        refilled.add(share.consumer);
-      }
-    }
-    for (const c of refilled) this.drain(c, now);
+    for (const c of this.placement.replace(waiting)) this.drain(c, now);
     for (const tag of consumer.inFlight.keys()) this.owners.delete(tag);
     ConsumerRegistry.clear(consumer);
+    this.lapses.delete(consumer);
+    this.readyConsumers.delete(consumer);
     this.wake();
   }
 
@@ -646,8 +628,11 @@ export class Dispatcher {
         c.sink.close(reason);
       }
       this.heap.delete(q);
-      this.cursors.delete(q);
-      this.lapseAtMs.delete(q);
+      const round = this.rounds.get(q);
+      if (round) {
+        round.forgetPosition();
+        this.forgetIfIdle(q, round);
+      }
     }
   }
 
@@ -730,18 +715,13 @@ export class Dispatcher {
   noteDue(queueHash: bigint, dueMs: number, lapse = false): void {
     if (!this.active) return;
     if (lapse) {
-      this.noteLapse(queueHash, dueMs);
+      this.roundOf(queueHash).noteLapse(dueMs);
       this.heap.lower(queueHash, dueMs + this.options.leaseAheadMs);
       this.wake();
       return;
     }
-    const cursor = this.cursors.get(queueHash);
-    if (cursor && bucketOf(dueMs, cursor.timeBucketMs) <= cursor.bucket) this.cursors.delete(queueHash);
+    this.rounds.get(queueHash)?.noteDue(dueMs);
     this.heap.lower(queueHash, dueMs);
-    if (this.scanning.has(queueHash)) {
-      const before = this.notedDuringScan.get(queueHash);
-      if (before === undefined || dueMs < before) this.notedDuringScan.set(queueHash, dueMs);
-    }
     this.wake();
   }
 
@@ -752,18 +732,7 @@ export class Dispatcher {
    */
   private rereadFrom(q: bigint, dueMs: number): void {
     this.heap.lower(q, dueMs);
-    this.cursors.delete(q);
-    if (this.scanning.has(q)) {
-      const before = this.notedDuringScan.get(q);
-      if (before === undefined || dueMs < before) this.notedDuringScan.set(q, dueMs);
-    }
-  }
-
-  /** A lease of the queue ends at `endMs`: its entry, before the cursor, may be due again then. */
-  private noteLapse(q: bigint, endMs: number): void {
-    if (endMs === Number.POSITIVE_INFINITY) return;
-    const before = this.lapseAtMs.get(q);
-    if (before === undefined || endMs < before) this.lapseAtMs.set(q, endMs);
+    this.rounds.get(q)?.rereadFrom(dueMs);
   }
 
   /** A tag was acked or nacked (its slot frees), or extended (`next` replaces it). */
@@ -785,6 +754,7 @@ export class Dispatcher {
     if (next) {
       const nextKey = tagKeyOf(next.tag);
       ConsumerRegistry.delivered(owner, nextKey, next.leaseEndMs);
+      this.watchLapse(owner);
       this.owners.set(nextKey, owner);
     }
     this.wake();
@@ -825,59 +795,86 @@ export class Dispatcher {
     queueMicrotask(() => this.pump());
   }
 
+  /**
+   * One dispatch round: pushes what is due, lapses what ran out, then starts
+   * lease rounds for the queues with entries due within the look-ahead and
+   * free credit, in one command (`startRound`). It looks at the consumers
+   * whose leases may have lapsed or who have deliveries waiting, and at the
+   * queues due within the look-ahead: a queue with nothing due, and its
+   * consumers, cost it nothing.
+   */
   private pump(): void {
-    const { maxLeaseBatch, maxLeaseRoundsInFlight, leaseAheadMs } = this.options;
+    const { maxLeaseBatch, leaseAheadMs } = this.options;
     try {
       do {
         this.again = false;
         if (!this.active) return;
+        this.counts.rounds++;
         this.flushDue();
         const now = this.options.proposer.nowMs();
         if (now >= this.reclaimUntilMs) this.handBackOrphans(now);
-        for (const q of this.registry.queues()) {
-          for (const c of this.registry.consumers(q)) {
-            if (c.inFlight.size > 0) ConsumerRegistry.lapse(c, now, this.forgetOwner);
-            if (c.ready.length > 0) this.drain(c, now);
-            this.refreshAhead(c, now);
-          }
-        }
+        for (const c of this.lapses.dueBy(now)) this.lapse(c, now);
+        for (const c of [...this.readyConsumers]) this.drain(c, now);
         const demands: Array<{ queue: bigint; want: number }> = [];
         // The node's buffer for consume streams: no more is leased than it can hold.
         let room = this.leaseRoom();
         if (room > 0) this.leasesHeld = false;
+        const onCadence = this.cadence.open();
         for (const q of this.heap.dueBy(now + leaseAheadMs)) {
+          this.counts.queuesLooked++;
           if (room <= 0) {
             this.options.buffer?.waitForRoom();
             if (!this.leasesHeld) this.options.metrics.consumeBufferFull?.inc();
             this.leasesHeld = true;
             break;
           }
-          if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= maxLeaseRoundsInFlight) continue;
-          if (this.roundAllowedAtMs(q, now) > now) continue;
-          const credit = this.registry.credit(q);
+          if (!this.roundMayStart(q)) continue;
+          // Credit first: `arm` reads it for the queues that wait for the cadence.
+          const credit = this.queueCredit(q, now);
           if (credit <= 0) continue;
+          if (this.roundAllowedAtMs(q, now) > now) continue;
           const want = Math.min(credit, maxLeaseBatch, room);
           room -= want;
           demands.push({ queue: q, want });
         }
-        for (const { queue: q, grant } of this.budget.plan(demands)) {
-          this.scanning.add(q);
-          this.lastRoundAtMs.set(q, this.options.clock.monotonicMs());
-          const epoch = this.epoch;
-          void this.leaseRound(q, now, grant, epoch).catch((error: unknown) => {
-            if (epoch !== this.epoch) return;
-            this.scanning.delete(q);
-            this.notedDuringScan.delete(q);
-            this.budget.release(grant);
-            this.options.log.warn({ err: String(error) }, 'lease round read failed; retrying after a pause');
-            this.options.clock.setTimer(() => this.wake(), LEASE_RETRY_PAUSE_MS);
-          });
+        const grants = this.budget.plan(demands);
+        if (grants.length > 0) {
+          this.cadence.started(onCadence);
+          this.startRound(grants, now);
         }
       } while (this.again);
     } finally {
       this.pumping = false;
     }
     this.arm();
+  }
+
+  /**
+   * The queue's free credit now: its consumers' lapsed slots freed and
+   * their look-ahead credit brought up to date first (a round does this for
+   * the queues it may lease for only).
+   */
+  private queueCredit(q: bigint, now: number): number {
+    for (const c of this.registry.consumers(q)) {
+      this.counts.consumersLooked++;
+      if (c.inFlight.size > 0) this.lapse(c, now);
+      this.refreshAhead(c, now);
+    }
+    return this.registry.credit(q);
+  }
+
+  /** Frees the consumer's slots whose leases ran out (and notes a stream not read), and re-times its next lapse. */
+  private lapse(c: Consumer, now: number): void {
+    this.counts.consumersLooked++;
+    ConsumerRegistry.lapse(c, now, this.forgetOwner);
+    this.watchLapse(c);
+  }
+
+  /** Keeps the consumer in `lapses` at its earliest lease end (or out of it with none). */
+  private watchLapse(c: Consumer): void {
+    const at = ConsumerRegistry.nextLapse(c);
+    if (at === undefined) this.lapses.delete(c);
+    else if (this.lapses.get(c) !== at) this.lapses.set(c, at);
   }
 
   private readonly forgetOwner = (tag: string): void => {
@@ -908,9 +905,18 @@ export class Dispatcher {
    * first one left waiting starts). Nothing is written while the stream's
    * buffer is full, and deliveries whose write has not completed keep their
    * slots (see ConsumerRegistry): a client that stops reading is sent at most
-   * its window.
+   * its window. The consumer stays in `readyConsumers` while it has
+   * deliveries left in `ready`.
    */
   private drain(c: Consumer, now: number): void {
+    // Slots whose leases ran out free first; a stream not read is found stalled.
+    if (c.inFlight.size > 0) this.lapse(c, now);
+    this.push(c, now);
+    if (c.ready.length > 0 && !this.departed.has(c)) this.readyConsumers.add(c);
+    else this.readyConsumers.delete(c);
+  }
+
+  private push(c: Consumer, now: number): void {
     if (c.blocked || c.bufferFull || c.stalled) return;
     const out: pb.Delivery.$Properties[] = [];
     const keys: string[] = [];
@@ -956,7 +962,9 @@ export class Dispatcher {
     this.options.metrics.deliveries.inc({ topic: c.topic }, out.length);
     const room = c.sink.deliver(out, () => {
       // Their leases may lapse from now on: lapse them now if overdue, else arm the timer for them.
-      if (ConsumerRegistry.sent(c, keys, this.options.proposer.nowMs())) this.wake();
+      const overdue = ConsumerRegistry.sent(c, keys, this.options.proposer.nowMs());
+      this.watchLapse(c);
+      if (overdue) this.wake();
       else if (!this.pumping) this.arm();
     });
     if (!room) c.blocked = true;
@@ -990,50 +998,53 @@ export class Dispatcher {
 
   /**
    * One timer, at the earliest moment something can be done: a scheduled push,
-   * a lease lapsing (a slot frees), or a queue with free credit coming within
-   * the look-ahead of its due time.
+   * a lease lapsing (a slot frees), a delivery held back starting, or a queue
+   * with free credit coming within the look-ahead of its due time. It looks
+   * at the queues due within the look-ahead and the first one after it, and
+   * at the consumers with deliveries waiting: nothing of an idle queue.
    */
   private arm(): void {
     if (!this.active) return;
     let round = this.unstartedOrphans > 0 ? this.reclaimUntilMs : Number.POSITIVE_INFINITY;
     const now = this.options.clock.nowMs();
-    const leaseRoom = this.leaseRoom();
-    for (const q of this.registry.queues()) {
-      for (const c of this.registry.consumers(q)) {
-        const lapse = ConsumerRegistry.nextLapse(c);
-        if (lapse !== undefined && lapse < round) round = lapse;
-        // Held back from sending ahead (a window of them is out already, or the consumer does not hold): send it once it starts.
-        const waiting = c.ready[0]?.startsAtMs;
-        if (waiting !== undefined && waiting > now && waiting < round) round = waiting;
+    const lapse = this.lapses.peek()?.dueMs;
+    if (lapse !== undefined && lapse < round) round = lapse;
+    for (const c of this.readyConsumers) {
+      // Held back from sending ahead (a window of them is out already, or the consumer does not hold): send it once it starts.
+      const waiting = c.ready[0]?.startsAtMs;
+      if (waiting !== undefined && waiting > now && waiting < round) round = waiting;
+    }
+    // A round held back for the node's buffer waits for room (roomFreed), not for a timer.
+    if (this.budget.available > 0 && this.leaseRoom() > 0) {
+      const { leaseAheadMs } = this.options;
+      const horizon = now + leaseAheadMs;
+      for (const q of this.heap.dueBy(horizon)) {
+        this.counts.queuesLooked++;
+        if (!this.roundMayStart(q) || this.registry.credit(q) === 0) continue;
+        const at = Math.max(this.heap.get(q)! - leaseAheadMs, this.roundAllowedAtMs(q, now));
+        if (at < round) round = at;
       }
-      if (this.scanning.has(q) || (this.rounds.get(q) ?? 0) >= this.options.maxLeaseRoundsInFlight) continue;
-      if (this.registry.credit(q) === 0 || this.budget.available === 0) continue;
-      // A round held back for the node's buffer waits for room (roomFreed), not for a timer.
-      if (leaseRoom <= 0) continue;
-      const due = this.heap.get(q);
-      if (due === undefined) continue;
-      const at = Math.max(due - this.options.leaseAheadMs, this.roundAllowedAtMs(q, now));
-      if (at < round) round = at;
+      // The first queue to come within the look-ahead: a round looks at it then (credit or not).
+      const next = this.heap.firstAfter(horizon);
+      if (next) {
+        this.counts.queuesLooked++;
+        const at = Math.max(next.dueMs - leaseAheadMs, this.roundAllowedAtMs(next.queue, now));
+        if (at < round) round = at;
+      }
     }
     this.roundAtMs = round;
     this.setTimer();
   }
 
-  /**
-   * The earliest time the queue's next lease round may start: at once when it
-   * has not had one for LEASE_ROUND_INTERVAL_MS or its next entry is due
-   * within `pushAheadMs` (at least the interval) from then on, else when the
-   * interval ends.
-   */
+  /** Whether a lease round of the queue may start now (QueueRound.mayStart; a queue without one is idle). */
+  private roundMayStart(q: bigint): boolean {
+    const max = this.options.maxLeaseRoundsInFlight;
+    return this.rounds.get(q)?.mayStart(max) ?? max > 0;
+  }
+
+  /** The earliest time the queue's next lease round may start (RoundCadence.allowedAtMs). */
   private roundAllowedAtMs(q: bigint, now: number): number {
-    const last = this.lastRoundAtMs.get(q);
-    const wait = last === undefined ? 0 : last + LEASE_ROUND_INTERVAL_MS - this.options.clock.monotonicMs();
-    if (wait <= 0) return now;
-    // With a push-ahead shorter than the interval, an entry due within the interval is urgent too.
-    const urgentAt =
-      (this.heap.get(q) ?? Number.POSITIVE_INFINITY) -
-      Math.max(this.options.pushAheadMs, LEASE_ROUND_INTERVAL_MS);
-    return Math.max(now, Math.min(now + wait, urgentAt));
+    return this.cadence.allowedAtMs(now, this.heap.get(q), this.options.pushAheadMs);
   }
 
   private setTimer(): void {
@@ -1064,11 +1075,50 @@ export class Dispatcher {
     this.timer = this.options.clock.setTimer(fire, Math.max(0, at - this.options.clock.nowMs()));
   }
 
-  /** Reads the queue's due entries and proposes their leases, one command per consumer share. */
-  private async leaseRound(q: bigint, now: number, limit: number, epoch: number): Promise<void> {
+  /**
+   * Starts the lease rounds the budget granted: reads every granted queue
+   * (in parallel), then proposes their runs together (`proposeRuns`).
+   */
+  private startRound(grants: ReadonlyArray<{ queue: bigint; grant: number }>, now: number): void {
+    const epoch = this.epoch;
+    const reads = grants.map(({ queue: q, grant }) => {
+      const round = this.roundOf(q);
+      round.beginRead();
+      return this.readRound(q, round, now, grant, epoch).catch((error: unknown): RunPart[] => {
+        if (epoch !== this.epoch) return [];
+        round.endRead();
+        this.forgetIfIdle(q, round);
+        this.budget.release(grant);
+        this.options.log.warn({ err: String(error) }, 'lease round read failed; retrying after a pause');
+        this.options.clock.setTimer(() => this.wake(), LEASE_RETRY_PAUSE_MS);
+        return [];
+      });
+    });
+    // One pass once every read is in (a pass per read would walk the round's due queues once each).
+    void Promise.all(reads).then((parts) => {
+      if (epoch !== this.epoch) return;
+      this.proposeRuns(parts.flat(), epoch);
+      this.wake();
+    });
+  }
+
+  /**
+   * Reads the queue's due entries (at most `limit`) and shares them among its
+   * consumers: one run per consumer share, its entries counted as leasing
+   * from here on (`QueueRound.proposed`) until every command carrying them
+   * is answered.
+   */
+  private async readRound(
+    q: bigint,
+    round: QueueRound,
+    now: number,
+    limit: number,
+    epoch: number,
+  ): Promise<RunPart[]> {
     const { reader, leaseAheadMs } = this.options;
     const first = this.registry.consumers(q)[0];
     const found = first ? await reader.getTopic(first.topic) : undefined;
+    if (epoch !== this.epoch) return []; // halt() reset the heap and the rounds
     // A topic or group being deleted is gone to its consumers.
     const topic = found && first && !groupDeleting(found, first.group) ? found : undefined;
     let entries: EntryView[] = [];
@@ -1076,143 +1126,172 @@ export class Dispatcher {
       // No consumer (it left during this round: the queue stays due for the next one), or the
       // topic is gone: nothing to lease.
       if (first) this.heap.delete(q);
-      this.lastRoundAtMs.delete(q);
-    } else if (epoch === this.epoch) {
-      const skip = this.leasing.get(q);
+    } else {
       const bucketMs = topic.settings.timeBucketMs;
-      let cursor = this.cursors.get(q);
-      if (
-        cursor &&
-        (cursor.timeBucketMs !== bucketMs || (this.lapseAtMs.get(q) ?? Number.POSITIVE_INFINITY) <= now)
-      ) {
-        this.cursors.delete(q);
-        cursor = undefined;
-      }
-      // A read from the start passes every running lease of the queue: it learns their earliest end anew.
-      if (!cursor) this.lapseAtMs.delete(q);
-      const read = await reader.scanDue(q, bucketMs, now, now + leaseAheadMs, limit, skip, cursor?.tag);
-      if (epoch !== this.epoch) return;
+      const from = round.readFrom(bucketMs, now);
+      const read = await reader.scanDue(q, bucketMs, now, now + leaseAheadMs, limit, round.leasing, from);
+      if (epoch !== this.epoch) return [];
       entries = read.entries;
-      this.noteLapse(q, read.passedLeaseEndMs);
-      const noted = this.notedDuringScan.get(q);
-      const resume = read.resumeTag;
-      const bucket = resume && Number(decodeKey(resume).due);
-      // Something noted during the read at or before where the next one would start may lie before it: no cursor.
-      if (resume && bucket !== undefined && (noted === undefined || bucketOf(noted, bucketMs) > bucket)) {
-        this.cursors.set(q, { tag: resume, bucket, timeBucketMs: bucketMs });
-      } else {
-        this.cursors.delete(q);
-      }
-      // A lease behind the cursor that runs out makes the queue due then (as a due time: its end + the look-ahead).
-      const lapse = this.lapseAtMs.get(q);
-      const next = Math.min(
-        read.nextDueMs ?? Number.POSITIVE_INFINITY,
-        noted ?? Number.POSITIVE_INFINITY,
-        lapse === undefined ? Number.POSITIVE_INFINITY : lapse + leaseAheadMs,
-      );
-      if (next === Number.POSITIVE_INFINITY) {
-        this.heap.delete(q);
-        this.lastRoundAtMs.delete(q);
-      } else this.heap.set(q, next);
+      const next = round.afterRead(read, bucketMs, leaseAheadMs);
+      if (next === Number.POSITIVE_INFINITY) this.heap.delete(q);
+      else this.heap.set(q, next);
     }
-    if (epoch !== this.epoch) return;
-    this.scanning.delete(q);
-    this.notedDuringScan.delete(q);
+    if (epoch !== this.epoch) return [];
+    round.endRead();
     // The budget holds what the lease commands carry, from here until each is answered.
     this.budget.release(limit - Math.min(limit, entries.length));
+    const parts: RunPart[] = [];
     if (entries.length > 0) {
       const shares = this.registry.assign(q, entries.length);
-      const fallback = topic !== undefined && this.options.deadLetterAllowed?.(topic) === false;
+      const deadLetterFallback = topic !== undefined && this.options.deadLetterAllowed?.(topic) === false;
+      const maxAttempts = topic?.settings.maxAttempts ?? 0;
+      const taken = shares.reduce((n, share) => n + share.count, 0);
+      const read = { parts: shares.length, keys: entries.slice(0, taken).map((e) => tagKeyOf(e.tag)) };
       let at = 0;
-      for (const share of shares) {
-        const part = entries.slice(at, at + share.count);
-        at += share.count;
-        this.propose(q, share.consumer, part, epoch, fallback, topic?.settings.maxAttempts ?? 0);
+      for (const { consumer, count } of shares) {
+        const part = entries.slice(at, at + count);
+        at += count;
+        consumer.reserved += count;
+        parts.push({ q, round, consumer, entries: part, deadLetterFallback, maxAttempts, read });
       }
+      if (parts.length > 0) round.proposed(read.keys);
       // Entries without a share (a consumer left during the read) stay due.
       const unassigned = entries.slice(at);
       this.budget.release(unassigned.length);
       if (unassigned.length > 0) this.rereadFrom(q, unassigned[0]!.dueAtMs);
     }
-    this.wake();
+    this.forgetIfIdle(q, round);
+    return parts;
   }
 
-  private propose(
-    q: bigint,
-    consumer: Consumer,
-    entries: readonly EntryView[],
-    epoch: number,
-    deadLetterFallback: boolean,
-    maxAttempts: number,
-  ): void {
-    const keys = entries.map((e) => tagKeyOf(e.tag));
-    let leasing = this.leasing.get(q);
-    if (!leasing) this.leasing.set(q, (leasing = new Set()));
-    for (const k of keys) leasing.add(k);
-    this.rounds.set(q, (this.rounds.get(q) ?? 0) + 1);
-    consumer.reserved += entries.length;
-    const done = (): void => {
+  /**
+   * Proposes a round's runs: with `leaseRuns`, the runs of every queue in as
+   * few `lease-runs` commands as hold them within `maxLeaseBatch` entries (a
+   * run split between two when it does not fit); without, one `lease`
+   * command per run, as versions without the setting propose (a node of such
+   * a version could not apply a command of runs).
+   */
+  private proposeRuns(parts: readonly RunPart[], epoch: number): void {
+    if (parts.length === 0) return;
+    const runs = this.options.leaseRuns !== false;
+    const commands = runs
+      ? packRuns(
+          parts,
+          this.options.maxLeaseBatch,
+          (p) => p.entries.length,
+          (p, n) => {
+            p.read.parts++;
+            return [
+              { ...p, entries: p.entries.slice(0, n) },
+              { ...p, entries: p.entries.slice(n) },
+            ];
+          },
+        )
+      : parts.map((p) => [p]);
+    for (const command of commands) this.proposeLease(command, runs, epoch);
+  }
+
+  /** Proposes one lease command carrying `parts`, and ends each part once it is answered (or failed). */
+  private proposeLease(parts: readonly RunPart[], runs: boolean, epoch: number): void {
+    const done = (p: RunPart): void => {
       if (epoch !== this.epoch) return; // halt() reset every promise
-      consumer.reserved -= entries.length;
-      this.budget.release(entries.length);
-      const n = (this.rounds.get(q) ?? 1) - 1;
-      if (n > 0) this.rounds.set(q, n);
-      else this.rounds.delete(q);
-      const set = this.leasing.get(q);
-      if (set) {
-        for (const k of keys) set.delete(k);
-        if (set.size === 0) this.leasing.delete(q);
-      }
-      this.wake();
+      p.consumer.reserved -= p.entries.length;
+      this.budget.release(p.entries.length);
+      if (--p.read.parts === 0) p.round.answered(p.read.keys);
+      this.forgetIfIdle(p.q, p.round);
     };
-    this.leaseTo(q, consumer, entries, epoch, deadLetterFallback, maxAttempts).then(
-      done,
+    this.counts.leaseCommands++;
+    this.counts.leaseRuns += parts.length;
+    for (const p of parts) this.counts.leaseEntries += p.entries.length;
+    this.leaseParts(parts, runs, epoch).then(
+      () => {
+        for (const p of parts) done(p);
+        this.wake();
+      },
       (error: unknown) => {
-        // Its entries lie behind the cursor, and reads skip them while the command's keys are
-        // in `leasing`: read the queue from its start now and once they leave it.
-        const earliest = Math.min(...entries.map((e) => e.dueAtMs));
+        // Their entries lie behind the cursor, and reads skip them while the round's keys are
+        // in `leasing`: read each queue from its start now and once they leave it.
+        const earliest = parts.map((p) => Math.min(...p.entries.map((e) => e.dueAtMs)));
         if (epoch === this.epoch) {
           this.options.log.warn({ err: String(error) }, 'lease round failed; retrying after a pause');
-          this.rereadFrom(q, earliest);
+          parts.forEach((p, i) => {
+            this.rereadFrom(p.q, earliest[i]!);
+          });
         }
         // A failed round (typically: leadership is being lost) must not retry in a
         // microtask loop, which would starve the Raft loop that reports the loss.
         this.options.clock.setTimer(() => {
-          done();
-          if (epoch === this.epoch) this.rereadFrom(q, earliest);
+          for (const p of parts) done(p);
+          if (epoch === this.epoch)
+            parts.forEach((p, i) => {
+              this.rereadFrom(p.q, earliest[i]!);
+            });
+          this.wake();
         }, LEASE_RETRY_PAUSE_MS);
       },
     );
   }
 
-  private async leaseTo(
-    q: bigint,
-    consumer: Consumer,
-    entries: readonly EntryView[],
-    epoch: number,
-    deadLetterFallback: boolean,
-    maxAttempts: number,
-  ): Promise<void> {
-    const { proposer, reader, metrics, leaseAheadMs } = this.options;
-    const firstId = proposer.reserveIds(entries.length);
-    const result = await proposer.run({
-      kind: 'lease',
-      topic: consumer.topic,
-      group: consumer.group,
-      tags: entries.map((e) => e.tag),
-      leaseMs: consumer.leaseMs,
-      firstId,
-      idCount: entries.length,
-      ...(leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {}),
-      ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
-      ...(deadLetterFallback ? { deadLetterFallback: true } : {}),
-      ...(consumer.consumerId !== 0n ? { consumerId: consumer.consumerId } : {}),
-    });
+  /** Proposes the lease command of `parts` and places what each run leased (lease-placement.ts). */
+  private async leaseParts(parts: readonly RunPart[], runs: boolean, epoch: number): Promise<void> {
+    const { proposer, leaseAheadMs } = this.options;
+    const tags = parts.reduce((n, p) => n + p.entries.length, 0);
+    // Ids for the dead letters the command may make, and after them a lease id per run.
+    const firstId = proposer.reserveIds(tags + (runs ? parts.length : 0));
+    const ahead = leaseAheadMs > 0 ? { aheadMs: leaseAheadMs } : {};
+    let result: CommandResult;
+    if (runs) {
+      result = await proposer.run({
+        kind: 'lease-runs',
+        firstId,
+        idCount: tags,
+        ...ahead,
+        runs: parts.map((p, i) => ({
+          topic: p.consumer.topic,
+          group: p.consumer.group,
+          tags: p.entries.map((e) => e.tag),
+          leaseMs: p.consumer.leaseMs,
+          leaseId: firstId + BigInt(tags + i),
+          ...(p.consumer.consumerId !== 0n ? { consumerId: p.consumer.consumerId } : {}),
+          ...(p.deadLetterFallback ? { deadLetterFallback: true } : {}),
+        })),
+      });
+    } else {
+      invariant(parts.length === 1, () => `a lease command of ${parts.length} runs without leaseRuns`);
+      const p = parts[0]!;
+      result = await proposer.run({
+        kind: 'lease',
+        topic: p.consumer.topic,
+        group: p.consumer.group,
+        tags: p.entries.map((e) => e.tag),
+        leaseMs: p.consumer.leaseMs,
+        firstId,
+        idCount: tags,
+        ...ahead,
+        ...(this.options.leaseInPlace !== false ? { inPlace: true } : {}),
+        ...(p.deadLetterFallback ? { deadLetterFallback: true } : {}),
+        ...(p.consumer.consumerId !== 0n ? { consumerId: p.consumer.consumerId } : {}),
+      });
+    }
     if (result.kind !== 'lease' || epoch !== this.epoch) return;
-    const leased = result.outcomes.filter((o) => o.status === 'leased');
+    invariant(
+      result.outcomes.length === tags,
+      () => `${result.outcomes.length} lease outcomes for ${tags} tags`,
+    );
+    let at = 0;
+    await Promise.all(
+      parts.map((p) => this.placeRun(p, result.outcomes.slice(at, (at += p.entries.length)), epoch)),
+    );
+  }
+
+  /** What one run leased goes to its consumer (lease-placement.ts); what it did not lease is read again. */
+  private async placeRun(p: RunPart, outcomes: readonly LeaseOutcome[], epoch: number): Promise<void> {
+    const { reader, metrics, leaseAheadMs } = this.options;
+    const { q, round, consumer } = p;
+    const leased = outcomes.filter((o) => o.status === 'leased');
     let notDue = Number.POSITIVE_INFINITY;
-    const byTag = new Map(entries.map((e) => [tagKeyOf(e.tag), e]));
-    for (const o of result.outcomes) {
+    const byTag = new Map(p.entries.map((e) => [tagKeyOf(e.tag), e]));
+    for (const o of outcomes) {
       if (o.status === 'dead-lettered' || o.status === 'dropped')
         metrics.deadLetters.inc({ topic: consumer.topic });
       if (o.status === 'not-due') notDue = Math.min(notDue, byTag.get(tagKeyOf(o.tag))?.dueAtMs ?? notDue);
@@ -1222,70 +1301,29 @@ export class Dispatcher {
     // The leases stay where the entries lie, behind the cursor: when the first one ends, read from the start.
     let endMs = Number.POSITIVE_INFINITY;
     for (const o of leased) endMs = Math.min(endMs, o.leaseExpiresAtMs!);
-    this.noteLapse(q, endMs);
+    round.noteLapse(endMs);
     this.heap.lower(q, endMs + leaseAheadMs);
-    const bodies = await reader.getBodies(leased.map((o) => o.id!));
+    // The bodies the entries read for the lease carry, or the messages' body records.
+    const bodies = await reader.bodiesOf(
+      leased.map((o) => byTag.get(tagKeyOf(o.tag)) ?? { id: o.id!, body: undefined }),
+    );
     if (epoch !== this.epoch) return;
     const now = this.options.clock.nowMs();
-    const touched = new Set<Consumer>();
+    const deliveries: LeasedDelivery[] = [];
     leased.forEach((o, i) => {
       const body = bodies[i];
       const entry = byTag.get(tagKeyOf(o.tag));
       if (!body || !entry || !o.newTag) return;
-      const target = this.departed.has(consumer) ? this.registry.assign(q, 1)[0]?.consumer : consumer;
-      const tagKey = tagKeyOf(o.newTag);
-      const leaseEndMs = o.leaseExpiresAtMs!;
-      if (!target) {
-        // Its consumer left and nobody else has room: hand it back.
-        this.release(tagKey);
-        return;
-      }
-      const lease = { attempt: o.attempt ?? 1, maxAttempts, leaseEndMs, startsAtMs: o.startsAtMs ?? now };
-      if (this.schedulePush(target, q, o.newTag, body, entry, lease, now)) touched.add(target);
+      const lease = {
+        attempt: o.attempt ?? 1,
+        maxAttempts: p.maxAttempts,
+        leaseEndMs: o.leaseExpiresAtMs!,
+        startsAtMs: o.startsAtMs ?? now,
+      };
+      deliveries.push({ tag: o.newTag, body, entry, lease });
     });
-    for (const c of touched) this.drain(c, now);
+    for (const c of this.placement.placeLeased(consumer, q, deliveries, now)) this.drain(c, now);
     this.setTimer();
-  }
-
-  /**
-   * Promises a leased delivery to `target`: ready now (returns true: drain the
-   * consumer), or scheduled for its send time (`pushAheadMs` before its start
-   * for a consumer that holds, its start otherwise).
-   */
-  private schedulePush(
-    target: Consumer,
-    q: bigint,
-    tag: Uint8Array,
-    body: BodyRec,
-    entry: EntryView,
-    lease: LeaseShape,
-    now: number,
-  ): boolean {
-    const { leaseEndMs, startsAtMs } = lease;
-    const tagKey = tagKeyOf(tag);
-    target.reserved++;
-    this.owners.set(tagKey, target);
-    this.load(tagKey, body.payload.length);
-    const delivery = toDelivery(target, tag, body, entry, lease);
-    // A lease that ran out is redelivered at once; its lateness counts from when it came due.
-    const lateFromMs = Math.min(startsAtMs, entry.dueAtMs);
-    const atMs = target.holdsAhead ? pushAtMs(startsAtMs, this.options.pushAheadMs) : startsAtMs;
-    const item: Push = {
-      tagKey,
-      atMs,
-      startsAtMs,
-      lateFromMs,
-      queue: q,
-      delivery,
-      consumer: target,
-      leaseEndMs,
-    };
-    if (atMs <= now) {
-      target.ready.push(item);
-      return true;
-    }
-    this.schedule.add(item);
-    return false;
   }
 }
 
@@ -1295,40 +1333,4 @@ function unsentHeld(c: Consumer): number {
   let n = 0;
   for (const tag of c.unsent) if (c.early.has(tag)) n++;
   return n;
-}
-
-/** What a delivery says of its lease. */
-interface LeaseShape {
-  readonly attempt: number;
-  /** The topic's maxAttempts when it was leased (0 = unknown). */
-  readonly maxAttempts: number;
-  readonly leaseEndMs: number;
-  readonly startsAtMs: number;
-}
-
-function toDelivery(
-  consumer: Consumer,
-  tag: Uint8Array,
-  body: BodyRec,
-  entry: EntryView,
-  lease: LeaseShape,
-): pb.Delivery.$Properties {
-  // One literal with every field (`startsAtMs` is set when it is sent); int64s as plain numbers
-  // (protobufjs writes them byte for byte as Longs), the headers as decoded: encoding only reads
-  // them, and a body without headers shares one frozen empty object (never write to it).
-  return {
-    tag,
-    id: uint64ForWire(body.id),
-    topic: consumer.topic,
-    group: consumer.group,
-    payload: body.payload,
-    headers: headersOf(body) as { [name: string]: string },
-    key: body.key,
-    dueAtMs: numberAsInt64(entry.dueAtMs),
-    enqueuedAtMs: numberAsInt64(body.enqueuedAtMs),
-    attempt: lease.attempt,
-    leaseExpiresAtMs: numberAsInt64(lease.leaseEndMs),
-    startsAtMs: null,
-    maxAttempts: lease.maxAttempts,
-  };
 }

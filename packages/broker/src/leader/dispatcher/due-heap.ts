@@ -73,6 +73,27 @@ export class DueHeap<Q> {
     return out;
   }
 
+  /**
+   * The earliest item due after `afterMs`, or undefined. Walks the items due
+   * at or before it and their children only: an item due later is the least
+   * of its subtree.
+   */
+  firstAfter(afterMs: number): { queue: Q; dueMs: number } | undefined {
+    let best: { queue: Q; dueMs: number } | undefined;
+    const stack = [0];
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      const item = this.items[i];
+      if (!item) continue;
+      if (item.dueMs > afterMs) {
+        if (!best || item.dueMs < best.dueMs) best = item;
+        continue;
+      }
+      stack.push(2 * i + 2, 2 * i + 1);
+    }
+    return best ? { queue: best.queue, dueMs: best.dueMs } : undefined;
+  }
+
   clear(): void {
     this.items.length = 0;
     this.position.clear();

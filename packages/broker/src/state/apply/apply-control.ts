@@ -12,6 +12,7 @@ import {
   type TopicRec,
 } from '../model/records.js';
 import type { ApplyContext } from './context.js';
+import { type Held, heldOf, letGo } from './held.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -22,7 +23,8 @@ type Located =
       readonly state: 'live';
       readonly id: bigint;
       readonly index: MessageIndexRec;
-      readonly entries: readonly { tag: Uint8Array; entry: QueueEntryRec }[];
+      /** Each live group's entry as it stands (`held.view`: its held view when a run lease holds it). */
+      readonly entries: readonly { tag: Uint8Array; entry: QueueEntryRec; held: Held }[];
       readonly changes: readonly GroupChange[];
       /** Some group holds it under a lease that still runs. */
       readonly inFlight: boolean;
@@ -46,7 +48,7 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
   // A group being deleted has let go of the message: its entry is left to the purge.
   const live = index.groups.filter((g) => g.outcome === 'live' && !groupDeleting(topic, g.group));
   await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
-  const entries: { tag: Uint8Array; entry: QueueEntryRec }[] = [];
+  const entries: { tag: Uint8Array; entry: QueueEntryRec; held: Held }[] = [];
   const changes: GroupChange[] = [];
   let inFlight = false;
   for (const g of index.groups) {
@@ -54,11 +56,12 @@ async function locate(ctx: ApplyContext, topic: TopicRec, target: Target): Promi
       changes.push({ group: g.group, state: 'ended' });
       continue;
     }
-    const entry = await ctx.entries.get(g.tag);
-    invariant(entry, () => `message ${id} group ${g.group} names a missing entry`);
-    const running = leaseHeld(entry, ctx.nowMs);
+    const stored = await ctx.entries.get(g.tag);
+    invariant(stored, () => `message ${id} group ${g.group} names a missing entry`);
+    const held = heldOf(ctx, g.tag, stored);
+    const running = leaseHeld(held.view, ctx.nowMs);
     inFlight ||= running;
-    entries.push({ tag: g.tag, entry });
+    entries.push({ tag: g.tag, entry: held.view, held });
     changes.push({ group: g.group, state: running ? 'in-flight' : 'pending' });
   }
   return { state: 'live', id, index, entries, changes, inFlight };
@@ -80,7 +83,11 @@ export async function applyCancel(ctx: ApplyContext, cmd: Of<'cancel'>): Promise
   if (found.inFlight) {
     return { kind: 'cancel', result: { status: 'in-flight', id: found.id, groups: found.changes } };
   }
-  for (const { tag, entry } of found.entries) await ctx.entries.remove(topic, tag, entry, 'removed');
+  // A run lease that ran out lets go of its entry (counted: the entry goes).
+  for (const { tag, entry, held } of found.entries) {
+    await ctx.entries.remove(topic, tag, entry, 'removed', held.runTag);
+    letGo(ctx, held);
+  }
   return { kind: 'cancel', result: { status: 'cancelled', id: found.id, groups: found.changes } };
 }
 
@@ -97,8 +104,10 @@ export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>):
   if (found.inFlight) {
     return { kind: 'reschedule', result: { status: 'in-flight', id: found.id, groups: found.changes } };
   }
-  for (const { tag, entry } of found.entries) {
-    await ctx.entries.update(topic, tag, entry, pendingAt(entry, dueAtMs));
+  // A lease that ran out stays counted in the entry's attempt and history.
+  for (const { tag, entry, held } of found.entries) {
+    await ctx.entries.update(topic, tag, entry, pendingAt(entry, dueAtMs), held.runTag);
+    letGo(ctx, held);
   }
   return {
     kind: 'reschedule',
@@ -118,11 +127,21 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
   }
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
   ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount, cmd.deadLetterFallbackTopics ?? []);
-  // The body too: a message whose entry never moved has no index record, its body implies it.
-  await ctx.prefetch(ctx.messages.indexAndBodyReads(cmd.ids));
+  // The entry an expiry record names (a message of one entry that carries its body), or else the
+  // index and body records: a message whose entry never moved has no index record.
+  const keys = cmd.keys ?? [];
+  const named = (i: number): Uint8Array | undefined => (keys[i]?.length ? keys[i] : undefined);
+  const unnamed = cmd.ids.filter((_, i) => named(i) === undefined);
+  await ctx.prefetch([
+    ...ctx.entries.reads(keys.filter((k) => k.length > 0)),
+    ...ctx.messages.indexAndBodyReads(unnamed),
+  ]);
   const outcomes: ExpireOutcome[] = [];
-  for (const id of cmd.ids) {
-    const index = await ctx.messages.getIndex(id);
+  for (const [i, id] of cmd.ids.entries()) {
+    const key = named(i);
+    const index = key
+      ? await ctx.messages.indexAt(id, key, await ctx.entries.get(key))
+      : await ctx.messages.getIndex(id);
     if (!index || index.done) {
       outcomes.push({ id, status: 'gone' });
       continue;
@@ -135,27 +154,49 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
     invariant(topic, () => `message ${id} names missing topic ${index.topic}`);
     const deadLetter = topic.settings.expiryAction === 'dead-letter';
     const live = index.groups.filter((g) => g.outcome === 'live');
+    await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
+    const entries: { tag: Uint8Array; entry: QueueEntryRec; held: Held }[] = [];
+    for (const g of live) {
+      const stored = await ctx.entries.get(g.tag);
+      invariant(stored, () => `message ${id} group ${g.group} names a missing entry`);
+      const held = heldOf(ctx, g.tag, stored);
+      entries.push({ tag: g.tag, entry: held.view, held });
+    }
     // Dead letters copy the payload once per group: past this command's bound the message
     // waits for the janitor's next expire.
     const copies = deadLetter && !topic.deleting ? live.length : 0;
-    const payload = copies > 0 ? ((await ctx.messages.getBody(id))?.payload.length ?? 0) : 0;
+    const first = entries[0]?.entry;
+    const payload = copies > 0 && first ? ((await ctx.messages.bodyOf(first))?.payload.length ?? 0) : 0;
     if (!ctx.fits(live.length + 1, copies * payload)) {
       outcomes.push({ id, status: 'not-due' });
       continue;
     }
-    await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
-    for (const g of index.groups) {
-      if (g.outcome !== 'live') continue;
-      const entry = await ctx.entries.get(g.tag);
-      invariant(entry, () => `message ${id} group ${g.group} names a missing entry`);
+    for (const { tag, entry, held } of entries) {
       // A topic or group being deleted sends nothing on: its expired entries just go.
-      if (deadLetter && !groupDeleting(topic, g.group))
-        await ctx.deadLetters.deadLetter(topic, g.tag, entry, 'expired');
-      else await ctx.entries.remove(topic, g.tag, entry, 'expired');
+      if (deadLetter && !groupDeleting(topic, entry.group))
+        await ctx.deadLetters.deadLetter(topic, tag, entry, 'expired', held.runTag);
+      else await ctx.entries.remove(topic, tag, entry, 'expired', held.runTag);
+      letGo(ctx, held);
     }
     outcomes.push({ id, status: deadLetter && !topic.deleting ? 'dead-lettered' : 'expired' });
   }
   return { kind: 'expire', outcomes };
+}
+
+/**
+ * Deletes publish records the leader's janitor found no longer needed: none
+ * of their messages was at its published key when it read them. That stays
+ * true (a message away from its published key ended, or moved and has an
+ * index record until it ends), so the records are deleted without being read
+ * again. A first id above every id assigned names no record: refused.
+ */
+export function applyForgetPublishes(ctx: ApplyContext, cmd: Of<'forget-publishes'>): CommandResult {
+  cmd.firstIds.forEach((id, i) => {
+    if (id > ctx.ids.lastId)
+      throw new ValidationError(`first_ids[${i}]`, `${id} is above the last id ${ctx.ids.lastId}`);
+  });
+  for (const id of cmd.firstIds) ctx.publishes.forget(id);
+  return { kind: 'forget-publishes', forgotten: cmd.firstIds.length };
 }
 
 /** Ends the reservation of keys whose dedup window has passed (proposed by the janitor). */
@@ -211,7 +252,11 @@ export async function applyRedrive(ctx: ApplyContext, cmd: Of<'redrive'>): Promi
       outcomes.push({ id, status: 'not-found' });
       continue;
     }
-    const dead = (await ctx.messages.getBody(id))?.deadLetter;
+    // The body its entry carries, or its body record (a topic of several groups keeps one).
+    const body = found.entries[0]
+      ? await ctx.messages.bodyOf(found.entries[0].entry)
+      : await ctx.messages.getBody(id);
+    const dead = body?.deadLetter;
     if (!dead || dead.sourceTopic !== cmd.sourceTopic) {
       outcomes.push({ id, status: 'not-a-dead-letter' });
       continue;
@@ -225,10 +270,9 @@ export async function applyRedrive(ctx: ApplyContext, cmd: Of<'redrive'>): Promi
       outcomes.push({ id, status: 'group-gone' });
       continue;
     }
-    const body = (await ctx.messages.getBody(id))!;
     // Two items (the message written, the dead letter removed) and the payload copied: past the
     // command's bound this one and the rest wait for the next command.
-    if (!ctx.fits(2, body.payload.length)) {
+    if (!ctx.fits(2, body!.payload.length)) {
       full = true;
       outcomes.push({ id, status: 'deferred' });
       continue;
@@ -241,8 +285,8 @@ export async function applyRedrive(ctx: ApplyContext, cmd: Of<'redrive'>): Promi
       {
         id: newId,
         topic: source.name,
-        payload: body.payload,
-        headers: body.headers,
+        payload: body!.payload,
+        headers: body!.headers,
         key: '',
         enqueuedAtMs: ctx.nowMs,
         dueAtMs: ctx.nowMs,
@@ -253,7 +297,10 @@ export async function applyRedrive(ctx: ApplyContext, cmd: Of<'redrive'>): Promi
       dead.sourceGroup,
     );
     if (adding) await adding;
-    for (const { tag, entry } of found.entries) await ctx.entries.remove(dlq!, tag, entry, 'removed');
+    for (const { tag, entry, held } of found.entries) {
+      await ctx.entries.remove(dlq!, tag, entry, 'removed', held.runTag);
+      letGo(ctx, held);
+    }
     outcomes.push({ id, status: 'redriven', newId });
   }
   return { kind: 'redrive', outcomes };

@@ -1,5 +1,13 @@
 import { invariant } from '@fermata/base';
-import { DEFAULT_GROUP, inQueue, leaseTag, queueHashBytes, tagEntryKey, tagLease } from '../../keys.js';
+import {
+  DEFAULT_GROUP,
+  inQueue,
+  leaseTag,
+  queueHashBytes,
+  RUN_TAG_BYTES,
+  tagEntryKey,
+  tagLease,
+} from '../../keys.js';
 import type { Command } from '../commands/commands.js';
 import type { CommandResult, LeaseOutcome, SettleOutcome } from '../commands/results.js';
 import {
@@ -13,6 +21,7 @@ import {
 } from '../commands/validation.js';
 import { LimitError, NotFoundError, ValidationError } from '../model/errors.js';
 import {
+  countedLease,
   groupDeleting,
   leaseEndOf,
   leaseHeld,
@@ -24,7 +33,9 @@ import {
   withoutLease,
 } from '../model/records.js';
 import type { TagEntries } from '../stores/entries.js';
+import { ackRun, deadLetterAtLease, extendRun, keyOfRunTag, leaseRun, nackRun } from './apply-runs.js';
 import type { ApplyContext } from './context.js';
+import { heldOf } from './held.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -118,13 +129,32 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   const hashBytes = queueHashBytes(ctx.queues.hash(topic.name, group));
 
   const read = await prefetchEntries(ctx, cmd.tags, false);
+  if (cmd.leaseId)
+    return {
+      kind: 'lease',
+      outcomes: await leaseRun(ctx, { ...cmd, leaseId: cmd.leaseId }, topic, group, hashBytes, read),
+    };
   const outcomes: LeaseOutcome[] = [];
   for (let i = 0; i < cmd.tags.length; i++) {
     const key = cmd.tags[i]!;
-    const entry = inQueue(key, hashBytes) ? ctx.entries.entryAt(read, i) : undefined;
-    if (!entry || entry.topic !== topic.name || entry.group !== group) {
+    const stored = inQueue(key, hashBytes) ? ctx.entries.entryAt(read, i) : undefined;
+    if (!stored || stored.topic !== topic.name || stored.group !== group) {
       outcomes.push({ tag: key, status: 'gone' });
       continue;
+    }
+    let entry = stored;
+    // Held by a run lease (a leader that leased runs led before): while it runs, not due; once it
+    // ran out, counted into the entry, which this lease then takes as any lapsed lease.
+    const held = heldOf(ctx, key, stored);
+    if (held.hold) {
+      if (leaseHeld(held.view, now)) {
+        outcomes.push({ tag: key, status: 'not-due', id: stored.id });
+        continue;
+      }
+      ctx.leases.settle(held.hold);
+      entry = countedLease(held.view);
+      const counting = ctx.entries.rewrite(topic, key, held.view, entry, held.runTag);
+      if (counting) await counting;
     }
     // A running lease is never taken ahead: its consumer may still ack it until it ends.
     if (entry.inFlight ? leaseEndOf(entry) > now : entry.dueAtMs > now + aheadMs) {
@@ -132,18 +162,15 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       continue;
     }
     if (entry.attempt >= topic.settings.maxAttempts) {
-      // A dead letter copies the payload: past this command's bound it waits for the next lease.
-      const body = await ctx.messages.getBody(entry.id);
-      if (!ctx.fits(1, body?.payload.length ?? 0)) {
-        outcomes.push({ tag: key, status: 'not-due', id: entry.id });
-        continue;
-      }
-      const deadLetterId = await ctx.deadLetters.deadLetter(topic, key, entry, 'max_attempts');
       outcomes.push(
-        deadLetterId !== undefined
-          ? { tag: key, status: 'dead-lettered', id: entry.id, deadLetterId }
-          : { tag: key, status: 'dropped', id: entry.id },
+        await deadLetterAtLease(ctx, topic, key, { view: entry, hold: undefined, runTag: undefined }),
       );
+      continue;
+    }
+    // An entry that carries its body is written again whole: past this command's bound of bytes
+    // the rest wait for the next lease (the leader reads them again).
+    if (entry.body && !ctx.fits(1, entry.body.payload.length)) {
+      outcomes.push({ tag: key, status: 'not-due', id: entry.id });
       continue;
     }
     const startMs = Math.max(now, entry.inFlight ? leaseEndOf(entry) : entry.dueAtMs);
@@ -168,6 +195,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
         leaseSerial: entry.leaseSerial + 1,
         leaseConsumer: cmd.consumerId ?? 0n,
         lastError: entry.lastError,
+        body: entry.body,
       };
       const counting = ctx.entries.rewrite(topic, key, entry, next);
       if (counting) await counting;
@@ -198,6 +226,53 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   return { kind: 'lease', outcomes };
 }
 
+/**
+ * Lease of several runs (LeaseCommand.runs): each run is leased in order as
+ * a lease with its lease id would be (`leaseRun`), the dead-letter ids taken
+ * in order from the command's block. A run whose topic or group is gone, or
+ * being deleted, leases nothing (its tags answer `gone`) and refuses nothing
+ * else: one queue deleted while its round was proposed must not refuse the
+ * other queues' runs. One result: every run's outcomes, in order.
+ */
+export async function applyLeaseRuns(ctx: ApplyContext, cmd: Of<'lease-runs'>): Promise<CommandResult> {
+  ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
+  const topics = await Promise.all(cmd.runs.map((r) => ctx.topics.get(r.topic)));
+  const fallback = new Set<string>();
+  cmd.runs.forEach((r, i) => {
+    if (r.deadLetterFallback && topics[i]) fallback.add(r.topic);
+  });
+  ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount, [...fallback]);
+  // Every run's entries in one read (`entryAt` sees a run's writes when a later run names its key).
+  const all = await prefetchEntries(
+    ctx,
+    cmd.runs.flatMap((r) => r.tags),
+    false,
+  );
+  const outcomes: LeaseOutcome[] = [];
+  let at = 0;
+  for (let i = 0; i < cmd.runs.length; i++) {
+    const run = cmd.runs[i]!;
+    const from = at;
+    at += run.tags.length;
+    const group = run.group || DEFAULT_GROUP;
+    const topic = topics[i];
+    if (!topic || groupDeleting(topic, group) || !topic.groups.includes(group)) {
+      ctx.claimIds(run.leaseId, 1, `runs[${i}].lease_id`);
+      for (const tag of run.tags) outcomes.push({ tag, status: 'gone' });
+      continue;
+    }
+    const hashBytes = queueHashBytes(ctx.queues.hash(topic.name, group));
+    const read = {
+      ids: all.ids.slice(from, at),
+      raws: all.raws.slice(from, at),
+      entries: all.entries.slice(from, at),
+    };
+    const spec = { ...run, ...(cmd.aheadMs ? { aheadMs: cmd.aheadMs } : {}) };
+    for (const o of await leaseRun(ctx, spec, topic, group, hashBytes, read)) outcomes.push(o);
+  }
+  return { kind: 'lease', outcomes };
+}
+
 /** The entry a tag names, when the tag names its lease and that lease still runs; otherwise the lease is over. */
 async function leasedEntry(ctx: ApplyContext, tag: Uint8Array) {
   return leased(ctx, await ctx.entries.get(tagEntryKey(tag)), tag);
@@ -221,18 +296,31 @@ function leased(ctx: ApplyContext, entry: QueueEntryRec | undefined, tag: Uint8A
 /** Ack: deletes each entry whose lease the tag names and still runs; any other tag gets "lease expired" and changes nothing. */
 export async function applyAck(ctx: ApplyContext, cmd: Of<'ack'>): Promise<CommandResult> {
   checkTags(cmd.tags, ctx.limits.maxTagsPerCommand);
-  const keys = cmd.tags.map(tagEntryKey);
+  // The entries the acks read, in one multi-get: a run tag's is the one its offset holds, unless
+  // that entry is all its message has (deleted unread).
+  const keys: Uint8Array[] = [];
+  const readAt: number[] = new Array(cmd.tags.length);
+  for (let i = 0; i < cmd.tags.length; i++) {
+    const tag = cmd.tags[i]!;
+    const key = tag.length === RUN_TAG_BYTES ? keyOfRunTag(ctx, tag) : tagEntryKey(tag);
+    readAt[i] = key ? keys.push(key) - 1 : -1;
+  }
   const read = await prefetchEntries(ctx, keys, true);
   const outcomes: SettleOutcome[] = [];
   for (let i = 0; i < cmd.tags.length; i++) {
     const tag = cmd.tags[i]!;
-    let found = leased(ctx, ctx.entries.entryAt(read, i), tag);
+    const stored = readAt[i]! >= 0 ? ctx.entries.entryAt(read, readAt[i]!) : undefined;
+    if (tag.length === RUN_TAG_BYTES) {
+      outcomes.push(await ackRun(ctx, tag, stored));
+      continue;
+    }
+    let found = leased(ctx, stored, tag);
     if (found instanceof Promise) found = await found;
     if (!found) {
       outcomes.push({ tag, status: 'lease-expired' });
       continue;
     }
-    const removing = ctx.entries.remove(found.topic, keys[i]!, found.entry, 'done');
+    const removing = ctx.entries.remove(found.topic, keys[readAt[i]!]!, found.entry, 'done');
     if (removing) await removing;
     outcomes.push({ tag, status: 'ok' });
   }
@@ -249,6 +337,7 @@ export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Com
   validateTag(cmd.tag);
   validateDuration(cmd.delayMs, 'delay_ms', 'maxDelayMs', ctx.limits.maxDelayMs);
   validateNackError(cmd.error ?? '');
+  if (cmd.tag.length === RUN_TAG_BYTES) return { kind: 'nack', outcome: await nackRun(ctx, cmd) };
   const key = tagEntryKey(cmd.tag);
   const ahead = await ctx.entries.get(key);
   if (
@@ -283,6 +372,7 @@ export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Com
 export async function applyExtend(ctx: ApplyContext, cmd: Of<'extend'>): Promise<CommandResult> {
   validateTag(cmd.tag);
   validateLeaseMs(cmd.leaseMs, ctx.limits);
+  if (cmd.tag.length === RUN_TAG_BYTES) return { kind: 'extend', outcome: await extendRun(ctx, cmd) };
   const leased = await leasedEntry(ctx, cmd.tag);
   if (!leased) return { kind: 'extend', outcome: { tag: cmd.tag, status: 'lease-expired' } };
   const dueAtMs = ctx.nowMs + cmd.leaseMs;

@@ -15,9 +15,12 @@ import type { Command } from '../commands/commands.js';
 import type { CommandResult } from '../commands/results.js';
 import { validateGroupName } from '../commands/validation.js';
 import { ConflictError, NotFoundError, topicDeleting } from '../model/errors.js';
-import { EMPTY } from '../model/layout.js';
 import type { PurgeRec, TopicRec } from '../model/records.js';
 import type { ApplyContext } from './context.js';
+import { heldOf, letGo } from './held.js';
+
+/** A purge cursor at the start of what its phase walks. */
+const START = new Uint8Array(0);
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -53,7 +56,7 @@ export async function applyDeleteTopic(ctx: ApplyContext, cmd: Of<'delete-topic'
       groups,
       phase: 'entries',
       groupIndex: 0,
-      cursor: EMPTY,
+      cursor: START,
       entriesAtStart: counts.reduce((a, b) => a + b, 0),
       removedEntries: 0,
       removedRecords: 0,
@@ -87,7 +90,7 @@ export async function applyDeleteGroup(ctx: ApplyContext, cmd: Of<'delete-group'
       groups: [cmd.group],
       phase: 'entries',
       groupIndex: 0,
-      cursor: EMPTY,
+      cursor: START,
       entriesAtStart: entries!,
       removedEntries: 0,
       removedRecords: 0,
@@ -122,7 +125,7 @@ export async function applyPurge(ctx: ApplyContext, cmd: Of<'purge'>): Promise<C
       const group = state.groups[state.groupIndex];
       if (group === undefined) {
         if (state.group !== '') return finishGroup(ctx, topic, state, entries);
-        state = { ...state, phase: 'keys', cursor: EMPTY };
+        state = { ...state, phase: 'keys', cursor: START };
         continue;
       }
       const n = await purgeEntries(ctx, topic, state, group, left);
@@ -130,7 +133,7 @@ export async function applyPurge(ctx: ApplyContext, cmd: Of<'purge'>): Promise<C
       left -= n.count;
       state =
         n.count < n.asked
-          ? { ...state, groupIndex: state.groupIndex + 1, cursor: EMPTY }
+          ? { ...state, groupIndex: state.groupIndex + 1, cursor: START }
           : { ...state, cursor: n.last };
     } else if (state.phase === 'keys') {
       const asked = left;
@@ -138,7 +141,7 @@ export async function applyPurge(ctx: ApplyContext, cmd: Of<'purge'>): Promise<C
       records += n.count;
       left -= n.count;
       state =
-        n.count < asked ? { ...state, phase: 'schedules', cursor: EMPTY } : { ...state, cursor: n.last };
+        n.count < asked ? { ...state, phase: 'schedules', cursor: START } : { ...state, cursor: n.last };
     } else {
       const after = new TextDecoder().decode(state.cursor);
       const asked = left;
@@ -176,7 +179,11 @@ async function purgeEntries(
     await ctx.prefetch(
       ctx.messages.indexAndBodyReads(rows.filter((r) => !r.entry.indexImplied).map((r) => r.entry.id)),
     );
-    for (const { tag, entry } of rows) await ctx.entries.remove(topic, tag, entry, 'removed');
+    for (const { tag, entry } of rows) {
+      const held = heldOf(ctx, tag, entry);
+      await ctx.entries.remove(topic, tag, held.view, 'removed', held.runTag);
+      letGo(ctx, held);
+    }
   } else {
     // A topic's go with their messages' records. An entry that implies its index carries the
     // message's expiry: nothing to read. Others read their index records, in one round.
@@ -185,9 +192,13 @@ async function purgeEntries(
     );
     for (const { tag, entry } of rows) {
       ctx.entries.deleteForTopic(tag);
-      if (entry.indexImplied) ctx.messages.deleteImpliedForTopic(entry.id, entry.expireAtMs);
-      else await ctx.messages.deleteForTopic(entry.id, entry.expireAtMs);
-      const counting = ctx.queues.count(hash, entry.inFlight ? 0 : -1, entry.inFlight ? -1 : 0, 0);
+      if (entry.indexImplied) ctx.messages.deleteImpliedForTopic(entry);
+      else await ctx.messages.deleteForTopic(entry.id, entry.expireAtMs, entry.body !== undefined);
+      // A run lease that holds it lets go: its record goes with its last open offset.
+      const held = heldOf(ctx, tag, entry);
+      letGo(ctx, held);
+      const inFlight = held.view.inFlight;
+      const counting = ctx.queues.count(hash, inFlight ? 0 : -1, inFlight ? -1 : 0, 0);
       if (counting) await counting;
     }
   }

@@ -8,10 +8,14 @@
 import type { QueueHasher } from '../../keys.js';
 import { ConflictError } from '../model/errors.js';
 import type { Limits } from '../model/limits.js';
+import type { RunHold, TopicRec } from '../model/records.js';
 import { DeadLetterStore } from '../stores/dead-letters.js';
 import { EntryStore } from '../stores/entries.js';
 import type { EventRepository } from '../stores/event-repository.js';
+import type { LeaseIndex } from '../stores/lease-index.js';
+import { LeaseStore } from '../stores/leases.js';
 import { MessageStore } from '../stores/messages.js';
+import { PublishStore } from '../stores/publishes.js';
 import { PurgeStore } from '../stores/purges.js';
 import { QueueStore } from '../stores/queues.js';
 import type { RequestFilter } from '../stores/request-filter.js';
@@ -22,11 +26,26 @@ import { TopicStore } from '../stores/topics.js';
 import type { Txn } from '../stores/txn.js';
 import { applyBound, itemWork } from './apply-bound.js';
 
+/**
+ * Points of apply where the broker simulation injects bugs (`--bug`, the
+ * broker's sim/injected-bugs.ts), as a test-only subclass does elsewhere.
+ * The server never sets them (`BrokerStateMachine.applyHooks` stays
+ * undefined), so apply pays one undefined check at each point. A hook must
+ * be a function of the replicated state alone, as apply is: every replica
+ * runs it.
+ */
+export interface ApplyHooks {
+  /** The open offset a run tag names, given the one it names (shipped: that one). */
+  readonly runTagHold?: (ctx: ApplyContext, named: RunHold) => RunHold;
+  /** An ack removed the entry `hold` held and settled its offset. */
+  readonly acked?: (ctx: ApplyContext, topic: TopicRec, hold: RunHold) => Promise<void> | undefined;
+}
+
 /** Longest stretch of apply work before the event loop gets a turn. */
 export const APPLY_SLICE_MS = 2;
 
 export class ApplyContext {
-  private readonly time: CommandTime = { nowMs: 0 };
+  private readonly time: CommandTime = { nowMs: 0, inlineBodies: false };
   readonly queues: QueueStore;
   readonly topics: TopicStore;
   readonly messages: MessageStore;
@@ -35,6 +54,8 @@ export class ApplyContext {
   readonly deadLetters: DeadLetterStore;
   readonly schedules: ScheduleStore;
   readonly purges: PurgeStore;
+  readonly publishes: PublishStore;
+  readonly leases: LeaseStore;
 
   /** When apply last let the event loop run (performance.now()). */
   private sliceStartMs = performance.now();
@@ -45,11 +66,16 @@ export class ApplyContext {
     readonly hasher: QueueHasher,
     readonly ids: EventRepository,
     requestFilter: RequestFilter,
+    leaseIndex: LeaseIndex,
+    /** The simulation's injected bugs (ApplyHooks); undefined outside it. */
+    readonly hooks?: ApplyHooks,
   ) {
     this.queues = new QueueStore(txn, hasher);
     this.topics = new TopicStore(txn, limits, this.queues, this.time);
-    this.messages = new MessageStore(txn, this.topics, this.queues, this.time);
-    this.entries = new EntryStore(txn, this.queues, this.messages, this.time);
+    this.publishes = new PublishStore(txn);
+    this.leases = new LeaseStore(txn, leaseIndex);
+    this.messages = new MessageStore(txn, this.topics, this.queues, this.time, this.publishes);
+    this.entries = new EntryStore(txn, this.queues, this.messages, this.time, this.publishes);
     this.requests = new RequestStore(txn, requestFilter);
     this.deadLetters = new DeadLetterStore(txn, limits, this.topics, this.entries, this.messages, this.time);
     this.schedules = new ScheduleStore(txn);
@@ -61,8 +87,21 @@ export class ApplyContext {
     return this.time.nowMs;
   }
 
-  set nowMs(value: number) {
-    this.time.nowMs = value;
+  /**
+   * A command begins: its time stamp (`now_ms`, never the local clock) and
+   * whether the messages it makes carry their body inline (`inline_bodies`).
+   */
+  beginCommand(nowMs: number, inlineBodies: boolean): void {
+    this.time.nowMs = nowMs;
+    this.time.inlineBodies = inlineBodies;
+    this.publishes.beginCommand();
+    this.leases.beginCommand();
+  }
+
+  /** The command applied: what the stores keep per command is written (its publish record, its runs). */
+  endCommand(): void {
+    this.publishes.endCommand();
+    this.leases.endCommand();
   }
 
   /** Checks and observes a block of leader-assigned ids: they must all be new. */

@@ -8,27 +8,143 @@
 import { toBigInt, toUint64, v1 } from '@fermata/protocol';
 import type { BodyRec, DeadLetterInfo } from '../model/records.js';
 import { i64, n64, writer } from './shared.js';
-import { lenFieldSize, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
+import { lenFieldSize, WIRE_LEN, WIRE_VARINT, WireReader, type WireWriter } from './wire.js';
 
-export function encodeBody(b: BodyRec): Uint8Array {
+/**
+ * A body carried in a queue entry (`decodeInlineBody`), decoded from the
+ * entry's bytes when a field of it is first read: the lease and the ack of
+ * an entry, and the due read, never read its body (the leader's push does).
+ * It keeps where its bytes lie in the entry, so that a rewrite of the entry
+ * (a nack, a move, a lease in place) copies them instead of encoding the
+ * payload and headers again. Its fields are getters: a spread of it carries
+ * none (nothing spreads a body; a changed copy is built field by field).
+ */
+class EntryBody implements BodyRec {
+  readonly #entry: Uint8Array;
+  readonly #start: number;
+  readonly #end: number;
+  readonly #id: bigint;
+  readonly #topic: string;
+  readonly #expireAtMs: number;
+  #fields: BodyRec | undefined;
+
+  constructor(entry: Uint8Array, start: number, end: number, id: bigint, topic: string, expireAtMs: number) {
+    this.#entry = entry;
+    this.#start = start;
+    this.#end = end;
+    this.#id = id;
+    this.#topic = topic;
+    this.#expireAtMs = expireAtMs;
+    this.#fields = undefined;
+  }
+
+  #decoded(): BodyRec {
+    this.#fields ??= decodeBodyOf(
+      this.#entry,
+      this.#start,
+      this.#end,
+      this.#id,
+      this.#topic,
+      this.#expireAtMs,
+    );
+    return this.#fields;
+  }
+
+  get id(): bigint {
+    return this.#decoded().id;
+  }
+  get topic(): string {
+    return this.#decoded().topic;
+  }
+  get payload(): Uint8Array {
+    return this.#decoded().payload;
+  }
+  get headers(): Readonly<Record<string, string>> {
+    return this.#decoded().headers;
+  }
+  get key(): string {
+    return this.#decoded().key;
+  }
+  get enqueuedAtMs(): number {
+    return this.#decoded().enqueuedAtMs;
+  }
+  get dueAtMs(): number {
+    return this.#decoded().dueAtMs;
+  }
+  get expireAtMs(): number {
+    return this.#decoded().expireAtMs;
+  }
+  get deadLetter(): DeadLetterInfo | undefined {
+    return this.#decoded().deadLetter;
+  }
+  get indexImplied(): boolean | undefined {
+    return this.#decoded().indexImplied;
+  }
+
+  /** The bytes `b` was decoded from, when it is a body carried in an entry. */
+  static bytesOf(b: BodyRec): Uint8Array | undefined {
+    if (!(#entry in b)) return undefined;
+    const body = b as EntryBody;
+    return body.#entry.subarray(body.#start, body.#end);
+  }
+}
+
+/**
+ * Writes the body as a queue entry carries it (QueueEntry.body: the
+ * StoredMessage without id, topic and expiry, which are the entry's) as
+ * field `field` of the record `w` is writing: the bytes it was decoded from
+ * when it has them, else encoded in place.
+ */
+export function writeInlineBody(w: WireWriter, field: number, b: BodyRec, deadLetter?: Uint8Array): void {
+  w.tag(field, WIRE_LEN);
+  const carried = EntryBody.bytesOf(b);
+  if (carried) {
+    w.bytes(carried);
+    return;
+  }
+  const at = w.beginLength();
+  writeBodyFields(w, b, true, deadLetter);
+  w.endLength(at);
+}
+
+/**
+ * A body's dead-letter information, encoded (protobufjs, rare), for
+ * `writeInlineBody`: before the record's encoding starts, as protobufjs
+ * does not share the writer but a nested encode would reset it.
+ */
+export function encodeDeadLetterOf(b: BodyRec): Uint8Array | undefined {
   const d = b.deadLetter;
-  // Encoded before the body's own fields: the writer is shared and protobufjs does not use it.
-  const deadLetter = d
-    ? v1.DeadLetterInfo.encode({
-        sourceTopic: d.sourceTopic,
-        sourceGroup: d.sourceGroup,
-        sourceId: toUint64(d.sourceId),
-        sourceKey: d.sourceKey,
-        reason: d.reason,
-        attempts: d.attempts,
-        deliveredAtMs: d.deliveredAtMs.map(i64),
-        deadLetteredAtMs: i64(d.deadLetteredAtMs),
-        lastError: d.lastError,
-      }).finish()
-    : undefined;
+  if (!d || EntryBody.bytesOf(b)) return undefined;
+  return v1.DeadLetterInfo.encode({
+    sourceTopic: d.sourceTopic,
+    sourceGroup: d.sourceGroup,
+    sourceId: toUint64(d.sourceId),
+    sourceKey: d.sourceKey,
+    reason: d.reason,
+    attempts: d.attempts,
+    deliveredAtMs: d.deliveredAtMs.map(i64),
+    deadLetteredAtMs: i64(d.deadLetteredAtMs),
+    lastError: d.lastError,
+  }).finish();
+}
+
+/** A body record (StoredMessage), whole. */
+export function encodeBody(b: BodyRec): Uint8Array {
+  const deadLetter = encodeDeadLetterOf(b);
   const w = writer.reset();
-  if (b.id !== 0n) w.tag(1, WIRE_VARINT).varint64(b.id);
-  if (b.topic !== '') w.tag(2, WIRE_LEN).string(b.topic);
+  writeBodyFields(w, b, false, deadLetter);
+  return w.finish();
+}
+
+/** `inline`: as a queue entry carries it (no id, topic, expiry or index_implied). */
+function writeBodyFields(
+  w: WireWriter,
+  b: BodyRec,
+  inline: boolean,
+  deadLetter: Uint8Array | undefined,
+): void {
+  if (b.id !== 0n && !inline) w.tag(1, WIRE_VARINT).varint64(b.id);
+  if (b.topic !== '' && !inline) w.tag(2, WIRE_LEN).string(b.topic);
   if (b.payload.length > 0) w.tag(3, WIRE_LEN).bytes(b.payload);
   for (const name in b.headers) {
     const value = b.headers[name]!;
@@ -39,10 +155,9 @@ export function encodeBody(b: BodyRec): Uint8Array {
   if (b.key !== '') w.tag(5, WIRE_LEN).string(b.key);
   if (b.enqueuedAtMs !== 0) w.tag(6, WIRE_VARINT).varint(b.enqueuedAtMs);
   if (b.dueAtMs !== 0) w.tag(7, WIRE_VARINT).varint(b.dueAtMs);
-  if (b.expireAtMs !== 0) w.tag(8, WIRE_VARINT).varint(b.expireAtMs);
+  if (b.expireAtMs !== 0 && !inline) w.tag(8, WIRE_VARINT).varint(b.expireAtMs);
   if (deadLetter) w.tag(9, WIRE_LEN).bytes(deadLetter);
-  if (b.indexImplied) w.tag(10, WIRE_VARINT).varint(1);
-  return w.finish();
+  if (b.indexImplied && !inline) w.tag(10, WIRE_VARINT).varint(1);
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -55,15 +170,43 @@ const NO_BYTES: Uint8Array = new Uint8Array(0);
  * `bytes`. A dead-letter record's history is read by protobufjs (rare).
  */
 export function decodeBody(bytes: Uint8Array): BodyRec {
-  const r = new WireReader(bytes);
-  let id = 0n;
-  let topic = '';
+  return decodeBodyOf(bytes, 0, bytes.length, 0n, '', 0);
+}
+
+/**
+ * The body a queue entry carries (`writeInlineBody`), at `[start, end)` of
+ * the entry's bytes, with the entry's id, topic and expiry. Keeps where it
+ * is in `entry` for a rewrite of the entry.
+ */
+export function decodeInlineBody(
+  entry: Uint8Array,
+  start: number,
+  end: number,
+  id: bigint,
+  topic: string,
+  expireAtMs: number,
+): BodyRec {
+  return new EntryBody(entry, start, end, id, topic, expireAtMs);
+}
+
+function decodeBodyOf(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  entryId: bigint,
+  entryTopic: string,
+  entryExpireAtMs: number,
+): BodyRec {
+  const r = new WireReader(bytes, end);
+  r.pos = start;
+  let id = entryId;
+  let topic = entryTopic;
   let payload = NO_BYTES;
   let headers: Record<string, string> | undefined;
   let key = '';
   let enqueuedAtMs = 0;
   let dueAtMs = 0;
-  let expireAtMs = 0;
+  let expireAtMs = entryExpireAtMs;
   let deadLetter: DeadLetterInfo | undefined;
   let indexImplied = false;
   while (!r.done) {

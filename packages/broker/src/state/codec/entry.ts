@@ -6,8 +6,9 @@
  * (state-record-codec.test.ts).
  */
 import type { QueueEntryRec } from '../model/records.js';
+import { decodeInlineBody, encodeDeadLetterOf, writeInlineBody } from './body.js';
 import { writer } from './shared.js';
-import { varintSize, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
+import { StringMemo, varintSize, WIRE_LEN, WIRE_VARINT, WireReader } from './wire.js';
 
 /**
  * The entry a queue entry's stored bytes decode to, kept on the bytes object
@@ -34,10 +35,23 @@ export function decodedEntry(bytes: Uint8Array): QueueEntryRec {
 }
 
 /**
+ * The entry fresh `bytes` (never decoded: a copy just made) hold, decoded and
+ * left on them for `decodedEntry`, without first looking for an earlier
+ * decoding (a property missed on a new array costs as much as the rest).
+ */
+export function decodeAndKeep(bytes: Uint8Array): QueueEntryRec {
+  const e = decodeEntry(bytes);
+  (bytes as EntryBytes)[DECODED] = e;
+  return e;
+}
+
+/**
  * `owned`: into memory of its own, carrying `e` for `decodedEntry` (for an
  * entry the record cache will hold; a slab view is copied there, see slab.ts).
  */
 export function encodeEntry(e: QueueEntryRec, owned = false): Uint8Array {
+  // Before the writer is reset: protobufjs encodes a dead letter's history apart.
+  const deadLetter = e.body && encodeDeadLetterOf(e.body);
   const w = writer.reset();
   if (e.id !== 0n) w.tag(1, WIRE_VARINT).varint64(e.id);
   if (e.topic !== '') w.tag(2, WIRE_LEN).string(e.topic);
@@ -58,11 +72,17 @@ export function encodeEntry(e: QueueEntryRec, owned = false): Uint8Array {
   if (e.leaseSerial !== 0) w.tag(12, WIRE_VARINT).varint(e.leaseSerial);
   if (e.leaseConsumer !== 0n) w.tag(13, WIRE_VARINT).varint64(e.leaseConsumer);
   if (e.lastError !== '') w.tag(14, WIRE_LEN).string(e.lastError);
+  if (e.body) writeInlineBody(w, 15, e.body, deadLetter);
   if (!owned) return w.finish();
   const out: EntryBytes = w.finishOwned();
   out[DECODED] = e;
   return out;
 }
+
+const NONE_DELIVERED: number[] = Object.freeze([]) as unknown as number[];
+/** The topic and group names entries read last: a queue's entries repeat them. */
+const TOPIC = new StringMemo();
+const GROUP = new StringMemo();
 
 export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
   const r = new WireReader(bytes);
@@ -72,7 +92,8 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
   let dueAtMs = 0;
   let attempt = 0;
   let inFlight = false;
-  const deliveredAtMs: number[] = [];
+  // Shared while empty (most entries: never leased), frozen: nothing changes a decoded entry.
+  let deliveredAtMs: number[] = NONE_DELIVERED;
   let expireAtMs = 0;
   let indexImplied = false;
   let leaseEndMs = 0;
@@ -80,6 +101,9 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
   let leaseSerial = 0;
   let leaseConsumer = 0n;
   let lastError = '';
+  // The body's place in `bytes` (decoded after the loop): no view of it made on the way.
+  let bodyStart = -1;
+  let bodyEnd = -1;
   while (!r.done) {
     const tag = r.varint();
     const wt = tag & 7;
@@ -90,11 +114,11 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
         continue;
       case 2:
         if (wt !== WIRE_LEN) break;
-        topic = r.string();
+        topic = r.memoString(TOPIC);
         continue;
       case 3:
         if (wt !== WIRE_LEN) break;
-        group = r.string();
+        group = r.memoString(GROUP);
         continue;
       case 4:
         if (wt !== WIRE_VARINT) break;
@@ -109,6 +133,7 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
         inFlight = r.varint() !== 0;
         continue;
       case 7:
+        if (deliveredAtMs === NONE_DELIVERED) deliveredAtMs = [];
         if (wt === WIRE_LEN) {
           const packed = r.sub();
           while (!packed.done) deliveredAtMs.push(packed.varint());
@@ -145,6 +170,12 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
         if (wt !== WIRE_LEN) break;
         lastError = r.string();
         continue;
+      case 15:
+        if (wt !== WIRE_LEN) break;
+        bodyEnd = r.lengthEnd();
+        bodyStart = r.pos;
+        r.pos = bodyEnd;
+        continue;
     }
     r.skip(wt);
   }
@@ -163,5 +194,7 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
     leaseSerial,
     leaseConsumer,
     lastError,
+    // After the loop: the body takes the entry's id, topic and expiry, wherever they were written.
+    body: bodyStart >= 0 ? decodeInlineBody(bytes, bodyStart, bodyEnd, id, topic, expireAtMs) : undefined,
   };
 }

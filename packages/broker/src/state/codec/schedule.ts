@@ -1,60 +1,8 @@
-// ScheduleRecord and ScheduleDefinition (schedules.proto) through protobufjs: read per fire, not per message.
-import { type pb, v1 } from '@fermata/protocol';
-import type { CatchUpPolicy, DstPolicy, ScheduleDef, ScheduleRec } from '../model/schedules.js';
+// ScheduleRecord (schedules.proto) through protobufjs: read per fire, not per message. Its
+// definition is mapped by model/schedules.ts (the API and the schedule command carry it too).
+import { v1 } from '@fermata/protocol';
+import { defFromProto, defToProto, type ScheduleRec } from '../model/schedules.js';
 import { i64, n64 } from './shared.js';
-
-const CATCH_UP: Record<CatchUpPolicy, number> = {
-  none: v1.CatchUp.CATCH_UP_NONE,
-  latest: v1.CatchUp.CATCH_UP_LATEST,
-  all: v1.CatchUp.CATCH_UP_ALL,
-};
-
-export function catchUpFromProto(v: number | null | undefined): CatchUpPolicy {
-  return v === v1.CatchUp.CATCH_UP_LATEST ? 'latest' : v === v1.CatchUp.CATCH_UP_ALL ? 'all' : 'none';
-}
-
-export function dstFromProto(v: number | null | undefined): DstPolicy {
-  return v === v1.DstPolicy.DST_POLICY_BOTH ? 'both' : 'once';
-}
-
-export function defToProto(d: ScheduleDef): pb.ScheduleDefinition.$Properties {
-  return {
-    topic: d.topic,
-    name: d.name,
-    spec: d.spec,
-    timeZone: d.timeZone,
-    payload: d.payload,
-    headers: { ...d.headers },
-    keyTemplate: d.keyTemplate,
-    startAtMs: i64(d.startAtMs),
-    endAtMs: i64(d.endAtMs),
-    jitterMs: i64(d.jitterMs),
-    catchUp: CATCH_UP[d.catchUp],
-    dstPolicy: d.dstPolicy === 'both' ? v1.DstPolicy.DST_POLICY_BOTH : v1.DstPolicy.DST_POLICY_ONCE,
-    misfireThresholdMs: i64(d.misfireThresholdMs),
-    paused: d.paused,
-  };
-}
-
-/** `field` prefixes the name of an out-of-range time (a client's request: 'schedule.'). */
-export function defFromProto(d: pb.ScheduleDefinition.$Properties | null | undefined): ScheduleDef {
-  return {
-    topic: d?.topic ?? '',
-    name: d?.name ?? '',
-    spec: d?.spec ?? '',
-    timeZone: d?.timeZone ?? '',
-    payload: d?.payload ?? new Uint8Array(0),
-    headers: { ...(d?.headers ?? {}) },
-    keyTemplate: d?.keyTemplate ?? '',
-    startAtMs: n64(d?.startAtMs),
-    endAtMs: n64(d?.endAtMs),
-    jitterMs: n64(d?.jitterMs),
-    catchUp: catchUpFromProto(d?.catchUp),
-    dstPolicy: dstFromProto(d?.dstPolicy),
-    misfireThresholdMs: n64(d?.misfireThresholdMs),
-    paused: d?.paused ?? false,
-  };
-}
 
 export function encodeSchedule(r: ScheduleRec): Uint8Array {
   return v1.ScheduleRecord.encode({

@@ -70,8 +70,46 @@ export class WireWriter {
     return this;
   }
 
+  /** A fixed64 (little-endian, as protobuf writes it) of a uint64 given as a bigint. */
+  fixed64(value: bigint): this {
+    this.room(8);
+    let v = BigInt.asUintN(64, value);
+    for (let i = 0; i < 8; i++) {
+      this.buf[this.pos++] = Number(v & 0xffn);
+      v >>= 8n;
+    }
+    return this;
+  }
+
+  /** One raw byte. */
+  byte(value: number): this {
+    this.room(1);
+    this.buf[this.pos++] = value;
+    return this;
+  }
+
   tag(field: number, wireType: number): this {
     return this.varint(field * 8 + wireType);
+  }
+
+  /** A packed repeated varint field of safe integers; nothing when empty (as protobuf writes it). */
+  packed(field: number, values: readonly number[]): this {
+    if (values.length === 0) return this;
+    let n = 0;
+    for (const v of values) n += varintSize(v);
+    this.tag(field, WIRE_LEN).varint(n);
+    for (const v of values) this.varint(v);
+    return this;
+  }
+
+  /** `packed` of uint64 values given as bigints. */
+  packed64(field: number, values: readonly bigint[]): this {
+    if (values.length === 0) return this;
+    let n = 0;
+    for (const v of values) n += varint64Size(v);
+    this.tag(field, WIRE_LEN).varint(n);
+    for (const v of values) this.varint64(v);
+    return this;
   }
 
   string(value: string): this {
@@ -96,6 +134,36 @@ export class WireWriter {
   }
 
   /**
+   * Starts the contents of a length-delimited field whose tag was written:
+   * room for its length is kept before them, and `endLength(at)` (with what
+   * this returned) writes the length there once they are written.
+   */
+  beginLength(): number {
+    this.room(5);
+    const at = this.pos;
+    this.pos += 5;
+    return at;
+  }
+
+  /** Ends what `beginLength` started: its length, then its contents moved up to it. */
+  endLength(at: number): this {
+    const n = this.pos - at - 5;
+    if (n >= 2 ** 35) throw new RangeError(`length-delimited field of ${n} bytes`);
+    const size = varintSize(n);
+    const b = this.buf;
+    b.copyWithin(at + size, at + 5, this.pos);
+    let v = n;
+    let p = at;
+    while (v > 0x7f) {
+      b[p++] = (v % 128) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    b[p] = v;
+    this.pos = at + size + n;
+    return this;
+  }
+
+  /**
    * A copy of what was written: a view into a shared slab
    * (storage's slab.ts; an ArrayBuffer per record costs more to allocate and
    * to collect than the record's encoding). Whatever keeps a record beyond its
@@ -109,6 +177,12 @@ export class WireWriter {
   finishOwned(): Uint8Array {
     return this.buf.slice(0, this.pos);
   }
+}
+
+/** The last short string a field read, for `WireReader.memoString`. */
+export class StringMemo {
+  bytes: Uint8Array = new Uint8Array(0);
+  value = '';
 }
 
 /** Reads fields in any order; callers skip the ones they do not know. */
@@ -144,6 +218,11 @@ export class WireReader {
     return -1;
   }
 
+  /** A varint of up to seven bytes (below 2^49); -1, with nothing read, for a longer one. */
+  smallVarint(): number {
+    return this.shortVarint();
+  }
+
   /** A varint as a number (an int64 may be negative); beyond 2^53 in size it is refused. */
   varint(): number {
     const short = this.shortVarint();
@@ -172,6 +251,52 @@ export class WireReader {
     throw new RangeError('varint longer than 10 bytes');
   }
 
+  /** A fixed64 (little-endian) as its 8 bytes big-endian (a uint64 as keys hold it), no bigint. */
+  fixed64Bytes(): Uint8Array {
+    if (this.pos + 8 > this.end) throw new RangeError('truncated fixed64');
+    const out = new Uint8Array(8);
+    for (let i = 0; i < 8; i++) out[i] = this.buf[this.pos + 7 - i]!;
+    this.pos += 8;
+    return out;
+  }
+
+  /** A fixed64 (little-endian) as an unsigned bigint. */
+  fixed64(): bigint {
+    if (this.pos + 8 > this.end) throw new RangeError('truncated fixed64');
+    let v = 0n;
+    for (let i = 7; i >= 0; i--) v = (v << 8n) | BigInt(this.buf[this.pos + i]!);
+    this.pos += 8;
+    return v;
+  }
+
+  /**
+   * A repeated varint field (packed or not, as a reader must take either)
+   * whose tag had wire type `wt`, appended to `out`; false for another wire
+   * type (the caller skips the field).
+   */
+  repeated(wt: number, out: number[]): boolean {
+    if (wt === WIRE_LEN) {
+      const p = this.sub();
+      while (!p.done) out.push(p.varint());
+      return true;
+    }
+    if (wt !== WIRE_VARINT) return false;
+    out.push(this.varint());
+    return true;
+  }
+
+  /** `repeated` of uint64 values, as bigints. */
+  repeated64(wt: number, out: bigint[]): boolean {
+    if (wt === WIRE_LEN) {
+      const p = this.sub();
+      while (!p.done) out.push(p.varint64());
+      return true;
+    }
+    if (wt !== WIRE_VARINT) return false;
+    out.push(this.varint64());
+    return true;
+  }
+
   /** The end of a length-delimited field that starts here (after its length). */
   lengthEnd(): number {
     const n = this.varint();
@@ -189,10 +314,40 @@ export class WireReader {
     return s;
   }
 
-  /** A view of the field's bytes (callers copy what they keep beyond the record). */
+  /**
+   * `string()` of a field that mostly repeats (a topic or group name): the
+   * last string `memo` read is returned again while the bytes are the same,
+   * without decoding or allocating.
+   */
+  memoString(memo: StringMemo): string {
+    const end = this.lengthEnd();
+    const b = this.buf;
+    const start = this.pos;
+    this.pos = end;
+    const last = memo.bytes;
+    const n = end - start;
+    if (n === last.length) {
+      let i = 0;
+      while (i < n && b[start + i] === last[i]) i++;
+      if (i === n) return memo.value;
+    }
+    const value = utf8Slice.call(b, start, end);
+    if (n <= 64) {
+      memo.bytes = b.slice(start, end);
+      memo.value = value;
+    }
+    return value;
+  }
+
+  /**
+   * A view of the field's bytes (callers copy what they keep beyond the
+   * record): a plain Uint8Array even over a Buffer, whose `subarray` costs
+   * several times more.
+   */
   bytes(): Uint8Array {
     const end = this.lengthEnd();
-    const out = this.buf.subarray(this.pos, end);
+    const b = this.buf;
+    const out = new Uint8Array(b.buffer, b.byteOffset + this.pos, end - this.pos);
     this.pos = end;
     return out;
   }
@@ -246,3 +401,22 @@ export function varintSize(value: number): number {
 export function lenFieldSize(n: number): number {
   return 1 + varintSize(n) + n;
 }
+
+/** Byte length of the varint of a uint64 given as a bigint. */
+export function varint64Size(value: bigint): number {
+  if (value <= BigInt(Number.MAX_SAFE_INTEGER)) return varintSize(Number(value));
+  let n = 1;
+  for (let v = value; v > 0x7fn; v >>= 7n) n++;
+  return n;
+}
+
+/**
+ * A signed 64-bit integer as protobuf's sint64 (zigzag) varint value, and
+ * back. A difference of two uint64s is taken modulo 2^64 first, as int64
+ * arithmetic would (its sum with the first gives the second back).
+ */
+export const zigzag64 = (value: bigint): bigint => {
+  const n = BigInt.asIntN(64, value);
+  return BigInt.asUintN(64, (n << 1n) ^ (n >> 63n));
+};
+export const unzigzag64 = (z: bigint): bigint => BigInt.asIntN(64, (z >> 1n) ^ -(z & 1n));

@@ -4,14 +4,13 @@ import { InvariantError } from '@fermata/base';
  * a committed command with the same limits whatever its own configuration
  * says (docs/design.md, "Limits are replicated"). A leader whose configured
  * apply limits differ from the replicated ones proposes an `apply-limits`
- * command; applying it records the values in the store (under META, so
+ * command; applying it records the values in the store (stores/meta.ts, so
  * snapshots carry them) and every later command in the log is validated
  * against them. A store without the record (written before the record
  * existed, or before the first leader proposed it) applies with the node's
  * configured limits, as before.
  */
 import { ValidationError } from '../model/errors.js';
-import { NS } from '../model/layout.js';
 import type { Limits } from '../model/limits.js';
 
 /** The limits apply reads; the others (list page size, snapshot chunk size) only shape local reads. */
@@ -48,9 +47,6 @@ export const APPLY_LIMIT_NAMES = [
 
 export type ApplyLimitName = (typeof APPLY_LIMIT_NAMES)[number];
 export type ApplyLimits = { readonly [K in ApplyLimitName]: number };
-
-/** uint8 JSON of ApplyLimits: the replicated values (absent until the first apply-limits entry applies). */
-export const APPLY_LIMITS_KEY = NS.meta.key(new TextEncoder().encode('apply-limits'));
 
 export function applyLimitsOf(limits: Limits): ApplyLimits {
   const out: Record<string, number> = {};

@@ -48,6 +48,13 @@ export interface TopicSettingsInput {
 
 interface Stamped {
   readonly nowMs: number;
+  /**
+   * A message this command makes with one entry carries its body in it, and
+   * one without an index record is listed in a publish record (the leader's
+   * `storage.inlineBodies`); absent or false: a body record per message, as
+   * versions before it wrote.
+   */
+  readonly inlineBodies?: boolean;
 }
 
 export type Command = Stamped &
@@ -76,6 +83,25 @@ export type Command = Stamped &
         readonly deadLetterFallback?: boolean;
         /** The consumer the leases are for (`Subscribe.consumer_id`), kept in each entry; absent or 0n = none. */
         readonly consumerId?: bigint;
+        /**
+         * A lease of a run (absent or 0n: not): the entries are not written, one lease record
+         * under this id holds them (an id above the reserved block). `inPlace` is ignored then.
+         */
+        readonly leaseId?: bigint;
+      }
+    | {
+        /**
+         * A lease of several runs, of any queues (LeaseCommand.runs): each run is leased in
+         * order as a `lease` with its `leaseId` would be, into a lease record of its own. Its
+         * result is one `lease` result, the runs' outcomes in order.
+         */
+        readonly kind: 'lease-runs';
+        readonly runs: readonly LeaseRunSpec[];
+        /** Ids reserved for the dead-letter copies of every run, taken in order: [firstId, firstId + idCount). */
+        readonly firstId: bigint;
+        readonly idCount: number;
+        /** As the lease's `aheadMs`, for every run. */
+        readonly aheadMs?: number;
       }
     | { readonly kind: 'ack'; readonly tags: readonly Uint8Array[] }
     | {
@@ -103,6 +129,16 @@ export type Command = Stamped &
         readonly idCount: number;
         /** Source topics whose dead letters go to `<topic>.dlq` (see the lease's `deadLetterFallback`). */
         readonly deadLetterFallbackTopics?: readonly string[];
+        /**
+         * Per id (absent, or as many as ids): the queue key its expiry record names (empty = none),
+         * where apply looks for its entry before a lookup by id.
+         */
+        readonly keys?: readonly Uint8Array[];
+      }
+    | {
+        /** Publish records (by first id) none of whose messages is at its published key any more. */
+        readonly kind: 'forget-publishes';
+        readonly firstIds: readonly bigint[];
       }
     | {
         /** Dead letters (messages of the dead-letter topic `topic`) back to their topic and group. */
@@ -140,6 +176,37 @@ export type Command = Stamped &
   );
 
 export type CommandKind = Command['kind'];
+
+/** One run of a `lease-runs` command: entries of one queue leased for one consumer (LeaseRun). */
+export interface LeaseRunSpec {
+  readonly topic: string;
+  readonly group: string;
+  /** The queue keys of the entries to lease. */
+  readonly tags: readonly Uint8Array[];
+  readonly leaseMs: number;
+  /** The run's lease record: above the command's dead-letter ids and every earlier run's. */
+  readonly leaseId: bigint;
+  /** As the lease's `consumerId`; absent or 0n = none. */
+  readonly consumerId?: bigint;
+  /** As the lease's `deadLetterFallback`, for this run's topic. */
+  readonly deadLetterFallback?: boolean;
+}
+
+/**
+ * The kinds of command that can make messages (publish; dead letters of a
+ * lease or an expire; a redrive; a schedule's occurrences): the ones whose
+ * `inlineBodies` matters.
+ */
+export function makesMessages(kind: CommandKind): boolean {
+  return (
+    kind === 'publish' ||
+    kind === 'lease' ||
+    kind === 'lease-runs' ||
+    kind === 'expire' ||
+    kind === 'redrive' ||
+    kind === 'schedule'
+  );
+}
 
 const i64 = int64FromSafe;
 const num = (v: Long | number | null | undefined, field: string): number => toSafeNumber(v, field);
@@ -226,7 +293,7 @@ function targetFromProto(
 }
 
 export function encodeCommand(cmd: Command): Uint8Array {
-  const base = { nowMs: i64(cmd.nowMs) };
+  const base = cmd.inlineBodies ? { nowMs: i64(cmd.nowMs), inlineBodies: true } : { nowMs: i64(cmd.nowMs) };
   let props: pb.Command.$Properties;
   switch (cmd.kind) {
     case 'publish':
@@ -253,6 +320,26 @@ export function encodeCommand(cmd: Command): Uint8Array {
           ...(cmd.inPlace ? { inPlace: true } : {}),
           ...(cmd.deadLetterFallback ? { deadLetterFallback: true } : {}),
           ...(cmd.consumerId ? { consumerId: toUint64(cmd.consumerId) } : {}),
+          ...(cmd.leaseId ? { leaseId: toUint64(cmd.leaseId) } : {}),
+        },
+      };
+      break;
+    case 'lease-runs':
+      props = {
+        ...base,
+        lease: {
+          runs: cmd.runs.map((r) => ({
+            topic: r.topic,
+            group: r.group,
+            tags: [...r.tags],
+            leaseMs: i64(r.leaseMs),
+            leaseId: toUint64(r.leaseId),
+            ...(r.consumerId ? { consumerId: toUint64(r.consumerId) } : {}),
+            ...(r.deadLetterFallback ? { deadLetterFallback: true } : {}),
+          })),
+          firstId: toUint64(cmd.firstId),
+          idCount: cmd.idCount,
+          ...(cmd.aheadMs ? { aheadMs: i64(cmd.aheadMs) } : {}),
         },
       };
       break;
@@ -295,8 +382,12 @@ export function encodeCommand(cmd: Command): Uint8Array {
           firstId: toUint64(cmd.firstId),
           idCount: cmd.idCount,
           deadLetterFallbackTopics: [...(cmd.deadLetterFallbackTopics ?? [])],
+          keys: [...(cmd.keys ?? [])],
         },
       };
+      break;
+    case 'forget-publishes':
+      props = { ...base, forgetPublishes: { firstIds: cmd.firstIds.map(toUint64) } };
       break;
     case 'redrive':
       props = {
@@ -370,7 +461,8 @@ export function decodeCommand(data: Uint8Array): Command {
   }
   if (nowMs < 0) throw new ValidationError('now_ms', `must be >= 0, got ${nowMs}`);
   try {
-    return decodeKind(m, nowMs);
+    const cmd = decodeKind(m, nowMs);
+    return m.inlineBodies ? { ...cmd, inlineBodies: true } : cmd;
   } catch (err) {
     if (err instanceof ValidationError) throw err;
     throw new ValidationError('command', (err as Error).message);
@@ -398,7 +490,9 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
     }
     case 'lease': {
       const c = m.lease!;
+      if (c.runs?.length) return leaseRunsFromProto(c, nowMs);
       const consumerId = c.consumerId ? toBigInt(c.consumerId) : 0n;
+      const leaseId = c.leaseId ? toBigInt(c.leaseId) : 0n;
       return {
         kind: 'lease',
         nowMs,
@@ -412,6 +506,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         inPlace: c.inPlace === true,
         ...(c.deadLetterFallback ? { deadLetterFallback: true } : {}),
         ...(consumerId !== 0n ? { consumerId } : {}),
+        ...(leaseId !== 0n ? { leaseId } : {}),
       };
     }
     case 'ack':
@@ -458,8 +553,15 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         ...(c.deadLetterFallbackTopics?.length
           ? { deadLetterFallbackTopics: [...c.deadLetterFallbackTopics] }
           : {}),
+        ...(c.keys?.length ? { keys: c.keys } : {}),
       };
     }
+    case 'forgetPublishes':
+      return {
+        kind: 'forget-publishes',
+        nowMs,
+        firstIds: (m.forgetPublishes!.firstIds ?? []).map((x) => toBigInt(x)),
+      };
     case 'redrive': {
       const c = m.redrive!;
       return {
@@ -525,4 +627,40 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
     default:
       throw new ValidationError('command', 'names no command kind');
   }
+}
+
+/**
+ * A lease command of several runs. Its own per-run fields must be unset: a
+ * command that names both is not one a leader makes.
+ */
+function leaseRunsFromProto(c: pb.LeaseCommand.$Properties, nowMs: number): Command {
+  const own =
+    c.topic ||
+    c.group ||
+    c.tags?.length ||
+    c.inPlace ||
+    c.deadLetterFallback ||
+    toBigInt(c.leaseMs) !== 0n ||
+    toBigInt(c.leaseId) !== 0n ||
+    toBigInt(c.consumerId) !== 0n;
+  if (own) throw new ValidationError('runs', 'a lease of runs sets none of the fields its runs carry');
+  return {
+    kind: 'lease-runs',
+    nowMs,
+    runs: (c.runs ?? []).map((r, i) => {
+      const consumerId = r.consumerId ? toBigInt(r.consumerId) : 0n;
+      return {
+        topic: r.topic ?? '',
+        group: r.group ?? '',
+        tags: r.tags ?? [],
+        leaseMs: num(r.leaseMs, `runs[${i}].lease_ms`),
+        leaseId: toBigInt(r.leaseId),
+        ...(consumerId !== 0n ? { consumerId } : {}),
+        ...(r.deadLetterFallback ? { deadLetterFallback: true } : {}),
+      };
+    }),
+    firstId: toBigInt(c.firstId),
+    idCount: c.idCount ?? 0,
+    aheadMs: num(c.aheadMs, 'ahead_ms'),
+  };
 }

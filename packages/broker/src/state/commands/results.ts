@@ -107,6 +107,8 @@ export type CommandResult =
   | { readonly kind: 'reschedule'; readonly result: RescheduleResult }
   | { readonly kind: 'expire'; readonly outcomes: readonly ExpireOutcome[] }
   | { readonly kind: 'purge-keys'; readonly purged: number }
+  /** Publish records named and deleted (unread: a first id of a record already gone counts too). */
+  | { readonly kind: 'forget-publishes'; readonly forgotten: number }
   | { readonly kind: 'create-topic'; readonly topic: TopicRec }
   | { readonly kind: 'update-topic'; readonly topic: TopicRec }
   | { readonly kind: 'create-group'; readonly topic: TopicRec }

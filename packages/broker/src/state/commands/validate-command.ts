@@ -37,6 +37,35 @@ function checkTagList(tags: readonly Uint8Array[], limits: Limits, keys = false)
   });
 }
 
+/**
+ * A lease of several runs: at least one run, each a lease's shape (fields
+ * named `runs[i].*`), every run's tags together within maxTagsPerCommand, and
+ * lease ids above the dead-letter ids and rising from run to run (each is
+ * claimed as new, in order).
+ */
+function validateLeaseRuns(cmd: Extract<Command, { kind: 'lease-runs' }>, limits: Limits): void {
+  if (cmd.runs.length === 0) throw new ValidationError('runs', 'names no run');
+  validateLeaseAheadMs(cmd.aheadMs ?? 0, limits);
+  let tags = 0;
+  for (const r of cmd.runs) tags += r.tags.length;
+  if (tags > limits.maxTagsPerCommand)
+    throw new LimitError('maxTagsPerCommand', limits.maxTagsPerCommand, tags, 'runs');
+  let after = cmd.firstId + BigInt(cmd.idCount) - 1n;
+  cmd.runs.forEach((r, i) => {
+    const at = `runs[${i}]`;
+    validateTopicName(r.topic, limits, `${at}.topic`);
+    validateGroupName(r.group || 'default', limits, `${at}.group`);
+    validateLeaseMs(r.leaseMs, limits, `${at}.lease_ms`);
+    if (r.tags.length === 0) throw new ValidationError(`${at}.tags`, 'names no tag');
+    r.tags.forEach((t, j) => {
+      validateEntryKey(t, `${at}.tags[${j}]`);
+    });
+    if (r.leaseId <= 0n || r.leaseId <= after)
+      throw new ValidationError(`${at}.lease_id`, `must be above ${after}, got ${r.leaseId}`);
+    after = r.leaseId;
+  });
+}
+
 function checkTarget(t: Target, limits: Limits): void {
   if ('key' in t) {
     if (t.key === '') throw new ValidationError('key', 'is empty');
@@ -64,6 +93,9 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
       validateLeaseMs(cmd.leaseMs, limits);
       validateLeaseAheadMs(cmd.aheadMs ?? 0, limits);
       checkTagList(cmd.tags, limits, true);
+      return;
+    case 'lease-runs':
+      validateLeaseRuns(cmd, limits);
       return;
     case 'ack':
       checkTagList(cmd.tags, limits);
@@ -94,11 +126,28 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
       checkTarget(cmd.target, limits);
       resolveDue(cmd, nowMs, limits);
       return;
-    case 'expire':
+    case 'expire': {
       if (cmd.ids.length === 0) throw new ValidationError('ids', 'names no id');
       if (cmd.ids.length > limits.maxIdsPerCommand) {
         throw new LimitError('maxIdsPerCommand', limits.maxIdsPerCommand, cmd.ids.length, 'ids');
       }
+      const keys = cmd.keys ?? [];
+      if (keys.length > 0 && keys.length !== cmd.ids.length) {
+        throw new ValidationError('keys', `names ${keys.length} keys for ${cmd.ids.length} ids`);
+      }
+      keys.forEach((k, i) => {
+        if (k.length > 0) validateEntryKey(k, `keys[${i}]`);
+      });
+      return;
+    }
+    case 'forget-publishes':
+      if (cmd.firstIds.length === 0) throw new ValidationError('first_ids', 'names no id');
+      if (cmd.firstIds.length > limits.maxIdsPerCommand) {
+        throw new LimitError('maxIdsPerCommand', limits.maxIdsPerCommand, cmd.firstIds.length, 'first_ids');
+      }
+      cmd.firstIds.forEach((id, i) => {
+        if (id <= 0n) throw new ValidationError(`first_ids[${i}]`, `must be > 0, got ${id}`);
+      });
       return;
     case 'purge-keys': {
       const requests = cmd.requests ?? [];

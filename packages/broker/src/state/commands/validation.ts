@@ -2,7 +2,7 @@
 // leader before a command takes a log entry and again at apply (validate-command.ts calls them
 // by command kind), so that the leader's check and apply's check cannot drift apart.
 
-import { KEY_BYTES, TAG_BYTES } from '../../keys.js';
+import { KEY_BYTES, RUN_TAG_BYTES, TAG_BYTES } from '../../keys.js';
 import { LimitError, ValidationError } from '../model/errors.js';
 import { DEFAULT_TOPIC_SETTINGS, type Limits } from '../model/limits.js';
 import type { TopicSettings } from '../model/records.js';
@@ -38,12 +38,16 @@ export function validateEntryKey(key: Uint8Array, field: string): void {
     throw new ValidationError(field, `an entry key is ${KEY_BYTES} bytes, got ${key.length}`);
 }
 
-/** A delivery tag: an entry's key and a lease number (28 bytes), or a moved lease's key (24, earlier versions). */
+/**
+ * A delivery tag: a run lease's queue, lease id and offset (20 bytes), or,
+ * from leases of earlier versions, an entry's key and a lease number (28
+ * bytes) or a moved lease's key (24).
+ */
 export function validateTag(tag: Uint8Array, field = 'tag'): void {
-  if (tag.length !== TAG_BYTES && tag.length !== KEY_BYTES) {
+  if (tag.length !== RUN_TAG_BYTES && tag.length !== TAG_BYTES && tag.length !== KEY_BYTES) {
     throw new ValidationError(
       field,
-      `a delivery tag is ${TAG_BYTES} bytes (${KEY_BYTES} from earlier versions), got ${tag.length}`,
+      `a delivery tag is ${RUN_TAG_BYTES} bytes (${TAG_BYTES} or ${KEY_BYTES} from earlier versions), got ${tag.length}`,
     );
   }
 }

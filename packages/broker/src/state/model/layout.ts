@@ -34,6 +34,16 @@ export const NS = {
   purges: new Namespace(0x0d, 'purges'),
   /** token name UTF-8 -> uint64 BE: the schedules that token created that exist (per-token limit). */
   owners: new Namespace(0x0e, 'owners'),
+  /**
+   * first id (8) -> PublishRecord: where the messages of one command that carry their body inline
+   * and have no index record were published (id -> queue key: the record with the greatest key
+   * <= the id).
+   */
+  publishes: new Namespace(0x0f, 'publishes'),
+  /** lease id (8) -> LeaseRecord: a lease of a run of entries of one queue (written once), while an offset of it is open. */
+  leases: new Namespace(0x10, 'leases'),
+  /** lease id (8) -> LeaseSettles: which offsets of that lease's run are settled or extended (absent: none yet). */
+  leaseSettles: new Namespace(0x11, 'lease-settles'),
 } as const;
 
 const enc = new TextEncoder();

@@ -1,5 +1,5 @@
 import { invariant } from '@fermata/base';
-import { DEFAULT_GROUP, leaseTag } from '../../keys.js';
+import { DEFAULT_GROUP, KEY_BYTES, leaseTag } from '../../keys.js';
 
 /**
  * The stored records (records.proto) as plain views, and the rules about them:
@@ -125,6 +125,12 @@ export interface QueueEntryRec {
   readonly leaseConsumer: bigint;
   /** Why its last delivery failed: the last nack's error ('' = none said). Kept until the entry ends. */
   readonly lastError: string;
+  /**
+   * The message's body, when the entry carries it (its message has this one
+   * entry and was written with `inline_bodies`): no body record exists then.
+   * Undefined for an entry whose body is a record of its own.
+   */
+  readonly body: BodyRec | undefined;
 }
 
 /** When the entry's lease ends (in flight only): kept in the entry, or its due time for a moved lease. */
@@ -277,8 +283,157 @@ export function impliedIndex(
   };
 }
 
-/** The index a moved-entry record (`movedIndexTag`) stands for, with the body that must imply it. */
-export function movedIndex(id: bigint, body: BodyRec | undefined, tag: Uint8Array): MessageIndexRec {
-  invariant(body?.indexImplied, () => `message ${id} has a moved-entry index but no implied index`);
-  return impliedIndex(body, DEFAULT_GROUP, tag);
+/**
+ * The index a moved-entry record (`movedIndexTag`) stands for, with the body
+ * record that must imply it, or, for a message whose entry carries its body,
+ * the entry under `tag`.
+ */
+export function movedIndex(
+  id: bigint,
+  implier: BodyRec | QueueEntryRec | undefined,
+  tag: Uint8Array,
+): MessageIndexRec {
+  invariant(
+    implier !== undefined &&
+      ('indexUnwritten' in implier ? implier.indexImplied && implier.id === id : implier.indexImplied),
+    () => `message ${id} has a moved-entry index but no implied index`,
+  );
+  return impliedIndex(implier, DEFAULT_GROUP, tag);
+}
+
+/**
+ * A publish record (records.proto PublishRecord): the messages of one command
+ * that carry their body in their entry and have no index record, each with
+ * the queue key it was published under. Keyed by its first id.
+ */
+export interface PublishRec {
+  readonly firstId: bigint;
+  /** Their queue keys, 24 bytes each, one after another, in id order. */
+  readonly keyBytes: Uint8Array;
+  /** The latest due time (ms) among them. */
+  readonly latestDueMs: number;
+}
+
+/**
+ * A lease of a run of entries of one queue (records.proto LeaseRecord, with
+ * its LeaseSettles): the entries are not written while it holds them.
+ * Offset i is the lease of the entry under key i (`runKey`). Never changed
+ * in place once stored: a command that settles or extends offsets works on
+ * a copy (stores/leases.ts) that shares the parts no command changes.
+ */
+export interface LeaseRun {
+  readonly leaseId: bigint;
+  readonly topic: string;
+  readonly group: string;
+  readonly queueHash: bigint;
+  /** The consumer it was taken for; 0n = none. */
+  readonly consumer: bigint;
+  /** The lease command's time stamp. */
+  readonly nowMs: number;
+  readonly leaseMs: number;
+  /** How many offsets it has. */
+  readonly length: number;
+  /** The entries' 24-byte keys, offset by offset (`runKey`). */
+  readonly keyBytes: Uint8Array;
+  /** Per offset, when its lease starts minus `nowMs` (its entry's due time, when taken ahead). */
+  readonly startOffsets: readonly number[];
+  /**
+   * Bit i set: the message of offset i has records besides its entry, so
+   * what ends it reads the entry; clear: an ack deletes the entry unread
+   * (`entryAlone`). May be shorter than the run (trailing zero bytes).
+   */
+  readonly sideRecords: Uint8Array;
+  /** Bit i set: offset i is settled. */
+  readonly settled: Uint8Array;
+  /** Extended offsets: their lease's end. */
+  readonly extendedEndMs: ReadonlyMap<number, number>;
+  /** Offsets not settled. */
+  readonly open: number;
+}
+
+/** Where a run lease holds an entry: the run and the entry's offset in it (an open one). */
+export interface RunHold {
+  readonly run: LeaseRun;
+  readonly offset: number;
+}
+
+/** The key of offset `offset`'s entry: a view into the run's keys. */
+export function runKey(run: LeaseRun, offset: number): Uint8Array {
+  return run.keyBytes.subarray(offset * KEY_BYTES, (offset + 1) * KEY_BYTES);
+}
+
+/** Whether offset `offset`'s key is `key` (24 bytes), compared in place. */
+export function runKeyIs(run: LeaseRun, offset: number, key: Uint8Array): boolean {
+  const bytes = run.keyBytes;
+  const at = offset * KEY_BYTES;
+  for (let i = KEY_BYTES - 1; i >= 0; i--) if (bytes[at + i] !== key[i]) return false;
+  return true;
+}
+
+export function offsetSettled(run: LeaseRun, offset: number): boolean {
+  return (run.settled[offset >> 3]! & (1 << (offset & 7))) !== 0;
+}
+
+/**
+ * Whether offset `offset`'s entry is all its message has (one group, no
+ * key, no expiry, never moved, its body inline): ending it deletes the
+ * entry and nothing else, without reading it.
+ */
+export function entryAlone(run: LeaseRun, offset: number): boolean {
+  return ((run.sideRecords[offset >> 3] ?? 0) & (1 << (offset & 7))) === 0;
+}
+
+/** Whether the stored entry `e` is all its message has (`entryAlone`). */
+export function aloneInStore(e: QueueEntryRec): boolean {
+  return e.indexImplied && e.indexUnwritten && e.body !== undefined && e.expireAtMs === 0;
+}
+
+/** When offset `offset` of `run` starts. */
+export function runStartMs(run: LeaseRun, offset: number): number {
+  return run.nowMs + run.startOffsets[offset]!;
+}
+
+/** When offset `offset` of `run` ends (its extension's end, if extended). */
+export function runEndMs(run: LeaseRun, offset: number): number {
+  if (run.extendedEndMs.size > 0) {
+    const extended = run.extendedEndMs.get(offset);
+    if (extended !== undefined) return extended;
+  }
+  return runStartMs(run, offset) + run.leaseMs;
+}
+
+/**
+ * The entry `e` as the run lease `hold` holds it: in flight until the
+ * offset's end, its attempt and history counting that lease, the run's
+ * consumer. The stored entry counts only the leases that ended; every read
+ * and every check of a held entry goes through this view (a lease in place
+ * kept the same fields in the entry itself).
+ */
+export function heldView(e: QueueEntryRec, hold: RunHold): QueueEntryRec {
+  return {
+    id: e.id,
+    topic: e.topic,
+    group: e.group,
+    dueAtMs: e.dueAtMs,
+    attempt: e.attempt + 1,
+    inFlight: true,
+    deliveredAtMs: [...e.deliveredAtMs, runStartMs(hold.run, hold.offset)],
+    expireAtMs: e.expireAtMs,
+    indexImplied: e.indexImplied,
+    leaseEndMs: runEndMs(hold.run, hold.offset),
+    indexUnwritten: e.indexUnwritten,
+    leaseSerial: e.leaseSerial,
+    leaseConsumer: hold.run.consumer,
+    lastError: e.lastError,
+    body: e.body,
+  };
+}
+
+/**
+ * The entry a held view (`heldView`) stands for, as stored once the lease
+ * ended counted (lapsed, nacked): attempt and history keep that lease, no
+ * lease runs.
+ */
+export function countedLease(view: QueueEntryRec): QueueEntryRec {
+  return { ...view, inFlight: false, leaseEndMs: 0, leaseConsumer: 0n };
 }

@@ -1,4 +1,10 @@
-/** A recurring schedule as plain data (schedules.proto's ScheduleDefinition and ScheduleRecord). */
+/**
+ * A recurring schedule as plain data (schedules.proto's ScheduleDefinition and
+ * ScheduleRecord), and its definition as the protocol carries it (the API,
+ * the schedule command and the stored record alike).
+ */
+import { int64FromSafe, type pb, toSafeNumber, v1 } from '@fermata/protocol';
+
 export type CatchUpPolicy = 'none' | 'latest' | 'all';
 export type DstPolicy = 'once' | 'both';
 
@@ -54,3 +60,58 @@ export interface ScheduleFire {
 /** Headers every occurrence's message carries. */
 export const SCHEDULE_HEADER = 'fermata-schedule';
 export const OCCURRENCE_HEADER = 'fermata-occurrence-ms';
+
+const storedTime = (v: Parameters<typeof toSafeNumber>[0]): number => toSafeNumber(v, 'stored time');
+
+const CATCH_UP: Record<CatchUpPolicy, number> = {
+  none: v1.CatchUp.CATCH_UP_NONE,
+  latest: v1.CatchUp.CATCH_UP_LATEST,
+  all: v1.CatchUp.CATCH_UP_ALL,
+};
+
+export function catchUpFromProto(v: number | null | undefined): CatchUpPolicy {
+  return v === v1.CatchUp.CATCH_UP_LATEST ? 'latest' : v === v1.CatchUp.CATCH_UP_ALL ? 'all' : 'none';
+}
+
+export function dstFromProto(v: number | null | undefined): DstPolicy {
+  return v === v1.DstPolicy.DST_POLICY_BOTH ? 'both' : 'once';
+}
+
+export function defToProto(d: ScheduleDef): pb.ScheduleDefinition.$Properties {
+  return {
+    topic: d.topic,
+    name: d.name,
+    spec: d.spec,
+    timeZone: d.timeZone,
+    payload: d.payload,
+    headers: { ...d.headers },
+    keyTemplate: d.keyTemplate,
+    startAtMs: int64FromSafe(d.startAtMs),
+    endAtMs: int64FromSafe(d.endAtMs),
+    jitterMs: int64FromSafe(d.jitterMs),
+    catchUp: CATCH_UP[d.catchUp],
+    dstPolicy: d.dstPolicy === 'both' ? v1.DstPolicy.DST_POLICY_BOTH : v1.DstPolicy.DST_POLICY_ONCE,
+    misfireThresholdMs: int64FromSafe(d.misfireThresholdMs),
+    paused: d.paused,
+  };
+}
+
+/** `field` prefixes the name of an out-of-range time (a client's request: 'schedule.'). */
+export function defFromProto(d: pb.ScheduleDefinition.$Properties | null | undefined): ScheduleDef {
+  return {
+    topic: d?.topic ?? '',
+    name: d?.name ?? '',
+    spec: d?.spec ?? '',
+    timeZone: d?.timeZone ?? '',
+    payload: d?.payload ?? new Uint8Array(0),
+    headers: { ...(d?.headers ?? {}) },
+    keyTemplate: d?.keyTemplate ?? '',
+    startAtMs: storedTime(d?.startAtMs),
+    endAtMs: storedTime(d?.endAtMs),
+    jitterMs: storedTime(d?.jitterMs),
+    catchUp: catchUpFromProto(d?.catchUp),
+    dstPolicy: dstFromProto(d?.dstPolicy),
+    misfireThresholdMs: storedTime(d?.misfireThresholdMs),
+    paused: d?.paused ?? false,
+  };
+}

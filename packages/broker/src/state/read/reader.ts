@@ -1,6 +1,7 @@
 // Every read of the state outside apply (the leader's dispatcher and janitor, the read RPCs),
-// from one consistent store view. Over 400 lines: each query is short, but they share the
-// key layout and the implied-index rules, and splitting them would repeat both.
+// from one consistent store view, through the stores' read functions (the only code that knows
+// the records' keys and codecs). Over 400 lines: each query is short, but they share the
+// implied-index and held-lease rules, and splitting them would repeat both.
 import { InvariantError, invariant } from '@fermata/base';
 import type { ReadView } from '@fermata/storage';
 import {
@@ -12,47 +13,52 @@ import {
   encodeKeyMs,
   KEY_BYTES,
   keyAfter,
+  keyDueOf,
   type QueueHasher,
-  queueLowerBound,
   queueName,
-  queueUpperBound,
+  runTag,
+  runTagParts,
   tagEntryKey,
   tagKeyOf,
   tagLease,
 } from '../../keys.js';
-import { decodeBody } from '../codec/body.js';
-import { decodeEntry } from '../codec/entry.js';
-import { decodeKeyRec } from '../codec/key.js';
-import { decodeIndex, movedIndexTag } from '../codec/message-index.js';
-import { decodeQueue } from '../codec/queue.js';
-import { decodeTopic } from '../codec/topic.js';
 import type { Target } from '../commands/commands.js';
 import { NotFoundError, ValidationError } from '../model/errors.js';
-import {
-  decodeUtf8,
-  idKey,
-  NS,
-  readU64,
-  splitTopicKey,
-  topicKeySuffix,
-  topicSuffix,
-  u64,
-} from '../model/layout.js';
 import { DEFAULT_LIST_LIMIT, type Limits } from '../model/limits.js';
 import {
   type BodyRec,
   deliveryTagOf,
+  heldView,
   impliedIndex,
   leaseEndOf,
   leaseHeld,
   type MessageIndexRec,
   movedIndex,
+  offsetSettled,
   type PurgeRec,
   type QueueEntryRec,
   type QueueRec,
+  runEndMs,
+  runKey,
   type TopicRec,
 } from '../model/records.js';
+import { readEntries, readEntry, scanQueueEntries } from '../stores/entries.js';
+import type { LeaseIndex } from '../stores/lease-index.js';
+import {
+  dueExpiries,
+  dueKeyWindows,
+  hasIndexRecord,
+  readBodyRecord,
+  readBodyRecords,
+  readIndexRecord,
+  readKeyRecord,
+} from '../stores/messages.js';
+import { type ForgettablePublishes, forgettablePublishes, locatePublished } from '../stores/publishes.js';
 import { purgesOf } from '../stores/purges.js';
+import { readQueue, readQueues } from '../stores/queues.js';
+import type { CacheFiller } from '../stores/record-cache.js';
+import { dueRequestWindows } from '../stores/requests.js';
+import { readTopic, readTopics } from '../stores/topics.js';
 
 /** A queue entry as the dispatcher and the list call see it. */
 /**
@@ -117,15 +123,8 @@ export interface GroupStatsView extends QueueRec {
   readonly nextDueMs: number | undefined;
 }
 
-/**
- * The state machine's record cache, as the reader may fill it: `version()`
- * before a read, then `fill(version, [key, value] rows)` with copies of what
- * the read found (ignored if a batch was written meanwhile).
- */
-export interface CacheFiller {
-  version(): number;
-  fill(version: number, rows: readonly (readonly [Uint8Array, Uint8Array])[]): void;
-}
+const equalBytes = (a: Uint8Array, b: Uint8Array): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** `readMessage` found an entry gone that the index named: the message moved while it was read. */
 const MOVED = Symbol('moved');
@@ -139,40 +138,55 @@ export class BrokerReader {
     readonly view: ReadView,
     private readonly hasher: QueueHasher,
     private readonly limits: Limits,
+    /** The run leases (the state machine's, as of the last batch written): which entries they hold. */
+    private readonly leases: LeaseIndex,
     private readonly cacheFiller?: CacheFiller,
   ) {}
+
+  /**
+   * The entry stored under `key` as it stands: its held view when a run lease
+   * holds it (in flight, the lease counted), with that lease's tag.
+   */
+  private asHeld(
+    key: Uint8Array,
+    e: QueueEntryRec,
+  ): { entry: QueueEntryRec; runTag: Uint8Array | undefined } {
+    const hold = this.leases.holder(key);
+    if (!hold) return { entry: e, runTag: undefined };
+    return { entry: heldView(e, hold), runTag: runTag(hold.run.queueHash, hold.run.leaseId, hold.offset) };
+  }
+
+  /** The entry stored under `key` as it stands (`asHeld` without the tag: no object per entry read). */
+  private viewOf(key: Uint8Array, e: QueueEntryRec): QueueEntryRec {
+    const hold = this.leases.holder(key);
+    return hold ? heldView(e, hold) : e;
+  }
+
+  /** The delivery tag of the entry under `key` (its run lease's, when one holds it). */
+  private tagOf(key: Uint8Array, held: { entry: QueueEntryRec; runTag: Uint8Array | undefined }): Uint8Array {
+    return held.runTag ?? deliveryTagOf(key, held.entry);
+  }
 
   queueHash(topic: string, group: string = DEFAULT_GROUP): bigint {
     return this.hasher(queueName(topic, group));
   }
 
-  async getTopic(name: string): Promise<TopicRec | undefined> {
-    const raw = await this.view.get(NS.topics.key(topicSuffix(name)));
-    return raw ? decodeTopic(raw) : undefined;
+  getTopic(name: string): Promise<TopicRec | undefined> {
+    return readTopic(this.view, name);
   }
 
   /** Every topic in name order (the first `limit`). */
-  async listTopics(limit?: number): Promise<TopicRec[]> {
-    const out: TopicRec[] = [];
-    const range = NS.topics.range();
-    await this.view.scan(limit === undefined ? range : { ...range, limit }, (_k, v) => {
-      out.push(decodeTopic(v));
-    });
-    return out;
+  listTopics(limit?: number): Promise<TopicRec[]> {
+    return readTopics(this.view, limit);
   }
 
   /** Every queue with its names and counters (to rebuild the dispatcher's heap at start-up). */
-  async listQueues(): Promise<QueueView[]> {
-    const out: QueueView[] = [];
-    await this.view.scan(NS.queues.range(), (k, v) => {
-      out.push({ queueHash: readU64(NS.queues.strip(k)), ...decodeQueue(v) });
-    });
-    return out;
+  listQueues(): Promise<QueueView[]> {
+    return readQueues(this.view);
   }
 
-  async getQueue(queueHash: bigint): Promise<QueueRec | undefined> {
-    const raw = await this.view.get(NS.queues.key(u64(queueHash)));
-    return raw ? decodeQueue(raw) : undefined;
+  getQueue(queueHash: bigint): Promise<QueueRec | undefined> {
+    return readQueue(this.view, queueHash);
   }
 
   /**
@@ -226,19 +240,16 @@ export class BrokerReader {
       !fromTag || decodeKey(fromTag).queueHash === queueHash,
       () => `a scan of queue ${queueHash.toString(16)} from a tag of another queue`,
     );
-    const range = NS.queue.range(fromTag ?? queueLowerBound(queueHash), queueUpperBound(queueHash));
     // Most reads stop after `limit` entries (one more gives the next due time) or at the first
     // entry past `uptoMs`'s bucket: the first read asks for no more, since each entry read ahead
-    // is copied out of LevelDB whether visited or not.
+    // is copied out of LevelDB whether visited or not. The entries taken go to the record cache:
+    // the lease command reads them next, on this node.
     const firstChunk = Math.min(limit + 1, FIRST_SCAN_CHUNK);
-    // The entries taken go to the record cache: the lease command reads them next, on this node.
-    const version = this.cacheFiller?.version();
-    const taken: Array<readonly [Uint8Array, Uint8Array]> = [];
-    await this.view.scan({ ...range, firstChunk }, (k, v) => {
-      const tag = NS.queue.strip(k);
+    const scan = { from: fromTag, firstChunk, cache: this.cacheFiller };
+    await scanQueueEntries(this.view, queueHash, scan, (tag, stored, keep) => {
       met = true;
       last.set(tag);
-      const keyDue = Number(decodeKey(tag).due);
+      const keyDue = keyDueOf(tag);
       if (keyDue > lastBucket) {
         later(timeBucketMs > 0 ? keyDue * timeBucketMs : keyDue);
         resumeTag ??= new Uint8Array(tag);
@@ -252,7 +263,7 @@ export class BrokerReader {
         stopped = true;
         return false;
       }
-      const e = decodeEntry(v);
+      const e = this.viewOf(tag, stored);
       if (e.inFlight && leaseEndOf(e) > nowMs) {
         // A running lease is never taken ahead: it can be leased once it ends, which the
         // dispatcher (comparing with now + the look-ahead) sees as this time.
@@ -294,11 +305,11 @@ export class BrokerReader {
         leaseSerial: e.leaseSerial,
         leaseConsumer: e.leaseConsumer,
         lastError: e.lastError,
+        body: e.body,
         tag: new Uint8Array(tag),
       });
-      if (version !== undefined) taken.push([new Uint8Array(k), new Uint8Array(v)]);
+      keep();
     });
-    if (version !== undefined && taken.length > 0) this.cacheFiller!.fill(version, taken);
     if (resumeTag === undefined && !stopped) resumeTag = met ? keyAfter(last) : fromTag;
     return { entries, nextDueMs, resumeTag, passedLeaseEndMs };
   }
@@ -331,11 +342,10 @@ export class BrokerReader {
     const take = (ms: number): void => {
       if (best === undefined || ms < best) best = ms;
     };
-    const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
-    await this.view.scan({ ...range, limit: this.limits.maxListLimit }, (k, v) => {
+    await scanQueueEntries(this.view, queueHash, { limit: this.limits.maxListLimit }, (key, stored) => {
       seen++;
-      const due = decodeKey(NS.queue.strip(k)).due;
-      const e = decodeEntry(v);
+      const due = decodeKey(key).due;
+      const e = this.viewOf(key, stored);
       firstDue ??= e.dueAtMs;
       if (e.inFlight) {
         take(leaseEndOf(e));
@@ -367,11 +377,30 @@ export class BrokerReader {
   async runningLeases(queueHash: bigint, nowMs: number, want: number, maxRead: number): Promise<EntryView[]> {
     const out: EntryView[] = [];
     if (want <= 0) return out;
-    const range = NS.queue.range(queueLowerBound(queueHash), queueUpperBound(queueHash));
-    await this.view.scan({ ...range, limit: maxRead }, (k, v) => {
-      const e = decodeEntry(v);
+    // Run leases: their open offsets that still run, read from the index, then their entries.
+    const held: { key: Uint8Array; tag: Uint8Array }[] = [];
+    for (const run of this.leases.runsOf(queueHash)) {
+      for (let offset = 0; offset < run.length && held.length < Math.min(want, maxRead); offset++) {
+        if (offsetSettled(run, offset) || runEndMs(run, offset) <= nowMs) continue;
+        held.push({ key: runKey(run, offset), tag: runTag(queueHash, run.leaseId, offset) });
+      }
+    }
+    if (held.length > 0) {
+      const stored = await readEntries(
+        this.view,
+        held.map((h) => h.key),
+      );
+      held.forEach((h, i) => {
+        const e = stored[i];
+        if (!e) return; // settled since the index was read
+        const { entry, runTag: tag } = this.asHeld(h.key, e);
+        if (tag && entry.leaseEndMs > nowMs) out.push({ ...entry, tag });
+      });
+    }
+    if (out.length >= want) return out;
+    // Leases in place of earlier versions lie at the queue's start under their entries' keys.
+    await scanQueueEntries(this.view, queueHash, { limit: maxRead }, (key, e) => {
       if (!e.inFlight || e.leaseEndMs <= nowMs) return;
-      const key = NS.queue.strip(k);
       out.push({ ...e, tag: deliveryTagOf(key, e) });
       if (out.length >= want) return false;
     });
@@ -380,20 +409,70 @@ export class BrokerReader {
 
   /** The entry whose lease `tag` names, while that lease runs at `nowMs`; undefined otherwise. */
   async runningLease(tag: Uint8Array, nowMs: number): Promise<EntryView | undefined> {
+    const parts = runTagParts(tag);
+    if (parts) {
+      const run = this.leases.run(parts.leaseId);
+      if (!run || run.queueHash !== parts.queueHash || parts.offset >= run.length) return undefined;
+      if (offsetSettled(run, parts.offset) || runEndMs(run, parts.offset) <= nowMs) return undefined;
+      const key = runKey(run, parts.offset);
+      const stored = await readEntry(this.view, key);
+      if (!stored) return undefined;
+      const held = this.asHeld(key, stored);
+      return held.runTag && equalBytes(held.runTag, tag) ? { ...held.entry, tag } : undefined;
+    }
     if (tagLease(tag) === undefined) return undefined;
-    const raw = await this.view.get(NS.queue.key(tagEntryKey(tag)));
-    if (!raw) return undefined;
-    const e = decodeEntry(raw);
+    const e = await readEntry(this.view, tagEntryKey(tag));
+    if (!e) return undefined;
     if (!e.inFlight || e.leaseEndMs <= nowMs || e.leaseSerial !== tagLease(tag)) return undefined;
     return { ...e, tag };
   }
 
+  /**
+   * Live messages' bodies by id: the body record, or the body the message's
+   * entry carries (found through its index record or publish record).
+   * Undefined for a message that ended.
+   */
   async getBodies(ids: readonly bigint[]): Promise<(BodyRec | undefined)[]> {
-    const keys = ids.map((id) => NS.body.key(idKey(id)));
-    const raws = this.view.getMany
-      ? await this.view.getMany(keys)
-      : await Promise.all(keys.map((k) => this.view.get(k)));
-    return raws.map((raw) => (raw ? decodeBody(raw) : undefined));
+    const out = await this.bodiesOf(ids.map((id) => ({ id, body: undefined })));
+    return Promise.all(out.map((b, i) => b ?? this.carriedBody(ids[i]!)));
+  }
+
+  /** The body a live message's entry carries: the entry its index record names, or its publish record. */
+  private async carriedBody(id: bigint): Promise<BodyRec | undefined> {
+    const stored = await readIndexRecord(this.view, id);
+    const index = stored?.index;
+    if (index?.done) return undefined;
+    const tags = index
+      ? index.groups.filter((g) => g.outcome === 'live').map((g) => g.tag)
+      : [stored?.movedTo || (await locatePublished(this.view, id))];
+    for (const tag of tags) {
+      if (!tag) continue;
+      const e = await readEntry(this.view, tag);
+      if (e && e.id === id && e.body) return e.body;
+    }
+    return undefined;
+  }
+
+  /**
+   * The bodies of these entries' messages: the one an entry carries, or its
+   * message's body record (read together, one multi-get). Undefined where the
+   * record is gone (the message ended since the entry was read).
+   */
+  async bodiesOf(
+    entries: readonly { readonly id: bigint; readonly body: BodyRec | undefined }[],
+  ): Promise<(BodyRec | undefined)[]> {
+    const out: (BodyRec | undefined)[] = entries.map((e) => e.body);
+    const missing: number[] = [];
+    for (let i = 0; i < entries.length; i++) if (out[i] === undefined) missing.push(i);
+    if (missing.length === 0) return out;
+    const bodies = await readBodyRecords(
+      this.view,
+      missing.map((i) => entries[i]!.id),
+    );
+    missing.forEach((i, j) => {
+      out[i] = bodies[j];
+    });
+    return out;
   }
 
   /**
@@ -420,26 +499,32 @@ export class BrokerReader {
   ): Promise<MessageView | undefined | typeof MOVED> {
     let id: bigint;
     if ('key' in target) {
-      const raw = await this.view.get(NS.keys.key(topicKeySuffix(topic, target.key)));
-      if (!raw) return undefined;
-      const rec = decodeKeyRec(raw);
-      if (rec.endedAtMs > 0) return undefined;
+      const rec = await readKeyRecord(this.view, topic, target.key);
+      if (!rec || rec.endedAtMs > 0) return undefined;
       id = rec.id;
     } else {
       id = target.id;
     }
-    const [idxRaw, bodyRaw] = await Promise.all([
-      this.view.get(NS.index.key(idKey(id))),
-      this.view.get(NS.body.key(idKey(id))),
+    const [stored, bodyRecord] = await Promise.all([
+      readIndexRecord(this.view, id),
+      readBodyRecord(this.view, id),
     ]);
-    if (!bodyRaw) return undefined;
-    const body = decodeBody(bodyRaw);
-    const movedTo = idxRaw && movedIndexTag(idxRaw);
-    const idx = movedTo
-      ? movedIndex(id, body, movedTo)
-      : idxRaw
-        ? decodeIndex(idxRaw)
-        : await this.impliedIndexOf(id, body);
+    let body = bodyRecord;
+    const movedTo = stored?.movedTo;
+    let idx: MessageIndexRec | undefined;
+    if (stored?.index) idx = stored.index;
+    else if (body) idx = movedTo ? movedIndex(id, body, movedTo) : await this.impliedIndexOf(id, body);
+    else {
+      // Its entry carries its body: where the index record or its publish record says.
+      const at = movedTo ?? (await locatePublished(this.view, id));
+      if (!at) return undefined;
+      const e = await readEntry(this.view, at);
+      if (!e || e.id !== id) {
+        // Moved since the index was read (read again), or ended.
+        return movedTo || (await hasIndexRecord(this.view, id)) ? MOVED : undefined;
+      }
+      idx = impliedIndex(e, DEFAULT_GROUP, at);
+    }
     if (!idx || idx.topic !== topic || idx.done) return undefined;
     const groups = await Promise.all(
       idx.groups.map(async (g): Promise<GroupStateView | undefined> => {
@@ -451,19 +536,23 @@ export class BrokerReader {
             attempt: 0,
           };
         }
-        const raw = await this.view.get(NS.queue.key(g.tag));
-        if (!raw) return undefined; // moved since the index was read
-        const e = decodeEntry(raw);
+        const stored = await readEntry(this.view, g.tag);
+        if (!stored) return undefined; // moved since the index was read
+        const held = this.asHeld(g.tag, stored);
+        const e = held.entry;
+        body ??= e.body;
         return {
           group: g.group,
           state: leaseHeld(e, nowMs) ? 'in-flight' : 'pending',
           dueAtMs: e.inFlight ? leaseEndOf(e) : e.dueAtMs,
           attempt: e.attempt,
-          tag: deliveryTagOf(g.tag, e),
+          tag: this.tagOf(g.tag, held),
         };
       }),
     );
     if (groups.some((g) => g === undefined)) return MOVED;
+    // A live message has its body record, or an entry that carries it.
+    if (!body) return MOVED;
     return { message: body, groups: groups as GroupStateView[] };
   }
 
@@ -499,34 +588,35 @@ export class BrokerReader {
     const bucket = BigInt(t.settings.timeBucketMs);
     const from = options.fromDueMs ?? 0;
     const to = options.toDueMs ?? 0;
-    let gte = NS.queue.key(encodeKey(hash, dueField(BigInt(from), bucket), 0n));
+    let start = encodeKey(hash, dueField(BigInt(from), bucket), 0n);
     if (options.pageToken && options.pageToken.length > 0) {
       if (options.pageToken.length !== KEY_BYTES || decodeKey(options.pageToken).queueHash !== hash) {
         throw new ValidationError('page_token', 'is not a page token of this topic and group');
       }
       const after = new Uint8Array(KEY_BYTES + 1);
       after.set(options.pageToken);
-      const next = NS.queue.key(after);
-      if (Buffer.compare(next, gte) > 0) gte = next;
+      if (Buffer.compare(after, start) > 0) start = after;
     }
-    const upper = to > 0 ? dueUpperBound(hash, BigInt(to - 1), bucket) : queueUpperBound(hash);
-    const lt = NS.queue.range(undefined, upper).lt;
+    const before = to > 0 ? dueUpperBound(hash, BigInt(to - 1), bucket) : undefined;
     const entries: EntryView[] = [];
+    const tags: Uint8Array[] = [];
     let more = false;
-    await this.view.scan({ gte, lt }, (k, v) => {
-      const e = decodeEntry(v);
+    await scanQueueEntries(this.view, hash, { from: start, before }, (k, e) => {
       if (e.dueAtMs < from || (to > 0 && e.dueAtMs >= to)) return; // bucket edges
       if (entries.length >= limit) {
         more = true;
         return false;
       }
-      entries.push({ ...e, tag: new Uint8Array(NS.queue.strip(k)) });
+      const key = new Uint8Array(k);
+      const held = this.asHeld(key, e);
+      entries.push({ ...held.entry, tag: key });
+      tags.push(this.tagOf(key, held));
     });
-    const bodies = await this.getBodies(entries.map((e) => e.id));
+    const bodies = await this.bodiesOf(entries);
     const items = entries.map((entry, i) => ({
       entry,
       dueAtMs: entry.inFlight ? leaseEndOf(entry) : entry.dueAtMs,
-      tag: deliveryTagOf(entry.tag, entry),
+      tag: tags[i]!,
       message: bodies[i],
       state: leaseHeld(entry, nowMs) ? ('in-flight' as const) : ('pending' as const),
     }));
@@ -570,35 +660,27 @@ export class BrokerReader {
     return { topic, groups, deletions };
   }
 
-  /** Messages whose expireAt is <= nowMs, in expiry order (the janitor proposes Expire for them). */
-  async dueExpiries(nowMs: number, limit: number): Promise<{ id: bigint; expireAtMs: number }[]> {
-    const out: { id: bigint; expireAtMs: number }[] = [];
-    await this.view.scan({ ...NS.expiry.range(undefined, u64(nowMs + 1)), limit }, (k) => {
-      const s = NS.expiry.strip(k);
-      out.push({ expireAtMs: Number(readU64(s, 0)), id: readU64(s, 8) });
-    });
-    return out;
+  /**
+   * Messages whose expireAt is <= nowMs, in expiry order (the janitor
+   * proposes Expire for them), each with the queue key its expiry record
+   * names (empty when it names none: see ExpireCommand.keys).
+   */
+  dueExpiries(nowMs: number, limit: number): Promise<{ id: bigint; expireAtMs: number; key: Uint8Array }[]> {
+    return dueExpiries(this.view, nowMs, limit);
+  }
+
+  /** The janitor's bounded read of the publish records it may forget (stores/publishes.ts). */
+  forgettablePublishes(options: Parameters<typeof forgettablePublishes>[1]): Promise<ForgettablePublishes> {
+    return forgettablePublishes(this.view, options);
   }
 
   /** Keys whose dedup window ended by nowMs (the janitor proposes PurgeKeys for them). */
-  async dueKeyPurges(
-    nowMs: number,
-    limit: number,
-  ): Promise<{ topic: string; key: string; windowEndMs: number }[]> {
-    const out: { topic: string; key: string; windowEndMs: number }[] = [];
-    await this.view.scan({ ...NS.keyWindow.range(undefined, u64(nowMs + 1)), limit }, (k) => {
-      const s = NS.keyWindow.strip(k);
-      out.push({ windowEndMs: Number(readU64(s, 0)), ...splitTopicKey(s.subarray(8)) });
-    });
-    return out;
+  dueKeyPurges(nowMs: number, limit: number): Promise<{ topic: string; key: string; windowEndMs: number }[]> {
+    return dueKeyWindows(this.view, nowMs, limit);
   }
 
   /** Publish idempotency keys whose dedup window ended by nowMs (the janitor proposes PurgeKeys for them). */
-  async dueRequestPurges(nowMs: number, limit: number): Promise<string[]> {
-    const out: string[] = [];
-    await this.view.scan({ ...NS.requestWindow.range(undefined, u64(nowMs + 1)), limit }, (k) => {
-      out.push(decodeUtf8(NS.requestWindow.strip(k).subarray(8)));
-    });
-    return out;
+  dueRequestPurges(nowMs: number, limit: number): Promise<string[]> {
+    return dueRequestWindows(this.view, nowMs, limit);
   }
 }

@@ -2,11 +2,15 @@
  * The schedule command (commands.proto `ScheduleCommand`) as plain data, its
  * result, and its encoding both ways.
  */
-import { type pb, toBigInt, toSafeNumber, toUint64 } from '@fermata/protocol';
-import { defFromProto, defToProto } from '../codec/schedule.js';
-import { i64 } from '../codec/shared.js';
+import { int64FromSafe, type pb, toBigInt, toSafeNumber, toUint64 } from '@fermata/protocol';
 import { ValidationError } from '../model/errors.js';
-import type { ScheduleDef, ScheduleFire, ScheduleRec } from '../model/schedules.js';
+import {
+  defFromProto,
+  defToProto,
+  type ScheduleDef,
+  type ScheduleFire,
+  type ScheduleRec,
+} from '../model/schedules.js';
 
 /** The token an upsert is made for, and the most schedules it may own (0 = no limit). */
 export interface ScheduleOwner {
@@ -72,10 +76,10 @@ export function scheduleOpToProto(op: ScheduleOp): pb.ScheduleCommand.$Propertie
             topic: f.topic,
             name: f.name,
             generation: toUint64(BigInt(f.generation)),
-            afterMs: i64(f.afterMs),
-            skipToMs: i64(f.skipToMs),
+            afterMs: int64FromSafe(f.afterMs),
+            skipToMs: int64FromSafe(f.skipToMs),
             skipped: f.skipped,
-            occurrences: f.occurrences.map((o) => i64(o)),
+            occurrences: f.occurrences.map((o) => int64FromSafe(o)),
           })),
         },
       };

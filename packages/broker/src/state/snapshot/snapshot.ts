@@ -1,6 +1,6 @@
 import type { BatchOp, KVStore, ReadView } from '@fermata/storage';
 import { compareBytes } from '@fermata/storage';
-import { META, readU64 } from '../model/layout.js';
+import { isRestoreMarker, restoreDoneOp, restoreMarkOp } from '../stores/meta.js';
 
 /**
  * Snapshot stream format: the magic "FMSNAP01", then frames of
@@ -13,12 +13,6 @@ const RESTORE_BATCH_BYTES = 4 * 1024 * 1024;
 
 export class SnapshotFormatError extends Error {
   override readonly name = 'SnapshotFormatError';
-}
-
-/** The applied index recorded in a view (0 when none). */
-export async function readAppliedIndex(view: ReadView): Promise<number> {
-  const raw = await view.get(META.appliedIndex);
-  return raw ? Number(readU64(raw)) : 0;
 }
 
 /** Streams every entry of a consistent snapshot; closes it when done (or when the consumer stops). */
@@ -35,7 +29,7 @@ export async function* snapshotChunks(
       const frames: Uint8Array[] = [];
       await snap.scan({ ...(gte ? { gte } : {}), limit: SCAN_PAGE }, (key, value) => {
         last = key.slice();
-        if (compareBytes(key, META.restoring) === 0) return;
+        if (isRestoreMarker(key)) return;
         const frame = new Uint8Array(8 + key.length + value.length);
         const view = new DataView(frame.buffer);
         view.setUint32(0, key.length);
@@ -72,7 +66,7 @@ export async function* snapshotChunks(
  */
 export async function restoreInto(store: KVStore, chunks: AsyncIterable<Uint8Array>): Promise<void> {
   await store.clear();
-  await store.batch([{ type: 'put', key: META.restoring, value: Uint8Array.of(1) }], { sync: true });
+  await store.batch([restoreMarkOp()], { sync: true });
   let buf: Uint8Array = new Uint8Array(0);
   let magicSeen = false;
   let ops: BatchOp[] = [];
@@ -111,6 +105,6 @@ export async function restoreInto(store: KVStore, chunks: AsyncIterable<Uint8Arr
   if (!magicSeen || buf.length > 0) {
     throw new SnapshotFormatError(`snapshot stream truncated (${buf.length} bytes of an incomplete frame)`);
   }
-  ops.push({ type: 'del', key: META.restoring });
+  ops.push(restoreDoneOp());
   await store.batch(ops, { sync: true });
 }

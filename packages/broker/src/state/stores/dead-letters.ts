@@ -54,15 +54,18 @@ export class DeadLetterStore {
    * Moves a group's entry to the topic's dead-letter topic as a new message
    * that carries DeadLetterInfo, or drops it (see above). Either way the
    * source queue counts it as dead-lettered. Returns the new message's id.
+   * `entry` is the entry as it stands (its held view, with `runTag`, when a
+   * run lease holds it: its history counts that lease).
    */
   async deadLetter(
     topic: TopicRec,
     tag: Uint8Array,
     entry: QueueEntryRec,
     reason: 'max_attempts' | 'expired',
+    runTag?: Uint8Array,
   ): Promise<bigint | undefined> {
     const now = this.time.nowMs;
-    const body = await this.messages.getBody(entry.id);
+    const body = await this.messages.bodyOf(entry);
     invariant(body, () => `queue entry of message ${entry.id} has no body`);
     const dlqName = deadLetterTopicOf(topic.name, topic.settings, this.fallback.has(topic.name));
     let dlqId: bigint | undefined;
@@ -102,7 +105,7 @@ export class DeadLetterStore {
         dlqId = undefined;
       }
     }
-    await this.entries.remove(topic, tag, entry, 'dead-lettered');
+    await this.entries.remove(topic, tag, entry, 'dead-lettered', runTag);
     return dlqId;
   }
 

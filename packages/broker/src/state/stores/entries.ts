@@ -5,9 +5,11 @@
  * to pending is noted for the dispatcher (`dueChanges`), every lease in place
  * taken or extended too (`lapseChanges`), and every lease taken ahead that is
  * removed or changed before it starts (`withdrawn`); moving or removing an
- * entry keeps its message's index and counters in step.
+ * entry keeps its message's index and counters in step. Reads outside
+ * apply (the reader) go through the functions at the end, over a read view.
+ * Over 400 lines: the batch's entry store and those reads share the layout.
  */
-import { slabBytes } from '@fermata/storage';
+import { type ReadView, type ScanOptions, slabBytes } from '@fermata/storage';
 import {
   DEFAULT_GROUP,
   dueField,
@@ -16,7 +18,7 @@ import {
   queueLowerBound,
   queueUpperBound,
 } from '../../keys.js';
-import { decodedEntry, decodeEntry, encodeEntry } from '../codec/entry.js';
+import { decodeAndKeep, decodedEntry, decodeEntry, encodeEntry } from '../codec/entry.js';
 import { EMPTY, NS } from '../model/layout.js';
 import {
   type BodyRec,
@@ -28,9 +30,11 @@ import {
   type TopicRec,
 } from '../model/records.js';
 import type { MessageStore } from './messages.js';
+import type { PublishStore } from './publishes.js';
 import type { QueueStore } from './queues.js';
+import type { CacheFiller } from './record-cache.js';
 import type { CommandTime } from './time.js';
-import type { Txn } from './txn.js';
+import { keyId, type Txn } from './txn.js';
 
 /**
  * New queue entries and index records of a message due later than this are
@@ -39,6 +43,9 @@ import type { Txn } from './txn.js';
  * back by the lease and the ack).
  */
 export const COLD_AFTER_MS = 60_000;
+
+/** The first byte of every queue entry's stored key (a backup counts them by it). */
+export const ENTRY_KEY_PREFIX = NS.queue.prefix;
 
 /**
  * A queue got an entry (new, or moved or made pending: nacked, rescheduled,
@@ -82,6 +89,7 @@ export class EntryStore {
     private readonly queues: QueueStore,
     private readonly messages: MessageStore,
     private readonly time: CommandTime,
+    private readonly publishes: PublishStore,
   ) {}
 
   tagOf(topic: TopicRec, group: string, dueAtMs: number, id: bigint): Uint8Array {
@@ -104,8 +112,18 @@ export class EntryStore {
    * answers as `get` would at that turn of the loop, without a promise.
    */
   async entriesOf(tags: readonly Uint8Array[]): Promise<TagEntries> {
-    const { ids, values } = await this.txn.getMany(tags.map((t) => NS.queue.key(t)));
-    return { ids, raws: values, entries: values.map((raw) => raw && decodedEntry(raw)) };
+    const { ids, values, fresh } = await this.txn.getMany(tags.map((t) => NS.queue.key(t)));
+    const entries: (QueueEntryRec | undefined)[] = new Array(values.length);
+    // Values read from the store now were never decoded: no earlier decoding to look for.
+    for (const i of fresh) {
+      const raw = values[i];
+      if (raw && this.txn.writtenValue(ids[i]!) === undefined) entries[i] = decodeAndKeep(raw);
+    }
+    for (let i = 0; i < values.length; i++) {
+      const raw = values[i];
+      if (raw && entries[i] === undefined) entries[i] = decodedEntry(raw);
+    }
+    return { ids, raws: values, entries };
   }
 
   /** Entry `i` of `read`, as it is now: re-read when the batch wrote its key since (a tag named twice). */
@@ -153,11 +171,15 @@ export class EntryStore {
     });
   }
 
-  /** The entry under `key` was a lease not yet started: its delivery (tag) must not be pushed. */
-  private noteWithdrawn(key: Uint8Array, entry: QueueEntryRec): void {
+  /**
+   * The entry under `key` was a lease not yet started: its delivery (tag) must
+   * not be pushed. `runTag`: the tag of the run lease that held it (`entry`
+   * is then its held view, records.ts `heldView`).
+   */
+  private noteWithdrawn(key: Uint8Array, entry: QueueEntryRec, runTag?: Uint8Array): void {
     if (!leaseNotStarted(entry, this.time.nowMs)) return;
     const at = this.withdrawn.length;
-    this.withdrawn.push(deliveryTagOf(key, entry));
+    this.withdrawn.push(runTag ?? deliveryTagOf(key, entry));
     this.txn.onRollback(() => {
       this.withdrawn.length = at;
     });
@@ -192,12 +214,13 @@ export class EntryStore {
     oldTag: Uint8Array,
     old: QueueEntryRec,
     moved: QueueEntryRec,
+    runTag?: Uint8Array,
   ): Uint8Array | Promise<Uint8Array> {
     // A move writes the message's index (setGroupRef): from now on there is one to delete.
     const next = moved.indexUnwritten ? { ...moved, indexUnwritten: false } : moved;
     const tag = this.tagOf(topic, next.group, next.dueAtMs, next.id);
     this.noteDue(topic.name, next.group, next.dueAtMs);
-    this.noteWithdrawn(oldTag, old);
+    this.noteWithdrawn(oldTag, old, runTag);
     this.txn.del(NS.queue.key(oldTag));
     this.txn.put(NS.queue.key(tag), encodeEntry(next, this.txn.cachesWrites));
     let counting: Promise<void> | undefined;
@@ -220,8 +243,9 @@ export class EntryStore {
     key: Uint8Array,
     old: QueueEntryRec,
     next: QueueEntryRec,
+    runTag?: Uint8Array,
   ): Promise<void> | undefined {
-    this.noteWithdrawn(key, old);
+    this.noteWithdrawn(key, old, runTag);
     if (!next.inFlight) this.noteDue(topic.name, next.group, next.dueAtMs);
     else if (next.leaseEndMs > 0) this.noteDue(topic.name, next.group, next.leaseEndMs, true);
     this.txn.put(NS.queue.key(key), encodeEntry(next, this.txn.cachesWrites));
@@ -246,10 +270,44 @@ export class EntryStore {
     key: Uint8Array,
     old: QueueEntryRec,
     next: QueueEntryRec,
+    runTag?: Uint8Array,
   ): Promise<Uint8Array> {
-    if (!this.sameKey(topic, old, next)) return this.move(topic, key, old, next);
-    await this.rewrite(topic, key, old, next);
+    if (!this.sameKey(topic, old, next)) return this.move(topic, key, old, next, runTag);
+    await this.rewrite(topic, key, old, next, runTag);
     return key;
+  }
+
+  /**
+   * A run lease let go of the entry under `key` without a write of it (a
+   * lease handed back before it was counted): `view` (its held view) is
+   * pending again at its own due time.
+   */
+  release(
+    topic: TopicRec,
+    key: Uint8Array,
+    view: QueueEntryRec,
+    runTag: Uint8Array,
+  ): Promise<void> | undefined {
+    this.noteWithdrawn(key, view, runTag);
+    this.noteDue(topic.name, view.group, view.dueAtMs);
+    return this.queues.count(this.queues.hash(topic.name, view.group), 1, -1, 0);
+  }
+
+  /**
+   * A run lease took entries of `group` (not written): `count` of them are
+   * counted in flight from now (the others a run held already), and the
+   * earliest of their leases ends at `endMs`, which the dispatcher hears as
+   * a lapse change. Once per lease command, not per entry.
+   */
+  hold(topic: TopicRec, group: string, count: number, endMs: number): Promise<void> | undefined {
+    this.noteDue(topic.name, group, endMs, true);
+    if (count === 0) return undefined;
+    return this.queues.count(this.queues.hash(topic.name, group), -count, count, 0);
+  }
+
+  /** A run lease's offset was extended to `endMs`: a lapse change for the dispatcher. */
+  extended(topic: TopicRec, group: string, endMs: number): void {
+    this.noteDue(topic.name, group, endMs, true);
   }
 
   /**
@@ -261,8 +319,9 @@ export class EntryStore {
     tag: Uint8Array,
     entry: QueueEntryRec,
     outcome: Exclude<GroupOutcome, 'live'>,
+    runTag?: Uint8Array,
   ): Promise<void> | undefined {
-    this.noteWithdrawn(tag, entry);
+    this.noteWithdrawn(tag, entry, runTag);
     this.txn.del(NS.queue.key(tag));
     const dead = outcome === 'dead-lettered' ? 1 : 0;
     const counting = this.queues.count(
@@ -276,10 +335,25 @@ export class EntryStore {
   }
 
   /**
-   * Writes a new message: body once, one entry per group of the topic (or
-   * for `onlyGroup` alone: a redriven dead letter), index, expiry. A message
-   * of one group and no key gets no index record until its entry first moves
-   * (`BodyRec.indexImplied`).
+   * Removes, unread, the entry under `key` of queue `queueHash` that a
+   * running run lease holds and that is all its message has (records.ts
+   * `entryAlone`: one group, no key, no expiry, never moved, its body
+   * inline): what `remove` does with its outcome `done`, the entry and its
+   * count in flight, with nothing else to end.
+   */
+  removeAlone(queueHash: bigint, key: Uint8Array): Promise<void> | undefined {
+    this.txn.del(NS.queue.key(key));
+    return this.queues.count(queueHash, 0, -1, 0);
+  }
+
+  /**
+   * Writes a new message: one entry per group of the topic (or for
+   * `onlyGroup` alone: a redriven dead letter), its body, index, expiry. A
+   * message of one entry made by a command with `inline_bodies` carries its
+   * body in that entry (no body record); otherwise the body is a record of
+   * its own, written once. A message of one group and no key gets no index
+   * record until its entry first moves: its publish record (inline body) or
+   * its body record (`BodyRec.indexImplied`) says where the entry is.
    */
   addMessage(topic: TopicRec, body: BodyRec, onlyGroup?: string): Promise<void> | undefined {
     // Synchronous (no promise, no turn of the microtask queue) once the queue records are loaded.
@@ -293,25 +367,29 @@ export class EntryStore {
     const groupNames = onlyGroup === undefined ? topic.groups : [onlyGroup];
     // `default` cannot be deleted, so a topic of one group has only `default`.
     const indexImplied = groupNames.length === 1 && groupNames[0] === DEFAULT_GROUP && body.key === '';
-    // One literal, not `{ ...body, indexImplied }`: V8 gives a spread that adds a property a shape
-    // whose reads are several times slower, and encodeBody reads every field of every body.
-    this.messages.putBody(
-      indexImplied
-        ? {
-            id: body.id,
-            topic: body.topic,
-            payload: body.payload,
-            headers: body.headers,
-            key: body.key,
-            enqueuedAtMs: body.enqueuedAtMs,
-            dueAtMs: body.dueAtMs,
-            expireAtMs: body.expireAtMs,
-            deadLetter: body.deadLetter,
-            indexImplied,
-          }
-        : body,
-    );
+    const inline = this.time.inlineBodies && groupNames.length === 1;
+    if (!inline) {
+      // One literal, not `{ ...body, indexImplied }`: V8 gives a spread that adds a property a shape
+      // whose reads are several times slower, and encodeBody reads every field of every body.
+      this.messages.putBody(
+        indexImplied
+          ? {
+              id: body.id,
+              topic: body.topic,
+              payload: body.payload,
+              headers: body.headers,
+              key: body.key,
+              enqueuedAtMs: body.enqueuedAtMs,
+              dueAtMs: body.dueAtMs,
+              expireAtMs: body.expireAtMs,
+              deadLetter: body.deadLetter,
+              indexImplied,
+            }
+          : body,
+      );
+    }
     const groups: GroupRef[] = [];
+    let only: Uint8Array | undefined;
     for (const group of groupNames) {
       const tag = this.insert(topic, {
         id: body.id,
@@ -328,8 +406,10 @@ export class EntryStore {
         leaseSerial: 0,
         leaseConsumer: 0n,
         lastError: '',
+        body: inline ? body : undefined,
       });
       groups.push({ group, tag, outcome: 'live' });
+      only = tag;
     }
     if (!indexImplied)
       this.messages.putIndex(
@@ -337,6 +417,109 @@ export class EntryStore {
         { topic: topic.name, key: body.key, expireAtMs: body.expireAtMs, groups, done: false, endedAtMs: 0 },
         this.isCold(body.dueAtMs),
       );
-    if (body.expireAtMs > 0) this.messages.putExpiry(body.expireAtMs, body.id);
+    else if (inline) this.publishes.note(only!, body.dueAtMs);
+    if (body.expireAtMs > 0) this.messages.putExpiry(body.expireAtMs, body.id, inline ? only : undefined);
   }
+}
+
+/**
+ * Most bytes of a slab a due read copies the values it keeps into. A slab
+ * lives while the cache holds one of its rows; the cache evicts in insertion
+ * order, so the rows of one read leave it together, when acks have not
+ * removed them first.
+ */
+const SLAB_BYTES = 64 * 1024;
+
+/** Which part of one queue `scanQueueEntries` reads, and how. */
+export interface QueueScan {
+  /** The first queue key read (inclusive); absent = the queue's start. */
+  readonly from?: Uint8Array | undefined;
+  /** The queue key the read stops before; absent = the queue's end. */
+  readonly before?: Uint8Array | undefined;
+  readonly limit?: number;
+  /** How many entries the first read from the engine asks for (ScanOptions.firstChunk). */
+  readonly firstChunk?: number;
+  /** Gets copies of the rows the visitor `keep`s (the record cache: a command reads them next). */
+  readonly cache?: CacheFiller | undefined;
+}
+
+/**
+ * Visits one queue's entries in key order from a read view: each entry's
+ * key (a view valid during the visit: copy what is kept) and the entry. The
+ * visitor returns false to stop; `keep()` copies the row visited into
+ * `scan.cache`.
+ */
+export async function scanQueueEntries(
+  view: ReadView,
+  queueHash: bigint,
+  scan: QueueScan,
+  visit: (key: Uint8Array, entry: QueueEntryRec, keep: () => void) => boolean | undefined | void,
+): Promise<void> {
+  const range = NS.queue.range(
+    scan.from ?? queueLowerBound(queueHash),
+    scan.before ?? queueUpperBound(queueHash),
+  );
+  const version = scan.cache?.version();
+  const options: ScanOptions = {
+    ...range,
+    ...(scan.limit !== undefined ? { limit: scan.limit } : {}),
+    ...(scan.firstChunk !== undefined ? { firstChunk: scan.firstChunk } : {}),
+  };
+  // Values are copied into slabs of this scan's own: one allocation per 64 KiB rather than one
+  // per value (which the cache would keep, each its own buffer for the collector to track). A slab is sized for the rows the read expects: a read of
+  // one row does not keep a slab of 64 KiB alive in the cache.
+  const expected = scan.firstChunk ?? scan.limit ?? 1;
+  let slab = EMPTY;
+  let used = 0;
+  let rows = 0;
+  const kept: Array<readonly [string, Uint8Array]> = [];
+  let rowKey: Uint8Array = EMPTY;
+  let rowValue: Uint8Array = EMPTY;
+  // Queue entries are all cacheable (record-cache.ts): the row's id is made from its key as read.
+  const keep = (): void => {
+    if (version !== undefined) kept.push([keyId(rowKey), rowValue]);
+  };
+  let read = false;
+  try {
+    await view.scan(options, (k, v) => {
+      rowKey = k;
+      // Decoded from a copy: an entry that carries its body keeps views of these bytes, which
+      // the scan's slice does not outlive (the store's copy-what-you-keep rule). A copy kept for
+      // the cache carries what it decodes to: the command that reads it next does not decode it
+      // again (`decodedEntry`).
+      if (used + v.length > slab.length) {
+        const room = v.length * Math.max(1, expected - rows);
+        slab = new Uint8Array(Math.max(v.length, Math.min(SLAB_BYTES, room)));
+        used = 0;
+      }
+      rows++;
+      slab.set(v, used);
+      rowValue = new Uint8Array(slab.buffer, used, v.length);
+      used += v.length;
+      const entry = version === undefined ? decodeEntry(rowValue) : decodeAndKeep(rowValue);
+      return visit(NS.queue.strip(k), entry, keep);
+    });
+    read = true;
+  } finally {
+    // Once per version taken, even when the read failed (then with nothing).
+    if (version !== undefined) scan.cache!.fill(version, read ? kept : []);
+  }
+}
+
+/** The queue entry under `key` in a read view. */
+export async function readEntry(view: ReadView, key: Uint8Array): Promise<QueueEntryRec | undefined> {
+  const raw = await view.get(NS.queue.key(key));
+  return raw ? decodeEntry(raw) : undefined;
+}
+
+/** The queue entries under `keys` in a read view, read together (one multi-get where the view has one). */
+export async function readEntries(
+  view: ReadView,
+  keys: readonly Uint8Array[],
+): Promise<(QueueEntryRec | undefined)[]> {
+  const storeKeys = keys.map((k) => NS.queue.key(k));
+  const raws = view.getMany
+    ? await view.getMany(storeKeys)
+    : await Promise.all(storeKeys.map((k) => view.get(k)));
+  return raws.map((raw) => (raw ? decodeEntry(raw) : undefined));
 }

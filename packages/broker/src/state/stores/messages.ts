@@ -4,10 +4,13 @@ import { invariant } from '@fermata/base';
  * (per group, where its entry is now or how it ended), its key record and
  * dedup window, and its expiry entry. The index of a message of one group
  * and no key is implied by its body or entry and written without being read
- * (records.ts `impliedIndex`).
+ * (records.ts `impliedIndex`). Reads outside apply (the reader) go through
+ * the functions at the end, over a read view.
  */
+import type { ReadView } from '@fermata/storage';
 import { DEFAULT_GROUP } from '../../keys.js';
 import { decodeBody, encodeBody } from '../codec/body.js';
+import { decodedEntry } from '../codec/entry.js';
 import { decodeKeyRec, encodeKeyRec } from '../codec/key.js';
 import { decodeIndex, encodeIndex, encodeMovedIndex, movedIndexTag } from '../codec/message-index.js';
 import {
@@ -16,6 +19,7 @@ import {
   idKey,
   keyWindowSuffix,
   NS,
+  readU64,
   splitTopicKey,
   topicKeySuffix,
 } from '../model/layout.js';
@@ -30,10 +34,15 @@ import {
   type QueueEntryRec,
   type TopicRec,
 } from '../model/records.js';
+import type { PublishStore } from './publishes.js';
 import type { QueueStore } from './queues.js';
 import type { CommandTime } from './time.js';
+import { dueRows } from './time-index.js';
 import type { TopicStore } from './topics.js';
 import type { Txn } from './txn.js';
+
+/** The first byte of every body record's stored key (a backup counts them by it). */
+export const BODY_KEY_PREFIX = NS.body.prefix;
 
 export class MessageStore {
   constructor(
@@ -41,6 +50,7 @@ export class MessageStore {
     private readonly topics: TopicStore,
     private readonly queues: QueueStore,
     private readonly time: CommandTime,
+    private readonly publishes: PublishStore,
   ) {}
 
   /** The storage keys of these messages' index records and bodies, for one parallel prefetch. */
@@ -60,26 +70,72 @@ export class MessageStore {
 
   /**
    * The message's index record. A one-group message without a key has none
-   * until its entry first moves (its body implies it), then one that holds
-   * only the entry's tag (`encodeMovedIndex`).
+   * until its entry first moves (its body record, or for a body carried in
+   * the entry its publish record, says where the entry is), then one that
+   * holds only the entry's tag (`encodeMovedIndex`).
    */
   async getIndex(id: bigint): Promise<MessageIndexRec | undefined> {
     const raw = await this.txn.get(NS.index.key(idKey(id)));
     const movedTo = raw && movedIndexTag(raw);
     if (raw && !movedTo) return decodeIndex(raw);
-    const body = await this.getBody(id);
-    if (movedTo) return movedIndex(id, body, movedTo);
-    if (!body?.indexImplied) return undefined;
-    const topic = await this.topics.get(body.topic);
-    invariant(topic, () => `message ${id} names missing topic ${body.topic}`);
-    return impliedIndex(body, DEFAULT_GROUP, this.queues.tagOf(topic, DEFAULT_GROUP, body.dueAtMs, id));
+    const body = await this.getBodyRecord(id);
+    if (movedTo) return movedIndex(id, body ?? (await this.entryAt(movedTo)), movedTo);
+    if (body) {
+      if (!body.indexImplied) return undefined;
+      const topic = await this.topics.get(body.topic);
+      invariant(topic, () => `message ${id} names missing topic ${body.topic}`);
+      return impliedIndex(body, DEFAULT_GROUP, this.queues.tagOf(topic, DEFAULT_GROUP, body.dueAtMs, id));
+    }
+    const published = await this.publishes.locate(id);
+    if (!published) return undefined;
+    const entry = await this.entryAt(published);
+    // Not there: it ended (a move would have written the index record read above).
+    if (entry?.id !== id) return undefined;
+    return impliedIndex(entry, DEFAULT_GROUP, published);
+  }
+
+  /**
+   * The index of a message whose entry `entry` is under `tag` (an expiry
+   * record names it), without a lookup by id when the entry implies it;
+   * otherwise `getIndex`.
+   */
+  indexAt(
+    id: bigint,
+    tag: Uint8Array,
+    entry: QueueEntryRec | undefined,
+  ): Promise<MessageIndexRec | undefined> {
+    if (entry?.id === id && entry.indexImplied) return Promise.resolve(impliedIndex(entry, entry.group, tag));
+    return this.getIndex(id);
+  }
+
+  /** The queue entry under `tag` (a 24-byte key), read through the batch. */
+  private async entryAt(tag: Uint8Array): Promise<QueueEntryRec | undefined> {
+    const raw = await this.txn.get(NS.queue.key(tag));
+    return raw ? decodedEntry(raw) : undefined;
   }
 
   putIndex(id: bigint, rec: MessageIndexRec, cold = false): void {
     this.txn.put(NS.index.key(idKey(id)), encodeIndex(rec), cold);
   }
 
+  /**
+   * A live message's body: its body record, or the one its entry carries
+   * (found through its index, or its publish record).
+   */
   async getBody(id: bigint): Promise<BodyRec | undefined> {
+    const body = await this.getBodyRecord(id);
+    if (body) return body;
+    const idx = await this.getIndex(id);
+    const live = idx && !idx.done ? idx.groups.find((g) => g.outcome === 'live') : undefined;
+    return live && (await this.entryAt(live.tag))?.body;
+  }
+
+  /** The body of the message `entry` belongs to: the one it carries, or its body record. */
+  bodyOf(entry: QueueEntryRec): BodyRec | Promise<BodyRec | undefined> {
+    return entry.body ?? this.getBodyRecord(entry.id);
+  }
+
+  private async getBodyRecord(id: bigint): Promise<BodyRec | undefined> {
     const raw = await this.txn.get(NS.body.key(idKey(id)));
     return raw ? decodeBody(raw) : undefined;
   }
@@ -88,8 +144,9 @@ export class MessageStore {
     this.txn.put(NS.body.key(idKey(body.id)), encodeBody(body));
   }
 
-  putExpiry(expireAtMs: number, id: bigint): void {
-    this.txn.put(NS.expiry.key(expirySuffix(expireAtMs, id)), EMPTY);
+  /** `tag`: the entry's key, when the message has one entry that carries its body (empty otherwise). */
+  putExpiry(expireAtMs: number, id: bigint, tag: Uint8Array = EMPTY): void {
+    this.txn.put(NS.expiry.key(expirySuffix(expireAtMs, id)), tag);
   }
 
   async getKey(topic: string, key: string): Promise<KeyRec | undefined> {
@@ -116,9 +173,9 @@ export class MessageStore {
    * topic is being deleted). `expireAtMs` is its entry's: the expiry when the
    * index and body are gone already (another group's entry went first).
    */
-  async deleteForTopic(id: bigint, expireAtMs: number): Promise<void> {
+  async deleteForTopic(id: bigint, expireAtMs: number, bodyInline: boolean): Promise<void> {
     const index = await this.getIndex(id);
-    this.txn.del(NS.body.key(idKey(id)));
+    if (!bodyInline) this.txn.del(NS.body.key(idKey(id)));
     this.txn.del(NS.index.key(idKey(id)));
     const expiry = index?.expireAtMs || expireAtMs;
     if (expiry > 0) this.txn.del(NS.expiry.key(expirySuffix(expiry, id)));
@@ -127,12 +184,13 @@ export class MessageStore {
   /**
    * `deleteForTopic` of a message whose entry implies its index (one group, no
    * key): the entry carries its expiry, so nothing is read. Its index record,
-   * written once the entry moved, may or may not exist: deleted either way.
+   * written once the entry moved, is deleted when it may exist.
    */
-  deleteImpliedForTopic(id: bigint, expireAtMs: number): void {
+  deleteImpliedForTopic(entry: QueueEntryRec): void {
+    const { id, expireAtMs } = entry;
     const k = idKey(id);
-    this.txn.del(NS.body.key(k));
-    this.txn.del(NS.index.key(k));
+    if (entry.body === undefined) this.txn.del(NS.body.key(k));
+    if (!entry.indexUnwritten) this.txn.del(NS.index.key(k));
     if (expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(expireAtMs, id)));
   }
 
@@ -191,7 +249,10 @@ export class MessageStore {
         () => `entry of message ${entry.id} implies its index in group ${entry.group}`,
       );
       this.txn.put(NS.index.key(idKey(entry.id)), encodeMovedIndex(tag), true);
-    } else this.endUnkeyedMessage(entry.id, entry.expireAtMs, !entry.indexUnwritten); // no key: no dedup window
+    } else {
+      // No key: no dedup window.
+      this.endUnkeyedMessage(entry.id, entry.expireAtMs, !entry.indexUnwritten, entry.body === undefined);
+    }
     return undefined;
   }
 
@@ -208,7 +269,7 @@ export class MessageStore {
     const groups: GroupRef[] = idx.groups.map((g) => (g.group === group ? { group, tag, outcome } : g));
     const next = { ...idx, groups };
     if (outcome !== 'live' && !groups.some((g) => g.outcome === 'live')) {
-      await this.endMessage(id, next, topic ?? (await this.topics.get(idx.topic)));
+      await this.endMessage(id, next, topic ?? (await this.topics.get(idx.topic)), entry.body === undefined);
     } else {
       this.putIndex(id, next);
     }
@@ -223,23 +284,25 @@ export class MessageStore {
     id: bigint,
     idx: MessageIndexRec,
     topic: TopicRec | undefined,
+    hasBodyRecord: boolean,
   ): Promise<void> | undefined {
     if (idx.key === '') {
-      this.endUnkeyedMessage(id, idx.expireAtMs);
+      this.endUnkeyedMessage(id, idx.expireAtMs, true, hasBodyRecord);
       return undefined;
     }
-    this.txn.del(NS.body.key(idKey(id)));
+    if (hasBodyRecord) this.txn.del(NS.body.key(idKey(id)));
     if (idx.expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(idx.expireAtMs, id)));
     return this.endKeyedMessage(id, idx, topic);
   }
 
   /**
    * `endMessage` of a message without a key: its body, expiry entry and index
-   * record go (`hasIndex` false: none was ever written, so no delete either).
+   * record go (`hasIndex` false: none was ever written, so no delete either;
+   * `hasBodyRecord` false: the entry carried the body).
    */
-  private endUnkeyedMessage(id: bigint, expireAtMs: number, hasIndex = true): void {
+  private endUnkeyedMessage(id: bigint, expireAtMs: number, hasIndex: boolean, hasBodyRecord: boolean): void {
     const k = idKey(id);
-    this.txn.del(NS.body.key(k));
+    if (hasBodyRecord) this.txn.del(NS.body.key(k));
     if (expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(expireAtMs, id)));
     if (hasIndex) this.txn.del(NS.index.key(k));
   }
@@ -263,4 +326,75 @@ export class MessageStore {
     if (keyRec && keyRec.id === id) this.txn.del(NS.keys.key(topicKeySuffix(idx.topic, idx.key)));
     this.txn.del(NS.index.key(idKey(id)));
   }
+}
+
+/**
+ * A message's index record as stored: the index, or, for a one-group message
+ * whose entry moved, only the entry's tag (`encodeMovedIndex`).
+ */
+export type StoredIndex =
+  | { readonly index: MessageIndexRec; readonly movedTo?: undefined }
+  | { readonly movedTo: Uint8Array; readonly index?: undefined };
+
+/** The message's index record in a read view, undefined where it has none. */
+export async function readIndexRecord(view: ReadView, id: bigint): Promise<StoredIndex | undefined> {
+  const raw = await view.get(NS.index.key(idKey(id)));
+  if (!raw) return undefined;
+  const movedTo = movedIndexTag(raw);
+  return movedTo ? { movedTo } : { index: decodeIndex(raw) };
+}
+
+/** Whether the message has an index record in a read view (not decoded). */
+export async function hasIndexRecord(view: ReadView, id: bigint): Promise<boolean> {
+  return (await view.get(NS.index.key(idKey(id)))) !== undefined;
+}
+
+/** The message's body record in a read view (none for a body its entry carries). */
+export async function readBodyRecord(view: ReadView, id: bigint): Promise<BodyRec | undefined> {
+  const raw = await view.get(NS.body.key(idKey(id)));
+  return raw ? decodeBody(raw) : undefined;
+}
+
+/** The body records of these messages in a read view, read together (one multi-get where the view has one). */
+export async function readBodyRecords(
+  view: ReadView,
+  ids: readonly bigint[],
+): Promise<(BodyRec | undefined)[]> {
+  const keys = ids.map((id) => NS.body.key(idKey(id)));
+  const raws = view.getMany ? await view.getMany(keys) : await Promise.all(keys.map((k) => view.get(k)));
+  return raws.map((raw) => (raw ? decodeBody(raw) : undefined));
+}
+
+/** The record of `key` in `topic` in a read view. */
+export async function readKeyRecord(view: ReadView, topic: string, key: string): Promise<KeyRec | undefined> {
+  const raw = await view.get(NS.keys.key(topicKeySuffix(topic, key)));
+  return raw ? decodeKeyRec(raw) : undefined;
+}
+
+/**
+ * Messages whose expireAt is <= nowMs, in expiry order, at most `limit`, each
+ * with the queue key its expiry record names (empty when it names none).
+ */
+export function dueExpiries(
+  view: ReadView,
+  nowMs: number,
+  limit: number,
+): Promise<{ id: bigint; expireAtMs: number; key: Uint8Array }[]> {
+  return dueRows(view, NS.expiry, nowMs, limit, (expireAtMs, rest, value) => ({
+    expireAtMs,
+    id: readU64(rest),
+    key: new Uint8Array(value),
+  }));
+}
+
+/** Keys whose dedup window ended by nowMs, in window order, at most `limit`. */
+export function dueKeyWindows(
+  view: ReadView,
+  nowMs: number,
+  limit: number,
+): Promise<{ topic: string; key: string; windowEndMs: number }[]> {
+  return dueRows(view, NS.keyWindow, nowMs, limit, (windowEndMs, rest) => ({
+    windowEndMs,
+    ...splitTopicKey(rest),
+  }));
 }

@@ -3,11 +3,13 @@ import { invariant } from '@fermata/base';
  * Queue records (one per topic and group: its name and exact counters) and
  * queue hashes. Counters are changed in memory and written once per batch
  * (`flush`); every change is undone with the command that made it.
+ * `readQueue` and `readQueues` read them from a view.
  */
+import type { ReadView } from '@fermata/storage';
 import { encodeKeyMs, type QueueHasher, queueName } from '../../keys.js';
 import { decodeQueue, encodeQueue } from '../codec/queue.js';
 import { ConflictError } from '../model/errors.js';
-import { NS, u64 } from '../model/layout.js';
+import { NS, readU64, u64 } from '../model/layout.js';
 import type { QueueRec, TopicRec } from '../model/records.js';
 import type { Txn } from './txn.js';
 
@@ -158,4 +160,19 @@ export class QueueStore {
     }
     this.dirty.clear();
   }
+}
+
+/** The queue's record (names and counters) in a read view. */
+export async function readQueue(view: ReadView, queueHash: bigint): Promise<QueueRec | undefined> {
+  const raw = await view.get(NS.queues.key(u64(queueHash)));
+  return raw ? decodeQueue(raw) : undefined;
+}
+
+/** Every queue's record in a read view, with its hash, in hash order. */
+export async function readQueues(view: ReadView): Promise<(QueueRec & { readonly queueHash: bigint })[]> {
+  const out: (QueueRec & { readonly queueHash: bigint })[] = [];
+  await view.scan(NS.queues.range(), (k, v) => {
+    out.push({ queueHash: readU64(NS.queues.strip(k)), ...decodeQueue(v) });
+  });
+  return out;
 }

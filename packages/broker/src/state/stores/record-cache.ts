@@ -69,6 +69,77 @@ export class RecordCache {
 }
 
 /**
+ * The state machine's record cache, as reads outside apply may fill it:
+ * `version()` before a read, then, once, `fill(version, rows)` with what the
+ * read found (an empty list when it found nothing or failed): per row, its
+ * id in the cache (`keyId` of its storage key) and a value it may keep.
+ */
+export interface CacheFiller {
+  version(): number;
+  fill(version: number, rows: readonly (readonly [string, Uint8Array])[]): void;
+}
+
+/** Most batches whose writes `CacheFills` remembers for a read under way; an older read fills nothing. */
+export const FILL_LOG_BATCHES = 8;
+
+/**
+ * Fills the record cache from reads outside apply (the leader's due read,
+ * which the lease command reads next) without letting an older read follow
+ * a batch's own writes. Batches go on being written while a read awaits
+ * its engine (on a busy leader, most reads meet one to four), so a read does
+ * not lose its fill to any batch: while a read is under way, the ids each
+ * batch wrote are kept (at most FILL_LOG_BATCHES batches), and a row that a
+ * batch since the read's start wrote (or deleted) is left out; the others
+ * go in. Nothing is kept while no read is under way (a follower's case).
+ */
+export class CacheFills implements CacheFiller {
+  /** Batches written (and restores), the version a read starts at. */
+  private writes = 0;
+  /** Reads that took a version and have not filled yet. */
+  private open = 0;
+  /** The ids each batch wrote while a read was open, the last batch last. */
+  private readonly log: ReadonlyMap<string, unknown>[] = [];
+  /** Reads that started before this version fill nothing (a restore replaced the store). */
+  private floor = 0;
+
+  constructor(private readonly cache: RecordCache) {}
+
+  version(): number {
+    this.open++;
+    return this.writes;
+  }
+
+  /** A batch was written (its writes are in the cache): `ids` are the storage ids it wrote. */
+  written(ids: ReadonlyMap<string, unknown>): void {
+    this.writes++;
+    if (this.open === 0) return;
+    this.log.push(ids);
+    if (this.log.length > FILL_LOG_BATCHES) this.log.shift();
+  }
+
+  /** The store was replaced (a restore): no read begun before fills anything. */
+  replaced(): void {
+    this.writes++;
+    this.floor = this.writes;
+    this.log.length = 0;
+  }
+
+  fill(version: number, rows: readonly (readonly [string, Uint8Array])[]): void {
+    this.open--;
+    const behind = this.writes - version;
+    if (version >= this.floor && behind <= this.log.length) {
+      const since = this.log.slice(this.log.length - behind);
+      for (const [id, value] of rows) {
+        // A record already cached is as the last batch left it: kept.
+        if (this.cache.get(id) !== undefined || since.some((batch) => batch.has(id))) continue;
+        this.cache.set(id, value);
+      }
+    }
+    if (this.open === 0) this.log.length = 0;
+  }
+}
+
+/**
  * Which namespaces are worth caching: queue entries and message index records
  * (read back soon after writing), and the few topic and queue records every
  * apply batch reads again.

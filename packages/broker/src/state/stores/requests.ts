@@ -4,10 +4,12 @@
  * in-memory request filter answers "no record" without a read for keys never
  * applied (request-filter.ts).
  */
+import type { ReadView } from '@fermata/storage';
 import { decodeRequestRec, encodeRequestRec } from '../codec/request.js';
-import { EMPTY, NS, requestSuffix, requestWindowSuffix } from '../model/layout.js';
+import { decodeUtf8, EMPTY, NS, requestSuffix, requestWindowSuffix } from '../model/layout.js';
 import type { RequestRec } from '../model/records.js';
 import type { RequestFilter } from './request-filter.js';
+import { dueRows } from './time-index.js';
 import type { Txn } from './txn.js';
 
 export class RequestStore {
@@ -45,4 +47,9 @@ export class RequestStore {
     this.filter.forgotten(rec.windowEndMs);
     this.txn.onRollback(() => this.filter.add(idempotencyKey, rec.windowEndMs));
   }
+}
+
+/** Idempotency keys whose dedup window ended by nowMs, in window order, at most `limit` (from a read view). */
+export function dueRequestWindows(view: ReadView, nowMs: number, limit: number): Promise<string[]> {
+  return dueRows(view, NS.requestWindow, nowMs, limit, (_windowEndMs, rest) => decodeUtf8(rest));
 }

@@ -1,4 +1,9 @@
-/** The time stamp of the command being applied (its `now_ms`), shared by the stores of one batch. */
+/**
+ * What the stores of one batch share about the command being applied: its
+ * time stamp (`now_ms`) and whether the messages it makes carry their body in
+ * their entry (`inline_bodies`).
+ */
 export interface CommandTime {
   nowMs: number;
+  inlineBodies: boolean;
 }

@@ -1,4 +1,8 @@
-/** Topic records, cached for the batch; a topic comes into being on first use with default settings. */
+/**
+ * Topic records, cached for the batch; a topic comes into being on first use
+ * with default settings. `readTopic` and `readTopics` read them from a view.
+ */
+import type { ReadView } from '@fermata/storage';
 import { DEFAULT_GROUP } from '../../keys.js';
 import { decodeTopic, encodeTopic } from '../codec/topic.js';
 import { settingsForCreate, validateTopicName } from '../commands/validation.js';
@@ -76,4 +80,20 @@ export class TopicStore {
     this.put(rec);
     return rec;
   }
+}
+
+/** The topic's record in a read view. */
+export async function readTopic(view: ReadView, name: string): Promise<TopicRec | undefined> {
+  const raw = await view.get(NS.topics.key(topicSuffix(name)));
+  return raw ? decodeTopic(raw) : undefined;
+}
+
+/** Every topic in a read view, in name order (the first `limit`). */
+export async function readTopics(view: ReadView, limit?: number): Promise<TopicRec[]> {
+  const out: TopicRec[] = [];
+  const range = NS.topics.range();
+  await view.scan(limit === undefined ? range : { ...range, limit }, (_k, v) => {
+    out.push(decodeTopic(v));
+  });
+  return out;
 }

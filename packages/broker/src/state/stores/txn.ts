@@ -1,4 +1,4 @@
-import type { BatchOp, ReadView } from '@fermata/storage';
+import type { BatchOp, ReadView, ScanOptions, ScanVisitor } from '@fermata/storage';
 import { compareBytes } from '@fermata/storage';
 import { tagKeyOf } from '../../keys.js';
 import { cacheable, type RecordCache } from './record-cache.js';
@@ -98,9 +98,13 @@ export class Txn {
 
   /**
    * The values of many keys, as `get` would answer each (one multi-get on the
-   * store for those neither written, read nor cached), with each key's id.
+   * store for those neither written, read nor cached), with each key's id;
+   * `fresh`: the indexes of those read from the store now (values never
+   * decoded; one a write landed on meanwhile is the write's).
    */
-  async getMany(keys: readonly Uint8Array[]): Promise<{ ids: string[]; values: (Uint8Array | undefined)[] }> {
+  async getMany(
+    keys: readonly Uint8Array[],
+  ): Promise<{ ids: string[]; values: (Uint8Array | undefined)[]; fresh: readonly number[] }> {
     this.touched += keys.length;
     const ids: string[] = new Array(keys.length);
     const values: (Uint8Array | undefined)[] = new Array(keys.length);
@@ -118,7 +122,7 @@ export class Txn {
       if (v === undefined) missing.push(i);
       else values[i] = v ?? undefined;
     }
-    if (missing.length === 0) return { ids, values };
+    if (missing.length === 0) return { ids, values, fresh: missing };
     const getMany = this.view.getMany?.bind(this.view);
     const read = getMany
       ? await getMany(missing.map((i) => keys[i]!))
@@ -137,7 +141,7 @@ export class Txn {
       if (this.cache && cacheable(keys[i]!)) this.cache.set(id, value);
       values[i] = value ?? undefined;
     }
-    return { ids, values };
+    return { ids, values, fresh: missing };
   }
 
   /** What this batch wrote under `id` (`null`: deleted), or `undefined` when it wrote nothing there. */
@@ -219,6 +223,15 @@ export class Txn {
   }
 
   /**
+   * A scan of the store alone, not of this batch's writes: for a store that
+   * keeps track of its own writes in the batch (publishes.ts). Counts what it
+   * visits as work.
+   */
+  async scanStore(options: ScanOptions, visit: ScanVisitor): Promise<void> {
+    this.touched += await this.view.scan(options, visit);
+  }
+
+  /**
    * After the batch was written: copies its puts into the record cache. A
    * deleted record is dropped from it rather than cached as absent: what an
    * ack or a lease deletes is hardly ever read again, and caching its absence
@@ -231,6 +244,11 @@ export class Txn {
       if (w.cold || !w.value) this.cache.delete(id);
       else this.cache.set(id, ownBytes(w.value));
     }
+  }
+
+  /** The ids of the records this batch wrote or deleted (a read begun before it must not cache them). */
+  writtenIds(): ReadonlyMap<string, unknown> {
+    return this.writes;
   }
 
   ops(): BatchOp[] {
