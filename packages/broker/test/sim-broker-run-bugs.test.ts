@@ -48,7 +48,7 @@ describe('the broker simulation catches the injected bugs of the run leases', ()
     [
       "an ack's per-key deletes reaching one key past its run's last key lose a message nobody acked",
       'delete-past-run',
-      201066,
+      201128,
       'acknowledged-publish-ends-as-answered',
       /is gone, (never delivered|delivered but never acked), not cancelled, no TTL$/,
     ],
