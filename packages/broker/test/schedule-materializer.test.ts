@@ -16,16 +16,31 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 const def = scheduleDef;
 
+/** Entries of other proposers committed just before and just after the leader's next one. */
+interface Around {
+  before(): Promise<unknown>;
+  after(): Promise<unknown>;
+}
+
 /** A one-node log: each proposal is applied at once unless `drop` (the leader dies before it commits). */
 function log1(h: Harness, term = 1) {
-  const state = { drop: false, loseAnswer: false, entries: [] as Uint8Array[] };
+  const state = {
+    drop: false,
+    loseAnswer: false,
+    entries: [] as Uint8Array[],
+    around: undefined as Around | undefined,
+  };
   return {
     state,
     async propose(data: Uint8Array): Promise<unknown> {
       if (state.drop) throw new Error('leader crashed before the entry committed');
+      const around = state.around;
+      state.around = undefined;
+      await around?.before();
       const entry: Entry = { term, index: h.index + 1, type: 'normal', data };
       const [result] = await h.applyEntries([entry]);
       state.entries.push(data);
+      await around?.after();
       if (state.loseAnswer) throw new Error('leader crashed after the entry committed');
       return result;
     },
@@ -527,6 +542,28 @@ describe('one schedule never stops another', () => {
     await upsert(h, next, def('every 3s', { name: 'victim' }));
     await runFor(clock, mat, 1_000, 250);
     expect(c.broken).toBe(0);
+  });
+
+  it('a fire applied under a limit raised for a moment: answered after the limit is back, the schedule keeps firing', async () => {
+    const h = await Harness.create();
+    const t0 = at('2026-06-01T10:00:00Z');
+    const clock = new ManualClock(t0);
+    await upsert(h, t0, def('every 1s', { name: 'victim' }));
+    const { c, m } = counters();
+    const { raft, m: mat } = await leader(h, clock, 1, m);
+    const minInterval = (ms: number) => () =>
+      h.ok({ kind: 'apply-limits', values: { ...applyLimitsOf(h.sm.limits), minScheduleIntervalMs: ms } });
+    // The leader computes the fire under 1 s; an operator's raise commits just before it and the
+    // revert just after it, both applied before the leader reads the fire's answer.
+    raft.state.around = { before: minInterval(1_500), after: minInterval(1_000) };
+    await mat.round();
+    expect((await readSchedule(h.sm.store, 't', 'victim'))!.fired).toBe(0);
+    expect(h.sm.limits.minScheduleIntervalMs).toBe(1_000);
+    await runFor(clock, mat, 5_000, 250);
+    expect(c.broken).toBe(0);
+    // Every occurrence up to 2 s ahead of now, once each, the first ones too.
+    const { occ } = await occurrences(h);
+    expect(occ.map(iso)).toEqual(Array.from({ length: 7 }, (_, i) => iso(t0 + (i + 1) * 1_000)));
   });
 });
 

@@ -1,7 +1,10 @@
 import { RaftNode } from '@fermata/raft';
 import { describe, expect, it, vi } from 'vitest';
+import { Proposer } from '../src/leader/proposer.js';
 import { FAULT_KINDS } from '../src/sim/run-options.js';
 import { runBrokerSeed } from '../src/sim/simulation.js';
+import { nextOccurrenceProblem } from '../src/state/schedule/spec.js';
+import type { BrokerStateMachine } from '../src/state/state-machine.js';
 
 /** Every fault kind, hostile: the schedule of the long run's findings. */
 const ALL_FAULTS = [...FAULT_KINDS, 'hostile' as const];
@@ -133,5 +136,38 @@ describe('broker simulation findings: a deletion at the end of the faults', () =
     expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     expect(r.deletion.filledAtMs).toBeGreaterThan(9_000);
     expect(r.deletion.answeredAtMs).toBeGreaterThan(r.deletion.filledAtMs!);
+  });
+});
+
+describe('broker simulation findings: a limit set back while a fire was in flight', () => {
+  it('seed 6428: a fire answered broken under the raised limit, read after the limit was set back, leaves the schedule firing', async () => {
+    // The broker long run found it: every-second's fire, computed under minScheduleIntervalMs
+    // 1 s, committed after the client's raise to 1.5 s and before the calm phase set it back;
+    // apply answered it broken, and the leader marked it broken with the limits version of
+    // the revert, already applied when it read the answer, so no round computed it again:
+    // its next occurrence stayed at 8,000 ms until the end (15,266 ms, leader time).
+    const mendable: string[] = [];
+    const run = Proposer.prototype.run;
+    const spy = vi.spyOn(Proposer.prototype, 'run').mockImplementation(async function (
+      this: Proposer,
+      ...args
+    ) {
+      const r = await run.apply(this, args);
+      if (r.kind === 'schedule' && r.result.op === 'fire') {
+        const { limits } = (this as unknown as { sm: BrokerStateMachine }).sm;
+        for (const o of r.result.outcomes)
+          if (o.status === 'broken' && nextOccurrenceProblem(o.rec.def, limits, o.rec.cursorMs) === undefined)
+            mendable.push(o.rec.def.name);
+      }
+      return r;
+    });
+    try {
+      const r = await runBrokerSeed({ seed: 6428, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS });
+      expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
+    // The seed still makes the race: a fire answered broken that the limits in effect can compute.
+    expect(mendable).toContain('every-second');
   });
 });

@@ -67,6 +67,12 @@ export const discardScheduleMetrics: ScheduleMetrics = {
   materializeLatenessMs: { observe: ignore },
 };
 
+/** A schedule that cannot fire: why, and the state machine's limitsVersion it was judged with. */
+interface Broken {
+  readonly reason: string;
+  readonly limitsVersion: number;
+}
+
 interface Slot {
   readonly key: string;
   /** When the schedule next needs a fire: see `nextAtMs`. */
@@ -86,9 +92,9 @@ export class ScheduleMaterializer {
   private seq = 0;
   private readonly dirty = new Map<string, ScheduleName>();
   /** Schedules whose next occurrence cannot be computed, with why: they fire nothing, the others do. */
-  private readonly broken = new Map<string, string>();
-  /** The state machine's limitsVersion the broken schedules were last computed with. */
-  private brokenLimits = -1;
+  private readonly broken = new Map<string, Broken>();
+  /** The state machine's limitsVersion when the broken schedules were last looked through. */
+  private brokenCheckedLimits = -1;
   private readonly clock: Clock;
   private readonly storeRate = new StoreRate();
   private leadMs = 0;
@@ -176,12 +182,14 @@ export class ScheduleMaterializer {
    */
   async round(epoch = this.epoch): Promise<void> {
     // A limit that broke a schedule may have changed back (an apply-limits entry touches no
-    // schedule record): compute the broken ones again.
-    if (this.broken.size > 0 && this.options.sm.limitsVersion !== this.brokenLimits) {
-      this.brokenLimits = this.options.sm.limitsVersion;
-      for (const key of this.broken.keys()) {
+    // schedule record): compute again each one judged with other limits than today's.
+    const limitsVersion = this.options.sm.limitsVersion;
+    if (this.broken.size > 0 && limitsVersion !== this.brokenCheckedLimits) {
+      this.brokenCheckedLimits = limitsVersion;
+      for (const [key, b] of this.broken) {
         const live = this.live.get(key);
-        if (live) this.dirty.set(key, { topic: live.topic, name: live.name });
+        if (live && b.limitsVersion !== limitsVersion)
+          this.dirty.set(key, { topic: live.topic, name: live.name });
       }
     }
     await this.refreshDirty();
@@ -263,10 +271,9 @@ export class ScheduleMaterializer {
           this.forget(keyOf(f.topic, f.name));
           continue;
         }
-        if (o.status === 'broken') {
-          this.markBroken(o.rec, o.reason);
-          continue;
-        }
+        // 'broken' was judged with the limits at the entry's place in the log; an apply-limits
+        // entry after it may have changed them since. track() judges with today's limits, so
+        // the schedule is marked broken with the version it was judged with, or fires again.
         if (o.status === 'fired') {
           this.metrics.occurrencesFired.inc(o.fired);
           if (o.skipped > 0) this.metrics.occurrencesSkipped.inc(o.skipped);
@@ -339,7 +346,7 @@ export class ScheduleMaterializer {
 
   /** The schedules that cannot fire, with why (GetSchedule says the same of each). */
   brokenSchedules(): ReadonlyMap<string, string> {
-    return this.broken;
+    return new Map([...this.broken].map(([key, b]) => [key, b.reason]));
   }
 
   private report(): void {
@@ -372,19 +379,19 @@ export class ScheduleMaterializer {
     if (at !== undefined) this.push({ key, atMs: at, seq });
   }
 
+  /** Marks the schedule broken; `err` must come from the limits in effect now. */
   private markBroken(rec: ScheduleRec, err: unknown): void {
     const key = keyOf(rec.def.topic, rec.def.name);
-    this.brokenLimits = this.options.sm.limitsVersion;
     const reason = typeof err === 'string' ? err : (err as Error).message || String(err);
     // Its heap slot, if any, is dropped: a new sequence number without a slot.
     this.live.set(key, { seq: ++this.seq, topic: rec.def.topic, name: rec.def.name });
-    if (this.broken.get(key) !== reason) {
+    if (this.broken.get(key)?.reason !== reason) {
       this.options.log.warn(
         { topic: rec.def.topic, schedule: rec.def.name, reason },
         'schedule is broken: its next occurrence cannot be computed; it fires nothing until changed',
       );
     }
-    this.broken.set(key, reason);
+    this.broken.set(key, { reason, limitsVersion: this.options.sm.limitsVersion });
   }
 
   private push(slot: Slot): void {
