@@ -565,6 +565,32 @@ describe('one schedule never stops another', () => {
     const { occ } = await occurrences(h);
     expect(occ.map(iso)).toEqual(Array.from({ length: 7 }, (_, i) => iso(t0 + (i + 1) * 1_000)));
   });
+
+  it('a fire answered broken after an upsert that mends the definition: the new definition fires', async () => {
+    const h = await Harness.create();
+    const t0 = at('2026-06-01T10:00:00Z');
+    const clock = new ManualClock(t0);
+    await upsert(h, t0, def('every 1s', { name: 'victim' }));
+    const { c, m } = counters();
+    const { raft, m: mat } = await leader(h, clock, 1, m);
+    // The raise commits just before the fire, an upsert to every 2 s (which the raised limit
+    // allows) just after it, both applied before the leader reads the fire's answer.
+    raft.state.around = {
+      before: () =>
+        h.ok({
+          kind: 'apply-limits',
+          values: { ...applyLimitsOf(h.sm.limits), minScheduleIntervalMs: 1_500 },
+        }),
+      after: () => upsert(h, t0, def('every 2s', { name: 'victim' })),
+    };
+    await mat.round();
+    expect((await readSchedule(h.sm.store, 't', 'victim'))!.fired).toBe(0);
+    await runFor(clock, mat, 4_000, 250);
+    expect(c.broken).toBe(0);
+    // every 2 s up to 2 s ahead of now (t0 + 4 s)
+    const { occ } = await occurrences(h);
+    expect(occ.map(iso)).toEqual([2, 4, 6].map((s) => iso(t0 + s * 1_000)));
+  });
 });
 
 describe('schedules per token', () => {

@@ -264,17 +264,20 @@ export class ScheduleMaterializer {
     if (result.kind === 'schedule' && result.result.op === 'fire') {
       for (const [i, o] of result.result.outcomes.entries()) {
         const f = fires[i]!;
-        // The outcome holds the record as this fire left it: no re-read (a later change is
-        // noted again by its own batch; a stale record only makes the next fire stale).
-        this.dirty.delete(keyOf(f.topic, f.name));
+        const key = keyOf(f.topic, f.name);
+        // Only a fire that stored writes the record, noting it changed: the outcome holds it as
+        // the fire left it, so no re-read (a stale record only makes the next fire stale). Any
+        // other outcome wrote nothing, so a note of the schedule came from a later entry (an
+        // upsert, a delete) already applied: it stays, and the next round reads the record.
         if (o.status === 'gone') {
-          this.forget(keyOf(f.topic, f.name));
+          this.forget(key);
           continue;
         }
         // 'broken' was judged with the limits at the entry's place in the log; an apply-limits
         // entry after it may have changed them since. track() judges with today's limits, so
         // the schedule is marked broken with the version it was judged with, or fires again.
         if (o.status === 'fired') {
+          this.dirty.delete(key);
           this.metrics.occurrencesFired.inc(o.fired);
           if (o.skipped > 0) this.metrics.occurrencesSkipped.inc(o.skipped);
           const appliedAt = proposer.nowMs();
