@@ -453,6 +453,28 @@ describe('snapshots carry schedules', () => {
   });
 });
 
+/** Replicates `limits.minScheduleIntervalMs` (the other apply limits as they are). */
+const minInterval = (h: Harness, ms: number) => () =>
+  h.ok({ kind: 'apply-limits', values: { ...applyLimitsOf(h.sm.limits), minScheduleIntervalMs: ms } });
+
+/**
+ * A schedule `victim` every 1 s and a leader whose first round's fire commits between the
+ * entries `around` makes (applied before the leader reads the fire's answer); that round ran,
+ * and its fire stored nothing.
+ */
+async function victimFireAround(around: (h: Harness, t0: number) => Around) {
+  const h = await Harness.create();
+  const t0 = at('2026-06-01T10:00:00Z');
+  const clock = new ManualClock(t0);
+  await upsert(h, t0, def('every 1s', { name: 'victim' }));
+  const { c, m } = counters();
+  const { raft, m: mat } = await leader(h, clock, 1, m);
+  raft.state.around = around(h, t0);
+  await mat.round();
+  expect((await readSchedule(h.sm.store, 't', 'victim'))!.fired).toBe(0);
+  return { h, t0, clock, c, mat };
+}
+
 describe('one schedule never stops another', () => {
   it('a definition whose times the time-zone arithmetic cannot handle is refused naming the field; nothing is stored', async () => {
     const h = await Harness.create();
@@ -545,19 +567,12 @@ describe('one schedule never stops another', () => {
   });
 
   it('a fire applied under a limit raised for a moment: answered after the limit is back, the schedule keeps firing', async () => {
-    const h = await Harness.create();
-    const t0 = at('2026-06-01T10:00:00Z');
-    const clock = new ManualClock(t0);
-    await upsert(h, t0, def('every 1s', { name: 'victim' }));
-    const { c, m } = counters();
-    const { raft, m: mat } = await leader(h, clock, 1, m);
-    const minInterval = (ms: number) => () =>
-      h.ok({ kind: 'apply-limits', values: { ...applyLimitsOf(h.sm.limits), minScheduleIntervalMs: ms } });
     // The leader computes the fire under 1 s; an operator's raise commits just before it and the
     // revert just after it, both applied before the leader reads the fire's answer.
-    raft.state.around = { before: minInterval(1_500), after: minInterval(1_000) };
-    await mat.round();
-    expect((await readSchedule(h.sm.store, 't', 'victim'))!.fired).toBe(0);
+    const { h, t0, clock, c, mat } = await victimFireAround((h) => ({
+      before: minInterval(h, 1_500),
+      after: minInterval(h, 1_000),
+    }));
     expect(h.sm.limits.minScheduleIntervalMs).toBe(1_000);
     await runFor(clock, mat, 5_000, 250);
     expect(c.broken).toBe(0);
@@ -567,24 +582,12 @@ describe('one schedule never stops another', () => {
   });
 
   it('a fire answered broken after an upsert that mends the definition: the new definition fires', async () => {
-    const h = await Harness.create();
-    const t0 = at('2026-06-01T10:00:00Z');
-    const clock = new ManualClock(t0);
-    await upsert(h, t0, def('every 1s', { name: 'victim' }));
-    const { c, m } = counters();
-    const { raft, m: mat } = await leader(h, clock, 1, m);
     // The raise commits just before the fire, an upsert to every 2 s (which the raised limit
     // allows) just after it, both applied before the leader reads the fire's answer.
-    raft.state.around = {
-      before: () =>
-        h.ok({
-          kind: 'apply-limits',
-          values: { ...applyLimitsOf(h.sm.limits), minScheduleIntervalMs: 1_500 },
-        }),
+    const { h, t0, clock, c, mat } = await victimFireAround((h, t0) => ({
+      before: minInterval(h, 1_500),
       after: () => upsert(h, t0, def('every 2s', { name: 'victim' })),
-    };
-    await mat.round();
-    expect((await readSchedule(h.sm.store, 't', 'victim'))!.fired).toBe(0);
+    }));
     await runFor(clock, mat, 4_000, 250);
     expect(c.broken).toBe(0);
     // every 2 s up to 2 s ahead of now (t0 + 4 s)
