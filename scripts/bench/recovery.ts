@@ -4,6 +4,7 @@
 //  - cluster: stop all three (SIGTERM), start them again: time from spawn to the first
 //    /readyz, to a ready leader, and to the first delivery to a consumer that was waiting.
 // Times include the process start itself (tsx loading the source: see `livez_ms`).
+import { UnavailableError } from '@fermata/sdk';
 import {
   ensureTopic,
   load1,
@@ -70,7 +71,18 @@ export async function run(args: string[]): Promise<void> {
     let firstDeliveryAt = 0;
     t0 = Date.now();
     const starting = cluster.nodes.map((nd) => nd.start());
-    await ensureTopic(client, topic);
+    // A node opens its client port once it has recovered, which can take longer than one connect:
+    // ask again until one answers, so the consumer subscribes at once rather than after a backoff.
+    while (
+      !(await ensureTopic(client, topic).then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof UnavailableError) return false;
+          throw err;
+        },
+      ))
+    )
+      await sleep(20);
     const sub = client.subscribe(topic, { prefetch: 100, concurrency: 100 }, () => {
       firstDeliveryAt ||= Date.now();
     });
