@@ -243,6 +243,19 @@ export function diskBytes(dir: string): number {
   return total;
 }
 
+/**
+ * Whether a node is writing a Raft snapshot (a temporary file beside `latest.snap`): it reads the
+ * whole store, and LevelDB maps the tables it reads, so the node's file-backed RSS climbs towards
+ * the store's size while it runs (docs/benchmarks.md, "Memory and disk at scale").
+ */
+export function snapshotWriting(dataDir: string): boolean {
+  try {
+    return readdirSync(join(dataDir, 'raft', 'snapshot')).some((name) => name.endsWith('.tmp'));
+  } catch {
+    return false;
+  }
+}
+
 /** The 1-minute load average, rounded: every figure is reported with it (the 2 cores are shared). */
 export function load1(): number {
   return round(loadavg()[0] ?? 0, 2);
@@ -371,6 +384,7 @@ export async function nodeFigures(cluster: Cluster): Promise<
     external_mb?: number;
     rss_anon_mb?: number;
     rss_file_mb?: number;
+    snapshot_writing: boolean;
   }>
 > {
   const leader = await cluster.leader().catch(() => undefined);
@@ -388,6 +402,7 @@ export async function nodeFigures(cluster: Cluster): Promise<
         rss_bytes: rssBytes(nd.pid),
         ...rssParts(nd.pid),
         disk_bytes: diskBytes(nd.dataDir),
+        snapshot_writing: snapshotWriting(nd.dataDir),
         heap_used_mb: gauge('nodejs_heap_size_used_bytes'),
         heap_total_mb: gauge('nodejs_heap_size_total_bytes'),
         external_mb: gauge('nodejs_external_memory_bytes'),

@@ -119,6 +119,12 @@ describe('the record of runs (scripts/bench/results)', () => {
       { ...stamp, date: '2098-01-01' },
       { scenario: 'delivery', consumer: 'sdk', lateness_ms: { p99: 1 } },
     );
+    // The same day, other code recorded before: not shown.
+    const older = { ...stamp, commit: 'ba9876543210' };
+    writeFileSync(
+      join(dir, 'delivery.jsonl'),
+      `${JSON.stringify({ ...older, scenario: 'delivery', consumer: 'sdk', lateness_ms: { p99: 50 } })}\n${readFileSync(join(dir, 'delivery.jsonl'), 'utf8')}`,
+    );
     const runs = new Runs(readResults(dir), 'delivery', { consumer: 'sdk' });
     expect(runs.fig('lateness_ms.p99')).toBe('3-9');
     expect(runs.met('lateness_ms.p99', '<=', 5)).toBe('met in 2 of 3 runs');

@@ -7,7 +7,8 @@
  * scripts/bench/results/<scenario>.jsonl holds one JSON line per run of record: the line the
  * scenario printed, stamped with `date`, `command` (what followed `npm run bench --`) and
  * `commit` (`npm run bench -- <scenario> --record` appends it so). Each row of the table shows
- * the runs of its command with the latest date; a figure is the range over those runs.
+ * the runs of its command with the latest date, of the commit recorded last that date (the code
+ * it describes); a figure is the range over those runs.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -94,7 +95,10 @@ type Op = '<' | '<=' | '>=' | '=';
 const holds = (v: number, op: Op, limit: number): boolean =>
   op === '<' ? v < limit : op === '<=' ? v <= limit : op === '>=' ? v >= limit : v === limit;
 
-/** The runs one row shows: those of one command (and fields) with the latest date. */
+/**
+ * The runs one row shows: those of one command (and fields) with the latest date, and of those the
+ * runs of the commit recorded last (runs of other code that day are kept in the record, not shown).
+ */
 export class Runs {
   readonly records: readonly RunRecord[];
 
@@ -110,7 +114,10 @@ export class Runs {
       .map((r) => r.date)
       .sort()
       .at(-1);
-    this.records = mine.filter((r) => r.date === date);
+    // A run of uncommitted changes ('-dirty') counts as a run of its commit.
+    const code = (r: RunRecord) => r.commit?.replace(/-dirty$/, '');
+    const last = mine.filter((r) => r.date === date).at(-1);
+    this.records = mine.filter((r) => r.date === date && last && code(r) === code(last));
     if (this.records.length === 0)
       throw new Error(`no run of \`${command}\` ${JSON.stringify(where)} in scripts/bench/results`);
   }

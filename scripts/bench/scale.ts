@@ -11,6 +11,7 @@ import {
   nodeFigures,
   payloadFor,
   produceStreams,
+  rssBytes,
   seqOf,
   sleep,
   startBenchCluster,
@@ -94,13 +95,22 @@ export async function run(args: string[]): Promise<void> {
       let settled:
         | (Awaited<ReturnType<typeof probe>> & { after_ms: number; load_avg_1m: number })
         | undefined;
+      // Each node's highest RSS from the sample to the second probe (every 2 s): a Raft snapshot
+      // starting near the sample maps the store's tables as it reads them.
+      const peakBytes = figures.map((f) => f.rss_bytes);
       if (settleMs > 0) {
-        await sleep(settleMs);
+        for (const end = Date.now() + settleMs; Date.now() < end; ) {
+          await sleep(Math.min(2_000, Math.max(0, end - Date.now())));
+          cluster.nodes.forEach((nd, i) => {
+            peakBytes[i] = Math.max(peakBytes[i] ?? 0, rssBytes(nd.pid));
+          });
+        }
         settled = { ...(await probe()), after_ms: settleMs, load_avg_1m: load1() };
       }
       const nodes = figures.map((f, i) => ({
         ...f,
         rss_mb: round(f.rss_bytes / 2 ** 20, 1),
+        ...(settleMs > 0 ? { settle_peak_rss_mb: round((peakBytes[i] ?? 0) / 2 ** 20, 1) } : {}),
         disk_bytes_per_pending: round((f.disk_bytes - (baseline[i]?.disk_bytes ?? 0)) / pending, 1),
       }));
       const record = {
@@ -110,6 +120,9 @@ export async function run(args: string[]): Promise<void> {
         publish_msgs_per_s: round(rate, 0),
         nodes,
         max_rss_mb: Math.max(...nodes.map((nd) => nd.rss_mb)),
+        ...(settleMs > 0
+          ? { max_settle_peak_rss_mb: Math.max(...nodes.map((nd) => nd.settle_peak_rss_mb ?? 0)) }
+          : {}),
         probe_lateness_ms: p,
         probe_p99_vs_empty: round(p.p99 / Math.max(1, p0.p99), 2),
         ...(settled
@@ -124,7 +137,7 @@ export async function run(args: string[]): Promise<void> {
       const targets = [target('max_rss_mb', record.max_rss_mb, '<=', 300, !quick && pending >= 10_000_000)];
       emit({ ...record, targets });
       summary(
-        `scale ${pending} pending: publish ${record.publish_msgs_per_s} msgs/s; RSS ${nodes.map((nd) => `${nd.node} ${nd.rss_mb} MB (anon ${nd.rss_anon_mb}, file ${nd.rss_file_mb})`).join(', ')}; ` +
+        `scale ${pending} pending: publish ${record.publish_msgs_per_s} msgs/s; RSS ${nodes.map((nd) => `${nd.node} ${nd.rss_mb} MB (anon ${nd.rss_anon_mb}, file ${nd.rss_file_mb}${nd.snapshot_writing ? ', writing a snapshot' : ''}${nd.settle_peak_rss_mb !== undefined ? `; peak ${nd.settle_peak_rss_mb}` : ''})`).join(', ')}; ` +
           `disk/pending ${nodes.map((nd) => `${nd.disk_bytes_per_pending} B`).join(', ')}; probe ${fmt(p)}, lost ${p.lost} (load ${record.load_avg_1m})` +
           (settled
             ? `; ${settled.after_ms} ms later: probe ${fmt(settled)}, lost ${settled.lost} (load ${settled.load_avg_1m})`

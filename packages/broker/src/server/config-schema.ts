@@ -263,10 +263,10 @@ export const configSchema = {
       "LevelDB's memtable (leveldb engine). Larger: fewer, larger level-0 files and less compaction CPU per message (16 MiB instead of LevelDB's 4 MiB: publish +20% on the benchmark machine); up to two are held in memory.",
     ),
     blockSizeBytes: int(
-      4 * 1024,
+      16 * 1024,
       1024,
       4 * MIB,
-      "LevelDB's uncompressed block size (leveldb engine): larger blocks make the per-table indexes held in memory smaller, at the cost of reading more per lookup.",
+      "LevelDB's uncompressed block size (leveldb engine). Each open table keeps its index in memory, an entry (a whole 25-byte queue key) per block: 16 KiB instead of LevelDB's 4 KiB makes it a quarter (~9 MB instead of 34 MB at 10,000,000 pending) and the tables a fifth smaller (blocks compress better); a lookup reads one block of 16 KiB.",
     ),
   },
   raft: {
