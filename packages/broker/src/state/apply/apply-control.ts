@@ -293,6 +293,9 @@ export async function applyRedrive(ctx: ApplyContext, cmd: Of<'redrive'>): Promi
         expireAtMs: 0,
         deadLetter: undefined,
         indexImplied: undefined,
+        // A redriven message keeps its ordering key; its deadline passed or never was.
+        orderingKey: body!.orderingKey,
+        deliverBeforeMs: 0,
       },
       dead.sourceGroup,
     );

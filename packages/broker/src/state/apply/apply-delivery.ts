@@ -195,6 +195,8 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
         leaseSerial: entry.leaseSerial + 1,
         leaseConsumer: cmd.consumerId ?? 0n,
         lastError: entry.lastError,
+        orderingKey: entry.orderingKey,
+        deliverBeforeMs: entry.deliverBeforeMs,
         body: entry.body,
       };
       const counting = ctx.entries.rewrite(topic, key, entry, next);

@@ -112,6 +112,7 @@ export type CommandResult =
   | { readonly kind: 'create-topic'; readonly topic: TopicRec }
   | { readonly kind: 'update-topic'; readonly topic: TopicRec }
   | { readonly kind: 'create-group'; readonly topic: TopicRec }
+  | { readonly kind: 'update-group'; readonly topic: TopicRec }
   | { readonly kind: 'delete-topic'; readonly removedMessages: number }
   | { readonly kind: 'delete-group'; readonly removedMessages: number }
   | {

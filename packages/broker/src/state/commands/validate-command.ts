@@ -3,11 +3,14 @@
 // each field live in validation.ts and, for schedules, validate-schedule.ts.
 
 import { LimitError, ValidationError } from '../model/errors.js';
+import { NO_GROUP_SETTINGS } from '../model/group-settings.js';
 import type { Limits } from '../model/limits.js';
 import { validateApplyLimits } from './apply-limits.js';
 import type { Command, Target } from './commands.js';
 import { validateScheduleOp } from './validate-schedule.js';
 import {
+  groupSettingsForCreate,
+  groupSettingsForUpdate,
   resolveDue,
   settingsForCreate,
   validateDuration,
@@ -177,6 +180,16 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
       validateTopicName(cmd.name, limits, 'name');
       return;
     case 'create-group':
+      validateTopicName(cmd.topic, limits);
+      validateGroupName(cmd.group, limits);
+      groupSettingsForCreate(cmd.settings);
+      return;
+    case 'update-group':
+      validateTopicName(cmd.topic, limits);
+      validateGroupName(cmd.group, limits);
+      // The settings as they would be if the group had none: the mask's names and every value's bounds.
+      groupSettingsForUpdate(NO_GROUP_SETTINGS, cmd.settings, cmd.updateMask ?? []);
+      return;
     case 'delete-group':
       validateTopicName(cmd.topic, limits);
       validateGroupName(cmd.group, limits);

@@ -95,6 +95,10 @@ export class DeadLetterStore {
               deadLetteredAtMs: now,
               lastError: entry.lastError,
             },
+            indexImplied: undefined,
+            // Its ordering key goes with it (a dead-letter topic may order by it); no deadline.
+            orderingKey: body.orderingKey,
+            deliverBeforeMs: 0,
           });
           if (adding) await adding;
         }

@@ -384,6 +384,8 @@ export class EntryStore {
               expireAtMs: body.expireAtMs,
               deadLetter: body.deadLetter,
               indexImplied,
+              orderingKey: body.orderingKey,
+              deliverBeforeMs: body.deliverBeforeMs,
             }
           : body,
       );
@@ -406,6 +408,8 @@ export class EntryStore {
         leaseSerial: 0,
         leaseConsumer: 0n,
         lastError: '',
+        orderingKey: body.orderingKey,
+        deliverBeforeMs: body.deliverBeforeMs,
         body: inline ? body : undefined,
       });
       groups.push({ group, tag, outcome: 'live' });

@@ -1,0 +1,128 @@
+/**
+ * Delivery controls through the SDK against three real `fermata serve`
+ * processes: group settings (set, changed, shown, refused with the field
+ * named), per-message ordering keys and deadlines as stored.
+ */
+import { FermataClient, InvalidArgumentError, LimitError, NotFoundError } from '@fermata/sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Cluster, startCluster } from '../src/index.js';
+import { clientOf, createdTopic, type LogLine, rejection } from './sdk-support.js';
+
+const NO_LIMITS = { maxDeliveriesPerSecond: 0, burst: 0, maxInFlight: 0 };
+
+describe('delivery controls on a three-node cluster', () => {
+  let cluster: Cluster;
+  let client: FermataClient & { log: LogLine[] };
+
+  beforeAll(async () => {
+    cluster = await startCluster({ nodes: 3 });
+    client = clientOf(cluster);
+  }, 300_000);
+  afterEach((ctx) => {
+    if (ctx.task.result?.state === 'fail') console.error(cluster.logs(30));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await cluster?.stop();
+  });
+
+  it('group settings are set at create, changed by mask, shown in the topic and its stats', async () => {
+    const topic = await createdTopic(client, 'group-settings');
+    const created = await client.createGroup(topic, 'slow', {
+      maxDeliveriesPerSecond: 50,
+      burst: 100,
+      maxInFlight: 10,
+    });
+    expect(created.groupSettings).toEqual({
+      default: { ...NO_LIMITS, ordering: undefined, paused: false },
+      slow: { maxDeliveriesPerSecond: 50, burst: 100, maxInFlight: 10, ordering: undefined, paused: false },
+    });
+    // Only what is named changes: the rate and burst stay, the in-flight limit goes.
+    const updated = await client.updateGroup(topic, 'slow', { maxInFlight: 0, ordering: 'key' });
+    expect(updated.groupSettings['slow']).toEqual({
+      maxDeliveriesPerSecond: 50,
+      burst: 100,
+      maxInFlight: 0,
+      ordering: 'key',
+      paused: false,
+    });
+    await client.updateTopic(topic, { maxLatenessMs: 60_000, deadlineAction: 'drop' });
+    // A client that knows only a follower finds the leader and reads what it applied.
+    const follower = cluster.others(await cluster.leader())[0]!;
+    const viaFollower = new FermataClient({ endpoints: [follower.clientAddress] });
+    try {
+      const stats = await viaFollower.topicStats(topic);
+      const byGroup = Object.fromEntries(stats.groups.map((g) => [g.group, g]));
+      // Effective settings: the default group takes the topic's ordering; a burst is resolved.
+      expect(byGroup['default']).toMatchObject({
+        settings: { ...NO_LIMITS, ordering: 'none', paused: false },
+        paused: false,
+        throttled: 0,
+      });
+      expect(byGroup['slow']).toMatchObject({
+        settings: { maxDeliveriesPerSecond: 50, burst: 100, maxInFlight: 0, ordering: 'key' },
+        paused: false,
+      });
+      const [listed] = (await viaFollower.listTopics()).filter((t) => t.name === topic);
+      expect(listed?.settings).toMatchObject({
+        maxLatenessMs: 60_000,
+        deadlineAction: 'drop',
+        ordering: 'none',
+        paused: false,
+      });
+    } finally {
+      await viaFollower.close();
+    }
+  });
+
+  it('bad group settings are refused with the field or limit named, and change nothing', async () => {
+    const topic = await createdTopic(client, 'group-refusals');
+    await client.createGroup(topic, 'g', { maxDeliveriesPerSecond: 10 });
+    const rate = await rejection(
+      client.updateGroup(topic, 'g', { maxDeliveriesPerSecond: 100_001 }),
+      LimitError,
+    );
+    expect({ limit: rate.limit, field: rate.field }).toEqual({
+      limit: 'maxDeliveriesPerSecond',
+      field: 'settings.max_deliveries_per_second',
+    });
+    const burst = await rejection(client.createGroup(topic, 'h', { burst: 5 }), InvalidArgumentError);
+    expect(burst.field).toBe('settings.burst');
+    const inFlight = await rejection(client.updateGroup(topic, 'g', { maxInFlight: 1_000_001 }), LimitError);
+    expect(inFlight.field).toBe('settings.max_in_flight');
+    // Clearing the rate of a group with a burst leaves a burst without a rate.
+    await client.updateGroup(topic, 'g', { burst: 20 });
+    const cleared = await rejection(
+      client.updateGroup(topic, 'g', { maxDeliveriesPerSecond: 0 }),
+      InvalidArgumentError,
+    );
+    expect(cleared.field).toBe('settings.burst');
+    await rejection(client.updateGroup(topic, 'nope', { paused: true }), NotFoundError);
+    const lateness = await rejection(client.updateTopic(topic, { maxLatenessMs: 2 ** 50 }), LimitError);
+    expect(lateness.field).toBe('settings.max_lateness_ms');
+    const [t] = (await client.listTopics()).filter((x) => x.name === topic);
+    expect(t?.groupSettings['g']).toMatchObject({ maxDeliveriesPerSecond: 10, burst: 20 });
+    expect(t?.groups).toEqual(['default', 'g']);
+  });
+
+  it('a message keeps its ordering key and deadline; a deadline before the due time is refused', async () => {
+    const topic = await createdTopic(client, 'message-controls');
+    const now = Date.now();
+    const id = await client.publish(topic, 'x', {
+      delayMs: 600_000,
+      orderingKey: 'customer-7',
+      deliverBefore: now + 3_600_000,
+    });
+    const got = await client.getMessage(topic, { id });
+    expect(got.message).toMatchObject({ orderingKey: 'customer-7', deliverBeforeMs: now + 3_600_000 });
+    const early = await rejection(
+      client.publish(topic, 'y', { delayMs: 600_000, deliverBefore: now + 1_000 }),
+      InvalidArgumentError,
+    );
+    expect(early.field).toBe('messages[0].deliver_before_ms');
+    // The topic's lateness gives a message without its own deadline one: its due time plus it.
+    await client.updateTopic(topic, { maxLatenessMs: 5_000 });
+    const r = await client.publishDetailed(topic, 'z', { delayMs: 600_000 });
+    expect((await client.getMessage(topic, { id: r.id })).message.deliverBeforeMs).toBe(r.dueAtMs + 5_000);
+  });
+});
