@@ -54,7 +54,6 @@ export async function applyUpdateTopic(ctx: ApplyContext, cmd: Of<'update-topic'
   return { kind: 'update-topic', topic };
 }
 
-
 /** A new group receives every message published after it was created. */
 export async function applyCreateGroup(ctx: ApplyContext, cmd: Of<'create-group'>): Promise<CommandResult> {
   validateGroupName(cmd.group, ctx.limits);
