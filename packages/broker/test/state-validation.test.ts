@@ -237,6 +237,17 @@ const cases: [string, Cmd, (e: StateError) => void][] = [
     (e) => expect(e).toMatchObject({ name: 'ValidationError', field: 'settings.burst' }),
   ],
   [
+    'a burst over the limit given alone, checked before the group is read',
+    {
+      kind: 'update-group',
+      topic: 't',
+      group: 'slow',
+      settings: { burst: 1_000_001 },
+      updateMask: ['burst'],
+    },
+    (e) => expect(e).toMatchObject({ limit: 'maxBurst', field: 'settings.burst' }),
+  ],
+  [
     'unknown group update mask field',
     { kind: 'update-group', topic: 't', group: 'g', settings: {}, updateMask: ['max_attempts'] },
     (e) => expect(e).toMatchObject({ field: 'update_mask' }),
@@ -262,6 +273,20 @@ describe('bad commands produce precise errors and change nothing', () => {
       expect(h.sm.appliedIndex()).toBe(h.index);
     });
   }
+
+  it("a group update of its burst alone passes the leader's check and keeps the group's rate", async () => {
+    const h = await seeded();
+    const cmd = {
+      kind: 'update-group' as const,
+      topic: 't',
+      group: 'slow',
+      settings: { burst: 40 },
+      updateMask: ['burst'],
+    };
+    expect(() => validateCommand({ ...cmd, nowMs: T0 }, T0, DEFAULT_LIMITS)).not.toThrow();
+    const r = await h.ok(cmd);
+    expect(r.topic.groupSettings?.['slow']).toMatchObject({ maxDeliveriesPerSecond: 5, burst: 40 });
+  });
 
   it('a publish batch with one bad message stores none of it (atomic)', async () => {
     const h = await seeded();

@@ -3,19 +3,18 @@
 // each field live in validation.ts and, for schedules, validate-schedule.ts.
 
 import { LimitError, ValidationError } from '../model/errors.js';
-import { NO_GROUP_SETTINGS } from '../model/group-settings.js';
 import type { Limits } from '../model/limits.js';
 import { validateApplyLimits } from './apply-limits.js';
 import type { Command, Target } from './commands.js';
 import { validateScheduleOp } from './validate-schedule.js';
 import {
   groupSettingsForCreate,
-  groupSettingsForUpdate,
   resolveDue,
   settingsForCreate,
   validateDuration,
   validateEntryKey,
   validateGroupName,
+  validateGroupUpdate,
   validateIdempotencyKey,
   validateLeaseAheadMs,
   validateLeaseMs,
@@ -187,8 +186,7 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
     case 'update-group':
       validateTopicName(cmd.topic, limits);
       validateGroupName(cmd.group, limits);
-      // The settings as they would be if the group had none: the mask's names and every value's bounds.
-      groupSettingsForUpdate(NO_GROUP_SETTINGS, cmd.settings, cmd.updateMask ?? []);
+      validateGroupUpdate(cmd.settings, cmd.updateMask ?? []);
       return;
     case 'delete-group':
       validateTopicName(cmd.topic, limits);

@@ -4,7 +4,7 @@
 
 import { KEY_BYTES, RUN_TAG_BYTES, TAG_BYTES } from '../../keys.js';
 import { LimitError, ValidationError } from '../model/errors.js';
-import type { GroupSettings } from '../model/group-settings.js';
+import { type GroupSettings, NO_GROUP_SETTINGS } from '../model/group-settings.js';
 import { DEFAULT_TOPIC_SETTINGS, type Limits } from '../model/limits.js';
 import type { TopicSettings } from '../model/records.js';
 import type { GroupSettingsInput, PublishInput, PublishSpan, TopicSettingsInput } from './commands.js';
@@ -410,7 +410,8 @@ function checkCount(value: number, field: string, limit: string, max: number): v
   if (value > max) throw new LimitError(limit, max, value, field);
 }
 
-function checkGroupSettings(s: GroupSettings): void {
+/** Each count within its bounds (the rule between burst and rate is `checkGroupSettings`'s). */
+function checkGroupBounds(s: GroupSettings): void {
   checkCount(
     s.maxDeliveriesPerSecond,
     'settings.max_deliveries_per_second',
@@ -419,6 +420,10 @@ function checkGroupSettings(s: GroupSettings): void {
   );
   checkCount(s.burst, 'settings.burst', 'maxBurst', MAX_BURST);
   checkCount(s.maxInFlight, 'settings.max_in_flight', 'maxMaxInFlight', MAX_MAX_IN_FLIGHT);
+}
+
+function checkGroupSettings(s: GroupSettings): void {
+  checkGroupBounds(s);
   if (s.burst > 0 && s.maxDeliveriesPerSecond === 0) {
     throw new ValidationError(
       'settings.burst',
@@ -450,6 +455,25 @@ export function groupSettingsForUpdate(
   input: GroupSettingsInput,
   mask: readonly string[],
 ): GroupSettings {
+  const s = groupSettingsMasked(current, input, mask);
+  checkGroupSettings(s);
+  return s;
+}
+
+/**
+ * What can be checked of a group update without the group's settings (on
+ * the leader before proposing): the mask's names and each value's bounds.
+ * Whether a burst is left without a rate depends on the group: apply checks it.
+ */
+export function validateGroupUpdate(input: GroupSettingsInput, mask: readonly string[]): void {
+  checkGroupBounds(groupSettingsMasked(NO_GROUP_SETTINGS, input, mask));
+}
+
+function groupSettingsMasked(
+  current: GroupSettings,
+  input: GroupSettingsInput,
+  mask: readonly string[],
+): GroupSettings {
   for (const f of mask) {
     if (!(GROUP_MASK_FIELDS as readonly string[]).includes(f)) {
       throw new ValidationError('update_mask', `unknown field "${f}" (${GROUP_MASK_FIELDS.join(', ')})`);
@@ -457,7 +481,7 @@ export function groupSettingsForUpdate(
   }
   const take = (f: GroupMaskField, present: boolean): boolean =>
     mask.length > 0 ? mask.includes(f) : present;
-  const s: GroupSettings = {
+  return {
     maxDeliveriesPerSecond: take('max_deliveries_per_second', !!input.maxDeliveriesPerSecond)
       ? (input.maxDeliveriesPerSecond ?? 0)
       : current.maxDeliveriesPerSecond,
@@ -466,8 +490,6 @@ export function groupSettingsForUpdate(
     ordering: take('ordering', input.ordering !== undefined) ? input.ordering : current.ordering,
     paused: take('paused', !!input.paused) ? input.paused === true : current.paused,
   };
-  checkGroupSettings(s);
-  return s;
 }
 
 /** The dead-letter topic of a topic: its setting, or `<topic>.dlq` (also when `fallback`: see TopicSettings). */
