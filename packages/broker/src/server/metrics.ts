@@ -20,6 +20,8 @@ export interface QueueGauges {
    * for a consumer. Undefined when it holds nothing.
    */
   readonly nextDueMs?: number | undefined;
+  /** The topic or the group is paused: nothing new is leased for it. */
+  readonly paused?: boolean;
 }
 
 export interface RaftGauges {
@@ -108,6 +110,7 @@ export class BrokerMetrics {
   readonly pending: Gauge<'topic' | 'group'>;
   readonly oldestOverdue: Gauge<'topic' | 'group'>;
   readonly inFlight: Gauge<'topic' | 'group'>;
+  readonly paused: Gauge<'topic' | 'group'>;
   readonly deliveryLatenessMs: Histogram<never>;
   readonly raftTerm: Gauge<never>;
   readonly raftCommitIndex: Gauge<never>;
@@ -213,6 +216,15 @@ export class BrokerMetrics {
       registers,
       collect() {
         self.collectQueues(this, (q) => q.inFlight);
+      },
+    });
+    this.paused = new Gauge({
+      name: 'fermata_paused',
+      help: '1 while the topic or the group is paused (nothing new is leased for it), else 0, by topic and group.',
+      labelNames: ['topic', 'group'] as const,
+      registers,
+      collect() {
+        self.collectQueues(this, (q) => (q.paused ? 1 : 0));
       },
     });
     this.deliveryLatenessMs = new Histogram({

@@ -167,7 +167,7 @@ export function printStats(stats: TopicStats): void {
   }
 }
 
-/** `fermata topics ls|create|update|delete|stats`. */
+/** `fermata topics ls|create|update|delete|pause|resume|stats`. */
 export function registerTopics(program: Command): void {
   const topics = program.command('topics').description('list, create, change, delete topics; topic stats');
 
@@ -225,6 +225,39 @@ export function registerTopics(program: Command): void {
         else process.stdout.write(`deleted topic ${name} (${removed} messages removed)\n`);
       });
     });
+
+  // Through UpdateTopic / UpdateGroup's `paused`: one replicated setting, the same permission.
+  for (const [verb, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
+    topics
+      .command(verb)
+      .argument('<topic>', 'topic name')
+      .option('-g, --group <group>', 'only this group (default: every group of the topic)')
+      .description(
+        paused
+          ? 'stop delivering: nothing new is leased (deliveries in flight finish; publishes are taken)'
+          : 'deliver again what a pause held back',
+      )
+      .action(async (name: string, flags: { group?: string }, cmd: Command) => {
+        await withClient(cmd, async (client) => {
+          const t =
+            flags.group === undefined
+              ? await client.updateTopic(name, { paused })
+              : await client.updateGroup(name, flags.group, { paused });
+          if (globals(cmd).json) printJson(t);
+          else {
+            const what =
+              flags.group === undefined ? `topic ${name}` : `group ${flags.group} of topic ${name}`;
+            // A group of a paused topic stays paused by the topic: say so.
+            const still =
+              !paused && flags.group !== undefined && t.settings.paused ? ' (the topic is still paused)' : '';
+            process.stdout.write(`${paused ? 'paused' : 'resumed'} ${what}${still}\n`);
+          }
+        });
+      });
+  }
 
   topics
     .command('stats')

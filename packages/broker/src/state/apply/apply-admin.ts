@@ -16,7 +16,7 @@ import {
   NotFoundError,
   topicDeleting,
 } from '../model/errors.js';
-import { groupSettingsOf, type TopicRec, withGroupSettings } from '../model/records.js';
+import { groupPaused, groupSettingsOf, type TopicRec, withGroupSettings } from '../model/records.js';
 import type { ApplyContext } from './context.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
@@ -51,7 +51,13 @@ export async function applyUpdateTopic(ctx: ApplyContext, cmd: Of<'update-topic'
   }
   const topic: TopicRec = { ...current, settings };
   ctx.topics.put(topic);
+  noteResumed(ctx, current, topic, topic.groups);
   return { kind: 'update-topic', topic };
+}
+
+/** The groups of `groups` that `before` paused and `after` does not: their queues are due again. */
+function noteResumed(ctx: ApplyContext, before: TopicRec, after: TopicRec, groups: readonly string[]): void {
+  for (const g of groups) if (groupPaused(before, g) && !groupPaused(after, g)) ctx.entries.resumed(after, g);
 }
 
 /** A new group receives every message published after it was created. */
@@ -89,5 +95,6 @@ export async function applyUpdateGroup(ctx: ApplyContext, cmd: Of<'update-group'
   );
   const next = withGroupSettings(topic, cmd.group, settings);
   ctx.topics.put(next);
+  noteResumed(ctx, topic, next, [cmd.group]);
   return { kind: 'update-group', topic: next };
 }

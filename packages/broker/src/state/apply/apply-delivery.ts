@@ -23,6 +23,7 @@ import { LimitError, NotFoundError, ValidationError } from '../model/errors.js';
 import {
   countedLease,
   groupDeleting,
+  groupPaused,
   leaseEndOf,
   leaseHeld,
   leaseNotStarted,
@@ -125,6 +126,11 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
   // A topic or group being deleted leases nothing: its entries are gone to every consumer.
   if (deleting) return { kind: 'lease', outcomes: cmd.tags.map((tag) => ({ tag, status: 'gone' as const })) };
+  // A paused queue leases nothing: a leader that proposed this before the pause applied leases nothing after it.
+  if (groupPaused(topic, group)) {
+    if (cmd.leaseId) ctx.claimIds(cmd.leaseId, 1, 'lease_id');
+    return { kind: 'lease', outcomes: cmd.tags.map((tag) => ({ tag, status: 'paused' as const })) };
+  }
   ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount, cmd.deadLetterFallback ? [topic.name] : []);
   const hashBytes = queueHashBytes(ctx.queues.hash(topic.name, group));
 
@@ -261,6 +267,11 @@ export async function applyLeaseRuns(ctx: ApplyContext, cmd: Of<'lease-runs'>): 
     if (!topic || groupDeleting(topic, group) || !topic.groups.includes(group)) {
       ctx.claimIds(run.leaseId, 1, `runs[${i}].lease_id`);
       for (const tag of run.tags) outcomes.push({ tag, status: 'gone' });
+      continue;
+    }
+    if (groupPaused(topic, group)) {
+      ctx.claimIds(run.leaseId, 1, `runs[${i}].lease_id`);
+      for (const tag of run.tags) outcomes.push({ tag, status: 'paused' });
       continue;
     }
     const hashBytes = queueHashBytes(ctx.queues.hash(topic.name, group));

@@ -13,6 +13,8 @@ export type LeaseStatus =
   | 'dropped'
   /** Not yet due (or leased by someone else and the lease still runs). */
   | 'not-due'
+  /** The topic or the group is paused: nothing is leased (the entry stays as it is). */
+  | 'paused'
   /** The tag names no entry of this queue (acked, moved, or never existed). */
   | 'gone';
 

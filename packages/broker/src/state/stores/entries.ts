@@ -305,6 +305,14 @@ export class EntryStore {
     return this.queues.count(this.queues.hash(topic.name, group), -count, count, 0);
   }
 
+  /**
+   * `group` of the topic was resumed (the topic's or its own pause lifted):
+   * the dispatcher, which parked the queue, reads it again from its start.
+   */
+  resumed(topic: TopicRec, group: string): void {
+    this.noteDue(topic.name, group, 0);
+  }
+
   /** A run lease's offset was extended to `endMs`: a lapse change for the dispatcher. */
   extended(topic: TopicRec, group: string, endMs: number): void {
     this.noteDue(topic.name, group, endMs, true);
