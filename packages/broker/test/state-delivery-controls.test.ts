@@ -90,3 +90,179 @@ describe('pause: nothing is leased from a paused queue after the pause is applie
     expect(statuses(await again.leaseAll('t'))).toEqual(['leased']);
   });
 });
+
+describe('deadlines: never leased at or after a message deadline', () => {
+  /** The dead letters of `t` (its `t.dlq`), with their reason. */
+  async function deadLetters(h: Harness) {
+    if (!(await h.sm.reader.getTopic('t.dlq'))) return [];
+    const page = await h.sm.reader.listMessages('t.dlq', { group: 'default', limit: 100 }, h.now);
+    return page.items.map((it) => ({ id: it.entry.id, reason: it.message?.deadLetter?.reason }));
+  }
+
+  for (const runs of [false, true]) {
+    it(`a lease ${runs ? 'of runs' : 'in place'} at its deadline dead-letters it with deadline_exceeded instead`, async () => {
+      const { h } = await harness();
+      h.leaseRuns = runs;
+      const [late, fine] = await h.publish(
+        { topic: 't', payload: text('late'), deliverBeforeMs: T0 + 1_000 },
+        { topic: 't', payload: text('fine'), deliverBeforeMs: T0 + 1_001 },
+      );
+      h.now = T0 + 1_000;
+      const outcomes = await h.leaseAll('t');
+      expect(outcomes.map((o) => [o.id, o.status, o.deadlineExceeded ?? false])).toEqual([
+        [late!.id, 'dead-lettered', true],
+        [fine!.id, 'leased', false],
+      ]);
+      expect(await deadLetters(h)).toEqual([{ id: outcomes[0]!.deadLetterId, reason: 'deadline_exceeded' }]);
+      // Every group's copy has the message's deadline.
+      expect(statuses(await h.leaseAll('t', 'g'))).toEqual(['dead-lettered', 'leased']);
+    });
+  }
+
+  it("under deadline_action drop it is removed; the topic's max lateness gives a default deadline", async () => {
+    const { h } = await harness();
+    await h.ok({ kind: 'update-topic', name: 't', settings: { maxLatenessMs: 500, deadlineAction: 'drop' } });
+    await h.publish({ topic: 't', payload: text('a'), delayMs: 100 });
+    h.now = T0 + 600;
+    const [o] = await h.leaseAll('t');
+    expect(o).toMatchObject({ status: 'dropped', deadlineExceeded: true });
+    expect(await deadLetters(h)).toEqual([]);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0 });
+  });
+
+  it('a lease taken ahead that would start at the deadline waits; at its due time it is dead-lettered', async () => {
+    const { h } = await harness();
+    await h.publish({ topic: 't', payload: text('a'), delayMs: 1_000, deliverBeforeMs: T0 + 1_000 });
+    const due = await h.sm.reader.dueEntriesOf('t', 'default', T0 + 1_000, 10);
+    const ahead = await h.ok({
+      kind: 'lease',
+      topic: 't',
+      group: 'default',
+      tags: due.map((d) => d.tag),
+      leaseMs: 1_000,
+      aheadMs: 5_000,
+    });
+    expect(statuses(ahead.outcomes)).toEqual(['not-due']);
+    h.now = T0 + 1_000;
+    expect(statuses(await h.leaseAll('t'))).toEqual(['dead-lettered']);
+  });
+
+  it('a nacked message past its deadline is dead-lettered, not leased again', async () => {
+    const { h } = await harness();
+    await h.publish({ topic: 't', payload: text('a'), deliverBeforeMs: T0 + 2_000 });
+    const [first] = await h.leaseAll('t', 'default', 1_000);
+    expect(first).toMatchObject({ status: 'leased' });
+    expect((await h.ok({ kind: 'nack', tag: first!.newTag!, delayMs: 2_000 })).outcome.status).toBe('ok');
+    h.now = T0 + 2_000;
+    expect(statuses(await h.leaseAll('t'))).toEqual(['dead-lettered']);
+  });
+
+  it('the janitor ends it while nobody leases it (paused); a running lease taken before goes on', async () => {
+    const { h } = await harness();
+    await h.ok({ kind: 'update-topic', name: 't', settings: { paused: true } });
+    const [m] = await h.publish({ topic: 't', payload: text('a'), deliverBeforeMs: T0 + 1_000 });
+    h.now = T0 + 1_000;
+    const due = await h.sm.reader.dueExpiries(h.now, 10);
+    expect(due.map((d) => [d.id, d.expireAtMs])).toEqual([[m!.id, T0 + 1_000]]);
+    const r = await h.ok({ kind: 'expire', ids: [m!.id], keys: due.map((d) => d.key), atMs: [T0 + 1_000] });
+    expect(r.outcomes).toEqual([
+      {
+        id: m!.id,
+        status: 'dead-lettered',
+        deadline: {
+          topic: 't',
+          groups: [
+            { group: 'default', action: 'dead-letter' },
+            { group: 'g', action: 'dead-letter' },
+          ],
+        },
+      },
+    ]);
+    expect(await h.sm.reader.dueExpiries(h.now + 100_000, 10)).toEqual([]);
+  });
+
+  it("a lease running at the deadline moves the record to the lease's end; a lapse there ends it", async () => {
+    const { h } = await harness();
+    const [m] = await h.publish({ topic: 't', payload: text('a'), deliverBeforeMs: T0 + 500 });
+    await h.leaseAll('t', 'default', 1_000);
+    h.now = T0 + 500;
+    let due = await h.sm.reader.dueExpiries(h.now, 10);
+    let r = await h.ok({
+      kind: 'expire',
+      ids: [m!.id],
+      keys: due.map((d) => d.key),
+      atMs: [due[0]!.expireAtMs],
+    });
+    // The group g had no lease: it ends now; default's lease (until T0 + 1000) goes on.
+    expect(r.outcomes[0]!.deadline?.groups).toEqual([{ group: 'g', action: 'dead-letter' }]);
+    expect((await h.sm.reader.dueExpiries(h.now + 100_000, 10)).map((d) => [d.id, d.expireAtMs])).toEqual([
+      [m!.id, T0 + 1_000],
+    ]);
+    // Nobody takes the lapsed lease again: at its end the janitor ends it.
+    h.now = T0 + 1_000;
+    due = await h.sm.reader.dueExpiries(h.now, 10);
+    r = await h.ok({
+      kind: 'expire',
+      ids: due.map((d) => d.id),
+      keys: due.map((d) => d.key),
+      atMs: due.map((d) => d.expireAtMs),
+    });
+    expect(r.outcomes.map((o) => o.status)).toEqual(['dead-lettered']);
+    expect(await h.sm.reader.dueExpiries(h.now + 100_000, 10)).toEqual([]);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0 });
+  });
+
+  for (const runs of [false, true]) {
+    it(`an ack ${runs ? 'of a run' : 'in place'} before the deadline leaves no expiry record behind`, async () => {
+      const { h } = await harness();
+      h.leaseRuns = runs;
+      await h.ok({ kind: 'delete-group', topic: 't', group: 'g' });
+      await h.purge('t', 'g');
+      // One group, no key, body in the entry: its deadline's expiry record is all it has besides.
+      await h.publish({ topic: 't', payload: text('a'), deliverBeforeMs: T0 + 5_000 });
+      const [o] = await h.leaseAll('t');
+      expect(statuses((await h.ok({ kind: 'ack', tags: [o!.newTag!] })).outcomes)).toEqual(['ok']);
+      expect(await h.sm.reader.dueExpiries(T0 + 100_000, 10)).toEqual([]);
+      expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0 });
+    });
+  }
+
+  it('a lapsed run lease is not taken again past the deadline: the next lease dead-letters it', async () => {
+    const { h } = await harness();
+    h.leaseRuns = true;
+    await h.publish({ topic: 't', payload: text('a'), deliverBeforeMs: T0 + 1_500 });
+    const [first] = await h.leaseAll('t', 'default', 1_000);
+    expect(first).toMatchObject({ status: 'leased', attempt: 1 });
+    // Lapsed before the deadline: leased again (attempt 2), until T0 + 2_000.
+    h.now = T0 + 1_000;
+    const [second] = await h.leaseAll('t', 'default', 1_000);
+    expect(second).toMatchObject({ status: 'leased', attempt: 2 });
+    h.now = T0 + 2_000;
+    const [third] = await h.leaseAll('t');
+    expect(third).toMatchObject({ status: 'dead-lettered', deadlineExceeded: true });
+    const [letter] = await deadLetters(h);
+    expect(letter?.reason).toBe('deadline_exceeded');
+  });
+
+  it('the janitor drops under deadline_action drop, and removes the entry of a group being deleted', async () => {
+    const { h } = await harness();
+    await h.ok({ kind: 'update-topic', name: 't', settings: { deadlineAction: 'drop' } });
+    const [m] = await h.publish({ topic: 't', payload: text('a'), deliverBeforeMs: T0 + 1_000 });
+    // The group's deletion is under way (not purged yet) when the deadline comes.
+    await h.ok({ kind: 'delete-group', topic: 't', group: 'g' });
+    h.now = T0 + 1_000;
+    const due = await h.sm.reader.dueExpiries(h.now, 10);
+    const r = await h.ok({ kind: 'expire', ids: [m!.id], keys: due.map((d) => d.key), atMs: [T0 + 1_000] });
+    expect(r.outcomes).toEqual([
+      {
+        id: m!.id,
+        status: 'expired',
+        deadline: { topic: 't', groups: [{ group: 'default', action: 'drop' }] },
+      },
+    ]);
+    expect(await h.sm.reader.dueExpiries(h.now + 100_000, 10)).toEqual([]);
+    expect(await deadLetters(h)).toEqual([]);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 0, deadLettered: 0 });
+    await h.purge('t', 'g');
+  });
+});

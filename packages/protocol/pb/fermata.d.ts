@@ -2852,6 +2852,7 @@ export namespace fermata {
             firstId: Long;
             idCount: number;
             keys: Uint8Array[];
+            atMs: Long[];
             static create(properties: fermata.v1.ExpireCommand.$Shape): fermata.v1.ExpireCommand & fermata.v1.ExpireCommand.$Shape;
             static create(properties?: fermata.v1.ExpireCommand.$Properties): fermata.v1.ExpireCommand;
             static encode(message: fermata.v1.ExpireCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2866,6 +2867,7 @@ export namespace fermata {
                 firstId?: (Long|null);
                 idCount?: (number|null);
                 keys?: (Uint8Array[]|null);
+                atMs?: (Long[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.ExpireCommand.$Properties;

@@ -10996,6 +10996,7 @@ export const fermata = $root.fermata = (() => {
                 this.ids = [];
                 this.deadLetterFallbackTopics = [];
                 this.keys = [];
+                this.atMs = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -11007,6 +11008,7 @@ export const fermata = $root.fermata = (() => {
             ExpireCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             ExpireCommand.prototype.idCount = 0;
             ExpireCommand.prototype.keys = $util.emptyArray;
+            ExpireCommand.prototype.atMs = $util.emptyArray;
 
             ExpireCommand.create = function(properties) {
                 return new ExpireCommand(properties);
@@ -11031,6 +11033,8 @@ export const fermata = $root.fermata = (() => {
                 if (message.keys != null && message.keys.length)
                     for (let i = 0; i < message.keys.length; ++i)
                         writer.uint32(42).bytes(message.keys[i]);
+                if (message.atMs != null && message.atMs.length)
+                    writer.uint32(50).int64s(message.atMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -11110,6 +11114,20 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.keys && message.keys.length))
                                 message.keys = [];
                             message.keys.push(reader.bytes());
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType === 2) {
+                                if (!(message.atMs && message.atMs.length))
+                                    message.atMs = [];
+                                reader.int64s(message.atMs);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.atMs && message.atMs.length))
+                                message.atMs = [];
+                            message.atMs.push(reader.int64());
                             continue;
                         }
                     }

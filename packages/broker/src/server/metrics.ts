@@ -104,6 +104,7 @@ export class BrokerMetrics {
   readonly nacks: Counter<'topic'>;
   readonly expirations: Counter<'topic'>;
   readonly deadLetters: Counter<'topic'>;
+  readonly deadlineExceeded: Counter<'topic' | 'group' | 'action'>;
   readonly redriven: Counter<'topic'>;
   readonly forwardedCalls: Counter<'kind'>;
   readonly publishRecords: Counter<'what'>;
@@ -169,6 +170,12 @@ export class BrokerMetrics {
       'fermata_dead_letters_total',
       'Messages moved to a dead-letter topic, by source topic.',
     );
+    this.deadlineExceeded = new Counter({
+      name: 'fermata_deadline_exceeded_total',
+      help: 'Messages never delivered by their deadline, by topic, group and action (dead-letter: moved to the dead-letter topic with reason deadline_exceeded; drop: removed).',
+      labelNames: ['topic', 'group', 'action'] as const,
+      registers,
+    });
     this.redriven = counter(
       'fermata_redriven_total',
       'Dead letters moved back to their topic (Redrive), by that topic.',

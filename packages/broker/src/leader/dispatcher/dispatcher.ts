@@ -1295,8 +1295,13 @@ export class Dispatcher {
     let notDue = Number.POSITIVE_INFINITY;
     const byTag = new Map(p.entries.map((e) => [tagKeyOf(e.tag), e]));
     for (const o of outcomes) {
-      if (o.status === 'dead-lettered' || o.status === 'dropped')
+      if (o.status === 'dead-lettered' || o.status === 'dropped') {
         metrics.deadLetters.inc({ topic: consumer.topic });
+        if (o.deadlineExceeded) {
+          const action = o.status === 'dead-lettered' ? 'dead-letter' : 'drop';
+          metrics.deadlineExceeded?.inc({ topic: consumer.topic, group: consumer.group, action });
+        }
+      }
       // Paused since the round read it: the next round finds it paused and parks it.
       if (o.status === 'not-due' || o.status === 'paused')
         notDue = Math.min(notDue, byTag.get(tagKeyOf(o.tag))?.dueAtMs ?? notDue);

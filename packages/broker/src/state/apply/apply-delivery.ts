@@ -22,6 +22,7 @@ import {
 import { LimitError, NotFoundError, ValidationError } from '../model/errors.js';
 import {
   countedLease,
+  deadlineAtLease,
   groupDeleting,
   groupPaused,
   leaseEndOf,
@@ -167,9 +168,16 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       outcomes.push({ tag: key, status: 'not-due', id: entry.id });
       continue;
     }
-    if (entry.attempt >= topic.settings.maxAttempts) {
+    // As a lease of a run: never at or after the entry's deadline.
+    const deadline = deadlineAtLease(entry, now);
+    if (deadline === 'ahead') {
+      outcomes.push({ tag: key, status: 'not-due', id: entry.id });
+      continue;
+    }
+    if (deadline === 'passed' || entry.attempt >= topic.settings.maxAttempts) {
+      const held = { view: entry, hold: undefined, runTag: undefined };
       outcomes.push(
-        await deadLetterAtLease(ctx, topic, key, { view: entry, hold: undefined, runTag: undefined }),
+        await deadLetterAtLease(ctx, topic, key, held, deadline ? 'deadline_exceeded' : 'max_attempts'),
       );
       continue;
     }

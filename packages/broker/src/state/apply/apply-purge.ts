@@ -201,7 +201,13 @@ async function purgeEntries(
     for (const { tag, entry } of rows) {
       ctx.entries.deleteForTopic(tag);
       if (entry.indexImplied) ctx.messages.deleteImpliedForTopic(entry);
-      else await ctx.messages.deleteForTopic(entry.id, entry.expireAtMs, entry.body !== undefined);
+      else
+        await ctx.messages.deleteForTopic(
+          entry.id,
+          entry.expireAtMs,
+          entry.body !== undefined,
+          entry.deliverBeforeMs,
+        );
       // A run lease that holds it lets go: its record goes with its last open offset.
       const held = heldOf(ctx, tag, entry);
       letGo(ctx, held);

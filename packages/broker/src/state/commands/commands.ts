@@ -155,6 +155,8 @@ export type Command = Stamped &
          * where apply looks for its entry before a lookup by id.
          */
         readonly keys?: readonly Uint8Array[];
+        /** Per id (absent, or as many as ids): the time of the expiry record the janitor read. */
+        readonly atMs?: readonly number[];
       }
     | {
         /** Publish records (by first id) none of whose messages is at its published key any more. */
@@ -466,6 +468,7 @@ export function encodeCommand(cmd: Command): Uint8Array {
           idCount: cmd.idCount,
           deadLetterFallbackTopics: [...(cmd.deadLetterFallbackTopics ?? [])],
           keys: [...(cmd.keys ?? [])],
+          atMs: (cmd.atMs ?? []).map(i64),
         },
       };
       break;
@@ -655,6 +658,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
           ? { deadLetterFallbackTopics: [...c.deadLetterFallbackTopics] }
           : {}),
         ...(c.keys?.length ? { keys: c.keys } : {}),
+        ...(c.atMs?.length ? { atMs: c.atMs.map((t, i) => num(t, `at_ms[${i}]`)) } : {}),
       };
     }
     case 'forgetPublishes':

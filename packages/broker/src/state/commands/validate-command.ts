@@ -140,6 +140,14 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
       keys.forEach((k, i) => {
         if (k.length > 0) validateEntryKey(k, `keys[${i}]`);
       });
+      const atMs = cmd.atMs ?? [];
+      if (atMs.length > 0 && atMs.length !== cmd.ids.length) {
+        throw new ValidationError('at_ms', `names ${atMs.length} times for ${cmd.ids.length} ids`);
+      }
+      atMs.forEach((t, i) => {
+        if (!(Number.isSafeInteger(t) && t >= 0))
+          throw new ValidationError(`at_ms[${i}]`, `must be >= 0, got ${t}`);
+      });
       return;
     }
     case 'forget-publishes':

@@ -450,7 +450,31 @@ export function entryAlone(run: LeaseRun, offset: number): boolean {
 
 /** Whether the stored entry `e` is all its message has (`entryAlone`). */
 export function aloneInStore(e: QueueEntryRec): boolean {
-  return e.indexImplied && e.indexUnwritten && e.body !== undefined && e.expireAtMs === 0;
+  return (
+    e.indexImplied &&
+    e.indexUnwritten &&
+    e.body !== undefined &&
+    e.expireAtMs === 0 &&
+    e.deliverBeforeMs === 0
+  );
+}
+
+/** What a lease meets of its entry's deadline (`deadlineAtLease`). */
+export type DeadlineAtLease = 'passed' | 'ahead' | undefined;
+
+/**
+ * What a lease of `e` at `nowMs` meets of its deadline: `passed` when the
+ * deadline is at or before `nowMs` (the message is ended, never leased);
+ * `ahead` when the lease, taken ahead, would start at or after it (it waits:
+ * by its due time the deadline has passed); undefined when it has none or
+ * the lease would start before it.
+ */
+export function deadlineAtLease(e: QueueEntryRec, nowMs: number): DeadlineAtLease {
+  const deadline = e.deliverBeforeMs;
+  if (deadline === 0) return undefined;
+  if (nowMs >= deadline) return 'passed';
+  const startMs = e.inFlight ? leaseEndOf(e) : e.dueAtMs;
+  return startMs >= deadline ? 'ahead' : undefined;
 }
 
 /** When offset `offset` of `run` starts. */

@@ -431,6 +431,9 @@ export class EntryStore {
       );
     else if (inline) this.publishes.note(only!, body.dueAtMs);
     if (body.expireAtMs > 0) this.messages.putExpiry(body.expireAtMs, body.id, inline ? only : undefined);
+    // The deadline fires as a TTL does (the janitor's expiry sweep), consumers or not, paused or not.
+    if (body.deliverBeforeMs > 0 && body.deliverBeforeMs !== body.expireAtMs)
+      this.messages.putExpiry(body.deliverBeforeMs, body.id, inline ? only : undefined);
   }
 }
 
