@@ -2,9 +2,16 @@
  * Delivery controls through the SDK against three real `fermata serve`
  * processes: group settings (set, changed, shown, refused with the field
  * named), per-message ordering keys and deadlines as stored, pause and
- * resume across a restart of every node.
+ * resume across a restart of every node, and deadlines: a message past its
+ * deadline is dead-lettered (or dropped) and never delivered.
  */
-import { FermataClient, InvalidArgumentError, NotFoundError } from '@fermata/sdk';
+import {
+  DEAD_LETTER_HEADERS,
+  FermataClient,
+  InvalidArgumentError,
+  type Message,
+  NotFoundError,
+} from '@fermata/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, sleep, startCluster } from '../src/index.js';
 import { clientOf, createdTopic, type LogLine, rejection } from './sdk-support.js';
@@ -185,4 +192,90 @@ describe('delivery controls on a three-node cluster', () => {
       await sub.close();
     }
   }, 240_000);
+
+  it('a message past its deadline is dead-lettered with deadline_exceeded and never delivered, also after a nack', async () => {
+    const topic = await createdTopic(client, 'deadline');
+    // Dead letters are kept (not acked), so GetMessage shows them.
+    const letters: Message[] = [];
+    const dlqSub = client.subscribe(`${topic}.dlq`, { mode: 'manual', leaseMs: 60_000 }, async (m) => {
+      letters.push(m);
+    });
+    const deliveries: Message[] = [];
+    // Nobody consumes `late` before its deadline: it ends there (the janitor's sweep, as a TTL).
+    const late = await client.publish(topic, 'late', { deliverBefore: Date.now() + 1_500 });
+    await eventually(() => letters.length === 1, 30_000, 'the dead letter of late');
+    // The first attempt of `nacked` runs past its deadline, then fails: it is never delivered again.
+    let deadline = 0;
+    const sub = client.subscribe(
+      topic,
+      { leaseMs: 20_000, retryBackoff: { initialMs: 0, jitter: 0 } },
+      async (m) => {
+        deliveries.push(m);
+        if (m.text() === 'nacked') {
+          await sleep(Math.max(0, deadline - Date.now()) + 500);
+          throw new Error('too slow');
+        }
+      },
+    );
+    try {
+      deadline = Date.now() + 2_000;
+      const nacked = await client.publish(topic, 'nacked', { deliverBefore: deadline });
+      await eventually(() => letters.length === 2, 30_000, 'the dead letter of nacked');
+      await sleep(1_000);
+      expect(deliveries.map((m) => [m.text(), m.attempt])).toEqual([['nacked', 1]]);
+      const byText = Object.fromEntries(letters.map((m) => [m.text(), m]));
+      expect(byText['late']?.headers).toMatchObject({
+        [DEAD_LETTER_HEADERS.reason]: 'deadline_exceeded',
+        [DEAD_LETTER_HEADERS.sourceId]: String(late),
+        [DEAD_LETTER_HEADERS.attempts]: '0',
+      });
+      expect(byText['nacked']?.deadLetter).toMatchObject({
+        reason: 'deadline_exceeded',
+        sourceId: nacked,
+        attempts: 1,
+        lastError: 'too slow',
+      });
+      // Its history, read back: the dead letter says why, after how many attempts.
+      const got = await client.getMessage(`${topic}.dlq`, { id: byText['nacked']!.id });
+      expect(got.message.headers).toMatchObject({
+        [DEAD_LETTER_HEADERS.reason]: 'deadline_exceeded',
+        [DEAD_LETTER_HEADERS.sourceId]: String(nacked),
+        [DEAD_LETTER_HEADERS.attempts]: '1',
+      });
+      const metrics = (await (await cluster.leader()).httpGet('/metrics')).body;
+      expect(metrics).toContain(
+        `fermata_deadline_exceeded_total{topic="${topic}",group="default",action="dead-letter"} 2`,
+      );
+    } finally {
+      await sub.close();
+      await dlqSub.close();
+    }
+  }, 120_000);
+
+  it("under the topic's deadline action drop, a message past its max lateness is removed unseen", async () => {
+    const topic = await createdTopic(client, 'deadline-drop');
+    await client.updateTopic(topic, { maxLatenessMs: 1_000, deadlineAction: 'drop' });
+    await client.publish(topic, 'gone');
+    await eventually(
+      async () => (await client.topicStats(topic)).groups[0]?.pending === 0,
+      30_000,
+      'the message dropped',
+    );
+    const got: string[] = [];
+    const sub = client.subscribe(topic, async (m) => {
+      got.push(m.text());
+    });
+    try {
+      await client.publish(topic, 'kept');
+      await eventually(() => got.length === 1, 30_000, 'the next message delivered');
+      expect(got).toEqual(['kept']);
+      expect((await client.listTopics()).map((t) => t.name)).not.toContain(`${topic}.dlq`);
+      const metrics = (await (await cluster.leader()).httpGet('/metrics')).body;
+      expect(metrics).toContain(
+        `fermata_deadline_exceeded_total{topic="${topic}",group="default",action="drop"} 1`,
+      );
+    } finally {
+      await sub.close();
+    }
+  }, 120_000);
 });
