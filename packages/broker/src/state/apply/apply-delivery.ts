@@ -128,7 +128,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   // A topic or group being deleted leases nothing: its entries are gone to every consumer.
   if (deleting) return { kind: 'lease', outcomes: cmd.tags.map((tag) => ({ tag, status: 'gone' as const })) };
   // A paused queue leases nothing: a leader that proposed this before the pause applied leases nothing after it.
-  if (groupPaused(topic, group)) {
+  if ((ctx.hooks?.paused ?? groupPaused)(topic, group)) {
     if (cmd.leaseId) ctx.claimIds(cmd.leaseId, 1, 'lease_id');
     return { kind: 'lease', outcomes: cmd.tags.map((tag) => ({ tag, status: 'paused' as const })) };
   }
@@ -169,7 +169,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       continue;
     }
     // As a lease of a run: never at or after the entry's deadline.
-    const deadline = deadlineAtLease(entry, now);
+    const deadline = (ctx.hooks?.deadline ?? deadlineAtLease)(entry, now);
     if (deadline === 'ahead') {
       outcomes.push({ tag: key, status: 'not-due', id: entry.id });
       continue;
@@ -277,7 +277,7 @@ export async function applyLeaseRuns(ctx: ApplyContext, cmd: Of<'lease-runs'>): 
       for (const tag of run.tags) outcomes.push({ tag, status: 'gone' });
       continue;
     }
-    if (groupPaused(topic, group)) {
+    if ((ctx.hooks?.paused ?? groupPaused)(topic, group)) {
       ctx.claimIds(run.leaseId, 1, `runs[${i}].lease_id`);
       for (const tag of run.tags) outcomes.push({ tag, status: 'paused' });
       continue;

@@ -98,7 +98,7 @@ export async function leaseRun(
       continue;
     }
     // Never leased at or after its deadline: ended instead (or, taken ahead, left for its due time).
-    const deadline = deadlineAtLease(view, now);
+    const deadline = (ctx.hooks?.deadline ?? deadlineAtLease)(view, now);
     if (deadline === 'ahead') {
       outcomes.push({ tag: key, status: 'not-due', id: stored.id });
       continue;
