@@ -18,6 +18,8 @@ describe('whole-cluster broker simulation', () => {
       deliveries: 0,
       settles: 0,
       deletionAnswered: 0,
+      pauses: 0,
+      deadlineDeadLetters: 0,
     };
     let brokenSeen = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
@@ -42,6 +44,9 @@ describe('whole-cluster broker simulation', () => {
     expect(totals.deliveries).toBeGreaterThan(totals.published);
     // A large topic was deleted, and a schedule broken while the other fired, in most seeds.
     expect(totals.deletionAnswered).toBeGreaterThan(SEEDS * 0.9);
+    // The topic was paused and resumed, and messages past their deadline were dead-lettered.
+    expect(totals.pauses).toBeGreaterThan(SEEDS / 4);
+    expect(totals.deadlineDeadLetters).toBeGreaterThan(SEEDS / 4);
     expect(brokenSeen).toBeGreaterThan(SEEDS / 2);
   }, 900_000);
 });

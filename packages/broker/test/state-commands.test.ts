@@ -1026,7 +1026,15 @@ describe('topics and groups', () => {
     await h.leaseAll('t', 'default', 5);
     const s = await h.sm.reader.topicStats('t');
     expect(s.groups).toEqual([
-      { topic: 't', group: 'default', pending: 0, inFlight: 1, deadLettered: 1, nextDueMs: T0 + 15 },
+      {
+        topic: 't',
+        group: 'default',
+        pending: 0,
+        inFlight: 1,
+        deadLettered: 1,
+        nextDueMs: T0 + 15,
+        settings: { maxDeliveriesPerSecond: 0, burst: 0, maxInFlight: 0, ordering: 'none', paused: false },
+      },
     ]);
     const queues = await h.sm.reader.listQueues();
     expect(queues.map((q) => `${q.topic}/${q.group}`).sort()).toEqual(['t.dlq/default', 't/default']);

@@ -11,6 +11,7 @@ import {
   movedIndexTag,
 } from '../src/state/codec/message-index.js';
 import { decodePublish, encodePublish, publishedKey } from '../src/state/codec/publish.js';
+import { decodeTopic, encodeTopic } from '../src/state/codec/topic.js';
 import { WireReader, WireWriter } from '../src/state/codec/wire.js';
 import type {
   BodyRec,
@@ -20,6 +21,7 @@ import type {
   PublishRec,
   QueueEntryRec,
 } from '../src/state/model/records.js';
+import { effectiveGroupSettings } from '../src/state/model/records.js';
 import { rng } from './state-harness.js';
 
 const i64 = (n: number) => toInt64(BigInt(n));
@@ -44,10 +46,23 @@ const reference = {
       leaseSerial: e.leaseSerial,
       leaseConsumer: toUint64(e.leaseConsumer),
       lastError: e.lastError,
-      // Carried inline without the entry's own id, topic and expiry.
+      // Carried inline without the entry's own id, topic, expiry, ordering key and deadline.
       ...(e.body
-        ? { body: v1.StoredMessage.decode(reference.body({ ...e.body, id: 0n, topic: '', expireAtMs: 0 })) }
+        ? {
+            body: v1.StoredMessage.decode(
+              reference.body({
+                ...e.body,
+                id: 0n,
+                topic: '',
+                expireAtMs: 0,
+                orderingKey: '',
+                deliverBeforeMs: 0,
+              }),
+            ),
+          }
         : {}),
+      orderingKey: e.orderingKey,
+      deliverBeforeMs: i64(e.deliverBeforeMs),
     }).finish(),
   index: (x: MessageIndexRec) =>
     v1.MessageIndex.encode({
@@ -69,6 +84,8 @@ const reference = {
       dueAtMs: i64(b.dueAtMs),
       expireAtMs: i64(b.expireAtMs),
       indexImplied: b.indexImplied ?? false,
+      orderingKey: b.orderingKey,
+      deliverBeforeMs: i64(b.deliverBeforeMs),
       ...(b.deadLetter
         ? {
             deadLetter: {
@@ -137,6 +154,8 @@ const plainBody = (m: BodyRec) => ({
   expireAtMs: m.expireAtMs,
   deadLetter: m.deadLetter,
   indexImplied: m.indexImplied,
+  orderingKey: m.orderingKey,
+  deliverBeforeMs: m.deliverBeforeMs,
 });
 
 /** What protobufjs reads from a body (the decoding decodeBody must match). */
@@ -159,7 +178,7 @@ function referenceBody(bytes: Uint8Array): BodyRec {
           sourceGroup: d.sourceGroup ?? '',
           sourceId: BigInt(String(d.sourceId)),
           sourceKey: d.sourceKey ?? '',
-          reason: d.reason === 'expired' ? 'expired' : 'max_attempts',
+          reason: d.reason === 'expired' || d.reason === 'deadline_exceeded' ? d.reason : 'max_attempts',
           attempts: d.attempts ?? 0,
           deliveredAtMs: (d.deliveredAtMs ?? []).map(n),
           deadLetteredAtMs: n(d.deadLetteredAtMs),
@@ -167,6 +186,8 @@ function referenceBody(bytes: Uint8Array): BodyRec {
         }
       : undefined,
     indexImplied: m.indexImplied ? true : undefined,
+    orderingKey: m.orderingKey,
+    deliverBeforeMs: n(m.deliverBeforeMs),
   };
 }
 
@@ -189,6 +210,8 @@ function generators(seed: number) {
     enqueuedAtMs: num(),
     dueAtMs: num(),
     expireAtMs: num(),
+    orderingKey: str(),
+    deliverBeforeMs: num(),
     ...(r() < 0.5 ? { indexImplied: true } : {}),
     ...(r() < 0.3
       ? {
@@ -197,7 +220,7 @@ function generators(seed: number) {
             sourceGroup: str(),
             sourceId: id(),
             sourceKey: str(),
-            reason: pick(['max_attempts', 'expired'] as const),
+            reason: pick(['max_attempts', 'expired', 'deadline_exceeded'] as const),
             attempts: pick([0, 3]),
             deliveredAtMs: Array.from({ length: int(3) }, num),
             deadLetteredAtMs: num(),
@@ -275,6 +298,8 @@ function generators(seed: number) {
         leaseConsumer: id(),
         lastError: str(),
         indexImplied: r() < 0.5,
+        orderingKey: str(),
+        deliverBeforeMs: num(),
       };
       // Half carry their body: with the entry's id, topic and expiry, and no index_implied of its own.
       const b = r() < 0.5 ? body() : undefined;
@@ -285,6 +310,8 @@ function generators(seed: number) {
           id: e.id,
           topic: e.topic,
           expireAtMs: e.expireAtMs,
+          orderingKey: e.orderingKey,
+          deliverBeforeMs: e.deliverBeforeMs,
           deadLetter: b.deadLetter,
           indexImplied: undefined,
         },
@@ -391,6 +418,63 @@ describe('record codecs (wire.ts) against protobufjs', () => {
       },
     }).finish();
     expect(decodeBody(body).deadLetter).toMatchObject({ sourceId: 7n, attempts: 3, lastError: '' });
+  });
+
+  it('read records written before delivery controls existed unchanged: no controls, and the same bytes back', () => {
+    // What the previous version wrote: a topic with two groups, a message body, an entry carrying one.
+    const topic = v1.TopicRecord.encode({
+      name: 't',
+      settings: {
+        maxAttempts: 5,
+        defaultLeaseMs: toInt64(30_000n),
+        expiryAction: v1.ExpiryAction.EXPIRY_ACTION_DROP,
+        dedupWindowMs: toInt64(300_000n),
+      },
+      groups: ['default', 'audit'],
+      createdAtMs: toInt64(1_000n),
+    }).finish();
+    const t = decodeTopic(topic);
+    expect(t.settings).toMatchObject({
+      maxAttempts: 5,
+      ordering: 'none',
+      orderingKeyFromKey: false,
+      maxLatenessMs: 0,
+      deadlineAction: 'dead-letter',
+      paused: false,
+    });
+    expect(t.groupSettings).toBeUndefined();
+    expect(effectiveGroupSettings(t, 'audit')).toEqual({
+      maxDeliveriesPerSecond: 0,
+      burst: 0,
+      maxInFlight: 0,
+      ordering: 'none',
+      paused: false,
+    });
+    expect(hex(encodeTopic(t))).toBe(hex(topic));
+
+    const body = v1.StoredMessage.encode({
+      id: toUint64(9n),
+      topic: 't',
+      payload: Uint8Array.of(1, 2, 3),
+      key: 'k',
+      enqueuedAtMs: toInt64(1_000n),
+      dueAtMs: toInt64(2_000n),
+    }).finish();
+    expect(decodeBody(body)).toMatchObject({ key: 'k', orderingKey: '', deliverBeforeMs: 0 });
+    expect(hex(encodeBody(decodeBody(body)))).toBe(hex(body));
+
+    const entry = v1.QueueEntry.encode({
+      id: toUint64(9n),
+      topic: 't',
+      group: 'default',
+      dueAtMs: toInt64(2_000n),
+      indexImplied: true,
+      indexUnwritten: true,
+      body: { payload: Uint8Array.of(1, 2, 3), enqueuedAtMs: toInt64(1_000n), dueAtMs: toInt64(2_000n) },
+    }).finish();
+    const e = decodeEntry(entry);
+    expect(e.body).toMatchObject({ orderingKey: '', deliverBeforeMs: 0 });
+    expect(hex(encodeEntry(e))).toBe(hex(entry));
   });
 
   it('read a header named __proto__ as a header, as protobufjs does', () => {

@@ -22,6 +22,12 @@ async function seeded(): Promise<Harness> {
   const h = await Harness.create();
   await h.ok({ kind: 'create-topic', name: 't', settings: { dedupWindowMs: 1_000 } });
   await h.ok({ kind: 'create-group', topic: 't', group: 'g' });
+  await h.ok({
+    kind: 'create-group',
+    topic: 't',
+    group: 'slow',
+    settings: { maxDeliveriesPerSecond: 5, burst: 20 },
+  });
   await h.publish(
     { topic: 't', payload: text('a'), key: 'k', ttlMs: 5_000 },
     { topic: 't', payload: text('b') },
@@ -170,6 +176,87 @@ const cases: [string, Cmd, (e: StateError) => void][] = [
     (e) => expect(e).toMatchObject({ name: 'AlreadyExistsError', what: 'group' }),
   ],
   ['expire with no ids', { kind: 'expire', ids: [] }, (e) => expect(e).toMatchObject({ field: 'ids' })],
+  [
+    'ordering key too long',
+    { kind: 'publish', messages: [msg({ orderingKey: 'o'.repeat(DEFAULT_LIMITS.maxKeyBytes + 1) })] },
+    (e) => expect(e).toMatchObject({ limit: 'maxKeyBytes', field: 'messages[0].ordering_key' }),
+  ],
+  [
+    'a deadline before the due time',
+    { kind: 'publish', messages: [msg({ delayMs: 1_000, deliverBeforeMs: T0 + 999 })] },
+    (e) => expect(e).toMatchObject({ name: 'ValidationError', field: 'messages[0].deliver_before_ms' }),
+  ],
+  [
+    'a deadline further past the due time than a TTL may be',
+    { kind: 'publish', messages: [msg({ deliverBeforeMs: T0 + DEFAULT_LIMITS.maxTtlMs + 1 })] },
+    (e) => expect(e).toMatchObject({ limit: 'maxTtlMs', field: 'messages[0].deliver_before_ms' }),
+  ],
+  [
+    'a topic lateness past the TTL limit',
+    { kind: 'update-topic', name: 't', settings: { maxLatenessMs: DEFAULT_LIMITS.maxTtlMs + 1 } },
+    (e) => expect(e).toMatchObject({ limit: 'maxTtlMs', field: 'settings.max_lateness_ms' }),
+  ],
+  [
+    'a group burst without a rate',
+    { kind: 'create-group', topic: 't', group: 'h', settings: { burst: 10 } },
+    (e) => expect(e).toMatchObject({ name: 'ValidationError', field: 'settings.burst' }),
+  ],
+  [
+    'a group rate over the limit',
+    { kind: 'update-group', topic: 't', group: 'g', settings: { maxDeliveriesPerSecond: 100_001 } },
+    (e) =>
+      expect(e).toMatchObject({
+        limit: 'maxDeliveriesPerSecond',
+        field: 'settings.max_deliveries_per_second',
+      }),
+  ],
+  [
+    'a group in-flight limit over the limit',
+    { kind: 'update-group', topic: 't', group: 'g', settings: { maxInFlight: 1_000_001 } },
+    (e) => expect(e).toMatchObject({ limit: 'maxMaxInFlight', field: 'settings.max_in_flight' }),
+  ],
+  [
+    'a group burst over the limit',
+    {
+      kind: 'update-group',
+      topic: 't',
+      group: 'g',
+      settings: { maxDeliveriesPerSecond: 10, burst: 1_000_001 },
+    },
+    (e) => expect(e).toMatchObject({ limit: 'maxBurst', field: 'settings.burst' }),
+  ],
+  [
+    'a group update that clears the rate a burst needs',
+    {
+      kind: 'update-group',
+      topic: 't',
+      group: 'slow',
+      settings: {},
+      updateMask: ['max_deliveries_per_second'],
+    },
+    (e) => expect(e).toMatchObject({ name: 'ValidationError', field: 'settings.burst' }),
+  ],
+  [
+    'a burst over the limit given alone, checked before the group is read',
+    {
+      kind: 'update-group',
+      topic: 't',
+      group: 'slow',
+      settings: { burst: 1_000_001 },
+      updateMask: ['burst'],
+    },
+    (e) => expect(e).toMatchObject({ limit: 'maxBurst', field: 'settings.burst' }),
+  ],
+  [
+    'unknown group update mask field',
+    { kind: 'update-group', topic: 't', group: 'g', settings: {}, updateMask: ['max_attempts'] },
+    (e) => expect(e).toMatchObject({ field: 'update_mask' }),
+  ],
+  [
+    'settings of a group that does not exist',
+    { kind: 'update-group', topic: 't', group: 'nope', settings: { paused: true } },
+    (e) => expect(e).toMatchObject({ name: 'NotFoundError', what: 'group' }),
+  ],
 ];
 
 describe('bad commands produce precise errors and change nothing', () => {
@@ -186,6 +273,20 @@ describe('bad commands produce precise errors and change nothing', () => {
       expect(h.sm.appliedIndex()).toBe(h.index);
     });
   }
+
+  it("a group update of its burst alone passes the leader's check and keeps the group's rate", async () => {
+    const h = await seeded();
+    const cmd = {
+      kind: 'update-group' as const,
+      topic: 't',
+      group: 'slow',
+      settings: { burst: 40 },
+      updateMask: ['burst'],
+    };
+    expect(() => validateCommand({ ...cmd, nowMs: T0 }, T0, DEFAULT_LIMITS)).not.toThrow();
+    const r = await h.ok(cmd);
+    expect(r.topic.groupSettings?.['slow']).toMatchObject({ maxDeliveriesPerSecond: 5, burst: 40 });
+  });
 
   it('a publish batch with one bad message stores none of it (atomic)', async () => {
     const h = await seeded();
@@ -330,6 +431,18 @@ describe('the per-message fast check', () => {
         delayMs: maybe(pick([0, 5, -1, 1.5, limits.maxDelayMs, limits.maxDelayMs + 1])),
         deliverAtMs: maybe(pick([0, T0 - 1, T0 + limits.maxDelayMs, T0 + limits.maxDelayMs + 1, -3, 2.5])),
         ttlMs: maybe(pick([0, 10, -1, limits.maxTtlMs + 1, Number.NaN])),
+        orderingKey: maybe(pick(['', 'o', 'ü'.repeat(4), 'ü'.repeat(5)])),
+        deliverBeforeMs: maybe(
+          pick([
+            0,
+            T0 - 1,
+            T0,
+            T0 + 5,
+            T0 + limits.maxTtlMs,
+            T0 + limits.maxDelayMs + limits.maxTtlMs + 1,
+            1.5,
+          ]),
+        ),
       } as PublishInput;
       let valid = true;
       try {

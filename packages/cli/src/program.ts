@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { registerBackup } from './commands/backup.js';
 import { registerConsume } from './commands/consume.js';
 import { registerDlq } from './commands/dlq.js';
+import { registerGroups } from './commands/groups.js';
 import { registerHashToken } from './commands/hash-token.js';
 import { registerMembers } from './commands/members.js';
 import { registerMessages } from './commands/messages.js';
@@ -10,7 +11,7 @@ import { registerRepair } from './commands/repair.js';
 import { registerRestore } from './commands/restore.js';
 import { registerSchedules } from './commands/schedules.js';
 import { registerStatus } from './commands/status.js';
-import { registerGroups, registerTopics } from './commands/topics.js';
+import { registerTopics } from './commands/topics.js';
 import { DEFAULT_DEADLINE, DEFAULT_ENDPOINTS } from './context.js';
 import { ExitCode } from './exit-codes.js';
 

@@ -19,7 +19,25 @@ function printed(stats: Parameters<typeof printStats>[0]): string {
 }
 
 describe('topics stats', () => {
-  const groups = [{ group: 'default', pending: 2, inFlight: 0, deadLettered: 0, nextDueMs: undefined }];
+  const settings = {
+    maxDeliveriesPerSecond: 0,
+    burst: 0,
+    maxInFlight: 0,
+    ordering: 'none' as const,
+    paused: false,
+  };
+  const groups = [
+    {
+      group: 'default',
+      pending: 2,
+      inFlight: 0,
+      deadLettered: 0,
+      nextDueMs: undefined,
+      settings,
+      paused: false,
+      throttled: 0,
+    },
+  ];
 
   test('no deletion: the table alone', () => {
     const out = printed({ topic: 't', groups, deletions: [] });

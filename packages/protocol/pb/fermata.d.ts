@@ -14,6 +14,7 @@ export namespace fermata {
             listTopics: fermata.v1.Admin.ListTopics;
             getTopicStats: fermata.v1.Admin.GetTopicStats;
             createGroup: fermata.v1.Admin.CreateGroup;
+            updateGroup: fermata.v1.Admin.UpdateGroup;
             deleteGroup: fermata.v1.Admin.DeleteGroup;
         }
 
@@ -84,6 +85,17 @@ export namespace fermata {
               readonly requestStream: undefined;
               readonly responseStream: undefined;
             };
+            type UpdateGroupCallback = (error: (Error|null), response?: fermata.v1.UpdateGroupResponse) => void;
+            type UpdateGroup = {
+              (request: fermata.v1.IUpdateGroupRequest, callback: fermata.v1.Admin.UpdateGroupCallback): void;
+              (request: fermata.v1.IUpdateGroupRequest): Promise<fermata.v1.UpdateGroupResponse>;
+              readonly name: "UpdateGroup";
+              readonly path: "/fermata.v1.Admin/UpdateGroup";
+              readonly requestType: "UpdateGroupRequest";
+              readonly responseType: "UpdateGroupResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
             type DeleteGroupCallback = (error: (Error|null), response?: fermata.v1.DeleteGroupResponse) => void;
             type DeleteGroup = {
               (request: fermata.v1.IDeleteGroupRequest, callback: fermata.v1.Admin.DeleteGroupCallback): void;
@@ -103,6 +115,48 @@ export namespace fermata {
             EXPIRY_ACTION_DEAD_LETTER = 2
         }
 
+        enum Ordering {
+            ORDERING_UNSPECIFIED = 0,
+            ORDERING_NONE = 1,
+            ORDERING_KEY = 2
+        }
+
+        enum DeadlineAction {
+            DEADLINE_ACTION_UNSPECIFIED = 0,
+            DEADLINE_ACTION_DEAD_LETTER = 1,
+            DEADLINE_ACTION_DROP = 2
+        }
+
+        interface IGroupSettings extends fermata.v1.GroupSettings.$Properties {
+        }
+
+        class GroupSettings {
+            constructor(properties?: fermata.v1.GroupSettings.$Properties);
+            $unknowns?: Uint8Array[];
+            maxDeliveriesPerSecond: number;
+            burst: number;
+            maxInFlight: number;
+            ordering: fermata.v1.Ordering;
+            paused: boolean;
+            static create(properties: fermata.v1.GroupSettings.$Shape): fermata.v1.GroupSettings & fermata.v1.GroupSettings.$Shape;
+            static create(properties?: fermata.v1.GroupSettings.$Properties): fermata.v1.GroupSettings;
+            static encode(message: fermata.v1.GroupSettings.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GroupSettings & fermata.v1.GroupSettings.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GroupSettings {
+            interface $Properties {
+                maxDeliveriesPerSecond?: (number|null);
+                burst?: (number|null);
+                maxInFlight?: (number|null);
+                ordering?: (fermata.v1.Ordering|null);
+                paused?: (boolean|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GroupSettings.$Properties;
+        }
+
         interface ITopicSettings extends fermata.v1.TopicSettings.$Properties {
         }
 
@@ -116,6 +170,11 @@ export namespace fermata {
             timeBucketMs: Long;
             dedupWindowMs: Long;
             deadLetterAuthorizedBy: string;
+            ordering: fermata.v1.Ordering;
+            orderingKeyFromKey: boolean;
+            maxLatenessMs: Long;
+            deadlineAction: fermata.v1.DeadlineAction;
+            paused: boolean;
             static create(properties: fermata.v1.TopicSettings.$Shape): fermata.v1.TopicSettings & fermata.v1.TopicSettings.$Shape;
             static create(properties?: fermata.v1.TopicSettings.$Properties): fermata.v1.TopicSettings;
             static encode(message: fermata.v1.TopicSettings.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -132,6 +191,11 @@ export namespace fermata {
                 timeBucketMs?: (Long|null);
                 dedupWindowMs?: (Long|null);
                 deadLetterAuthorizedBy?: (string|null);
+                ordering?: (fermata.v1.Ordering|null);
+                orderingKeyFromKey?: (boolean|null);
+                maxLatenessMs?: (Long|null);
+                deadlineAction?: (fermata.v1.DeadlineAction|null);
+                paused?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.TopicSettings.$Properties;
@@ -148,6 +212,7 @@ export namespace fermata {
             groups: string[];
             createdAtMs: Long;
             deleting: boolean;
+            groupSettings: { [k: string]: fermata.v1.GroupSettings.$Properties };
             static create(properties: fermata.v1.Topic.$Shape): fermata.v1.Topic & fermata.v1.Topic.$Shape;
             static create(properties?: fermata.v1.Topic.$Properties): fermata.v1.Topic;
             static encode(message: fermata.v1.Topic.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -162,6 +227,7 @@ export namespace fermata {
                 groups?: (string[]|null);
                 createdAtMs?: (Long|null);
                 deleting?: (boolean|null);
+                groupSettings?: ({ [k: string]: fermata.v1.GroupSettings.$Properties }|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.Topic.$Properties;
@@ -358,6 +424,9 @@ export namespace fermata {
             inFlight: Long;
             deadLettered: Long;
             nextDueMs: Long;
+            settings?: (fermata.v1.GroupSettings.$Properties|null);
+            paused: boolean;
+            throttled: Long;
             static create(properties: fermata.v1.GroupStats.$Shape): fermata.v1.GroupStats & fermata.v1.GroupStats.$Shape;
             static create(properties?: fermata.v1.GroupStats.$Properties): fermata.v1.GroupStats;
             static encode(message: fermata.v1.GroupStats.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -372,6 +441,9 @@ export namespace fermata {
                 inFlight?: (Long|null);
                 deadLettered?: (Long|null);
                 nextDueMs?: (Long|null);
+                settings?: (fermata.v1.GroupSettings.$Properties|null);
+                paused?: (boolean|null);
+                throttled?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.GroupStats.$Properties;
@@ -463,6 +535,7 @@ export namespace fermata {
             $unknowns?: Uint8Array[];
             topic: string;
             group: string;
+            settings?: (fermata.v1.GroupSettings.$Properties|null);
             static create(properties: fermata.v1.CreateGroupRequest.$Shape): fermata.v1.CreateGroupRequest & fermata.v1.CreateGroupRequest.$Shape;
             static create(properties?: fermata.v1.CreateGroupRequest.$Properties): fermata.v1.CreateGroupRequest;
             static encode(message: fermata.v1.CreateGroupRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -474,6 +547,7 @@ export namespace fermata {
             interface $Properties {
                 topic?: (string|null);
                 group?: (string|null);
+                settings?: (fermata.v1.GroupSettings.$Properties|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.CreateGroupRequest.$Properties;
@@ -499,6 +573,56 @@ export namespace fermata {
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.CreateGroupResponse.$Properties;
+        }
+
+        interface IUpdateGroupRequest extends fermata.v1.UpdateGroupRequest.$Properties {
+        }
+
+        class UpdateGroupRequest {
+            constructor(properties?: fermata.v1.UpdateGroupRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            settings?: (fermata.v1.GroupSettings.$Properties|null);
+            updateMask: string[];
+            static create(properties: fermata.v1.UpdateGroupRequest.$Shape): fermata.v1.UpdateGroupRequest & fermata.v1.UpdateGroupRequest.$Shape;
+            static create(properties?: fermata.v1.UpdateGroupRequest.$Properties): fermata.v1.UpdateGroupRequest;
+            static encode(message: fermata.v1.UpdateGroupRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.UpdateGroupRequest & fermata.v1.UpdateGroupRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpdateGroupRequest {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                settings?: (fermata.v1.GroupSettings.$Properties|null);
+                updateMask?: (string[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.UpdateGroupRequest.$Properties;
+        }
+
+        interface IUpdateGroupResponse extends fermata.v1.UpdateGroupResponse.$Properties {
+        }
+
+        class UpdateGroupResponse {
+            constructor(properties?: fermata.v1.UpdateGroupResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            topic?: (fermata.v1.Topic.$Properties|null);
+            static create(properties: fermata.v1.UpdateGroupResponse.$Shape): fermata.v1.UpdateGroupResponse & fermata.v1.UpdateGroupResponse.$Shape;
+            static create(properties?: fermata.v1.UpdateGroupResponse.$Properties): fermata.v1.UpdateGroupResponse;
+            static encode(message: fermata.v1.UpdateGroupResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.UpdateGroupResponse & fermata.v1.UpdateGroupResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpdateGroupResponse {
+            interface $Properties {
+                topic?: (fermata.v1.Topic.$Properties|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.UpdateGroupResponse.$Properties;
         }
 
         interface IDeleteGroupRequest extends fermata.v1.DeleteGroupRequest.$Properties {
@@ -863,6 +987,8 @@ export namespace fermata {
             deliverAtMs?: (Long|null);
             ttlMs: Long;
             key: string;
+            orderingKey: string;
+            deliverBeforeMs: Long;
             schedule?: ("delayMs"|"deliverAtMs");
             static create(properties: fermata.v1.PublishMessage.$Shape): fermata.v1.PublishMessage & fermata.v1.PublishMessage.$Shape;
             static create(properties?: fermata.v1.PublishMessage.$Properties): fermata.v1.PublishMessage;
@@ -880,6 +1006,8 @@ export namespace fermata {
                 deliverAtMs?: (Long|null);
                 ttlMs?: (Long|null);
                 key?: (string|null);
+                orderingKey?: (string|null);
+                deliverBeforeMs?: (Long|null);
                 schedule?: ("delayMs"|"deliverAtMs");
                 $unknowns?: Uint8Array[];
             }
@@ -891,6 +1019,8 @@ export namespace fermata {
               deliverAtMs?: Long|null;
               ttlMs?: Long|null;
               key?: string|null;
+              orderingKey?: string|null;
+              deliverBeforeMs?: Long|null;
               $unknowns?: Uint8Array[];
             } & (
               ({ schedule?: undefined; delayMs?: null; deliverAtMs?: null }|{ schedule?: "delayMs"; delayMs: Long; deliverAtMs?: null }|{ schedule?: "deliverAtMs"; delayMs?: null; deliverAtMs: Long })
@@ -1740,6 +1870,8 @@ export namespace fermata {
             enqueuedAtMs: Long;
             dueAtMs: Long;
             expireAtMs: Long;
+            orderingKey: string;
+            deliverBeforeMs: Long;
             static create(properties: fermata.v1.MessageInfo.$Shape): fermata.v1.MessageInfo & fermata.v1.MessageInfo.$Shape;
             static create(properties?: fermata.v1.MessageInfo.$Properties): fermata.v1.MessageInfo;
             static encode(message: fermata.v1.MessageInfo.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1757,6 +1889,8 @@ export namespace fermata {
                 enqueuedAtMs?: (Long|null);
                 dueAtMs?: (Long|null);
                 expireAtMs?: (Long|null);
+                orderingKey?: (string|null);
+                deliverBeforeMs?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.MessageInfo.$Properties;
@@ -2355,7 +2489,8 @@ export namespace fermata {
             purge?: (fermata.v1.PurgeCommand.$Properties|null);
             redrive?: (fermata.v1.RedriveCommand.$Properties|null);
             forgetPublishes?: (fermata.v1.ForgetPublishesCommand.$Properties|null);
-            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge"|"redrive"|"forgetPublishes");
+            updateGroup?: (fermata.v1.UpdateGroupCommand.$Properties|null);
+            kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge"|"redrive"|"forgetPublishes"|"updateGroup");
             static create(properties: fermata.v1.Command.$Shape): fermata.v1.Command & fermata.v1.Command.$Shape;
             static create(properties?: fermata.v1.Command.$Properties): fermata.v1.Command;
             static encode(message: fermata.v1.Command.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2386,7 +2521,8 @@ export namespace fermata {
                 purge?: (fermata.v1.PurgeCommand.$Properties|null);
                 redrive?: (fermata.v1.RedriveCommand.$Properties|null);
                 forgetPublishes?: (fermata.v1.ForgetPublishesCommand.$Properties|null);
-                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge"|"redrive"|"forgetPublishes");
+                updateGroup?: (fermata.v1.UpdateGroupCommand.$Properties|null);
+                kind?: ("publish"|"lease"|"ack"|"nack"|"extend"|"cancel"|"reschedule"|"expire"|"purgeKeys"|"createTopic"|"updateTopic"|"deleteTopic"|"createGroup"|"deleteGroup"|"schedule"|"applyLimits"|"purge"|"redrive"|"forgetPublishes"|"updateGroup");
                 $unknowns?: Uint8Array[];
             }
             type $Shape = {
@@ -2411,9 +2547,10 @@ export namespace fermata {
               purge?: fermata.v1.PurgeCommand.$Shape|null;
               redrive?: fermata.v1.RedriveCommand.$Shape|null;
               forgetPublishes?: fermata.v1.ForgetPublishesCommand.$Shape|null;
+              updateGroup?: fermata.v1.UpdateGroupCommand.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "schedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule: fermata.v1.ScheduleCommand.$Shape; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "applyLimits"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits: fermata.v1.ApplyLimitsCommand.$Shape; purge?: null; redrive?: null; forgetPublishes?: null }|{ kind?: "purge"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge: fermata.v1.PurgeCommand.$Shape; redrive?: null; forgetPublishes?: null }|{ kind?: "redrive"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive: fermata.v1.RedriveCommand.$Shape; forgetPublishes?: null }|{ kind?: "forgetPublishes"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes: fermata.v1.ForgetPublishesCommand.$Shape })
+              ({ kind?: undefined; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "publish"; publish: fermata.v1.PublishCommand.$Shape; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "lease"; publish?: null; lease: fermata.v1.LeaseCommand.$Shape; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "ack"; publish?: null; lease?: null; ack: fermata.v1.AckCommand.$Shape; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "nack"; publish?: null; lease?: null; ack?: null; nack: fermata.v1.NackCommand.$Shape; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "extend"; publish?: null; lease?: null; ack?: null; nack?: null; extend: fermata.v1.ExtendCommand.$Shape; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "cancel"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel: fermata.v1.CancelCommand.$Shape; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "reschedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule: fermata.v1.RescheduleCommand.$Shape; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "expire"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire: fermata.v1.ExpireCommand.$Shape; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "purgeKeys"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys: fermata.v1.PurgeKeysCommand.$Shape; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "createTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic: fermata.v1.CreateTopicCommand.$Shape; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "updateTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic: fermata.v1.UpdateTopicCommand.$Shape; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "deleteTopic"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic: fermata.v1.DeleteTopicCommand.$Shape; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "createGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup: fermata.v1.CreateGroupCommand.$Shape; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "deleteGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup: fermata.v1.DeleteGroupCommand.$Shape; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "schedule"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule: fermata.v1.ScheduleCommand.$Shape; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "applyLimits"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits: fermata.v1.ApplyLimitsCommand.$Shape; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "purge"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge: fermata.v1.PurgeCommand.$Shape; redrive?: null; forgetPublishes?: null; updateGroup?: null }|{ kind?: "redrive"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive: fermata.v1.RedriveCommand.$Shape; forgetPublishes?: null; updateGroup?: null }|{ kind?: "forgetPublishes"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes: fermata.v1.ForgetPublishesCommand.$Shape; updateGroup?: null }|{ kind?: "updateGroup"; publish?: null; lease?: null; ack?: null; nack?: null; extend?: null; cancel?: null; reschedule?: null; expire?: null; purgeKeys?: null; createTopic?: null; updateTopic?: null; deleteTopic?: null; createGroup?: null; deleteGroup?: null; schedule?: null; applyLimits?: null; purge?: null; redrive?: null; forgetPublishes?: null; updateGroup: fermata.v1.UpdateGroupCommand.$Shape })
             );
         }
 
@@ -2715,6 +2852,7 @@ export namespace fermata {
             firstId: Long;
             idCount: number;
             keys: Uint8Array[];
+            atMs: Long[];
             static create(properties: fermata.v1.ExpireCommand.$Shape): fermata.v1.ExpireCommand & fermata.v1.ExpireCommand.$Shape;
             static create(properties?: fermata.v1.ExpireCommand.$Properties): fermata.v1.ExpireCommand;
             static encode(message: fermata.v1.ExpireCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2729,6 +2867,7 @@ export namespace fermata {
                 firstId?: (Long|null);
                 idCount?: (number|null);
                 keys?: (Uint8Array[]|null);
+                atMs?: (Long[]|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.ExpireCommand.$Properties;
@@ -2884,6 +3023,7 @@ export namespace fermata {
             $unknowns?: Uint8Array[];
             topic: string;
             group: string;
+            settings?: (fermata.v1.GroupSettings.$Properties|null);
             static create(properties: fermata.v1.CreateGroupCommand.$Shape): fermata.v1.CreateGroupCommand & fermata.v1.CreateGroupCommand.$Shape;
             static create(properties?: fermata.v1.CreateGroupCommand.$Properties): fermata.v1.CreateGroupCommand;
             static encode(message: fermata.v1.CreateGroupCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -2895,9 +3035,38 @@ export namespace fermata {
             interface $Properties {
                 topic?: (string|null);
                 group?: (string|null);
+                settings?: (fermata.v1.GroupSettings.$Properties|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.CreateGroupCommand.$Properties;
+        }
+
+        interface IUpdateGroupCommand extends fermata.v1.UpdateGroupCommand.$Properties {
+        }
+
+        class UpdateGroupCommand {
+            constructor(properties?: fermata.v1.UpdateGroupCommand.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            settings?: (fermata.v1.GroupSettings.$Properties|null);
+            updateMask: string[];
+            static create(properties: fermata.v1.UpdateGroupCommand.$Shape): fermata.v1.UpdateGroupCommand & fermata.v1.UpdateGroupCommand.$Shape;
+            static create(properties?: fermata.v1.UpdateGroupCommand.$Properties): fermata.v1.UpdateGroupCommand;
+            static encode(message: fermata.v1.UpdateGroupCommand.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.UpdateGroupCommand & fermata.v1.UpdateGroupCommand.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpdateGroupCommand {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                settings?: (fermata.v1.GroupSettings.$Properties|null);
+                updateMask?: (string[]|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.UpdateGroupCommand.$Properties;
         }
 
         interface IDeleteGroupCommand extends fermata.v1.DeleteGroupCommand.$Properties {
@@ -3994,6 +4163,8 @@ export namespace fermata {
             expireAtMs: Long;
             deadLetter?: (fermata.v1.DeadLetterInfo.$Properties|null);
             indexImplied: boolean;
+            orderingKey: string;
+            deliverBeforeMs: Long;
             static create(properties: fermata.v1.StoredMessage.$Shape): fermata.v1.StoredMessage & fermata.v1.StoredMessage.$Shape;
             static create(properties?: fermata.v1.StoredMessage.$Properties): fermata.v1.StoredMessage;
             static encode(message: fermata.v1.StoredMessage.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -4013,6 +4184,8 @@ export namespace fermata {
                 expireAtMs?: (Long|null);
                 deadLetter?: (fermata.v1.DeadLetterInfo.$Properties|null);
                 indexImplied?: (boolean|null);
+                orderingKey?: (string|null);
+                deliverBeforeMs?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.StoredMessage.$Properties;
@@ -4077,6 +4250,8 @@ export namespace fermata {
             leaseConsumer: Long;
             lastError: string;
             body?: (fermata.v1.StoredMessage.$Properties|null);
+            orderingKey: string;
+            deliverBeforeMs: Long;
             static create(properties: fermata.v1.QueueEntry.$Shape): fermata.v1.QueueEntry & fermata.v1.QueueEntry.$Shape;
             static create(properties?: fermata.v1.QueueEntry.$Properties): fermata.v1.QueueEntry;
             static encode(message: fermata.v1.QueueEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -4101,6 +4276,8 @@ export namespace fermata {
                 leaseConsumer?: (Long|null);
                 lastError?: (string|null);
                 body?: (fermata.v1.StoredMessage.$Properties|null);
+                orderingKey?: (string|null);
+                deliverBeforeMs?: (Long|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.QueueEntry.$Properties;
@@ -4336,6 +4513,7 @@ export namespace fermata {
             createdAtMs: Long;
             deleting: boolean;
             deletingGroups: string[];
+            groupSettings: { [k: string]: fermata.v1.GroupSettings.$Properties };
             static create(properties: fermata.v1.TopicRecord.$Shape): fermata.v1.TopicRecord & fermata.v1.TopicRecord.$Shape;
             static create(properties?: fermata.v1.TopicRecord.$Properties): fermata.v1.TopicRecord;
             static encode(message: fermata.v1.TopicRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -4351,6 +4529,7 @@ export namespace fermata {
                 createdAtMs?: (Long|null);
                 deleting?: (boolean|null);
                 deletingGroups?: (string[]|null);
+                groupSettings?: ({ [k: string]: fermata.v1.GroupSettings.$Properties }|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.TopicRecord.$Properties;

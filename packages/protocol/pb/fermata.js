@@ -106,6 +106,19 @@ export const fermata = $root.fermata = (() => {
 
 
 
+            $Object.defineProperties(Admin.prototype.updateGroup = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Admin.prototype.updateGroup, $root.fermata.v1.UpdateGroupRequest, $root.fermata.v1.UpdateGroupResponse, request, callback);
+            }, {
+                name: { value: "UpdateGroup" },
+                path: { value: "/fermata.v1.Admin/UpdateGroup" },
+                requestType: { value: "UpdateGroupRequest" },
+                responseType: { value: "UpdateGroupResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
             $Object.defineProperties(Admin.prototype.deleteGroup = function(request, callback) {
                 return $protobuf.rpc.Service.prototype.rpcCall.call(this, Admin.prototype.deleteGroup, $root.fermata.v1.DeleteGroupRequest, $root.fermata.v1.DeleteGroupResponse, request, callback);
             }, {
@@ -128,6 +141,162 @@ export const fermata = $root.fermata = (() => {
             return values;
         })();
 
+        v1.Ordering = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "ORDERING_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "ORDERING_NONE"] = 1;
+            values[valuesById[2] = "ORDERING_KEY"] = 2;
+            return values;
+        })();
+
+        v1.DeadlineAction = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "DEADLINE_ACTION_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "DEADLINE_ACTION_DEAD_LETTER"] = 1;
+            values[valuesById[2] = "DEADLINE_ACTION_DROP"] = 2;
+            return values;
+        })();
+
+        v1.GroupSettings = (function() {
+
+            const GroupSettings = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GroupSettings.prototype.maxDeliveriesPerSecond = 0;
+            GroupSettings.prototype.burst = 0;
+            GroupSettings.prototype.maxInFlight = 0;
+            GroupSettings.prototype.ordering = 0;
+            GroupSettings.prototype.paused = false;
+
+            GroupSettings.create = function(properties) {
+                return new GroupSettings(properties);
+            };
+
+            GroupSettings.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.maxDeliveriesPerSecond != null && $Object.hasOwnProperty.call(message, "maxDeliveriesPerSecond") && message.maxDeliveriesPerSecond !== 0)
+                    writer.uint32(8).uint32(message.maxDeliveriesPerSecond);
+                if (message.burst != null && $Object.hasOwnProperty.call(message, "burst") && message.burst !== 0)
+                    writer.uint32(16).uint32(message.burst);
+                if (message.maxInFlight != null && $Object.hasOwnProperty.call(message, "maxInFlight") && message.maxInFlight !== 0)
+                    writer.uint32(24).uint32(message.maxInFlight);
+                if (message.ordering != null && $Object.hasOwnProperty.call(message, "ordering") && message.ordering !== 0)
+                    writer.uint32(32).int32(message.ordering);
+                if (message.paused != null && $Object.hasOwnProperty.call(message, "paused") && message.paused !== false)
+                    writer.uint32(40).bool(message.paused);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GroupSettings.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GroupSettings();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.maxDeliveriesPerSecond = value;
+                            else
+                                delete message.maxDeliveriesPerSecond;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.burst = value;
+                            else
+                                delete message.burst;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.maxInFlight = value;
+                            else
+                                delete message.maxInFlight;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.ordering = value;
+                            else
+                                delete message.ordering;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.paused = value;
+                            else
+                                delete message.paused;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GroupSettings.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GroupSettings";
+            };
+
+            return GroupSettings;
+        })();
+
         v1.TopicSettings = (function() {
 
             const TopicSettings = function (properties) {
@@ -144,6 +313,11 @@ export const fermata = $root.fermata = (() => {
             TopicSettings.prototype.timeBucketMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             TopicSettings.prototype.dedupWindowMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             TopicSettings.prototype.deadLetterAuthorizedBy = "";
+            TopicSettings.prototype.ordering = 0;
+            TopicSettings.prototype.orderingKeyFromKey = false;
+            TopicSettings.prototype.maxLatenessMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            TopicSettings.prototype.deadlineAction = 0;
+            TopicSettings.prototype.paused = false;
 
             TopicSettings.create = function(properties) {
                 return new TopicSettings(properties);
@@ -170,6 +344,16 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(48).int64(message.dedupWindowMs);
                 if (message.deadLetterAuthorizedBy != null && $Object.hasOwnProperty.call(message, "deadLetterAuthorizedBy") && message.deadLetterAuthorizedBy !== "")
                     writer.uint32(58).string(message.deadLetterAuthorizedBy);
+                if (message.ordering != null && $Object.hasOwnProperty.call(message, "ordering") && message.ordering !== 0)
+                    writer.uint32(64).int32(message.ordering);
+                if (message.orderingKeyFromKey != null && $Object.hasOwnProperty.call(message, "orderingKeyFromKey") && message.orderingKeyFromKey !== false)
+                    writer.uint32(72).bool(message.orderingKeyFromKey);
+                if (message.maxLatenessMs != null && $Object.hasOwnProperty.call(message, "maxLatenessMs") && (typeof message.maxLatenessMs === "object" ? message.maxLatenessMs.low || message.maxLatenessMs.high : message.maxLatenessMs !== 0))
+                    writer.uint32(80).int64(message.maxLatenessMs);
+                if (message.deadlineAction != null && $Object.hasOwnProperty.call(message, "deadlineAction") && message.deadlineAction !== 0)
+                    writer.uint32(88).int32(message.deadlineAction);
+                if (message.paused != null && $Object.hasOwnProperty.call(message, "paused") && message.paused !== false)
+                    writer.uint32(96).bool(message.paused);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -266,6 +450,51 @@ export const fermata = $root.fermata = (() => {
                                 delete message.deadLetterAuthorizedBy;
                             continue;
                         }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.ordering = value;
+                            else
+                                delete message.ordering;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.orderingKeyFromKey = value;
+                            else
+                                delete message.orderingKeyFromKey;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.maxLatenessMs = value;
+                            else
+                                delete message.maxLatenessMs;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.deadlineAction = value;
+                            else
+                                delete message.deadlineAction;
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.paused = value;
+                            else
+                                delete message.paused;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -296,6 +525,7 @@ export const fermata = $root.fermata = (() => {
 
             const Topic = function (properties) {
                 this.groups = [];
+                this.groupSettings = {};
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -307,6 +537,7 @@ export const fermata = $root.fermata = (() => {
             Topic.prototype.groups = $util.emptyArray;
             Topic.prototype.createdAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             Topic.prototype.deleting = false;
+            Topic.prototype.groupSettings = $util.emptyObject;
 
             Topic.create = function(properties) {
                 return new Topic(properties);
@@ -330,6 +561,11 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(32).int64(message.createdAtMs);
                 if (message.deleting != null && $Object.hasOwnProperty.call(message, "deleting") && message.deleting !== false)
                     writer.uint32(40).bool(message.deleting);
+                if (message.groupSettings != null && $Object.hasOwnProperty.call(message, "groupSettings"))
+                    for (let keys = $Object.keys(message.groupSettings), i = 0; i < keys.length; ++i) {
+                        writer.uint32(50).fork().uint32(10).string(keys[i]);
+                        $root.fermata.v1.GroupSettings.encode(message.groupSettings[keys[i]], writer.uint32(18).fork(), _depth + 1).ldelim().ldelim();
+                    }
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -343,7 +579,7 @@ export const fermata = $root.fermata = (() => {
                     _depth = 0;
                 if (_depth > $Reader.recursionLimit)
                     throw $Error("max depth exceeded");
-                let end, message, value;
+                let end, message, key, value;
                 if (length === $undefined)
                     end = reader.len;
                 else {
@@ -402,6 +638,42 @@ export const fermata = $root.fermata = (() => {
                                 message.deleting = value;
                             else
                                 delete message.deleting;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.groupSettings === $util.emptyObject)
+                                message.groupSettings = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = null;
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 2)
+                                        break;
+                                    value = $root.fermata.v1.GroupSettings.decode(reader, reader.size(), $undefined, _depth + 1, value);
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.groupSettings, key);
+                            message.groupSettings[key] = value || new $root.fermata.v1.GroupSettings();
                             continue;
                         }
                     }
@@ -1190,6 +1462,9 @@ export const fermata = $root.fermata = (() => {
             GroupStats.prototype.inFlight = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             GroupStats.prototype.deadLettered = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             GroupStats.prototype.nextDueMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            GroupStats.prototype.settings = null;
+            GroupStats.prototype.paused = false;
+            GroupStats.prototype.throttled = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             GroupStats.create = function(properties) {
                 return new GroupStats(properties);
@@ -1212,6 +1487,12 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(32).uint64(message.deadLettered);
                 if (message.nextDueMs != null && $Object.hasOwnProperty.call(message, "nextDueMs") && (typeof message.nextDueMs === "object" ? message.nextDueMs.low || message.nextDueMs.high : message.nextDueMs !== 0))
                     writer.uint32(40).int64(message.nextDueMs);
+                if (message.settings != null && $Object.hasOwnProperty.call(message, "settings"))
+                    $root.fermata.v1.GroupSettings.encode(message.settings, writer.uint32(50).fork(), _depth + 1).ldelim();
+                if (message.paused != null && $Object.hasOwnProperty.call(message, "paused") && message.paused !== false)
+                    writer.uint32(56).bool(message.paused);
+                if (message.throttled != null && $Object.hasOwnProperty.call(message, "throttled") && (typeof message.throttled === "object" ? message.throttled.low || message.throttled.high : message.throttled !== 0))
+                    writer.uint32(64).uint64(message.throttled);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -1288,6 +1569,30 @@ export const fermata = $root.fermata = (() => {
                                 message.nextDueMs = value;
                             else
                                 delete message.nextDueMs;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            message.settings = $root.fermata.v1.GroupSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.settings);
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.paused = value;
+                            else
+                                delete message.paused;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.throttled = value;
+                            else
+                                delete message.throttled;
                             continue;
                         }
                     }
@@ -1677,6 +1982,7 @@ export const fermata = $root.fermata = (() => {
 
             CreateGroupRequest.prototype.topic = "";
             CreateGroupRequest.prototype.group = "";
+            CreateGroupRequest.prototype.settings = null;
 
             CreateGroupRequest.create = function(properties) {
                 return new CreateGroupRequest(properties);
@@ -1693,6 +1999,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(10).string(message.topic);
                 if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
                     writer.uint32(18).string(message.group);
+                if (message.settings != null && $Object.hasOwnProperty.call(message, "settings"))
+                    $root.fermata.v1.GroupSettings.encode(message.settings, writer.uint32(26).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -1742,6 +2050,12 @@ export const fermata = $root.fermata = (() => {
                                 message.group = value;
                             else
                                 delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.settings = $root.fermata.v1.GroupSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.settings);
                             continue;
                         }
                     }
@@ -1857,6 +2171,221 @@ export const fermata = $root.fermata = (() => {
             };
 
             return CreateGroupResponse;
+        })();
+
+        v1.UpdateGroupRequest = (function() {
+
+            const UpdateGroupRequest = function (properties) {
+                this.updateMask = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            UpdateGroupRequest.prototype.topic = "";
+            UpdateGroupRequest.prototype.group = "";
+            UpdateGroupRequest.prototype.settings = null;
+            UpdateGroupRequest.prototype.updateMask = $util.emptyArray;
+
+            UpdateGroupRequest.create = function(properties) {
+                return new UpdateGroupRequest(properties);
+            };
+
+            UpdateGroupRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.settings != null && $Object.hasOwnProperty.call(message, "settings"))
+                    $root.fermata.v1.GroupSettings.encode(message.settings, writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.updateMask != null && message.updateMask.length)
+                    for (let i = 0; i < message.updateMask.length; ++i)
+                        writer.uint32(34).string(message.updateMask[i]);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            UpdateGroupRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.UpdateGroupRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.settings = $root.fermata.v1.GroupSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.settings);
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.updateMask && message.updateMask.length))
+                                message.updateMask = [];
+                            message.updateMask.push(reader.stringVerify());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            UpdateGroupRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.UpdateGroupRequest";
+            };
+
+            return UpdateGroupRequest;
+        })();
+
+        v1.UpdateGroupResponse = (function() {
+
+            const UpdateGroupResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            UpdateGroupResponse.prototype.topic = null;
+
+            UpdateGroupResponse.create = function(properties) {
+                return new UpdateGroupResponse(properties);
+            };
+
+            UpdateGroupResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic"))
+                    $root.fermata.v1.Topic.encode(message.topic, writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            UpdateGroupResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.UpdateGroupResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.topic = $root.fermata.v1.Topic.decode(reader, reader.size(), $undefined, _depth + 1, message.topic);
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            UpdateGroupResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.UpdateGroupResponse";
+            };
+
+            return UpdateGroupResponse;
         })();
 
         v1.DeleteGroupRequest = (function() {
@@ -2859,6 +3388,8 @@ export const fermata = $root.fermata = (() => {
             PublishMessage.prototype.deliverAtMs = null;
             PublishMessage.prototype.ttlMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             PublishMessage.prototype.key = "";
+            PublishMessage.prototype.orderingKey = "";
+            PublishMessage.prototype.deliverBeforeMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
 
             let $oneOfFields;
 
@@ -2893,6 +3424,10 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(48).int64(message.ttlMs);
                 if (message.key != null && $Object.hasOwnProperty.call(message, "key") && message.key !== "")
                     writer.uint32(58).string(message.key);
+                if (message.orderingKey != null && $Object.hasOwnProperty.call(message, "orderingKey") && message.orderingKey !== "")
+                    writer.uint32(66).string(message.orderingKey);
+                if (message.deliverBeforeMs != null && $Object.hasOwnProperty.call(message, "deliverBeforeMs") && (typeof message.deliverBeforeMs === "object" ? message.deliverBeforeMs.low || message.deliverBeforeMs.high : message.deliverBeforeMs !== 0))
+                    writer.uint32(72).int64(message.deliverBeforeMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -3010,6 +3545,24 @@ export const fermata = $root.fermata = (() => {
                                 message.key = value;
                             else
                                 delete message.key;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.orderingKey = value;
+                            else
+                                delete message.orderingKey;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.deliverBeforeMs = value;
+                            else
+                                delete message.deliverBeforeMs;
                             continue;
                         }
                     }
@@ -6471,6 +7024,8 @@ export const fermata = $root.fermata = (() => {
             MessageInfo.prototype.enqueuedAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             MessageInfo.prototype.dueAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             MessageInfo.prototype.expireAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            MessageInfo.prototype.orderingKey = "";
+            MessageInfo.prototype.deliverBeforeMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
 
             MessageInfo.create = function(properties) {
                 return new MessageInfo(properties);
@@ -6500,6 +7055,10 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(56).int64(message.dueAtMs);
                 if (message.expireAtMs != null && $Object.hasOwnProperty.call(message, "expireAtMs") && (typeof message.expireAtMs === "object" ? message.expireAtMs.low || message.expireAtMs.high : message.expireAtMs !== 0))
                     writer.uint32(64).int64(message.expireAtMs);
+                if (message.orderingKey != null && $Object.hasOwnProperty.call(message, "orderingKey") && message.orderingKey !== "")
+                    writer.uint32(74).string(message.orderingKey);
+                if (message.deliverBeforeMs != null && $Object.hasOwnProperty.call(message, "deliverBeforeMs") && (typeof message.deliverBeforeMs === "object" ? message.deliverBeforeMs.low || message.deliverBeforeMs.high : message.deliverBeforeMs !== 0))
+                    writer.uint32(80).int64(message.deliverBeforeMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -6630,6 +7189,24 @@ export const fermata = $root.fermata = (() => {
                                 message.expireAtMs = value;
                             else
                                 delete message.expireAtMs;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.orderingKey = value;
+                            else
+                                delete message.orderingKey;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.deliverBeforeMs = value;
+                            else
+                                delete message.deliverBeforeMs;
                             continue;
                         }
                     }
@@ -8931,11 +9508,12 @@ export const fermata = $root.fermata = (() => {
             Command.prototype.purge = null;
             Command.prototype.redrive = null;
             Command.prototype.forgetPublishes = null;
+            Command.prototype.updateGroup = null;
 
             let $oneOfFields;
 
             $Object.defineProperty(Command.prototype, "kind", {
-                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup", "schedule", "applyLimits", "purge", "redrive", "forgetPublishes"]),
+                get: $util.oneOfGetter($oneOfFields = ["publish", "lease", "ack", "nack", "extend", "cancel", "reschedule", "expire", "purgeKeys", "createTopic", "updateTopic", "deleteTopic", "createGroup", "deleteGroup", "schedule", "applyLimits", "purge", "redrive", "forgetPublishes", "updateGroup"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -8990,6 +9568,8 @@ export const fermata = $root.fermata = (() => {
                     $root.fermata.v1.RedriveCommand.encode(message.redrive, writer.uint32(210).fork(), _depth + 1).ldelim();
                 if (message.forgetPublishes != null && $Object.hasOwnProperty.call(message, "forgetPublishes"))
                     $root.fermata.v1.ForgetPublishesCommand.encode(message.forgetPublishes, writer.uint32(218).fork(), _depth + 1).ldelim();
+                if (message.updateGroup != null && $Object.hasOwnProperty.call(message, "updateGroup"))
+                    $root.fermata.v1.UpdateGroupCommand.encode(message.updateGroup, writer.uint32(226).fork(), _depth + 1).ldelim();
                 if (message.schedule != null && $Object.hasOwnProperty.call(message, "schedule"))
                     $root.fermata.v1.ScheduleCommand.encode(message.schedule, writer.uint32(322).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
@@ -9174,6 +9754,13 @@ export const fermata = $root.fermata = (() => {
                                 break;
                             message.forgetPublishes = $root.fermata.v1.ForgetPublishesCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.forgetPublishes);
                             message.kind = "forgetPublishes";
+                            continue;
+                        }
+                    case 28: {
+                            if (wireType !== 2)
+                                break;
+                            message.updateGroup = $root.fermata.v1.UpdateGroupCommand.decode(reader, reader.size(), $undefined, _depth + 1, message.updateGroup);
+                            message.kind = "updateGroup";
                             continue;
                         }
                     }
@@ -10409,6 +10996,7 @@ export const fermata = $root.fermata = (() => {
                 this.ids = [];
                 this.deadLetterFallbackTopics = [];
                 this.keys = [];
+                this.atMs = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -10420,6 +11008,7 @@ export const fermata = $root.fermata = (() => {
             ExpireCommand.prototype.firstId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             ExpireCommand.prototype.idCount = 0;
             ExpireCommand.prototype.keys = $util.emptyArray;
+            ExpireCommand.prototype.atMs = $util.emptyArray;
 
             ExpireCommand.create = function(properties) {
                 return new ExpireCommand(properties);
@@ -10444,6 +11033,8 @@ export const fermata = $root.fermata = (() => {
                 if (message.keys != null && message.keys.length)
                     for (let i = 0; i < message.keys.length; ++i)
                         writer.uint32(42).bytes(message.keys[i]);
+                if (message.atMs != null && message.atMs.length)
+                    writer.uint32(50).int64s(message.atMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -10523,6 +11114,20 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.keys && message.keys.length))
                                 message.keys = [];
                             message.keys.push(reader.bytes());
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType === 2) {
+                                if (!(message.atMs && message.atMs.length))
+                                    message.atMs = [];
+                                reader.int64s(message.atMs);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.atMs && message.atMs.length))
+                                message.atMs = [];
+                            message.atMs.push(reader.int64());
                             continue;
                         }
                     }
@@ -11177,6 +11782,7 @@ export const fermata = $root.fermata = (() => {
 
             CreateGroupCommand.prototype.topic = "";
             CreateGroupCommand.prototype.group = "";
+            CreateGroupCommand.prototype.settings = null;
 
             CreateGroupCommand.create = function(properties) {
                 return new CreateGroupCommand(properties);
@@ -11193,6 +11799,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(10).string(message.topic);
                 if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
                     writer.uint32(18).string(message.group);
+                if (message.settings != null && $Object.hasOwnProperty.call(message, "settings"))
+                    $root.fermata.v1.GroupSettings.encode(message.settings, writer.uint32(26).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -11244,6 +11852,12 @@ export const fermata = $root.fermata = (() => {
                                 delete message.group;
                             continue;
                         }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.settings = $root.fermata.v1.GroupSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.settings);
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -11268,6 +11882,132 @@ export const fermata = $root.fermata = (() => {
             };
 
             return CreateGroupCommand;
+        })();
+
+        v1.UpdateGroupCommand = (function() {
+
+            const UpdateGroupCommand = function (properties) {
+                this.updateMask = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            UpdateGroupCommand.prototype.topic = "";
+            UpdateGroupCommand.prototype.group = "";
+            UpdateGroupCommand.prototype.settings = null;
+            UpdateGroupCommand.prototype.updateMask = $util.emptyArray;
+
+            UpdateGroupCommand.create = function(properties) {
+                return new UpdateGroupCommand(properties);
+            };
+
+            UpdateGroupCommand.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.settings != null && $Object.hasOwnProperty.call(message, "settings"))
+                    $root.fermata.v1.GroupSettings.encode(message.settings, writer.uint32(26).fork(), _depth + 1).ldelim();
+                if (message.updateMask != null && message.updateMask.length)
+                    for (let i = 0; i < message.updateMask.length; ++i)
+                        writer.uint32(34).string(message.updateMask[i]);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            UpdateGroupCommand.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.UpdateGroupCommand();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.settings = $root.fermata.v1.GroupSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.settings);
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.updateMask && message.updateMask.length))
+                                message.updateMask = [];
+                            message.updateMask.push(reader.stringVerify());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            UpdateGroupCommand.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.UpdateGroupCommand";
+            };
+
+            return UpdateGroupCommand;
         })();
 
         v1.DeleteGroupCommand = (function() {
@@ -15590,6 +16330,8 @@ export const fermata = $root.fermata = (() => {
             StoredMessage.prototype.expireAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             StoredMessage.prototype.deadLetter = null;
             StoredMessage.prototype.indexImplied = false;
+            StoredMessage.prototype.orderingKey = "";
+            StoredMessage.prototype.deliverBeforeMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
 
             StoredMessage.create = function(properties) {
                 return new StoredMessage(properties);
@@ -15623,6 +16365,10 @@ export const fermata = $root.fermata = (() => {
                     $root.fermata.v1.DeadLetterInfo.encode(message.deadLetter, writer.uint32(74).fork(), _depth + 1).ldelim();
                 if (message.indexImplied != null && $Object.hasOwnProperty.call(message, "indexImplied") && message.indexImplied !== false)
                     writer.uint32(80).bool(message.indexImplied);
+                if (message.orderingKey != null && $Object.hasOwnProperty.call(message, "orderingKey") && message.orderingKey !== "")
+                    writer.uint32(90).string(message.orderingKey);
+                if (message.deliverBeforeMs != null && $Object.hasOwnProperty.call(message, "deliverBeforeMs") && (typeof message.deliverBeforeMs === "object" ? message.deliverBeforeMs.low || message.deliverBeforeMs.high : message.deliverBeforeMs !== 0))
+                    writer.uint32(96).int64(message.deliverBeforeMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -15768,6 +16514,24 @@ export const fermata = $root.fermata = (() => {
                                 message.indexImplied = value;
                             else
                                 delete message.indexImplied;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.orderingKey = value;
+                            else
+                                delete message.orderingKey;
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.deliverBeforeMs = value;
+                            else
+                                delete message.deliverBeforeMs;
                             continue;
                         }
                     }
@@ -16015,6 +16779,8 @@ export const fermata = $root.fermata = (() => {
             QueueEntry.prototype.leaseConsumer = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             QueueEntry.prototype.lastError = "";
             QueueEntry.prototype.body = null;
+            QueueEntry.prototype.orderingKey = "";
+            QueueEntry.prototype.deliverBeforeMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
 
             QueueEntry.create = function(properties) {
                 return new QueueEntry(properties);
@@ -16057,6 +16823,10 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(114).string(message.lastError);
                 if (message.body != null && $Object.hasOwnProperty.call(message, "body"))
                     $root.fermata.v1.StoredMessage.encode(message.body, writer.uint32(122).fork(), _depth + 1).ldelim();
+                if (message.orderingKey != null && $Object.hasOwnProperty.call(message, "orderingKey") && message.orderingKey !== "")
+                    writer.uint32(130).string(message.orderingKey);
+                if (message.deliverBeforeMs != null && $Object.hasOwnProperty.call(message, "deliverBeforeMs") && (typeof message.deliverBeforeMs === "object" ? message.deliverBeforeMs.low || message.deliverBeforeMs.high : message.deliverBeforeMs !== 0))
+                    writer.uint32(136).int64(message.deliverBeforeMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -16225,6 +16995,24 @@ export const fermata = $root.fermata = (() => {
                             if (wireType !== 2)
                                 break;
                             message.body = $root.fermata.v1.StoredMessage.decode(reader, reader.size(), $undefined, _depth + 1, message.body);
+                            continue;
+                        }
+                    case 16: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.orderingKey = value;
+                            else
+                                delete message.orderingKey;
+                            continue;
+                        }
+                    case 17: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.deliverBeforeMs = value;
+                            else
+                                delete message.deliverBeforeMs;
                             continue;
                         }
                     }
@@ -17309,6 +18097,7 @@ export const fermata = $root.fermata = (() => {
             const TopicRecord = function (properties) {
                 this.groups = [];
                 this.deletingGroups = [];
+                this.groupSettings = {};
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -17321,6 +18110,7 @@ export const fermata = $root.fermata = (() => {
             TopicRecord.prototype.createdAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
             TopicRecord.prototype.deleting = false;
             TopicRecord.prototype.deletingGroups = $util.emptyArray;
+            TopicRecord.prototype.groupSettings = $util.emptyObject;
 
             TopicRecord.create = function(properties) {
                 return new TopicRecord(properties);
@@ -17347,6 +18137,11 @@ export const fermata = $root.fermata = (() => {
                 if (message.deletingGroups != null && message.deletingGroups.length)
                     for (let i = 0; i < message.deletingGroups.length; ++i)
                         writer.uint32(50).string(message.deletingGroups[i]);
+                if (message.groupSettings != null && $Object.hasOwnProperty.call(message, "groupSettings"))
+                    for (let keys = $Object.keys(message.groupSettings), i = 0; i < keys.length; ++i) {
+                        writer.uint32(58).fork().uint32(10).string(keys[i]);
+                        $root.fermata.v1.GroupSettings.encode(message.groupSettings[keys[i]], writer.uint32(18).fork(), _depth + 1).ldelim().ldelim();
+                    }
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -17360,7 +18155,7 @@ export const fermata = $root.fermata = (() => {
                     _depth = 0;
                 if (_depth > $Reader.recursionLimit)
                     throw $Error("max depth exceeded");
-                let end, message, value;
+                let end, message, key, value;
                 if (length === $undefined)
                     end = reader.len;
                 else {
@@ -17427,6 +18222,42 @@ export const fermata = $root.fermata = (() => {
                             if (!(message.deletingGroups && message.deletingGroups.length))
                                 message.deletingGroups = [];
                             message.deletingGroups.push(reader.stringVerify());
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.groupSettings === $util.emptyObject)
+                                message.groupSettings = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = null;
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 2)
+                                        break;
+                                    value = $root.fermata.v1.GroupSettings.decode(reader, reader.size(), $undefined, _depth + 1, value);
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.groupSettings, key);
+                            message.groupSettings[key] = value || new $root.fermata.v1.GroupSettings();
                             continue;
                         }
                     }

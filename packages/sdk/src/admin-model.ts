@@ -3,6 +3,12 @@ import { type pb, toBigInt, toInt64, toSafeNumber, v1 } from '@fermata/protocol'
 /** What happens to a message whose TTL runs out. */
 export type ExpiryAction = 'drop' | 'dead-letter';
 
+/** What happens to a message not leased before its deadline. */
+export type DeadlineAction = 'dead-letter' | 'drop';
+
+/** How due messages are ordered: `key` = at most one message of an ordering key leased at a time per group. */
+export type Ordering = 'none' | 'key';
+
 /** A topic's settings. On create, an omitted field takes the server's default. */
 export interface TopicSettings {
   /** Deliveries before a message is dead-lettered. */
@@ -17,6 +23,40 @@ export interface TopicSettings {
   timeBucketMs?: number;
   /** How long a key stays reserved after its message ends, in ms. */
   dedupWindowMs?: number;
+  /** The ordering of the topic's groups that set none (default `none`). */
+  ordering?: Ordering;
+  /** A message's dedup key is its ordering key when it names none. */
+  orderingKeyFromKey?: boolean;
+  /** A message's default deadline: its due time plus this many ms (0 = none), fixed when it is published. */
+  maxLatenessMs?: number;
+  /** What becomes of a message past its deadline (default `dead-letter`, reason `deadline_exceeded`). */
+  deadlineAction?: DeadlineAction;
+  /** Nothing new is delivered to any group of the topic (deliveries in flight finish). */
+  paused?: boolean;
+}
+
+/** A group's own settings. Omitted: no limit, the topic's ordering, not paused. */
+export interface GroupSettings {
+  /** Most deliveries a second to the group's consumers together (0 = unlimited; at most 100,000). */
+  maxDeliveriesPerSecond?: number;
+  /** Deliveries the rate lets through at once (0 = the rate); only with `maxDeliveriesPerSecond`. */
+  burst?: number;
+  /** Most deliveries in flight at once across the group's consumers (0 = unlimited). */
+  maxInFlight?: number;
+  /** Undefined = the topic's. */
+  ordering?: Ordering;
+  /** Nothing new is delivered to the group (deliveries in flight finish). */
+  paused?: boolean;
+}
+
+/** A group's settings as the cluster holds them: every limit present (0 = none). */
+export interface GroupSettingsView {
+  maxDeliveriesPerSecond: number;
+  burst: number;
+  maxInFlight: number;
+  /** Its own ordering; undefined = the topic's (in {@link GroupStats.settings}: the effective one). */
+  ordering: Ordering | undefined;
+  paused: boolean;
 }
 
 /** A topic as the cluster holds it. */
@@ -29,6 +69,8 @@ export interface Topic {
   groups: string[];
   /** When it was created, epoch ms. */
   createdAtMs: number;
+  /** Each group's own settings, by group name. */
+  groupSettings: Record<string, GroupSettingsView>;
 }
 
 /** Counts of one group of a topic. */
@@ -43,6 +85,12 @@ export interface GroupStats {
   deadLettered: number;
   /** Earliest time something in the group falls due (a pending message, or a running lease's end), epoch ms; undefined when the group holds nothing. */
   nextDueMs: number | undefined;
+  /** The group's settings as they take effect: the topic's ordering when it sets none, burst resolved, paused by the topic or itself. */
+  settings: GroupSettingsView;
+  /** The topic or the group is paused: nothing new is delivered. */
+  paused: boolean;
+  /** Deliveries a rate or in-flight limit held back past their due time. */
+  throttled: number;
 }
 
 /** {@link FermataClient.topicStats}'s answer. */
@@ -134,7 +182,30 @@ const SETTINGS_FIELDS = {
   expiryAction: 'expiry_action',
   timeBucketMs: 'time_bucket_ms',
   dedupWindowMs: 'dedup_window_ms',
+  ordering: 'ordering',
+  orderingKeyFromKey: 'ordering_key_from_key',
+  maxLatenessMs: 'max_lateness_ms',
+  deadlineAction: 'deadline_action',
+  paused: 'paused',
 } as const satisfies Record<keyof TopicSettings, string>;
+
+const GROUP_SETTINGS_FIELDS = {
+  maxDeliveriesPerSecond: 'max_deliveries_per_second',
+  burst: 'burst',
+  maxInFlight: 'max_in_flight',
+  ordering: 'ordering',
+  paused: 'paused',
+} as const satisfies Record<keyof GroupSettings, string>;
+
+function orderingToWire(o: Ordering | undefined): pb.Ordering {
+  if (o === 'key') return v1.Ordering.ORDERING_KEY;
+  if (o === 'none') return v1.Ordering.ORDERING_NONE;
+  return v1.Ordering.ORDERING_UNSPECIFIED;
+}
+
+function orderingFromWire(o: number | null | undefined): Ordering | undefined {
+  return o === v1.Ordering.ORDERING_KEY ? 'key' : o === v1.Ordering.ORDERING_NONE ? 'none' : undefined;
+}
 
 function expiryToWire(a: ExpiryAction | undefined): pb.ExpiryAction {
   if (a === 'drop') return v1.ExpiryAction.EXPIRY_ACTION_DROP;
@@ -154,14 +225,51 @@ export function settingsToWire(s: TopicSettings): pb.TopicSettings.$Properties {
     expiryAction: expiryToWire(s.expiryAction),
     timeBucketMs: ms(s.timeBucketMs),
     dedupWindowMs: ms(s.dedupWindowMs),
+    ordering: orderingToWire(s.ordering),
+    orderingKeyFromKey: s.orderingKeyFromKey,
+    maxLatenessMs: ms(s.maxLatenessMs),
+    deadlineAction:
+      s.deadlineAction === 'drop'
+        ? v1.DeadlineAction.DEADLINE_ACTION_DROP
+        : s.deadlineAction === 'dead-letter'
+          ? v1.DeadlineAction.DEADLINE_ACTION_DEAD_LETTER
+          : v1.DeadlineAction.DEADLINE_ACTION_UNSPECIFIED,
+    paused: s.paused,
   };
+}
+
+export function groupSettingsToWire(s: GroupSettings): pb.GroupSettings.$Properties {
+  return {
+    maxDeliveriesPerSecond: s.maxDeliveriesPerSecond ?? 0,
+    burst: s.burst ?? 0,
+    maxInFlight: s.maxInFlight ?? 0,
+    ordering: orderingToWire(s.ordering),
+    paused: s.paused,
+  };
+}
+
+function maskOf<T extends object>(s: T, fields: Record<keyof T, string>): string[] {
+  return (Object.keys(fields) as (keyof T)[]).filter((k) => s[k] !== undefined).map((k) => fields[k]);
 }
 
 /** The update mask naming exactly the settings given (proto field names). */
 export function updateMask(s: TopicSettings): string[] {
-  return (Object.keys(SETTINGS_FIELDS) as (keyof TopicSettings)[])
-    .filter((k) => s[k] !== undefined)
-    .map((k) => SETTINGS_FIELDS[k]);
+  return maskOf(s, SETTINGS_FIELDS);
+}
+
+/** The update mask naming exactly the group settings given (proto field names). */
+export function groupUpdateMask(s: GroupSettings): string[] {
+  return maskOf(s, GROUP_SETTINGS_FIELDS);
+}
+
+function groupSettingsFromWire(g: pb.GroupSettings.$Properties | null | undefined): GroupSettingsView {
+  return {
+    maxDeliveriesPerSecond: g?.maxDeliveriesPerSecond ?? 0,
+    burst: g?.burst ?? 0,
+    maxInFlight: g?.maxInFlight ?? 0,
+    ordering: orderingFromWire(g?.ordering),
+    paused: g?.paused === true,
+  };
 }
 
 export function topicFromWire(t: pb.Topic.$Properties | null | undefined): Topic {
@@ -175,9 +283,17 @@ export function topicFromWire(t: pb.Topic.$Properties | null | undefined): Topic
       expiryAction: s.expiryAction === v1.ExpiryAction.EXPIRY_ACTION_DEAD_LETTER ? 'dead-letter' : 'drop',
       timeBucketMs: toSafeNumber(s.timeBucketMs, 'time_bucket_ms'),
       dedupWindowMs: toSafeNumber(s.dedupWindowMs, 'dedup_window_ms'),
+      ordering: orderingFromWire(s.ordering) ?? 'none',
+      orderingKeyFromKey: s.orderingKeyFromKey === true,
+      maxLatenessMs: toSafeNumber(s.maxLatenessMs, 'max_lateness_ms'),
+      deadlineAction: s.deadlineAction === v1.DeadlineAction.DEADLINE_ACTION_DROP ? 'drop' : 'dead-letter',
+      paused: s.paused === true,
     },
     groups: [...(t?.groups ?? [])],
     createdAtMs: toSafeNumber(t?.createdAtMs, 'created_at_ms'),
+    groupSettings: Object.fromEntries(
+      Object.entries(t?.groupSettings ?? {}).map(([g, gs]) => [g, groupSettingsFromWire(gs)]),
+    ),
   };
 }
 
@@ -192,6 +308,9 @@ export function statsFromWire(r: pb.GetTopicStatsResponse): TopicStats {
         inFlight: toSafeNumber(g.inFlight, 'in_flight'),
         deadLettered: toSafeNumber(g.deadLettered, 'dead_lettered'),
         nextDueMs: next === 0 ? undefined : next,
+        settings: groupSettingsFromWire(g.settings),
+        paused: g.paused === true,
+        throttled: toSafeNumber(g.throttled, 'throttled'),
       };
     }),
     deletions: (r.deletions ?? []).map((d) => ({

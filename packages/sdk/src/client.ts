@@ -4,6 +4,9 @@ import {
   type AddMemberOptions,
   type ClusterInfo,
   clusterInfoFromWire,
+  type GroupSettings,
+  groupSettingsToWire,
+  groupUpdateMask,
   type Member,
   memberFromWire,
   settingsToWire,
@@ -620,12 +623,42 @@ export class FermataClient {
     return statsFromWire(res);
   }
 
-  /** Adds a consumer group; it receives every message published from now on. */
-  async createGroup(topic: string, group: string, options?: CallOptions): Promise<Topic> {
+  /** Adds a consumer group; it receives every message published from now on. Omitted settings are unset. */
+  async createGroup(
+    topic: string,
+    group: string,
+    settings: GroupSettings = {},
+    options?: CallOptions,
+  ): Promise<Topic> {
+    checkOptions('createGroup settings', settings, OPTION_NAMES.groupSettings);
+    const request = { topic, group, settings: groupSettingsToWire(settings) };
     const res = await this.call(
       'createGroup',
       ({ stubs, metadata, options: o }) =>
-        unary<pb.CreateGroupResponse>((cb) => stubs.admin.createGroup({ topic, group }, metadata, o, cb)),
+        unary<pb.CreateGroupResponse>((cb) => stubs.admin.createGroup(request, metadata, o, cb)),
+      options,
+    );
+    return topicFromWire(res.topic);
+  }
+
+  /** Changes exactly the group settings given (`paused: true` pauses the group, `false` resumes it). */
+  async updateGroup(
+    topic: string,
+    group: string,
+    settings: GroupSettings,
+    options?: CallOptions,
+  ): Promise<Topic> {
+    checkOptions('updateGroup settings', settings, OPTION_NAMES.groupSettings);
+    const request = {
+      topic,
+      group,
+      settings: groupSettingsToWire(settings),
+      updateMask: groupUpdateMask(settings),
+    };
+    const res = await this.call(
+      'updateGroup',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.UpdateGroupResponse>((cb) => stubs.admin.updateGroup(request, metadata, o, cb)),
       options,
     );
     return topicFromWire(res.topic);

@@ -22,8 +22,12 @@ export type Settlement = 'ack' | 'nack' | 'released';
  * headers, typed.
  */
 export interface DeadLetter {
-  /** `max_attempts`: its handler failed (or its lease ran out) on every attempt; `expired`: its TTL ran out. */
-  readonly reason: 'max_attempts' | 'expired' | (string & {});
+  /**
+   * `max_attempts`: its handler failed (or its lease ran out) on every attempt; `expired`: its TTL ran
+   * out; `deadline_exceeded`: it was not delivered before its deadline (`deliverBefore`, or the topic's
+   * `maxLatenessMs`), and never will be.
+   */
+  readonly reason: 'max_attempts' | 'expired' | 'deadline_exceeded' | (string & {});
   /** The topic it was dead-lettered from (redrive it there: `client.redrive(sourceTopic, ...)`). */
   readonly sourceTopic: string;
   /** The consumer group whose attempts it used up. */

@@ -102,6 +102,10 @@ export interface MessageInfo {
   dueAtMs: number;
   /** 0 when it never expires. */
   expireAtMs: number;
+  /** Its ordering key ('' when none). */
+  orderingKey: string;
+  /** Its deadline, epoch ms (0 = none): its own deliverBefore, or its due time plus the topic's maxLatenessMs. */
+  deliverBeforeMs: number;
 }
 
 /** A message's state in one group. */
@@ -232,6 +236,8 @@ export function messageInfoFromWire(m: pb.MessageInfo.$Properties | null | undef
     enqueuedAtMs: toSafeNumber(m?.enqueuedAtMs, 'enqueued_at_ms'),
     dueAtMs: toSafeNumber(m?.dueAtMs, 'due_at_ms'),
     expireAtMs: toSafeNumber(m?.expireAtMs, 'expire_at_ms'),
+    orderingKey: m?.orderingKey ?? '',
+    deliverBeforeMs: toSafeNumber(m?.deliverBeforeMs, 'deliver_before_ms'),
   };
 }
 

@@ -1,7 +1,7 @@
 // Compile-time proof that each list of option-names.ts names exactly the options of its
 // interface (a missing or extra name does not compile). No module imports this one: the
 // interfaces' modules import option-names.ts, and type imports count in the module graph.
-import type { AddMemberOptions, TopicSettings } from './admin-model.js';
+import type { AddMemberOptions, GroupSettings, TopicSettings } from './admin-model.js';
 import type { AutoExtendOptions } from './auto-extend.js';
 import type { BackoffPolicy } from './backoff.js';
 import type { BatchOptions, CallOptions } from './client.js';
@@ -40,6 +40,7 @@ export const complete: {
   >;
   schedule: Exactly<ScheduleDefinition, typeof OPTION_NAMES.schedule>;
   topicSettings: Exactly<TopicSettings, typeof OPTION_NAMES.topicSettings>;
+  groupSettings: Exactly<GroupSettings, typeof OPTION_NAMES.groupSettings>;
   addMember: Exactly<AddMemberOptions, typeof OPTION_NAMES.addMember>;
   nack: Exactly<{ delayMs?: number; error?: string }, typeof OPTION_NAMES.nack>;
 } = {
@@ -58,6 +59,7 @@ export const complete: {
   listSchedules: true,
   schedule: true,
   topicSettings: true,
+  groupSettings: true,
   addMember: true,
   nack: true,
 };

@@ -1,3 +1,6 @@
+/** The options of one published message (PublishOptions). */
+const SEND = ['delayMs', 'deliverAt', 'ttlMs', 'key', 'orderingKey', 'deliverBefore', 'headers'] as const;
+
 /**
  * The names of every options object the SDK takes (checked at run time by
  * checkOptions). option-names-complete.ts proves at compile time that each
@@ -21,9 +24,9 @@ export const OPTION_NAMES = {
   backoff: ['initialMs', 'multiplier', 'maxMs', 'jitter'],
   call: ['deadlineMs'],
   batch: ['deadlineMs', 'durability'],
-  publish: ['delayMs', 'deliverAt', 'ttlMs', 'key', 'headers', 'deadlineMs', 'durability'],
-  publishInput: ['topic', 'payload', 'delayMs', 'deliverAt', 'ttlMs', 'key', 'headers'],
-  send: ['delayMs', 'deliverAt', 'ttlMs', 'key', 'headers'],
+  publish: [...SEND, 'deadlineMs', 'durability'],
+  publishInput: ['topic', 'payload', ...SEND],
+  send: SEND,
   producer: [
     'lingerMs',
     'maxBatchMessages',
@@ -69,7 +72,13 @@ export const OPTION_NAMES = {
     'expiryAction',
     'timeBucketMs',
     'dedupWindowMs',
+    'ordering',
+    'orderingKeyFromKey',
+    'maxLatenessMs',
+    'deadlineAction',
+    'paused',
   ],
+  groupSettings: ['maxDeliveriesPerSecond', 'burst', 'maxInFlight', 'ordering', 'paused'],
   addMember: ['peerAddress', 'address', 'learnerOnly'],
   nack: ['delayMs', 'error'],
 } as const satisfies Record<string, readonly string[]>;

@@ -18,6 +18,19 @@ export interface PublishOptions {
    * see `idempotentPublish`.)
    */
   key?: string;
+  /**
+   * Per-key ordering: in a group ordered by key, at most one message of this
+   * key is delivered at a time, in due order. Omitted: none (or the key, when
+   * the topic sets `orderingKeyFromKey`).
+   */
+  orderingKey?: string;
+  /**
+   * The message's deadline (a Date or epoch ms, by the client's clock; at or
+   * after its due time): never delivered from then on, but dead-lettered
+   * (reason `deadline_exceeded`) or dropped, per the topic's `deadlineAction`.
+   * Omitted: the topic's `maxLatenessMs` after its due time, if set.
+   */
+  deliverBefore?: Date | number;
   /** String headers, delivered with the message. */
   headers?: Record<string, string>;
 }
@@ -71,7 +84,7 @@ export function wireMessage(
   fieldPrefix = '',
   traceHeaders?: Record<string, string>,
 ): pb.PublishMessage.$Properties {
-  const { delayMs, deliverAt, ttlMs, key, headers } = options ?? {};
+  const { delayMs, deliverAt, ttlMs, key, orderingKey, deliverBefore, headers } = options ?? {};
   if (typeof topic !== 'string' || topic === '') {
     throw new InvalidArgumentError(`${fieldPrefix}topic: must be a non-empty string`, `${fieldPrefix}topic`);
   }
@@ -86,6 +99,8 @@ export function wireMessage(
   const at = deliverAt instanceof Date ? deliverAt.getTime() : deliverAt;
   if (at !== undefined) checkMs(at, `${fieldPrefix}deliverAt`);
   if (ttlMs !== undefined) checkMs(ttlMs, `${fieldPrefix}ttlMs`);
+  const before = deliverBefore instanceof Date ? deliverBefore.getTime() : deliverBefore;
+  if (before !== undefined) checkMs(before, `${fieldPrefix}deliverBefore`);
   // Trace headers go under the message's own: a traceparent the caller set wins.
   let copied: Record<string, string> | undefined = traceHeaders;
   if (headers !== undefined) {
@@ -107,6 +122,8 @@ export function wireMessage(
     deliverAtMs: numberAsInt64(at),
     ttlMs: numberAsInt64(ttlMs),
     key: key !== undefined && key !== '' ? key : undefined,
+    orderingKey: orderingKey !== undefined && orderingKey !== '' ? orderingKey : undefined,
+    deliverBeforeMs: numberAsInt64(before),
   };
 }
 

@@ -103,6 +103,7 @@ export class FakeCluster {
   readonly topics = new Map<string, pb.Topic.$Properties>();
   /** Every UpdateTopic request, as received. */
   readonly topicUpdates: pb.UpdateTopicRequest[] = [];
+  readonly groupUpdates: pb.UpdateGroupRequest[] = [];
 
   static async start(
     n: number,
@@ -357,6 +358,9 @@ export class FakeCluster {
               inFlight: toUint64(2n),
               deadLettered: toUint64(1n),
               nextDueMs: toInt64(77n),
+              settings: { maxDeliveriesPerSecond: 100, burst: 100, ordering: 2, paused: true },
+              paused: true,
+              throttled: toUint64(6n),
             },
             {
               group: 'audit',
@@ -383,6 +387,16 @@ export class FakeCluster {
         const topic = this.topics.get(call.request.topic);
         if (!topic) return cb(missing(call.request.topic));
         topic.groups = [...(topic.groups ?? []), call.request.group];
+        topic.groupSettings = { ...topic.groupSettings, [call.request.group]: call.request.settings ?? {} };
+        cb(null, { topic });
+      },
+      updateGroup: (call, cb) => {
+        const refused = guard('updateGroup');
+        if (refused) return cb(refused);
+        this.groupUpdates.push(call.request);
+        const topic = this.topics.get(call.request.topic);
+        if (!topic) return cb(missing(call.request.topic));
+        topic.groupSettings = { ...topic.groupSettings, [call.request.group]: call.request.settings ?? {} };
         cb(null, { topic });
       },
       deleteGroup: (_call, cb) => {

@@ -132,12 +132,20 @@ export class Janitor {
             firstId,
             idCount,
             ...(keys ? { keys } : {}),
+            // Which record each id came from: a deadline's, or one moved to a lease's end.
+            atMs: expired.map((e) => e.expireAtMs),
             ...(fallback.length > 0 ? { deadLetterFallbackTopics: fallback } : {}),
           },
           now,
         );
         if (r.kind === 'expire') {
-          const n = r.outcomes.filter((o) => o.status === 'expired' || o.status === 'dead-lettered').length;
+          let n = 0;
+          for (const o of r.outcomes) {
+            if (o.deadline) {
+              for (const g of o.deadline.groups)
+                metrics.deadlineExceeded?.inc({ topic: o.deadline.topic, group: g.group, action: g.action });
+            } else if (o.status === 'expired' || o.status === 'dead-lettered') n++;
+          }
           if (n > 0) metrics.expirations.inc(n);
         }
       }

@@ -15,6 +15,10 @@ export interface LeaderMetrics {
   readonly deadLetters: TopicCounter;
   /** Messages expired by the janitor. */
   readonly expirations: { inc(value?: number): void };
+  /** Group entries ended at their deadline, by topic, group and what became of them. */
+  readonly deadlineExceeded?: {
+    inc(labels: { topic: string; group: string; action: 'dead-letter' | 'drop' }, value?: number): void;
+  };
   /** Send time minus due time of each delivery, ms. */
   readonly deliveryLatenessMs: { observe(value: number): void };
   /** Pushes held back because the node's buffer for all consume streams was full. */

@@ -150,6 +150,7 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
       return one('admin', msg['name']);
     case `${ADMIN}GetTopicStats`:
     case `${ADMIN}CreateGroup`:
+    case `${ADMIN}UpdateGroup`:
     case `${ADMIN}DeleteGroup`:
       return one('admin', msg['topic']);
     default:

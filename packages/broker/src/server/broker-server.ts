@@ -20,6 +20,7 @@ import { backupHandlers } from '../backup/grpc-backup.js';
 import { createQueueHasher } from '../keys.js';
 import type { Janitor } from '../leader/index.js';
 import { applyBound } from '../state/apply/apply-bound.js';
+import { groupPaused } from '../state/model/records.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
 import { registerClockGauge, watchClockSteps } from './clock-gauge.js';
@@ -478,13 +479,19 @@ export class BrokerServer {
           );
           r.dueTimer.unref();
         }
-        this.queueGauges = queues.map((q) => ({
-          topic: q.topic,
-          group: q.group,
-          pending: q.pending,
-          inFlight: q.inFlight,
-          nextDueMs: q.pending + q.inFlight > 0 ? r.nextDue.get(q.queueHash) : undefined,
-        }));
+        // Whether each queue is paused: its topic's record (one read of every topic).
+        const topics = new Map((await this.ctx.reader.listTopics()).map((t) => [t.name, t]));
+        this.queueGauges = queues.map((q) => {
+          const topic = topics.get(q.topic);
+          return {
+            topic: q.topic,
+            group: q.group,
+            pending: q.pending,
+            inFlight: q.inFlight,
+            nextDueMs: q.pending + q.inFlight > 0 ? r.nextDue.get(q.queueHash) : undefined,
+            paused: topic !== undefined && groupPaused(topic, q.group),
+          };
+        });
       })
       .then(
         () => {},

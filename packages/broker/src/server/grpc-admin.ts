@@ -5,10 +5,15 @@ import { int64FromSafe, type pb, toUint64, v1 } from '@fermata/protocol';
 import type { MemberStatus } from '@fermata/raft';
 import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GROUP } from '../keys.js';
-import { settingsFromProto, settingsToProto } from '../state/commands/commands.js';
+import {
+  groupSettingsFromProto,
+  groupSettingsToProto,
+  settingsFromProto,
+  settingsToProto,
+} from '../state/commands/commands.js';
 import { deadLetterTopicOf } from '../state/commands/validation.js';
 import { ValidationError } from '../state/model/errors.js';
-import type { TopicRec } from '../state/model/records.js';
+import { groupSettingsOf, type TopicRec } from '../state/model/records.js';
 import { parseAddress } from './config.js';
 import { ID_PATTERN } from './config-schema.js';
 import {
@@ -23,6 +28,8 @@ import {
 import { forgetTopic } from './topic-check.js';
 
 function topicProto(t: TopicRec): pb.Topic.$Properties {
+  const groupSettings: Record<string, pb.GroupSettings> = {};
+  for (const g of t.groups) groupSettings[g] = groupSettingsToProto(groupSettingsOf(t, g));
   return {
     name: t.name,
     // Settings come back resolved: an empty dead-letter topic means the default one.
@@ -30,6 +37,7 @@ function topicProto(t: TopicRec): pb.Topic.$Properties {
     groups: [...t.groups],
     createdAtMs: int64FromSafe(t.createdAtMs),
     deleting: t.deleting === true,
+    groupSettings,
   };
 }
 
@@ -100,6 +108,9 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
           inFlight: toUint64(BigInt(g.inFlight)),
           deadLettered: toUint64(BigInt(g.deadLettered)),
           nextDueMs: int64FromSafe(g.nextDueMs ?? 0),
+          settings: groupSettingsToProto(g.settings),
+          paused: g.settings.paused,
+          throttled: toUint64(0n),
         })),
         deletions: stats.deletions.map((d) => ({
           group: d.group,
@@ -115,8 +126,20 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
         kind: 'create-group',
         topic: name(req.topic, 'topic'),
         group: name(req.group, 'group'),
+        ...(req.settings ? { settings: groupSettingsFromProto(req.settings) } : {}),
       });
       invariant(r.kind === 'create-group', () => `create-group answered with ${r.kind}`);
+      return { topic: topicProto(r.topic) };
+    }),
+    updateGroup: unary(ctx, async (req) => {
+      const r = await run({
+        kind: 'update-group',
+        topic: name(req.topic, 'topic'),
+        group: name(req.group, 'group'),
+        settings: groupSettingsFromProto(req.settings),
+        updateMask: req.updateMask,
+      });
+      invariant(r.kind === 'update-group', () => `update-group answered with ${r.kind}`);
       return { topic: topicProto(r.topic) };
     }),
     deleteGroup: unary(ctx, async (req) => {

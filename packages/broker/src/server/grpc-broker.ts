@@ -110,6 +110,8 @@ function messageInfo(b: BodyRec): pb.MessageInfo.$Properties {
     enqueuedAtMs: i64(b.enqueuedAtMs),
     dueAtMs: i64(b.dueAtMs),
     expireAtMs: i64(b.expireAtMs),
+    orderingKey: b.orderingKey,
+    deliverBeforeMs: i64(b.deliverBeforeMs),
   };
 }
 

@@ -45,6 +45,9 @@ export const VALUE_BOUND_LIMITS: ReadonlySet<string> = new Set([
   'maxTopicNameBytes',
   'maxGroupNameBytes',
   'maxListLimit',
+  'maxDeliveriesPerSecond',
+  'maxBurst',
+  'maxMaxInFlight',
 ]);
 
 /** A status with its parts kept apart, for unary errors, stream ends and in-stream `ErrorStatus`. */

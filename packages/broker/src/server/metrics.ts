@@ -20,6 +20,8 @@ export interface QueueGauges {
    * for a consumer. Undefined when it holds nothing.
    */
   readonly nextDueMs?: number | undefined;
+  /** The topic or the group is paused: nothing new is leased for it. */
+  readonly paused?: boolean;
 }
 
 export interface RaftGauges {
@@ -102,12 +104,14 @@ export class BrokerMetrics {
   readonly nacks: Counter<'topic'>;
   readonly expirations: Counter<'topic'>;
   readonly deadLetters: Counter<'topic'>;
+  readonly deadlineExceeded: Counter<'topic' | 'group' | 'action'>;
   readonly redriven: Counter<'topic'>;
   readonly forwardedCalls: Counter<'kind'>;
   readonly publishRecords: Counter<'what'>;
   readonly pending: Gauge<'topic' | 'group'>;
   readonly oldestOverdue: Gauge<'topic' | 'group'>;
   readonly inFlight: Gauge<'topic' | 'group'>;
+  readonly paused: Gauge<'topic' | 'group'>;
   readonly deliveryLatenessMs: Histogram<never>;
   readonly raftTerm: Gauge<never>;
   readonly raftCommitIndex: Gauge<never>;
@@ -166,6 +170,12 @@ export class BrokerMetrics {
       'fermata_dead_letters_total',
       'Messages moved to a dead-letter topic, by source topic.',
     );
+    this.deadlineExceeded = new Counter({
+      name: 'fermata_deadline_exceeded_total',
+      help: 'Messages never delivered by their deadline, by topic, group and action (dead-letter: moved to the dead-letter topic with reason deadline_exceeded; drop: removed).',
+      labelNames: ['topic', 'group', 'action'] as const,
+      registers,
+    });
     this.redriven = counter(
       'fermata_redriven_total',
       'Dead letters moved back to their topic (Redrive), by that topic.',
@@ -213,6 +223,15 @@ export class BrokerMetrics {
       registers,
       collect() {
         self.collectQueues(this, (q) => q.inFlight);
+      },
+    });
+    this.paused = new Gauge({
+      name: 'fermata_paused',
+      help: '1 while the topic or the group is paused (nothing new is leased for it), else 0, by topic and group.',
+      labelNames: ['topic', 'group'] as const,
+      registers,
+      collect() {
+        self.collectQueues(this, (q) => (q.paused ? 1 : 0));
       },
     });
     this.deliveryLatenessMs = new Histogram({

@@ -17,7 +17,8 @@
  *     within TIMELY_MS of its due time.
  * The eighth, schedule-exactly-once, reads the final leader (schedules.ts); the ninth and
  * tenth, deleted-topic-silent and deletion-completes, the deliveries of the large topic and
- * the final leader (deletions.ts).
+ * the final leader (deletions.ts); paused-queue-leases-nothing and no-lease-past-deadline,
+ * what the log applied (delivery-controls.ts).
  */
 import type { ControlCall, DeliveryRecord, History, PublishCall } from './history.js';
 
@@ -42,6 +43,8 @@ export interface FinalState {
    * its delivery reached a consumer (its stream may have died first).
    */
   readonly deadLettered?: ReadonlyMap<bigint, number>;
+  /** Source message ids of the dead letters the final store holds that left their topic past their deadline. */
+  readonly deadlineExceeded?: ReadonlySet<bigint>;
   /** The final leader's stamp. */
   readonly endLeaderMs: number;
   /** True time the faults healed (the calm phase began). */
@@ -285,6 +288,7 @@ function checkEnds(h: History, end: FinalState): Violation | undefined {
   for (const [id, attempts] of end.deadLettered ?? []) {
     if (attempts >= end.maxAttempts) ended.set(id, 'dead-lettered');
   }
+  for (const id of end.deadlineExceeded ?? []) ended.set(id, 'dead-lettered');
   for (const [id, pub] of h.acknowledged()) {
     if (end.stillPresent.has(id)) {
       return {

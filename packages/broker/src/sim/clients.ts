@@ -15,6 +15,7 @@ import { requireLeader } from '../server/context.js';
 import { publish } from '../server/grpc-broker.js';
 import { ack, extend, nack } from '../server/settle.js';
 import type { History, SettleCall } from './history.js';
+import { MAX_SKEW_MS, SIM_EPOCH_MS } from './sim-cluster.js';
 import type { SimBrokerNode } from './sim-node.js';
 
 export const TOPIC = 'sim';
@@ -92,6 +93,11 @@ export function producePublish(w: ClientWorld, n: number, hint?: NodeId, tries =
   const key = `k${n}`;
   const delayMs = w.rng.chance(0.3) ? 0 : w.rng.int(1, 5_000);
   const ttlMs = w.rng.chance(0.1) ? w.rng.int(500, 4_000) : 0;
+  // Some have a deadline a little after their due time by any leader's clock (one that retries
+  // late may find it before its due time and be refused, naming the field: no answer then).
+  const deliverBeforeMs = w.rng.chance(0.15)
+    ? SIM_EPOCH_MS + MAX_SKEW_MS + w.sched.nowMs + delayMs + w.rng.int(100, 2_500)
+    : 0;
   let retrying = true;
   const stopRetrying = (): void => {
     if (retrying) w.publishing--;
@@ -104,7 +110,13 @@ export function producePublish(w: ClientWorld, n: number, hint?: NodeId, tries =
       stopRetrying();
       return;
     }
-    const call = { key, invokedAtMs: w.sched.nowMs, ttlMs, delayMs } as (typeof w.history.publishes)[number];
+    const call = {
+      key,
+      invokedAtMs: w.sched.nowMs,
+      ttlMs,
+      delayMs,
+      ...(deliverBeforeMs > 0 ? { deliverBeforeMs } : {}),
+    } as (typeof w.history.publishes)[number];
     w.history.publishes.push(call);
     w.publishing++;
     timed(
@@ -112,7 +124,7 @@ export function producePublish(w: ClientWorld, n: number, hint?: NodeId, tries =
       () => {
         const p = publish(
           node.ctx,
-          [{ topic: TOPIC, payload: Buffer.from(key), key, delayMs, ttlMs }],
+          [{ topic: TOPIC, payload: Buffer.from(key), key, delayMs, ttlMs, deliverBeforeMs }],
           `p${n}`,
         );
         p.finally(() => w.publishing--).catch(() => undefined);

@@ -17,6 +17,8 @@ export interface PublishCall {
   readonly ttlMs: number;
   /** The publish's delay (its due time is the leader's stamp plus it): checked in true time too. */
   readonly delayMs?: number;
+  /** Its deadline (`deliver_before_ms`, by the leaders' clocks), when it has one. */
+  readonly deliverBeforeMs?: number;
 }
 
 export interface DeliveryRecord {
@@ -58,11 +60,37 @@ export interface ControlCall {
   dueAtMs?: number;
 }
 
+/**
+ * What the replicated log applied to the queues of the publishes' topic, in
+ * log order: each change of its pause (the topic's, or a group's) and each
+ * lease command's leases. Recorded from whichever replica applied an index
+ * first (delivery-controls.ts `LogObserver`): every replica applies the same.
+ */
+export type AppliedRecord =
+  | {
+      readonly kind: 'pause';
+      readonly index: number;
+      /** '' for the topic's own flag. */
+      readonly group: string;
+      readonly paused: boolean;
+    }
+  | {
+      readonly kind: 'lease';
+      readonly index: number;
+      readonly group: string;
+      /** The state machine's time at the command (its stamp, never behind an earlier one). */
+      readonly nowMs: number;
+      /** What it leased: the message and when its lease starts (later than nowMs when taken ahead). */
+      readonly leased: ReadonlyArray<{ readonly id: bigint; readonly startsAtMs: number }>;
+    };
+
 export class History {
   readonly publishes: PublishCall[] = [];
   readonly deliveries: DeliveryRecord[] = [];
   readonly settles: SettleCall[] = [];
   readonly controls: ControlCall[] = [];
+  /** Pauses and leases of the publishes' topic as the log applied them (absent where nothing observed it). */
+  readonly applied: AppliedRecord[] = [];
   /** The last lines of what happened, for a failure report. */
   private readonly trace: string[] = [];
   private traceCount = 0;

@@ -14,7 +14,14 @@ import { Proposer } from '../leader/proposer.js';
 import type { ApplyContext } from '../state/apply/context.js';
 import { heldOf } from '../state/apply/held.js';
 import type { CommandResult, SettleOutcome } from '../state/commands/results.js';
-import { type LeaseRun, offsetSettled, type RunHold, runKey, type TopicRec } from '../state/model/records.js';
+import {
+  deadlineAtLease,
+  type LeaseRun,
+  offsetSettled,
+  type RunHold,
+  runKey,
+  type TopicRec,
+} from '../state/model/records.js';
 import { OCCURRENCE_HEADER, SCHEDULE_HEADER } from '../state/model/schedules.js';
 import type { FireOutcome } from '../state/schedule/ops.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
@@ -31,6 +38,8 @@ export const INJECTED_BUGS = [
   'ack-wrong-lease',
   'delete-past-run',
   'lapse-ignores-settled',
+  'lease-while-paused',
+  'redelivery-past-deadline',
 ] as const;
 export type InjectedBug = (typeof INJECTED_BUGS)[number];
 
@@ -283,6 +292,24 @@ function lapseIgnoresSettled(sm: BrokerStateMachine): void {
   };
 }
 
+/**
+ * Apply leases whatever the pause: only the leader's dispatcher holds a paused
+ * queue back, so a lease it proposed before the pause applied leases after it.
+ */
+function leaseWhilePaused(sm: BrokerStateMachine): void {
+  sm.applyHooks = { paused: () => false };
+}
+
+/**
+ * Apply checks a message's deadline at its first lease only: a redelivery (a
+ * nacked or lapsed message leased again) past its deadline goes ahead.
+ */
+function redeliveryPastDeadline(sm: BrokerStateMachine): void {
+  sm.applyHooks = {
+    deadline: (entry, nowMs) => (entry.attempt > 0 ? undefined : deadlineAtLease(entry, nowMs)),
+  };
+}
+
 export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
   switch (bug) {
     case undefined:
@@ -311,5 +338,9 @@ export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
       };
     case 'lapse-ignores-settled':
       return { stateMachine: lapseIgnoresSettled };
+    case 'lease-while-paused':
+      return { stateMachine: leaseWhilePaused };
+    case 'redelivery-past-deadline':
+      return { stateMachine: redeliveryPastDeadline };
   }
 }

@@ -16,7 +16,7 @@ import {
 } from '@fermata/raft/sim-ports';
 import type { History } from './history.js';
 import type { BrokerBugs } from './injected-bugs.js';
-import { SimBrokerNode } from './sim-node.js';
+import { SimBrokerNode, type SimNodeEnv } from './sim-node.js';
 
 /** Epoch ms every simulated clock starts near. */
 export const SIM_EPOCH_MS = 1_700_000_000_000;
@@ -38,6 +38,8 @@ export class SimCluster {
   /** A member whose removal was asked for and not confirmed: it may or may not be removed. */
   private unsureRemoval: NodeId | undefined;
   fatal: Error | undefined;
+  /** Hears every batch a node's state machine applied (SimNodeEnv.onApplied); may be set after construction. */
+  onApplied: SimNodeEnv['onApplied'];
   readonly stats = { crashes: 0, tornWrites: 0, removed: 0, added: 0, snapshotsInstalled: 0 };
 
   constructor(
@@ -117,6 +119,7 @@ export class SimCluster {
       bugs: this.bugs,
       snapshotEveryEntries: 100,
       schedules: this.schedules,
+      onApplied: (entries, results) => this.onApplied?.(entries, results),
     }).then(
       (n) => {
         this.starting.delete(id);

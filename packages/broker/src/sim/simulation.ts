@@ -12,6 +12,7 @@ import { createQueueHasher } from '../keys.js';
 import { check, type Violation } from './checker.js';
 import { type ClientWorld, control, producePublish, SimConsumer, TOPIC } from './clients.js';
 import { BIG_TOPIC, checkDeletion, type DeletionRecord, runDeletion } from './deletions.js';
+import { checkDeliveryControls, deadlineDeadLetters, LogObserver, Pauser } from './delivery-controls.js';
 import { History } from './history.js';
 import { brokerBugs, type InjectedBug } from './injected-bugs.js';
 import { FAULT_KINDS, type FaultKind } from './run-options.js';
@@ -83,6 +84,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const bugs = brokerBugs(o.bug);
   const schedules = o.schedules ?? true;
   const cluster = new SimCluster(sched, rng, faultsNow, history, bugs, o.nodes, schedules);
+  const observer = new LogObserver(history);
+  cluster.onApplied = (entries, results) => observer.observe(entries, results);
   const nodes = cluster.nodes;
   const w: ClientWorld = { sched, rng, history, nodes, calm: false, publishing: 0 };
   const stats = {
@@ -95,6 +98,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     bigPublished: 0,
     deletionAnswered: 0,
     scheduleBrokenSeen: 0,
+    pauses: 0,
+    deadlineDeadLetters: 0,
   };
   const leader = (): SimBrokerNode | undefined => cluster.leader();
   const ids = cluster.members;
@@ -104,6 +109,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   // The large topic's consumer: its messages flow until the topic is deleted.
   if (tenants) consumers.push(new SimConsumer(w, 4, BIG_TOPIC));
   const deletion: DeletionRecord = { published: 0 };
+  const pauser = new Pauser(w, () => cluster.leader());
   let published = 0;
 
   // The chaotic phase, one decision every 50 ms of virtual time (25 ms when hostile).
@@ -176,6 +182,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       if (faults.has('membership')) {
         cluster.replaceMember();
       }
+    } else if (r < 0.525) {
+      pauser.pauseForAWhile();
     }
   };
   sched.at(
@@ -267,6 +275,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     const l = leader();
     if (!l || ids.some((id) => !nodes.has(id))) continue;
     present = await pendingAt(l);
+    const resumed = await pauser.resumeAll(l);
     const applied = new Set(ids.map((id) => nodes.get(id)?.ctx.node.status().applied));
     // A deletion is over once answered and purged: the fill always ends (a batch is given up
     // after its tries) and the delete that follows is retried until answered, so the calm
@@ -274,7 +283,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     const deleted = !tenants || (deletion.answeredAtMs !== undefined && l.ctx.sm.deleting.size === 0);
     const mended =
       !tenants || l.ctx.sm.limits.minScheduleIntervalMs === l.ctx.sm.configuredLimits.minScheduleIntervalMs;
-    if (present.size === 0 && applied.size === 1 && w.publishing === 0 && deleted && mended) break;
+    if (present.size === 0 && applied.size === 1 && w.publishing === 0 && deleted && mended && resumed) break;
   }
   if (schedules) {
     // Schedules keep proposing fires: stop them and let every replica apply the last entry, so
@@ -296,6 +305,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     digests.set(n.id, await digestStore(n.ctx.sm.store));
     applied.set(n.id, n.ctx.node.status().applied);
   }
+  const deadlined = l && !cluster.fatal ? await deadlineDeadLetters(l) : new Set<bigint>();
   const fatal = cluster.fatal;
   const violation: Violation | undefined = fatal
     ? { rule: fatal.message.startsWith('runaway') ? 'runaway' : 'node-fatal', message: fatal.message }
@@ -310,11 +320,15 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
           calmFromMs,
           epochMs: SIM_EPOCH_MS,
           maxClockAheadMs: MAX_SKEW_MS,
+          deadlineExceeded: deadlined,
         }) ??
+        checkDeliveryControls(history) ??
         (tenants ? await checkDeletion(w, l, deletion) : undefined) ??
         (schedules ? await checkSchedules(l, stats) : undefined));
   stats.published = history.acknowledged().size;
   stats.bigPublished = deletion.published;
+  stats.pauses = pauser.pauses;
+  stats.deadlineDeadLetters = deadlined.size;
   stats.deletionAnswered = deletion.answeredAtMs === undefined ? 0 : 1;
   history.note(sched.nowMs, `end ${[...digests].map(([n, d]) => `${n}=${d.slice(0, 12)}`).join(' ')}`);
   const digest = history.digest();

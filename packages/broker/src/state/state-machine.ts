@@ -2,7 +2,12 @@ import { InvariantError, invariant } from '@fermata/base';
 import type { Entry, StateMachine } from '@fermata/raft';
 import type { KVStore } from '@fermata/storage';
 import type { QueueHasher } from '../keys.js';
-import { applyCreateGroup, applyCreateTopic, applyUpdateTopic } from './apply/apply-admin.js';
+import {
+  applyCreateGroup,
+  applyCreateTopic,
+  applyUpdateGroup,
+  applyUpdateTopic,
+} from './apply/apply-admin.js';
 import { type ApplyWork, assertApplyWork } from './apply/apply-bound.js';
 import {
   applyCancel,
@@ -442,6 +447,8 @@ function execute(ctx: ApplyContext, cmd: Command): Promise<CommandResult> {
       return applyDeleteTopic(ctx, cmd);
     case 'create-group':
       return applyCreateGroup(ctx, cmd);
+    case 'update-group':
+      return applyUpdateGroup(ctx, cmd);
     case 'delete-group':
       return applyDeleteGroup(ctx, cmd);
     case 'purge':

@@ -12,6 +12,8 @@ interface PublishFlags {
   at?: string;
   ttl?: string;
   key?: string;
+  orderingKey?: string;
+  deliverBefore?: string;
   header?: string[];
   durability: 'quorum' | 'leader';
   progress?: boolean;
@@ -62,6 +64,11 @@ function optionsFrom(f: PublishFlags): PublishOptions {
     if (f.key === '') throw new UsageError('--key: must not be empty');
     o.key = f.key;
   }
+  if (f.orderingKey !== undefined) {
+    if (f.orderingKey === '') throw new UsageError('--ordering-key: must not be empty');
+    o.orderingKey = f.orderingKey;
+  }
+  if (f.deliverBefore !== undefined) o.deliverBefore = parseTime(f.deliverBefore, '--deliver-before');
   const headers = parseHeaders(f.header ?? []);
   if (headers) o.headers = headers;
   return o;
@@ -82,6 +89,14 @@ export function registerPublish(program: Command): void {
     .option('--at <time>', 'due at this time: ISO 8601, epoch ms or +10m (by this machine’s clock)')
     .option('--ttl <duration>', 'removed (or dead-lettered) if not acked this long after publishing')
     .option('-k, --key <key>', 'dedup / cancel handle (one message only)')
+    .option(
+      '--ordering-key <key>',
+      'delivered one at a time, in due order, with the same key (groups ordered by key)',
+    )
+    .option(
+      '--deliver-before <time>',
+      'deadline: never delivered from then on, but dead-lettered or dropped (ISO 8601, epoch ms or +10m)',
+    )
     .option('-H, --header <name=value>', 'a header (repeat for more)', (v: string, p: string[] = []) => [
       ...p,
       v,

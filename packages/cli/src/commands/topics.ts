@@ -1,4 +1,13 @@
-import type { ExpiryAction, Topic, TopicSettings, TopicStats } from '@fermata/sdk';
+import type {
+  DeadlineAction,
+  ExpiryAction,
+  GroupSettingsView,
+  GroupStats,
+  Ordering,
+  Topic,
+  TopicSettings,
+  TopicStats,
+} from '@fermata/sdk';
 import { type Command, Option } from 'commander';
 import { globals, withClient } from '../context.js';
 import { UsageError } from '../exit-codes.js';
@@ -12,6 +21,10 @@ interface SettingsFlags {
   expiry?: string;
   timeBucket?: string;
   dedupWindow?: string;
+  ordering?: string;
+  orderingKeyFromKey?: boolean;
+  maxLateness?: string;
+  deadlineAction?: string;
 }
 
 function addSettingsOptions(cmd: Command): Command {
@@ -23,7 +36,22 @@ function addSettingsOptions(cmd: Command): Command {
       new Option('--expiry <action>', 'what happens to an expired message').choices(['drop', 'dead-letter']),
     )
     .option('--time-bucket <duration>', 'granularity of the time index (0 = exact ms)')
-    .option('--dedup-window <duration>', 'how long a key stays reserved after its message ends');
+    .option('--dedup-window <duration>', 'how long a key stays reserved after its message ends')
+    .addOption(orderingOption('the ordering of groups that set none'))
+    .option('--ordering-key-from-key', "a message's dedup key is its ordering key when it names none")
+    .option('--no-ordering-key-from-key', 'a message without an ordering key has none')
+    .option('--max-lateness <duration>', "a message's default deadline: its due time plus this (0 = none)")
+    .addOption(
+      new Option('--deadline-action <action>', 'what becomes of a message past its deadline').choices([
+        'dead-letter',
+        'drop',
+      ]),
+    );
+}
+
+/** `--ordering key|none`, for topics and groups. */
+export function orderingOption(what: string): Option {
+  return new Option('--ordering <ordering>', what).choices(['key', 'none']);
 }
 
 function settingsFrom(f: SettingsFlags): TopicSettings {
@@ -34,6 +62,10 @@ function settingsFrom(f: SettingsFlags): TopicSettings {
   if (f.expiry !== undefined) s.expiryAction = f.expiry as ExpiryAction;
   if (f.timeBucket !== undefined) s.timeBucketMs = parseDuration(f.timeBucket, '--time-bucket');
   if (f.dedupWindow !== undefined) s.dedupWindowMs = parseDuration(f.dedupWindow, '--dedup-window');
+  if (f.ordering !== undefined) s.ordering = f.ordering as Ordering;
+  if (f.orderingKeyFromKey !== undefined) s.orderingKeyFromKey = f.orderingKeyFromKey;
+  if (f.maxLateness !== undefined) s.maxLatenessMs = parseDuration(f.maxLateness, '--max-lateness');
+  if (f.deadlineAction !== undefined) s.deadlineAction = f.deadlineAction as DeadlineAction;
   return s;
 }
 
@@ -62,21 +94,66 @@ export function printTopic(t: Topic): void {
       ['expiry action', t.settings.expiryAction],
       ['time bucket', t.settings.timeBucketMs === 0 ? 'exact ms' : duration(t.settings.timeBucketMs)],
       ['dedup window', duration(t.settings.dedupWindowMs)],
+      [
+        'ordering',
+        t.settings.ordering + (t.settings.orderingKeyFromKey ? ' (dedup key is ordering key)' : ''),
+      ],
+      ['max lateness', t.settings.maxLatenessMs === 0 ? 'none' : duration(t.settings.maxLatenessMs)],
+      ['deadline action', t.settings.deadlineAction],
+      ['paused', t.settings.paused ? 'yes' : 'no'],
+      ...t.groups.map((g): [string, string] => [
+        `group ${g}`,
+        groupSettingsText(t.groupSettings[g], t.settings.ordering),
+      ]),
       ['created', isoTime(t.createdAtMs)],
     ]),
   );
 }
 
+/** A group's limits, ordering and pause in a few words ('-' for a limit that is not set). */
+export function groupSettingsText(s: GroupSettingsView | undefined, topicOrdering?: Ordering): string {
+  const rate =
+    s && s.maxDeliveriesPerSecond > 0
+      ? `${s.maxDeliveriesPerSecond}/s (burst ${s.burst || s.maxDeliveriesPerSecond})`
+      : 'no rate limit';
+  const inFlight = s && s.maxInFlight > 0 ? `at most ${s.maxInFlight} in flight` : 'no in-flight limit';
+  const ordering = s?.ordering ? `ordering ${s.ordering}` : `ordering ${topicOrdering ?? 'none'} (topic's)`;
+  return [rate, inFlight, ordering, ...(s?.paused ? ['paused'] : [])].join(', ');
+}
+
+function limitsCell(g: GroupStats): string {
+  const s = g.settings;
+  const parts = [
+    ...(s.maxDeliveriesPerSecond > 0 ? [`${s.maxDeliveriesPerSecond}/s burst ${s.burst}`] : []),
+    ...(s.maxInFlight > 0 ? [`${s.maxInFlight} in flight`] : []),
+  ];
+  return parts.length > 0 ? parts.join(', ') : '-';
+}
+
 export function printStats(stats: TopicStats): void {
   process.stdout.write(
     table(
-      ['GROUP', 'PENDING', 'IN FLIGHT', 'DEAD-LETTERED', 'NEXT DUE'],
+      [
+        'GROUP',
+        'PENDING',
+        'IN FLIGHT',
+        'DEAD-LETTERED',
+        'NEXT DUE',
+        'PAUSED',
+        'LIMITS',
+        'ORDERING',
+        'THROTTLED',
+      ],
       stats.groups.map((g) => [
         g.group,
         String(g.pending),
         String(g.inFlight),
         String(g.deadLettered),
         timeWithRelative(g.nextDueMs),
+        g.paused ? 'yes' : 'no',
+        limitsCell(g),
+        g.settings.ordering ?? 'none',
+        String(g.throttled),
       ]),
     ),
   );
@@ -90,7 +167,7 @@ export function printStats(stats: TopicStats): void {
   }
 }
 
-/** `fermata topics ls|create|update|delete|stats`. */
+/** `fermata topics ls|create|update|delete|pause|resume|stats`. */
 export function registerTopics(program: Command): void {
   const topics = program.command('topics').description('list, create, change, delete topics; topic stats');
 
@@ -149,61 +226,48 @@ export function registerTopics(program: Command): void {
       });
     });
 
+  // Through UpdateTopic / UpdateGroup's `paused`: one replicated setting, the same permission.
+  for (const [verb, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
+    topics
+      .command(verb)
+      .argument('<topic>', 'topic name')
+      .option('-g, --group <group>', 'only this group (default: every group of the topic)')
+      .description(
+        paused
+          ? 'stop delivering: nothing new is leased (deliveries in flight finish; publishes are taken)'
+          : 'deliver again what a pause held back',
+      )
+      .action(async (name: string, flags: { group?: string }, cmd: Command) => {
+        await withClient(cmd, async (client) => {
+          const t =
+            flags.group === undefined
+              ? await client.updateTopic(name, { paused })
+              : await client.updateGroup(name, flags.group, { paused });
+          if (globals(cmd).json) printJson(t);
+          else {
+            const what =
+              flags.group === undefined ? `topic ${name}` : `group ${flags.group} of topic ${name}`;
+            // A group of a paused topic stays paused by the topic: say so.
+            const still =
+              !paused && flags.group !== undefined && t.settings.paused ? ' (the topic is still paused)' : '';
+            process.stdout.write(`${paused ? 'paused' : 'resumed'} ${what}${still}\n`);
+          }
+        });
+      });
+  }
+
   topics
     .command('stats')
     .argument('<topic>', 'topic name')
-    .description('pending, in-flight and dead-lettered counts and the next due time, per group')
+    .description('per group: counts, next due time, and the settings in effect (pause, limits, ordering)')
     .action(async (name: string, _opts: unknown, cmd: Command) => {
       await withClient(cmd, async (client) => {
         const stats = await client.topicStats(name);
         if (globals(cmd).json) printJson(stats);
         else printStats(stats);
-      });
-    });
-}
-
-/** `fermata groups ls|create|delete`. */
-export function registerGroups(program: Command): void {
-  const groups = program.command('groups').description('consumer groups of a topic');
-
-  groups
-    .command('ls')
-    .alias('list')
-    .argument('<topic>', 'topic name')
-    .description("a topic's groups with their counts (same as topics stats)")
-    .action(async (topic: string, _opts: unknown, cmd: Command) => {
-      await withClient(cmd, async (client) => {
-        const stats = await client.topicStats(topic);
-        if (globals(cmd).json) printJson(stats.groups);
-        else printStats(stats);
-      });
-    });
-
-  groups
-    .command('create')
-    .argument('<topic>', 'topic name')
-    .argument('<group>', 'group name')
-    .description('add a group; it receives every message published from now on')
-    .action(async (topic: string, group: string, _opts: unknown, cmd: Command) => {
-      await withClient(cmd, async (client) => {
-        const t = await client.createGroup(topic, group);
-        if (globals(cmd).json) printJson(t);
-        else
-          process.stdout.write(`created group ${group} of topic ${topic} (groups: ${t.groups.join(', ')})\n`);
-      });
-    });
-
-  groups
-    .command('delete')
-    .alias('rm')
-    .argument('<topic>', 'topic name')
-    .argument('<group>', 'group name')
-    .description("remove a group and its copies of the topic's messages")
-    .action(async (topic: string, group: string, _opts: unknown, cmd: Command) => {
-      await withClient(cmd, async (client) => {
-        const removed = await client.deleteGroup(topic, group);
-        if (globals(cmd).json) printJson({ topic, group, removedMessages: removed });
-        else process.stdout.write(`deleted group ${group} of topic ${topic} (${removed} messages removed)\n`);
       });
     });
 }

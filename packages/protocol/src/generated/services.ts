@@ -71,6 +71,16 @@ export const AdminService = {
     responseDeserialize: (b: Buffer): fermata.v1.CreateGroupResponse => fermata.v1.CreateGroupResponse.decode(b),
     originalName: 'CreateGroup',
   },
+  updateGroup: {
+    path: '/fermata.v1.Admin/UpdateGroup',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.UpdateGroupRequest.$Properties>(fermata.v1.UpdateGroupRequest),
+    requestDeserialize: (b: Buffer): fermata.v1.UpdateGroupRequest => fermata.v1.UpdateGroupRequest.decode(b),
+    responseSerialize: encoder<fermata.v1.UpdateGroupResponse.$Properties>(fermata.v1.UpdateGroupResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.UpdateGroupResponse => fermata.v1.UpdateGroupResponse.decode(b),
+    originalName: 'UpdateGroup',
+  },
   deleteGroup: {
     path: '/fermata.v1.Admin/DeleteGroup',
     requestStream: false,
@@ -91,6 +101,7 @@ export interface AdminHandlers extends grpc.UntypedServiceImplementation {
   listTopics: grpc.handleUnaryCall<fermata.v1.ListTopicsRequest, fermata.v1.ListTopicsResponse.$Properties>;
   getTopicStats: grpc.handleUnaryCall<fermata.v1.GetTopicStatsRequest, fermata.v1.GetTopicStatsResponse.$Properties>;
   createGroup: grpc.handleUnaryCall<fermata.v1.CreateGroupRequest, fermata.v1.CreateGroupResponse.$Properties>;
+  updateGroup: grpc.handleUnaryCall<fermata.v1.UpdateGroupRequest, fermata.v1.UpdateGroupResponse.$Properties>;
   deleteGroup: grpc.handleUnaryCall<fermata.v1.DeleteGroupRequest, fermata.v1.DeleteGroupResponse.$Properties>;
 }
 
@@ -108,6 +119,8 @@ export interface AdminClient extends grpc.Client {
   getTopicStats(request: fermata.v1.GetTopicStatsRequest.$Properties, callback: grpc.requestCallback<fermata.v1.GetTopicStatsResponse>): grpc.ClientUnaryCall;
   createGroup(request: fermata.v1.CreateGroupRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.CreateGroupResponse>): grpc.ClientUnaryCall;
   createGroup(request: fermata.v1.CreateGroupRequest.$Properties, callback: grpc.requestCallback<fermata.v1.CreateGroupResponse>): grpc.ClientUnaryCall;
+  updateGroup(request: fermata.v1.UpdateGroupRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.UpdateGroupResponse>): grpc.ClientUnaryCall;
+  updateGroup(request: fermata.v1.UpdateGroupRequest.$Properties, callback: grpc.requestCallback<fermata.v1.UpdateGroupResponse>): grpc.ClientUnaryCall;
   deleteGroup(request: fermata.v1.DeleteGroupRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.DeleteGroupResponse>): grpc.ClientUnaryCall;
   deleteGroup(request: fermata.v1.DeleteGroupRequest.$Properties, callback: grpc.requestCallback<fermata.v1.DeleteGroupResponse>): grpc.ClientUnaryCall;
 }

@@ -11,7 +11,7 @@ import { numberAsInt64 } from '@fermata/protocol';
 import type { Logger } from 'pino';
 import { inQueue, queueHashBytes, tagFromKey, tagKeyOf } from '../../keys.js';
 import type { CommandResult, LeaseOutcome } from '../../state/commands/results.js';
-import { type BodyRec, groupDeleting, leaseStartMs } from '../../state/model/records.js';
+import { type BodyRec, groupDeleting, groupPaused, leaseStartMs } from '../../state/model/records.js';
 import { type BrokerReader, type EntryView, MAX_PASSED_PER_SCAN } from '../../state/read/reader.js';
 import type { DeadLetterGate } from '../dead-letter-gate.js';
 import type { LeaderMetrics } from '../metrics.js';
@@ -1119,12 +1119,15 @@ export class Dispatcher {
     const first = this.registry.consumers(q)[0];
     const found = first ? await reader.getTopic(first.topic) : undefined;
     if (epoch !== this.epoch) return []; // halt() reset the heap and the rounds
-    // A topic or group being deleted is gone to its consumers.
-    const topic = found && first && !groupDeleting(found, first.group) ? found : undefined;
+    // A topic or group being deleted is gone to its consumers; a paused one leases nothing.
+    const topic =
+      found && first && !groupDeleting(found, first.group) && !groupPaused(found, first.group)
+        ? found
+        : undefined;
     let entries: EntryView[] = [];
     if (!topic) {
       // No consumer (it left during this round: the queue stays due for the next one), or the
-      // topic is gone: nothing to lease.
+      // topic is gone or paused (parked until a resume notes it due again): nothing to lease.
       if (first) this.heap.delete(q);
     } else {
       const bucketMs = topic.settings.timeBucketMs;
@@ -1292,9 +1295,16 @@ export class Dispatcher {
     let notDue = Number.POSITIVE_INFINITY;
     const byTag = new Map(p.entries.map((e) => [tagKeyOf(e.tag), e]));
     for (const o of outcomes) {
-      if (o.status === 'dead-lettered' || o.status === 'dropped')
+      if (o.status === 'dead-lettered' || o.status === 'dropped') {
         metrics.deadLetters.inc({ topic: consumer.topic });
-      if (o.status === 'not-due') notDue = Math.min(notDue, byTag.get(tagKeyOf(o.tag))?.dueAtMs ?? notDue);
+        if (o.deadlineExceeded) {
+          const action = o.status === 'dead-lettered' ? 'dead-letter' : 'drop';
+          metrics.deadlineExceeded?.inc({ topic: consumer.topic, group: consumer.group, action });
+        }
+      }
+      // Paused since the round read it: the next round finds it paused and parks it.
+      if (o.status === 'not-due' || o.status === 'paused')
+        notDue = Math.min(notDue, byTag.get(tagKeyOf(o.tag))?.dueAtMs ?? notDue);
     }
     if (notDue !== Number.POSITIVE_INFINITY) this.rereadFrom(q, notDue);
     if (leased.length === 0) return;

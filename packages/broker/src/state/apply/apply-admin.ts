@@ -2,13 +2,21 @@ import { DEFAULT_GROUP } from '../../keys.js';
 import type { Command } from '../commands/commands.js';
 import type { CommandResult } from '../commands/results.js';
 import {
+  groupSettingsForCreate,
+  groupSettingsForUpdate,
   settingsForCreate,
   settingsForUpdate,
   validateGroupName,
   validateTopicName,
 } from '../commands/validation.js';
-import { AlreadyExistsError, ConflictError, LimitError, topicDeleting } from '../model/errors.js';
-import type { TopicRec } from '../model/records.js';
+import {
+  AlreadyExistsError,
+  ConflictError,
+  LimitError,
+  NotFoundError,
+  topicDeleting,
+} from '../model/errors.js';
+import { groupPaused, groupSettingsOf, type TopicRec, withGroupSettings } from '../model/records.js';
 import type { ApplyContext } from './context.js';
 
 type Of<K extends Command['kind']> = Extract<Command, { kind: K }>;
@@ -43,7 +51,13 @@ export async function applyUpdateTopic(ctx: ApplyContext, cmd: Of<'update-topic'
   }
   const topic: TopicRec = { ...current, settings };
   ctx.topics.put(topic);
+  noteResumed(ctx, current, topic, topic.groups);
   return { kind: 'update-topic', topic };
+}
+
+/** The groups of `groups` that `before` paused and `after` does not: their queues are due again. */
+function noteResumed(ctx: ApplyContext, before: TopicRec, after: TopicRec, groups: readonly string[]): void {
+  for (const g of groups) if (groupPaused(before, g) && !groupPaused(after, g)) ctx.entries.resumed(after, g);
 }
 
 /** A new group receives every message published after it was created. */
@@ -61,8 +75,26 @@ export async function applyCreateGroup(ctx: ApplyContext, cmd: Of<'create-group'
   if (topic.groups.length >= ctx.limits.maxGroupsPerTopic) {
     throw new LimitError('maxGroupsPerTopic', ctx.limits.maxGroupsPerTopic, topic.groups.length + 1, 'group');
   }
+  const settings = groupSettingsForCreate(cmd.settings);
   await ctx.queues.register(topic.name, cmd.group);
-  const next: TopicRec = { ...topic, groups: [...topic.groups, cmd.group] };
+  const next = withGroupSettings({ ...topic, groups: [...topic.groups, cmd.group] }, cmd.group, settings);
   ctx.topics.put(next);
   return { kind: 'create-group', topic: next };
+}
+
+/** A group's settings change as the mask says (`groupSettingsForUpdate`); the group must exist. */
+export async function applyUpdateGroup(ctx: ApplyContext, cmd: Of<'update-group'>): Promise<CommandResult> {
+  validateGroupName(cmd.group, ctx.limits);
+  const topic = await ctx.topics.require(cmd.topic);
+  if (topic.deleting) throw topicDeleting(topic.name);
+  if (!topic.groups.includes(cmd.group)) throw new NotFoundError('group', `${cmd.topic}/${cmd.group}`);
+  const settings = groupSettingsForUpdate(
+    groupSettingsOf(topic, cmd.group),
+    cmd.settings,
+    cmd.updateMask ?? [],
+  );
+  const next = withGroupSettings(topic, cmd.group, settings);
+  ctx.topics.put(next);
+  noteResumed(ctx, topic, next, [cmd.group]);
+  return { kind: 'update-group', topic: next };
 }

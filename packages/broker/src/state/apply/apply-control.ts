@@ -1,16 +1,24 @@
 import { invariant } from '@fermata/base';
 import type { Command, Target } from '../commands/commands.js';
-import type { CommandResult, ExpireOutcome, GroupChange, RedriveOutcome } from '../commands/results.js';
+import type {
+  CommandResult,
+  DeadlineEnd,
+  ExpireOutcome,
+  GroupChange,
+  RedriveOutcome,
+} from '../commands/results.js';
 import { resolveDue } from '../commands/validation.js';
 import { LimitError, topicDeleting, ValidationError } from '../model/errors.js';
 import {
   groupDeleting,
+  leaseEndOf,
   leaseHeld,
   type MessageIndexRec,
   pendingAt,
   type QueueEntryRec,
   type TopicRec,
 } from '../model/records.js';
+import { deadLetterAtLease } from './apply-runs.js';
 import type { ApplyContext } from './context.js';
 import { type Held, heldOf, letGo } from './held.js';
 
@@ -139,15 +147,18 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
   const outcomes: ExpireOutcome[] = [];
   for (const [i, id] of cmd.ids.entries()) {
     const key = named(i);
+    const atMs = cmd.atMs?.[i] ?? 0;
     const index = key
       ? await ctx.messages.indexAt(id, key, await ctx.entries.get(key))
       : await ctx.messages.getIndex(id);
     if (!index || index.done) {
+      // A record moved to a lease's end (below) outlives its message: it stands for nothing now.
+      ctx.messages.delExpiry(atMs, id);
       outcomes.push({ id, status: 'gone' });
       continue;
     }
     if (index.expireAtMs === 0 || index.expireAtMs > ctx.nowMs) {
-      outcomes.push({ id, status: 'not-due' });
+      outcomes.push(atMs > 0 ? await expireAtDeadline(ctx, id, index, key, atMs) : { id, status: 'not-due' });
       continue;
     }
     const topic = await ctx.topics.get(index.topic);
@@ -181,6 +192,82 @@ export async function applyExpire(ctx: ApplyContext, cmd: Of<'expire'>): Promise
     outcomes.push({ id, status: deadLetter && !topic.deleting ? 'dead-lettered' : 'expired' });
   }
   return { kind: 'expire', outcomes };
+}
+
+/**
+ * An expiry record at `atMs` of a message whose TTL has not run out: its
+ * deadline (or the record of it moved to a lease's end). Past the deadline,
+ * each group's entry that no running lease holds ends as a lease would end
+ * it (dead-lettered with reason `deadline_exceeded`, or dropped); one that a
+ * lease taken before the deadline holds goes on, and the record moves to the
+ * latest end of those leases, when the message is looked at again (a lease
+ * never starts at or after the deadline, so the one that lapses there is
+ * not taken again). Before it, nothing. In a topic or group being deleted
+ * the entry goes, as an expired one does.
+ */
+async function expireAtDeadline(
+  ctx: ApplyContext,
+  id: bigint,
+  index: MessageIndexRec,
+  key: Uint8Array | undefined,
+  atMs: number,
+): Promise<ExpireOutcome> {
+  const now = ctx.nowMs;
+  const live = index.groups.filter((g) => g.outcome === 'live');
+  await ctx.prefetch(ctx.entries.reads(live.map((g) => g.tag)));
+  const held: { tag: Uint8Array; held: Held }[] = [];
+  for (const g of live) {
+    const stored = await ctx.entries.get(g.tag);
+    invariant(stored, () => `message ${id} group ${g.group} names a missing entry`);
+    held.push({ tag: g.tag, held: heldOf(ctx, g.tag, stored) });
+  }
+  const deadlineMs = held[0]?.held.view.deliverBeforeMs ?? 0;
+  if (deadlineMs === 0 || deadlineMs > now) {
+    // A record moved to a lease's end, of a message with no deadline any more: nothing to wait for.
+    if (deadlineMs === 0 && atMs !== index.expireAtMs) ctx.messages.delExpiry(atMs, id);
+    return { id, status: 'not-due' };
+  }
+  const topic = await ctx.topics.get(index.topic);
+  invariant(topic, () => `message ${id} names missing topic ${index.topic}`);
+  const ended: DeadlineEnd[] = [];
+  let heldUntilMs = 0;
+  let deferred = false;
+  for (const { tag, held: h } of held) {
+    if (groupDeleting(topic, h.view.group)) {
+      // As an expiry there: a topic or group being deleted sends nothing on, its entries just go.
+      const removing = ctx.entries.remove(topic, tag, h.view, 'expired', h.runTag);
+      if (removing) await removing;
+      letGo(ctx, h);
+      continue;
+    }
+    if (leaseHeld(h.view, now)) {
+      heldUntilMs = Math.max(heldUntilMs, leaseEndOf(h.view));
+      continue;
+    }
+    const o = await deadLetterAtLease(ctx, topic, tag, h, 'deadline_exceeded');
+    if (o.status === 'not-due')
+      deferred = true; // past this command's bound: the next sweep goes on
+    else ended.push({ group: h.view.group, action: o.status === 'dead-lettered' ? 'dead-letter' : 'drop' });
+  }
+  // The message's own records (TTL, deadline) go with it; a moved one is this command's to delete.
+  const own = atMs === index.expireAtMs || atMs === deadlineMs;
+  if (deferred) {
+    // The record at atMs stays: the janitor reads it again.
+  } else if (heldUntilMs > 0) {
+    // Looked at again when the latest lease that holds it ends (the record at atMs, due, would
+    // be read at every sweep until then; a TTL's is not due, so it is not this one).
+    ctx.messages.delExpiry(atMs, id);
+    if (heldUntilMs !== index.expireAtMs) ctx.messages.putExpiry(heldUntilMs, id, key);
+  } else if (!own) {
+    ctx.messages.delExpiry(atMs, id);
+  }
+  const deadline = { topic: topic.name, groups: ended };
+  if (ended.length === 0) return { id, status: 'not-due', deadline };
+  return {
+    id,
+    status: ended.some((e) => e.action === 'dead-letter') ? 'dead-lettered' : 'expired',
+    deadline,
+  };
 }
 
 /**
@@ -293,6 +380,9 @@ export async function applyRedrive(ctx: ApplyContext, cmd: Of<'redrive'>): Promi
         expireAtMs: 0,
         deadLetter: undefined,
         indexImplied: undefined,
+        // A redriven message keeps its ordering key; its deadline passed or never was.
+        orderingKey: body!.orderingKey,
+        deliverBeforeMs: 0,
       },
       dead.sourceGroup,
     );

@@ -22,7 +22,9 @@ import {
 import { LimitError, NotFoundError, ValidationError } from '../model/errors.js';
 import {
   countedLease,
+  deadlineAtLease,
   groupDeleting,
+  groupPaused,
   leaseEndOf,
   leaseHeld,
   leaseNotStarted,
@@ -125,6 +127,11 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
   ctx.claimIds(cmd.firstId, cmd.idCount, 'first_id');
   // A topic or group being deleted leases nothing: its entries are gone to every consumer.
   if (deleting) return { kind: 'lease', outcomes: cmd.tags.map((tag) => ({ tag, status: 'gone' as const })) };
+  // A paused queue leases nothing: a leader that proposed this before the pause applied leases nothing after it.
+  if ((ctx.hooks?.paused ?? groupPaused)(topic, group)) {
+    if (cmd.leaseId) ctx.claimIds(cmd.leaseId, 1, 'lease_id');
+    return { kind: 'lease', outcomes: cmd.tags.map((tag) => ({ tag, status: 'paused' as const })) };
+  }
   ctx.deadLetters.reserveIds(cmd.firstId, cmd.idCount, cmd.deadLetterFallback ? [topic.name] : []);
   const hashBytes = queueHashBytes(ctx.queues.hash(topic.name, group));
 
@@ -161,9 +168,16 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       outcomes.push({ tag: key, status: 'not-due', id: entry.id });
       continue;
     }
-    if (entry.attempt >= topic.settings.maxAttempts) {
+    // As a lease of a run: never at or after the entry's deadline.
+    const deadline = (ctx.hooks?.deadline ?? deadlineAtLease)(entry, now);
+    if (deadline === 'ahead') {
+      outcomes.push({ tag: key, status: 'not-due', id: entry.id });
+      continue;
+    }
+    if (deadline === 'passed' || entry.attempt >= topic.settings.maxAttempts) {
+      const held = { view: entry, hold: undefined, runTag: undefined };
       outcomes.push(
-        await deadLetterAtLease(ctx, topic, key, { view: entry, hold: undefined, runTag: undefined }),
+        await deadLetterAtLease(ctx, topic, key, held, deadline ? 'deadline_exceeded' : 'max_attempts'),
       );
       continue;
     }
@@ -195,6 +209,8 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
         leaseSerial: entry.leaseSerial + 1,
         leaseConsumer: cmd.consumerId ?? 0n,
         lastError: entry.lastError,
+        orderingKey: entry.orderingKey,
+        deliverBeforeMs: entry.deliverBeforeMs,
         body: entry.body,
       };
       const counting = ctx.entries.rewrite(topic, key, entry, next);
@@ -259,6 +275,11 @@ export async function applyLeaseRuns(ctx: ApplyContext, cmd: Of<'lease-runs'>): 
     if (!topic || groupDeleting(topic, group) || !topic.groups.includes(group)) {
       ctx.claimIds(run.leaseId, 1, `runs[${i}].lease_id`);
       for (const tag of run.tags) outcomes.push({ tag, status: 'gone' });
+      continue;
+    }
+    if ((ctx.hooks?.paused ?? groupPaused)(topic, group)) {
+      ctx.claimIds(run.leaseId, 1, `runs[${i}].lease_id`);
+      for (const tag of run.tags) outcomes.push({ tag, status: 'paused' });
       continue;
     }
     const hashBytes = queueHashBytes(ctx.queues.hash(topic.name, group));

@@ -143,7 +143,18 @@ function messageBody(
     // The shape addMessage gives an implied-index body: one shape for every published body.
     deadLetter: undefined,
     indexImplied: undefined,
+    orderingKey: m.orderingKey ?? '',
+    deliverBeforeMs: deadlineOf(topic, m, dueAtMs),
   };
+}
+
+/**
+ * A message's deadline, fixed at publish: its own `deliverBeforeMs`, else its
+ * due time plus the topic's `maxLatenessMs` (0 = none).
+ */
+export function deadlineOf(topic: TopicRec, m: PublishInput, dueAtMs: number): number {
+  if (m.deliverBeforeMs) return m.deliverBeforeMs;
+  return topic.settings.maxLatenessMs > 0 ? dueAtMs + topic.settings.maxLatenessMs : 0;
 }
 
 function publishOneAsync(ctx: ApplyContext, cmd: PublishCommand, i: number): Promise<PublishResultItem> {

@@ -15,7 +15,8 @@ import type { Command } from '../commands/commands.js';
 import type { CommandResult } from '../commands/results.js';
 import { validateGroupName } from '../commands/validation.js';
 import { ConflictError, NotFoundError, topicDeleting } from '../model/errors.js';
-import type { PurgeRec, TopicRec } from '../model/records.js';
+import { NO_GROUP_SETTINGS } from '../model/group-settings.js';
+import { type PurgeRec, type TopicRec, withGroupSettings } from '../model/records.js';
 import type { ApplyContext } from './context.js';
 import { heldOf, letGo } from './held.js';
 
@@ -97,11 +98,18 @@ export async function applyDeleteGroup(ctx: ApplyContext, cmd: Of<'delete-group'
     },
     true,
   );
-  ctx.topics.put({
-    ...topic,
-    groups: topic.groups.filter((g) => g !== cmd.group),
-    deletingGroups: [...(topic.deletingGroups ?? []), cmd.group],
-  });
+  // Its settings go with it: a group created again under the name starts with none.
+  ctx.topics.put(
+    withGroupSettings(
+      {
+        ...topic,
+        groups: topic.groups.filter((g) => g !== cmd.group),
+        deletingGroups: [...(topic.deletingGroups ?? []), cmd.group],
+      },
+      cmd.group,
+      NO_GROUP_SETTINGS,
+    ),
+  );
   return { kind: 'delete-group', removedMessages: entries! };
 }
 
@@ -193,7 +201,13 @@ async function purgeEntries(
     for (const { tag, entry } of rows) {
       ctx.entries.deleteForTopic(tag);
       if (entry.indexImplied) ctx.messages.deleteImpliedForTopic(entry);
-      else await ctx.messages.deleteForTopic(entry.id, entry.expireAtMs, entry.body !== undefined);
+      else
+        await ctx.messages.deleteForTopic(
+          entry.id,
+          entry.expireAtMs,
+          entry.body !== undefined,
+          entry.deliverBeforeMs,
+        );
       // A run lease that holds it lets go: its record goes with its last open offset.
       const held = heldOf(ctx, tag, entry);
       letGo(ctx, held);

@@ -14,6 +14,7 @@ import type { Command } from '../commands/commands.js';
 import type { LeaseOutcome, SettleOutcome } from '../commands/results.js';
 import {
   countedLease,
+  deadlineAtLease,
   entryAlone,
   groupDeleting,
   heldView,
@@ -96,9 +97,17 @@ export async function leaseRun(
       outcomes.push({ tag: key, status: 'not-due', id: stored.id });
       continue;
     }
-    if (view.attempt >= topic.settings.maxAttempts) {
+    // Never leased at or after its deadline: ended instead (or, taken ahead, left for its due time).
+    const deadline = (ctx.hooks?.deadline ?? deadlineAtLease)(view, now);
+    if (deadline === 'ahead') {
+      outcomes.push({ tag: key, status: 'not-due', id: stored.id });
+      continue;
+    }
+    if (deadline === 'passed' || view.attempt >= topic.settings.maxAttempts) {
       const held = { view, hold, runTag: hold && tagOfHold(hold) };
-      outcomes.push(await deadLetterAtLease(ctx, topic, key, held));
+      outcomes.push(
+        await deadLetterAtLease(ctx, topic, key, held, deadline ? 'deadline_exceeded' : 'max_attempts'),
+      );
       continue;
     }
     // An earlier lease that ran out is counted into the entry now: a write (the failure path).
@@ -138,8 +147,10 @@ export async function leaseRun(
 }
 
 /**
- * An entry that had its `maxAttempts` deliveries, met by a lease: moved to
- * the dead-letter topic (or dropped), its run's offset settled if one held
+ * An entry that had its `maxAttempts` deliveries, or whose deadline passed
+ * (`deadline_exceeded`), met by a lease or by the janitor: moved to the
+ * dead-letter topic (or dropped: no dead-letter topic, or a deadline under
+ * the topic's `deadlineAction: drop`), its run's offset settled if one held
  * it. A dead letter copies the payload: past the command's bound it waits
  * for the next lease (`not-due`).
  */
@@ -148,15 +159,23 @@ export async function deadLetterAtLease(
   topic: TopicRec,
   key: Uint8Array,
   held: Held,
+  reason: 'max_attempts' | 'deadline_exceeded' = 'max_attempts',
 ): Promise<LeaseOutcome> {
   const { view } = held;
+  const deadline = reason === 'deadline_exceeded' ? { deadlineExceeded: true } : {};
+  if (reason === 'deadline_exceeded' && topic.settings.deadlineAction === 'drop') {
+    const removing = ctx.entries.remove(topic, key, view, 'expired', held.runTag);
+    if (removing) await removing;
+    letGo(ctx, held);
+    return { tag: key, status: 'dropped', id: view.id, ...deadline };
+  }
   const body = await ctx.messages.bodyOf(view);
   if (!ctx.fits(1, body?.payload.length ?? 0)) return { tag: key, status: 'not-due', id: view.id };
-  const deadLetterId = await ctx.deadLetters.deadLetter(topic, key, view, 'max_attempts', held.runTag);
+  const deadLetterId = await ctx.deadLetters.deadLetter(topic, key, view, reason, held.runTag);
   letGo(ctx, held);
   return deadLetterId !== undefined
-    ? { tag: key, status: 'dead-lettered', id: view.id, deadLetterId }
-    : { tag: key, status: 'dropped', id: view.id };
+    ? { tag: key, status: 'dead-lettered', id: view.id, deadLetterId, ...deadline }
+    : { tag: key, status: 'dropped', id: view.id, ...deadline };
 }
 
 /** What a run lease's tag names: the open offset (still open) and its entry's key; undefined otherwise. */

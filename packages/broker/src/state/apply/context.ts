@@ -8,7 +8,7 @@
 import type { QueueHasher } from '../../keys.js';
 import { ConflictError } from '../model/errors.js';
 import type { Limits } from '../model/limits.js';
-import type { RunHold, TopicRec } from '../model/records.js';
+import type { DeadlineAtLease, QueueEntryRec, RunHold, TopicRec } from '../model/records.js';
 import { DeadLetterStore } from '../stores/dead-letters.js';
 import { EntryStore } from '../stores/entries.js';
 import type { EventRepository } from '../stores/event-repository.js';
@@ -39,6 +39,10 @@ export interface ApplyHooks {
   readonly runTagHold?: (ctx: ApplyContext, named: RunHold) => RunHold;
   /** An ack removed the entry `hold` held and settled its offset. */
   readonly acked?: (ctx: ApplyContext, topic: TopicRec, hold: RunHold) => Promise<void> | undefined;
+  /** Whether a lease finds the queue paused (shipped: records.ts `groupPaused`). */
+  readonly paused?: (topic: TopicRec, group: string) => boolean;
+  /** What a lease of the entry meets of its deadline (shipped: records.ts `deadlineAtLease`). */
+  readonly deadline?: (entry: QueueEntryRec, nowMs: number) => DeadlineAtLease;
 }
 
 /** Longest stretch of apply work before the event loop gets a turn. */

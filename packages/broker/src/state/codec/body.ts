@@ -6,7 +6,7 @@
  * (state-record-codec.test.ts).
  */
 import { toBigInt, toUint64, v1 } from '@fermata/protocol';
-import type { BodyRec, DeadLetterInfo } from '../model/records.js';
+import type { BodyRec, DeadLetterInfo, DeadLetterReason } from '../model/records.js';
 import { i64, n64, writer } from './shared.js';
 import { lenFieldSize, WIRE_LEN, WIRE_VARINT, WireReader, type WireWriter } from './wire.js';
 
@@ -26,27 +26,30 @@ class EntryBody implements BodyRec {
   readonly #id: bigint;
   readonly #topic: string;
   readonly #expireAtMs: number;
+  readonly #orderingKey: string;
+  readonly #deliverBeforeMs: number;
   #fields: BodyRec | undefined;
 
-  constructor(entry: Uint8Array, start: number, end: number, id: bigint, topic: string, expireAtMs: number) {
+  constructor(entry: Uint8Array, start: number, end: number, own: EntryOwn) {
     this.#entry = entry;
     this.#start = start;
     this.#end = end;
-    this.#id = id;
-    this.#topic = topic;
-    this.#expireAtMs = expireAtMs;
+    this.#id = own.id;
+    this.#topic = own.topic;
+    this.#expireAtMs = own.expireAtMs;
+    this.#orderingKey = own.orderingKey;
+    this.#deliverBeforeMs = own.deliverBeforeMs;
     this.#fields = undefined;
   }
 
   #decoded(): BodyRec {
-    this.#fields ??= decodeBodyOf(
-      this.#entry,
-      this.#start,
-      this.#end,
-      this.#id,
-      this.#topic,
-      this.#expireAtMs,
-    );
+    this.#fields ??= decodeBodyOf(this.#entry, this.#start, this.#end, {
+      id: this.#id,
+      topic: this.#topic,
+      expireAtMs: this.#expireAtMs,
+      orderingKey: this.#orderingKey,
+      deliverBeforeMs: this.#deliverBeforeMs,
+    });
     return this.#fields;
   }
 
@@ -79,6 +82,12 @@ class EntryBody implements BodyRec {
   }
   get indexImplied(): boolean | undefined {
     return this.#decoded().indexImplied;
+  }
+  get orderingKey(): string {
+    return this.#orderingKey;
+  }
+  get deliverBeforeMs(): number {
+    return this.#deliverBeforeMs;
   }
 
   /** The bytes `b` was decoded from, when it is a body carried in an entry. */
@@ -136,7 +145,7 @@ export function encodeBody(b: BodyRec): Uint8Array {
   return w.finish();
 }
 
-/** `inline`: as a queue entry carries it (no id, topic, expiry or index_implied). */
+/** `inline`: as a queue entry carries it (no id, topic, expiry, ordering key, deadline or index_implied). */
 function writeBodyFields(
   w: WireWriter,
   b: BodyRec,
@@ -158,6 +167,8 @@ function writeBodyFields(
   if (b.expireAtMs !== 0 && !inline) w.tag(8, WIRE_VARINT).varint(b.expireAtMs);
   if (deadLetter) w.tag(9, WIRE_LEN).bytes(deadLetter);
   if (b.indexImplied && !inline) w.tag(10, WIRE_VARINT).varint(1);
+  if (b.orderingKey !== '' && !inline) w.tag(11, WIRE_LEN).string(b.orderingKey);
+  if (b.deliverBeforeMs !== 0 && !inline) w.tag(12, WIRE_VARINT).varint(b.deliverBeforeMs);
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -170,45 +181,44 @@ const NO_BYTES: Uint8Array = new Uint8Array(0);
  * `bytes`. A dead-letter record's history is read by protobufjs (rare).
  */
 export function decodeBody(bytes: Uint8Array): BodyRec {
-  return decodeBodyOf(bytes, 0, bytes.length, 0n, '', 0);
+  return decodeBodyOf(bytes, 0, bytes.length, NO_OWN);
 }
+
+/** What a body carried in an entry takes from the entry (a body record holds them itself). */
+export interface EntryOwn {
+  readonly id: bigint;
+  readonly topic: string;
+  readonly expireAtMs: number;
+  readonly orderingKey: string;
+  readonly deliverBeforeMs: number;
+}
+
+const NO_OWN: EntryOwn = { id: 0n, topic: '', expireAtMs: 0, orderingKey: '', deliverBeforeMs: 0 };
 
 /**
  * The body a queue entry carries (`writeInlineBody`), at `[start, end)` of
- * the entry's bytes, with the entry's id, topic and expiry. Keeps where it
- * is in `entry` for a rewrite of the entry.
+ * the entry's bytes, with the entry's id, topic, expiry, ordering key and
+ * deadline. Keeps where it is in `entry` for a rewrite of the entry.
  */
-export function decodeInlineBody(
-  entry: Uint8Array,
-  start: number,
-  end: number,
-  id: bigint,
-  topic: string,
-  expireAtMs: number,
-): BodyRec {
-  return new EntryBody(entry, start, end, id, topic, expireAtMs);
+export function decodeInlineBody(entry: Uint8Array, start: number, end: number, own: EntryOwn): BodyRec {
+  return new EntryBody(entry, start, end, own);
 }
 
-function decodeBodyOf(
-  bytes: Uint8Array,
-  start: number,
-  end: number,
-  entryId: bigint,
-  entryTopic: string,
-  entryExpireAtMs: number,
-): BodyRec {
+function decodeBodyOf(bytes: Uint8Array, start: number, end: number, own: EntryOwn): BodyRec {
   const r = new WireReader(bytes, end);
   r.pos = start;
-  let id = entryId;
-  let topic = entryTopic;
+  let id = own.id;
+  let topic = own.topic;
   let payload = NO_BYTES;
   let headers: Record<string, string> | undefined;
   let key = '';
   let enqueuedAtMs = 0;
   let dueAtMs = 0;
-  let expireAtMs = entryExpireAtMs;
+  let expireAtMs = own.expireAtMs;
   let deadLetter: DeadLetterInfo | undefined;
   let indexImplied = false;
+  let orderingKey = own.orderingKey;
+  let deliverBeforeMs = own.deliverBeforeMs;
   while (!r.done) {
     const tag = r.varint();
     const wt = tag & 7;
@@ -274,6 +284,14 @@ function decodeBodyOf(
         if (wt !== WIRE_VARINT) break;
         indexImplied = r.varint() !== 0;
         continue;
+      case 11:
+        if (wt !== WIRE_LEN) break;
+        orderingKey = r.string();
+        continue;
+      case 12:
+        if (wt !== WIRE_VARINT) break;
+        deliverBeforeMs = r.varint();
+        continue;
     }
     r.skip(wt);
   }
@@ -289,7 +307,13 @@ function decodeBodyOf(
     expireAtMs,
     deadLetter,
     indexImplied: indexImplied ? true : undefined,
+    orderingKey,
+    deliverBeforeMs,
   };
+}
+
+function deadLetterReason(reason: string | null | undefined): DeadLetterReason {
+  return reason === 'expired' || reason === 'deadline_exceeded' ? reason : 'max_attempts';
 }
 
 function decodeDeadLetter(bytes: Uint8Array): DeadLetterInfo {
@@ -299,7 +323,7 @@ function decodeDeadLetter(bytes: Uint8Array): DeadLetterInfo {
     sourceGroup: d.sourceGroup ?? '',
     sourceId: toBigInt(d.sourceId),
     sourceKey: d.sourceKey ?? '',
-    reason: d.reason === 'expired' ? ('expired' as const) : ('max_attempts' as const),
+    reason: deadLetterReason(d.reason),
     attempts: d.attempts ?? 0,
     deliveredAtMs: (d.deliveredAtMs ?? []).map(n64),
     deadLetteredAtMs: n64(d.deadLetteredAtMs),

@@ -73,6 +73,8 @@ export function encodeEntry(e: QueueEntryRec, owned = false): Uint8Array {
   if (e.leaseConsumer !== 0n) w.tag(13, WIRE_VARINT).varint64(e.leaseConsumer);
   if (e.lastError !== '') w.tag(14, WIRE_LEN).string(e.lastError);
   if (e.body) writeInlineBody(w, 15, e.body, deadLetter);
+  if (e.orderingKey !== '') w.tag(16, WIRE_LEN).string(e.orderingKey);
+  if (e.deliverBeforeMs !== 0) w.tag(17, WIRE_VARINT).varint(e.deliverBeforeMs);
   if (!owned) return w.finish();
   const out: EntryBytes = w.finishOwned();
   out[DECODED] = e;
@@ -101,6 +103,8 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
   let leaseSerial = 0;
   let leaseConsumer = 0n;
   let lastError = '';
+  let orderingKey = '';
+  let deliverBeforeMs = 0;
   // The body's place in `bytes` (decoded after the loop): no view of it made on the way.
   let bodyStart = -1;
   let bodyEnd = -1;
@@ -176,6 +180,14 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
         bodyStart = r.pos;
         r.pos = bodyEnd;
         continue;
+      case 16:
+        if (wt !== WIRE_LEN) break;
+        orderingKey = r.string();
+        continue;
+      case 17:
+        if (wt !== WIRE_VARINT) break;
+        deliverBeforeMs = r.varint();
+        continue;
     }
     r.skip(wt);
   }
@@ -194,7 +206,12 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
     leaseSerial,
     leaseConsumer,
     lastError,
-    // After the loop: the body takes the entry's id, topic and expiry, wherever they were written.
-    body: bodyStart >= 0 ? decodeInlineBody(bytes, bodyStart, bodyEnd, id, topic, expireAtMs) : undefined,
+    orderingKey,
+    deliverBeforeMs,
+    // After the loop: the body takes the entry's id, topic, expiry, ordering key and deadline.
+    body:
+      bodyStart >= 0
+        ? decodeInlineBody(bytes, bodyStart, bodyEnd, { id, topic, expireAtMs, orderingKey, deliverBeforeMs })
+        : undefined,
   };
 }

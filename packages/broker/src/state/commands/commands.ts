@@ -2,6 +2,8 @@
 // lines: one conversion per command kind, kept in one file so that a field is added in one place.
 import { int64FromSafe, type Long, type pb, toBigInt, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import { ValidationError } from '../model/errors.js';
+import { type Ordering, orderingFromProto, orderingToProto } from '../model/group-settings.js';
+import type { DeadlineAction } from '../model/records.js';
 import { type ScheduleOp, scheduleOpFromProto, scheduleOpToProto } from '../schedule/ops.js';
 
 /**
@@ -22,6 +24,10 @@ export interface PublishInput {
   readonly ttlMs?: number;
   /** Empty or absent = no key. */
   readonly key?: string;
+  /** Per-key ordering: empty or absent = none (or the key, per topic setting). */
+  readonly orderingKey?: string;
+  /** The message's deadline (epoch ms); 0 or absent = the topic's default, if any. At or after the due time. */
+  readonly deliverBeforeMs?: number;
 }
 
 /** A client request within a publish entry: the next `count` messages, and its idempotency key ('' = none). */
@@ -44,6 +50,21 @@ export interface TopicSettingsInput {
   readonly dedupWindowMs?: number;
   /** Who sets `deadLetterTopic` (the server fills it from the caller's token; clients cannot). */
   readonly deadLetterAuthorizedBy?: string;
+  readonly ordering?: Ordering;
+  readonly orderingKeyFromKey?: boolean;
+  readonly maxLatenessMs?: number;
+  readonly deadlineAction?: DeadlineAction;
+  readonly paused?: boolean;
+}
+
+/** A group's settings as a command names them: absent = zero on create, unchanged on update. */
+export interface GroupSettingsInput {
+  readonly maxDeliveriesPerSecond?: number;
+  readonly burst?: number;
+  readonly maxInFlight?: number;
+  /** Absent = the topic's (ORDERING_UNSPECIFIED). */
+  readonly ordering?: Ordering;
+  readonly paused?: boolean;
 }
 
 interface Stamped {
@@ -134,6 +155,8 @@ export type Command = Stamped &
          * where apply looks for its entry before a lookup by id.
          */
         readonly keys?: readonly Uint8Array[];
+        /** Per id (absent, or as many as ids): the time of the expiry record the janitor read. */
+        readonly atMs?: readonly number[];
       }
     | {
         /** Publish records (by first id) none of whose messages is at its published key any more. */
@@ -166,7 +189,20 @@ export type Command = Stamped &
         readonly updateMask?: readonly string[];
       }
     | { readonly kind: 'delete-topic'; readonly name: string }
-    | { readonly kind: 'create-group'; readonly topic: string; readonly group: string }
+    | {
+        readonly kind: 'create-group';
+        readonly topic: string;
+        readonly group: string;
+        readonly settings?: GroupSettingsInput;
+      }
+    | {
+        readonly kind: 'update-group';
+        readonly topic: string;
+        readonly group: string;
+        readonly settings: GroupSettingsInput;
+        /** GroupSettings field names (snake_case, as in admin.proto); empty = every non-zero field. */
+        readonly updateMask?: readonly string[];
+      }
     | { readonly kind: 'delete-group'; readonly topic: string; readonly group: string }
     /** One step of removing a deleted topic (`group` '') or group: at most `maxRecords` records. */
     | { readonly kind: 'purge'; readonly topic: string; readonly group: string; readonly maxRecords: number }
@@ -225,12 +261,48 @@ export function settingsToProto(s: TopicSettingsInput | undefined): pb.TopicSett
     timeBucketMs: i64(s?.timeBucketMs ?? 0),
     dedupWindowMs: i64(s?.dedupWindowMs ?? 0),
     deadLetterAuthorizedBy: s?.deadLetterAuthorizedBy ?? '',
+    ordering: orderingToProto(s?.ordering),
+    orderingKeyFromKey: s?.orderingKeyFromKey === true,
+    maxLatenessMs: i64(s?.maxLatenessMs ?? 0),
+    deadlineAction:
+      s?.deadlineAction === 'drop'
+        ? v1.DeadlineAction.DEADLINE_ACTION_DROP
+        : s?.deadlineAction === 'dead-letter'
+          ? v1.DeadlineAction.DEADLINE_ACTION_DEAD_LETTER
+          : v1.DeadlineAction.DEADLINE_ACTION_UNSPECIFIED,
+    paused: s?.paused === true,
   });
+}
+
+export function groupSettingsToProto(s: GroupSettingsInput | undefined): pb.GroupSettings {
+  return v1.GroupSettings.create({
+    maxDeliveriesPerSecond: s?.maxDeliveriesPerSecond ?? 0,
+    burst: s?.burst ?? 0,
+    maxInFlight: s?.maxInFlight ?? 0,
+    ordering: orderingToProto(s?.ordering),
+    paused: s?.paused === true,
+  });
+}
+
+/** Zero fields stay present as 0 so an update mask can name them; an unspecified ordering is absent. */
+export function groupSettingsFromProto(
+  s: pb.GroupSettings.$Properties | null | undefined,
+): GroupSettingsInput {
+  const ordering = orderingFromProto(s?.ordering);
+  return {
+    maxDeliveriesPerSecond: s?.maxDeliveriesPerSecond ?? 0,
+    burst: s?.burst ?? 0,
+    maxInFlight: s?.maxInFlight ?? 0,
+    ...(ordering ? { ordering } : {}),
+    paused: s?.paused === true,
+  };
 }
 
 /** Zero fields stay present as 0 so an update mask can name them. */
 export function settingsFromProto(s: pb.TopicSettings.$Properties | null | undefined): TopicSettingsInput {
   const action = s?.expiryAction ?? 0;
+  const deadline = s?.deadlineAction ?? 0;
+  const ordering = orderingFromProto(s?.ordering);
   return {
     maxAttempts: s?.maxAttempts ?? 0,
     defaultLeaseMs: num(s?.defaultLeaseMs, 'settings.default_lease_ms'),
@@ -243,6 +315,15 @@ export function settingsFromProto(s: pb.TopicSettings.$Properties | null | undef
     timeBucketMs: num(s?.timeBucketMs, 'settings.time_bucket_ms'),
     dedupWindowMs: num(s?.dedupWindowMs, 'settings.dedup_window_ms'),
     ...(s?.deadLetterAuthorizedBy ? { deadLetterAuthorizedBy: s.deadLetterAuthorizedBy } : {}),
+    ...(ordering ? { ordering } : {}),
+    orderingKeyFromKey: s?.orderingKeyFromKey === true,
+    maxLatenessMs: num(s?.maxLatenessMs, 'settings.max_lateness_ms'),
+    ...(deadline === v1.DeadlineAction.DEADLINE_ACTION_DROP
+      ? { deadlineAction: 'drop' as const }
+      : deadline === v1.DeadlineAction.DEADLINE_ACTION_DEAD_LETTER
+        ? { deadlineAction: 'dead-letter' as const }
+        : {}),
+    paused: s?.paused === true,
   };
 }
 
@@ -264,6 +345,8 @@ export function publishInputFromProto(m: pb.PublishMessage.$Properties): Publish
     deliverAtMs: at ? num(m.deliverAtMs, 'deliver_at_ms') : undefined,
     ttlMs: num(m.ttlMs, 'ttl_ms'),
     key: m.key ?? '',
+    orderingKey: m.orderingKey ?? '',
+    deliverBeforeMs: num(m.deliverBeforeMs, 'deliver_before_ms'),
   };
 }
 
@@ -274,6 +357,8 @@ function publishInputToProto(m: PublishInput): pb.PublishMessage.$Properties {
     headers: m.headers ? { ...m.headers } : {},
     ttlMs: i64(m.ttlMs ?? 0),
     key: m.key ?? '',
+    ...(m.orderingKey ? { orderingKey: m.orderingKey } : {}),
+    ...(m.deliverBeforeMs ? { deliverBeforeMs: i64(m.deliverBeforeMs) } : {}),
     ...(m.delayMs !== undefined ? { delayMs: i64(m.delayMs) } : {}),
     ...(m.deliverAtMs !== undefined ? { deliverAtMs: i64(m.deliverAtMs) } : {}),
   };
@@ -383,6 +468,7 @@ export function encodeCommand(cmd: Command): Uint8Array {
           idCount: cmd.idCount,
           deadLetterFallbackTopics: [...(cmd.deadLetterFallbackTopics ?? [])],
           keys: [...(cmd.keys ?? [])],
+          atMs: (cmd.atMs ?? []).map(i64),
         },
       };
       break;
@@ -427,7 +513,25 @@ export function encodeCommand(cmd: Command): Uint8Array {
       props = { ...base, deleteTopic: { name: cmd.name } };
       break;
     case 'create-group':
-      props = { ...base, createGroup: { topic: cmd.topic, group: cmd.group } };
+      props = {
+        ...base,
+        createGroup: {
+          topic: cmd.topic,
+          group: cmd.group,
+          ...(cmd.settings ? { settings: groupSettingsToProto(cmd.settings) } : {}),
+        },
+      };
+      break;
+    case 'update-group':
+      props = {
+        ...base,
+        updateGroup: {
+          topic: cmd.topic,
+          group: cmd.group,
+          settings: groupSettingsToProto(cmd.settings),
+          updateMask: [...(cmd.updateMask ?? [])],
+        },
+      };
       break;
     case 'delete-group':
       props = { ...base, deleteGroup: { topic: cmd.topic, group: cmd.group } };
@@ -554,6 +658,7 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
           ? { deadLetterFallbackTopics: [...c.deadLetterFallbackTopics] }
           : {}),
         ...(c.keys?.length ? { keys: c.keys } : {}),
+        ...(c.atMs?.length ? { atMs: c.atMs.map((t, i) => num(t, `at_ms[${i}]`)) } : {}),
       };
     }
     case 'forgetPublishes':
@@ -604,6 +709,16 @@ function decodeKind(m: pb.Command, nowMs: number): Command {
         nowMs,
         topic: m.createGroup!.topic ?? '',
         group: m.createGroup!.group ?? '',
+        ...(m.createGroup!.settings ? { settings: groupSettingsFromProto(m.createGroup!.settings) } : {}),
+      };
+    case 'updateGroup':
+      return {
+        kind: 'update-group',
+        nowMs,
+        topic: m.updateGroup!.topic ?? '',
+        group: m.updateGroup!.group ?? '',
+        settings: groupSettingsFromProto(m.updateGroup!.settings),
+        updateMask: m.updateGroup!.updateMask ?? [],
       };
     case 'deleteGroup':
       return {

@@ -13,6 +13,8 @@ export type LeaseStatus =
   | 'dropped'
   /** Not yet due (or leased by someone else and the lease still runs). */
   | 'not-due'
+  /** The topic or the group is paused: nothing is leased (the entry stays as it is). */
+  | 'paused'
   /** The tag names no entry of this queue (acked, moved, or never existed). */
   | 'gone';
 
@@ -27,6 +29,8 @@ export interface LeaseOutcome {
   /** When the lease starts: the command's time, or the entry's due time for a lease taken ahead. */
   readonly startsAtMs?: number;
   readonly deadLetterId?: bigint;
+  /** Dead-lettered or dropped because its deadline passed (not for its attempts). */
+  readonly deadlineExceeded?: boolean;
 }
 
 /**
@@ -87,6 +91,17 @@ export type ExpireStatus = 'expired' | 'dead-lettered' | 'not-due' | 'gone';
 export interface ExpireOutcome {
   readonly id: bigint;
   readonly status: ExpireStatus;
+  /**
+   * Ended because its deadline passed (not its TTL): per group, how (`dead-lettered`
+   * or `dropped`). A group whose lease still runs is not ended: the message waits for it.
+   */
+  readonly deadline?: { readonly topic: string; readonly groups: readonly DeadlineEnd[] };
+}
+
+/** One group's entry ended at its deadline. */
+export interface DeadlineEnd {
+  readonly group: string;
+  readonly action: 'dead-letter' | 'drop';
 }
 
 /** What applying one command returned (one per Raft entry; `undefined` for no-ops and conf changes). */
@@ -112,6 +127,7 @@ export type CommandResult =
   | { readonly kind: 'create-topic'; readonly topic: TopicRec }
   | { readonly kind: 'update-topic'; readonly topic: TopicRec }
   | { readonly kind: 'create-group'; readonly topic: TopicRec }
+  | { readonly kind: 'update-group'; readonly topic: TopicRec }
   | { readonly kind: 'delete-topic'; readonly removedMessages: number }
   | { readonly kind: 'delete-group'; readonly removedMessages: number }
   | {

@@ -8,11 +8,13 @@ import { validateApplyLimits } from './apply-limits.js';
 import type { Command, Target } from './commands.js';
 import { validateScheduleOp } from './validate-schedule.js';
 import {
+  groupSettingsForCreate,
   resolveDue,
   settingsForCreate,
   validateDuration,
   validateEntryKey,
   validateGroupName,
+  validateGroupUpdate,
   validateIdempotencyKey,
   validateLeaseAheadMs,
   validateLeaseMs,
@@ -138,6 +140,14 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
       keys.forEach((k, i) => {
         if (k.length > 0) validateEntryKey(k, `keys[${i}]`);
       });
+      const atMs = cmd.atMs ?? [];
+      if (atMs.length > 0 && atMs.length !== cmd.ids.length) {
+        throw new ValidationError('at_ms', `names ${atMs.length} times for ${cmd.ids.length} ids`);
+      }
+      atMs.forEach((t, i) => {
+        if (!(Number.isSafeInteger(t) && t >= 0))
+          throw new ValidationError(`at_ms[${i}]`, `must be >= 0, got ${t}`);
+      });
       return;
     }
     case 'forget-publishes':
@@ -177,6 +187,15 @@ export function validateCommand(cmd: Command, nowMs: number, limits: Limits): vo
       validateTopicName(cmd.name, limits, 'name');
       return;
     case 'create-group':
+      validateTopicName(cmd.topic, limits);
+      validateGroupName(cmd.group, limits);
+      groupSettingsForCreate(cmd.settings);
+      return;
+    case 'update-group':
+      validateTopicName(cmd.topic, limits);
+      validateGroupName(cmd.group, limits);
+      validateGroupUpdate(cmd.settings, cmd.updateMask ?? []);
+      return;
     case 'delete-group':
       validateTopicName(cmd.topic, limits);
       validateGroupName(cmd.group, limits);

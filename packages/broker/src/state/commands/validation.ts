@@ -4,9 +4,10 @@
 
 import { KEY_BYTES, RUN_TAG_BYTES, TAG_BYTES } from '../../keys.js';
 import { LimitError, ValidationError } from '../model/errors.js';
+import { type GroupSettings, NO_GROUP_SETTINGS } from '../model/group-settings.js';
 import { DEFAULT_TOPIC_SETTINGS, type Limits } from '../model/limits.js';
 import type { TopicSettings } from '../model/records.js';
-import type { PublishInput, PublishSpan, TopicSettingsInput } from './commands.js';
+import type { GroupSettingsInput, PublishInput, PublishSpan, TopicSettingsInput } from './commands.js';
 
 /**
  * Stateless validation. The server calls these before proposing (to answer a
@@ -153,11 +154,25 @@ export function messageValid(m: PublishInput, nowMs: number, limits: Limits): bo
     if (count > limits.maxHeaderCount || headerBytes > limits.maxHeadersBytes) return false;
   }
   if (m.key !== undefined && m.key.length > 0 && utf8Bytes(m.key) > limits.maxKeyBytes) return false;
+  if (
+    m.orderingKey !== undefined &&
+    m.orderingKey.length > 0 &&
+    utf8Bytes(m.orderingKey) > limits.maxKeyBytes
+  ) {
+    return false;
+  }
+  let dueAtMs = nowMs;
   if (m.delayMs !== undefined) {
     if (m.deliverAtMs !== undefined || !durationOk(m.delayMs, limits.maxDelayMs)) return false;
+    dueAtMs = nowMs + m.delayMs;
   } else if (m.deliverAtMs !== undefined) {
     if (!Number.isSafeInteger(m.deliverAtMs) || m.deliverAtMs < 0) return false;
     if (m.deliverAtMs - nowMs > limits.maxDelayMs) return false;
+    dueAtMs = Math.max(nowMs, m.deliverAtMs);
+  }
+  const before = m.deliverBeforeMs;
+  if (before !== undefined && before !== 0) {
+    if (!Number.isSafeInteger(before) || before < dueAtMs || before - dueAtMs > limits.maxTtlMs) return false;
   }
   return m.ttlMs === undefined || durationOk(m.ttlMs, limits.maxTtlMs);
 }
@@ -186,9 +201,35 @@ export function validateMessage(m: PublishInput, nowMs: number, limits: Limits, 
   if (utf8Bytes(key) > limits.maxKeyBytes) {
     throw new LimitError('maxKeyBytes', limits.maxKeyBytes, utf8Bytes(key), `${prefix}key`);
   }
-  resolveDue(m, nowMs, limits, prefix);
+  const orderingKey = m.orderingKey ?? '';
+  if (utf8Bytes(orderingKey) > limits.maxKeyBytes) {
+    throw new LimitError('maxKeyBytes', limits.maxKeyBytes, utf8Bytes(orderingKey), `${prefix}ordering_key`);
+  }
+  const dueAtMs = resolveDue(m, nowMs, limits, prefix);
   validateDuration(m.ttlMs ?? 0, `${prefix}ttl_ms`, 'maxTtlMs', limits.maxTtlMs);
+  validateDeadline(m.deliverBeforeMs ?? 0, dueAtMs, limits, `${prefix}deliver_before_ms`);
   return m.payload.length;
+}
+
+/**
+ * A message's own deadline: 0 (none), or at or after its due time and at
+ * most limits.maxTtlMs past it (a deadline is how long a due message may
+ * wait, as a TTL is how long any may live).
+ */
+export function validateDeadline(
+  deliverBeforeMs: number,
+  dueAtMs: number,
+  limits: Limits,
+  field: string,
+): void {
+  checkInt(deliverBeforeMs, field);
+  if (deliverBeforeMs === 0) return;
+  if (deliverBeforeMs < dueAtMs) {
+    throw new ValidationError(field, `${deliverBeforeMs} is before the message's due time ${dueAtMs}`);
+  }
+  if (deliverBeforeMs - dueAtMs > limits.maxTtlMs) {
+    throw new LimitError('maxTtlMs', limits.maxTtlMs, deliverBeforeMs - dueAtMs, field);
+  }
 }
 
 /**
@@ -247,6 +288,11 @@ const MASK_FIELDS = [
   'expiry_action',
   'time_bucket_ms',
   'dedup_window_ms',
+  'ordering',
+  'ordering_key_from_key',
+  'max_lateness_ms',
+  'deadline_action',
+  'paused',
 ] as const;
 type MaskField = (typeof MASK_FIELDS)[number];
 
@@ -261,6 +307,7 @@ function checkSettings(s: TopicSettings, limits: Limits): void {
   if (s.deadLetterTopic !== '') validateTopicName(s.deadLetterTopic, limits, 'settings.dead_letter_topic');
   validateDuration(s.timeBucketMs, 'settings.time_bucket_ms', 'maxTimeBucketMs', limits.maxTimeBucketMs);
   validateDuration(s.dedupWindowMs, 'settings.dedup_window_ms', 'maxDedupWindowMs', limits.maxDedupWindowMs);
+  validateDuration(s.maxLatenessMs, 'settings.max_lateness_ms', 'maxTtlMs', limits.maxTtlMs);
 }
 
 /** Settings of a new topic: every absent or zero field takes its default. */
@@ -274,6 +321,11 @@ export function settingsForCreate(input: TopicSettingsInput | undefined, limits:
     timeBucketMs: input?.timeBucketMs || d.timeBucketMs,
     dedupWindowMs: input?.dedupWindowMs || d.dedupWindowMs,
     deadLetterAuthorizedBy: input?.deadLetterTopic ? (input.deadLetterAuthorizedBy ?? '') : '',
+    ordering: input?.ordering ?? d.ordering,
+    orderingKeyFromKey: input?.orderingKeyFromKey ?? d.orderingKeyFromKey,
+    maxLatenessMs: input?.maxLatenessMs || d.maxLatenessMs,
+    deadlineAction: input?.deadlineAction ?? d.deadlineAction,
+    paused: input?.paused ?? d.paused,
   };
   checkSettings(s, limits);
   return s;
@@ -318,9 +370,126 @@ export function settingsForUpdate(
         ? (input.deadLetterAuthorizedBy ?? '')
         : ''
       : current.deadLetterAuthorizedBy,
+    ordering: take('ordering', input.ordering !== undefined)
+      ? (input.ordering ?? DEFAULT_TOPIC_SETTINGS.ordering)
+      : current.ordering,
+    orderingKeyFromKey: take('ordering_key_from_key', !!input.orderingKeyFromKey)
+      ? input.orderingKeyFromKey === true
+      : current.orderingKeyFromKey,
+    maxLatenessMs: take('max_lateness_ms', !!input.maxLatenessMs)
+      ? (input.maxLatenessMs ?? 0)
+      : current.maxLatenessMs,
+    deadlineAction: take('deadline_action', input.deadlineAction !== undefined)
+      ? (input.deadlineAction ?? DEFAULT_TOPIC_SETTINGS.deadlineAction)
+      : current.deadlineAction,
+    paused: take('paused', !!input.paused) ? input.paused === true : current.paused,
   };
   checkSettings(s, limits);
   return s;
+}
+
+/** Most deliveries a second a group may be limited to (`max_deliveries_per_second`). */
+export const MAX_DELIVERIES_PER_SECOND = 100_000;
+/** Largest token bucket of a group's rate limit (`burst`). */
+export const MAX_BURST = 1_000_000;
+/** Largest in-flight limit of a group (`max_in_flight`). */
+export const MAX_MAX_IN_FLIGHT = 1_000_000;
+
+const GROUP_MASK_FIELDS = [
+  'max_deliveries_per_second',
+  'burst',
+  'max_in_flight',
+  'ordering',
+  'paused',
+] as const;
+type GroupMaskField = (typeof GROUP_MASK_FIELDS)[number];
+
+function checkCount(value: number, field: string, limit: string, max: number): void {
+  checkInt(value, field);
+  if (value < 0) throw new ValidationError(field, `must be >= 0, got ${value}`);
+  if (value > max) throw new LimitError(limit, max, value, field);
+}
+
+/** Each count within its bounds (the rule between burst and rate is `checkGroupSettings`'s). */
+function checkGroupBounds(s: GroupSettings): void {
+  checkCount(
+    s.maxDeliveriesPerSecond,
+    'settings.max_deliveries_per_second',
+    'maxDeliveriesPerSecond',
+    MAX_DELIVERIES_PER_SECOND,
+  );
+  checkCount(s.burst, 'settings.burst', 'maxBurst', MAX_BURST);
+  checkCount(s.maxInFlight, 'settings.max_in_flight', 'maxMaxInFlight', MAX_MAX_IN_FLIGHT);
+}
+
+function checkGroupSettings(s: GroupSettings): void {
+  checkGroupBounds(s);
+  if (s.burst > 0 && s.maxDeliveriesPerSecond === 0) {
+    throw new ValidationError(
+      'settings.burst',
+      'a burst needs max_deliveries_per_second (a rate to refill it)',
+    );
+  }
+}
+
+/** A new group's settings: absent fields are zero (no limit, the topic's ordering, not paused). */
+export function groupSettingsForCreate(input: GroupSettingsInput | undefined): GroupSettings {
+  const s: GroupSettings = {
+    maxDeliveriesPerSecond: input?.maxDeliveriesPerSecond ?? 0,
+    burst: input?.burst ?? 0,
+    maxInFlight: input?.maxInFlight ?? 0,
+    ordering: input?.ordering,
+    paused: input?.paused === true,
+  };
+  checkGroupSettings(s);
+  return s;
+}
+
+/**
+ * A group's settings after an update, as `settingsForUpdate` does a topic's:
+ * the fields named in `mask` (snake_case) take the input's value, zero
+ * included; with an empty mask every non-zero field does.
+ */
+export function groupSettingsForUpdate(
+  current: GroupSettings,
+  input: GroupSettingsInput,
+  mask: readonly string[],
+): GroupSettings {
+  const s = groupSettingsMasked(current, input, mask);
+  checkGroupSettings(s);
+  return s;
+}
+
+/**
+ * What can be checked of a group update without the group's settings (on
+ * the leader before proposing): the mask's names and each value's bounds.
+ * Whether a burst is left without a rate depends on the group: apply checks it.
+ */
+export function validateGroupUpdate(input: GroupSettingsInput, mask: readonly string[]): void {
+  checkGroupBounds(groupSettingsMasked(NO_GROUP_SETTINGS, input, mask));
+}
+
+function groupSettingsMasked(
+  current: GroupSettings,
+  input: GroupSettingsInput,
+  mask: readonly string[],
+): GroupSettings {
+  for (const f of mask) {
+    if (!(GROUP_MASK_FIELDS as readonly string[]).includes(f)) {
+      throw new ValidationError('update_mask', `unknown field "${f}" (${GROUP_MASK_FIELDS.join(', ')})`);
+    }
+  }
+  const take = (f: GroupMaskField, present: boolean): boolean =>
+    mask.length > 0 ? mask.includes(f) : present;
+  return {
+    maxDeliveriesPerSecond: take('max_deliveries_per_second', !!input.maxDeliveriesPerSecond)
+      ? (input.maxDeliveriesPerSecond ?? 0)
+      : current.maxDeliveriesPerSecond,
+    burst: take('burst', !!input.burst) ? (input.burst ?? 0) : current.burst,
+    maxInFlight: take('max_in_flight', !!input.maxInFlight) ? (input.maxInFlight ?? 0) : current.maxInFlight,
+    ordering: take('ordering', input.ordering !== undefined) ? input.ordering : current.ordering,
+    paused: take('paused', !!input.paused) ? input.paused === true : current.paused,
+  };
 }
 
 /** The dead-letter topic of a topic: its setting, or `<topic>.dlq` (also when `fallback`: see TopicSettings). */

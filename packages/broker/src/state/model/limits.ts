@@ -104,6 +104,11 @@ export const DEFAULT_TOPIC_SETTINGS = {
   expiryAction: 'drop' as 'drop' | 'dead-letter',
   timeBucketMs: 0,
   dedupWindowMs: 300_000,
+  ordering: 'none' as 'none' | 'key',
+  orderingKeyFromKey: false,
+  maxLatenessMs: 0,
+  deadlineAction: 'dead-letter' as 'dead-letter' | 'drop',
+  paused: false,
 } as const;
 
 /** Entries a list call returns when the caller names no limit. */

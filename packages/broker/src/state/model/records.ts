@@ -1,5 +1,11 @@
 import { invariant } from '@fermata/base';
 import { DEFAULT_GROUP, KEY_BYTES, leaseTag } from '../../keys.js';
+import {
+  type GroupSettings,
+  groupSettingsUnset,
+  NO_GROUP_SETTINGS,
+  type Ordering,
+} from './group-settings.js';
 
 /**
  * The stored records (records.proto) as plain views, and the rules about them:
@@ -8,6 +14,8 @@ import { DEFAULT_GROUP, KEY_BYTES, leaseTag } from '../../keys.js';
  * times and counters are numbers (far below 2^53).
  */
 export type ExpiryAction = 'drop' | 'dead-letter';
+/** What a message past its deadline becomes: a dead letter (reason `deadline_exceeded`) or nothing. */
+export type DeadlineAction = 'dead-letter' | 'drop';
 
 /** Resolved topic settings: every field holds its effective value. */
 export interface TopicSettings {
@@ -24,6 +32,15 @@ export interface TopicSettings {
    * go to the topic's own `<topic>.dlq` (the leader decides, per command).
    */
   readonly deadLetterAuthorizedBy: string;
+  /** The ordering of its groups that set none. */
+  readonly ordering: Ordering;
+  /** A message's dedup key is its ordering key when it names none. */
+  readonly orderingKeyFromKey: boolean;
+  /** A message's default deadline: its due time plus this, fixed at publish (0 = none). */
+  readonly maxLatenessMs: number;
+  readonly deadlineAction: DeadlineAction;
+  /** Nothing new is leased for any group of the topic. */
+  readonly paused: boolean;
 }
 
 /** One published message's answer, as a request record keeps it for a retry. */
@@ -44,11 +61,48 @@ export interface TopicRec {
   readonly deleting?: boolean;
   /** Groups deleted whose entries are still being removed (a PurgeRec each). */
   readonly deletingGroups?: readonly string[];
+  /** The settings of the groups that set any (`groupSettingsOf` for every group). */
+  readonly groupSettings?: Readonly<Record<string, GroupSettings>>;
 }
 
 /** Whether `group` of `topic` takes no new lease or settle: the topic or the group is being deleted. */
 export function groupDeleting(topic: TopicRec, group: string): boolean {
   return topic.deleting === true || (topic.deletingGroups?.includes(group) ?? false);
+}
+
+/** The group's own settings (all zero when it set none). */
+export function groupSettingsOf(topic: TopicRec, group: string): GroupSettings {
+  return (
+    (topic.groupSettings !== undefined && Object.hasOwn(topic.groupSettings, group)
+      ? topic.groupSettings[group]
+      : undefined) ?? NO_GROUP_SETTINGS
+  );
+}
+
+/** The group's settings as they take effect: ordering and burst resolved, paused by the topic or itself. */
+export function effectiveGroupSettings(topic: TopicRec, group: string): GroupSettings {
+  const own = groupSettingsOf(topic, group);
+  const rate = own.maxDeliveriesPerSecond;
+  return {
+    maxDeliveriesPerSecond: rate,
+    burst: rate === 0 ? 0 : own.burst || Math.max(1, rate),
+    maxInFlight: own.maxInFlight,
+    ordering: own.ordering ?? topic.settings.ordering,
+    paused: topic.settings.paused || own.paused,
+  };
+}
+
+/** Whether nothing new may be leased for `group` of `topic`: the topic or the group is paused. */
+export function groupPaused(topic: TopicRec, group: string): boolean {
+  return topic.settings.paused || groupSettingsOf(topic, group).paused;
+}
+
+/** The topic record with `group`'s own settings replaced (an unset one leaves no entry). */
+export function withGroupSettings(topic: TopicRec, group: string, settings: GroupSettings): TopicRec {
+  const { [group]: _old, ...others } = topic.groupSettings ?? {};
+  const groupSettings = groupSettingsUnset(settings) ? others : { ...others, [group]: settings };
+  const { groupSettings: _all, ...rest } = topic;
+  return Object.keys(groupSettings).length > 0 ? { ...rest, groupSettings } : rest;
 }
 
 export type PurgePhase = 'entries' | 'keys' | 'schedules';
@@ -125,6 +179,10 @@ export interface QueueEntryRec {
   readonly leaseConsumer: bigint;
   /** Why its last delivery failed: the last nack's error ('' = none said). Kept until the entry ends. */
   readonly lastError: string;
+  /** Per-key ordering: the key its message is ordered by ('' = none). */
+  readonly orderingKey: string;
+  /** Its message's deadline (0 = none): no lease is taken at or after it. */
+  readonly deliverBeforeMs: number;
   /**
    * The message's body, when the entry carries it (its message has this one
    * entry and was written with `inline_bodies`): no body record exists then.
@@ -231,12 +289,15 @@ export interface RequestRec {
   readonly windowEndMs: number;
 }
 
+/** Why a message was dead-lettered (DeadLetterInfo.reason). */
+export type DeadLetterReason = 'max_attempts' | 'expired' | 'deadline_exceeded';
+
 export interface DeadLetterInfo {
   readonly sourceTopic: string;
   readonly sourceGroup: string;
   readonly sourceId: bigint;
   readonly sourceKey: string;
-  readonly reason: 'max_attempts' | 'expired';
+  readonly reason: DeadLetterReason;
   readonly attempts: number;
   readonly deliveredAtMs: readonly number[];
   readonly deadLetteredAtMs: number;
@@ -260,6 +321,10 @@ export interface BodyRec {
    * group at `dueAtMs` is its index. Set by `addMessage`.
    */
   readonly indexImplied?: boolean;
+  /** Per-key ordering: the key it is ordered by ('' = none). */
+  readonly orderingKey: string;
+  /** Its deadline (0 = none): no lease is taken at or after it. */
+  readonly deliverBeforeMs: number;
 }
 
 /**
@@ -385,7 +450,31 @@ export function entryAlone(run: LeaseRun, offset: number): boolean {
 
 /** Whether the stored entry `e` is all its message has (`entryAlone`). */
 export function aloneInStore(e: QueueEntryRec): boolean {
-  return e.indexImplied && e.indexUnwritten && e.body !== undefined && e.expireAtMs === 0;
+  return (
+    e.indexImplied &&
+    e.indexUnwritten &&
+    e.body !== undefined &&
+    e.expireAtMs === 0 &&
+    e.deliverBeforeMs === 0
+  );
+}
+
+/** What a lease meets of its entry's deadline (`deadlineAtLease`). */
+export type DeadlineAtLease = 'passed' | 'ahead' | undefined;
+
+/**
+ * What a lease of `e` at `nowMs` meets of its deadline: `passed` when the
+ * deadline is at or before `nowMs` (the message is ended, never leased);
+ * `ahead` when the lease, taken ahead, would start at or after it (it waits:
+ * by its due time the deadline has passed); undefined when it has none or
+ * the lease would start before it.
+ */
+export function deadlineAtLease(e: QueueEntryRec, nowMs: number): DeadlineAtLease {
+  const deadline = e.deliverBeforeMs;
+  if (deadline === 0) return undefined;
+  if (nowMs >= deadline) return 'passed';
+  const startMs = e.inFlight ? leaseEndOf(e) : e.dueAtMs;
+  return startMs >= deadline ? 'ahead' : undefined;
 }
 
 /** When offset `offset` of `run` starts. */
@@ -425,6 +514,8 @@ export function heldView(e: QueueEntryRec, hold: RunHold): QueueEntryRec {
     leaseSerial: e.leaseSerial,
     leaseConsumer: hold.run.consumer,
     lastError: e.lastError,
+    orderingKey: e.orderingKey,
+    deliverBeforeMs: e.deliverBeforeMs,
     body: e.body,
   };
 }

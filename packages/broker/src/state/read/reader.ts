@@ -24,10 +24,12 @@ import {
 } from '../../keys.js';
 import type { Target } from '../commands/commands.js';
 import { NotFoundError, ValidationError } from '../model/errors.js';
+import type { GroupSettings } from '../model/group-settings.js';
 import { DEFAULT_LIST_LIMIT, type Limits } from '../model/limits.js';
 import {
   type BodyRec,
   deliveryTagOf,
+  effectiveGroupSettings,
   heldView,
   impliedIndex,
   leaseEndOf,
@@ -121,6 +123,8 @@ export interface ListedEntry {
 export interface GroupStatsView extends QueueRec {
   /** Earliest due time of the group's entries (pending or lease end); undefined when empty. */
   readonly nextDueMs: number | undefined;
+  /** Its effective settings (`effectiveGroupSettings`): paused when the topic or the group is. */
+  readonly settings: GroupSettings;
 }
 
 const equalBytes = (a: Uint8Array, b: Uint8Array): boolean =>
@@ -305,6 +309,8 @@ export class BrokerReader {
         leaseSerial: e.leaseSerial,
         leaseConsumer: e.leaseConsumer,
         lastError: e.lastError,
+        orderingKey: e.orderingKey,
+        deliverBeforeMs: e.deliverBeforeMs,
         body: e.body,
         tag: new Uint8Array(tag),
       });
@@ -654,6 +660,7 @@ export class BrokerReader {
           inFlight: q?.inFlight ?? 0,
           deadLettered: q?.deadLettered ?? 0,
           nextDueMs,
+          settings: effectiveGroupSettings(topic, group),
         };
       }),
     );

@@ -8,7 +8,7 @@ import { deadLetterTopicOf, validateTopicName } from '../commands/validation.js'
  */
 import { ConflictError, LimitError, ValidationError } from '../model/errors.js';
 import type { Limits } from '../model/limits.js';
-import type { QueueEntryRec, TopicRec } from '../model/records.js';
+import type { DeadLetterReason, QueueEntryRec, TopicRec } from '../model/records.js';
 import type { EntryStore } from './entries.js';
 import type { MessageStore } from './messages.js';
 import type { CommandTime } from './time.js';
@@ -61,7 +61,7 @@ export class DeadLetterStore {
     topic: TopicRec,
     tag: Uint8Array,
     entry: QueueEntryRec,
-    reason: 'max_attempts' | 'expired',
+    reason: DeadLetterReason,
     runTag?: Uint8Array,
   ): Promise<bigint | undefined> {
     const now = this.time.nowMs;
@@ -95,6 +95,10 @@ export class DeadLetterStore {
               deadLetteredAtMs: now,
               lastError: entry.lastError,
             },
+            indexImplied: undefined,
+            // Its ordering key goes with it (a dead-letter topic may order by it); no deadline.
+            orderingKey: body.orderingKey,
+            deliverBeforeMs: 0,
           });
           if (adding) await adding;
         }

@@ -305,6 +305,14 @@ export class EntryStore {
     return this.queues.count(this.queues.hash(topic.name, group), -count, count, 0);
   }
 
+  /**
+   * `group` of the topic was resumed (the topic's or its own pause lifted):
+   * the dispatcher, which parked the queue, reads it again from its start.
+   */
+  resumed(topic: TopicRec, group: string): void {
+    this.noteDue(topic.name, group, 0);
+  }
+
   /** A run lease's offset was extended to `endMs`: a lapse change for the dispatcher. */
   extended(topic: TopicRec, group: string, endMs: number): void {
     this.noteDue(topic.name, group, endMs, true);
@@ -384,6 +392,8 @@ export class EntryStore {
               expireAtMs: body.expireAtMs,
               deadLetter: body.deadLetter,
               indexImplied,
+              orderingKey: body.orderingKey,
+              deliverBeforeMs: body.deliverBeforeMs,
             }
           : body,
       );
@@ -406,6 +416,8 @@ export class EntryStore {
         leaseSerial: 0,
         leaseConsumer: 0n,
         lastError: '',
+        orderingKey: body.orderingKey,
+        deliverBeforeMs: body.deliverBeforeMs,
         body: inline ? body : undefined,
       });
       groups.push({ group, tag, outcome: 'live' });
@@ -419,6 +431,9 @@ export class EntryStore {
       );
     else if (inline) this.publishes.note(only!, body.dueAtMs);
     if (body.expireAtMs > 0) this.messages.putExpiry(body.expireAtMs, body.id, inline ? only : undefined);
+    // The deadline fires as a TTL does (the janitor's expiry sweep), consumers or not, paused or not.
+    if (body.deliverBeforeMs > 0 && body.deliverBeforeMs !== body.expireAtMs)
+      this.messages.putExpiry(body.deliverBeforeMs, body.id, inline ? only : undefined);
   }
 }
 

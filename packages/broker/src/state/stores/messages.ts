@@ -149,6 +149,11 @@ export class MessageStore {
     this.txn.put(NS.expiry.key(expirySuffix(expireAtMs, id)), tag);
   }
 
+  /** Deletes the expiry record of `id` at `atMs` (none when 0): its TTL's, its deadline's, or one moved. */
+  delExpiry(atMs: number, id: bigint): void {
+    if (atMs > 0) this.txn.del(NS.expiry.key(expirySuffix(atMs, id)));
+  }
+
   async getKey(topic: string, key: string): Promise<KeyRec | undefined> {
     const raw = await this.txn.get(NS.keys.key(topicKeySuffix(topic, key)));
     return raw ? decodeKeyRec(raw) : undefined;
@@ -173,12 +178,17 @@ export class MessageStore {
    * topic is being deleted). `expireAtMs` is its entry's: the expiry when the
    * index and body are gone already (another group's entry went first).
    */
-  async deleteForTopic(id: bigint, expireAtMs: number, bodyInline: boolean): Promise<void> {
+  async deleteForTopic(
+    id: bigint,
+    expireAtMs: number,
+    bodyInline: boolean,
+    deadlineMs: number,
+  ): Promise<void> {
     const index = await this.getIndex(id);
     if (!bodyInline) this.txn.del(NS.body.key(idKey(id)));
     this.txn.del(NS.index.key(idKey(id)));
-    const expiry = index?.expireAtMs || expireAtMs;
-    if (expiry > 0) this.txn.del(NS.expiry.key(expirySuffix(expiry, id)));
+    this.delExpiry(index?.expireAtMs || expireAtMs, id);
+    this.delExpiry(deadlineMs, id);
   }
 
   /**
@@ -191,7 +201,8 @@ export class MessageStore {
     const k = idKey(id);
     if (entry.body === undefined) this.txn.del(NS.body.key(k));
     if (!entry.indexUnwritten) this.txn.del(NS.index.key(k));
-    if (expireAtMs > 0) this.txn.del(NS.expiry.key(expirySuffix(expireAtMs, id)));
+    this.delExpiry(expireAtMs, id);
+    this.delExpiry(entry.deliverBeforeMs, id);
   }
 
   /**
@@ -252,6 +263,7 @@ export class MessageStore {
     } else {
       // No key: no dedup window.
       this.endUnkeyedMessage(entry.id, entry.expireAtMs, !entry.indexUnwritten, entry.body === undefined);
+      this.delExpiry(entry.deliverBeforeMs, entry.id);
     }
     return undefined;
   }
@@ -269,6 +281,7 @@ export class MessageStore {
     const groups: GroupRef[] = idx.groups.map((g) => (g.group === group ? { group, tag, outcome } : g));
     const next = { ...idx, groups };
     if (outcome !== 'live' && !groups.some((g) => g.outcome === 'live')) {
+      this.delExpiry(entry.deliverBeforeMs, id);
       await this.endMessage(id, next, topic ?? (await this.topics.get(idx.topic)), entry.body === undefined);
     } else {
       this.putIndex(id, next);

@@ -1,0 +1,60 @@
+/**
+ * A group's own settings (records.proto GroupSettings) and how they combine
+ * with its topic's: the delivery controls a group can set (rate and
+ * in-flight limits, ordering, pause). The conversion of an ordering to and
+ * from the protocol lives here, beside the type, for the commands and the
+ * codecs alike. What combines them with a topic's settings is in records.ts.
+ */
+import { type pb, v1 } from '@fermata/protocol';
+
+/** How due messages are ordered: 'key' = one leased at a time per ordering key and group. */
+export type Ordering = 'none' | 'key';
+
+/**
+ * A group's own settings (records.proto GroupSettings): zero values mean no
+ * limit, the topic's ordering, not paused (`NO_GROUP_SETTINGS`).
+ */
+export interface GroupSettings {
+  /** 0 = unlimited. */
+  readonly maxDeliveriesPerSecond: number;
+  /** The token bucket's size; 0 = the rate (at least 1). Set only with a rate. */
+  readonly burst: number;
+  /** 0 = unlimited. */
+  readonly maxInFlight: number;
+  /** Undefined = the topic's. */
+  readonly ordering: Ordering | undefined;
+  readonly paused: boolean;
+}
+
+export const NO_GROUP_SETTINGS: GroupSettings = Object.freeze({
+  maxDeliveriesPerSecond: 0,
+  burst: 0,
+  maxInFlight: 0,
+  ordering: undefined,
+  paused: false,
+});
+
+/** Whether `s` sets nothing (a topic record keeps no entry for such a group). */
+export function groupSettingsUnset(s: GroupSettings): boolean {
+  return (
+    s.maxDeliveriesPerSecond === 0 &&
+    s.burst === 0 &&
+    s.maxInFlight === 0 &&
+    s.ordering === undefined &&
+    !s.paused
+  );
+}
+
+/** The protocol's ordering; undefined = ORDERING_UNSPECIFIED. */
+export function orderingToProto(o: Ordering | undefined): pb.Ordering {
+  return o === 'key'
+    ? v1.Ordering.ORDERING_KEY
+    : o === 'none'
+      ? v1.Ordering.ORDERING_NONE
+      : v1.Ordering.ORDERING_UNSPECIFIED;
+}
+
+/** Undefined for ORDERING_UNSPECIFIED (and values this version does not know). */
+export function orderingFromProto(o: number | null | undefined): Ordering | undefined {
+  return o === v1.Ordering.ORDERING_KEY ? 'key' : o === v1.Ordering.ORDERING_NONE ? 'none' : undefined;
+}
