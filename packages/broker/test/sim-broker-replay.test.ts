@@ -47,6 +47,7 @@ describe('broker simulation findings', () => {
       faults: ALL_FAULTS,
       // The run this finding was recorded in: schedules take ids and change it.
       schedules: false,
+      controls: false,
     });
     expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     // The leader's apply-limits entry moved this seed's history: the hand-back it showed (id 151
@@ -80,6 +81,7 @@ describe('broker simulation findings: membership', () => {
         chaosMs: 8_000,
         faults: ALL_FAULTS,
         schedules: false,
+        controls: false,
       });
       expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     } finally {
@@ -104,7 +106,7 @@ describe('broker simulation findings: a replica behind the configuration', () =>
     [2467, 5, NO_HOSTILE, true],
   ] as const) {
     it(`seed ${seed}: every member of the final configuration reaches the leader's state`, async () => {
-      const r = await runBrokerSeed({ seed, nodes, chaosMs: 8_000, faults, schedules });
+      const r = await runBrokerSeed({ seed, nodes, chaosMs: 8_000, faults, schedules, controls: false });
       expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     });
   }
@@ -120,7 +122,7 @@ describe('broker simulation findings: a replica that holds no address for the le
   const NO_HOSTILE = ALL_FAULTS.filter((f) => f !== 'hostile');
   for (const seed of [4201, 8313, 9059, 12807]) {
     it(`seed ${seed}: the member that missed the new leader's addition reaches the leader's state`, async () => {
-      const r = await runBrokerSeed({ seed, nodes: 5, chaosMs: 8_000, faults: NO_HOSTILE });
+      const r = await runBrokerSeed({ seed, nodes: 5, chaosMs: 8_000, faults: NO_HOSTILE, controls: false });
       expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     });
   }
@@ -132,7 +134,7 @@ describe('broker simulation findings: a deletion at the end of the faults', () =
     // the calm phase's first look at 9,000 ms, which took a deletion not yet begun for one
     // over and ended the run; the delete was answered at 9,133 ms and its purge was still
     // under way at the end (deletion-completes).
-    const r = await runBrokerSeed({ seed: 12792, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS });
+    const r = await runBrokerSeed({ seed: 12792, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS, controls: false });
     expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     expect(r.deletion.filledAtMs).toBeGreaterThan(9_000);
     expect(r.deletion.answeredAtMs).toBeGreaterThan(r.deletion.filledAtMs!);
@@ -162,7 +164,7 @@ describe('broker simulation findings: a limit set back while a fire was in fligh
       return r;
     });
     try {
-      const r = await runBrokerSeed({ seed: 6428, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS });
+      const r = await runBrokerSeed({ seed: 6428, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS, controls: false });
       expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     } finally {
       spy.mockRestore();

@@ -36,6 +36,8 @@ export interface ClientWorld {
    * phase ends only once none is left, so no message is acknowledged after the last look.
    */
   publishing: number;
+  /** Some publishes carry a deadline (runBrokerSeed's `controls`). */
+  readonly controls: boolean;
 }
 
 /** Runs `call` and records its answer whenever it comes; `onDone` runs at the answer or the timeout. */
@@ -95,7 +97,7 @@ export function producePublish(w: ClientWorld, n: number, hint?: NodeId, tries =
   const ttlMs = w.rng.chance(0.1) ? w.rng.int(500, 4_000) : 0;
   // Some have a deadline a little after their due time by any leader's clock (one that retries
   // late may find it before its due time and be refused, naming the field: no answer then).
-  const deliverBeforeMs = w.rng.chance(0.15)
+  const deliverBeforeMs = w.controls && w.rng.chance(0.15)
     ? SIM_EPOCH_MS + MAX_SKEW_MS + w.sched.nowMs + delayMs + w.rng.int(100, 2_500)
     : 0;
   let retrying = true;

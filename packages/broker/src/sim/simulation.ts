@@ -40,6 +40,11 @@ export interface BrokerSimOptions {
    * for a while by replicating a stricter minimum interval (schedules.ts); default true.
    */
   readonly tenants?: boolean;
+  /**
+   * Publish some messages with a deadline, and pause and resume the topic or its group now and
+   * then (delivery-controls.ts); default true. false replays a seed as it ran before them.
+   */
+  readonly controls?: boolean;
 }
 
 export interface BrokerSimResult {
@@ -87,7 +92,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const observer = new LogObserver(history);
   cluster.onApplied = (entries, results) => observer.observe(entries, results);
   const nodes = cluster.nodes;
-  const w: ClientWorld = { sched, rng, history, nodes, calm: false, publishing: 0 };
+  const controls = o.controls ?? true;
+  const w: ClientWorld = { sched, rng, history, nodes, calm: false, publishing: 0, controls };
   const stats = {
     events: 0,
     partitions: 0,
@@ -182,7 +188,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       if (faults.has('membership')) {
         cluster.replaceMember();
       }
-    } else if (r < 0.525) {
+    } else if (controls && r < 0.525) {
       pauser.pauseForAWhile();
     }
   };
