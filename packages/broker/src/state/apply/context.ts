@@ -8,10 +8,11 @@
 import type { QueueHasher } from '../../keys.js';
 import { ConflictError } from '../model/errors.js';
 import type { Limits } from '../model/limits.js';
-import type { RunHold, TopicRec } from '../model/records.js';
+import type { QueueEntryRec, RunHold, TopicRec } from '../model/records.js';
 import { DeadLetterStore } from '../stores/dead-letters.js';
 import { EntryStore } from '../stores/entries.js';
 import type { EventRepository } from '../stores/event-repository.js';
+import { KeyHeadStore } from '../stores/key-heads.js';
 import type { LeaseIndex } from '../stores/lease-index.js';
 import { LeaseStore } from '../stores/leases.js';
 import { MessageStore } from '../stores/messages.js';
@@ -39,6 +40,10 @@ export interface ApplyHooks {
   readonly runTagHold?: (ctx: ApplyContext, named: RunHold) => RunHold;
   /** An ack removed the entry `hold` held and settled its offset. */
   readonly acked?: (ctx: ApplyContext, topic: TopicRec, hold: RunHold) => Promise<void> | undefined;
+  /** A running lease of `entry` (its view as leased) was nacked. */
+  readonly nacked?: (ctx: ApplyContext, topic: TopicRec, entry: QueueEntryRec) => Promise<void> | undefined;
+  /** Per-key ordering: whether a new message due before a front never leased takes its place (shipped: yes). */
+  readonly keyFrontSwaps?: boolean;
 }
 
 /** Longest stretch of apply work before the event loop gets a turn. */
@@ -56,6 +61,8 @@ export class ApplyContext {
   readonly purges: PurgeStore;
   readonly publishes: PublishStore;
   readonly leases: LeaseStore;
+  /** Per-key ordering's head and wait records (the rules over them: `entries.order`). */
+  readonly heads: KeyHeadStore;
 
   /** When apply last let the event loop run (performance.now()). */
   private sliceStartMs = performance.now();
@@ -75,7 +82,17 @@ export class ApplyContext {
     this.publishes = new PublishStore(txn);
     this.leases = new LeaseStore(txn, leaseIndex);
     this.messages = new MessageStore(txn, this.topics, this.queues, this.time, this.publishes);
-    this.entries = new EntryStore(txn, this.queues, this.messages, this.time, this.publishes);
+    this.heads = new KeyHeadStore(txn);
+    this.entries = new EntryStore(
+      txn,
+      this.queues,
+      this.messages,
+      this.time,
+      this.publishes,
+      this.heads,
+      this.leases,
+      hooks?.keyFrontSwaps !== false,
+    );
     this.requests = new RequestStore(txn, requestFilter);
     this.deadLetters = new DeadLetterStore(txn, limits, this.topics, this.entries, this.messages, this.time);
     this.schedules = new ScheduleStore(txn);
