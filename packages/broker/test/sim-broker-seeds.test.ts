@@ -18,6 +18,7 @@ describe('whole-cluster broker simulation', () => {
       deliveries: 0,
       settles: 0,
       deletionAnswered: 0,
+      keyed: 0,
     };
     let brokenSeen = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
@@ -40,6 +41,8 @@ describe('whole-cluster broker simulation', () => {
     expect(totals.partitions).toBeGreaterThan(SEEDS / 2);
     expect(totals.transfers).toBeGreaterThan(SEEDS / 4);
     expect(totals.deliveries).toBeGreaterThan(totals.published);
+    // One seed in eight orders its topic by key: its messages carry ordering keys.
+    expect(totals.keyed).toBeGreaterThan(SEEDS);
     // A large topic was deleted, and a schedule broken while the other fired, in most seeds.
     expect(totals.deletionAnswered).toBeGreaterThan(SEEDS * 0.9);
     expect(brokenSeen).toBeGreaterThan(SEEDS / 2);

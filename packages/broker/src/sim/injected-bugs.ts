@@ -14,7 +14,14 @@ import { Proposer } from '../leader/proposer.js';
 import type { ApplyContext } from '../state/apply/context.js';
 import { heldOf } from '../state/apply/held.js';
 import type { CommandResult, SettleOutcome } from '../state/commands/results.js';
-import { type LeaseRun, offsetSettled, type RunHold, runKey, type TopicRec } from '../state/model/records.js';
+import {
+  type LeaseRun,
+  offsetSettled,
+  type QueueEntryRec,
+  type RunHold,
+  runKey,
+  type TopicRec,
+} from '../state/model/records.js';
 import { OCCURRENCE_HEADER, SCHEDULE_HEADER } from '../state/model/schedules.js';
 import type { FireOutcome } from '../state/schedule/ops.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
@@ -31,6 +38,8 @@ export const INJECTED_BUGS = [
   'ack-wrong-lease',
   'delete-past-run',
   'lapse-ignores-settled',
+  'ordering-head-released-on-nack',
+  'ordering-no-swap',
 ] as const;
 export type InjectedBug = (typeof INJECTED_BUGS)[number];
 
@@ -283,6 +292,18 @@ function lapseIgnoresSettled(sm: BrokerStateMachine): void {
   };
 }
 
+/**
+ * Per-key ordering lets a nacked head go: its nack moves the key's next
+ * message up as the head's end would, while the head, pending again, stays
+ * in the due order. The next lease round leases both.
+ */
+async function releaseHeadOnNack(ctx: ApplyContext, topic: TopicRec, entry: QueueEntryRec): Promise<void> {
+  if (entry.orderingKey === '' || entry.body !== undefined) return;
+  const q = ctx.queues.hash(topic.name, entry.group);
+  if ((await ctx.heads.front(q, entry.orderingKey)) !== entry.id) return;
+  await ctx.entries.order.moveUp(topic, q, entry.orderingKey);
+}
+
 export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
   switch (bug) {
     case undefined:
@@ -311,5 +332,17 @@ export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
       };
     case 'lapse-ignores-settled':
       return { stateMachine: lapseIgnoresSettled };
+    case 'ordering-head-released-on-nack':
+      return {
+        stateMachine: (sm) => {
+          sm.applyHooks = { nacked: releaseHeadOnNack };
+        },
+      };
+    case 'ordering-no-swap':
+      return {
+        stateMachine: (sm) => {
+          sm.applyHooks = { keyFrontSwaps: false };
+        },
+      };
   }
 }

@@ -10,11 +10,11 @@ import { type Faults, Prng, SimScheduler } from '@fermata/raft/sim-ports';
 import { digestStore } from '@fermata/storage';
 import { createQueueHasher } from '../keys.js';
 import { check, type Violation } from './checker.js';
-import { type ClientWorld, control, producePublish, SimConsumer, TOPIC } from './clients.js';
+import { type ClientWorld, control, orderTopic, producePublish, SimConsumer, TOPIC } from './clients.js';
 import { BIG_TOPIC, checkDeletion, type DeletionRecord, runDeletion } from './deletions.js';
 import { History } from './history.js';
 import { brokerBugs, type InjectedBug } from './injected-bugs.js';
-import { FAULT_KINDS, type FaultKind } from './run-options.js';
+import { FAULT_KINDS, type FaultKind, orderingForBrokerSeed } from './run-options.js';
 import {
   checkSchedules,
   createSchedules,
@@ -22,7 +22,7 @@ import {
   STRICT_MIN_INTERVAL_MS,
 } from './schedules.js';
 import { MAX_SKEW_MS, SIM_EPOCH_MS, SimCluster } from './sim-cluster.js';
-import type { SimBrokerNode } from './sim-node.js';
+import { SIM_LEASE_AHEAD_MS, type SimBrokerNode } from './sim-node.js';
 
 export interface BrokerSimOptions {
   readonly seed: number;
@@ -39,6 +39,11 @@ export interface BrokerSimOptions {
    * for a while by replicating a stricter minimum interval (schedules.ts); default true.
    */
   readonly tenants?: boolean;
+  /**
+   * Order the topic's group by key and give most messages one of four ordering keys, checking
+   * `key-leased-alone` and `key-due-order` (default: `orderingForBrokerSeed`).
+   */
+  readonly ordering?: boolean;
 }
 
 export interface BrokerSimResult {
@@ -95,6 +100,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     bigPublished: 0,
     deletionAnswered: 0,
     scheduleBrokenSeen: 0,
+    /** Acknowledged messages with an ordering key (ordered runs). */
+    keyed: 0,
   };
   const leader = (): SimBrokerNode | undefined => cluster.leader();
   const ids = cluster.members;
@@ -105,6 +112,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   if (tenants) consumers.push(new SimConsumer(w, 4, BIG_TOPIC));
   const deletion: DeletionRecord = { published: 0 };
   let published = 0;
+  let topicOrdered = false;
 
   // The chaotic phase, one decision every 50 ms of virtual time (25 ms when hostile).
   const chaos = (): void => {
@@ -113,7 +121,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     if (tenants && (leader()?.ctx.materializer?.brokenSchedules().size ?? 0) > 0) stats.scheduleBrokenSeen++;
     const r = rng.next();
     if (r < 0.35) {
-      producePublish(w, ++published, leader()?.id);
+      const orderingKey = topicOrdered && rng.chance(0.6) ? `o${rng.int(0, 3)}` : undefined;
+      producePublish(w, ++published, leader()?.id, undefined, orderingKey);
     } else if (r < 0.42) {
       // Mostly messages not yet due, which a cancel or reschedule can still change.
       const nowMs = cluster.clock(ids[0]!).nowMs();
@@ -186,6 +195,16 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     },
   );
   sched.at(100, () => 'chaos', chaos);
+  // Ordered runs: messages carry ordering keys once the topic orders by key.
+  if (o.ordering ?? orderingForBrokerSeed(o.seed))
+    sched.at(
+      50,
+      () => 'order topic',
+      () =>
+        orderTopic(w, leader, () => {
+          topicOrdered = true;
+        }),
+    );
   if (schedules)
     sched.at(
       300,
@@ -310,10 +329,12 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
           calmFromMs,
           epochMs: SIM_EPOCH_MS,
           maxClockAheadMs: MAX_SKEW_MS,
+          leaseAheadMs: SIM_LEASE_AHEAD_MS,
         }) ??
         (tenants ? await checkDeletion(w, l, deletion) : undefined) ??
         (schedules ? await checkSchedules(l, stats) : undefined));
   stats.published = history.acknowledged().size;
+  stats.keyed = [...history.acknowledged().values()].filter((p) => p.orderingKey).length;
   stats.bigPublished = deletion.published;
   stats.deletionAnswered = deletion.answeredAtMs === undefined ? 0 : 1;
   history.note(sched.nowMs, `end ${[...digests].map(([n, d]) => `${n}=${d.slice(0, 12)}`).join(' ')}`);
