@@ -265,4 +265,13 @@ describe('benchmarks (--quick)', () => {
     expect(line?.['peak_held_mb']).toBeLessThanOrEqual(line?.['buffer_limit_mb'] as number);
     expect(line?.['peak_rss_mb']).toBeGreaterThan(0);
   });
+
+  it('ordering delivers the keys beside a held key, nothing of it but its head', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('ordering');
+    expect(line?.['alone_msgs_per_s']).toBeGreaterThan(0);
+    expect(line?.['beside_held_msgs_per_s']).toBeGreaterThan(0);
+    expect(line?.['held_key_delivered']).toBe(1);
+  });
 });

@@ -1,10 +1,10 @@
-// The injected bugs of the run leases and of pause and deadlines (packages/broker/src/sim/README.md,
-// "Injected bugs"), each pinned to a seed of the catch-rate run over fresh seeds 201001-202000
-// (8 s of chaos, every fourth seed hostile, as `npm run sim -- --broker` draws them) that
-// catches it; the same seed
-// as shipped keeps every rule, so the bug broke it. If the simulation changes and a seed no
-// longer catches its bug, find another with
-//   npm run sim -- --broker --seeds 1000 --first 201001 --bug NAME
+// The injected bugs of the run leases, of pause and deadlines, and of per-key ordering
+// (packages/broker/src/sim/README.md, "Injected bugs"), each pinned to a seed of the catch-rate run
+// over fresh seeds 201001-202000 (8 s of chaos, every fourth seed hostile, as `npm run sim --
+// --broker` draws them) that catches it; the same seed as shipped keeps every rule, so the bug
+// broke it. The ordering bugs' seeds are ones that order their topic (`orderingForBrokerSeed`:
+// seed % 8 === 6). If the simulation changes and a seed no longer catches its bug, find another with
+//   npm run sim -- --broker --seeds 1000 --first 201001 --bug NAME [--ordering on]
 import { describe, expect, it } from 'vitest';
 import type { InjectedBug } from '../src/sim/injected-bugs.js';
 import { DEFAULT_CHAOS_MS, faultsForBrokerSeed, nodesForBrokerSeed } from '../src/sim/run-options.js';
@@ -67,6 +67,20 @@ describe('the broker simulation catches the injected bugs of the run leases and 
       201002,
       'no-lease-past-deadline',
       /^entry \d+ leased \d+ from \d+ \(command at \d+\), at or after its deadline \d+$/,
+    ],
+    [
+      "a nack that lets its key's head go: the next message and the head are leased at once",
+      'ordering-head-released-on-nack',
+      201006,
+      'key-leased-alone',
+      /^ordering key o\d: #\d+ attempt \d+ sent at \d+ \(true \d+\) while #\d+ attempt \d+ .* not settled$/,
+    ],
+    [
+      "a message due before its key's undelivered front that waits behind it is delivered after it",
+      'ordering-no-swap',
+      201014,
+      'key-due-order',
+      /^ordering key o\d: #\d+ \(due \d+, stored by \d+\) delivered at \d+, after #\d+ \(due \d+\) was first delivered at \d+$/,
     ],
   ])(
     '%s (%s, seed %i)',

@@ -7,9 +7,22 @@
  */
 import { InvariantError } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
-import { type ApplyWork, applyBound, assertApplyWork } from '../src/state/apply/apply-bound.js';
+import {
+  type ApplyWork,
+  applyBound,
+  assertApplyWork,
+  itemsPerCommand,
+} from '../src/state/apply/apply-bound.js';
 import { DEFAULT_LIMITS } from '../src/state/model/limits.js';
 import { BIG, Harness, T0, text } from './state-harness.js';
+
+/** Batches of 40: the bound of a few commands, not of 1,000-message batches. */
+const SMALL = {
+  maxTagsPerCommand: 40,
+  maxBatchMessages: 40,
+  maxIdsPerCommand: 40,
+  maxScheduleFiresPerCommand: 40,
+};
 
 /** Records the work of every command applied by `h`, by kind. */
 function watch(h: Harness): Map<string, ApplyWork[]> {
@@ -182,5 +195,31 @@ describe('the bound on one command', () => {
     expect(max.bytes).toBeLessThanOrEqual(bound.bytes);
     // The publish of 300 messages into 16 groups, well within.
     expect(seen.get('publish')!.at(-1)!.records).toBeGreaterThan(16 * 300);
+  });
+
+  it('per-key ordering at its worst stays within the bound: each message swaps with a front in every group', async () => {
+    const h = await Harness.create({ limits: SMALL });
+    const seen = watch(h);
+    await h.ok({ kind: 'create-topic', name: 'o', settings: { ordering: 'key' } });
+    for (let g = 1; g < 16; g++) await h.ok({ kind: 'create-group', topic: 'o', group: `g${g}` });
+    const batch = (delayMs: number) =>
+      Array.from({ length: 40 }, (_, i) => ({
+        topic: 'o',
+        payload: text(`m${i}`),
+        orderingKey: `key-${i}-${'k'.repeat(200)}`,
+        delayMs,
+      }));
+    // Fronts due later, then messages of the same keys due before them: every one swaps places
+    // with its key's front in each of the 16 groups (a move of the front with its index).
+    await h.publish(...batch(10_000));
+    await h.publish(...batch(0));
+    const swaps = seen.get('publish')!.at(-1)!;
+    const bound = applyBound(h.sm.limits);
+    expect(swaps.records).toBeLessThanOrEqual(bound.records);
+    expect(swaps.bytes).toBeLessThanOrEqual(bound.bytes);
+    // Past what the items alone, without their ordering work, were allowed.
+    const items = itemsPerCommand(h.sm.limits);
+    expect(swaps.records).toBeGreaterThan(items * (4 * 16 + 40));
+    expect((await h.due('o', 'g15')).length).toBe(40);
   });
 });

@@ -18,6 +18,7 @@ import {
   deadlineAtLease,
   type LeaseRun,
   offsetSettled,
+  type QueueEntryRec,
   type RunHold,
   runKey,
   type TopicRec,
@@ -40,6 +41,8 @@ export const INJECTED_BUGS = [
   'lapse-ignores-settled',
   'lease-while-paused',
   'redelivery-past-deadline',
+  'ordering-head-released-on-nack',
+  'ordering-no-swap',
 ] as const;
 export type InjectedBug = (typeof INJECTED_BUGS)[number];
 
@@ -310,6 +313,18 @@ function redeliveryPastDeadline(sm: BrokerStateMachine): void {
   };
 }
 
+/**
+ * Per-key ordering lets a nacked head go: its nack moves the key's next
+ * message up as the head's end would, while the head, pending again, stays
+ * in the due order. The next lease round leases both.
+ */
+async function releaseHeadOnNack(ctx: ApplyContext, topic: TopicRec, entry: QueueEntryRec): Promise<void> {
+  if (entry.orderingKey === '' || entry.body !== undefined) return;
+  const q = ctx.queues.hash(topic.name, entry.group);
+  if ((await ctx.heads.front(q, entry.orderingKey)) !== entry.id) return;
+  await ctx.entries.order.moveUp(topic, q, entry.orderingKey);
+}
+
 export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
   switch (bug) {
     case undefined:
@@ -342,5 +357,17 @@ export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
       return { stateMachine: leaseWhilePaused };
     case 'redelivery-past-deadline':
       return { stateMachine: redeliveryPastDeadline };
+    case 'ordering-head-released-on-nack':
+      return {
+        stateMachine: (sm) => {
+          sm.applyHooks = { nacked: releaseHeadOnNack };
+        },
+      };
+    case 'ordering-no-swap':
+      return {
+        stateMachine: (sm) => {
+          sm.applyHooks = { keyFrontSwaps: false };
+        },
+      };
   }
 }

@@ -44,6 +44,9 @@ const config = loadConfig({
 });
 const quiet = pino({ level: 'silent' });
 
+/** How long before its due time the simulated leaders lease a message (the checker's key-due-order). */
+export const SIM_LEASE_AHEAD_MS = config.dispatcher.leaseAheadMs;
+
 export interface SimNodeEnv {
   readonly id: NodeId;
   readonly members: readonly NodeId[];

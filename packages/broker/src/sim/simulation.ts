@@ -10,12 +10,12 @@ import { type Faults, Prng, SimScheduler } from '@fermata/raft/sim-ports';
 import { digestStore } from '@fermata/storage';
 import { createQueueHasher } from '../keys.js';
 import { check, type Violation } from './checker.js';
-import { type ClientWorld, control, producePublish, SimConsumer, TOPIC } from './clients.js';
+import { type ClientWorld, control, orderTopic, producePublish, SimConsumer, TOPIC } from './clients.js';
 import { BIG_TOPIC, checkDeletion, type DeletionRecord, runDeletion } from './deletions.js';
 import { checkDeliveryControls, deadlineDeadLetters, LogObserver, Pauser } from './delivery-controls.js';
 import { History } from './history.js';
 import { brokerBugs, type InjectedBug } from './injected-bugs.js';
-import { FAULT_KINDS, type FaultKind } from './run-options.js';
+import { FAULT_KINDS, type FaultKind, orderingForBrokerSeed } from './run-options.js';
 import {
   checkSchedules,
   createSchedules,
@@ -23,7 +23,7 @@ import {
   STRICT_MIN_INTERVAL_MS,
 } from './schedules.js';
 import { MAX_SKEW_MS, SIM_EPOCH_MS, SimCluster } from './sim-cluster.js';
-import type { SimBrokerNode } from './sim-node.js';
+import { SIM_LEASE_AHEAD_MS, type SimBrokerNode } from './sim-node.js';
 
 export interface BrokerSimOptions {
   readonly seed: number;
@@ -45,6 +45,11 @@ export interface BrokerSimOptions {
    * then (delivery-controls.ts); default true. false replays a seed as it ran before them.
    */
   readonly controls?: boolean;
+  /**
+   * Order the topic's group by key and give most messages one of four ordering keys, checking
+   * `key-leased-alone` and `key-due-order` (default: `orderingForBrokerSeed`).
+   */
+  readonly ordering?: boolean;
 }
 
 export interface BrokerSimResult {
@@ -106,6 +111,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     scheduleBrokenSeen: 0,
     pauses: 0,
     deadlineDeadLetters: 0,
+    /** Acknowledged messages with an ordering key (ordered runs). */
+    keyed: 0,
   };
   const leader = (): SimBrokerNode | undefined => cluster.leader();
   const ids = cluster.members;
@@ -117,6 +124,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const deletion: DeletionRecord = { published: 0 };
   const pauser = new Pauser(w, () => cluster.leader());
   let published = 0;
+  let topicOrdered = false;
 
   // The chaotic phase, one decision every 50 ms of virtual time (25 ms when hostile).
   const chaos = (): void => {
@@ -125,7 +133,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     if (tenants && (leader()?.ctx.materializer?.brokenSchedules().size ?? 0) > 0) stats.scheduleBrokenSeen++;
     const r = rng.next();
     if (r < 0.35) {
-      producePublish(w, ++published, leader()?.id);
+      const orderingKey = topicOrdered && rng.chance(0.6) ? `o${rng.int(0, 3)}` : undefined;
+      producePublish(w, ++published, leader()?.id, undefined, orderingKey);
     } else if (r < 0.42) {
       // Mostly messages not yet due, which a cancel or reschedule can still change.
       const nowMs = cluster.clock(ids[0]!).nowMs();
@@ -200,6 +209,16 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     },
   );
   sched.at(100, () => 'chaos', chaos);
+  // Ordered runs: messages carry ordering keys once the topic orders by key.
+  if (o.ordering ?? orderingForBrokerSeed(o.seed))
+    sched.at(
+      50,
+      () => 'order topic',
+      () =>
+        orderTopic(w, leader, () => {
+          topicOrdered = true;
+        }),
+    );
   if (schedules)
     sched.at(
       300,
@@ -327,11 +346,13 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
           epochMs: SIM_EPOCH_MS,
           maxClockAheadMs: MAX_SKEW_MS,
           deadlineExceeded: deadlined,
+          leaseAheadMs: SIM_LEASE_AHEAD_MS,
         }) ??
         checkDeliveryControls(history) ??
         (tenants ? await checkDeletion(w, l, deletion) : undefined) ??
         (schedules ? await checkSchedules(l, stats) : undefined));
   stats.published = history.acknowledged().size;
+  stats.keyed = [...history.acknowledged().values()].filter((p) => p.orderingKey).length;
   stats.bigPublished = deletion.published;
   stats.pauses = pauser.pauses;
   stats.deadlineDeadLetters = deadlined.size;

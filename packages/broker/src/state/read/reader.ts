@@ -21,6 +21,7 @@ import {
   tagEntryKey,
   tagKeyOf,
   tagLease,
+  waitingLowerBound,
 } from '../../keys.js';
 import type { Target } from '../commands/commands.js';
 import { NotFoundError, ValidationError } from '../model/errors.js';
@@ -249,7 +250,8 @@ export class BrokerReader {
     // is copied out of LevelDB whether visited or not. The entries taken go to the record cache:
     // the lease command reads them next, on this node.
     const firstChunk = Math.min(limit + 1, FIRST_SCAN_CHUNK);
-    const scan = { from: fromTag, firstChunk, cache: this.cacheFiller };
+    // Messages waiting for their ordering key lie past every due key: never read.
+    const scan = { from: fromTag, before: waitingLowerBound(queueHash), firstChunk, cache: this.cacheFiller };
     await scanQueueEntries(this.view, queueHash, scan, (tag, stored, keep) => {
       met = true;
       last.set(tag);
@@ -348,7 +350,8 @@ export class BrokerReader {
     const take = (ms: number): void => {
       if (best === undefined || ms < best) best = ms;
     };
-    await scanQueueEntries(this.view, queueHash, { limit: this.limits.maxListLimit }, (key, stored) => {
+    const scan = { limit: this.limits.maxListLimit, before: waitingLowerBound(queueHash) };
+    await scanQueueEntries(this.view, queueHash, scan, (key, stored) => {
       seen++;
       const due = decodeKey(key).due;
       const e = this.viewOf(key, stored);
@@ -405,11 +408,16 @@ export class BrokerReader {
     }
     if (out.length >= want) return out;
     // Leases in place of earlier versions lie at the queue's start under their entries' keys.
-    await scanQueueEntries(this.view, queueHash, { limit: maxRead }, (key, e) => {
-      if (!e.inFlight || e.leaseEndMs <= nowMs) return;
-      out.push({ ...e, tag: deliveryTagOf(key, e) });
-      if (out.length >= want) return false;
-    });
+    await scanQueueEntries(
+      this.view,
+      queueHash,
+      { limit: maxRead, before: waitingLowerBound(queueHash) },
+      (key, e) => {
+        if (!e.inFlight || e.leaseEndMs <= nowMs) return;
+        out.push({ ...e, tag: deliveryTagOf(key, e) });
+        if (out.length >= want) return false;
+      },
+    );
     return out;
   }
 
@@ -603,12 +611,15 @@ export class BrokerReader {
       after.set(options.pageToken);
       if (Buffer.compare(after, start) > 0) start = after;
     }
-    const before = to > 0 ? dueUpperBound(hash, BigInt(to - 1), bucket) : undefined;
+    // Messages waiting for their ordering key lie past every due key: listed after the others.
+    const waiting = waitingLowerBound(hash);
+    const upto = to > 0 ? dueUpperBound(hash, BigInt(to - 1), bucket) : undefined;
+    const before = upto && Buffer.compare(upto, waiting) < 0 ? upto : waiting;
     const entries: EntryView[] = [];
     const tags: Uint8Array[] = [];
     let more = false;
-    await scanQueueEntries(this.view, hash, { from: start, before }, (k, e) => {
-      if (e.dueAtMs < from || (to > 0 && e.dueAtMs >= to)) return; // bucket edges
+    const visit = (k: Uint8Array, e: QueueEntryRec): false | undefined => {
+      if (e.dueAtMs < from || (to > 0 && e.dueAtMs >= to)) return undefined; // bucket edges
       if (entries.length >= limit) {
         more = true;
         return false;
@@ -617,7 +628,14 @@ export class BrokerReader {
       const held = this.asHeld(key, e);
       entries.push({ ...held.entry, tag: key });
       tags.push(this.tagOf(key, held));
-    });
+      return undefined;
+    };
+    if (Buffer.compare(start, before) < 0)
+      await scanQueueEntries(this.view, hash, { from: start, before }, visit);
+    if (!more) {
+      const waitFrom = Buffer.compare(start, waiting) > 0 ? start : waiting;
+      await scanQueueEntries(this.view, hash, { from: waitFrom }, visit);
+    }
     const bodies = await this.bodiesOf(entries);
     const items = entries.map((entry, i) => ({
       entry,
