@@ -20,7 +20,12 @@ async function ordered(options: { group?: boolean; maxAttempts?: number } = {}):
 }
 
 /** Publishes one message of ordering key `k` due `delayMs` from now; its id. */
-async function put(h: Harness, k: string, delayMs = 0, more: { ttlMs?: number; key?: string } = {}) {
+async function put(
+  h: Harness,
+  k: string,
+  delayMs = 0,
+  more: { ttlMs?: number; key?: string; deliverBeforeMs?: number } = {},
+) {
   const [r] = await h.publish({
     topic: 't',
     payload: text(`${k}+${delayMs}`),
@@ -336,5 +341,126 @@ describe('per-key ordering: groups, settings, deletions, restarts', () => {
     await ack(again, la!.newTag!);
     expect(await dueIds(again)).toEqual([b]);
     void a;
+  });
+});
+
+describe('per-key ordering under deadlines and pause', () => {
+  const statuses = (outcomes: readonly { status: string }[]) => outcomes.map((o) => o.status);
+
+  /** What the leader's janitor proposes at `h.now`: an Expire of every due expiry record. */
+  async function sweep(h: Harness) {
+    const due = await h.sm.reader.dueExpiries(h.now, 100);
+    const cmd = {
+      kind: 'expire' as const,
+      ids: due.map((d) => d.id),
+      keys: due.map((d) => d.key),
+      atMs: due.map((d) => d.expireAtMs),
+    };
+    return due.length === 0 ? [] : (await h.ok(cmd)).outcomes;
+  }
+
+  /** The reasons of `t`'s dead letters, in their order. */
+  async function deadLetterReasons(h: Harness) {
+    const page = await h.sm.reader.listMessages('t.dlq', { group: 'default', limit: 100 }, h.now);
+    return page.items.map((it) => it.message?.deadLetter?.reason);
+  }
+
+  const waits = async (h: Harness) =>
+    (await readKeyWaits(h.sm.reader.view, h.sm.reader.queueHash('t', 'default'), 'k', 10)).map((w) => w.id);
+
+  for (const runs of [false, true]) {
+    it(`a front met ${runs ? 'by a lease of runs' : 'in place'} past its deadline is dead-lettered; the next becomes the front`, async () => {
+      const h = await ordered();
+      h.leaseRuns = runs;
+      const a = await put(h, 'k', 0, { deliverBeforeMs: T0 + 1_000 });
+      const [b, c] = [await put(h, 'k', 10), await put(h, 'k', 20)];
+      h.now = T0 + 1_000;
+      const outcomes = await h.leaseAll('t');
+      expect(outcomes.map((o) => [o.id, o.status, o.deadlineExceeded])).toEqual([[a, 'dead-lettered', true]]);
+      expect([await front(h, 'k'), await waits(h)]).toEqual([b, [c]]);
+      expect(await dueIds(h)).toEqual([b]);
+      expect((await h.leaseAll('t')).map((o) => [o.id, o.status])).toEqual([[b, 'leased']]);
+      expect(await dueIds(h)).toEqual([]);
+      expect(await deadLetterReasons(h)).toEqual(['deadline_exceeded']);
+      // The front's deadline record went with it.
+      expect(await h.sm.reader.dueExpiries(T0 + 100_000, 10)).toEqual([]);
+      await sound(h);
+    });
+  }
+
+  it('a paused ordered group leases nothing; a front that ends meanwhile moves the next up', async () => {
+    const h = await ordered({ group: true });
+    const a = await put(h, 'k');
+    const b = await put(h, 'k', 10, { deliverBeforeMs: T0 + 1_000 });
+    const c = await put(h, 'k', 20);
+    const [la] = await lease(h);
+    expect(la!.id).toBe(a);
+    await h.ok({ kind: 'update-group', topic: 't', group: 'default', settings: { paused: true } });
+    // The head leased before the pause is acked: b moves up, and is not leased.
+    await ack(h, la!.newTag!);
+    expect(await front(h, 'k')).toBe(b);
+    h.now = T0 + 500;
+    expect(statuses(await h.leaseAll('t'))).toEqual(['paused']);
+    // The group g orders the same key apart and is not paused.
+    expect((await lease(h, 'g')).map((o) => o.id)).toEqual([a]);
+    // b's deadline passes while paused: the janitor ends it in both groups; c moves up in default.
+    h.now = T0 + 1_000;
+    expect(await sweep(h)).toEqual([
+      {
+        id: b,
+        status: 'dead-lettered',
+        deadline: {
+          topic: 't',
+          groups: [
+            { group: 'default', action: 'dead-letter' },
+            { group: 'g', action: 'dead-letter' },
+          ],
+        },
+      },
+    ]);
+    expect(await front(h, 'k')).toBe(c);
+    expect(statuses(await h.leaseAll('t'))).toEqual(['paused']);
+    expect(await h.stats('t')).toMatchObject({ pending: 1, inFlight: 0 });
+    await h.ok({ kind: 'update-group', topic: 't', group: 'default', settings: {}, updateMask: ['paused'] });
+    expect((await lease(h)).map((o) => o.id)).toEqual([c]);
+    await sound(h);
+  });
+
+  it("a waiting message's deadline ends it through the janitor; the head and the rest keep their order", async () => {
+    const h = await ordered();
+    const a = await put(h, 'k');
+    const b = await put(h, 'k', 10, { deliverBeforeMs: T0 + 1_000 });
+    const c = await put(h, 'k', 20);
+    const [la] = await lease(h, 'default', 5_000);
+    expect(await waits(h)).toEqual([b, c]);
+    h.now = T0 + 1_000;
+    expect(await sweep(h)).toEqual([
+      {
+        id: b,
+        status: 'dead-lettered',
+        deadline: { topic: 't', groups: [{ group: 'default', action: 'dead-letter' }] },
+      },
+    ]);
+    expect([await front(h, 'k'), await waits(h)]).toEqual([a, [c]]);
+    expect(await h.sm.reader.dueExpiries(T0 + 100_000, 10)).toEqual([]);
+    await ack(h, la!.newTag!);
+    expect(await dueIds(h)).toEqual([c]);
+    expect(await deadLetterReasons(h)).toEqual(['deadline_exceeded']);
+    await sound(h);
+  });
+
+  it("a head leased before its deadline holds its key to the lease's end; the janitor ends it there", async () => {
+    const h = await ordered();
+    const a = await put(h, 'k', 0, { deliverBeforeMs: T0 + 500 });
+    const b = await put(h, 'k', 10);
+    await lease(h, 'default', 1_000);
+    h.now = T0 + 500;
+    expect(statuses(await sweep(h))).toEqual(['not-due']);
+    expect([await front(h, 'k'), await dueIds(h)]).toEqual([a, []]);
+    // The record moved to the lease's end: there the lapsed head is ended and b moves up.
+    h.now = T0 + 1_000;
+    expect(statuses(await sweep(h))).toEqual(['dead-lettered']);
+    expect([await front(h, 'k'), await dueIds(h)]).toEqual([b, [b]]);
+    await sound(h);
   });
 });
