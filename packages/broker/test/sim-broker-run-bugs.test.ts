@@ -71,14 +71,14 @@ describe('the broker simulation catches the injected bugs of the run leases and 
     [
       "a nack that lets its key's head go: the next message and the head are leased at once",
       'ordering-head-released-on-nack',
-      201006,
+      201022,
       'key-leased-alone',
       /^ordering key o\d: #\d+ attempt \d+ sent at \d+ \(true \d+\) while #\d+ attempt \d+ .* not settled$/,
     ],
     [
       "a message due before its key's undelivered front that waits behind it is delivered after it",
       'ordering-no-swap',
-      201014,
+      201022,
       'key-due-order',
       /^ordering key o\d: #\d+ \(due \d+, stored by \d+\) delivered at \d+, after #\d+ \(due \d+\) was first delivered at \d+$/,
     ],
