@@ -97,9 +97,10 @@ export function producePublish(w: ClientWorld, n: number, hint?: NodeId, tries =
   const ttlMs = w.rng.chance(0.1) ? w.rng.int(500, 4_000) : 0;
   // Some have a deadline a little after their due time by any leader's clock (one that retries
   // late may find it before its due time and be refused, naming the field: no answer then).
-  const deliverBeforeMs = w.controls && w.rng.chance(0.15)
-    ? SIM_EPOCH_MS + MAX_SKEW_MS + w.sched.nowMs + delayMs + w.rng.int(100, 2_500)
-    : 0;
+  const deliverBeforeMs =
+    w.controls && w.rng.chance(0.15)
+      ? SIM_EPOCH_MS + MAX_SKEW_MS + w.sched.nowMs + delayMs + w.rng.int(100, 2_500)
+      : 0;
   let retrying = true;
   const stopRetrying = (): void => {
     if (retrying) w.publishing--;
