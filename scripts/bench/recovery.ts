@@ -73,16 +73,15 @@ export async function run(args: string[]): Promise<void> {
     const starting = cluster.nodes.map((nd) => nd.start());
     // A node opens its client port once it has recovered, which can take longer than one connect:
     // ask again until one answers, so the consumer subscribes at once rather than after a backoff.
-    while (
-      !(await ensureTopic(client, topic).then(
-        () => true,
-        (err: unknown) => {
-          if (err instanceof UnavailableError) return false;
-          throw err;
-        },
-      ))
-    )
+    for (;;) {
+      try {
+        await ensureTopic(client, topic);
+        break;
+      } catch (err) {
+        if (!(err instanceof UnavailableError)) throw err;
+      }
       await sleep(20);
+    }
     const sub = client.subscribe(topic, { prefetch: 100, concurrency: 100 }, () => {
       firstDeliveryAt ||= Date.now();
     });

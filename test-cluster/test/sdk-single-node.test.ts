@@ -826,8 +826,18 @@ describe('the SDK against a single node', () => {
         status: 'already-done',
       });
       await holding[0]!.ack();
+      // A group without settings of its own: no limit, no ordering, not paused, nothing throttled.
       expect((await client.topicStats(topic)).groups).toEqual([
-        { group: 'default', pending: 0, inFlight: 0, deadLettered: 1, nextDueMs: undefined },
+        {
+          group: 'default',
+          pending: 0,
+          inFlight: 0,
+          deadLettered: 1,
+          nextDueMs: undefined,
+          paused: false,
+          throttled: 0,
+          settings: { maxDeliveriesPerSecond: 0, burst: 0, maxInFlight: 0, ordering: 'none', paused: false },
+        },
       ]);
       await sub.close();
     });

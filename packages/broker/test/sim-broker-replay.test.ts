@@ -134,7 +134,13 @@ describe('broker simulation findings: a deletion at the end of the faults', () =
     // the calm phase's first look at 9,000 ms, which took a deletion not yet begun for one
     // over and ended the run; the delete was answered at 9,133 ms and its purge was still
     // under way at the end (deletion-completes).
-    const r = await runBrokerSeed({ seed: 12792, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS, controls: false });
+    const r = await runBrokerSeed({
+      seed: 12792,
+      nodes: 3,
+      chaosMs: 8_000,
+      faults: ALL_FAULTS,
+      controls: false,
+    });
     expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     expect(r.deletion.filledAtMs).toBeGreaterThan(9_000);
     expect(r.deletion.answeredAtMs).toBeGreaterThan(r.deletion.filledAtMs!);
@@ -164,7 +170,13 @@ describe('broker simulation findings: a limit set back while a fire was in fligh
       return r;
     });
     try {
-      const r = await runBrokerSeed({ seed: 6428, nodes: 3, chaosMs: 8_000, faults: ALL_FAULTS, controls: false });
+      const r = await runBrokerSeed({
+        seed: 6428,
+        nodes: 3,
+        chaosMs: 8_000,
+        faults: ALL_FAULTS,
+        controls: false,
+      });
       expect(r.ok, `${r.violation?.rule}: ${r.violation?.message}`).toBe(true);
     } finally {
       spy.mockRestore();
