@@ -1,4 +1,4 @@
-// The injected bugs of the run leases (packages/broker/src/sim/README.md, "Injected bugs"), each
+// The injected bugs of the run leases and of the group limits (packages/broker/src/sim/README.md, "Injected bugs"), each
 // pinned to a seed of the catch-rate run over fresh seeds 201001-202000 (8 s of chaos, every
 // fourth seed hostile, as `npm run sim -- --broker` draws them) that catches it; the same seed
 // as shipped keeps every rule, so the bug broke it. If the simulation changes and a seed no
@@ -21,7 +21,7 @@ function optionsFor(seed: number): BrokerSimOptions {
 const DELIVERED_AFTER_ACK = /^delivery of \d+ attempt \d+ at \d+ on n\d: after an ack answered OK at \d+$/;
 const NEGATIVE_COUNTER = /^invariant broken: negative counter in queue /;
 
-describe('the broker simulation catches the injected bugs of the run leases', () => {
+describe('the broker simulation catches the injected bugs of the run leases and the group limits', () => {
   it.each<[string, InjectedBug, number, string, RegExp]>([
     [
       "an ack applied to another live run of the queue ends that run's message, and its own is delivered again",
@@ -51,6 +51,22 @@ describe('the broker simulation catches the injected bugs of the run leases', ()
       201128,
       'acknowledged-publish-ends-as-answered',
       /is gone, (never delivered|delivered but never acked), not cancelled, no TTL$/,
+    ],
+    [
+      // The seed's group has max_in_flight 1 (and a rate of 5/s), three consumers.
+      'max_in_flight counted per consumer lets the group hold more leases at once than its limit',
+      'in-flight-per-consumer',
+      201006,
+      'in-flight-within-limit',
+      /^\d+ leases of sim\/default ran at \d+, over max_in_flight 1$/,
+    ],
+    [
+      // Rate 2/s, burst 7: the first leader's full bucket, then the next one's at once after its election.
+      'a new leader whose token bucket starts full lets a burst through on top of the previous leader`s last deliveries',
+      'bucket-full-on-failover',
+      201011,
+      'rate-within-limit',
+      /^\d+ leases of sim\/default started within \d+ ms/,
     ],
   ])(
     '%s (%s, seed %i)',

@@ -18,6 +18,7 @@ describe('whole-cluster broker simulation', () => {
       deliveries: 0,
       settles: 0,
       deletionAnswered: 0,
+      limited: 0,
     };
     let brokenSeen = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
@@ -43,5 +44,7 @@ describe('whole-cluster broker simulation', () => {
     // A large topic was deleted, and a schedule broken while the other fired, in most seeds.
     expect(totals.deletionAnswered).toBeGreaterThan(SEEDS * 0.9);
     expect(brokenSeen).toBeGreaterThan(SEEDS / 2);
+    // A group with rate or in-flight limits, checked by their rules, in about one seed in three.
+    expect(totals.limited).toBeGreaterThan(SEEDS / 5);
   }, 900_000);
 });

@@ -17,7 +17,8 @@
  *     within TIMELY_MS of its due time.
  * The eighth, schedule-exactly-once, reads the final leader (schedules.ts); the ninth and
  * tenth, deleted-topic-silent and deletion-completes, the deliveries of the large topic and
- * the final leader (deletions.ts).
+ * the final leader (deletions.ts); rate-within-limit and in-flight-within-limit, every lease
+ * the cluster applied for a group with limits (limits.ts).
  */
 import type { ControlCall, DeliveryRecord, History, PublishCall } from './history.js';
 

@@ -16,6 +16,7 @@ import {
 } from '@fermata/raft/sim-ports';
 import type { History } from './history.js';
 import type { BrokerBugs } from './injected-bugs.js';
+import { AppliedLog } from './limits.js';
 import { SimBrokerNode } from './sim-node.js';
 
 /** Epoch ms every simulated clock starts near. */
@@ -38,6 +39,8 @@ export class SimCluster {
   /** A member whose removal was asked for and not confirmed: it may or may not be removed. */
   private unsureRemoval: NodeId | undefined;
   fatal: Error | undefined;
+  /** Every committed command with its result, as the first replica to apply it recorded it. */
+  readonly applied = new AppliedLog();
   readonly stats = { crashes: 0, tornWrites: 0, removed: 0, added: 0, snapshotsInstalled: 0 };
 
   constructor(
@@ -117,6 +120,7 @@ export class SimCluster {
       bugs: this.bugs,
       snapshotEveryEntries: 100,
       schedules: this.schedules,
+      onApplied: (entries, results) => this.applied.record(entries, results),
     }).then(
       (n) => {
         this.starting.delete(id);

@@ -7,7 +7,7 @@
  * node's snapshot file and log, as a memory-engine node does.
  */
 import type { VirtualClock } from '@fermata/base';
-import { type NodeId, RaftNode, silentLogger } from '@fermata/raft';
+import { type Entry, type NodeId, RaftNode, silentLogger } from '@fermata/raft';
 import {
   openSimFiles,
   type SimDisk,
@@ -25,6 +25,7 @@ import type { ServerContext } from '../server/context.js';
 import { assembleLeaderParts } from '../server/leader-parts.js';
 import { wireLeaderLayer } from '../server/leader-wiring.js';
 import { BrokerMetrics } from '../server/metrics.js';
+import type { ApplyResult } from '../state/commands/results.js';
 import { BrokerStateMachine } from '../state/state-machine.js';
 import type { BrokerBugs } from './injected-bugs.js';
 
@@ -60,6 +61,8 @@ export interface SimNodeEnv {
   readonly snapshotEveryEntries: number;
   /** Run the schedule materialiser as leader. */
   readonly schedules: boolean;
+  /** Called with every batch the state machine applied and its results (the checker's applied log). */
+  readonly onApplied?: (entries: readonly Entry[], results: readonly ApplyResult[]) => void;
 }
 
 /** A running incarnation of a node. */
@@ -81,6 +84,15 @@ export class SimBrokerNode {
       limits: config.limits,
     });
     env.bugs.stateMachine?.(sm);
+    const { onApplied } = env;
+    if (onApplied) {
+      const apply = sm.apply.bind(sm);
+      sm.apply = async (entries) => {
+        const results = await apply(entries);
+        onApplied(entries, results);
+        return results;
+      };
+    }
     const initialMembers = Object.fromEntries(
       env.members.map((m) => [m, { peerAddress: `sim://${m}`, clientAddress: `sim-client://${m}` }]),
     );

@@ -9,11 +9,13 @@
 import { type Faults, Prng, SimScheduler } from '@fermata/raft/sim-ports';
 import { digestStore } from '@fermata/storage';
 import { createQueueHasher } from '../keys.js';
+import type { GroupSettingsInput } from '../state/commands/commands.js';
 import { check, type Violation } from './checker.js';
 import { type ClientWorld, control, producePublish, SimConsumer, TOPIC } from './clients.js';
 import { BIG_TOPIC, checkDeletion, type DeletionRecord, runDeletion } from './deletions.js';
 import { History } from './history.js';
 import { brokerBugs, type InjectedBug } from './injected-bugs.js';
+import { type AppliedLog, checkGroupLimits, limitsForBrokerSeed, replicateGroupLimits } from './limits.js';
 import { FAULT_KINDS, type FaultKind } from './run-options.js';
 import {
   checkSchedules,
@@ -39,6 +41,11 @@ export interface BrokerSimOptions {
    * for a while by replicating a stricter minimum interval (schedules.ts); default true.
    */
   readonly tenants?: boolean;
+  /**
+   * Rate and in-flight limits of the consumed group, set before its consumers subscribe and
+   * lifted when the faults heal (limits.ts); default `limitsForBrokerSeed(seed)`, null = none.
+   */
+  readonly limits?: GroupSettingsInput | null;
 }
 
 export interface BrokerSimResult {
@@ -50,6 +57,8 @@ export interface BrokerSimResult {
   readonly history: History;
   /** The large topic's fill and deletion (deletions.ts). */
   readonly deletion: DeletionRecord;
+  /** Every committed command with its result (limits.ts). */
+  readonly applied: AppliedLog;
 }
 
 /** The largest clock jump (docs/guarantees.md: NTP slews, small steps). */
@@ -95,6 +104,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     bigPublished: 0,
     deletionAnswered: 0,
     scheduleBrokenSeen: 0,
+    limited: 0,
   };
   const leader = (): SimBrokerNode | undefined => cluster.leader();
   const ids = cluster.members;
@@ -178,11 +188,34 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       }
     }
   };
+  // Limits of the consumed group are set before its consumers subscribe: no lease precedes them.
+  const limits = o.limits === undefined ? limitsForBrokerSeed(o.seed) : (o.limits ?? undefined);
+  let limitsSet = false;
+  let limitsCheckable = false;
+  let simConsumersOn = false;
+  const connectSimConsumers = (): void => {
+    simConsumersOn = true;
+    for (const c of consumers) if (c.topic === TOPIC) c.connect();
+  };
+  if (limits) {
+    sched.at(
+      100,
+      () => 'group limits',
+      () =>
+        replicateGroupLimits(w, leader, limits, () => {
+          limitsSet = true;
+          limitsCheckable = !simConsumersOn;
+          if (sched.nowMs >= 500 && !simConsumersOn) connectSimConsumers();
+        }),
+    );
+  }
   sched.at(
     500,
     () => 'consumers',
     () => {
-      for (const c of consumers) c.connect();
+      const simToo = !limits || limitsSet;
+      if (simToo) simConsumersOn = true;
+      for (const c of consumers) if (simToo || c.topic !== TOPIC) c.connect();
     },
   );
   sched.at(100, () => 'chaos', chaos);
@@ -234,7 +267,14 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   Object.assign(faultsNow, { lossRate: 0, dupRate: 0, maxDelayMs: 10, stragglerRate: 0 });
   w.calm = true;
   for (const id of ids) cluster.start(id);
+  simConsumersOn = true;
   for (const c of consumers) c.connect();
+  // The limits are lifted (as a fault heals): the backlog they held drains, then timeliness holds.
+  let limitsLiftedAtMs: number | undefined;
+  if (limits)
+    replicateGroupLimits(w, leader, undefined, () => {
+      limitsLiftedAtMs = sched.nowMs;
+    });
   // The operator reverts the stricter minimum interval: `every-second` mends and catches up. (Looked
   // at every calm step: a raise still retrying from the chaos may land after a revert.)
   let mending = false;
@@ -274,7 +314,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     const deleted = !tenants || (deletion.answeredAtMs !== undefined && l.ctx.sm.deleting.size === 0);
     const mended =
       !tenants || l.ctx.sm.limits.minScheduleIntervalMs === l.ctx.sm.configuredLimits.minScheduleIntervalMs;
-    if (present.size === 0 && applied.size === 1 && w.publishing === 0 && deleted && mended) break;
+    const lifted = !limits || limitsLiftedAtMs !== undefined;
+    if (present.size === 0 && applied.size === 1 && w.publishing === 0 && deleted && mended && lifted) break;
   }
   if (schedules) {
     // Schedules keep proposing fires: stop them and let every replica apply the last entry, so
@@ -307,13 +348,17 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
           applied,
           maxAttempts: MAX_ATTEMPTS,
           endLeaderMs: l.ctx.proposer.nowMs(),
-          calmFromMs,
+          // Limits lifted count as a fault healed: what they held back is backlog.
+          calmFromMs: Math.max(calmFromMs, limitsLiftedAtMs ?? 0),
           epochMs: SIM_EPOCH_MS,
           maxClockAheadMs: MAX_SKEW_MS,
         }) ??
+        (limitsCheckable ? checkGroupLimits(cluster.applied) : undefined) ??
         (tenants ? await checkDeletion(w, l, deletion) : undefined) ??
         (schedules ? await checkSchedules(l, stats) : undefined));
   stats.published = history.acknowledged().size;
+  // Runs whose group limits were set before its consumers subscribed: the limits' rules checked them.
+  stats.limited = limitsCheckable ? 1 : 0;
   stats.bigPublished = deletion.published;
   stats.deletionAnswered = deletion.answeredAtMs === undefined ? 0 : 1;
   history.note(sched.nowMs, `end ${[...digests].map(([n, d]) => `${n}=${d.slice(0, 12)}`).join(' ')}`);
@@ -332,6 +377,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     },
     history,
     deletion,
+    applied: cluster.applied,
   };
 }
 
