@@ -107,11 +107,13 @@ describe('token bucket', () => {
     expect(b.take(T0 + 1_010)).toBe(true);
   });
 
-  it('a round waits for a round`s worth of tokens: the rate of 25 ms, at least 1, at most the burst', () => {
-    expect(roundTokens(limits(100, 10))).toBe(2);
-    expect(roundTokens(limits(2_000, 1_000))).toBe(50);
-    expect(roundTokens(limits(2_000, 10))).toBe(10);
+  it('a round waits for 50 ms of tokens, at most half the burst, at least 1', () => {
+    expect(roundTokens(limits(100, 10))).toBe(5);
+    expect(roundTokens(limits(100, 100))).toBe(5);
+    expect(roundTokens(limits(2_000, 2_000))).toBe(100);
+    expect(roundTokens(limits(2_000, 10))).toBe(5);
     expect(roundTokens(limits(1, 1))).toBe(1);
+    expect(roundTokens(limits(100, 1))).toBe(1);
   });
 });
 
@@ -192,9 +194,9 @@ describe('delivery limits of a queue', () => {
     const d = new DeliveryLimits(0);
     d.begin(T0);
     d.configure(Q, limits(100, 10), T0);
-    expect(d.room(Q, T0 + 19, 0, T0)).toBe(0);
-    expect(d.readyAtMs(Q, T0, 0)).toBe(T0 + 20);
-    expect(d.room(Q, T0 + 20, 0, T0)).toBe(2);
+    expect(d.room(Q, T0 + 49, 0, T0)).toBe(0);
+    expect(d.readyAtMs(Q, T0, 0)).toBe(T0 + 50);
+    expect(d.room(Q, T0 + 50, 0, T0)).toBe(5);
     expect(d.room(Q, T0 + 10_000, 0, T0)).toBe(10);
   });
 

@@ -1095,7 +1095,7 @@ export class Dispatcher {
 
   /** Whether a lease round of the queue may start now (QueueRound.mayStart; a queue without one is idle). */
   private roundMayStart(q: bigint): boolean {
-    const max = this.options.maxLeaseRoundsInFlight;
+    const max = this.limits.roundsInFlight(q, this.options.maxLeaseRoundsInFlight);
     return this.rounds.get(q)?.mayStart(max) ?? max > 0;
   }
 

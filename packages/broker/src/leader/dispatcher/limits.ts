@@ -151,6 +151,16 @@ export class DeliveryLimits {
     return new TokenBucket(rate, burst, Math.max(nowMs, this.leaderSinceMs + this.aheadMs));
   }
 
+  /**
+   * How many lease rounds of the queue may await apply at once: `max`, and
+   * for a rate-limited one a second's worth of its rounds (LIMITED_ROUND_MS
+   * apart): each carries only what the rate gave, and a round that cannot
+   * start while commits are slow loses the tokens past the burst.
+   */
+  roundsInFlight(q: bigint, max: number): number {
+    return this.groups.get(q)?.bucket ? Math.max(max, LIMITED_ROUNDS_IN_FLIGHT) : max;
+  }
+
   /** How far ahead of their due time the queue's entries are leased: `leaseAheadMs`, less for a rate-limited one. */
   leaseAheadMs(q: bigint, leaseAheadMs: number): number {
     return this.groups.get(q)?.bucket ? Math.min(leaseAheadMs, this.aheadMs) : leaseAheadMs;
@@ -317,13 +327,21 @@ export class DeliveryLimits {
   }
 }
 
+/** A throttled group's rounds come about this often: each a Raft command of what the rate gave meanwhile. */
+export const LIMITED_ROUND_MS = 50;
+
+/** Lease rounds of a rate-limited queue awaiting apply at once: a second of them. */
+const LIMITED_ROUNDS_IN_FLIGHT = 1000 / LIMITED_ROUND_MS;
+
 /**
  * The tokens a limited queue waits for before a round: what the rate gives
- * in LEASE_ROUND_INTERVAL_MS (at least 1, at most the burst), so that a busy
- * group at a high rate is leased for in rounds of several entries, not a
- * Raft command per token.
+ * in LIMITED_ROUND_MS, at most half the burst, at least 1. Several entries a
+ * round, not a Raft command per token; and while commands are slow to
+ * commit (a queue has at most `maxLeaseRoundsInFlight` awaiting apply), the
+ * bucket still has half its burst of room before a token is lost: with 4
+ * rounds in flight a commit may take three bursts' time.
  */
 export function roundTokens(limits: GroupLimits): number {
-  const perRound = Math.floor((limits.maxDeliveriesPerSecond * LEASE_ROUND_INTERVAL_MS) / 1000);
-  return Math.min(Math.max(1, limits.burst), Math.max(1, perRound));
+  const perRound = Math.floor((limits.maxDeliveriesPerSecond * LIMITED_ROUND_MS) / 1000);
+  return Math.max(1, Math.min(Math.floor(limits.burst / 2), perRound));
 }
