@@ -31,6 +31,7 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   'delete-topic': () => import('./delete-topic.js'),
   'token-limits': () => import('./token-limits.js'),
   'consume-buffer': () => import('./consume-buffer.js'),
+  limits: () => import('./limits.js'),
 };
 
 const [name, ...given] = argv.slice(2);
