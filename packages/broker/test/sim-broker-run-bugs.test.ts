@@ -1,4 +1,5 @@
-// The injected bugs of the run leases, of pause and deadlines, and of per-key ordering
+// The injected bugs of the run leases, of pause and deadlines, of per-key ordering and of the
+// group limits
 // (packages/broker/src/sim/README.md, "Injected bugs"), each pinned to a seed of the catch-rate run
 // over fresh seeds 201001-202000 (8 s of chaos, every fourth seed hostile, as `npm run sim --
 // --broker` draws them) that catches it; the same seed as shipped keeps every rule, so the bug
@@ -81,6 +82,22 @@ describe('the broker simulation catches the injected bugs of the run leases and 
       201022,
       'key-due-order',
       /^ordering key o\d: #\d+ \(due \d+, stored by \d+\) delivered at \d+, after #\d+ \(due \d+\) was first delivered at \d+$/,
+    ],
+    [
+      // The seed's group has max_in_flight 1 (and a rate of 5/s), three consumers.
+      'max_in_flight counted per consumer lets the group hold more leases at once than its limit',
+      'in-flight-per-consumer',
+      201006,
+      'in-flight-within-limit',
+      /^\d+ leases of sim\/default ran at \d+, over max_in_flight 1$/,
+    ],
+    [
+      // Rate 2/s, burst 7: the first leader's full bucket, then the next one's at once after its election.
+      'a new leader whose token bucket starts full lets a burst through on top of the previous leader`s last deliveries',
+      'bucket-full-on-failover',
+      201011,
+      'rate-within-limit',
+      /^\d+ leases of sim\/default started within \d+ ms/,
     ],
   ])(
     '%s (%s, seed %i)',

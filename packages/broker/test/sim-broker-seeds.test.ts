@@ -21,6 +21,7 @@ describe('whole-cluster broker simulation', () => {
       pauses: 0,
       deadlineDeadLetters: 0,
       keyed: 0,
+      limited: 0,
     };
     let brokenSeen = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
@@ -51,5 +52,7 @@ describe('whole-cluster broker simulation', () => {
     expect(totals.pauses).toBeGreaterThan(SEEDS / 4);
     expect(totals.deadlineDeadLetters).toBeGreaterThan(SEEDS / 4);
     expect(brokenSeen).toBeGreaterThan(SEEDS / 2);
+    // A group with rate or in-flight limits, checked by their rules, in about one seed in three.
+    expect(totals.limited).toBeGreaterThan(SEEDS / 5);
   }, 900_000);
 });

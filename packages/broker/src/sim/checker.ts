@@ -19,7 +19,8 @@
  * The eighth, schedule-exactly-once, reads the final leader (schedules.ts); the ninth and
  * tenth, deleted-topic-silent and deletion-completes, the deliveries of the large topic and
  * the final leader (deletions.ts); paused-queue-leases-nothing and no-lease-past-deadline,
- * what the log applied (delivery-controls.ts).
+ * what the log applied (delivery-controls.ts); rate-within-limit and
+ * in-flight-within-limit, every lease the cluster applied for a group with limits (limits.ts).
  */
 import type { ControlCall, DeliveryRecord, History, PublishCall, Violation } from './history.js';
 import { checkKeyOrder } from './key-order.js';

@@ -9,6 +9,8 @@ import type { Clock } from '@fermata/base';
 import { decodeKey, KEY_BYTES, tagEntryKey, tagKeyOf } from '../keys.js';
 import type { Consumer, Push } from '../leader/dispatcher/consumer.js';
 import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
+import type { DeliveryLimits, GroupLimits } from '../leader/dispatcher/limits.js';
+import { TokenBucket } from '../leader/dispatcher/token-bucket.js';
 import type { CommandBody } from '../leader/proposer.js';
 import { Proposer } from '../leader/proposer.js';
 import type { ApplyContext } from '../state/apply/context.js';
@@ -43,6 +45,8 @@ export const INJECTED_BUGS = [
   'redelivery-past-deadline',
   'ordering-head-released-on-nack',
   'ordering-no-swap',
+  'bucket-full-on-failover',
+  'in-flight-per-consumer',
 ] as const;
 export type InjectedBug = (typeof INJECTED_BUGS)[number];
 
@@ -105,6 +109,38 @@ function roundLate(dispatcher: Dispatcher): void {
 function ignoreDeletions(dispatcher: Dispatcher): void {
   (dispatcher as unknown as { deleted(topic: string, group: string, reason: unknown): void }).deleted = () =>
     undefined;
+}
+
+/** The private parts of the dispatcher the limit bugs change. */
+interface LimitInternals {
+  limits: DeliveryLimits;
+  registry: { count(q: bigint): number };
+}
+
+/**
+ * A new leader's token buckets start full, at once (the bucket as if kept
+ * across the failover, without what the previous leader took from it): a
+ * burst passes on top of the previous leader's last deliveries.
+ */
+function bucketFullOnFailover(dispatcher: Dispatcher): void {
+  const { limits } = dispatcher as unknown as LimitInternals;
+  (limits as unknown as { newBucket(rate: number, burst: number, nowMs: number): TokenBucket }).newBucket = (
+    rate,
+    burst,
+    nowMs,
+  ) => new TokenBucket(rate, burst, nowMs - (burst * 1000) / rate);
+}
+
+/** max_in_flight counted per consumer: each of the group's consumers may hold that many. */
+function inFlightPerConsumer(dispatcher: Dispatcher): void {
+  const d = dispatcher as unknown as LimitInternals;
+  const shipped = d.limits.configure.bind(d.limits);
+  d.limits.configure = (q: bigint, limits: GroupLimits | undefined, nowMs: number) =>
+    shipped(
+      q,
+      limits && { ...limits, maxInFlight: limits.maxInFlight * Math.max(1, d.registry.count(q)) },
+      nowMs,
+    );
 }
 
 /** An ack of a lapsed tag settles the message's current lease instead of answering LEASE_EXPIRED. */
@@ -369,5 +405,9 @@ export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
           sm.applyHooks = { keyFrontSwaps: false };
         },
       };
+    case 'bucket-full-on-failover':
+      return { dispatcher: bucketFullOnFailover };
+    case 'in-flight-per-consumer':
+      return { dispatcher: inFlightPerConsumer };
   }
 }

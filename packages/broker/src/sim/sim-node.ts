@@ -64,7 +64,7 @@ export interface SimNodeEnv {
   readonly snapshotEveryEntries: number;
   /** Run the schedule materialiser as leader. */
   readonly schedules: boolean;
-  /** Hears every batch the state machine applied, with its results (the log observer). */
+  /** Hears every batch the state machine applied, with its results (the log observers). */
   readonly onApplied?: (entries: readonly Entry[], results: readonly ApplyResult[]) => void;
 }
 

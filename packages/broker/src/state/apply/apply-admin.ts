@@ -96,5 +96,12 @@ export async function applyUpdateGroup(ctx: ApplyContext, cmd: Of<'update-group'
   const next = withGroupSettings(topic, cmd.group, settings);
   ctx.topics.put(next);
   noteResumed(ctx, topic, next, [cmd.group]);
+  const before = groupSettingsOf(topic, cmd.group);
+  if (
+    before.maxDeliveriesPerSecond !== settings.maxDeliveriesPerSecond ||
+    before.burst !== settings.burst ||
+    before.maxInFlight !== settings.maxInFlight
+  )
+    ctx.entries.limitsChanged(next, cmd.group);
   return { kind: 'update-group', topic: next };
 }

@@ -363,6 +363,14 @@ export class EntryStore implements OrderedEntries {
     this.noteDue(topic.name, group, 0);
   }
 
+  /**
+   * `group`'s rate or in-flight limits changed: the dispatcher, which may
+   * hold the queue back by its old ones, reads them and the queue again.
+   */
+  limitsChanged(topic: TopicRec, group: string): void {
+    this.noteDue(topic.name, group, 0);
+  }
+
   /** A run lease's offset was extended to `endMs`: a lapse change for the dispatcher. */
   extended(topic: TopicRec, group: string, endMs: number): void {
     this.noteDue(topic.name, group, endMs, true);
