@@ -263,6 +263,22 @@ describe('delivery limits of a queue', () => {
     expect(d.throttled(Q + 1n)).toBe(1);
   });
 
+  it('an entry due while the bucket is empty is throttled, though no round came to be refused', () => {
+    const d = new DeliveryLimits(0);
+    d.begin(T0);
+    d.configure(Q, limits(10, 1), T0); // a new leader's bucket: empty, its first token at T0 + 100
+    const early = { dueAtMs: T0 + 50 };
+    expect(d.admit(Q, [early], T0 + 100, 0)).toBe(1);
+    expect(d.throttledBy(early)).toBe('rate');
+    // Its token was the last: one due before the next (T0 + 200) waits for it too; one due after, not.
+    const next = { dueAtMs: T0 + 150 };
+    expect(d.admit(Q, [next], T0 + 200, 0)).toBe(1);
+    expect(d.throttledBy(next)).toBe('rate');
+    const onTime = { dueAtMs: T0 + 300 };
+    expect(d.admit(Q, [onTime], T0 + 300, 0)).toBe(1);
+    expect(d.throttledBy(onTime)).toBeUndefined();
+  });
+
   it('a round cut short by a limit while more is due holds the queue back', () => {
     const d = new DeliveryLimits(0);
     d.begin(T0 - 10_000);

@@ -47,7 +47,10 @@ interface GroupLimiter {
   limits: GroupLimits;
   bucket: TokenBucket | undefined;
   ledger: InFlightLedger | undefined;
-  /** Per limit, the last time it held back an entry of the queue that was due. */
+  /**
+   * Per limit, the last time it held back an entry of the queue that was due
+   * then (for the rate, up to the ms before its next token, which may be ahead).
+   */
   readonly heldAtMs: Record<LimitName, number>;
   /** Its settings changed since they were read: the next round reads them (and is not held back). */
   stale: boolean;
@@ -128,6 +131,7 @@ export class DeliveryLimits {
     if (rate === 0) g.bucket = undefined;
     else if (!g.bucket) g.bucket = this.newBucket(rate, burst, nowMs);
     else if (!g.bucket.shapedAs(rate, burst)) g.bucket.reshape(rate, burst, nowMs);
+    noteEmpty(g, nowMs);
     if (maxInFlight === 0) {
       g.ledger = undefined;
       return false;
@@ -191,7 +195,7 @@ export class DeliveryLimits {
       if (dueMs !== undefined && dueMs > nowMs + this.aheadMs) return 0;
       const tokens = g.bucket.tokensAt(nowMs);
       if (tokens < roundTokens(g.limits)) {
-        if (due) g.heldAtMs.rate = nowMs;
+        if (due) g.heldAtMs.rate = Math.max(g.heldAtMs.rate, nowMs);
         return 0;
       }
       room = Math.floor(tokens + TOKEN_SLACK);
@@ -233,9 +237,10 @@ export class DeliveryLimits {
    * due and the limits leave no room for it, they hold it back.
    *
    * A limit holds a queue back when it leaves entries due unleased (a round
-   * skipped for it, or cut short by it); an entry admitted that was due when
-   * that last happened is throttled (`throttledBy`): the limit, not the
-   * broker, made it late.
+   * skipped for it, or cut short by it), and the rate while its bucket is
+   * empty (until the next token); an entry admitted that was due when that
+   * last happened is throttled (`throttledBy`): the limit, not the broker,
+   * made it late.
    */
   admit(
     q: bigint,
@@ -258,8 +263,9 @@ export class DeliveryLimits {
       }
       // Leased at most the rate-limited look-ahead before its due time (the first read may hold more).
       if (g.bucket && e.dueAtMs > stampMs + this.aheadMs) break;
-      if (g.bucket && !g.bucket.take(Math.max(stampMs, e.dueAtMs))) {
-        if (due) g.heldAtMs.rate = stampMs;
+      const startMs = Math.max(stampMs, e.dueAtMs);
+      if (g.bucket && !g.bucket.take(startMs)) {
+        noteEmpty(g, startMs);
         break;
       }
       // Held back at or after its due time: the limit, not the broker, made it late.
@@ -267,12 +273,14 @@ export class DeliveryLimits {
       const byInFlight = g.heldAtMs.in_flight;
       if (Math.max(byRate, byInFlight) >= e.dueAtMs)
         this.throttledEntries.set(e, byRate >= byInFlight ? 'rate' : 'in_flight');
+      // Its token may have been the last: what comes due before the next one waits for it.
+      noteEmpty(g, startMs);
       n++;
     }
     if (n === entries.length && nextDueMs !== undefined && nextDueMs <= stampMs) {
       // Everything read fit, and more is due: held back if no room is left for it.
       if (n >= free) g.heldAtMs.in_flight = stampMs;
-      else if (g.bucket && !g.bucket.holds(stampMs)) g.heldAtMs.rate = stampMs;
+      else if (g.bucket && !g.bucket.holds(stampMs)) g.heldAtMs.rate = Math.max(g.heldAtMs.rate, stampMs);
     }
     return n;
   }
@@ -282,12 +290,12 @@ export class DeliveryLimits {
     return this.throttledEntries.get(entry);
   }
 
-  /** A lease of the queue that `admit` counted as throttled was taken. */
+  /** An entry `admit` counted as throttled was leased, or ended at its deadline by its lease command. */
   countThrottled(q: bigint): void {
     this.throttledByQueue.set(q, (this.throttledByQueue.get(q) ?? 0) + 1);
   }
 
-  /** Deliveries of the queue leased after a limit held them back, since this node leads. */
+  /** Entries of the queue leased (or ended at their deadline) after a limit held them back, since this node leads. */
   throttled(q: bigint): number {
     return this.throttledByQueue.get(q) ?? 0;
   }
@@ -325,6 +333,16 @@ export class DeliveryLimits {
     if (this.groups.size === 0 || tag.length < 8) return undefined;
     return this.groups.get(tagQueue(tag))?.ledger;
   }
+}
+
+/**
+ * While the group's bucket is empty from `t` (a new one, or a token just
+ * taken), nothing starts before its next token: an entry due before then
+ * is held back by the rate, whether or not a round came to be refused.
+ */
+function noteEmpty(g: GroupLimiter, t: number): void {
+  if (g.bucket && !g.bucket.holds(t))
+    g.heldAtMs.rate = Math.max(g.heldAtMs.rate, Math.ceil(g.bucket.timeFor(1)) - 1);
 }
 
 /** A throttled group's rounds come about this often: each a Raft command of what the rate gave meanwhile. */
