@@ -1406,15 +1406,21 @@ export class Dispatcher {
     );
   }
 
-  /** A limited group's leases count against its in-flight limit; those a limit held back are counted throttled. */
+  /**
+   * A limited group's leases count against its in-flight limit. Those a
+   * limit held back are counted throttled, and so are the entries the lease
+   * command ended at their deadline instead (dead-lettered or dropped): the
+   * limit is why they were not leased in time.
+   */
   private noteLimited(
     p: RunPart,
-    leased: readonly LeaseOutcome[],
+    outcomes: readonly LeaseOutcome[],
     byTag: ReadonlyMap<string, EntryView>,
   ): void {
     const { topic, group } = p.consumer;
-    for (const o of leased) {
-      this.limits.leased(p.q, o.newTag!, o.leaseExpiresAtMs!);
+    for (const o of outcomes) {
+      if (o.status === 'leased') this.limits.leased(p.q, o.newTag!, o.leaseExpiresAtMs!);
+      else if (!o.deadlineExceeded) continue;
       const entry = byTag.get(tagKeyOf(o.tag));
       const limit = entry && this.limits.throttledBy(entry);
       if (!limit) continue;
@@ -1443,8 +1449,8 @@ export class Dispatcher {
         notDue = Math.min(notDue, byTag.get(tagKeyOf(o.tag))?.dueAtMs ?? notDue);
     }
     if (notDue !== Number.POSITIVE_INFINITY) this.rereadFrom(q, notDue);
+    if (this.limits.limited(q)) this.noteLimited(p, outcomes, byTag);
     if (leased.length === 0) return;
-    if (this.limits.limited(q)) this.noteLimited(p, leased, byTag);
     // The leases stay where the entries lie, behind the cursor: when the first one ends, read from the start.
     let endMs = Number.POSITIVE_INFINITY;
     for (const o of leased) endMs = Math.min(endMs, o.leaseExpiresAtMs!);
