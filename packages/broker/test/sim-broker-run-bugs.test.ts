@@ -35,7 +35,7 @@ describe('the broker simulation catches the injected bugs of the run leases and 
     [
       "a lease index that misses later settles takes a settled offset again: a queue's counter goes negative",
       'lapse-ignores-settled',
-      201002,
+      201022,
       'node-fatal',
       NEGATIVE_COUNTER,
     ],
@@ -58,14 +58,14 @@ describe('the broker simulation catches the injected bugs of the run leases and 
       // A lease proposed before the pause applied (the dispatcher read the queue unpaused) leases after it.
       'an apply that leases whatever the pause leases from a paused queue',
       'lease-while-paused',
-      201020,
+      201001,
       'paused-queue-leases-nothing',
       /^entry \d+ leased \d+ message\(s\) of sim\/default at \d+ while sim(\/default)? was paused$/,
     ],
     [
       'an apply that checks the deadline at the first lease only leases a redelivery past it',
       'redelivery-past-deadline',
-      201002,
+      201001,
       'no-lease-past-deadline',
       /^entry \d+ leased \d+ from \d+ \(command at \d+\), at or after its deadline \d+$/,
     ],
