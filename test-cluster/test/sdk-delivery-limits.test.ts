@@ -6,9 +6,9 @@
  * timing of this machine.
  */
 import type { FermataClient } from '@fermata/sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, sleep, startCluster } from '../src/index.js';
-import { clientOf, createdTopic, type LogLine } from './sdk-support.js';
+import { describe, expect, it } from 'vitest';
+import { type Cluster, sleep } from '../src/index.js';
+import { clientOf, createdTopic, threeNodeSuite } from './sdk-support.js';
 import { eventually } from './support.js';
 
 const RATE = 100;
@@ -64,29 +64,16 @@ function leaseStarts(cluster: Cluster, topic: string, group: string) {
 }
 
 describe('group limits on a three-node cluster', () => {
-  let cluster: Cluster;
-  let client: FermataClient & { log: LogLine[] };
-
-  beforeAll(async () => {
-    cluster = await startCluster({ nodes: 3 });
-    client = clientOf(cluster);
-  }, 300_000);
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail') console.error(cluster.logs(40));
-  });
-  afterAll(async () => {
-    await client?.close();
-    await cluster?.stop();
-  });
+  const suite = threeNodeSuite(40);
 
   it('1,500 messages due at once reach a group limited to 100/s (burst 10) no faster than that rate', {
     timeout: 180_000,
   }, async () => {
-    const topic = await createdTopic(client, 'rate');
-    await client.createGroup(topic, 'limited', { maxDeliveriesPerSecond: RATE, burst: BURST });
-    const limited = leaseStarts(cluster, topic, 'limited');
+    const topic = await createdTopic(suite.client, 'rate');
+    await suite.client.createGroup(topic, 'limited', { maxDeliveriesPerSecond: RATE, burst: BURST });
+    const limited = leaseStarts(suite.cluster, topic, 'limited');
     try {
-      await publishDueAt(client, topic, 1_500, Date.now() + 3_000);
+      await publishDueAt(suite.client, topic, 1_500, Date.now() + 3_000);
       // 1,500 at 100/s: about 15 s once due.
       await eventually(() => limited.ids.size === 1_500, 120_000, 'every message delivered');
       const starts = limited.starts();
@@ -107,11 +94,11 @@ describe('group limits on a three-node cluster', () => {
         Math.floor((RATE + BURST) * (1 + SLACK)),
       );
       // The lateness the limit caused is counted apart: in the leader's stats and metric.
-      const stats = await client.topicStats(topic);
+      const stats = await suite.client.topicStats(topic);
       const throttled = stats.groups.find((g) => g.group === 'limited')?.throttled;
       expect(throttled).toBeGreaterThan(1_000);
       expect(stats.groups.find((g) => g.group === 'default')?.throttled).toBe(0);
-      const line = (await (await cluster.leader()).httpGet('/metrics')).body
+      const line = (await (await suite.cluster.leader()).httpGet('/metrics')).body
         .split('\n')
         .find((l) =>
           l.startsWith(`fermata_delivery_throttled_total{topic="${topic}",group="limited",limit="rate"}`),
@@ -125,16 +112,16 @@ describe('group limits on a three-node cluster', () => {
   it('across a leader kill in the middle, no second sees more than rate + burst', {
     timeout: 240_000,
   }, async () => {
-    const topic = await createdTopic(client, 'rate-failover');
-    await client.createGroup(topic, 'limited', { maxDeliveriesPerSecond: RATE, burst: BURST });
-    const limited = leaseStarts(cluster, topic, 'limited');
+    const topic = await createdTopic(suite.client, 'rate-failover');
+    await suite.client.createGroup(topic, 'limited', { maxDeliveriesPerSecond: RATE, burst: BURST });
+    const limited = leaseStarts(suite.cluster, topic, 'limited');
     const { ids } = limited;
     try {
-      await publishDueAt(client, topic, 1_500, Date.now() + 3_000);
+      await publishDueAt(suite.client, topic, 1_500, Date.now() + 3_000);
       await eventually(() => ids.size >= 500, 60_000, '500 deliveries before the kill');
-      const old = await cluster.leader();
+      const old = await suite.cluster.leader();
       expect(await old.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
-      await cluster.waitForLeader();
+      await suite.cluster.waitForLeader();
       await eventually(() => ids.size === 1_500, 180_000, 'every message delivered after the kill');
       const busiest = busiestWindow(limited.starts(), 1_000);
       expect(
@@ -143,17 +130,17 @@ describe('group limits on a three-node cluster', () => {
       ).toBeLessThanOrEqual(Math.floor((RATE + BURST) * (1 + SLACK)));
     } finally {
       await limited.close();
-      const stopped = cluster.nodes.filter((n) => !n.running);
+      const stopped = suite.cluster.nodes.filter((n) => !n.running);
       for (const n of stopped) await n.start();
-      await cluster.waitForLeader();
+      await suite.cluster.waitForLeader();
     }
   });
 
   it('max_in_flight 5 with two consumers: never more than 5 deliveries handled at once', {
     timeout: 120_000,
   }, async () => {
-    const topic = await createdTopic(client, 'in-flight');
-    await client.createGroup(topic, 'limited', { maxInFlight: 5 });
+    const topic = await createdTopic(suite.client, 'in-flight');
+    await suite.client.createGroup(topic, 'limited', { maxInFlight: 5 });
     let running = 0;
     let most = 0;
     const handled = new Set<bigint>();
@@ -165,16 +152,16 @@ describe('group limits on a three-node cluster', () => {
       running--;
     };
     // Each could take 8 at once without the limit: 16 together.
-    const consumers = [clientOf(cluster), clientOf(cluster)];
+    const consumers = [clientOf(suite.cluster), clientOf(suite.cluster)];
     const subs = consumers.map((c) =>
       c.subscribe(topic, { group: 'limited', concurrency: 8, prefetch: 8 }, handler),
     );
     try {
-      await publishDueAt(client, topic, 300, Date.now() + 1_000);
+      await publishDueAt(suite.client, topic, 300, Date.now() + 1_000);
       await eventually(() => handled.size === 300, 90_000, 'every message handled');
       expect(most).toBeLessThanOrEqual(5);
       expect(most).toBeGreaterThanOrEqual(3);
-      const limited = (await client.topicStats(topic)).groups.find((g) => g.group === 'limited');
+      const limited = (await suite.client.topicStats(topic)).groups.find((g) => g.group === 'limited');
       expect(limited?.throttled).toBeGreaterThan(0);
     } finally {
       await Promise.all(subs.map((s) => s.close()));

@@ -6,10 +6,10 @@
  * head is held, the other keys' messages keep flowing. Everything asserted is
  * a count or an order, never a time.
  */
-import type { FermataClient, Message } from '@fermata/sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, sleep, startCluster } from '../src/index.js';
-import { clientOf, createdTopic, type LogLine } from './sdk-support.js';
+import type { Message } from '@fermata/sdk';
+import { describe, expect, it } from 'vitest';
+import { sleep } from '../src/index.js';
+import { clientOf, createdTopic, threeNodeSuite } from './sdk-support.js';
 import { eventually } from './support.js';
 
 /** What handlers saw: per delivery, the message, its attempt, and how many of its key ran at once. */
@@ -60,31 +60,18 @@ const inDueOrder = (list: readonly Handling[]): Handling[] =>
   [...list].sort((a, b) => a.dueAtMs - b.dueAtMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 describe('per-key ordering on a three-node cluster', () => {
-  let cluster: Cluster;
-  let client: FermataClient & { log: LogLine[] };
-
-  beforeAll(async () => {
-    cluster = await startCluster({ nodes: 3 });
-    client = clientOf(cluster);
-  }, 300_000);
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail') console.error(cluster.logs(40));
-  });
-  afterAll(async () => {
-    await client?.close();
-    await cluster?.stop();
-  });
+  const suite = threeNodeSuite(40);
 
   it("a key's messages are handled one at a time, in due order, by a consumer of concurrency 8", async () => {
-    const topic = await createdTopic(client, 'one-key', { ordering: 'key' });
+    const topic = await createdTopic(suite.client, 'one-key', { ordering: 'key' });
     // Due within 90 ms of each other (a consumer of concurrency 8 would run them side by side)
     // and published out of due order: due order is what counts.
     const delays = [60, 20, 90, 40, 80, 0, 70, 30, 50, 10];
-    await client.publishBatch(
+    await suite.client.publishBatch(
       delays.map((delayMs, n) => ({ topic, payload: `k:${n}`, delayMs, orderingKey: 'k' })),
     );
     const r = recorder(keyOfText);
-    const sub = client.subscribe(topic, { concurrency: 8 }, async (m) => {
+    const sub = suite.client.subscribe(topic, { concurrency: 8 }, async (m) => {
       r.enter(m);
       await sleep(200);
       r.leave(m);
@@ -99,8 +86,8 @@ describe('per-key ordering on a three-node cluster', () => {
   });
 
   it("a nack and a lapsed lease hold the key's later messages until the head is acked", async () => {
-    const topic = await createdTopic(client, 'held-head', { ordering: 'key' });
-    await client.publishBatch(
+    const topic = await createdTopic(suite.client, 'held-head', { ordering: 'key' });
+    await suite.client.publishBatch(
       ['h:nacked', 'h:lapsed', 'h:last'].map((payload, n) => ({
         topic,
         payload,
@@ -109,7 +96,7 @@ describe('per-key ordering on a three-node cluster', () => {
       })),
     );
     const r = recorder(keyOfText);
-    const sub = client.subscribe(
+    const sub = suite.client.subscribe(
       topic,
       { concurrency: 4, mode: 'manual', leaseMs: 1_500, retryBackoff: () => 1_000 },
       async (m) => {
@@ -140,9 +127,9 @@ describe('per-key ordering on a three-node cluster', () => {
   });
 
   it("the key's order holds across a SIGKILL of the leader", { timeout: 180_000 }, async () => {
-    const topic = await createdTopic(client, 'failover', { ordering: 'key' });
+    const topic = await createdTopic(suite.client, 'failover', { ordering: 'key' });
     const count = 30;
-    await client.publishBatch(
+    await suite.client.publishBatch(
       Array.from({ length: count }, (_, n) => ({
         topic,
         payload: `f:${n}`,
@@ -151,7 +138,7 @@ describe('per-key ordering on a three-node cluster', () => {
         orderingKey: 'f',
       })),
     );
-    const consumer = clientOf(cluster);
+    const consumer = clientOf(suite.cluster);
     const r = recorder(keyOfText);
     const sub = consumer.subscribe(topic, { concurrency: 8, leaseMs: 20_000 }, async (m) => {
       r.enter(m);
@@ -160,9 +147,9 @@ describe('per-key ordering on a three-node cluster', () => {
     });
     try {
       await eventually(() => firsts(r.seen).length >= 8, 60_000, 'deliveries before the kill');
-      const old = await cluster.leader();
+      const old = await suite.cluster.leader();
       await old.kill('SIGKILL');
-      await cluster.waitForLeader();
+      await suite.cluster.waitForLeader();
       await eventually(() => firsts(r.seen).length >= count, 120_000, 'every message after the kill');
       // At least once: a message may run again, but never beside another of its key.
       expect(r.seen.filter((s) => s.running > 1)).toEqual([]);
@@ -176,10 +163,10 @@ describe('per-key ordering on a three-node cluster', () => {
   });
 
   it("other keys keep flowing while one key's head is held", async () => {
-    const topic = await createdTopic(client, 'other-keys', { ordering: 'key' });
+    const topic = await createdTopic(suite.client, 'other-keys', { ordering: 'key' });
     const others = ['a', 'b', 'c', 'd', 'e'];
-    await client.publish(topic, 'held:head', { orderingKey: 'held' });
-    await client.publishBatch([
+    await suite.client.publish(topic, 'held:head', { orderingKey: 'held' });
+    await suite.client.publishBatch([
       ...Array.from({ length: 20 }, (_, n) => ({ topic, payload: `held:${n}`, orderingKey: 'held' })),
       ...others.flatMap((k) =>
         Array.from({ length: 10 }, (_, n) => ({ topic, payload: `${k}:${n}`, orderingKey: k })),
@@ -187,12 +174,16 @@ describe('per-key ordering on a three-node cluster', () => {
     ]);
     const r = recorder(keyOfText);
     let head: Message | undefined;
-    const sub = client.subscribe(topic, { concurrency: 8, mode: 'manual', leaseMs: 60_000 }, async (m) => {
-      r.enter(m);
-      r.leave(m);
-      if (m.text() === 'held:head') head = m;
-      else await m.ack();
-    });
+    const sub = suite.client.subscribe(
+      topic,
+      { concurrency: 8, mode: 'manual', leaseMs: 60_000 },
+      async (m) => {
+        r.enter(m);
+        r.leave(m);
+        if (m.text() === 'held:head') head = m;
+        else await m.ack();
+      },
+    );
     try {
       await eventually(
         () => r.seen.filter((s) => others.includes(s.text.split(':')[0]!)).length >= 50,
