@@ -53,7 +53,7 @@ export async function startBenchCluster(args: string[], options: BenchClusterOpt
         stdio: 'inherit',
       },
     );
-    process.env['FERMATA_TEST_SERVER_BUILD'] = 'dist';
+    process.env['FERMATA_TEST_BUILD'] = 'dist';
     // What the image and the StatefulSet set (deploy/Dockerfile): a small young generation, two
     // malloc arenas; `--server-env NODE_OPTIONS=...` or `MALLOC_ARENA_MAX=...` replaces them.
     env['NODE_OPTIONS'] ??= '--max-semi-space-size=4';

@@ -18,16 +18,27 @@ import { join, resolve } from 'node:path';
 /** The repository root (this file is test-cluster/src/harness.ts). */
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const CLI_ENTRY = join(REPO_ROOT, 'packages/cli/src/main.ts');
-/** The built CLI (`npm run build`), run when FERMATA_TEST_SERVER_BUILD=dist (benchmarks measuring memory). */
 const CLI_DIST_ENTRY = join(REPO_ROOT, 'packages/cli/dist/main.js');
 
-/** How long a node may take to bind its ports and serve /livez (tsx compiles on start). */
+/**
+ * The arguments after `node` that run `fermata <args>`: the built CLI
+ * (packages/cli/dist, what users run) when FERMATA_TEST_BUILD=dist, as
+ * ./scripts/test sets after its build and the benchmarks set to measure the
+ * shipped code; else the sources through tsx, which needs no build but costs
+ * every process about a second of CPU to compile on start.
+ */
+export function fermataArgv(args: readonly string[]): string[] {
+  if (process.env['FERMATA_TEST_BUILD'] === 'dist') return [CLI_DIST_ENTRY, ...args];
+  return ['--conditions=fermata-source', '--import', 'tsx', CLI_ENTRY, ...args];
+}
+
 /**
  * How far a node's "now" may trail this process's Date.now() read just before: a node reads
  * the system clock once at start and advances it by the monotonic clock, floored (SteadyClock
  * in @fermata/base), so its time can be a millisecond behind the system clock's.
  */
 export const NODE_CLOCK_LAG_MS = 5;
+/** How long a node may take to bind its ports and serve /livez (tsx compiles on start). */
 export const NODE_START_TIMEOUT_MS = 60_000;
 /** How long a cluster may take to elect a leader that is ready. */
 export const LEADER_TIMEOUT_MS = 60_000;
@@ -228,12 +239,7 @@ export class NodeHandle {
     const err = openSync(this.stderrFile, 'a');
     let proc: ChildProcess;
     try {
-      const args =
-        this.command !== undefined
-          ? this.command.args
-          : process.env['FERMATA_TEST_SERVER_BUILD'] === 'dist'
-            ? [CLI_DIST_ENTRY, 'serve']
-            : ['--conditions=fermata-source', '--import', 'tsx', CLI_ENTRY, 'serve'];
+      const args = this.command !== undefined ? this.command.args : fermataArgv(['serve']);
       proc = spawn(this.command?.file ?? process.execPath, args, {
         cwd: this.command?.cwd ?? REPO_ROOT,
         env: this.env,

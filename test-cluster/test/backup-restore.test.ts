@@ -13,17 +13,24 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { FermataClient, NotFoundError, silentLogger } from '@fermata/sdk';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type Cluster, freePort, type NodePorts, REPO_ROOT, sleep, startCluster } from '../src/index.js';
+import {
+  type Cluster,
+  fermataArgv,
+  freePort,
+  type NodePorts,
+  REPO_ROOT,
+  sleep,
+  startCluster,
+} from '../src/index.js';
 import { eventually } from './support.js';
 
 const run = promisify(execFile);
-const CLI = ['--conditions=fermata-source', '--import', 'tsx', join(REPO_ROOT, 'packages/cli/src/main.ts')];
 
-/** Runs the `fermata` CLI from the sources; resolves with its output, rejects with it on a non-zero exit. */
+/** Runs the `fermata` CLI; resolves with its output, rejects with it on a non-zero exit. */
 async function fermata(args: string[], env: Record<string, string> = {}): Promise<string> {
   const clean: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FERMATA_')) clean[k] = v;
-  const { stdout } = await run(process.execPath, [...CLI, ...args], {
+  const { stdout } = await run(process.execPath, fermataArgv(args), {
     cwd: REPO_ROOT,
     env: { ...clean, ...env },
     maxBuffer: 16 * 1024 * 1024,

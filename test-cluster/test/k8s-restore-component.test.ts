@@ -22,7 +22,7 @@ import { openStore } from '@fermata/storage';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type ContainerSpec, podEnvironment } from '../src/containers/pod-env.js';
-import { REPO_ROOT } from '../src/index.js';
+import { fermataArgv, REPO_ROOT } from '../src/index.js';
 
 const DIR = join(REPO_ROOT, 'deploy/k8s/components/restore');
 const BASE = join(REPO_ROOT, 'deploy/k8s/base');
@@ -131,14 +131,7 @@ describe('deploy/k8s/components/restore', () => {
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FERMATA_')) env[k] = v;
     Object.assign(env, envOf(init), { FERMATA_CONFIG: configFile, FERMATA_DATA_DIR: dataDir });
-    const args = [
-      '--conditions=fermata-source',
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'packages/cli/src/main.ts'),
-      ...init.args!.slice(0, 2),
-      file,
-    ];
+    const args = fermataArgv([...init.args!.slice(0, 2), file]);
     const run = () => promisify(execFile)(process.execPath, args, { cwd: REPO_ROOT, env });
     expect((await run()).stdout).toMatch(
       /new cluster: +fermata-restored \(fermata-0, fermata-1, fermata-2\)/,

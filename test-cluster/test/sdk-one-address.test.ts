@@ -10,12 +10,18 @@
  */
 import { execFile } from 'node:child_process';
 import { createServer, type Server, connect as tcpConnect } from 'node:net';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Message } from '@fermata/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConnectProxy } from '../src/containers/connect-proxy.js';
-import { type Cluster, freePort, type NodeHandle, REPO_ROOT, startCluster } from '../src/index.js';
+import {
+  type Cluster,
+  fermataArgv,
+  freePort,
+  type NodeHandle,
+  REPO_ROOT,
+  startCluster,
+} from '../src/index.js';
 import { clientOf } from './sdk-support.js';
 import { eventually } from './support.js';
 
@@ -98,18 +104,7 @@ describe('a client that reaches one follower only', () => {
 
   it('the CLI as docs/operations.md shows it: status, publish and consume through the forwarded port', async () => {
     const env = { ...process.env, FERMATA_ENDPOINTS: `127.0.0.1:${forward.port}` };
-    const cli = (args: string[]) =>
-      run(
-        process.execPath,
-        [
-          '--conditions=fermata-source',
-          '--import',
-          'tsx',
-          join(REPO_ROOT, 'packages/cli/src/main.ts'),
-          ...args,
-        ],
-        { cwd: REPO_ROOT, env },
-      );
+    const cli = (args: string[]) => run(process.execPath, fermataArgv(args), { cwd: REPO_ROOT, env });
     const status = JSON.parse((await cli(['status', '--json'])).stdout) as { leaderId: string };
     expect(status.leaderId).toBe(leader.id);
     await cli(['topics', 'create', 'cli-through-one']);

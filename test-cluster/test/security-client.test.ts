@@ -19,7 +19,7 @@ import { FermataClient, type Logger, type Message } from '@fermata/sdk';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CertFiles, TestCa } from '../../packages/raft/test/support/certs.js';
-import { type Cluster, REPO_ROOT, sleep, startCluster } from '../src/index.js';
+import { type Cluster, fermataArgv, REPO_ROOT, sleep, startCluster } from '../src/index.js';
 
 const quiet: Logger = { debug: () => {}, warn: () => {}, error: () => {} };
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -236,17 +236,12 @@ describe('client port over mutual TLS with tokens', () => {
 
   it('the CLI takes the token and the TLS files', () => {
     const cli = (args: string[], env: Record<string, string> = {}) =>
-      spawnSync(
-        process.execPath,
-        [
-          '--conditions=fermata-source',
-          '--import',
-          'tsx',
-          join(REPO_ROOT, 'packages/cli/src/main.ts'),
-          ...args,
-        ],
-        { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 },
-      );
+      spawnSync(process.execPath, fermataArgv(args), {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+        timeout: 60_000,
+      });
     const tlsArgs = [
       '--endpoints',
       cluster.endpoints[0] as string,

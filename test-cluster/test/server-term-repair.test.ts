@@ -13,18 +13,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeRecord, writeFileAtomic } from '../../packages/raft/src/log/atomic-file.js';
 import { HARD_STATE_FILE, HardStateFile } from '../../packages/raft/src/log/hard-state.js';
-import { type Cluster, NodeClients, REPO_ROOT, startCluster } from '../src/index.js';
+import { type Cluster, fermataArgv, NodeClients, REPO_ROOT, startCluster } from '../src/index.js';
 import { counts, msg } from './support.js';
 
 const TOPIC = 'survives-repair';
 const HUGE_TERM = Number.MAX_SAFE_INTEGER;
 
 function fermata(args: string[]) {
-  return spawnSync(
-    process.execPath,
-    ['--conditions=fermata-source', '--import', 'tsx', join(REPO_ROOT, 'packages/cli/src/main.ts'), ...args],
-    { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 },
-  );
+  return spawnSync(process.execPath, fermataArgv(args), {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 }
 
 describe('fermata repair reset-term', () => {

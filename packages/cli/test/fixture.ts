@@ -7,12 +7,10 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fermataArgv } from '@fermata/test-cluster';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
-const SOURCE_MAIN = join(ROOT, 'packages/cli/src/main.ts');
 export const BUILT_MAIN = join(ROOT, 'packages/cli/dist/main.js');
-/** How the tests run the CLI from its sources (no build needed). */
-const SOURCE_ARGS = ['--conditions=fermata-source', '--import', 'tsx', SOURCE_MAIN];
 
 /** The client's variables, never inherited by a test's child processes. */
 const CLIENT_VARS = ['FERMATA_ENDPOINTS', 'FERMATA_TOKEN', 'FERMATA_DEADLINE'];
@@ -97,7 +95,7 @@ export async function startCluster(nodes: number): Promise<TestCluster> {
     const nodeDir = join(dir, `n${i}`);
     mkdirSync(nodeDir, { recursive: true });
     const log = createWriteStream(join(nodeDir, 'server.log'));
-    const child = spawn(process.execPath, [...SOURCE_ARGS, 'serve'], {
+    const child = spawn(process.execPath, fermataArgv(['serve']), {
       cwd: ROOT,
       env: cleanEnv({
         FERMATA_NODE_ID: `n${i}`,
@@ -155,20 +153,19 @@ export interface CliOptions {
   endpoints?: string;
   input?: string;
   env?: Record<string, string>;
-  /** Run the built CLI (packages/cli/dist) instead of the sources. */
+  /** Run the built CLI (packages/cli/dist) whatever FERMATA_TEST_BUILD says. */
   built?: boolean;
   timeoutMs?: number;
 }
 
 /** Runs `fermata <args>` to completion. */
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
-  const argv = options.built ? [BUILT_MAIN] : SOURCE_ARGS;
   const env = cleanEnv({
     ...(options.endpoints !== undefined ? { FERMATA_ENDPOINTS: options.endpoints } : {}),
     ...options.env,
   });
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...argv, ...args], {
+    const child = spawn(process.execPath, options.built ? [BUILT_MAIN, ...args] : fermataArgv(args), {
       cwd: ROOT,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -2,16 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { parseTokenFile, TokenTable } from '@fermata/broker';
+import { fermataArgv } from '@fermata/test-cluster';
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 
 const REPO = join(import.meta.dirname, '../../..');
 const cli = (args: string[], input?: string) =>
-  spawnSync(
-    process.execPath,
-    ['--conditions=fermata-source', '--import', 'tsx', join(REPO, 'packages/cli/src/main.ts'), ...args],
-    { cwd: REPO, encoding: 'utf8', input, timeout: 60_000 },
-  );
+  spawnSync(process.execPath, fermataArgv(args), { cwd: REPO, encoding: 'utf8', input, timeout: 60_000 });
 
 describe('fermata hash-token', () => {
   it('a generated token and its hash, put in a token file, authenticate that token and no other', () => {

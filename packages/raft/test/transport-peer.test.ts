@@ -81,7 +81,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+// A liveness wait, not a timing check: generous, because a reconnect behind a
+// backoff on a loaded two-core machine has taken over 10 s.
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');
