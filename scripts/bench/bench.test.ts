@@ -266,13 +266,16 @@ describe('benchmarks (--quick)', () => {
     expect(line?.['peak_rss_mb']).toBeGreaterThan(0);
   });
 
-  it('ordering delivers the keys beside a held key, nothing of it but its head', {
+  it('ordering delivers unordered, ordered, and beside a held key, nothing of it but its head', {
     timeout: CLUSTER_TIMEOUT_MS,
   }, () => {
     const [line] = runBench('ordering');
-    expect(line?.['alone_msgs_per_s']).toBeGreaterThan(0);
-    expect(line?.['beside_held_msgs_per_s']).toBeGreaterThan(0);
-    expect(line?.['held_key_delivered']).toBe(1);
+    if (!line) throw new Error('ordering printed no line');
+    expect(line['unordered_msgs_per_s']).toBeGreaterThan(0);
+    expect(line['alone_msgs_per_s']).toBeGreaterThan(0);
+    expect(line['beside_held_msgs_per_s']).toBeGreaterThan(0);
+    expect(line['held_key_delivered']).toBe(1);
+    expectTargets(line, ['ordered_over_unordered']);
   });
 
   it('limits drains an unlimited group alone and beside a rate-limited one, and measures the limited rate', {
