@@ -190,6 +190,48 @@ describe('per-key ordering: one message of a key is leased at a time, in due ord
   });
 });
 
+describe('per-key ordering within one apply batch', () => {
+  /** Key k: a..e due 0..40 ms in; a..d expire at 10 ms, e later. */
+  async function fiveOfK(): Promise<{ h: Harness; ids: bigint[] }> {
+    const h = await ordered();
+    const ids = [];
+    for (const [i, ttlMs] of [10, 10, 10, 10, 10_000].entries())
+      ids.push(await put(h, 'k', i * 10, { ttlMs }));
+    h.now = T0 + 25;
+    return { h, ids };
+  }
+
+  it('the next front skips the waits the batch ended and finds those it wrote, as one command a batch', async () => {
+    const [one, each] = [await fiveOfK(), await fiveOfK()];
+    const e = one.ids[4];
+    const commands = (ids: bigint[]) => [
+      { kind: 'expire' as const, ids: [ids[2]!, ids[3]!] },
+      {
+        kind: 'publish' as const,
+        messages: [{ topic: 't', payload: text('f'), orderingKey: 'k', deliverAtMs: T0 + 35 }],
+      },
+      { kind: 'expire' as const, ids: [ids[0]!] },
+      { kind: 'expire' as const, ids: [ids[1]!] },
+    ];
+    const results = await one.h.runAll(commands(one.ids));
+    for (const cmd of commands(each.ids)) await each.h.run(cmd);
+    const f = results[1]!.kind === 'publish' ? results[1].results[0]!.id : undefined;
+    // c and d (waiting) end first; a's end moves b up; b's moves f (due 35, written by the
+    // batch) up, past c and d, before e (due 40, stored).
+    expect(results.map((r) => r.kind)).toEqual(['expire', 'publish', 'expire', 'expire']);
+    expect(await front(one.h, 'k')).toBe(f);
+    const waits = await readKeyWaits(
+      one.h.sm.reader.view,
+      one.h.sm.reader.queueHash('t', 'default'),
+      'k',
+      10,
+    );
+    expect(waits.map((w) => w.id)).toEqual([e]);
+    expect(await one.h.digest()).toBe(await each.h.digest());
+    await sound(one.h);
+  });
+});
+
 describe('per-key ordering: reschedule', () => {
   it('a waiting message rescheduled ahead of a leased head does not pre-empt it; it comes next', async () => {
     const h = await ordered();

@@ -54,10 +54,11 @@ export function itemWork(limits: Limits): ApplyWork {
 /**
  * What per-key ordering adds to an item in each group that orders it
  * (docs/design.md, "Per-key ordering"): the key's head record read and
- * written, a wait record written and one deleted, and one other message's
- * entry moved, without its body, with its index record rewritten (a
- * publish swapping places with an undelivered front; an end moving the next
- * message up).
+ * written, a wait record written and one deleted, one seek of the key's
+ * wait records (counted as one record: KeyHeadStore.firstWait), and one
+ * other message's entry moved, without its body, with its index record
+ * rewritten (a publish swapping places with an undelivered front; an end
+ * moving the next message up).
  */
 export function orderingWork(limits: Limits): ApplyWork {
   const g = limits.maxGroupsPerTopic;

@@ -35,13 +35,29 @@ function waitRange(queueHash: bigint, orderingKey: string): { gte: Uint8Array; l
   return NS.keyWaits.range(prefix, lt);
 }
 
+/**
+ * What one batch did to the wait records of one (queue, ordering key): the
+ * waits it wrote or deleted, and how far a seek of the stored ones need not
+ * look again.
+ */
+interface BatchWaits {
+  /** Every wait this batch wrote or deleted, by its place (due time and id). */
+  readonly written: Set<string>;
+  /** Those of them present now: the batch's own candidates for the first wait. */
+  readonly present: Map<string, KeyWait>;
+  /** Every stored wait record up to this key (inclusive) is in `written`: a seek starts after it. */
+  after: Uint8Array | undefined;
+  /** The first stored wait after `after` not in `written`, as the last seek found it. */
+  next: { readonly id: string; readonly key: Uint8Array } | undefined;
+}
+
 export class KeyHeadStore {
   /**
-   * The wait records this batch wrote (true) or deleted (false), per (queue,
-   * ordering key) prefix: `firstWait` merges them with a scan of the store
-   * alone, rather than with every write of the batch (Txn.scan walks them all).
+   * Per (queue, ordering key) prefix, what this batch did to its wait
+   * records: `firstWait` merges it with a seek of the store alone, rather
+   * than with every write of the batch (Txn.scan walks them all).
    */
-  private readonly waits = new Map<string, Map<string, { readonly w: KeyWait; readonly present: boolean }>>();
+  private readonly waits = new Map<string, BatchWaits>();
 
   constructor(private readonly txn: Txn) {}
 
@@ -60,23 +76,35 @@ export class KeyHeadStore {
     this.txn.del(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
   }
 
-  /** The key's earliest waiting message (due time, then id); undefined when none waits. */
+  /**
+   * The key's earliest waiting message (due time, then id); undefined when
+   * none waits. One seek of the stored wait records, after those this batch
+   * already moved past: a stored wait this batch deleted or rewrote is
+   * skipped there at most once a batch, so a command ending a key's messages
+   * one after another moves each next one up in one seek.
+   */
   async firstWait(queueHash: bigint, orderingKey: string): Promise<KeyWait | undefined> {
-    const written = this.waits.get(tagKeyOf(keyWaitPrefix(queueHash, orderingKey)));
+    const batch = this.batchOf(queueHash, orderingKey);
     let best: KeyWait | undefined;
-    let hidden = 0;
-    for (const { w, present } of written?.values() ?? []) {
-      if (!present) hidden++;
-      else if (!best || before(w, best)) best = w;
-    }
-    // Each wait this batch deleted may hide one stored: read that many more.
+    for (const w of batch.present.values()) if (!best || before(w, best)) best = w;
+    const range = waitRange(queueHash, orderingKey);
+    // The smallest key after `after`: every wait key is as long as the prefix and 16 bytes.
+    const gte = batch.after ? Uint8Array.of(...batch.after, 0) : range.gte;
     let stored: KeyWait | undefined;
-    await this.txn.scanStore({ ...waitRange(queueHash, orderingKey), limit: 1 + hidden }, (key) => {
+    let after = batch.after;
+    let next: BatchWaits['next'];
+    await this.txn.seekStore({ gte, lt: range.lt, firstChunk: 1 }, (key) => {
       const suffix = NS.keyWaits.strip(key);
-      if (written?.has(waitId(suffix))) return;
+      const id = waitId(suffix);
+      if (batch.written.has(id)) {
+        after = key.slice();
+        return;
+      }
       stored = keyWaitOf(suffix);
+      next = { id, key: key.slice() };
       return false;
     });
+    this.moveCursor(batch, after, next);
     if (stored && (!best || before(stored, best))) best = stored;
     return best;
   }
@@ -100,16 +128,42 @@ export class KeyHeadStore {
     w: KeyWait,
     present: boolean,
   ): void {
-    const prefix = tagKeyOf(keyWaitPrefix(queueHash, orderingKey));
-    let written = this.waits.get(prefix);
-    if (!written) this.waits.set(prefix, (written = new Map()));
+    const batch = this.batchOf(queueHash, orderingKey);
     const id = waitId(suffix);
-    const was = written.get(id);
-    written.set(id, { w, present });
-    const into = written;
+    const wasWritten = batch.written.has(id);
+    const was = batch.present.get(id);
+    batch.written.add(id);
+    if (present) batch.present.set(id, w);
+    else batch.present.delete(id);
+    const into = batch;
     this.txn.onRollback(() => {
-      if (was) into.set(id, was);
-      else into.delete(id);
+      if (!wasWritten) into.written.delete(id);
+      if (was) into.present.set(id, was);
+      else into.present.delete(id);
+    });
+    // The stored wait the last seek found is written now: the next seek starts after it.
+    if (batch.next?.id === id) this.moveCursor(batch, batch.next.key, undefined);
+  }
+
+  private batchOf(queueHash: bigint, orderingKey: string): BatchWaits {
+    const prefix = tagKeyOf(keyWaitPrefix(queueHash, orderingKey));
+    let batch = this.waits.get(prefix);
+    if (!batch) {
+      batch = { written: new Set(), present: new Map(), after: undefined, next: undefined };
+      this.waits.set(prefix, batch);
+    }
+    return batch;
+  }
+
+  /** Moves a key's cursor (undone with the command, as the writes it passed are). */
+  private moveCursor(batch: BatchWaits, after: Uint8Array | undefined, next: BatchWaits['next']): void {
+    const { after: wasAfter, next: wasNext } = batch;
+    if (after === wasAfter && next === wasNext) return;
+    batch.after = after;
+    batch.next = next;
+    this.txn.onRollback(() => {
+      batch.after = wasAfter;
+      batch.next = wasNext;
     });
   }
 }
