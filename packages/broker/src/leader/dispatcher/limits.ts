@@ -354,10 +354,11 @@ const LIMITED_ROUNDS_IN_FLIGHT = 1000 / LIMITED_ROUND_MS;
 /**
  * The tokens a limited queue waits for before a round: what the rate gives
  * in LIMITED_ROUND_MS, at most half the burst, at least 1. Several entries a
- * round, not a Raft command per token; and while commands are slow to
- * commit (a queue has at most `maxLeaseRoundsInFlight` awaiting apply), the
- * bucket still has half its burst of room before a token is lost: with 4
- * rounds in flight a commit may take three bursts' time.
+ * round, not a Raft command per token; and a round starts while the bucket
+ * has room for as many tokens again. While commands are slow to commit,
+ * the queue's rounds go on taking the tokens (LIMITED_ROUNDS_IN_FLIGHT of
+ * them may await apply, see `roundsInFlight`): a token is lost only when
+ * that many await apply and the bucket fills meanwhile.
  */
 export function roundTokens(limits: GroupLimits): number {
   const perRound = Math.floor((limits.maxDeliveriesPerSecond * LIMITED_ROUND_MS) / 1000);
