@@ -1,3 +1,4 @@
+import { invariant } from '@fermata/base';
 import { Namespace, slabCopy } from '@fermata/storage';
 
 /**
@@ -161,6 +162,8 @@ export function keyHeadSuffix(queueHash: bigint, orderingKey: string): Uint8Arra
  */
 export function keyWaitPrefix(queueHash: bigint, orderingKey: string): Uint8Array {
   const k = Buffer.byteLength(orderingKey, 'utf8');
+  // maxKeyBytes is at most 65,535 (config-schema.ts): the length fits its 2 bytes.
+  invariant(k <= 0xffff, () => `an ordering key of ${k} bytes does not fit a wait record's 2-byte length`);
   const out = new Uint8Array(10 + k);
   const view = new DataView(out.buffer);
   view.setBigUint64(0, queueHash);
