@@ -3,8 +3,8 @@
  * queue and ordering key, a head record naming the key's front (the one
  * message of the key in the queue's due order) and a wait record per message
  * waiting behind it, in due order. The rules that change them are
- * key-order.ts; reads outside apply (tests, the integrity check) go through
- * the functions at the end, over a read view.
+ * key-order.ts; reads outside apply (tests) go through the functions at the
+ * end, over a read view.
  */
 import type { ReadView } from '@fermata/storage';
 import { tagKeyOf } from '../../keys.js';
