@@ -160,7 +160,6 @@ describe('group limits on a three-node cluster', () => {
       await publishDueAt(suite.client, topic, 300, Date.now() + 1_000);
       await eventually(() => handled.size === 300, 90_000, 'every message handled');
       expect(most).toBeLessThanOrEqual(5);
-      expect(most).toBeGreaterThanOrEqual(3);
       const limited = (await suite.client.topicStats(topic)).groups.find((g) => g.group === 'limited');
       expect(limited?.throttled).toBeGreaterThan(0);
     } finally {
