@@ -34,7 +34,7 @@ export interface ApplyWork {
  */
 export function itemWork(limits: Limits): ApplyWork {
   const g = limits.maxGroupsPerTopic;
-  const perGroup = limits.maxTopicNameBytes + 2 * limits.maxGroupNameBytes + 64;
+  const perGroup = entryNameBytes(limits);
   const ordering = orderingWork(limits);
   return {
     records: 4 * g + 40 + g * ordering.records,
@@ -62,17 +62,21 @@ export function itemWork(limits: Limits): ApplyWork {
  */
 export function orderingWork(limits: Limits): ApplyWork {
   const g = limits.maxGroupsPerTopic;
-  const perGroup = limits.maxTopicNameBytes + 2 * limits.maxGroupNameBytes + 64;
   return {
     records: 12,
     bytes:
       5 * limits.maxKeyBytes +
-      perGroup +
+      entryNameBytes(limits) +
       limits.maxTopicNameBytes +
       // The moved message's index record: a tag and a group name per group.
       g * (limits.maxGroupNameBytes + 40) +
       512,
   };
+}
+
+/** The names and fixed fields one group's entry of an item carries besides its key. */
+function entryNameBytes(limits: Limits): number {
+  return limits.maxTopicNameBytes + 2 * limits.maxGroupNameBytes + 64;
 }
 
 /**

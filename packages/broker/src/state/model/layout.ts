@@ -184,7 +184,7 @@ export function keyWaitSuffix(queueHash: bigint, orderingKey: string, dueMs: num
 }
 
 /** The due time and id a wait record's key suffix ends with. */
-export function keyWaitOf(suffix: Uint8Array): { readonly dueMs: number; readonly id: bigint } {
+export function keyWaitOf(suffix: Uint8Array): { readonly dueAtMs: number; readonly id: bigint } {
   const view = new DataView(suffix.buffer, suffix.byteOffset + suffix.length - 16, 16);
-  return { dueMs: Number(view.getBigUint64(0)), id: view.getBigUint64(8) };
+  return { dueAtMs: Number(view.getBigUint64(0)), id: view.getBigUint64(8) };
 }

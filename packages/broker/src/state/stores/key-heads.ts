@@ -22,7 +22,7 @@ import type { Txn } from './txn.js';
 
 /** A message waiting for its key: its due time and id (its entry is under `waitingKey(queue, id)`). */
 export interface KeyWait {
-  readonly dueMs: number;
+  readonly dueAtMs: number;
   readonly id: bigint;
 }
 
@@ -86,7 +86,7 @@ export class KeyHeadStore {
   async firstWait(queueHash: bigint, orderingKey: string): Promise<KeyWait | undefined> {
     const batch = this.batchOf(queueHash, orderingKey);
     let best: KeyWait | undefined;
-    for (const w of batch.present.values()) if (!best || before(w, best)) best = w;
+    for (const w of batch.present.values()) if (!best || dueBefore(w, best)) best = w;
     const range = waitRange(queueHash, orderingKey);
     // The smallest key after `after`: every wait key is as long as the prefix and 16 bytes.
     const gte = batch.after ? Uint8Array.of(...batch.after, 0) : range.gte;
@@ -105,18 +105,18 @@ export class KeyHeadStore {
       return false;
     });
     this.moveCursor(batch, after, next);
-    if (stored && (!best || before(stored, best))) best = stored;
+    if (stored && (!best || dueBefore(stored, best))) best = stored;
     return best;
   }
 
   putWait(queueHash: bigint, orderingKey: string, w: KeyWait): void {
-    const suffix = keyWaitSuffix(queueHash, orderingKey, w.dueMs, w.id);
+    const suffix = keyWaitSuffix(queueHash, orderingKey, w.dueAtMs, w.id);
     this.txn.put(NS.keyWaits.key(suffix), EMPTY);
     this.note(queueHash, orderingKey, suffix, w, true);
   }
 
   dropWait(queueHash: bigint, orderingKey: string, w: KeyWait): void {
-    const suffix = keyWaitSuffix(queueHash, orderingKey, w.dueMs, w.id);
+    const suffix = keyWaitSuffix(queueHash, orderingKey, w.dueAtMs, w.id);
     this.txn.del(NS.keyWaits.key(suffix));
     this.note(queueHash, orderingKey, suffix, w, false);
   }
@@ -133,7 +133,7 @@ export class KeyHeadStore {
     const wasWritten = batch.written.has(id);
     const was = batch.present.get(id);
     batch.written.add(id);
-    if (present) batch.present.set(id, w);
+    if (present) batch.present.set(id, { dueAtMs: w.dueAtMs, id: w.id });
     else batch.present.delete(id);
     const into = batch;
     this.txn.onRollback(() => {
@@ -171,9 +171,9 @@ export class KeyHeadStore {
 /** A wait's place in the key's order: its due time and id, the last 16 bytes of its key. */
 const waitId = (suffix: Uint8Array): string => tagKeyOf(suffix.subarray(suffix.length - 16));
 
-/** Whether `a` comes before `b` in a key's due order (due time, then id). */
-function before(a: KeyWait, b: KeyWait): boolean {
-  return a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.id < b.id);
+/** Whether `a` comes before `b` in a key's due order: due time, then id. */
+export function dueBefore(a: KeyWait, b: KeyWait): boolean {
+  return a.dueAtMs < b.dueAtMs || (a.dueAtMs === b.dueAtMs && a.id < b.id);
 }
 
 /** A key's front, read outside apply. */

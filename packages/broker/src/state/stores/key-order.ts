@@ -18,7 +18,7 @@ import {
   type QueueEntryRec,
   type TopicRec,
 } from '../model/records.js';
-import type { KeyHeadStore } from './key-heads.js';
+import { dueBefore, type KeyHeadStore } from './key-heads.js';
 import type { LeaseStore } from './leases.js';
 import type { MessageStore } from './messages.js';
 import type { QueueStore } from './queues.js';
@@ -48,11 +48,6 @@ export function orderedIn(topic: TopicRec, group: string, orderingKey: string): 
   return orderingKey !== '' && effectiveGroupSettings(topic, group).ordering === 'key';
 }
 
-/** Whether `a` comes before `b` in due order: due time, then id. */
-function earlier(a: { dueAtMs: number; id: bigint }, b: { dueAtMs: number; id: bigint }): boolean {
-  return a.dueAtMs < b.dueAtMs || (a.dueAtMs === b.dueAtMs && a.id < b.id);
-}
-
 export class KeyOrder {
   constructor(
     private readonly heads: KeyHeadStore,
@@ -74,10 +69,10 @@ export class KeyOrder {
     const frontId = await this.heads.front(q, k);
     if (frontId !== undefined) {
       const front = await this.frontOf(topic, entry.group, frontId);
-      if (front.delivered || !earlier(entry, front.entry) || !this.frontSwaps) {
+      if (front.delivered || !dueBefore(entry, front.entry) || !this.frontSwaps) {
         const key = waitingKey(q, entry.id);
         this.entries.insertWaiting(topic, entry, key);
-        this.heads.putWait(q, k, { dueMs: entry.dueAtMs, id: entry.id });
+        this.heads.putWait(q, k, entry);
         return key;
       }
       await this.toWaiting(topic, q, front.tag, front.entry);
@@ -97,7 +92,7 @@ export class KeyOrder {
     const q = this.queues.hash(topic.name, entry.group);
     const k = entry.orderingKey;
     if (isWaitingKey(tag)) {
-      this.heads.dropWait(q, k, { dueMs: entry.dueAtMs, id: entry.id });
+      this.heads.dropWait(q, k, entry);
       return;
     }
     if ((await this.heads.front(q, k)) !== entry.id) return;
@@ -130,7 +125,7 @@ export class KeyOrder {
    */
   purged(queueHash: bigint, tag: Uint8Array, entry: QueueEntryRec): void {
     const k = entry.orderingKey;
-    if (isWaitingKey(tag)) this.heads.dropWait(queueHash, k, { dueMs: entry.dueAtMs, id: entry.id });
+    if (isWaitingKey(tag)) this.heads.dropWait(queueHash, k, entry);
     else this.heads.dropFront(queueHash, k);
   }
 
@@ -158,25 +153,25 @@ export class KeyOrder {
     );
     if (frontId === undefined) return false;
     if (waiting) {
-      this.heads.dropWait(q, k, { dueMs: entry.dueAtMs, id: entry.id });
+      this.heads.dropWait(q, k, entry);
       const front = await this.frontOf(topic, entry.group, frontId);
-      if (!front.delivered && earlier(next, front.entry)) {
+      if (!front.delivered && dueBefore(next, front.entry)) {
         await this.toWaiting(topic, q, front.tag, front.entry);
         this.heads.setFront(q, k, next.id);
         await this.entries.moveTo(topic, tag, entry, next, this.dueTag(topic, next), true);
         return true;
       }
-      this.heads.putWait(q, k, { dueMs: next.dueAtMs, id: next.id });
+      this.heads.putWait(q, k, next);
       await this.entries.moveTo(topic, tag, entry, next, tag, false);
       return true;
     }
     if (frontId !== entry.id) return false;
     const first = next.attempt === 0 ? await this.heads.firstWait(q, k) : undefined;
-    if (first && earlier({ dueAtMs: first.dueMs, id: first.id }, next)) {
+    if (first && dueBefore(first, next)) {
       // The front, never leased, is now after the first waiting one: they swap.
       const key = waitingKey(q, next.id);
       await this.entries.moveTo(topic, tag, entry, next, key, false);
-      this.heads.putWait(q, k, { dueMs: next.dueAtMs, id: next.id });
+      this.heads.putWait(q, k, next);
       this.heads.setFront(q, k, first.id);
       await this.fromWaiting(topic, q, first.id);
       return true;
@@ -203,7 +198,7 @@ export class KeyOrder {
   /** The front, never leased, moves to wait: under its waiting key, with its wait record. */
   private async toWaiting(topic: TopicRec, q: bigint, tag: Uint8Array, front: QueueEntryRec): Promise<void> {
     await this.entries.moveTo(topic, tag, front, front, waitingKey(q, front.id), false);
-    this.heads.putWait(q, front.orderingKey, { dueMs: front.dueAtMs, id: front.id });
+    this.heads.putWait(q, front.orderingKey, front);
   }
 
   /** The waiting message `id` moves up: back to its due key (noted due), its wait record gone. */
@@ -211,7 +206,7 @@ export class KeyOrder {
     const key = waitingKey(q, id);
     const w = await this.entries.get(key);
     invariant(w, () => `a key of ${topic.name} lists waiting message ${id}, which has no waiting entry`);
-    this.heads.dropWait(q, w.orderingKey, { dueMs: w.dueAtMs, id });
+    this.heads.dropWait(q, w.orderingKey, w);
     await this.entries.moveTo(topic, key, w, w, this.dueTag(topic, w), true);
   }
 
