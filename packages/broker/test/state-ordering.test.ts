@@ -2,6 +2,8 @@
 // key's messages in a group ordered by key, only the front is in the queue's due order; the
 // others wait until it ends; the head records say which is the front after every command.
 import { describe, expect, it } from 'vitest';
+import { RUN_TAG_BYTES } from '../src/keys.js';
+import { brokerBugs } from '../src/sim/injected-bugs.js';
 import { countKeyRecords, readKeyFront, readKeyWaits } from '../src/state/stores/key-heads.js';
 import { countWrites, integrityProblems } from './state-determinism-support.js';
 import { Harness, T0, text } from './state-harness.js';
@@ -130,6 +132,20 @@ describe('per-key ordering: one message of a key is leased at a time, in due ord
     expect(await dueIds(h)).toEqual([b]);
     await sound(h);
   });
+
+  for (const runs of [true, false]) {
+    it(`the injected bug releasing a head at its nack does so for a ${runs ? 'run' : 'single'} tag`, async () => {
+      const h = await ordered();
+      h.leaseRuns = runs;
+      brokerBugs('ordering-head-released-on-nack').stateMachine!(h.sm);
+      const [a, b] = [await put(h, 'k'), await put(h, 'k')];
+      const [la] = await lease(h);
+      expect(la!.newTag!.length === RUN_TAG_BYTES).toBe(runs);
+      await h.ok({ kind: 'nack', tag: la!.newTag!, delayMs: 0 });
+      // The bug: b moved up at a's nack, both due (shipped, only a is).
+      expect(await dueIds(h)).toEqual([a, b]);
+    });
+  }
 
   it('a lapsed lease keeps the head: it is leased again before the next', async () => {
     const h = await ordered();

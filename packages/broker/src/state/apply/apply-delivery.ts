@@ -385,6 +385,7 @@ export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Com
   // The failure's text stays with the entry (and goes into its dead letter): the last nack's.
   const next = { ...pendingAt(leased.entry, dueAtMs), lastError: cmd.error ?? '' };
   await ctx.entries.update(leased.topic, key, leased.entry, next);
+  await ctx.nacked(leased.topic, leased.entry);
   return { kind: 'nack', outcome: { tag: cmd.tag, status: 'ok', dueAtMs } };
 }
 

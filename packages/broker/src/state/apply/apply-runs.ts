@@ -305,8 +305,7 @@ export async function nackRun(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Settl
   ctx.leases.settle(held.hold);
   const next = { ...countedLease(view), dueAtMs, lastError: cmd.error ?? '' };
   await ctx.entries.update(topic, named.key, view, next, held.runTag);
-  const hooked = ctx.hooks?.nacked?.(ctx, topic, view);
-  if (hooked) await hooked;
+  await ctx.nacked(topic, view);
   return { tag, status: 'ok', dueAtMs };
 }
 

@@ -163,6 +163,12 @@ export class ApplyContext {
    * millisecond) when apply has held it for APPLY_SLICE_MS. Changes nothing in
    * the outcome: the batch is written at the end, and applies run one at a time.
    */
+  /** A running lease of `entry` (its view as leased) was nacked, by a run tag or an entry's: the hook runs. */
+  async nacked(topic: TopicRec, entry: QueueEntryRec): Promise<void> {
+    const hooked = this.hooks?.nacked?.(this, topic, entry);
+    if (hooked) await hooked;
+  }
+
   async yieldSometimes(): Promise<void> {
     const now = performance.now();
     if (now - this.sliceStartMs < APPLY_SLICE_MS) return;
