@@ -71,6 +71,14 @@ import { readTopic, readTopics } from '../stores/topics.js';
  */
 export const MAX_PASSED_PER_SCAN = 10_000;
 
+/**
+ * Entries outside its due window a ListMessages page reads and passes over
+ * at the most: past it the page answers with what it has and a page token
+ * after the last entry read (messages waiting for their ordering key lie in
+ * id order, whatever their due time, so a window can skip every one).
+ */
+export const MAX_LIST_SKIPPED = 1_000;
+
 /** Most entries `scanDue` reads ahead at first; later reads double. */
 const FIRST_SCAN_CHUNK = 256;
 
@@ -586,7 +594,9 @@ export class BrokerReader {
 
   /**
    * A queue's entries by due time, `[fromDueMs, toDueMs)`, a page at a time;
-   * `nextPageToken` (the last key returned) is undefined on the last page.
+   * `nextPageToken` (the last key read) is undefined on the last page. A
+   * page reads at most `limit` entries and MAX_LIST_SKIPPED outside the
+   * window, so it may hold fewer than `limit` (none) and a token.
    */
   async listMessages(
     topic: string,
@@ -618,13 +628,21 @@ export class BrokerReader {
     const entries: EntryView[] = [];
     const tags: Uint8Array[] = [];
     let more = false;
+    let skipped = 0;
+    let lastRead: Uint8Array | undefined;
     const visit = (k: Uint8Array, e: QueueEntryRec): false | undefined => {
-      if (e.dueAtMs < from || (to > 0 && e.dueAtMs >= to)) return undefined; // bucket edges
-      if (entries.length >= limit) {
+      // Outside the window: a bucket's edges, or a message waiting for its key.
+      const outside = e.dueAtMs < from || (to > 0 && e.dueAtMs >= to);
+      if (entries.length >= limit || (outside && skipped >= MAX_LIST_SKIPPED)) {
         more = true;
         return false;
       }
       const key = new Uint8Array(k);
+      lastRead = key;
+      if (outside) {
+        skipped++;
+        return undefined;
+      }
       const held = this.asHeld(key, e);
       entries.push({ ...held.entry, tag: key });
       tags.push(this.tagOf(key, held));
@@ -644,8 +662,7 @@ export class BrokerReader {
       message: bodies[i],
       state: leaseHeld(entry, nowMs) ? ('in-flight' as const) : ('pending' as const),
     }));
-    const last = entries[entries.length - 1];
-    return { items, nextPageToken: more && last ? last.tag : undefined };
+    return { items, nextPageToken: more ? lastRead : undefined };
   }
 
   /**
