@@ -4,7 +4,7 @@
  * them when the faults heal; two rules check every lease the cluster applied
  * against them.
  *
- * The rules read the applied log (`AppliedLog`: every committed command with
+ * The rules read the applied log (`AppliedLog`, applied-log.ts: every committed command with
  * its result, recorded by whichever replica applied it first; apply is
  * deterministic, so any replica's result is every replica's), not the
  * consumers' history: a lease counts whether or not its delivery reached a
@@ -18,69 +18,16 @@
  *    its ack or nack applied, its message's expiry (TTL) applied, or,
  *    extended, its new end.
  */
-import type { Entry } from '@fermata/raft';
 import { Prng } from '@fermata/raft/sim-ports';
 import { DEFAULT_GROUP } from '../keys.js';
-import { type Command, decodeCommand, type GroupSettingsInput } from '../state/commands/commands.js';
-import type { ApplyResult, CommandResult, LeaseOutcome } from '../state/commands/results.js';
+import type { GroupSettingsInput } from '../state/commands/commands.js';
+import type { LeaseOutcome } from '../state/commands/results.js';
 import { AlreadyExistsError } from '../state/model/errors.js';
 import { effectiveGroupSettings } from '../state/model/records.js';
+import type { AppliedLog } from './applied-log.js';
 import type { Violation } from './checker.js';
 import { type ClientWorld, pickNode, TOPIC, timed } from './clients.js';
 import type { SimBrokerNode } from './sim-node.js';
-
-/** The commands the rules read; of the others only the time stamp is kept (apply's time is the largest so far). */
-const KEPT = new Set<Command['kind']>([
-  'expire',
-  'lease',
-  'lease-runs',
-  'ack',
-  'nack',
-  'extend',
-  'update-group',
-  'create-group',
-]);
-
-/** One applied command, with the time apply used for it. */
-export interface AppliedCommand {
-  readonly index: number;
-  readonly nowMs: number;
-  readonly cmd: Command;
-  readonly result: CommandResult;
-}
-
-/** Every committed command of a run, by log index, recorded once (by the first replica to apply it). */
-export class AppliedLog {
-  private readonly byIndex = new Map<
-    number,
-    { stampMs: number; kept?: { cmd: Command; result: CommandResult } }
-  >();
-
-  /** A replica applied `entries` with `results` (BrokerStateMachine.apply). */
-  record(entries: readonly Entry[], results: readonly ApplyResult[]): void {
-    entries.forEach((e, i) => {
-      if (this.byIndex.has(e.index) || e.type === 'conf-change' || e.data.length === 0) return;
-      const cmd = decodeCommand(e.data);
-      const result = results[i];
-      this.byIndex.set(
-        e.index,
-        KEPT.has(cmd.kind) && result ? { stampMs: cmd.nowMs, kept: { cmd, result } } : { stampMs: cmd.nowMs },
-      );
-    });
-  }
-
-  /** The kept commands in log order, each with apply's time (the largest stamp up to it). */
-  commands(): AppliedCommand[] {
-    const out: AppliedCommand[] = [];
-    let nowMs = 0;
-    for (const index of [...this.byIndex.keys()].sort((a, b) => a - b)) {
-      const e = this.byIndex.get(index)!;
-      nowMs = Math.max(nowMs, e.stampMs);
-      if (e.kept) out.push({ index, nowMs, ...e.kept });
-    }
-    return out;
-  }
-}
 
 /** The limits a seed gives the consumed group, or none (two seeds in three). Drawn from their own stream. */
 export function limitsForBrokerSeed(seed: number): GroupSettingsInput | undefined {

@@ -14,9 +14,9 @@ import {
   SimNetwork,
   type SimScheduler,
 } from '@fermata/raft/sim-ports';
+import { AppliedLog } from './applied-log.js';
 import type { History } from './history.js';
 import type { BrokerBugs } from './injected-bugs.js';
-import { AppliedLog } from './limits.js';
 import { SimBrokerNode, type SimNodeEnv } from './sim-node.js';
 
 /** Epoch ms every simulated clock starts near. */

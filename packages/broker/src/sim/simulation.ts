@@ -10,13 +10,14 @@ import { type Faults, Prng, SimScheduler } from '@fermata/raft/sim-ports';
 import { digestStore } from '@fermata/storage';
 import { createQueueHasher } from '../keys.js';
 import type { GroupSettingsInput } from '../state/commands/commands.js';
+import type { AppliedLog } from './applied-log.js';
 import { check, type Violation } from './checker.js';
 import { type ClientWorld, control, orderTopic, producePublish, SimConsumer, TOPIC } from './clients.js';
 import { BIG_TOPIC, checkDeletion, type DeletionRecord, runDeletion } from './deletions.js';
 import { checkDeliveryControls, deadlineDeadLetters, LogObserver, Pauser } from './delivery-controls.js';
 import { History } from './history.js';
 import { brokerBugs, type InjectedBug } from './injected-bugs.js';
-import { type AppliedLog, checkGroupLimits, limitsForBrokerSeed, replicateGroupLimits } from './limits.js';
+import { checkGroupLimits, limitsForBrokerSeed, replicateGroupLimits } from './limits.js';
 import { FAULT_KINDS, type FaultKind, orderingForBrokerSeed } from './run-options.js';
 import {
   checkSchedules,
