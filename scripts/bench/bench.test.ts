@@ -265,4 +265,28 @@ describe('benchmarks (--quick)', () => {
     expect(line?.['peak_held_mb']).toBeLessThanOrEqual(line?.['buffer_limit_mb'] as number);
     expect(line?.['peak_rss_mb']).toBeGreaterThan(0);
   });
+
+  it('ordering delivers unordered, ordered, and beside a held key, nothing of it but its head', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('ordering');
+    if (!line) throw new Error('ordering printed no line');
+    expect(line['unordered_msgs_per_s']).toBeGreaterThan(0);
+    expect(line['alone_msgs_per_s']).toBeGreaterThan(0);
+    expect(line['beside_held_msgs_per_s']).toBeGreaterThan(0);
+    expect(line['held_key_delivered']).toBe(1);
+    expectTargets(line, ['ordered_over_unordered']);
+  });
+
+  it('limits drains an unlimited group alone and beside a rate-limited one, and measures the limited rate', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('limits');
+    if (!line) throw new Error('limits printed no line');
+    const messages = line['messages'] as number;
+    expect((line['unlimited_alone'] as { delivered: number }).delivered).toBe(messages);
+    expect((line['unlimited_beside_limited'] as { delivered: number }).delivered).toBe(messages);
+    expect(line['limited_deliveries_per_s']).toBeGreaterThan(0);
+    expectTargets(line, ['unlimited_p99_ratio', 'limited_deliveries_per_s']);
+  });
 });

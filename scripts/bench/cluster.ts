@@ -425,7 +425,7 @@ export async function produceStreams(
     batch: number;
     inFlight?: number;
     topic: string;
-    make: (i: number) => { payload: Uint8Array; delayMs?: number; deliverAt?: number };
+    make: (i: number) => { payload: Uint8Array; delayMs?: number; deliverAt?: number; orderingKey?: string };
     onAck?: (i: number, dueAtMs: number) => void;
     latencies?: boolean;
   },
@@ -451,11 +451,10 @@ export async function produceStreams(
             const m = opts.make(i);
             acks.push(
               p
-                .send(
-                  topic,
-                  m.payload,
-                  m.deliverAt !== undefined ? { deliverAt: m.deliverAt } : { delayMs: m.delayMs ?? 0 },
-                )
+                .send(topic, m.payload, {
+                  ...(m.deliverAt !== undefined ? { deliverAt: m.deliverAt } : { delayMs: m.delayMs ?? 0 }),
+                  ...(m.orderingKey !== undefined ? { orderingKey: m.orderingKey } : {}),
+                })
                 .then(
                   (r) => {
                     if (lat) lat[i] = performance.now() - sentAt;

@@ -31,6 +31,8 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   'delete-topic': () => import('./delete-topic.js'),
   'token-limits': () => import('./token-limits.js'),
   'consume-buffer': () => import('./consume-buffer.js'),
+  ordering: () => import('./ordering.js'),
+  limits: () => import('./limits.js'),
 };
 
 const [name, ...given] = argv.slice(2);

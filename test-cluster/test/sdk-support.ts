@@ -1,7 +1,7 @@
 /** Helpers shared by the sdk-*.test.ts suites (the SDK against real `fermata serve` processes). */
 import { type ClientOptions, FermataClient, type Logger, type Message } from '@fermata/sdk';
-import { expect } from 'vitest';
-import type { Cluster } from '../src/index.js';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { type Cluster, startCluster } from '../src/index.js';
 
 /** One line the SDK logged. */
 export interface LogLine {
@@ -35,6 +35,33 @@ export function clientOf(
     ...extra,
   });
   return Object.assign(client, { log: logger.lines });
+}
+
+/** The cluster and client a suite's tests share (`threeNodeSuite`); set before the first test. */
+export interface Suite {
+  cluster: Cluster;
+  client: FermataClient & { log: LogLine[] };
+}
+
+/**
+ * Three `fermata serve` processes and a client for the tests of one describe
+ * block: started before the first, stopped after the last; a failed test
+ * prints the cluster's last `logLines` log lines.
+ */
+export function threeNodeSuite(logLines = 40): Suite {
+  const suite = {} as Suite;
+  beforeAll(async () => {
+    suite.cluster = await startCluster({ nodes: 3 });
+    suite.client = clientOf(suite.cluster);
+  }, 300_000);
+  afterEach((ctx) => {
+    if (ctx.task.result?.state === 'fail') console.error(suite.cluster.logs(logLines));
+  });
+  afterAll(async () => {
+    await suite.client?.close();
+    await suite.cluster?.stop();
+  });
+  return suite;
 }
 
 /** What a handler saw of one delivery, with the local time it ran (same host as the server). */

@@ -279,3 +279,29 @@ export function dueUpperBound(queueHash: bigint, nowMs: bigint, timeBucketMs = 0
   const due = dueField(nowMs, timeBucketMs);
   return due === U64_MAX ? queueUpperBound(queueHash) : encodeKey(queueHash, due + 1n, 0n);
 }
+
+/**
+ * The due field of a message waiting behind its ordering key's front
+ * (docs/design.md, "Per-key ordering"): past every due time, so a waiting
+ * entry sorts after every entry of its queue that a due read may take, and
+ * a read that stops before `waitingLowerBound` never meets one. Due fields of
+ * real due times (ms or buckets) are far below it.
+ */
+export const WAITING_DUE = U64_MAX;
+
+/** The queue key of a message `id` of queue `queueHash` waiting for its ordering key. */
+export function waitingKey(queueHash: bigint, id: bigint): Uint8Array {
+  return encodeKey(queueHash, WAITING_DUE, id);
+}
+
+/** The first waiting key of a queue: every due key of the queue sorts before it. */
+export function waitingLowerBound(queueHash: bigint): Uint8Array {
+  return encodeKey(queueHash, WAITING_DUE, 0n);
+}
+
+/** Whether a 24-byte queue key is a waiting key (its due field all 0xff bytes). */
+export function isWaitingKey(key: Uint8Array): boolean {
+  if (key.length < KEY_BYTES) return false;
+  for (let i = 8; i < 16; i++) if (key[i] !== 0xff) return false;
+  return true;
+}

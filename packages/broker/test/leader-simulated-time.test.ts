@@ -731,3 +731,122 @@ describe('the leader layer on a manual clock', () => {
     next.stop(new Error('test over'));
   });
 });
+
+describe('group limits beside ordering, pause and deadlines, on a manual clock', () => {
+  /** Sets the default group's limits (and nothing else) of topic `t`. */
+  async function limit(
+    h: Harness,
+    settings: { maxDeliveriesPerSecond?: number; burst?: number; maxInFlight?: number },
+  ) {
+    const updateMask = Object.keys(settings).map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+    await h.ok({ kind: 'update-group', topic: 't', group: 'default', settings, updateMask });
+  }
+
+  /** Acks the delivery as the server does (settle.ts): the consumer's slot, the apply, then the group's. */
+  async function ack(h: Harness, d: Dispatcher, clock: ManualClock, tag: Uint8Array): Promise<void> {
+    d.settled(tag);
+    const r = await h.ok({ kind: 'ack', tags: [tag], nowMs: clock.nowMs() });
+    expect(r.outcomes.map((o) => o.status)).toEqual(['ok']);
+    d.settleApplied([tag]);
+  }
+
+  /** A leader over `h` on a manual clock at T0, started, with one consumer of `t/default`. */
+  async function leading(h: Harness) {
+    const clock = new ManualClock(T0);
+    const raft = committingLog(h);
+    const dispatcher = leaderOn(h, raft, clock);
+    const got: pb.Delivery.$Properties[][] = [];
+    await dispatcher.start();
+    const q = h.sm.reader.queueHash('t', 'default');
+    dispatcher.addConsumer(consumer(dispatcher, q, got));
+    return { clock, raft, dispatcher, got, q };
+  }
+
+  it("a key's head counts against max_in_flight like any lease: another key waits for its slot", async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't', settings: { ordering: 'key' } });
+    await limit(h, { maxInFlight: 1 });
+    await h.publish(
+      { topic: 't', payload: text('a'), orderingKey: 'A', delayMs: 100 },
+      { topic: 't', payload: text('b'), orderingKey: 'A', delayMs: 100 },
+      { topic: 't', payload: text('c'), orderingKey: 'C', delayMs: 100 },
+    );
+    const { clock, dispatcher, got } = await leading(h);
+    const order: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      // Long enough for any number of rounds: one delivery, held until acked.
+      await clock.advance(1_000);
+      expect(delivered(got), `step ${i}`).toHaveLength(1);
+      order.push(...delivered(got));
+      const [d] = got.flat();
+      got.length = 0;
+      await ack(h, dispatcher, clock, d!.tag!);
+    }
+    // A's head first; b, moved up at its end, is due before c (same due time, lower id).
+    expect(order).toEqual(['a1', 'b1', 'c1']);
+    dispatcher.stop(new Error('test over'));
+  });
+
+  it('a paused group spends no tokens: at the resume its full burst goes at once, then the rate', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't' });
+    await limit(h, { maxDeliveriesPerSecond: 10, burst: 4 });
+    await h.ok({
+      kind: 'update-group',
+      topic: 't',
+      group: 'default',
+      settings: { paused: true },
+      updateMask: ['paused'],
+    });
+    // Due after the new leader's empty bucket has its first token: only the pause holds them.
+    await h.publish(
+      ...Array.from({ length: 10 }, (_, i) => ({ topic: 't', payload: text(`m${i}`), delayMs: 1_000 })),
+    );
+    const { clock, raft, dispatcher, got, q } = await leading(h);
+    await clock.advance(5_000);
+    expect(raft.kinds.filter((k) => k === 'lease')).toEqual([]);
+    expect(got.flat()).toEqual([]);
+    await h.ok({
+      kind: 'update-group',
+      topic: 't',
+      group: 'default',
+      settings: { paused: false },
+      updateMask: ['paused'],
+      nowMs: clock.nowMs(),
+    });
+    await clock.advance(1);
+    expect(got.flat()).toHaveLength(4);
+    await clock.advance(98);
+    expect(got.flat()).toHaveLength(4);
+    await clock.advance(2);
+    expect(got.flat()).toHaveLength(5);
+    // Held back by the rate after the burst: the leases after it are throttled, not the burst's.
+    expect(dispatcher.throttled(q)).toBe(1);
+    dispatcher.stop(new Error('test over'));
+  });
+
+  it('a message whose deadline passes while the rate holds it back is dead-lettered, never delivered, and counted throttled', async () => {
+    const h = await Harness.create();
+    await h.ok({ kind: 'create-topic', name: 't' });
+    await limit(h, { maxDeliveriesPerSecond: 1, burst: 1 });
+    await h.publish(
+      { topic: 't', payload: text('a'), delayMs: 100 },
+      { topic: 't', payload: text('b'), delayMs: 100, deliverBeforeMs: T0 + 1_600 },
+      { topic: 't', payload: text('c'), delayMs: 100, deliverBeforeMs: T0 + 1_600 },
+    );
+    const { clock, dispatcher, got, q } = await leading(h);
+    // One token a second: a at the first; b and c, met by the lease past their deadline (no janitor
+    // here, or its sweep came after the round), are dead-lettered instead.
+    await clock.advance(4_000);
+    expect(delivered(got)).toEqual(['a1']);
+    expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: 1, deadLettered: 2 });
+    const letters = await h.sm.reader.listMessages('t.dlq', { group: 'default', limit: 10 }, clock.nowMs());
+    expect(letters.items.map((it) => it.message?.deadLetter?.reason)).toEqual([
+      'deadline_exceeded',
+      'deadline_exceeded',
+    ]);
+    // The rate made all three late: a's lease and b's and c's ends.
+    expect(dispatcher.throttled(q)).toBe(3);
+    dispatcher.stop(new Error('test over'));
+  });
+});

@@ -162,6 +162,11 @@ describe('configuration errors name the key', () => {
       `raft.tickMs (in ${file}): expected an integer from 1 to 10000, got "50ms"`,
       `limits.maxPayloadBytes (in ${file}): expected an integer from 1 to 67108864, got number 0`,
     ]);
+    // An ordering key's length is stored in 2 bytes.
+    expect(problemsOf(() => loadConfig({ env: { FERMATA_LIMITS__MAX_KEY_BYTES: '65536' } }))).toEqual([
+      'limits.maxKeyBytes (from FERMATA_LIMITS__MAX_KEY_BYTES): expected an integer from 1 to 65535, got "65536"',
+    ]);
+    expect(loadConfig({ env: { FERMATA_LIMITS__MAX_KEY_BYTES: '65535' } }).limits.maxKeyBytes).toBe(65_535);
     expect(problemsOf(() => loadConfig({ env: { FERMATA_RAFT__ELECTION_TICKS: '1.5' } }))).toEqual([
       'raft.electionTicks (from FERMATA_RAFT__ELECTION_TICKS): expected an integer from 2 to 1000, got "1.5"',
     ]);

@@ -20,6 +20,8 @@ describe('whole-cluster broker simulation', () => {
       deletionAnswered: 0,
       pauses: 0,
       deadlineDeadLetters: 0,
+      keyed: 0,
+      limited: 0,
     };
     let brokenSeen = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
@@ -42,11 +44,15 @@ describe('whole-cluster broker simulation', () => {
     expect(totals.partitions).toBeGreaterThan(SEEDS / 2);
     expect(totals.transfers).toBeGreaterThan(SEEDS / 4);
     expect(totals.deliveries).toBeGreaterThan(totals.published);
+    // One seed in eight orders its topic by key: its messages carry ordering keys.
+    expect(totals.keyed).toBeGreaterThan(SEEDS);
     // A large topic was deleted, and a schedule broken while the other fired, in most seeds.
     expect(totals.deletionAnswered).toBeGreaterThan(SEEDS * 0.9);
     // The topic was paused and resumed, and messages past their deadline were dead-lettered.
     expect(totals.pauses).toBeGreaterThan(SEEDS / 4);
     expect(totals.deadlineDeadLetters).toBeGreaterThan(SEEDS / 4);
     expect(brokenSeen).toBeGreaterThan(SEEDS / 2);
+    // A group with rate or in-flight limits, checked by their rules, in about one seed in three.
+    expect(totals.limited).toBeGreaterThan(SEEDS / 5);
   }, 900_000);
 });

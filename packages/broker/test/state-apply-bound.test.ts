@@ -7,9 +7,22 @@
  */
 import { InvariantError } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
-import { type ApplyWork, applyBound, assertApplyWork } from '../src/state/apply/apply-bound.js';
+import {
+  type ApplyWork,
+  applyBound,
+  assertApplyWork,
+  itemsPerCommand,
+} from '../src/state/apply/apply-bound.js';
 import { DEFAULT_LIMITS } from '../src/state/model/limits.js';
 import { BIG, Harness, T0, text } from './state-harness.js';
+
+/** Batches of 40: the bound of a few commands, not of 1,000-message batches. */
+const SMALL = {
+  maxTagsPerCommand: 40,
+  maxBatchMessages: 40,
+  maxIdsPerCommand: 40,
+  maxScheduleFiresPerCommand: 40,
+};
 
 /** Records the work of every command applied by `h`, by kind. */
 function watch(h: Harness): Map<string, ApplyWork[]> {
@@ -182,5 +195,78 @@ describe('the bound on one command', () => {
     expect(max.bytes).toBeLessThanOrEqual(bound.bytes);
     // The publish of 300 messages into 16 groups, well within.
     expect(seen.get('publish')!.at(-1)!.records).toBeGreaterThan(16 * 300);
+  });
+
+  it('per-key ordering at its worst stays within the bound: each message swaps with a front in every group', async () => {
+    const h = await Harness.create({ limits: SMALL });
+    const seen = watch(h);
+    await h.ok({ kind: 'create-topic', name: 'o', settings: { ordering: 'key' } });
+    for (let g = 1; g < 16; g++) await h.ok({ kind: 'create-group', topic: 'o', group: `g${g}` });
+    const batch = (delayMs: number) =>
+      Array.from({ length: 40 }, (_, i) => ({
+        topic: 'o',
+        payload: text(`m${i}`),
+        orderingKey: `key-${i}-${'k'.repeat(200)}`,
+        delayMs,
+      }));
+    // Fronts due later, then messages of the same keys due before them: every one swaps places
+    // with its key's front in each of the 16 groups (a move of the front with its index).
+    await h.publish(...batch(10_000));
+    await h.publish(...batch(0));
+    const swaps = seen.get('publish')!.at(-1)!;
+    const bound = applyBound(h.sm.limits);
+    expect(swaps.records).toBeLessThanOrEqual(bound.records);
+    expect(swaps.bytes).toBeLessThanOrEqual(bound.bytes);
+    // Past what the items alone, without their ordering work, were allowed.
+    const items = itemsPerCommand(h.sm.limits);
+    expect(swaps.records).toBeGreaterThan(items * (4 * 16 + 40));
+    expect((await h.due('o', 'g15')).length).toBe(40);
+  });
+
+  /** A paused ordered group holding `n` messages of one key, all expired by now (a TTL of 50 ms). */
+  async function pausedKey(
+    n: number,
+  ): Promise<{ h: Harness; seen: Map<string, ApplyWork[]>; ids: bigint[] }> {
+    const h = await Harness.create();
+    const seen = watch(h);
+    await h.ok({ kind: 'create-topic', name: 'o', settings: { ordering: 'key' } });
+    await h.ok({ kind: 'update-group', topic: 'o', group: 'default', settings: { paused: true } });
+    const published = await h.publish(
+      ...Array.from({ length: n }, (_, i) => ({
+        topic: 'o',
+        payload: text(`m${i}`),
+        orderingKey: 'k',
+        ttlMs: 50,
+      })),
+    );
+    h.now = T0 + 100;
+    return { h, seen, ids: published.map((p) => p.id) };
+  }
+
+  it("an expire ending a key's messages in due order moves each next one up in a few records", async () => {
+    const n = DEFAULT_LIMITS.maxIdsPerCommand;
+    const { h, seen, ids } = await pausedKey(n);
+    // Each id is its key's front when the expire reaches it: n move-ups in one command.
+    const r = await h.ok({ kind: 'expire', ids });
+    expect(r.outcomes.every((o) => o.status === 'expired')).toBe(true);
+    const work = seen.get('expire')!.at(-1)!;
+    expect(work.records).toBeLessThanOrEqual(applyBound(h.sm.limits).records);
+    // A few records a message, however many of the key's messages the command already ended.
+    expect(work.records).toBeLessThan(40 * n);
+    expect((await h.stats('o')).pending).toBe(0);
+  });
+
+  it('the same expires in one batch or one a batch do the same work and leave the same store', async () => {
+    const runs = await Promise.all([pausedKey(400), pausedKey(400)]);
+    const commands = (ids: bigint[]) =>
+      Array.from({ length: 8 }, (_, c) => ({ kind: 'expire' as const, ids: ids.slice(c * 50, c * 50 + 50) }));
+    const [one, each] = runs as [(typeof runs)[0], (typeof runs)[0]];
+    await one.h.runAll(commands(one.ids));
+    for (const cmd of commands(each.ids)) await each.h.ok(cmd);
+    // Alike but for the topic and queue records, which a batch reads once (in its first command).
+    const once = (w: ApplyWork, c: number) => ({ records: w.records + (c > 0 ? 2 : 0), bytes: w.bytes });
+    expect(one.seen.get('expire')!.map(once)).toEqual(each.seen.get('expire'));
+    expect(await one.h.digest()).toBe(await each.h.digest());
+    expect((await one.h.stats('o')).pending).toBe(0);
   });
 });

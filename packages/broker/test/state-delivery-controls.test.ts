@@ -266,3 +266,23 @@ describe('deadlines: never leased at or after a message deadline', () => {
     await h.purge('t', 'g');
   });
 });
+
+describe('limits: enforced by the leader, not by apply', () => {
+  it('a change of a group`s rate or in-flight limit notes its queue due at once (the leader reads it anew)', async () => {
+    const { h, dues } = await harness();
+    // The rate, the in-flight limit, then something else: only the limits note the queue due.
+    for (const [settings, noted] of [
+      [{ maxDeliveriesPerSecond: 5 }, true],
+      [{ maxInFlight: 2 }, true],
+      [{ ordering: 'key' as const }, false],
+    ] as const) {
+      dues.length = 0;
+      const updateMask = Object.keys(settings).map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+      await h.ok({ kind: 'update-group', topic: 't', group: 'g', settings, updateMask });
+      expect(dues, updateMask[0]).toEqual(noted ? [{ topic: 't', group: 'g', dueAtMs: 0 }] : []);
+    }
+    // Apply leases past the limits: they live in the leader's dispatcher.
+    await h.publish(...['a', 'b', 'c'].map((p) => ({ topic: 't', payload: text(p) })));
+    expect(statuses(await h.leaseAll('t', 'g'))).toEqual(['leased', 'leased', 'leased']);
+  });
+});

@@ -301,5 +301,70 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
       problems.push(`ended key ${hex(k.k)} has no window entry`);
   }
   if (windows.length > keys.length) problems.push(`${windows.length} window entries for ${keys.length} keys`);
+  problems.push(...(await orderingProblems(view, queue, held)));
+  return problems;
+}
+
+/**
+ * Per-key ordering's records against the queue entries (docs/design.md,
+ * "Per-key ordering"): every head record names an entry of its queue and
+ * key under a due key (its front); every entry under a waiting key has its
+ * wait record (queue, key, due time, id), a head for its key, and was never
+ * leased; every wait record names such an entry; and a front never leased
+ * comes before every message waiting behind it (due time, then id).
+ */
+async function orderingProblems(
+  view: ReadView,
+  queue: readonly { k: Uint8Array; v: Uint8Array }[],
+  held: ReadonlyMap<string, unknown>,
+): Promise<string[]> {
+  const problems: string[] = [];
+  const heads = new Map<string, bigint>();
+  await view.scan(NS.keyHeads.range(), (k, v) => {
+    heads.set(hex(NS.keyHeads.strip(k)), new DataView(v.buffer, v.byteOffset, 8).getBigUint64(0));
+  });
+  // Per (queue, key) as a head's key suffix: the waits in key order (due, id).
+  const waits = new Map<string, { dueMs: bigint; id: bigint }[]>();
+  const waitSet = new Set<string>();
+  await view.scan(NS.keyWaits.range(), (k) => {
+    const s = NS.keyWaits.strip(k);
+    const len = (s[8]! << 8) | s[9]!;
+    const headKey = hex(Buffer.concat([s.subarray(0, 8), s.subarray(10, 10 + len)]));
+    const tail = new DataView(s.buffer, s.byteOffset + 10 + len, 16);
+    const w = { dueMs: tail.getBigUint64(0), id: tail.getBigUint64(8) };
+    waits.set(headKey, [...(waits.get(headKey) ?? []), w]);
+    waitSet.add(`${headKey}/${w.dueMs}/${w.id}`);
+  });
+  const fronts = new Map<string, { e: ReturnType<typeof v1.QueueEntry.decode>; k: Uint8Array }>();
+  for (const q of queue) {
+    const e = v1.QueueEntry.decode(q.v);
+    if (e.orderingKey === '') continue;
+    const headKey = hex(Buffer.concat([q.k.subarray(0, 8), Buffer.from(e.orderingKey, 'utf8')]));
+    const id = BigInt(`0x${hex(q.k.subarray(16))}`);
+    const waiting = q.k.subarray(8, 16).every((b) => b === 0xff);
+    if (!waiting) {
+      if (heads.get(headKey) === id) fronts.set(headKey, { e, k: q.k });
+      continue;
+    }
+    if (!waitSet.delete(`${headKey}/${String(e.dueAtMs)}/${id}`))
+      problems.push(`waiting entry ${hex(q.k)} has no wait record of its key and due time`);
+    if (!heads.has(headKey)) problems.push(`waiting entry ${hex(q.k)} of a key without a front`);
+    if (e.inFlight || e.attempt !== 0 || held.has(hex(q.k)))
+      problems.push(`waiting entry ${hex(q.k)} was leased`);
+  }
+  for (const w of waitSet) problems.push(`wait record ${w} names no waiting entry`);
+  for (const [headKey, id] of heads) {
+    const front = fronts.get(headKey);
+    if (!front) {
+      problems.push(`head record ${headKey} names ${id}, not an entry of its key under a due key`);
+      continue;
+    }
+    const first = waits.get(headKey)?.[0];
+    const f = front.e;
+    const delivered = f.attempt > 0 || f.inFlight || held.has(hex(front.k));
+    const due = BigInt(String(f.dueAtMs));
+    if (first && !delivered && (first.dueMs < due || (first.dueMs === due && first.id < id)))
+      problems.push(`front ${id} of ${headKey}, never leased, is after waiting message ${first.id}`);
+  }
   return problems;
 }

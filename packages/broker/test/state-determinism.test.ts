@@ -48,6 +48,8 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
           ...(r() < 0.3 ? { headers: { h: String(int(0, 9)) } } : {}),
           ...(r() < 0.4 ? { key: pick(KEYS) } : {}),
           ...(r() < 0.3 ? { ttlMs: int(1, 8_000) } : {}),
+          // Per-key ordering: a few keys, in topics and groups that order by key or not.
+          ...(r() < 0.4 ? { orderingKey: pick(['o1', 'o2']) } : {}),
         };
         const s = r();
         if (bad) return { ...m, delayMs: -int(1, 10) };
@@ -143,17 +145,31 @@ async function randomCommand(h: Harness, r: () => number, tags: Uint8Array[], id
         dedupWindowMs: pick([0, 500, 5_000]),
         timeBucketMs: pick([0, 0, 100]),
         defaultLeaseMs: int(1, 5_000),
+        ordering: pick(['none', 'key', 'key'] as const),
       },
     };
   }
-  if (a < 0.55) return { kind: 'create-group', topic: pick(TOPICS), group: pick(['g1', 'g2']) };
+  if (a < 0.55) {
+    const ordering = pick([undefined, 'none', 'key'] as const);
+    return {
+      kind: 'create-group',
+      topic: pick(TOPICS),
+      group: pick(['g1', 'g2']),
+      ...(ordering ? { settings: { ordering } } : {}),
+    };
+  }
   if (a < 0.7) return { kind: 'delete-group', topic: pick(TOPICS), group: pick(['g1', 'g2', 'default']) };
   if (a < 0.85) {
     return {
       kind: 'update-topic',
       name: pick(TOPICS),
-      settings: { maxAttempts: int(1, 4), dedupWindowMs: pick([0, 700]), timeBucketMs: pick([0, 100]) },
-      updateMask: r() < 0.5 ? [] : ['max_attempts', 'dedup_window_ms'],
+      settings: {
+        maxAttempts: int(1, 4),
+        dedupWindowMs: pick([0, 700]),
+        timeBucketMs: pick([0, 100]),
+        ordering: pick(['none', 'key'] as const),
+      },
+      updateMask: r() < 0.5 ? [] : ['max_attempts', 'dedup_window_ms', 'ordering'],
     };
   }
   return { kind: 'delete-topic', name: pick(TOPICS) };

@@ -21,6 +21,14 @@ export interface LeaderMetrics {
   };
   /** Send time minus due time of each delivery, ms. */
   readonly deliveryLatenessMs: { observe(value: number): void };
+  /**
+   * Leases of deliveries that a group's rate or in-flight limit held back
+   * past their due time (one per lease so held), by topic, group and the
+   * limit that held them last.
+   */
+  readonly deliveryThrottled?: {
+    inc(labels: { topic: string; group: string; limit: 'rate' | 'in_flight' }, value?: number): void;
+  };
   /** Pushes held back because the node's buffer for all consume streams was full. */
   readonly consumeBufferFull?: { inc(value?: number): void };
   /**

@@ -413,7 +413,13 @@ export const configSchema = {
       'UTF-8 bytes of all header names and values of one message.',
     ),
     maxHeaderCount: int(L.maxHeaderCount, 0, 10_000, 'Headers of one message.'),
-    maxKeyBytes: int(L.maxKeyBytes, 1, 64 * 1024, 'UTF-8 bytes of a message key (dedup / cancel handle).'),
+    // An ordering key's length is stored in 2 bytes (its wait records' keys): at most 65,535.
+    maxKeyBytes: int(
+      L.maxKeyBytes,
+      1,
+      0xffff,
+      'UTF-8 bytes of a message key (dedup / cancel handle) or an ordering key.',
+    ),
     maxTopicNameBytes: int(L.maxTopicNameBytes, 1, 1024, 'UTF-8 bytes of a topic name.'),
     maxGroupNameBytes: int(L.maxGroupNameBytes, 1, 1024, 'UTF-8 bytes of a group name.'),
     maxGroupsPerTopic: int(L.maxGroupsPerTopic, 1, 10_000, 'Groups of one topic, `default` included.'),

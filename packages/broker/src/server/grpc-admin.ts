@@ -110,7 +110,10 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
           nextDueMs: int64FromSafe(g.nextDueMs ?? 0),
           settings: groupSettingsToProto(g.settings),
           paused: g.settings.paused,
-          throttled: toUint64(0n),
+          // The leader's figure since it became leader (stats are answered by the leader only).
+          throttled: toUint64(
+            BigInt(ctx.dispatcher.throttled(ctx.reader.queueHash(stats.topic.name, g.group))),
+          ),
         })),
         deletions: stats.deletions.map((d) => ({
           group: d.group,

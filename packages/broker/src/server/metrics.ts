@@ -124,6 +124,7 @@ export class BrokerMetrics {
   readonly applyBatchEntries: Histogram<never>;
   readonly consumeUnsentBytes: Gauge<never>;
   readonly consumeBufferFull: Counter<never>;
+  readonly deliveryThrottled: Counter<'topic' | 'group' | 'limit'>;
   readonly consumeHeldDeliveries: Gauge<never>;
   readonly consumeBufferLimitBytes: Gauge<never>;
   readonly consumeLoadedBytes: Gauge<never>;
@@ -236,7 +237,7 @@ export class BrokerMetrics {
     });
     this.deliveryLatenessMs = new Histogram({
       name: 'fermata_delivery_lateness_ms',
-      help: 'Pushed-at minus due-at of each delivery, in milliseconds.',
+      help: 'Pushed-at minus due-at of each delivery, in milliseconds; for a delivery a rate or in-flight limit held back (fermata_delivery_throttled_total), pushed-at minus when the limit let it go.',
       buckets: LATENESS_BUCKETS_MS,
       registers,
     });
@@ -405,6 +406,12 @@ export class BrokerMetrics {
     this.consumeBufferFull = new Counter({
       name: 'fermata_consume_buffer_full_total',
       help: 'Times the leader held back a push to a consume stream, or stopped leasing, because the node held limits.maxConsumeBufferBytes of deliveries (loaded and not yet written, or written and not yet sent) over all its streams.',
+      registers,
+    });
+    this.deliveryThrottled = new Counter({
+      name: 'fermata_delivery_throttled_total',
+      help: "Leases of deliveries that their group's max_deliveries_per_second (limit=rate) or max_in_flight (limit=in_flight) held back past their due time, counted by the leader when it leases them: one per lease so held, under the limit that held it last. Their lateness in fermata_delivery_lateness_ms counts from when the limit let them go.",
+      labelNames: ['topic', 'group', 'limit'] as const,
       registers,
     });
     this.consumeLoadedBytes = new Gauge({

@@ -36,6 +36,8 @@ export async function ack(ctx: ServerContext, tags: readonly Uint8Array[]): Prom
   // (a failed ack changes nothing stored: the delivery comes back when its lease ends).
   for (const t of tags) ctx.dispatcher.settled(t);
   const outcomes = await ctx.proposer.ack(tags);
+  // Applied: the leases no longer count against their group's in-flight limit.
+  ctx.dispatcher.settleApplied(tags);
   await countSettled(
     ctx,
     ctx.metrics.acks,
@@ -59,6 +61,7 @@ export async function nack(
   ctx.dispatcher.settled(tag); // like ack: the slot frees when the consumer lets go
   const r = await ctx.proposer.run({ kind: 'nack', tag, delayMs, ...(error !== '' ? { error } : {}) });
   invariant(r.kind === 'nack', () => `nack answered with ${r.kind}`);
+  ctx.dispatcher.settleApplied([tag]);
   if (r.outcome.status === 'ok') await countSettled(ctx, ctx.metrics.nacks, [tag]);
   return r.outcome;
 }
@@ -67,7 +70,14 @@ export async function extend(ctx: ServerContext, tag: Uint8Array, leaseMs: numbe
   requireLeader(ctx);
   validateTag(tag, 'tag');
   validateLeaseMs(leaseMs, ctx.sm.limits, 'lease_ms');
-  const r = await ctx.proposer.run({ kind: 'extend', tag, leaseMs });
+  // Until it is answered its lease counts against its group's in-flight limit, whatever its old end.
+  ctx.dispatcher.extending(tag);
+  let r: Awaited<ReturnType<typeof ctx.proposer.run>>;
+  try {
+    r = await ctx.proposer.run({ kind: 'extend', tag, leaseMs });
+  } finally {
+    ctx.dispatcher.extendAnswered(tag);
+  }
   invariant(r.kind === 'extend', () => `extend answered with ${r.kind}`);
   if (r.outcome.status === 'ok' && r.outcome.newTag) {
     ctx.dispatcher.settled(tag, { tag: r.outcome.newTag, leaseEndMs: r.outcome.dueAtMs ?? 0 });

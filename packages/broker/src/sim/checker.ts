@@ -15,18 +15,17 @@
  *  7. calm-deliveries-timely: once every fault has healed and the backlog it left has
  *     drained, a message due at least CALM_GRACE_MS after the healing reaches a consumer
  *     within TIMELY_MS of its due time.
+ * With ordering keys (key-order.ts): key-leased-alone and key-due-order.
  * The eighth, schedule-exactly-once, reads the final leader (schedules.ts); the ninth and
  * tenth, deleted-topic-silent and deletion-completes, the deliveries of the large topic and
  * the final leader (deletions.ts); paused-queue-leases-nothing and no-lease-past-deadline,
- * what the log applied (delivery-controls.ts).
+ * what the log applied (delivery-controls.ts); rate-within-limit and
+ * in-flight-within-limit, every lease the cluster applied for a group with limits (limits.ts).
  */
-import type { ControlCall, DeliveryRecord, History, PublishCall } from './history.js';
+import type { ControlCall, DeliveryRecord, History, PublishCall, Violation } from './history.js';
+import { checkKeyOrder } from './key-order.js';
 
-export interface Violation {
-  readonly rule: string;
-  readonly id?: bigint;
-  readonly message: string;
-}
+export type { Violation } from './history.js';
 
 export interface FinalState {
   /** Acknowledged ids the final leader still holds (pending or in flight). */
@@ -61,6 +60,8 @@ export interface FinalState {
   readonly maxClockAheadMs: number;
   /** See TIMELY_MS (default): real processes on a shared machine need more. */
   readonly timelyMs?: number;
+  /** How long before its due time a message may be leased (dispatcher.leaseAheadMs): key-due-order. */
+  readonly leaseAheadMs?: number;
 }
 
 /** Time after the healing for restarts and elections, before the timeliness rule applies. */
@@ -73,6 +74,7 @@ export function check(h: History, end: FinalState): Violation | undefined {
     checkIds(h) ??
     checkDeliveries(h, end.maxClockAheadMs) ??
     checkSettles(h) ??
+    checkKeyOrder(h, { ...end, leaseAheadMs: end.leaseAheadMs ?? 0 }) ??
     checkEnds(h, end) ??
     checkConvergence(end) ??
     checkTimely(h, end)
@@ -370,7 +372,8 @@ export function calmWindow(h: History, end: FinalState): CalmWindow {
   const fromMs = Math.max(end.calmFromMs + CALM_GRACE_MS, drainedMs);
   const checked: Array<{ id: bigint; pub: PublishCall; dueMs: number }> = [];
   for (const [id, pub] of h.acknowledged()) {
-    if (!pub.answer || pub.ttlMs > 0 || controlled.has(id)) continue;
+    // A message of an ordering key waits for the others of its key: its lateness is theirs.
+    if (!pub.answer || pub.ttlMs > 0 || controlled.has(id) || pub.orderingKey) continue;
     const dueMs = pub.answer.dueAtMs - end.epochMs;
     if (dueMs < fromMs || (pub.answeredAtMs ?? dueMs) > dueMs) continue;
     checked.push({ id, pub, dueMs });

@@ -1,7 +1,8 @@
 /**
  * The broker simulation's command line (docs in README.md beside it):
  *   npm run sim -- --broker --seeds N [--first F] [--seed S] [--nodes 3|5] [--chaos-ms K]
- *                   [--faults crash,partition,loss,skew,transfer,membership[,hostile]] [--bug NAME] [--verbose]
+ *                   [--faults crash,partition,loss,skew,transfer,membership[,hostile]] [--bug NAME]
+ *                   [--ordering on|off] [--verbose]
  * Ends with `P passed, F failed`; exits 1 on any failure.
  */
 import { parseArgs } from 'node:util';
@@ -12,6 +13,7 @@ import {
   type FaultKind,
   faultsForBrokerSeed,
   nodesForBrokerSeed,
+  orderingForBrokerSeed,
 } from './run-options.js';
 import { runBrokerSeed } from './simulation.js';
 
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     nodes: { type: 'string' },
     bug: { type: 'string' },
     faults: { type: 'string' },
+    ordering: { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },
   strict: true,
@@ -60,6 +63,11 @@ for (const f of faults ?? []) {
     process.exit(2);
   }
 }
+if (values.ordering !== undefined && values.ordering !== 'on' && values.ordering !== 'off') {
+  console.error(`--ordering must be on or off, got ${values.ordering}`);
+  process.exit(2);
+}
+const orderingArg = values.ordering === undefined ? undefined : values.ordering === 'on';
 const first = intArg('first', values.first, 1);
 const seeds =
   values.seed !== undefined
@@ -71,12 +79,14 @@ let passed = 0;
 let failed = 0;
 for (const seed of seeds) {
   const nodes = (nodesArg ?? nodesForBrokerSeed(seed)) as 3 | 5;
+  const ordering = orderingArg ?? orderingForBrokerSeed(seed);
   const r = await runBrokerSeed({
     seed,
     nodes,
     chaosMs,
     ...(bug ? { bug } : {}),
     faults: faults ?? faultsForBrokerSeed(seed),
+    ordering,
   });
   if (r.ok) {
     passed++;
@@ -91,7 +101,7 @@ for (const seed of seeds) {
     `FAIL seed=${seed} nodes=${nodes} rule=${v.rule}${v.id !== undefined ? ` id=${v.id}` : ''}: ${v.message}`,
   );
   console.log(
-    `  replay: npm run sim -- --broker --seed ${seed} --nodes ${nodes} --chaos-ms ${chaosMs}${bug ? ` --bug ${bug}` : ''} --faults ${(faults ?? faultsForBrokerSeed(seed)).join(',')}`,
+    `  replay: npm run sim -- --broker --seed ${seed} --nodes ${nodes} --chaos-ms ${chaosMs}${bug ? ` --bug ${bug}` : ''} --faults ${(faults ?? faultsForBrokerSeed(seed)).join(',')} --ordering ${ordering ? 'on' : 'off'}`,
   );
   console.log(`  digest=${r.digest}`);
   for (const line of r.traceTail) console.log(`  | ${line}`);

@@ -90,8 +90,17 @@ function leaderHint(e: unknown): NodeId | undefined {
   return e instanceof NotLeaderError && e.leader ? e.leader : undefined;
 }
 
-/** Publishes message `n` (key `k<n>`, idempotency key `p<n>`), retrying until answered or out of tries. */
-export function producePublish(w: ClientWorld, n: number, hint?: NodeId, tries = 8): void {
+/**
+ * Publishes message `n` (key `k<n>`, idempotency key `p<n>`, ordering key `orderingKey` if
+ * any), retrying until answered or out of tries.
+ */
+export function producePublish(
+  w: ClientWorld,
+  n: number,
+  hint?: NodeId,
+  tries = 8,
+  orderingKey?: string,
+): void {
   const key = `k${n}`;
   const delayMs = w.rng.chance(0.3) ? 0 : w.rng.int(1, 5_000);
   const ttlMs = w.rng.chance(0.1) ? w.rng.int(500, 4_000) : 0;
@@ -119,6 +128,7 @@ export function producePublish(w: ClientWorld, n: number, hint?: NodeId, tries =
       ttlMs,
       delayMs,
       ...(deliverBeforeMs > 0 ? { deliverBeforeMs } : {}),
+      ...(orderingKey ? { orderingKey } : {}),
     } as (typeof w.history.publishes)[number];
     w.history.publishes.push(call);
     w.publishing++;
@@ -127,7 +137,17 @@ export function producePublish(w: ClientWorld, n: number, hint?: NodeId, tries =
       () => {
         const p = publish(
           node.ctx,
-          [{ topic: TOPIC, payload: Buffer.from(key), key, delayMs, ttlMs, deliverBeforeMs }],
+          [
+            {
+              topic: TOPIC,
+              payload: Buffer.from(key),
+              key,
+              delayMs,
+              ttlMs,
+              deliverBeforeMs,
+              ...(orderingKey ? { orderingKey } : {}),
+            },
+          ],
           `p${n}`,
         );
         p.finally(() => w.publishing--).catch(() => undefined);
@@ -209,6 +229,7 @@ export class SimConsumer {
               dueAtMs: Number(d.dueAtMs ?? 0),
               sentLeaderMs: stamp,
               handoverLeaderMs: Math.max(stamp, Number(d.startsAtMs ?? 0)),
+              leaseEndMs: Number(d.leaseExpiresAtMs ?? 0),
               node: node.id,
               consumer: this.no,
               ...(node.ctx.sm.deleting.topic(this.topic) ? { topicDeletingOnSender: true } : {}),
@@ -348,5 +369,44 @@ export function control(
       );
     },
     () => undefined, // unknown: it may have been applied
+  );
+}
+
+/**
+ * Makes the simulation's topic order its groups by key (created so, or
+ * updated if a publish created it first), retrying until answered; `done`
+ * once it is. Messages carry ordering keys only from then on.
+ */
+export function orderTopic(w: ClientWorld, leader: () => SimBrokerNode | undefined, done: () => void): void {
+  const retry = (): void =>
+    w.sched.at(
+      w.rng.int(100, 300),
+      () => 'order topic',
+      () => orderTopic(w, leader, done),
+    );
+  const node = leader();
+  if (!node) {
+    retry();
+    return;
+  }
+  const { proposer } = node.ctx;
+  timed(
+    w,
+    async () => {
+      await proposer
+        .run({ kind: 'create-topic', name: TOPIC, settings: { ordering: 'key' } })
+        .catch(() => undefined);
+      return proposer.run({
+        kind: 'update-topic',
+        name: TOPIC,
+        settings: { ordering: 'key' },
+        updateMask: ['ordering'],
+      });
+    },
+    () => {
+      w.history.note(w.sched.nowMs, `topic ${TOPIC} ordered by key`);
+      done();
+    },
+    retry,
   );
 }

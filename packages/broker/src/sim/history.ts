@@ -8,6 +8,13 @@ import { createHash } from 'node:crypto';
 
 export type Outcome = 'ok' | 'lease-expired' | 'unknown' | 'error';
 
+/** A rule of the checker (checker.ts) that a run broke. */
+export interface Violation {
+  readonly rule: string;
+  readonly id?: bigint;
+  readonly message: string;
+}
+
 export interface PublishCall {
   readonly key: string;
   readonly invokedAtMs: number;
@@ -19,6 +26,8 @@ export interface PublishCall {
   readonly delayMs?: number;
   /** Its deadline (`deliver_before_ms`, by the leaders' clocks), when it has one. */
   readonly deliverBeforeMs?: number;
+  /** Its ordering key, in a run whose topic orders by key (per-key ordering rules). */
+  readonly orderingKey?: string;
 }
 
 export interface DeliveryRecord {
@@ -33,6 +42,8 @@ export interface DeliveryRecord {
   readonly sentLeaderMs: number;
   /** When the application got it, by the delivering leader's clock (its stamp, or the lease start if later). */
   readonly handoverLeaderMs: number;
+  /** When its lease ends unless extended (the state machine's clock). */
+  readonly leaseEndMs?: number;
   readonly node: string;
   readonly consumer: number;
   /** The sending node had applied the deletion of the delivery's topic (it was being purged there). */

@@ -9,6 +9,8 @@ import type { Clock } from '@fermata/base';
 import { decodeKey, KEY_BYTES, tagEntryKey, tagKeyOf } from '../keys.js';
 import type { Consumer, Push } from '../leader/dispatcher/consumer.js';
 import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
+import type { DeliveryLimits, GroupLimits } from '../leader/dispatcher/limits.js';
+import { TokenBucket } from '../leader/dispatcher/token-bucket.js';
 import type { CommandBody } from '../leader/proposer.js';
 import { Proposer } from '../leader/proposer.js';
 import type { ApplyContext } from '../state/apply/context.js';
@@ -18,6 +20,7 @@ import {
   deadlineAtLease,
   type LeaseRun,
   offsetSettled,
+  type QueueEntryRec,
   type RunHold,
   runKey,
   type TopicRec,
@@ -40,6 +43,10 @@ export const INJECTED_BUGS = [
   'lapse-ignores-settled',
   'lease-while-paused',
   'redelivery-past-deadline',
+  'ordering-head-released-on-nack',
+  'ordering-no-swap',
+  'bucket-full-on-failover',
+  'in-flight-per-consumer',
 ] as const;
 export type InjectedBug = (typeof INJECTED_BUGS)[number];
 
@@ -102,6 +109,38 @@ function roundLate(dispatcher: Dispatcher): void {
 function ignoreDeletions(dispatcher: Dispatcher): void {
   (dispatcher as unknown as { deleted(topic: string, group: string, reason: unknown): void }).deleted = () =>
     undefined;
+}
+
+/** The private parts of the dispatcher the limit bugs change. */
+interface LimitInternals {
+  limits: DeliveryLimits;
+  registry: { count(q: bigint): number };
+}
+
+/**
+ * A new leader's token buckets start full, at once (the bucket as if kept
+ * across the failover, without what the previous leader took from it): a
+ * burst passes on top of the previous leader's last deliveries.
+ */
+function bucketFullOnFailover(dispatcher: Dispatcher): void {
+  const { limits } = dispatcher as unknown as LimitInternals;
+  (limits as unknown as { newBucket(rate: number, burst: number, nowMs: number): TokenBucket }).newBucket = (
+    rate,
+    burst,
+    nowMs,
+  ) => new TokenBucket(rate, burst, nowMs - (burst * 1000) / rate);
+}
+
+/** max_in_flight counted per consumer: each of the group's consumers may hold that many. */
+function inFlightPerConsumer(dispatcher: Dispatcher): void {
+  const d = dispatcher as unknown as LimitInternals;
+  const shipped = d.limits.configure.bind(d.limits);
+  d.limits.configure = (q: bigint, limits: GroupLimits | undefined, nowMs: number) =>
+    shipped(
+      q,
+      limits && { ...limits, maxInFlight: limits.maxInFlight * Math.max(1, d.registry.count(q)) },
+      nowMs,
+    );
 }
 
 /** An ack of a lapsed tag settles the message's current lease instead of answering LEASE_EXPIRED. */
@@ -310,6 +349,18 @@ function redeliveryPastDeadline(sm: BrokerStateMachine): void {
   };
 }
 
+/**
+ * Per-key ordering lets a nacked head go: its nack moves the key's next
+ * message up as the head's end would, while the head, pending again, stays
+ * in the due order. The next lease round leases both.
+ */
+async function releaseHeadOnNack(ctx: ApplyContext, topic: TopicRec, entry: QueueEntryRec): Promise<void> {
+  if (entry.orderingKey === '' || entry.body !== undefined) return;
+  const q = ctx.queues.hash(topic.name, entry.group);
+  if ((await ctx.heads.front(q, entry.orderingKey)) !== entry.id) return;
+  await ctx.entries.order.moveUp(topic, q, entry.orderingKey);
+}
+
 export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
   switch (bug) {
     case undefined:
@@ -342,5 +393,21 @@ export function brokerBugs(bug: InjectedBug | undefined): BrokerBugs {
       return { stateMachine: leaseWhilePaused };
     case 'redelivery-past-deadline':
       return { stateMachine: redeliveryPastDeadline };
+    case 'ordering-head-released-on-nack':
+      return {
+        stateMachine: (sm) => {
+          sm.applyHooks = { nacked: releaseHeadOnNack };
+        },
+      };
+    case 'ordering-no-swap':
+      return {
+        stateMachine: (sm) => {
+          sm.applyHooks = { keyFrontSwaps: false };
+        },
+      };
+    case 'bucket-full-on-failover':
+      return { dispatcher: bucketFullOnFailover };
+    case 'in-flight-per-consumer':
+      return { dispatcher: inFlightPerConsumer };
   }
 }

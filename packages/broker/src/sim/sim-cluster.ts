@@ -14,6 +14,7 @@ import {
   SimNetwork,
   type SimScheduler,
 } from '@fermata/raft/sim-ports';
+import { AppliedLog } from './applied-log.js';
 import type { History } from './history.js';
 import type { BrokerBugs } from './injected-bugs.js';
 import { SimBrokerNode, type SimNodeEnv } from './sim-node.js';
@@ -40,6 +41,8 @@ export class SimCluster {
   fatal: Error | undefined;
   /** Hears every batch a node's state machine applied (SimNodeEnv.onApplied); may be set after construction. */
   onApplied: SimNodeEnv['onApplied'];
+  /** Every committed command with its result, as the first replica to apply it recorded it. */
+  readonly applied = new AppliedLog();
   readonly stats = { crashes: 0, tornWrites: 0, removed: 0, added: 0, snapshotsInstalled: 0 };
 
   constructor(
@@ -119,7 +122,10 @@ export class SimCluster {
       bugs: this.bugs,
       snapshotEveryEntries: 100,
       schedules: this.schedules,
-      onApplied: (entries, results) => this.onApplied?.(entries, results),
+      onApplied: (entries, results) => {
+        this.applied.record(entries, results);
+        this.onApplied?.(entries, results);
+      },
     }).then(
       (n) => {
         this.starting.delete(id);

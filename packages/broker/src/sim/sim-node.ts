@@ -44,6 +44,9 @@ const config = loadConfig({
 });
 const quiet = pino({ level: 'silent' });
 
+/** How long before its due time the simulated leaders lease a message (the checker's key-due-order). */
+export const SIM_LEASE_AHEAD_MS = config.dispatcher.leaseAheadMs;
+
 export interface SimNodeEnv {
   readonly id: NodeId;
   readonly members: readonly NodeId[];
@@ -61,7 +64,7 @@ export interface SimNodeEnv {
   readonly snapshotEveryEntries: number;
   /** Run the schedule materialiser as leader. */
   readonly schedules: boolean;
-  /** Hears every batch the state machine applied, with its results (the log observer). */
+  /** Hears every batch the state machine applied, with its results (the log observers). */
   readonly onApplied?: (entries: readonly Entry[], results: readonly ApplyResult[]) => void;
 }
 

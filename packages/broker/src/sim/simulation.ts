@@ -9,13 +9,16 @@
 import { type Faults, Prng, SimScheduler } from '@fermata/raft/sim-ports';
 import { digestStore } from '@fermata/storage';
 import { createQueueHasher } from '../keys.js';
+import type { GroupSettingsInput } from '../state/commands/commands.js';
+import type { AppliedLog } from './applied-log.js';
 import { check, type Violation } from './checker.js';
-import { type ClientWorld, control, producePublish, SimConsumer, TOPIC } from './clients.js';
+import { type ClientWorld, control, orderTopic, producePublish, SimConsumer, TOPIC } from './clients.js';
 import { BIG_TOPIC, checkDeletion, type DeletionRecord, runDeletion } from './deletions.js';
 import { checkDeliveryControls, deadlineDeadLetters, LogObserver, Pauser } from './delivery-controls.js';
 import { History } from './history.js';
 import { brokerBugs, type InjectedBug } from './injected-bugs.js';
-import { FAULT_KINDS, type FaultKind } from './run-options.js';
+import { checkGroupLimits, limitsForBrokerSeed, replicateGroupLimits } from './limits.js';
+import { FAULT_KINDS, type FaultKind, orderingForBrokerSeed } from './run-options.js';
 import {
   checkSchedules,
   createSchedules,
@@ -23,7 +26,7 @@ import {
   STRICT_MIN_INTERVAL_MS,
 } from './schedules.js';
 import { MAX_SKEW_MS, SIM_EPOCH_MS, SimCluster } from './sim-cluster.js';
-import type { SimBrokerNode } from './sim-node.js';
+import { SIM_LEASE_AHEAD_MS, type SimBrokerNode } from './sim-node.js';
 
 export interface BrokerSimOptions {
   readonly seed: number;
@@ -42,9 +45,21 @@ export interface BrokerSimOptions {
   readonly tenants?: boolean;
   /**
    * Publish some messages with a deadline, and pause and resume the topic or its group now and
-   * then (delivery-controls.ts); default true. false replays a seed as it ran before them.
+   * then (delivery-controls.ts); default true. false replays a seed as it ran before them (and
+   * sets no limits).
    */
   readonly controls?: boolean;
+  /**
+   * Order the topic's group by key and give most messages one of four ordering keys, checking
+   * `key-leased-alone` and `key-due-order` (default: `orderingForBrokerSeed`).
+   */
+  readonly ordering?: boolean;
+  /**
+   * Rate and in-flight limits of the consumed group, set before its consumers subscribe and
+   * lifted when the faults heal (limits.ts); default `limitsForBrokerSeed(seed)` (none when
+   * `controls` is false), null = none.
+   */
+  readonly limits?: GroupSettingsInput | null;
 }
 
 export interface BrokerSimResult {
@@ -56,6 +71,8 @@ export interface BrokerSimResult {
   readonly history: History;
   /** The large topic's fill and deletion (deletions.ts). */
   readonly deletion: DeletionRecord;
+  /** Every committed command with its result (limits.ts). */
+  readonly applied: AppliedLog;
 }
 
 /** The largest clock jump (docs/guarantees.md: NTP slews, small steps). */
@@ -106,6 +123,9 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     scheduleBrokenSeen: 0,
     pauses: 0,
     deadlineDeadLetters: 0,
+    /** Acknowledged messages with an ordering key (ordered runs). */
+    keyed: 0,
+    limited: 0,
   };
   const leader = (): SimBrokerNode | undefined => cluster.leader();
   const ids = cluster.members;
@@ -117,6 +137,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   const deletion: DeletionRecord = { published: 0 };
   const pauser = new Pauser(w, () => cluster.leader());
   let published = 0;
+  let topicOrdered = false;
 
   // The chaotic phase, one decision every 50 ms of virtual time (25 ms when hostile).
   const chaos = (): void => {
@@ -125,7 +146,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     if (tenants && (leader()?.ctx.materializer?.brokenSchedules().size ?? 0) > 0) stats.scheduleBrokenSeen++;
     const r = rng.next();
     if (r < 0.35) {
-      producePublish(w, ++published, leader()?.id);
+      const orderingKey = topicOrdered && rng.chance(0.6) ? `o${rng.int(0, 3)}` : undefined;
+      producePublish(w, ++published, leader()?.id, undefined, orderingKey);
     } else if (r < 0.42) {
       // Mostly messages not yet due, which a cancel or reschedule can still change.
       const nowMs = cluster.clock(ids[0]!).nowMs();
@@ -192,14 +214,48 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
       pauser.pauseForAWhile();
     }
   };
+  // Limits of the consumed group are set before its consumers subscribe: no lease precedes them.
+  const limits =
+    o.limits === undefined ? (controls ? limitsForBrokerSeed(o.seed) : undefined) : (o.limits ?? undefined);
+  let limitsSet = false;
+  let limitsCheckable = false;
+  let simConsumersOn = false;
+  const connectSimConsumers = (): void => {
+    simConsumersOn = true;
+    for (const c of consumers) if (c.topic === TOPIC) c.connect();
+  };
+  if (limits) {
+    sched.at(
+      100,
+      () => 'group limits',
+      () =>
+        replicateGroupLimits(w, leader, limits, () => {
+          limitsSet = true;
+          limitsCheckable = !simConsumersOn;
+          if (sched.nowMs >= 500 && !simConsumersOn) connectSimConsumers();
+        }),
+    );
+  }
   sched.at(
     500,
     () => 'consumers',
     () => {
-      for (const c of consumers) c.connect();
+      const simToo = !limits || limitsSet;
+      if (simToo) simConsumersOn = true;
+      for (const c of consumers) if (simToo || c.topic !== TOPIC) c.connect();
     },
   );
   sched.at(100, () => 'chaos', chaos);
+  // Ordered runs: messages carry ordering keys once the topic orders by key.
+  if (o.ordering ?? orderingForBrokerSeed(o.seed))
+    sched.at(
+      50,
+      () => 'order topic',
+      () =>
+        orderTopic(w, leader, () => {
+          topicOrdered = true;
+        }),
+    );
   if (schedules)
     sched.at(
       300,
@@ -248,7 +304,14 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
   Object.assign(faultsNow, { lossRate: 0, dupRate: 0, maxDelayMs: 10, stragglerRate: 0 });
   w.calm = true;
   for (const id of ids) cluster.start(id);
+  simConsumersOn = true;
   for (const c of consumers) c.connect();
+  // The limits are lifted (as a fault heals): the backlog they held drains, then timeliness holds.
+  let limitsLiftedAtMs: number | undefined;
+  if (limits)
+    replicateGroupLimits(w, leader, undefined, () => {
+      limitsLiftedAtMs = sched.nowMs;
+    });
   // The operator reverts the stricter minimum interval: `every-second` mends and catches up. (Looked
   // at every calm step: a raise still retrying from the chaos may land after a revert.)
   let mending = false;
@@ -289,7 +352,17 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     const deleted = !tenants || (deletion.answeredAtMs !== undefined && l.ctx.sm.deleting.size === 0);
     const mended =
       !tenants || l.ctx.sm.limits.minScheduleIntervalMs === l.ctx.sm.configuredLimits.minScheduleIntervalMs;
-    if (present.size === 0 && applied.size === 1 && w.publishing === 0 && deleted && mended && resumed) break;
+    const lifted = !limits || limitsLiftedAtMs !== undefined;
+    if (
+      present.size === 0 &&
+      applied.size === 1 &&
+      w.publishing === 0 &&
+      deleted &&
+      mended &&
+      resumed &&
+      lifted
+    )
+      break;
   }
   if (schedules) {
     // Schedules keep proposing fires: stop them and let every replica apply the last entry, so
@@ -323,15 +396,21 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
           applied,
           maxAttempts: MAX_ATTEMPTS,
           endLeaderMs: l.ctx.proposer.nowMs(),
-          calmFromMs,
+          // Limits lifted count as a fault healed: what they held back is backlog.
+          calmFromMs: Math.max(calmFromMs, limitsLiftedAtMs ?? 0),
           epochMs: SIM_EPOCH_MS,
           maxClockAheadMs: MAX_SKEW_MS,
           deadlineExceeded: deadlined,
+          leaseAheadMs: SIM_LEASE_AHEAD_MS,
         }) ??
         checkDeliveryControls(history) ??
+        (limitsCheckable ? checkGroupLimits(cluster.applied) : undefined) ??
         (tenants ? await checkDeletion(w, l, deletion) : undefined) ??
         (schedules ? await checkSchedules(l, stats) : undefined));
   stats.published = history.acknowledged().size;
+  stats.keyed = [...history.acknowledged().values()].filter((p) => p.orderingKey).length;
+  // Runs whose group limits were set before its consumers subscribed: the limits' rules checked them.
+  stats.limited = limitsCheckable ? 1 : 0;
   stats.bigPublished = deletion.published;
   stats.pauses = pauser.pauses;
   stats.deadlineDeadLetters = deadlined.size;
@@ -352,6 +431,7 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
     },
     history,
     deletion,
+    applied: cluster.applied,
   };
 }
 

@@ -11,7 +11,14 @@ import { numberAsInt64 } from '@fermata/protocol';
 import type { Logger } from 'pino';
 import { inQueue, queueHashBytes, tagFromKey, tagKeyOf } from '../../keys.js';
 import type { CommandResult, LeaseOutcome } from '../../state/commands/results.js';
-import { type BodyRec, groupDeleting, groupPaused, leaseStartMs } from '../../state/model/records.js';
+import {
+  type BodyRec,
+  effectiveGroupSettings,
+  groupDeleting,
+  groupPaused,
+  leaseStartMs,
+  type TopicRec,
+} from '../../state/model/records.js';
 import { type BrokerReader, type EntryView, MAX_PASSED_PER_SCAN } from '../../state/read/reader.js';
 import type { DeadLetterGate } from '../dead-letter-gate.js';
 import type { LeaderMetrics } from '../metrics.js';
@@ -21,6 +28,7 @@ import { ConsumerRegistry } from './consumer-registry.js';
 import { DueHeap } from './due-heap.js';
 import { DueQueues } from './due-queues.js';
 import { type LeasedDelivery, LeasePlacement } from './lease-placement.js';
+import { DeliveryLimits, type GroupLimits } from './limits.js';
 import { PushSchedule } from './push-schedule.js';
 import { QueueRound } from './queue-round.js';
 import { defaultLeaseRoundBudget, RoundBudget } from './round-budget.js';
@@ -211,6 +219,8 @@ export class Dispatcher {
   private readonly placement: LeasePlacement;
   /** Shares the lease rounds between queues (deficit round robin within a budget of entries in flight). */
   private readonly budget: RoundBudget<bigint>;
+  /** The groups' rate and in-flight limits (limits.ts). */
+  private readonly limits: DeliveryLimits;
   private active = false;
   private pumping = false;
   private again = false;
@@ -254,6 +264,7 @@ export class Dispatcher {
       maxLeaseBatch,
     );
     this.cadence = new RoundCadence(options.clock);
+    this.limits = new DeliveryLimits(options.leaseAheadMs);
     this.placement = new LeasePlacement({
       registry: this.registry,
       owners: this.owners,
@@ -307,6 +318,7 @@ export class Dispatcher {
     const { reader, proposer } = this.options;
     const queues = await reader.listQueues();
     const now = proposer.nowMs();
+    this.limits.begin(now);
     const [dues, leases] = await Promise.all([
       Promise.all(queues.map((q) => reader.nextDueMs(q.queueHash, true))),
       Promise.all(queues.map((q) => reader.runningLeases(q.queueHash, now, q.inFlight, MAX_PASSED_PER_SCAN))),
@@ -444,6 +456,7 @@ export class Dispatcher {
     this.rounds.clear();
     this.budget.reset();
     this.cadence.reset();
+    this.limits.clear();
     this.clearOrphans();
     this.unownedSettles.clear();
     // What was promised and not pushed is forgotten with its leases (they run out on their own).
@@ -566,15 +579,19 @@ export class Dispatcher {
     const done = (): void => {
       if (epoch === this.epoch) this.releasing.delete(tagKey);
     };
-    void this.options.proposer
-      .run({ kind: 'nack', tag, delayMs: 0, uncounted: true })
-      .then(done, (error: unknown) => {
+    void this.options.proposer.run({ kind: 'nack', tag, delayMs: 0, uncounted: true }).then(
+      () => {
+        if (epoch === this.epoch) this.limits.settled([tag]);
+        done();
+      },
+      (error: unknown) => {
         done();
         this.options.log.debug(
           { err: String(error) },
           'releasing an undelivered lease failed; it will lapse',
         );
-      });
+      },
+    );
   }
 
   /**
@@ -716,12 +733,14 @@ export class Dispatcher {
     if (!this.active) return;
     if (lapse) {
       this.roundOf(queueHash).noteLapse(dueMs);
-      this.heap.lower(queueHash, dueMs + this.options.leaseAheadMs);
+      this.heap.lower(queueHash, dueMs + this.aheadOf(queueHash));
       this.wake();
       return;
     }
     this.rounds.get(queueHash)?.noteDue(dueMs);
     this.heap.lower(queueHash, dueMs);
+    // A due notice at 0 is a change of the group's settings (a resume, its limits): read them again.
+    if (dueMs === 0) this.limits.changed(queueHash);
     this.wake();
   }
 
@@ -737,6 +756,7 @@ export class Dispatcher {
 
   /** A tag was acked or nacked (its slot frees), or extended (`next` replaces it). */
   settled(tag: Uint8Array, next?: { tag: Uint8Array; leaseEndMs: number }): void {
+    if (next) this.limits.extended(tag, next.tag, next.leaseEndMs);
     const key = tagKeyOf(tag);
     // Settled by its consumer before it subscribed again: nothing left to take back (an
     // extended one it still holds, and takes back by its tag).
@@ -758,6 +778,36 @@ export class Dispatcher {
       this.owners.set(nextKey, owner);
     }
     this.wake();
+  }
+
+  /**
+   * Acks or nacks of these tags were applied (answered): their leases no
+   * longer count against their group's in-flight limit. (`settled` frees the
+   * consumer's slot earlier, when the settle arrives.)
+   */
+  settleApplied(tags: readonly Uint8Array[]): void {
+    this.limits.settled(tags);
+    this.wake();
+  }
+
+  /**
+   * An extend of `tag` is being proposed: its lease counts against its
+   * group's in-flight limit until the extend is answered (`settled` with the
+   * next tag, and `extendAnswered`), whatever its old end.
+   */
+  extending(tag: Uint8Array): void {
+    this.limits.pin(tag);
+  }
+
+  /** The extend of `tag` was answered: unless `settled` moved it to its next tag, its lease ends when it did. */
+  extendAnswered(tag: Uint8Array): void {
+    this.limits.unpin(tag);
+    this.wake();
+  }
+
+  /** Deliveries of the queue leased after a rate or in-flight limit held them back, since this node leads. */
+  throttled(queueHash: bigint): number {
+    return this.limits.throttled(queueHash);
   }
 
   /**
@@ -833,7 +883,10 @@ export class Dispatcher {
           const credit = this.queueCredit(q, now);
           if (credit <= 0) continue;
           if (this.roundAllowedAtMs(q, now) > now) continue;
-          const want = Math.min(credit, maxLeaseBatch, room);
+          // A group at its rate or in-flight limit: nothing is read (limits.ts).
+          const allowed = this.limits.room(q, now, this.leasingOf(q), this.heap.get(q));
+          if (allowed <= 0) continue;
+          const want = Math.min(credit, maxLeaseBatch, room, allowed);
           room -= want;
           demands.push({ queue: q, want });
         }
@@ -1021,14 +1074,18 @@ export class Dispatcher {
       for (const q of this.heap.dueBy(horizon)) {
         this.counts.queuesLooked++;
         if (!this.roundMayStart(q) || this.registry.credit(q) === 0) continue;
-        const at = Math.max(this.heap.get(q)! - leaseAheadMs, this.roundAllowedAtMs(q, now));
+        const at = Math.max(
+          this.heap.get(q)! - this.aheadOf(q),
+          this.roundAllowedAtMs(q, now),
+          this.limits.readyAtMs(q, now, this.leasingOf(q)),
+        );
         if (at < round) round = at;
       }
       // The first queue to come within the look-ahead: a round looks at it then (credit or not).
       const next = this.heap.firstAfter(horizon);
       if (next) {
         this.counts.queuesLooked++;
-        const at = Math.max(next.dueMs - leaseAheadMs, this.roundAllowedAtMs(next.queue, now));
+        const at = Math.max(next.dueMs - this.aheadOf(next.queue), this.roundAllowedAtMs(next.queue, now));
         if (at < round) round = at;
       }
     }
@@ -1038,8 +1095,18 @@ export class Dispatcher {
 
   /** Whether a lease round of the queue may start now (QueueRound.mayStart; a queue without one is idle). */
   private roundMayStart(q: bigint): boolean {
-    const max = this.options.maxLeaseRoundsInFlight;
+    const max = this.limits.roundsInFlight(q, this.options.maxLeaseRoundsInFlight);
     return this.rounds.get(q)?.mayStart(max) ?? max > 0;
+  }
+
+  /** How far ahead of their due time the queue's entries are leased (less for a rate-limited group). */
+  private aheadOf(q: bigint): number {
+    return this.limits.leaseAheadMs(q, this.options.leaseAheadMs);
+  }
+
+  /** The queue's entries in lease commands not yet answered. */
+  private leasingOf(q: bigint): number {
+    return this.rounds.get(q)?.leasing.size ?? 0;
   }
 
   /** The earliest time the queue's next lease round may start (RoundCadence.allowedAtMs). */
@@ -1084,15 +1151,17 @@ export class Dispatcher {
     const reads = grants.map(({ queue: q, grant }) => {
       const round = this.roundOf(q);
       round.beginRead();
-      return this.readRound(q, round, now, grant, epoch).catch((error: unknown): RunPart[] => {
-        if (epoch !== this.epoch) return [];
-        round.endRead();
-        this.forgetIfIdle(q, round);
-        this.budget.release(grant);
-        this.options.log.warn({ err: String(error) }, 'lease round read failed; retrying after a pause');
-        this.options.clock.setTimer(() => this.wake(), LEASE_RETRY_PAUSE_MS);
-        return [];
-      });
+      return this.readRound(q, round, now, grant, epoch)
+        .catch((error: unknown): RunPart[] => {
+          if (epoch !== this.epoch) return [];
+          round.endRead();
+          this.forgetIfIdle(q, round);
+          this.budget.release(grant);
+          this.options.log.warn({ err: String(error) }, 'lease round read failed; retrying after a pause');
+          this.options.clock.setTimer(() => this.wake(), LEASE_RETRY_PAUSE_MS);
+          return [];
+        })
+        .then((parts) => this.proposeLimited(q, parts, epoch));
     });
     // One pass once every read is in (a pass per read would walk the round's due queues once each).
     void Promise.all(reads).then((parts) => {
@@ -1100,6 +1169,17 @@ export class Dispatcher {
       this.proposeRuns(parts.flat(), epoch);
       this.wake();
     });
+  }
+
+  /**
+   * A limited queue's runs are proposed at once, alone, in the tick `admit`
+   * stamped them in (limits.ts: a token is taken at the lease's start); the
+   * others wait for the round's other reads. Returns those.
+   */
+  private proposeLimited(q: bigint, parts: RunPart[], epoch: number): RunPart[] {
+    if (parts.length === 0 || epoch !== this.epoch || !this.limits.limited(q)) return parts;
+    this.proposeRuns(parts, epoch);
+    return [];
   }
 
   /**
@@ -1115,7 +1195,7 @@ export class Dispatcher {
     limit: number,
     epoch: number,
   ): Promise<RunPart[]> {
-    const { reader, leaseAheadMs } = this.options;
+    const { reader } = this.options;
     const first = this.registry.consumers(q)[0];
     const found = first ? await reader.getTopic(first.topic) : undefined;
     if (epoch !== this.epoch) return []; // halt() reset the heap and the rounds
@@ -1124,7 +1204,15 @@ export class Dispatcher {
       found && first && !groupDeleting(found, first.group) && !groupPaused(found, first.group)
         ? found
         : undefined;
+    // The group's limits as its topic record says (limits.ts); its in-flight count, when it starts, from the store.
+    if (
+      first &&
+      this.limits.configure(q, limitsOf(found, first.group), now) &&
+      !(await this.seedInFlight(q, now, epoch))
+    )
+      return [];
     let entries: EntryView[] = [];
+    let nextDueMs: number | undefined;
     if (!topic) {
       // No consumer (it left during this round: the queue stays due for the next one), or the
       // topic is gone or paused (parked until a resume notes it due again): nothing to lease.
@@ -1132,15 +1220,18 @@ export class Dispatcher {
     } else {
       const bucketMs = topic.settings.timeBucketMs;
       const from = round.readFrom(bucketMs, now);
-      const read = await reader.scanDue(q, bucketMs, now, now + leaseAheadMs, limit, round.leasing, from);
+      const ahead = this.aheadOf(q);
+      const read = await reader.scanDue(q, bucketMs, now, now + ahead, limit, round.leasing, from);
       if (epoch !== this.epoch) return [];
       entries = read.entries;
-      const next = round.afterRead(read, bucketMs, leaseAheadMs);
+      nextDueMs = read.nextDueMs;
+      const next = round.afterRead(read, bucketMs, ahead);
       if (next === Number.POSITIVE_INFINITY) this.heap.delete(q);
       else this.heap.set(q, next);
     }
     if (epoch !== this.epoch) return [];
     round.endRead();
+    if (entries.length > 0 && this.limits.limited(q)) entries = this.admitted(q, entries, nextDueMs);
     // The budget holds what the lease commands carry, from here until each is answered.
     this.budget.release(limit - Math.min(limit, entries.length));
     const parts: RunPart[] = [];
@@ -1165,6 +1256,31 @@ export class Dispatcher {
     }
     this.forgetIfIdle(q, round);
     return parts;
+  }
+
+  /**
+   * The group's in-flight count starts on this leader: its running leases,
+   * from the store. Returns false when leadership changed meanwhile.
+   */
+  private async seedInFlight(q: bigint, now: number, epoch: number): Promise<boolean> {
+    const { reader } = this.options;
+    const inFlight = (await reader.getQueue(q))?.inFlight ?? 0;
+    const leases = await reader.runningLeases(q, now, inFlight, Math.max(MAX_PASSED_PER_SCAN, inFlight));
+    if (epoch !== this.epoch) return false;
+    this.limits.seed(q, leases);
+    return true;
+  }
+
+  /**
+   * The first entries of a read that the group's limits admit in this tick,
+   * the stamp of the command that carries them (limits.ts); the others stay
+   * due and are read again once there is room.
+   */
+  private admitted(q: bigint, entries: EntryView[], nextDueMs: number | undefined): EntryView[] {
+    const n = this.limits.admit(q, entries, this.options.proposer.nowMs(), this.leasingOf(q), nextDueMs);
+    if (n === entries.length) return entries;
+    this.rereadFrom(q, entries[n]!.dueAtMs);
+    return entries.slice(0, n);
   }
 
   /**
@@ -1217,8 +1333,11 @@ export class Dispatcher {
         const earliest = parts.map((p) => Math.min(...p.entries.map((e) => e.dueAtMs)));
         if (epoch === this.epoch) {
           this.options.log.warn({ err: String(error) }, 'lease round failed; retrying after a pause');
+          const until = this.options.clock.nowMs() + this.options.leaseAheadMs;
           parts.forEach((p, i) => {
             this.rereadFrom(p.q, earliest[i]!);
+            // It may still apply: its leases count against the group's in-flight limit meanwhile.
+            this.limits.unknownOutcome(p.q, p.entries.length, until + p.consumer.leaseMs);
           });
         }
         // A failed round (typically: leadership is being lost) must not retry in a
@@ -1287,9 +1406,32 @@ export class Dispatcher {
     );
   }
 
+  /**
+   * A limited group's leases count against its in-flight limit. Those a
+   * limit held back are counted throttled, and so are the entries the lease
+   * command ended at their deadline instead (dead-lettered or dropped): the
+   * limit is why they were not leased in time.
+   */
+  private noteLimited(
+    p: RunPart,
+    outcomes: readonly LeaseOutcome[],
+    byTag: ReadonlyMap<string, EntryView>,
+  ): void {
+    const { topic, group } = p.consumer;
+    for (const o of outcomes) {
+      if (o.status === 'leased') this.limits.leased(p.q, o.newTag!, o.leaseExpiresAtMs!);
+      else if (!o.deadlineExceeded) continue;
+      const entry = byTag.get(tagKeyOf(o.tag));
+      const limit = entry && this.limits.throttledBy(entry);
+      if (!limit) continue;
+      this.limits.countThrottled(p.q);
+      this.options.metrics.deliveryThrottled?.inc({ topic, group, limit });
+    }
+  }
+
   /** What one run leased goes to its consumer (lease-placement.ts); what it did not lease is read again. */
   private async placeRun(p: RunPart, outcomes: readonly LeaseOutcome[], epoch: number): Promise<void> {
-    const { reader, metrics, leaseAheadMs } = this.options;
+    const { reader, metrics } = this.options;
     const { q, round, consumer } = p;
     const leased = outcomes.filter((o) => o.status === 'leased');
     let notDue = Number.POSITIVE_INFINITY;
@@ -1307,12 +1449,13 @@ export class Dispatcher {
         notDue = Math.min(notDue, byTag.get(tagKeyOf(o.tag))?.dueAtMs ?? notDue);
     }
     if (notDue !== Number.POSITIVE_INFINITY) this.rereadFrom(q, notDue);
+    if (this.limits.limited(q)) this.noteLimited(p, outcomes, byTag);
     if (leased.length === 0) return;
     // The leases stay where the entries lie, behind the cursor: when the first one ends, read from the start.
     let endMs = Number.POSITIVE_INFINITY;
     for (const o of leased) endMs = Math.min(endMs, o.leaseExpiresAtMs!);
     round.noteLapse(endMs);
-    this.heap.lower(q, endMs + leaseAheadMs);
+    this.heap.lower(q, endMs + this.aheadOf(q));
     // The bodies the entries read for the lease carry, or the messages' body records.
     const bodies = await reader.bodiesOf(
       leased.map((o) => byTag.get(tagKeyOf(o.tag)) ?? { id: o.id!, body: undefined }),
@@ -1329,12 +1472,18 @@ export class Dispatcher {
         maxAttempts: p.maxAttempts,
         leaseEndMs: o.leaseExpiresAtMs!,
         startsAtMs: o.startsAtMs ?? now,
+        throttled: this.limits.throttledBy(entry) !== undefined,
       };
       deliveries.push({ tag: o.newTag, body, entry, lease });
     });
     for (const c of this.placement.placeLeased(consumer, q, deliveries, now)) this.drain(c, now);
     this.setTimer();
   }
+}
+
+/** A group's limits as its topic record says (none for a topic or group gone or being deleted). */
+function limitsOf(topic: TopicRec | undefined, group: string): GroupLimits | undefined {
+  return topic && !groupDeleting(topic, group) ? effectiveGroupSettings(topic, group) : undefined;
 }
 
 /** Deliveries sent ahead (held until their start) whose write has not completed. */

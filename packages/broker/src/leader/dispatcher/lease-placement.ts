@@ -39,6 +39,12 @@ export interface LeaseShape {
   readonly maxAttempts: number;
   readonly leaseEndMs: number;
   readonly startsAtMs: number;
+  /**
+   * A rate or in-flight limit of its group held it back past its due time
+   * (limits.ts): its lateness counts from its lease's start, when the limit
+   * let it go, so the broker's own lateness is not mixed with throttling.
+   */
+  readonly throttled?: boolean;
 }
 
 /** One entry a lease command leased, with what its delivery carries. */
@@ -119,7 +125,7 @@ export class LeasePlacement {
     this.parts.load(tagKey, body.payload.length);
     const delivery = toDelivery(target, tag, body, entry, lease);
     // A lease that ran out is redelivered at once; its lateness counts from when it came due.
-    const lateFromMs = Math.min(startsAtMs, entry.dueAtMs);
+    const lateFromMs = lease.throttled ? startsAtMs : Math.min(startsAtMs, entry.dueAtMs);
     const atMs = target.holdsAhead ? pushAtMs(startsAtMs, this.parts.pushAheadMs) : startsAtMs;
     const item: Push = {
       tagKey,

@@ -88,13 +88,16 @@ export async function applyUpdateGroup(ctx: ApplyContext, cmd: Of<'update-group'
   const topic = await ctx.topics.require(cmd.topic);
   if (topic.deleting) throw topicDeleting(topic.name);
   if (!topic.groups.includes(cmd.group)) throw new NotFoundError('group', `${cmd.topic}/${cmd.group}`);
-  const settings = groupSettingsForUpdate(
-    groupSettingsOf(topic, cmd.group),
-    cmd.settings,
-    cmd.updateMask ?? [],
-  );
+  const before = groupSettingsOf(topic, cmd.group);
+  const settings = groupSettingsForUpdate(before, cmd.settings, cmd.updateMask ?? []);
   const next = withGroupSettings(topic, cmd.group, settings);
   ctx.topics.put(next);
   noteResumed(ctx, topic, next, [cmd.group]);
+  if (
+    before.maxDeliveriesPerSecond !== settings.maxDeliveriesPerSecond ||
+    before.burst !== settings.burst ||
+    before.maxInFlight !== settings.maxInFlight
+  )
+    ctx.entries.limitsChanged(next, cmd.group);
   return { kind: 'update-group', topic: next };
 }

@@ -34,9 +34,10 @@ export interface ApplyWork {
  */
 export function itemWork(limits: Limits): ApplyWork {
   const g = limits.maxGroupsPerTopic;
-  const perGroup = limits.maxTopicNameBytes + 2 * limits.maxGroupNameBytes + 64;
+  const perGroup = entryNameBytes(limits);
+  const ordering = orderingWork(limits);
   return {
-    records: 4 * g + 40,
+    records: 4 * g + 40 + g * ordering.records,
     bytes:
       limits.maxHeadersBytes +
       8 * limits.maxHeaderCount +
@@ -45,8 +46,37 @@ export function itemWork(limits: Limits): ApplyWork {
       2 * g * perGroup +
       // delivered_at_ms of an entry and of a dead letter's info: an int64 each attempt.
       24 * limits.maxMaxAttempts +
-      2048,
+      2048 +
+      g * ordering.bytes,
   };
+}
+
+/**
+ * What per-key ordering adds to an item in each group that orders it
+ * (docs/design.md, "Per-key ordering"): the key's head record read and
+ * written, a wait record written and one deleted, one seek of the key's
+ * wait records (counted as one record: KeyHeadStore.firstWait), and one
+ * other message's entry moved, without its body, with its index record
+ * rewritten (a publish swapping places with an undelivered front; an end
+ * moving the next message up).
+ */
+export function orderingWork(limits: Limits): ApplyWork {
+  const g = limits.maxGroupsPerTopic;
+  return {
+    records: 12,
+    bytes:
+      5 * limits.maxKeyBytes +
+      entryNameBytes(limits) +
+      limits.maxTopicNameBytes +
+      // The moved message's index record: a tag and a group name per group.
+      g * (limits.maxGroupNameBytes + 40) +
+      512,
+  };
+}
+
+/** The names and fixed fields one group's entry of an item carries besides its key. */
+function entryNameBytes(limits: Limits): number {
+  return limits.maxTopicNameBytes + 2 * limits.maxGroupNameBytes + 64;
 }
 
 /**

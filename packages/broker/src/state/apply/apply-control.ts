@@ -114,7 +114,13 @@ export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>):
   }
   // A lease that ran out stays counted in the entry's attempt and history.
   for (const { tag, entry, held } of found.entries) {
-    await ctx.entries.update(topic, tag, entry, pendingAt(entry, dueAtMs), held.runTag);
+    const next = pendingAt(entry, dueAtMs);
+    // A message ordered by its key moves as its key's order says (key-order.ts).
+    const ordered =
+      entry.orderingKey !== '' &&
+      entry.body === undefined &&
+      (await ctx.entries.order.reschedule(topic, tag, entry, next));
+    if (!ordered) await ctx.entries.update(topic, tag, entry, next, held.runTag);
     letGo(ctx, held);
   }
   return {

@@ -2,6 +2,7 @@ import { invariant } from '@fermata/base';
 import {
   DEFAULT_GROUP,
   inQueue,
+  isWaitingKey,
   leaseTag,
   queueHashBytes,
   RUN_TAG_BYTES,
@@ -163,8 +164,9 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
       const counting = ctx.entries.rewrite(topic, key, held.view, entry, held.runTag);
       if (counting) await counting;
     }
-    // A running lease is never taken ahead: its consumer may still ack it until it ends.
-    if (entry.inFlight ? leaseEndOf(entry) > now : entry.dueAtMs > now + aheadMs) {
+    // A running lease is never taken ahead: its consumer may still ack it until it ends. A
+    // message waiting for its ordering key is not due until it moves up.
+    if (entry.inFlight ? leaseEndOf(entry) > now : entry.dueAtMs > now + aheadMs || isWaitingKey(key)) {
       outcomes.push({ tag: key, status: 'not-due', id: entry.id });
       continue;
     }
@@ -383,6 +385,7 @@ export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Com
   // The failure's text stays with the entry (and goes into its dead letter): the last nack's.
   const next = { ...pendingAt(leased.entry, dueAtMs), lastError: cmd.error ?? '' };
   await ctx.entries.update(leased.topic, key, leased.entry, next);
+  await ctx.nacked(leased.topic, leased.entry);
   return { kind: 'nack', outcome: { tag: cmd.tag, status: 'ok', dueAtMs } };
 }
 

@@ -143,7 +143,8 @@ function messageBody(
     // The shape addMessage gives an implied-index body: one shape for every published body.
     deadLetter: undefined,
     indexImplied: undefined,
-    orderingKey: m.orderingKey ?? '',
+    // Its own ordering key, else its dedup key when the topic says so.
+    orderingKey: m.orderingKey || (topic.settings.orderingKeyFromKey ? key : ''),
     deliverBeforeMs: deadlineOf(topic, m, dueAtMs),
   };
 }

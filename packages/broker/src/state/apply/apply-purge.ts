@@ -200,6 +200,8 @@ async function purgeEntries(
     );
     for (const { tag, entry } of rows) {
       ctx.entries.deleteForTopic(tag);
+      // Its key's records go with the topic's entries (docs/design.md, "Per-key ordering").
+      if (entry.orderingKey !== '' && entry.body === undefined) ctx.entries.order.purged(hash, tag, entry);
       if (entry.indexImplied) ctx.messages.deleteImpliedForTopic(entry);
       else
         await ctx.messages.deleteForTopic(

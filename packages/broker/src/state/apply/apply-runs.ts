@@ -9,7 +9,7 @@
  * stored entry counts the leases that ended, its held view the running one.
  */
 import { invariant } from '@fermata/base';
-import { inQueue, RUN_TAG_BYTES, runTagMaker, runTagOffset } from '../../keys.js';
+import { inQueue, isWaitingKey, RUN_TAG_BYTES, runTagMaker, runTagOffset } from '../../keys.js';
 import type { Command } from '../commands/commands.js';
 import type { LeaseOutcome, SettleOutcome } from '../commands/results.js';
 import {
@@ -92,8 +92,9 @@ export async function leaseRun(
     }
     const hold = ctx.leases.holder(key);
     const view = hold ? heldView(stored, hold) : stored;
-    // A running lease is never taken ahead: its consumer may still ack it until it ends.
-    if (view.inFlight ? leaseEndOf(view) > now : view.dueAtMs > now + aheadMs) {
+    // A running lease is never taken ahead: its consumer may still ack it until it ends. A
+    // message waiting for its ordering key is not due until it moves up (no due read meets it).
+    if (view.inFlight ? leaseEndOf(view) > now : view.dueAtMs > now + aheadMs || isWaitingKey(key)) {
       outcomes.push({ tag: key, status: 'not-due', id: stored.id });
       continue;
     }
@@ -304,6 +305,7 @@ export async function nackRun(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Settl
   ctx.leases.settle(held.hold);
   const next = { ...countedLease(view), dueAtMs, lastError: cmd.error ?? '' };
   await ctx.entries.update(topic, named.key, view, next, held.runTag);
+  await ctx.nacked(topic, view);
   return { tag, status: 'ok', dueAtMs };
 }
 

@@ -12,6 +12,7 @@ import type { DeadlineAtLease, QueueEntryRec, RunHold, TopicRec } from '../model
 import { DeadLetterStore } from '../stores/dead-letters.js';
 import { EntryStore } from '../stores/entries.js';
 import type { EventRepository } from '../stores/event-repository.js';
+import { KeyHeadStore } from '../stores/key-heads.js';
 import type { LeaseIndex } from '../stores/lease-index.js';
 import { LeaseStore } from '../stores/leases.js';
 import { MessageStore } from '../stores/messages.js';
@@ -43,6 +44,10 @@ export interface ApplyHooks {
   readonly paused?: (topic: TopicRec, group: string) => boolean;
   /** What a lease of the entry meets of its deadline (shipped: records.ts `deadlineAtLease`). */
   readonly deadline?: (entry: QueueEntryRec, nowMs: number) => DeadlineAtLease;
+  /** A running lease of `entry` (its view as leased) was nacked. */
+  readonly nacked?: (ctx: ApplyContext, topic: TopicRec, entry: QueueEntryRec) => Promise<void> | undefined;
+  /** Per-key ordering: whether a new message due before a front never leased takes its place (shipped: yes). */
+  readonly keyFrontSwaps?: boolean;
 }
 
 /** Longest stretch of apply work before the event loop gets a turn. */
@@ -60,6 +65,8 @@ export class ApplyContext {
   readonly purges: PurgeStore;
   readonly publishes: PublishStore;
   readonly leases: LeaseStore;
+  /** Per-key ordering's head and wait records (the rules over them: `entries.order`). */
+  readonly heads: KeyHeadStore;
 
   /** When apply last let the event loop run (performance.now()). */
   private sliceStartMs = performance.now();
@@ -79,7 +86,17 @@ export class ApplyContext {
     this.publishes = new PublishStore(txn);
     this.leases = new LeaseStore(txn, leaseIndex);
     this.messages = new MessageStore(txn, this.topics, this.queues, this.time, this.publishes);
-    this.entries = new EntryStore(txn, this.queues, this.messages, this.time, this.publishes);
+    this.heads = new KeyHeadStore(txn);
+    this.entries = new EntryStore(
+      txn,
+      this.queues,
+      this.messages,
+      this.time,
+      this.publishes,
+      this.heads,
+      this.leases,
+      hooks?.keyFrontSwaps !== false,
+    );
     this.requests = new RequestStore(txn, requestFilter);
     this.deadLetters = new DeadLetterStore(txn, limits, this.topics, this.entries, this.messages, this.time);
     this.schedules = new ScheduleStore(txn);
@@ -146,6 +163,12 @@ export class ApplyContext {
    * millisecond) when apply has held it for APPLY_SLICE_MS. Changes nothing in
    * the outcome: the batch is written at the end, and applies run one at a time.
    */
+  /** A running lease of `entry` (its view as leased) was nacked, by a run tag or an entry's: the hook runs. */
+  async nacked(topic: TopicRec, entry: QueueEntryRec): Promise<void> {
+    const hooked = this.hooks?.nacked?.(this, topic, entry);
+    if (hooked) await hooked;
+  }
+
   async yieldSometimes(): Promise<void> {
     const now = performance.now();
     if (now - this.sliceStartMs < APPLY_SLICE_MS) return;

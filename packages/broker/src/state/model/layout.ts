@@ -1,3 +1,4 @@
+import { invariant } from '@fermata/base';
 import { Namespace, slabCopy } from '@fermata/storage';
 
 /**
@@ -44,6 +45,16 @@ export const NS = {
   leases: new Namespace(0x10, 'leases'),
   /** lease id (8) -> LeaseSettles: which offsets of that lease's run are settled or extended (absent: none yet). */
   leaseSettles: new Namespace(0x11, 'lease-settles'),
+  /**
+   * queueHash (8), ordering key UTF-8 -> the front's id (uint64 BE): the one message of the key in
+   * its queue's due order (docs/design.md, "Per-key ordering").
+   */
+  keyHeads: new Namespace(0x12, 'key-heads'),
+  /**
+   * queueHash (8), ordering key length (uint16 BE), ordering key UTF-8, due ms (8), id (8) -> empty:
+   * the key's messages waiting behind its front, in due order (their entries are under waiting keys).
+   */
+  keyWaits: new Namespace(0x13, 'key-waits'),
 } as const;
 
 const enc = new TextEncoder();
@@ -134,3 +145,46 @@ export function decodeUtf8(bytes: Uint8Array): string {
 }
 
 export const EMPTY = new Uint8Array(0);
+
+/** A key head record's key suffix: the queue's hash, then the ordering key. */
+export function keyHeadSuffix(queueHash: bigint, orderingKey: string): Uint8Array {
+  const k = Buffer.byteLength(orderingKey, 'utf8');
+  const out = new Uint8Array(8 + k);
+  new DataView(out.buffer).setBigUint64(0, queueHash);
+  utf8Write.call(out, orderingKey, 8);
+  return out;
+}
+
+/**
+ * The part of a wait record's key every wait of one (queue, ordering key)
+ * shares: the queue's hash, the key's length (so that no key's range holds
+ * another's), the key. `keyWaitSuffix` appends the due time and the id.
+ */
+export function keyWaitPrefix(queueHash: bigint, orderingKey: string): Uint8Array {
+  const k = Buffer.byteLength(orderingKey, 'utf8');
+  // maxKeyBytes is at most 65,535 (config-schema.ts): the length fits its 2 bytes.
+  invariant(k <= 0xffff, () => `an ordering key of ${k} bytes does not fit a wait record's 2-byte length`);
+  const out = new Uint8Array(10 + k);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(0, queueHash);
+  view.setUint16(8, k);
+  utf8Write.call(out, orderingKey, 10);
+  return out;
+}
+
+/** A wait record's key suffix: `keyWaitPrefix`, the due time in ms and the id (8 bytes each). */
+export function keyWaitSuffix(queueHash: bigint, orderingKey: string, dueMs: number, id: bigint): Uint8Array {
+  const prefix = keyWaitPrefix(queueHash, orderingKey);
+  const out = new Uint8Array(prefix.length + 16);
+  out.set(prefix);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(prefix.length, BigInt(dueMs));
+  view.setBigUint64(prefix.length + 8, id);
+  return out;
+}
+
+/** The due time and id a wait record's key suffix ends with. */
+export function keyWaitOf(suffix: Uint8Array): { readonly dueAtMs: number; readonly id: bigint } {
+  const view = new DataView(suffix.buffer, suffix.byteOffset + suffix.length - 16, 16);
+  return { dueAtMs: Number(view.getBigUint64(0)), id: view.getBigUint64(8) };
+}

@@ -21,6 +21,7 @@ import {
   tagEntryKey,
   tagKeyOf,
   tagLease,
+  waitingLowerBound,
 } from '../../keys.js';
 import type { Target } from '../commands/commands.js';
 import { NotFoundError, ValidationError } from '../model/errors.js';
@@ -69,6 +70,14 @@ import { readTopic, readTopics } from '../stores/topics.js';
  * from the head after a lapse would otherwise walk every one in flight.
  */
 export const MAX_PASSED_PER_SCAN = 10_000;
+
+/**
+ * Entries outside its due window a ListMessages page reads and passes over
+ * at the most: past it the page answers with what it has and a page token
+ * after the last entry read (messages waiting for their ordering key lie in
+ * id order, whatever their due time, so a window can skip every one).
+ */
+export const MAX_LIST_SKIPPED = 1_000;
 
 /** Most entries `scanDue` reads ahead at first; later reads double. */
 const FIRST_SCAN_CHUNK = 256;
@@ -249,7 +258,8 @@ export class BrokerReader {
     // is copied out of LevelDB whether visited or not. The entries taken go to the record cache:
     // the lease command reads them next, on this node.
     const firstChunk = Math.min(limit + 1, FIRST_SCAN_CHUNK);
-    const scan = { from: fromTag, firstChunk, cache: this.cacheFiller };
+    // Messages waiting for their ordering key lie past every due key: never read.
+    const scan = { from: fromTag, before: waitingLowerBound(queueHash), firstChunk, cache: this.cacheFiller };
     await scanQueueEntries(this.view, queueHash, scan, (tag, stored, keep) => {
       met = true;
       last.set(tag);
@@ -348,7 +358,8 @@ export class BrokerReader {
     const take = (ms: number): void => {
       if (best === undefined || ms < best) best = ms;
     };
-    await scanQueueEntries(this.view, queueHash, { limit: this.limits.maxListLimit }, (key, stored) => {
+    const scan = { limit: this.limits.maxListLimit, before: waitingLowerBound(queueHash) };
+    await scanQueueEntries(this.view, queueHash, scan, (key, stored) => {
       seen++;
       const due = decodeKey(key).due;
       const e = this.viewOf(key, stored);
@@ -405,11 +416,16 @@ export class BrokerReader {
     }
     if (out.length >= want) return out;
     // Leases in place of earlier versions lie at the queue's start under their entries' keys.
-    await scanQueueEntries(this.view, queueHash, { limit: maxRead }, (key, e) => {
-      if (!e.inFlight || e.leaseEndMs <= nowMs) return;
-      out.push({ ...e, tag: deliveryTagOf(key, e) });
-      if (out.length >= want) return false;
-    });
+    await scanQueueEntries(
+      this.view,
+      queueHash,
+      { limit: maxRead, before: waitingLowerBound(queueHash) },
+      (key, e) => {
+        if (!e.inFlight || e.leaseEndMs <= nowMs) return;
+        out.push({ ...e, tag: deliveryTagOf(key, e) });
+        if (out.length >= want) return false;
+      },
+    );
     return out;
   }
 
@@ -578,7 +594,9 @@ export class BrokerReader {
 
   /**
    * A queue's entries by due time, `[fromDueMs, toDueMs)`, a page at a time;
-   * `nextPageToken` (the last key returned) is undefined on the last page.
+   * `nextPageToken` (the last key read) is undefined on the last page. A
+   * page reads at most `limit` entries and MAX_LIST_SKIPPED outside the
+   * window, so it may hold fewer than `limit` (none) and a token.
    */
   async listMessages(
     topic: string,
@@ -603,21 +621,39 @@ export class BrokerReader {
       after.set(options.pageToken);
       if (Buffer.compare(after, start) > 0) start = after;
     }
-    const before = to > 0 ? dueUpperBound(hash, BigInt(to - 1), bucket) : undefined;
+    // Messages waiting for their ordering key lie past every due key: listed after the others.
+    const waiting = waitingLowerBound(hash);
+    const upto = to > 0 ? dueUpperBound(hash, BigInt(to - 1), bucket) : undefined;
+    const before = upto && Buffer.compare(upto, waiting) < 0 ? upto : waiting;
     const entries: EntryView[] = [];
     const tags: Uint8Array[] = [];
     let more = false;
-    await scanQueueEntries(this.view, hash, { from: start, before }, (k, e) => {
-      if (e.dueAtMs < from || (to > 0 && e.dueAtMs >= to)) return; // bucket edges
-      if (entries.length >= limit) {
+    let skipped = 0;
+    let lastRead: Uint8Array | undefined;
+    const visit = (k: Uint8Array, e: QueueEntryRec): false | undefined => {
+      // Outside the window: a bucket's edges, or a message waiting for its key.
+      const outside = e.dueAtMs < from || (to > 0 && e.dueAtMs >= to);
+      if (entries.length >= limit || (outside && skipped >= MAX_LIST_SKIPPED)) {
         more = true;
         return false;
       }
       const key = new Uint8Array(k);
+      lastRead = key;
+      if (outside) {
+        skipped++;
+        return undefined;
+      }
       const held = this.asHeld(key, e);
       entries.push({ ...held.entry, tag: key });
       tags.push(this.tagOf(key, held));
-    });
+      return undefined;
+    };
+    if (Buffer.compare(start, before) < 0)
+      await scanQueueEntries(this.view, hash, { from: start, before }, visit);
+    if (!more) {
+      const waitFrom = Buffer.compare(start, waiting) > 0 ? start : waiting;
+      await scanQueueEntries(this.view, hash, { from: waitFrom }, visit);
+    }
     const bodies = await this.bodiesOf(entries);
     const items = entries.map((entry, i) => ({
       entry,
@@ -626,8 +662,7 @@ export class BrokerReader {
       message: bodies[i],
       state: leaseHeld(entry, nowMs) ? ('in-flight' as const) : ('pending' as const),
     }));
-    const last = entries[entries.length - 1];
-    return { items, nextPageToken: more && last ? last.tag : undefined };
+    return { items, nextPageToken: more ? lastRead : undefined };
   }
 
   /**

@@ -29,6 +29,9 @@ import {
   type QueueEntryRec,
   type TopicRec,
 } from '../model/records.js';
+import type { KeyHeadStore } from './key-heads.js';
+import { KeyOrder, type OrderedEntries, orderedIn } from './key-order.js';
+import type { LeaseStore } from './leases.js';
 import type { MessageStore } from './messages.js';
 import type { PublishStore } from './publishes.js';
 import type { QueueStore } from './queues.js';
@@ -73,7 +76,7 @@ export interface TagEntries {
   readonly entries: readonly (QueueEntryRec | undefined)[];
 }
 
-export class EntryStore {
+export class EntryStore implements OrderedEntries {
   /** Per queue, the earliest due time of an entry inserted or moved by this batch. */
   readonly dueChanges = new Map<bigint, DueChange>();
   /** Per queue, the earliest end of a lease in place this batch took or extended. */
@@ -84,13 +87,22 @@ export class EntryStore {
    */
   readonly withdrawn: Uint8Array[] = [];
 
+  /** Per-key ordering (key-order.ts): where an ordered message's entry goes, and what its end moves up. */
+  readonly order: KeyOrder;
+
   constructor(
     private readonly txn: Txn,
     private readonly queues: QueueStore,
     private readonly messages: MessageStore,
     private readonly time: CommandTime,
     private readonly publishes: PublishStore,
-  ) {}
+    heads: KeyHeadStore,
+    leases: LeaseStore,
+    /** False only in the simulation's injected bug `ordering-no-swap`. */
+    frontSwaps = true,
+  ) {
+    this.order = new KeyOrder(heads, this, messages, queues, leases, frontSwaps);
+  }
 
   tagOf(topic: TopicRec, group: string, dueAtMs: number, id: bigint): Uint8Array {
     return this.queues.tagOf(topic, group, dueAtMs, id);
@@ -199,10 +211,24 @@ export class EntryStore {
     const hash = this.queues.hash(topic.name, entry.group);
     const tag = encodeKeyMs(hash, entry.dueAtMs, topic.settings.timeBucketMs, entry.id, slabBytes(KEY_BYTES));
     this.noteDue(topic.name, entry.group, entry.dueAtMs);
-    const cold = this.isCold(entry.dueAtMs);
+    this.insertAt(hash, tag, entry, this.isCold(entry.dueAtMs));
+    return tag;
+  }
+
+  private insertAt(hash: bigint, tag: Uint8Array, entry: QueueEntryRec, cold: boolean): void {
     this.txn.put(NS.queue.key(tag), encodeEntry(entry, !cold && this.txn.cachesWrites), cold);
     this.queues.countNow(hash, entry.inFlight ? 0 : 1, entry.inFlight ? 1 : 0, 0);
-    return tag;
+  }
+
+  /** A new ordered entry in front of its key: under its due key (a copy, kept across awaits). */
+  insertDue(topic: TopicRec, entry: QueueEntryRec): Uint8Array {
+    return new Uint8Array(this.insert(topic, entry));
+  }
+
+  /** A new ordered entry waiting behind its key's front: under `key`, its waiting key; not due. */
+  insertWaiting(topic: TopicRec, entry: QueueEntryRec, key: Uint8Array): void {
+    // Cold: it is read again only when it moves up, which may be long after.
+    this.insertAt(this.queues.hash(topic.name, entry.group), key, entry, true);
   }
 
   /**
@@ -216,10 +242,34 @@ export class EntryStore {
     moved: QueueEntryRec,
     runTag?: Uint8Array,
   ): Uint8Array | Promise<Uint8Array> {
+    const tag = this.tagOf(topic, moved.group, moved.dueAtMs, moved.id);
+    return this.moveUnder(topic, oldTag, old, moved, tag, true, runTag);
+  }
+
+  /** `move` to a key of the caller's (per-key ordering: a waiting key, or back to its due key). */
+  async moveTo(
+    topic: TopicRec,
+    oldTag: Uint8Array,
+    old: QueueEntryRec,
+    next: QueueEntryRec,
+    newTag: Uint8Array,
+    due: boolean,
+  ): Promise<void> {
+    await this.moveUnder(topic, oldTag, old, next, newTag, due);
+  }
+
+  private moveUnder(
+    topic: TopicRec,
+    oldTag: Uint8Array,
+    old: QueueEntryRec,
+    moved: QueueEntryRec,
+    tag: Uint8Array,
+    due: boolean,
+    runTag?: Uint8Array,
+  ): Uint8Array | Promise<Uint8Array> {
     // A move writes the message's index (setGroupRef): from now on there is one to delete.
     const next = moved.indexUnwritten ? { ...moved, indexUnwritten: false } : moved;
-    const tag = this.tagOf(topic, next.group, next.dueAtMs, next.id);
-    this.noteDue(topic.name, next.group, next.dueAtMs);
+    if (due) this.noteDue(topic.name, next.group, next.dueAtMs);
     this.noteWithdrawn(oldTag, old, runTag);
     this.txn.del(NS.queue.key(oldTag));
     this.txn.put(NS.queue.key(tag), encodeEntry(next, this.txn.cachesWrites));
@@ -313,6 +363,14 @@ export class EntryStore {
     this.noteDue(topic.name, group, 0);
   }
 
+  /**
+   * `group`'s rate or in-flight limits changed: the dispatcher, which may
+   * hold the queue back by its old ones, reads them and the queue again.
+   */
+  limitsChanged(topic: TopicRec, group: string): void {
+    this.noteDue(topic.name, group, 0);
+  }
+
   /** A run lease's offset was extended to `endMs`: a lapse change for the dispatcher. */
   extended(topic: TopicRec, group: string, endMs: number): void {
     this.noteDue(topic.name, group, endMs, true);
@@ -338,6 +396,15 @@ export class EntryStore {
       entry.inFlight ? -1 : 0,
       dead,
     );
+    // An ordered message (its body never in its entry) may be its key's front or wait behind it.
+    if (entry.orderingKey !== '' && entry.body === undefined) {
+      const key = new Uint8Array(tag);
+      return (async () => {
+        if (counting) await counting;
+        await this.messages.setGroupRef(entry, EMPTY, outcome, topic);
+        await this.order.ended(topic, key, entry);
+      })();
+    }
     if (counting) return counting.then(() => this.messages.setGroupRef(entry, EMPTY, outcome, topic));
     return this.messages.setGroupRef(entry, EMPTY, outcome, topic);
   }
@@ -367,15 +434,18 @@ export class EntryStore {
     // Synchronous (no promise, no turn of the microtask queue) once the queue records are loaded.
     const loading = this.queues.loadOf(topic);
     if (loading) return loading.then(() => this.addLoadedMessage(topic, body, onlyGroup));
-    this.addLoadedMessage(topic, body, onlyGroup);
-    return undefined;
+    return this.addLoadedMessage(topic, body, onlyGroup);
   }
 
-  private addLoadedMessage(topic: TopicRec, body: BodyRec, onlyGroup?: string): void {
+  private addLoadedMessage(topic: TopicRec, body: BodyRec, onlyGroup?: string): Promise<void> | undefined {
     const groupNames = onlyGroup === undefined ? topic.groups : [onlyGroup];
+    // Ordered by its key in a group: its entry may wait and move, so it carries no body and its
+    // message has an index record (docs/design.md, "Per-key ordering").
+    const ordered = body.orderingKey !== '' && groupNames.some((g) => orderedIn(topic, g, body.orderingKey));
     // `default` cannot be deleted, so a topic of one group has only `default`.
-    const indexImplied = groupNames.length === 1 && groupNames[0] === DEFAULT_GROUP && body.key === '';
-    const inline = this.time.inlineBodies && groupNames.length === 1;
+    const indexImplied =
+      !ordered && groupNames.length === 1 && groupNames[0] === DEFAULT_GROUP && body.key === '';
+    const inline = !ordered && this.time.inlineBodies && groupNames.length === 1;
     if (!inline) {
       // One literal, not `{ ...body, indexImplied }`: V8 gives a spread that adds a property a shape
       // whose reads are several times slower, and encodeBody reads every field of every body.
@@ -398,43 +468,85 @@ export class EntryStore {
           : body,
       );
     }
+    if (ordered) return this.addOrderedMessage(topic, body, groupNames);
     const groups: GroupRef[] = [];
     let only: Uint8Array | undefined;
     for (const group of groupNames) {
-      const tag = this.insert(topic, {
-        id: body.id,
-        topic: topic.name,
-        group,
-        dueAtMs: body.dueAtMs,
-        attempt: 0,
-        inFlight: false,
-        deliveredAtMs: [],
-        expireAtMs: body.expireAtMs,
-        indexImplied,
-        leaseEndMs: 0,
-        indexUnwritten: indexImplied,
-        leaseSerial: 0,
-        leaseConsumer: 0n,
-        lastError: '',
-        orderingKey: body.orderingKey,
-        deliverBeforeMs: body.deliverBeforeMs,
-        body: inline ? body : undefined,
-      });
+      const tag = this.insert(topic, newEntry(topic, body, group, indexImplied, inline));
       groups.push({ group, tag, outcome: 'live' });
       only = tag;
     }
-    if (!indexImplied)
-      this.messages.putIndex(
-        body.id,
-        { topic: topic.name, key: body.key, expireAtMs: body.expireAtMs, groups, done: false, endedAtMs: 0 },
-        this.isCold(body.dueAtMs),
-      );
+    if (!indexImplied) this.putNewIndex(topic, body, groups);
     else if (inline) this.publishes.note(only!, body.dueAtMs);
-    if (body.expireAtMs > 0) this.messages.putExpiry(body.expireAtMs, body.id, inline ? only : undefined);
-    // The deadline fires as a TTL does (the janitor's expiry sweep), consumers or not, paused or not.
-    if (body.deliverBeforeMs > 0 && body.deliverBeforeMs !== body.expireAtMs)
-      this.messages.putExpiry(body.deliverBeforeMs, body.id, inline ? only : undefined);
+    this.putExpiries(body, inline ? only : undefined);
+    return undefined;
   }
+
+  /** `addLoadedMessage` of a message ordered in some of its groups: each such entry goes where its key puts it. */
+  private async addOrderedMessage(
+    topic: TopicRec,
+    body: BodyRec,
+    groupNames: readonly string[],
+  ): Promise<void> {
+    const groups: GroupRef[] = [];
+    for (const group of groupNames) {
+      const entry = newEntry(topic, body, group, false, false);
+      const tag = orderedIn(topic, group, body.orderingKey)
+        ? await this.order.place(topic, entry)
+        : new Uint8Array(this.insert(topic, entry));
+      groups.push({ group, tag, outcome: 'live' });
+    }
+    this.putNewIndex(topic, body, groups);
+    // Its entries move (wait, move up): the janitor finds them through the index, not a key.
+    this.putExpiries(body, undefined);
+  }
+
+  /**
+   * A new message's expiry records: its TTL's, and its deadline's, which fires as a TTL does (the
+   * janitor's expiry sweep), consumers or not, paused or not, front of its key or waiting.
+   */
+  private putExpiries(body: BodyRec, key: Uint8Array | undefined): void {
+    if (body.expireAtMs > 0) this.messages.putExpiry(body.expireAtMs, body.id, key);
+    if (body.deliverBeforeMs > 0 && body.deliverBeforeMs !== body.expireAtMs)
+      this.messages.putExpiry(body.deliverBeforeMs, body.id, key);
+  }
+
+  private putNewIndex(topic: TopicRec, body: BodyRec, groups: GroupRef[]): void {
+    this.messages.putIndex(
+      body.id,
+      { topic: topic.name, key: body.key, expireAtMs: body.expireAtMs, groups, done: false, endedAtMs: 0 },
+      this.isCold(body.dueAtMs),
+    );
+  }
+}
+
+/** A new message's entry in `group` (attempt 0, pending at its due time). */
+function newEntry(
+  topic: TopicRec,
+  body: BodyRec,
+  group: string,
+  indexImplied: boolean,
+  inline: boolean,
+): QueueEntryRec {
+  return {
+    id: body.id,
+    topic: topic.name,
+    group,
+    dueAtMs: body.dueAtMs,
+    attempt: 0,
+    inFlight: false,
+    deliveredAtMs: [],
+    expireAtMs: body.expireAtMs,
+    indexImplied,
+    leaseEndMs: 0,
+    indexUnwritten: indexImplied,
+    leaseSerial: 0,
+    leaseConsumer: 0n,
+    lastError: '',
+    orderingKey: body.orderingKey,
+    deliverBeforeMs: body.deliverBeforeMs,
+    body: inline ? body : undefined,
+  };
 }
 
 /**

@@ -141,12 +141,16 @@ export class CacheFills implements CacheFiller {
 
 /**
  * Which namespaces are worth caching: queue entries and message index records
- * (read back soon after writing), and the few topic and queue records every
- * apply batch reads again.
+ * (read back soon after writing), the few topic and queue records every
+ * apply batch reads again, and the head records of ordering keys.
  */
 export function cacheable(key: Uint8Array): boolean {
   const ns = key[0];
   return (
-    ns === NS.queue.prefix || ns === NS.index.prefix || ns === NS.topics.prefix || ns === NS.queues.prefix
+    ns === NS.queue.prefix ||
+    ns === NS.index.prefix ||
+    ns === NS.topics.prefix ||
+    ns === NS.queues.prefix ||
+    ns === NS.keyHeads.prefix
   );
 }

@@ -232,6 +232,18 @@ export class Txn {
   }
 
   /**
+   * A seek of the store alone by a store that passes each record this batch
+   * wrote at most once a batch (key-heads.ts): counted as one record, the
+   * records of this batch it steps over being counted by the commands that
+   * wrote them. So a command's count does not depend on how a node split the
+   * log into batches.
+   */
+  async seekStore(options: ScanOptions, visit: ScanVisitor): Promise<void> {
+    this.touched++;
+    await this.view.scan(options, visit);
+  }
+
+  /**
    * After the batch was written: copies its puts into the record cache. A
    * deleted record is dropped from it rather than cached as absent: what an
    * ack or a lease deletes is hardly ever read again, and caching its absence

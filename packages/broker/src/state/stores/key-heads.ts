@@ -1,0 +1,214 @@
+/**
+ * The records of per-key ordering (docs/design.md, "Per-key ordering"): per
+ * queue and ordering key, a head record naming the key's front (the one
+ * message of the key in the queue's due order) and a wait record per message
+ * waiting behind it, in due order. The rules that change them are
+ * key-order.ts; reads outside apply (tests) go through the functions at the
+ * end, over a read view.
+ */
+import type { ReadView } from '@fermata/storage';
+import { tagKeyOf } from '../../keys.js';
+import {
+  EMPTY,
+  keyHeadSuffix,
+  keyWaitOf,
+  keyWaitPrefix,
+  keyWaitSuffix,
+  NS,
+  readU64,
+  u64,
+} from '../model/layout.js';
+import type { Txn } from './txn.js';
+
+/** A message waiting for its key: its due time and id (its entry is under `waitingKey(queue, id)`). */
+export interface KeyWait {
+  readonly dueAtMs: number;
+  readonly id: bigint;
+}
+
+/** The wait records' range of one (queue, ordering key). */
+function waitRange(queueHash: bigint, orderingKey: string): { gte: Uint8Array; lt: Uint8Array } {
+  const prefix = keyWaitPrefix(queueHash, orderingKey);
+  // Every suffix of the key's waits is the prefix and 16 more bytes: below the prefix + 0xff x 17.
+  const lt = new Uint8Array(prefix.length + 17).fill(0xff);
+  lt.set(prefix);
+  return NS.keyWaits.range(prefix, lt);
+}
+
+/**
+ * What one batch did to the wait records of one (queue, ordering key): the
+ * waits it wrote or deleted, and how far a seek of the stored ones need not
+ * look again.
+ */
+interface BatchWaits {
+  /** Every wait this batch wrote or deleted, by its place (due time and id). */
+  readonly written: Set<string>;
+  /** Those of them present now: the batch's own candidates for the first wait. */
+  readonly present: Map<string, KeyWait>;
+  /** Every stored wait record up to this key (inclusive) is in `written`: a seek starts after it. */
+  after: Uint8Array | undefined;
+  /** The first stored wait after `after` not in `written`, as the last seek found it. */
+  next: { readonly id: string; readonly key: Uint8Array } | undefined;
+}
+
+export class KeyHeadStore {
+  /**
+   * Per (queue, ordering key) prefix, what this batch did to its wait
+   * records: `firstWait` merges it with a seek of the store alone, rather
+   * than with every write of the batch (Txn.scan walks them all).
+   */
+  private readonly waits = new Map<string, BatchWaits>();
+
+  constructor(private readonly txn: Txn) {}
+
+  /** The id of the key's front; undefined when the key has none (no message of it is ordered now). */
+  async front(queueHash: bigint, orderingKey: string): Promise<bigint | undefined> {
+    const raw = await this.txn.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
+    return raw ? readU64(raw) : undefined;
+  }
+
+  setFront(queueHash: bigint, orderingKey: string, id: bigint): void {
+    this.txn.put(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)), u64(id));
+  }
+
+  /** The key has no front any more (and so nothing waiting). */
+  dropFront(queueHash: bigint, orderingKey: string): void {
+    this.txn.del(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
+  }
+
+  /**
+   * The key's earliest waiting message (due time, then id); undefined when
+   * none waits. One seek of the stored wait records, after those this batch
+   * already moved past: a stored wait this batch deleted or rewrote is
+   * skipped there at most once a batch, so a command ending a key's messages
+   * one after another moves each next one up in one seek.
+   */
+  async firstWait(queueHash: bigint, orderingKey: string): Promise<KeyWait | undefined> {
+    const batch = this.batchOf(queueHash, orderingKey);
+    let best: KeyWait | undefined;
+    for (const w of batch.present.values()) if (!best || dueBefore(w, best)) best = w;
+    const range = waitRange(queueHash, orderingKey);
+    // The smallest key after `after`: every wait key is as long as the prefix and 16 bytes.
+    const gte = batch.after ? Uint8Array.of(...batch.after, 0) : range.gte;
+    let stored: KeyWait | undefined;
+    let after = batch.after;
+    let next: BatchWaits['next'];
+    await this.txn.seekStore({ gte, lt: range.lt, firstChunk: 1 }, (key) => {
+      const suffix = NS.keyWaits.strip(key);
+      const id = waitId(suffix);
+      if (batch.written.has(id)) {
+        after = key.slice();
+        return;
+      }
+      stored = keyWaitOf(suffix);
+      next = { id, key: key.slice() };
+      return false;
+    });
+    this.moveCursor(batch, after, next);
+    if (stored && (!best || dueBefore(stored, best))) best = stored;
+    return best;
+  }
+
+  putWait(queueHash: bigint, orderingKey: string, w: KeyWait): void {
+    const suffix = keyWaitSuffix(queueHash, orderingKey, w.dueAtMs, w.id);
+    this.txn.put(NS.keyWaits.key(suffix), EMPTY);
+    this.note(queueHash, orderingKey, suffix, w, true);
+  }
+
+  dropWait(queueHash: bigint, orderingKey: string, w: KeyWait): void {
+    const suffix = keyWaitSuffix(queueHash, orderingKey, w.dueAtMs, w.id);
+    this.txn.del(NS.keyWaits.key(suffix));
+    this.note(queueHash, orderingKey, suffix, w, false);
+  }
+
+  private note(
+    queueHash: bigint,
+    orderingKey: string,
+    suffix: Uint8Array,
+    w: KeyWait,
+    present: boolean,
+  ): void {
+    const batch = this.batchOf(queueHash, orderingKey);
+    const id = waitId(suffix);
+    const wasWritten = batch.written.has(id);
+    const was = batch.present.get(id);
+    batch.written.add(id);
+    if (present) batch.present.set(id, { dueAtMs: w.dueAtMs, id: w.id });
+    else batch.present.delete(id);
+    const into = batch;
+    this.txn.onRollback(() => {
+      if (!wasWritten) into.written.delete(id);
+      if (was) into.present.set(id, was);
+      else into.present.delete(id);
+    });
+    // The stored wait the last seek found is written now: the next seek starts after it.
+    if (batch.next?.id === id) this.moveCursor(batch, batch.next.key, undefined);
+  }
+
+  private batchOf(queueHash: bigint, orderingKey: string): BatchWaits {
+    const prefix = tagKeyOf(keyWaitPrefix(queueHash, orderingKey));
+    let batch = this.waits.get(prefix);
+    if (!batch) {
+      batch = { written: new Set(), present: new Map(), after: undefined, next: undefined };
+      this.waits.set(prefix, batch);
+    }
+    return batch;
+  }
+
+  /** Moves a key's cursor (undone with the command, as the writes it passed are). */
+  private moveCursor(batch: BatchWaits, after: Uint8Array | undefined, next: BatchWaits['next']): void {
+    const { after: wasAfter, next: wasNext } = batch;
+    if (after === wasAfter && next === wasNext) return;
+    batch.after = after;
+    batch.next = next;
+    this.txn.onRollback(() => {
+      batch.after = wasAfter;
+      batch.next = wasNext;
+    });
+  }
+}
+
+/** A wait's place in the key's order: its due time and id, the last 16 bytes of its key. */
+const waitId = (suffix: Uint8Array): string => tagKeyOf(suffix.subarray(suffix.length - 16));
+
+/** Whether `a` comes before `b` in a key's due order: due time, then id. */
+export function dueBefore(a: KeyWait, b: KeyWait): boolean {
+  return a.dueAtMs < b.dueAtMs || (a.dueAtMs === b.dueAtMs && a.id < b.id);
+}
+
+/** A key's front, read outside apply. */
+export async function readKeyFront(
+  view: ReadView,
+  queueHash: bigint,
+  orderingKey: string,
+): Promise<bigint | undefined> {
+  const raw = await view.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
+  return raw ? readU64(raw) : undefined;
+}
+
+/** A key's waiting messages in due order (at most `limit`), read outside apply. */
+export async function readKeyWaits(
+  view: ReadView,
+  queueHash: bigint,
+  orderingKey: string,
+  limit: number,
+): Promise<KeyWait[]> {
+  const out: KeyWait[] = [];
+  await view.scan({ ...waitRange(queueHash, orderingKey), limit }, (key) => {
+    out.push(keyWaitOf(NS.keyWaits.strip(key)));
+  });
+  return out;
+}
+
+/** How many head and wait records the store holds (tests: a purge leaves none). */
+export async function countKeyRecords(view: ReadView): Promise<{ heads: number; waits: number }> {
+  let heads = 0;
+  let waits = 0;
+  await view.scan(NS.keyHeads.range(), () => {
+    heads++;
+  });
+  await view.scan(NS.keyWaits.range(), () => {
+    waits++;
+  });
+  return { heads, waits };
+}

@@ -1,0 +1,216 @@
+/**
+ * Per-key ordering in apply (docs/design.md, "Per-key ordering"): of one
+ * ordering key's messages in a group, only the *front* is in the queue's due
+ * order; the others wait under waiting keys (keys.ts `waitingKey`), listed in
+ * due order by their wait records (key-heads.ts). A new message goes in front
+ * or behind; the front's end moves the first waiting one up; a reschedule
+ * keeps a waiting one waiting. Once leased (attempts counted or a lease
+ * holding it) the front is the key's head and keeps its place until it ends,
+ * whatever it is due after a nack or a lapse: the dispatcher never sees
+ * another message of the key meanwhile.
+ */
+import { invariant } from '@fermata/base';
+import { isWaitingKey, waitingKey } from '../../keys.js';
+import {
+  effectiveGroupSettings,
+  groupDeleting,
+  heldView,
+  type QueueEntryRec,
+  type TopicRec,
+} from '../model/records.js';
+import { dueBefore, type KeyHeadStore } from './key-heads.js';
+import type { LeaseStore } from './leases.js';
+import type { MessageStore } from './messages.js';
+import type { QueueStore } from './queues.js';
+
+/** What KeyOrder needs of the entry store: where entries go and how they move. */
+export interface OrderedEntries {
+  get(tag: Uint8Array): Promise<QueueEntryRec | undefined>;
+  /** Writes a new entry under its due key (noted due); returns a copy of the key. */
+  insertDue(topic: TopicRec, entry: QueueEntryRec): Uint8Array;
+  /** Writes a new entry under its waiting key (not noted due). */
+  insertWaiting(topic: TopicRec, entry: QueueEntryRec, key: Uint8Array): void;
+  /** Moves an entry to `newTag` (its index follows), noting it due when `due`. */
+  moveTo(
+    topic: TopicRec,
+    oldTag: Uint8Array,
+    old: QueueEntryRec,
+    next: QueueEntryRec,
+    newTag: Uint8Array,
+    due: boolean,
+  ): Promise<void>;
+  /** `next`'s due key. */
+  tagOf(topic: TopicRec, group: string, dueAtMs: number, id: bigint): Uint8Array;
+}
+
+/** Whether a new message of `orderingKey` is ordered in `group` of `topic`. */
+export function orderedIn(topic: TopicRec, group: string, orderingKey: string): boolean {
+  return orderingKey !== '' && effectiveGroupSettings(topic, group).ordering === 'key';
+}
+
+export class KeyOrder {
+  constructor(
+    private readonly heads: KeyHeadStore,
+    private readonly entries: OrderedEntries,
+    private readonly messages: MessageStore,
+    private readonly queues: QueueStore,
+    private readonly leases: LeaseStore,
+    private readonly frontSwaps = true,
+  ) {}
+
+  /**
+   * Writes a new ordered entry where it belongs: in front when its key has
+   * none; in front, the old front moved to wait, when that one was never
+   * leased and is due after it; else waiting. Returns its key (a copy).
+   */
+  async place(topic: TopicRec, entry: QueueEntryRec): Promise<Uint8Array> {
+    const q = this.queues.hash(topic.name, entry.group);
+    const k = entry.orderingKey;
+    const frontId = await this.heads.front(q, k);
+    if (frontId !== undefined) {
+      const front = await this.frontOf(topic, entry.group, frontId);
+      if (front.delivered || !dueBefore(entry, front.entry) || !this.frontSwaps) {
+        const key = waitingKey(q, entry.id);
+        this.entries.insertWaiting(topic, entry, key);
+        this.heads.putWait(q, k, entry);
+        return key;
+      }
+      await this.toWaiting(topic, q, front.tag, front.entry);
+    }
+    this.heads.setFront(q, k, entry.id);
+    return this.entries.insertDue(topic, entry);
+  }
+
+  /**
+   * The entry under `tag` (keyed) left its queue: a waiting one takes its
+   * wait record with it; the front makes the first waiting one the front
+   * (or, with none, the key has no front). A group being deleted moves
+   * nothing up: its purge removes every entry, and an entry moved behind
+   * its cursor would outlive it.
+   */
+  async ended(topic: TopicRec, tag: Uint8Array, entry: QueueEntryRec): Promise<void> {
+    const q = this.queues.hash(topic.name, entry.group);
+    const k = entry.orderingKey;
+    if (isWaitingKey(tag)) {
+      this.heads.dropWait(q, k, entry);
+      return;
+    }
+    if ((await this.heads.front(q, k)) !== entry.id) return;
+    if (groupDeleting(topic, entry.group)) {
+      this.heads.dropFront(q, k);
+      return;
+    }
+    await this.moveUp(topic, q, k);
+  }
+
+  /**
+   * The key's front is over: its first waiting message becomes the front,
+   * back under its due key (noted due); with none waiting the key has no
+   * front. (Exported for the simulation's injected bug that releases a head
+   * at its nack.)
+   */
+  async moveUp(topic: TopicRec, queueHash: bigint, orderingKey: string): Promise<void> {
+    const next = await this.heads.firstWait(queueHash, orderingKey);
+    if (!next) {
+      this.heads.dropFront(queueHash, orderingKey);
+      return;
+    }
+    this.heads.setFront(queueHash, orderingKey, next.id);
+    await this.fromWaiting(topic, queueHash, next.id);
+  }
+
+  /**
+   * A topic's purge deleted the entry under `tag` (keyed) unread of its
+   * message: its key's records go too, unread (every entry of the topic goes).
+   */
+  purged(queueHash: bigint, tag: Uint8Array, entry: QueueEntryRec): void {
+    const k = entry.orderingKey;
+    if (isWaitingKey(tag)) this.heads.dropWait(queueHash, k, entry);
+    else this.heads.dropFront(queueHash, k);
+  }
+
+  /**
+   * Reschedules a keyed entry (pending: no lease runs) to `dueAtMs` as
+   * `next`; returns whether it was ordered (false: the caller moves it as any
+   * entry). A waiting one keeps waiting under its new due time, unless it is
+   * now before a front never leased: then the two swap. The front stays the
+   * front; one never leased swaps with the first waiting one when that is
+   * now earlier.
+   */
+  async reschedule(
+    topic: TopicRec,
+    tag: Uint8Array,
+    entry: QueueEntryRec,
+    next: QueueEntryRec,
+  ): Promise<boolean> {
+    const q = this.queues.hash(topic.name, entry.group);
+    const k = entry.orderingKey;
+    const frontId = await this.heads.front(q, k);
+    const waiting = isWaitingKey(tag);
+    invariant(
+      frontId !== undefined || !waiting,
+      () => `message ${entry.id} waits for key "${k}" of ${topic.name}/${entry.group}, which has no front`,
+    );
+    if (frontId === undefined) return false;
+    if (waiting) {
+      this.heads.dropWait(q, k, entry);
+      const front = await this.frontOf(topic, entry.group, frontId);
+      if (!front.delivered && dueBefore(next, front.entry)) {
+        await this.toWaiting(topic, q, front.tag, front.entry);
+        this.heads.setFront(q, k, next.id);
+        await this.entries.moveTo(topic, tag, entry, next, this.dueTag(topic, next), true);
+        return true;
+      }
+      this.heads.putWait(q, k, next);
+      await this.entries.moveTo(topic, tag, entry, next, tag, false);
+      return true;
+    }
+    if (frontId !== entry.id) return false;
+    const first = next.attempt === 0 ? await this.heads.firstWait(q, k) : undefined;
+    if (first && dueBefore(first, next)) {
+      // The front, never leased, is now after the first waiting one: they swap.
+      const key = waitingKey(q, next.id);
+      await this.entries.moveTo(topic, tag, entry, next, key, false);
+      this.heads.putWait(q, k, next);
+      this.heads.setFront(q, k, first.id);
+      await this.fromWaiting(topic, q, first.id);
+      return true;
+    }
+    return false;
+  }
+
+  /** The key's front in `group`: its key, its entry as it stands, and whether it was ever leased. */
+  private async frontOf(
+    topic: TopicRec,
+    group: string,
+    id: bigint,
+  ): Promise<{ tag: Uint8Array; entry: QueueEntryRec; delivered: boolean }> {
+    const index = await this.messages.getIndex(id);
+    const ref = index?.groups.find((g) => g.group === group && g.outcome === 'live');
+    invariant(ref, () => `the front ${id} of a key of ${topic.name}/${group} has no live entry`);
+    const stored = await this.entries.get(ref.tag);
+    invariant(stored?.id === id, () => `the front ${id} of a key of ${topic.name}/${group} is missing`);
+    const hold = this.leases.holder(ref.tag);
+    const entry = hold ? heldView(stored, hold) : stored;
+    return { tag: ref.tag, entry, delivered: entry.attempt > 0 || entry.inFlight };
+  }
+
+  /** The front, never leased, moves to wait: under its waiting key, with its wait record. */
+  private async toWaiting(topic: TopicRec, q: bigint, tag: Uint8Array, front: QueueEntryRec): Promise<void> {
+    await this.entries.moveTo(topic, tag, front, front, waitingKey(q, front.id), false);
+    this.heads.putWait(q, front.orderingKey, front);
+  }
+
+  /** The waiting message `id` moves up: back to its due key (noted due), its wait record gone. */
+  private async fromWaiting(topic: TopicRec, q: bigint, id: bigint): Promise<void> {
+    const key = waitingKey(q, id);
+    const w = await this.entries.get(key);
+    invariant(w, () => `a key of ${topic.name} lists waiting message ${id}, which has no waiting entry`);
+    this.heads.dropWait(q, w.orderingKey, w);
+    await this.entries.moveTo(topic, key, w, w, this.dueTag(topic, w), true);
+  }
+
+  private dueTag(topic: TopicRec, e: QueueEntryRec): Uint8Array {
+    return this.entries.tagOf(topic, e.group, e.dueAtMs, e.id);
+  }
+}
