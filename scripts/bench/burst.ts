@@ -18,6 +18,7 @@ import {
   load1,
   newClient,
   payloadFor,
+  produceBurst,
   produceStreams,
   seqOf,
   serverCpu,
@@ -84,18 +85,7 @@ export async function run(args: string[]): Promise<void> {
         latencies: false,
       });
     }
-    const r = await produceStreams(client, {
-      total: n,
-      producers: 64,
-      batch: 100,
-      topic,
-      make: (i) => {
-        const deliverAt = dueSecond + (i % 1000);
-        ledger.expect(i, deliverAt);
-        return { payload: payloadFor(i), deliverAt };
-      },
-      latencies: false,
-    });
+    const r = await produceBurst(client, { topic, total: n, producers: 64, dueSecond, ledger });
     const publishedAt = Date.now();
     // The servers' CPU from shortly before the due second (the leases taken ahead of it
     // included), not over the idle wait for it.

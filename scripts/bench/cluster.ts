@@ -484,6 +484,28 @@ export async function produceStreams(
   };
 }
 
+/**
+ * A burst due within one second: message i of `total` due at `dueSecond + i % 1000`, noted in
+ * `ledger`, published by `producers` streams in batches of 100.
+ */
+export function produceBurst(
+  client: FermataClient,
+  o: { topic: string; total: number; producers: number; dueSecond: number; ledger: DeliveryLedger },
+): ReturnType<typeof produceStreams> {
+  return produceStreams(client, {
+    total: o.total,
+    producers: o.producers,
+    batch: 100,
+    topic: o.topic,
+    make: (i) => {
+      const deliverAt = o.dueSecond + (i % 1000);
+      o.ledger.expect(i, deliverAt);
+      return { payload: payloadFor(i), deliverAt };
+    },
+    latencies: false,
+  });
+}
+
 /** The value of an unlabelled (or first labelled) sample `name` in a Prometheus text body; NaN when absent. */
 function metricValue(body: string, name: string): number {
   return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(body)?.[1] ?? Number.NaN);

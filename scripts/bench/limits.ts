@@ -11,8 +11,7 @@ import {
   ensureTopic,
   load1,
   newClient,
-  payloadFor,
-  produceStreams,
+  produceBurst,
   seqOf,
   sleep,
   startBenchCluster,
@@ -117,18 +116,7 @@ async function pass(
   try {
     while (!subs.every((s) => s.connected)) await sleep(20);
     const dueSecond = Date.now() + Math.ceil((n / o.rateGuess) * 1000) + 5_000;
-    await produceStreams(client, {
-      total: n,
-      producers: 16,
-      batch: 100,
-      topic,
-      make: (i) => {
-        const deliverAt = dueSecond + (i % 1000);
-        ledger.expect(i, deliverAt);
-        return { payload: payloadFor(i), deliverAt };
-      },
-      latencies: false,
-    });
+    await produceBurst(client, { topic, total: n, producers: 16, dueSecond, ledger });
     await sleep(Math.max(0, dueSecond - Date.now()));
     await ledger.waitFor(n, o.timeoutMs);
     const drained = ledger.delivered >= n ? round((ledger.lastAt - dueSecond) / 1000, 2) : null;
