@@ -14,7 +14,6 @@ import { invariant } from '@fermata/base';
 import type { ReadView } from '@fermata/storage';
 import { DUE_LOAD_LEVEL_MS, levelBucketMs } from '../model/due-load.js';
 import { NS, readU64, u64 } from '../model/layout.js';
-import type { QueueStore } from './queues.js';
 import type { Txn } from './txn.js';
 
 /** The stored key of a bucket of queue `hash` at `level` starting at `startMs`. */
@@ -37,7 +36,8 @@ export class DueLoadStore {
 
   constructor(
     private readonly txn: Txn,
-    private readonly queues: QueueStore,
+    /** Whether a queue keeps a histogram (QueueStore.keepsDueLoad). */
+    private readonly keepsDueLoad: (hash: bigint) => Promise<boolean>,
   ) {}
 
   /**
@@ -91,7 +91,7 @@ export class DueLoadStore {
     const keys: Uint8Array[] = [];
     const deltas: number[] = [];
     for (const [hash, levels] of sums) {
-      if (!(await this.queues.keepsDueLoad(hash))) continue;
+      if (!(await this.keepsDueLoad(hash))) continue;
       for (let level = 0; level < levels.length; level++) {
         for (const [start, d] of levels[level]!) {
           if (d === 0) continue;

@@ -30,7 +30,7 @@ export class QueueStore {
     private readonly txn: Txn,
     private readonly hasher: QueueHasher,
   ) {
-    this.dueLoad = new DueLoadStore(txn, this);
+    this.dueLoad = new DueLoadStore(txn, (hash) => this.keepsDueLoad(hash));
   }
 
   hash(topic: string, group: string): bigint {
