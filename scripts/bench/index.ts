@@ -32,6 +32,7 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   'token-limits': () => import('./token-limits.js'),
   'consume-buffer': () => import('./consume-buffer.js'),
   ordering: () => import('./ordering.js'),
+  forecast: () => import('./forecast.js'),
 };
 
 const [name, ...given] = argv.slice(2);

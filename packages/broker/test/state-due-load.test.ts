@@ -271,8 +271,15 @@ describe('a forecast answers what it can count, and says what it cannot', () => 
     await expect(ask(T0, T0 + 60_000, 61 * DAY)).rejects.toThrow(/^bucket_ms: must be at most/);
     await expect(ask(-1, T0, 1_000)).rejects.toThrow(/^from_ms: must be an epoch time/);
     await expect(ask(T0, T0, 1_000)).rejects.toThrow(/^to_ms: must be after from_ms/);
-    await expect(ask(T0, T0 + 1_441_000, 1_000)).rejects.toThrow(/^to_ms: the range holds 1441 buckets/);
+    await expect(ask(T0, T0 + 1_441_000, 1_000)).rejects.toThrow(
+      /^to_ms: the range is 1441 buckets of 1000 ms wide/,
+    );
     await expect(ask(T0, T0 + 1_440_000, 1_000)).resolves.toMatchObject({ complete: true });
+    // A range off the buckets' starts: its buckets start at a multiple of their width, one more.
+    const off = await ask(T0 + 500, T0 + 500 + 1_440_000, 1_000);
+    expect(off.buckets).toHaveLength(1_441);
+    expect(off.buckets[0]).toMatchObject({ startMs: T0, endMs: T0 + 1_000 });
+    expect(off.buckets[1_440]).toMatchObject({ startMs: T0 + 1_440_000, endMs: T0 + 1_441_000 });
     await expect(ask(T0, T0 + 1_000, 1_000, 'nope')).rejects.toThrow(/not found/);
     await expect(ask(T0, T0 + 1_000, 1_000, 't', 'nope')).rejects.toThrow(/not found/);
   });

@@ -93,7 +93,7 @@ describe('fermata topics forecast', () => {
     expect(bad.stderr).toMatch(/bucket_ms: 90000 is not a whole number of minutes/);
     const wide = await cli(['topics', 'forecast', 'fc', '--bucket', '1s', '--to', '+1d']);
     expect(wide.code).toBe(2);
-    expect(wide.stderr).toMatch(/to_ms: the range holds \d+ buckets of 1000 ms; at most 1440/);
+    expect(wide.stderr).toMatch(/to_ms: the range is \d+ buckets of 1000 ms wide; at most 1440/);
     const missing = await cli(['topics', 'forecast', 'no.such.topic']);
     expect(missing.code).toBe(3);
   });

@@ -11,7 +11,11 @@ import { ValidationError } from './errors.js';
 /** The width of each level's buckets, finest first; each divides the next. */
 export const DUE_LOAD_LEVEL_MS = [1_000, 60_000, 3_600_000, 86_400_000] as const;
 
-/** The most buckets one forecast answers. */
+/**
+ * The widest range one forecast answers, in buckets: (to - from) at most this
+ * many bucket widths. The answer holds one more when `from` is not on a
+ * bucket's start (its buckets start at multiples of their width).
+ */
 export const MAX_FORECAST_BUCKETS = 1_440;
 
 /** The widest bucket a forecast takes: 60 days. */
@@ -82,13 +86,14 @@ export function forecastLayout(fromMs: number, toMs: number, bucketMs: number): 
     throw new ValidationError('to_ms', `must be after from_ms (${fromMs}), got ${toMs}`);
   }
   const level = forecastLevel(bucketMs);
-  const startMs = Math.floor(fromMs / bucketMs) * bucketMs;
-  const count = Math.ceil((toMs - startMs) / bucketMs);
-  if (count > MAX_FORECAST_BUCKETS) {
+  const widths = Math.ceil((toMs - fromMs) / bucketMs);
+  if (widths > MAX_FORECAST_BUCKETS) {
     throw new ValidationError(
       'to_ms',
-      `the range holds ${count} buckets of ${bucketMs} ms; at most ${MAX_FORECAST_BUCKETS} per answer (a shorter range or a wider bucket)`,
+      `the range is ${widths} buckets of ${bucketMs} ms wide; at most ${MAX_FORECAST_BUCKETS} per answer (a shorter range or a wider bucket)`,
     );
   }
+  const startMs = Math.floor(fromMs / bucketMs) * bucketMs;
+  const count = Math.ceil((toMs - startMs) / bucketMs);
   return { startMs, bucketMs, count, level };
 }
