@@ -41,7 +41,9 @@ export function chart(f: DueForecast, title: string): string {
   for (const b of f.buckets) {
     const cells = bar(b.count + b.scheduled, max, BAR_CELLS);
     const messages = bar(b.count, max, BAR_CELLS);
-    const bars = (messages + '░'.repeat(Math.max(0, cells.length - messages.length))).padEnd(BAR_CELLS + 1);
+    // Occurrences show as at least one cell of their own, however few beside the messages.
+    const shade = b.scheduled > 0 ? Math.max(1, cells.length - messages.length) : 0;
+    const bars = (messages + '░'.repeat(shade)).padEnd(BAR_CELLS + 1);
     const extra = b.scheduled > 0 ? `  +${b.scheduled} scheduled` : '';
     out.push(`${isoTime(b.startMs)}  ${bars} ${String(b.count).padStart(countWidth)}${extra}`);
   }
