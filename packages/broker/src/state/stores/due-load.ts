@@ -11,19 +11,41 @@
  */
 
 import { invariant } from '@fermata/base';
-import type { ReadView } from '@fermata/storage';
+import { type ReadView, slabBytes } from '@fermata/storage';
 import { DUE_LOAD_LEVEL_MS, levelBucketMs } from '../model/due-load.js';
-import { NS, readU64, u64 } from '../model/layout.js';
+import { NS } from '../model/layout.js';
 import type { Txn } from './txn.js';
 
-/** The stored key of a bucket of queue `hash` at `level` starting at `startMs`. */
+const TWO_32 = 2 ** 32;
+const KEY_BYTES = 18;
+
+/**
+ * The stored key of a bucket of queue `hash` at `level` starting at
+ * `startMs`: a slab view (storage's slab.ts), for the write or read at hand.
+ */
 function bucketKey(hash: bigint, level: number, startMs: number): Uint8Array {
-  const suffix = new Uint8Array(17);
-  const view = new DataView(suffix.buffer);
-  view.setBigUint64(0, hash);
-  suffix[8] = level;
-  view.setBigUint64(9, BigInt(startMs));
-  return NS.dueLoad.key(suffix);
+  const key = slabBytes(KEY_BYTES);
+  const view = new DataView(key.buffer, key.byteOffset, KEY_BYTES);
+  key[0] = NS.dueLoad.prefix;
+  view.setBigUint64(1, hash);
+  key[9] = level;
+  view.setUint32(10, Math.floor(startMs / TWO_32));
+  view.setUint32(14, startMs >>> 0);
+  return key;
+}
+
+/** A stored count (uint64 BE, far below 2^53). */
+function readCount(bytes: Uint8Array, offset = 0): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, 8);
+  return view.getUint32(0) * TWO_32 + view.getUint32(4);
+}
+
+function encodeCount(count: number): Uint8Array {
+  const out = slabBytes(8);
+  const view = new DataView(out.buffer, out.byteOffset, 8);
+  view.setUint32(0, Math.floor(count / TWO_32));
+  view.setUint32(4, count >>> 0);
+  return out;
 }
 
 export class DueLoadStore {
@@ -104,14 +126,14 @@ export class DueLoadStore {
     const { values } = await this.txn.getMany(keys);
     for (let i = 0; i < keys.length; i++) {
       const raw = values[i];
-      const count = (raw ? Number(readU64(raw)) : 0) + deltas[i]!;
+      const count = (raw ? readCount(raw) : 0) + deltas[i]!;
       invariant(
         count >= 0,
         () => `due-load bucket counted below 0`,
         () => ({ key: keys[i], count }),
       );
       if (count === 0) this.txn.del(keys[i]!);
-      else this.txn.put(keys[i]!, u64(count));
+      else this.txn.put(keys[i]!, encodeCount(count));
     }
   }
 }
@@ -132,6 +154,6 @@ export async function scanDueLoad(
   const gte = bucketKey(hash, level, fromMs).slice();
   const lt = bucketKey(hash, level, toMs).slice();
   await view.scan({ gte, lt }, (key, value) => {
-    visit(Number(readU64(key, 10)), Number(readU64(value)));
+    visit(readCount(key, 10), readCount(value));
   });
 }
