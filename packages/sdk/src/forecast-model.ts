@@ -36,7 +36,8 @@ export interface DueForecast {
   inFlight: number;
   /**
    * False: the group's queue was created by a server version that kept no
-   * histogram; every `count` is 0 (`pending` and `inFlight` are exact).
+   * histogram and has not been empty since; every `count` is 0 (`pending`
+   * and `inFlight` are exact).
    */
   complete: boolean;
   /** True: the topic had more schedules or occurrences than one answer reads; `scheduled` is a lower bound. */

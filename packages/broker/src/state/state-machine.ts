@@ -296,6 +296,7 @@ export class BrokerStateMachine implements StateMachine {
             );
             // The histogram's buckets are written per command: its work counts in the command's bound.
             await ctx.queues.dueLoad.flush();
+            ctx.queues.completeEmpty();
             ctx.endCommand();
           } catch (err) {
             if (!isStateError(err)) throw err;

@@ -32,7 +32,7 @@ export interface ForecastView {
   readonly pending: number;
   /** Its messages under a lease: in no bucket. */
   readonly inFlight: number;
-  /** False: the queue keeps no histogram (an earlier version's), and every `count` is 0. */
+  /** False: the queue keeps no histogram (an earlier version's, not empty since), and every `count` is 0. */
   readonly complete: boolean;
   /** True: more schedules or occurrences than one answer reads; `scheduled` is a lower bound. */
   readonly schedulesTruncated: boolean;

@@ -174,6 +174,23 @@ export class QueueStore {
     this.dirty.add(hash);
   }
 
+  /**
+   * A queue of an earlier version (no due-load histogram) that is empty once
+   * a command ended starts keeping one: an empty queue's histogram is empty,
+   * so from the next command on it counts exactly. Called when a command
+   * ends, after its histogram changes were written (or, for such a queue,
+   * left out); looks only at the queues whose counters the batch changed.
+   */
+  completeEmpty(): void {
+    for (const hash of this.dirty) {
+      const rec = this.recs.get(hash);
+      if (!rec || rec.dueLoad || rec.pending !== 0 || rec.inFlight !== 0) continue;
+      this.setRec(hash, { ...rec, dueLoad: true });
+      this.dueLoads.set(hash, true);
+      this.txn.onRollback(() => this.dueLoads.set(hash, false));
+    }
+  }
+
   /** Writes the queue records changed by the batch (call once, before the batch is written). */
   flush(): void {
     for (const hash of this.dirty) {
