@@ -182,6 +182,18 @@ describe('the due-load forecast equals a count of the pending messages', () => {
   for (const seed of [1, 2, 3]) {
     it(`after every step of a random run of every kind of change (seed ${seed})`, async () => {
       const h = await randomRun(seed, 120);
+      // The histogram is replicated state: a follower restored from a snapshot and the node
+      // reopened over its store answer the same, and go on counting exactly.
+      const snap = await h.sm.snapshot();
+      const follower = await Harness.create();
+      await follower.sm.restore(snap.chunks);
+      follower.index = follower.sm.appliedIndex();
+      follower.now = h.now;
+      await checkForecast(follower, `seed ${seed}: a follower restored from a snapshot`);
+      await reopen(h);
+      await checkForecast(h, `seed ${seed}: reopened`);
+      await h.publish({ topic: 't', payload: text('after'), delayMs: 61_000, orderingKey: 'a' });
+      await checkForecast(h, `seed ${seed}: a publish after the reopen`);
       // Every message ended: not one bucket is left.
       await h.deleteGroup('t', 'g');
       await h.deleteTopic('t');
