@@ -13,6 +13,7 @@ import { check, type Violation } from './checker.js';
 import { type ClientWorld, control, orderTopic, producePublish, SimConsumer, TOPIC } from './clients.js';
 import { BIG_TOPIC, checkDeletion, type DeletionRecord, runDeletion } from './deletions.js';
 import { checkDeliveryControls, deadlineDeadLetters, LogObserver, Pauser } from './delivery-controls.js';
+import { checkDueLoad } from './due-load.js';
 import { History } from './history.js';
 import { brokerBugs, type InjectedBug } from './injected-bugs.js';
 import { FAULT_KINDS, type FaultKind, orderingForBrokerSeed } from './run-options.js';
@@ -350,7 +351,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
         }) ??
         checkDeliveryControls(history) ??
         (tenants ? await checkDeletion(w, l, deletion) : undefined) ??
-        (schedules ? await checkSchedules(l, stats) : undefined));
+        (schedules ? await checkSchedules(l, stats) : undefined) ??
+        (await checkDueLoad(l)));
   stats.published = history.acknowledged().size;
   stats.keyed = [...history.acknowledged().values()].filter((p) => p.orderingKey).length;
   stats.bigPublished = deletion.published;

@@ -130,7 +130,7 @@ export class DueLoadStore {
       invariant(
         count >= 0,
         () => `due-load bucket counted below 0`,
-        () => ({ key: keys[i], count }),
+        () => ({ key: Buffer.from(keys[i]!).toString('hex'), count }),
       );
       if (count === 0) this.txn.del(keys[i]!);
       else this.txn.put(keys[i]!, encodeCount(count));
