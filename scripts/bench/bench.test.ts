@@ -206,6 +206,8 @@ describe('benchmarks (--quick)', () => {
         expect(nd['rss_bytes']).toBeGreaterThan(0);
         expect(nd['disk_bytes_per_pending']).toBeGreaterThan(0);
       }
+      // The forecast of the next two days counts every pending message (due in 24 h).
+      expect((line['forecast_ms'] as Record<string, number>)['counted']).toBe(line['pending']);
     }
     for (const line of lines) {
       const probe = line['probe_lateness_ms'] as Record<string, number>;
