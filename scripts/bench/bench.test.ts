@@ -87,6 +87,19 @@ describe('benchmarks (--quick)', () => {
     expect(line?.['cpu_us_per_msg']).toBeGreaterThan(0);
   });
 
+  it('forecast answers every query from the histogram and prints what it adds to a publish', () => {
+    const [line] = runBench('forecast');
+    expect(line?.['pending']).toBe(20_000);
+    const answers = line?.['answers'] as Record<string, { p50_ms: number; buckets: number; counted: number }>;
+    // Over the whole 30 days every pending message is counted once.
+    expect(answers['next_30d_by_day']?.counted).toBe(20_000);
+    expect(answers['next_30d_by_hour']?.counted).toBe(20_000);
+    for (const a of Object.values(answers)) expect(a.p50_ms).toBeGreaterThan(0);
+    const cost = line?.['publish_main_thread_us_per_msg'] as Record<string, { with_histogram: number }>;
+    expect(cost['spread_30d']?.with_histogram).toBeGreaterThan(0);
+    expectTargets(line!, ['next_day_by_minute_p50_ms']);
+  });
+
   // The broker scenarios: three real `fermata serve` processes each (see docs/benchmarks.md).
   const CLUSTER_TIMEOUT_MS = 180_000;
 
@@ -193,6 +206,8 @@ describe('benchmarks (--quick)', () => {
         expect(nd['rss_bytes']).toBeGreaterThan(0);
         expect(nd['disk_bytes_per_pending']).toBeGreaterThan(0);
       }
+      // The forecast of the next two days counts every pending message (due in 24 h).
+      expect((line['forecast_ms'] as Record<string, number>)['counted']).toBe(line['pending']);
     }
     for (const line of lines) {
       const probe = line['probe_lateness_ms'] as Record<string, number>;

@@ -33,6 +33,7 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   'consume-buffer': () => import('./consume-buffer.js'),
   ordering: () => import('./ordering.js'),
   limits: () => import('./limits.js'),
+  forecast: () => import('./forecast.js'),
 };
 
 const [name, ...given] = argv.slice(2);

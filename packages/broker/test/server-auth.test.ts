@@ -139,6 +139,7 @@ describe('permissions', () => {
       ['/fermata.v1.Broker/Reschedule', { topic: 't' }, 'publish', ['t']],
       ['/fermata.v1.Broker/GetMessage', { topic: 't' }, 'consume', ['t']],
       ['/fermata.v1.Broker/ListMessages', { topic: 't' }, 'consume', ['t']],
+      ['/fermata.v1.Broker/GetDueForecast', { topic: 't' }, 'consume', ['t']],
       ['/fermata.v1.Broker/Consume', { subscribe: { topic: 't' } }, 'consume', ['t']],
       ['/fermata.v1.Admin/CreateTopic', { name: 't' }, 'admin', ['t']],
       ['/fermata.v1.Admin/DeleteTopic', { name: 't' }, 'admin', ['t']],

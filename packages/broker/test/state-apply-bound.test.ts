@@ -7,12 +7,7 @@
  */
 import { InvariantError } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
-import {
-  type ApplyWork,
-  applyBound,
-  assertApplyWork,
-  itemsPerCommand,
-} from '../src/state/apply/apply-bound.js';
+import { type ApplyWork, applyBound, assertApplyWork, orderingWork } from '../src/state/apply/apply-bound.js';
 import { DEFAULT_LIMITS } from '../src/state/model/limits.js';
 import { BIG, Harness, T0, text } from './state-harness.js';
 
@@ -217,9 +212,19 @@ describe('the bound on one command', () => {
     const bound = applyBound(h.sm.limits);
     expect(swaps.records).toBeLessThanOrEqual(bound.records);
     expect(swaps.bytes).toBeLessThanOrEqual(bound.bytes);
-    // Past what the items alone, without their ordering work, were allowed.
-    const items = itemsPerCommand(h.sm.limits);
-    expect(swaps.records).toBeGreaterThan(items * (4 * 16 + 40));
+    // Ordering's share, beside the same publishes to a topic that does not order: within the
+    // ordering allowance of the command's 40 items in 16 groups, and more than half of it.
+    const plain = await Harness.create({ limits: SMALL });
+    const plainSeen = watch(plain);
+    await plain.ok({ kind: 'create-topic', name: 'o', settings: { ordering: 'none' } });
+    for (let g = 1; g < 16; g++) await plain.ok({ kind: 'create-group', topic: 'o', group: `g${g}` });
+    await plain.publish(...batch(10_000));
+    await plain.publish(...batch(0));
+    const unordered = plainSeen.get('publish')!.at(-1)!;
+    const allowance = orderingWork(h.sm.limits);
+    expect(swaps.records - unordered.records).toBeLessThanOrEqual(40 * 16 * allowance.records);
+    expect(swaps.records - unordered.records).toBeGreaterThan((40 * 16 * allowance.records) / 2);
+    expect(swaps.bytes - unordered.bytes).toBeLessThanOrEqual(40 * 16 * allowance.bytes);
     expect((await h.due('o', 'g15')).length).toBe(40);
   });
 

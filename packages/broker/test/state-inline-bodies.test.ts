@@ -68,11 +68,12 @@ describe('one record per message', () => {
     writes.take();
     const n = 100;
     await h.publish(...Array.from({ length: n }, (_, i) => ({ topic: 't', payload: text(`m${i}`) })));
-    // The entries and one publish record (plus the queue's counters, once per batch).
-    expect(writes.take()).toEqual({ queue: n, publishes: 1, queues: 1 });
+    // The entries and one publish record (plus the queue's counters, once per batch, and its
+    // due-load buckets of the messages' one due time, one per level).
+    expect(writes.take()).toEqual({ queue: n, publishes: 1, queues: 1, 'due-load': 4 });
     const leases = await h.leaseAll('t', 'default', 60_000);
     expect(leases.filter((l) => l.status === 'leased')).toHaveLength(n);
-    expect(writes.take()).toEqual({ queue: n, queues: 1 });
+    expect(writes.take()).toEqual({ queue: n, queues: 1, 'due-load': 4 });
     const acked = await h.ok({ kind: 'ack', tags: leases.map(leasedTag) });
     expect(acked.outcomes.every((o) => o.status === 'ok')).toBe(true);
     expect(writes.take()).toEqual({ queue: n, queues: 1 });
@@ -90,10 +91,10 @@ describe('one record per message', () => {
     await h.ok({ kind: 'create-group', topic: 'two', group: 'g2' });
     writes.take();
     await h.publish({ topic: 'two', payload: text('fan-out') });
-    expect(writes.take()).toEqual({ queue: 2, body: 1, index: 1, queues: 2 });
+    expect(writes.take()).toEqual({ queue: 2, body: 1, index: 1, queues: 2, 'due-load': 8 });
     // A key: its record and an index record (key -> id -> entry); the body still in the entry.
     await h.publish({ topic: 'one', payload: text('keyed'), key: 'k' });
-    expect(writes.take()).toEqual({ queue: 1, keys: 1, index: 1, queues: 1 });
+    expect(writes.take()).toEqual({ queue: 1, keys: 1, index: 1, queues: 1, 'due-load': 4 });
     const [entry] = await h.due('one');
     expect(payloadOf(entry?.body)).toBe('keyed');
     expect(await integrityProblems(store, h.hasher)).toEqual([]);

@@ -89,8 +89,8 @@ describe('a lease per run', () => {
     const leases = await h.leaseAll('t', 'default', 60_000);
     expect(leases.filter((l) => l.status === 'leased')).toHaveLength(n);
     expect(leases.every((l) => l.newTag?.length === RUN_TAG_BYTES)).toBe(true);
-    // The run's record (and the queue's counters): no entry is written.
-    expect(writes.take()).toEqual({ leases: 1, queues: 1 });
+    // The run's record (and the queue's counters and due-load buckets, one per level): no entry is written.
+    expect(writes.take()).toEqual({ leases: 1, queues: 1, 'due-load': 4 });
     expect(await h.stats('t')).toMatchObject({ pending: 0, inFlight: n });
     const half = leases.slice(0, n / 2).map(tagOf);
     entryReads.take();
@@ -303,8 +303,8 @@ describe('a lease of runs of several queues (one command per dispatch round)', (
     expect(leased.map((l) => [l.status, l.attempt, l.newTag?.length])).toEqual(
       Array(12).fill(['leased', 1, RUN_TAG_BYTES]),
     );
-    // A lease record per run (queue), each queue's counters: no entry is written.
-    expect(writes.take()).toEqual({ leases: 3, queues: 3 });
+    // A lease record per run (queue), each queue's counters and due-load buckets: no entry is written.
+    expect(writes.take()).toEqual({ leases: 3, queues: 3, 'due-load': 12 });
     const runs = leased.map((l) => runTagParts(tagOf(l))!);
     expect(new Set(runs.map((r) => r.leaseId)).size).toBe(3);
     expect(runs.map((r) => r.offset)).toEqual([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]);

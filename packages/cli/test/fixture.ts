@@ -7,7 +7,9 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { FermataClient } from '@fermata/sdk';
 import { fermataArgv } from '@fermata/test-cluster';
+import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 export const BUILT_MAIN = join(ROOT, 'packages/cli/dist/main.js');
@@ -194,4 +196,30 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
 /** The lines of a text, without the empty last one. */
 export function lines(text: string): string[] {
   return text.split('\n').filter((l, i, all) => !(l === '' && i === all.length - 1));
+}
+
+/**
+ * A cluster of `nodes` started before the file's tests and stopped after
+ * them, with an SDK client of it and the CLI aimed at it.
+ */
+export function clusterForFile(nodes: number): {
+  cluster: () => TestCluster;
+  client: () => FermataClient;
+  cli: (args: string[], options?: CliOptions) => Promise<CliResult>;
+} {
+  let cluster: TestCluster | undefined;
+  let client: FermataClient | undefined;
+  beforeAll(async () => {
+    cluster = await startCluster(nodes);
+    client = new FermataClient({ endpoints: cluster.endpoints });
+  }, 120_000);
+  afterAll(async () => {
+    await client?.close();
+    await cluster?.stop();
+  }, 60_000);
+  return {
+    cluster: () => cluster!,
+    client: () => client!,
+    cli: (args, options = {}) => runCli(args, { endpoints: cluster!.endpoints, ...options }),
+  };
 }

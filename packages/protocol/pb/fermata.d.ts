@@ -847,6 +847,7 @@ export namespace fermata {
             reschedule: fermata.v1.Broker.Reschedule;
             getMessage: fermata.v1.Broker.GetMessage;
             listMessages: fermata.v1.Broker.ListMessages;
+            getDueForecast: fermata.v1.Broker.GetDueForecast;
             redrive: fermata.v1.Broker.Redrive;
         }
 
@@ -958,6 +959,17 @@ export namespace fermata {
               readonly path: "/fermata.v1.Broker/ListMessages";
               readonly requestType: "ListMessagesRequest";
               readonly responseType: "ListMessagesResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+            type GetDueForecastCallback = (error: (Error|null), response?: fermata.v1.GetDueForecastResponse) => void;
+            type GetDueForecast = {
+              (request: fermata.v1.IGetDueForecastRequest, callback: fermata.v1.Broker.GetDueForecastCallback): void;
+              (request: fermata.v1.IGetDueForecastRequest): Promise<fermata.v1.GetDueForecastResponse>;
+              readonly name: "GetDueForecast";
+              readonly path: "/fermata.v1.Broker/GetDueForecast";
+              readonly requestType: "GetDueForecastRequest";
+              readonly responseType: "GetDueForecastResponse";
               readonly requestStream: undefined;
               readonly responseStream: undefined;
             };
@@ -2039,6 +2051,94 @@ export namespace fermata {
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.ListMessagesResponse.$Properties;
+        }
+
+        interface IGetDueForecastRequest extends fermata.v1.GetDueForecastRequest.$Properties {
+        }
+
+        class GetDueForecastRequest {
+            constructor(properties?: fermata.v1.GetDueForecastRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            fromMs: Long;
+            toMs: Long;
+            bucketMs: Long;
+            static create(properties: fermata.v1.GetDueForecastRequest.$Shape): fermata.v1.GetDueForecastRequest & fermata.v1.GetDueForecastRequest.$Shape;
+            static create(properties?: fermata.v1.GetDueForecastRequest.$Properties): fermata.v1.GetDueForecastRequest;
+            static encode(message: fermata.v1.GetDueForecastRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GetDueForecastRequest & fermata.v1.GetDueForecastRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetDueForecastRequest {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                fromMs?: (Long|null);
+                toMs?: (Long|null);
+                bucketMs?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GetDueForecastRequest.$Properties;
+        }
+
+        interface IForecastBucket extends fermata.v1.ForecastBucket.$Properties {
+        }
+
+        class ForecastBucket {
+            constructor(properties?: fermata.v1.ForecastBucket.$Properties);
+            $unknowns?: Uint8Array[];
+            startMs: Long;
+            endMs: Long;
+            count: Long;
+            scheduled: Long;
+            static create(properties: fermata.v1.ForecastBucket.$Shape): fermata.v1.ForecastBucket & fermata.v1.ForecastBucket.$Shape;
+            static create(properties?: fermata.v1.ForecastBucket.$Properties): fermata.v1.ForecastBucket;
+            static encode(message: fermata.v1.ForecastBucket.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.ForecastBucket & fermata.v1.ForecastBucket.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ForecastBucket {
+            interface $Properties {
+                startMs?: (Long|null);
+                endMs?: (Long|null);
+                count?: (Long|null);
+                scheduled?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.ForecastBucket.$Properties;
+        }
+
+        interface IGetDueForecastResponse extends fermata.v1.GetDueForecastResponse.$Properties {
+        }
+
+        class GetDueForecastResponse {
+            constructor(properties?: fermata.v1.GetDueForecastResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            buckets: fermata.v1.ForecastBucket.$Properties[];
+            pending: Long;
+            inFlight: Long;
+            complete: boolean;
+            schedulesTruncated: boolean;
+            static create(properties: fermata.v1.GetDueForecastResponse.$Shape): fermata.v1.GetDueForecastResponse & fermata.v1.GetDueForecastResponse.$Shape;
+            static create(properties?: fermata.v1.GetDueForecastResponse.$Properties): fermata.v1.GetDueForecastResponse;
+            static encode(message: fermata.v1.GetDueForecastResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.GetDueForecastResponse & fermata.v1.GetDueForecastResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetDueForecastResponse {
+            interface $Properties {
+                buckets?: (fermata.v1.ForecastBucket.$Properties[]|null);
+                pending?: (Long|null);
+                inFlight?: (Long|null);
+                complete?: (boolean|null);
+                schedulesTruncated?: (boolean|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.GetDueForecastResponse.$Properties;
         }
 
         interface IRedriveRequest extends fermata.v1.RedriveRequest.$Properties {
@@ -4593,6 +4693,7 @@ export namespace fermata {
             pending: Long;
             inFlight: Long;
             deadLettered: Long;
+            dueLoad: boolean;
             static create(properties: fermata.v1.QueueRecord.$Shape): fermata.v1.QueueRecord & fermata.v1.QueueRecord.$Shape;
             static create(properties?: fermata.v1.QueueRecord.$Properties): fermata.v1.QueueRecord;
             static encode(message: fermata.v1.QueueRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -4607,6 +4708,7 @@ export namespace fermata {
                 pending?: (Long|null);
                 inFlight?: (Long|null);
                 deadLettered?: (Long|null);
+                dueLoad?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.QueueRecord.$Properties;

@@ -3357,6 +3357,19 @@ export const fermata = $root.fermata = (() => {
 
 
 
+            $Object.defineProperties(Broker.prototype.getDueForecast = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.getDueForecast, $root.fermata.v1.GetDueForecastRequest, $root.fermata.v1.GetDueForecastResponse, request, callback);
+            }, {
+                name: { value: "GetDueForecast" },
+                path: { value: "/fermata.v1.Broker/GetDueForecast" },
+                requestType: { value: "GetDueForecastRequest" },
+                responseType: { value: "GetDueForecastResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+
+
             $Object.defineProperties(Broker.prototype.redrive = function(request, callback) {
                 return $protobuf.rpc.Service.prototype.rpcCall.call(this, Broker.prototype.redrive, $root.fermata.v1.RedriveRequest, $root.fermata.v1.RedriveResponse, request, callback);
             }, {
@@ -7848,6 +7861,415 @@ export const fermata = $root.fermata = (() => {
             };
 
             return ListMessagesResponse;
+        })();
+
+        v1.GetDueForecastRequest = (function() {
+
+            const GetDueForecastRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GetDueForecastRequest.prototype.topic = "";
+            GetDueForecastRequest.prototype.group = "";
+            GetDueForecastRequest.prototype.fromMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            GetDueForecastRequest.prototype.toMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            GetDueForecastRequest.prototype.bucketMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            GetDueForecastRequest.create = function(properties) {
+                return new GetDueForecastRequest(properties);
+            };
+
+            GetDueForecastRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.fromMs != null && $Object.hasOwnProperty.call(message, "fromMs") && (typeof message.fromMs === "object" ? message.fromMs.low || message.fromMs.high : message.fromMs !== 0))
+                    writer.uint32(24).int64(message.fromMs);
+                if (message.toMs != null && $Object.hasOwnProperty.call(message, "toMs") && (typeof message.toMs === "object" ? message.toMs.low || message.toMs.high : message.toMs !== 0))
+                    writer.uint32(32).int64(message.toMs);
+                if (message.bucketMs != null && $Object.hasOwnProperty.call(message, "bucketMs") && (typeof message.bucketMs === "object" ? message.bucketMs.low || message.bucketMs.high : message.bucketMs !== 0))
+                    writer.uint32(40).int64(message.bucketMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GetDueForecastRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GetDueForecastRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.fromMs = value;
+                            else
+                                delete message.fromMs;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.toMs = value;
+                            else
+                                delete message.toMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.bucketMs = value;
+                            else
+                                delete message.bucketMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GetDueForecastRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GetDueForecastRequest";
+            };
+
+            return GetDueForecastRequest;
+        })();
+
+        v1.ForecastBucket = (function() {
+
+            const ForecastBucket = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            ForecastBucket.prototype.startMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ForecastBucket.prototype.endMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            ForecastBucket.prototype.count = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            ForecastBucket.prototype.scheduled = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            ForecastBucket.create = function(properties) {
+                return new ForecastBucket(properties);
+            };
+
+            ForecastBucket.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.startMs != null && $Object.hasOwnProperty.call(message, "startMs") && (typeof message.startMs === "object" ? message.startMs.low || message.startMs.high : message.startMs !== 0))
+                    writer.uint32(8).int64(message.startMs);
+                if (message.endMs != null && $Object.hasOwnProperty.call(message, "endMs") && (typeof message.endMs === "object" ? message.endMs.low || message.endMs.high : message.endMs !== 0))
+                    writer.uint32(16).int64(message.endMs);
+                if (message.count != null && $Object.hasOwnProperty.call(message, "count") && (typeof message.count === "object" ? message.count.low || message.count.high : message.count !== 0))
+                    writer.uint32(24).uint64(message.count);
+                if (message.scheduled != null && $Object.hasOwnProperty.call(message, "scheduled") && (typeof message.scheduled === "object" ? message.scheduled.low || message.scheduled.high : message.scheduled !== 0))
+                    writer.uint32(32).uint64(message.scheduled);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            ForecastBucket.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.ForecastBucket();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.startMs = value;
+                            else
+                                delete message.startMs;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.endMs = value;
+                            else
+                                delete message.endMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.count = value;
+                            else
+                                delete message.count;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.scheduled = value;
+                            else
+                                delete message.scheduled;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            ForecastBucket.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.ForecastBucket";
+            };
+
+            return ForecastBucket;
+        })();
+
+        v1.GetDueForecastResponse = (function() {
+
+            const GetDueForecastResponse = function (properties) {
+                this.buckets = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            GetDueForecastResponse.prototype.buckets = $util.emptyArray;
+            GetDueForecastResponse.prototype.pending = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            GetDueForecastResponse.prototype.inFlight = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            GetDueForecastResponse.prototype.complete = false;
+            GetDueForecastResponse.prototype.schedulesTruncated = false;
+
+            GetDueForecastResponse.create = function(properties) {
+                return new GetDueForecastResponse(properties);
+            };
+
+            GetDueForecastResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.buckets != null && message.buckets.length)
+                    for (let i = 0; i < message.buckets.length; ++i)
+                        $root.fermata.v1.ForecastBucket.encode(message.buckets[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                if (message.pending != null && $Object.hasOwnProperty.call(message, "pending") && (typeof message.pending === "object" ? message.pending.low || message.pending.high : message.pending !== 0))
+                    writer.uint32(16).uint64(message.pending);
+                if (message.inFlight != null && $Object.hasOwnProperty.call(message, "inFlight") && (typeof message.inFlight === "object" ? message.inFlight.low || message.inFlight.high : message.inFlight !== 0))
+                    writer.uint32(24).uint64(message.inFlight);
+                if (message.complete != null && $Object.hasOwnProperty.call(message, "complete") && message.complete !== false)
+                    writer.uint32(32).bool(message.complete);
+                if (message.schedulesTruncated != null && $Object.hasOwnProperty.call(message, "schedulesTruncated") && message.schedulesTruncated !== false)
+                    writer.uint32(40).bool(message.schedulesTruncated);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            GetDueForecastResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.GetDueForecastResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.buckets && message.buckets.length))
+                                message.buckets = [];
+                            message.buckets.push($root.fermata.v1.ForecastBucket.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.pending = value;
+                            else
+                                delete message.pending;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.inFlight = value;
+                            else
+                                delete message.inFlight;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.complete = value;
+                            else
+                                delete message.complete;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.schedulesTruncated = value;
+                            else
+                                delete message.schedulesTruncated;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            GetDueForecastResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.GetDueForecastResponse";
+            };
+
+            return GetDueForecastResponse;
         })();
 
         v1.RedriveRequest = (function() {
@@ -18510,6 +18932,7 @@ export const fermata = $root.fermata = (() => {
             QueueRecord.prototype.pending = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             QueueRecord.prototype.inFlight = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             QueueRecord.prototype.deadLettered = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            QueueRecord.prototype.dueLoad = false;
 
             QueueRecord.create = function(properties) {
                 return new QueueRecord(properties);
@@ -18532,6 +18955,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(32).uint64(message.inFlight);
                 if (message.deadLettered != null && $Object.hasOwnProperty.call(message, "deadLettered") && (typeof message.deadLettered === "object" ? message.deadLettered.low || message.deadLettered.high : message.deadLettered !== 0))
                     writer.uint32(40).uint64(message.deadLettered);
+                if (message.dueLoad != null && $Object.hasOwnProperty.call(message, "dueLoad") && message.dueLoad !== false)
+                    writer.uint32(48).bool(message.dueLoad);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -18608,6 +19033,15 @@ export const fermata = $root.fermata = (() => {
                                 message.deadLettered = value;
                             else
                                 delete message.deadLettered;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.dueLoad = value;
+                            else
+                                delete message.dueLoad;
                             continue;
                         }
                     }

@@ -22,6 +22,12 @@ import { type BackupStream, openBackup } from './backup.js';
 import { type CallContext, Connection, unary } from './connection.js';
 import { ClosedError, FermataError, withoutBatchPosition } from './errors.js';
 import {
+  type DueForecast,
+  type DueForecastOptions,
+  forecastFromWire,
+  forecastRequest,
+} from './forecast-model.js';
+import {
   type CancelResult,
   cancelFromWire,
   detailsFromWire,
@@ -354,6 +360,25 @@ export class FermataClient {
       OPTION_NAMES.listMessages,
     );
     return pageFromWire(res);
+  }
+
+  /**
+   * How many pending messages of a topic's group fall due per bucket of a
+   * time range (default: the next 60 minutes by minute), counted by the
+   * broker as messages change (no scan), with the next occurrences of the
+   * topic's schedules counted apart. Needs `consume` on the topic.
+   */
+  async dueForecast(topic: string, options: DueForecastOptions & CallOptions = {}): Promise<DueForecast> {
+    checkOptions('dueForecast options', options, OPTION_NAMES.dueForecast);
+    const request = forecastRequest(topic, options, Date.now());
+    const res = await this.call(
+      'dueForecast',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.GetDueForecastResponse>((cb) => stubs.broker.getDueForecast(request, metadata, o, cb)),
+      options,
+      OPTION_NAMES.dueForecast,
+    );
+    return forecastFromWire(res);
   }
 
   /** Every page of {@link FermataClient.listMessages}, fetched as you iterate. */

@@ -41,6 +41,7 @@ export {
   UnauthenticatedError,
   UnavailableError,
 } from './errors.js';
+export type { DueForecast, DueForecastOptions, ForecastBucket } from './forecast-model.js';
 export {
   DEAD_LETTER_HEADERS,
   type DeadLetter,

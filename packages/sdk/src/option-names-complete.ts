@@ -5,6 +5,7 @@ import type { AddMemberOptions, GroupSettings, TopicSettings } from './admin-mod
 import type { AutoExtendOptions } from './auto-extend.js';
 import type { BackoffPolicy } from './backoff.js';
 import type { BatchOptions, CallOptions } from './client.js';
+import type { DueForecastOptions } from './forecast-model.js';
 import type { ListMessagesOptions } from './messages-model.js';
 import type { OPTION_NAMES } from './option-names.js';
 import type { ClientOptions, TlsOptions } from './options.js';
@@ -34,6 +35,7 @@ export const complete: {
   subscribe: Exactly<SubscribeOptions, typeof OPTION_NAMES.subscribe>;
   autoExtend: Exactly<AutoExtendOptions, typeof OPTION_NAMES.autoExtend>;
   listMessages: Exactly<ListMessagesOptions & CallOptions, typeof OPTION_NAMES.listMessages>;
+  dueForecast: Exactly<DueForecastOptions & CallOptions, typeof OPTION_NAMES.dueForecast>;
   listSchedules: Exactly<
     { afterName?: string; limit?: number; next?: number } & CallOptions,
     typeof OPTION_NAMES.listSchedules
@@ -56,6 +58,7 @@ export const complete: {
   subscribe: true,
   autoExtend: true,
   listMessages: true,
+  dueForecast: true,
   listSchedules: true,
   schedule: true,
   topicSettings: true,

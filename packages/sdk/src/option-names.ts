@@ -50,6 +50,7 @@ export const OPTION_NAMES = {
   ],
   autoExtend: ['extendByMs', 'maxTotalMs'],
   listMessages: ['group', 'fromDueMs', 'toDueMs', 'limit', 'pageToken', 'deadlineMs'],
+  dueForecast: ['group', 'from', 'to', 'bucketMs', 'deadlineMs'],
   listSchedules: ['afterName', 'limit', 'next', 'deadlineMs'],
   schedule: [
     'spec',

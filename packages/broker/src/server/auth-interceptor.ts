@@ -101,6 +101,7 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
       return one('publish', msg['topic']);
     case `${BROKER}GetMessage`:
     case `${BROKER}ListMessages`:
+    case `${BROKER}GetDueForecast`:
       return one('consume', msg['topic']);
     // Moves messages from the topic's dead-letter topic back into it: an operator's act.
     case `${BROKER}Redrive`:

@@ -272,5 +272,29 @@ export function brokerHandlers(ctx: ServerContext): BrokerHandlers {
         nextPageToken: page.nextPageToken ?? new Uint8Array(0),
       };
     }),
+
+    getDueForecast: unary(ctx, async (req) => {
+      await linearizable(ctx);
+      if (!req.topic) throw new ValidationError('topic', 'must not be empty');
+      const f = await ctx.reader.forecast({
+        topic: req.topic,
+        group: req.group ?? '',
+        fromMs: Number(toBigInt(req.fromMs)),
+        toMs: Number(toBigInt(req.toMs)),
+        bucketMs: Number(toBigInt(req.bucketMs)),
+      });
+      return {
+        buckets: f.buckets.map((b) => ({
+          startMs: i64(b.startMs),
+          endMs: i64(b.endMs),
+          count: toUint64(BigInt(b.count)),
+          scheduled: toUint64(BigInt(b.scheduled)),
+        })),
+        pending: toUint64(BigInt(f.pending)),
+        inFlight: toUint64(BigInt(f.inFlight)),
+        complete: f.complete,
+        schedulesTruncated: f.schedulesTruncated,
+      };
+    }),
   };
 }

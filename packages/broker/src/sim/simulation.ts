@@ -15,6 +15,7 @@ import { check, type Violation } from './checker.js';
 import { type ClientWorld, control, orderTopic, producePublish, SimConsumer, TOPIC } from './clients.js';
 import { BIG_TOPIC, checkDeletion, type DeletionRecord, runDeletion } from './deletions.js';
 import { checkDeliveryControls, deadlineDeadLetters, LogObserver, Pauser } from './delivery-controls.js';
+import { checkDueLoad } from './due-load.js';
 import { History } from './history.js';
 import { brokerBugs, type InjectedBug } from './injected-bugs.js';
 import { checkGroupLimits, limitsForBrokerSeed, replicateGroupLimits } from './limits.js';
@@ -406,7 +407,8 @@ export async function runBrokerSeed(o: BrokerSimOptions): Promise<BrokerSimResul
         checkDeliveryControls(history) ??
         (limitsCheckable ? checkGroupLimits(cluster.applied) : undefined) ??
         (tenants ? await checkDeletion(w, l, deletion) : undefined) ??
-        (schedules ? await checkSchedules(l, stats) : undefined));
+        (schedules ? await checkSchedules(l, stats) : undefined) ??
+        (await checkDueLoad(l)));
   stats.published = history.acknowledged().size;
   stats.keyed = [...history.acknowledged().values()].filter((p) => p.orderingKey).length;
   // Runs whose group limits were set before its consumers subscribed: the limits' rules checked them.

@@ -294,6 +294,9 @@ export class BrokerStateMachine implements StateMachine {
             results.push(
               cmd.kind === 'apply-limits' ? this.applyLimits(txn, cmd.values) : await execute(ctx, cmd),
             );
+            // The histogram's buckets are written per command: its work counts in the command's bound.
+            await ctx.queues.dueLoad.flush();
+            ctx.queues.completeEmpty();
             ctx.endCommand();
           } catch (err) {
             if (!isStateError(err)) throw err;

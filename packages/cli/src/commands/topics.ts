@@ -13,6 +13,7 @@ import { globals, withClient } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { duration, fields, isoTime, printJson, table, timeWithRelative } from '../format.js';
 import { parseDuration, parseInteger } from '../parse.js';
+import { registerForecast } from './forecast.js';
 
 interface SettingsFlags {
   maxAttempts?: string;
@@ -167,9 +168,11 @@ export function printStats(stats: TopicStats): void {
   }
 }
 
-/** `fermata topics ls|create|update|delete|pause|resume|stats`. */
+/** `fermata topics ls|create|update|delete|pause|resume|stats|forecast`. */
 export function registerTopics(program: Command): void {
-  const topics = program.command('topics').description('list, create, change, delete topics; topic stats');
+  const topics = program
+    .command('topics')
+    .description('list, create, change, delete topics; topic stats and due-load forecast');
 
   topics
     .command('ls')
@@ -270,4 +273,6 @@ export function registerTopics(program: Command): void {
         else printStats(stats);
       });
     });
+
+  registerForecast(topics);
 }

@@ -251,6 +251,16 @@ export const BrokerService = {
     responseDeserialize: (b: Buffer): fermata.v1.ListMessagesResponse => fermata.v1.ListMessagesResponse.decode(b),
     originalName: 'ListMessages',
   },
+  getDueForecast: {
+    path: '/fermata.v1.Broker/GetDueForecast',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.GetDueForecastRequest.$Properties>(fermata.v1.GetDueForecastRequest),
+    requestDeserialize: (b: Buffer): fermata.v1.GetDueForecastRequest => fermata.v1.GetDueForecastRequest.decode(b),
+    responseSerialize: encoder<fermata.v1.GetDueForecastResponse.$Properties>(fermata.v1.GetDueForecastResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.GetDueForecastResponse => fermata.v1.GetDueForecastResponse.decode(b),
+    originalName: 'GetDueForecast',
+  },
   redrive: {
     path: '/fermata.v1.Broker/Redrive',
     requestStream: false,
@@ -275,6 +285,7 @@ export interface BrokerHandlers extends grpc.UntypedServiceImplementation {
   reschedule: grpc.handleUnaryCall<fermata.v1.RescheduleRequest, fermata.v1.RescheduleResponse.$Properties>;
   getMessage: grpc.handleUnaryCall<fermata.v1.GetMessageRequest, fermata.v1.GetMessageResponse.$Properties>;
   listMessages: grpc.handleUnaryCall<fermata.v1.ListMessagesRequest, fermata.v1.ListMessagesResponse.$Properties>;
+  getDueForecast: grpc.handleUnaryCall<fermata.v1.GetDueForecastRequest, fermata.v1.GetDueForecastResponse.$Properties>;
   redrive: grpc.handleUnaryCall<fermata.v1.RedriveRequest, fermata.v1.RedriveResponse.$Properties>;
 }
 
@@ -298,6 +309,8 @@ export interface BrokerClient extends grpc.Client {
   getMessage(request: fermata.v1.GetMessageRequest.$Properties, callback: grpc.requestCallback<fermata.v1.GetMessageResponse>): grpc.ClientUnaryCall;
   listMessages(request: fermata.v1.ListMessagesRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.ListMessagesResponse>): grpc.ClientUnaryCall;
   listMessages(request: fermata.v1.ListMessagesRequest.$Properties, callback: grpc.requestCallback<fermata.v1.ListMessagesResponse>): grpc.ClientUnaryCall;
+  getDueForecast(request: fermata.v1.GetDueForecastRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.GetDueForecastResponse>): grpc.ClientUnaryCall;
+  getDueForecast(request: fermata.v1.GetDueForecastRequest.$Properties, callback: grpc.requestCallback<fermata.v1.GetDueForecastResponse>): grpc.ClientUnaryCall;
   redrive(request: fermata.v1.RedriveRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.RedriveResponse>): grpc.ClientUnaryCall;
   redrive(request: fermata.v1.RedriveRequest.$Properties, callback: grpc.requestCallback<fermata.v1.RedriveResponse>): grpc.ClientUnaryCall;
 }

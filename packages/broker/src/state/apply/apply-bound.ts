@@ -17,7 +17,18 @@
  * command.
  */
 import { invariant } from '@fermata/base';
+import { DUE_LOAD_LEVEL_MS } from '../model/due-load.js';
 import type { Limits } from '../model/limits.js';
+
+/**
+ * What the due-load histogram adds to one entry's change (due-load.ts): its
+ * pending state left one due time and reached another, each a bucket at
+ * every level read and rewritten (key 18 bytes, count 8).
+ */
+export const DUE_LOAD_WORK: ApplyWork = {
+  records: 2 * DUE_LOAD_LEVEL_MS.length * 2,
+  bytes: 2 * DUE_LOAD_LEVEL_MS.length * 26,
+};
 
 export interface ApplyWork {
   /** Records read, scanned, written or deleted (each access counted). */
@@ -30,14 +41,15 @@ export interface ApplyWork {
  * The most one item takes besides its payload: records (its entry in every
  * group written and read back, queue records, index, body, key, key window,
  * expiry, request records, topic records) and bytes (headers, key, names,
- * the attempt history an entry and a dead letter carry).
+ * the attempt history an entry and a dead letter carry), and the due-load
+ * histogram's buckets of its entry in every group.
  */
 export function itemWork(limits: Limits): ApplyWork {
   const g = limits.maxGroupsPerTopic;
   const perGroup = entryNameBytes(limits);
   const ordering = orderingWork(limits);
   return {
-    records: 4 * g + 40 + g * ordering.records,
+    records: 4 * g + 40 + g * ordering.records + g * DUE_LOAD_WORK.records,
     bytes:
       limits.maxHeadersBytes +
       8 * limits.maxHeaderCount +
@@ -47,7 +59,8 @@ export function itemWork(limits: Limits): ApplyWork {
       // delivered_at_ms of an entry and of a dead letter's info: an int64 each attempt.
       24 * limits.maxMaxAttempts +
       2048 +
-      g * ordering.bytes,
+      g * ordering.bytes +
+      g * DUE_LOAD_WORK.bytes,
   };
 }
 
@@ -58,7 +71,8 @@ export function itemWork(limits: Limits): ApplyWork {
  * wait records (counted as one record: KeyHeadStore.firstWait), and one
  * other message's entry moved, without its body, with its index record
  * rewritten (a publish swapping places with an undelivered front; an end
- * moving the next message up).
+ * moving the next message up; its due time stays, so its due-load buckets
+ * do too).
  */
 export function orderingWork(limits: Limits): ApplyWork {
   const g = limits.maxGroupsPerTopic;

@@ -214,6 +214,7 @@ async function purgeEntries(
       const held = heldOf(ctx, tag, entry);
       letGo(ctx, held);
       const inFlight = held.view.inFlight;
+      if (!inFlight) ctx.queues.dueLoad.moved(hash, held.view.dueAtMs, undefined);
       const counting = ctx.queues.count(hash, inFlight ? 0 : -1, inFlight ? -1 : 0, 0);
       if (counting) await counting;
     }

@@ -80,8 +80,8 @@ export async function leaseRun(
   );
   const tagOf = runTagMaker(queueHash, leaseId);
   const outcomes: LeaseOutcome[] = [];
-  // Entries newly in flight (not held by a run already) and the earliest end: counted once.
-  let newlyInFlight = 0;
+  // Due times of the entries newly in flight (not held by a run already) and the earliest end: counted once.
+  const newlyInFlight: number[] = [];
   let earliestEndMs = Number.POSITIVE_INFINITY;
   for (let i = 0; i < cmd.tags.length; i++) {
     const key = cmd.tags[i]!;
@@ -128,7 +128,7 @@ export async function leaseRun(
     const offset = ctx.leases.add(run, key, base, startMs);
     const leaseExpiresAtMs = startMs + cmd.leaseMs;
     // In flight from now unless a run lease held it already (an earlier version's lease is pending now).
-    if (hold === undefined) newlyInFlight++;
+    if (hold === undefined) newlyInFlight.push(base.dueAtMs);
     if (leaseExpiresAtMs < earliestEndMs) earliestEndMs = leaseExpiresAtMs;
     outcomes.push({
       tag: key,

@@ -10,6 +10,7 @@ export function encodeQueue(q: QueueRec): Uint8Array {
     pending: toUint64(BigInt(q.pending)),
     inFlight: toUint64(BigInt(q.inFlight)),
     deadLettered: toUint64(BigInt(q.deadLettered)),
+    dueLoad: q.dueLoad === true,
   }).finish();
 }
 
@@ -21,5 +22,6 @@ export function decodeQueue(bytes: Uint8Array): QueueRec {
     pending: n64(m.pending),
     inFlight: n64(m.inFlight),
     deadLettered: n64(m.deadLettered),
+    ...(m.dueLoad ? { dueLoad: true } : {}),
   };
 }

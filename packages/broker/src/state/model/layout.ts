@@ -55,6 +55,11 @@ export const NS = {
    * the key's messages waiting behind its front, in due order (their entries are under waiting keys).
    */
   keyWaits: new Namespace(0x13, 'key-waits'),
+  /**
+   * queueHash (8), level (1), bucket start ms (8) -> count (uint64 BE): the queue's pending
+   * entries due in that bucket (due-load.ts; docs/design.md, "Due-load forecast").
+   */
+  dueLoad: new Namespace(0x14, 'due-load'),
 } as const;
 
 const enc = new TextEncoder();

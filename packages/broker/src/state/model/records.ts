@@ -129,6 +129,8 @@ export interface QueueRec {
   pending: number;
   inFlight: number;
   deadLettered: number;
+  /** The due-load histogram counts its pending entries (a queue registered by a version that keeps one). */
+  readonly dueLoad?: boolean;
 }
 
 export interface QueueEntryRec {

@@ -62,6 +62,7 @@ import { readQueue, readQueues } from '../stores/queues.js';
 import type { CacheFiller } from '../stores/record-cache.js';
 import { dueRequestWindows } from '../stores/requests.js';
 import { readTopic, readTopics } from '../stores/topics.js';
+import { type ForecastQuery, type ForecastView, readForecast } from './forecast.js';
 
 /** A queue entry as the dispatcher and the list call see it. */
 /**
@@ -663,6 +664,11 @@ export class BrokerReader {
       state: leaseHeld(entry, nowMs) ? ('in-flight' as const) : ('pending' as const),
     }));
     return { items, nextPageToken: more ? lastRead : undefined };
+  }
+
+  /** The due-load forecast of a topic's group (forecast.ts). */
+  forecast(q: ForecastQuery): Promise<ForecastView> {
+    return readForecast(this.view, this.hasher, this.limits, q);
   }
 
   /**

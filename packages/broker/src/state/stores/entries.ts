@@ -218,6 +218,24 @@ export class EntryStore implements OrderedEntries {
   private insertAt(hash: bigint, tag: Uint8Array, entry: QueueEntryRec, cold: boolean): void {
     this.txn.put(NS.queue.key(tag), encodeEntry(entry, !cold && this.txn.cachesWrites), cold);
     this.queues.countNow(hash, entry.inFlight ? 0 : 1, entry.inFlight ? 1 : 0, 0);
+    this.pendingMoved(hash, undefined, entry);
+  }
+
+  /**
+   * The due-load histogram follows an entry's pending state and due time
+   * (due-load.ts), as the queue's counters follow its state: `before` and
+   * `after` as counted (undefined: no entry on that side).
+   */
+  private pendingMoved(
+    hash: bigint,
+    before: QueueEntryRec | undefined,
+    after: QueueEntryRec | undefined,
+  ): void {
+    this.queues.dueLoad.moved(
+      hash,
+      before && !before.inFlight ? before.dueAtMs : undefined,
+      after && !after.inFlight ? after.dueAtMs : undefined,
+    );
   }
 
   /** A new ordered entry in front of its key: under its due key (a copy, kept across awaits). */
@@ -273,6 +291,7 @@ export class EntryStore implements OrderedEntries {
     this.noteWithdrawn(oldTag, old, runTag);
     this.txn.del(NS.queue.key(oldTag));
     this.txn.put(NS.queue.key(tag), encodeEntry(next, this.txn.cachesWrites));
+    this.pendingMoved(this.queues.hash(topic.name, next.group), old, next);
     let counting: Promise<void> | undefined;
     if (old.inFlight !== next.inFlight) {
       const d = next.inFlight ? 1 : -1;
@@ -299,6 +318,7 @@ export class EntryStore implements OrderedEntries {
     if (!next.inFlight) this.noteDue(topic.name, next.group, next.dueAtMs);
     else if (next.leaseEndMs > 0) this.noteDue(topic.name, next.group, next.leaseEndMs, true);
     this.txn.put(NS.queue.key(key), encodeEntry(next, this.txn.cachesWrites));
+    this.pendingMoved(this.queues.hash(topic.name, next.group), old, next);
     if (old.inFlight === next.inFlight) return undefined;
     const d = next.inFlight ? 1 : -1;
     return this.queues.count(this.queues.hash(topic.name, next.group), -d, d, 0);
@@ -340,19 +360,30 @@ export class EntryStore implements OrderedEntries {
   ): Promise<void> | undefined {
     this.noteWithdrawn(key, view, runTag);
     this.noteDue(topic.name, view.group, view.dueAtMs);
-    return this.queues.count(this.queues.hash(topic.name, view.group), 1, -1, 0);
+    const hash = this.queues.hash(topic.name, view.group);
+    this.queues.dueLoad.moved(hash, undefined, view.dueAtMs);
+    return this.queues.count(hash, 1, -1, 0);
   }
 
   /**
-   * A run lease took entries of `group` (not written): `count` of them are
-   * counted in flight from now (the others a run held already), and the
-   * earliest of their leases ends at `endMs`, which the dispatcher hears as
-   * a lapse change. Once per lease command, not per entry.
+   * A run lease took entries of `group` (not written): those pending until
+   * now, due at `pendingDueMs`, are counted in flight from now (the others a
+   * run held already), and the earliest of their leases ends at `endMs`,
+   * which the dispatcher hears as a lapse change. Once per lease command,
+   * not per entry.
    */
-  hold(topic: TopicRec, group: string, count: number, endMs: number): Promise<void> | undefined {
+  hold(
+    topic: TopicRec,
+    group: string,
+    pendingDueMs: readonly number[],
+    endMs: number,
+  ): Promise<void> | undefined {
     this.noteDue(topic.name, group, endMs, true);
+    const count = pendingDueMs.length;
     if (count === 0) return undefined;
-    return this.queues.count(this.queues.hash(topic.name, group), -count, count, 0);
+    const hash = this.queues.hash(topic.name, group);
+    for (const dueAtMs of pendingDueMs) this.queues.dueLoad.moved(hash, dueAtMs, undefined);
+    return this.queues.count(hash, -count, count, 0);
   }
 
   /**
@@ -390,12 +421,9 @@ export class EntryStore implements OrderedEntries {
     this.noteWithdrawn(tag, entry, runTag);
     this.txn.del(NS.queue.key(tag));
     const dead = outcome === 'dead-lettered' ? 1 : 0;
-    const counting = this.queues.count(
-      this.queues.hash(topic.name, entry.group),
-      entry.inFlight ? 0 : -1,
-      entry.inFlight ? -1 : 0,
-      dead,
-    );
+    const hash = this.queues.hash(topic.name, entry.group);
+    this.pendingMoved(hash, entry, undefined);
+    const counting = this.queues.count(hash, entry.inFlight ? 0 : -1, entry.inFlight ? -1 : 0, dead);
     // An ordered message (its body never in its entry) may be its key's front or wait behind it.
     if (entry.orderingKey !== '' && entry.body === undefined) {
       const key = new Uint8Array(tag);

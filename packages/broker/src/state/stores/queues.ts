@@ -11,6 +11,7 @@ import { decodeQueue, encodeQueue } from '../codec/queue.js';
 import { ConflictError } from '../model/errors.js';
 import { NS, readU64, u64 } from '../model/layout.js';
 import type { QueueRec, TopicRec } from '../model/records.js';
+import { DueLoadStore } from './due-load.js';
 import type { Txn } from './txn.js';
 
 export class QueueStore {
@@ -19,11 +20,18 @@ export class QueueStore {
   private readonly hashes = new Map<string, bigint>();
   /** Per queue, the Txn generation whose undo step restores its counters (one step per command, not per change). */
   private readonly countedIn = new Map<bigint, number>();
+  /** Per queue loaded or registered, whether it keeps a due-load histogram (kept after a drop). */
+  private readonly dueLoads = new Map<bigint, boolean>();
+
+  /** The queues' due-load histograms: counted with the pending counters, written per command. */
+  readonly dueLoad: DueLoadStore;
 
   constructor(
     private readonly txn: Txn,
     private readonly hasher: QueueHasher,
-  ) {}
+  ) {
+    this.dueLoad = new DueLoadStore(txn, (hash) => this.keepsDueLoad(hash));
+  }
 
   hash(topic: string, group: string): bigint {
     const name = queueName(topic, group);
@@ -46,7 +54,17 @@ export class QueueStore {
     const raw = await this.txn.get(NS.queues.key(u64(hash)));
     const rec = raw ? decodeQueue(raw) : undefined;
     if (!this.recs.has(hash)) this.recs.set(hash, rec ?? null);
+    if (rec && !this.dueLoads.has(hash)) this.dueLoads.set(hash, rec.dueLoad === true);
     return rec;
+  }
+
+  /**
+   * Whether the queue keeps a due-load histogram (due-load.ts): its record
+   * says so, or said so before the batch dropped it.
+   */
+  async keepsDueLoad(hash: bigint): Promise<boolean> {
+    if (!this.dueLoads.has(hash)) await this.get(hash);
+    return this.dueLoads.get(hash) === true;
   }
 
   /**
@@ -63,7 +81,13 @@ export class QueueStore {
         `queue "${queueName(topic, group)}" has the hash ${hash.toString(16)} of the existing queue of topic "${rec.topic}" group "${rec.group}"`,
       );
     }
-    this.setRec(hash, { topic, group, pending: 0, inFlight: 0, deadLettered: 0 });
+    this.setRec(hash, { topic, group, pending: 0, inFlight: 0, deadLettered: 0, dueLoad: true });
+    const known = this.dueLoads.get(hash);
+    this.dueLoads.set(hash, true);
+    this.txn.onRollback(() => {
+      if (known === undefined) this.dueLoads.delete(hash);
+      else this.dueLoads.set(hash, known);
+    });
     return hash;
   }
 
@@ -148,6 +172,23 @@ export class QueueStore {
       () => ({ ...rec }),
     );
     this.dirty.add(hash);
+  }
+
+  /**
+   * A queue of an earlier version (no due-load histogram) that is empty once
+   * a command ended starts keeping one: an empty queue's histogram is empty,
+   * so from the next command on it counts exactly. Called when a command
+   * ends, after its histogram changes were written (or, for such a queue,
+   * left out); looks only at the queues whose counters the batch changed.
+   */
+  completeEmpty(): void {
+    for (const hash of this.dirty) {
+      const rec = this.recs.get(hash);
+      if (!rec || rec.dueLoad || rec.pending !== 0 || rec.inFlight !== 0) continue;
+      this.setRec(hash, { ...rec, dueLoad: true });
+      this.dueLoads.set(hash, true);
+      this.txn.onRollback(() => this.dueLoads.set(hash, false));
+    }
   }
 
   /** Writes the queue records changed by the batch (call once, before the batch is written). */

@@ -151,6 +151,7 @@ export function cacheable(key: Uint8Array): boolean {
     ns === NS.index.prefix ||
     ns === NS.topics.prefix ||
     ns === NS.queues.prefix ||
-    ns === NS.keyHeads.prefix
+    ns === NS.keyHeads.prefix ||
+    ns === NS.dueLoad.prefix
   );
 }
