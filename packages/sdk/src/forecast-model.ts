@@ -36,7 +36,7 @@ export interface DueForecast {
   inFlight: number;
   /**
    * False: the group's queue was created by a server version that kept no
-   * histogram and has not been empty since; every `count` is 0 (`pending`
+   * histogram and has not drained since; every `count` is 0 (`pending`
    * and `inFlight` are exact).
    */
   complete: boolean;

@@ -55,7 +55,7 @@ function warnings(f: DueForecast): string {
   return (
     (f.complete
       ? ''
-      : 'warning: this group was created by a server version that kept no due-load histogram and has not been empty since: the counts are 0, not a forecast\n') +
+      : 'warning: this group was created by a server version that kept no due-load histogram and has not drained since: the counts are 0, not a forecast\n') +
     (f.schedulesTruncated
       ? 'warning: the topic has more schedules or occurrences than one answer reads: scheduled counts are a lower bound\n'
       : '')
