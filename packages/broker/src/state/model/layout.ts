@@ -156,6 +156,45 @@ export function keyHeadSuffix(queueHash: bigint, orderingKey: string): Uint8Arra
 }
 
 /**
+ * A key head record's value: the front's id; how many messages wait behind
+ * it (undefined in a record written before the count was kept: 8 bytes); and
+ * the floor, when known: every waiting message of the key is due after it
+ * (due time, then id), so a seek for the first one starts past it rather than
+ * over the deleted wait records of those already moved up.
+ */
+export interface KeyHeadRec {
+  readonly front: bigint;
+  readonly waits: number | undefined;
+  readonly floor: { readonly dueAtMs: number; readonly id: bigint } | undefined;
+}
+
+const headScratch = new DataView(new ArrayBuffer(28));
+const headBytes = new Uint8Array(headScratch.buffer);
+
+/**
+ * A head record's value: front (8 bytes), waits (4), then the floor's due time
+ * and id (8 each) if known. An uncounted head stays uncounted: its front alone.
+ */
+export function encodeKeyHead(head: KeyHeadRec): Uint8Array {
+  headScratch.setBigUint64(0, head.front);
+  if (head.waits === undefined) return slabCopy(headBytes.subarray(0, 8));
+  headScratch.setUint32(8, head.waits);
+  if (!head.floor) return slabCopy(headBytes.subarray(0, 12));
+  headScratch.setBigUint64(12, BigInt(head.floor.dueAtMs));
+  headScratch.setBigUint64(20, head.floor.id);
+  return slabCopy(headBytes);
+}
+
+export function decodeKeyHead(bytes: Uint8Array): KeyHeadRec {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const front = view.getBigUint64(0);
+  if (bytes.length < 12) return { front, waits: undefined, floor: undefined };
+  const waits = view.getUint32(8);
+  if (bytes.length < 28) return { front, waits, floor: undefined };
+  return { front, waits, floor: { dueAtMs: Number(view.getBigUint64(12)), id: view.getBigUint64(20) } };
+}
+
+/**
  * The part of a wait record's key every wait of one (queue, ordering key)
  * shares: the queue's hash, the key's length (so that no key's range holds
  * another's), the key. `keyWaitSuffix` appends the due time and the id.

@@ -6,17 +6,20 @@
  * key-order.ts; reads outside apply (tests) go through the functions at the
  * end, over a read view.
  */
-import type { ReadView } from '@fermata/storage';
+
+import { invariant } from '@fermata/base';
+import { compareBytes, type ReadView } from '@fermata/storage';
 import { tagKeyOf } from '../../keys.js';
 import {
+  decodeKeyHead,
   EMPTY,
+  encodeKeyHead,
+  type KeyHeadRec,
   keyHeadSuffix,
   keyWaitOf,
   keyWaitPrefix,
   keyWaitSuffix,
   NS,
-  readU64,
-  u64,
 } from '../model/layout.js';
 import type { Txn } from './txn.js';
 
@@ -63,17 +66,60 @@ export class KeyHeadStore {
 
   /** The id of the key's front; undefined when the key has none (no message of it is ordered now). */
   async front(queueHash: bigint, orderingKey: string): Promise<bigint | undefined> {
-    const raw = await this.txn.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
-    return raw ? readU64(raw) : undefined;
+    return (await this.head(queueHash, orderingKey))?.front;
   }
 
-  setFront(queueHash: bigint, orderingKey: string, id: bigint): void {
-    this.txn.put(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)), u64(id));
+  /** The key's head record: its front, how many wait, and below what none does. */
+  async head(queueHash: bigint, orderingKey: string): Promise<KeyHeadRec | undefined> {
+    const raw = await this.txn.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
+    return raw ? decodeKeyHead(raw) : undefined;
+  }
+
+  /** `id` is the key's front now (a key without a head gets one, with nothing waiting). */
+  async setFront(queueHash: bigint, orderingKey: string, id: bigint): Promise<void> {
+    const head = await this.head(queueHash, orderingKey);
+    this.write(queueHash, orderingKey, { front: id, waits: head ? head.waits : 0, floor: head?.floor });
+  }
+
+  /**
+   * The key's first waiting message `first`, its wait record dropped, is the
+   * front now: every message still waiting is due after it (the floor).
+   */
+  async promote(queueHash: bigint, orderingKey: string, first: KeyWait): Promise<void> {
+    const head = await this.head(queueHash, orderingKey);
+    invariant(head, () => `message ${first.id} moves up to the front of a key with no head`);
+    this.write(queueHash, orderingKey, { front: first.id, waits: head.waits, floor: first });
   }
 
   /** The key has no front any more (and so nothing waiting). */
   dropFront(queueHash: bigint, orderingKey: string): void {
     this.txn.del(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
+  }
+
+  private write(queueHash: bigint, orderingKey: string, head: KeyHeadRec): void {
+    this.txn.put(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)), encodeKeyHead(head));
+  }
+
+  /**
+   * The head's count after a wait record was written (+1) or deleted (-1):
+   * one written below the floor lowers it away. A record written before
+   * counts were kept stays uncounted (its seeks read from the key's start).
+   */
+  private async count(queueHash: bigint, orderingKey: string, w: KeyWait, delta: 1 | -1): Promise<void> {
+    const head = await this.head(queueHash, orderingKey);
+    invariant(
+      head || delta === -1,
+      () => `message ${w.id} waits for key "${orderingKey}", which has no head`,
+    );
+    if (!head) return; // a deleted group's front went first: its head is gone already
+    const waits = head.waits === undefined ? undefined : head.waits + delta;
+    invariant(
+      waits === undefined || waits >= 0,
+      () => `key "${orderingKey}" of front ${head.front} waits -1`,
+    );
+    if (waits === undefined) return; // uncounted: it holds no floor either
+    const floor = delta === 1 && head.floor && !dueBefore(head.floor, w) ? undefined : head.floor;
+    this.write(queueHash, orderingKey, { front: head.front, waits, floor });
   }
 
   /**
@@ -84,12 +130,19 @@ export class KeyHeadStore {
    * one after another moves each next one up in one seek.
    */
   async firstWait(queueHash: bigint, orderingKey: string): Promise<KeyWait | undefined> {
+    const head = await this.head(queueHash, orderingKey);
+    if (head?.waits === 0) return undefined;
     const batch = this.batchOf(queueHash, orderingKey);
     let best: KeyWait | undefined;
     for (const w of batch.present.values()) if (!best || dueBefore(w, best)) best = w;
     const range = waitRange(queueHash, orderingKey);
-    // The smallest key after `after`: every wait key is as long as the prefix and 16 bytes.
-    const gte = batch.after ? Uint8Array.of(...batch.after, 0) : range.gte;
+    // The smallest key after a given one: every wait key is as long as the prefix and 16 bytes.
+    let gte = range.gte;
+    if (head?.floor)
+      gte = successor(
+        NS.keyWaits.key(keyWaitSuffix(queueHash, orderingKey, head.floor.dueAtMs, head.floor.id)),
+      );
+    if (batch.after && compareBytes(batch.after, gte) >= 0) gte = successor(batch.after);
     let stored: KeyWait | undefined;
     let after = batch.after;
     let next: BatchWaits['next'];
@@ -109,13 +162,20 @@ export class KeyHeadStore {
     return best;
   }
 
-  putWait(queueHash: bigint, orderingKey: string, w: KeyWait): void {
+  async putWait(queueHash: bigint, orderingKey: string, w: KeyWait): Promise<void> {
     const suffix = keyWaitSuffix(queueHash, orderingKey, w.dueAtMs, w.id);
     this.txn.put(NS.keyWaits.key(suffix), EMPTY);
     this.note(queueHash, orderingKey, suffix, w, true);
+    await this.count(queueHash, orderingKey, w, 1);
   }
 
-  dropWait(queueHash: bigint, orderingKey: string, w: KeyWait): void {
+  async dropWait(queueHash: bigint, orderingKey: string, w: KeyWait): Promise<void> {
+    this.dropWaitRecord(queueHash, orderingKey, w);
+    await this.count(queueHash, orderingKey, w, -1);
+  }
+
+  /** A purge's delete: the wait record alone (the purge drops the key's head too, uncounted). */
+  dropWaitRecord(queueHash: bigint, orderingKey: string, w: KeyWait): void {
     const suffix = keyWaitSuffix(queueHash, orderingKey, w.dueAtMs, w.id);
     this.txn.del(NS.keyWaits.key(suffix));
     this.note(queueHash, orderingKey, suffix, w, false);
@@ -168,6 +228,9 @@ export class KeyHeadStore {
   }
 }
 
+/** The smallest key after `key` (0 appended). */
+const successor = (key: Uint8Array): Uint8Array => Uint8Array.of(...key, 0);
+
 /** A wait's place in the key's order: its due time and id, the last 16 bytes of its key. */
 const waitId = (suffix: Uint8Array): string => tagKeyOf(suffix.subarray(suffix.length - 16));
 
@@ -176,14 +239,23 @@ export function dueBefore(a: KeyWait, b: KeyWait): boolean {
   return a.dueAtMs < b.dueAtMs || (a.dueAtMs === b.dueAtMs && a.id < b.id);
 }
 
+/** A key's head record, read outside apply. */
+export async function readKeyHead(
+  view: ReadView,
+  queueHash: bigint,
+  orderingKey: string,
+): Promise<KeyHeadRec | undefined> {
+  const raw = await view.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
+  return raw ? decodeKeyHead(raw) : undefined;
+}
+
 /** A key's front, read outside apply. */
 export async function readKeyFront(
   view: ReadView,
   queueHash: bigint,
   orderingKey: string,
 ): Promise<bigint | undefined> {
-  const raw = await view.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
-  return raw ? readU64(raw) : undefined;
+  return (await readKeyHead(view, queueHash, orderingKey))?.front;
 }
 
 /** A key's waiting messages in due order (at most `limit`), read outside apply. */
