@@ -8,7 +8,7 @@
 // outside the due order, so it should be 1). A warm-up run of M (`--warmup`) in a fourth,
 // ordered topic comes first.
 
-import type { FermataClient, Message } from '@fermata/sdk';
+import { type FermataClient, LeaseExpiredError, type Message } from '@fermata/sdk';
 import type { Cluster } from './cluster.js';
 import {
   ensureTopic,
@@ -24,6 +24,12 @@ import {
 import { emit, flag, option, printTargets, round, summary, target } from './report.js';
 
 const HELD_KEY = 'held';
+const LEASE_MS = 20_000;
+
+/** An ack retried after its answer was lost answers "lease expired": it was settled. */
+function settled(e: unknown): void {
+  if (!(e instanceof LeaseExpiredError)) throw e;
+}
 
 interface Phase {
   readonly delivered: number;
@@ -34,6 +40,8 @@ interface Phase {
   /** The servers' CPU (three nodes) per delivered message, from the measured publish to the end. */
   readonly cpuUsPerMsg: number;
   readonly heldDelivered: number;
+  /** Deliveries of a message already counted: a lease a stream lost, come back. */
+  readonly redelivered: number;
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -81,6 +89,7 @@ export async function run(args: string[]): Promise<void> {
       beside_held_msgs_per_s: beside.msgsPerS,
       beside_held_delivered: beside.delivered,
       left_at_end: { unordered: off.left, alone: alone.left, beside: beside.left },
+      redelivered: { unordered: off.redelivered, alone: alone.redelivered, beside: beside.redelivered },
       beside_held_seconds: beside.seconds,
       beside_held_server_cpu_us_per_msg: beside.cpuUsPerMsg,
       // Target: at least 0.8 (ordering on delivers within 20 % of the rate with it off).
@@ -122,6 +131,7 @@ async function phase(
   let heldDelivered = 0;
   let head: Message | undefined;
   let delivered = 0;
+  let redelivered = 0;
   let firstAt = 0;
   let lastAt = 0;
   let done: () => void = () => undefined;
@@ -132,14 +142,16 @@ async function phase(
   const subs = Array.from({ length: o.consumers }, () =>
     client.subscribe(
       topic,
-      { prefetch: 1_000, concurrency: 1_000, mode: 'manual', leaseMs: 3_600_000 },
+      // A lease that a stream lost (a reconnect under load) comes back within the phase; the held
+      // head is kept by extending it.
+      { prefetch: 1_000, concurrency: 1_000, mode: 'manual', leaseMs: LEASE_MS },
       async (m) => {
         const seq = seqOf(m);
         if (!measured(seq)) {
           heldDelivered++;
           // The head is held (acked once the measured messages are in); any other is acked.
           if (!head) head = m;
-          else await m.ack();
+          else await m.ack().catch(settled);
           return;
         }
         // Counted at its first delivery; an ack that fails (a retry after an answer lost under
@@ -149,7 +161,7 @@ async function phase(
           lastAt = Date.now();
           if (firstAt === 0) firstAt = lastAt;
           if (++delivered >= o.messages) done();
-        }
+        } else redelivered++;
         await m.ack().catch(() => undefined);
       },
     ),
@@ -166,6 +178,7 @@ async function phase(
     });
     while (!head) await sleep(20);
   }
+  const keep = setInterval(() => void head?.extend(LEASE_MS).catch(() => undefined), LEASE_MS / 4);
   const cpu = serverCpu(cluster);
   // Published before they fall due, so the rate is the delivery's, not the producers'.
   const dueAt = Date.now() + 3_000 + Math.ceil(o.messages / 2);
@@ -182,13 +195,14 @@ async function phase(
     latencies: false,
   });
   await Promise.race([all, sleep(Math.max(0, dueAt - Date.now()) + o.timeoutMs)]);
+  clearInterval(keep);
   // Of the held key, what went out while the others were measured; its head goes last (a
   // subscription closing waits for what it holds).
   const cpuUsPerMsg = cpu.done(delivered).us_per_msg;
   const heldAtEnd = heldDelivered;
   const [g] = (await client.topicStats(topic)).groups;
   const left = { pending: g?.pending ?? 0, inFlight: g?.inFlight ?? 0 };
-  await head?.ack();
+  await head?.ack().catch(settled);
   await Promise.all(subs.map((s) => s.close()));
   const seconds = Math.max(0.001, (lastAt - firstAt) / 1000);
   return {
@@ -198,5 +212,6 @@ async function phase(
     msgsPerS: round(delivered / seconds, 0),
     cpuUsPerMsg,
     heldDelivered: heldAtEnd,
+    redelivered,
   };
 }
