@@ -312,7 +312,8 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
  * wait record (queue, key, due time, id), a head for its key, and was never
  * leased; every wait record names such an entry; a front never leased
  * comes before every message waiting behind it (due time, then id); a head
- * counts its key's wait records, and every one is after its floor.
+ * counts its key's wait records, names the first truly, and every one is
+ * after its floor.
  */
 async function orderingProblems(
   view: ReadView,
@@ -368,6 +369,8 @@ async function orderingProblems(
     const count = waits.get(headKey)?.length ?? 0;
     if (rec?.waits !== undefined && rec.waits !== count)
       problems.push(`head record ${headKey} counts ${rec.waits} waiting; ${count} wait records`);
+    if (rec?.next && (rec.next.id !== first?.id || BigInt(rec.next.dueAtMs) !== first.dueMs))
+      problems.push(`head record ${headKey} names ${rec.next.id} first waiting; the first is ${first?.id}`);
     const floor = rec?.floor;
     if (
       floor &&

@@ -157,41 +157,69 @@ export function keyHeadSuffix(queueHash: bigint, orderingKey: string): Uint8Arra
 
 /**
  * A key head record's value: the front's id; how many messages wait behind
- * it (undefined in a record written before the count was kept: 8 bytes); and
- * the floor, when known: every waiting message of the key is due after it
- * (due time, then id), so a seek for the first one starts past it rather than
- * over the deleted wait records of those already moved up.
+ * it (undefined in a record written before the count was kept: 8 bytes); the
+ * first of them (due time, then id) when known, so that moving it up needs no
+ * seek; and the floor, when known: every waiting message of the key is due
+ * after it, so a seek for the first one starts past it rather than over the
+ * deleted wait records of those already moved up.
  */
 export interface KeyHeadRec {
   readonly front: bigint;
   readonly waits: number | undefined;
-  readonly floor: { readonly dueAtMs: number; readonly id: bigint } | undefined;
+  readonly next: KeyWaitRef | undefined;
+  readonly floor: KeyWaitRef | undefined;
 }
 
-const headScratch = new DataView(new ArrayBuffer(28));
+/** A waiting message's place in its key's order. */
+export interface KeyWaitRef {
+  readonly dueAtMs: number;
+  readonly id: bigint;
+}
+
+const HEAD_NEXT = 1;
+const HEAD_FLOOR = 2;
+const headScratch = new DataView(new ArrayBuffer(45));
 const headBytes = new Uint8Array(headScratch.buffer);
 
 /**
- * A head record's value: front (8 bytes), waits (4), then the floor's due time
- * and id (8 each) if known. An uncounted head stays uncounted: its front alone.
+ * A head record's value: front (8 bytes), waits (4), which of next and floor
+ * follow (1), then each as due time and id (8 + 8). An uncounted head stays
+ * uncounted: its front alone.
  */
 export function encodeKeyHead(head: KeyHeadRec): Uint8Array {
   headScratch.setBigUint64(0, head.front);
   if (head.waits === undefined) return slabCopy(headBytes.subarray(0, 8));
   headScratch.setUint32(8, head.waits);
-  if (!head.floor) return slabCopy(headBytes.subarray(0, 12));
-  headScratch.setBigUint64(12, BigInt(head.floor.dueAtMs));
-  headScratch.setBigUint64(20, head.floor.id);
-  return slabCopy(headBytes);
+  let at = 13;
+  let flags = 0;
+  for (const [flag, ref] of [
+    [HEAD_NEXT, head.next],
+    [HEAD_FLOOR, head.floor],
+  ] as const) {
+    if (!ref) continue;
+    flags |= flag;
+    headScratch.setBigUint64(at, BigInt(ref.dueAtMs));
+    headScratch.setBigUint64(at + 8, ref.id);
+    at += 16;
+  }
+  headScratch.setUint8(12, flags);
+  return slabCopy(headBytes.subarray(0, at));
 }
 
 export function decodeKeyHead(bytes: Uint8Array): KeyHeadRec {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const front = view.getBigUint64(0);
-  if (bytes.length < 12) return { front, waits: undefined, floor: undefined };
-  const waits = view.getUint32(8);
-  if (bytes.length < 28) return { front, waits, floor: undefined };
-  return { front, waits, floor: { dueAtMs: Number(view.getBigUint64(12)), id: view.getBigUint64(20) } };
+  if (bytes.length < 13) return { front, waits: undefined, next: undefined, floor: undefined };
+  const flags = view.getUint8(12);
+  let at = 13;
+  const ref = (flag: number): KeyWaitRef | undefined => {
+    if ((flags & flag) === 0) return undefined;
+    const r = { dueAtMs: Number(view.getBigUint64(at)), id: view.getBigUint64(at + 8) };
+    at += 16;
+    return r;
+  };
+  const next = ref(HEAD_NEXT);
+  return { front, waits: view.getUint32(8), next, floor: ref(HEAD_FLOOR) };
 }
 
 /**

@@ -69,7 +69,7 @@ export class KeyHeadStore {
     return (await this.head(queueHash, orderingKey))?.front;
   }
 
-  /** The key's head record: its front, how many wait, and below what none does. */
+  /** The key's head record: its front, how many wait, the first of them, and below what none does. */
   async head(queueHash: bigint, orderingKey: string): Promise<KeyHeadRec | undefined> {
     const raw = await this.txn.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
     return raw ? decodeKeyHead(raw) : undefined;
@@ -78,7 +78,12 @@ export class KeyHeadStore {
   /** `id` is the key's front now (a key without a head gets one, with nothing waiting). */
   async setFront(queueHash: bigint, orderingKey: string, id: bigint): Promise<void> {
     const head = await this.head(queueHash, orderingKey);
-    this.write(queueHash, orderingKey, { front: id, waits: head ? head.waits : 0, floor: head?.floor });
+    this.write(queueHash, orderingKey, {
+      front: id,
+      waits: head ? head.waits : 0,
+      next: head?.next,
+      floor: head?.floor,
+    });
   }
 
   /**
@@ -88,7 +93,7 @@ export class KeyHeadStore {
   async promote(queueHash: bigint, orderingKey: string, first: KeyWait): Promise<void> {
     const head = await this.head(queueHash, orderingKey);
     invariant(head, () => `message ${first.id} moves up to the front of a key with no head`);
-    this.write(queueHash, orderingKey, { front: first.id, waits: head.waits, floor: first });
+    this.write(queueHash, orderingKey, { front: first.id, waits: head.waits, next: head.next, floor: first });
   }
 
   /** The key has no front any more (and so nothing waiting). */
@@ -101,9 +106,11 @@ export class KeyHeadStore {
   }
 
   /**
-   * The head's count after a wait record was written (+1) or deleted (-1):
-   * one written below the floor lowers it away. A record written before
-   * counts were kept stays uncounted (its seeks read from the key's start).
+   * The head after a wait record was written (+1) or deleted (-1): its count;
+   * its first waiting message (one written before it, or into an empty key,
+   * is the first; the first deleted leaves it unknown until a seek); its floor
+   * (one written at or below it lowers it away). A head written before counts
+   * were kept stays uncounted (its seeks read from the key's start).
    */
   private async count(queueHash: bigint, orderingKey: string, w: KeyWait, delta: 1 | -1): Promise<void> {
     const head = await this.head(queueHash, orderingKey);
@@ -117,14 +124,19 @@ export class KeyHeadStore {
       waits === undefined || waits >= 0,
       () => `key "${orderingKey}" of front ${head.front} waits -1`,
     );
-    if (waits === undefined) return; // uncounted: it holds no floor either
-    const floor = delta === 1 && head.floor && !dueBefore(head.floor, w) ? undefined : head.floor;
-    this.write(queueHash, orderingKey, { front: head.front, waits, floor });
+    if (waits === undefined) return; // uncounted: it holds no first or floor either
+    let { next, floor } = head;
+    if (delta === 1) {
+      if (head.waits === 0 || (next && dueBefore(w, next))) next = w;
+      if (floor && !dueBefore(floor, w)) floor = undefined;
+    } else if (waits === 0 || next?.id === w.id) next = undefined;
+    this.write(queueHash, orderingKey, { front: head.front, waits, next, floor });
   }
 
   /**
    * The key's earliest waiting message (due time, then id); undefined when
-   * none waits. One seek of the stored wait records, after those this batch
+   * none waits. The head names it when it knows it; else one seek of the
+   * stored wait records, past the floor and after those this batch
    * already moved past: a stored wait this batch deleted or rewrote is
    * skipped there at most once a batch, so a command ending a key's messages
    * one after another moves each next one up in one seek.
@@ -132,6 +144,7 @@ export class KeyHeadStore {
   async firstWait(queueHash: bigint, orderingKey: string): Promise<KeyWait | undefined> {
     const head = await this.head(queueHash, orderingKey);
     if (head?.waits === 0) return undefined;
+    if (head?.next) return head.next;
     const batch = this.batchOf(queueHash, orderingKey);
     let best: KeyWait | undefined;
     for (const w of batch.present.values()) if (!best || dueBefore(w, best)) best = w;
