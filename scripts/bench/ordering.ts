@@ -42,6 +42,8 @@ interface Phase {
   readonly heldDelivered: number;
   /** Deliveries of a message already counted: a lease a stream lost, come back. */
   readonly redelivered: number;
+  /** Deliveries of the held head after its lease lapsed (it is kept again, not acked). */
+  readonly headLapsed: number;
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -97,6 +99,7 @@ export async function run(args: string[]): Promise<void> {
       beside_over_alone: ratio,
       // Must be 1 (the head) while the other keys drain: nothing behind a held head goes out.
       held_key_delivered: beside.heldDelivered,
+      held_head_lapsed: beside.headLapsed,
       load_avg_1m: load1(),
       targets,
     });
@@ -132,6 +135,7 @@ async function phase(
   let head: Message | undefined;
   let delivered = 0;
   let redelivered = 0;
+  let headLapsed = 0;
   let firstAt = 0;
   let lastAt = 0;
   let done: () => void = () => undefined;
@@ -148,10 +152,16 @@ async function phase(
       async (m) => {
         const seq = seqOf(m);
         if (!measured(seq)) {
-          heldDelivered++;
-          // The head is held (acked once the measured messages are in); any other is acked.
-          if (!head) head = m;
-          else await m.ack().catch(settled);
+          // The head is held (acked once the measured messages are in), again if its lease
+          // lapsed; any other is acked.
+          if (!head || seqOf(head) === seq) {
+            if (head) headLapsed++;
+            else heldDelivered++;
+            head = m;
+          } else {
+            heldDelivered++;
+            await m.ack().catch(settled);
+          }
           return;
         }
         // Counted at its first delivery; an ack that fails (a retry after an answer lost under
@@ -167,6 +177,8 @@ async function phase(
     ),
   );
   while (!subs.every((s) => s.connected)) await sleep(20);
+  // From its first delivery on (publishing the held messages may outlast a lease).
+  const keep = setInterval(() => void head?.extend(LEASE_MS).catch(() => undefined), LEASE_MS / 4);
   if (o.held > 0) {
     await produceStreams(client, {
       total: o.held + 1,
@@ -178,7 +190,6 @@ async function phase(
     });
     while (!head) await sleep(20);
   }
-  const keep = setInterval(() => void head?.extend(LEASE_MS).catch(() => undefined), LEASE_MS / 4);
   const cpu = serverCpu(cluster);
   // Published before they fall due, so the rate is the delivery's, not the producers'.
   const dueAt = Date.now() + 3_000 + Math.ceil(o.messages / 2);
@@ -213,5 +224,6 @@ async function phase(
     cpuUsPerMsg,
     heldDelivered: heldAtEnd,
     redelivered,
+    headLapsed,
   };
 }

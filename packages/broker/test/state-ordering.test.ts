@@ -235,11 +235,11 @@ describe("per-key ordering: the head record's count and floor", () => {
     await sound(h);
     h.now = T0 + 600;
     await ack(h, (await lease(h))[0]!.newTag!);
-    // b was found by a seek (the head did not know its first).
+    // b was found by a seek (the head did not know its first), which saw c after it: c is named.
     expect(await head(h)).toEqual({
       front: b,
       waits: 1,
-      next: undefined,
+      next: { dueAtMs: T0 + 2_000, id: c },
       floor: { dueAtMs: T0 + 1_000, id: b },
     });
     h.now = T0 + 1_000;

@@ -88,12 +88,14 @@ export class KeyHeadStore {
 
   /**
    * The key's first waiting message `first`, its wait record dropped, is the
-   * front now: every message still waiting is due after it (the floor).
+   * front now: every message still waiting is due after it (the floor), and
+   * `second`, when the seek that found `first` saw it, is the first of them.
    */
-  async promote(queueHash: bigint, orderingKey: string, first: KeyWait): Promise<void> {
+  async promote(queueHash: bigint, orderingKey: string, first: KeyWait, second?: KeyWait): Promise<void> {
     const head = await this.head(queueHash, orderingKey);
     invariant(head, () => `message ${first.id} moves up to the front of a key with no head`);
-    this.write(queueHash, orderingKey, { front: first.id, waits: head.waits, next: head.next, floor: first });
+    const next = head.next ?? (head.waits ? second : undefined);
+    this.write(queueHash, orderingKey, { front: first.id, waits: head.waits, next, floor: first });
   }
 
   /** The key has no front any more (and so nothing waiting). */
@@ -139,15 +141,19 @@ export class KeyHeadStore {
    * stored wait records, past the floor and after those this batch
    * already moved past: a stored wait this batch deleted or rewrote is
    * skipped there at most once a batch, so a command ending a key's messages
-   * one after another moves each next one up in one seek.
+   * one after another moves each next one up in one seek. A seek also
+   * answers the one after it (`second`, undefined when unknown or none), so
+   * that moving the first up can name the next first in the head.
    */
-  async firstWait(queueHash: bigint, orderingKey: string): Promise<KeyWait | undefined> {
+  async firstWait(
+    queueHash: bigint,
+    orderingKey: string,
+  ): Promise<{ first: KeyWait; second: KeyWait | undefined } | undefined> {
     const head = await this.head(queueHash, orderingKey);
     if (head?.waits === 0) return undefined;
-    if (head?.next) return head.next;
+    if (head?.next) return { first: head.next, second: undefined };
     const batch = this.batchOf(queueHash, orderingKey);
-    let best: KeyWait | undefined;
-    for (const w of batch.present.values()) if (!best || dueBefore(w, best)) best = w;
+    const candidates = [...batch.present.values()];
     const range = waitRange(queueHash, orderingKey);
     // The smallest key after a given one: every wait key is as long as the prefix and 16 bytes.
     let gte = range.gte;
@@ -156,23 +162,25 @@ export class KeyHeadStore {
         NS.keyWaits.key(keyWaitSuffix(queueHash, orderingKey, head.floor.dueAtMs, head.floor.id)),
       );
     if (batch.after && compareBytes(batch.after, gte) >= 0) gte = successor(batch.after);
-    let stored: KeyWait | undefined;
     let after = batch.after;
     let next: BatchWaits['next'];
-    await this.txn.seekStore({ gte, lt: range.lt, firstChunk: 1 }, (key) => {
+    let found = 0;
+    await this.txn.seekStore({ gte, lt: range.lt, firstChunk: 2 }, (key) => {
       const suffix = NS.keyWaits.strip(key);
       const id = waitId(suffix);
       if (batch.written.has(id)) {
-        after = key.slice();
+        if (!next) after = key.slice();
         return;
       }
-      stored = keyWaitOf(suffix);
-      next = { id, key: key.slice() };
-      return false;
+      candidates.push(keyWaitOf(suffix));
+      if (!next) next = { id, key: key.slice() };
+      return ++found < 2;
     });
     this.moveCursor(batch, after, next);
-    if (stored && (!best || dueBefore(stored, best))) best = stored;
-    return best;
+    // The first two of the batch's own and the first two stored not written by it: the first two of all.
+    candidates.sort((a, b) => (dueBefore(a, b) ? -1 : dueBefore(b, a) ? 1 : 0));
+    const [first, second] = candidates;
+    return first ? { first, second } : undefined;
   }
 
   async putWait(queueHash: bigint, orderingKey: string, w: KeyWait): Promise<void> {

@@ -115,8 +115,8 @@ export class KeyOrder {
       this.heads.dropFront(queueHash, orderingKey);
       return;
     }
-    await this.fromWaiting(topic, queueHash, next.id);
-    await this.heads.promote(queueHash, orderingKey, next);
+    await this.fromWaiting(topic, queueHash, next.first.id);
+    await this.heads.promote(queueHash, orderingKey, next.first, next.second);
   }
 
   /**
@@ -166,7 +166,7 @@ export class KeyOrder {
       return true;
     }
     if (frontId !== entry.id) return false;
-    const first = next.attempt === 0 ? await this.heads.firstWait(q, k) : undefined;
+    const first = next.attempt === 0 ? (await this.heads.firstWait(q, k))?.first : undefined;
     if (first && dueBefore(first, next)) {
       // The front, never leased, is now after the first waiting one: they swap.
       const key = waitingKey(q, next.id);
