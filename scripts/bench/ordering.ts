@@ -8,7 +8,7 @@
 // outside the due order, so it should be 1). A warm-up run of M (`--warmup`) in a fourth,
 // ordered topic comes first.
 
-import type { FermataClient, Message } from '@fermata/sdk';
+import { type FermataClient, LeaseExpiredError, type Message } from '@fermata/sdk';
 import type { Cluster } from './cluster.js';
 import {
   ensureTopic,
@@ -24,6 +24,12 @@ import {
 import { emit, flag, option, printTargets, round, summary, target } from './report.js';
 
 const HELD_KEY = 'held';
+const LEASE_MS = 20_000;
+
+/** An ack retried after its answer was lost answers "lease expired": it was settled. */
+function settled(e: unknown): void {
+  if (!(e instanceof LeaseExpiredError)) throw e;
+}
 
 interface Phase {
   readonly delivered: number;
@@ -34,6 +40,10 @@ interface Phase {
   /** The servers' CPU (three nodes) per delivered message, from the measured publish to the end. */
   readonly cpuUsPerMsg: number;
   readonly heldDelivered: number;
+  /** Deliveries of a message already counted: a lease a stream lost, come back. */
+  readonly redelivered: number;
+  /** Deliveries of the held head after its lease lapsed (it is kept again, not acked). */
+  readonly headLapsed: number;
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -81,6 +91,7 @@ export async function run(args: string[]): Promise<void> {
       beside_held_msgs_per_s: beside.msgsPerS,
       beside_held_delivered: beside.delivered,
       left_at_end: { unordered: off.left, alone: alone.left, beside: beside.left },
+      redelivered: { unordered: off.redelivered, alone: alone.redelivered, beside: beside.redelivered },
       beside_held_seconds: beside.seconds,
       beside_held_server_cpu_us_per_msg: beside.cpuUsPerMsg,
       // Target: at least 0.8 (ordering on delivers within 20 % of the rate with it off).
@@ -88,6 +99,7 @@ export async function run(args: string[]): Promise<void> {
       beside_over_alone: ratio,
       // Must be 1 (the head) while the other keys drain: nothing behind a held head goes out.
       held_key_delivered: beside.heldDelivered,
+      held_head_lapsed: beside.headLapsed,
       load_avg_1m: load1(),
       targets,
     });
@@ -122,6 +134,8 @@ async function phase(
   let heldDelivered = 0;
   let head: Message | undefined;
   let delivered = 0;
+  let redelivered = 0;
+  let headLapsed = 0;
   let firstAt = 0;
   let lastAt = 0;
   let done: () => void = () => undefined;
@@ -132,14 +146,22 @@ async function phase(
   const subs = Array.from({ length: o.consumers }, () =>
     client.subscribe(
       topic,
-      { prefetch: 1_000, concurrency: 1_000, mode: 'manual', leaseMs: 3_600_000 },
+      // A lease that a stream lost (a reconnect under load) comes back within the phase; the held
+      // head is kept by extending it.
+      { prefetch: 1_000, concurrency: 1_000, mode: 'manual', leaseMs: LEASE_MS },
       async (m) => {
         const seq = seqOf(m);
         if (!measured(seq)) {
-          heldDelivered++;
-          // The head is held (acked once the measured messages are in); any other is acked.
-          if (!head) head = m;
-          else await m.ack();
+          // The head is held (acked once the measured messages are in), again if its lease
+          // lapsed; any other is acked.
+          if (!head || seqOf(head) === seq) {
+            if (head) headLapsed++;
+            else heldDelivered++;
+            head = m;
+          } else {
+            heldDelivered++;
+            await m.ack().catch(settled);
+          }
           return;
         }
         // Counted at its first delivery; an ack that fails (a retry after an answer lost under
@@ -149,12 +171,14 @@ async function phase(
           lastAt = Date.now();
           if (firstAt === 0) firstAt = lastAt;
           if (++delivered >= o.messages) done();
-        }
+        } else redelivered++;
         await m.ack().catch(() => undefined);
       },
     ),
   );
   while (!subs.every((s) => s.connected)) await sleep(20);
+  // From its first delivery on (publishing the held messages may outlast a lease).
+  const keep = setInterval(() => void head?.extend(LEASE_MS).catch(() => undefined), LEASE_MS / 4);
   if (o.held > 0) {
     await produceStreams(client, {
       total: o.held + 1,
@@ -182,13 +206,14 @@ async function phase(
     latencies: false,
   });
   await Promise.race([all, sleep(Math.max(0, dueAt - Date.now()) + o.timeoutMs)]);
+  clearInterval(keep);
   // Of the held key, what went out while the others were measured; its head goes last (a
   // subscription closing waits for what it holds).
   const cpuUsPerMsg = cpu.done(delivered).us_per_msg;
   const heldAtEnd = heldDelivered;
   const [g] = (await client.topicStats(topic)).groups;
   const left = { pending: g?.pending ?? 0, inFlight: g?.inFlight ?? 0 };
-  await head?.ack();
+  await head?.ack().catch(settled);
   await Promise.all(subs.map((s) => s.close()));
   const seconds = Math.max(0.001, (lastAt - firstAt) / 1000);
   return {
@@ -198,5 +223,7 @@ async function phase(
     msgsPerS: round(delivered / seconds, 0),
     cpuUsPerMsg,
     heldDelivered: heldAtEnd,
+    redelivered,
+    headLapsed,
   };
 }

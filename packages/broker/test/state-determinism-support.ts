@@ -1,7 +1,7 @@
 import { type Long, v1 } from '@fermata/protocol';
 import type { KVStore, ReadView } from '@fermata/storage';
 import { decodeKey, dueField, encodeKey, type QueueHasher, queueName } from '../src/keys.js';
-import { NS } from '../src/state/model/layout.js';
+import { decodeKeyHead, type KeyHeadRec, NS } from '../src/state/model/layout.js';
 
 export { NS };
 
@@ -310,8 +310,10 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
  * "Per-key ordering"): every head record names an entry of its queue and
  * key under a due key (its front); every entry under a waiting key has its
  * wait record (queue, key, due time, id), a head for its key, and was never
- * leased; every wait record names such an entry; and a front never leased
- * comes before every message waiting behind it (due time, then id).
+ * leased; every wait record names such an entry; a front never leased
+ * comes before every message waiting behind it (due time, then id); a head
+ * counts its key's wait records, names the first truly, and every one is
+ * after its floor.
  */
 async function orderingProblems(
   view: ReadView,
@@ -320,8 +322,11 @@ async function orderingProblems(
 ): Promise<string[]> {
   const problems: string[] = [];
   const heads = new Map<string, bigint>();
+  const headRecs = new Map<string, KeyHeadRec>();
   await view.scan(NS.keyHeads.range(), (k, v) => {
-    heads.set(hex(NS.keyHeads.strip(k)), new DataView(v.buffer, v.byteOffset, 8).getBigUint64(0));
+    const head = decodeKeyHead(v);
+    heads.set(hex(NS.keyHeads.strip(k)), head.front);
+    headRecs.set(hex(NS.keyHeads.strip(k)), head);
   });
   // Per (queue, key) as a head's key suffix: the waits in key order (due, id).
   const waits = new Map<string, { dueMs: bigint; id: bigint }[]>();
@@ -360,6 +365,19 @@ async function orderingProblems(
       continue;
     }
     const first = waits.get(headKey)?.[0];
+    const rec = headRecs.get(headKey);
+    const count = waits.get(headKey)?.length ?? 0;
+    if (rec?.waits !== undefined && rec.waits !== count)
+      problems.push(`head record ${headKey} counts ${rec.waits} waiting; ${count} wait records`);
+    if (rec?.next && (rec.next.id !== first?.id || BigInt(rec.next.dueAtMs) !== first.dueMs))
+      problems.push(`head record ${headKey} names ${rec.next.id} first waiting; the first is ${first?.id}`);
+    const floor = rec?.floor;
+    if (
+      floor &&
+      first &&
+      (first.dueMs < BigInt(floor.dueAtMs) || (first.dueMs === BigInt(floor.dueAtMs) && first.id <= floor.id))
+    )
+      problems.push(`wait ${first.id} of ${headKey} is not after its head's floor ${floor.id}`);
     const f = front.e;
     const delivered = f.attempt > 0 || f.inFlight || held.has(hex(front.k));
     const due = BigInt(String(f.dueAtMs));

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_TAG_BYTES } from '../src/keys.js';
 import { brokerBugs } from '../src/sim/injected-bugs.js';
-import { countKeyRecords, readKeyFront, readKeyWaits } from '../src/state/stores/key-heads.js';
+import { countKeyRecords, readKeyFront, readKeyHead, readKeyWaits } from '../src/state/stores/key-heads.js';
 import { countWrites, integrityProblems } from './state-determinism-support.js';
 import { Harness, T0, text } from './state-harness.js';
 
@@ -202,6 +202,54 @@ describe('per-key ordering: one message of a key is leased at a time, in due ord
     await ack(h, la!.newTag!);
     expect(await front(h, 'k')).toBeUndefined();
     expect(await countKeyRecords(h.sm.reader.view)).toEqual({ heads: 0, waits: 0 });
+    await sound(h);
+  });
+});
+
+describe("per-key ordering: the head record's count and floor", () => {
+  const head = (h: Harness) => readKeyHead(h.sm.reader.view, h.sm.reader.queueHash('t', 'default'), 'k');
+
+  it('counts the waiting messages and names the first; a moved-up one is the floor; one placed at or below it clears it', async () => {
+    const h = await ordered();
+    const a = await put(h, 'k');
+    const b = await put(h, 'k', 1_000);
+    const c = await put(h, 'k', 2_000);
+    expect(await head(h)).toEqual({
+      front: a,
+      waits: 2,
+      next: { dueAtMs: T0 + 1_000, id: b },
+      floor: undefined,
+    });
+    h.now = T0 + 10;
+    await ack(h, (await lease(h))[0]!.newTag!);
+    // b moved up without a seek (the head named it): the floor is b, the next seek starts after it.
+    expect(await head(h)).toEqual({
+      front: b,
+      waits: 1,
+      next: undefined,
+      floor: { dueAtMs: T0 + 1_000, id: b },
+    });
+    // Due before b, never leased: d takes b's place and b waits again, at the floor: it goes.
+    const d = await put(h, 'k', 500);
+    expect(await head(h)).toEqual({ front: d, waits: 2, next: undefined, floor: undefined });
+    await sound(h);
+    h.now = T0 + 600;
+    await ack(h, (await lease(h))[0]!.newTag!);
+    // b was found by a seek (the head did not know its first), which saw c after it: c is named.
+    expect(await head(h)).toEqual({
+      front: b,
+      waits: 1,
+      next: { dueAtMs: T0 + 2_000, id: c },
+      floor: { dueAtMs: T0 + 1_000, id: b },
+    });
+    h.now = T0 + 1_000;
+    await ack(h, (await lease(h))[0]!.newTag!);
+    expect(await head(h)).toEqual({
+      front: c,
+      waits: 0,
+      next: undefined,
+      floor: { dueAtMs: T0 + 2_000, id: c },
+    });
     await sound(h);
   });
 });

@@ -128,6 +128,10 @@ export class LevelStore implements KVStore {
     return waiting ? waiting.then(() => this.reader.get(key)) : this.reader.get(key);
   }
 
+  getNow(key: Bytes): Bytes | null | undefined {
+    return this.readable() ? undefined : this.reader.getNow(key);
+  }
+
   getMany(keys: readonly Bytes[]): Promise<Array<Bytes | undefined>> {
     const waiting = this.readable();
     return waiting ? waiting.then(() => this.reader.getMany(keys)) : this.reader.getMany(keys);
@@ -249,6 +253,10 @@ class Reader implements ReadView {
   async get(key: Bytes): Promise<Bytes | undefined> {
     const value = await this.db.get(key, this.snap ? { snapshot: this.snap } : {});
     return value ?? undefined;
+  }
+
+  getNow(key: Bytes): Bytes | null {
+    return this.db.getSync(key, this.snap ? { snapshot: this.snap } : {}) ?? null;
   }
 
   async getMany(keys: readonly Bytes[]): Promise<Array<Bytes | undefined>> {

@@ -52,6 +52,15 @@ export interface ReadView {
    * Optional: callers fall back to `get` per key.
    */
   getMany?(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>>;
+  /**
+   * A point read answered on the calling thread, without a round trip to the
+   * engine's thread pool (for a record LevelDB finds in its caches, about a
+   * tenth of `get`'s CPU); `null` where absent. `undefined` when it cannot
+   * answer so now (a store reopening after a full disk): use `get`. It blocks
+   * the event loop for as long as the engine takes, so it is for the reads
+   * of apply, which wait for each read anyway.
+   */
+  getNow?(key: Uint8Array): Uint8Array | null | undefined;
   /** Visits entries in order; resolves to the number visited. */
   scan(options: ScanOptions, visit: ScanVisitor): Promise<number>;
 }

@@ -66,8 +66,10 @@ export function itemWork(limits: Limits): ApplyWork {
 
 /**
  * What per-key ordering adds to an item in each group that orders it
- * (docs/design.md, "Per-key ordering"): the key's head record read and
- * written, a wait record written and one deleted, one seek of the key's
+ * (docs/design.md, "Per-key ordering"): the key's head record read up to
+ * four times and written up to three (a waiting message rescheduled ahead of
+ * its front: its wait deleted and the front's written, each recounted, and
+ * the new front set), a wait record written and one deleted, one seek of the key's
  * wait records (counted as one record: KeyHeadStore.firstWait), and one
  * other message's entry moved, without its body, with its index record
  * rewritten (a publish swapping places with an undelivered front; an end
@@ -77,14 +79,14 @@ export function itemWork(limits: Limits): ApplyWork {
 export function orderingWork(limits: Limits): ApplyWork {
   const g = limits.maxGroupsPerTopic;
   return {
-    records: 12,
+    records: 17,
     bytes:
-      5 * limits.maxKeyBytes +
+      7 * limits.maxKeyBytes +
       entryNameBytes(limits) +
       limits.maxTopicNameBytes +
       // The moved message's index record: a tag and a group name per group.
       g * (limits.maxGroupNameBytes + 40) +
-      512,
+      600,
   };
 }
 

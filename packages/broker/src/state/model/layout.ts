@@ -161,6 +161,73 @@ export function keyHeadSuffix(queueHash: bigint, orderingKey: string): Uint8Arra
 }
 
 /**
+ * A key head record's value: the front's id; how many messages wait behind
+ * it (undefined in a record written before the count was kept: 8 bytes); the
+ * first of them (due time, then id) when known, so that moving it up needs no
+ * seek; and the floor, when known: every waiting message of the key is due
+ * after it, so a seek for the first one starts past it rather than over the
+ * deleted wait records of those already moved up.
+ */
+export interface KeyHeadRec {
+  readonly front: bigint;
+  readonly waits: number | undefined;
+  readonly next: KeyWaitRef | undefined;
+  readonly floor: KeyWaitRef | undefined;
+}
+
+/** A waiting message's place in its key's order. */
+export interface KeyWaitRef {
+  readonly dueAtMs: number;
+  readonly id: bigint;
+}
+
+const HEAD_NEXT = 1;
+const HEAD_FLOOR = 2;
+const headScratch = new DataView(new ArrayBuffer(45));
+const headBytes = new Uint8Array(headScratch.buffer);
+
+/**
+ * A head record's value: front (8 bytes), waits (4), which of next and floor
+ * follow (1), then each as due time and id (8 + 8). An uncounted head stays
+ * uncounted: its front alone.
+ */
+export function encodeKeyHead(head: KeyHeadRec): Uint8Array {
+  headScratch.setBigUint64(0, head.front);
+  if (head.waits === undefined) return slabCopy(headBytes.subarray(0, 8));
+  headScratch.setUint32(8, head.waits);
+  let at = 13;
+  let flags = 0;
+  for (const [flag, ref] of [
+    [HEAD_NEXT, head.next],
+    [HEAD_FLOOR, head.floor],
+  ] as const) {
+    if (!ref) continue;
+    flags |= flag;
+    headScratch.setBigUint64(at, BigInt(ref.dueAtMs));
+    headScratch.setBigUint64(at + 8, ref.id);
+    at += 16;
+  }
+  headScratch.setUint8(12, flags);
+  return slabCopy(headBytes.subarray(0, at));
+}
+
+export function decodeKeyHead(bytes: Uint8Array): KeyHeadRec {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const front = view.getBigUint64(0);
+  if (bytes.length < 13) return { front, waits: undefined, next: undefined, floor: undefined };
+  const flags = view.getUint8(12);
+  let at = 13;
+  const ref = (flag: number): KeyWaitRef | undefined => {
+    if ((flags & flag) === 0) return undefined;
+    const r = { dueAtMs: Number(view.getBigUint64(at)), id: view.getBigUint64(at + 8) };
+    at += 16;
+    return r;
+  };
+  const next = ref(HEAD_NEXT);
+  return { front, waits: view.getUint32(8), next, floor: ref(HEAD_FLOOR) };
+}
+
+/**
  * The part of a wait record's key every wait of one (queue, ordering key)
  * shares: the queue's hash, the key's length (so that no key's range holds
  * another's), the key. `keyWaitSuffix` appends the due time and the id.

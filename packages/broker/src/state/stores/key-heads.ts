@@ -6,17 +6,20 @@
  * key-order.ts; reads outside apply (tests) go through the functions at the
  * end, over a read view.
  */
-import type { ReadView } from '@fermata/storage';
+
+import { invariant } from '@fermata/base';
+import { compareBytes, type ReadView } from '@fermata/storage';
 import { tagKeyOf } from '../../keys.js';
 import {
+  decodeKeyHead,
   EMPTY,
+  encodeKeyHead,
+  type KeyHeadRec,
   keyHeadSuffix,
   keyWaitOf,
   keyWaitPrefix,
   keyWaitSuffix,
   NS,
-  readU64,
-  u64,
 } from '../model/layout.js';
 import type { Txn } from './txn.js';
 
@@ -63,12 +66,36 @@ export class KeyHeadStore {
 
   /** The id of the key's front; undefined when the key has none (no message of it is ordered now). */
   async front(queueHash: bigint, orderingKey: string): Promise<bigint | undefined> {
-    const raw = await this.txn.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
-    return raw ? readU64(raw) : undefined;
+    return (await this.head(queueHash, orderingKey))?.front;
   }
 
-  setFront(queueHash: bigint, orderingKey: string, id: bigint): void {
-    this.txn.put(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)), u64(id));
+  /** The key's head record: its front, how many wait, the first of them, and below what none does. */
+  async head(queueHash: bigint, orderingKey: string): Promise<KeyHeadRec | undefined> {
+    const raw = await this.txn.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
+    return raw ? decodeKeyHead(raw) : undefined;
+  }
+
+  /** `id` is the key's front now (a key without a head gets one, with nothing waiting). */
+  async setFront(queueHash: bigint, orderingKey: string, id: bigint): Promise<void> {
+    const head = await this.head(queueHash, orderingKey);
+    this.write(queueHash, orderingKey, {
+      front: id,
+      waits: head ? head.waits : 0,
+      next: head?.next,
+      floor: head?.floor,
+    });
+  }
+
+  /**
+   * The key's first waiting message `first`, its wait record dropped, is the
+   * front now: every message still waiting is due after it (the floor), and
+   * `second`, when the seek that found `first` saw it, is the first of them.
+   */
+  async promote(queueHash: bigint, orderingKey: string, first: KeyWait, second?: KeyWait): Promise<void> {
+    const head = await this.head(queueHash, orderingKey);
+    invariant(head, () => `message ${first.id} moves up to the front of a key with no head`);
+    const next = head.next ?? (head.waits ? second : undefined);
+    this.write(queueHash, orderingKey, { front: first.id, waits: head.waits, next, floor: first });
   }
 
   /** The key has no front any more (and so nothing waiting). */
@@ -76,46 +103,100 @@ export class KeyHeadStore {
     this.txn.del(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
   }
 
+  private write(queueHash: bigint, orderingKey: string, head: KeyHeadRec): void {
+    this.txn.put(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)), encodeKeyHead(head));
+  }
+
+  /**
+   * The head after a wait record was written (+1) or deleted (-1): its count;
+   * its first waiting message (one written before it, or into an empty key,
+   * is the first; the first deleted leaves it unknown until a seek); its floor
+   * (one written at or below it lowers it away). A head written before counts
+   * were kept stays uncounted (its seeks read from the key's start).
+   */
+  private async count(queueHash: bigint, orderingKey: string, w: KeyWait, delta: 1 | -1): Promise<void> {
+    const head = await this.head(queueHash, orderingKey);
+    invariant(
+      head || delta === -1,
+      () => `message ${w.id} waits for key "${orderingKey}", which has no head`,
+    );
+    if (!head) return; // a deleted group's front went first: its head is gone already
+    const waits = head.waits === undefined ? undefined : head.waits + delta;
+    invariant(
+      waits === undefined || waits >= 0,
+      () => `key "${orderingKey}" of front ${head.front} waits -1`,
+    );
+    if (waits === undefined) return; // uncounted: it holds no first or floor either
+    let { next, floor } = head;
+    if (delta === 1) {
+      if (head.waits === 0 || (next && dueBefore(w, next))) next = w;
+      if (floor && !dueBefore(floor, w)) floor = undefined;
+    } else if (waits === 0 || next?.id === w.id) next = undefined;
+    this.write(queueHash, orderingKey, { front: head.front, waits, next, floor });
+  }
+
   /**
    * The key's earliest waiting message (due time, then id); undefined when
-   * none waits. One seek of the stored wait records, after those this batch
+   * none waits. The head names it when it knows it; else one seek of the
+   * stored wait records, past the floor and after those this batch
    * already moved past: a stored wait this batch deleted or rewrote is
    * skipped there at most once a batch, so a command ending a key's messages
-   * one after another moves each next one up in one seek.
+   * one after another moves each next one up in one seek. A seek also
+   * answers the one after it (`second`, undefined when unknown or none), so
+   * that moving the first up can name the next first in the head.
    */
-  async firstWait(queueHash: bigint, orderingKey: string): Promise<KeyWait | undefined> {
+  async firstWait(
+    queueHash: bigint,
+    orderingKey: string,
+  ): Promise<{ first: KeyWait; second: KeyWait | undefined } | undefined> {
+    const head = await this.head(queueHash, orderingKey);
+    if (head?.waits === 0) return undefined;
+    if (head?.next) return { first: head.next, second: undefined };
     const batch = this.batchOf(queueHash, orderingKey);
-    let best: KeyWait | undefined;
-    for (const w of batch.present.values()) if (!best || dueBefore(w, best)) best = w;
+    const candidates = [...batch.present.values()];
     const range = waitRange(queueHash, orderingKey);
-    // The smallest key after `after`: every wait key is as long as the prefix and 16 bytes.
-    const gte = batch.after ? Uint8Array.of(...batch.after, 0) : range.gte;
-    let stored: KeyWait | undefined;
+    // The smallest key after a given one: every wait key is as long as the prefix and 16 bytes.
+    let gte = range.gte;
+    if (head?.floor)
+      gte = successor(
+        NS.keyWaits.key(keyWaitSuffix(queueHash, orderingKey, head.floor.dueAtMs, head.floor.id)),
+      );
+    if (batch.after && compareBytes(batch.after, gte) >= 0) gte = successor(batch.after);
     let after = batch.after;
     let next: BatchWaits['next'];
-    await this.txn.seekStore({ gte, lt: range.lt, firstChunk: 1 }, (key) => {
+    let found = 0;
+    await this.txn.seekStore({ gte, lt: range.lt, firstChunk: 2 }, (key) => {
       const suffix = NS.keyWaits.strip(key);
       const id = waitId(suffix);
       if (batch.written.has(id)) {
-        after = key.slice();
+        if (!next) after = key.slice();
         return;
       }
-      stored = keyWaitOf(suffix);
-      next = { id, key: key.slice() };
-      return false;
+      candidates.push(keyWaitOf(suffix));
+      if (!next) next = { id, key: key.slice() };
+      return ++found < 2;
     });
     this.moveCursor(batch, after, next);
-    if (stored && (!best || dueBefore(stored, best))) best = stored;
-    return best;
+    // The first two of the batch's own and the first two stored not written by it: the first two of all.
+    candidates.sort((a, b) => (dueBefore(a, b) ? -1 : dueBefore(b, a) ? 1 : 0));
+    const [first, second] = candidates;
+    return first ? { first, second } : undefined;
   }
 
-  putWait(queueHash: bigint, orderingKey: string, w: KeyWait): void {
+  async putWait(queueHash: bigint, orderingKey: string, w: KeyWait): Promise<void> {
     const suffix = keyWaitSuffix(queueHash, orderingKey, w.dueAtMs, w.id);
     this.txn.put(NS.keyWaits.key(suffix), EMPTY);
     this.note(queueHash, orderingKey, suffix, w, true);
+    await this.count(queueHash, orderingKey, w, 1);
   }
 
-  dropWait(queueHash: bigint, orderingKey: string, w: KeyWait): void {
+  async dropWait(queueHash: bigint, orderingKey: string, w: KeyWait): Promise<void> {
+    this.dropWaitRecord(queueHash, orderingKey, w);
+    await this.count(queueHash, orderingKey, w, -1);
+  }
+
+  /** A purge's delete: the wait record alone (the purge drops the key's head too, uncounted). */
+  dropWaitRecord(queueHash: bigint, orderingKey: string, w: KeyWait): void {
     const suffix = keyWaitSuffix(queueHash, orderingKey, w.dueAtMs, w.id);
     this.txn.del(NS.keyWaits.key(suffix));
     this.note(queueHash, orderingKey, suffix, w, false);
@@ -168,6 +249,9 @@ export class KeyHeadStore {
   }
 }
 
+/** The smallest key after `key` (0 appended). */
+const successor = (key: Uint8Array): Uint8Array => Uint8Array.of(...key, 0);
+
 /** A wait's place in the key's order: its due time and id, the last 16 bytes of its key. */
 const waitId = (suffix: Uint8Array): string => tagKeyOf(suffix.subarray(suffix.length - 16));
 
@@ -176,14 +260,23 @@ export function dueBefore(a: KeyWait, b: KeyWait): boolean {
   return a.dueAtMs < b.dueAtMs || (a.dueAtMs === b.dueAtMs && a.id < b.id);
 }
 
+/** A key's head record, read outside apply. */
+export async function readKeyHead(
+  view: ReadView,
+  queueHash: bigint,
+  orderingKey: string,
+): Promise<KeyHeadRec | undefined> {
+  const raw = await view.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
+  return raw ? decodeKeyHead(raw) : undefined;
+}
+
 /** A key's front, read outside apply. */
 export async function readKeyFront(
   view: ReadView,
   queueHash: bigint,
   orderingKey: string,
 ): Promise<bigint | undefined> {
-  const raw = await view.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
-  return raw ? readU64(raw) : undefined;
+  return (await readKeyHead(view, queueHash, orderingKey))?.front;
 }
 
 /** A key's waiting messages in due order (at most `limit`), read outside apply. */

@@ -72,12 +72,12 @@ export class KeyOrder {
       if (front.delivered || !dueBefore(entry, front.entry) || !this.frontSwaps) {
         const key = waitingKey(q, entry.id);
         this.entries.insertWaiting(topic, entry, key);
-        this.heads.putWait(q, k, entry);
+        await this.heads.putWait(q, k, entry);
         return key;
       }
       await this.toWaiting(topic, q, front.tag, front.entry);
     }
-    this.heads.setFront(q, k, entry.id);
+    await this.heads.setFront(q, k, entry.id);
     return this.entries.insertDue(topic, entry);
   }
 
@@ -92,7 +92,7 @@ export class KeyOrder {
     const q = this.queues.hash(topic.name, entry.group);
     const k = entry.orderingKey;
     if (isWaitingKey(tag)) {
-      this.heads.dropWait(q, k, entry);
+      await this.heads.dropWait(q, k, entry);
       return;
     }
     if ((await this.heads.front(q, k)) !== entry.id) return;
@@ -115,8 +115,8 @@ export class KeyOrder {
       this.heads.dropFront(queueHash, orderingKey);
       return;
     }
-    this.heads.setFront(queueHash, orderingKey, next.id);
-    await this.fromWaiting(topic, queueHash, next.id);
+    await this.fromWaiting(topic, queueHash, next.first.id);
+    await this.heads.promote(queueHash, orderingKey, next.first, next.second);
   }
 
   /**
@@ -125,7 +125,7 @@ export class KeyOrder {
    */
   purged(queueHash: bigint, tag: Uint8Array, entry: QueueEntryRec): void {
     const k = entry.orderingKey;
-    if (isWaitingKey(tag)) this.heads.dropWait(queueHash, k, entry);
+    if (isWaitingKey(tag)) this.heads.dropWaitRecord(queueHash, k, entry);
     else this.heads.dropFront(queueHash, k);
   }
 
@@ -153,27 +153,27 @@ export class KeyOrder {
     );
     if (frontId === undefined) return false;
     if (waiting) {
-      this.heads.dropWait(q, k, entry);
+      await this.heads.dropWait(q, k, entry);
       const front = await this.frontOf(topic, entry.group, frontId);
       if (!front.delivered && dueBefore(next, front.entry)) {
         await this.toWaiting(topic, q, front.tag, front.entry);
-        this.heads.setFront(q, k, next.id);
+        await this.heads.setFront(q, k, next.id);
         await this.entries.moveTo(topic, tag, entry, next, this.dueTag(topic, next), true);
         return true;
       }
-      this.heads.putWait(q, k, next);
+      await this.heads.putWait(q, k, next);
       await this.entries.moveTo(topic, tag, entry, next, tag, false);
       return true;
     }
     if (frontId !== entry.id) return false;
-    const first = next.attempt === 0 ? await this.heads.firstWait(q, k) : undefined;
+    const first = next.attempt === 0 ? (await this.heads.firstWait(q, k))?.first : undefined;
     if (first && dueBefore(first, next)) {
       // The front, never leased, is now after the first waiting one: they swap.
       const key = waitingKey(q, next.id);
       await this.entries.moveTo(topic, tag, entry, next, key, false);
-      this.heads.putWait(q, k, next);
-      this.heads.setFront(q, k, first.id);
+      await this.heads.putWait(q, k, next);
       await this.fromWaiting(topic, q, first.id);
+      await this.heads.promote(q, k, first);
       return true;
     }
     return false;
@@ -198,7 +198,7 @@ export class KeyOrder {
   /** The front, never leased, moves to wait: under its waiting key, with its wait record. */
   private async toWaiting(topic: TopicRec, q: bigint, tag: Uint8Array, front: QueueEntryRec): Promise<void> {
     await this.entries.moveTo(topic, tag, front, front, waitingKey(q, front.id), false);
-    this.heads.putWait(q, front.orderingKey, front);
+    await this.heads.putWait(q, front.orderingKey, front);
   }
 
   /** The waiting message `id` moves up: back to its due key (noted due), its wait record gone. */
@@ -206,7 +206,7 @@ export class KeyOrder {
     const key = waitingKey(q, id);
     const w = await this.entries.get(key);
     invariant(w, () => `a key of ${topic.name} lists waiting message ${id}, which has no waiting entry`);
-    this.heads.dropWait(q, w.orderingKey, w);
+    await this.heads.dropWait(q, w.orderingKey, w);
     await this.entries.moveTo(topic, key, w, w, this.dueTag(topic, w), true);
   }
 

@@ -82,6 +82,14 @@ export class Txn {
     if (cached !== undefined) return cached ?? undefined;
     const hit = this.cache?.get(id);
     if (hit !== undefined) return hit ?? undefined;
+    // At once where the store can: apply waits for the read either way, and a read on the
+    // engine's thread pool costs several times the CPU of the lookup itself.
+    const now = this.view.getNow?.(key);
+    if (now !== undefined) {
+      this.reads.set(id, now);
+      if (this.cache && cacheable(key)) this.cache.set(id, now);
+      return now ?? undefined;
+    }
     const value = await this.view.get(key);
     // A write may have landed while we waited (commands are sequential, but be exact).
     const w2 = this.writes.get(id);
