@@ -1,41 +1,17 @@
+import { DurationSyntaxError, parseDurationMs } from '@fermata/base';
 import { UsageError } from './exit-codes.js';
 
-/** Milliseconds per duration unit. */
-const UNIT_MS: Record<string, number> = {
-  ms: 1,
-  s: 1_000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
-
-const DURATION_PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/y;
-
 /**
- * A duration in ms: a plain integer is milliseconds (`1500`); otherwise one or
- * more `<number><unit>` parts with units ms, s, m, h, d, w (`250ms`, `5s`,
- * `1h30m`, `1.5d`). Whole milliseconds >= 0.
+ * A duration in ms (`parseDurationMs` of @fermata/base: `1500`, `250ms`, `5s`,
+ * `1h30m`, `1.5d`), or a UsageError naming `flag`.
  */
 export function parseDuration(text: string, flag: string): number {
-  const t = text.trim();
-  if (/^\d+$/.test(t)) return checkMs(Number(t), text, flag);
-  let total = 0;
-  let at = 0;
-  DURATION_PART.lastIndex = 0;
-  while (at < t.length) {
-    DURATION_PART.lastIndex = at;
-    const m = DURATION_PART.exec(t);
-    if (!m) {
-      throw new UsageError(
-        `${flag}: "${text}" is not a duration (use ms, or a number with a unit: 250ms, 5s, 10m, 2h, 1d, 1h30m)`,
-      );
-    }
-    total += Number(m[1]) * UNIT_MS[m[2]!]!;
-    at = DURATION_PART.lastIndex;
+  try {
+    return parseDurationMs(text);
+  } catch (err) {
+    if (err instanceof DurationSyntaxError) throw new UsageError(`${flag}: ${err.message}`);
+    throw err;
   }
-  if (t.length === 0) throw new UsageError(`${flag}: empty duration`);
-  return checkMs(Math.round(total), text, flag);
 }
 
 function checkMs(ms: number, text: string, flag: string): number {
