@@ -26,7 +26,7 @@ import { ClientListener } from './client-listener.js';
 import { registerClockGauge, watchClockSteps } from './clock-gauge.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
 import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
-import { notLeaderError, type ServerContext } from './context.js';
+import { grpcError, notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
 import { ShutdownTimeoutError, UnavailableError } from './errors.js';
 import { Forwarder, forwarding } from './forward.js';
@@ -35,8 +35,10 @@ import { brokerHandlers } from './grpc-broker.js';
 import { schedulesHandlers } from './grpc-schedules.js';
 import { HealthReporter, HealthService } from './health.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
+import { createHttpApi } from './http-api.js';
 import { assembleLeaderParts } from './leader-parts.js';
 import { wireLeaderLayer } from './leader-wiring.js';
+import { LocalCaller } from './local-call.js';
 import { createServerLogger, type Logger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { type NodeStatus, readiness } from './readiness.js';
@@ -243,14 +245,25 @@ export class BrokerServer {
     // A node that does not lead forwards client calls to the leader (forward.ts).
     const forwarder = new Forwarder(ctx, config);
     server.forwarder = forwarder;
-    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(BrokerService), brokerHandlers(ctx)));
-    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(AdminService), adminHandlers(ctx)));
-    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(ClusterService), clusterHandlers(ctx)));
-    grpcServer.addService(
-      ...forwarding(ctx, forwarder, guardDecoding(SchedulesService), schedulesHandlers(ctx)),
-    );
+    // Each client service is served over gRPC and, the same definitions and handlers, by the HTTP API.
+    const calls = new LocalCaller({
+      tokens: () => security.tokens.tokens(),
+      topicOfTag: security.topicOfTag,
+      log,
+    });
+    const serve = <D extends grpc.ServiceDefinition, H extends grpc.UntypedServiceImplementation>([
+      def,
+      handlers,
+    ]: [D, H]) => {
+      grpcServer.addService(def, handlers);
+      calls.register(def, handlers);
+    };
+    serve(forwarding(ctx, forwarder, guardDecoding(BrokerService), brokerHandlers(ctx)));
+    serve(forwarding(ctx, forwarder, guardDecoding(AdminService), adminHandlers(ctx)));
+    serve(forwarding(ctx, forwarder, guardDecoding(ClusterService), clusterHandlers(ctx)));
+    serve(forwarding(ctx, forwarder, guardDecoding(SchedulesService), schedulesHandlers(ctx)));
     // Backups stream from the leader; the SDK goes there itself (forwarding carries no server stream).
-    grpcServer.addService(guardDecoding(BackupService), backupHandlers(ctx));
+    serve([guardDecoding(BackupService), backupHandlers(ctx)]);
     server.health = new HealthReporter({
       readiness: () =>
         readiness(server.nodeStatus(), config.http.readyMaxLagEntries, config.http.readyMaxApplyMs),
@@ -305,6 +318,7 @@ export class BrokerServer {
       readyMaxApplyMs: config.http.readyMaxApplyMs,
       logger: log,
       ...(authorizeHttp ? { authorize: authorizeHttp } : {}),
+      routes: [createHttpApi({ caller: calls, limits: config.limits, toGrpc: (err) => grpcError(ctx, err) })],
     });
     log.info(
       {

@@ -39,6 +39,8 @@ export interface Security {
   /** The cluster secret (`peer.secretFile`), or undefined when none is configured. */
   readonly peerSecret: string | undefined;
   readonly tokens: TokenFile;
+  /** The topic of a delivery tag's queue (the `consume` check of ack, nack, extend), cached. */
+  readonly topicOfTag: (tag: Uint8Array) => Promise<string | undefined>;
   readonly clientTls: TlsFiles | undefined;
   readonly peerTlsFiles: TlsFiles | undefined;
   close(): void;
@@ -211,6 +213,7 @@ export function setupSecurity(options: SecurityOptions): Security {
       : undefined,
     peerSecret,
     tokens,
+    topicOfTag,
     clientTls,
     peerTlsFiles,
     close: () => {

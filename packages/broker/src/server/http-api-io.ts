@@ -1,0 +1,221 @@
+/**
+ * The HTTP API's edges: request bodies read with a bound, and answers, with
+ * every error as `{"code", "field", "message"}` (plus `limit` when one was
+ * hit) under the HTTP status a user expects for its gRPC status. The status
+ * comes from the one mapping of errors to gRPC statuses (grpc-status.ts), so
+ * HTTP and gRPC refuse alike.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as grpc from '@grpc/grpc-js';
+import { LimitError, ValidationError } from '../state/model/errors.js';
+import { FIELD_METADATA_KEY, LIMIT_METADATA_KEY } from './grpc-status.js';
+import { CallStatusError } from './local-call.js';
+
+/** Seconds a client is asked to wait before retrying a 503 or 429 (`Retry-After`). */
+export const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Limits on the size of what a request carries: exceeding one is `413`. Other
+ * RESOURCE_EXHAUSTED limits are the server's load or state (queues, rates,
+ * disk, streams): `429`.
+ */
+const REQUEST_SIZE_LIMITS: ReadonlySet<string> = new Set([
+  'maxPayloadBytes',
+  'maxBatchPayloadBytes',
+  'maxBatchMessages',
+  'maxHeadersBytes',
+  'maxHeaderCount',
+  'maxKeyBytes',
+  'maxTagsPerCommand',
+  'maxNackErrorBytes',
+  'maxJsonBodyBytes',
+]);
+
+/** The JSON body of an error answer. */
+export interface ApiErrorBody {
+  /** The gRPC status name: `INVALID_ARGUMENT`, `PERMISSION_DENIED`, ... */
+  readonly code: string;
+  /** The offending field, header or path part; '' when none. */
+  readonly field: string;
+  readonly message: string;
+  /** The limit hit, when one was (`maxPayloadBytes`). */
+  readonly limit?: string;
+}
+
+/** A gRPC status as the API sees it, whoever produced it (this node, the leader, the auth check). */
+export interface ApiStatus {
+  readonly code: grpc.status;
+  readonly message: string;
+  readonly field: string;
+  readonly limit: string;
+}
+
+/** `err` as a status: a call's status as it came, anything else through `toGrpc` (context.ts `grpcError`). */
+export function apiStatusOf(err: unknown, toGrpc: (err: unknown) => grpc.ServerErrorResponse): ApiStatus {
+  const s = err instanceof CallStatusError ? err : toGrpc(err);
+  const meta = (key: string): string => {
+    const v = s.metadata?.get(key)[0];
+    return typeof v === 'string' ? v : '';
+  };
+  return {
+    code: s.code ?? grpc.status.UNKNOWN,
+    message: s.details ?? '',
+    field: meta(FIELD_METADATA_KEY),
+    limit: meta(LIMIT_METADATA_KEY),
+  };
+}
+
+/** The HTTP status of a gRPC status (and the limit, for RESOURCE_EXHAUSTED). */
+export function httpStatusOf(code: grpc.status, limit = ''): number {
+  switch (code) {
+    case grpc.status.OK:
+      return 200;
+    case grpc.status.INVALID_ARGUMENT:
+    case grpc.status.OUT_OF_RANGE:
+      return 400;
+    case grpc.status.UNAUTHENTICATED:
+      return 401;
+    case grpc.status.PERMISSION_DENIED:
+      return 403;
+    case grpc.status.NOT_FOUND:
+      return 404;
+    case grpc.status.ALREADY_EXISTS:
+    case grpc.status.ABORTED:
+    case grpc.status.FAILED_PRECONDITION:
+      return 409;
+    case grpc.status.RESOURCE_EXHAUSTED:
+      return REQUEST_SIZE_LIMITS.has(limit) ? 413 : 429;
+    case grpc.status.CANCELLED:
+      return 499;
+    case grpc.status.UNIMPLEMENTED:
+      return 501;
+    case grpc.status.UNAVAILABLE:
+      return 503;
+    case grpc.status.DEADLINE_EXCEEDED:
+      return 504;
+    default:
+      return 500;
+  }
+}
+
+/** Writes `status` as an error answer. `rename` turns the field's name into what the request called it. */
+export function sendError(
+  res: ServerResponse,
+  status: ApiStatus,
+  rename: (field: string) => string = (f) => f,
+  extra: Readonly<Record<string, unknown>> = {},
+): void {
+  const field = status.field === '' ? '' : rename(status.field);
+  // The message starts with the field as the server named it; say it as the request did.
+  const message =
+    status.field !== '' && status.message.startsWith(`${status.field}: `)
+      ? `${field}: ${status.message.slice(status.field.length + 2)}`
+      : status.message;
+  const http = httpStatusOf(status.code, status.limit);
+  const headers: Record<string, string> = {};
+  if (http === 503 || http === 429) headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+  if (http === 401) headers['www-authenticate'] = 'Bearer realm="fermata"';
+  const body: ApiErrorBody = {
+    code: grpc.status[status.code] ?? 'UNKNOWN',
+    field,
+    message,
+    ...(status.limit !== '' ? { limit: status.limit } : {}),
+  };
+  sendJson(res, http, { ...body, ...extra }, headers);
+}
+
+/** Writes a JSON answer. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const body = `${JSON.stringify(value)}\n`;
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+}
+
+/**
+ * The request's body, at most `maxBytes` (`limit` names the bound): a larger
+ * body is refused (LimitError on field `body`) as soon as its length is known
+ * or its bytes pass the bound, and the rest is never read (the connection is
+ * closed after the answer).
+ */
+export async function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBytes: number,
+  limit: string,
+): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > maxBytes) {
+    stopReading(req, res);
+    throw new LimitError(limit, maxBytes, Number(declared), 'body');
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      stopReading(req, res);
+      throw new LimitError(limit, maxBytes, total, 'body');
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** Refuses a body on a request that takes none (a read of it would be unbounded work for nothing). */
+export function refuseBody(req: IncomingMessage, res: ServerResponse): void {
+  const length = req.headers['content-length'];
+  if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) {
+    stopReading(req, res);
+    throw new ValidationError('body', `${req.method} ${pathOf(req)} takes no body`);
+  }
+}
+
+/** The rest of the body is not read: the answer closes the connection, and the request is let go after it. */
+function stopReading(req: IncomingMessage, res: ServerResponse): void {
+  res.shouldKeepAlive = false;
+  res.once('finish', () => req.destroy());
+}
+
+export function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://localhost').pathname;
+}
+
+/** The body parsed as JSON; malformed JSON is INVALID_ARGUMENT on `body` with the parser's reason. */
+export function parseJson(body: Buffer): unknown {
+  if (body.length === 0) throw new ValidationError('body', 'is empty: send a JSON object');
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    throw new ValidationError('body', `is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** The request's metadata for a call: its `authorization`, as gRPC metadata carries it. */
+export function callMetadata(req: IncomingMessage): grpc.Metadata {
+  const md = new grpc.Metadata();
+  const auth = req.headers.authorization;
+  if (auth !== undefined) md.set('authorization', auth);
+  return md;
+}
+
+/** Raised for a request the API has no answer for: no such path (404) or method (405). */
+export class RouteError extends Error {
+  override readonly name = 'RouteError';
+  constructor(
+    readonly status: 404 | 405,
+    message: string,
+    readonly allow?: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * The JSON API on each node's HTTP port (docs/api.md, "HTTP API"), under
+ * `/v1/`:
+ *
+ *   POST   /v1/rpc/{Service}/{Method}                  any unary method, protobuf JSON in and out
+ *   POST   /v1/topics/{topic}/messages                 publish one message: body = payload, headers say the rest
+ *   POST   /v1/topics/{topic}/messages:batch           publish a JSON batch, atomically
+ *   DELETE /v1/topics/{topic}/(messages/{id}|keys/{key})              cancel
+ *   POST   /v1/topics/{topic}/(messages/{id}|keys/{key})/reschedule   reschedule
+ *
+ * Every call runs through LocalCaller: the gRPC permission table, handler and
+ * forwarding to the leader, so a request is answered once committed, exactly
+ * as the gRPC call would be, and refused with the same status.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  closestNames,
+  JsonFieldError,
+  jsonToMessageBytes,
+  messageBytesToJson,
+  serviceMethods,
+  v1,
+} from '@fermata/protocol';
+import * as grpc from '@grpc/grpc-js';
+import { ValidationError } from '../state/model/errors.js';
+import type { Limits } from '../state/model/limits.js';
+import type { HttpRoute } from './http.js';
+import {
+  apiStatusOf,
+  callMetadata,
+  parseJson,
+  pathOf,
+  RouteError,
+  readBody,
+  refuseBody,
+  sendError,
+  sendJson,
+} from './http-api-io.js';
+import {
+  type FieldRenamer,
+  MESSAGE_HEADERS,
+  outcomeJson,
+  publishedJson,
+  publishFromBatch,
+  publishFromHeaders,
+  rescheduleFromHeaders,
+  targetOf,
+} from './http-messages.js';
+import type { LocalCaller } from './local-call.js';
+
+export const API_PREFIX = '/v1';
+/** The client services the generic call reaches (Raft is the peers'). */
+const SERVICES = ['Broker', 'Admin', 'Schedules', 'Cluster', 'Backup'] as const;
+const MIB = 1024 * 1024;
+
+/**
+ * The bound on a JSON body (`maxJsonBodyBytes`): a batch of
+ * `limits.maxBatchPayloadBytes` of payload in base64, plus the 4 MiB of room
+ * the gRPC port grants a request beyond its payloads.
+ */
+export function maxJsonBodyBytes(limits: Pick<Limits, 'maxBatchPayloadBytes'>): number {
+  return Math.ceil(limits.maxBatchPayloadBytes / 3) * 4 + 4 * MIB;
+}
+
+export interface HttpApiOptions {
+  readonly caller: LocalCaller;
+  readonly limits: Pick<Limits, 'maxPayloadBytes' | 'maxBatchPayloadBytes'>;
+  /** Maps an error to its gRPC status (context.ts `grpcError`: the one mapping). */
+  readonly toGrpc: (err: unknown) => grpc.ServerErrorResponse;
+}
+
+interface Call {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  /** Sets how errors name fields, once the request's form is known. */
+  rename: FieldRenamer;
+  readonly metadata: grpc.Metadata;
+  readonly origin: { peer: string; signal: AbortSignal };
+}
+
+const TOPIC_PATH = /^\/v1\/topics\/([^/]+)\/(.+)$/;
+
+function segment(text: string, field: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new ValidationError(field, 'is not a well-formed percent-encoded path segment');
+  }
+}
+
+function expectMethod(req: IncomingMessage, method: 'POST' | 'DELETE'): void {
+  if (req.method !== method) throw new RouteError(405, `${pathOf(req)} takes ${method}`, method);
+}
+
+export function createHttpApi(options: HttpApiOptions): HttpRoute {
+  const { caller, limits } = options;
+  const jsonBound = maxJsonBodyBytes(limits);
+
+  async function rpc(c: Call, service: string, method: string): Promise<void> {
+    expectMethod(c.req, 'POST');
+    const name = service.startsWith('fermata.v1.') ? service.slice('fermata.v1.'.length) : service;
+    const methods = (SERVICES as readonly string[]).includes(name) ? serviceMethods(name) : undefined;
+    if (!methods) {
+      const near = closestNames(name, SERVICES);
+      throw new RouteError(
+        404,
+        `no service "${service}"${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ` (services: ${SERVICES.join(', ')})`}`,
+      );
+    }
+    const m = methods.get(method);
+    if (!m || caller.kind(m.path) === undefined) {
+      const near = closestNames(method, methods.keys());
+      throw new RouteError(
+        404,
+        `no method "${method}" in ${name}${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ` (methods: ${[...methods.keys()].join(', ')})`}`,
+      );
+    }
+    if (m.requestStream || m.responseStream) {
+      return sendError(c.res, {
+        code: grpc.status.UNIMPLEMENTED,
+        field: 'method',
+        limit: '',
+        message: `method: ${name}/${method} is a streaming method: call it over gRPC (the HTTP API carries unary calls)`,
+      });
+    }
+    const body = await readBody(c.req, c.res, jsonBound, 'maxJsonBodyBytes');
+    const json = body.length === 0 ? {} : parseJson(body);
+    let request: Uint8Array;
+    try {
+      request = jsonToMessageBytes(m.requestType, json);
+    } catch (err) {
+      if (err instanceof JsonFieldError) throw new ValidationError(err.field || 'body', err.reason);
+      throw err;
+    }
+    const answer = await caller.call(m.path, request, c.metadata, c.origin);
+    sendJson(c.res, 200, messageBytesToJson(m.responseType, answer));
+  }
+
+  async function publish(c: Call, topic: string, batch: boolean): Promise<void> {
+    expectMethod(c.req, 'POST');
+    const { request, rename } = batch
+      ? publishFromBatch(
+          topic,
+          parseJson(await readBody(c.req, c.res, jsonBound, 'maxJsonBodyBytes')),
+          c.req.headersDistinct,
+        )
+      : publishFromHeaders(
+          topic,
+          c.req.headers,
+          c.req.headersDistinct,
+          await readBody(c.req, c.res, limits.maxPayloadBytes, 'maxPayloadBytes'),
+        );
+    c.rename = rename;
+    const answer = await caller.call(
+      '/fermata.v1.Broker/Publish',
+      v1.PublishRequest.encode(request).finish(),
+      c.metadata,
+      c.origin,
+    );
+    const results = publishedJson(v1.PublishResponse.decode(answer));
+    sendJson(c.res, 200, batch ? { results } : results[0]);
+  }
+
+  async function settle(c: Call, topic: string, kind: 'messages' | 'keys', target: string, rest: string) {
+    const reschedule = rest === '/reschedule';
+    if (rest !== '' && !reschedule) throw new RouteError(404, `no such path ${pathOf(c.req)}`);
+    expectMethod(c.req, reschedule ? 'POST' : 'DELETE');
+    refuseBody(c.req, c.res);
+    const named = targetOf(kind, target);
+    const label = 'key' in named ? `the message with key "${named.key}"` : `message ${target}`;
+    const field = 'key' in named ? 'key' : 'id';
+    const common = { topic, ...named };
+    if (reschedule)
+      c.rename = (f) =>
+        ({ delay_ms: MESSAGE_HEADERS.delay, deliver_at_ms: MESSAGE_HEADERS.deliverAt })[f] ?? f;
+    const request = reschedule
+      ? v1.RescheduleRequest.encode({ ...common, ...rescheduleFromHeaders(c.req.headersDistinct) }).finish()
+      : v1.CancelRequest.encode(common).finish();
+    const method = reschedule ? 'Reschedule' : 'Cancel';
+    const answer = await caller.call(`/fermata.v1.Broker/${method}`, request, c.metadata, c.origin);
+    const outcome = reschedule
+      ? outcomeJson('reschedule', v1.RescheduleResponse.decode(answer), label, field)
+      : outcomeJson('cancel', v1.CancelResponse.decode(answer), label, field);
+    sendJson(c.res, outcome.status, outcome.body);
+  }
+
+  async function route(c: Call): Promise<void> {
+    const path = pathOf(c.req);
+    const rpcPath = /^\/v1\/rpc\/([^/]+)\/([^/]+)$/.exec(path);
+    if (rpcPath) return rpc(c, rpcPath[1] as string, rpcPath[2] as string);
+    const topicPath = TOPIC_PATH.exec(path);
+    if (topicPath) {
+      const topic = segment(topicPath[1] as string, 'topic');
+      const rest = topicPath[2] as string;
+      if (rest === 'messages' || rest === 'messages:batch') return publish(c, topic, rest !== 'messages');
+      const one = /^(messages|keys)\/([^/]+)(\/[^/]+)?$/.exec(rest);
+      if (one) return settle(c, topic, one[1] as 'messages' | 'keys', one[2] as string, one[3] ?? '');
+    }
+    throw new RouteError(404, `no such path ${path}`);
+  }
+
+  return {
+    prefix: API_PREFIX,
+    handle: async (req, res) => {
+      const abort = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) abort.abort();
+      });
+      const c: Call = {
+        req,
+        res,
+        rename: (f) => f,
+        metadata: callMetadata(req),
+        origin: { peer: `http:${req.socket.remoteAddress}:${req.socket.remotePort}`, signal: abort.signal },
+      };
+      try {
+        await route(c);
+      } catch (err) {
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        if (err instanceof RouteError) {
+          if (err.allow) res.setHeader('allow', err.allow);
+          sendJson(res, err.status, {
+            code: err.status === 404 ? 'NOT_FOUND' : 'UNIMPLEMENTED',
+            field: err.status === 404 ? 'path' : 'method',
+            message: err.message,
+          });
+          return;
+        }
+        sendError(res, apiStatusOf(err, options.toGrpc), c.rename);
+      }
+    },
+  };
+}
