@@ -36,6 +36,19 @@ function tokenFile(): string {
   return `tokens:\n${entry('http-producer', TOKENS.producer, { publish: ['jobs.*'] })}${entry('http-reader', TOKENS.reader, { consume: ['jobs.*'] })}${entry('ops', TOKENS.ops, { admin: ['*'], publish: ['*'], consume: ['*'] })}`;
 }
 
+/** `bytes` bytes as a stream of 4 KiB chunks. */
+function chunks(bytes: number): ReadableStream<Uint8Array> {
+  let left = bytes;
+  return new ReadableStream({
+    pull(controller) {
+      const n = Math.min(4096, left);
+      left -= n;
+      if (n > 0) controller.enqueue(new Uint8Array(n).fill(7));
+      else controller.close();
+    },
+  });
+}
+
 interface Answer {
   status: number;
   headers: Headers;
@@ -52,15 +65,20 @@ describe('the HTTP API on a three-node cluster with tokens', () => {
     node: NodeHandle,
     method: string,
     path: string,
-    init: { token?: string; headers?: Record<string, string>; body?: string | Uint8Array } = {},
+    init: {
+      token?: string;
+      headers?: Record<string, string>;
+      body?: string | Uint8Array | ReadableStream;
+    } = {},
   ): Promise<Answer> {
     const headers: Record<string, string> = { ...init.headers };
     if (init.token !== undefined) headers['authorization'] = `Bearer ${init.token}`;
     const res = await fetch(`${node.httpUrl}${path}`, {
       method,
       headers,
-      ...(init.body !== undefined ? { body: init.body } : {}),
-    });
+      // A stream goes chunked, without a Content-Length.
+      ...(init.body !== undefined ? { body: init.body, duplex: 'half' } : {}),
+    } as RequestInit);
     const text = await res.text();
     return { status: res.status, headers: res.headers, json: text === '' ? {} : JSON.parse(text) };
   }
@@ -158,6 +176,18 @@ describe('the HTTP API on a three-node cluster with tokens', () => {
         http(leader, 'POST', path, { token: TOKENS.producer, body: Buffer.alloc(MAX_PAYLOAD_BYTES + 1, 1) }),
         413,
         { code: 'RESOURCE_EXHAUSTED', field: 'body', limit: 'maxPayloadBytes' },
+      ],
+      [
+        'a chunked body over maxPayloadBytes',
+        http(leader, 'POST', path, { token: TOKENS.producer, body: chunks(MAX_PAYLOAD_BYTES + 1) }),
+        413,
+        { code: 'RESOURCE_EXHAUSTED', field: 'body', limit: 'maxPayloadBytes' },
+      ],
+      [
+        'a big body without a token',
+        http(leader, 'POST', path, { body: chunks(MAX_PAYLOAD_BYTES / 2) }),
+        401,
+        { code: 'UNAUTHENTICATED' },
       ],
       [
         'a delay that is not a duration',

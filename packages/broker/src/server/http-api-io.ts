@@ -144,46 +144,60 @@ export function sendJson(
 /**
  * The request's body, at most `maxBytes` (`limit` names the bound): a larger
  * body is refused (LimitError on field `body`) as soon as its length is known
- * or its bytes pass the bound, and the rest is never read (the connection is
- * closed after the answer).
+ * or its bytes pass the bound, and the rest is never read (`closeUnread`).
  */
-export async function readBody(
-  req: IncomingMessage,
-  res: ServerResponse,
-  maxBytes: number,
-  limit: string,
-): Promise<Buffer> {
+export function readBody(req: IncomingMessage, maxBytes: number, limit: string): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) {
-    stopReading(req, res);
-    throw new LimitError(limit, maxBytes, Number(declared), 'body');
+    return Promise.reject(new LimitError(limit, maxBytes, Number(declared), 'body'));
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > maxBytes) {
-      stopReading(req, res);
-      throw new LimitError(limit, maxBytes, total, 'body');
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, total);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maxBytes) {
+        done();
+        req.pause();
+        reject(new LimitError(limit, maxBytes, total, 'body'));
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(Buffer.concat(chunks, total));
+    };
+    const onClose = () => {
+      done();
+      reject(new ValidationError('body', 'the request ended before its body did'));
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('close', onClose);
+  });
 }
 
-/** Refuses a body on a request that takes none (a read of it would be unbounded work for nothing). */
-export function refuseBody(req: IncomingMessage, res: ServerResponse): void {
-  const length = req.headers['content-length'];
-  if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) {
-    stopReading(req, res);
-    throw new ValidationError('body', `${req.method} ${pathOf(req)} takes no body`);
-  }
-}
-
-/** The rest of the body is not read: the answer closes the connection, and the request is let go after it. */
-function stopReading(req: IncomingMessage, res: ServerResponse): void {
+/**
+ * Answers a request whose body was not read to its end without reading the
+ * rest: the connection closes after the answer (reading on would be work
+ * without bound for a request already refused).
+ */
+export function closeUnread(req: IncomingMessage, res: ServerResponse): void {
+  if (req.complete) return;
   res.shouldKeepAlive = false;
   res.once('finish', () => req.destroy());
+}
+
+/** Refuses a body on a request that takes none. */
+export function refuseBody(req: IncomingMessage): void {
+  const length = req.headers['content-length'];
+  if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) {
+    throw new ValidationError('body', `${req.method} ${pathOf(req)} takes no body`);
+  }
 }
 
 export function pathOf(req: IncomingMessage): string {

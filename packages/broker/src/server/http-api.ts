@@ -28,6 +28,7 @@ import type { HttpRoute } from './http.js';
 import {
   apiStatusOf,
   callMetadata,
+  closeUnread,
   parseJson,
   pathOf,
   RouteError,
@@ -52,6 +53,7 @@ export const API_PREFIX = '/v1';
 /** The client services the generic call reaches (Raft is the peers'). */
 const SERVICES = ['Broker', 'Admin', 'Schedules', 'Cluster', 'Backup'] as const;
 const MIB = 1024 * 1024;
+const PUBLISH = '/fermata.v1.Broker/Publish';
 
 /**
  * The bound on a JSON body (`maxJsonBodyBytes`): a batch of
@@ -123,7 +125,8 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
         message: `method: ${name}/${method} is a streaming method: call it over gRPC (the HTTP API carries unary calls)`,
       });
     }
-    const body = await readBody(c.req, c.res, jsonBound, 'maxJsonBodyBytes');
+    caller.admit(m.path, c.metadata, c.origin);
+    const body = await readBody(c.req, jsonBound, 'maxJsonBodyBytes');
     const json = body.length === 0 ? {} : parseJson(body);
     let request: Uint8Array;
     try {
@@ -138,21 +141,22 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
 
   async function publish(c: Call, topic: string, batch: boolean): Promise<void> {
     expectMethod(c.req, 'POST');
+    caller.admit(PUBLISH, c.metadata, c.origin);
     const { request, rename } = batch
       ? publishFromBatch(
           topic,
-          parseJson(await readBody(c.req, c.res, jsonBound, 'maxJsonBodyBytes')),
+          parseJson(await readBody(c.req, jsonBound, 'maxJsonBodyBytes')),
           c.req.headersDistinct,
         )
       : publishFromHeaders(
           topic,
           c.req.headers,
           c.req.headersDistinct,
-          await readBody(c.req, c.res, limits.maxPayloadBytes, 'maxPayloadBytes'),
+          await readBody(c.req, limits.maxPayloadBytes, 'maxPayloadBytes'),
         );
     c.rename = rename;
     const answer = await caller.call(
-      '/fermata.v1.Broker/Publish',
+      PUBLISH,
       v1.PublishRequest.encode(request).finish(),
       c.metadata,
       c.origin,
@@ -165,7 +169,7 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
     const reschedule = rest === '/reschedule';
     if (rest !== '' && !reschedule) throw new RouteError(404, `no such path ${pathOf(c.req)}`);
     expectMethod(c.req, reschedule ? 'POST' : 'DELETE');
-    refuseBody(c.req, c.res);
+    refuseBody(c.req);
     const named = targetOf(kind, target);
     const label = 'key' in named ? `the message with key "${named.key}"` : `message ${target}`;
     const field = 'key' in named ? 'key' : 'id';
@@ -220,6 +224,7 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
           res.destroy();
           return;
         }
+        closeUnread(req, res);
         if (err instanceof RouteError) {
           if (err.allow) res.setHeader('allow', err.allow);
           sendJson(res, err.status, {

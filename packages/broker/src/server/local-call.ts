@@ -9,7 +9,7 @@
  */
 import { EventEmitter } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
-import { authorizeCall, type TokenTable } from './auth.js';
+import { authorizeCall, type Requirement, type TokenTable } from './auth.js';
 import { callRequirements, messageRequirements } from './auth-interceptor.js';
 
 /** What a service definition's method holds that a call needs (grpc-js `MethodDefinition`). */
@@ -103,6 +103,32 @@ export class LocalCaller {
   }
 
   /**
+   * What the auth interceptor checks before a call's request is read: a known
+   * token and the method's own requirements. The HTTP API checks this before
+   * it reads a body, so a caller without a token makes it read nothing.
+   */
+  admit(path: string, metadata: grpc.Metadata, origin: CallOrigin): void {
+    const table = this.options.tokens();
+    if (table.enabled) this.check(table, path, metadata, origin, callRequirements(path));
+  }
+
+  private check(
+    table: TokenTable,
+    path: string,
+    metadata: grpc.Metadata,
+    origin: CallOrigin,
+    requirements: readonly Requirement[],
+  ): void {
+    const failure = authorizeCall(table, metadata, requirements);
+    if (!failure) return;
+    this.options.log?.info(
+      { method: path, peer: origin.peer, code: grpc.status[failure.code] },
+      `call refused: ${failure.details}`,
+    );
+    throw new CallStatusError(failure.code, failure.details);
+  }
+
+  /**
    * Calls unary method `path` with the wire bytes of its request and the
    * call's `metadata` (`authorization` among it); resolves with the wire bytes
    * of the answer, or rejects with a CallStatusError.
@@ -125,17 +151,10 @@ export class LocalCaller {
         string,
         unknown
       >;
-      const failure = authorizeCall(table, metadata, [
+      this.check(table, path, metadata, origin, [
         ...callRequirements(path),
         ...(await messageRequirements(path, message, this.options.topicOfTag)),
       ]);
-      if (failure) {
-        this.options.log?.info(
-          { method: path, peer: origin.peer, code: grpc.status[failure.code] },
-          `call refused: ${failure.details}`,
-        );
-        throw new CallStatusError(failure.code, failure.details);
-      }
     }
     const call = new LocalUnaryCall(decoded, metadata, origin.peer, path);
     const cancel = () => {
