@@ -213,7 +213,7 @@ export const configSchema = {
     listenAddress: address(
       '0.0.0.0:7402',
       false,
-      'HTTP listen address for /metrics, /livez, /readyz and the status page.',
+      'HTTP listen address for /metrics, /livez, /readyz, the status page and the JSON API under /v1 (docs/api.md, "HTTP API").',
     ),
     readyMaxLagEntries: int(
       100,
@@ -230,7 +230,7 @@ export const configSchema = {
     auth: enumOf(
       HTTP_AUTH_MODES,
       'auto',
-      'Whether the status page (`/`) and `/metrics` need `authorization: Bearer <token>` with a token of auth.tokensFile that has `admin` on `*` or `monitor: true`: `on`, `off`, or `auto` = on when auth.tokensFile is set. `/livez` and `/readyz` never need one (kubelet probes).',
+      'Whether the status page (`/`) and `/metrics` need `authorization: Bearer <token>` with a token of auth.tokensFile that has `admin` on `*` or `monitor: true`: `on`, `off`, or `auto` = on when auth.tokensFile is set. `/livez` and `/readyz` never need one (kubelet probes). The JSON API under /v1 does not follow it: it needs a token, with the permission of each call, whenever auth.tokensFile is set, as the gRPC port does.',
     ),
   },
   storage: {
