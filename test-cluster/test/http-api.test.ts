@@ -261,6 +261,12 @@ describe('the HTTP API on a three-node cluster with tokens', () => {
     });
     expect(ok.status).toBe(200);
     expect(await pending(name)).toBe(1);
+    // Operators see them by route and status.
+    const metrics = (await leader.httpGet('/metrics')).body;
+    for (const status of ['200', '400', '401', '403', '413'])
+      expect(metrics).toMatch(
+        new RegExp(`fermata_http_api_requests_total\\{route="publish",status="${status}"\\} [1-9]`),
+      );
   });
 
   it('a request retried with the same Idempotency-Key is stored once', async () => {

@@ -318,7 +318,14 @@ export class BrokerServer {
       readyMaxApplyMs: config.http.readyMaxApplyMs,
       logger: log,
       ...(authorizeHttp ? { authorize: authorizeHttp } : {}),
-      routes: [createHttpApi({ caller: calls, limits: config.limits, toGrpc: (err) => grpcError(ctx, err) })],
+      routes: [
+        createHttpApi({
+          caller: calls,
+          limits: config.limits,
+          toGrpc: (err) => grpcError(ctx, err),
+          onAnswered: (route, status) => metrics.httpApiRequests.inc({ route, status: String(status) }),
+        }),
+      ],
     });
     log.info(
       {

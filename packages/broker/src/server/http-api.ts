@@ -69,6 +69,20 @@ export interface HttpApiOptions {
   readonly limits: Pick<Limits, 'maxPayloadBytes' | 'maxBatchPayloadBytes'>;
   /** Maps an error to its gRPC status (context.ts `grpcError`: the one mapping). */
   readonly toGrpc: (err: unknown) => grpc.ServerErrorResponse;
+  /** Counts each answered request (`fermata_http_api_requests_total`). */
+  readonly onAnswered?: (route: ApiRoute, status: number) => void;
+}
+
+/** What a request asked for, as the metrics count it. */
+export type ApiRoute = 'publish' | 'batch' | 'cancel' | 'reschedule' | 'rpc' | 'other';
+
+function routeOf(req: IncomingMessage): ApiRoute {
+  const path = pathOf(req);
+  if (path.startsWith('/v1/rpc/')) return 'rpc';
+  if (/^\/v1\/topics\/[^/]+\/messages$/.test(path)) return 'publish';
+  if (path.endsWith('/messages:batch')) return 'batch';
+  if (path.endsWith('/reschedule')) return 'reschedule';
+  return /^\/v1\/topics\/[^/]+\/(messages|keys)\/[^/]+$/.test(path) ? 'cancel' : 'other';
 }
 
 interface Call {
@@ -207,6 +221,8 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
     prefix: API_PREFIX,
     handle: async (req, res) => {
       const abort = new AbortController();
+      const onAnswered = options.onAnswered;
+      if (onAnswered) res.once('finish', () => onAnswered(routeOf(req), res.statusCode));
       res.once('close', () => {
         if (!res.writableFinished) abort.abort();
       });
