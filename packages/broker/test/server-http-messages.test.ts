@@ -21,7 +21,8 @@ function single(h: Record<string, string | string[]>, body = 'x') {
   const plain = Object.fromEntries(
     Object.entries(h).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]),
   );
-  return publishFromHeaders('t', plain, distinct(h), Buffer.from(body));
+  const form = publishFromHeaders('t', plain, distinct(h));
+  return { request: form.request(Buffer.from(body)), rename: form.rename };
 }
 
 function refusedField(fn: () => unknown): { field: string; message: string } {

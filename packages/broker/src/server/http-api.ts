@@ -18,6 +18,7 @@ import {
   JsonFieldError,
   jsonToMessageBytes,
   messageBytesToJson,
+  type pb,
   serviceMethods,
   v1,
 } from '@fermata/protocol';
@@ -156,19 +157,17 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
   async function publish(c: Call, topic: string, batch: boolean): Promise<void> {
     expectMethod(c.req, 'POST');
     caller.admit(PUBLISH, c.metadata, c.origin);
-    const { request, rename } = batch
-      ? publishFromBatch(
-          topic,
-          parseJson(await readBody(c.req, jsonBound, 'maxJsonBodyBytes')),
-          c.req.headersDistinct,
-        )
-      : publishFromHeaders(
-          topic,
-          c.req.headers,
-          c.req.headersDistinct,
-          await readBody(c.req, limits.maxPayloadBytes, 'maxPayloadBytes'),
-        );
-    c.rename = rename;
+    let request: pb.PublishRequest.$Properties;
+    if (batch) {
+      const body = parseJson(await readBody(c.req, jsonBound, 'maxJsonBodyBytes'));
+      const form = publishFromBatch(topic, body, c.req.headersDistinct);
+      c.rename = form.rename;
+      request = form.request;
+    } else {
+      const form = publishFromHeaders(topic, c.req.headers, c.req.headersDistinct);
+      c.rename = form.rename;
+      request = form.request(await readBody(c.req, limits.maxPayloadBytes, 'maxPayloadBytes'));
+    }
     const answer = await caller.call(
       PUBLISH,
       v1.PublishRequest.encode(request).finish(),
@@ -183,6 +182,8 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
     const reschedule = rest === '/reschedule';
     if (rest !== '' && !reschedule) throw new RouteError(404, `no such path ${pathOf(c.req)}`);
     expectMethod(c.req, reschedule ? 'POST' : 'DELETE');
+    const path = `/fermata.v1.Broker/${reschedule ? 'Reschedule' : 'Cancel'}`;
+    caller.admit(path, c.metadata, c.origin);
     refuseBody(c.req);
     const named = targetOf(kind, target);
     const label = 'key' in named ? `the message with key "${named.key}"` : `message ${target}`;
@@ -194,8 +195,7 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
     const request = reschedule
       ? v1.RescheduleRequest.encode({ ...common, ...rescheduleFromHeaders(c.req.headersDistinct) }).finish()
       : v1.CancelRequest.encode(common).finish();
-    const method = reschedule ? 'Reschedule' : 'Cancel';
-    const answer = await caller.call(`/fermata.v1.Broker/${method}`, request, c.metadata, c.origin);
+    const answer = await caller.call(path, request, c.metadata, c.origin);
     const outcome = reschedule
       ? outcomeJson('reschedule', v1.RescheduleResponse.decode(answer), label, field)
       : outcomeJson('cancel', v1.CancelResponse.decode(answer), label, field);

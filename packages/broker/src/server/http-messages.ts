@@ -148,13 +148,16 @@ function readHeaders(
 /** How a request's form names the fields the server names (`messages[0].delay_ms` -> `Fermata-Delay`). */
 export type FieldRenamer = (field: string) => string;
 
-/** The one-message form: the body is the payload, the headers say the rest. */
+/**
+ * The one-message form: the body is the payload, the headers say the rest.
+ * The headers are read first, so a bad one is refused before the body is
+ * read; `request` takes the body once it is.
+ */
 export function publishFromHeaders(
   topic: string,
   headers: IncomingHttpHeaders,
   distinct: NodeJS.Dict<string[]>,
-  body: Uint8Array,
-): { request: pb.PublishRequest.$Properties; rename: FieldRenamer } {
+): { request: (body: Uint8Array) => pb.PublishRequest.$Properties; rename: FieldRenamer } {
   const read = readHeaders(distinct, [...Object.values(MESSAGE_HEADERS), IDEMPOTENCY_HEADER], HEADER_PREFIX);
   const values: Partial<Record<SpecField, unknown>> = {};
   for (const [field, header] of Object.entries(MESSAGE_HEADERS) as [SpecField, string][]) {
@@ -169,12 +172,15 @@ export function publishFromHeaders(
   const message = publishMessage(topic, {
     values,
     headers: own,
-    payload: body,
+    payload: new Uint8Array(0),
     nameOf: (f) => MESSAGE_HEADERS[f],
   });
   const idempotencyKey = read.get(IDEMPOTENCY_HEADER.toLowerCase());
   return {
-    request: { messages: [message], ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+    request: (body) => ({
+      messages: [{ ...message, payload: body }],
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    }),
     rename: (field) => {
       if (field === 'idempotency_key') return IDEMPOTENCY_HEADER;
       const m = /^messages\[0\]\.([a-z_]+)$/.exec(field);
