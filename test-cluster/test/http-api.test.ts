@@ -425,4 +425,18 @@ describe('the HTTP API on a three-node cluster with tokens', () => {
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('POST');
   });
+
+  // Last: it stops two of the three nodes.
+  it('with no majority up, a publish is 503 with Retry-After', async () => {
+    const name = await topic('no-majority');
+    const survivor = await follower();
+    await Promise.all(cluster.others(survivor).map((n) => n.kill()));
+    const res = await http(survivor, 'POST', `/v1/topics/${name}/messages`, {
+      token: TOKENS.producer,
+      body: 'x',
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(503);
+    expect(res.json).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(res.headers.get('retry-after')).toBe('1');
+  });
 });
