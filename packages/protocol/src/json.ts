@@ -12,7 +12,7 @@
  */
 import protobuf from 'protobufjs/light.js';
 import { descriptor } from './generated/descriptor.js';
-import { closestNames } from './names.js';
+import { suggestNames } from './names.js';
 
 const root = protobuf.Root.fromJSON(descriptor as protobuf.INamespace);
 root.resolveAll();
@@ -103,10 +103,9 @@ function messageFromJson(type: protobuf.Type, value: unknown, path: string): Rec
     const field = type.fields[key] ?? type.fields[camel(key)];
     const where = at(path, key);
     if (field === undefined) {
-      const near = closestNames(key, Object.keys(type.fields));
       throw new JsonFieldError(
         where,
-        `is not a field of ${type.name}${near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ` (fields: ${Object.keys(type.fields).join(', ')})`}`,
+        `is not a field of ${type.name}${suggestNames(key, Object.keys(type.fields), 'fields')}`,
       );
     }
     if (v === null) continue;

@@ -58,7 +58,7 @@ describe('the JSON form of fermata.v1 messages', () => {
 
   it('refuses what it cannot read exactly, naming the field', () => {
     const cases: Array<[string, unknown, string, RegExp]> = [
-      ['PublishRequest', { messages: [{ topci: 't' }] }, 'messages[0].topci', /did you mean "topic"/],
+      ['PublishRequest', { messages: [{ topci: 't' }] }, 'messages[0].topci', /did you mean topic\?/],
       [
         'PublishRequest',
         { messages: [{ delayMs: 1, deliverAtMs: 2 }] },

@@ -14,12 +14,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  closestNames,
   JsonFieldError,
   jsonToMessageBytes,
   messageBytesToJson,
   type pb,
   serviceMethods,
+  suggestNames,
   v1,
 } from '@fermata/protocol';
 import * as grpc from '@grpc/grpc-js';
@@ -118,21 +118,17 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
     const name = service.startsWith('fermata.v1.') ? service.slice('fermata.v1.'.length) : service;
     const methods = (SERVICES as readonly string[]).includes(name) ? serviceMethods(name) : undefined;
     if (!methods) {
-      const near = closestNames(name, SERVICES);
-      throw new RouteError(
-        404,
-        `no service "${service}"${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ` (services: ${SERVICES.join(', ')})`}`,
-      );
+      throw new RouteError(404, `no service "${service}"${suggestNames(name, SERVICES, 'services')}`);
     }
     const m = methods.get(method);
     if (!m || caller.kind(m.path) === undefined) {
-      const near = closestNames(method, methods.keys());
       throw new RouteError(
         404,
-        `no method "${method}" in ${name}${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ` (methods: ${[...methods.keys()].join(', ')})`}`,
+        `no method "${method}" in ${name}${suggestNames(method, [...methods.keys()], 'methods')}`,
       );
     }
     if (m.requestStream || m.responseStream) {
+      closeUnread(c.req, c.res);
       return sendError(c.res, {
         code: grpc.status.UNIMPLEMENTED,
         field: 'method',

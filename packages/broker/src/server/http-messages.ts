@@ -7,7 +7,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { DurationSyntaxError, parseDurationMs } from '@fermata/base';
-import { closestNames, int64FromSafe, type pb, toBigInt, toUint64, v1 } from '@fermata/protocol';
+import { int64FromSafe, type pb, suggestNames, toBigInt, toUint64, v1 } from '@fermata/protocol';
 import { ValidationError } from '../state/model/errors.js';
 
 /** The headers a message's fields come from in the one-message form. */
@@ -130,10 +130,9 @@ function readHeaders(
     const canonical = lower.get(name);
     const ours = name.startsWith('fermata-') && !(allowPrefix && name.startsWith(allowPrefix));
     if (canonical === undefined && ours) {
-      const near = closestNames(name, lower.keys()).map((n) => lower.get(n));
       throw new ValidationError(
         name,
-        `is not a header this call reads${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ` (it reads ${known.join(', ')})`}`,
+        `is not a header this call reads${suggestNames(name, known, 'it reads')}`,
       );
     }
     if ((canonical !== undefined || (allowPrefix && name.startsWith(allowPrefix))) && values.length > 1) {
@@ -209,11 +208,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function checkFields(obj: Record<string, unknown>, allowed: readonly string[], at: string): void {
   for (const k of Object.keys(obj)) {
     if (allowed.includes(k)) continue;
-    const near = closestNames(k, allowed);
-    throw new ValidationError(
-      `${at}${k}`,
-      `is not a field here${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ` (fields: ${allowed.join(', ')})`}`,
-    );
+    throw new ValidationError(`${at}${k}`, `is not a field here${suggestNames(k, allowed, 'fields')}`);
   }
 }
 
