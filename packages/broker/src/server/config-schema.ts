@@ -495,6 +495,12 @@ export const configSchema = {
       64 * 1024 * MIB,
       'Payload bytes of deliveries one node holds for its consume streams together, leased and loaded or written and not yet sent (each stream is also bounded by its prefetch): near it the leader leases and pushes no more until streams drain; what is already leased waits (fermata_consume_held_deliveries). Sized for the 1 GiB memory limit of the Kubernetes manifests.',
     ),
+    maxHttpBodyBytes: int(
+      64 * MIB,
+      1 * MIB,
+      64 * 1024 * MIB,
+      'Bytes of request bodies of the HTTP API (/v1) one node holds at once, being read or read and not yet answered; past it a request is refused with 429 and Retry-After before more of its body is read. Each body is also bounded by its own limit (docs/api.md, "HTTP API").',
+    ),
     maxConsumersPerGroup: int(1_000, 1, 100_000, 'Consumer streams subscribed to one group on the leader.'),
     maxStreamsPerConnection: int(100, 1, 100_000, 'Concurrent gRPC streams on one client connection.'),
     maxConnections: int(

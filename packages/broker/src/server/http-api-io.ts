@@ -6,6 +6,7 @@
  * HTTP and gRPC refuse alike.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { invariant } from '@fermata/base';
 import * as grpc from '@grpc/grpc-js';
 import { LimitError, ValidationError } from '../state/model/errors.js';
 import { FIELD_METADATA_KEY, LIMIT_METADATA_KEY } from './grpc-status.js';
@@ -142,14 +143,59 @@ export function sendJson(
 }
 
 /**
- * The request's body, at most `maxBytes` (`limit` names the bound): a larger
- * body is refused (LimitError on field `body`) as soon as its length is known
- * or its bytes pass the bound, and the rest is never read (`closeUnread`).
+ * The bytes of request bodies a node holds at once (`limits.maxHttpBodyBytes`):
+ * each request takes its bytes as they come (its declared length at once)
+ * and gives them back when it is answered.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, limit: string): Promise<Buffer> {
+export class BodyBudget {
+  private held = 0;
+  /** What each request not yet answered holds. */
+  private readonly taken = new WeakMap<ServerResponse, number>();
+  constructor(readonly maxBytes: number) {}
+
+  /** Takes `bytes` for the request `res` answers, or throws LimitError (nothing taken). */
+  take(res: ServerResponse, bytes: number): void {
+    if (this.held + bytes > this.maxBytes)
+      throw new LimitError('maxHttpBodyBytes', this.maxBytes, this.held + bytes, 'body');
+    this.held += bytes;
+    const before = this.taken.get(res);
+    this.taken.set(res, (before ?? 0) + bytes);
+    if (before !== undefined) return;
+    // Answered, or its connection gone: what it held is free again.
+    res.once('close', () => {
+      this.held -= this.taken.get(res) ?? 0;
+      this.taken.delete(res);
+      invariant(this.held >= 0, () => `HTTP body budget gave back more than it took: held ${this.held}`);
+    });
+  }
+
+  get heldBytes(): number {
+    return this.held;
+  }
+}
+
+/**
+ * The request's body, at most `maxBytes` (`limit` names the bound), its bytes
+ * taken from `budget`: a larger body is refused (LimitError on field `body`)
+ * as soon as its length is known or its bytes pass the bound, and the rest is
+ * never read (`closeUnread`).
+ */
+export function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  budget: BodyBudget,
+  maxBytes: number,
+  limit: string,
+): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) {
     return Promise.reject(new LimitError(limit, maxBytes, Number(declared), 'body'));
+  }
+  const known = declared !== undefined && Number.isSafeInteger(Number(declared));
+  try {
+    if (known) budget.take(res, Number(declared));
+  } catch (err) {
+    return Promise.reject(err);
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -161,11 +207,16 @@ export function readBody(req: IncomingMessage, maxBytes: number, limit: string):
     };
     const onData = (chunk: Buffer) => {
       total += chunk.length;
-      if (total > maxBytes) {
+      try {
+        if (total > maxBytes) throw new LimitError(limit, maxBytes, total, 'body');
+        if (!known) budget.take(res, chunk.length);
+      } catch (err) {
         done();
         req.pause();
-        reject(new LimitError(limit, maxBytes, total, 'body'));
-      } else chunks.push(chunk);
+        reject(err);
+        return;
+      }
+      chunks.push(chunk);
     };
     const onEnd = () => {
       done();

@@ -28,6 +28,7 @@ import type { Limits } from '../state/model/limits.js';
 import type { HttpRoute } from './http.js';
 import {
   apiStatusOf,
+  BodyBudget,
   callMetadata,
   closeUnread,
   parseJson,
@@ -67,7 +68,7 @@ export function maxJsonBodyBytes(limits: Pick<Limits, 'maxBatchPayloadBytes'>): 
 
 export interface HttpApiOptions {
   readonly caller: LocalCaller;
-  readonly limits: Pick<Limits, 'maxPayloadBytes' | 'maxBatchPayloadBytes'>;
+  readonly limits: Pick<Limits, 'maxPayloadBytes' | 'maxBatchPayloadBytes'> & { maxHttpBodyBytes: number };
   /** Maps an error to its gRPC status (context.ts `grpcError`: the one mapping). */
   readonly toGrpc: (err: unknown) => grpc.ServerErrorResponse;
   /** Counts each answered request (`fermata_http_api_requests_total`). */
@@ -112,6 +113,7 @@ function expectMethod(req: IncomingMessage, method: 'POST' | 'DELETE'): void {
 export function createHttpApi(options: HttpApiOptions): HttpRoute {
   const { caller, limits } = options;
   const jsonBound = maxJsonBodyBytes(limits);
+  const budget = new BodyBudget(limits.maxHttpBodyBytes);
 
   async function rpc(c: Call, service: string, method: string): Promise<void> {
     expectMethod(c.req, 'POST');
@@ -137,7 +139,7 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
       });
     }
     caller.admit(m.path, c.metadata, c.origin);
-    const body = await readBody(c.req, jsonBound, 'maxJsonBodyBytes');
+    const body = await readBody(c.req, c.res, budget, jsonBound, 'maxJsonBodyBytes');
     const json = body.length === 0 ? {} : parseJson(body);
     let request: Uint8Array;
     try {
@@ -155,14 +157,14 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
     caller.admit(PUBLISH, c.metadata, c.origin);
     let request: pb.PublishRequest.$Properties;
     if (batch) {
-      const body = parseJson(await readBody(c.req, jsonBound, 'maxJsonBodyBytes'));
+      const body = parseJson(await readBody(c.req, c.res, budget, jsonBound, 'maxJsonBodyBytes'));
       const form = publishFromBatch(topic, body, c.req.headersDistinct);
       c.rename = form.rename;
       request = form.request;
     } else {
       const form = publishFromHeaders(topic, c.req.headers, c.req.headersDistinct);
       c.rename = form.rename;
-      request = form.request(await readBody(c.req, limits.maxPayloadBytes, 'maxPayloadBytes'));
+      request = form.request(await readBody(c.req, c.res, budget, limits.maxPayloadBytes, 'maxPayloadBytes'));
     }
     const answer = await caller.call(
       PUBLISH,

@@ -1,0 +1,107 @@
+/**
+ * The HTTP API's bound on the request bodies one node holds at once
+ * (limits.maxHttpBodyBytes), on a real HTTP server: a request that would
+ * pass it is refused with 429 before its body is read, and what a request
+ * held is free again once it is answered or its client goes away.
+ */
+import { type ClientRequest, request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TokenTable } from '../src/server/auth.js';
+import { toGrpcStatus } from '../src/server/grpc-status.js';
+import { type HttpServerHandle, startHttpServer } from '../src/server/http.js';
+import { createHttpApi } from '../src/server/http-api.js';
+import { LocalCaller } from '../src/server/local-call.js';
+import { BrokerMetrics } from '../src/server/metrics.js';
+import type { NodeStatus } from '../src/server/readiness.js';
+
+const MIB = 1024 * 1024;
+
+const status = (): NodeStatus => ({
+  nodeId: 'n1',
+  role: 'leader',
+  term: 1,
+  leaderId: 'n1',
+  leaderAddress: '',
+  commit: 1,
+  applied: 1,
+  stopping: false,
+});
+
+/** A publish whose body is sent in part and kept open: the server holds what it read. */
+function openUpload(port: number, bytes: number): Promise<ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const req = request({
+      port,
+      method: 'POST',
+      path: '/v1/topics/t/messages',
+      headers: { 'transfer-encoding': 'chunked' },
+    });
+    req.on('error', () => undefined);
+    req.write(Buffer.alloc(bytes, 1), (err) => (err ? reject(err) : resolve(req)));
+  });
+}
+
+async function publish(
+  port: number,
+  bytes: number,
+): Promise<{ status: number; body: Record<string, unknown>; retryAfter: string | null }> {
+  const res = await fetch(`http://127.0.0.1:${port}/v1/topics/t/messages`, {
+    method: 'POST',
+    body: Buffer.alloc(bytes, 2),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown>,
+    retryAfter: res.headers.get('retry-after'),
+  };
+}
+
+describe('the bound on HTTP API bodies held at once', () => {
+  let server: HttpServerHandle | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('refuses with 429 a body that would pass it, and frees what an answered or abandoned request held', async () => {
+    // No services: a request that gets past the bound is answered UNIMPLEMENTED (501) by the call.
+    const caller = new LocalCaller({ tokens: () => new TokenTable([]), topicOfTag: async () => undefined });
+    server = await startHttpServer({
+      listenAddress: '127.0.0.1:0',
+      status,
+      registry: new BrokerMetrics().registry,
+      readyMaxLagEntries: 100,
+      routes: [
+        createHttpApi({
+          caller,
+          limits: { maxPayloadBytes: MIB, maxBatchPayloadBytes: 4 * MIB, maxHttpBodyBytes: 1.5 * MIB },
+          toGrpc: (err) => toGrpcStatus(err),
+        }),
+      ],
+    });
+    const port = server.port;
+    const held = await openUpload(port, MIB);
+    // The server has read the first upload's MiB once the second one is refused for it.
+    let refused: Awaited<ReturnType<typeof publish>> | undefined;
+    for (let i = 0; i < 100 && refused === undefined; i++) {
+      const r = await publish(port, 0.6 * MIB);
+      if (r.status === 429) refused = r;
+      else await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(refused?.body).toMatchObject({
+      code: 'RESOURCE_EXHAUSTED',
+      field: 'body',
+      limit: 'maxHttpBodyBytes',
+    });
+    expect(refused?.retryAfter).toBe('1');
+    // A small one still fits beside it, and is answered (by the call, not the bound).
+    expect((await publish(port, 0.3 * MIB)).status).toBe(501);
+    held.destroy();
+    let after = 429;
+    for (let i = 0; i < 100 && after === 429; i++) {
+      after = (await publish(port, 0.6 * MIB)).status;
+      if (after === 429) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(after).toBe(501);
+  });
+});
