@@ -104,7 +104,6 @@ export function sendError(
   res: ServerResponse,
   status: ApiStatus,
   rename: (field: string) => string = (f) => f,
-  extra: Readonly<Record<string, unknown>> = {},
 ): void {
   const field = status.field === '' ? '' : rename(status.field);
   // The message starts with the field as the server named it; say it as the request did.
@@ -122,7 +121,7 @@ export function sendError(
     message,
     ...(status.limit !== '' ? { limit: status.limit } : {}),
   };
-  sendJson(res, http, { ...body, ...extra }, headers);
+  sendJson(res, http, body, headers);
 }
 
 /** Writes a JSON answer. */
@@ -167,10 +166,6 @@ export class BodyBudget {
       this.taken.delete(res);
       invariant(this.held >= 0, () => `HTTP body budget gave back more than it took: held ${this.held}`);
     });
-  }
-
-  get heldBytes(): number {
-    return this.held;
   }
 }
 
