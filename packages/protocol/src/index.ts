@@ -52,4 +52,3 @@ export function makeClient<S extends keyof Clients>(
   );
   return new Ctor(address, credentials, options) as unknown as Clients[S];
 }
-export * from './json.js';

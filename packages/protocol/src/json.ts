@@ -9,6 +9,10 @@
  * out of range or two members of one oneof are refused with a
  * `JsonFieldError` naming the field (`messages[2].delayMs`), never dropped or
  * coerced to zero in silence.
+ *
+ * A subpath of its own (`@fermata/protocol/json`), not in the package's
+ * index: building the reflection costs a 38 KB descriptor and its parse at
+ * import, which the SDK, speaking only the wire form, never pays.
  */
 import protobuf from 'protobufjs/light.js';
 import { descriptor } from './generated/descriptor.js';

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  JsonFieldError,
-  jsonToMessageBytes,
-  messageBytesToJson,
-  serviceMethods,
-  toBigInt,
-  toUint64,
-  v1,
-} from '../src/index.js';
+import { toBigInt, toUint64, v1 } from '../src/index.js';
+import { JsonFieldError, jsonToMessageBytes, messageBytesToJson, serviceMethods } from '../src/json.js';
 
 function refusal(type: string, value: unknown): JsonFieldError {
   try {

@@ -13,15 +13,13 @@
  * as the gRPC call would be, and refused with the same status.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type pb, suggestNames, v1 } from '@fermata/protocol';
 import {
   JsonFieldError,
   jsonToMessageBytes,
   messageBytesToJson,
-  type pb,
   serviceMethods,
-  suggestNames,
-  v1,
-} from '@fermata/protocol';
+} from '@fermata/protocol/json';
 import * as grpc from '@grpc/grpc-js';
 import { ValidationError } from '../state/model/errors.js';
 import type { Limits } from '../state/model/limits.js';
