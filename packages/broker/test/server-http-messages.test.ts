@@ -66,6 +66,19 @@ describe('publishing one message by headers', () => {
     });
   });
 
+  it('refuses epoch ms past 2^53 naming the header or field, never failing inside', () => {
+    expect(refusedField(() => single({ 'fermata-deliver-at': '9999999999999999' }))).toMatchObject({
+      field: 'Fermata-Deliver-At',
+      message: expect.stringContaining('past the largest time'),
+    });
+    expect(refusedField(() => single({ 'fermata-deliver-before': '99999999999999999999999' }))).toMatchObject(
+      { field: 'Fermata-Deliver-Before' },
+    );
+    expect(
+      refusedField(() => publishFromBatch('t', { messages: [{ deliverAt: '9007199254740993' }] }, {})),
+    ).toMatchObject({ field: 'messages[0].deliverAt' });
+  });
+
   it('refuses a header given twice, both schedules, and an unknown Fermata header with the closest name', () => {
     expect(refusedField(() => single({ 'fermata-key': ['a', 'b'] }))).toMatchObject({ field: 'Fermata-Key' });
     expect(refusedField(() => single({ 'fermata-delay': '1s', 'fermata-deliver-at': '5' }))).toMatchObject({
@@ -111,6 +124,24 @@ describe('publishing a JSON batch', () => {
     expect(c!.headers).toEqual({ 'content-type': 'application/json' });
     expect(request.idempotencyKey).toBe('b');
     expect(rename('messages[2].deliver_at_ms')).toBe('messages[2].deliverAt');
+  });
+
+  it('refuses a json payload whose numbers JSON.parse did not keep as written', () => {
+    // What the server sees of {"id": 9007199254740993}: the integer already rounded.
+    const body = JSON.parse('{"messages": [{"json": {"a": [1, 2.5, {"id": 9007199254740993}]}}]}');
+    expect(refusedField(() => publishFromBatch('t', body, {}))).toMatchObject({
+      field: 'messages[0].json.a[2].id',
+      message: expect.stringContaining('payloadBase64'),
+    });
+    expect(
+      refusedField(() => publishFromBatch('t', JSON.parse('{"messages": [{"json": 1e400}]}'), {})),
+    ).toMatchObject({ field: 'messages[0].json' });
+    const deep = JSON.parse(`{"messages": [{"json": ${'['.repeat(100_000)}${']'.repeat(100_000)}}]}`);
+    expect(refusedField(() => publishFromBatch('t', deep, {})).message).toContain('deeper than 512');
+    const exact = publishFromBatch('t', { messages: [{ json: { n: 9007199254740991, x: -0.125 } }] }, {});
+    expect(Buffer.from(exact.request.messages![0]!.payload!).toString()).toBe(
+      '{"n":9007199254740991,"x":-0.125}',
+    );
   });
 
   it('refuses two payloads, an unknown field, and an idempotency key that differs from the header', () => {

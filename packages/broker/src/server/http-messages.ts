@@ -73,7 +73,11 @@ function timeOf(v: unknown, name: string): number {
   }
   if (typeof v === 'string') {
     const t = v.trim();
-    if (/^\d{1,16}$/.test(t)) return Number(t);
+    if (/^\d+$/.test(t)) {
+      const ms = Number(t);
+      if (Number.isSafeInteger(ms)) return ms;
+      throw new ValidationError(name, `${t} is past the largest time, ${Number.MAX_SAFE_INTEGER} ms`);
+    }
     const ms = ISO_WITH_ZONE.test(t) ? Date.parse(t) : Number.NaN;
     if (Number.isSafeInteger(ms) && ms >= 0) return ms;
   }
@@ -225,8 +229,36 @@ function batchPayload(m: Record<string, unknown>, at: string): { payload: Uint8A
       throw new ValidationError(`${at}payloadBase64`, 'is not base64');
     return { payload: Buffer.from(text, 'base64'), json: false };
   }
-  if (m['json'] !== undefined) return { payload: Buffer.from(JSON.stringify(m['json'])), json: true };
+  if (m['json'] !== undefined) {
+    checkExactNumbers(m['json'], `${at}json`);
+    return { payload: Buffer.from(JSON.stringify(m['json'])), json: true };
+  }
   return { payload: new Uint8Array(0), json: false };
+}
+
+/** How deep a batch message's `json` may nest (deeper, storing its text would overflow the stack). */
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * Refuses a number in `json` that JSON.parse did not keep as written: an
+ * integer past 2^53 (rounded) or one too large for a double (`null` in the
+ * stored text). The payload is stored as the JSON text of the parsed value.
+ */
+function checkExactNumbers(v: unknown, at: string, depth = 0): void {
+  if (typeof v === 'number') {
+    if (Number.isFinite(v) && (!Number.isInteger(v) || Number.isSafeInteger(v))) return;
+    throw new ValidationError(
+      at,
+      'a number past 2^53 is not kept exactly in json: send it as a string, or the payload as its text in payload or payloadBase64',
+    );
+  }
+  if (typeof v !== 'object' || v === null) return;
+  if (depth >= MAX_JSON_DEPTH)
+    throw new ValidationError(at, `nests deeper than ${MAX_JSON_DEPTH} levels: send it in payload`);
+  const entries = Array.isArray(v)
+    ? v.map((x, i) => [`[${i}]`, x] as const)
+    : Object.entries(v).map(([k, x]) => [`.${k}`, x] as const);
+  for (const [step, x] of entries) checkExactNumbers(x, `${at}${step}`, depth + 1);
 }
 
 function stringMap(v: unknown, name: string): Record<string, string> {
