@@ -71,7 +71,12 @@ describe('the HTTP API on a three-node cluster with tokens', () => {
       body?: string | Uint8Array | ReadableStream;
     } = {},
   ): Promise<Answer> {
-    const headers: Record<string, string> = { ...init.headers };
+    // A JSON route needs its media type (fetch would send a string as text/plain).
+    const json = path.startsWith('/v1/rpc/') || path.endsWith(':batch');
+    const headers: Record<string, string> = {
+      ...(json && init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
+    };
     if (init.token !== undefined) headers['authorization'] = `Bearer ${init.token}`;
     const res = await fetch(`${node.httpUrl}${path}`, {
       method,

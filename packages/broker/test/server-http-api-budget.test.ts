@@ -7,25 +7,9 @@
 import { type ClientRequest, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TokenTable } from '../src/server/auth.js';
-import { toGrpcStatus } from '../src/server/grpc-status.js';
-import { type HttpServerHandle, startHttpServer } from '../src/server/http.js';
-import { createHttpApi } from '../src/server/http-api.js';
+import type { HttpServerHandle } from '../src/server/http.js';
 import { LocalCaller } from '../src/server/local-call.js';
-import { BrokerMetrics } from '../src/server/metrics.js';
-import type { NodeStatus } from '../src/server/readiness.js';
-
-const MIB = 1024 * 1024;
-
-const status = (): NodeStatus => ({
-  nodeId: 'n1',
-  role: 'leader',
-  term: 1,
-  leaderId: 'n1',
-  leaderAddress: '',
-  commit: 1,
-  applied: 1,
-  stopping: false,
-});
+import { MIB, startApiServer } from './http-api-support.js';
 
 /** A publish whose body is sent in part and kept open: the server holds what it read. */
 function openUpload(port: number, bytes: number): Promise<ClientRequest> {
@@ -66,18 +50,9 @@ describe('the bound on HTTP API bodies held at once', () => {
   it('refuses with 429 a body that would pass it, and frees what an answered or abandoned request held', async () => {
     // No services: a request that gets past the bound is answered UNIMPLEMENTED (501) by the call.
     const caller = new LocalCaller({ tokens: () => new TokenTable([]), topicOfTag: async () => undefined });
-    server = await startHttpServer({
-      listenAddress: '127.0.0.1:0',
-      status,
-      registry: new BrokerMetrics().registry,
-      readyMaxLagEntries: 100,
-      routes: [
-        createHttpApi({
-          caller,
-          limits: { maxPayloadBytes: MIB, maxBatchPayloadBytes: 4 * MIB, maxHttpBodyBytes: 1.5 * MIB },
-          toGrpc: (err) => toGrpcStatus(err),
-        }),
-      ],
+    server = await startApiServer({
+      caller,
+      limits: { maxPayloadBytes: MIB, maxBatchPayloadBytes: 4 * MIB, maxHttpBodyBytes: 1.5 * MIB },
     });
     const port = server.port;
     const held = await openUpload(port, MIB);

@@ -25,7 +25,13 @@ import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
 import { registerClockGauge, watchClockSteps } from './clock-gauge.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
-import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
+import {
+  advertiseAddress,
+  allowedOriginsOf,
+  bootstrapMembers,
+  type FermataConfig,
+  stateStoreOptions,
+} from './config.js';
 import { grpcError, notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
 import { ShutdownTimeoutError, UnavailableError } from './errors.js';
@@ -42,7 +48,7 @@ import { LocalCaller } from './local-call.js';
 import { createServerLogger, type Logger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { type NodeStatus, readiness } from './readiness.js';
-import { httpAuthorizer, type Security, setupSecurity } from './security.js';
+import { httpApiClosedReason, httpAuthorizer, type Security, setupSecurity } from './security.js';
 
 function diskFullStatus(full: DiskFull | undefined): { diskFull?: { disk: string; path: string } } {
   return full ? { diskFull: { disk: full.disk, path: full.path } } : {};
@@ -310,6 +316,7 @@ export class BrokerServer {
     });
     server.refreshQueueGauges();
     const authorizeHttp = httpAuthorizer(config, security.tokens);
+    const apiClosed = httpApiClosedReason(config);
     server.http = await startHttpServer({
       listenAddress: config.http.listenAddress,
       status: () => server.nodeStatus(),
@@ -322,6 +329,8 @@ export class BrokerServer {
         createHttpApi({
           caller: calls,
           limits: config.limits,
+          allowedOrigins: allowedOriginsOf(config.http.allowedOrigins),
+          ...(apiClosed !== undefined ? { closedReason: apiClosed } : {}),
           toGrpc: (err) => grpcError(ctx, err),
           onAnswered: (route, status) => metrics.httpApiRequests.inc({ route, status: String(status) }),
         }),

@@ -118,6 +118,14 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const HTTP_AUTH_MODES = ['auto', 'on', 'off'] as const;
 export type HttpAuthMode = (typeof HTTP_AUTH_MODES)[number];
 
+/** `http.allowedOrigins`: `*`, or origins separated by commas. */
+const ALLOWED_ORIGINS = /^(\*|https?:\/\/[^\s,/]+(,\s*https?:\/\/[^\s,/]+)*)$/;
+
+/** The origins of `http.allowedOrigins`, as a browser sends them in `Origin`. */
+export function allowedOriginsOf(setting: string): string[] {
+  return setting === '' ? [] : setting.split(',').map((o) => o.trim().toLowerCase());
+}
+
 export const STORAGE_ENGINES = ['leveldb', 'memory'] as const;
 export type StorageEngine = (typeof STORAGE_ENGINES)[number];
 
@@ -232,6 +240,19 @@ export const configSchema = {
       'auto',
       'Whether the status page (`/`) and `/metrics` need `authorization: Bearer <token>` with a token of auth.tokensFile that has `admin` on `*` or `monitor: true`: `on`, `off`, or `auto` = on when auth.tokensFile is set. `/livez` and `/readyz` never need one (kubelet probes). The JSON API under /v1 does not follow it: it needs a token, with the permission of each call, whenever auth.tokensFile is set, as the gRPC port does.',
     ),
+    apiWithoutAuth: bool(
+      false,
+      'Serve the JSON API under /v1 when the client port authenticates by client certificate (client.tls.requireClientCert) and auth.tokensFile is not set. The HTTP port has no TLS and cannot check certificates, so the API would let anyone who reaches the port do anything (delete topics, remove members); off, /v1 answers 403 saying so. Turn on only when the HTTP port is reachable by trusted callers alone.',
+    ),
+    allowedOrigins: {
+      kind: 'string',
+      default: '',
+      pattern: ALLOWED_ORIGINS,
+      form: 'a comma-separated list of origins (https://console.example.com,http://localhost:8080), or *',
+      allowEmpty: true,
+      description:
+        'Origins (scheme://host[:port]) of browser pages, besides the node’s own, that may call the JSON API under /v1; `*` = any. A request from a browser page of another origin (its `Origin` header, or `Sec-Fetch-Site: cross-site`/`same-site`) is refused with 403, so a page elsewhere cannot make a visitor’s browser publish, cancel or delete. Clients other than browsers send neither header and are not affected.',
+    } satisfies StringSpec,
   },
   storage: {
     engine: enumOf(

@@ -9,7 +9,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { invariant } from '@fermata/base';
 import * as grpc from '@grpc/grpc-js';
 import { LimitError, ValidationError } from '../state/model/errors.js';
-import { FIELD_METADATA_KEY, LIMIT_METADATA_KEY } from './grpc-status.js';
+import {
+  FIELD_METADATA_KEY,
+  LEADER_ID_METADATA_KEY,
+  LEADER_METADATA_KEY,
+  LIMIT_METADATA_KEY,
+} from './grpc-status.js';
 import { CallStatusError } from './local-call.js';
 
 /** Seconds a client is asked to wait before retrying a 503 or 429 (`Retry-After`). */
@@ -49,6 +54,8 @@ export interface ApiStatus {
   readonly message: string;
   readonly field: string;
   readonly limit: string;
+  /** The status names the leader (`fermata-leader`): "not the leader", which a retry may pass. */
+  readonly notLeader: boolean;
 }
 
 /** `err` as a status: a call's status as it came, anything else through `toGrpc` (context.ts `grpcError`). */
@@ -63,12 +70,20 @@ export function apiStatusOf(err: unknown, toGrpc: (err: unknown) => grpc.ServerE
     message: s.details ?? '',
     field: meta(FIELD_METADATA_KEY),
     limit: meta(LIMIT_METADATA_KEY),
+    notLeader: [LEADER_METADATA_KEY, LEADER_ID_METADATA_KEY].some(
+      (key) => (s.metadata?.get(key).length ?? 0) > 0,
+    ),
   };
 }
 
-/** The HTTP status of a gRPC status (and the limit, for RESOURCE_EXHAUSTED). */
-export function httpStatusOf(code: grpc.status, limit = ''): number {
-  switch (code) {
+/**
+ * The HTTP status of a gRPC status: by its code, the limit for
+ * RESOURCE_EXHAUSTED, and 503 for "not the leader" whatever its code
+ * (clients retry a 503, not a 409).
+ */
+export function httpStatusOf(status: Pick<ApiStatus, 'code' | 'limit' | 'notLeader'>): number {
+  if (status.notLeader && status.code !== grpc.status.OK) return 503;
+  switch (status.code) {
     case grpc.status.OK:
       return 200;
     case grpc.status.INVALID_ARGUMENT:
@@ -85,7 +100,7 @@ export function httpStatusOf(code: grpc.status, limit = ''): number {
     case grpc.status.FAILED_PRECONDITION:
       return 409;
     case grpc.status.RESOURCE_EXHAUSTED:
-      return REQUEST_SIZE_LIMITS.has(limit) ? 413 : 429;
+      return REQUEST_SIZE_LIMITS.has(status.limit) ? 413 : 429;
     case grpc.status.CANCELLED:
       return 499;
     case grpc.status.UNIMPLEMENTED:
@@ -111,7 +126,7 @@ export function sendError(
     status.field !== '' && status.message.startsWith(`${status.field}: `)
       ? `${field}: ${status.message.slice(status.field.length + 2)}`
       : status.message;
-  const http = httpStatusOf(status.code, status.limit);
+  const http = httpStatusOf(status);
   const headers: Record<string, string> = {};
   if (http === 503 || http === 429) headers['retry-after'] = String(RETRY_AFTER_SECONDS);
   if (http === 401) headers['www-authenticate'] = 'Bearer realm="fermata"';
@@ -260,12 +275,34 @@ export function parseJson(body: Buffer): unknown {
   }
 }
 
-/** The request's metadata for a call: its `authorization`, as gRPC metadata carries it. */
+/** What a gRPC metadata value may hold (grpc-js refuses anything else), and so every token. */
+const METADATA_TEXT = /^[ -~]*$/;
+
+/**
+ * The request's metadata for a call: its `authorization`, as gRPC metadata
+ * carries it. A value gRPC could not carry is UNAUTHENTICATED; the value is
+ * never echoed or logged (it may be most of a token).
+ */
 export function callMetadata(req: IncomingMessage): grpc.Metadata {
   const md = new grpc.Metadata();
   const auth = req.headers.authorization;
-  if (auth !== undefined) md.set('authorization', auth);
+  if (auth === undefined) return md;
+  if (!METADATA_TEXT.test(auth)) {
+    throw refusal(
+      grpc.status.UNAUTHENTICATED,
+      'Authorization',
+      'holds a character outside printable ASCII, which no token has',
+    );
+  }
+  md.set('authorization', auth);
   return md;
+}
+
+/** A refusal of the request itself (not of a call), as a call's status naming `field`. */
+export function refusal(code: grpc.status, field: string, reason: string): CallStatusError {
+  const metadata = new grpc.Metadata();
+  metadata.set(FIELD_METADATA_KEY, field);
+  return new CallStatusError(code, `${field}: ${reason}`, metadata);
 }
 
 /** Raised for a request the API has no answer for: no such path (404) or method (405). */

@@ -33,6 +33,7 @@ import {
   pathOf,
   RouteError,
   readBody,
+  refusal,
   refuseBody,
   sendError,
   sendJson,
@@ -47,7 +48,7 @@ import {
   rescheduleFromHeaders,
   targetOf,
 } from './http-messages.js';
-import type { LocalCaller } from './local-call.js';
+import { CallStatusError, type LocalCaller } from './local-call.js';
 
 export const API_PREFIX = '/v1';
 /** The client services the generic call reaches (Raft is the peers'). */
@@ -69,6 +70,13 @@ export interface HttpApiOptions {
   readonly limits: Pick<Limits, 'maxPayloadBytes' | 'maxBatchPayloadBytes'> & { maxHttpBodyBytes: number };
   /** Maps an error to its gRPC status (context.ts `grpcError`: the one mapping). */
   readonly toGrpc: (err: unknown) => grpc.ServerErrorResponse;
+  /**
+   * Origins besides the node's own whose browser pages may call the API
+   * (`http.allowedOrigins`: `https://console.example.com`; `*` = any).
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** Why the API is closed (`httpApiClosedReason`): every request is 403 with it. */
+  readonly closedReason?: string;
   /** Counts each answered request (`fermata_http_api_requests_total`). */
   readonly onAnswered?: (route: ApiRoute, status: number) => void;
 }
@@ -90,7 +98,7 @@ interface Call {
   readonly res: ServerResponse;
   /** Sets how errors name fields, once the request's form is known. */
   rename: FieldRenamer;
-  readonly metadata: grpc.Metadata;
+  metadata: grpc.Metadata;
   readonly origin: { peer: string; signal: AbortSignal };
 }
 
@@ -104,6 +112,57 @@ function segment(text: string, field: string): string {
   }
 }
 
+/** The media type of a JSON body; an empty body needs none. */
+function expectJson(req: IncomingMessage): void {
+  const length = req.headers['content-length'];
+  const body = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (body && type !== 'application/json') {
+    throw new ValidationError(
+      'Content-Type',
+      `must be application/json for a JSON body, got ${type === '' ? 'none' : JSON.stringify(type)} (curl: -H 'Content-Type: application/json')`,
+    );
+  }
+}
+
+/**
+ * Refuses a request a browser sends from a page of another origin
+ * (cross-site request forgery: a page may POST a form or a body-less request
+ * to any address, without asking first): an `Origin` that is not this node's
+ * own host:port (`Host`) nor allowed, or, without `Origin`, a
+ * `Sec-Fetch-Site` other than `same-origin` or `none`. Clients other than
+ * browsers send neither.
+ */
+function checkOrigin(req: IncomingMessage, allowed: readonly string[]): void {
+  if (allowed.includes('*')) return;
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    if (allowed.includes(origin.toLowerCase()) || hostOf(origin) === req.headers.host?.toLowerCase()) return;
+    throw refusal(
+      grpc.status.PERMISSION_DENIED,
+      'Origin',
+      `${JSON.stringify(origin)} is not this node's origin (${req.headers.host ?? 'no Host'}): pages of another origin may call the API only when listed in http.allowedOrigins`,
+    );
+  }
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    throw refusal(
+      grpc.status.PERMISSION_DENIED,
+      'Sec-Fetch-Site',
+      `${JSON.stringify(site)}: a page of another origin may not call the API (a page's Origin must be listed in http.allowedOrigins)`,
+    );
+  }
+}
+
+/** `host:port` of an origin (`http://a:7402` -> `a:7402`), '' when it is not a URL (`null`). */
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return '';
+  }
+}
+
 function expectMethod(req: IncomingMessage, method: 'POST' | 'DELETE'): void {
   if (req.method !== method) throw new RouteError(405, `${pathOf(req)} takes ${method}`, method);
 }
@@ -112,6 +171,7 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
   const { caller, limits } = options;
   const jsonBound = maxJsonBodyBytes(limits);
   const budget = new BodyBudget(limits.maxHttpBodyBytes);
+  const allowedOrigins = options.allowedOrigins ?? [];
 
   async function rpc(c: Call, service: string, method: string): Promise<void> {
     expectMethod(c.req, 'POST');
@@ -128,15 +188,14 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
       );
     }
     if (m.requestStream || m.responseStream) {
-      closeUnread(c.req, c.res);
-      return sendError(c.res, {
-        code: grpc.status.UNIMPLEMENTED,
-        field: 'method',
-        limit: '',
-        message: `method: ${name}/${method} is a streaming method: call it over gRPC (the HTTP API carries unary calls)`,
-      });
+      throw refusal(
+        grpc.status.UNIMPLEMENTED,
+        'method',
+        `${name}/${method} is a streaming method: call it over gRPC (the HTTP API carries unary calls)`,
+      );
     }
     caller.admit(m.path, c.metadata, c.origin);
+    expectJson(c.req);
     const body = await readBody(c.req, c.res, budget, jsonBound, 'maxJsonBodyBytes');
     const json = body.length === 0 ? {} : parseJson(body);
     let request: Uint8Array;
@@ -155,6 +214,7 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
     caller.admit(PUBLISH, c.metadata, c.origin);
     let request: pb.PublishRequest.$Properties;
     if (batch) {
+      expectJson(c.req);
       const body = parseJson(await readBody(c.req, c.res, budget, jsonBound, 'maxJsonBodyBytes'));
       const form = publishFromBatch(topic, body, c.req.headersDistinct);
       c.rename = form.rename;
@@ -199,6 +259,10 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
   }
 
   async function route(c: Call): Promise<void> {
+    if (options.closedReason !== undefined)
+      throw new CallStatusError(grpc.status.PERMISSION_DENIED, options.closedReason);
+    checkOrigin(c.req, allowedOrigins);
+    c.metadata = callMetadata(c.req);
     const path = pathOf(c.req);
     const rpcPath = /^\/v1\/rpc\/([^/]+)\/([^/]+)$/.exec(path);
     if (rpcPath) return rpc(c, rpcPath[1] as string, rpcPath[2] as string);
@@ -226,7 +290,7 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
         req,
         res,
         rename: (f) => f,
-        metadata: callMetadata(req),
+        metadata: new grpc.Metadata(),
         origin: { peer: `http:${req.socket.remoteAddress}:${req.socket.remotePort}`, signal: abort.signal },
       };
       try {

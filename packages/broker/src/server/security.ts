@@ -70,6 +70,18 @@ export function securityConfigProblems(config: FermataConfig): string[] {
 }
 
 /**
+ * Why the JSON API under /v1 is closed, or undefined when it is served: with
+ * mutual TLS on the client port and no token file, the client port lets in
+ * certificate holders only, and the plaintext HTTP port could check nothing
+ * (`http.apiWithoutAuth` opens it anyway).
+ */
+export function httpApiClosedReason(config: FermataConfig): string | undefined {
+  if (!config.client.tls.requireClientCert || config.auth.tokensFile !== '' || config.http.apiWithoutAuth)
+    return undefined;
+  return 'the HTTP API is closed: the client port authenticates by client certificate (client.tls.requireClientCert) and no auth.tokensFile is set, so the HTTP port, which cannot check certificates, would let anyone in; set auth.tokensFile (the API then needs a token), or http.apiWithoutAuth: true to serve it without authentication';
+}
+
+/**
  * The HTTP port's check of a request for the status page or /metrics
  * (http.auth), or undefined when those are open: a token of the token file
  * that may monitor (`monitor: true` or `admin: ["*"]`).
@@ -157,6 +169,13 @@ export function setupSecurity(options: SecurityOptions): Security {
   ]) {
     if (w) log.warn({}, w);
   }
+  const apiClosed = httpApiClosedReason(config);
+  if (apiClosed !== undefined) log.warn({}, apiClosed);
+  else if (config.client.tls.requireClientCert && !tokens.tokens().enabled)
+    log.warn(
+      {},
+      'the HTTP API is open (http.apiWithoutAuth): anyone who reaches the HTTP port may call everything, while the client port asks for a client certificate',
+    );
   if (tokens.tokens().enabled) {
     log.info(
       { tokensFile: config.auth.tokensFile, tokens: tokens.tokens().tokens.map((t) => t.name) },
