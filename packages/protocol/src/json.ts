@@ -96,6 +96,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The field `name` of `type`; never a property every object has (`constructor`, `__proto__`). */
+function fieldNamed(type: protobuf.Type, name: string): protobuf.Field | undefined {
+  return Object.hasOwn(type.fields, name) ? type.fields[name] : undefined;
+}
+
 const at = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
 function messageFromJson(type: protobuf.Type, value: unknown, path: string): Record<string, unknown> {
@@ -104,7 +109,7 @@ function messageFromJson(type: protobuf.Type, value: unknown, path: string): Rec
   const out: Record<string, unknown> = {};
   const oneofs = new Map<string, string>();
   for (const [key, v] of Object.entries(value)) {
-    const field = type.fields[key] ?? type.fields[camel(key)];
+    const field = fieldNamed(type, key) ?? fieldNamed(type, camel(key));
     const where = at(path, key);
     if (field === undefined) {
       throw new JsonFieldError(

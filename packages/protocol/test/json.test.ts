@@ -67,6 +67,10 @@ describe('the JSON form of fermata.v1 messages', () => {
       ['CancelRequest', { id: -1 }, 'id', /out of range for uint64/],
       ['ListMessagesRequest', { limit: 'many' }, 'limit', /integer/],
       ['GetTopicStatsRequest', [], '', /JSON object/],
+      // Properties every object has are no fields.
+      ['GetTopicStatsRequest', { constructor: 't' }, 'constructor', /not a field/],
+      ['GetTopicStatsRequest', JSON.parse('{"__proto__": {"topic": "t"}}'), '__proto__', /not a field/],
+      ['GetTopicStatsRequest', { toString: 't', topic: 't' }, 'toString', /not a field/],
     ];
     for (const [type, value, field, reason] of cases) {
       const err = refusal(type, value);
