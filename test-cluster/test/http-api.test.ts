@@ -23,6 +23,7 @@ const TOKENS = {
   producer: 'http-producer-token-5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a',
   reader: 'http-reader-token-2c4e6a8b0d2f4a6c8e0b2d4f6a8c0e2b',
   ops: 'http-ops-token-8e6c4a2b0f8d6b4a2c0e8f6d4b2a0c8e',
+  jobsAdmin: 'http-jobs-admin-token-4f2a8c6e0b4d8f2a6c0e4b8d2f6a0c4e',
 };
 const MAX_PAYLOAD_BYTES = 64 * 1024;
 
@@ -33,7 +34,7 @@ function tokenFile(): string {
     p: { publish?: string[]; consume?: string[]; admin?: string[] },
   ) =>
     `  - name: ${name}\n    sha256: ${sha256(token)}\n    publish: ${JSON.stringify(p.publish ?? [])}\n    consume: ${JSON.stringify(p.consume ?? [])}\n    admin: ${JSON.stringify(p.admin ?? [])}\n`;
-  return `tokens:\n${entry('http-producer', TOKENS.producer, { publish: ['jobs.*'] })}${entry('http-reader', TOKENS.reader, { consume: ['jobs.*'] })}${entry('ops', TOKENS.ops, { admin: ['*'], publish: ['*'], consume: ['*'] })}`;
+  return `tokens:\n${entry('http-producer', TOKENS.producer, { publish: ['jobs.*'] })}${entry('http-reader', TOKENS.reader, { consume: ['jobs.*'] })}${entry('ops', TOKENS.ops, { admin: ['*'], publish: ['*'], consume: ['*'] })}${entry('jobs-admin', TOKENS.jobsAdmin, { admin: ['jobs.*'], publish: ['jobs.*'] })}`;
 }
 
 /** `bytes` bytes as a stream of 4 KiB chunks. */
@@ -419,6 +420,53 @@ describe('the HTTP API on a three-node cluster with tokens', () => {
     });
     expect(badField.status).toBe(400);
     expect(badField.json).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'topics' });
+  });
+
+  it('a topic named inside the body of a generic call is checked as over gRPC', async () => {
+    const node = await follower();
+    const publish = await http(node, 'POST', '/v1/rpc/Broker/Publish', {
+      token: TOKENS.producer,
+      body: JSON.stringify({ messages: [{ topic: 'billing.invoices', payload: 'AAE=' }] }),
+    });
+    expect(publish.status).toBe(403);
+    expect(publish.json).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringContaining('billing.invoices'),
+    });
+    // Setting a dead-letter topic writes to it: admin on the topic is not enough.
+    const name = `jobs.dlt-${process.pid}`;
+    const create = (deadLetterTopic: string) =>
+      http(node, 'POST', '/v1/rpc/Admin/CreateTopic', {
+        token: TOKENS.jobsAdmin,
+        body: JSON.stringify({ name, settings: { deadLetterTopic } }),
+      });
+    const elsewhere = await create('audit.dead');
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.json['message']).toMatch(/"publish" on topic "audit\.dead"/);
+    await expect(ops.topicStats(name)).rejects.toMatchObject({ code: 5 });
+    expect((await create(`${name}.dlq`)).status).toBe(200);
+    // Redrive is an operator's act: publish on the topic does not grant it.
+    const redrive = await http(node, 'POST', '/v1/rpc/Broker/Redrive', {
+      token: TOKENS.producer,
+      body: JSON.stringify({ topic: name, all: true }),
+    });
+    expect(redrive.status).toBe(403);
+    expect(redrive.json['message']).toContain('"admin"');
+  });
+
+  it('a one-message publish stores its body byte for byte, UTF-8 or not', async () => {
+    const name = await topic('bytes');
+    const body = new Uint8Array([0xff, 0x00, 0xc3, 0x28, 0x0a, 0x80, 0xfe, 0x0d]);
+    const res = await http(await follower(), 'POST', `/v1/topics/${name}/messages`, {
+      token: TOKENS.producer,
+      headers: { 'content-type': 'application/octet-stream' },
+      body,
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const got = await new Promise<Message>((resolve) => {
+      ops.subscribe(name, (m) => resolve(m));
+    });
+    expect([...got.payload]).toEqual([...body]);
   });
 
   it('the ops paths keep their behaviour beside the API', async () => {
