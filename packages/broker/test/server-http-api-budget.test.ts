@@ -11,14 +11,14 @@ import type { HttpServerHandle } from '../src/server/http.js';
 import { LocalCaller } from '../src/server/local-call.js';
 import { MIB, startApiServer } from './http-api-support.js';
 
-/** A publish whose body is sent in part and kept open: the server holds what it read. */
+/** A batch whose body is sent in part and kept open: the server holds what it read. */
 function openUpload(port: number, bytes: number): Promise<ClientRequest> {
   return new Promise((resolve, reject) => {
     const req = request({
       port,
       method: 'POST',
-      path: '/v1/topics/t/messages',
-      headers: { 'transfer-encoding': 'chunked' },
+      path: '/v1/topics/t/messages:batch',
+      headers: { 'transfer-encoding': 'chunked', 'content-type': 'application/json' },
     });
     req.on('error', () => undefined);
     req.write(Buffer.alloc(bytes, 1), (err) => (err ? reject(err) : resolve(req)));
@@ -52,14 +52,15 @@ describe('the bound on HTTP API bodies held at once', () => {
     const caller = new LocalCaller({ tokens: () => new TokenTable([]), topicOfTag: async () => undefined });
     server = await startApiServer({
       caller,
-      limits: { maxPayloadBytes: MIB, maxBatchPayloadBytes: 4 * MIB, maxHttpBodyBytes: 1.5 * MIB },
+      // One batch's body may be 16/3 MiB (maxJsonBodyBytes), one message's 1 MiB.
+      limits: { maxPayloadBytes: MIB, maxBatchPayloadBytes: MIB, maxHttpBodyBytes: 6 * MIB },
     });
     const port = server.port;
-    const held = await openUpload(port, MIB);
+    const held = await openUpload(port, 5.3 * MIB);
     // The server has read the first upload's MiB once the second one is refused for it.
     let refused: Awaited<ReturnType<typeof publish>> | undefined;
     for (let i = 0; i < 100 && refused === undefined; i++) {
-      const r = await publish(port, 0.6 * MIB);
+      const r = await publish(port, 0.9 * MIB);
       if (r.status === 429) refused = r;
       else await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -74,7 +75,7 @@ describe('the bound on HTTP API bodies held at once', () => {
     held.destroy();
     let after = 429;
     for (let i = 0; i < 100 && after === 429; i++) {
-      after = (await publish(port, 0.6 * MIB)).status;
+      after = (await publish(port, 0.9 * MIB)).status;
       if (after === 429) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(after).toBe(501);

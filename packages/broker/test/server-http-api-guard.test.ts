@@ -16,11 +16,11 @@ import { TokenTable } from '../src/server/auth.js';
 import { loadConfig } from '../src/server/config.js';
 import { toGrpcStatus } from '../src/server/grpc-status.js';
 import type { HttpServerHandle } from '../src/server/http.js';
-import type { HttpApiOptions } from '../src/server/http-api.js';
+import { createHttpApi, type HttpApiOptions } from '../src/server/http-api.js';
 import { httpStatusOf } from '../src/server/http-api-io.js';
 import { LocalCaller } from '../src/server/local-call.js';
 import { httpApiClosedReason } from '../src/server/security.js';
-import { startApiServer } from './http-api-support.js';
+import { MIB, startApiServer } from './http-api-support.js';
 
 const INFO = '/v1/rpc/Cluster/GetClusterInfo';
 
@@ -59,6 +59,8 @@ describe('the HTTP API refuses before a call runs', () => {
   let calls = 0;
   /** What GetClusterInfo answers. */
   let answer: (cb: grpc.sendUnaryData<unknown>) => void;
+  /** The last call GetClusterInfo ran. */
+  let seen: grpc.ServerUnaryCall<unknown, unknown> | undefined;
 
   afterEach(async () => {
     await server?.close();
@@ -67,12 +69,17 @@ describe('the HTTP API refuses before a call runs', () => {
     calls = 0;
   });
 
-  async function start(options: Partial<HttpApiOptions> = {}): Promise<number> {
+  async function start(options: Partial<HttpApiOptions> = {}, deadlineMs?: number): Promise<number> {
     answer = (cb) => cb(null, { clusterId: 'c1' });
-    const caller = new LocalCaller({ tokens: () => new TokenTable([]), topicOfTag: async () => undefined });
+    const caller = new LocalCaller({
+      tokens: () => new TokenTable([]),
+      topicOfTag: async () => undefined,
+      ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    });
     caller.register(ClusterService, {
-      getClusterInfo: (_call: unknown, cb: grpc.sendUnaryData<unknown>) => {
+      getClusterInfo: (call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => {
         calls++;
+        seen = call;
         answer(cb);
       },
     });
@@ -130,7 +137,7 @@ describe('the HTTP API refuses before a call runs', () => {
     expect((await send(any, 'POST', INFO, { origin: 'https://evil.example' })).status).toBe(200);
   });
 
-  it('a JSON body needs Content-Type application/json; an empty body needs none', async () => {
+  it('a JSON body needs Content-Type application/json (an empty body needs none); Idempotency-Key is no field', async () => {
     const port = await start();
     for (const type of [
       'text/plain',
@@ -144,6 +151,12 @@ describe('the HTTP API refuses before a call runs', () => {
       expect(batch.body).toMatchObject({ field: 'Content-Type' });
     }
     expect((await send(port, 'POST', INFO, {}, '{}')).body).toMatchObject({ field: 'Content-Type' });
+    // The header of the REST publish is no field of a generic call: a retry would not be deduplicated.
+    const keyed = await send(port, 'POST', INFO, { 'idempotency-key': 'k1' });
+    expect(keyed.body).toMatchObject({
+      field: 'Idempotency-Key',
+      message: expect.stringContaining('idempotencyKey'),
+    });
     expect(calls).toBe(0);
     const r = await send(port, 'POST', INFO, { 'content-type': 'Application/JSON; charset=utf-8' }, '{}');
     expect(r.status).toBe(200);
@@ -177,6 +190,17 @@ describe('the HTTP API refuses before a call runs', () => {
     expect(calls).toBe(0);
   });
 
+  it('a call not answered within its deadline is cancelled and answered 504', async () => {
+    const port = await start({}, 200);
+    answer = () => {};
+    const r = await send(port, 'POST', INFO);
+    expect(r.status).toBe(504);
+    expect(r.body).toMatchObject({ code: 'DEADLINE_EXCEEDED', message: expect.stringContaining('200 ms') });
+    // The handler (and a call it forwards) saw the deadline and the cancellation.
+    expect(Number(seen?.getDeadline())).toBeLessThan(Number.POSITIVE_INFINITY);
+    expect(seen?.cancelled).toBe(true);
+  });
+
   it('"not the leader" is 503 with Retry-After, whatever the gRPC code', async () => {
     const port = await start();
     answer = (cb) =>
@@ -190,6 +214,20 @@ describe('the HTTP API refuses before a call runs', () => {
     expect(httpStatusOf({ code, limit: '', notLeader: true })).toBe(503);
     expect(httpStatusOf({ code, limit: '', notLeader: false })).toBe(409);
     expect(httpStatusOf({ code: grpc.status.CANCELLED, limit: '', notLeader: false })).toBe(499);
+  });
+});
+
+describe('the bound on bodies held at once', () => {
+  it('is refused at start below the largest body of one request, which it would refuse forever', () => {
+    const caller = new LocalCaller({ tokens: () => new TokenTable([]), topicOfTag: async () => undefined });
+    const limits = { maxPayloadBytes: MIB, maxBatchPayloadBytes: 3 * MIB };
+    const options = { caller, toGrpc: (err: unknown) => toGrpcStatus(err) };
+    expect(() => createHttpApi({ ...options, limits: { ...limits, maxHttpBodyBytes: 8 * MIB - 1 } })).toThrow(
+      /limits\.maxHttpBodyBytes \(8388607\) must be at least maxJsonBodyBytes \(8388608/,
+    );
+    expect(() =>
+      createHttpApi({ ...options, limits: { ...limits, maxHttpBodyBytes: 8 * MIB } }),
+    ).not.toThrow();
   });
 });
 

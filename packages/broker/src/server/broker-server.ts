@@ -41,7 +41,7 @@ import { brokerHandlers } from './grpc-broker.js';
 import { schedulesHandlers } from './grpc-schedules.js';
 import { HealthReporter, HealthService } from './health.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
-import { createHttpApi } from './http-api.js';
+import { createHttpApi, HTTP_CALL_DEADLINE_MS } from './http-api.js';
 import { assembleLeaderParts } from './leader-parts.js';
 import { wireLeaderLayer } from './leader-wiring.js';
 import { LocalCaller } from './local-call.js';
@@ -256,6 +256,7 @@ export class BrokerServer {
       tokens: () => security.tokens.tokens(),
       topicOfTag: security.topicOfTag,
       log,
+      deadlineMs: HTTP_CALL_DEADLINE_MS,
     });
     const serve = <D extends grpc.ServiceDefinition, H extends grpc.UntypedServiceImplementation>([
       def,

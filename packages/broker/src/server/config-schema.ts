@@ -520,7 +520,7 @@ export const configSchema = {
       64 * MIB,
       1 * MIB,
       64 * 1024 * MIB,
-      'Bytes of request bodies of the HTTP API (/v1) one node holds at once, being read or read and not yet answered; past it a request is refused with 429 and Retry-After before more of its body is read. Each body is also bounded by its own limit (docs/api.md, "HTTP API").',
+      'Bytes of request bodies of the HTTP API (/v1) one node holds at once, being read or read and not yet answered; past it a request is refused with 429 and Retry-After before more of its body is read. Each body is also bounded by its own limit (docs/api.md, "HTTP API"), the largest of which (maxJsonBodyBytes: limits.maxBatchPayloadBytes in base64 plus 4 MiB) it must not be below.',
     ),
     maxConsumersPerGroup: int(1_000, 1, 100_000, 'Consumer streams subscribed to one group on the leader.'),
     maxStreamsPerConnection: int(100, 1, 100_000, 'Concurrent gRPC streams on one client connection.'),

@@ -23,6 +23,7 @@ import {
 import * as grpc from '@grpc/grpc-js';
 import { ValidationError } from '../state/model/errors.js';
 import type { Limits } from '../state/model/limits.js';
+import { ConfigError } from './config.js';
 import type { HttpRoute } from './http.js';
 import {
   apiStatusOf,
@@ -40,6 +41,7 @@ import {
 } from './http-api-io.js';
 import {
   type FieldRenamer,
+  IDEMPOTENCY_HEADER,
   MESSAGE_HEADERS,
   outcomeJson,
   publishedJson,
@@ -51,6 +53,8 @@ import {
 import { CallStatusError, type LocalCaller } from './local-call.js';
 
 export const API_PREFIX = '/v1';
+/** How long an HTTP API call may run before it is 504: the SDK's default deadline. */
+export const HTTP_CALL_DEADLINE_MS = 30_000;
 /** The client services the generic call reaches (Raft is the peers'). */
 const SERVICES = ['Broker', 'Admin', 'Schedules', 'Cluster', 'Backup'] as const;
 const MIB = 1024 * 1024;
@@ -170,6 +174,12 @@ function expectMethod(req: IncomingMessage, method: 'POST' | 'DELETE'): void {
 export function createHttpApi(options: HttpApiOptions): HttpRoute {
   const { caller, limits } = options;
   const jsonBound = maxJsonBodyBytes(limits);
+  // Below one request's bound, a request that fits its bound would be 429 forever.
+  if (limits.maxHttpBodyBytes < jsonBound) {
+    throw new ConfigError([
+      `limits.maxHttpBodyBytes (${limits.maxHttpBodyBytes}) must be at least maxJsonBodyBytes (${jsonBound}: limits.maxBatchPayloadBytes in base64 plus 4 MiB), the largest body of one request`,
+    ]);
+  }
   const budget = new BodyBudget(limits.maxHttpBodyBytes);
   const allowedOrigins = options.allowedOrigins ?? [];
 
@@ -195,6 +205,13 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
       );
     }
     caller.admit(m.path, c.metadata, c.origin);
+    if (c.req.headers['idempotency-key'] !== undefined) {
+      // Dropped in silence, a retry would publish twice.
+      throw new ValidationError(
+        IDEMPOTENCY_HEADER,
+        "is not read by /v1/rpc: set the request's idempotencyKey field",
+      );
+    }
     expectJson(c.req);
     const body = await readBody(c.req, c.res, budget, jsonBound, 'maxJsonBodyBytes');
     const json = body.length === 0 ? {} : parseJson(body);

@@ -39,6 +39,12 @@ export interface LocalCallOptions {
   /** The topic of a delivery tag's queue (for `consume` checks of ack, nack, extend). */
   readonly topicOfTag: (tag: Uint8Array) => Promise<string | undefined>;
   readonly log?: { info(fields: object, message: string): void };
+  /**
+   * How long a call may run (ms), as a gRPC client's deadline bounds it: the
+   * handler and a forwarded call see it, and past it the call is cancelled
+   * and answers DEADLINE_EXCEEDED. Unset: no bound.
+   */
+  readonly deadlineMs?: number;
 }
 
 /** Who made the call, for logs: `http:<address>`. */
@@ -65,6 +71,7 @@ class LocalUnaryCall extends EventEmitter {
     readonly metadata: grpc.Metadata,
     private readonly peer: string,
     private readonly path: string,
+    private readonly deadline: grpc.Deadline,
   ) {
     super();
   }
@@ -75,7 +82,7 @@ class LocalUnaryCall extends EventEmitter {
     return this.path;
   }
   getDeadline(): grpc.Deadline {
-    return Number.POSITIVE_INFINITY;
+    return this.deadline;
   }
   sendMetadata(): void {}
 }
@@ -156,14 +163,33 @@ export class LocalCaller {
         ...(await messageRequirements(path, message, this.options.topicOfTag)),
       ]);
     }
-    const call = new LocalUnaryCall(decoded, metadata, origin.peer, path);
+    const { deadlineMs } = this.options;
+    const call = new LocalUnaryCall(
+      decoded,
+      metadata,
+      origin.peer,
+      path,
+      deadlineMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + deadlineMs,
+    );
     const cancel = () => {
       call.cancelled = true;
       call.emit('cancelled', 'cancelled');
     };
     origin.signal?.addEventListener('abort', cancel, { once: true });
+    let timer: NodeJS.Timeout | undefined;
     try {
       return await new Promise<Buffer>((resolve, reject) => {
+        if (deadlineMs !== undefined) {
+          timer = setTimeout(() => {
+            cancel();
+            reject(
+              new CallStatusError(
+                grpc.status.DEADLINE_EXCEEDED,
+                `no answer within the deadline of ${deadlineMs} ms; a write may still be applied (retry with the same idempotency key)`,
+              ),
+            );
+          }, deadlineMs);
+        }
         const callback = (err: Partial<grpc.StatusObject> | null, value?: unknown) => {
           if (err) {
             reject(
@@ -184,6 +210,7 @@ export class LocalCaller {
         );
       });
     } finally {
+      clearTimeout(timer);
       origin.signal?.removeEventListener('abort', cancel);
     }
   }
