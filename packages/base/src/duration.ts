@@ -26,7 +26,7 @@ export class DurationSyntaxError extends Error {
 export function parseDurationMs(text: string): number {
   const t = text.trim();
   if (t.length === 0) throw new DurationSyntaxError('empty duration');
-  if (/^\d+$/.test(t)) return checkMs(Number(t), text);
+  if (/^\d+$/.test(t)) return safeMs(Number(t), text);
   let total = 0;
   let at = 0;
   while (at < t.length) {
@@ -40,10 +40,11 @@ export function parseDurationMs(text: string): number {
     total += Number(m[1]) * (UNIT_MS[m[2] as string] as number);
     at = DURATION_PART.lastIndex;
   }
-  return checkMs(Math.round(total), text);
+  return safeMs(Math.round(total), text);
 }
 
-function checkMs(ms: number, text: string): number {
+/** `ms` (read from `text`) when it is a whole number of ms from 0 to 2^53 - 1, else DurationSyntaxError. */
+export function safeMs(ms: number, text: string): number {
   if (!Number.isSafeInteger(ms) || ms < 0) throw new DurationSyntaxError(`"${text}" is out of range`);
   return ms;
 }

@@ -1,22 +1,22 @@
-import { DurationSyntaxError, parseDurationMs } from '@fermata/base';
+import { DurationSyntaxError, parseDurationMs, safeMs } from '@fermata/base';
 import { UsageError } from './exit-codes.js';
 
-/**
- * A duration in ms (`parseDurationMs` of @fermata/base: `1500`, `250ms`, `5s`,
- * `1h30m`, `1.5d`), or a UsageError naming `flag`.
- */
-export function parseDuration(text: string, flag: string): number {
+/** What `read` returns; its DurationSyntaxError as a UsageError naming `flag`. */
+function asUsage<T>(flag: string, read: () => T): T {
   try {
-    return parseDurationMs(text);
+    return read();
   } catch (err) {
     if (err instanceof DurationSyntaxError) throw new UsageError(`${flag}: ${err.message}`);
     throw err;
   }
 }
 
-function checkMs(ms: number, text: string, flag: string): number {
-  if (!Number.isSafeInteger(ms) || ms < 0) throw new UsageError(`${flag}: "${text}" is out of range`);
-  return ms;
+/**
+ * A duration in ms (`parseDurationMs` of @fermata/base: `1500`, `250ms`, `5s`,
+ * `1h30m`, `1.5d`), or a UsageError naming `flag`.
+ */
+export function parseDuration(text: string, flag: string): number {
+  return asUsage(flag, () => parseDurationMs(text));
 }
 
 /**
@@ -29,14 +29,14 @@ export function parseTime(text: string, flag: string, nowMs: number = Date.now()
   if (t === 'now') return nowMs;
   if (t.startsWith('+')) return nowMs + parseDuration(t.slice(1), flag);
   if (t.startsWith('-')) return Math.max(0, nowMs - parseDuration(t.slice(1), flag));
-  if (/^\d+$/.test(t)) return checkMs(Number(t), text, flag);
+  if (/^\d+$/.test(t)) return asUsage(flag, () => safeMs(Number(t), text));
   const ms = Date.parse(t);
   if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}/.test(t)) {
     throw new UsageError(
       `${flag}: "${text}" is not a time (use an ISO 8601 date-time, epoch ms, now, +10m or -1h)`,
     );
   }
-  return checkMs(ms, text, flag);
+  return asUsage(flag, () => safeMs(ms, text));
 }
 
 /** `name=value` pairs of repeated `--header` flags. */

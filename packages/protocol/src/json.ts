@@ -92,7 +92,8 @@ function kindOf(v: unknown): string {
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+/** A JSON object: not null, not an array. */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
@@ -104,7 +105,7 @@ function fieldNamed(type: protobuf.Type, name: string): protobuf.Field | undefin
 const at = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
 function messageFromJson(type: protobuf.Type, value: unknown, path: string): Record<string, unknown> {
-  if (!isObject(value))
+  if (!isJsonObject(value))
     throw new JsonFieldError(path, `must be a JSON object (${type.name}), got ${kindOf(value)}`);
   const out: Record<string, unknown> = {};
   const oneofs = new Map<string, string>();
@@ -131,7 +132,7 @@ function messageFromJson(type: protobuf.Type, value: unknown, path: string): Rec
 
 function fieldFromJson(field: protobuf.Field, v: unknown, where: string): unknown {
   if (field instanceof protobuf.MapField) {
-    if (!isObject(v)) throw new JsonFieldError(where, `must be a JSON object (a map), got ${kindOf(v)}`);
+    if (!isJsonObject(v)) throw new JsonFieldError(where, `must be a JSON object (a map), got ${kindOf(v)}`);
     const out: Record<string, unknown> = {};
     for (const [k, item] of Object.entries(v)) {
       if (field.keyType !== 'string' && field.keyType !== 'bool')

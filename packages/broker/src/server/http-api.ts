@@ -44,6 +44,7 @@ import {
   IDEMPOTENCY_HEADER,
   MESSAGE_HEADERS,
   outcomeJson,
+  pathSegment,
   publishedJson,
   publishFromBatch,
   publishFromHeaders,
@@ -107,14 +108,6 @@ interface Call {
 }
 
 const TOPIC_PATH = /^\/v1\/topics\/([^/]+)\/(.+)$/;
-
-function segment(text: string, field: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    throw new ValidationError(field, 'is not a well-formed percent-encoded path segment');
-  }
-}
 
 /** The media type of a JSON body; an empty body needs none. */
 function expectJson(req: IncomingMessage): void {
@@ -191,7 +184,7 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
       throw new RouteError(404, `no service "${service}"${suggestNames(name, SERVICES, 'services')}`);
     }
     const m = methods.get(method);
-    if (!m || caller.kind(m.path) === undefined) {
+    if (!m || !caller.has(m.path)) {
       throw new RouteError(
         404,
         `no method "${method}" in ${name}${suggestNames(method, [...methods.keys()], 'methods')}`,
@@ -285,7 +278,7 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
     if (rpcPath) return rpc(c, rpcPath[1] as string, rpcPath[2] as string);
     const topicPath = TOPIC_PATH.exec(path);
     if (topicPath) {
-      const topic = segment(topicPath[1] as string, 'topic');
+      const topic = pathSegment(topicPath[1] as string, 'topic');
       const rest = topicPath[2] as string;
       if (rest === 'messages' || rest === 'messages:batch') return publish(c, topic, rest !== 'messages');
       const one = /^(messages|keys)\/([^/]+)(\/[^/]+)?$/.exec(rest);

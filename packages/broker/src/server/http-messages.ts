@@ -8,7 +8,17 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { DurationSyntaxError, parseDurationMs } from '@fermata/base';
 import { int64FromSafe, type pb, suggestNames, toBigInt, toUint64, v1 } from '@fermata/protocol';
+import { isJsonObject } from '@fermata/protocol/json';
 import { ValidationError } from '../state/model/errors.js';
+
+/** A percent-encoded path segment (`a%2Fb` -> `a/b`), read as the path part `field`. */
+export function pathSegment(text: string, field: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new ValidationError(field, 'is not a well-formed percent-encoded path segment');
+  }
+}
 
 /** The headers a message's fields come from in the one-message form. */
 export const MESSAGE_HEADERS = {
@@ -205,10 +215,6 @@ const BATCH_MESSAGE_FIELDS = [
   ...Object.keys(MESSAGE_HEADERS),
 ] as const;
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function checkFields(obj: Record<string, unknown>, allowed: readonly string[], at: string): void {
   for (const k of Object.keys(obj)) {
     if (allowed.includes(k)) continue;
@@ -263,7 +269,7 @@ function checkExactNumbers(v: unknown, at: string, depth = 0): void {
 
 function stringMap(v: unknown, name: string): Record<string, string> {
   if (v === undefined) return {};
-  if (!isObject(v)) throw new ValidationError(name, 'must be an object of header names to strings');
+  if (!isJsonObject(v)) throw new ValidationError(name, 'must be an object of header names to strings');
   for (const [k, x] of Object.entries(v)) textOf(x, `${name}.${k}`);
   return { ...(v as Record<string, string>) };
 }
@@ -278,14 +284,14 @@ export function publishFromBatch(
   distinct: NodeJS.Dict<string[]>,
 ): { request: pb.PublishRequest.$Properties; rename: FieldRenamer } {
   const read = readHeaders(distinct, [IDEMPOTENCY_HEADER]);
-  if (!isObject(body)) throw new ValidationError('body', 'must be a JSON object with "messages"');
+  if (!isJsonObject(body)) throw new ValidationError('body', 'must be a JSON object with "messages"');
   checkFields(body, ['messages', 'idempotencyKey'], '');
   const list = body['messages'];
   if (!Array.isArray(list) || list.length === 0)
     throw new ValidationError('messages', 'must be a non-empty array of messages');
   const messages = list.map((m: unknown, i) => {
     const at = `messages[${i}].`;
-    if (!isObject(m)) throw new ValidationError(`messages[${i}]`, 'must be an object');
+    if (!isJsonObject(m)) throw new ValidationError(`messages[${i}]`, 'must be an object');
     checkFields(m, BATCH_MESSAGE_FIELDS, at);
     const { payload, json } = batchPayload(m, at);
     const headers = stringMap(m['headers'], `${at}headers`);
@@ -342,12 +348,7 @@ export function targetOf(
   segment: string,
 ): { id: ReturnType<typeof toUint64> } | { key: string } {
   if (kind === 'keys') {
-    let key: string;
-    try {
-      key = decodeURIComponent(segment);
-    } catch {
-      throw new ValidationError('key', 'is not a well-formed percent-encoded path segment');
-    }
+    const key = pathSegment(segment, 'key');
     if (key === '') throw new ValidationError('key', 'must not be empty');
     return { key };
   }

@@ -102,11 +102,9 @@ export class LocalCaller {
     }
   }
 
-  /** Whether `path` (`/fermata.v1.Broker/Publish`) is a registered method, and whether it streams. */
-  kind(path: string): 'unary' | 'stream' | undefined {
-    const m = this.methods.get(path);
-    if (!m) return undefined;
-    return m.definition.requestStream || m.definition.responseStream ? 'stream' : 'unary';
+  /** Whether `path` (`/fermata.v1.Broker/Publish`) is a method of this server. */
+  has(path: string): boolean {
+    return this.methods.has(path);
   }
 
   /**
