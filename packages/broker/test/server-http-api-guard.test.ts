@@ -4,9 +4,12 @@
  * another origin (cross-site request forgery), a JSON body without
  * `application/json`, an `Authorization` header gRPC cannot carry (401,
  * never echoed or logged), every request when the API is closed (mutual TLS
- * without tokens); and "not the leader" answered as 503 with Retry-After.
+ * without tokens); "not the leader" answered as 503 with Retry-After; and a
+ * refused body the client is still sending, read and dropped so that the
+ * client reads the answer.
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { ClusterService } from '@fermata/protocol';
 import { NotLeaderError } from '@fermata/raft';
 import * as grpc from '@grpc/grpc-js';
@@ -214,6 +217,35 @@ describe('the HTTP API refuses before a call runs', () => {
     expect(httpStatusOf({ code, limit: '', notLeader: true })).toBe(503);
     expect(httpStatusOf({ code, limit: '', notLeader: false })).toBe(409);
     expect(httpStatusOf({ code: grpc.status.CANCELLED, limit: '', notLeader: false })).toBe(499);
+  });
+
+  it('a client still sending a refused body reads the answer: the rest is read and dropped, not cut off', async () => {
+    const port = await start();
+    // 32 MiB declared past maxPayloadBytes (1 MiB): refused at once by its Content-Length, while
+    // the client goes on sending, more than any socket buffer holds.
+    const total = 32 * MIB;
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (c: Buffer) => received.push(c));
+    const failed = new Promise<Error>((resolve) => socket.once('error', resolve));
+    socket.write(
+      `POST /v1/topics/t/messages HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n` +
+        `content-type: application/octet-stream\r\ncontent-length: ${total}\r\n\r\n`,
+    );
+    const chunk = Buffer.alloc(256 * 1024, 1);
+    const sent = (async () => {
+      for (let n = 0; n < total; n += chunk.length) {
+        if (socket.destroyed) return 'cut off';
+        if (!socket.write(chunk)) await new Promise((r) => socket.once('drain', r));
+      }
+      return 'sent';
+    })();
+    const outcome = await Promise.race([sent, failed.then((e) => `cut off: ${e.message}`)]);
+    expect(outcome).toBe('sent');
+    while (!Buffer.concat(received).includes('\r\n\r\n')) await new Promise((r) => setTimeout(r, 10));
+    const head = Buffer.concat(received).toString();
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    socket.destroy();
   });
 });
 

@@ -188,7 +188,7 @@ export class BodyBudget {
  * The request's body, at most `maxBytes` (`limit` names the bound), its bytes
  * taken from `budget`: a larger body is refused (LimitError on field `body`)
  * as soon as its length is known or its bytes pass the bound, and the rest is
- * never read (`closeUnread`).
+ * never read into memory (`drainUnread`, `closeUnread`).
  */
 export function readBody(
   req: IncomingMessage,
@@ -242,10 +242,48 @@ export function readBody(
   });
 }
 
+/** How long a refusal reads and drops the rest of a body at most, and how long it waits for more bytes. */
+export const LINGER_MAX_MS = 5_000;
+export const LINGER_IDLE_MS = 1_000;
+
 /**
- * Answers a request whose body was not read to its end without reading the
- * rest: the connection closes after the answer (reading on would be work
- * without bound for a request already refused).
+ * Reads and drops the rest of a refused request's body before the answer
+ * goes out, as nginx's lingering close does: a client still sending its body
+ * then reads the answer, where a connection closed under its writes gives it
+ * a broken pipe and no answer. Bounded in time, not bytes: at most
+ * LINGER_MAX_MS, and only while bytes keep coming (LINGER_IDLE_MS); then the
+ * answer goes out and the connection closes (`closeUnread`).
+ */
+export function drainUnread(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let idle: NodeJS.Timeout | undefined;
+    const finish = () => {
+      clearTimeout(max);
+      clearTimeout(idle);
+      req.off('data', onData);
+      req.off('end', finish);
+      req.off('close', finish);
+      req.pause();
+      resolve();
+    };
+    const onData = () => {
+      clearTimeout(idle);
+      idle = setTimeout(finish, LINGER_IDLE_MS);
+    };
+    const max = setTimeout(finish, LINGER_MAX_MS);
+    onData();
+    req.on('data', onData);
+    req.once('end', finish);
+    req.once('close', finish);
+    req.resume();
+  });
+}
+
+/**
+ * Answers a request whose body was not read to its end (`drainUnread` gave
+ * up on it) without reading the rest: the connection closes after the
+ * answer.
  */
 export function closeUnread(req: IncomingMessage, res: ServerResponse): void {
   if (req.complete) return;

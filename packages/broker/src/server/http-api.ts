@@ -30,6 +30,7 @@ import {
   BodyBudget,
   callMetadata,
   closeUnread,
+  drainUnread,
   parseJson,
   pathOf,
   RouteError,
@@ -310,6 +311,7 @@ export function createHttpApi(options: HttpApiOptions): HttpRoute {
           res.destroy();
           return;
         }
+        await drainUnread(req);
         closeUnread(req, res);
         if (err instanceof RouteError) {
           if (err.allow) res.setHeader('allow', err.allow);
