@@ -158,6 +158,26 @@ describe('plaintext and configuration warnings', () => {
     s.close();
   });
 
+  it('with mutual TLS and no tokens, the node warns that the HTTP API is closed, or open when opened', () => {
+    const tls = { certFile: a.cert, keyFile: a.key, caFile: ca.cert, requireClientCert: true };
+    const warnings = (http: { apiWithoutAuth?: boolean }) => {
+      const { out, log } = lines();
+      const s = setupSecurity({
+        config: loadConfig({ overrides: { client: { tls }, http } }),
+        log,
+        topicOfQueue: async () => undefined,
+      });
+      s.close();
+      return out.filter((l) => l.includes('HTTP API'));
+    };
+    expect(warnings({})).toEqual([
+      expect.stringMatching(/^warn the HTTP API is closed: .*http\.apiWithoutAuth: true/),
+    ]);
+    expect(warnings({ apiWithoutAuth: true })).toEqual([
+      expect.stringMatching(/^warn the HTTP API is open \(http\.apiWithoutAuth\): anyone/),
+    ]);
+  });
+
   it('with certificates and tokens nothing is plaintext and authentication is on', () => {
     const tokens = join(dir, 'tokens.yaml');
     writeFileSync(tokens, `tokens:\n  - {name: t, sha256: ${'a'.repeat(64)}, admin: ["*"]}\n`);

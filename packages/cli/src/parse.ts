@@ -1,46 +1,22 @@
+import { DurationSyntaxError, parseDurationMs, safeMs } from '@fermata/base';
 import { UsageError } from './exit-codes.js';
 
-/** Milliseconds per duration unit. */
-const UNIT_MS: Record<string, number> = {
-  ms: 1,
-  s: 1_000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
-
-const DURATION_PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/y;
-
-/**
- * A duration in ms: a plain integer is milliseconds (`1500`); otherwise one or
- * more `<number><unit>` parts with units ms, s, m, h, d, w (`250ms`, `5s`,
- * `1h30m`, `1.5d`). Whole milliseconds >= 0.
- */
-export function parseDuration(text: string, flag: string): number {
-  const t = text.trim();
-  if (/^\d+$/.test(t)) return checkMs(Number(t), text, flag);
-  let total = 0;
-  let at = 0;
-  DURATION_PART.lastIndex = 0;
-  while (at < t.length) {
-    DURATION_PART.lastIndex = at;
-    const m = DURATION_PART.exec(t);
-    if (!m) {
-      throw new UsageError(
-        `${flag}: "${text}" is not a duration (use ms, or a number with a unit: 250ms, 5s, 10m, 2h, 1d, 1h30m)`,
-      );
-    }
-    total += Number(m[1]) * UNIT_MS[m[2]!]!;
-    at = DURATION_PART.lastIndex;
+/** What `read` returns; its DurationSyntaxError as a UsageError naming `flag`. */
+function asUsage<T>(flag: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof DurationSyntaxError) throw new UsageError(`${flag}: ${err.message}`);
+    throw err;
   }
-  if (t.length === 0) throw new UsageError(`${flag}: empty duration`);
-  return checkMs(Math.round(total), text, flag);
 }
 
-function checkMs(ms: number, text: string, flag: string): number {
-  if (!Number.isSafeInteger(ms) || ms < 0) throw new UsageError(`${flag}: "${text}" is out of range`);
-  return ms;
+/**
+ * A duration in ms (`parseDurationMs` of @fermata/base: `1500`, `250ms`, `5s`,
+ * `1h30m`, `1.5d`), or a UsageError naming `flag`.
+ */
+export function parseDuration(text: string, flag: string): number {
+  return asUsage(flag, () => parseDurationMs(text));
 }
 
 /**
@@ -53,14 +29,14 @@ export function parseTime(text: string, flag: string, nowMs: number = Date.now()
   if (t === 'now') return nowMs;
   if (t.startsWith('+')) return nowMs + parseDuration(t.slice(1), flag);
   if (t.startsWith('-')) return Math.max(0, nowMs - parseDuration(t.slice(1), flag));
-  if (/^\d+$/.test(t)) return checkMs(Number(t), text, flag);
+  if (/^\d+$/.test(t)) return asUsage(flag, () => safeMs(Number(t), text));
   const ms = Date.parse(t);
   if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}/.test(t)) {
     throw new UsageError(
       `${flag}: "${text}" is not a time (use an ISO 8601 date-time, epoch ms, now, +10m or -1h)`,
     );
   }
-  return checkMs(ms, text, flag);
+  return asUsage(flag, () => safeMs(ms, text));
 }
 
 /** `name=value` pairs of repeated `--header` flags. */

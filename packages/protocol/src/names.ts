@@ -41,3 +41,12 @@ export function closestNames(name: string, candidates: Iterable<string>, limit =
   near.sort((x, y) => x.d - y.d || x.i - y.i);
   return near.slice(0, limit).map((n) => n.c);
 }
+
+/**
+ * What to say after an unknown `name`: `; did you mean a or b?` with the
+ * closest of `candidates`, else ` (<label>: every candidate)`.
+ */
+export function suggestNames(name: string, candidates: readonly string[], label: string): string {
+  const near = closestNames(name, candidates);
+  return near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ` (${label}: ${candidates.join(', ')})`;
+}

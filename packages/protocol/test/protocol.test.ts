@@ -28,7 +28,12 @@ describe('generated protocol code', () => {
       execFileSync(process.execPath, [join(repo, 'scripts/gen-protocol.mjs'), '--out', out], {
         stdio: 'pipe',
       });
-      for (const file of ['pb/fermata.js', 'pb/fermata.d.ts', 'src/generated/services.ts']) {
+      for (const file of [
+        'pb/fermata.js',
+        'pb/fermata.d.ts',
+        'src/generated/services.ts',
+        'src/generated/descriptor.ts',
+      ]) {
         const fresh = readFileSync(join(out, file), 'utf8');
         const committed = readFileSync(join(repo, 'packages/protocol', file), 'utf8');
         expect(committed === fresh, `${file} is stale: run npm run gen`).toBe(true);

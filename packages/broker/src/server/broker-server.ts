@@ -25,8 +25,14 @@ import { BrokerStateMachine } from '../state/state-machine.js';
 import { ClientListener } from './client-listener.js';
 import { registerClockGauge, watchClockSteps } from './clock-gauge.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
-import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
-import { notLeaderError, type ServerContext } from './context.js';
+import {
+  advertiseAddress,
+  allowedOriginsOf,
+  bootstrapMembers,
+  type FermataConfig,
+  stateStoreOptions,
+} from './config.js';
+import { grpcError, notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
 import { ShutdownTimeoutError, UnavailableError } from './errors.js';
 import { Forwarder, forwarding } from './forward.js';
@@ -35,12 +41,14 @@ import { brokerHandlers } from './grpc-broker.js';
 import { schedulesHandlers } from './grpc-schedules.js';
 import { HealthReporter, HealthService } from './health.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
+import { createHttpApi, HTTP_CALL_DEADLINE_MS } from './http-api.js';
 import { assembleLeaderParts } from './leader-parts.js';
 import { wireLeaderLayer } from './leader-wiring.js';
+import { LocalCaller } from './local-call.js';
 import { createServerLogger, type Logger, type ServerLogger } from './logger.js';
 import { BrokerMetrics, type QueueGauges } from './metrics.js';
 import { type NodeStatus, readiness } from './readiness.js';
-import { httpAuthorizer, type Security, setupSecurity } from './security.js';
+import { httpApiClosedReason, httpAuthorizer, type Security, setupSecurity } from './security.js';
 
 function diskFullStatus(full: DiskFull | undefined): { diskFull?: { disk: string; path: string } } {
   return full ? { diskFull: { disk: full.disk, path: full.path } } : {};
@@ -243,14 +251,26 @@ export class BrokerServer {
     // A node that does not lead forwards client calls to the leader (forward.ts).
     const forwarder = new Forwarder(ctx, config);
     server.forwarder = forwarder;
-    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(BrokerService), brokerHandlers(ctx)));
-    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(AdminService), adminHandlers(ctx)));
-    grpcServer.addService(...forwarding(ctx, forwarder, guardDecoding(ClusterService), clusterHandlers(ctx)));
-    grpcServer.addService(
-      ...forwarding(ctx, forwarder, guardDecoding(SchedulesService), schedulesHandlers(ctx)),
-    );
+    // Each client service is served over gRPC and, the same definitions and handlers, by the HTTP API.
+    const calls = new LocalCaller({
+      tokens: () => security.tokens.tokens(),
+      topicOfTag: security.topicOfTag,
+      log,
+      deadlineMs: HTTP_CALL_DEADLINE_MS,
+    });
+    const serve = <D extends grpc.ServiceDefinition, H extends grpc.UntypedServiceImplementation>([
+      def,
+      handlers,
+    ]: [D, H]) => {
+      grpcServer.addService(def, handlers);
+      calls.register(def, handlers);
+    };
+    serve(forwarding(ctx, forwarder, guardDecoding(BrokerService), brokerHandlers(ctx)));
+    serve(forwarding(ctx, forwarder, guardDecoding(AdminService), adminHandlers(ctx)));
+    serve(forwarding(ctx, forwarder, guardDecoding(ClusterService), clusterHandlers(ctx)));
+    serve(forwarding(ctx, forwarder, guardDecoding(SchedulesService), schedulesHandlers(ctx)));
     // Backups stream from the leader; the SDK goes there itself (forwarding carries no server stream).
-    grpcServer.addService(guardDecoding(BackupService), backupHandlers(ctx));
+    serve([guardDecoding(BackupService), backupHandlers(ctx)]);
     server.health = new HealthReporter({
       readiness: () =>
         readiness(server.nodeStatus(), config.http.readyMaxLagEntries, config.http.readyMaxApplyMs),
@@ -297,6 +317,7 @@ export class BrokerServer {
     });
     server.refreshQueueGauges();
     const authorizeHttp = httpAuthorizer(config, security.tokens);
+    const apiClosed = httpApiClosedReason(config);
     server.http = await startHttpServer({
       listenAddress: config.http.listenAddress,
       status: () => server.nodeStatus(),
@@ -305,6 +326,16 @@ export class BrokerServer {
       readyMaxApplyMs: config.http.readyMaxApplyMs,
       logger: log,
       ...(authorizeHttp ? { authorize: authorizeHttp } : {}),
+      routes: [
+        createHttpApi({
+          caller: calls,
+          limits: config.limits,
+          allowedOrigins: allowedOriginsOf(config.http.allowedOrigins),
+          ...(apiClosed !== undefined ? { closedReason: apiClosed } : {}),
+          toGrpc: (err) => grpcError(ctx, err),
+          onAnswered: (route, status) => metrics.httpApiRequests.inc({ route, status: String(status) }),
+        }),
+      ],
     });
     log.info(
       {

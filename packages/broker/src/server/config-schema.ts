@@ -118,6 +118,14 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const HTTP_AUTH_MODES = ['auto', 'on', 'off'] as const;
 export type HttpAuthMode = (typeof HTTP_AUTH_MODES)[number];
 
+/** `http.allowedOrigins`: `*`, or origins separated by commas. */
+const ALLOWED_ORIGINS = /^(\*|https?:\/\/[^\s,/]+(,\s*https?:\/\/[^\s,/]+)*)$/;
+
+/** The origins of `http.allowedOrigins`, as a browser sends them in `Origin`. */
+export function allowedOriginsOf(setting: string): string[] {
+  return setting === '' ? [] : setting.split(',').map((o) => o.trim().toLowerCase());
+}
+
 export const STORAGE_ENGINES = ['leveldb', 'memory'] as const;
 export type StorageEngine = (typeof STORAGE_ENGINES)[number];
 
@@ -213,7 +221,7 @@ export const configSchema = {
     listenAddress: address(
       '0.0.0.0:7402',
       false,
-      'HTTP listen address for /metrics, /livez, /readyz and the status page.',
+      'HTTP listen address for /metrics, /livez, /readyz, the status page and the JSON API under /v1 (docs/api.md, "HTTP API").',
     ),
     readyMaxLagEntries: int(
       100,
@@ -230,8 +238,21 @@ export const configSchema = {
     auth: enumOf(
       HTTP_AUTH_MODES,
       'auto',
-      'Whether the status page (`/`) and `/metrics` need `authorization: Bearer <token>` with a token of auth.tokensFile that has `admin` on `*` or `monitor: true`: `on`, `off`, or `auto` = on when auth.tokensFile is set. `/livez` and `/readyz` never need one (kubelet probes).',
+      'Whether the status page (`/`) and `/metrics` need `authorization: Bearer <token>` with a token of auth.tokensFile that has `admin` on `*` or `monitor: true`: `on`, `off`, or `auto` = on when auth.tokensFile is set. `/livez` and `/readyz` never need one (kubelet probes). The JSON API under /v1 does not follow it: it needs a token, with the permission of each call, whenever auth.tokensFile is set, as the gRPC port does.',
     ),
+    apiWithoutAuth: bool(
+      false,
+      'Serve the JSON API under /v1 when the client port authenticates by client certificate (client.tls.requireClientCert) and auth.tokensFile is not set. The HTTP port has no TLS and cannot check certificates, so the API would let anyone who reaches the port do anything (delete topics, remove members); off, /v1 answers 403 saying so. Turn on only when the HTTP port is reachable by trusted callers alone.',
+    ),
+    allowedOrigins: {
+      kind: 'string',
+      default: '',
+      pattern: ALLOWED_ORIGINS,
+      form: 'a comma-separated list of origins (https://console.example.com,http://localhost:8080), or *',
+      allowEmpty: true,
+      description:
+        'Origins (scheme://host[:port]) of browser pages, besides the node’s own, that may call the JSON API under /v1; `*` = any. A request from a browser page of another origin (its `Origin` header, or `Sec-Fetch-Site: cross-site`/`same-site`) is refused with 403, so a page elsewhere cannot make a visitor’s browser publish, cancel or delete. Clients other than browsers send neither header and are not affected.',
+    } satisfies StringSpec,
   },
   storage: {
     engine: enumOf(
@@ -500,6 +521,12 @@ export const configSchema = {
       1 * MIB,
       64 * 1024 * MIB,
       'Payload bytes of deliveries one node holds for its consume streams together, leased and loaded or written and not yet sent (each stream is also bounded by its prefetch): near it the leader leases and pushes no more until streams drain; what is already leased waits (fermata_consume_held_deliveries). Sized for the 1 GiB memory limit of the Kubernetes manifests.',
+    ),
+    maxHttpBodyBytes: int(
+      64 * MIB,
+      1 * MIB,
+      64 * 1024 * MIB,
+      'Bytes of request bodies of the HTTP API (/v1) one node holds at once, being read or read and not yet answered; past it a request is refused with 429 and Retry-After before more of its body is read. Each body is also bounded by its own limit (docs/api.md, "HTTP API"), the largest of which (maxJsonBodyBytes: limits.maxBatchPayloadBytes in base64 plus 4 MiB) it must not be below.',
     ),
     maxConsumersPerGroup: int(1_000, 1, 100_000, 'Consumer streams subscribed to one group on the leader.'),
     maxStreamsPerConnection: int(100, 1, 100_000, 'Concurrent gRPC streams on one client connection.'),

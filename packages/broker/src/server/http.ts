@@ -5,7 +5,8 @@
  * the status page and /metrics answer only a request carrying a token allowed
  * to monitor: they name the cluster, its members' addresses and every topic
  * and group. /livez and /readyz stay open: kubelet probes carry no token, and
- * they tell only whether this node is alive and ready.
+ * they tell only whether this node is alive and ready. Other parts (the JSON
+ * API under /v1) are served on the same port as `routes`, with their own auth.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,7 +29,15 @@ export interface HttpServerOptions {
    * undefined lets it through, else 401 (no or unknown token) or 403.
    */
   authorize?: (header: string | undefined) => HttpAuthFailure | undefined;
+  /** Served before the paths above, each under its prefix, with its own methods and auth (the JSON API). */
+  routes?: readonly HttpRoute[];
   logger?: Logger;
+}
+
+/** `prefix` and the paths under it (`/v1`: `/v1/...`), answered by `handle` whatever the method. */
+export interface HttpRoute {
+  readonly prefix: string;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
 export interface HttpAuthFailure {
@@ -87,6 +96,8 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const route = options.routes?.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
+  if (route) return route.handle(req, res);
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
     send(res, req, 405, 'application/json', json({ error: `method ${req.method} not allowed` }));

@@ -107,6 +107,7 @@ export class BrokerMetrics {
   readonly deadlineExceeded: Counter<'topic' | 'group' | 'action'>;
   readonly redriven: Counter<'topic'>;
   readonly forwardedCalls: Counter<'kind'>;
+  readonly httpApiRequests: Counter<'route' | 'status'>;
   readonly publishRecords: Counter<'what'>;
   readonly pending: Gauge<'topic' | 'group'>;
   readonly oldestOverdue: Gauge<'topic' | 'group'>;
@@ -185,6 +186,12 @@ export class BrokerMetrics {
       name: 'fermata_forwarded_calls_total',
       help: 'Client calls this node, not leading, forwarded to the leader, by kind (unary, stream).',
       labelNames: ['kind'] as const,
+      registers,
+    });
+    this.httpApiRequests = new Counter({
+      name: 'fermata_http_api_requests_total',
+      help: 'Requests of the JSON API on the HTTP port answered by this node, by route (publish, batch, cancel, reschedule, rpc, other) and HTTP status.',
+      labelNames: ['route', 'status'] as const,
       registers,
     });
 

@@ -39,6 +39,8 @@ export interface Security {
   /** The cluster secret (`peer.secretFile`), or undefined when none is configured. */
   readonly peerSecret: string | undefined;
   readonly tokens: TokenFile;
+  /** The topic of a delivery tag's queue (the `consume` check of ack, nack, extend), cached. */
+  readonly topicOfTag: (tag: Uint8Array) => Promise<string | undefined>;
   readonly clientTls: TlsFiles | undefined;
   readonly peerTlsFiles: TlsFiles | undefined;
   close(): void;
@@ -65,6 +67,18 @@ export function securityConfigProblems(config: FermataConfig): string[] {
   if (config.http.auth === 'on' && config.auth.tokensFile === '')
     problems.push('http.auth is on but auth.tokensFile is not set: no token could read the status page');
   return problems;
+}
+
+/**
+ * Why the JSON API under /v1 is closed, or undefined when it is served: with
+ * mutual TLS on the client port and no token file, the client port lets in
+ * certificate holders only, and the plaintext HTTP port could check nothing
+ * (`http.apiWithoutAuth` opens it anyway).
+ */
+export function httpApiClosedReason(config: FermataConfig): string | undefined {
+  if (!config.client.tls.requireClientCert || config.auth.tokensFile !== '' || config.http.apiWithoutAuth)
+    return undefined;
+  return 'the HTTP API is closed: the client port authenticates by client certificate (client.tls.requireClientCert) and no auth.tokensFile is set, so the HTTP port, which cannot check certificates, would let anyone in; set auth.tokensFile (the API then needs a token), or http.apiWithoutAuth: true to serve it without authentication';
 }
 
 /**
@@ -155,6 +169,13 @@ export function setupSecurity(options: SecurityOptions): Security {
   ]) {
     if (w) log.warn({}, w);
   }
+  const apiClosed = httpApiClosedReason(config);
+  if (apiClosed !== undefined) log.warn({}, apiClosed);
+  else if (config.client.tls.requireClientCert && !tokens.tokens().enabled)
+    log.warn(
+      {},
+      'the HTTP API is open (http.apiWithoutAuth): anyone who reaches the HTTP port may call everything, while the client port asks for a client certificate',
+    );
   if (tokens.tokens().enabled) {
     log.info(
       { tokensFile: config.auth.tokensFile, tokens: tokens.tokens().tokens.map((t) => t.name) },
@@ -211,6 +232,7 @@ export function setupSecurity(options: SecurityOptions): Security {
       : undefined,
     peerSecret,
     tokens,
+    topicOfTag,
     clientTls,
     peerTlsFiles,
     close: () => {
