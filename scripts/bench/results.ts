@@ -368,6 +368,30 @@ const ROWS: readonly Row[] = [
     bound: '[memory and disk](#memory-and-disk-at-scale)',
   },
   {
+    question: 'what does per-key ordering cost',
+    command: 'ordering',
+    part: '50,000 over 10,000 keys; 100,000 behind a held key',
+    targets: [
+      { text: 'ordered >= 0.8 of unordered', path: 'ordered_over_unordered', op: '>=', limit: 0.8 },
+      { text: 'held key: its head only', path: 'held_key_delivered', op: '=', limit: 1 },
+    ],
+    fermata: (r) =>
+      `unordered ${r.fig('unordered_msgs_per_s')} msgs/s, ordered ${r.fig('alone_msgs_per_s')} (${r.fig('ordered_over_unordered')} of it), beside the held key ${r.fig('beside_held_msgs_per_s')}; servers' CPU ${r.fig('unordered_server_cpu_us_per_msg')}, ${r.fig('alone_server_cpu_us_per_msg')} and ${r.fig('beside_held_server_cpu_us_per_msg')} µs per message`,
+    bound: '[the targets not met](#the-targets-not-met)',
+  },
+  {
+    question: 'does a rate limit slow other groups',
+    command: 'limits',
+    part: '200,000 due in one second, a group limited to 2,000/s',
+    targets: [
+      { text: 'unlimited p99 within 1.2x', path: 'unlimited_p99_ratio', op: '<=', limit: 1.2 },
+      { text: 'limited >= 1,900/s', path: 'limited_deliveries_per_s', op: '>=', limit: 1_900 },
+    ],
+    fermata: (r) =>
+      `the unlimited group drained ${r.fig('unlimited_alone.drain_s')} s alone, ${r.fig('unlimited_beside_limited.drain_s')} s beside (p99 ${r.fig('unlimited_p99_ratio')}x); the limited group ${r.fig('limited_deliveries_per_s')} deliveries/s`,
+    bound: '[the targets not met](#the-targets-not-met)',
+  },
+  {
     question: 'how long am I down when a node dies',
     command: 'failover',
     part: '10 trials',

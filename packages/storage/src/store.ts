@@ -57,8 +57,9 @@ export interface ReadView {
    * engine's thread pool (for a record LevelDB finds in its caches, about a
    * tenth of `get`'s CPU); `null` where absent. `undefined` when it cannot
    * answer so now (a store reopening after a full disk): use `get`. It blocks
-   * the event loop for as long as the engine takes, so it is for the reads
-   * of apply, which wait for each read anyway.
+   * the event loop for as long as the engine takes (a read from disk:
+   * milliseconds), so it is for the reads of apply, which wait for each read
+   * anyway, within a budget per batch (the broker's Txn).
    */
   getNow?(key: Uint8Array): Uint8Array | null | undefined;
   /** Visits entries in order; resolves to the number visited. */

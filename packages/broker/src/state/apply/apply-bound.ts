@@ -67,9 +67,10 @@ export function itemWork(limits: Limits): ApplyWork {
 /**
  * What per-key ordering adds to an item in each group that orders it
  * (docs/design.md, "Per-key ordering"): the key's head record read up to
- * four times and written up to three (a waiting message rescheduled ahead of
- * its front: its wait deleted and the front's written, each recounted, and
- * the new front set), a wait record written and one deleted, one seek of the key's
+ * five times and written up to three (a front rescheduled past the first
+ * waiting message: read for the front, the seek, each wait written and
+ * deleted, and the promotion; a waiting message rescheduled ahead of its
+ * front writes it three times), a wait record written and one deleted, one seek of the key's
  * wait records (counted as one record: KeyHeadStore.firstWait), and one
  * other message's entry moved, without its body, with its index record
  * rewritten (a publish swapping places with an undelivered front; an end

@@ -23,6 +23,13 @@ export interface Row {
   readonly value: Uint8Array;
 }
 
+/**
+ * How long one apply batch may block the event loop in reads answered at once
+ * (a record in LevelDB's or the OS's cache takes microseconds; one read from
+ * disk, milliseconds). Past it the batch reads through the engine's pool.
+ */
+const SYNC_READ_BUDGET_MS = 5;
+
 /** A record's id in the write set and the record cache: its key as a latin1 string. */
 export const keyId = tagKeyOf;
 
@@ -57,6 +64,8 @@ export class Txn {
   /** Records touched and bytes written by the command being applied (apply-bound.ts); reset per command. */
   private touched = 0;
   private written_ = 0;
+  /** Time this batch spent in reads answered at once (`get`). */
+  private syncReadMs = 0;
 
   constructor(
     readonly view: ReadView,
@@ -83,8 +92,10 @@ export class Txn {
     const hit = this.cache?.get(id);
     if (hit !== undefined) return hit ?? undefined;
     // At once where the store can: apply waits for the read either way, and a read on the
-    // engine's thread pool costs several times the CPU of the lookup itself.
-    const now = this.view.getNow?.(key);
+    // engine's thread pool costs several times the CPU of the lookup itself. Not past
+    // SYNC_READ_BUDGET_MS of them in one batch: a read LevelDB takes from disk blocks the
+    // event loop (Raft's heartbeats, gRPC), so such a batch reads the rest through the pool.
+    const now = this.syncReadMs < SYNC_READ_BUDGET_MS ? this.readNow(key) : undefined;
     if (now !== undefined) {
       this.reads.set(id, now);
       if (this.cache && cacheable(key)) this.cache.set(id, now);
@@ -96,6 +107,15 @@ export class Txn {
     if (w2) return w2.value ?? undefined;
     this.reads.set(id, value ?? null);
     if (this.cache && cacheable(key)) this.cache.set(id, value ?? null);
+    return value;
+  }
+
+  /** `view.getNow`, its time counted against the batch's budget. */
+  private readNow(key: Uint8Array): Uint8Array | null | undefined {
+    if (!this.view.getNow) return undefined;
+    const start = performance.now();
+    const value = this.view.getNow(key);
+    this.syncReadMs += performance.now() - start;
     return value;
   }
 
