@@ -13,7 +13,7 @@ iterations="${2:-5000}"
 first="${FIRST_SEED:-1}"
 suites=(
   packages/raft/test/fuzz-log-files.test.ts
-  packages/raft/test/fuzz-peer-port.test.ts
+  packages/raft/test/fuzz-peer-port.serial.test.ts
   test-cluster/test/fuzz-client-api.test.ts
   test-cluster/test/fuzz-client-auth.test.ts
 )

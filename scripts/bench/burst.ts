@@ -41,8 +41,9 @@ const PROBE_SPAN_MS = 1_000;
 export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
   const n = option(args, 'messages', quick ? 5_000 : 1_000_000);
-  // The due second must come after the last publish: lead = n / this rate + 5 s.
+  // The due second must come after the last publish: lead = n / this rate + 5 s (2 s at --quick).
   const rateGuess = option(args, 'publish-rate-guess', quick ? 2_000 : 4_000);
+  const spareMs = quick ? 2_000 : 5_000;
   const consumers = option(args, 'consumers', 4);
   const timeoutMs = option(args, 'timeout-ms', quick ? 60_000 : 600_000);
   const probe = flag(args, 'probe');
@@ -69,7 +70,7 @@ export async function run(args: string[]): Promise<void> {
       ? await probeConsumer(cluster.endpoints, `${topic}-probe`, probeLedger)
       : undefined;
     while (!subs.every((s) => s.connected)) await sleep(20);
-    const dueSecond = Date.now() + Math.ceil((n / rateGuess) * 1000) + 5_000;
+    const dueSecond = Date.now() + Math.ceil((n / rateGuess) * 1000) + spareMs;
     if (probe) {
       // Published first (a few ms): the burst's publishing must not delay the probe's.
       await produceStreams(client, {

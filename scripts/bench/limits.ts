@@ -37,13 +37,15 @@ interface Pass {
 export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
   const n = option(args, 'messages', quick ? 5_000 : TARGET_MESSAGES);
-  const rate = option(args, 'rate', quick ? 500 : TARGET_RATE);
+  const rate = option(args, 'rate', quick ? 1_000 : TARGET_RATE);
+  // The due second must come after the last publish: lead = n / this rate + 5 s (2 s at --quick).
   const rateGuess = option(args, 'publish-rate-guess', quick ? 2_000 : 4_000);
+  const spareMs = quick ? 2_000 : 5_000;
   const timeoutMs = option(args, 'timeout-ms', quick ? 60_000 : 300_000);
   const cluster = await startBenchCluster(args);
   const client = newClient(cluster);
   try {
-    const opts = { n, rateGuess, timeoutMs };
+    const opts = { n, rateGuess, spareMs, timeoutMs };
     const alone = await pass(client, 'bench-limits-alone', opts, undefined);
     const beside = await pass(client, 'bench-limits-beside', opts, rate);
     const p99Ratio =
@@ -86,7 +88,7 @@ export async function run(args: string[]): Promise<void> {
 async function pass(
   client: FermataClient,
   topic: string,
-  o: { n: number; rateGuess: number; timeoutMs: number },
+  o: { n: number; rateGuess: number; spareMs: number; timeoutMs: number },
   rate: number | undefined,
 ): Promise<Pass> {
   const { n } = o;
@@ -115,7 +117,7 @@ async function pass(
   }
   try {
     while (!subs.every((s) => s.connected)) await sleep(20);
-    const dueSecond = Date.now() + Math.ceil((n / o.rateGuess) * 1000) + 5_000;
+    const dueSecond = Date.now() + Math.ceil((n / o.rateGuess) * 1000) + o.spareMs;
     await produceBurst(client, { topic, total: n, producers: 16, dueSecond, ledger });
     await sleep(Math.max(0, dueSecond - Date.now()));
     await ledger.waitFor(n, o.timeoutMs);

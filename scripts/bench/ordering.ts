@@ -50,22 +50,25 @@ export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
   const keys = option(args, 'keys', quick ? 1_000 : 10_000);
   const messages = option(args, 'messages', quick ? 5_000 : 50_000);
-  const held = option(args, 'held', quick ? 10_000 : 100_000);
+  const held = option(args, 'held', quick ? 2_000 : 100_000);
   const consumers = option(args, 'consumers', 4);
   const timeoutMs = option(args, 'timeout-ms', quick ? 120_000 : 600_000);
-  const warmup = option(args, 'warmup', messages);
+  // --quick judges no figure: no warm-up.
+  const warmup = option(args, 'warmup', quick ? 0 : messages);
   const cluster = await startBenchCluster(args);
   const client = newClient(cluster);
   try {
     // The first run on a fresh cluster pays for the JIT: a run of its own before the measured ones.
-    await phase(cluster, client, 'bench-ordering-warmup', {
-      keys,
-      messages: warmup,
-      held: 0,
-      consumers,
-      timeoutMs,
-      ordered: true,
-    });
+    if (warmup > 0) {
+      await phase(cluster, client, 'bench-ordering-warmup', {
+        keys,
+        messages: warmup,
+        held: 0,
+        consumers,
+        timeoutMs,
+        ordered: true,
+      });
+    }
     const shape = { keys, messages, consumers, timeoutMs };
     const off = await phase(cluster, client, 'bench-ordering-off', { ...shape, held: 0, ordered: false });
     const alone = await phase(cluster, client, 'bench-ordering-alone', { ...shape, held: 0, ordered: true });

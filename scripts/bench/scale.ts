@@ -33,6 +33,8 @@ export async function run(args: string[]): Promise<void> {
   // A second probe this long after each level's publish, once the nodes' LevelDB compactions of
   // the bulk load have had time to run (the first probe runs right after it, amid them).
   const settleMs = option(args, 'settle-ms', quick ? 0 : 60_000);
+  // The pause between a level's last publish and its figures (--quick judges none of them).
+  const restMs = quick ? 1_000 : 3_000;
   const cluster = await startBenchCluster(args);
   const client = newClient(cluster);
   const topic = 'bench-scale';
@@ -90,7 +92,7 @@ export async function run(args: string[]): Promise<void> {
       });
       const rate = (level - pending) / r.seconds;
       pending = level;
-      await sleep(3_000);
+      await sleep(restMs);
       const figures = await nodeFigures(cluster);
       const p = await probe();
       const loadAtProbe = load1();

@@ -19,16 +19,22 @@ import { join, resolve } from 'node:path';
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const CLI_ENTRY = join(REPO_ROOT, 'packages/cli/src/main.ts');
 const CLI_DIST_ENTRY = join(REPO_ROOT, 'packages/cli/dist/main.js');
+const CLI_BUNDLE_ENTRY = join(REPO_ROOT, 'packages/cli/dist/fermata.js');
 
 /**
- * The arguments after `node` that run `fermata <args>`: the built CLI
- * (packages/cli/dist, what users run) when FERMATA_TEST_BUILD=dist, as
- * ./scripts/test sets after its build and the benchmarks set to measure the
- * shipped code; else the sources through tsx, which needs no build but costs
- * every process about a second of CPU to compile on start.
+ * The arguments after `node` that run `fermata <args>`, by FERMATA_TEST_BUILD:
+ * - `bundle`: the published package's one-file bundle (what `npm i @fermata/cli`
+ *   runs), as ./scripts/test sets after its build: it starts with about two
+ *   thirds of the CPU of `dist`, and the suite starts hundreds of processes;
+ * - `dist`: the compiled CLI, what the image and scripts/start run, as the
+ *   benchmarks' `--dist` sets to measure a deployment;
+ * - else the sources through tsx, which needs no build but costs every process
+ *   about a second of CPU to compile on start.
  */
 export function fermataArgv(args: readonly string[]): string[] {
-  if (process.env['FERMATA_TEST_BUILD'] === 'dist') return [CLI_DIST_ENTRY, ...args];
+  const build = process.env['FERMATA_TEST_BUILD'];
+  if (build === 'bundle') return [CLI_BUNDLE_ENTRY, ...args];
+  if (build === 'dist') return [CLI_DIST_ENTRY, ...args];
   return ['--conditions=fermata-source', '--import', 'tsx', CLI_ENTRY, ...args];
 }
 

@@ -108,6 +108,8 @@ export interface RaftStatus {
   conf: ConfState;
   /** Leader only: per follower (and learner) progress. */
   progress: ReadonlyMap<NodeId, FollowerProgress>;
+  /** Leader only: the voter leadership is being handed to; '' when no transfer is under way. */
+  transferee: NodeId;
 }
 
 type InternalRole = 'follower' | 'pre-candidate' | 'candidate' | 'leader';
@@ -523,6 +525,7 @@ export class RaftCore {
       lastIndex: this.log.lastIndex(),
       conf: this.conf,
       progress,
+      transferee: this.role === 'leader' ? this.leadTransferee : '',
     };
   }
 

@@ -335,14 +335,23 @@ export class RaftNode extends EventEmitter<RaftNodeEvents> implements TransportH
     this.core.transferLeadership(target);
     this.wake();
     const goal = target;
+    // The core gives a transfer up when it has not finished within an election timeout:
+    // still leader, nothing under way. Waiting on would not move leadership (a shutdown
+    // of every node at once would wait here for targets that are gone).
+    let abandoned = false;
     await this.until(
       this.clock.monotonicMs() + this.electionTicks * this.tickMs * 3,
       `leadership to move to ${goal}`,
       () => {
-        const leader = this.core.status().leader;
-        return leader === goal;
+        const s = this.core.status();
+        abandoned = s.leader !== goal && s.role === 'leader' && s.transferee === '';
+        return s.leader === goal || abandoned;
       },
     );
+    if (abandoned)
+      throw new NodeTimeoutError(
+        `timed out waiting for leadership to move to ${goal}: the transfer was given up after an election timeout`,
+      );
     return goal;
   }
 

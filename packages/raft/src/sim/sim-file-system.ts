@@ -161,7 +161,7 @@ export class SimFileSystem {
 
   /**
    * The torn last change, as LogStore's recovery expects a power loss to leave one
-   * (log-crash.test.ts models the same): cut at a sector boundary (sectors of
+   * (log-crash.serial.test.ts models the same): cut at a sector boundary (sectors of
    * SECTOR_BYTES land whole and in order, and the file ends there), or the whole
    * change zeroed (the file's size reached the disk, its blocks did not). A
    * truncation lands whole.
