@@ -116,7 +116,7 @@ export class KeyOrder {
       return;
     }
     await this.fromWaiting(topic, queueHash, next.first.id);
-    await this.heads.promote(queueHash, orderingKey, next.first, next.second);
+    await this.heads.promote(queueHash, orderingKey, next.first, next.after);
   }
 
   /**
