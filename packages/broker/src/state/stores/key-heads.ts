@@ -62,8 +62,26 @@ export class KeyHeadStore {
    * than with every write of the batch (Txn.scan walks them all).
    */
   private readonly waits = new Map<string, BatchWaits>();
+  /** Head record keys built this batch, by queue hash and ordering key (a head is read up to five times an item). */
+  private readonly headKeys = new Map<bigint, Map<string, Uint8Array>>();
+  /** Head records decoded this batch, by the value the write set or the store answered (never changed in place). */
+  private readonly decoded = new WeakMap<Uint8Array, KeyHeadRec>();
 
   constructor(private readonly txn: Txn) {}
+
+  private headKey(queueHash: bigint, orderingKey: string): Uint8Array {
+    let byKey = this.headKeys.get(queueHash);
+    if (!byKey) {
+      byKey = new Map();
+      this.headKeys.set(queueHash, byKey);
+    }
+    let key = byKey.get(orderingKey);
+    if (!key) {
+      key = NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey));
+      byKey.set(orderingKey, key);
+    }
+    return key;
+  }
 
   /** The id of the key's front; undefined when the key has none (no message of it is ordered now). */
   async front(queueHash: bigint, orderingKey: string): Promise<bigint | undefined> {
@@ -72,8 +90,14 @@ export class KeyHeadStore {
 
   /** The key's head record: its front, how many wait, the first of them, and at or below what none does. */
   async head(queueHash: bigint, orderingKey: string): Promise<KeyHeadRec | undefined> {
-    const raw = await this.txn.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
-    return raw ? decodeKeyHead(raw) : undefined;
+    const raw = await this.txn.get(this.headKey(queueHash, orderingKey));
+    if (!raw) return undefined;
+    let head = this.decoded.get(raw);
+    if (!head) {
+      head = decodeKeyHead(raw);
+      this.decoded.set(raw, head);
+    }
+    return head;
   }
 
   /** `id` is the key's front now (a key without a head gets one, with nothing waiting). */
@@ -107,11 +131,13 @@ export class KeyHeadStore {
 
   /** The key has no front any more (and so nothing waiting). */
   dropFront(queueHash: bigint, orderingKey: string): void {
-    this.txn.del(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
+    this.txn.del(this.headKey(queueHash, orderingKey));
   }
 
   private write(queueHash: bigint, orderingKey: string, head: KeyHeadRec): void {
-    this.txn.put(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)), encodeKeyHead(head));
+    const value = encodeKeyHead(head);
+    this.decoded.set(value, head);
+    this.txn.put(this.headKey(queueHash, orderingKey), value);
   }
 
   /**
