@@ -313,7 +313,8 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
  * leased; every wait record names such an entry; a front never leased
  * comes before every message waiting behind it (due time, then id); a head
  * counts its key's wait records, names the first of them truly (each in its
- * place), and every one is after its floor.
+ * place), every one is after its floor, and the due time it keeps of a front
+ * never leased is the front's.
  */
 async function orderingProblems(
   view: ReadView,
@@ -387,6 +388,10 @@ async function orderingProblems(
     const due = BigInt(String(f.dueAtMs));
     if (first && !delivered && (first.dueMs < due || (first.dueMs === due && first.id < id)))
       problems.push(`front ${id} of ${headKey}, never leased, is after waiting message ${first.id}`);
+    if (!delivered && rec?.frontDueAtMs !== undefined && BigInt(rec.frontDueAtMs) !== due)
+      problems.push(
+        `head record ${headKey} keeps its front ${id} due at ${rec.frontDueAtMs}; it is due at ${due}`,
+      );
   }
   return problems;
 }

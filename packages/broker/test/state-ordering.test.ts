@@ -222,11 +222,19 @@ describe("per-key ordering: the head record's count and floor", () => {
       waits: 2,
       next: [at(1_000, b), at(2_000, c)],
       floor: undefined,
+      frontDueAtMs: T0,
     });
     h.now = T0 + 10;
     await ack(h, (await lease(h))[0]!.newTag!);
     // b moved up without a seek (the head named it): the floor is b, the next seek starts after it.
-    expect(await head(h)).toEqual({ front: b, waits: 1, next: [at(2_000, c)], floor: at(1_000, b) });
+    const bFront = {
+      front: b,
+      waits: 1,
+      next: [at(2_000, c)],
+      floor: at(1_000, b),
+      frontDueAtMs: T0 + 1_000,
+    };
+    expect(await head(h)).toEqual(bFront);
     // Due before b, never leased: d takes b's place and b waits again, at the floor: it goes.
     const d = await put(h, 'k', 500);
     expect(await head(h)).toEqual({
@@ -234,14 +242,21 @@ describe("per-key ordering: the head record's count and floor", () => {
       waits: 2,
       next: [at(1_000, b), at(2_000, c)],
       floor: undefined,
+      frontDueAtMs: T0 + 510,
     });
     await sound(h);
     h.now = T0 + 600;
     await ack(h, (await lease(h))[0]!.newTag!);
-    expect(await head(h)).toEqual({ front: b, waits: 1, next: [at(2_000, c)], floor: at(1_000, b) });
+    expect(await head(h)).toEqual(bFront);
     h.now = T0 + 1_000;
     await ack(h, (await lease(h))[0]!.newTag!);
-    expect(await head(h)).toEqual({ front: c, waits: 0, next: [], floor: at(2_000, c) });
+    expect(await head(h)).toEqual({
+      front: c,
+      waits: 0,
+      next: [],
+      floor: at(2_000, c),
+      frontDueAtMs: T0 + 2_000,
+    });
     await sound(h);
   });
 
@@ -256,6 +271,7 @@ describe("per-key ordering: the head record's count and floor", () => {
       waits: MAX_NAMED_WAITS + 3,
       next: named(1, MAX_NAMED_WAITS + 1),
       floor: undefined,
+      frontDueAtMs: T0,
     });
     const endFront = async (n: number) => {
       h.now = T0 + n * 10;
@@ -268,6 +284,7 @@ describe("per-key ordering: the head record's count and floor", () => {
       waits: 3,
       next: [],
       floor: at(MAX_NAMED_WAITS * 10, ids[MAX_NAMED_WAITS]!),
+      frontDueAtMs: T0 + MAX_NAMED_WAITS * 10,
     });
     await sound(h);
     // The seek for the next front sees the two after it: the head names them.
@@ -277,6 +294,7 @@ describe("per-key ordering: the head record's count and floor", () => {
       waits: 2,
       next: named(MAX_NAMED_WAITS + 2, MAX_NAMED_WAITS + 4),
       floor: at((MAX_NAMED_WAITS + 1) * 10, ids[MAX_NAMED_WAITS + 1]!),
+      frontDueAtMs: T0 + (MAX_NAMED_WAITS + 1) * 10,
     });
     await sound(h);
   });

@@ -175,6 +175,12 @@ export interface KeyHeadRec {
   /** The key's first waiting messages in due order (a prefix of them, maybe empty). */
   readonly next: readonly KeyWaitRef[];
   readonly floor: KeyWaitRef | undefined;
+  /**
+   * The front's due time when it was made the front or rescheduled (undefined:
+   * not kept, a record of a build before it): while the front was never
+   * leased, its due time; once leased, it no longer matters.
+   */
+  readonly frontDueAtMs?: number | undefined;
 }
 
 /** A waiting message's place in its key's order. */
@@ -185,21 +191,23 @@ export interface KeyWaitRef {
 
 /** Most waiting messages a head names (a seek reads this many and one more). */
 export const MAX_NAMED_WAITS = 8;
-/** Largest head record: front, count, flags, the first named, the floor, a count and the others named. */
-export const MAX_KEY_HEAD_BYTES = 13 + 16 + 16 + 1 + 16 * (MAX_NAMED_WAITS - 1);
+/** Largest head record: front, count, flags, the first named, the floor, a count and the others named, the front's due. */
+export const MAX_KEY_HEAD_BYTES = 13 + 16 + 16 + 1 + 16 * (MAX_NAMED_WAITS - 1) + 8;
 
 const HEAD_NEXT = 1;
 const HEAD_FLOOR = 2;
 const HEAD_MORE = 4;
+const HEAD_FRONT_DUE = 8;
 const headScratch = new DataView(new ArrayBuffer(MAX_KEY_HEAD_BYTES));
 const headBytes = new Uint8Array(headScratch.buffer);
 
 /**
  * A head record's value: front (8 bytes), waits (4), which parts follow
  * (1), then the first named and the floor as due time and id (8 + 8 each),
- * then how many more are named (1) and each of them (8 + 8). A reader that
- * knows only the first and the floor (a build that named one) reads them and ignores the
- * rest. An uncounted head stays uncounted: its front alone.
+ * then how many more are named (1) and each of them (8 + 8), then the
+ * front's due time (8). A reader that knows only the first and the floor (a
+ * build that named one) reads them and ignores the rest. An uncounted head
+ * stays uncounted: its front alone.
  */
 export function encodeKeyHead(head: KeyHeadRec): Uint8Array {
   headScratch.setBigUint64(0, head.front);
@@ -227,6 +235,11 @@ export function encodeKeyHead(head: KeyHeadRec): Uint8Array {
     headScratch.setUint8(at++, more.length);
     for (const ref of more) put(ref);
   }
+  if (head.frontDueAtMs !== undefined) {
+    flags |= HEAD_FRONT_DUE;
+    headScratch.setBigUint64(at, BigInt(head.frontDueAtMs));
+    at += 8;
+  }
   headScratch.setUint8(12, flags);
   return slabCopy(headBytes.subarray(0, at));
 }
@@ -245,7 +258,8 @@ export function decodeKeyHead(bytes: Uint8Array): KeyHeadRec {
   const next = flags & HEAD_NEXT ? [ref()] : [];
   const floor = flags & HEAD_FLOOR ? ref() : undefined;
   if (flags & HEAD_MORE) for (let n = view.getUint8(at++); n > 0; n--) next.push(ref());
-  return { front, waits: view.getUint32(8), next, floor };
+  const frontDueAtMs = flags & HEAD_FRONT_DUE ? Number(view.getBigUint64(at)) : undefined;
+  return { front, waits: view.getUint32(8), next, floor, frontDueAtMs };
 }
 
 /**

@@ -100,15 +100,23 @@ export class KeyHeadStore {
     return head;
   }
 
-  /** `id` is the key's front now (a key without a head gets one, with nothing waiting). */
-  async setFront(queueHash: bigint, orderingKey: string, id: bigint): Promise<void> {
+  /** `front` is the key's front now (a key without a head gets one, with nothing waiting). */
+  async setFront(queueHash: bigint, orderingKey: string, front: KeyWait): Promise<void> {
     const head = await this.head(queueHash, orderingKey);
     this.write(queueHash, orderingKey, {
-      front: id,
+      front: front.id,
       waits: head ? head.waits : 0,
       next: head?.next ?? [],
       floor: head?.floor,
+      frontDueAtMs: front.dueAtMs,
     });
+  }
+
+  /** The key's front, rescheduled, stays the front, due at `dueAtMs` now. */
+  async frontRescheduled(queueHash: bigint, orderingKey: string, dueAtMs: number): Promise<void> {
+    const head = await this.head(queueHash, orderingKey);
+    invariant(head, () => `the front of key "${orderingKey}" is rescheduled, and the key has no head`);
+    this.write(queueHash, orderingKey, { ...head, frontDueAtMs: dueAtMs });
   }
 
   /**
@@ -126,7 +134,13 @@ export class KeyHeadStore {
     const head = await this.head(queueHash, orderingKey);
     invariant(head, () => `message ${first.id} moves up to the front of a key with no head`);
     const next = head.next.length > 0 || !head.waits ? head.next : after.slice(0, head.waits);
-    this.write(queueHash, orderingKey, { front: first.id, waits: head.waits, next, floor: first });
+    this.write(queueHash, orderingKey, {
+      front: first.id,
+      waits: head.waits,
+      next,
+      floor: first,
+      frontDueAtMs: first.dueAtMs,
+    });
   }
 
   /** The key has no front any more (and so nothing waiting). */
@@ -172,7 +186,13 @@ export class KeyHeadStore {
       }
       if (floor && !dueBefore(floor, w)) floor = undefined;
     } else next = next.filter((n) => n.id !== w.id);
-    this.write(queueHash, orderingKey, { front: head.front, waits, next, floor });
+    this.write(queueHash, orderingKey, {
+      front: head.front,
+      waits,
+      next,
+      floor,
+      frontDueAtMs: head.frontDueAtMs,
+    });
   }
 
   /**
