@@ -115,6 +115,9 @@ export async function run(args: string[]): Promise<void> {
     // --in-place-leases (or --moved-leases): each entry leased on its own, as versions without
     // dispatcher.leaseRuns do; by default one run per lease command.
     const runs = !flag(args, 'in-place-leases') && !flag(args, 'moved-leases');
+    // --ordered-keys K: the topic orders by key and the messages go round-robin over K keys,
+    // so only each key's front is due; rounds lease every due front and ack it, K at a time.
+    const orderedKeys = option(args, 'ordered-keys', 0);
     const topic = 'bench-deliver';
     const apply = async (commands: Parameters<typeof encodeCommand>[0][]): Promise<CommandResult[]> => {
       const entries = commands.map(
@@ -122,63 +125,79 @@ export async function run(args: string[]): Promise<void> {
       );
       return (await sm.apply(entries)) as CommandResult[];
     };
+    if (orderedKeys > 0) await apply([{ kind: 'create-topic', name: topic, settings: { ordering: 'key' }, nowMs: Date.now() }]);
     const publishUs = await cpuOf(async () => {
       for (let at = 0; at < delivered; at += PER_ENTRY) {
         const count = Math.min(PER_ENTRY, delivered - at);
-        const messages = Array.from({ length: count }, () => ({ topic, payload, delayMs: 0 }));
+        const messages = Array.from({ length: count }, (_, i) => ({
+          topic,
+          payload,
+          delayMs: 0,
+          ...(orderedKeys > 0 ? { orderingKey: `k${(at + i) % orderedKeys}` } : {}),
+        }));
         await apply([{ kind: 'publish', firstId: id, messages, nowMs: Date.now(), inlineBodies }]);
         id += BigInt(count);
       }
     }, 'publish-due-now');
     const queue = hasher(queueName(topic, DEFAULT_GROUP));
-    const leased: Uint8Array[] = [];
+    let leased: Uint8Array[] = [];
+    let deliveredSoFar = 0;
     let scanUs = 0;
-    // Where the next read starts, as the dispatcher keeps it (nothing comes due before it here).
-    let cursor: Uint8Array | undefined;
-    const leaseUs = await cpuOf(async () => {
-      for (;;) {
-        const now = Date.now();
-        let due!: Awaited<ReturnType<typeof sm.reader.scanDue>>;
-        // The leader's read of due entries, apart: followers only apply.
-        scanUs += await cpuOf(async () => {
-          due = await sm.reader.scanDue(queue, 0, now, now, leaseBatch, undefined, cursor);
-        }, 'scan');
-        cursor = due.resumeTag;
-        if (due.entries.length === 0) break;
-        const [r] = await apply([
-          {
-            kind: 'lease',
-            topic,
-            group: DEFAULT_GROUP,
-            tags: due.entries.map((e) => e.tag),
-            leaseMs: 30_000,
-            firstId: id,
-            idCount: due.entries.length,
-            ...(runs ? { leaseId: id + BigInt(due.entries.length) } : {}),
-            nowMs: now,
-            inPlace,
-            inlineBodies,
-          },
-        ]);
-        id += BigInt(due.entries.length + (runs ? 1 : 0));
-        if (r?.kind !== 'lease') throw new Error(`lease answered ${JSON.stringify(r)}`);
-        for (const o of r.outcomes) if (o.newTag) leased.push(o.newTag);
-      }
-    }, 'lease-and-scan');
-    if (leased.length !== delivered) throw new Error(`leased ${leased.length} of ${delivered}`);
-    const ackUs = await cpuOf(async () => {
-      for (let at = 0; at < leased.length; at += 4 * ackBatch) {
-        const commands = [];
-        for (let k = at; k < Math.min(leased.length, at + 4 * ackBatch); k += ackBatch) {
-          commands.push({ kind: 'ack' as const, tags: leased.slice(k, k + ackBatch), nowMs: Date.now() });
+    let leaseUs = 0;
+    let ackUs = 0;
+    // One cycle leases every due entry and acks them: one cycle unordered, one per message of a key ordered.
+    while (deliveredSoFar < delivered) {
+      // Where the next read starts, as the dispatcher keeps it (nothing comes due before it here).
+      // An ack that moves a key's next message up notes it due before the cursor: each cycle reads from the start.
+      let cursor: Uint8Array | undefined;
+      leaseUs += await cpuOf(async () => {
+        for (;;) {
+          const now = Date.now();
+          let due!: Awaited<ReturnType<typeof sm.reader.scanDue>>;
+          // The leader's read of due entries, apart: followers only apply.
+          scanUs += await cpuOf(async () => {
+            due = await sm.reader.scanDue(queue, 0, now, now, leaseBatch, undefined, cursor);
+          }, 'scan');
+          cursor = due.resumeTag;
+          if (due.entries.length === 0) break;
+          const [r] = await apply([
+            {
+              kind: 'lease',
+              topic,
+              group: DEFAULT_GROUP,
+              tags: due.entries.map((e) => e.tag),
+              leaseMs: 30_000,
+              firstId: id,
+              idCount: due.entries.length,
+              ...(runs ? { leaseId: id + BigInt(due.entries.length) } : {}),
+              nowMs: now,
+              inPlace,
+              inlineBodies,
+            },
+          ]);
+          id += BigInt(due.entries.length + (runs ? 1 : 0));
+          if (r?.kind !== 'lease') throw new Error(`lease answered ${JSON.stringify(r)}`);
+          for (const o of r.outcomes) if (o.newTag) leased.push(o.newTag);
         }
-        const results = await apply(commands);
-        for (const r of results) {
-          if (r?.kind !== 'ack' || r.outcomes.some((o) => o.status !== 'ok'))
-            throw new Error(`ack answered ${JSON.stringify(r)}`);
+      }, 'lease-and-scan');
+      if (leased.length === 0) throw new Error(`leased ${deliveredSoFar} of ${delivered}`);
+      deliveredSoFar += leased.length;
+      ackUs += await cpuOf(async () => {
+        for (let at = 0; at < leased.length; at += 4 * ackBatch) {
+          const commands = [];
+          for (let k = at; k < Math.min(leased.length, at + 4 * ackBatch); k += ackBatch) {
+            commands.push({ kind: 'ack' as const, tags: leased.slice(k, k + ackBatch), nowMs: Date.now() });
+          }
+          const results = await apply(commands);
+          for (const r of results) {
+            if (r?.kind !== 'ack' || r.outcomes.some((o) => o.status !== 'ok'))
+              throw new Error(`ack answered ${JSON.stringify(r)}`);
+          }
         }
-      }
-    }, 'ack');
+      }, 'ack');
+      leased = [];
+    }
+    if (deliveredSoFar !== delivered) throw new Error(`leased ${deliveredSoFar} of ${delivered}`);
     const record = {
       scenario: 'apply',
       quick,
@@ -191,6 +210,7 @@ export async function run(args: string[]): Promise<void> {
       lease_runs: runs,
       inline_bodies: inlineBodies,
       ack_batch: ackBatch,
+      ordered_keys: orderedKeys,
       delivered_cpu_us_per_msg: {
         publish_due_now: round(publishUs / delivered, 1),
         lease_scan: round(scanUs / delivered, 1),

@@ -312,8 +312,9 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
  * wait record (queue, key, due time, id), a head for its key, and was never
  * leased; every wait record names such an entry; a front never leased
  * comes before every message waiting behind it (due time, then id); a head
- * counts its key's wait records, names the first truly, and every one is
- * after its floor.
+ * counts its key's wait records, names the first of them truly (each in its
+ * place), every one is after its floor, and the due time it keeps of a front
+ * never leased is the front's.
  */
 async function orderingProblems(
   view: ReadView,
@@ -369,8 +370,12 @@ async function orderingProblems(
     const count = waits.get(headKey)?.length ?? 0;
     if (rec?.waits !== undefined && rec.waits !== count)
       problems.push(`head record ${headKey} counts ${rec.waits} waiting; ${count} wait records`);
-    if (rec?.next && (rec.next.id !== first?.id || BigInt(rec.next.dueAtMs) !== first.dueMs))
-      problems.push(`head record ${headKey} names ${rec.next.id} first waiting; the first is ${first?.id}`);
+    const all = waits.get(headKey) ?? [];
+    for (const [i, named] of (rec?.next ?? []).entries()) {
+      const w = all[i];
+      if (named.id !== w?.id || BigInt(named.dueAtMs) !== w.dueMs)
+        problems.push(`head record ${headKey} names ${named.id} waiting at ${i}; there is ${w?.id}`);
+    }
     const floor = rec?.floor;
     if (
       floor &&
@@ -383,6 +388,10 @@ async function orderingProblems(
     const due = BigInt(String(f.dueAtMs));
     if (first && !delivered && (first.dueMs < due || (first.dueMs === due && first.id < id)))
       problems.push(`front ${id} of ${headKey}, never leased, is after waiting message ${first.id}`);
+    if (!delivered && rec?.frontDueAtMs !== undefined && BigInt(rec.frontDueAtMs) !== due)
+      problems.push(
+        `head record ${headKey} keeps its front ${id} due at ${rec.frontDueAtMs}; it is due at ${due}`,
+      );
   }
   return problems;
 }

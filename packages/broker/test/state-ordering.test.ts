@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_TAG_BYTES } from '../src/keys.js';
 import { brokerBugs } from '../src/sim/injected-bugs.js';
+import { MAX_NAMED_WAITS } from '../src/state/model/layout.js';
 import { countKeyRecords, readKeyFront, readKeyHead, readKeyWaits } from '../src/state/stores/key-heads.js';
 import { countWrites, integrityProblems } from './state-determinism-support.js';
 import { Harness, T0, text } from './state-harness.js';
@@ -209,7 +210,9 @@ describe('per-key ordering: one message of a key is leased at a time, in due ord
 describe("per-key ordering: the head record's count and floor", () => {
   const head = (h: Harness) => readKeyHead(h.sm.reader.view, h.sm.reader.queueHash('t', 'default'), 'k');
 
-  it('counts the waiting messages and names the first; a moved-up one is the floor; one placed at or below it clears it', async () => {
+  const at = (ms: number, id: bigint) => ({ dueAtMs: T0 + ms, id });
+
+  it('counts the waiting messages and names them; a moved-up one is the floor; one placed at or below it clears it', async () => {
     const h = await ordered();
     const a = await put(h, 'k');
     const b = await put(h, 'k', 1_000);
@@ -217,38 +220,81 @@ describe("per-key ordering: the head record's count and floor", () => {
     expect(await head(h)).toEqual({
       front: a,
       waits: 2,
-      next: { dueAtMs: T0 + 1_000, id: b },
+      next: [at(1_000, b), at(2_000, c)],
       floor: undefined,
+      frontDueAtMs: T0,
     });
     h.now = T0 + 10;
     await ack(h, (await lease(h))[0]!.newTag!);
     // b moved up without a seek (the head named it): the floor is b, the next seek starts after it.
-    expect(await head(h)).toEqual({
+    const bFront = {
       front: b,
       waits: 1,
-      next: undefined,
-      floor: { dueAtMs: T0 + 1_000, id: b },
-    });
+      next: [at(2_000, c)],
+      floor: at(1_000, b),
+      frontDueAtMs: T0 + 1_000,
+    };
+    expect(await head(h)).toEqual(bFront);
     // Due before b, never leased: d takes b's place and b waits again, at the floor: it goes.
     const d = await put(h, 'k', 500);
-    expect(await head(h)).toEqual({ front: d, waits: 2, next: undefined, floor: undefined });
+    expect(await head(h)).toEqual({
+      front: d,
+      waits: 2,
+      next: [at(1_000, b), at(2_000, c)],
+      floor: undefined,
+      frontDueAtMs: T0 + 510,
+    });
     await sound(h);
     h.now = T0 + 600;
     await ack(h, (await lease(h))[0]!.newTag!);
-    // b was found by a seek (the head did not know its first), which saw c after it: c is named.
-    expect(await head(h)).toEqual({
-      front: b,
-      waits: 1,
-      next: { dueAtMs: T0 + 2_000, id: c },
-      floor: { dueAtMs: T0 + 1_000, id: b },
-    });
+    expect(await head(h)).toEqual(bFront);
     h.now = T0 + 1_000;
     await ack(h, (await lease(h))[0]!.newTag!);
     expect(await head(h)).toEqual({
       front: c,
       waits: 0,
-      next: undefined,
-      floor: { dueAtMs: T0 + 2_000, id: c },
+      next: [],
+      floor: at(2_000, c),
+      frontDueAtMs: T0 + 2_000,
+    });
+    await sound(h);
+  });
+
+  it(`names the first ${MAX_NAMED_WAITS} waiting; a seek names those it saw after the first`, async () => {
+    const h = await ordered();
+    const ids: bigint[] = [];
+    for (let i = 0; i < MAX_NAMED_WAITS + 4; i++) ids.push(await put(h, 'k', i * 10));
+    const named = (from: number, to: number) => ids.slice(from, to).map((id, i) => at((from + i) * 10, id));
+    // One written after every named one, when they are not all, is not named.
+    expect(await head(h)).toEqual({
+      front: ids[0],
+      waits: MAX_NAMED_WAITS + 3,
+      next: named(1, MAX_NAMED_WAITS + 1),
+      floor: undefined,
+      frontDueAtMs: T0,
+    });
+    const endFront = async (n: number) => {
+      h.now = T0 + n * 10;
+      await ack(h, (await lease(h))[0]!.newTag!);
+    };
+    for (let n = 0; n < MAX_NAMED_WAITS; n++) await endFront(n);
+    // The named ones moved up without a seek; the head names none of the three left.
+    expect(await head(h)).toEqual({
+      front: ids[MAX_NAMED_WAITS],
+      waits: 3,
+      next: [],
+      floor: at(MAX_NAMED_WAITS * 10, ids[MAX_NAMED_WAITS]!),
+      frontDueAtMs: T0 + MAX_NAMED_WAITS * 10,
+    });
+    await sound(h);
+    // The seek for the next front sees the two after it: the head names them.
+    await endFront(MAX_NAMED_WAITS);
+    expect(await head(h)).toEqual({
+      front: ids[MAX_NAMED_WAITS + 1],
+      waits: 2,
+      next: named(MAX_NAMED_WAITS + 2, MAX_NAMED_WAITS + 4),
+      floor: at((MAX_NAMED_WAITS + 1) * 10, ids[MAX_NAMED_WAITS + 1]!),
+      frontDueAtMs: T0 + (MAX_NAMED_WAITS + 1) * 10,
     });
     await sound(h);
   });

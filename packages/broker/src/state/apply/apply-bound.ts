@@ -18,6 +18,7 @@
  */
 import { invariant } from '@fermata/base';
 import { DUE_LOAD_LEVEL_MS } from '../model/due-load.js';
+import { MAX_KEY_HEAD_BYTES } from '../model/layout.js';
 import type { Limits } from '../model/limits.js';
 
 /**
@@ -87,7 +88,9 @@ export function orderingWork(limits: Limits): ApplyWork {
       limits.maxTopicNameBytes +
       // The moved message's index record: a tag and a group name per group.
       g * (limits.maxGroupNameBytes + 40) +
-      600,
+      // The head written up to three times, at its largest; the fixed parts of the keys.
+      3 * MAX_KEY_HEAD_BYTES +
+      500,
   };
 }
 

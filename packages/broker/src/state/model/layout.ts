@@ -163,16 +163,24 @@ export function keyHeadSuffix(queueHash: bigint, orderingKey: string): Uint8Arra
 /**
  * A key head record's value: the front's id; how many messages wait behind
  * it (undefined in a record written before the count was kept: 8 bytes); the
- * first of them (due time, then id) when known, so that moving it up needs no
- * seek; and the floor, when known: every waiting message of the key is due
- * after it, so a seek for the first one starts past it rather than over the
- * deleted wait records of those already moved up.
+ * first of them (due time, then id) as far as known, up to
+ * MAX_NAMED_WAITS, so that moving them up needs no seek; and the floor,
+ * when known: every waiting message of the key is due after it, so a seek
+ * for the first one starts past it rather than over the deleted wait
+ * records of those already moved up.
  */
 export interface KeyHeadRec {
   readonly front: bigint;
   readonly waits: number | undefined;
-  readonly next: KeyWaitRef | undefined;
+  /** The key's first waiting messages in due order (a prefix of them, maybe empty). */
+  readonly next: readonly KeyWaitRef[];
   readonly floor: KeyWaitRef | undefined;
+  /**
+   * The front's due time when it was made the front or rescheduled (undefined:
+   * not kept, a record of a build before it): while the front was never
+   * leased, its due time; once leased, it no longer matters.
+   */
+  readonly frontDueAtMs?: number | undefined;
 }
 
 /** A waiting message's place in its key's order. */
@@ -181,15 +189,25 @@ export interface KeyWaitRef {
   readonly id: bigint;
 }
 
+/** Most waiting messages a head names (a seek reads this many and one more). */
+export const MAX_NAMED_WAITS = 8;
+/** Largest head record: front, count, flags, the first named, the floor, a count and the others named, the front's due. */
+export const MAX_KEY_HEAD_BYTES = 13 + 16 + 16 + 1 + 16 * (MAX_NAMED_WAITS - 1) + 8;
+
 const HEAD_NEXT = 1;
 const HEAD_FLOOR = 2;
-const headScratch = new DataView(new ArrayBuffer(45));
+const HEAD_MORE = 4;
+const HEAD_FRONT_DUE = 8;
+const headScratch = new DataView(new ArrayBuffer(MAX_KEY_HEAD_BYTES));
 const headBytes = new Uint8Array(headScratch.buffer);
 
 /**
- * A head record's value: front (8 bytes), waits (4), which of next and floor
- * follow (1), then each as due time and id (8 + 8). An uncounted head stays
- * uncounted: its front alone.
+ * A head record's value: front (8 bytes), waits (4), which parts follow
+ * (1), then the first named and the floor as due time and id (8 + 8 each),
+ * then how many more are named (1) and each of them (8 + 8), then the
+ * front's due time (8). A reader that knows only the first and the floor (a
+ * build that named one) reads them and ignores the rest. An uncounted head
+ * stays uncounted: its front alone.
  */
 export function encodeKeyHead(head: KeyHeadRec): Uint8Array {
   headScratch.setBigUint64(0, head.front);
@@ -197,15 +215,30 @@ export function encodeKeyHead(head: KeyHeadRec): Uint8Array {
   headScratch.setUint32(8, head.waits);
   let at = 13;
   let flags = 0;
-  for (const [flag, ref] of [
-    [HEAD_NEXT, head.next],
-    [HEAD_FLOOR, head.floor],
-  ] as const) {
-    if (!ref) continue;
-    flags |= flag;
+  const put = (ref: KeyWaitRef): void => {
     headScratch.setBigUint64(at, BigInt(ref.dueAtMs));
     headScratch.setBigUint64(at + 8, ref.id);
     at += 16;
+  };
+  const [first, ...more] = head.next;
+  invariant(more.length < MAX_NAMED_WAITS, () => `a head names ${head.next.length} waiting messages`);
+  if (first) {
+    flags |= HEAD_NEXT;
+    put(first);
+  }
+  if (head.floor) {
+    flags |= HEAD_FLOOR;
+    put(head.floor);
+  }
+  if (more.length > 0) {
+    flags |= HEAD_MORE;
+    headScratch.setUint8(at++, more.length);
+    for (const ref of more) put(ref);
+  }
+  if (head.frontDueAtMs !== undefined) {
+    flags |= HEAD_FRONT_DUE;
+    headScratch.setBigUint64(at, BigInt(head.frontDueAtMs));
+    at += 8;
   }
   headScratch.setUint8(12, flags);
   return slabCopy(headBytes.subarray(0, at));
@@ -214,17 +247,19 @@ export function encodeKeyHead(head: KeyHeadRec): Uint8Array {
 export function decodeKeyHead(bytes: Uint8Array): KeyHeadRec {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const front = view.getBigUint64(0);
-  if (bytes.length < 13) return { front, waits: undefined, next: undefined, floor: undefined };
+  if (bytes.length < 13) return { front, waits: undefined, next: [], floor: undefined };
   const flags = view.getUint8(12);
   let at = 13;
-  const ref = (flag: number): KeyWaitRef | undefined => {
-    if ((flags & flag) === 0) return undefined;
+  const ref = (): KeyWaitRef => {
     const r = { dueAtMs: Number(view.getBigUint64(at)), id: view.getBigUint64(at + 8) };
     at += 16;
     return r;
   };
-  const next = ref(HEAD_NEXT);
-  return { front, waits: view.getUint32(8), next, floor: ref(HEAD_FLOOR) };
+  const next = flags & HEAD_NEXT ? [ref()] : [];
+  const floor = flags & HEAD_FLOOR ? ref() : undefined;
+  if (flags & HEAD_MORE) for (let n = view.getUint8(at++); n > 0; n--) next.push(ref());
+  const frontDueAtMs = flags & HEAD_FRONT_DUE ? Number(view.getBigUint64(at)) : undefined;
+  return { front, waits: view.getUint32(8), next, floor, frontDueAtMs };
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   keyWaitOf,
   keyWaitPrefix,
   keyWaitSuffix,
+  MAX_NAMED_WAITS,
   NS,
 } from '../model/layout.js';
 import type { Txn } from './txn.js';
@@ -61,58 +62,106 @@ export class KeyHeadStore {
    * than with every write of the batch (Txn.scan walks them all).
    */
   private readonly waits = new Map<string, BatchWaits>();
+  /** Head record keys built this batch, by queue hash and ordering key (a head is read up to five times an item). */
+  private readonly headKeys = new Map<bigint, Map<string, Uint8Array>>();
+  /** Head records decoded this batch, by the value the write set or the store answered (never changed in place). */
+  private readonly decoded = new WeakMap<Uint8Array, KeyHeadRec>();
 
   constructor(private readonly txn: Txn) {}
+
+  private headKey(queueHash: bigint, orderingKey: string): Uint8Array {
+    let byKey = this.headKeys.get(queueHash);
+    if (!byKey) {
+      byKey = new Map();
+      this.headKeys.set(queueHash, byKey);
+    }
+    let key = byKey.get(orderingKey);
+    if (!key) {
+      key = NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey));
+      byKey.set(orderingKey, key);
+    }
+    return key;
+  }
 
   /** The id of the key's front; undefined when the key has none (no message of it is ordered now). */
   async front(queueHash: bigint, orderingKey: string): Promise<bigint | undefined> {
     return (await this.head(queueHash, orderingKey))?.front;
   }
 
-  /** The key's head record: its front, how many wait, the first of them, and below what none does. */
+  /** The key's head record: its front, how many wait, the first of them, and at or below what none does. */
   async head(queueHash: bigint, orderingKey: string): Promise<KeyHeadRec | undefined> {
-    const raw = await this.txn.get(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
-    return raw ? decodeKeyHead(raw) : undefined;
+    const raw = await this.txn.get(this.headKey(queueHash, orderingKey));
+    if (!raw) return undefined;
+    let head = this.decoded.get(raw);
+    if (!head) {
+      head = decodeKeyHead(raw);
+      this.decoded.set(raw, head);
+    }
+    return head;
   }
 
-  /** `id` is the key's front now (a key without a head gets one, with nothing waiting). */
-  async setFront(queueHash: bigint, orderingKey: string, id: bigint): Promise<void> {
+  /** `front` is the key's front now (a key without a head gets one, with nothing waiting). */
+  async setFront(queueHash: bigint, orderingKey: string, front: KeyWait): Promise<void> {
     const head = await this.head(queueHash, orderingKey);
     this.write(queueHash, orderingKey, {
-      front: id,
+      front: front.id,
       waits: head ? head.waits : 0,
-      next: head?.next,
+      next: head?.next ?? [],
       floor: head?.floor,
+      frontDueAtMs: front.dueAtMs,
     });
+  }
+
+  /** The key's front, rescheduled, stays the front, due at `dueAtMs` now. */
+  async frontRescheduled(queueHash: bigint, orderingKey: string, dueAtMs: number): Promise<void> {
+    const head = await this.head(queueHash, orderingKey);
+    invariant(head, () => `the front of key "${orderingKey}" is rescheduled, and the key has no head`);
+    this.write(queueHash, orderingKey, { ...head, frontDueAtMs: dueAtMs });
   }
 
   /**
    * The key's first waiting message `first`, its wait record dropped, is the
    * front now: every message still waiting is due after it (the floor), and
-   * `second`, when the seek that found `first` saw it, is the first of them.
+   * `after`, the messages the seek that found `first` saw after it, are the
+   * first of them (when the head names none).
    */
-  async promote(queueHash: bigint, orderingKey: string, first: KeyWait, second?: KeyWait): Promise<void> {
+  async promote(
+    queueHash: bigint,
+    orderingKey: string,
+    first: KeyWait,
+    after: readonly KeyWait[] = [],
+  ): Promise<void> {
     const head = await this.head(queueHash, orderingKey);
     invariant(head, () => `message ${first.id} moves up to the front of a key with no head`);
-    const next = head.next ?? (head.waits ? second : undefined);
-    this.write(queueHash, orderingKey, { front: first.id, waits: head.waits, next, floor: first });
+    const next = head.next.length > 0 || !head.waits ? head.next : after.slice(0, head.waits);
+    this.write(queueHash, orderingKey, {
+      front: first.id,
+      waits: head.waits,
+      next,
+      floor: first,
+      frontDueAtMs: first.dueAtMs,
+    });
   }
 
   /** The key has no front any more (and so nothing waiting). */
   dropFront(queueHash: bigint, orderingKey: string): void {
-    this.txn.del(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)));
+    this.txn.del(this.headKey(queueHash, orderingKey));
   }
 
   private write(queueHash: bigint, orderingKey: string, head: KeyHeadRec): void {
-    this.txn.put(NS.keyHeads.key(keyHeadSuffix(queueHash, orderingKey)), encodeKeyHead(head));
+    const value = encodeKeyHead(head);
+    this.decoded.set(value, head);
+    this.txn.put(this.headKey(queueHash, orderingKey), value);
   }
 
   /**
    * The head after a wait record was written (+1) or deleted (-1): its count;
-   * its first waiting message (one written before it, or into an empty key,
-   * is the first; the first deleted leaves it unknown until a seek); its floor
-   * (one written at or below it lowers it away). A head written before counts
-   * were kept stays uncounted (its seeks read from the key's start).
+   * the waiting messages it names (one written into an empty key, before the
+   * last named, or after them all when they are all, is named in its place,
+   * the last dropped past MAX_NAMED_WAITS; one deleted is no longer named);
+   * its floor (one written at or below it lowers it away). A head written
+   * before counts were kept stays uncounted (its seeks read from the key's
+   * start).
    */
   private async count(queueHash: bigint, orderingKey: string, w: KeyWait, delta: 1 | -1): Promise<void> {
     const head = await this.head(queueHash, orderingKey);
@@ -129,29 +178,42 @@ export class KeyHeadStore {
     if (waits === undefined) return; // uncounted: it holds no first or floor either
     let { next, floor } = head;
     if (delta === 1) {
-      if (head.waits === 0 || (next && dueBefore(w, next))) next = w;
+      const last = next[next.length - 1];
+      if (next.length === head.waits || (last && dueBefore(w, last))) {
+        const at = next.findIndex((n) => dueBefore(w, n));
+        next = at < 0 ? [...next, w] : [...next.slice(0, at), w, ...next.slice(at)];
+        if (next.length > MAX_NAMED_WAITS) next = next.slice(0, MAX_NAMED_WAITS);
+      }
       if (floor && !dueBefore(floor, w)) floor = undefined;
-    } else if (waits === 0 || next?.id === w.id) next = undefined;
-    this.write(queueHash, orderingKey, { front: head.front, waits, next, floor });
+    } else next = next.filter((n) => n.id !== w.id);
+    this.write(queueHash, orderingKey, {
+      front: head.front,
+      waits,
+      next,
+      floor,
+      frontDueAtMs: head.frontDueAtMs,
+    });
   }
 
   /**
    * The key's earliest waiting message (due time, then id); undefined when
-   * none waits. The head names it when it knows it; else one seek of the
+   * none waits. The head names it when it names any; else one seek of the
    * stored wait records, past the floor and after those this batch
    * already moved past: a stored wait this batch deleted or rewrote is
    * skipped there at most once a batch, so a command ending a key's messages
    * one after another moves each next one up in one seek. A seek also
-   * answers the one after it (`second`, undefined when unknown or none), so
-   * that moving the first up can name the next first in the head.
+   * answers up to MAX_NAMED_WAITS after it (`after`, in due order; empty when
+   * the head named the first), so that moving the first up can name them in
+   * the head and the next ones need no seek.
    */
   async firstWait(
     queueHash: bigint,
     orderingKey: string,
-  ): Promise<{ first: KeyWait; second: KeyWait | undefined } | undefined> {
+  ): Promise<{ first: KeyWait; after: readonly KeyWait[] } | undefined> {
     const head = await this.head(queueHash, orderingKey);
     if (head?.waits === 0) return undefined;
-    if (head?.next) return { first: head.next, second: undefined };
+    const named = head?.next[0];
+    if (named) return { first: named, after: [] };
     const batch = this.batchOf(queueHash, orderingKey);
     const candidates = [...batch.present.values()];
     const range = waitRange(queueHash, orderingKey);
@@ -165,7 +227,7 @@ export class KeyHeadStore {
     let after = batch.after;
     let next: BatchWaits['next'];
     let found = 0;
-    await this.txn.seekStore({ gte, lt: range.lt, firstChunk: 2 }, (key) => {
+    await this.txn.seekStore({ gte, lt: range.lt, firstChunk: SEEK_WAITS }, (key) => {
       const suffix = NS.keyWaits.strip(key);
       const id = waitId(suffix);
       if (batch.written.has(id)) {
@@ -174,13 +236,14 @@ export class KeyHeadStore {
       }
       candidates.push(keyWaitOf(suffix));
       if (!next) next = { id, key: key.slice() };
-      return ++found < 2;
+      return ++found < SEEK_WAITS;
     });
     this.moveCursor(batch, after, next);
-    // The first two of the batch's own and the first two stored not written by it: the first two of all.
+    // The batch's own and the first SEEK_WAITS stored not written by it: every wait not among them
+    // is after the last of those, so the first SEEK_WAITS of them all are the key's first.
     candidates.sort((a, b) => (dueBefore(a, b) ? -1 : dueBefore(b, a) ? 1 : 0));
-    const [first, second] = candidates;
-    return first ? { first, second } : undefined;
+    const [first, ...rest] = candidates.slice(0, SEEK_WAITS);
+    return first ? { first, after: rest } : undefined;
   }
 
   async putWait(queueHash: bigint, orderingKey: string, w: KeyWait): Promise<void> {
@@ -248,6 +311,9 @@ export class KeyHeadStore {
     });
   }
 }
+
+/** Waits one seek reads: the first and as many as a head names after it. */
+const SEEK_WAITS = MAX_NAMED_WAITS + 1;
 
 /** The smallest key after `key` (0 appended). */
 const successor = (key: Uint8Array): Uint8Array => Uint8Array.of(...key, 0);

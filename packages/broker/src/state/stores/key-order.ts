@@ -66,10 +66,14 @@ export class KeyOrder {
   async place(topic: TopicRec, entry: QueueEntryRec): Promise<Uint8Array> {
     const q = this.queues.hash(topic.name, entry.group);
     const k = entry.orderingKey;
-    const frontId = await this.heads.front(q, k);
-    if (frontId !== undefined) {
-      const front = await this.frontOf(topic, entry.group, frontId);
-      if (front.delivered || !dueBefore(entry, front.entry) || !this.frontSwaps) {
+    const head = await this.heads.head(q, k);
+    if (head) {
+      // Due at or after the front's due time as its head keeps it: it waits, whether the front was
+      // leased or not (a front never leased is due then), and the front is not read.
+      const frontDue = head.frontDueAtMs;
+      const after = frontDue !== undefined && !dueBefore(entry, { dueAtMs: frontDue, id: head.front });
+      const front = after ? undefined : await this.frontOf(topic, entry.group, head.front);
+      if (!front || front.delivered || !dueBefore(entry, front.entry) || !this.frontSwaps) {
         const key = waitingKey(q, entry.id);
         this.entries.insertWaiting(topic, entry, key);
         await this.heads.putWait(q, k, entry);
@@ -77,7 +81,7 @@ export class KeyOrder {
       }
       await this.toWaiting(topic, q, front.tag, front.entry);
     }
-    await this.heads.setFront(q, k, entry.id);
+    await this.heads.setFront(q, k, entry);
     return this.entries.insertDue(topic, entry);
   }
 
@@ -116,7 +120,7 @@ export class KeyOrder {
       return;
     }
     await this.fromWaiting(topic, queueHash, next.first.id);
-    await this.heads.promote(queueHash, orderingKey, next.first, next.second);
+    await this.heads.promote(queueHash, orderingKey, next.first, next.after);
   }
 
   /**
@@ -157,7 +161,7 @@ export class KeyOrder {
       const front = await this.frontOf(topic, entry.group, frontId);
       if (!front.delivered && dueBefore(next, front.entry)) {
         await this.toWaiting(topic, q, front.tag, front.entry);
-        await this.heads.setFront(q, k, next.id);
+        await this.heads.setFront(q, k, next);
         await this.entries.moveTo(topic, tag, entry, next, this.dueTag(topic, next), true);
         return true;
       }
@@ -167,16 +171,18 @@ export class KeyOrder {
     }
     if (frontId !== entry.id) return false;
     const first = next.attempt === 0 ? (await this.heads.firstWait(q, k))?.first : undefined;
-    if (first && dueBefore(first, next)) {
-      // The front, never leased, is now after the first waiting one: they swap.
-      const key = waitingKey(q, next.id);
-      await this.entries.moveTo(topic, tag, entry, next, key, false);
-      await this.heads.putWait(q, k, next);
-      await this.fromWaiting(topic, q, first.id);
-      await this.heads.promote(q, k, first);
-      return true;
+    if (!first || !dueBefore(first, next)) {
+      // The front stays the front, due at its new time (the caller moves its entry).
+      await this.heads.frontRescheduled(q, k, next.dueAtMs);
+      return false;
     }
-    return false;
+    // The front, never leased, is now after the first waiting one: they swap.
+    const key = waitingKey(q, next.id);
+    await this.entries.moveTo(topic, tag, entry, next, key, false);
+    await this.heads.putWait(q, k, next);
+    await this.fromWaiting(topic, q, first.id);
+    await this.heads.promote(q, k, first);
+    return true;
   }
 
   /** The key's front in `group`: its key, its entry as it stands, and whether it was ever leased. */
