@@ -26,6 +26,7 @@ import { ClientListener } from './client-listener.js';
 import { registerClockGauge, watchClockSteps } from './clock-gauge.js';
 import { ensureClusterIdentity } from './cluster-identity.js';
 import { advertiseAddress, bootstrapMembers, type FermataConfig, stateStoreOptions } from './config.js';
+import { consoleAssetsDir, createConsoleRoute } from './console-route.js';
 import { grpcError, notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
 import { ShutdownTimeoutError, UnavailableError } from './errors.js';
@@ -325,6 +326,7 @@ export class BrokerServer {
           toGrpc: (err) => grpcError(ctx, err),
           onAnswered: (route, status) => metrics.httpApiRequests.inc({ route, status: String(status) }),
         }),
+        createConsoleRoute(consoleAssetsDir()),
       ],
     });
     log.info(

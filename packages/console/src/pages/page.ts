@@ -1,0 +1,15 @@
+import { ApiError } from '../api.js';
+import { h } from '../dom.js';
+
+/** Draws a page into `root`; the function it returns stops its timers when the page is left. */
+export type Page = (root: HTMLElement, params: URLSearchParams) => (() => void) | undefined;
+
+/** An error as the API worded it, in a box the user sees. */
+export function errorBox(err: unknown): HTMLElement {
+  return h('p', { class: 'error', role: 'alert' }, err instanceof ApiError ? err.text : String(err));
+}
+
+/** The hash link to a page with its query. */
+export function link(page: string, params: Record<string, string>, text: string): HTMLAnchorElement {
+  return h('a', { href: `#/${page}?${new URLSearchParams(params)}` }, text);
+}
