@@ -233,6 +233,7 @@ async function buildConsole() {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Fermata console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${style}">
 <script type="module" src="${script}"></script>
 </head>

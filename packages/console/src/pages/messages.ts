@@ -30,16 +30,19 @@ export const messagesPage: Page = (root, params) => {
   const from = h('input', { type: 'datetime-local', step: '1', id: 'from', name: 'from' });
   const to = h('input', { type: 'datetime-local', step: '1', id: 'to', name: 'to' });
   const detail = h('section', { id: 'message' });
+  // Outside the message's view, which an action redraws.
+  const result = h('div', { id: 'action-result' });
   const list = h('section', { id: 'list' });
   const topicName = () => topic.value.trim();
 
-  const showMessage = async (target: { id: string } | { key: string }) => {
+  const showMessage = async (target: { id: string } | { key: string }, keepResult = false) => {
     replace(detail, h('p', {}, 'Loading…'));
+    if (!keepResult) replace(result);
     try {
       const m = await rpc<GetMessageResponse>('Broker', 'GetMessage', { topic: topicName(), ...target });
       replace(
         detail,
-        messageView(topicName(), m, () => showMessage({ id: m.message.id })),
+        messageView(topicName(), m, result, () => showMessage({ id: m.message.id }, true)),
       );
     } catch (err) {
       replace(detail, errorBox(err));
@@ -75,6 +78,7 @@ export const messagesPage: Page = (root, params) => {
       h('button', { type: 'submit' }, 'Find'),
     ),
     detail,
+    result,
     h(
       'form',
       {
@@ -113,10 +117,17 @@ function payloadText(m: MessageInfo): string {
   }
 }
 
-function messageView(topic: string, r: GetMessageResponse, reload: () => void): HTMLElement {
+function messageView(
+  topic: string,
+  r: GetMessageResponse,
+  result: HTMLElement,
+  reload: () => void,
+): HTMLElement {
   const m = r.message;
-  const result = h('div', { id: 'action-result' });
   const reschedule = rescheduleInput('one');
+  const actions: HTMLElement = h('div', { class: 'actions' });
+  // A shift moves the due time a pending group has now (a reschedule changed it since the publish).
+  const currentDue = num(r.groups.find((g) => g.state === 'MESSAGE_STATE_PENDING')?.dueAtMs ?? m.dueAtMs);
   const run = async (action: Parameters<typeof settle>[2]) => {
     try {
       const out = await settle(topic, m.id, action);
@@ -128,11 +139,33 @@ function messageView(topic: string, r: GetMessageResponse, reload: () => void): 
           `${out.status}${out.message ? `: ${out.message}` : ''}`,
         ),
       );
-      if (!out.message) reload();
+      // A cancelled message is gone from the API's reads: keep what was shown, without its actions.
+      if (out.message) return;
+      if ('cancel' in action) actions.replaceChildren('Cancelled: it will not be delivered.');
+      else reload();
     } catch (err) {
       replace(result, errorBox(err));
     }
   };
+  actions.append(
+    h('button', { id: 'cancel-one', onclick: () => void run({ cancel: true }) }, 'Cancel message'),
+    ' Reschedule ',
+    reschedule.element,
+    h(
+      'button',
+      {
+        id: 'reschedule-one',
+        onclick: () => {
+          try {
+            void run({ deliverAtMs: reschedule.target(currentDue) });
+          } catch (err) {
+            replace(result, errorBox(err));
+          }
+        },
+      },
+      'Reschedule',
+    ),
+  );
   const fields: [string, string][] = [
     ['id', m.id],
     ['key', m.key],
@@ -159,28 +192,7 @@ function messageView(topic: string, r: GetMessageResponse, reload: () => void): 
       r.groups.map((g) => [g.group, enumText(g.state, 'MESSAGE_STATE_'), time(num(g.dueAtMs)), g.attempt]),
       { id: 'message-groups' },
     ),
-    h(
-      'div',
-      { class: 'actions' },
-      h('button', { id: 'cancel-one', onclick: () => void run({ cancel: true }) }, 'Cancel message'),
-      ' Reschedule ',
-      reschedule.element,
-      h(
-        'button',
-        {
-          id: 'reschedule-one',
-          onclick: () => {
-            try {
-              void run({ deliverAtMs: reschedule.target(num(m.dueAtMs)) });
-            } catch (err) {
-              replace(result, errorBox(err));
-            }
-          },
-        },
-        'Reschedule',
-      ),
-    ),
-    result,
+    actions,
   );
 }
 
@@ -298,7 +310,7 @@ async function listView(el: HTMLElement, request: ListRequest, open: (id: string
     const results: [string, string][] = [];
     for (const id of ids) {
       try {
-        const due = num(byId.get(id)?.message.dueAtMs);
+        const due = num(byId.get(id)?.dueAtMs);
         const out = await settle(
           request.topic,
           id,
