@@ -4,8 +4,9 @@
  * every page loads without a console error (and is photographed into
  * docs/console/); a message found by key is cancelled from the page and the
  * API then answers that it is already done; a dead letter is redriven from
- * the page and delivered; a token that may only read cannot act; a wrong
- * token sees nothing.
+ * the page and delivered; a published batch shows in the right Timeline
+ * buckets (where the API has the forecast); a token that may only read
+ * cannot act; a wrong token sees nothing.
  *
  * The browser is `FERMATA_CHROMIUM`, else /usr/bin/chromium. Without it these
  * tests are skipped, except under CI=true, where they fail (.ci/run installs it).
@@ -15,6 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serviceMethods } from '@fermata/protocol/json';
 import { FermataClient, type Logger } from '@fermata/sdk';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +25,8 @@ import { eventually } from './support.js';
 
 const CHROMIUM = process.env['FERMATA_CHROMIUM'] || '/usr/bin/chromium';
 const REQUIRED = process.env['CI'] === 'true';
+/** The Timeline page reads the due-load forecast: tested where the API has it. */
+const HAS_FORECAST = serviceMethods('Broker')?.has('GetDueForecast') === true;
 const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/console');
 
 const quiet: Logger = { debug: () => {}, warn: () => {}, error: () => {} };
@@ -256,6 +260,35 @@ describe.skipIf(!existsSync(CHROMIUM) && !REQUIRED)('the web console in a browse
     await expect
       .poll(() => page.locator('#schedules .error').textContent())
       .toContain('403 PERMISSION_DENIED');
+    await page.close();
+  });
+
+  it.runIf(HAS_FORECAST)('shows a published batch in the right timeline buckets', async () => {
+    expect((await api('POST', '/v1/rpc/Admin/CreateTopic', { name: 'herd' })).status).toBe(200);
+    // Two herds a few minutes ahead, on whole minutes: 3 messages in one minute, 5 in another.
+    const fromMs = Math.ceil(Date.now() / 60_000) * 60_000 + 5 * 60_000;
+    const at = (minute: number, second: number) => fromMs + minute * 60_000 + second * 1000;
+    const messages = [
+      ...[0, 10, 20].map((s, i) => ({ payload: `a${i}`, deliverAt: at(1, s), key: `early-${i}` })),
+      ...[0, 1, 2, 3, 4].map((s, i) => ({ payload: `b${i}`, deliverAt: at(4, s * 7), key: `late-${i}` })),
+    ];
+    expect((await api('POST', '/v1/topics/herd/messages:batch', { messages })).status).toBe(200);
+
+    const { page, errors } = await open(TOKENS.ops);
+    const range = `from=${fromMs}&to=${fromMs + 10 * 60_000}&bucket=60000`;
+    await page.goto(`${leader.httpUrl}/console/#/timeline?topic=herd&${range}`);
+    await page.waitForSelector('#buckets-table tbody tr');
+    const rows = page.locator('#buckets-table tbody tr');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).locator('td').nth(2).textContent()).toBe('3');
+    expect(await rows.nth(1).locator('td').nth(2).textContent()).toBe('5');
+    expect(await page.locator('#forecast-summary').textContent()).toContain('8 of 8 pending');
+    await rows.nth(0).locator('a').click();
+    await page.waitForSelector('#bucket-messages-table tbody tr');
+    const keys = await page.locator('#bucket-messages-table tbody tr td:nth-child(2)').allTextContents();
+    expect(keys).toEqual(['early-0', 'early-1', 'early-2']);
+    await shot(page, 'timeline');
+    expect(errors).toEqual([]);
     await page.close();
   });
 

@@ -13,6 +13,7 @@ import { deadLettersPage } from './pages/dead-letters.js';
 import { messagesPage } from './pages/messages.js';
 import type { Page } from './pages/page.js';
 import { schedulesPage } from './pages/schedules.js';
+import { timelinePage } from './pages/timeline.js';
 import { topicsPage } from './pages/topics.js';
 import type { ClusterInfo } from './types.js';
 
@@ -22,6 +23,7 @@ const PAGES: Record<string, { title: string; page: Page }> = {
   messages: { title: 'Messages', page: messagesPage },
   'dead-letters': { title: 'Dead letters', page: deadLettersPage },
   schedules: { title: 'Schedules', page: schedulesPage },
+  timeline: { title: 'Timeline', page: timelinePage },
 };
 
 const app = document.getElementById('app') as HTMLElement;

@@ -103,7 +103,9 @@ export const messagesPage: Page = (root, params) => {
     list,
   );
   const key = params.get('key');
+  const id = params.get('id');
   if (key && topicName()) void showMessage({ key });
+  else if (id && topicName()) void showMessage({ id });
   return undefined;
 };
 
