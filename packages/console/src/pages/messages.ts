@@ -9,17 +9,11 @@ import { ApiError, rpc, settle } from '../api.js';
 import { h, replace, table, time } from '../dom.js';
 import type { GetMessageResponse, ListedMessage, ListMessagesResponse, MessageInfo } from '../types.js';
 import { enumText, num } from '../types.js';
-import { errorBox, type Page } from './page.js';
+import { errorBox, type Page, scopeFields } from './page.js';
 import { rescheduleInput } from './reschedule.js';
 
 export const messagesPage: Page = (root, params) => {
-  const topic = h('input', { id: 'topic', name: 'topic', value: params.get('topic') ?? '', required: true });
-  const group = h('input', {
-    id: 'group',
-    name: 'group',
-    value: params.get('group') ?? '',
-    placeholder: 'default',
-  });
+  const fields = scopeFields(params);
   const find = h('input', { id: 'find', name: 'find', placeholder: 'id or key' });
   const findBy = h(
     'select',
@@ -33,7 +27,7 @@ export const messagesPage: Page = (root, params) => {
   // Outside the message's view, which an action redraws.
   const result = h('div', { id: 'action-result' });
   const list = h('section', { id: 'list' });
-  const topicName = () => topic.value.trim();
+  const topicName = () => fields.scope().topic;
 
   const showMessage = async (target: { id: string } | { key: string }, keepResult = false) => {
     replace(detail, h('p', {}, 'Loading…'));
@@ -52,14 +46,7 @@ export const messagesPage: Page = (root, params) => {
   replace(
     root,
     h('h1', {}, 'Messages'),
-    h(
-      'form',
-      { class: 'bar', id: 'scope', onsubmit: (e: Event) => e.preventDefault() },
-      h('label', { for: 'topic' }, 'topic '),
-      topic,
-      h('label', { for: 'group' }, ' group '),
-      group,
-    ),
+    h('form', { class: 'bar', id: 'scope', onsubmit: (e: Event) => e.preventDefault() }, ...fields.elements),
     h(
       'form',
       {
@@ -90,7 +77,7 @@ export const messagesPage: Page = (root, params) => {
             fromDueMs: from.value ? String(new Date(from.value).getTime()) : '0',
             toDueMs: to.value ? String(new Date(to.value).getTime()) : '0',
           };
-          const request = { topic: topicName(), group: group.value.trim(), ...range, limit: 100 };
+          const request = { ...fields.scope(), ...range, limit: 100 };
           void listView(list, request, (id) => showMessage({ id }));
         },
       },

@@ -13,3 +13,24 @@ export function errorBox(err: unknown): HTMLElement {
 export function link(page: string, params: Record<string, string>, text: string): HTMLAnchorElement {
   return h('a', { href: `#/${page}?${new URLSearchParams(params)}` }, text);
 }
+
+/** The topic and group a page works on: two fields filled from its link's query. */
+export interface ScopeFields {
+  /** Labels and fields, to place in a form. */
+  readonly elements: HTMLElement[];
+  readonly scope: () => { topic: string; group: string };
+}
+
+export function scopeFields(params: URLSearchParams): ScopeFields {
+  const topic = h('input', { id: 'topic', name: 'topic', value: params.get('topic') ?? '', required: true });
+  const group = h('input', {
+    id: 'group',
+    name: 'group',
+    value: params.get('group') ?? '',
+    placeholder: 'default',
+  });
+  return {
+    elements: [h('label', { for: 'topic' }, 'topic '), topic, h('label', { for: 'group' }, ' group '), group],
+    scope: () => ({ topic: topic.value.trim(), group: group.value.trim() }),
+  };
+}

@@ -12,7 +12,8 @@ import { rpc } from '../api.js';
 import { h, replace, table, time } from '../dom.js';
 import type { ListMessagesResponse } from '../types.js';
 import { enumText, num } from '../types.js';
-import { errorBox, link, type Page } from './page.js';
+import { errorBox, link, type Page, scopeFields } from './page.js';
+import { DAY, MAX_BUCKETS, MINUTE, PRESETS, widthFor, widthText } from './ranges.js';
 
 interface Bucket {
   startMs: string;
@@ -29,54 +30,8 @@ interface Forecast {
   schedulesTruncated: boolean;
 }
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-/** Bucket widths the API takes (whole seconds, minutes, hours or days), narrowest first. */
-const WIDTHS = [
-  SECOND,
-  5 * SECOND,
-  15 * SECOND,
-  30 * SECOND,
-  MINUTE,
-  5 * MINUTE,
-  15 * MINUTE,
-  30 * MINUTE,
-  HOUR,
-  3 * HOUR,
-  6 * HOUR,
-  12 * HOUR,
-  DAY,
-  7 * DAY,
-  30 * DAY,
-];
-/** Bars a view aims at: enough to see a herd, few enough to click one. */
-const TARGET_BARS = 120;
-/** The API's most bucket widths in one range. */
-const MAX_BUCKETS = 1440;
-const PRESETS: [string, number][] = [
-  ['1 minute', MINUTE],
-  ['1 hour', HOUR],
-  ['1 day', DAY],
-  ['1 week', 7 * DAY],
-  ['30 days', 30 * DAY],
-  ['1 year', 365 * DAY],
-];
-
-/** The narrowest width that shows `spanMs` in at most TARGET_BARS bars. */
-export function widthFor(spanMs: number): number {
-  return WIDTHS.find((w) => spanMs / w <= TARGET_BARS) ?? (WIDTHS.at(-1) as number);
-}
-
 export const timelinePage: Page = (root, params) => {
-  const topic = h('input', { id: 'topic', name: 'topic', value: params.get('topic') ?? '', required: true });
-  const group = h('input', {
-    id: 'group',
-    name: 'group',
-    value: params.get('group') ?? '',
-    placeholder: 'default',
-  });
+  const fields = scopeFields(params);
   const summary = h('p', { id: 'forecast-summary' });
   const chartBox = h('div', { class: 'chart timeline' });
   const buckets = h('section', { id: 'buckets' });
@@ -86,7 +41,7 @@ export const timelinePage: Page = (root, params) => {
   const history: { fromMs: number; toMs: number }[] = [];
 
   const load = async (fromMs: number, toMs: number, bucketMs = widthFor(toMs - fromMs)) => {
-    const scope = { topic: topic.value.trim(), group: group.value.trim() };
+    const scope = fields.scope();
     let f: Forecast;
     try {
       f = await rpc<Forecast>('Broker', 'GetDueForecast', {
@@ -139,7 +94,7 @@ export const timelinePage: Page = (root, params) => {
   };
 
   const list = async (b: Bucket) => {
-    const scope = { topic: topic.value.trim(), group: group.value.trim() };
+    const scope = fields.scope();
     try {
       const page = await rpc<ListMessagesResponse>('Broker', 'ListMessages', {
         ...scope,
@@ -217,8 +172,7 @@ export const timelinePage: Page = (root, params) => {
     const span = MAX_BUCKETS * DAY;
     try {
       const f = await rpc<Forecast>('Broker', 'GetDueForecast', {
-        topic: topic.value.trim(),
-        group: group.value.trim(),
+        ...fields.scope(),
         fromMs: String(now),
         toMs: String(now + span),
         bucketMs: String(DAY),
@@ -247,10 +201,7 @@ export const timelinePage: Page = (root, params) => {
           void furthest();
         },
       },
-      h('label', { for: 'topic' }, 'topic '),
-      topic,
-      h('label', { for: 'group' }, ' group '),
-      group,
+      ...fields.elements,
       h('button', { type: 'submit' }, 'Now to the furthest due'),
     ),
     h(
@@ -292,14 +243,8 @@ export const timelinePage: Page = (root, params) => {
     buckets,
     messages,
   );
-  if (topic.value && from && to) void load(Number(from), Number(to), bucket ? Number(bucket) : undefined);
-  else if (topic.value) void furthest();
+  if (fields.scope().topic && from && to)
+    void load(Number(from), Number(to), bucket ? Number(bucket) : undefined);
+  else if (fields.scope().topic) void furthest();
   return () => plot?.destroy();
 };
-
-function widthText(ms: number): string {
-  if (ms >= DAY) return `${ms / DAY} d`;
-  if (ms >= HOUR) return `${ms / HOUR} h`;
-  if (ms >= MINUTE) return `${ms / MINUTE} min`;
-  return `${ms / SECOND} s`;
-}
