@@ -146,8 +146,16 @@ describe.skipIf(!existsSync(CHROMIUM) && !REQUIRED)('the web console in a browse
     await page.waitForSelector('#members-table');
     expect(await page.locator('#members-table tbody tr').count()).toBe(3);
     await expect.poll(() => page.locator('#members-table').textContent()).toContain('leader');
-    // Three samples of /metrics make a line.
-    await page.waitForTimeout(11_000);
+    // Traffic while the page samples /metrics, so its charts have something to draw.
+    await api('POST', '/v1/rpc/Admin/CreateTopic', { name: 'ticks' });
+    const sub = ops.subscribe('ticks', async () => {});
+    for (let i = 0; i < 16; i++) {
+      const messages = Array.from({ length: 20 }, (_, j) => ({ payload: `tick ${i}.${j}`, delay: j * 40 }));
+      await api('POST', '/v1/topics/ticks/messages:batch', { messages });
+      await page.waitForTimeout(1_000);
+    }
+    await sub.close();
+    await expect.poll(() => page.locator('#charts .u-legend').first().textContent()).toContain('published');
     await shot(page, 'cluster');
 
     await page.goto(`${leader.httpUrl}/console/#/topics`);
