@@ -15,6 +15,8 @@ import { errorBox, type Page } from './page.js';
 
 const SAMPLE_EVERY_MS = 5_000;
 const KEEP_SAMPLES = 720;
+/** A member this many entries behind the leader's log is shown as lagging. */
+const LAGGING_ENTRIES = 1000;
 
 export const clusterPage: Page = (root) => {
   const members = h('section', { id: 'members' }, h('p', {}, 'Loading…'));
@@ -106,7 +108,7 @@ async function drawMembers(el: HTMLElement): Promise<void> {
   );
   const rows = info.members.map((m) => {
     const role = enumText(m.role, 'MEMBER_ROLE_');
-    const health = role === 'unreachable' ? 'unreachable' : num(m.lag) > 1000 ? 'lagging' : 'ok';
+    const health = role === 'unreachable' ? 'unreachable' : num(m.lag) > LAGGING_ENTRIES ? 'lagging' : 'ok';
     return [
       m.id,
       h('span', { class: `role role-${role.replaceAll(' ', '-')}` }, role),
