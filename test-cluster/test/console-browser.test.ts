@@ -78,6 +78,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !REQUIRED)('the web console in a browse
     await page.goto(`${leader.httpUrl}/console/`);
     await page.fill('#token', token);
     await page.click('button[type=submit]');
+    // Logged in (the navigation is drawn) or refused: only then may a test move to a page.
+    await page.waitForSelector('nav, #login-error:not(:empty)');
     return { page, errors };
   }
 
@@ -228,6 +230,42 @@ describe.skipIf(!existsSync(CHROMIUM) && !REQUIRED)('the web console in a browse
       const r = await api('DELETE', `/v1/topics/orders/messages/${id}`);
       expect([r.status, r.json['status']]).toEqual([409, 'ALREADY_DONE']);
     }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('reschedules a message by a shift, and pauses and triggers a schedule', async () => {
+    const { page, errors } = await open(TOKENS.ops);
+    const before = await api('POST', '/v1/rpc/Broker/GetMessage', { topic: 'orders', key: 'order-8' });
+    const dueMs = Number((before.json['groups'] as { dueAtMs: string }[])[0]?.dueAtMs);
+    await page.goto(`${leader.httpUrl}/console/#/messages?topic=orders&key=order-8`);
+    await page.waitForSelector('#message-groups');
+    await page.fill('#one-shift', '+1h30m');
+    await page.click('#reschedule-one');
+    await expect.poll(() => page.locator('#action-result').textContent()).toBe('RESCHEDULED');
+    const after = await api('POST', '/v1/rpc/Broker/GetMessage', { topic: 'orders', key: 'order-8' });
+    const dues = (after.json['groups'] as { dueAtMs: string }[]).map((g) => Number(g.dueAtMs));
+    expect(dues).toEqual([dueMs + 90 * 60_000, dueMs + 90 * 60_000]);
+
+    await page.goto(`${leader.httpUrl}/console/#/schedules?topic=orders`);
+    await page.waitForSelector('#schedules-table');
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await expect
+      .poll(() => page.locator('#schedule-result').textContent())
+      .toBe('Pause nightly-report: done');
+    const paused = await api('POST', '/v1/rpc/Schedules/GetSchedule', {
+      topic: 'orders',
+      name: 'nightly-report',
+    });
+    expect((paused.json['schedule'] as { paused: boolean }).paused).toBe(true);
+    await page.getByRole('button', { name: 'Trigger' }).click();
+    await expect
+      .poll(() => page.locator('#schedule-result').textContent())
+      .toMatch(/^Trigger nightly-report: done \(message \d+\)$/);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect
+      .poll(() => page.locator('#schedule-result').textContent())
+      .toBe('Resume nightly-report: done');
     expect(errors).toEqual([]);
     await page.close();
   });

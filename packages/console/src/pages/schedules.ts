@@ -13,7 +13,12 @@ import { errorBox, type Page } from './page.js';
 export const schedulesPage: Page = (root, params) => {
   const topic = h('input', { id: 'topic', name: 'topic', value: params.get('topic') ?? '', required: true });
   const list = h('section', { id: 'schedules' });
-  const show = () => void draw(list, topic.value.trim());
+  // Outside the list, which an action redraws.
+  const result = h('div', { id: 'schedule-result' });
+  const show = () => {
+    replace(result);
+    void draw(list, result, topic.value.trim());
+  };
   replace(
     root,
     h('h1', {}, 'Schedules'),
@@ -31,12 +36,13 @@ export const schedulesPage: Page = (root, params) => {
       h('button', { type: 'submit' }, 'Show'),
     ),
     list,
+    result,
   );
   if (topic.value) show();
   return undefined;
 };
 
-async function draw(el: HTMLElement, topic: string): Promise<void> {
+async function draw(el: HTMLElement, result: HTMLElement, topic: string): Promise<void> {
   let schedules: Schedule[];
   try {
     schedules = (await rpc<{ schedules: Schedule[] }>('Schedules', 'ListSchedules', { topic, next: 3 }))
@@ -45,7 +51,6 @@ async function draw(el: HTMLElement, topic: string): Promise<void> {
     replace(el, errorBox(err));
     return;
   }
-  const result = h('div', { id: 'schedule-result' });
   const act = async (method: string, name: string) => {
     try {
       const r = await rpc<{ status: string; id?: string }>('Schedules', method, { topic, name });
@@ -57,8 +62,7 @@ async function draw(el: HTMLElement, topic: string): Promise<void> {
           `${method.replace('Schedule', '')} ${name}: ${enumText(r.status, 'SCHEDULE_STATUS_')}${r.id ? ` (message ${r.id})` : ''}`,
         ),
       );
-      await draw(el, topic);
-      el.append(result);
+      await draw(el, result, topic);
     } catch (err) {
       replace(result, errorBox(err));
     }
@@ -100,6 +104,5 @@ async function draw(el: HTMLElement, topic: string): Promise<void> {
           }),
           { id: 'schedules-table' },
         ),
-    result,
   );
 }
