@@ -69,8 +69,10 @@ async function login(token: string, error: HTMLElement): Promise<void> {
     replace(error, err instanceof ApiError ? err.text : String(err));
     return;
   }
+  // A move to another page while the token was checked has drawn it already.
+  if (app.querySelector('nav') !== null) return;
   if (!location.hash.startsWith('#/')) location.hash = '#/cluster';
-  route();
+  else route();
 }
 
 function route(): void {
