@@ -371,7 +371,7 @@ describe('HTTP endpoints with http.auth', () => {
       const app = await get(s.port, path, { authorization: `Bearer ${APP}` });
       expect(app.status, path).toBe(403);
       expect(JSON.parse(app.body).error).toBe(
-        'token "app" may not read this page: it needs "monitor: true" or admin on "*"',
+        'token "app" may not read this page: it needs "monitor: true", or admin or read on "*"',
       );
       expect((await get(s.port, path, { authorization: `Bearer ${MONITOR}` })).status, path).toBe(200);
       expect((await get(s.port, path, { authorization: `Bearer ${OPS}` })).status, path).toBe(200);
