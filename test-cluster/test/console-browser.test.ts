@@ -11,32 +11,18 @@
  * The browser is `FERMATA_CHROMIUM`, else `chromium` on the PATH. Without it these
  * tests are skipped, except under CI=true, where they fail (.ci/run installs it).
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FermataClient, type Logger } from '@fermata/sdk';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, type NodeHandle, startCluster } from '../src/index.js';
+import { CHROMIUM_ARGS, type Cluster, findChromium, type NodeHandle, startCluster } from '../src/index.js';
 import { eventually } from './support.js';
 
-/** The browser: `FERMATA_CHROMIUM`, else `chromium` on the PATH (Debian's /usr/bin/chromium); '' = none. */
-function findChromium(): string {
-  const named = process.env['FERMATA_CHROMIUM'];
-  if (named) return named;
-  const found = spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' });
-  return found.status === 0 ? found.stdout.trim() : '';
-}
-const CHROMIUM = findChromium();
-const MISSING =
-  CHROMIUM === ''
-    ? 'no chromium on the PATH (apt-get install chromium, or set FERMATA_CHROMIUM)'
-    : existsSync(CHROMIUM)
-      ? ''
-      : `no browser at FERMATA_CHROMIUM=${CHROMIUM}`;
+const { path: CHROMIUM, missing: MISSING } = findChromium();
 /** Under CI the tests fail without a browser (.ci/run installs it); elsewhere they skip, saying why. */
 const REQUIRED = process.env['CI'] === 'true';
 if (MISSING && !REQUIRED) console.warn(`console-browser.test.ts: skipped: ${MISSING}`);
@@ -113,8 +99,7 @@ describe.skipIf(MISSING !== '' && !REQUIRED)(title, () => {
     });
     leader = await cluster.leader();
     ops = new FermataClient({ endpoints: [...cluster.endpoints], token: TOKENS.ops, logger: quiet });
-    // Root in a container has no user namespaces for Chromium's sandbox.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
 
     // orders: messages due later, keyed; a schedule. payments: its messages expire into payments.dlq.
     expect((await api('POST', '/v1/rpc/Admin/CreateTopic', { name: 'orders' })).status).toBe(200);
