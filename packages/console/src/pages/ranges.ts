@@ -38,6 +38,22 @@ export const PRESETS: [string, number][] = [
   ['1 year', 365 * DAY],
 ];
 
+/**
+ * Buckets the table under the Timeline's chart lists at most. The chart shows
+ * every bucket; a table of 1,440 rows takes the browser longer to lay out
+ * than the rest of the page together and is no easier to read than the chart.
+ */
+export const MAX_LISTED_BUCKETS = 100;
+
+/** The buckets the table lists: those holding messages or occurrences, in time order, at most `max`. */
+export function listedBuckets<B extends { count: string; scheduled: string }>(
+  buckets: readonly B[],
+  max = MAX_LISTED_BUCKETS,
+): { listed: B[]; nonEmpty: number } {
+  const nonEmpty = buckets.filter((b) => Number(b.count) > 0 || Number(b.scheduled) > 0);
+  return { listed: nonEmpty.slice(0, max), nonEmpty: nonEmpty.length };
+}
+
 /** The narrowest width that shows `spanMs` in at most TARGET_BARS bars. */
 export function widthFor(spanMs: number): number {
   return WIDTHS.find((w) => spanMs / w <= TARGET_BARS) ?? (WIDTHS.at(-1) as number);

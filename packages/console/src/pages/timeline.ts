@@ -13,7 +13,7 @@ import { h, replace, table, time } from '../dom.js';
 import type { ListMessagesResponse } from '../types.js';
 import { enumText, num } from '../types.js';
 import { errorBox, link, type Page, scopeFields } from './page.js';
-import { DAY, MAX_BUCKETS, MINUTE, PRESETS, widthFor, widthText } from './ranges.js';
+import { DAY, listedBuckets, MAX_BUCKETS, MINUTE, PRESETS, widthFor, widthText } from './ranges.js';
 
 interface Bucket {
   startMs: string;
@@ -66,28 +66,34 @@ export const timelinePage: Page = (root, params) => {
       f.schedulesTruncated ? ' Schedule occurrences: more than one answer reads (a lower bound).' : '',
     );
     draw(f.buckets);
+    const { listed, nonEmpty } = listedBuckets(f.buckets);
     replace(
       buckets,
+      listed.length < nonEmpty
+        ? h(
+            'p',
+            { class: 'hint', id: 'buckets-hint' },
+            `The first ${listed.length} of ${nonEmpty} buckets that hold anything; the chart shows them all: zoom in, or click a bar.`,
+          )
+        : '',
       table(
         ['bucket start', 'end', 'messages', 'schedule occurrences'],
-        f.buckets
-          .filter((b) => num(b.count) > 0 || num(b.scheduled) > 0)
-          .map((b) => [
-            h(
-              'a',
-              {
-                href: '#',
-                onclick: (e: Event) => {
-                  e.preventDefault();
-                  void list(b);
-                },
+        listed.map((b) => [
+          h(
+            'a',
+            {
+              href: '#',
+              onclick: (e: Event) => {
+                e.preventDefault();
+                void list(b);
               },
-              time(num(b.startMs)),
-            ),
-            time(num(b.endMs)),
-            b.count,
-            b.scheduled,
-          ]),
+            },
+            time(num(b.startMs)),
+          ),
+          time(num(b.endMs)),
+          b.count,
+          b.scheduled,
+        ]),
         { id: 'buckets-table' },
       ),
     );
