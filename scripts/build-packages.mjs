@@ -5,6 +5,9 @@
 //   packages/sdk/dist/cjs/index.js   the same as CommonJS (dist/cjs/package.json says so)
 //   packages/sdk/dist/{esm,cjs}/     the declarations, @fermata/protocol's beside them
 //   packages/cli/dist/fermata.js     the `fermata` command with everything of this repository in it
+//   packages/console/dist/           the web console's static files (index.html, main-<hash>.js/.css),
+//                                    served by every node at /console; a copy in packages/cli/dist/console/
+//                                    ships in the `fermata` package beside the bundle
 //
 // Only this repository's unpublished workspaces are bundled; every other import
 // stays an import of a package the published package.json depends on. A bundle
@@ -198,5 +201,53 @@ async function buildCli() {
   }
 }
 
+/**
+ * The web console: one browser bundle (the pages and uPlot, minified; the
+ * names carry a hash of their content, so a node can let browsers keep them
+ * a year) and an index.html that loads it.
+ */
+async function buildConsole() {
+  const dir = pkgDir('console');
+  const result = await build({
+    entryPoints: [join(dir, 'src', 'main.ts')],
+    outdir: join(dir, 'dist'),
+    entryNames: '[name]-[hash]',
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'esm',
+    minify: true,
+    conditions: ['fermata-source'],
+    metafile: true,
+    write: false,
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+  const names = result.outputFiles.map((f) => relative(join(dir, 'dist'), f.path));
+  const script = names.find((n) => n.endsWith('.js'));
+  const style = names.find((n) => n.endsWith('.css'));
+  if (!script || !style) throw new Error(`the console build made ${names.join(', ')}: no script or style`);
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Fermata console</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${style}">
+<script type="module" src="${script}"></script>
+</head>
+<body><div id="app"></div></body>
+</html>
+`;
+  for (const out of [join(dir, 'dist'), join(pkgDir('cli'), 'dist', 'console')]) {
+    for (const file of result.outputFiles)
+      writeIfChanged(join(out, relative(join(dir, 'dist'), file.path)), file.contents);
+    writeIfChanged(join(out, 'index.html'), html);
+    removeUnwritten(out);
+  }
+}
+
 await buildSdk();
 await buildCli();
+await buildConsole();

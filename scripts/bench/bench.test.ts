@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findChromium } from '../../test-cluster/src/chromium.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 
@@ -102,6 +103,24 @@ describe('benchmarks (--quick)', () => {
 
   // The broker scenarios: three real `fermata serve` processes each (see docs/benchmarks.md).
   const CLUSTER_TIMEOUT_MS = 180_000;
+
+  // Needs the browser: under CI=true a missing one fails, as the console's browser tests do.
+  const noBrowser = findChromium().missing !== '' && process.env['CI'] !== 'true';
+  it.skipIf(noBrowser)(
+    'console times the Timeline page drawn over 1,440 buckets, every message shown',
+    {
+      timeout: CLUSTER_TIMEOUT_MS,
+    },
+    () => {
+      const line = runBench('console')[0]!;
+      expect([line['buckets'], line['pending']]).toEqual([1_440, 2_880]);
+      const drawn = line['drawn_ms'] as { p50: number; max: number };
+      expect(drawn.p50).toBeGreaterThan(0);
+      expect(drawn.max).toBeGreaterThanOrEqual(drawn.p50);
+      expect((line['forecast_call_ms'] as { p50: number }).p50).toBeGreaterThan(0);
+      expectTargets(line, ['timeline_drawn_p50_ms']);
+    },
+  );
 
   it('publish prints msgs/s and latency for 1 producer x 1 and 64 producers x 100', {
     timeout: CLUSTER_TIMEOUT_MS,

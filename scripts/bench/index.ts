@@ -34,6 +34,7 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   ordering: () => import('./ordering.js'),
   limits: () => import('./limits.js'),
   forecast: () => import('./forecast.js'),
+  console: () => import('./console.js'),
 };
 
 const [name, ...given] = argv.slice(2);

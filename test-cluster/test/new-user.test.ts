@@ -3,7 +3,8 @@
  * install the packed @fermata/sdk and @fermata/cli tarballs (their
  * dependencies from the npm registry), start a three-node cluster with the
  * installed `fermata serve`, then publish and consume from an ES module and
- * from a CommonJS script, run the installed `fermata` against it, add
+ * from a CommonJS script, open the web console it serves, run the installed
+ * `fermata` against it, add
  * OpenTelemetry and see a handler run in the publisher's trace (both module
  * kinds), and type-check TypeScript against the SDK's declarations with
  * `tsc --strict`.
@@ -383,6 +384,18 @@ describe('a new user installs the packed SDK and CLI in their own project', () =
     );
     expect(out).toMatchObject({ json: { n: 42 }, notFound: true });
     expect(out.receivedId).toBe(out.id);
+  });
+
+  it('the installed fermata serve serves the web console it ships', async () => {
+    const node = cluster!.nodes[0]!;
+    const page = await fetch(`${node.httpUrl}/console/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const script = /src="(main-[A-Za-z0-9]+\.js)"/.exec(html)?.[1];
+    expect(script, html).toBeDefined();
+    const js = await fetch(`${node.httpUrl}/console/${script}`);
+    expect([js.status, js.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect((await js.text()).length).toBeGreaterThan(10_000);
   });
 
   it('the installed fermata command talks to the cluster', async () => {

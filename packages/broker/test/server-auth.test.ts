@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serviceMethods } from '@fermata/protocol/json';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +18,7 @@ import { TokenFile } from '../src/server/token-file.js';
 const PRODUCER = 'producer-secret-0123456789abcdef';
 const CONSUMER = 'consumer-secret-0123456789abcdef';
 const OPS = 'ops-secret-0123456789abcdef';
+const VIEWER = 'viewer-secret-0123456789abcdef';
 
 const FILE = `
 tokens:
@@ -31,6 +33,9 @@ tokens:
     admin: ["*"]
     publish: ["*"]
     consume: ["*"]
+  - name: viewer
+    sha256: ${sha256Hex(VIEWER)}
+    read: ["orders.*"]
 `;
 
 function md(token?: string, scheme = 'Bearer'): grpc.Metadata {
@@ -132,18 +137,19 @@ describe('permissions', () => {
 
   it('each method needs the documented permission on the topics it names', async () => {
     const none = async () => undefined;
-    const cases: Array<[string, Record<string, unknown>, string, string[]]> = [
+    // The fifth element: a read call, which `read` on the topics allows too.
+    const cases: Array<[string, Record<string, unknown>, string, string[], 'read'?]> = [
       ['/fermata.v1.Broker/Publish', { messages: [{ topic: 'a' }, { topic: 'b' }] }, 'publish', ['a', 'b']],
       ['/fermata.v1.Broker/PublishStream', { messages: [{ topic: 'a' }] }, 'publish', ['a']],
       ['/fermata.v1.Broker/Cancel', { topic: 't' }, 'publish', ['t']],
       ['/fermata.v1.Broker/Reschedule', { topic: 't' }, 'publish', ['t']],
-      ['/fermata.v1.Broker/GetMessage', { topic: 't' }, 'consume', ['t']],
-      ['/fermata.v1.Broker/ListMessages', { topic: 't' }, 'consume', ['t']],
-      ['/fermata.v1.Broker/GetDueForecast', { topic: 't' }, 'consume', ['t']],
+      ['/fermata.v1.Broker/GetMessage', { topic: 't' }, 'consume', ['t'], 'read'],
+      ['/fermata.v1.Broker/ListMessages', { topic: 't' }, 'consume', ['t'], 'read'],
+      ['/fermata.v1.Broker/GetDueForecast', { topic: 't' }, 'consume', ['t'], 'read'],
       ['/fermata.v1.Broker/Consume', { subscribe: { topic: 't' } }, 'consume', ['t']],
       ['/fermata.v1.Admin/CreateTopic', { name: 't' }, 'admin', ['t']],
       ['/fermata.v1.Admin/DeleteTopic', { name: 't' }, 'admin', ['t']],
-      ['/fermata.v1.Admin/GetTopicStats', { topic: 't' }, 'admin', ['t']],
+      ['/fermata.v1.Admin/GetTopicStats', { topic: 't' }, 'admin', ['t'], 'read'],
       ['/fermata.v1.Admin/CreateGroup', { topic: 't' }, 'admin', ['t']],
       ['/fermata.v1.Schedules/UpsertSchedule', { schedule: { topic: 't' } }, 'publish', ['t']],
       [
@@ -152,13 +158,75 @@ describe('permissions', () => {
         'publish',
         ['a', 'b'],
       ],
+      ['/fermata.v1.Schedules/GetSchedule', { topic: 't' }, 'publish', ['t'], 'read'],
+      ['/fermata.v1.Schedules/ListSchedules', { topic: 't' }, 'publish', ['t'], 'read'],
       ['/fermata.v1.Schedules/DeleteSchedule', { topic: 't' }, 'publish', ['t']],
     ];
-    for (const [path, msg, permission, topics] of cases) {
+    for (const [path, msg, permission, topics, read] of cases) {
       expect(await messageRequirements(path, msg, none), path).toEqual([
-        { kind: 'topics', permission, topics },
+        { kind: 'topics', permission, topics, ...(read ? { orRead: true } : {}) },
       ]);
     }
+  });
+
+  it('a read token may make every call that only reads, on its topics, and no other call', async () => {
+    const reads = [
+      'Admin/GetTopicStats',
+      'Admin/ListTopics',
+      'Broker/GetDueForecast',
+      'Broker/GetMessage',
+      'Broker/ListMessages',
+      'Cluster/GetClusterInfo',
+      'Schedules/GetSchedule',
+      'Schedules/ListSchedules',
+    ];
+    // Every field a method may name a topic or a tag in, naming `topic` (tags are of its queues).
+    const naming = (topic: string): Record<string, unknown> => ({
+      topic,
+      name: topic,
+      messages: [{ topic }],
+      schedule: { topic },
+      schedules: [{ topic }],
+      subscribe: { topic },
+      tags: [new Uint8Array(24)],
+      tag: new Uint8Array(24),
+    });
+    const allowed = async (token: string, topic: string): Promise<string[]> => {
+      const out: string[] = [];
+      for (const service of ['Broker', 'Admin', 'Schedules', 'Cluster', 'Backup']) {
+        for (const [method, m] of serviceMethods(service) ?? []) {
+          const reqs = [
+            ...callRequirements(m.path),
+            ...(await messageRequirements(m.path, naming(topic), async () => topic)),
+          ];
+          if (authorizeCall(table, md(token), reqs) === undefined) out.push(`${service}/${method}`);
+        }
+      }
+      return out.sort();
+    };
+    expect(await allowed(VIEWER, 'orders.new')).toEqual(reads);
+    // Elsewhere only what any known token may do.
+    expect(await allowed(VIEWER, 'billing')).toEqual(['Admin/ListTopics', 'Cluster/GetClusterInfo']);
+    // Tokens without `read` keep what they had: a consumer reads messages, not stats.
+    expect(await allowed(CONSUMER, 'audit')).toEqual(
+      expect.arrayContaining(['Broker/GetMessage', 'Broker/ListMessages', 'Broker/Consume', 'Broker/Ack']),
+    );
+    expect(await allowed(CONSUMER, 'audit')).not.toContain('Admin/GetTopicStats');
+  });
+
+  it('a refused read names the permission it needs and that read would do', async () => {
+    const refusal = async (method: string, topic: string) =>
+      authorizeCall(
+        table,
+        md(VIEWER),
+        await messageRequirements(`/fermata.v1.Broker/${method}`, { topic }, async () => ''),
+      )?.details;
+    expect(await refusal('GetMessage', 'billing')).toBe(
+      'token "viewer" lacks permission "consume" on topic "billing" (or "read", enough for a read)',
+    );
+    expect(await refusal('Cancel', 'orders.new')).toBe(
+      'token "viewer" lacks permission "publish" on topic "orders.new"',
+    );
   });
 
   it('acks by tag need consume on the topic of the tag’s queue; an unknown tag needs consume somewhere', async () => {
@@ -179,12 +247,14 @@ describe('permissions', () => {
 });
 
 describe('monitoring', () => {
-  it('a token may read the HTTP status page and /metrics with monitor: true or admin on "*", not otherwise', () => {
+  it('a token may read the HTTP status page and /metrics with monitor: true, admin or read on "*", not otherwise', () => {
     const t = new TokenTable(
       parseTokenFile(
         `tokens:\n  - {name: prom, sha256: ${sha256Hex('p')}, monitor: true}\n` +
           `  - {name: ops, sha256: ${sha256Hex('o')}, admin: ["*"]}\n` +
-          `  - {name: app, sha256: ${sha256Hex('a')}, admin: ["app.*"], publish: ["*"]}\n`,
+          `  - {name: app, sha256: ${sha256Hex('a')}, admin: ["app.*"], publish: ["*"]}\n` +
+          `  - {name: viewer, sha256: ${sha256Hex('v')}, read: ["*"]}\n` +
+          `  - {name: app-viewer, sha256: ${sha256Hex('w')}, read: ["app.*"]}\n`,
         'tokens.yaml',
       ),
     );
@@ -192,6 +262,9 @@ describe('monitoring', () => {
     expect(who('p')).toHaveProperty('canMonitor', true);
     expect(who('o')).toHaveProperty('canMonitor', true);
     expect(who('a')).toHaveProperty('canMonitor', false);
+    // read on every topic sees everything, the nodes' pages too.
+    expect(who('v')).toHaveProperty('canMonitor', true);
+    expect(who('w')).toHaveProperty('canMonitor', false);
     // monitor grants nothing on the client port.
     expect(
       authorizeCall(t, md('p'), [{ kind: 'any-topic', permission: 'admin', what: 'ListTopics' }])?.code,

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,32 +9,7 @@ import { BrokerMetrics } from '../src/server/metrics.js';
 import { type NodeStatus, readiness } from '../src/server/readiness.js';
 import { httpAuthorizer, securityConfigProblems } from '../src/server/security.js';
 import { TokenFile } from '../src/server/token-file.js';
-
-interface Reply {
-  status: number;
-  type: string;
-  body: string;
-}
-
-function get(
-  port: number,
-  path: string,
-  headers: Record<string, string> = {},
-  method = 'GET',
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+import { httpGet as get } from './http-support.js';
 
 const leaderStatus: NodeStatus = {
   nodeId: 'n1',
@@ -397,7 +371,7 @@ describe('HTTP endpoints with http.auth', () => {
       const app = await get(s.port, path, { authorization: `Bearer ${APP}` });
       expect(app.status, path).toBe(403);
       expect(JSON.parse(app.body).error).toBe(
-        'token "app" may not read this page: it needs "monitor: true" or admin on "*"',
+        'token "app" may not read this page: it needs "monitor: true", or admin or read on "*"',
       );
       expect((await get(s.port, path, { authorization: `Bearer ${MONITOR}` })).status, path).toBe(200);
       expect((await get(s.port, path, { authorization: `Bearer ${OPS}` })).status, path).toBe(200);

@@ -43,7 +43,7 @@ const BACKUP = '/fermata.v1.Backup/';
 export function callRequirements(path: string): Requirement[] {
   switch (path) {
     case `${ADMIN}ListTopics`:
-      return [{ kind: 'any-topic', permission: 'admin', what: 'ListTopics' }];
+      return [{ kind: 'any-topic', permission: 'admin', what: 'ListTopics', orRead: true }];
     case `${CLUSTER}AddMember`:
     case `${CLUSTER}RemoveMember`:
     case `${CLUSTER}TransferLeadership`:
@@ -92,6 +92,10 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
   const one = (permission: 'publish' | 'consume' | 'admin', topic: unknown): Requirement[] => [
     { kind: 'topics', permission, topics: [str(topic)] },
   ];
+  // A call that only reads: `read` on the topic allows it too.
+  const read = (permission: 'publish' | 'consume' | 'admin', topic: unknown): Requirement[] => [
+    { kind: 'topics', permission, topics: [str(topic)], orRead: true },
+  ];
   switch (path) {
     case `${BROKER}Publish`:
     case `${BROKER}PublishStream`:
@@ -102,7 +106,7 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
     case `${BROKER}GetMessage`:
     case `${BROKER}ListMessages`:
     case `${BROKER}GetDueForecast`:
-      return one('consume', msg['topic']);
+      return read('consume', msg['topic']);
     // Moves messages from the topic's dead-letter topic back into it: an operator's act.
     case `${BROKER}Redrive`:
       return one('admin', msg['topic']);
@@ -133,6 +137,7 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
     }
     case `${SCHEDULES}GetSchedule`:
     case `${SCHEDULES}ListSchedules`:
+      return read('publish', msg['topic']);
     case `${SCHEDULES}PauseSchedule`:
     case `${SCHEDULES}ResumeSchedule`:
     case `${SCHEDULES}TriggerSchedule`:
@@ -150,6 +155,7 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
     case `${ADMIN}DeleteTopic`:
       return one('admin', msg['name']);
     case `${ADMIN}GetTopicStats`:
+      return read('admin', msg['topic']);
     case `${ADMIN}CreateGroup`:
     case `${ADMIN}UpdateGroup`:
     case `${ADMIN}DeleteGroup`:
@@ -172,9 +178,10 @@ interface OpenCall {
 }
 
 function grantKey(r: Requirement): string {
+  const read = 'orRead' in r && r.orRead === true ? '+read' : '';
   return r.kind === 'topics'
-    ? `${r.permission}\u0000${r.topics.join('\u0000')}`
-    : `${r.kind}:${'permission' in r ? r.permission : ''}`;
+    ? `${r.permission}${read}\u0000${r.topics.join('\u0000')}`
+    : `${r.kind}:${'permission' in r ? r.permission : ''}${read}`;
 }
 
 /**

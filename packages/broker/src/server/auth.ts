@@ -6,19 +6,22 @@
  * (at least 128 bits, e.g. `fermata hash-token --generate`), so an unsalted
  * hash is enough; they are not passwords.
  *
- * Each token has a name and, per permission (`publish`, `consume`, `admin`), a
- * list of topic patterns: `*` matches any run of characters, everything else
+ * Each token has a name and, per permission (`publish`, `consume`, `admin`,
+ * `read`), a list of topic patterns: `*` matches any run of characters, everything else
  * matches itself (`orders.*` matches `orders.created` and `orders.eu.created`
  * but not `orders`; a topic's dead-letter topic `orders.created.dlq` is matched
- * by `orders.*` too). `monitor: true` lets a token read the HTTP status page
- * and `/metrics` (as `admin: ["*"]` does) and nothing else by itself. No
- * tokens configured = authentication off.
+ * by `orders.*` too). `read` allows every call that only reads (lists, stats,
+ * messages, the forecast, schedules) and nothing that writes: a read call is
+ * allowed by `read` or by the permission it needs besides. `monitor: true`
+ * lets a token read the HTTP status page and `/metrics` (as `admin: ["*"]` or
+ * `read: ["*"]` does) and nothing else by itself. No tokens configured =
+ * authentication off.
  */
 import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { parse as parseYaml } from 'yaml';
 
-export const PERMISSIONS = ['publish', 'consume', 'admin'] as const;
+export const PERMISSIONS = ['publish', 'consume', 'admin', 'read'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Metadata key of the token: `authorization: Bearer <token>`. */
@@ -63,6 +66,7 @@ export class Principal {
       publish: spec.permissions.publish.map(patternToRegExp),
       consume: spec.permissions.consume.map(patternToRegExp),
       admin: spec.permissions.admin.map(patternToRegExp),
+      read: spec.permissions.read.map(patternToRegExp),
     };
   }
 
@@ -82,7 +86,7 @@ export class Principal {
 
   /** Whether this token may read the HTTP status page and /metrics. */
   get canMonitor(): boolean {
-    return this.spec.monitor === true || this.hasAll('admin');
+    return this.spec.monitor === true || this.hasAll('admin') || this.hasAll('read');
   }
 
   /** Whether `permission` covers every topic (a `*` pattern): needed for cluster-wide calls. */
@@ -175,12 +179,31 @@ export function isAuthFailure(v: Principal | AuthFailure | undefined): v is Auth
   return v !== undefined && !(v instanceof Principal);
 }
 
-/** What a call needs: a permission on some topics, on every topic (cluster-wide), or only a known token. */
+/**
+ * What a call needs: a permission on some topics, on every topic
+ * (cluster-wide), or only a known token. `orRead`: the call only reads, so
+ * `read` on the same topics allows it too.
+ */
 export type Requirement =
-  | { readonly kind: 'topics'; readonly permission: Permission; readonly topics: readonly string[] }
-  | { readonly kind: 'any-topic'; readonly permission: Permission; readonly what: string }
+  | {
+      readonly kind: 'topics';
+      readonly permission: Permission;
+      readonly topics: readonly string[];
+      readonly orRead?: boolean;
+    }
+  | {
+      readonly kind: 'any-topic';
+      readonly permission: Permission;
+      readonly what: string;
+      readonly orRead?: boolean;
+    }
   | { readonly kind: 'all-topics'; readonly permission: Permission; readonly what: string }
   | { readonly kind: 'authenticated' };
+
+/** ` (or "read", enough for a read)` after a refusal of a read call; '' otherwise. */
+function orReadText(req: { readonly orRead?: boolean }): string {
+  return req.orRead === true ? ' (or "read", enough for a read)' : '';
+}
 
 /** Checks one requirement; undefined means allowed. */
 export function authorize(principal: Principal, req: Requirement): AuthFailure | undefined {
@@ -190,14 +213,18 @@ export function authorize(principal: Principal, req: Requirement): AuthFailure |
       return undefined;
     case 'topics':
       for (const topic of req.topics) {
-        if (!principal.can(req.permission, topic))
-          return denied(`token "${principal.name}" lacks permission "${req.permission}" on topic "${topic}"`);
+        if (!principal.can(req.permission, topic) && !(req.orRead === true && principal.can('read', topic)))
+          return denied(
+            `token "${principal.name}" lacks permission "${req.permission}" on topic "${topic}"${orReadText(req)}`,
+          );
       }
       return undefined;
     case 'any-topic':
-      return principal.hasAny(req.permission)
+      return principal.hasAny(req.permission) || (req.orRead === true && principal.hasAny('read'))
         ? undefined
-        : denied(`token "${principal.name}" lacks permission "${req.permission}" (needed for ${req.what})`);
+        : denied(
+            `token "${principal.name}" lacks permission "${req.permission}"${orReadText(req)} (needed for ${req.what})`,
+          );
     case 'all-topics':
       return principal.hasAll(req.permission)
         ? undefined

@@ -32,6 +32,7 @@ import {
   type FermataConfig,
   stateStoreOptions,
 } from './config.js';
+import { consoleAssetsDir, createConsoleRoute } from './console-route.js';
 import { grpcError, notLeaderError, type ServerContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
 import { ShutdownTimeoutError, UnavailableError } from './errors.js';
@@ -335,6 +336,7 @@ export class BrokerServer {
           toGrpc: (err) => grpcError(ctx, err),
           onAnswered: (route, status) => metrics.httpApiRequests.inc({ route, status: String(status) }),
         }),
+        createConsoleRoute(consoleAssetsDir()),
       ],
     });
     log.info(

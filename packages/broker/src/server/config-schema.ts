@@ -238,7 +238,7 @@ export const configSchema = {
     auth: enumOf(
       HTTP_AUTH_MODES,
       'auto',
-      'Whether the status page (`/`) and `/metrics` need `authorization: Bearer <token>` with a token of auth.tokensFile that has `admin` on `*` or `monitor: true`: `on`, `off`, or `auto` = on when auth.tokensFile is set. `/livez` and `/readyz` never need one (kubelet probes). The JSON API under /v1 does not follow it: it needs a token, with the permission of each call, whenever auth.tokensFile is set, as the gRPC port does.',
+      'Whether the status page (`/`) and `/metrics` need `authorization: Bearer <token>` with a token of auth.tokensFile that has `admin` or `read` on `*`, or `monitor: true`: `on`, `off`, or `auto` = on when auth.tokensFile is set. `/livez` and `/readyz` never need one (kubelet probes). The JSON API under /v1 does not follow it: it needs a token, with the permission of each call, whenever auth.tokensFile is set, as the gRPC port does.',
     ),
     apiWithoutAuth: bool(
       false,
@@ -573,7 +573,7 @@ export const configSchema = {
   },
   auth: {
     tokensFile: fileKey(
-      'YAML file of bearer tokens (name, sha256, publish/consume/admin topic patterns, monitor, limits); empty = authentication off.',
+      'YAML file of bearer tokens (name, sha256, publish/consume/admin/read topic patterns, monitor, limits); empty = authentication off.',
     ),
     tokenLimits: {
       schedules: int(

@@ -42,7 +42,7 @@ export interface ServerContext {
 
 /**
  * Whether the caller of a call with `metadata` may see `topic` listed: with
- * authentication on, only a topic its token holds `admin` on.
+ * authentication on, only a topic its token holds `admin` or `read` on.
  */
 export function topicFilter(ctx: ServerContext, metadata: grpc.Metadata): (topic: string) => boolean {
   const table = ctx.tokens?.();
@@ -50,7 +50,7 @@ export function topicFilter(ctx: ServerContext, metadata: grpc.Metadata): (topic
   const who = table.authenticate(metadata);
   // The interceptor let the call in, so the token was valid a moment ago; revoked since: nothing.
   if (isAuthFailure(who)) return () => false;
-  return (topic) => who.can('admin', topic);
+  return (topic) => who.can('admin', topic) || who.can('read', topic);
 }
 
 /** The name of the token that made a call ('' with authentication off, or when it is no longer known). */

@@ -84,7 +84,7 @@ export function httpApiClosedReason(config: FermataConfig): string | undefined {
 /**
  * The HTTP port's check of a request for the status page or /metrics
  * (http.auth), or undefined when those are open: a token of the token file
- * that may monitor (`monitor: true` or `admin: ["*"]`).
+ * that may monitor (`monitor: true`, `admin: ["*"]` or `read: ["*"]`).
  */
 export function httpAuthorizer(
   config: FermataConfig,
@@ -98,7 +98,7 @@ export function httpAuthorizer(
     if (!who.canMonitor)
       return {
         status: 403,
-        error: `token "${who.name}" may not read this page: it needs "monitor: true" or admin on "*"`,
+        error: `token "${who.name}" may not read this page: it needs "monitor: true", or admin or read on "*"`,
       };
     return undefined;
   };

@@ -1,0 +1,127 @@
+// The console's Timeline page in headless Chromium (Debian's `chromium`, playwright-core)
+// against one real `fermata serve`: a topic with messages due in every minute of the next
+// day (--per-bucket each, 50 at full size), and the page opened on that day by minute, the
+// most buckets one forecast answers (1,440). The figure: time from the navigation's start
+// (a new tab: index.html, the script, the API call) to the chart drawn and the bucket table
+// under it (the first 100) drawn, the next frame painted; the first tab loads the files cold,
+// the rest from the cache.
+// Beside it the page's own GetDueForecast call (Resource Timing), to tell the API from the
+// drawing.
+import { type Browser, chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium } from '../../test-cluster/src/chromium.js';
+import { type Cluster, startCluster } from '../../test-cluster/src/harness.js';
+import { load1, startedClusters } from './cluster.js';
+import { emit, flag, option, percentile, printTargets, round, summary, target } from './report.js';
+
+const MINUTE = 60_000;
+const BUCKETS = 1_440;
+const TOPIC = 'bench-timeline';
+const BATCH = 1_000;
+
+/** What the page reports once drawn (set by the init script below). */
+interface Drawn {
+  drawnMs: number;
+  /** The page's GetDueForecast call, and when its answer had arrived (from the navigation's start). */
+  forecastMs: number;
+  answeredMs: number;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const quick = flag(args, 'quick');
+  const perBucket = option(args, 'per-bucket', quick ? 2 : 50);
+  const repeats = option(args, 'repeats', quick ? 4 : 21);
+  const browserPath = findChromium();
+  if (browserPath.missing) throw new Error(`console bench: ${browserPath.missing}`);
+  const cluster: Cluster = await startCluster({ nodes: 1, env: { FERMATA_LOG_LEVEL: 'warn' }, keep: true });
+  startedClusters.push({ cluster, keep: flag(args, 'keep') });
+  let browser: Browser | undefined;
+  try {
+    const node = await cluster.leader();
+    const fromMs = Math.ceil(Date.now() / MINUTE) * MINUTE + MINUTE;
+    const pending = BUCKETS * perBucket;
+    // The k-th message of each minute at k / perBucket of it.
+    const dues = Array.from(
+      { length: pending },
+      (_, i) => fromMs + (i % BUCKETS) * MINUTE + Math.floor(i / BUCKETS) * Math.floor(MINUTE / perBucket),
+    );
+    for (let at = 0; at < pending; at += BATCH) {
+      const messages = dues
+        .slice(at, at + BATCH)
+        .map((deliverAt, j) => ({ payload: `m${at + j}`, deliverAt }));
+      const res = await fetch(`${node.httpUrl}/v1/topics/${TOPIC}/messages:batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages }),
+      });
+      if (res.status !== 200) throw new Error(`publish: ${res.status} ${await res.text()}`);
+    }
+
+    browser = await chromium.launch({ executablePath: browserPath.path, args: [...CHROMIUM_ARGS] });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // Logged in (no token file: the empty token), and a watch for the page drawn: the bucket
+    // table (drawn after the chart, at once) and the chart's canvas there, then the next frame
+    // painted. Browser code, so text.
+    await context.addInitScript({
+      content: `
+        sessionStorage.setItem('fermata.console.token', '');
+        new MutationObserver((_, observer) => {
+          if (document.querySelectorAll('#buckets-table tbody tr').length === 0) return;
+          if (!document.querySelector('.timeline canvas')) return;
+          observer.disconnect();
+          requestAnimationFrame(() => setTimeout(() => {
+            const call = performance.getEntriesByType('resource').find((e) => e.name.includes('/GetDueForecast'));
+            window.__drawn = { drawnMs: performance.now(), forecastMs: call ? call.duration : -1, answeredMs: call ? call.responseEnd : -1 };
+          }, 0));
+        }).observe(document, { childList: true, subtree: true });`,
+    });
+    const url = `${node.httpUrl}/console/#/timeline?topic=${TOPIC}&from=${fromMs}&to=${fromMs + BUCKETS * MINUTE}&bucket=${MINUTE}`;
+    const runs: Drawn[] = [];
+    for (let r = 0; r < repeats; r++) {
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.waitForFunction(
+        () => (globalThis as { __drawn?: unknown }).__drawn !== undefined,
+        undefined,
+        {
+          timeout: 60_000,
+        },
+      );
+      runs.push(await page.evaluate(() => (globalThis as unknown as { __drawn: Drawn }).__drawn));
+      const shown = `${await page.locator('#forecast-summary').textContent()} ${await page.locator('#buckets-hint').textContent()}`;
+      if (!shown.includes(`${pending} of ${pending} pending`) || !shown.includes(`of ${BUCKETS} buckets`)) {
+        throw new Error(`the page shows "${shown}", not ${pending} pending in ${BUCKETS} buckets`);
+      }
+      await page.close();
+    }
+    const warm = runs.slice(1);
+    const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+    const drawn = sorted(warm.map((d) => d.drawnMs));
+    const forecast = sorted(warm.map((d) => d.forecastMs));
+    const answered = sorted(warm.map((d) => d.answeredMs));
+    const drawing = sorted(warm.map((d) => d.drawnMs - d.answeredMs));
+    const record = {
+      scenario: 'console',
+      quick,
+      page: 'timeline',
+      buckets: BUCKETS,
+      pending,
+      repeats: warm.length,
+      cold_drawn_ms: round(runs[0]!.drawnMs),
+      drawn_ms: { p50: round(percentile(drawn, 50)), max: round(drawn[drawn.length - 1]!) },
+      forecast_call_ms: { p50: round(percentile(forecast, 50)), max: round(forecast[forecast.length - 1]!) },
+      // From the navigation's start to the forecast's answer in the page, then from there to drawn.
+      answered_p50_ms: round(percentile(answered, 50)),
+      drawing_p50_ms: round(percentile(drawing, 50)),
+      load_avg_1m: load1(),
+      targets: [target('timeline_drawn_p50_ms', round(percentile(drawn, 50)), '<=', 500, !quick)],
+    };
+    emit(record);
+    summary(
+      `console timeline: ${BUCKETS} buckets, ${pending} pending: navigation to chart drawn p50 ${record.drawn_ms.p50} ms, max ${record.drawn_ms.max} ms (cold ${record.cold_drawn_ms} ms); its GetDueForecast call p50 ${record.forecast_call_ms.p50} ms, answered at ${record.answered_p50_ms} ms, then drawn in ${record.drawing_p50_ms} ms (load ${record.load_avg_1m})`,
+    );
+    printTargets('console', record.targets);
+  } finally {
+    await browser?.close();
+    await cluster.stop();
+  }
+}
