@@ -125,7 +125,8 @@ export async function run(args: string[]): Promise<void> {
       );
       return (await sm.apply(entries)) as CommandResult[];
     };
-    if (orderedKeys > 0) await apply([{ kind: 'create-topic', name: topic, settings: { ordering: 'key' }, nowMs: Date.now() }]);
+    if (orderedKeys > 0)
+      await apply([{ kind: 'create-topic', name: topic, settings: { ordering: 'key' }, nowMs: Date.now() }]);
     const publishUs = await cpuOf(async () => {
       for (let at = 0; at < delivered; at += PER_ENTRY) {
         const count = Math.min(PER_ENTRY, delivered - at);
