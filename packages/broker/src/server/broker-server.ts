@@ -387,6 +387,7 @@ export class BrokerServer {
         janitor: this.janitor,
         materializer: this.ctx.materializer,
         purger: this.ctx.purger,
+        ...(this.ctx.pusher ? { pusher: this.ctx.pusher } : {}),
         proposer,
         log,
       },
@@ -567,6 +568,7 @@ export class BrokerServer {
       );
     }
     const shutting = new UnavailableError('server is shutting down; reconnect to another node');
+    this.ctx.pusher?.stop();
     dispatcher.stop(shutting);
     proposer.failQueued(shutting);
     this.janitor.stop();
