@@ -34,6 +34,7 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   ordering: () => import('./ordering.js'),
   limits: () => import('./limits.js'),
   forecast: () => import('./forecast.js'),
+  push: () => import('./push.js'),
 };
 
 const [name, ...given] = argv.slice(2);
