@@ -6,20 +6,41 @@
  * sees at once; where pushes may not go; and a leader SIGKILL during 2,000
  * pushes losing none.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { type FermataClient, FermataError, type Message, verifyPushSignature } from '@fermata/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TestCa } from '../../packages/raft/test/support/certs.js';
-import { type Cluster, startCluster } from '../src/index.js';
+import { type Cluster, fermataArgv, startCluster } from '../src/index.js';
 import { clientOf, createdTopic } from './sdk-support.js';
 import { eventually } from './support.js';
 
 const SECRET = 'push-secret-of-the-test';
+
+/** Runs the `fermata` CLI against the cluster: exit code, stdout, stderr. */
+function cli(
+  args: readonly string[],
+  endpoints: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, fermataArgv(args), {
+      cwd: resolvePath(import.meta.dirname, '../..'),
+      env: { ...process.env, FERMATA_ENDPOINTS: endpoints },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code: number | null) => resolve({ code, stdout, stderr }));
+  });
+}
 
 interface Received {
   readonly headers: IncomingMessage['headers'];
@@ -244,6 +265,50 @@ describe('push groups on a three-node cluster', () => {
       expect((err as FermataError).message).toMatch(/push.allowedEndpoints|metadata/);
     }
     expect((await client.listTopics()).find((t) => t.name === topic)?.groups).not.toContain('hook');
+  });
+
+  it('fermata push create, update and test, as a user types them', { timeout: 120_000 }, async () => {
+    const r = await receiver();
+    const topic = await createdTopic(client, 'push-cli');
+    const endpoints = cluster.endpoints.join(',');
+    const created = await cli(
+      [
+        'push',
+        'create',
+        topic,
+        'hook',
+        '--endpoint',
+        r.url,
+        '--secret-file',
+        secretFile,
+        '--concurrency',
+        '4',
+        '-H',
+        'X-Env=test',
+      ],
+      endpoints,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain(`created push group hook of topic ${topic}: ${r.url} (concurrency 4`);
+    const updated = await cli(['push', 'update', topic, 'hook', '--timeout', '2s'], endpoints);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stdout).toMatch(/concurrency 4, timeout 2000 ms/);
+    const tested = await cli(['push', 'test', topic, 'hook'], endpoints);
+    expect(tested.code, tested.stderr).toBe(0);
+    expect(tested.stdout).toMatch(/^HTTP 200 in \d+ ms\nok\n$/);
+    const probe = r.got.at(-1)!;
+    expect(probe.headers['x-env']).toBe('test');
+    expect(verifyPushSignature(SECRET, probe.headers['fermata-signature'] as string, probe.body)).toBe(true);
+    r.answer = () => ({ status: 500 });
+    const failing = await cli(['push', 'test', topic, 'hook'], endpoints);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toMatch(/^HTTP 500 in \d+ ms\nfailed with 500\n$/);
+    const refused = await cli(
+      ['push', 'create', topic, 'other', '--endpoint', 'http://10.1.2.3/'],
+      endpoints,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('push.allowedEndpoints');
   });
 
   it('a leader SIGKILL during 2,000 pushes loses none: the receiver sees every id at least once', {
