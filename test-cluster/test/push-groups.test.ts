@@ -62,7 +62,7 @@ class Receiver {
   private server: ReturnType<typeof createHttpServer> | undefined;
   url = '';
 
-  async listen(tls?: { cert: string; key: string }): Promise<this> {
+  async listen(tls?: { cert: string; key: string }, port = 0): Promise<this> {
     const handler = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -88,9 +88,9 @@ class Receiver {
     this.server = tls
       ? createHttpsServer({ cert: readFileSync(tls.cert), key: readFileSync(tls.key) }, handler)
       : createHttpServer(handler);
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    const port = (this.server.address() as AddressInfo).port;
-    this.url = `${tls ? 'https://localhost' : 'http://127.0.0.1'}:${port}/hook`;
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    const bound = (this.server.address() as AddressInfo).port;
+    this.url = `${tls ? 'https://localhost' : 'http://127.0.0.1'}:${bound}/hook`;
     return this;
   }
 
@@ -265,6 +265,46 @@ describe('push groups on a three-node cluster', () => {
       expect((err as FermataError).message).toMatch(/push.allowedEndpoints|metadata/);
     }
     expect((await client.listTopics()).find((t) => t.name === topic)?.groups).not.toContain('hook');
+  });
+
+  it('an endpoint that is down holds at most one lease (a probe) and gets every message once it is up', {
+    timeout: 120_000,
+  }, async () => {
+    // A port nothing listens on: connections are refused until a receiver takes it.
+    const spare = await receiver();
+    const port = new URL(spare.url).port;
+    await spare.close();
+    const topic = await createdTopic(client, 'push-down');
+    await client.createGroup(topic, 'hook', {
+      push: {
+        endpoint: `http://127.0.0.1:${port}/hook`,
+        concurrency: 8,
+        backoffInitialMs: 200,
+        backoffMaxMs: 1_000,
+      },
+    });
+    const ids = (
+      await client.publishBatch(Array.from({ length: 50 }, (_, i) => ({ topic, payload: `d${i}` })))
+    ).map((r) => r.id);
+    const inFlight = async () =>
+      (await client.topicStats(topic)).groups.find((g) => g.group === 'hook')!.inFlight;
+    // Past the first burst of refused requests (leased at once), it holds no more than its probe.
+    await new Promise((r) => setTimeout(r, 1_000));
+    await eventually(async () => (await inFlight()) <= 1, 30_000, 'down: at most one lease');
+    let most = 0;
+    for (let i = 0; i < 20; i++) {
+      most = Math.max(most, await inFlight());
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(most).toBeLessThanOrEqual(1);
+    const up = new Receiver();
+    receivers.push(up);
+    await up.listen(undefined, Number(port));
+    await eventually(() => ids.every((id) => up.of(id).length > 0), 60_000, 'every message once up');
+    // While it was down only the first burst (8) and the probes were leased: most messages
+    // arrive on their first attempt, none spent retrying against a dead endpoint.
+    const firstTry = ids.filter((id) => up.of(id)[0]!.headers['fermata-attempt'] === '1').length;
+    expect(firstTry).toBeGreaterThanOrEqual(30);
   });
 
   it('fermata push create, update and test, as a user types them', { timeout: 120_000 }, async () => {

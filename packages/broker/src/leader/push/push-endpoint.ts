@@ -224,8 +224,9 @@ export class PushEndpoint {
    * has passed, then one request at a time until one is answered.
    */
   private down(): void {
-    this.failures++;
+    // The requests that were in flight when it went down fail too: one failure of the streak.
     if (this.consumer.blocked || this.closed) return;
+    this.failures++;
     this.consumer.blocked = true;
     this.consumer.window = 1;
     const waitMs = backoffMs(this.push, this.failures);
