@@ -1,10 +1,13 @@
 // A push group's settings as replicated state: applied from a command, stored in the topic
 // record and read back with their defaults, changed by an update mask, refused with the field
 // named; and where the node's push.allowedEndpoints lets an endpoint point.
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EndpointPolicy } from '../src/leader/push/endpoint-policy.js';
 import { backoffMs, retryAfterMs, verdictOf } from '../src/leader/push/push-request.js';
-import { signature } from '../src/leader/push/signature.js';
+import { SecretFiles, signature } from '../src/leader/push/signature.js';
 import { decodeTopic, encodeTopic } from '../src/state/codec/topic.js';
 import { PUSH_DEFAULTS } from '../src/state/model/group-settings.js';
 import { groupSettingsOf } from '../src/state/model/records.js';
@@ -160,5 +163,27 @@ describe('what an answer means', () => {
     expect(signature(Buffer.from('k'), 1700000000000, Buffer.from('hi'))).toBe(
       't=1700000000000,v1=42781dc670e5a4c1d7ff557a1a8cf8e2e125e1097e22d8e376a80eef418e6863',
     );
+  });
+});
+
+describe('the signing secret is read from its file', () => {
+  it('without its trailing newline, and again once the file changed and the recheck time passed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fermata-secret-'));
+    try {
+      const path = join(dir, 'secret');
+      writeFileSync(path, 'one\n');
+      const files = new SecretFiles();
+      expect(Buffer.from(await files.read(path, 0)).toString()).toBe('one');
+      writeFileSync(path, 'two\r\n');
+      utimesSync(path, new Date(), new Date(Date.now() + 5_000));
+      // Within the recheck interval the kept secret is used; after it, the changed file is read.
+      expect(Buffer.from(await files.read(path, 1_000)).toString()).toBe('one');
+      expect(Buffer.from(await files.read(path, 3_000)).toString()).toBe('two');
+      writeFileSync(path, '\n');
+      utimesSync(path, new Date(), new Date(Date.now() + 10_000));
+      await expect(files.read(path, 6_000)).rejects.toThrow(/is empty/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -145,7 +145,10 @@ export class PushEndpoint {
     let unreachable = false;
     try {
       const body = d.payload ?? new Uint8Array(0);
-      const secret = push.secretFile !== '' ? await parts.secrets.read(push.secretFile) : undefined;
+      const secret =
+        push.secretFile !== ''
+          ? await parts.secrets.read(push.secretFile, parts.clock.monotonicMs())
+          : undefined;
       const headers = pushHeaders(
         {
           id: toBigInt(d.id ?? 0),

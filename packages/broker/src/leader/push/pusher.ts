@@ -145,7 +145,8 @@ export class Pusher {
     });
     try {
       const body = Buffer.from(JSON.stringify({ test: true, topic: g.topic, group: g.group }));
-      const secret = g.push.secretFile !== '' ? await o.secrets.read(g.push.secretFile) : undefined;
+      const secret =
+        g.push.secretFile !== '' ? await o.secrets.read(g.push.secretFile, o.clock.monotonicMs()) : undefined;
       const signed = signOrNot(secret, o.clock.nowMs(), body);
       const headers = pushHeaders(
         {

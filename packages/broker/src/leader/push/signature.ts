@@ -27,7 +27,8 @@ const RECHECK_MS = 2_000;
 export class SecretFiles {
   private readonly cache = new Map<string, { secret: Uint8Array; mtimeMs: number; checkedAtMs: number }>();
 
-  async read(path: string, nowMs = Date.now()): Promise<Uint8Array> {
+  /** `nowMs`: the caller's monotonic clock (Clock.monotonicMs), for how long a read is kept. */
+  async read(path: string, nowMs: number): Promise<Uint8Array> {
     const kept = this.cache.get(path);
     if (kept && nowMs - kept.checkedAtMs < RECHECK_MS) return kept.secret;
     const s = await stat(path);
