@@ -323,4 +323,17 @@ describe('benchmarks (--quick)', () => {
     expect(line['limited_deliveries_per_s']).toBeGreaterThan(0);
     expectTargets(line, ['unlimited_p99_ratio', 'limited_deliveries_per_s']);
   });
+
+  it('push delivers every message to a 1 ms and a 100 ms endpoint and prints throughput and lateness', {
+    timeout: CLUSTER_TIMEOUT_MS,
+  }, () => {
+    const [line] = runBench('push');
+    if (!line) throw new Error('push printed no line');
+    for (const key of ['fast', 'slow']) {
+      const p = line[key] as { delivered: number; pushes_per_s: number; lateness_ms: { p99: number } };
+      expect(p.delivered, key).toBe(line['messages']);
+      expect(p.pushes_per_s, key).toBeGreaterThan(0);
+      expect(p.lateness_ms.p99, key).toBeTypeOf('number');
+    }
+  });
 });

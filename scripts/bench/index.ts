@@ -35,6 +35,7 @@ const scenarios: Record<string, () => Promise<{ run: Scenario }>> = {
   limits: () => import('./limits.js'),
   forecast: () => import('./forecast.js'),
   console: () => import('./console.js'),
+  push: () => import('./push.js'),
 };
 
 const [name, ...given] = argv.slice(2);

@@ -7,6 +7,7 @@ import { registerHashToken } from './commands/hash-token.js';
 import { registerMembers } from './commands/members.js';
 import { registerMessages } from './commands/messages.js';
 import { registerPublish } from './commands/publish.js';
+import { registerPush } from './commands/push.js';
 import { registerRepair } from './commands/repair.js';
 import { registerRestore } from './commands/restore.js';
 import { registerSchedules } from './commands/schedules.js';
@@ -73,6 +74,7 @@ export function buildProgram(): Command {
   registerConsume(program);
   registerTopics(program);
   registerGroups(program);
+  registerPush(program);
   registerMessages(program);
   registerDlq(program);
   registerSchedules(program);

@@ -16,6 +16,7 @@ export namespace fermata {
             createGroup: fermata.v1.Admin.CreateGroup;
             updateGroup: fermata.v1.Admin.UpdateGroup;
             deleteGroup: fermata.v1.Admin.DeleteGroup;
+            testPush: fermata.v1.Admin.TestPush;
         }
 
         namespace Admin {
@@ -107,6 +108,17 @@ export namespace fermata {
               readonly requestStream: undefined;
               readonly responseStream: undefined;
             };
+            type TestPushCallback = (error: (Error|null), response?: fermata.v1.TestPushResponse) => void;
+            type TestPush = {
+              (request: fermata.v1.ITestPushRequest, callback: fermata.v1.Admin.TestPushCallback): void;
+              (request: fermata.v1.ITestPushRequest): Promise<fermata.v1.TestPushResponse>;
+              readonly name: "TestPush";
+              readonly path: "/fermata.v1.Admin/TestPush";
+              readonly requestType: "TestPushRequest";
+              readonly responseType: "TestPushResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
         }
 
         enum ExpiryAction {
@@ -138,6 +150,7 @@ export namespace fermata {
             maxInFlight: number;
             ordering: fermata.v1.Ordering;
             paused: boolean;
+            push?: (fermata.v1.PushSettings.$Properties|null);
             static create(properties: fermata.v1.GroupSettings.$Shape): fermata.v1.GroupSettings & fermata.v1.GroupSettings.$Shape;
             static create(properties?: fermata.v1.GroupSettings.$Properties): fermata.v1.GroupSettings;
             static encode(message: fermata.v1.GroupSettings.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -152,9 +165,102 @@ export namespace fermata {
                 maxInFlight?: (number|null);
                 ordering?: (fermata.v1.Ordering|null);
                 paused?: (boolean|null);
+                push?: (fermata.v1.PushSettings.$Properties|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.GroupSettings.$Properties;
+        }
+
+        interface IPushSettings extends fermata.v1.PushSettings.$Properties {
+        }
+
+        class PushSettings {
+            constructor(properties?: fermata.v1.PushSettings.$Properties);
+            $unknowns?: Uint8Array[];
+            endpoint: string;
+            timeoutMs: number;
+            concurrency: number;
+            backoffInitialMs: number;
+            backoffMultiplier: number;
+            backoffMaxMs: number;
+            headers: { [k: string]: string };
+            secretFile: string;
+            caFile: string;
+            static create(properties: fermata.v1.PushSettings.$Shape): fermata.v1.PushSettings & fermata.v1.PushSettings.$Shape;
+            static create(properties?: fermata.v1.PushSettings.$Properties): fermata.v1.PushSettings;
+            static encode(message: fermata.v1.PushSettings.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PushSettings & fermata.v1.PushSettings.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PushSettings {
+            interface $Properties {
+                endpoint?: (string|null);
+                timeoutMs?: (number|null);
+                concurrency?: (number|null);
+                backoffInitialMs?: (number|null);
+                backoffMultiplier?: (number|null);
+                backoffMaxMs?: (number|null);
+                headers?: ({ [k: string]: string }|null);
+                secretFile?: (string|null);
+                caFile?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.PushSettings.$Properties;
+        }
+
+        interface ITestPushRequest extends fermata.v1.TestPushRequest.$Properties {
+        }
+
+        class TestPushRequest {
+            constructor(properties?: fermata.v1.TestPushRequest.$Properties);
+            $unknowns?: Uint8Array[];
+            topic: string;
+            group: string;
+            static create(properties: fermata.v1.TestPushRequest.$Shape): fermata.v1.TestPushRequest & fermata.v1.TestPushRequest.$Shape;
+            static create(properties?: fermata.v1.TestPushRequest.$Properties): fermata.v1.TestPushRequest;
+            static encode(message: fermata.v1.TestPushRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.TestPushRequest & fermata.v1.TestPushRequest.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TestPushRequest {
+            interface $Properties {
+                topic?: (string|null);
+                group?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.TestPushRequest.$Properties;
+        }
+
+        interface ITestPushResponse extends fermata.v1.TestPushResponse.$Properties {
+        }
+
+        class TestPushResponse {
+            constructor(properties?: fermata.v1.TestPushResponse.$Properties);
+            $unknowns?: Uint8Array[];
+            status: number;
+            body: string;
+            latencyMs: Long;
+            error: string;
+            signature: string;
+            static create(properties: fermata.v1.TestPushResponse.$Shape): fermata.v1.TestPushResponse & fermata.v1.TestPushResponse.$Shape;
+            static create(properties?: fermata.v1.TestPushResponse.$Properties): fermata.v1.TestPushResponse;
+            static encode(message: fermata.v1.TestPushResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.TestPushResponse & fermata.v1.TestPushResponse.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TestPushResponse {
+            interface $Properties {
+                status?: (number|null);
+                body?: (string|null);
+                latencyMs?: (Long|null);
+                error?: (string|null);
+                signature?: (string|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.TestPushResponse.$Properties;
         }
 
         interface ITopicSettings extends fermata.v1.TopicSettings.$Properties {

@@ -130,6 +130,19 @@ export const fermata = $root.fermata = (() => {
                 responseStream: { value: $undefined }
             });
 
+
+
+            $Object.defineProperties(Admin.prototype.testPush = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, Admin.prototype.testPush, $root.fermata.v1.TestPushRequest, $root.fermata.v1.TestPushResponse, request, callback);
+            }, {
+                name: { value: "TestPush" },
+                path: { value: "/fermata.v1.Admin/TestPush" },
+                requestType: { value: "TestPushRequest" },
+                responseType: { value: "TestPushResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
             return Admin;
         })();
 
@@ -171,6 +184,7 @@ export const fermata = $root.fermata = (() => {
             GroupSettings.prototype.maxInFlight = 0;
             GroupSettings.prototype.ordering = 0;
             GroupSettings.prototype.paused = false;
+            GroupSettings.prototype.push = null;
 
             GroupSettings.create = function(properties) {
                 return new GroupSettings(properties);
@@ -193,6 +207,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(32).int32(message.ordering);
                 if (message.paused != null && $Object.hasOwnProperty.call(message, "paused") && message.paused !== false)
                     writer.uint32(40).bool(message.paused);
+                if (message.push != null && $Object.hasOwnProperty.call(message, "push"))
+                    $root.fermata.v1.PushSettings.encode(message.push, writer.uint32(50).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -271,6 +287,12 @@ export const fermata = $root.fermata = (() => {
                                 delete message.paused;
                             continue;
                         }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            message.push = $root.fermata.v1.PushSettings.decode(reader, reader.size(), $undefined, _depth + 1, message.push);
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -295,6 +317,467 @@ export const fermata = $root.fermata = (() => {
             };
 
             return GroupSettings;
+        })();
+
+        v1.PushSettings = (function() {
+
+            const PushSettings = function (properties) {
+                this.headers = {};
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PushSettings.prototype.endpoint = "";
+            PushSettings.prototype.timeoutMs = 0;
+            PushSettings.prototype.concurrency = 0;
+            PushSettings.prototype.backoffInitialMs = 0;
+            PushSettings.prototype.backoffMultiplier = 0;
+            PushSettings.prototype.backoffMaxMs = 0;
+            PushSettings.prototype.headers = $util.emptyObject;
+            PushSettings.prototype.secretFile = "";
+            PushSettings.prototype.caFile = "";
+
+            PushSettings.create = function(properties) {
+                return new PushSettings(properties);
+            };
+
+            PushSettings.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.endpoint != null && $Object.hasOwnProperty.call(message, "endpoint") && message.endpoint !== "")
+                    writer.uint32(10).string(message.endpoint);
+                if (message.timeoutMs != null && $Object.hasOwnProperty.call(message, "timeoutMs") && message.timeoutMs !== 0)
+                    writer.uint32(16).uint32(message.timeoutMs);
+                if (message.concurrency != null && $Object.hasOwnProperty.call(message, "concurrency") && message.concurrency !== 0)
+                    writer.uint32(24).uint32(message.concurrency);
+                if (message.backoffInitialMs != null && $Object.hasOwnProperty.call(message, "backoffInitialMs") && message.backoffInitialMs !== 0)
+                    writer.uint32(32).uint32(message.backoffInitialMs);
+                if (message.backoffMultiplier != null && $Object.hasOwnProperty.call(message, "backoffMultiplier") && !$Object.is(message.backoffMultiplier, 0))
+                    writer.uint32(41).double(message.backoffMultiplier);
+                if (message.backoffMaxMs != null && $Object.hasOwnProperty.call(message, "backoffMaxMs") && message.backoffMaxMs !== 0)
+                    writer.uint32(48).uint32(message.backoffMaxMs);
+                if (message.headers != null && $Object.hasOwnProperty.call(message, "headers"))
+                    for (let keys = $Object.keys(message.headers), i = 0; i < keys.length; ++i)
+                        writer.uint32(58).fork().uint32(10).string(keys[i]).uint32(18).string(message.headers[keys[i]]).ldelim();
+                if (message.secretFile != null && $Object.hasOwnProperty.call(message, "secretFile") && message.secretFile !== "")
+                    writer.uint32(66).string(message.secretFile);
+                if (message.caFile != null && $Object.hasOwnProperty.call(message, "caFile") && message.caFile !== "")
+                    writer.uint32(74).string(message.caFile);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PushSettings.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, key, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PushSettings();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.endpoint = value;
+                            else
+                                delete message.endpoint;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.timeoutMs = value;
+                            else
+                                delete message.timeoutMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.concurrency = value;
+                            else
+                                delete message.concurrency;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.backoffInitialMs = value;
+                            else
+                                delete message.backoffInitialMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 1)
+                                break;
+                            if (!$Object.is(value = reader.double(), 0))
+                                message.backoffMultiplier = value;
+                            else
+                                delete message.backoffMultiplier;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.backoffMaxMs = value;
+                            else
+                                delete message.backoffMaxMs;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.headers === $util.emptyObject)
+                                message.headers = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = "";
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 2)
+                                        break;
+                                    value = reader.stringVerify();
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.headers, key);
+                            message.headers[key] = value;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.secretFile = value;
+                            else
+                                delete message.secretFile;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.caFile = value;
+                            else
+                                delete message.caFile;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PushSettings.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PushSettings";
+            };
+
+            return PushSettings;
+        })();
+
+        v1.TestPushRequest = (function() {
+
+            const TestPushRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            TestPushRequest.prototype.topic = "";
+            TestPushRequest.prototype.group = "";
+
+            TestPushRequest.create = function(properties) {
+                return new TestPushRequest(properties);
+            };
+
+            TestPushRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.topic != null && $Object.hasOwnProperty.call(message, "topic") && message.topic !== "")
+                    writer.uint32(10).string(message.topic);
+                if (message.group != null && $Object.hasOwnProperty.call(message, "group") && message.group !== "")
+                    writer.uint32(18).string(message.group);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            TestPushRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.TestPushRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.topic = value;
+                            else
+                                delete message.topic;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.group = value;
+                            else
+                                delete message.group;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            TestPushRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.TestPushRequest";
+            };
+
+            return TestPushRequest;
+        })();
+
+        v1.TestPushResponse = (function() {
+
+            const TestPushResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            TestPushResponse.prototype.status = 0;
+            TestPushResponse.prototype.body = "";
+            TestPushResponse.prototype.latencyMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            TestPushResponse.prototype.error = "";
+            TestPushResponse.prototype.signature = "";
+
+            TestPushResponse.create = function(properties) {
+                return new TestPushResponse(properties);
+            };
+
+            TestPushResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.status != null && $Object.hasOwnProperty.call(message, "status") && message.status !== 0)
+                    writer.uint32(8).uint32(message.status);
+                if (message.body != null && $Object.hasOwnProperty.call(message, "body") && message.body !== "")
+                    writer.uint32(18).string(message.body);
+                if (message.latencyMs != null && $Object.hasOwnProperty.call(message, "latencyMs") && (typeof message.latencyMs === "object" ? message.latencyMs.low || message.latencyMs.high : message.latencyMs !== 0))
+                    writer.uint32(24).int64(message.latencyMs);
+                if (message.error != null && $Object.hasOwnProperty.call(message, "error") && message.error !== "")
+                    writer.uint32(34).string(message.error);
+                if (message.signature != null && $Object.hasOwnProperty.call(message, "signature") && message.signature !== "")
+                    writer.uint32(42).string(message.signature);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            TestPushResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.TestPushResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.status = value;
+                            else
+                                delete message.status;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.body = value;
+                            else
+                                delete message.body;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.latencyMs = value;
+                            else
+                                delete message.latencyMs;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.error = value;
+                            else
+                                delete message.error;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.signature = value;
+                            else
+                                delete message.signature;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            TestPushResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.TestPushResponse";
+            };
+
+            return TestPushResponse;
         })();
 
         v1.TopicSettings = (function() {

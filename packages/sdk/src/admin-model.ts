@@ -1,4 +1,11 @@
 import { type pb, toBigInt, toInt64, toSafeNumber, v1 } from '@fermata/protocol';
+import {
+  type PushSettings,
+  type PushSettingsView,
+  pushFromWire,
+  pushToWire,
+  pushUpdateMask,
+} from './push.js';
 
 /** What happens to a message whose TTL runs out. */
 export type ExpiryAction = 'drop' | 'dead-letter';
@@ -47,6 +54,11 @@ export interface GroupSettings {
   ordering?: Ordering;
   /** Nothing new is delivered to the group (deliveries in flight finish). */
   paused?: boolean;
+  /**
+   * Makes it a push group: the leader POSTs each message to the endpoint.
+   * On update, the push fields given change; `null` ends the push.
+   */
+  push?: PushSettings | null;
 }
 
 /** A group's settings as the cluster holds them: every limit present (0 = none). */
@@ -57,6 +69,8 @@ export interface GroupSettingsView {
   /** Its own ordering; undefined = the topic's (in {@link GroupStats.settings}: the effective one). */
   ordering: Ordering | undefined;
   paused: boolean;
+  /** Set for a push group. */
+  push?: PushSettingsView;
 }
 
 /** A topic as the cluster holds it. */
@@ -195,6 +209,7 @@ const GROUP_SETTINGS_FIELDS = {
   maxInFlight: 'max_in_flight',
   ordering: 'ordering',
   paused: 'paused',
+  push: 'push',
 } as const satisfies Record<keyof GroupSettings, string>;
 
 function orderingToWire(o: Ordering | undefined): pb.Ordering {
@@ -245,6 +260,7 @@ export function groupSettingsToWire(s: GroupSettings): pb.GroupSettings.$Propert
     maxInFlight: s.maxInFlight ?? 0,
     ordering: orderingToWire(s.ordering),
     paused: s.paused,
+    ...(s.push ? { push: pushToWire(s.push) } : {}),
   };
 }
 
@@ -259,7 +275,8 @@ export function updateMask(s: TopicSettings): string[] {
 
 /** The update mask naming exactly the group settings given (proto field names). */
 export function groupUpdateMask(s: GroupSettings): string[] {
-  return maskOf(s, GROUP_SETTINGS_FIELDS);
+  const { push, ...rest } = s;
+  return [...maskOf(rest, GROUP_SETTINGS_FIELDS), ...(push !== undefined ? pushUpdateMask(push) : [])];
 }
 
 function groupSettingsFromWire(g: pb.GroupSettings.$Properties | null | undefined): GroupSettingsView {
@@ -269,6 +286,7 @@ function groupSettingsFromWire(g: pb.GroupSettings.$Properties | null | undefine
     maxInFlight: g?.maxInFlight ?? 0,
     ordering: orderingFromWire(g?.ordering),
     paused: g?.paused === true,
+    ...(g?.push ? { push: pushFromWire(g.push) } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 // The public client. Over 400 lines: one short method per API call, each documented for users.
+
 import { type pb, toBigInt, toInt64, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
 import {
   type AddMemberOptions,
@@ -59,6 +60,7 @@ import {
   type PublishResult,
   wireMessage,
 } from './publishing.js';
+import type { PushTestResult } from './push.js';
 import {
   definitionToWire,
   type RecurringSchedule,
@@ -656,6 +658,7 @@ export class FermataClient {
     options?: CallOptions,
   ): Promise<Topic> {
     checkOptions('createGroup settings', settings, OPTION_NAMES.groupSettings);
+    if (settings.push) checkOptions('createGroup settings.push', settings.push, OPTION_NAMES.pushSettings);
     const request = { topic, group, settings: groupSettingsToWire(settings) };
     const res = await this.call(
       'createGroup',
@@ -674,6 +677,7 @@ export class FermataClient {
     options?: CallOptions,
   ): Promise<Topic> {
     checkOptions('updateGroup settings', settings, OPTION_NAMES.groupSettings);
+    if (settings.push) checkOptions('updateGroup settings.push', settings.push, OPTION_NAMES.pushSettings);
     const request = {
       topic,
       group,
@@ -687,6 +691,27 @@ export class FermataClient {
       options,
     );
     return topicFromWire(res.topic);
+  }
+
+  /**
+   * Has the leader send a push group's endpoint a signed test request (a
+   * JSON body `{"test":true,"topic":...,"group":...}` with `Fermata-Test: 1`;
+   * no message is leased) and resolves with what the endpoint answered.
+   */
+  async testPush(topic: string, group: string, options?: CallOptions): Promise<PushTestResult> {
+    const res = await this.call(
+      'testPush',
+      ({ stubs, metadata, options: o }) =>
+        unary<pb.TestPushResponse>((cb) => stubs.admin.testPush({ topic, group }, metadata, o, cb)),
+      options,
+    );
+    return {
+      status: res.status,
+      body: res.body,
+      latencyMs: toSafeNumber(res.latencyMs, 'latency_ms'),
+      error: res.error,
+      signature: res.signature,
+    };
   }
 
   /** Removes a group and its copies of the messages; resolves with how many were removed. */

@@ -67,6 +67,14 @@ export { type ClientOptions, consoleLogger, type Logger, silentLogger, type TlsO
 export { decodeJson, decodeText, json, type Payload } from './payload.js';
 export { type Durability, Producer, type ProducerOptions } from './producer.js';
 export { type PublishInput, type PublishOptions, type PublishResult, SDK_KEY_PREFIX } from './publishing.js';
+export {
+  DEFAULT_SIGNATURE_TOLERANCE_MS,
+  type PushSettings,
+  type PushSettingsView,
+  type PushTestResult,
+  type VerifyPushOptions,
+  verifyPushSignature,
+} from './push.js';
 export type {
   CatchUp,
   DstPolicy,

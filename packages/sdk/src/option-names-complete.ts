@@ -11,6 +11,7 @@ import type { OPTION_NAMES } from './option-names.js';
 import type { ClientOptions, TlsOptions } from './options.js';
 import type { ProducerOptions } from './producer.js';
 import type { PublishInput, PublishOptions } from './publishing.js';
+import type { PushSettings } from './push.js';
 import type { ScheduleDefinition } from './schedules-model.js';
 import type { SubscribeOptions } from './subscription.js';
 
@@ -43,6 +44,7 @@ export const complete: {
   schedule: Exactly<ScheduleDefinition, typeof OPTION_NAMES.schedule>;
   topicSettings: Exactly<TopicSettings, typeof OPTION_NAMES.topicSettings>;
   groupSettings: Exactly<GroupSettings, typeof OPTION_NAMES.groupSettings>;
+  pushSettings: Exactly<PushSettings, typeof OPTION_NAMES.pushSettings>;
   addMember: Exactly<AddMemberOptions, typeof OPTION_NAMES.addMember>;
   nack: Exactly<{ delayMs?: number; error?: string }, typeof OPTION_NAMES.nack>;
 } = {
@@ -63,6 +65,7 @@ export const complete: {
   schedule: true,
   topicSettings: true,
   groupSettings: true,
+  pushSettings: true,
   addMember: true,
   nack: true,
 };

@@ -159,6 +159,7 @@ export async function messageRequirements(path: string, msg: Msg, lookup: TagLoo
     case `${ADMIN}CreateGroup`:
     case `${ADMIN}UpdateGroup`:
     case `${ADMIN}DeleteGroup`:
+    case `${ADMIN}TestPush`:
       return one('admin', msg['topic']);
     default:
       return [];

@@ -389,6 +389,7 @@ export class BrokerServer {
         janitor: this.janitor,
         materializer: this.ctx.materializer,
         purger: this.ctx.purger,
+        ...(this.ctx.pusher ? { pusher: this.ctx.pusher } : {}),
         proposer,
         log,
       },
@@ -569,6 +570,7 @@ export class BrokerServer {
       );
     }
     const shutting = new UnavailableError('server is shutting down; reconnect to another node');
+    this.ctx.pusher?.stop();
     dispatcher.stop(shutting);
     proposer.failQueued(shutting);
     this.janitor.stop();

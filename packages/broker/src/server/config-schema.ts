@@ -121,6 +121,9 @@ export type HttpAuthMode = (typeof HTTP_AUTH_MODES)[number];
 /** `http.allowedOrigins`: `*`, or origins separated by commas. */
 const ALLOWED_ORIGINS = /^(\*|https?:\/\/[^\s,/]+(,\s*https?:\/\/[^\s,/]+)*)$/;
 
+/** `push.allowedEndpoints`: names, addresses and CIDRs separated by commas (parsed by endpoint-policy.ts). */
+const ALLOWED_ENDPOINTS = /^[A-Za-z0-9.:*/_[\]-]+(\s*,\s*[A-Za-z0-9.:*/_[\]-]+)*$/;
+
 /** The origins of `http.allowedOrigins`, as a browser sends them in `Origin`. */
 export function allowedOriginsOf(setting: string): string[] {
   return setting === '' ? [] : setting.split(',').map((o) => o.trim().toLowerCase());
@@ -252,6 +255,17 @@ export const configSchema = {
       allowEmpty: true,
       description:
         'Origins (scheme://host[:port]) of browser pages, besides the node’s own, that may call the JSON API under /v1; `*` = any. A request from a browser page of another origin (its `Origin` header, or `Sec-Fetch-Site: cross-site`/`same-site`) is refused with 403, so a page elsewhere cannot make a visitor’s browser publish, cancel or delete. Clients other than browsers send neither header and are not affected.',
+    } satisfies StringSpec,
+  },
+  push: {
+    allowedEndpoints: {
+      kind: 'string',
+      default: '',
+      pattern: ALLOWED_ENDPOINTS,
+      form: 'a comma-separated list of host names (api.example.com, *.example.com), IP addresses and CIDRs (10.0.0.0/8, fd00::/8)',
+      allowEmpty: true,
+      description:
+        'Where push groups may send requests: host names (`*.example.com` = any name under it), IP addresses and CIDRs, comma-separated. An endpoint is allowed when its host name is listed, or when its address (a literal, or every address its name resolves to, checked again at each connection) is within a listed address or CIDR. Empty = any endpoint. Link-local and cloud metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254) are refused unless the endpoint names them, by name or address, in this list. Checked when a push group is created or its endpoint changed (by the node that leads), and by the leader at every connection it opens.',
     } satisfies StringSpec,
   },
   storage: {

@@ -5,6 +5,8 @@ import type { Dispatcher } from '../leader/dispatcher/dispatcher.js';
 import type { ScheduleMaterializer } from '../leader/materializer.js';
 import type { Proposer } from '../leader/proposer.js';
 import type { Purger } from '../leader/purger.js';
+import type { EndpointPolicy } from '../leader/push/endpoint-policy.js';
+import type { Pusher } from '../leader/push/pusher.js';
 import { ValidationError } from '../state/model/errors.js';
 import type { BrokerReader } from '../state/read/reader.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
@@ -38,6 +40,10 @@ export interface ServerContext {
   stopping: boolean;
   /** The tokens in force (auth.tokensFile); absent or empty = authentication off. */
   readonly tokens?: () => TokenTable;
+  /** Where push groups may send requests (push.allowedEndpoints). */
+  readonly pushPolicy: EndpointPolicy;
+  /** The leader's pusher (push groups' requests); set once the context is built. */
+  pusher?: Pusher;
 }
 
 /**

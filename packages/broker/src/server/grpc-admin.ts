@@ -25,6 +25,7 @@ import {
   topicFilter,
   unary,
 } from './context.js';
+import { checkPushEndpoint, testPush } from './grpc-push.js';
 import { forgetTopic } from './topic-check.js';
 
 function topicProto(t: TopicRec): pb.Topic.$Properties {
@@ -125,26 +126,33 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
       };
     }),
     createGroup: unary(ctx, async (req) => {
+      const settings = req.settings ? groupSettingsFromProto(req.settings) : undefined;
+      await checkPushEndpoint(ctx, settings);
       const r = await run({
         kind: 'create-group',
         topic: name(req.topic, 'topic'),
         group: name(req.group, 'group'),
-        ...(req.settings ? { settings: groupSettingsFromProto(req.settings) } : {}),
+        ...(settings ? { settings } : {}),
       });
       invariant(r.kind === 'create-group', () => `create-group answered with ${r.kind}`);
+      ctx.pusher?.wake();
       return { topic: topicProto(r.topic) };
     }),
     updateGroup: unary(ctx, async (req) => {
+      const settings = groupSettingsFromProto(req.settings);
+      await checkPushEndpoint(ctx, settings, req.updateMask);
       const r = await run({
         kind: 'update-group',
         topic: name(req.topic, 'topic'),
         group: name(req.group, 'group'),
-        settings: groupSettingsFromProto(req.settings),
+        settings,
         updateMask: req.updateMask,
       });
       invariant(r.kind === 'update-group', () => `update-group answered with ${r.kind}`);
+      ctx.pusher?.wake();
       return { topic: topicProto(r.topic) };
     }),
+    testPush: unary(ctx, (req) => testPush(ctx, req)),
     deleteGroup: unary(ctx, async (req) => {
       const group = name(req.group, 'group');
       if (group === DEFAULT_GROUP) throw new ValidationError('group', 'the default group cannot be deleted');

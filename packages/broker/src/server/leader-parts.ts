@@ -9,6 +9,7 @@ import { ConsumeBuffer } from './consume-buffer.js';
 import type { ServerContext } from './context.js';
 import { deadLetterGate } from './dead-letter-gate.js';
 import type { BrokerMetrics } from './metrics.js';
+import { assemblePusher, EndpointPolicy } from './push-wiring.js';
 import { TokenLimits } from './token-limits.js';
 
 /** What a node's leader layer is built from; the server and the simulation differ only here. */
@@ -100,9 +101,11 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     metrics,
     log,
     stopping: false,
+    pushPolicy: EndpointPolicy.parse(config.push.allowedEndpoints),
     ...(input.tokens
       ? { tokens: input.tokens, tokenLimits: new TokenLimits(config.auth.tokenLimits, input.tokens) }
       : {}),
   };
+  ctx.pusher = assemblePusher(ctx, clock, metrics.push);
   return { ctx, janitor };
 }

@@ -4,6 +4,7 @@ import type { Janitor } from '../leader/janitor.js';
 import type { ScheduleMaterializer } from '../leader/materializer.js';
 import type { CommandBody } from '../leader/proposer.js';
 import type { Purger } from '../leader/purger.js';
+import type { Pusher } from '../leader/push/pusher.js';
 import { ConflictError, topicDeleting } from '../state/model/errors.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 
@@ -15,6 +16,8 @@ export interface LeaderParts {
   /** Absent = schedules are not materialised by this node (a test harness without them). */
   readonly materializer?: ScheduleMaterializer;
   readonly purger: Purger;
+  /** Absent = push groups are not served by this node (the broker simulation). */
+  readonly pusher?: Pusher;
   readonly proposer: { run(body: CommandBody): Promise<unknown> };
   readonly log: { error(fields: object, message: string): void };
 }
@@ -34,7 +37,7 @@ export function wireLeaderLayer(
     onLostLeadership?: (term: number, leader: string) => void;
   },
 ): void {
-  const { node, sm, dispatcher, janitor, materializer, purger, proposer, log } = parts;
+  const { node, sm, dispatcher, janitor, materializer, purger, pusher, proposer, log } = parts;
   // Every applied command that makes an entry due (publish, nack, reschedule, a moved lease's
   // end, a dead letter) or takes or extends a lease in place reaches the heap here, whichever
   // leader proposed it.
@@ -59,7 +62,13 @@ export function wireLeaderLayer(
     // The node applied an entry of this term: every id of earlier leaders has been observed.
     sm.ids.beginLeadership(term);
     sm.ids.entryApplied(term);
-    void dispatcher.start().catch((err: unknown) => log.error({ err }, 'dispatcher failed to start'));
+    void dispatcher
+      .start()
+      // Push groups lease through the dispatcher: they start once it runs.
+      .then(() => {
+        if (node.isLeader() && dispatcher.isActive) pusher?.start();
+      })
+      .catch((err: unknown) => log.error({ err }, 'dispatcher failed to start'));
     janitor.start();
     purger.start();
     void materializer
@@ -78,6 +87,7 @@ export function wireLeaderLayer(
     janitor.stop();
     purger.stop();
     materializer?.stop();
+    pusher?.stop();
     dispatcher.halt();
     hooks.onLostLeadership?.(term, leader);
   });

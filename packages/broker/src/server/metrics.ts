@@ -7,6 +7,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ScheduleMetrics } from '../leader/materializer.js';
 import type { PurgeMetrics } from '../leader/purger.js';
+import type { PushMetrics } from '../leader/push/push-metrics.js';
 
 /** Pending and in-flight entries of one queue (topic + group), as the state machine counts them. */
 export interface QueueGauges {
@@ -135,6 +136,8 @@ export class BrokerMetrics {
   readonly schedules: ScheduleMetrics;
   /** The purger's counts (leader only). */
   readonly purges: PurgeMetrics;
+  /** The pusher's counts per push group (leader only). */
+  readonly push: PushMetrics;
   readonly deletionsInProgress: Gauge<never>;
   readonly applyCommandRecords: Histogram<never>;
   readonly applyCommandBytes: Histogram<never>;
@@ -415,6 +418,7 @@ export class BrokerMetrics {
       help: 'Times the leader held back a push to a consume stream, or stopped leasing, because the node held limits.maxConsumeBufferBytes of deliveries (loaded and not yet written, or written and not yet sent) over all its streams.',
       registers,
     });
+    this.push = pushMetrics(registers);
     this.deliveryThrottled = new Counter({
       name: 'fermata_delivery_throttled_total',
       help: "Leases of deliveries that their group's max_deliveries_per_second (limit=rate) or max_in_flight (limit=in_flight) held back past their due time, counted by the leader when it leases them: one per lease so held, under the limit that held it last. Their lateness in fermata_delivery_lateness_ms counts from when the limit let them go.",
@@ -514,3 +518,40 @@ export class BrokerMetrics {
     for (const q of this.queues()) gauge.set({ topic: q.topic, group: q.group }, pick(q));
   }
 }
+
+/** Push groups' requests by outcome, their latency, retries and dead letters (leader only). */
+function pushMetrics(registers: Registry[]): PushMetrics {
+  const requests = new Counter({
+    name: 'fermata_push_requests_total',
+    help: "Requests the leader sent to push groups' endpoints, by how they ended: class=2xx..5xx (the answer's status class), timeout (push timeout_ms passed), error (no answer: connection refused or reset, TLS, a refused address).",
+    labelNames: ['topic', 'group', 'class'] as const,
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'fermata_push_request_duration_ms',
+    help: 'Time from sending a push request to its answer read (or its failure), in milliseconds.',
+    labelNames: ['topic', 'group'] as const,
+    buckets: PUSH_LATENCY_BUCKETS_MS,
+    registers,
+  });
+  const retries = new Counter({
+    name: 'fermata_push_retries_total',
+    help: "Push requests not acknowledged by their endpoint (not 2xx, timed out, or unanswered), so nacked: the message is retried after the group's backoff or the answer's Retry-After, or dead-lettered after its last attempt.",
+    labelNames: ['topic', 'group'] as const,
+    registers,
+  });
+  const deadLetters = new Counter({
+    name: 'fermata_push_dead_letters_total',
+    help: "Push requests that failed on the message's last attempt (max_attempts): the message goes to the dead-letter topic with the last status in its history.",
+    labelNames: ['topic', 'group'] as const,
+    registers,
+  });
+  return {
+    requests: { inc: (l) => requests.inc({ topic: l.topic, group: l.group, class: l.class }) },
+    latencyMs: { observe: (l, v) => latency.observe({ topic: l.topic, group: l.group }, v) },
+    retries: { inc: (l) => retries.inc({ topic: l.topic, group: l.group }) },
+    deadLetters: { inc: (l) => deadLetters.inc({ topic: l.topic, group: l.group }) },
+  };
+}
+
+export const PUSH_LATENCY_BUCKETS_MS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000];

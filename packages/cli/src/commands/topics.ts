@@ -119,7 +119,8 @@ export function groupSettingsText(s: GroupSettingsView | undefined, topicOrderin
       : 'no rate limit';
   const inFlight = s && s.maxInFlight > 0 ? `at most ${s.maxInFlight} in flight` : 'no in-flight limit';
   const ordering = s?.ordering ? `ordering ${s.ordering}` : `ordering ${topicOrdering ?? 'none'} (topic's)`;
-  return [rate, inFlight, ordering, ...(s?.paused ? ['paused'] : [])].join(', ');
+  const push = s?.push ? [`pushed to ${s.push.endpoint} (at most ${s.push.concurrency} at once)`] : [];
+  return [rate, inFlight, ordering, ...(s?.paused ? ['paused'] : []), ...push].join(', ');
 }
 
 function limitsCell(g: GroupStats): string {
@@ -127,6 +128,7 @@ function limitsCell(g: GroupStats): string {
   const parts = [
     ...(s.maxDeliveriesPerSecond > 0 ? [`${s.maxDeliveriesPerSecond}/s burst ${s.burst}`] : []),
     ...(s.maxInFlight > 0 ? [`${s.maxInFlight} in flight`] : []),
+    ...(s.push ? [`push x${s.push.concurrency}`] : []),
   ];
   return parts.length > 0 ? parts.join(', ') : '-';
 }

@@ -91,6 +91,16 @@ export const AdminService = {
     responseDeserialize: (b: Buffer): fermata.v1.DeleteGroupResponse => fermata.v1.DeleteGroupResponse.decode(b),
     originalName: 'DeleteGroup',
   },
+  testPush: {
+    path: '/fermata.v1.Admin/TestPush',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encoder<fermata.v1.TestPushRequest.$Properties>(fermata.v1.TestPushRequest),
+    requestDeserialize: (b: Buffer): fermata.v1.TestPushRequest => fermata.v1.TestPushRequest.decode(b),
+    responseSerialize: encoder<fermata.v1.TestPushResponse.$Properties>(fermata.v1.TestPushResponse),
+    responseDeserialize: (b: Buffer): fermata.v1.TestPushResponse => fermata.v1.TestPushResponse.decode(b),
+    originalName: 'TestPush',
+  },
 } as const;
 
 /** Server handlers for `fermata.v1.Admin`. */
@@ -103,6 +113,7 @@ export interface AdminHandlers extends grpc.UntypedServiceImplementation {
   createGroup: grpc.handleUnaryCall<fermata.v1.CreateGroupRequest, fermata.v1.CreateGroupResponse.$Properties>;
   updateGroup: grpc.handleUnaryCall<fermata.v1.UpdateGroupRequest, fermata.v1.UpdateGroupResponse.$Properties>;
   deleteGroup: grpc.handleUnaryCall<fermata.v1.DeleteGroupRequest, fermata.v1.DeleteGroupResponse.$Properties>;
+  testPush: grpc.handleUnaryCall<fermata.v1.TestPushRequest, fermata.v1.TestPushResponse.$Properties>;
 }
 
 /** Typed client for `fermata.v1.Admin` (construct with `makeClient`). */
@@ -123,6 +134,8 @@ export interface AdminClient extends grpc.Client {
   updateGroup(request: fermata.v1.UpdateGroupRequest.$Properties, callback: grpc.requestCallback<fermata.v1.UpdateGroupResponse>): grpc.ClientUnaryCall;
   deleteGroup(request: fermata.v1.DeleteGroupRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.DeleteGroupResponse>): grpc.ClientUnaryCall;
   deleteGroup(request: fermata.v1.DeleteGroupRequest.$Properties, callback: grpc.requestCallback<fermata.v1.DeleteGroupResponse>): grpc.ClientUnaryCall;
+  testPush(request: fermata.v1.TestPushRequest.$Properties, metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: grpc.requestCallback<fermata.v1.TestPushResponse>): grpc.ClientUnaryCall;
+  testPush(request: fermata.v1.TestPushRequest.$Properties, callback: grpc.requestCallback<fermata.v1.TestPushResponse>): grpc.ClientUnaryCall;
 }
 
 /** grpc-js definition of `fermata.v1.Backup`. */

@@ -34,6 +34,11 @@ export interface Consumer extends ConsumerSlotHolder<bigint> {
   readonly leaseMs: number;
   /** It holds deliveries sent ahead until their start (Subscribe.holds_ahead): only then are they sent early. */
   readonly holdsAhead: boolean;
+  /**
+   * False: nothing is leased for it beyond its free slots (a push group's
+   * endpoint: it takes no lease it cannot send at once). Absent = true.
+   */
+  readonly leasesAhead?: boolean;
   readonly sink: DeliverySink;
   /** Leased deliveries whose due time has come, waiting for a free slot (FIFO). */
   readonly ready: Push[];

@@ -1044,7 +1044,7 @@ export class Dispatcher {
     }
     const { leaseAheadMs, maxLeaseBatch, maxLeaseRoundsInFlight } = this.options;
     c.ahead =
-      leaseAheadMs > 0 && c.window > 0
+      leaseAheadMs > 0 && c.window > 0 && c.leasesAhead !== false
         ? Math.min(maxLeaseBatch * maxLeaseRoundsInFlight, Math.max(s.previous, s.count))
         : 0;
   }

@@ -1,10 +1,12 @@
 // The replicated commands: their types and their encoding both ways (commands.proto). Over 400
 // lines: one conversion per command kind, kept in one file so that a field is added in one place.
 import { int64FromSafe, type Long, type pb, toBigInt, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
+import { decodePush, encodePush } from '../codec/topic.js';
 import { ValidationError } from '../model/errors.js';
 import { type Ordering, orderingFromProto, orderingToProto } from '../model/group-settings.js';
 import type { DeadlineAction } from '../model/records.js';
 import { type ScheduleOp, scheduleOpFromProto, scheduleOpToProto } from '../schedule/ops.js';
+import type { PushSettingsInput } from './validate-push.js';
 
 /**
  * The commands of the broker state machine, as plain data, and their encoding
@@ -65,6 +67,8 @@ export interface GroupSettingsInput {
   /** Absent = the topic's (ORDERING_UNSPECIFIED). */
   readonly ordering?: Ordering;
   readonly paused?: boolean;
+  /** Absent: not a push group (create), unchanged (update, unless the mask names `push`). */
+  readonly push?: PushSettingsInput;
 }
 
 interface Stamped {
@@ -281,6 +285,7 @@ export function groupSettingsToProto(s: GroupSettingsInput | undefined): pb.Grou
     maxInFlight: s?.maxInFlight ?? 0,
     ordering: orderingToProto(s?.ordering),
     paused: s?.paused === true,
+    ...(s?.push ? { push: v1.PushSettings.create(encodePush(s.push)) } : {}),
   });
 }
 
@@ -295,6 +300,8 @@ export function groupSettingsFromProto(
     maxInFlight: s?.maxInFlight ?? 0,
     ...(ordering ? { ordering } : {}),
     paused: s?.paused === true,
+    // Every field present (zero included), so a mask can name it.
+    ...(s?.push ? { push: decodePush(s.push) } : {}),
   };
 }
 

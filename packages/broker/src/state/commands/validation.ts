@@ -8,6 +8,7 @@ import { type GroupSettings, NO_GROUP_SETTINGS } from '../model/group-settings.j
 import { DEFAULT_TOPIC_SETTINGS, type Limits } from '../model/limits.js';
 import type { TopicSettings } from '../model/records.js';
 import type { GroupSettingsInput, PublishInput, PublishSpan, TopicSettingsInput } from './commands.js';
+import { checkPushSettings, PUSH_MASK_FIELDS, pushForCreate, pushForUpdate } from './validate-push.js';
 
 /**
  * Stateless validation. The server calls these before proposing (to answer a
@@ -424,6 +425,7 @@ function checkGroupBounds(s: GroupSettings): void {
 
 function checkGroupSettings(s: GroupSettings): void {
   checkGroupBounds(s);
+  if (s.push) checkPushSettings(s.push);
   if (s.burst > 0 && s.maxDeliveriesPerSecond === 0) {
     throw new ValidationError(
       'settings.burst',
@@ -441,8 +443,10 @@ export function groupSettingsForCreate(input: GroupSettingsInput | undefined): G
     ordering: input?.ordering,
     paused: input?.paused === true,
   };
-  checkGroupSettings(s);
-  return s;
+  const push = pushForCreate(input?.push);
+  const settings = push ? { ...s, push } : s;
+  checkGroupSettings(settings);
+  return settings;
 }
 
 /**
@@ -466,7 +470,11 @@ export function groupSettingsForUpdate(
  * Whether a burst is left without a rate depends on the group: apply checks it.
  */
 export function validateGroupUpdate(input: GroupSettingsInput, mask: readonly string[]): void {
-  checkGroupBounds(groupSettingsMasked(NO_GROUP_SETTINGS, input, mask));
+  const s = groupSettingsMasked(NO_GROUP_SETTINGS, input, mask);
+  checkGroupBounds(s);
+  // Push settings named whole (or new) are checked here; a change of some of their fields at apply.
+  if (s.push && (mask.length === 0 ? !!input.push?.endpoint : mask.includes('push')))
+    checkPushSettings(s.push);
 }
 
 function groupSettingsMasked(
@@ -475,13 +483,18 @@ function groupSettingsMasked(
   mask: readonly string[],
 ): GroupSettings {
   for (const f of mask) {
-    if (!(GROUP_MASK_FIELDS as readonly string[]).includes(f)) {
-      throw new ValidationError('update_mask', `unknown field "${f}" (${GROUP_MASK_FIELDS.join(', ')})`);
+    if (!(GROUP_MASK_FIELDS as readonly string[]).includes(f) && !PUSH_MASK_FIELDS.includes(f)) {
+      throw new ValidationError(
+        'update_mask',
+        `unknown field "${f}" (${[...GROUP_MASK_FIELDS, ...PUSH_MASK_FIELDS].join(', ')})`,
+      );
     }
   }
   const take = (f: GroupMaskField, present: boolean): boolean =>
     mask.length > 0 ? mask.includes(f) : present;
+  const push = pushForUpdate(current.push, input.push, mask);
   return {
+    ...(push ? { push } : {}),
     maxDeliveriesPerSecond: take('max_deliveries_per_second', !!input.maxDeliveriesPerSecond)
       ? (input.maxDeliveriesPerSecond ?? 0)
       : current.maxDeliveriesPerSecond,

@@ -24,6 +24,39 @@ export interface GroupSettings {
   /** Undefined = the topic's. */
   readonly ordering: Ordering | undefined;
   readonly paused: boolean;
+  /** Set: a push group (the leader POSTs its messages to an endpoint). */
+  readonly push?: PushSettings;
+}
+
+/** Where and how a push group's messages are POSTed (admin.proto PushSettings), defaults resolved. */
+export interface PushSettings {
+  readonly endpoint: string;
+  readonly timeoutMs: number;
+  readonly concurrency: number;
+  readonly backoffInitialMs: number;
+  readonly backoffMultiplier: number;
+  readonly backoffMaxMs: number;
+  /** Added to every request, by name (as given). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Path of the signing secret on every node; '' = unsigned. */
+  readonly secretFile: string;
+  /** Path of a PEM CA bundle on every node; '' = the system's CAs. */
+  readonly caFile: string;
+}
+
+export const PUSH_DEFAULTS = Object.freeze({
+  timeoutMs: 10_000,
+  concurrency: 8,
+  backoffInitialMs: 1_000,
+  backoffMultiplier: 2,
+  backoffMaxMs: 300_000,
+});
+
+/** Headers in name order: a map's order on the wire is not its meaning, and apply must be deterministic. */
+export function sortedHeaders(h: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(h).sort()) out[k] = h[k] ?? '';
+  return out;
 }
 
 export const NO_GROUP_SETTINGS: GroupSettings = Object.freeze({
@@ -41,7 +74,8 @@ export function groupSettingsUnset(s: GroupSettings): boolean {
     s.burst === 0 &&
     s.maxInFlight === 0 &&
     s.ordering === undefined &&
-    !s.paused
+    !s.paused &&
+    s.push === undefined
   );
 }
 

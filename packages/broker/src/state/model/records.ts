@@ -89,6 +89,7 @@ export function effectiveGroupSettings(topic: TopicRec, group: string): GroupSet
     maxInFlight: own.maxInFlight,
     ordering: own.ordering ?? topic.settings.ordering,
     paused: topic.settings.paused || own.paused,
+    ...(own.push ? { push: own.push } : {}),
   };
 }
 

@@ -1,0 +1,189 @@
+// A push group's settings as replicated state: applied from a command, stored in the topic
+// record and read back with their defaults, changed by an update mask, refused with the field
+// named; and where the node's push.allowedEndpoints lets an endpoint point.
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EndpointPolicy } from '../src/leader/push/endpoint-policy.js';
+import { backoffMs, retryAfterMs, verdictOf } from '../src/leader/push/push-request.js';
+import { SecretFiles, signature } from '../src/leader/push/signature.js';
+import { decodeTopic, encodeTopic } from '../src/state/codec/topic.js';
+import { PUSH_DEFAULTS } from '../src/state/model/group-settings.js';
+import { groupSettingsOf } from '../src/state/model/records.js';
+import { Harness } from './state-harness.js';
+
+async function withTopic(): Promise<Harness> {
+  const h = await Harness.create();
+  await h.ok({ kind: 'create-topic', name: 't' });
+  return h;
+}
+
+describe('push settings are replicated group settings', () => {
+  it('a group created with an endpoint keeps it, with every default filled, through the record codec', async () => {
+    const h = await withTopic();
+    const r = await h.ok({
+      kind: 'create-group',
+      topic: 't',
+      group: 'hook',
+      settings: {
+        push: { endpoint: 'https://hooks.example.com/in?x=1', headers: { 'X-B': '2', 'X-A': '1' } },
+      },
+    });
+    const push = groupSettingsOf(r.topic, 'hook').push;
+    expect(push).toEqual({
+      endpoint: 'https://hooks.example.com/in?x=1',
+      timeoutMs: PUSH_DEFAULTS.timeoutMs,
+      concurrency: PUSH_DEFAULTS.concurrency,
+      backoffInitialMs: PUSH_DEFAULTS.backoffInitialMs,
+      backoffMultiplier: PUSH_DEFAULTS.backoffMultiplier,
+      backoffMaxMs: PUSH_DEFAULTS.backoffMaxMs,
+      headers: { 'X-A': '1', 'X-B': '2' },
+      secretFile: '',
+      caFile: '',
+    });
+    expect(groupSettingsOf(decodeTopic(encodeTopic(r.topic)), 'hook').push).toEqual(push);
+    const stored = await h.sm.reader.getTopic('t');
+    expect(stored && groupSettingsOf(stored, 'hook').push).toEqual(push);
+  });
+
+  it('an update naming push.<field> changes that field only; naming push with none ends the push', async () => {
+    const h = await withTopic();
+    await h.ok({
+      kind: 'create-group',
+      topic: 't',
+      group: 'hook',
+      settings: { push: { endpoint: 'http://a.example/x', concurrency: 3, secretFile: '/etc/s' } },
+    });
+    const u = await h.ok({
+      kind: 'update-group',
+      topic: 't',
+      group: 'hook',
+      settings: { push: { timeoutMs: 2_000 } },
+      updateMask: ['push.timeout_ms'],
+    });
+    expect(groupSettingsOf(u.topic, 'hook').push).toMatchObject({
+      endpoint: 'http://a.example/x',
+      concurrency: 3,
+      timeoutMs: 2_000,
+      secretFile: '/etc/s',
+    });
+    const off = await h.ok({
+      kind: 'update-group',
+      topic: 't',
+      group: 'hook',
+      settings: {},
+      updateMask: ['push'],
+    });
+    expect(groupSettingsOf(off.topic, 'hook').push).toBeUndefined();
+  });
+
+  it('bad push settings are refused with the field named, and change nothing', async () => {
+    const h = await withTopic();
+    const cases: Array<[object, string]> = [
+      [{ endpoint: '' }, 'settings.push.endpoint'],
+      [{ endpoint: 'ftp://x.example/' }, 'settings.push.endpoint'],
+      [{ endpoint: 'https://u:p@x.example/' }, 'settings.push.endpoint'],
+      [{ endpoint: 'https://x.example/', timeoutMs: 50 }, 'settings.push.timeout_ms'],
+      [{ endpoint: 'https://x.example/', concurrency: 5_000 }, 'settings.push.concurrency'],
+      [
+        { endpoint: 'https://x.example/', backoffInitialMs: 10_000, backoffMaxMs: 5_000 },
+        'settings.push.backoff_max_ms',
+      ],
+      [{ endpoint: 'https://x.example/', backoffMultiplier: 0.5 }, 'settings.push.backoff_multiplier'],
+      [
+        { endpoint: 'https://x.example/', headers: { 'Fermata-Signature': 'x' } },
+        'settings.push.headers["Fermata-Signature"]',
+      ],
+      [{ endpoint: 'https://x.example/', headers: { 'X-A': 'a\r\nb' } }, 'settings.push.headers["X-A"]'],
+      [{ endpoint: 'https://x.example/', secretFile: 'relative/secret' }, 'settings.push.secret_file'],
+    ];
+    for (const [push, field] of cases) {
+      const r = await h.run({ kind: 'create-group', topic: 't', group: 'g', settings: { push } });
+      expect(r.kind, JSON.stringify(push)).toBe('error');
+      if (r.kind === 'error') expect(r.error.message).toContain(field);
+    }
+    const t = await h.sm.reader.getTopic('t');
+    expect(t?.groups).not.toContain('g');
+  });
+});
+
+describe('push.allowedEndpoints bounds where pushes go', () => {
+  it('an empty list allows any address but link-local and metadata ones', async () => {
+    const p = EndpointPolicy.parse('');
+    expect(await p.check(new URL('http://10.1.2.3/x'))).toBeUndefined();
+    expect(await p.check(new URL('http://169.254.169.254/latest/meta-data'))).toMatch(/metadata/);
+    expect(await p.check(new URL('http://[fd00:ec2::254]/'))).toMatch(/metadata/);
+  });
+
+  it('a list allows its names, suffixes and ranges only; a metadata address only when named as it is', async () => {
+    const p = EndpointPolicy.parse('hooks.example.com, *.internal.example, 10.0.0.0/8, 169.254.169.254');
+    expect(await p.check(new URL('https://hooks.example.com/'))).toBeUndefined();
+    expect(await p.check(new URL('https://a.internal.example/'))).toBeUndefined();
+    expect(await p.check(new URL('http://10.9.9.9:8080/'))).toBeUndefined();
+    expect(await p.check(new URL('http://11.0.0.1/'))).toMatch(/not within push.allowedEndpoints/);
+    expect(await p.check(new URL('http://169.254.169.254/'))).toBeUndefined();
+    expect(await p.check(new URL('http://169.254.1.1/'))).toMatch(/link-local/);
+    expect(() => EndpointPolicy.parse('10.0.0.0/40')).toThrow(/push.allowedEndpoints: "10.0.0.0\/40"/);
+  });
+});
+
+describe('what an answer means', () => {
+  const push = {
+    endpoint: 'http://x/',
+    timeoutMs: 1000,
+    concurrency: 1,
+    backoffInitialMs: 100,
+    backoffMultiplier: 3,
+    backoffMaxMs: 1000,
+    headers: {},
+    secretFile: '',
+    caFile: '',
+  };
+  it('2xx acks; 429/503 with Retry-After wait that long; the rest back off, growing to the max', () => {
+    expect(verdictOf({ kind: 'answered', status: 204, snippet: '' }, push, 1).ack).toBe(true);
+    expect(
+      verdictOf({ kind: 'answered', status: 503, retryAfterMs: 2000, snippet: '' }, push, 1),
+    ).toMatchObject({
+      ack: false,
+      delayMs: 2000,
+    });
+    expect(verdictOf({ kind: 'answered', status: 500, snippet: 'boom' }, push, 2)).toMatchObject({
+      ack: false,
+      delayMs: 300,
+      error: 'HTTP 500: boom',
+    });
+    expect(backoffMs(push, 1)).toBe(100);
+    expect(backoffMs(push, 5)).toBe(1000);
+    expect(retryAfterMs('2', 0)).toBe(2000);
+    expect(retryAfterMs('Thu, 01 Jan 1970 00:00:05 GMT', 1000)).toBe(4000);
+  });
+
+  it('the signature is HMAC-SHA256 over the timestamp, a dot and the body', () => {
+    expect(signature(Buffer.from('k'), 1700000000000, Buffer.from('hi'))).toBe(
+      't=1700000000000,v1=42781dc670e5a4c1d7ff557a1a8cf8e2e125e1097e22d8e376a80eef418e6863',
+    );
+  });
+});
+
+describe('the signing secret is read from its file', () => {
+  it('without its trailing newline, and again once the file changed and the recheck time passed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fermata-secret-'));
+    try {
+      const path = join(dir, 'secret');
+      writeFileSync(path, 'one\n');
+      const files = new SecretFiles();
+      expect(Buffer.from(await files.read(path, 0)).toString()).toBe('one');
+      writeFileSync(path, 'two\r\n');
+      utimesSync(path, new Date(), new Date(Date.now() + 5_000));
+      // Within the recheck interval the kept secret is used; after it, the changed file is read.
+      expect(Buffer.from(await files.read(path, 1_000)).toString()).toBe('one');
+      expect(Buffer.from(await files.read(path, 3_000)).toString()).toBe('two');
+      writeFileSync(path, '\n');
+      utimesSync(path, new Date(), new Date(Date.now() + 10_000));
+      await expect(files.read(path, 6_000)).rejects.toThrow(/is empty/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
