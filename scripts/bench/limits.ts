@@ -36,7 +36,7 @@ interface Pass {
 
 export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
-  const n = option(args, 'messages', quick ? 5_000 : TARGET_MESSAGES);
+  const n = option(args, 'messages', quick ? 2_500 : TARGET_MESSAGES);
   const rate = option(args, 'rate', quick ? 1_000 : TARGET_RATE);
   // The due second must come after the last publish: lead = n / this rate + 5 s (2 s at --quick).
   const rateGuess = option(args, 'publish-rate-guess', quick ? 2_000 : 4_000);

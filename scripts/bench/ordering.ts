@@ -48,9 +48,9 @@ interface Phase {
 
 export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
-  const keys = option(args, 'keys', quick ? 1_000 : 10_000);
-  const messages = option(args, 'messages', quick ? 5_000 : 50_000);
-  const held = option(args, 'held', quick ? 2_000 : 100_000);
+  const keys = option(args, 'keys', quick ? 500 : 10_000);
+  const messages = option(args, 'messages', quick ? 2_000 : 50_000);
+  const held = option(args, 'held', quick ? 1_000 : 100_000);
   const consumers = option(args, 'consumers', 4);
   const timeoutMs = option(args, 'timeout-ms', quick ? 120_000 : 600_000);
   // --quick judges no figure: no warm-up.
