@@ -4,7 +4,9 @@
 // them; in the second the group `limited` (max_deliveries_per_second R, burst R, one stream)
 // takes them too. Reports the unlimited group's drain time and lateness in each pass (the
 // second over the first: the cost of the limited group beside it), and the limited group's
-// rate over its own lease starts (by the leader's clock).
+// rate over its own lease starts (by the leader's clock). `--second-paused`: the second group is
+// created paused and takes nothing, so the second pass measures what a second group's entries
+// cost the unlimited one, apart from the limited group's rounds.
 import type { FermataClient } from '@fermata/sdk';
 import {
   DeliveryLedger,
@@ -42,10 +44,11 @@ export async function run(args: string[]): Promise<void> {
   const rateGuess = option(args, 'publish-rate-guess', quick ? 2_000 : 4_000);
   const spareMs = quick ? 2_000 : 5_000;
   const timeoutMs = option(args, 'timeout-ms', quick ? 60_000 : 300_000);
+  const secondPaused = flag(args, 'second-paused');
   const cluster = await startBenchCluster(args);
   const client = newClient(cluster);
   try {
-    const opts = { n, rateGuess, spareMs, timeoutMs };
+    const opts = { n, rateGuess, spareMs, timeoutMs, secondPaused };
     const alone = await pass(client, 'bench-limits-alone', opts, undefined);
     const beside = await pass(client, 'bench-limits-beside', opts, rate);
     const p99Ratio =
@@ -55,6 +58,7 @@ export async function run(args: string[]): Promise<void> {
       quick,
       messages: n,
       limited_rate: rate,
+      second_paused: secondPaused,
       unlimited_alone: alone,
       unlimited_beside_limited: {
         drain_s: beside.drain_s,
@@ -66,7 +70,7 @@ export async function run(args: string[]): Promise<void> {
       limited_delivered: beside.limited_delivered ?? 0,
       load_avg_1m: load1(),
     };
-    const atSize = n >= TARGET_MESSAGES && rate === TARGET_RATE;
+    const atSize = n >= TARGET_MESSAGES && rate === TARGET_RATE && !secondPaused;
     const targets = [
       target('unlimited_p99_ratio', p99Ratio, '<=', 1.2, atSize),
       target('limited_deliveries_per_s', record.limited_deliveries_per_s, '>=', rate * 0.95, atSize),
@@ -88,13 +92,17 @@ export async function run(args: string[]): Promise<void> {
 async function pass(
   client: FermataClient,
   topic: string,
-  o: { n: number; rateGuess: number; spareMs: number; timeoutMs: number },
+  o: { n: number; rateGuess: number; spareMs: number; timeoutMs: number; secondPaused: boolean },
   rate: number | undefined,
 ): Promise<Pass> {
   const { n } = o;
   await ensureTopic(client, topic);
   if (rate !== undefined)
-    await client.createGroup(topic, 'limited', { maxDeliveriesPerSecond: rate, burst: rate });
+    await client.createGroup(topic, 'limited', {
+      maxDeliveriesPerSecond: rate,
+      burst: rate,
+      ...(o.secondPaused ? { paused: true } : {}),
+    });
   const ledger = new DeliveryLedger(n);
   const subs = Array.from({ length: 4 }, () =>
     client.subscribe(topic, { prefetch: 1_000, concurrency: 1_000, mode: 'manual' }, async (m) => {
@@ -123,7 +131,7 @@ async function pass(
     await ledger.waitFor(n, o.timeoutMs);
     const drained = ledger.delivered >= n ? round((ledger.lastAt - dueSecond) / 1000, 2) : null;
     let limitedPerS: number | null = null;
-    if (rate !== undefined) {
+    if (rate !== undefined && !o.secondPaused) {
       // The limited group's rate over a span it stays busy through: its burst, then `rate` a second.
       const spanMs = Math.min(10_000, Math.floor(((n - rate) / rate) * 1000));
       await sleep(Math.max(0, dueSecond + spanMs + 2_000 - Date.now()));
