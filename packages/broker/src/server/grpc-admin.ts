@@ -25,7 +25,7 @@ import {
   topicFilter,
   unary,
 } from './context.js';
-import { checkPushEndpoint, testPush } from './grpc-push.js';
+import { checkPushSettings, testPush } from './grpc-push.js';
 import { forgetTopic } from './topic-check.js';
 
 function topicProto(t: TopicRec): pb.Topic.$Properties {
@@ -127,7 +127,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
     }),
     createGroup: unary(ctx, async (req) => {
       const settings = req.settings ? groupSettingsFromProto(req.settings) : undefined;
-      await checkPushEndpoint(ctx, settings);
+      await checkPushSettings(ctx, settings);
       const r = await run({
         kind: 'create-group',
         topic: name(req.topic, 'topic'),
@@ -140,7 +140,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
     }),
     updateGroup: unary(ctx, async (req) => {
       const settings = groupSettingsFromProto(req.settings);
-      await checkPushEndpoint(ctx, settings, req.updateMask);
+      await checkPushSettings(ctx, settings, req.updateMask);
       const r = await run({
         kind: 'update-group',
         topic: name(req.topic, 'topic'),

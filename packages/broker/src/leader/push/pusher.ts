@@ -7,7 +7,6 @@
  * loop: requests go out from the dispatcher's sink and settle through the
  * proposer like any consumer's.
  */
-import { readFile } from 'node:fs/promises';
 import { Agent } from 'undici';
 import { encodePush } from '../../state/codec/topic.js';
 import type { PushSettings } from '../../state/model/group-settings.js';
@@ -36,6 +35,12 @@ export interface TestPushAnswer {
   readonly latencyMs: number;
   readonly error: string;
   readonly signature: string;
+}
+
+/** The group's CA bundle ('' = the system's CAs), read within push.filesDir. */
+async function caOf(parts: PushEndpointParts, push: PushSettings): Promise<string> {
+  if (push.caFile === '') return '';
+  return (await parts.files.read(push.caFile, 'settings.push.ca_file')).toString('utf8');
 }
 
 const keyOf = (topic: string, group: string): string => `${topic}\u0000${group}`;
@@ -107,7 +112,7 @@ export class Pusher {
       this.endpoints.delete(key);
       let ca = '';
       try {
-        ca = g.push.caFile !== '' ? await readFile(g.push.caFile, 'utf8') : '';
+        ca = await caOf(o, g.push);
       } catch (err) {
         o.log.warn(
           { topic: g.topic, group: g.group, caFile: g.push.caFile, err: (err as Error).message },
@@ -133,7 +138,7 @@ export class Pusher {
    */
   async test(g: PushGroup): Promise<TestPushAnswer> {
     const o = this.options;
-    const ca = g.push.caFile !== '' ? await readFile(g.push.caFile, 'utf8') : '';
+    const ca = await caOf(o, g.push);
     const agent = new Agent({
       connections: 1,
       connect: {
