@@ -232,6 +232,9 @@ describe('push groups on a three-node cluster', () => {
         attempts: 3,
         lastError: 'HTTP 500: failed with 500',
       });
+      // The leader's figures for the group, as GetTopicStats answers them (the console shows them).
+      const push = (await client.topicStats(topic)).groups.find((g) => g.group === 'hook')?.push;
+      expect(push).toEqual({ requests: { '5xx': 3 }, retries: 3, deadLetters: 1 });
     } finally {
       await sub.close();
     }

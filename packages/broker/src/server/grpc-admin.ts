@@ -25,7 +25,7 @@ import {
   topicFilter,
   unary,
 } from './context.js';
-import { checkPushSettings, testPush } from './grpc-push.js';
+import { checkPushSettings, pushStatsOf, testPush } from './grpc-push.js';
 import { forgetTopic } from './topic-check.js';
 
 function topicProto(t: TopicRec): pb.Topic.$Properties {
@@ -115,6 +115,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
           throttled: toUint64(
             BigInt(ctx.dispatcher.throttled(ctx.reader.queueHash(stats.topic.name, g.group))),
           ),
+          ...(g.settings.push ? { push: pushStatsOf(ctx, stats.topic.name, g.group) } : {}),
         })),
         deletions: stats.deletions.map((d) => ({
           group: d.group,

@@ -2,9 +2,9 @@
  * The push parts of the Admin service: where a push group's endpoint may
  * point and which files it may name (the node's push.allowedEndpoints and
  * push.filesDir, judged before proposing, since apply cannot read a node's
- * config), and TestPush.
+ * config), a push group's figures in GetTopicStats, and TestPush.
  */
-import { int64FromSafe, type pb } from '@fermata/protocol';
+import { int64FromSafe, type pb, toUint64 } from '@fermata/protocol';
 import type { GroupSettingsInput } from '../state/commands/commands.js';
 import { parseEndpoint, pushFieldOfUpdate } from '../state/commands/validate-push.js';
 import { NotFoundError, ValidationError } from '../state/model/errors.js';
@@ -36,6 +36,18 @@ export async function checkPushSettings(
     const why = await ctx.pushFiles.check(path, `${F}.${field}`);
     if (why) throw new RefusedByConfigError(why);
   }
+}
+
+/** The leader's figures for a push group (zeros before its first request), for GroupStats.push. */
+export function pushStatsOf(ctx: ServerContext, topic: string, group: string): pb.PushStats.$Properties {
+  const f = ctx.pusher?.figures(topic, group);
+  const requests: Record<string, ReturnType<typeof toUint64>> = {};
+  for (const [c, n] of Object.entries(f?.requests ?? {})) requests[c] = toUint64(BigInt(n));
+  return {
+    requests,
+    retries: toUint64(BigInt(f?.retries ?? 0)),
+    deadLetters: toUint64(BigInt(f?.deadLetters ?? 0)),
+  };
 }
 
 export async function testPush(

@@ -10,6 +10,7 @@
 import { Agent } from 'undici';
 import { encodePush } from '../../state/codec/topic.js';
 import type { PushSettings } from '../../state/model/group-settings.js';
+import { PushCounts, type PushFigures } from './push-counts.js';
 import { PushEndpoint, type PushEndpointParts } from './push-endpoint.js';
 import { pushHeaders, RESPONSE_SNIPPET_BYTES, sendPush, signOrNot } from './push-request.js';
 
@@ -53,12 +54,18 @@ export class Pusher {
   private stopTimer: (() => void) | undefined;
   private running = false;
   private again = false;
+  private readonly counts = new PushCounts();
+  /** What endpoints are made with: the options, their metrics counted per group too. */
+  private readonly parts: PushEndpointParts;
 
-  constructor(private readonly options: PusherOptions) {}
+  constructor(private readonly options: PusherOptions) {
+    this.parts = { ...options, metrics: this.counts.tee(options.metrics) };
+  }
 
-  /** Starts keeping the endpoints in step (becoming leader). */
+  /** Starts keeping the endpoints in step (becoming leader): the groups' figures start from zero. */
   start(): void {
     this.stopTimer?.();
+    this.counts.clear();
     this.stopTimer = this.options.clock.every(this.options.reconcileMs, () => this.wake());
     this.wake();
   }
@@ -74,6 +81,11 @@ export class Pusher {
   /** Push groups served now, and their requests in flight (tests, metrics). */
   get served(): ReadonlyMap<string, PushEndpoint> {
     return new Map([...this.endpoints].map(([k, v]) => [k, v.endpoint]));
+  }
+
+  /** What was sent for the group since this node became leader (undefined: nothing). */
+  figures(topic: string, group: string): PushFigures | undefined {
+    return this.counts.of(topic, group);
   }
 
   /** Reads the push groups again soon (a group was created, changed or deleted). */
@@ -121,7 +133,7 @@ export class Pusher {
         continue;
       }
       if (!o.isLeading() || this.stopTimer === undefined) return;
-      const endpoint = new PushEndpoint(g.topic, g.group, g.queue, g.push, ca, o);
+      const endpoint = new PushEndpoint(g.topic, g.group, g.queue, g.push, ca, this.parts);
       this.endpoints.set(key, { endpoint, fingerprint: fp });
       endpoint.start();
     }
