@@ -146,11 +146,21 @@ export class Pusher {
 
   /**
    * Sends the group's endpoint a signed test request (a JSON body naming the
-   * topic and group; no message is leased) and answers what came back.
+   * topic and group; no message is leased) and answers what came back. A
+   * secret or CA file that cannot be read (or lies outside push.filesDir)
+   * is the answer's error: nothing is sent.
    */
   async test(g: PushGroup): Promise<TestPushAnswer> {
     const o = this.options;
-    const ca = await caOf(o, g.push);
+    let ca: string;
+    let secret: Uint8Array | undefined;
+    try {
+      ca = await caOf(o, g.push);
+      secret =
+        g.push.secretFile !== '' ? await o.secrets.read(g.push.secretFile, o.clock.monotonicMs()) : undefined;
+    } catch (err) {
+      return { status: 0, body: '', latencyMs: 0, error: (err as Error).message, signature: '' };
+    }
     const agent = new Agent({
       connections: 1,
       connect: {
@@ -162,8 +172,6 @@ export class Pusher {
     });
     try {
       const body = Buffer.from(JSON.stringify({ test: true, topic: g.topic, group: g.group }));
-      const secret =
-        g.push.secretFile !== '' ? await o.secrets.read(g.push.secretFile, o.clock.monotonicMs()) : undefined;
       const signed = signOrNot(secret, o.clock.nowMs(), body);
       const headers = pushHeaders(
         {
