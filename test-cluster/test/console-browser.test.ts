@@ -6,13 +6,15 @@
  * API then answers that it is already done; a dead letter is redriven from
  * the page and delivered; a published batch shows in the right Timeline
  * buckets; a read-only token sees every page and cannot act; a wrong token
- * sees nothing.
+ * sees nothing. A push group shows its endpoint and what the leader sent it.
  *
  * The browser is `FERMATA_CHROMIUM`, else `chromium` on the PATH. Without it these
  * tests are skipped, except under CI=true, where they fail (.ci/run installs it).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +57,9 @@ describe.skipIf(MISSING !== '' && !REQUIRED)(title, () => {
   let leader: NodeHandle;
   let ops: FermataClient;
   let browser: Browser;
+  /** The push group's endpoint: answers 204 to every request. */
+  let hook: Server;
+  let hookUrl: string;
 
   /** The JSON API as the ops token calls it. */
   async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -130,12 +135,38 @@ describe.skipIf(MISSING !== '' && !REQUIRED)(title, () => {
       60_000,
       'the expired payment in payments.dlq',
     );
+
+    // webhooks: a push group whose endpoint took three messages.
+    hook = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
+    await new Promise<void>((done) => hook.listen(0, '127.0.0.1', done));
+    hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    expect((await api('POST', '/v1/rpc/Admin/CreateTopic', { name: 'webhooks' })).status).toBe(200);
+    const pushGroup = await api('POST', '/v1/rpc/Admin/CreateGroup', {
+      topic: 'webhooks',
+      group: 'hook',
+      settings: { push: { endpoint: hookUrl, concurrency: 4 } },
+    });
+    expect(pushGroup.status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await api('POST', '/v1/topics/webhooks/messages', `event ${i}`)).status).toBe(200);
+    await eventually(
+      async () =>
+        (await ops.topicStats('webhooks')).groups.find((g) => g.group === 'hook')?.push?.requests['2xx'] ===
+        3,
+      60_000,
+      'three pushes answered 2xx',
+    );
   });
 
   afterAll(async () => {
     await browser?.close();
     await ops?.close();
     await cluster?.stop();
+    hook?.closeAllConnections();
+    await new Promise<void>((done) => (hook ? hook.close(() => done()) : done()));
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -161,6 +192,11 @@ describe.skipIf(MISSING !== '' && !REQUIRED)(title, () => {
     const topics = await page.locator('#topics-table').textContent();
     expect(topics).toContain('orders');
     expect(topics).toContain('billing');
+    // The push group: its endpoint, its concurrency, and the leader's figures.
+    const row = (await page.locator('#topics-table tr', { hasText: hookUrl }).textContent()) ?? '';
+    expect(row).toMatch(/^webhooks\s*hook/);
+    expect(row).toContain('concurrency 4 · timeout 10s');
+    expect(row).toContain('2xx 3 · retries 0 · dead letters 0');
     await shot(page, 'topics');
 
     await page.goto(`${leader.httpUrl}/console/#/messages?topic=orders&group=billing`);

@@ -7,7 +7,7 @@
  * pushes losing none.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -124,7 +124,8 @@ describe('push groups on a three-node cluster', () => {
     writeFileSync(secretFile, `${SECRET}\n`);
     cluster = await startCluster({
       nodes: 3,
-      env: { FERMATA_PUSH__ALLOWED_ENDPOINTS: '127.0.0.1, localhost' },
+      // The secret and the CA bundle lie in dir: the only files push groups may name.
+      env: { FERMATA_PUSH__ALLOWED_ENDPOINTS: '127.0.0.1, localhost', FERMATA_PUSH__FILES_DIR: dir },
     });
     client = clientOf(cluster);
   }, 300_000);
@@ -231,6 +232,9 @@ describe('push groups on a three-node cluster', () => {
         attempts: 3,
         lastError: 'HTTP 500: failed with 500',
       });
+      // The leader's figures for the group, as GetTopicStats answers them (the console shows them).
+      const push = (await client.topicStats(topic)).groups.find((g) => g.group === 'hook')?.push;
+      expect(push).toEqual({ requests: { '5xx': 3 }, retries: 3, deadLetters: 1 });
     } finally {
       await sub.close();
     }
@@ -265,6 +269,38 @@ describe('push groups on a three-node cluster', () => {
       expect((err as FermataError).message).toMatch(/push.allowedEndpoints|metadata/);
     }
     expect((await client.listTopics()).find((t) => t.name === topic)?.groups).not.toContain('hook');
+  });
+
+  it('a secret or CA file outside push.filesDir, by path, .. or a symbolic link, is refused at creation', async () => {
+    const topic = await createdTopic(client, 'push-files');
+    const outside = mkdtempSync(join(tmpdir(), 'fermata-push-outside-'));
+    try {
+      const tokens = join(outside, 'tokens');
+      writeFileSync(tokens, 'not-to-be-echoed\n');
+      symlinkSync(tokens, join(dir, 'escape'));
+      for (const [field, path] of [
+        ['secret_file', tokens],
+        ['secret_file', `${dir}/../${outside.split('/').at(-1)}/tokens`],
+        ['ca_file', join(dir, 'escape')],
+      ] as const) {
+        const file = field === 'secret_file' ? { secretFile: path } : { caFile: path };
+        const err = await client
+          .createGroup(topic, 'hook', { push: { endpoint: 'http://127.0.0.1:9/', ...file } })
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+        expect(err, path).toBeInstanceOf(FermataError);
+        expect((err as FermataError).code, path).toBe(9); // FAILED_PRECONDITION
+        expect((err as FermataError).details).toMatch(
+          new RegExp(`^settings\\.push\\.${field}: .* is not within push\\.filesDir`),
+        );
+        expect((err as FermataError).details).not.toContain('not-to-be-echoed');
+      }
+      expect((await client.listTopics()).find((t) => t.name === topic)?.groups).not.toContain('hook');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('an endpoint that is down holds at most one lease (a probe) and gets every message once it is up', {

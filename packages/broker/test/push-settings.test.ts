@@ -1,13 +1,17 @@
 // A push group's settings as replicated state: applied from a command, stored in the topic
 // record and read back with their defaults, changed by an update mask, refused with the field
-// named; and where the node's push.allowedEndpoints lets an endpoint point.
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+// named; where the node's push.allowedEndpoints lets an endpoint point, and which files its
+// push.filesDir lets a group name.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EndpointPolicy } from '../src/leader/push/endpoint-policy.js';
+import { PushFilesPolicy } from '../src/leader/push/files-policy.js';
 import { backoffMs, retryAfterMs, verdictOf } from '../src/leader/push/push-request.js';
 import { SecretFiles, signature } from '../src/leader/push/signature.js';
+import type { ServerContext } from '../src/server/context.js';
+import { checkPushSettings } from '../src/server/grpc-push.js';
 import { decodeTopic, encodeTopic } from '../src/state/codec/topic.js';
 import { PUSH_DEFAULTS } from '../src/state/model/group-settings.js';
 import { groupSettingsOf } from '../src/state/model/records.js';
@@ -172,18 +176,114 @@ describe('the signing secret is read from its file', () => {
     try {
       const path = join(dir, 'secret');
       writeFileSync(path, 'one\n');
-      const files = new SecretFiles();
+      const files = new SecretFiles(PushFilesPolicy.parse(dir));
       expect(Buffer.from(await files.read(path, 0)).toString()).toBe('one');
       writeFileSync(path, 'two\r\n');
-      utimesSync(path, new Date(), new Date(Date.now() + 5_000));
       // Within the recheck interval the kept secret is used; after it, the changed file is read.
       expect(Buffer.from(await files.read(path, 1_000)).toString()).toBe('one');
       expect(Buffer.from(await files.read(path, 3_000)).toString()).toBe('two');
       writeFileSync(path, '\n');
-      utimesSync(path, new Date(), new Date(Date.now() + 10_000));
       await expect(files.read(path, 6_000)).rejects.toThrow(/is empty/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('push.filesDir bounds which files a push group may name', () => {
+  const SECRET = 'do-not-echo-this-secret';
+  /** A files directory holding `secret`, beside `outside/` holding another secret file. */
+  interface Layout {
+    readonly root: string;
+    readonly dir: string;
+    readonly outside: string;
+  }
+  /** Runs `test` over a files directory holding `secret`, beside `outside/` holding another secret file. */
+  async function inLayout(test: (l: Layout) => Promise<void>): Promise<void> {
+    const root = mkdtempSync(join(tmpdir(), 'fermata-files-'));
+    try {
+      const dir = join(root, 'push');
+      mkdirSync(dir);
+      mkdirSync(join(root, 'outside'));
+      writeFileSync(join(dir, 'secret'), `${SECRET}\n`);
+      const outside = join(root, 'outside', 'tokens');
+      writeFileSync(outside, `${SECRET}\n`);
+      await test({ root, dir, outside });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+  const F = 'settings.push.secret_file';
+
+  it('a file inside the directory is allowed, and one not made yet is judged by its directory', () =>
+    inLayout(async ({ dir }) => {
+      const files = PushFilesPolicy.parse(dir);
+      expect(await files.check(join(dir, 'secret'), F)).toBeUndefined();
+      expect(await files.check(join(dir, 'later', 'secret'), F)).toBeUndefined();
+      expect((await files.read(join(dir, 'secret'), F)).toString()).toBe(`${SECRET}\n`);
+    }));
+
+  it('a file outside it, a .. path and a symbolic link out are refused, naming the field and the setting', () =>
+    inLayout(async ({ root, dir, outside }) => {
+      const files = PushFilesPolicy.parse(dir);
+      symlinkSync(outside, join(dir, 'link'));
+      symlinkSync(join(root, 'outside'), join(dir, 'sub'));
+      const refused = [
+        outside,
+        `${dir}/../outside/tokens`,
+        join(dir, 'link'),
+        join(dir, 'sub', 'tokens'),
+        join(dir, 'sub', 'not-yet'),
+        dir,
+      ];
+      for (const path of refused) {
+        const why = await files.check(path, F);
+        expect(why, path).toMatch(/^settings\.push\.secret_file: .* is not within push\.filesDir/);
+        expect(why).not.toContain(SECRET);
+        await expect(files.read(path, F)).rejects.toThrow(/is not within push\.filesDir/);
+      }
+    }));
+
+  it('unset, no file may be named, and the error says which setting allows one', () =>
+    inLayout(async ({ dir }) => {
+      const why = await PushFilesPolicy.parse('').check(join(dir, 'secret'), F);
+      expect(why).toMatch(/^settings\.push\.secret_file: no file may be named: .*push\.filesDir is not set/);
+      expect(() => PushFilesPolicy.parse('relative/dir')).toThrow(
+        /push\.filesDir: must be an absolute directory/,
+      );
+    }));
+
+  it('a file allowed at creation and swapped for a link out is refused when the pusher reads it', () =>
+    inLayout(async ({ dir, outside }) => {
+      const policy = PushFilesPolicy.parse(dir);
+      const secrets = new SecretFiles(policy);
+      const path = join(dir, 'secret');
+      expect(await policy.check(path, F)).toBeUndefined();
+      rmSync(path);
+      symlinkSync(outside, path);
+      await expect(secrets.read(path, 0)).rejects.toThrow(/is not within push\.filesDir/);
+    }));
+
+  it('the leader refuses a create or an update naming a file outside it, FAILED_PRECONDITION, before proposing', () =>
+    inLayout(async ({ dir, outside }) => {
+      const ctx = {
+        pushPolicy: EndpointPolicy.parse(''),
+        pushFiles: PushFilesPolicy.parse(dir),
+      } as unknown as ServerContext;
+      const push = (p: object) => ({ push: { endpoint: 'http://127.0.0.1/', ...p } });
+      await expect(
+        checkPushSettings(ctx, push({ secretFile: join(dir, 'secret') })),
+      ).resolves.toBeUndefined();
+      await expect(checkPushSettings(ctx, push({ caFile: outside }))).rejects.toMatchObject({
+        name: 'RefusedByConfigError',
+        message: expect.stringMatching(/^settings\.push\.ca_file: .* is not within push\.filesDir/),
+      });
+      // An update judges the files its mask changes, and only those.
+      await expect(
+        checkPushSettings(ctx, push({ secretFile: outside }), ['push.secret_file']),
+      ).rejects.toThrow(/settings\.push\.secret_file/);
+      await expect(
+        checkPushSettings(ctx, push({ secretFile: outside }), ['push.concurrency']),
+      ).resolves.toBeUndefined();
+    }));
 });

@@ -46,6 +46,24 @@ export interface GroupSettings {
   maxInFlight: number;
   ordering: string;
   paused: boolean;
+  /** Set for a push group: where and how the leader POSTs its messages. */
+  push: PushSettings | null;
+}
+
+export interface PushSettings {
+  endpoint: string;
+  timeoutMs: number;
+  concurrency: number;
+  secretFile: string;
+  caFile: string;
+}
+
+/** What the current leader sent for a push group since it became leader. */
+export interface PushStats {
+  /** By how they ended: `2xx`..`5xx`, `timeout`, `error`. */
+  requests: Record<string, Int64>;
+  retries: Int64;
+  deadLetters: Int64;
 }
 
 export interface Topic {
@@ -64,6 +82,7 @@ export interface GroupStats {
   nextDueMs: Int64;
   settings: GroupSettings | null;
   paused: boolean;
+  push: PushStats | null;
 }
 
 export interface TopicStats {

@@ -533,6 +533,7 @@ export namespace fermata {
             settings?: (fermata.v1.GroupSettings.$Properties|null);
             paused: boolean;
             throttled: Long;
+            push?: (fermata.v1.PushStats.$Properties|null);
             static create(properties: fermata.v1.GroupStats.$Shape): fermata.v1.GroupStats & fermata.v1.GroupStats.$Shape;
             static create(properties?: fermata.v1.GroupStats.$Properties): fermata.v1.GroupStats;
             static encode(message: fermata.v1.GroupStats.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -550,9 +551,36 @@ export namespace fermata {
                 settings?: (fermata.v1.GroupSettings.$Properties|null);
                 paused?: (boolean|null);
                 throttled?: (Long|null);
+                push?: (fermata.v1.PushStats.$Properties|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.GroupStats.$Properties;
+        }
+
+        interface IPushStats extends fermata.v1.PushStats.$Properties {
+        }
+
+        class PushStats {
+            constructor(properties?: fermata.v1.PushStats.$Properties);
+            $unknowns?: Uint8Array[];
+            requests: { [k: string]: Long };
+            retries: Long;
+            deadLetters: Long;
+            static create(properties: fermata.v1.PushStats.$Shape): fermata.v1.PushStats & fermata.v1.PushStats.$Shape;
+            static create(properties?: fermata.v1.PushStats.$Properties): fermata.v1.PushStats;
+            static encode(message: fermata.v1.PushStats.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): fermata.v1.PushStats & fermata.v1.PushStats.$Shape;
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace PushStats {
+            interface $Properties {
+                requests?: ({ [k: string]: Long }|null);
+                retries?: (Long|null);
+                deadLetters?: (Long|null);
+                $unknowns?: Uint8Array[];
+            }
+            type $Shape = fermata.v1.PushStats.$Properties;
         }
 
         interface IGetTopicStatsRequest extends fermata.v1.GetTopicStatsRequest.$Properties {

@@ -1948,6 +1948,7 @@ export const fermata = $root.fermata = (() => {
             GroupStats.prototype.settings = null;
             GroupStats.prototype.paused = false;
             GroupStats.prototype.throttled = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            GroupStats.prototype.push = null;
 
             GroupStats.create = function(properties) {
                 return new GroupStats(properties);
@@ -1976,6 +1977,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(56).bool(message.paused);
                 if (message.throttled != null && $Object.hasOwnProperty.call(message, "throttled") && (typeof message.throttled === "object" ? message.throttled.low || message.throttled.high : message.throttled !== 0))
                     writer.uint32(64).uint64(message.throttled);
+                if (message.push != null && $Object.hasOwnProperty.call(message, "push"))
+                    $root.fermata.v1.PushStats.encode(message.push, writer.uint32(74).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -2078,6 +2081,12 @@ export const fermata = $root.fermata = (() => {
                                 delete message.throttled;
                             continue;
                         }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            message.push = $root.fermata.v1.PushStats.decode(reader, reader.size(), $undefined, _depth + 1, message.push);
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -2102,6 +2111,151 @@ export const fermata = $root.fermata = (() => {
             };
 
             return GroupStats;
+        })();
+
+        v1.PushStats = (function() {
+
+            const PushStats = function (properties) {
+                this.requests = {};
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            PushStats.prototype.requests = $util.emptyObject;
+            PushStats.prototype.retries = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            PushStats.prototype.deadLetters = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            PushStats.create = function(properties) {
+                return new PushStats(properties);
+            };
+
+            PushStats.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.requests != null && $Object.hasOwnProperty.call(message, "requests"))
+                    for (let keys = $Object.keys(message.requests), i = 0; i < keys.length; ++i)
+                        writer.uint32(10).fork().uint32(10).string(keys[i]).uint32(16).uint64(message.requests[keys[i]]).ldelim();
+                if (message.retries != null && $Object.hasOwnProperty.call(message, "retries") && (typeof message.retries === "object" ? message.retries.low || message.retries.high : message.retries !== 0))
+                    writer.uint32(16).uint64(message.retries);
+                if (message.deadLetters != null && $Object.hasOwnProperty.call(message, "deadLetters") && (typeof message.deadLetters === "object" ? message.deadLetters.low || message.deadLetters.high : message.deadLetters !== 0))
+                    writer.uint32(24).uint64(message.deadLetters);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            PushStats.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, key, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.fermata.v1.PushStats();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.requests === $util.emptyObject)
+                                message.requests = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = $util.Long ? $util.Long.fromNumber(0, true) : 0;
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 0)
+                                        break;
+                                    value = reader.uint64();
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.requests, key);
+                            message.requests[key] = value;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.retries = value;
+                            else
+                                delete message.retries;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.deadLetters = value;
+                            else
+                                delete message.deadLetters;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            PushStats.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/fermata.v1.PushStats";
+            };
+
+            return PushStats;
         })();
 
         v1.GetTopicStatsRequest = (function() {

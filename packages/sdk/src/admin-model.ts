@@ -105,6 +105,18 @@ export interface GroupStats {
   paused: boolean;
   /** Deliveries a rate or in-flight limit held back past their due time. */
   throttled: number;
+  /** A push group's requests, as the current leader counted them since it became leader; absent for a group without push. */
+  push?: PushStats;
+}
+
+/** What the leader sent for a push group since it became leader. */
+export interface PushStats {
+  /** Requests by how they ended: `2xx`..`5xx` (the answer's status class), `timeout`, `error` (no answer). */
+  requests: Record<string, number>;
+  /** Requests not acknowledged, so nacked for a retry (or, the last attempt, a dead letter). */
+  retries: number;
+  /** Nacks of a last attempt: the message went to the dead-letter topic. */
+  deadLetters: number;
 }
 
 /** {@link FermataClient.topicStats}'s answer. */
@@ -315,6 +327,17 @@ export function topicFromWire(t: pb.Topic.$Properties | null | undefined): Topic
   };
 }
 
+function pushStatsFromWire(p: pb.IPushStats): PushStats {
+  const requests: Record<string, number> = {};
+  for (const [c, n] of Object.entries(p.requests ?? {}))
+    requests[c] = toSafeNumber(n, `push.requests["${c}"]`);
+  return {
+    requests,
+    retries: toSafeNumber(p.retries, 'push.retries'),
+    deadLetters: toSafeNumber(p.deadLetters, 'push.dead_letters'),
+  };
+}
+
 export function statsFromWire(r: pb.GetTopicStatsResponse): TopicStats {
   return {
     topic: r.topic,
@@ -329,6 +352,7 @@ export function statsFromWire(r: pb.GetTopicStatsResponse): TopicStats {
         settings: groupSettingsFromWire(g.settings),
         paused: g.paused === true,
         throttled: toSafeNumber(g.throttled, 'throttled'),
+        ...(g.push ? { push: pushStatsFromWire(g.push) } : {}),
       };
     }),
     deletions: (r.deletions ?? []).map((d) => ({

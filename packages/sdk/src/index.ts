@@ -15,6 +15,7 @@ export type {
   Member,
   MemberRole,
   Ordering,
+  PushStats,
   Topic,
   TopicSettings,
   TopicStats,

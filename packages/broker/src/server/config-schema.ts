@@ -124,6 +124,9 @@ const ALLOWED_ORIGINS = /^(\*|https?:\/\/[^\s,/]+(,\s*https?:\/\/[^\s,/]+)*)$/;
 /** `push.allowedEndpoints`: names, addresses and CIDRs separated by commas (parsed by endpoint-policy.ts). */
 const ALLOWED_ENDPOINTS = /^[A-Za-z0-9.:*/_[\]-]+(\s*,\s*[A-Za-z0-9.:*/_[\]-]+)*$/;
 
+/** `push.filesDir`: an absolute directory (files-policy.ts resolves it). */
+const ABSOLUTE_PATH = /^\//;
+
 /** The origins of `http.allowedOrigins`, as a browser sends them in `Origin`. */
 export function allowedOriginsOf(setting: string): string[] {
   return setting === '' ? [] : setting.split(',').map((o) => o.trim().toLowerCase());
@@ -266,6 +269,15 @@ export const configSchema = {
       allowEmpty: true,
       description:
         'Where push groups may send requests: host names (`*.example.com` = any name under it), IP addresses and CIDRs, comma-separated. An endpoint is allowed when its host name is listed, or when its address (a literal, or every address its name resolves to, checked again at each connection) is within a listed address or CIDR. Empty = any endpoint. Link-local and cloud metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254) are refused unless the endpoint names them, by name or address, in this list. Checked when a push group is created or its endpoint changed (by the node that leads), and by the leader at every connection it opens.',
+    } satisfies StringSpec,
+    filesDir: {
+      kind: 'string',
+      default: '',
+      pattern: ABSOLUTE_PATH,
+      form: 'an absolute directory path',
+      allowEmpty: true,
+      description:
+        "The directory push groups' `secret_file` and `ca_file` must lie in, once `..` and symbolic links are resolved, so a topic admin cannot have the leader sign with or trust any other file the server can read (the token file, a TLS key). Empty = no push group may name a file (push groups go unsigned, with the system's CAs). Checked when a push group is created or changed (by the node that leads, FAILED_PRECONDITION naming the field and this setting), and again at every read of the file. Give every node the same directory and files.",
     } satisfies StringSpec,
   },
   storage: {

@@ -6,6 +6,7 @@ import type { ScheduleMaterializer } from '../leader/materializer.js';
 import type { Proposer } from '../leader/proposer.js';
 import type { Purger } from '../leader/purger.js';
 import type { EndpointPolicy } from '../leader/push/endpoint-policy.js';
+import type { PushFilesPolicy } from '../leader/push/files-policy.js';
 import type { Pusher } from '../leader/push/pusher.js';
 import { ValidationError } from '../state/model/errors.js';
 import type { BrokerReader } from '../state/read/reader.js';
@@ -42,6 +43,8 @@ export interface ServerContext {
   readonly tokens?: () => TokenTable;
   /** Where push groups may send requests (push.allowedEndpoints). */
   readonly pushPolicy: EndpointPolicy;
+  /** Which files push groups may name (push.filesDir). */
+  readonly pushFiles: PushFilesPolicy;
   /** The leader's pusher (push groups' requests); set once the context is built. */
   pusher?: Pusher;
 }

@@ -25,7 +25,7 @@ import {
   topicFilter,
   unary,
 } from './context.js';
-import { checkPushEndpoint, testPush } from './grpc-push.js';
+import { checkPushSettings, pushStatsOf, testPush } from './grpc-push.js';
 import { forgetTopic } from './topic-check.js';
 
 function topicProto(t: TopicRec): pb.Topic.$Properties {
@@ -115,6 +115,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
           throttled: toUint64(
             BigInt(ctx.dispatcher.throttled(ctx.reader.queueHash(stats.topic.name, g.group))),
           ),
+          ...(g.settings.push ? { push: pushStatsOf(ctx, stats.topic.name, g.group) } : {}),
         })),
         deletions: stats.deletions.map((d) => ({
           group: d.group,
@@ -127,7 +128,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
     }),
     createGroup: unary(ctx, async (req) => {
       const settings = req.settings ? groupSettingsFromProto(req.settings) : undefined;
-      await checkPushEndpoint(ctx, settings);
+      await checkPushSettings(ctx, settings);
       const r = await run({
         kind: 'create-group',
         topic: name(req.topic, 'topic'),
@@ -140,7 +141,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
     }),
     updateGroup: unary(ctx, async (req) => {
       const settings = groupSettingsFromProto(req.settings);
-      await checkPushEndpoint(ctx, settings, req.updateMask);
+      await checkPushSettings(ctx, settings, req.updateMask);
       const r = await run({
         kind: 'update-group',
         topic: name(req.topic, 'topic'),

@@ -1,28 +1,53 @@
 /**
  * The push parts of the Admin service: where a push group's endpoint may
- * point (the node's push.allowedEndpoints, judged before proposing, since
- * apply cannot read a node's config), and TestPush.
+ * point and which files it may name (the node's push.allowedEndpoints and
+ * push.filesDir, judged before proposing, since apply cannot read a node's
+ * config), a push group's figures in GetTopicStats, and TestPush.
  */
-import { int64FromSafe, type pb } from '@fermata/protocol';
+import { int64FromSafe, type pb, toUint64 } from '@fermata/protocol';
 import type { GroupSettingsInput } from '../state/commands/commands.js';
-import { endpointOfUpdate, parseEndpoint } from '../state/commands/validate-push.js';
+import { parseEndpoint, pushFieldOfUpdate } from '../state/commands/validate-push.js';
 import { NotFoundError, ValidationError } from '../state/model/errors.js';
 import { groupSettingsOf } from '../state/model/records.js';
 import { linearizable, requireLeader, type ServerContext } from './context.js';
 import { RefusedByConfigError } from './errors.js';
 
-const FIELD = 'settings.push.endpoint';
+const F = 'settings.push';
 
-/** Refuses (FAILED_PRECONDITION, naming the setting) an endpoint the node's policy does not allow. */
-export async function checkPushEndpoint(
+/**
+ * Refuses (FAILED_PRECONDITION, naming the field and the setting) an
+ * endpoint or a secret or CA file the node's policies do not allow.
+ */
+export async function checkPushSettings(
   ctx: ServerContext,
   settings: GroupSettingsInput | undefined,
   mask: readonly string[] = [],
 ): Promise<void> {
-  const endpoint = endpointOfUpdate(settings?.push, mask);
-  if (endpoint === undefined) return;
-  const why = await ctx.pushPolicy.check(parseEndpoint(endpoint, FIELD));
-  if (why) throw new RefusedByConfigError(`${FIELD}: ${why}`);
+  const endpoint = pushFieldOfUpdate(settings?.push, mask, 'endpoint');
+  if (endpoint !== undefined) {
+    const why = await ctx.pushPolicy.check(parseEndpoint(endpoint, `${F}.endpoint`));
+    if (why) throw new RefusedByConfigError(`${F}.endpoint: ${why}`);
+  }
+  for (const field of ['secret_file', 'ca_file'] as const) {
+    const path = pushFieldOfUpdate(settings?.push, mask, field);
+    if (path === undefined) continue;
+    // The state machine checks the form (absolute, its length) after; judge only a path it would accept.
+    if (!path.startsWith('/')) continue;
+    const why = await ctx.pushFiles.check(path, `${F}.${field}`);
+    if (why) throw new RefusedByConfigError(why);
+  }
+}
+
+/** The leader's figures for a push group (zeros before its first request), for GroupStats.push. */
+export function pushStatsOf(ctx: ServerContext, topic: string, group: string): pb.PushStats.$Properties {
+  const f = ctx.pusher?.figures(topic, group);
+  const requests: Record<string, ReturnType<typeof toUint64>> = {};
+  for (const [c, n] of Object.entries(f?.requests ?? {})) requests[c] = toUint64(BigInt(n));
+  return {
+    requests,
+    retries: toUint64(BigInt(f?.retries ?? 0)),
+    deadLetters: toUint64(BigInt(f?.deadLetters ?? 0)),
+  };
 }
 
 export async function testPush(

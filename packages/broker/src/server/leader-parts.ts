@@ -9,7 +9,7 @@ import { ConsumeBuffer } from './consume-buffer.js';
 import type { ServerContext } from './context.js';
 import { deadLetterGate } from './dead-letter-gate.js';
 import type { BrokerMetrics } from './metrics.js';
-import { assemblePusher, EndpointPolicy } from './push-wiring.js';
+import { assemblePusher, EndpointPolicy, PushFilesPolicy } from './push-wiring.js';
 import { TokenLimits } from './token-limits.js';
 
 /** What a node's leader layer is built from; the server and the simulation differ only here. */
@@ -102,6 +102,7 @@ export function assembleLeaderParts(input: LeaderPartsInput): { ctx: ServerConte
     log,
     stopping: false,
     pushPolicy: EndpointPolicy.parse(config.push.allowedEndpoints),
+    pushFiles: PushFilesPolicy.parse(config.push.filesDir),
     ...(input.tokens
       ? { tokens: input.tokens, tokenLimits: new TokenLimits(config.auth.tokenLimits, input.tokens) }
       : {}),

@@ -5,6 +5,7 @@
  */
 import type { Clock } from '@fermata/base';
 import { EndpointPolicy } from '../leader/push/endpoint-policy.js';
+import { PushFilesPolicy } from '../leader/push/files-policy.js';
 import type { PushMetrics } from '../leader/push/push-metrics.js';
 import { Pusher, type PushGroup } from '../leader/push/pusher.js';
 import { SecretFiles } from '../leader/push/signature.js';
@@ -23,7 +24,8 @@ export function assemblePusher(ctx: ServerContext, clock: Clock, metrics: PushMe
       nack: (tag, delayMs, error) => nack(ctx, tag, delayMs, error),
     },
     policy: ctx.pushPolicy,
-    secrets: new SecretFiles(),
+    secrets: new SecretFiles(ctx.pushFiles),
+    files: ctx.pushFiles,
     metrics,
     clock,
     log: ctx.log,
@@ -48,4 +50,4 @@ export async function listPushGroups(ctx: ServerContext): Promise<PushGroup[]> {
   return out;
 }
 
-export { EndpointPolicy };
+export { EndpointPolicy, PushFilesPolicy };

@@ -3,7 +3,8 @@
  * group's counts (`Admin/GetTopicStats`): pending, in flight, dead-lettered,
  * next due, and the oldest overdue, which is how long ago the group's next
  * due time passed (its earliest pending message, or a lease that ran out),
- * and the settings in effect.
+ * the settings in effect, and for a push group its endpoint and what the
+ * leader sent it.
  */
 import { rpc } from '../api.js';
 import { fromNow, h, replace, span, table, time } from '../dom.js';
@@ -51,6 +52,7 @@ async function draw(el: HTMLElement): Promise<void> {
         ? ''
         : h('span', { title: time(num(g.nextDueMs)) }, fromNow(num(g.nextDueMs), now)),
       settings(t, g),
+      push(g),
       h(
         'span',
         { class: 'links' },
@@ -72,6 +74,7 @@ async function draw(el: HTMLElement): Promise<void> {
         'oldest overdue',
         'next due',
         'settings',
+        'push',
         '',
       ],
       rows,
@@ -97,6 +100,24 @@ async function inTurn<T, R>(items: readonly T[], call: (item: T) => Promise<R>):
 function overdue(g: GroupStats, now: number): string {
   const next = num(g.nextDueMs);
   return next !== 0 && next < now && num(g.pending) > 0 ? span(now - next) : '';
+}
+
+/** A push group's endpoint and limits, then the leader's figures; empty for another group. */
+function push(g: GroupStats): string | HTMLElement {
+  const p = g.settings?.push;
+  if (!p) return '';
+  const figures = Object.entries(g.push?.requests ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([c, n]) => `${c} ${num(n)}`);
+  figures.push(`retries ${num(g.push?.retries)}`, `dead letters ${num(g.push?.deadLetters)}`);
+  return h(
+    'span',
+    { class: 'push' },
+    h('code', {}, p.endpoint),
+    ` · concurrency ${p.concurrency} · timeout ${span(p.timeoutMs)}${p.secretFile ? ' · signed' : ''}`,
+    h('br', {}),
+    h('span', { title: 'requests the current leader sent since it became leader' }, figures.join(' · ')),
+  );
 }
 
 function settings(t: Topic, g: GroupStats): string {

@@ -16,6 +16,7 @@ import { type Consumer, type DeliverySink, heldAheadSchedule } from '../dispatch
 import { emptySlots } from '../dispatcher/consumer-registry.js';
 import type { Dispatcher } from '../dispatcher/dispatcher.js';
 import type { EndpointPolicy } from './endpoint-policy.js';
+import type { PushFilesPolicy } from './files-policy.js';
 import type { PushMetrics } from './push-metrics.js';
 import { backoffMs, pushHeaders, sendPush, signOrNot, verdictOf } from './push-request.js';
 import type { SecretFiles } from './signature.js';
@@ -31,6 +32,8 @@ export interface PushEndpointParts {
   readonly settle: PushSettler;
   readonly policy: EndpointPolicy;
   readonly secrets: SecretFiles;
+  /** What secret and CA files may be read (push.filesDir). */
+  readonly files: PushFilesPolicy;
   readonly metrics: PushMetrics;
   /** The leader's clock (stamps, signatures, the probe of an endpoint that is down). */
   readonly clock: Clock;

@@ -7,10 +7,10 @@
  * loop: requests go out from the dispatcher's sink and settle through the
  * proposer like any consumer's.
  */
-import { readFile } from 'node:fs/promises';
 import { Agent } from 'undici';
 import { encodePush } from '../../state/codec/topic.js';
 import type { PushSettings } from '../../state/model/group-settings.js';
+import { PushCounts, type PushFigures } from './push-counts.js';
 import { PushEndpoint, type PushEndpointParts } from './push-endpoint.js';
 import { pushHeaders, RESPONSE_SNIPPET_BYTES, sendPush, signOrNot } from './push-request.js';
 
@@ -38,6 +38,12 @@ export interface TestPushAnswer {
   readonly signature: string;
 }
 
+/** The group's CA bundle ('' = the system's CAs), read within push.filesDir. */
+async function caOf(parts: PushEndpointParts, push: PushSettings): Promise<string> {
+  if (push.caFile === '') return '';
+  return (await parts.files.read(push.caFile, 'settings.push.ca_file')).toString('utf8');
+}
+
 const keyOf = (topic: string, group: string): string => `${topic}\u0000${group}`;
 
 /** The settings as one comparable string: an endpoint is made again when it changes. */
@@ -48,12 +54,18 @@ export class Pusher {
   private stopTimer: (() => void) | undefined;
   private running = false;
   private again = false;
+  private readonly counts = new PushCounts();
+  /** What endpoints are made with: the options, their metrics counted per group too. */
+  private readonly parts: PushEndpointParts;
 
-  constructor(private readonly options: PusherOptions) {}
+  constructor(private readonly options: PusherOptions) {
+    this.parts = { ...options, metrics: this.counts.tee(options.metrics) };
+  }
 
-  /** Starts keeping the endpoints in step (becoming leader). */
+  /** Starts keeping the endpoints in step (becoming leader): the groups' figures start from zero. */
   start(): void {
     this.stopTimer?.();
+    this.counts.clear();
     this.stopTimer = this.options.clock.every(this.options.reconcileMs, () => this.wake());
     this.wake();
   }
@@ -69,6 +81,11 @@ export class Pusher {
   /** Push groups served now, and their requests in flight (tests, metrics). */
   get served(): ReadonlyMap<string, PushEndpoint> {
     return new Map([...this.endpoints].map(([k, v]) => [k, v.endpoint]));
+  }
+
+  /** What was sent for the group since this node became leader (undefined: nothing). */
+  figures(topic: string, group: string): PushFigures | undefined {
+    return this.counts.of(topic, group);
   }
 
   /** Reads the push groups again soon (a group was created, changed or deleted). */
@@ -107,7 +124,7 @@ export class Pusher {
       this.endpoints.delete(key);
       let ca = '';
       try {
-        ca = g.push.caFile !== '' ? await readFile(g.push.caFile, 'utf8') : '';
+        ca = await caOf(o, g.push);
       } catch (err) {
         o.log.warn(
           { topic: g.topic, group: g.group, caFile: g.push.caFile, err: (err as Error).message },
@@ -116,7 +133,7 @@ export class Pusher {
         continue;
       }
       if (!o.isLeading() || this.stopTimer === undefined) return;
-      const endpoint = new PushEndpoint(g.topic, g.group, g.queue, g.push, ca, o);
+      const endpoint = new PushEndpoint(g.topic, g.group, g.queue, g.push, ca, this.parts);
       this.endpoints.set(key, { endpoint, fingerprint: fp });
       endpoint.start();
     }
@@ -129,11 +146,21 @@ export class Pusher {
 
   /**
    * Sends the group's endpoint a signed test request (a JSON body naming the
-   * topic and group; no message is leased) and answers what came back.
+   * topic and group; no message is leased) and answers what came back. A
+   * secret or CA file that cannot be read (or lies outside push.filesDir)
+   * is the answer's error: nothing is sent.
    */
   async test(g: PushGroup): Promise<TestPushAnswer> {
     const o = this.options;
-    const ca = g.push.caFile !== '' ? await readFile(g.push.caFile, 'utf8') : '';
+    let ca: string;
+    let secret: Uint8Array | undefined;
+    try {
+      ca = await caOf(o, g.push);
+      secret =
+        g.push.secretFile !== '' ? await o.secrets.read(g.push.secretFile, o.clock.monotonicMs()) : undefined;
+    } catch (err) {
+      return { status: 0, body: '', latencyMs: 0, error: (err as Error).message, signature: '' };
+    }
     const agent = new Agent({
       connections: 1,
       connect: {
@@ -145,8 +172,6 @@ export class Pusher {
     });
     try {
       const body = Buffer.from(JSON.stringify({ test: true, topic: g.topic, group: g.group }));
-      const secret =
-        g.push.secretFile !== '' ? await o.secrets.read(g.push.secretFile, o.clock.monotonicMs()) : undefined;
       const signed = signOrNot(secret, o.clock.nowMs(), body);
       const headers = pushHeaders(
         {

@@ -218,12 +218,17 @@ export function pushForUpdate(
   return merged(current, input, (f) => given[f]);
 }
 
-/** Whether an update with this input and mask may set the endpoint (so the caller checks where it points). */
-export function endpointOfUpdate(
+/**
+ * The value an update with this input and mask may set `field` to (so the
+ * caller checks the node's policy for it), or undefined when it leaves it.
+ */
+export function pushFieldOfUpdate(
   input: PushSettingsInput | undefined,
   mask: readonly string[],
+  field: 'endpoint' | 'secret_file' | 'ca_file',
 ): string | undefined {
-  if (mask.length === 0 || mask.includes('push') || mask.includes('push.endpoint'))
-    return input?.endpoint || undefined;
-  return undefined;
+  if (mask.length > 0 && !mask.includes('push') && !mask.includes(`push.${field}`)) return undefined;
+  const value =
+    field === 'endpoint' ? input?.endpoint : field === 'secret_file' ? input?.secretFile : input?.caFile;
+  return value || undefined;
 }
