@@ -392,6 +392,39 @@ const ROWS: readonly Row[] = [
     bound: '[the targets not met](#the-targets-not-met)',
   },
   {
+    question: 'how fast does the forecast answer',
+    command: 'forecast',
+    part: '10,000,000 pending over 30 days',
+    targets: [
+      {
+        text: 'a day by minute p50 <= 50 ms',
+        path: 'answers.next_day_by_minute.p50_ms',
+        op: '<=',
+        limit: 50,
+      },
+    ],
+    fermata: (r) =>
+      `a day by minute p50 ${r.fig('answers.next_day_by_minute.p50_ms')} ms (max ${r.fig('answers.next_day_by_minute.max_ms')}), 30 days by hour p50 ${r.fig('answers.next_30d_by_hour.p50_ms')} ms (max ${r.fig('answers.next_30d_by_hour.max_ms')}), 1,440 buckets of 59 s p50 ${r.fig('answers.worst_1440_by_59s.p50_ms')} ms; a publish's apply +${r.fig('publish_main_thread_us_per_msg.spread_30d.added')} µs with due times over 30 days, +${r.fig('publish_main_thread_us_per_msg.within_1m.added')} within a minute`,
+    bound: '[the forecast](#the-forecast-buckets-not-messages)',
+  },
+  {
+    question: 'how fast does the Timeline page draw',
+    command: 'console',
+    part: '1,440 buckets, 72,000 pending, in headless Chromium',
+    targets: [{ text: 'p50 <= 500 ms', path: 'drawn_ms.p50', op: '<=', limit: 500 }],
+    fermata: (r) =>
+      `navigation to chart drawn p50 ${r.fig('drawn_ms.p50')} ms, max ${r.fig('drawn_ms.max')} ms; its forecast answered at ${r.fig('answered_p50_ms')} ms (the call ${r.fig('forecast_call_ms.p50')} ms), drawn ${r.fig('drawing_p50_ms')} ms after`,
+    bound: '[the targets not met](#the-targets-not-met)',
+  },
+  {
+    question: 'how fast do push groups push',
+    command: 'push',
+    part: '50,000 due in one second, concurrency 64',
+    fermata: (r) =>
+      `to an endpoint answering in 1 ms: ${r.fig('fast.pushes_per_s')} pushes/s, lateness p99 ${r.fig('fast.lateness_ms.p99')} ms; in 100 ms: ${r.fig('slow.pushes_per_s')} pushes/s (bound 640), p99 ${r.fig('slow.lateness_ms.p99')} ms; pushed twice ${r.fig('fast.duplicates')} and ${r.fig('slow.duplicates')}`,
+    bound: '[push](#push-one-request-per-message)',
+  },
+  {
     question: 'how long am I down when a node dies',
     command: 'failover',
     part: '10 trials',
