@@ -150,7 +150,8 @@ export class KeyHeadStore {
 
   private write(queueHash: bigint, orderingKey: string, head: KeyHeadRec): void {
     const value = encodeKeyHead(head);
-    this.decoded.set(value, head);
+    // An uncounted head keeps its front alone (8 bytes): cached as a read would decode it.
+    this.decoded.set(value, head.waits === undefined ? decodeKeyHead(value) : head);
     this.txn.put(this.headKey(queueHash, orderingKey), value);
   }
 
