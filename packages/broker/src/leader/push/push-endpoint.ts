@@ -173,6 +173,7 @@ export class PushEndpoint {
     const started = parts.clock.nowMs();
     let verdict: ReturnType<typeof verdictOf>;
     let unreachable = false;
+    let answered = false;
     try {
       const body = d.payload ?? new Uint8Array(0);
       const secret =
@@ -203,6 +204,7 @@ export class PushEndpoint {
         abort.signal,
       );
       unreachable = result.kind === 'failed' && !result.timeout;
+      answered = result.kind === 'answered';
       verdict = verdictOf(result, push, attempt);
     } catch (err) {
       // The secret file could not be read: nothing was sent.
@@ -220,8 +222,9 @@ export class PushEndpoint {
     parts.metrics.requests.inc({ ...labels, class: verdict.statusClass });
     parts.metrics.latencyMs.observe(labels, parts.clock.nowMs() - started);
     if (this.closed) return; // leadership lost: the lease runs out and the next leader pushes again
+    // Only an answer shows the endpoint up: a timeout or an unread secret leaves it as it was.
     if (unreachable) this.down();
-    else this.up();
+    else if (answered) this.up();
     try {
       if (verdict.ack) {
         await parts.settle.ack(tag);
