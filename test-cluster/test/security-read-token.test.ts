@@ -61,6 +61,8 @@ const WRITES: Record<string, object> = {
     updateMask: ['max_in_flight'],
   },
   'Admin/DeleteGroup': { topic: TOPIC, group: 'billing' },
+  // It makes the leader send a request to the group's endpoint: admin's, as creating the group.
+  'Admin/TestPush': { topic: TOPIC, group: 'billing' },
   'Schedules/UpsertSchedule': { schedule: { ...schedule, spec: 'every 1h' } },
   'Schedules/UpsertSchedules': { schedules: [{ ...schedule, spec: 'every 1h' }] },
   'Schedules/PauseSchedule': ref,

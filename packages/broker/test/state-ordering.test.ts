@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_TAG_BYTES } from '../src/keys.js';
 import { brokerBugs } from '../src/sim/injected-bugs.js';
-import { MAX_NAMED_WAITS } from '../src/state/model/layout.js';
+import { MAX_NAMED_WAITS } from '../src/state/model/key-head-size.js';
 import { countKeyRecords, readKeyFront, readKeyHead, readKeyWaits } from '../src/state/stores/key-heads.js';
 import { countWrites, integrityProblems } from './state-determinism-support.js';
 import { Harness, T0, text } from './state-harness.js';

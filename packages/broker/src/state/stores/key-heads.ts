@@ -10,6 +10,7 @@
 import { invariant } from '@fermata/base';
 import { compareBytes, type ReadView } from '@fermata/storage';
 import { tagKeyOf } from '../../keys.js';
+import { MAX_NAMED_WAITS } from '../model/key-head-size.js';
 import {
   decodeKeyHead,
   EMPTY,
@@ -19,7 +20,6 @@ import {
   keyWaitOf,
   keyWaitPrefix,
   keyWaitSuffix,
-  MAX_NAMED_WAITS,
   NS,
 } from '../model/layout.js';
 import type { Txn } from './txn.js';
