@@ -240,14 +240,6 @@ describe('push groups on a three-node cluster', () => {
     }
   });
 
-  it('a stream cannot subscribe to a push group: the leader pushes its messages', async () => {
-    const topic = await createdTopic(client, 'push-no-stream');
-    await client.createGroup(topic, 'hook', { push: { endpoint: 'http://127.0.0.1:9/' } });
-    await expect(client.subscribe(topic, { group: 'hook' }, () => {}).done).rejects.toThrow(
-      `subscribe.group: "${topic}/hook" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
-    );
-  });
-
   it('a slow endpoint never has more than `concurrency` requests at once', { timeout: 90_000 }, async () => {
     const r = await receiver();
     r.answer = () => ({ status: 200, delayMs: 200 });

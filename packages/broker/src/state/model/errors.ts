@@ -88,8 +88,7 @@ export class ConflictError extends Error {
       | 'default-group'
       | 'schedule-skip'
       | 'topic-deleting'
-      | 'group-deleting'
-      | 'push-group',
+      | 'group-deleting',
     message: string,
   ) {
     super(message);
