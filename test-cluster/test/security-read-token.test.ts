@@ -61,6 +61,8 @@ const WRITES: Record<string, object> = {
     updateMask: ['max_in_flight'],
   },
   'Admin/DeleteGroup': { topic: TOPIC, group: 'billing' },
+  // It makes the leader send a request to the group's endpoint: admin's, as creating the group.
+  'Admin/TestPush': { topic: TOPIC, group: 'billing' },
   'Schedules/UpsertSchedule': { schedule: { ...schedule, spec: 'every 1h' } },
   'Schedules/UpsertSchedules': { schedules: [{ ...schedule, spec: 'every 1h' }] },
   'Schedules/PauseSchedule': ref,
@@ -272,5 +274,36 @@ describe('a token that may only read', () => {
     ];
     expect(rest.map((r) => [r.status, r.json['code']])).toEqual(rest.map(() => [403, 'PERMISSION_DENIED']));
     expect(await state()).toEqual(before);
+  });
+
+  it("sees a push group's header names but not their values, which may carry credentials; admin sees them", async () => {
+    const created = await rpc(TOKENS.ops, 'Admin/CreateGroup', {
+      topic: TOPIC,
+      group: 'hook',
+      settings: {
+        push: { endpoint: 'http://127.0.0.1:9/hook', headers: { authorization: 'Bearer s3cret' } },
+      },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    type Groups = { group: string; settings: { push?: { headers: Record<string, string> } } }[];
+    const headersSeen = async (token: string) => {
+      const stats = await rpc(token, 'Admin/GetTopicStats', { topic: TOPIC });
+      const topics = await rpc(token, 'Admin/ListTopics', {});
+      const listed = (
+        topics.json['topics'] as { name: string; groupSettings: Record<string, Groups[0]['settings']> }[]
+      ).find((t) => t.name === TOPIC)!.groupSettings['hook'];
+      return [
+        (stats.json['groups'] as Groups).find((g) => g.group === 'hook')?.settings.push?.headers,
+        listed?.push?.headers,
+      ];
+    };
+    expect(await headersSeen(TOKENS.viewer)).toEqual([
+      { authorization: '(redacted)' },
+      { authorization: '(redacted)' },
+    ]);
+    expect(await headersSeen(TOKENS.ops)).toEqual([
+      { authorization: 'Bearer s3cret' },
+      { authorization: 'Bearer s3cret' },
+    ]);
   });
 });

@@ -13,6 +13,10 @@ import { type Clock, systemTimers, type TimerHandle } from './clock.js';
  * (reported as fermata_clock_offset_ms); a restart takes the system clock
  * again (docs/guarantees.md, "Time and clocks").
  */
+/** Longest the anchor waits for the wall clock's next millisecond (it turns within 1 ms). */
+const ANCHOR_WAIT_MS = 2;
+const ANCHOR_MAX_READS = 1_000_000;
+
 export class SteadyClock implements Clock {
   private readonly wallAtStartMs: number;
   private readonly monoAtStartMs: number;
@@ -21,8 +25,20 @@ export class SteadyClock implements Clock {
     private readonly wall: () => number = () => Date.now(),
     private readonly mono: () => number = () => performance.now(),
   ) {
-    this.wallAtStartMs = wall();
-    this.monoAtStartMs = mono();
+    // Anchored where the wall clock's millisecond turns: Date.now() truncates, and an anchor taken
+    // mid-millisecond would put every stamp of the node's life up to a millisecond behind the
+    // system clock (a due time stamped before the client's own clock said it published). At most
+    // ANCHOR_WAIT_MS of monotonic time, and a bounded number of reads for clocks that stand still.
+    const first = wall();
+    let w = first;
+    let m = mono();
+    const giveUpAt = m + ANCHOR_WAIT_MS;
+    for (let reads = 0; w === first && m < giveUpAt && reads < ANCHOR_MAX_READS; reads++) {
+      w = wall();
+      m = mono();
+    }
+    this.wallAtStartMs = w;
+    this.monoAtStartMs = m;
   }
 
   nowMs(): number {

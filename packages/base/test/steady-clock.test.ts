@@ -27,4 +27,19 @@ describe('SteadyClock', () => {
     expect(clock.systemOffsetMs()).toBe(-3_600_000 - 20);
     expect(clock.monotonicMs()).toBe(mono);
   });
+
+  it('is anchored where the wall clock turns a millisecond, so it is never a millisecond behind it', () => {
+    // True time advances 0.01 ms with every read of the monotonic clock; the wall clock truncates it.
+    let t = 1_700_000_000_000.5;
+    const mono = () => {
+      t += 0.01;
+      return t - 1_699_999_000_000;
+    };
+    const clock = new SteadyClock(() => Math.floor(t), mono);
+    for (let i = 0; i < 1_000; i++) {
+      t += 0.37;
+      // Within the few reads between the anchor's wall and monotonic reads (0.02 ms here).
+      expect(clock.nowMs()).toBeGreaterThanOrEqual(Math.floor(t - 0.05));
+    }
+  });
 });

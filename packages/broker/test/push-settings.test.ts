@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EndpointPolicy } from '../src/leader/push/endpoint-policy.js';
 import { PushFilesPolicy } from '../src/leader/push/files-policy.js';
-import { backoffMs, retryAfterMs, verdictOf } from '../src/leader/push/push-request.js';
+import { pushLease } from '../src/leader/push/push-endpoint.js';
+import { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs, verdictOf } from '../src/leader/push/push-request.js';
 import { SecretFiles, signature } from '../src/leader/push/signature.js';
 import type { ServerContext } from '../src/server/context.js';
 import { checkPushSettings } from '../src/server/grpc-push.js';
@@ -161,6 +162,12 @@ describe('what an answer means', () => {
     expect(backoffMs(push, 5)).toBe(1000);
     expect(retryAfterMs('2', 0)).toBe(2000);
     expect(retryAfterMs('Thu, 01 Jan 1970 00:00:05 GMT', 1000)).toBe(4000);
+    // Neither delay-seconds nor an HTTP date: the group's backoff applies, not a retry at once.
+    for (const odd of ['1.5', '-3', 'soon', '2026-12-07']) expect(retryAfterMs(odd, 0), odd).toBeUndefined();
+    // One answer cannot park a message past an hour (or the group's longest backoff, when longer).
+    expect(
+      verdictOf({ kind: 'answered', status: 503, snippet: '', retryAfterMs: 99_999_999_000 }, push, 1),
+    ).toMatchObject({ ack: false, delayMs: MAX_RETRY_AFTER_MS });
   });
 
   it('the signature is HMAC-SHA256 over the timestamp, a dot and the body', () => {
@@ -286,4 +293,30 @@ describe('push.filesDir bounds which files a push group may name', () => {
         checkPushSettings(ctx, push({ secretFile: outside }), ['push.concurrency']),
       ).resolves.toBeUndefined();
     }));
+});
+
+describe("a push group's lease within the cluster's lease limits", () => {
+  const push = (timeoutMs: number) => ({
+    ...PUSH_DEFAULTS,
+    endpoint: 'http://127.0.0.1:9/',
+    headers: {},
+    secretFile: '',
+    caFile: '',
+    timeoutMs,
+  });
+  const limits = (minLeaseMs: number, maxLeaseMs: number) => ({ minLeaseMs, maxLeaseMs });
+
+  it('outlives its request by 10 s for the settlement', () => {
+    expect(pushLease(push(10_000), limits(1, 86_400_000))).toEqual({ leaseMs: 20_000, timeoutMs: 10_000 });
+  });
+
+  it('is cut to maxLeaseMs, and the request timeout with it, so no lease command fails for it', () => {
+    // A lease above maxLeaseMs would fail the lease command that carries every group's runs.
+    expect(pushLease(push(300_000), limits(1, 60_000))).toEqual({ leaseMs: 60_000, timeoutMs: 50_000 });
+    expect(pushLease(push(5_000), limits(1, 4_000))).toEqual({ leaseMs: 4_000, timeoutMs: 2_000 });
+  });
+
+  it('is raised to minLeaseMs; the request keeps its timeout', () => {
+    expect(pushLease(push(1_000), limits(30_000, 86_400_000))).toEqual({ leaseMs: 30_000, timeoutMs: 1_000 });
+  });
 });

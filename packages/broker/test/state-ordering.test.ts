@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_TAG_BYTES } from '../src/keys.js';
 import { brokerBugs } from '../src/sim/injected-bugs.js';
-import { MAX_NAMED_WAITS } from '../src/state/model/layout.js';
+import { MAX_NAMED_WAITS } from '../src/state/model/key-head-size.js';
 import { countKeyRecords, readKeyFront, readKeyHead, readKeyWaits } from '../src/state/stores/key-heads.js';
 import { countWrites, integrityProblems } from './state-determinism-support.js';
 import { Harness, T0, text } from './state-harness.js';
@@ -298,6 +298,55 @@ describe("per-key ordering: the head record's count and floor", () => {
     });
     await sound(h);
   });
+});
+
+describe('per-key ordering: a front handed back unleased', () => {
+  /** Front f due T0+200, leased ahead at T0+100 (its lease starts at its due time); the lease's tag. */
+  async function leasedAhead(runs: boolean): Promise<{ h: Harness; f: bigint; tag: Uint8Array }> {
+    const h = await ordered();
+    h.leaseRuns = runs;
+    const f = await put(h, 'k', 200);
+    h.now = T0 + 100;
+    const [d] = await h.sm.reader.dueEntriesOf('t', 'default', T0 + 200, 10);
+    const r = await h.ok({
+      kind: 'lease',
+      topic: 't',
+      group: 'default',
+      tags: [d!.tag],
+      leaseMs: 10_000,
+      aheadMs: 200,
+    });
+    expect(r.outcomes[0]!.status).toBe('leased');
+    return { h, f, tag: r.outcomes[0]!.newTag! };
+  }
+
+  for (const runs of [true, false])
+    for (const delayMs of [0, 100]) {
+      const how = `${runs ? 'a run' : 'in place'}, nack delay ${delayMs} ms`;
+      it(`is never leased again, so one published behind it while leased and due earlier goes first (${how})`, async () => {
+        const { h, f, tag } = await leasedAhead(runs);
+        const p = await put(h, 'k', 80); // due T0+180: behind the leased front, whatever its due time
+        expect(await front(h, 'k')).toBe(f);
+        h.now = T0 + 150;
+        expect((await h.ok({ kind: 'nack', tag, delayMs })).outcome.status).toBe('ok');
+        expect(await front(h, 'k')).toBe(p);
+        await sound(h);
+      });
+
+      it(`keeps its new due time in the head: one published due before it goes first (${how})`, async () => {
+        const { h, f, tag } = await leasedAhead(runs);
+        h.now = T0 + 150;
+        expect((await h.ok({ kind: 'nack', tag, delayMs })).outcome.status).toBe('ok');
+        await sound(h);
+        // Due T0+190 (or T0+220 after a delay to T0+250): before the handed-back front.
+        const q = await put(h, 'k', delayMs > 0 ? 70 : 40);
+        expect(await front(h, 'k')).toBe(q);
+        expect(await readKeyWaits(h.sm.reader.view, h.sm.reader.queueHash('t', 'default'), 'k', 10)).toEqual([
+          { dueAtMs: T0 + 200 + (delayMs > 0 ? 50 : 0), id: f },
+        ]);
+        await sound(h);
+      });
+    }
 });
 
 describe('per-key ordering within one apply batch', () => {

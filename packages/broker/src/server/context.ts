@@ -62,6 +62,19 @@ export function topicFilter(ctx: ServerContext, metadata: grpc.Metadata): (topic
   return (topic) => who.can('admin', topic) || who.can('read', topic);
 }
 
+/**
+ * Whether the caller holds `admin` on `topic` (everyone, with authentication
+ * off): what a push group's header values need to be shown, since they may
+ * carry the endpoint's credentials.
+ */
+export function adminOf(ctx: ServerContext, metadata: grpc.Metadata): (topic: string) => boolean {
+  const table = ctx.tokens?.();
+  if (!table?.enabled) return () => true;
+  const who = table.authenticate(metadata);
+  if (isAuthFailure(who)) return () => false;
+  return (topic) => who.can('admin', topic);
+}
+
 /** The name of the token that made a call ('' with authentication off, or when it is no longer known). */
 export function callerName(ctx: ServerContext, metadata: grpc.Metadata): string {
   const table = ctx.tokens?.();

@@ -13,10 +13,12 @@ import {
 } from '../state/commands/commands.js';
 import { deadLetterTopicOf } from '../state/commands/validation.js';
 import { ValidationError } from '../state/model/errors.js';
+import type { GroupSettings } from '../state/model/group-settings.js';
 import { groupSettingsOf, type TopicRec } from '../state/model/records.js';
 import { parseAddress } from './config.js';
 import { ID_PATTERN } from './config-schema.js';
 import {
+  adminOf,
   callerName,
   field,
   linearizable,
@@ -28,9 +30,23 @@ import {
 import { checkPushSettings, pushStatsOf, testPush } from './grpc-push.js';
 import { forgetTopic } from './topic-check.js';
 
-function topicProto(t: TopicRec): pb.Topic.$Properties {
+/** The value a push group's header shows a caller without admin on its topic. */
+export const REDACTED = '(redacted)';
+
+/**
+ * A group's settings as an answer shows them: a push group's header values
+ * only to a caller with admin on the topic (they may carry credentials),
+ * their names to everyone who may read.
+ */
+function shownSettings(s: GroupSettings, admin: boolean): pb.GroupSettings {
+  if (admin || !s.push || Object.keys(s.push.headers).length === 0) return groupSettingsToProto(s);
+  const headers = Object.fromEntries(Object.keys(s.push.headers).map((k) => [k, REDACTED]));
+  return groupSettingsToProto({ ...s, push: { ...s.push, headers } });
+}
+
+function topicProto(t: TopicRec, admin: boolean): pb.Topic.$Properties {
   const groupSettings: Record<string, pb.GroupSettings> = {};
-  for (const g of t.groups) groupSettings[g] = groupSettingsToProto(groupSettingsOf(t, g));
+  for (const g of t.groups) groupSettings[g] = shownSettings(groupSettingsOf(t, g), admin);
   return {
     name: t.name,
     // Settings come back resolved: an empty dead-letter topic means the default one.
@@ -74,7 +90,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
       const settings = settingsOf(req, call.metadata);
       const r = await run({ kind: 'create-topic', name: name(req.name, 'name'), settings });
       invariant(r.kind === 'create-topic', () => `create-topic answered with ${r.kind}`);
-      return { topic: topicProto(r.topic) };
+      return { topic: topicProto(r.topic, true) };
     }),
     updateTopic: unary(ctx, async (req, call) => {
       const settings = settingsOf(req, call.metadata);
@@ -85,7 +101,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
         updateMask: req.updateMask,
       });
       invariant(r.kind === 'update-topic', () => `update-topic answered with ${r.kind}`);
-      return { topic: topicProto(r.topic) };
+      return { topic: topicProto(r.topic, true) };
     }),
     deleteTopic: unary(ctx, async (req) => {
       forgetTopic(ctx, req.name);
@@ -96,11 +112,17 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
     listTopics: unary(ctx, async (_req, call) => {
       await linearizable(ctx);
       const visible = topicFilter(ctx, call.metadata);
-      return { topics: (await ctx.reader.listTopics()).filter((t) => visible(t.name)).map(topicProto) };
+      const admin = adminOf(ctx, call.metadata);
+      return {
+        topics: (await ctx.reader.listTopics())
+          .filter((t) => visible(t.name))
+          .map((t) => topicProto(t, admin(t.name))),
+      };
     }),
-    getTopicStats: unary(ctx, async (req) => {
+    getTopicStats: unary(ctx, async (req, call) => {
       await linearizable(ctx);
       const stats = await ctx.reader.topicStats(name(req.topic, 'topic'));
+      const admin = adminOf(ctx, call.metadata)(stats.topic.name);
       return {
         topic: stats.topic.name,
         groups: stats.groups.map((g) => ({
@@ -109,7 +131,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
           inFlight: toUint64(BigInt(g.inFlight)),
           deadLettered: toUint64(BigInt(g.deadLettered)),
           nextDueMs: int64FromSafe(g.nextDueMs ?? 0),
-          settings: groupSettingsToProto(g.settings),
+          settings: shownSettings(g.settings, admin),
           paused: g.settings.paused,
           // The leader's figure since it became leader (stats are answered by the leader only).
           throttled: toUint64(
@@ -137,7 +159,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
       });
       invariant(r.kind === 'create-group', () => `create-group answered with ${r.kind}`);
       ctx.pusher?.wake();
-      return { topic: topicProto(r.topic) };
+      return { topic: topicProto(r.topic, true) };
     }),
     updateGroup: unary(ctx, async (req) => {
       const settings = groupSettingsFromProto(req.settings);
@@ -151,7 +173,7 @@ export function adminHandlers(ctx: ServerContext): AdminHandlers {
       });
       invariant(r.kind === 'update-group', () => `update-group answered with ${r.kind}`);
       ctx.pusher?.wake();
-      return { topic: topicProto(r.topic) };
+      return { topic: topicProto(r.topic, true) };
     }),
     testPush: unary(ctx, (req) => testPush(ctx, req)),
     deleteGroup: unary(ctx, async (req) => {

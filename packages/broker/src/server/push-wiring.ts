@@ -29,7 +29,7 @@ export function assemblePusher(ctx: ServerContext, clock: Clock, metrics: PushMe
     metrics,
     clock,
     log: ctx.log,
-    maxDelayMs: ctx.sm.limits.maxDelayMs,
+    limits: () => ctx.sm.limits,
     reconcileMs: PUSH_RECONCILE_MS,
     isLeading: () => ctx.node.isLeader() && ctx.dispatcher.isActive,
     listPushGroups: () => listPushGroups(ctx),

@@ -38,8 +38,16 @@ export interface PushEndpointParts {
   /** The leader's clock (stamps, signatures, the probe of an endpoint that is down). */
   readonly clock: Clock;
   readonly log: { warn(fields: object, message: string): void };
-  /** limits.maxDelayMs: no retry is asked for later than this. */
-  readonly maxDelayMs: number;
+  /**
+   * The cluster's limits now (they change by a replicated command): no retry
+   * is asked for later than `maxDelayMs`, and a lease is within
+   * `minLeaseMs`..`maxLeaseMs`, as every lease command's must be.
+   */
+  readonly limits: () => {
+    readonly maxDelayMs: number;
+    readonly minLeaseMs: number;
+    readonly maxLeaseMs: number;
+  };
 }
 
 /** Most UTF-8 bytes of a nack's error (MAX_NACK_ERROR_BYTES is 1024). */
@@ -50,13 +58,29 @@ function cut(s: string): string {
   return b.length <= MAX_ERROR_BYTES ? s : b.subarray(0, MAX_ERROR_BYTES).toString('utf8');
 }
 
-/** A lease outlives its request: the timeout, then time for the ack to be committed. */
-export function pushLeaseMs(push: PushSettings): number {
-  return push.timeoutMs + 10_000;
+/** Time a lease leaves after its request's timeout for the answer's ack or nack to be committed. */
+const SETTLE_MARGIN_MS = 10_000;
+
+/**
+ * A push group's lease and request timeout: the lease outlives the request
+ * (its timeout, then SETTLE_MARGIN_MS), within the cluster's lease limits,
+ * since one lease outside them would fail the lease command every group's
+ * runs share; a lease cut short by `maxLeaseMs` cuts the request's timeout
+ * with it, so a request never outlives its lease.
+ */
+export function pushLease(
+  push: PushSettings,
+  limits: { readonly minLeaseMs: number; readonly maxLeaseMs: number },
+): { leaseMs: number; timeoutMs: number } {
+  const leaseMs = Math.min(limits.maxLeaseMs, Math.max(limits.minLeaseMs, push.timeoutMs + SETTLE_MARGIN_MS));
+  const margin = Math.min(SETTLE_MARGIN_MS, Math.floor(leaseMs / 2));
+  return { leaseMs, timeoutMs: Math.max(1, Math.min(push.timeoutMs, leaseMs - margin)) };
 }
 
 export class PushEndpoint {
   readonly consumer: Consumer;
+  /** The group's settings, its request timeout within its lease (`pushLease`). */
+  readonly push: PushSettings;
   private readonly agent: Agent;
   private readonly aborts = new Set<AbortController>();
   private closed = false;
@@ -69,11 +93,14 @@ export class PushEndpoint {
     readonly topic: string,
     readonly group: string,
     queue: bigint,
-    readonly push: PushSettings,
+    settings: PushSettings,
     /** The CA bundle's PEM ('' = the system's CAs). */
     ca: string,
     private readonly parts: PushEndpointParts,
   ) {
+    const { leaseMs, timeoutMs } = pushLease(settings, parts.limits());
+    const push = timeoutMs === settings.timeoutMs ? settings : { ...settings, timeoutMs };
+    this.push = push;
     this.agent = new Agent({
       connections: push.concurrency,
       pipelining: 1,
@@ -101,7 +128,7 @@ export class PushEndpoint {
       topic,
       group,
       window: push.concurrency,
-      leaseMs: pushLeaseMs(push),
+      leaseMs,
       holdsAhead: false,
       leasesAhead: false,
       ...emptySlots(),
@@ -146,6 +173,7 @@ export class PushEndpoint {
     const started = parts.clock.nowMs();
     let verdict: ReturnType<typeof verdictOf>;
     let unreachable = false;
+    let answered = false;
     try {
       const body = d.payload ?? new Uint8Array(0);
       const secret =
@@ -176,6 +204,7 @@ export class PushEndpoint {
         abort.signal,
       );
       unreachable = result.kind === 'failed' && !result.timeout;
+      answered = result.kind === 'answered';
       verdict = verdictOf(result, push, attempt);
     } catch (err) {
       // The secret file could not be read: nothing was sent.
@@ -193,8 +222,9 @@ export class PushEndpoint {
     parts.metrics.requests.inc({ ...labels, class: verdict.statusClass });
     parts.metrics.latencyMs.observe(labels, parts.clock.nowMs() - started);
     if (this.closed) return; // leadership lost: the lease runs out and the next leader pushes again
+    // Only an answer shows the endpoint up: a timeout or an unread secret leaves it as it was.
     if (unreachable) this.down();
-    else this.up();
+    else if (answered) this.up();
     try {
       if (verdict.ack) {
         await parts.settle.ack(tag);
@@ -203,7 +233,7 @@ export class PushEndpoint {
       const last = (d.maxAttempts ?? 0) > 0 && attempt >= (d.maxAttempts ?? 0);
       parts.metrics.retries.inc(labels);
       if (last) parts.metrics.deadLetters.inc(labels);
-      await parts.settle.nack(tag, Math.min(verdict.delayMs, parts.maxDelayMs), cut(verdict.error));
+      await parts.settle.nack(tag, Math.min(verdict.delayMs, parts.limits().maxDelayMs), cut(verdict.error));
     } catch (err) {
       // Not settled (leadership lost, a lease already run out): the lease runs out and it comes back.
       parts.log.warn(

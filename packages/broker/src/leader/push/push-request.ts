@@ -75,11 +75,21 @@ export function pushHeaders(
   return h;
 }
 
-/** `Retry-After` in ms: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+/** The longest Retry-After honoured beyond the group's longest backoff. */
+export const MAX_RETRY_AFTER_MS = 3_600_000;
+
+/** An HTTP date (RFC 9110: IMF-fixdate, or the obsolete RFC 850 and asctime forms), roughly: a weekday and a time. */
+const HTTP_DATE = /^[A-Z][a-z]{2,8},? [\w -]+ \d{2}:\d{2}:\d{2}( GMT|\s+\d{4})$/;
+
+/**
+ * `Retry-After` in ms: delay-seconds or an HTTP date; undefined when absent
+ * or not one of those (then the group's backoff applies).
+ */
 export function retryAfterMs(value: string | string[] | undefined, nowMs: number): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (v === undefined || v.trim() === '') return undefined;
-  if (/^\s*\d+\s*$/.test(v)) return Number(v.trim()) * 1000;
+  const v = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (v === undefined || v === '') return undefined;
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  if (!HTTP_DATE.test(v)) return undefined;
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
@@ -181,8 +191,12 @@ export function verdictOf(result: PushResult, push: PushSettings, attempt: numbe
   const statusClass = `${Math.floor(s / 100)}xx`;
   if (s >= 200 && s < 300) return { ack: true, statusClass };
   const error = `HTTP ${s}${result.snippet !== '' ? `: ${result.snippet}` : ''}`;
-  if ((s === 429 || s === 503) && result.retryAfterMs !== undefined)
-    return { ack: false, delayMs: result.retryAfterMs, error, statusClass };
+  // One answer cannot park a message for years: a Retry-After is honoured up to an hour, or the
+  // group's longest backoff when that is longer.
+  if ((s === 429 || s === 503) && result.retryAfterMs !== undefined) {
+    const delayMs = Math.min(result.retryAfterMs, Math.max(push.backoffMaxMs, MAX_RETRY_AFTER_MS));
+    return { ack: false, delayMs, error, statusClass };
+  }
   return { ack: false, delayMs: backoffMs(push, attempt), error, statusClass };
 }
 

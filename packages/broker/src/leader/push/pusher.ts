@@ -8,8 +8,8 @@
  * proposer like any consumer's.
  */
 import { Agent } from 'undici';
-import { encodePush } from '../../state/codec/topic.js';
 import type { PushSettings } from '../../state/model/group-settings.js';
+import { encodePush } from '../../state/model/group-settings.js';
 import { PushCounts, type PushFigures } from './push-counts.js';
 import { PushEndpoint, type PushEndpointParts } from './push-endpoint.js';
 import { pushHeaders, RESPONSE_SNIPPET_BYTES, sendPush, signOrNot } from './push-request.js';

@@ -18,7 +18,7 @@
  */
 import { invariant } from '@fermata/base';
 import { DUE_LOAD_LEVEL_MS } from '../model/due-load.js';
-import { MAX_KEY_HEAD_BYTES } from '../model/layout.js';
+import { MAX_KEY_HEAD_BYTES } from '../model/key-head-size.js';
 import type { Limits } from '../model/limits.js';
 
 /**

@@ -376,7 +376,9 @@ export async function applyNack(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Com
     const pending = withoutLease(ahead);
     // Without a delay it keeps its due time (and its key): one past is due now.
     const dueAtMs = cmd.delayMs > 0 ? Math.max(pending.dueAtMs, ctx.nowMs + cmd.delayMs) : pending.dueAtMs;
-    await ctx.entries.update(topic, key, ahead, { ...pending, dueAtMs });
+    const next = { ...pending, dueAtMs };
+    const at = await ctx.entries.update(topic, key, ahead, next);
+    await ctx.entries.order.handedBack(topic, at, next);
     return { kind: 'nack', outcome: { tag: cmd.tag, status: 'ok', dueAtMs } };
   }
   const leased = await leasedEntry(ctx, cmd.tag);

@@ -295,8 +295,11 @@ export async function nackRun(ctx: ApplyContext, cmd: Of<'nack'>): Promise<Settl
     if (dueAtMs === stored.dueAtMs) {
       const releasing = ctx.entries.release(topic, named.key, view, held.runTag!);
       if (releasing) await releasing;
+      await ctx.entries.order.handedBack(topic, named.key, stored);
     } else {
-      await ctx.entries.update(topic, named.key, view, { ...withoutLease(view), dueAtMs }, held.runTag);
+      const next = { ...withoutLease(view), dueAtMs };
+      const at = await ctx.entries.update(topic, named.key, view, next, held.runTag);
+      await ctx.entries.order.handedBack(topic, at, next);
     }
     return { tag, status: 'ok', dueAtMs };
   }

@@ -1,11 +1,11 @@
 // TopicRecord (records.proto) through protobufjs: read once per topic per batch, not on a hot path.
 import { type pb, v1 } from '@fermata/protocol';
 import {
+  decodePush,
+  encodePush,
   type GroupSettings,
   orderingFromProto,
   orderingToProto,
-  type PushSettings,
-  sortedHeaders,
 } from '../model/group-settings.js';
 import type { TopicRec, TopicSettings } from '../model/records.js';
 import { i64, n64 } from './shared.js';
@@ -61,38 +61,6 @@ export function encodeGroupSettings(g: GroupSettings): pb.GroupSettings.$Propert
     paused: g.paused,
     // Absent when unset, so a record of a group that pushes nowhere is as before.
     ...(g.push ? { push: encodePush(g.push) } : {}),
-  };
-}
-
-/**
- * Stored resolved (every default filled), so a later change of a default
- * changes no group; a command's input may leave fields out (zero).
- */
-export function encodePush(p: Partial<PushSettings>): pb.PushSettings.$Properties {
-  return {
-    endpoint: p.endpoint ?? '',
-    timeoutMs: p.timeoutMs ?? 0,
-    concurrency: p.concurrency ?? 0,
-    backoffInitialMs: p.backoffInitialMs ?? 0,
-    backoffMultiplier: p.backoffMultiplier ?? 0,
-    backoffMaxMs: p.backoffMaxMs ?? 0,
-    headers: { ...(p.headers ?? {}) },
-    secretFile: p.secretFile ?? '',
-    caFile: p.caFile ?? '',
-  };
-}
-
-export function decodePush(p: pb.PushSettings.$Properties): PushSettings {
-  return {
-    endpoint: p.endpoint ?? '',
-    timeoutMs: p.timeoutMs ?? 0,
-    concurrency: p.concurrency ?? 0,
-    backoffInitialMs: p.backoffInitialMs ?? 0,
-    backoffMultiplier: p.backoffMultiplier ?? 0,
-    backoffMaxMs: p.backoffMaxMs ?? 0,
-    headers: sortedHeaders(p.headers ?? {}),
-    secretFile: p.secretFile ?? '',
-    caFile: p.caFile ?? '',
   };
 }
 

@@ -1,9 +1,14 @@
 // The replicated commands: their types and their encoding both ways (commands.proto). Over 400
 // lines: one conversion per command kind, kept in one file so that a field is added in one place.
 import { int64FromSafe, type Long, type pb, toBigInt, toSafeNumber, toUint64, v1 } from '@fermata/protocol';
-import { decodePush, encodePush } from '../codec/topic.js';
 import { ValidationError } from '../model/errors.js';
-import { type Ordering, orderingFromProto, orderingToProto } from '../model/group-settings.js';
+import {
+  decodePush,
+  encodePush,
+  type Ordering,
+  orderingFromProto,
+  orderingToProto,
+} from '../model/group-settings.js';
 import type { DeadlineAction } from '../model/records.js';
 import { type ScheduleOp, scheduleOpFromProto, scheduleOpToProto } from '../schedule/ops.js';
 import type { PushSettingsInput } from './validate-push.js';

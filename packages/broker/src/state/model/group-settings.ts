@@ -52,6 +52,38 @@ export const PUSH_DEFAULTS = Object.freeze({
   backoffMaxMs: 300_000,
 });
 
+/**
+ * Stored resolved (every default filled), so a later change of a default
+ * changes no group; a command's input may leave fields out (zero).
+ */
+export function encodePush(p: Partial<PushSettings>): pb.PushSettings.$Properties {
+  return {
+    endpoint: p.endpoint ?? '',
+    timeoutMs: p.timeoutMs ?? 0,
+    concurrency: p.concurrency ?? 0,
+    backoffInitialMs: p.backoffInitialMs ?? 0,
+    backoffMultiplier: p.backoffMultiplier ?? 0,
+    backoffMaxMs: p.backoffMaxMs ?? 0,
+    headers: { ...(p.headers ?? {}) },
+    secretFile: p.secretFile ?? '',
+    caFile: p.caFile ?? '',
+  };
+}
+
+export function decodePush(p: pb.PushSettings.$Properties): PushSettings {
+  return {
+    endpoint: p.endpoint ?? '',
+    timeoutMs: p.timeoutMs ?? 0,
+    concurrency: p.concurrency ?? 0,
+    backoffInitialMs: p.backoffInitialMs ?? 0,
+    backoffMultiplier: p.backoffMultiplier ?? 0,
+    backoffMaxMs: p.backoffMaxMs ?? 0,
+    headers: sortedHeaders(p.headers ?? {}),
+    secretFile: p.secretFile ?? '',
+    caFile: p.caFile ?? '',
+  };
+}
+
 /** Headers in name order: a map's order on the wire is not its meaning, and apply must be deterministic. */
 export function sortedHeaders(h: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};

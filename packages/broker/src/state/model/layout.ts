@@ -1,5 +1,6 @@
 import { invariant } from '@fermata/base';
 import { Namespace, slabCopy } from '@fermata/storage';
+import { MAX_KEY_HEAD_BYTES, MAX_NAMED_WAITS } from './key-head-size.js';
 
 /**
  * The key layout of the broker's store: one-byte namespaces (docs/state-machine.md
@@ -188,11 +189,6 @@ export interface KeyWaitRef {
   readonly dueAtMs: number;
   readonly id: bigint;
 }
-
-/** Most waiting messages a head names (a seek reads this many and one more). */
-export const MAX_NAMED_WAITS = 8;
-/** Largest head record: front, count, flags, the first named, the floor, a count and the others named, the front's due. */
-export const MAX_KEY_HEAD_BYTES = 13 + 16 + 16 + 1 + 16 * (MAX_NAMED_WAITS - 1) + 8;
 
 const HEAD_NEXT = 1;
 const HEAD_FLOOR = 2;

@@ -10,6 +10,7 @@
 import { invariant } from '@fermata/base';
 import { compareBytes, type ReadView } from '@fermata/storage';
 import { tagKeyOf } from '../../keys.js';
+import { MAX_NAMED_WAITS } from '../model/key-head-size.js';
 import {
   decodeKeyHead,
   EMPTY,
@@ -19,7 +20,6 @@ import {
   keyWaitOf,
   keyWaitPrefix,
   keyWaitSuffix,
-  MAX_NAMED_WAITS,
   NS,
 } from '../model/layout.js';
 import type { Txn } from './txn.js';
@@ -150,7 +150,8 @@ export class KeyHeadStore {
 
   private write(queueHash: bigint, orderingKey: string, head: KeyHeadRec): void {
     const value = encodeKeyHead(head);
-    this.decoded.set(value, head);
+    // An uncounted head keeps its front alone (8 bytes): cached as a read would decode it.
+    this.decoded.set(value, head.waits === undefined ? decodeKeyHead(value) : head);
     this.txn.put(this.headKey(queueHash, orderingKey), value);
   }
 

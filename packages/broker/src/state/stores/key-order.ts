@@ -185,6 +185,28 @@ export class KeyOrder {
     return true;
   }
 
+  /**
+   * The front `entry`, under `tag`, was handed back unleased (a lease not
+   * started, or one the leader gave back uncounted), pending at its due time
+   * now. Never leased again, it must be the key's earliest: it swaps with the
+   * first waiting message when that one is now earlier, else the head keeps
+   * its due time. One leased before keeps its place whatever waits.
+   */
+  async handedBack(topic: TopicRec, tag: Uint8Array, entry: QueueEntryRec): Promise<void> {
+    const q = this.queues.hash(topic.name, entry.group);
+    const k = entry.orderingKey;
+    if (k === '' || (await this.heads.front(q, k)) !== entry.id) return;
+    if (entry.attempt > 0 || entry.inFlight) return;
+    const first = (await this.heads.firstWait(q, k))?.first;
+    if (!first || !dueBefore(first, entry)) {
+      await this.heads.frontRescheduled(q, k, entry.dueAtMs);
+      return;
+    }
+    await this.toWaiting(topic, q, tag, entry);
+    await this.fromWaiting(topic, q, first.id);
+    await this.heads.promote(q, k, first);
+  }
+
   /** The key's front in `group`: its key, its entry as it stands, and whether it was ever leased. */
   private async frontOf(
     topic: TopicRec,
