@@ -170,15 +170,30 @@ export class KeyOrder {
       return true;
     }
     if (frontId !== entry.id) return false;
+    return this.frontAt(topic, q, k, tag, entry, next);
+  }
+
+  /**
+   * The front, `old` under `tag`, is pending as `next` now (rescheduled, or
+   * handed back unleased). Never leased and after the first waiting message,
+   * the two swap: `next` waits, that one moves up (true). Else it stays the
+   * front and the head keeps its due time (false: the caller moves or keeps
+   * its entry).
+   */
+  private async frontAt(
+    topic: TopicRec,
+    q: bigint,
+    k: string,
+    tag: Uint8Array,
+    old: QueueEntryRec,
+    next: QueueEntryRec,
+  ): Promise<boolean> {
     const first = next.attempt === 0 ? (await this.heads.firstWait(q, k))?.first : undefined;
     if (!first || !dueBefore(first, next)) {
-      // The front stays the front, due at its new time (the caller moves its entry).
       await this.heads.frontRescheduled(q, k, next.dueAtMs);
       return false;
     }
-    // The front, never leased, is now after the first waiting one: they swap.
-    const key = waitingKey(q, next.id);
-    await this.entries.moveTo(topic, tag, entry, next, key, false);
+    await this.entries.moveTo(topic, tag, old, next, waitingKey(q, next.id), false);
     await this.heads.putWait(q, k, next);
     await this.fromWaiting(topic, q, first.id);
     await this.heads.promote(q, k, first);
@@ -197,14 +212,7 @@ export class KeyOrder {
     const k = entry.orderingKey;
     if (k === '' || (await this.heads.front(q, k)) !== entry.id) return;
     if (entry.attempt > 0 || entry.inFlight) return;
-    const first = (await this.heads.firstWait(q, k))?.first;
-    if (!first || !dueBefore(first, entry)) {
-      await this.heads.frontRescheduled(q, k, entry.dueAtMs);
-      return;
-    }
-    await this.toWaiting(topic, q, tag, entry);
-    await this.fromWaiting(topic, q, first.id);
-    await this.heads.promote(q, k, first);
+    await this.frontAt(topic, q, k, tag, entry, entry);
   }
 
   /** The key's front in `group`: its key, its entry as it stands, and whether it was ever leased. */
