@@ -53,6 +53,8 @@ export async function run(args: string[]): Promise<void> {
   const held = option(args, 'held', quick ? 1_000 : 100_000);
   const consumers = option(args, 'consumers', 4);
   const timeoutMs = option(args, 'timeout-ms', quick ? 120_000 : 600_000);
+  // Published this long (plus 0.5 ms a message) before they fall due; --quick judges no figure.
+  const leadMs = quick ? 1_000 : 3_000;
   // --quick judges no figure: no warm-up.
   const warmup = option(args, 'warmup', quick ? 0 : messages);
   const cluster = await startBenchCluster(args);
@@ -66,10 +68,11 @@ export async function run(args: string[]): Promise<void> {
         held: 0,
         consumers,
         timeoutMs,
+        leadMs,
         ordered: true,
       });
     }
-    const shape = { keys, messages, consumers, timeoutMs };
+    const shape = { keys, messages, consumers, timeoutMs, leadMs };
     const off = await phase(cluster, client, 'bench-ordering-off', { ...shape, held: 0, ordered: false });
     const alone = await phase(cluster, client, 'bench-ordering-alone', { ...shape, held: 0, ordered: true });
     const beside = await phase(cluster, client, 'bench-ordering-held', { ...shape, held, ordered: true });
@@ -130,7 +133,15 @@ async function phase(
   cluster: Cluster,
   client: FermataClient,
   topic: string,
-  o: { keys: number; messages: number; held: number; consumers: number; timeoutMs: number; ordered: boolean },
+  o: {
+    keys: number;
+    messages: number;
+    held: number;
+    consumers: number;
+    timeoutMs: number;
+    leadMs: number;
+    ordered: boolean;
+  },
 ): Promise<Phase> {
   await ensureTopic(client, topic);
   if (o.ordered) await client.updateTopic(topic, { ordering: 'key' });
@@ -195,7 +206,7 @@ async function phase(
   }
   const cpu = serverCpu(cluster);
   // Published before they fall due, so the rate is the delivery's, not the producers'.
-  const dueAt = Date.now() + 3_000 + Math.ceil(o.messages / 2);
+  const dueAt = Date.now() + o.leadMs + Math.ceil(o.messages / 2);
   await produceStreams(client, {
     total: o.messages,
     producers: 16,
