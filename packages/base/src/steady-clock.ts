@@ -27,18 +27,25 @@ export class SteadyClock implements Clock {
   ) {
     // Anchored where the wall clock's millisecond turns: Date.now() truncates, and an anchor taken
     // mid-millisecond would put every stamp of the node's life up to a millisecond behind the
-    // system clock (a due time stamped before the client's own clock said it published). At most
+    // system clock (a due time stamped before the client's own clock said it published). The
+    // monotonic time kept is the one read *before* the last wall read that had not turned yet:
+    // the turn came after it. (Read after the turn instead, a pause of the process between the
+    // two reads, which a busy machine gives a node starting, would put the node behind the
+    // system clock by that pause for its whole life.) Any error is ahead, never behind. At most
     // ANCHOR_WAIT_MS of monotonic time, and a bounded number of reads for clocks that stand still.
+    let before = mono();
     const first = wall();
     let w = first;
-    let m = mono();
-    const giveUpAt = m + ANCHOR_WAIT_MS;
+    let m = before;
+    const giveUpAt = before + ANCHOR_WAIT_MS;
     for (let reads = 0; w === first && m < giveUpAt && reads < ANCHOR_MAX_READS; reads++) {
+      const now = mono();
       w = wall();
-      m = mono();
+      if (w === first) before = now;
+      m = now;
     }
     this.wallAtStartMs = w;
-    this.monoAtStartMs = m;
+    this.monoAtStartMs = before;
   }
 
   nowMs(): number {

@@ -42,4 +42,38 @@ describe('SteadyClock', () => {
       expect(clock.nowMs()).toBeGreaterThanOrEqual(Math.floor(t - 0.05));
     }
   });
+
+  it('a pause of the starting process between its clock reads leaves it ahead of the system clock, never behind', () => {
+    // True time advances 0.01 ms with every read; the process pauses 3 ms right after the wall
+    // read that sees the millisecond turn (a busy machine), or right before it.
+    for (const pauseAfter of [true, false]) {
+      let t = 1_700_000_000_000.5;
+      const mono = () => {
+        t += 0.01;
+        return t - 1_699_999_000_000;
+      };
+      let paused = false;
+      const wall = () => {
+        const before = Math.floor(t);
+        if (!paused && !pauseAfter && Math.floor(t + 0.01) > before) {
+          paused = true;
+          t += 3;
+        }
+        const w = Math.floor(t);
+        if (!paused && pauseAfter && w > 1_700_000_000_000) {
+          paused = true;
+          t += 3;
+        }
+        return w;
+      };
+      const clock = new SteadyClock(wall, mono);
+      expect(paused).toBe(true);
+      for (let i = 0; i < 100; i++) {
+        t += 0.37;
+        const node = clock.nowMs();
+        expect(node).toBeGreaterThanOrEqual(Math.floor(t));
+        expect(node).toBeLessThanOrEqual(Math.floor(t) + 4);
+      }
+    }
+  });
 });
