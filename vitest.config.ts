@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import Sequencer from './scripts/vitest-sequencer.js';
 
 // Two groups, one after the other (docs/development.md, "Tests"):
 // - in-process: the packages' tests that start no process and listen on no
@@ -18,8 +17,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // Long files first on a fresh clone too (scripts/vitest-sequencer.ts).
-    sequence: { sequencer: Sequencer },
     projects: [
       {
         extends: true,
