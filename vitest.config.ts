@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // Two groups, one after the other (docs/development.md, "Tests"):
 // - in-process: the packages' tests that start no process and listen on no
 //   socket (scripts/vitest-in-process.ts makes both throw there), as many
-//   files at a time as the machine has cores;
+//   files at a time as the machine has cores, sharing each worker's modules;
 // - serial: the packages' *.serial.test.ts, test-cluster/ and scripts/, whose
 //   nodes, clusters and containers need the machine to themselves: one file
 //   at a time.
@@ -25,6 +25,7 @@ export default defineConfig({
           include: ['packages/*/test/**/*.test.ts'],
           exclude: [serialInPackages],
           setupFiles: ['scripts/vitest-in-process.ts'],
+          isolate: false,
           maxWorkers: Math.max(2, availableParallelism()),
           sequence: { groupOrder: 0 },
         },
