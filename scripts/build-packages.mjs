@@ -202,6 +202,44 @@ async function buildCli() {
 }
 
 /**
+ * uPlot builds two Intl formatters when its module is evaluated. A new tab's
+ * first Intl object costs 40-150 ms (the renderer sets up ICU), and the
+ * Timeline page, which formats its numbers itself, would wait that long
+ * before it asks for the forecast. Built here on first use instead; a uPlot
+ * whose text differs fails the build, naming what it did not find.
+ */
+const UPLOT_LAZY_INTL = [
+  [
+    "const numFormatter = new Intl.NumberFormat(domEnv ? nav.language : 'en-US');\nconst fmtNum = val => numFormatter.format(val);",
+    "let numFormatter;\nconst fmtNum = val => (numFormatter ??= new Intl.NumberFormat(domEnv ? nav.language : 'en-US')).format(val);",
+  ],
+  ['const localTz = new Intl.DateTimeFormat().resolvedOptions().timeZone;', 'let localTz;'],
+  [
+    'else if (tz == localTz)',
+    'else if (tz == (localTz ??= new Intl.DateTimeFormat().resolvedOptions().timeZone))',
+  ],
+];
+
+const uPlotLazyIntl = {
+  name: 'uplot-lazy-intl',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]uplot[\\/]dist[\\/]uPlot\.esm\.js$/ }, (args) => {
+      let text = readFileSync(args.path, 'utf8');
+      for (const [from, to] of UPLOT_LAZY_INTL) {
+        if (text.split(from).length !== 2) {
+          throw new Error(`${relative(ROOT, args.path)}: expected once, to build on first use: ${from}`);
+        }
+        text = text.replace(from, to);
+      }
+      if (/^(const|let|var) \w+ = new Intl\./m.test(text)) {
+        throw new Error(`${relative(ROOT, args.path)} builds another Intl object when loaded`);
+      }
+      return { contents: text, loader: 'js' };
+    });
+  },
+};
+
+/**
  * The web console: one browser bundle (the pages and uPlot, minified; the
  * names carry a hash of their content, so a node can let browsers keep them
  * a year) and an index.html that loads it.
@@ -222,6 +260,7 @@ async function buildConsole() {
     write: false,
     legalComments: 'eof',
     logLevel: 'warning',
+    plugins: [uPlotLazyIntl],
   });
   const names = result.outputFiles.map((f) => relative(join(dir, 'dist'), f.path));
   const script = names.find((n) => n.endsWith('.js'));

@@ -118,6 +118,9 @@ describe('benchmarks (--quick)', () => {
       expect(drawn.p50).toBeGreaterThan(0);
       expect(drawn.max).toBeGreaterThanOrEqual(drawn.p50);
       expect((line['forecast_call_ms'] as { p50: number }).p50).toBeGreaterThan(0);
+      // The forecast is asked once the script runs, after the navigation's start, before its answer.
+      expect(line['asked_p50_ms']).toBeGreaterThan(0);
+      expect(line['asked_p50_ms']).toBeLessThan(line['answered_p50_ms'] as number);
       expectTargets(line, ['timeline_drawn_p50_ms']);
     },
   );

@@ -9,7 +9,7 @@
  */
 import uPlot from 'uplot';
 import { rpc } from '../api.js';
-import { h, replace, table, time } from '../dom.js';
+import { countText, h, replace, table, time } from '../dom.js';
 import type { ListMessagesResponse } from '../types.js';
 import { enumText, num } from '../types.js';
 import { errorBox, link, type Page, scopeFields } from './page.js';
@@ -135,18 +135,29 @@ export const timelinePage: Page = (root, params) => {
     plot?.destroy();
     const xs = rows.map((b) => num(b.startMs) / 1000);
     const bars = uPlot.paths.bars?.({ size: [0.9], align: 1 });
+    // Counts formatted here, not by uPlot's Intl formatter (see countText).
+    const value = (_u: uPlot, v: number | null, _s: number, i: number | null) =>
+      i === null ? '--' : v === null ? '' : countText(v);
     plot = new uPlot(
       {
         width: 1000,
         height: 280,
         cursor: { drag: { x: true, y: false } },
+        axes: [{}, { values: (_u, splits) => splits.map(countText) }],
         series: [
           {},
-          { label: 'messages', stroke: '#2a6fdb', fill: '#2a6fdb88', ...(bars ? { paths: bars } : {}) },
+          {
+            label: 'messages',
+            stroke: '#2a6fdb',
+            fill: '#2a6fdb88',
+            value,
+            ...(bars ? { paths: bars } : {}),
+          },
           {
             label: 'schedule occurrences',
             stroke: '#d9822b',
             fill: '#d9822b88',
+            value,
             ...(bars ? { paths: bars } : {}),
           },
         ],
