@@ -414,7 +414,7 @@ const ROWS: readonly Row[] = [
     targets: [{ text: 'p50 <= 500 ms', path: 'drawn_ms.p50', op: '<=', limit: 500 }],
     fermata: (r) =>
       `navigation to chart drawn p50 ${r.fig('drawn_ms.p50')} ms, max ${r.fig('drawn_ms.max')} ms; its forecast answered at ${r.fig('answered_p50_ms')} ms (the call ${r.fig('forecast_call_ms.p50')} ms), drawn ${r.fig('drawing_p50_ms')} ms after`,
-    bound: '[the targets not met](#the-targets-not-met)',
+    bound: '[the Timeline page](#the-timeline-page-a-new-tabs-own-work)',
   },
   {
     question: 'how fast do push groups push',
