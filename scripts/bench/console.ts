@@ -1,17 +1,17 @@
 // The console's Timeline page in headless Chromium (Debian's `chromium`, playwright-core)
 // against one real `fermata serve`: a topic with messages due in every minute of the next
-// day (--per-bucket each, 50 at full size), and the page opened on that day by minute, the
+// day (--per-bucket each, 6,945 at full size: 10,000,800 pending), and the page opened on that day by minute, the
 // most buckets one forecast answers (1,440). The figure: time from the navigation's start
 // (a new tab: index.html, the script, the API call) to the chart drawn and the bucket table
 // under it (the first 100) drawn, the next frame painted; the first tab loads the files cold,
 // the rest from the cache.
 // Beside it the page's own GetDueForecast call (Resource Timing), to tell the files and script
 // (until it is asked), the API and the drawing apart. --trace FILE writes a Chromium trace of
-// one more tab, for a profile.
+// one more tab, for a profile. The tabs open once the node is at rest after the load.
 import { type Browser, chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../../test-cluster/src/chromium.js';
 import { type Cluster, startCluster } from '../../test-cluster/src/harness.js';
-import { load1, startedClusters } from './cluster.js';
+import { load1, processCpuMs, sleep, startedClusters } from './cluster.js';
 import {
   emit,
   flag,
@@ -42,7 +42,8 @@ interface Drawn {
 
 export async function run(args: string[]): Promise<void> {
   const quick = flag(args, 'quick');
-  const perBucket = option(args, 'per-bucket', quick ? 2 : 50);
+  // 6,945 a minute: 10,000,800 pending, the page over ten million messages.
+  const perBucket = option(args, 'per-bucket', quick ? 2 : 6_945);
   const repeats = option(args, 'repeats', quick ? 4 : 21);
   // A Chromium performance trace (Perfetto, DevTools) of one more warm tab, not counted.
   const tracePath = stringOption(args, 'trace', '');
@@ -71,6 +72,10 @@ export async function run(args: string[]): Promise<void> {
       });
       if (res.status !== 200) throw new Error(`publish: ${res.status} ${await res.text()}`);
     }
+
+    // The page is measured on a node at rest, as a user finds it, not in the compactions that
+    // follow the bulk load just done: until the node spends under 5 % of a core over 2 s.
+    const settleS = await settle(node.pid);
 
     browser = await chromium.launch({ executablePath: browserPath.path, args: [...CHROMIUM_ARGS] });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -126,6 +131,8 @@ export async function run(args: string[]): Promise<void> {
       page: 'timeline',
       buckets: BUCKETS,
       pending,
+      // Seconds the node took to come to rest after the load, before the first tab.
+      settle_s: settleS,
       repeats: warm.length,
       cold_drawn_ms: round(runs[0]!.drawnMs),
       drawn_ms: { p50: round(percentile(drawn, 50)), max: round(drawn[drawn.length - 1]!) },
@@ -136,7 +143,15 @@ export async function run(args: string[]): Promise<void> {
       answered_p50_ms: round(percentile(answered, 50)),
       drawing_p50_ms: round(percentile(drawing, 50)),
       load_avg_1m: load1(),
-      targets: [target('timeline_drawn_p50_ms', round(percentile(drawn, 50)), '<=', 500, !quick)],
+      targets: [
+        target(
+          'timeline_drawn_p50_ms',
+          round(percentile(drawn, 50)),
+          '<=',
+          500,
+          !quick && perBucket >= 6_945,
+        ),
+      ],
     };
     emit(record);
     summary(
@@ -147,4 +162,17 @@ export async function run(args: string[]): Promise<void> {
     await browser?.close();
     await cluster.stop();
   }
+}
+
+/** Waits until the process spends under 5 % of a core over 2 s (at most 10 minutes); the seconds waited. */
+async function settle(pid: number | undefined): Promise<number> {
+  const start = Date.now();
+  let before = pid === undefined ? undefined : processCpuMs(pid);
+  while (before && Date.now() - start < 600_000) {
+    await sleep(2_000);
+    const now = processCpuMs(pid!);
+    if (!now || now.own - before.own < 100) break;
+    before = now;
+  }
+  return round((Date.now() - start) / 1000, 1);
 }

@@ -410,7 +410,7 @@ const ROWS: readonly Row[] = [
   {
     question: 'how fast does the Timeline page draw',
     command: 'console',
-    part: '1,440 buckets, 72,000 pending, in headless Chromium',
+    part: '1,440 buckets, 10,000,800 pending, in headless Chromium',
     targets: [{ text: 'p50 <= 500 ms', path: 'drawn_ms.p50', op: '<=', limit: 500 }],
     fermata: (r) =>
       `navigation to chart drawn p50 ${r.fig('drawn_ms.p50')} ms, max ${r.fig('drawn_ms.max')} ms; its forecast answered at ${r.fig('answered_p50_ms')} ms (the call ${r.fig('forecast_call_ms.p50')} ms), drawn ${r.fig('drawing_p50_ms')} ms after`,
