@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FermataClient } from '@fermata/sdk';
+import { FermataClient, FermataError } from '@fermata/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestCa } from '../../raft/test/support/certs.js';
 import { BrokerServer } from '../src/server/broker-server.js';
@@ -205,6 +205,23 @@ describe('a push group endpoint on a node in this process', () => {
     await eventually(() => r.of(id).length > 0, 20_000, 'the message once the file is there');
     expect(r.of(id)[0]!.headers['fermata-attempt']).toBe('1');
     expect((await stats(t)).push?.blocked).toBe('');
+  });
+
+  it('a stream cannot subscribe to a push group: FAILED_PRECONDITION naming it, which ends the subscription', async () => {
+    const t = await topic();
+    await client.createGroup(t, 'hook', { push: { endpoint: `http://127.0.0.1:${await closedPort()}/` } });
+    const errors: unknown[] = [];
+    const sub = client.subscribe(t, { group: 'hook', onError: (e) => errors.push(e) }, () => {});
+    const err = await sub.done.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(FermataError);
+    expect((err as FermataError).code).toBe(9); // FAILED_PRECONDITION
+    expect((err as FermataError).details).toBe(
+      `subscribe.group: "${t}/hook" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
+    );
+    expect(errors).toEqual([err]);
   });
 
   it('a new leader takes back the leases the last one took: sent again with the same attempt, within what is left of the lease', {
