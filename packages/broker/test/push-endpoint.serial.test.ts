@@ -222,6 +222,15 @@ describe('a push group endpoint on a node in this process', () => {
       `subscribe.group: "${t}/hook" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
     );
     expect(errors).toEqual([err]);
+    // A group that becomes a push group ends the streams subscribed to it.
+    await client.createGroup(t, 'later');
+    const before = client.subscribe(t, { group: 'later' }, () => {});
+    const queue = server.ctx.reader.queueHash(t, 'later');
+    await eventually(() => server.ctx.dispatcher.consumerCount(queue) === 1, 10_000, 'subscribed');
+    await client.updateGroup(t, 'later', { push: { endpoint: `http://127.0.0.1:${await closedPort()}/` } });
+    await expect(before.done).rejects.toThrow(
+      `group "${t}/later" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
+    );
   });
 
   it('a new leader takes back the leases the last one took: sent again with the same attempt, within what is left of the lease', {

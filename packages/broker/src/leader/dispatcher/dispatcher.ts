@@ -586,6 +586,19 @@ export class Dispatcher {
   }
 
   /**
+   * `keep` is to be its queue's only consumer (a push group's endpoint):
+   * every other consumer's stream ends with `reason`, as when it closes
+   * (`removeConsumer`: what waited for it goes to `keep` or back uncounted).
+   */
+  endOthers(keep: Consumer, reason: unknown): void {
+    for (const c of [...this.registry.consumers(keep.queue)]) {
+      if (c === keep) continue;
+      this.removeConsumer(c);
+      c.sink.close(reason);
+    }
+  }
+
+  /**
    * Hands a leased delivery nobody got back to the queue (a nack `uncounted`:
    * pending again at its own due time, its attempt not counted). No consumer
    * may take it back meanwhile. If the nack fails, the lease runs out.

@@ -14,6 +14,7 @@
 import type { Clock, TimerHandle } from '@fermata/base';
 import { type pb, toBigInt, toSafeNumber } from '@fermata/protocol';
 import { Agent } from 'undici';
+import { ConflictError } from '../../state/model/errors.js';
 import type { PushSettings } from '../../state/model/group-settings.js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../dispatcher/consumer.js';
 import { emptySlots } from '../dispatcher/consumer-registry.js';
@@ -207,7 +208,16 @@ export class PushEndpoint {
         'push group: the leases of the previous leader could not be read',
       );
     }
-    if (!this.closed) dispatcher.addConsumer(this.consumer, plan);
+    if (this.closed) return;
+    dispatcher.addConsumer(this.consumer, plan);
+    // Streams subscribed before the group became a push group would take a share of its messages.
+    dispatcher.endOthers(
+      this.consumer,
+      new ConflictError(
+        'push-group',
+        `group "${this.topic}/${this.group}" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
+      ),
+    );
   }
 
   /** Stops taking leases and aborts the requests in flight: their leases run out and go to the next leader. */
