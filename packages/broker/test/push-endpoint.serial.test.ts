@@ -233,6 +233,22 @@ describe('a push group endpoint on a node in this process', () => {
     );
   });
 
+  it('a request aborted because the group changed goes back uncounted and is sent again by the new endpoint', {
+    timeout: 60_000,
+  }, async () => {
+    const r = await receiver();
+    r.silent = true;
+    const t = await topic();
+    await client.createGroup(t, 'hook', { push: { endpoint: r.url, timeoutMs: 20_000 } });
+    const id = await client.publish(t, 'changed');
+    await eventually(() => r.of(id).length === 1, 10_000, 'sent');
+    r.silent = false;
+    await client.updateGroup(t, 'hook', { push: { timeoutMs: 15_000 } });
+    // Not after its 30 s lease ran out, on attempt 2: at once, on attempt 1.
+    await eventually(() => r.of(id).length === 2, 10_000, 'sent again');
+    expect(r.of(id).map((x) => x.headers['fermata-attempt'])).toEqual(['1', '1']);
+  });
+
   it('a new leader takes back the leases the last one took: sent again with the same attempt, within what is left of the lease', {
     timeout: 90_000,
   }, async () => {

@@ -220,7 +220,11 @@ export class PushEndpoint {
     );
   }
 
-  /** Stops taking leases and aborts the requests in flight: their leases run out and go to the next leader. */
+  /**
+   * Stops taking leases and aborts the requests in flight. Still leading (its
+   * settings changed), their deliveries go back uncounted for the endpoint
+   * made anew; leadership lost, the next leader takes their leases back.
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -260,10 +264,17 @@ export class PushEndpoint {
     const verdict = verdictOf(result, push, attempt);
     parts.metrics.requests.inc({ ...labels, class: verdict.statusClass });
     parts.metrics.latencyMs.observe(labels, parts.clock.nowMs() - sending.startedMs);
-    if (this.closed) return; // leadership lost: the lease runs out and the next leader pushes again
-    // No answer (a timeout, a connection error, a refused address) marks it down; an answer, up.
-    if (result.kind === 'failed') this.down();
-    else this.up();
+    if (this.closed) {
+      // Aborted by close (not the endpoint's failure), or answered as it closed.
+      if (result.kind === 'failed') {
+        this.handBack(tag, 'its push group closed');
+        return;
+      }
+      if (!parts.dispatcher.isActive) return; // leadership lost: the next leader takes the lease back
+    } else if (result.kind === 'failed') {
+      // No answer (a timeout, a connection error, a refused address): it is down.
+      this.down();
+    } else this.up();
     try {
       if (verdict.ack) {
         await parts.settle.ack(tag);
@@ -328,8 +339,13 @@ export class PushEndpoint {
     return { sent: true, result, startedMs };
   }
 
-  /** Hands a delivery never sent back uncounted; if that fails its lease runs out. */
+  /**
+   * Hands a delivery back uncounted (never sent, or aborted by `close`); if
+   * that fails its lease runs out. Leadership lost, the next leader takes
+   * the lease back instead.
+   */
   private handBack(tag: Uint8Array, why: string): void {
+    if (!this.parts.dispatcher.isActive) return;
     this.parts.settle
       .handBack(tag)
       .catch((err: unknown) => this.notSettled(tag, err, `push not sent (${why})`));
