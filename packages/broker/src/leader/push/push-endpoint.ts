@@ -96,12 +96,12 @@ export function pushLease(
  * every leader, so that a new leader's endpoint takes back the leases the
  * previous one took for the group (Dispatcher.planTakeBack).
  */
-export function pushConsumerId(queue: bigint): bigint {
+function pushConsumerId(queue: bigint): bigint {
   return queue === 0n ? 1n : queue;
 }
 
 /** How often a blocked endpoint reads its secret file again (the secret's recheck time, signature.ts). */
-export const BLOCKED_RECHECK_MS = 2_000;
+const BLOCKED_RECHECK_MS = 2_000;
 
 /** What became of one delivery: not sent (why, and whether a file blocks the endpoint), or the request's result. */
 type Sending =
@@ -184,11 +184,6 @@ export class PushEndpoint {
   /** Requests in flight now (never more than the group's concurrency). */
   get inFlight(): number {
     return this.requests;
-  }
-
-  /** Down (no answer to its last request) and waiting for its probe. */
-  get isDown(): boolean {
-    return this.probe !== undefined;
   }
 
   /**
