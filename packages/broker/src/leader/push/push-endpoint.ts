@@ -112,8 +112,12 @@ export class PushEndpoint {
   readonly consumer: Consumer;
   /** The group's settings, its request timeout within its lease (`pushLease`). */
   readonly push: PushSettings;
-  /** What each lease keeps after its request's end for the answer's settle (lease less timeout). */
-  private readonly settleMarginMs: number;
+  /**
+   * What a request leaves of its lease for the answer's settle: half of what
+   * the lease has beyond the timeout (5 s of 10 s), so a delivery may wait
+   * as long to be sent and still have its whole timeout.
+   */
+  private readonly settleReserveMs: number;
   private readonly agent: Agent;
   private readonly aborts = new Set<AbortController>();
   private closed = false;
@@ -138,7 +142,7 @@ export class PushEndpoint {
     const { leaseMs, timeoutMs } = pushLease(settings, parts.limits());
     const push = timeoutMs === settings.timeoutMs ? settings : { ...settings, timeoutMs };
     this.push = push;
-    this.settleMarginMs = leaseMs - timeoutMs;
+    this.settleReserveMs = Math.floor((leaseMs - timeoutMs) / 2);
     this.agent = new Agent({
       connections: push.concurrency,
       pipelining: 1,
@@ -287,10 +291,10 @@ export class PushEndpoint {
 
   /**
    * Sends one delivery, or says why not: its secret file cannot be read, or
-   * too little of its lease is left. The request ends within its lease, less
-   * the time kept for its settle: the time the delivery waited to be sent
-   * comes off its timeout, so no push runs on after its lease ended and the
-   * message was leased again.
+   * too little of its lease is left. The request ends `settleReserveMs`
+   * before its lease does: a delivery that waited longer than that to be
+   * sent (a lease taken back after a failover) has its timeout cut, so no
+   * push runs on after its lease ended and the message was leased again.
    */
   private async request(d: pb.Delivery.$Properties, attempt: number, signal: AbortSignal): Promise<Sending> {
     const { parts, push } = this;
@@ -303,7 +307,7 @@ export class PushEndpoint {
       }
     }
     const leaseEndMs = toSafeNumber(d.leaseExpiresAtMs ?? 0, 'lease_expires_at_ms');
-    const timeoutMs = Math.min(push.timeoutMs, leaseEndMs - this.settleMarginMs - parts.leaderNowMs());
+    const timeoutMs = Math.min(push.timeoutMs, leaseEndMs - this.settleReserveMs - parts.leaderNowMs());
     // Less than half its timeout left: leased again with a whole lease rather than sent to time out early.
     if (timeoutMs < push.timeoutMs / 2 || this.closed)
       return {
