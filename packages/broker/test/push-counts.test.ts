@@ -11,6 +11,7 @@ describe('a push group’s figures', () => {
       latencyMs: { observe: (l, v) => seen.push(`latency ${l.group} ${v}`) },
       retries: { inc: (l) => seen.push(`retries ${l.group}`) },
       deadLetters: { inc: (l) => seen.push(`dead letters ${l.group}`) },
+      blocked: { set: (l, why) => seen.push(`blocked ${l.group} ${why}`) },
     };
     const counts = new PushCounts();
     const m = counts.tee(metrics);
@@ -23,11 +24,22 @@ describe('a push group’s figures', () => {
     m.deadLetters.inc(a);
     m.latencyMs.observe(a, 12);
     m.requests.inc({ topic: 't', group: 'b', class: 'timeout' });
-    expect(counts.of('t', 'a')).toEqual({ requests: { '2xx': 1, '5xx': 2 }, retries: 2, deadLetters: 1 });
-    expect(counts.of('t', 'b')).toEqual({ requests: { timeout: 1 }, retries: 0, deadLetters: 0 });
+    m.blocked.set({ topic: 't', group: 'b' }, 'settings.push.secret_file: /s cannot be read: ENOENT');
+    expect(counts.of('t', 'a')).toEqual({
+      requests: { '2xx': 1, '5xx': 2 },
+      retries: 2,
+      deadLetters: 1,
+      blocked: '',
+    });
+    expect(counts.of('t', 'b')).toEqual({
+      requests: { timeout: 1 },
+      retries: 0,
+      deadLetters: 0,
+      blocked: 'settings.push.secret_file: /s cannot be read: ENOENT',
+    });
     expect(counts.of('t', 'c')).toBeUndefined();
     // The Prometheus metrics still see every event.
-    expect(seen).toHaveLength(8);
+    expect(seen).toHaveLength(9);
     counts.clear();
     expect(counts.of('t', 'a')).toBeUndefined();
   });

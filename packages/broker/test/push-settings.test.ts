@@ -113,6 +113,50 @@ describe('push settings are replicated group settings', () => {
   });
 });
 
+describe('a push group header value is printable Latin-1', () => {
+  it('a value with a character above U+00FF, DEL or a C1 control is refused at create and at update, naming the header', async () => {
+    const h = await withTopic();
+    for (const [value, code] of [
+      ['caf\u00e9 \u2603', 'U+2603'],
+      ['emoji \u{1F600}', 'U+1F600'],
+      ['del\u007f', 'U+007F'],
+      ['c1\u0085', 'U+0085'],
+    ] as const) {
+      const r = await h.run({
+        kind: 'create-group',
+        topic: 't',
+        group: 'g',
+        settings: { push: { endpoint: 'https://x.example/', headers: { 'X-Team': value } } },
+      });
+      expect(r.kind, value).toBe('error');
+      if (r.kind === 'error') {
+        expect(r.error.name).toBe('ValidationError');
+        expect(r.error.message).toContain(`settings.push.headers["X-Team"]: value holds ${code}`);
+      }
+    }
+    // Latin-1 letters and tab pass: what an HTTP header carries byte for byte.
+    await h.ok({
+      kind: 'create-group',
+      topic: 't',
+      group: 'hook',
+      settings: { push: { endpoint: 'https://x.example/', headers: { 'X-Team': 'caf\u00e9\tna\u00efve' } } },
+    });
+    const u = await h.run({
+      kind: 'update-group',
+      topic: 't',
+      group: 'hook',
+      settings: { push: { headers: { 'X-Team': '\u20ac100' } } },
+      updateMask: ['push.headers'],
+    });
+    expect(u.kind).toBe('error');
+    if (u.kind === 'error')
+      expect(u.error.message).toContain('settings.push.headers["X-Team"]: value holds U+20AC');
+    const t = await h.sm.reader.getTopic('t');
+    expect(t?.groups).not.toContain('g');
+    expect(t && groupSettingsOf(t, 'hook').push?.headers).toEqual({ 'X-Team': 'caf\u00e9\tna\u00efve' });
+  });
+});
+
 describe('push.allowedEndpoints bounds where pushes go', () => {
   it('an empty list allows any address but link-local and metadata ones', async () => {
     const p = EndpointPolicy.parse('');

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from '@fermata/base';
+import { type Clock, systemClock } from '@fermata/base';
 import { describe, expect, it } from 'vitest';
 import { EndpointPolicy } from '../src/leader/push/endpoint-policy.js';
 import { PushFilesPolicy } from '../src/leader/push/files-policy.js';
@@ -30,6 +30,19 @@ async function inDir(test: (dir: string, outside: string) => Promise<void>): Pro
   }
 }
 
+/** A pusher for TestPush, which uses the policies, the secrets, the clocks and the metrics only: no dispatcher. */
+function testPusher(dir: string, clock: Clock): Pusher {
+  const files = PushFilesPolicy.parse(dir);
+  return new Pusher({
+    policy: EndpointPolicy.parse(''),
+    files,
+    secrets: new SecretFiles(files),
+    clock,
+    wallMs: () => Date.now(),
+    metrics: discardPushMetrics,
+  } as unknown as PusherOptions);
+}
+
 describe('TestPush and push.filesDir', () => {
   it('TestPush answers a secret outside it as its error and sends nothing', () =>
     inDir(async (dir, outside) => {
@@ -41,15 +54,7 @@ describe('TestPush and push.filesDir', () => {
       });
       await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
       try {
-        const files = PushFilesPolicy.parse(dir);
-        // TestPush uses the policies, the secrets, the clock and the metrics only: no dispatcher is needed.
-        const pusher = new Pusher({
-          policy: EndpointPolicy.parse(''),
-          files,
-          secrets: new SecretFiles(files),
-          clock: systemClock,
-          metrics: discardPushMetrics,
-        } as unknown as PusherOptions);
+        const pusher = testPusher(dir, systemClock);
         const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
         const push = { ...PUSH_DEFAULTS, endpoint: url, headers: {}, secretFile: outside, caFile: '' };
         const answer = await pusher.test({ topic: 't', group: 'hook', queue: 1n, push });
@@ -67,6 +72,35 @@ describe('TestPush and push.filesDir', () => {
         expect(signed.status).toBe(200);
         expect(signed.signature).toMatch(/^t=\d+,v1=/);
         expect(requests).toBe(1);
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((done) => server.close(() => done()));
+      }
+    }));
+
+  it("the signature's t is the system's wall clock, not the leader's steady clock", () =>
+    inDir(async (dir) => {
+      const server = createServer((req, res) => {
+        req.resume();
+        res.end();
+      });
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+      try {
+        // A leader whose steady clock is an hour from the system's (the system clock was stepped since it started).
+        const pusher = testPusher(dir, { ...systemClock, nowMs: () => Date.now() + 3_600_000 });
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+        const push = {
+          ...PUSH_DEFAULTS,
+          endpoint: url,
+          headers: {},
+          secretFile: join(dir, 'secret'),
+          caFile: '',
+        };
+        const before = Date.now();
+        const answer = await pusher.test({ topic: 't', group: 'hook', queue: 1n, push });
+        const t = Number(/^t=(\d+),/.exec(answer.signature)?.[1]);
+        expect(t).toBeGreaterThanOrEqual(before);
+        expect(t).toBeLessThanOrEqual(Date.now());
       } finally {
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));

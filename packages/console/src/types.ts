@@ -64,6 +64,8 @@ export interface PushStats {
   requests: Record<string, Int64>;
   retries: Int64;
   deadLetters: Int64;
+  /** Why it sends nothing now: a file it needs cannot be read; '' (or absent) when it can. */
+  blocked?: string;
 }
 
 export interface Topic {

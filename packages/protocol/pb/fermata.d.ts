@@ -566,6 +566,7 @@ export namespace fermata {
             requests: { [k: string]: Long };
             retries: Long;
             deadLetters: Long;
+            blocked: string;
             static create(properties: fermata.v1.PushStats.$Shape): fermata.v1.PushStats & fermata.v1.PushStats.$Shape;
             static create(properties?: fermata.v1.PushStats.$Properties): fermata.v1.PushStats;
             static encode(message: fermata.v1.PushStats.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -578,6 +579,7 @@ export namespace fermata {
                 requests?: ({ [k: string]: Long }|null);
                 retries?: (Long|null);
                 deadLetters?: (Long|null);
+                blocked?: (string|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.PushStats.$Properties;

@@ -2126,6 +2126,7 @@ export const fermata = $root.fermata = (() => {
             PushStats.prototype.requests = $util.emptyObject;
             PushStats.prototype.retries = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             PushStats.prototype.deadLetters = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            PushStats.prototype.blocked = "";
 
             PushStats.create = function(properties) {
                 return new PushStats(properties);
@@ -2145,6 +2146,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(16).uint64(message.retries);
                 if (message.deadLetters != null && $Object.hasOwnProperty.call(message, "deadLetters") && (typeof message.deadLetters === "object" ? message.deadLetters.low || message.deadLetters.high : message.deadLetters !== 0))
                     writer.uint32(24).uint64(message.deadLetters);
+                if (message.blocked != null && $Object.hasOwnProperty.call(message, "blocked") && message.blocked !== "")
+                    writer.uint32(34).string(message.blocked);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -2230,6 +2233,15 @@ export const fermata = $root.fermata = (() => {
                                 message.deadLetters = value;
                             else
                                 delete message.deadLetters;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.blocked = value;
+                            else
+                                delete message.blocked;
                             continue;
                         }
                     }

@@ -117,6 +117,12 @@ export interface PushStats {
   retries: number;
   /** Nacks of a last attempt: the message went to the dead-letter topic. */
   deadLetters: number;
+  /**
+   * Why the group sends nothing now: its secret or CA file cannot be read
+   * (the field and the path); '' when it can. Its messages wait, their
+   * attempts unspent, and it goes on once the file can be read.
+   */
+  blocked: string;
 }
 
 /** {@link FermataClient.topicStats}'s answer. */
@@ -335,6 +341,7 @@ function pushStatsFromWire(p: pb.IPushStats): PushStats {
     requests,
     retries: toSafeNumber(p.retries, 'push.retries'),
     deadLetters: toSafeNumber(p.deadLetters, 'push.dead_letters'),
+    blocked: p.blocked ?? '',
   };
 }
 

@@ -293,13 +293,18 @@ export function isRetryable(e: FermataError): boolean {
   return e instanceof NotLeaderError || e instanceof UnavailableError;
 }
 
-/** Errors after which re-opening a stream cannot help: the request itself is refused. */
+/**
+ * Errors after which re-opening a stream cannot help: the request itself is
+ * refused. A `FAILED_PRECONDITION` that names no other leader says what is
+ * (a push group, a topic or group being deleted): it stays so.
+ */
 export function isPermanent(e: FermataError): boolean {
   return (
     e instanceof InvalidArgumentError ||
     e instanceof NotFoundError ||
     e instanceof PermissionDeniedError ||
     e instanceof UnauthenticatedError ||
-    e.code === status.UNIMPLEMENTED
+    e.code === status.UNIMPLEMENTED ||
+    (e.code === status.FAILED_PRECONDITION && !(e instanceof NotLeaderError))
   );
 }

@@ -306,6 +306,22 @@ describe('failover', () => {
     await expect(s.done).rejects.toBeInstanceOf(NotFoundError);
     expect(errors).toHaveLength(1);
   });
+
+  it('stops for good on a FAILED_PRECONDITION that names no leader (a push group), calling onError once', async () => {
+    const { cluster, client } = await setup();
+    let opened = 0;
+    const refusal =
+      'subscribe.group: "t/hook" is a push group: the leader pushes its messages to its endpoint';
+    cluster.brokerOverrides.consume = (call) => {
+      opened++;
+      call.emit('error', { code: grpc.status.FAILED_PRECONDITION, details: refusal });
+    };
+    const errors: unknown[] = [];
+    const s = sub(client, { onError: (e) => errors.push(e) }, () => {});
+    await expect(s.done).rejects.toThrow(refusal);
+    expect(errors).toHaveLength(1);
+    expect(opened).toBe(1);
+  });
 });
 
 describe('close', () => {

@@ -11,6 +11,7 @@ import {
   validateTopicName,
 } from '../state/commands/validation.js';
 import { ConflictError, LimitError, topicDeleting, ValidationError } from '../state/model/errors.js';
+import { groupSettingsOf } from '../state/model/records.js';
 import { callerName, errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
@@ -139,6 +140,12 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     if (t.deletingGroups?.includes(group))
       throw new ConflictError('group-deleting', `group "${topic}/${group}" was deleted`);
     requireGroup(t, group, 'subscribe.group');
+    // The leader pushes a push group's messages to its endpoint: a stream would take a share of them.
+    if (groupSettingsOf(t, group).push)
+      throw new ConflictError(
+        'push-group',
+        `subscribe.group: "${topic}/${group}" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
+      );
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
 
     const queue = ctx.reader.queueHash(topic, group);

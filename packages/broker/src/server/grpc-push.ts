@@ -47,6 +47,7 @@ export function pushStatsOf(ctx: ServerContext, topic: string, group: string): p
     requests,
     retries: toUint64(BigInt(f?.retries ?? 0)),
     deadLetters: toUint64(BigInt(f?.deadLetters ?? 0)),
+    blocked: f?.blocked ?? '',
   };
 }
 

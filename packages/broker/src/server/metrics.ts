@@ -546,11 +546,18 @@ function pushMetrics(registers: Registry[]): PushMetrics {
     labelNames: ['topic', 'group'] as const,
     registers,
   });
+  const blocked = new Gauge({
+    name: 'fermata_push_blocked',
+    help: "1 while a push group sends nothing because a file it needs (its secret_file or ca_file) cannot be read: its messages wait, their attempts unspent; the leader's log names the field and the path. 0 once it can.",
+    labelNames: ['topic', 'group'] as const,
+    registers,
+  });
   return {
     requests: { inc: (l) => requests.inc({ topic: l.topic, group: l.group, class: l.class }) },
     latencyMs: { observe: (l, v) => latency.observe({ topic: l.topic, group: l.group }, v) },
     retries: { inc: (l) => retries.inc({ topic: l.topic, group: l.group }) },
     deadLetters: { inc: (l) => deadLetters.inc({ topic: l.topic, group: l.group }) },
+    blocked: { set: (l, why) => blocked.set({ topic: l.topic, group: l.group }, why === '' ? 0 : 1) },
   };
 }
 

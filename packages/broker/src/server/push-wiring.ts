@@ -11,7 +11,7 @@ import { Pusher, type PushGroup } from '../leader/push/pusher.js';
 import { SecretFiles } from '../leader/push/signature.js';
 import { groupDeleting, groupSettingsOf } from '../state/model/records.js';
 import type { ServerContext } from './context.js';
-import { ack, nack } from './settle.js';
+import { ack, handBack, nack } from './settle.js';
 
 /** How often the leader reads the push groups again, besides when a group changes through it. */
 export const PUSH_RECONCILE_MS = 5_000;
@@ -22,12 +22,16 @@ export function assemblePusher(ctx: ServerContext, clock: Clock, metrics: PushMe
     settle: {
       ack: (tag) => ack(ctx, [tag]),
       nack: (tag, delayMs, error) => nack(ctx, tag, delayMs, error),
+      handBack: (tag) => handBack(ctx, tag),
     },
     policy: ctx.pushPolicy,
     secrets: new SecretFiles(ctx.pushFiles),
     files: ctx.pushFiles,
     metrics,
     clock,
+    leaderNowMs: () => ctx.proposer.nowMs(),
+    // The signature's `t`: receivers compare it with their wall clock.
+    wallMs: () => Date.now(),
     log: ctx.log,
     limits: () => ctx.sm.limits,
     reconcileMs: PUSH_RECONCILE_MS,

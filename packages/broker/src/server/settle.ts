@@ -66,6 +66,21 @@ export async function nack(
   return r.outcome;
 }
 
+/**
+ * Hands back a delivery its consumer never sent on (a push group's request
+ * not started): a nack `uncounted`, pending again at its due time with its
+ * attempt not counted. The slot frees at once, as for a nack.
+ */
+export async function handBack(ctx: ServerContext, tag: Uint8Array): Promise<SettleOutcome> {
+  requireLeader(ctx);
+  validateTag(tag, 'tag');
+  ctx.dispatcher.settled(tag);
+  const r = await ctx.proposer.run({ kind: 'nack', tag, delayMs: 0, uncounted: true });
+  invariant(r.kind === 'nack', () => `nack answered with ${r.kind}`);
+  ctx.dispatcher.settleApplied([tag]);
+  return r.outcome;
+}
+
 export async function extend(ctx: ServerContext, tag: Uint8Array, leaseMs: number): Promise<SettleOutcome> {
   requireLeader(ctx);
   validateTag(tag, 'tag');

@@ -110,6 +110,7 @@ function push(g: GroupStats): string | HTMLElement {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([c, n]) => `${c} ${num(n)}`);
   figures.push(`retries ${num(g.push?.retries)}`, `dead letters ${num(g.push?.deadLetters)}`);
+  if (g.push?.blocked) figures.push(`blocked: ${g.push.blocked}`);
   return h(
     'span',
     { class: 'push' },

@@ -39,6 +39,13 @@ export interface Consumer extends ConsumerSlotHolder<bigint> {
    * endpoint: it takes no lease it cannot send at once). Absent = true.
    */
   readonly leasesAhead?: boolean;
+  /**
+   * It takes nothing now (a push group's endpoint that is down, or whose
+   * secret file cannot be read): what is leased for it goes to another
+   * consumer of the queue with a free slot, or back to the queue uncounted
+   * (`Dispatcher.handBackWaiting`). Absent = false.
+   */
+  refusing?: boolean;
   readonly sink: DeliverySink;
   /** Leased deliveries whose due time has come, waiting for a free slot (FIFO). */
   readonly ready: Push[];

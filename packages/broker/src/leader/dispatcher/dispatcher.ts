@@ -554,16 +554,48 @@ export class Dispatcher {
   removeConsumer(consumer: Consumer): void {
     this.registry.remove(consumer);
     this.departed.add(consumer);
-    const now = this.options.clock.nowMs();
     consumer.early.clear();
-    const waiting = [...(this.schedule.heldFor(consumer) as Push[]), ...consumer.ready.splice(0)];
-    consumer.reserved -= waiting.length;
-    for (const c of this.placement.replace(waiting)) this.drain(c, now);
+    this.replaceWaiting(consumer);
     for (const tag of consumer.inFlight.keys()) this.owners.delete(tag);
     ConsumerRegistry.clear(consumer);
     this.lapses.delete(consumer);
     this.readyConsumers.delete(consumer);
     this.wake();
+  }
+
+  /**
+   * The consumer refuses what it was promised (`Consumer.refusing`: a push
+   * group's endpoint that is down or blocked): its deliveries leased and not
+   * yet sent go to another consumer of the queue with a free slot, or back
+   * to the queue uncounted, instead of waiting for it until their leases
+   * run out (which would count an attempt no request was sent for).
+   */
+  handBackWaiting(consumer: Consumer): void {
+    if (!this.active || this.departed.has(consumer)) return;
+    this.replaceWaiting(consumer);
+    if (consumer.ready.length === 0) this.readyConsumers.delete(consumer);
+    this.wake();
+  }
+
+  /** The consumer's deliveries not yet sent go elsewhere (`LeasePlacement.replace`). */
+  private replaceWaiting(consumer: Consumer): void {
+    const now = this.options.clock.nowMs();
+    const waiting = [...(this.schedule.heldFor(consumer) as Push[]), ...consumer.ready.splice(0)];
+    consumer.reserved -= waiting.length;
+    for (const c of this.placement.replace(waiting)) if (c !== consumer) this.drain(c, now);
+  }
+
+  /**
+   * `keep` is to be its queue's only consumer (a push group's endpoint):
+   * every other consumer's stream ends with `reason`, as when it closes
+   * (`removeConsumer`: what waited for it goes to `keep` or back uncounted).
+   */
+  endOthers(keep: Consumer, reason: unknown): void {
+    for (const c of [...this.registry.consumers(keep.queue)]) {
+      if (c === keep) continue;
+      this.removeConsumer(c);
+      c.sink.close(reason);
+    }
   }
 
   /**

@@ -80,8 +80,8 @@ export class LeasePlacement {
 
   /**
    * Places the deliveries of one lease command taken for `consumer`, in
-   * order: each goes to it, or, once it left, to another consumer of the
-   * queue with a free slot, or back to the queue. Returns the consumers with
+   * order: each goes to it, or, once it left or while it refuses, to another
+   * consumer of the queue with a free slot, or back to the queue. Returns the consumers with
    * deliveries ready now (the caller drains them).
    */
   placeLeased(
@@ -93,7 +93,8 @@ export class LeasePlacement {
     const { departed, registry } = this.parts;
     const touched = new Set<Consumer>();
     for (const { tag, body, entry, lease } of leased) {
-      const target = departed.has(consumer) ? registry.assign(q, 1)[0]?.consumer : consumer;
+      const target =
+        departed.has(consumer) || consumer.refusing === true ? registry.assign(q, 1)[0]?.consumer : consumer;
       if (!target) {
         // Its consumer left and nobody else has room: hand it back.
         this.parts.handBack(tagKeyOf(tag));

@@ -10,12 +10,15 @@ export interface PushFigures {
   readonly requests: Readonly<Record<string, number>>;
   readonly retries: number;
   readonly deadLetters: number;
+  /** Why it sends nothing now: a file it needs cannot be read ('' = it can). */
+  readonly blocked: string;
 }
 
 interface Figures {
   requests: Record<string, number>;
   retries: number;
   deadLetters: number;
+  blocked: string;
 }
 
 const keyOf = (l: PushLabels): string => `${l.topic}\u0000${l.group}`;
@@ -56,6 +59,12 @@ export class PushCounts {
           this.figures(l).deadLetters++;
         },
       },
+      blocked: {
+        set: (l, why) => {
+          metrics.blocked.set(l, why);
+          this.figures(l).blocked = why;
+        },
+      },
     };
   }
 
@@ -63,7 +72,7 @@ export class PushCounts {
     const key = keyOf(l);
     let f = this.groups.get(key);
     if (!f) {
-      f = { requests: {}, retries: 0, deadLetters: 0 };
+      f = { requests: {}, retries: 0, deadLetters: 0, blocked: '' };
       this.groups.set(key, f);
     }
     return f;

@@ -4,13 +4,17 @@
  * stream. Its window is the group's concurrency and it takes no lease ahead,
  * so it holds at most `concurrency` leases, each one a request in flight.
  * An answer settles the lease (ack or nack) through the same path a stream
- * consumer's settle takes. An endpoint that cannot be reached is marked down:
- * the consumer is blocked (it is offered nothing, so it holds no lease it
- * cannot use) and tried again after the group's backoff.
+ * consumer's settle takes. A request that gets no answer (a timeout, a
+ * connection error) marks the endpoint down: it refuses deliveries (it is
+ * offered nothing, and what waits for it goes back uncounted), and after the
+ * group's backoff it is sent one request, the probe, until one is answered.
+ * A secret file that cannot be read blocks it the same way until the file
+ * can be read again. A delivery never sent goes back uncounted.
  */
 import type { Clock, TimerHandle } from '@fermata/base';
 import { type pb, toBigInt, toSafeNumber } from '@fermata/protocol';
 import { Agent } from 'undici';
+import { ConflictError } from '../../state/model/errors.js';
 import type { PushSettings } from '../../state/model/group-settings.js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../dispatcher/consumer.js';
 import { emptySlots } from '../dispatcher/consumer-registry.js';
@@ -18,13 +22,15 @@ import type { Dispatcher } from '../dispatcher/dispatcher.js';
 import type { EndpointPolicy } from './endpoint-policy.js';
 import type { PushFilesPolicy } from './files-policy.js';
 import type { PushMetrics } from './push-metrics.js';
-import { backoffMs, pushHeaders, sendPush, signOrNot, verdictOf } from './push-request.js';
+import { backoffMs, type PushResult, pushHeaders, sendPush, signOrNot, verdictOf } from './push-request.js';
 import type { SecretFiles } from './signature.js';
 
 /** How the pusher settles a lease: the leader's ack and nack (server/settle.ts). */
 export interface PushSettler {
   ack(tag: Uint8Array): Promise<unknown>;
   nack(tag: Uint8Array, delayMs: number, error: string): Promise<unknown>;
+  /** A delivery whose request was never sent: back to the queue, its attempt not counted. */
+  handBack(tag: Uint8Array): Promise<unknown>;
 }
 
 export interface PushEndpointParts {
@@ -35,8 +41,16 @@ export interface PushEndpointParts {
   /** What secret and CA files may be read (push.filesDir). */
   readonly files: PushFilesPolicy;
   readonly metrics: PushMetrics;
-  /** The leader's clock (stamps, signatures, the probe of an endpoint that is down). */
+  /** The leader's clock (latency, the probe of an endpoint that is down). */
   readonly clock: Clock;
+  /** The leader's time as its commands stamp it (Proposer.nowMs): what lease ends are in. */
+  readonly leaderNowMs: () => number;
+  /**
+   * The system's wall clock (Date.now), for the signature's `t` alone: a
+   * receiver compares `t` with its own wall clock, from which the leader's
+   * steady clock drifts when the system clock is stepped.
+   */
+  readonly wallMs: () => number;
   readonly log: { warn(fields: object, message: string): void };
   /**
    * The cluster's limits now (they change by a replicated command): no retry
@@ -77,16 +91,43 @@ export function pushLease(
   return { leaseMs, timeoutMs: Math.max(1, Math.min(push.timeoutMs, leaseMs - margin)) };
 }
 
+/**
+ * The consumer id a push group's leases carry: its queue's hash, the same on
+ * every leader, so that a new leader's endpoint takes back the leases the
+ * previous one took for the group (Dispatcher.planTakeBack).
+ */
+function pushConsumerId(queue: bigint): bigint {
+  return queue === 0n ? 1n : queue;
+}
+
+/** How often a blocked endpoint reads its secret file again (the secret's recheck time, signature.ts). */
+const BLOCKED_RECHECK_MS = 2_000;
+
+/** What became of one delivery: not sent (why, and whether a file blocks the endpoint), or the request's result. */
+type Sending =
+  | { readonly sent: false; readonly why: string; readonly fileBlocks: boolean }
+  | { readonly sent: true; readonly result: PushResult; readonly startedMs: number };
+
 export class PushEndpoint {
   readonly consumer: Consumer;
   /** The group's settings, its request timeout within its lease (`pushLease`). */
   readonly push: PushSettings;
+  /**
+   * What a request leaves of its lease for the answer's settle: half of what
+   * the lease has beyond the timeout (5 s of 10 s), so a delivery may wait
+   * as long to be sent and still have its whole timeout.
+   */
+  private readonly settleReserveMs: number;
   private readonly agent: Agent;
   private readonly aborts = new Set<AbortController>();
   private closed = false;
-  /** Connection failures in a row: how long the endpoint is left alone when down. */
+  /** Requests without an answer in a row (timeouts, connection errors): how long it is left alone when down. */
   private failures = 0;
+  /** Down: the backoff before its probe is offered, running. */
   private probe: TimerHandle | undefined;
+  /** Why it sends nothing: a file it needs cannot be read ('' = none). */
+  private blockedBy = '';
+  private recheck: TimerHandle | undefined;
   private requests = 0;
 
   constructor(
@@ -101,6 +142,7 @@ export class PushEndpoint {
     const { leaseMs, timeoutMs } = pushLease(settings, parts.limits());
     const push = timeoutMs === settings.timeoutMs ? settings : { ...settings, timeoutMs };
     this.push = push;
+    this.settleReserveMs = Math.floor((leaseMs - timeoutMs) / 2);
     this.agent = new Agent({
       connections: push.concurrency,
       pipelining: 1,
@@ -123,7 +165,7 @@ export class PushEndpoint {
     };
     this.consumer = {
       id: parts.dispatcher.newConsumerId(),
-      consumerId: 0n,
+      consumerId: pushConsumerId(queue),
       queue,
       topic,
       group,
@@ -148,83 +190,90 @@ export class PushEndpoint {
     return this.requests;
   }
 
-  start(): void {
-    this.parts.dispatcher.addConsumer(this.consumer);
+  /**
+   * Starts taking leases, first taking back those the previous leader took
+   * for this group and did not settle (a failover): each is sent again with
+   * its tag and attempt, so a failover costs no attempt.
+   */
+  async start(): Promise<void> {
+    const { dispatcher } = this.parts;
+    let plan: Awaited<ReturnType<Dispatcher['planTakeBack']>> | undefined;
+    try {
+      plan = await dispatcher.planTakeBack(this.consumer, []);
+    } catch (err) {
+      // Not read (leadership lost meanwhile, a storage error): its leases run out and come back.
+      this.parts.log.warn(
+        { topic: this.topic, group: this.group, err: (err as Error).message },
+        'push group: the leases of the previous leader could not be read',
+      );
+    }
+    if (this.closed) return;
+    dispatcher.addConsumer(this.consumer, plan);
+    // Streams subscribed before the group became a push group would take a share of its messages.
+    dispatcher.endOthers(
+      this.consumer,
+      new ConflictError(
+        'push-group',
+        `group "${this.topic}/${this.group}" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
+      ),
+    );
   }
 
-  /** Stops taking leases and aborts the requests in flight: their leases run out and go to the next leader. */
+  /**
+   * Stops taking leases and aborts the requests in flight. Still leading (its
+   * settings changed), their deliveries go back uncounted for the endpoint
+   * made anew; leadership lost, the next leader takes their leases back.
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     if (this.probe) this.parts.clock.clearTimer(this.probe);
+    if (this.recheck) this.parts.clock.clearTimer(this.recheck);
+    if (this.blockedBy !== '') this.parts.metrics.blocked.set(this.labels, '');
     this.parts.dispatcher.removeConsumer(this.consumer);
     for (const a of this.aborts) a.abort();
     void this.agent.close().catch(() => {});
   }
 
+  private get labels(): { topic: string; group: string } {
+    return { topic: this.topic, group: this.group };
+  }
+
   private async send(d: pb.Delivery.$Properties): Promise<void> {
-    const { parts, push } = this;
+    const { parts, push, labels } = this;
     const tag = d.tag as Uint8Array;
     const attempt = d.attempt ?? 1;
-    const labels = { topic: this.topic, group: this.group };
     this.requests++;
     const abort = new AbortController();
     this.aborts.add(abort);
-    const started = parts.clock.nowMs();
-    let verdict: ReturnType<typeof verdictOf>;
-    let unreachable = false;
-    let answered = false;
+    let sending: Sending;
     try {
-      const body = d.payload ?? new Uint8Array(0);
-      const secret =
-        push.secretFile !== ''
-          ? await parts.secrets.read(push.secretFile, parts.clock.monotonicMs())
-          : undefined;
-      const headers = pushHeaders(
-        {
-          id: toBigInt(d.id ?? 0),
-          topic: this.topic,
-          group: this.group,
-          attempt,
-          dueAtMs: toSafeNumber(d.dueAtMs ?? 0, 'due_at_ms'),
-          key: d.key ?? '',
-          headers: d.headers ?? {},
-          payload: body,
-        },
-        push,
-        signOrNot(secret, parts.clock.nowMs(), body),
-      );
-      const result = await sendPush(
-        this.agent,
-        parts.policy,
-        push,
-        headers,
-        body,
-        () => parts.clock.nowMs(),
-        abort.signal,
-      );
-      unreachable = result.kind === 'failed' && !result.timeout;
-      answered = result.kind === 'answered';
-      verdict = verdictOf(result, push, attempt);
-    } catch (err) {
-      // The secret file could not be read: nothing was sent.
-      verdict = {
-        ack: false,
-        delayMs: backoffMs(push, attempt),
-        error: (err as Error).message,
-        statusClass: 'error',
-      };
-      parts.log.warn({ topic: this.topic, group: this.group, err: (err as Error).message }, 'push not sent');
+      sending = await this.request(d, attempt, abort.signal);
     } finally {
       this.aborts.delete(abort);
       this.requests--;
     }
+    if (!sending.sent) {
+      // Nothing went out: the delivery goes back uncounted (a blocked endpoint first refuses the rest).
+      if (sending.fileBlocks) this.block(sending.why);
+      this.handBack(tag, sending.why);
+      return;
+    }
+    const { result } = sending;
+    const verdict = verdictOf(result, push, attempt);
     parts.metrics.requests.inc({ ...labels, class: verdict.statusClass });
-    parts.metrics.latencyMs.observe(labels, parts.clock.nowMs() - started);
-    if (this.closed) return; // leadership lost: the lease runs out and the next leader pushes again
-    // Only an answer shows the endpoint up: a timeout or an unread secret leaves it as it was.
-    if (unreachable) this.down();
-    else if (answered) this.up();
+    parts.metrics.latencyMs.observe(labels, parts.clock.nowMs() - sending.startedMs);
+    if (this.closed) {
+      // Aborted by close (not the endpoint's failure), or answered as it closed.
+      if (result.kind === 'failed') {
+        this.handBack(tag, 'its push group closed');
+        return;
+      }
+      if (!parts.dispatcher.isActive) return; // leadership lost: the next leader takes the lease back
+    } else if (result.kind === 'failed') {
+      // No answer (a timeout, a connection error, a refused address): it is down.
+      this.down();
+    } else this.up();
     try {
       if (verdict.ack) {
         await parts.settle.ack(tag);
@@ -236,16 +285,81 @@ export class PushEndpoint {
       await parts.settle.nack(tag, Math.min(verdict.delayMs, parts.limits().maxDelayMs), cut(verdict.error));
     } catch (err) {
       // Not settled (leadership lost, a lease already run out): the lease runs out and it comes back.
-      parts.log.warn(
-        {
-          topic: this.topic,
-          group: this.group,
-          tag: Buffer.from(tag).toString('hex'),
-          err: (err as Error).message,
-        },
-        'push answered but not settled',
-      );
+      this.notSettled(tag, err, 'push answered but not settled');
     }
+  }
+
+  /**
+   * Sends one delivery, or says why not: its secret file cannot be read, or
+   * too little of its lease is left. The request ends `settleReserveMs`
+   * before its lease does: a delivery that waited longer than that to be
+   * sent (a lease taken back after a failover) has its timeout cut, so no
+   * push runs on after its lease ended and the message was leased again.
+   */
+  private async request(d: pb.Delivery.$Properties, attempt: number, signal: AbortSignal): Promise<Sending> {
+    const { parts, push } = this;
+    let secret: Uint8Array | undefined;
+    if (push.secretFile !== '') {
+      try {
+        secret = await parts.secrets.read(push.secretFile, parts.clock.monotonicMs());
+      } catch (err) {
+        return { sent: false, why: (err as Error).message, fileBlocks: true };
+      }
+    }
+    const leaseEndMs = toSafeNumber(d.leaseExpiresAtMs ?? 0, 'lease_expires_at_ms');
+    const timeoutMs = Math.min(push.timeoutMs, leaseEndMs - this.settleReserveMs - parts.leaderNowMs());
+    // Less than half its timeout left: leased again with a whole lease rather than sent to time out early.
+    if (timeoutMs < push.timeoutMs / 2 || this.closed)
+      return {
+        sent: false,
+        why: `${timeoutMs} ms of its ${push.timeoutMs} ms timeout left in its lease`,
+        fileBlocks: false,
+      };
+    const body = d.payload ?? new Uint8Array(0);
+    const headers = pushHeaders(
+      {
+        id: toBigInt(d.id ?? 0),
+        topic: this.topic,
+        group: this.group,
+        attempt,
+        dueAtMs: toSafeNumber(d.dueAtMs ?? 0, 'due_at_ms'),
+        key: d.key ?? '',
+        headers: d.headers ?? {},
+        payload: body,
+      },
+      push,
+      signOrNot(secret, parts.wallMs(), body),
+    );
+    const startedMs = parts.clock.nowMs();
+    const result = await sendPush(this.agent, parts.policy, push, headers, body, () => parts.clock.nowMs(), {
+      signal,
+      timeoutMs,
+    });
+    return { sent: true, result, startedMs };
+  }
+
+  /**
+   * Hands a delivery back uncounted (never sent, or aborted by `close`); if
+   * that fails its lease runs out. Leadership lost, the next leader takes
+   * the lease back instead.
+   */
+  private handBack(tag: Uint8Array, why: string): void {
+    if (!this.parts.dispatcher.isActive) return;
+    this.parts.settle
+      .handBack(tag)
+      .catch((err: unknown) => this.notSettled(tag, err, `push not sent (${why})`));
+  }
+
+  private notSettled(tag: Uint8Array, err: unknown, message: string): void {
+    this.parts.log.warn(
+      {
+        topic: this.topic,
+        group: this.group,
+        tag: Buffer.from(tag).toString('hex'),
+        err: (err as Error).message,
+      },
+      message,
+    );
   }
 
   /** It answered: back to its full concurrency. */
@@ -256,19 +370,75 @@ export class PushEndpoint {
   }
 
   /**
-   * The endpoint could not be reached: offer it nothing until the backoff
-   * has passed, then one request at a time until one is answered.
+   * A request got no answer: offer it nothing until the group's backoff
+   * (for this many failures in a row) has passed, then one request at a
+   * time until one is answered.
    */
   private down(): void {
-    // The requests that were in flight when it went down fail too: one failure of the streak.
-    if (this.consumer.blocked || this.closed) return;
+    // The requests in flight when it went down fail too: one failure of the streak.
+    if (this.probe !== undefined || this.closed) return;
     this.failures++;
-    this.consumer.blocked = true;
     this.consumer.window = 1;
-    const waitMs = backoffMs(this.push, this.failures);
-    this.probe = this.parts.clock.setTimer(() => {
-      this.probe = undefined;
-      if (!this.closed) this.parts.dispatcher.drained(this.consumer);
-    }, waitMs);
+    this.refuse();
+    this.probe = this.parts.clock.setTimer(
+      () => {
+        this.probe = undefined;
+        this.offer();
+      },
+      backoffMs(this.push, this.failures),
+    );
+  }
+
+  /**
+   * A file it needs cannot be read (`why` names the field and the path,
+   * never the content): it sends nothing, and reads the file again every
+   * BLOCKED_RECHECK_MS until it can.
+   */
+  private block(why: string): void {
+    if (this.closed) return;
+    if (this.blockedBy !== why) {
+      this.parts.log.warn(
+        { topic: this.topic, group: this.group, err: why },
+        'push group blocked: its messages wait, their attempts unspent, until the file can be read',
+      );
+      this.parts.metrics.blocked.set(this.labels, why);
+    }
+    this.blockedBy = why;
+    this.refuse();
+    this.recheck ??= this.parts.clock.setTimer(() => void this.recheckFiles(), BLOCKED_RECHECK_MS);
+  }
+
+  private async recheckFiles(): Promise<void> {
+    const { parts, push } = this;
+    try {
+      await parts.secrets.read(push.secretFile, parts.clock.monotonicMs());
+    } catch (err) {
+      this.recheck = undefined;
+      this.block((err as Error).message);
+      return;
+    }
+    this.recheck = undefined;
+    if (this.closed) return;
+    parts.log.warn(
+      { topic: this.topic, group: this.group },
+      'push group unblocked: its secret file can be read',
+    );
+    parts.metrics.blocked.set(this.labels, '');
+    this.blockedBy = '';
+    this.offer();
+  }
+
+  /** It takes nothing (`Consumer.refusing`): deliveries waiting for it go back. */
+  private refuse(): void {
+    this.consumer.refusing = true;
+    this.consumer.blocked = true;
+    this.parts.dispatcher.handBackWaiting(this.consumer);
+  }
+
+  /** It takes deliveries again, unless it is still down or blocked. */
+  private offer(): void {
+    if (this.closed || this.probe !== undefined || this.blockedBy !== '') return;
+    this.consumer.refusing = false;
+    this.parts.dispatcher.drained(this.consumer);
   }
 }

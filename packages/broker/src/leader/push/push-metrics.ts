@@ -14,6 +14,8 @@ export interface PushMetrics {
   readonly retries: { inc(labels: PushLabels): void };
   /** Nacks of a last attempt: the message goes to the dead-letter topic. */
   readonly deadLetters: { inc(labels: PushLabels): void };
+  /** Why the group sends nothing: a file it needs cannot be read (its field and path; '' = it can). */
+  readonly blocked: { set(labels: PushLabels, why: string): void };
 }
 
 const ignore = (): void => {};
@@ -23,4 +25,5 @@ export const discardPushMetrics: PushMetrics = {
   latencyMs: { observe: ignore },
   retries: { inc: ignore },
   deadLetters: { inc: ignore },
+  blocked: { set: ignore },
 };

@@ -116,8 +116,9 @@ async function snippetOf(body: AsyncIterable<Uint8Array> & { destroy(): void }):
 }
 
 /**
- * Sends one request and reads its answer. Never throws: a refused address,
- * a timeout or a connection error is a `failed` result naming it.
+ * Sends one request and reads its answer within `timeoutMs` (default: the
+ * group's). Never throws: a refused address, a timeout or a connection
+ * error is a `failed` result naming it.
  */
 export async function sendPush(
   agent: Agent,
@@ -126,7 +127,7 @@ export async function sendPush(
   headers: Record<string, string>,
   body: Uint8Array,
   nowMs: () => number,
-  abort?: AbortSignal,
+  { signal: abort, timeoutMs = push.timeoutMs }: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<PushResult> {
   const url = new URL(push.endpoint);
   const host = hostOf(url);
@@ -135,7 +136,7 @@ export async function sendPush(
     const why = policy.refusal(host, host);
     if (why) return { kind: 'failed', error: `push refused: ${why}`, timeout: false };
   }
-  const timeout = AbortSignal.timeout(push.timeoutMs);
+  const timeout = AbortSignal.timeout(timeoutMs);
   const signal = abort ? AbortSignal.any([timeout, abort]) : timeout;
   try {
     const res = await agent.request({
@@ -145,8 +146,8 @@ export async function sendPush(
       headers,
       body: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
       signal,
-      headersTimeout: push.timeoutMs,
-      bodyTimeout: push.timeoutMs,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
     const snippet = await snippetOf(res.body);
     const after = retryAfterMs(res.headers['retry-after'], nowMs());
@@ -161,7 +162,7 @@ export async function sendPush(
     const e = err as Error & { code?: string; cause?: Error & { code?: string } };
     const cause = e.cause?.code ?? e.code;
     const error = timedOut
-      ? `timed out after ${push.timeoutMs} ms`
+      ? `timed out after ${timeoutMs} ms`
       : `${cause ? `${cause}: ` : ''}${e.cause?.message ?? e.message}`;
     return { kind: 'failed', error, timeout: timedOut };
   }

@@ -51,6 +51,8 @@ const fingerprint = (p: PushSettings): string => JSON.stringify(encodePush(p));
 
 export class Pusher {
   private readonly endpoints = new Map<string, { endpoint: PushEndpoint; fingerprint: string }>();
+  /** Push groups with no endpoint because their CA bundle cannot be read, and why. */
+  private readonly waiting = new Map<string, { topic: string; group: string; why: string }>();
   private stopTimer: (() => void) | undefined;
   private running = false;
   private again = false;
@@ -66,6 +68,7 @@ export class Pusher {
   start(): void {
     this.stopTimer?.();
     this.counts.clear();
+    this.waiting.clear();
     this.stopTimer = this.options.clock.every(this.options.reconcileMs, () => this.wake());
     this.wake();
   }
@@ -76,6 +79,7 @@ export class Pusher {
     this.stopTimer = undefined;
     for (const { endpoint } of this.endpoints.values()) endpoint.close();
     this.endpoints.clear();
+    for (const w of [...this.waiting.values()]) this.block({ ...w, caFile: '' }, '');
   }
 
   /** Push groups served now, and their requests in flight (tests, metrics). */
@@ -126,22 +130,44 @@ export class Pusher {
       try {
         ca = await caOf(o, g.push);
       } catch (err) {
-        o.log.warn(
-          { topic: g.topic, group: g.group, caFile: g.push.caFile, err: (err as Error).message },
-          'the push group waits: its CA bundle cannot be read',
-        );
+        this.block({ ...g, caFile: g.push.caFile }, (err as Error).message);
         continue;
       }
       if (!o.isLeading() || this.stopTimer === undefined) return;
+      this.block({ ...g, caFile: g.push.caFile }, '');
       const endpoint = new PushEndpoint(g.topic, g.group, g.queue, g.push, ca, this.parts);
       this.endpoints.set(key, { endpoint, fingerprint: fp });
-      endpoint.start();
+      void endpoint.start();
     }
     for (const [key, { endpoint }] of this.endpoints) {
       if (seen.has(key)) continue;
       endpoint.close();
       this.endpoints.delete(key);
     }
+    for (const [key, { topic, group }] of this.waiting) {
+      if (!seen.has(key)) this.block({ topic, group, caFile: '' }, '');
+    }
+  }
+
+  /**
+   * The group waits with no endpoint (nothing is leased for it) while its
+   * CA bundle cannot be read (`why`: the field and path, never the content;
+   * '' = it can): said once in the log and in its figures and metrics. The
+   * next reconcile reads the file again.
+   */
+  private block(g: { topic: string; group: string; caFile: string }, why: string): void {
+    const key = keyOf(g.topic, g.group);
+    const was = this.waiting.get(key)?.why ?? '';
+    if (was === why) return;
+    if (why === '') this.waiting.delete(key);
+    else {
+      this.waiting.set(key, { topic: g.topic, group: g.group, why });
+      this.options.log.warn(
+        { topic: g.topic, group: g.group, caFile: g.caFile, err: why },
+        'push group blocked: its messages wait, their attempts unspent, until its CA bundle can be read',
+      );
+    }
+    this.parts.metrics.blocked.set({ topic: g.topic, group: g.group }, why);
   }
 
   /**
@@ -172,7 +198,7 @@ export class Pusher {
     });
     try {
       const body = Buffer.from(JSON.stringify({ test: true, topic: g.topic, group: g.group }));
-      const signed = signOrNot(secret, o.clock.nowMs(), body);
+      const signed = signOrNot(secret, o.wallMs(), body);
       const headers = pushHeaders(
         {
           id: 0n,

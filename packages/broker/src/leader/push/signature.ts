@@ -38,7 +38,7 @@ export class SecretFiles {
     let end = bytes.length;
     while (end > 0 && (bytes[end - 1] === 0x0a || bytes[end - 1] === 0x0d)) end--;
     bytes = bytes.subarray(0, end);
-    if (bytes.length === 0) throw new Error(`the push secret file ${path} is empty`);
+    if (bytes.length === 0) throw new Error(`settings.push.secret_file: ${path} is empty`);
     this.cache.set(path, { secret: bytes, checkedAtMs: nowMs });
     return bytes;
   }

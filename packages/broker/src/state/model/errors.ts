@@ -88,7 +88,8 @@ export class ConflictError extends Error {
       | 'default-group'
       | 'schedule-skip'
       | 'topic-deleting'
-      | 'group-deleting',
+      | 'group-deleting'
+      | 'push-group',
     message: string,
   ) {
     super(message);
