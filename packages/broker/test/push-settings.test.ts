@@ -114,46 +114,61 @@ describe('push settings are replicated group settings', () => {
 });
 
 describe('a push group header value is printable Latin-1', () => {
-  it('a value with a character above U+00FF, DEL or a C1 control is refused at create and at update, naming the header', async () => {
-    const h = await withTopic();
+  it('the leader refuses a value with a character above U+00FF, DEL or a C1 control before proposing, naming the header', async () => {
+    const ctx = {
+      pushPolicy: EndpointPolicy.parse(''),
+      pushFiles: PushFilesPolicy.parse(''),
+    } as unknown as ServerContext;
+    const push = (value: string) => ({
+      push: { endpoint: 'http://127.0.0.1/', headers: { 'X-Ok': 'fine', 'X-Team': value } },
+    });
     for (const [value, code] of [
       ['caf\u00e9 \u2603', 'U+2603'],
       ['emoji \u{1F600}', 'U+1F600'],
       ['del\u007f', 'U+007F'],
       ['c1\u0085', 'U+0085'],
     ] as const) {
-      const r = await h.run({
-        kind: 'create-group',
-        topic: 't',
-        group: 'g',
-        settings: { push: { endpoint: 'https://x.example/', headers: { 'X-Team': value } } },
+      await expect(checkPushSettings(ctx, push(value)), value).rejects.toMatchObject({
+        name: 'ValidationError',
+        message: `settings.push.headers["X-Team"]: value holds ${code}: a header value is printable Latin-1 (tab, U+0020..U+007E, U+00A0..U+00FF)`,
       });
-      expect(r.kind, value).toBe('error');
-      if (r.kind === 'error') {
-        expect(r.error.name).toBe('ValidationError');
-        expect(r.error.message).toContain(`settings.push.headers["X-Team"]: value holds ${code}`);
-      }
     }
+    // An update judges the headers when its mask sets them, and only then.
+    await expect(checkPushSettings(ctx, push('\u20ac100'), ['push.headers'])).rejects.toThrow(
+      'settings.push.headers["X-Team"]: value holds U+20AC',
+    );
+    await expect(checkPushSettings(ctx, push('\u20ac100'), ['push.concurrency'])).resolves.toBeUndefined();
     // Latin-1 letters and tab pass: what an HTTP header carries byte for byte.
+    await expect(checkPushSettings(ctx, push('caf\u00e9\tna\u00efve'))).resolves.toBeUndefined();
+  });
+
+  it('apply keeps the rule of the versions before (no control character but tab), so their log applies alike', async () => {
+    const h = await withTopic();
+    // A group an earlier version committed with a value above U+00FF is applied, and updated later.
     await h.ok({
       kind: 'create-group',
       topic: 't',
       group: 'hook',
-      settings: { push: { endpoint: 'https://x.example/', headers: { 'X-Team': 'caf\u00e9\tna\u00efve' } } },
+      settings: { push: { endpoint: 'https://x.example/', headers: { 'X-Team': 'caf\u00e9 \u2603' } } },
     });
-    const u = await h.run({
+    await h.ok({
       kind: 'update-group',
       topic: 't',
       group: 'hook',
-      settings: { push: { headers: { 'X-Team': '\u20ac100' } } },
-      updateMask: ['push.headers'],
+      settings: { push: { timeoutMs: 5_000 } },
+      updateMask: ['push.timeout_ms'],
     });
-    expect(u.kind).toBe('error');
-    if (u.kind === 'error')
-      expect(u.error.message).toContain('settings.push.headers["X-Team"]: value holds U+20AC');
     const t = await h.sm.reader.getTopic('t');
-    expect(t?.groups).not.toContain('g');
-    expect(t && groupSettingsOf(t, 'hook').push?.headers).toEqual({ 'X-Team': 'caf\u00e9\tna\u00efve' });
+    expect(t && groupSettingsOf(t, 'hook').push?.headers).toEqual({ 'X-Team': 'caf\u00e9 \u2603' });
+    const r = await h.run({
+      kind: 'create-group',
+      topic: 't',
+      group: 'g',
+      settings: { push: { endpoint: 'https://x.example/', headers: { 'X-Team': 'a\u0001b' } } },
+    });
+    expect(r.kind).toBe('error');
+    if (r.kind === 'error')
+      expect(r.error.message).toContain('settings.push.headers["X-Team"]: value holds a control character');
   });
 });
 

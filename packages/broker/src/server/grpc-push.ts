@@ -6,7 +6,7 @@
  */
 import { int64FromSafe, type pb, toUint64 } from '@fermata/protocol';
 import type { GroupSettingsInput } from '../state/commands/commands.js';
-import { parseEndpoint, pushFieldOfUpdate } from '../state/commands/validate-push.js';
+import { checkHeaderValues, parseEndpoint, pushFieldOfUpdate } from '../state/commands/validate-push.js';
 import { NotFoundError, ValidationError } from '../state/model/errors.js';
 import { groupSettingsOf } from '../state/model/records.js';
 import { linearizable, requireLeader, type ServerContext } from './context.js';
@@ -16,13 +16,18 @@ const F = 'settings.push';
 
 /**
  * Refuses (FAILED_PRECONDITION, naming the field and the setting) an
- * endpoint or a secret or CA file the node's policies do not allow.
+ * endpoint or a secret or CA file the node's policies do not allow, and
+ * (INVALID_ARGUMENT) header values an HTTP request cannot carry: a rule
+ * newer than apply's, so judged here, before proposing.
  */
 export async function checkPushSettings(
   ctx: ServerContext,
   settings: GroupSettingsInput | undefined,
   mask: readonly string[] = [],
 ): Promise<void> {
+  const headers = settings?.push?.headers;
+  if (headers && (mask.length === 0 || mask.includes('push') || mask.includes('push.headers')))
+    checkHeaderValues(headers);
   const endpoint = pushFieldOfUpdate(settings?.push, mask, 'endpoint');
   if (endpoint !== undefined) {
     const why = await ctx.pushPolicy.check(parseEndpoint(endpoint, `${F}.endpoint`));

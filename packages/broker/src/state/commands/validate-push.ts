@@ -45,12 +45,33 @@ const RESERVED_HEADERS = new Set([
   'idempotency-key',
 ]);
 const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a header value may hold no control character but tab.
+const CONTROL_RE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 /**
  * A header value's first character that is not printable Latin-1 (tab,
  * U+0020..U+007E, U+00A0..U+00FF): an HTTP header carries one byte a
  * character, and a control character (C0, DEL, C1) splits or ends it.
  */
-const BAD_VALUE_RE = /[^\t\u0020-\u007e\u00a0-\u00ff]/u;
+const NOT_LATIN1_RE = /[^\t\u0020-\u007e\u00a0-\u00ff]/u;
+
+/**
+ * Refuses a header value that is not printable Latin-1, naming the header
+ * and the character. The leader judges it before proposing a create or an
+ * update that sets headers; apply keeps the rule of the versions before it
+ * (no control character but tab), so that a group an earlier version
+ * committed is applied alike on every node.
+ */
+export function checkHeaderValues(headers: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const bad = NOT_LATIN1_RE.exec(value);
+    if (!bad) continue;
+    const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    throw new ValidationError(
+      `${F}.headers["${name}"]`,
+      `value holds U+${code}: a header value is printable Latin-1 (tab, U+0020..U+007E, U+00A0..U+00FF)`,
+    );
+  }
+}
 
 const PUSH_FIELDS = [
   'endpoint',
@@ -141,14 +162,7 @@ export function checkPushSettings(p: PushSettings): void {
     const value = p.headers[name] ?? '';
     if (bytes(value) > L.maxHeaderValueBytes)
       throw new LimitError('maxHeaderValueBytes', L.maxHeaderValueBytes, bytes(value), field);
-    const bad = BAD_VALUE_RE.exec(value);
-    if (bad) {
-      const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      throw new ValidationError(
-        field,
-        `value holds U+${code}: a header value is printable Latin-1 (tab, U+0020..U+007E, U+00A0..U+00FF)`,
-      );
-    }
+    if (CONTROL_RE.test(value)) throw new ValidationError(field, 'value holds a control character');
   }
   checkPath(p.secretFile, `${F}.secret_file`);
   checkPath(p.caFile, `${F}.ca_file`);
