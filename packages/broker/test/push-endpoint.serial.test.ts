@@ -124,6 +124,34 @@ describe('a push group endpoint on a node in this process', () => {
     expect(ackedFirstTry).toBeGreaterThanOrEqual(20 - 9);
   });
 
+  it('one request timing out while the others are answered fails that message alone: the endpoint goes on', {
+    timeout: 60_000,
+  }, async () => {
+    const r = await receiver();
+    r.holdIf = (x) => x.body.toString() === 'slow';
+    const t = await topic();
+    // A backoff far longer than the test: an endpoint taken for down would send nothing more in it.
+    await client.createGroup(t, 'hook', {
+      push: {
+        endpoint: r.url,
+        concurrency: 4,
+        timeoutMs: 300,
+        backoffInitialMs: 120_000,
+        backoffMaxMs: 120_000,
+      },
+    });
+    await client.publishBatch(['slow', 'a', 'b', 'c'].map((payload) => ({ topic: t, payload })));
+    await eventually(
+      async () => (await stats(t)).push?.requests.timeout === 1,
+      10_000,
+      'the slow one timed out',
+    );
+    const later = (
+      await client.publishBatch(Array.from({ length: 20 }, (_, i) => ({ topic: t, payload: `later-${i}` })))
+    ).map((x) => x.id);
+    await eventually(() => later.every((id) => r.of(id).length > 0), 15_000, 'the later ones pushed');
+  });
+
   it('deliveries leased for an endpoint that goes down go back at once, their attempts not counted', {
     timeout: 60_000,
   }, async () => {

@@ -19,6 +19,8 @@ export class Receiver {
   /** Status of each answer; the request is held unanswered when `silent`. */
   answer: (r: Received) => number = () => 200;
   silent = false;
+  /** Holds such a request unanswered while the others are answered. */
+  holdIf: (r: Received) => boolean = () => false;
   private readonly server: Server;
   private readonly held = new Set<ServerResponse>();
   url = '';
@@ -35,7 +37,7 @@ export class Receiver {
           closedAtMs: 0,
         };
         this.got.push(r);
-        if (this.silent) {
+        if (this.silent || this.holdIf(r)) {
           this.held.add(res);
           res.on('close', () => {
             this.held.delete(res);

@@ -123,6 +123,8 @@ export class PushEndpoint {
   private closed = false;
   /** Requests without an answer in a row (timeouts, connection errors): how long it is left alone when down. */
   private failures = 0;
+  /** When a request of it was last answered (the clock's ms): a failure of one started before that is its own. */
+  private answeredAtMs = Number.NEGATIVE_INFINITY;
   /** Down: the backoff before its probe is offered, running. */
   private probe: TimerHandle | undefined;
   /** Why it sends nothing: a file it needs cannot be read ('' = none). */
@@ -156,7 +158,12 @@ export class PushEndpoint {
     });
     const sink: DeliverySink = {
       deliver: (deliveries, sent) => {
-        for (const d of deliveries) void this.send(d);
+        for (const d of deliveries) {
+          this.send(d).catch((err: unknown) => {
+            // A delivery that could not even be made into a request: its lease runs out and it comes back.
+            this.notSettled(d.tag as Uint8Array, err, 'push request not built');
+          });
+        }
         // A request is "sent" once started: its lease may lapse from now on.
         sent();
         return !this.closed;
@@ -271,8 +278,9 @@ export class PushEndpoint {
       }
       if (!parts.dispatcher.isActive) return; // leadership lost: the next leader takes the lease back
     } else if (result.kind === 'failed') {
-      // No answer (a timeout, a connection error, a refused address): it is down.
-      this.down();
+      // No answer (a timeout, a connection error, a refused address): it is down, unless another
+      // request was answered since this one started (then only this message failed: it backs off).
+      if (this.answeredAtMs < sending.startedMs) this.down();
     } else this.up();
     try {
       if (verdict.ack) {
@@ -331,7 +339,8 @@ export class PushEndpoint {
       signOrNot(secret, parts.wallMs(), body),
     );
     const startedMs = parts.clock.nowMs();
-    const result = await sendPush(this.agent, parts.policy, push, headers, body, () => parts.clock.nowMs(), {
+    // Retry-After may be an HTTP date: read against the system clock, as the receiver wrote it.
+    const result = await sendPush(this.agent, parts.policy, push, headers, body, parts.wallMs, {
       signal,
       timeoutMs,
     });
@@ -362,9 +371,15 @@ export class PushEndpoint {
     );
   }
 
-  /** It answered: back to its full concurrency. */
+  /** It answered: back to its full concurrency, and a backoff it was in ends. */
   private up(): void {
+    this.answeredAtMs = this.parts.clock.nowMs();
     this.failures = 0;
+    if (this.probe !== undefined) {
+      this.parts.clock.clearTimer(this.probe);
+      this.probe = undefined;
+      this.offer();
+    }
     if (this.consumer.window !== this.push.concurrency)
       this.parts.dispatcher.setWindow(this.consumer, this.push.concurrency);
   }

@@ -126,7 +126,8 @@ export async function sendPush(
   push: PushSettings,
   headers: Record<string, string>,
   body: Uint8Array,
-  nowMs: () => number,
+  /** The system clock (ms): an HTTP-date Retry-After is read against it. */
+  wallMs: () => number,
   { signal: abort, timeoutMs = push.timeoutMs }: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<PushResult> {
   const url = new URL(push.endpoint);
@@ -150,7 +151,7 @@ export async function sendPush(
       bodyTimeout: timeoutMs,
     });
     const snippet = await snippetOf(res.body);
-    const after = retryAfterMs(res.headers['retry-after'], nowMs());
+    const after = retryAfterMs(res.headers['retry-after'], wallMs());
     return {
       kind: 'answered',
       status: res.statusCode,

@@ -137,7 +137,12 @@ export class Pusher {
       this.block({ ...g, caFile: g.push.caFile }, '');
       const endpoint = new PushEndpoint(g.topic, g.group, g.queue, g.push, ca, this.parts);
       this.endpoints.set(key, { endpoint, fingerprint: fp });
-      void endpoint.start();
+      endpoint.start().catch((err: unknown) => {
+        o.log.warn(
+          { topic: g.topic, group: g.group, err: (err as Error).message },
+          'push group did not start',
+        );
+      });
     }
     for (const [key, { endpoint }] of this.endpoints) {
       if (seen.has(key)) continue;
@@ -215,7 +220,7 @@ export class Pusher {
       );
       headers['fermata-test'] = '1';
       const started = o.clock.nowMs();
-      const r = await sendPush(agent, o.policy, g.push, headers, body, () => o.clock.nowMs());
+      const r = await sendPush(agent, o.policy, g.push, headers, body, o.wallMs);
       const latencyMs = o.clock.nowMs() - started;
       return r.kind === 'answered'
         ? {
