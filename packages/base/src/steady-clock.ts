@@ -13,9 +13,16 @@ import { type Clock, systemTimers, type TimerHandle } from './clock.js';
  * (reported as fermata_clock_offset_ms); a restart takes the system clock
  * again (docs/guarantees.md, "Time and clocks").
  */
-/** Longest the anchor waits for the wall clock's next millisecond (it turns within 1 ms). */
-const ANCHOR_WAIT_MS = 2;
+/** Longest the anchor waits for a turn of the wall clock's millisecond it can time closely. */
+const ANCHOR_WAIT_MS = 20;
 const ANCHOR_MAX_READS = 1_000_000;
+/**
+ * How closely a turn must be timed to anchor on it: the monotonic time from
+ * before the last wall read that had not turned to after the one that had.
+ * A pause of the process between them (a node starting on a busy machine)
+ * makes it longer: the anchor then waits for the next turn.
+ */
+const ANCHOR_TIGHT_MS = 0.05;
 
 export class SteadyClock implements Clock {
   private readonly wallAtStartMs: number;
@@ -28,24 +35,29 @@ export class SteadyClock implements Clock {
     // Anchored where the wall clock's millisecond turns: Date.now() truncates, and an anchor taken
     // mid-millisecond would put every stamp of the node's life up to a millisecond behind the
     // system clock (a due time stamped before the client's own clock said it published). The
-    // monotonic time kept is the one read *before* the last wall read that had not turned yet:
-    // the turn came after it. (Read after the turn instead, a pause of the process between the
-    // two reads, which a busy machine gives a node starting, would put the node behind the
-    // system clock by that pause for its whole life.) Any error is ahead, never behind. At most
-    // ANCHOR_WAIT_MS of monotonic time, and a bounded number of reads for clocks that stand still.
+    // monotonic time kept is read just after the wall read that saw the turn, so the node is never
+    // ahead of the system clock (nothing falls due early by it), and it is behind by at most the
+    // time since the read before, which must be under ANCHOR_TIGHT_MS: a pause of the process
+    // there would put the node behind by the pause for its whole life, so a turn timed that
+    // loosely is passed over for the next. At most ANCHOR_WAIT_MS of monotonic time, and a bounded
+    // number of reads for clocks that stand still; then the last reads, up to 1 ms behind.
     let before = mono();
-    const first = wall();
-    let w = first;
-    let m = before;
+    let w = wall();
+    let after = mono();
     const giveUpAt = before + ANCHOR_WAIT_MS;
-    for (let reads = 0; w === first && m < giveUpAt && reads < ANCHOR_MAX_READS; reads++) {
-      const now = mono();
-      w = wall();
-      if (w === first) before = now;
-      m = now;
+    for (let reads = 0; after < giveUpAt && reads < ANCHOR_MAX_READS; reads++) {
+      const b = mono();
+      const next = wall();
+      const a = mono();
+      const turned = next !== w;
+      const tight = a - before <= ANCHOR_TIGHT_MS;
+      w = next;
+      after = a;
+      if (turned && tight) break;
+      before = b;
     }
     this.wallAtStartMs = w;
-    this.monoAtStartMs = before;
+    this.monoAtStartMs = after;
   }
 
   nowMs(): number {

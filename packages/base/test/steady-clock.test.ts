@@ -43,7 +43,7 @@ describe('SteadyClock', () => {
     }
   });
 
-  it('a pause of the starting process between its clock reads leaves it ahead of the system clock, never behind', () => {
+  it('a pause of the starting process between its clock reads is passed over: never ahead of the system clock, behind by under 0.05 ms', () => {
     // True time advances 0.01 ms with every read; the process pauses 3 ms right after the wall
     // read that sees the millisecond turn (a busy machine), or right before it.
     for (const pauseAfter of [true, false]) {
@@ -71,8 +71,8 @@ describe('SteadyClock', () => {
       for (let i = 0; i < 100; i++) {
         t += 0.37;
         const node = clock.nowMs();
-        expect(node).toBeGreaterThanOrEqual(Math.floor(t));
-        expect(node).toBeLessThanOrEqual(Math.floor(t) + 4);
+        expect(node).toBeLessThanOrEqual(Math.floor(t));
+        expect(node).toBeGreaterThanOrEqual(Math.floor(t - 0.05));
       }
     }
   });
