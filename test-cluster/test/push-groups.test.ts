@@ -7,14 +7,12 @@
  * pushes losing none.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { type FermataClient, FermataError, type Message, verifyPushSignature } from '@fermata/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Receiver } from '../../packages/broker/test/push-receiver.js';
 import { TestCa } from '../../packages/raft/test/support/certs.js';
 import { type Cluster, fermataArgv, startCluster } from '../src/index.js';
 import { clientOf, createdTopic } from './sdk-support.js';
@@ -40,68 +38,6 @@ function cli(
     child.on('error', reject);
     child.on('close', (code: number | null) => resolve({ code, stdout, stderr }));
   });
-}
-
-interface Received {
-  readonly headers: IncomingMessage['headers'];
-  readonly body: Buffer;
-  readonly atMs: number;
-  /** When the receiver wrote its answer. */
-  answeredAtMs: number;
-}
-
-/** How a receiver answers one request: status, headers, and how long it waits first. */
-type Answer = { status: number; headers?: Record<string, string>; delayMs?: number };
-
-/** A local endpoint: records each request and answers as `answer` says. */
-class Receiver {
-  readonly got: Received[] = [];
-  inFlight = 0;
-  maxInFlight = 0;
-  answer: (r: Received, n: number) => Answer = () => ({ status: 200 });
-  private server: ReturnType<typeof createHttpServer> | undefined;
-  url = '';
-
-  async listen(tls?: { cert: string; key: string }, port = 0): Promise<this> {
-    const handler = (req: IncomingMessage, res: ServerResponse) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const r: Received = {
-          headers: req.headers,
-          body: Buffer.concat(chunks),
-          atMs: Date.now(),
-          answeredAtMs: 0,
-        };
-        this.got.push(r);
-        this.inFlight++;
-        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-        const a = this.answer(r, this.got.length);
-        setTimeout(() => {
-          this.inFlight--;
-          r.answeredAtMs = Date.now();
-          res.writeHead(a.status, a.headers ?? {});
-          res.end(a.status >= 300 ? `failed with ${a.status}` : 'ok');
-        }, a.delayMs ?? 0);
-      });
-    };
-    this.server = tls
-      ? createHttpsServer({ cert: readFileSync(tls.cert), key: readFileSync(tls.key) }, handler)
-      : createHttpServer(handler);
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    const bound = (this.server.address() as AddressInfo).port;
-    this.url = `${tls ? 'https://localhost' : 'http://127.0.0.1'}:${bound}/hook`;
-    return this;
-  }
-
-  of(id: bigint): Received[] {
-    return this.got.filter((r) => r.headers['fermata-message-id'] === String(id));
-  }
-
-  async close(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
-  }
 }
 
 describe('push groups on a three-node cluster', () => {

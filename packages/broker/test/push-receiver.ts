@@ -1,32 +1,42 @@
 /**
- * A local HTTP endpoint for push tests: records each request and answers as
- * `answer` says, or, `silent`, accepts the connection and the request and
- * never answers (a blackholed endpoint).
+ * A local HTTP or HTTPS endpoint for push tests: records each request and
+ * answers as `answer` says, or, `silent` (or `holdIf` for that request),
+ * accepts the connection and the request and never answers (a blackholed
+ * endpoint).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
   readonly headers: IncomingMessage['headers'];
   readonly body: Buffer;
   readonly atMs: number;
-  /** When the request's connection closed unanswered (`silent`), 0 until then. */
+  /** When the receiver wrote its answer, 0 until then. */
+  answeredAtMs: number;
+  /** When the request's connection closed unanswered (held), 0 until then. */
   closedAtMs: number;
 }
 
+/** How a receiver answers one request: status, headers, and how long it waits first. */
+export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number };
+
 export class Receiver {
   readonly got: Received[] = [];
-  /** Status of each answer; the request is held unanswered when `silent`. */
-  answer: (r: Received) => number = () => 200;
+  inFlight = 0;
+  maxInFlight = 0;
+  /** How to answer the n-th request (from 1). */
+  answer: (r: Received, n: number) => Answer = () => ({ status: 200 });
+  /** Every request is held unanswered. */
   silent = false;
   /** Holds such a request unanswered while the others are answered. */
   holdIf: (r: Received) => boolean = () => false;
-  private readonly server: Server;
-  private readonly held = new Set<ServerResponse>();
+  private server: ReturnType<typeof createHttpServer> | undefined;
   url = '';
 
-  constructor() {
-    this.server = createServer((req, res) => {
+  async listen(tls?: { cert: string; key: string }, port = 0): Promise<this> {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -34,26 +44,34 @@ export class Receiver {
           headers: req.headers,
           body: Buffer.concat(chunks),
           atMs: Date.now(),
+          answeredAtMs: 0,
           closedAtMs: 0,
         };
         this.got.push(r);
+        this.inFlight++;
+        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
         if (this.silent || this.holdIf(r)) {
-          this.held.add(res);
           res.on('close', () => {
-            this.held.delete(res);
+            this.inFlight--;
             r.closedAtMs = Date.now();
           });
           return;
         }
-        res.writeHead(this.answer(r));
-        res.end('ok');
+        const a = this.answer(r, this.got.length);
+        setTimeout(() => {
+          this.inFlight--;
+          r.answeredAtMs = Date.now();
+          res.writeHead(a.status, a.headers ?? {});
+          res.end(a.status >= 300 ? `failed with ${a.status}` : 'ok');
+        }, a.delayMs ?? 0);
       });
-    });
-  }
-
-  async listen(): Promise<this> {
-    await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+    };
+    this.server = tls
+      ? createHttpsServer({ cert: readFileSync(tls.cert), key: readFileSync(tls.key) }, handler)
+      : createHttpServer(handler);
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    const bound = (this.server.address() as AddressInfo).port;
+    this.url = `${tls ? 'https://localhost' : 'http://127.0.0.1'}:${bound}/hook`;
     return this;
   }
 
@@ -63,7 +81,7 @@ export class Receiver {
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((done) => this.server.close(() => done()));
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
 }

@@ -52,11 +52,8 @@ export const PUSH_DEFAULTS = Object.freeze({
   backoffMaxMs: 300_000,
 });
 
-/**
- * Stored resolved (every default filled), so a later change of a default
- * changes no group; a command's input may leave fields out (zero).
- */
-export function encodePush(p: Partial<PushSettings>): pb.PushSettings.$Properties {
+/** Every field present: 0 or '' where `p` has none (on the wire and in a command's input, "the default"). */
+function filledPush(p: { [K in keyof PushSettings]?: PushSettings[K] | null }): PushSettings {
   return {
     endpoint: p.endpoint ?? '',
     timeoutMs: p.timeoutMs ?? 0,
@@ -70,18 +67,16 @@ export function encodePush(p: Partial<PushSettings>): pb.PushSettings.$Propertie
   };
 }
 
+/**
+ * Stored resolved (every default filled), so a later change of a default
+ * changes no group; a command's input may leave fields out (zero).
+ */
+export function encodePush(p: Partial<PushSettings>): pb.PushSettings.$Properties {
+  return filledPush(p);
+}
+
 export function decodePush(p: pb.PushSettings.$Properties): PushSettings {
-  return {
-    endpoint: p.endpoint ?? '',
-    timeoutMs: p.timeoutMs ?? 0,
-    concurrency: p.concurrency ?? 0,
-    backoffInitialMs: p.backoffInitialMs ?? 0,
-    backoffMultiplier: p.backoffMultiplier ?? 0,
-    backoffMaxMs: p.backoffMaxMs ?? 0,
-    headers: sortedHeaders(p.headers ?? {}),
-    secretFile: p.secretFile ?? '',
-    caFile: p.caFile ?? '',
-  };
+  return { ...filledPush(p), headers: sortedHeaders(p.headers ?? {}) };
 }
 
 /** Headers in name order: a map's order on the wire is not its meaning, and apply must be deterministic. */
