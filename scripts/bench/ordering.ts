@@ -39,6 +39,8 @@ interface Phase {
   readonly msgsPerS: number;
   /** The servers' CPU (three nodes) per delivered message, from the measured publish to the end. */
   readonly cpuUsPerMsg: number;
+  /** The same from the first delivery on (the drain alone), by node and by thread kind. */
+  readonly drainCpu: ReturnType<ReturnType<typeof serverCpu>['done']>;
   readonly heldDelivered: number;
   /** Deliveries of a message already counted: a lease a stream lost, come back. */
   readonly redelivered: number;
@@ -94,6 +96,9 @@ export async function run(args: string[]): Promise<void> {
       alone_delivered: alone.delivered,
       alone_seconds: alone.seconds,
       alone_server_cpu_us_per_msg: alone.cpuUsPerMsg,
+      // From the first delivery on: what the drain costs, by node and by thread kind.
+      unordered_drain_cpu: off.drainCpu,
+      alone_drain_cpu: alone.drainCpu,
       beside_held_msgs_per_s: beside.msgsPerS,
       beside_held_delivered: beside.delivered,
       left_at_end: { unordered: off.left, alone: alone.left, beside: beside.left },
@@ -152,6 +157,7 @@ async function phase(
   let headLapsed = 0;
   let firstAt = 0;
   let lastAt = 0;
+  let drainCpu: ReturnType<typeof serverCpu> | undefined;
   let done: () => void = () => undefined;
   const all = new Promise<void>((resolve) => (done = resolve));
   const seen = new Set<number>();
@@ -183,7 +189,10 @@ async function phase(
         if (!seen.has(seq)) {
           seen.add(seq);
           lastAt = Date.now();
-          if (firstAt === 0) firstAt = lastAt;
+          if (firstAt === 0) {
+            firstAt = lastAt;
+            drainCpu = serverCpu(cluster);
+          }
           if (++delivered >= o.messages) done();
         } else redelivered++;
         await m.ack().catch(() => undefined);
@@ -224,6 +233,7 @@ async function phase(
   // Of the held key, what went out while the others were measured; its head goes last (a
   // subscription closing waits for what it holds).
   const cpuUsPerMsg = cpu.done(delivered).us_per_msg;
+  const drain = (drainCpu ?? cpu).done(delivered);
   const heldAtEnd = heldDelivered;
   const [g] = (await client.topicStats(topic)).groups;
   const left = { pending: g?.pending ?? 0, inFlight: g?.inFlight ?? 0 };
@@ -236,6 +246,7 @@ async function phase(
     seconds: round(seconds, 2),
     msgsPerS: round(delivered / seconds, 0),
     cpuUsPerMsg,
+    drainCpu: drain,
     heldDelivered: heldAtEnd,
     redelivered,
     headLapsed,
