@@ -228,6 +228,25 @@ describe('the bound on one command', () => {
     expect((await h.due('o', 'g15')).length).toBe(40);
   });
 
+  it('an ack moving up one message of 1 MiB per tag stays within the bound: such a body is a record', async () => {
+    const h = await Harness.create({ limits: SMALL });
+    h.leaseRuns = true;
+    const seen = watch(h);
+    await h.ok({ kind: 'create-topic', name: 'o', settings: { ordering: 'key' } });
+    const payload = new Uint8Array(1024 * 1024).fill(0x61);
+    // 40 keys of two messages each, three messages (3 MiB) a publish.
+    const all = Array.from({ length: 80 }, (_, i) => ({ topic: 'o', payload, orderingKey: `k${i % 40}` }));
+    for (let at = 0; at < all.length; at += 3) await h.publish(...all.slice(at, at + 3));
+    const fronts = (await h.leaseAll('o')).filter((o) => o.status === 'leased');
+    expect(fronts).toHaveLength(40);
+    await h.ok({ kind: 'ack', tags: fronts.map((o) => o.newTag!) });
+    expect(await h.due('o')).toHaveLength(40);
+    const acked = seen.get('ack')!.at(-1)!;
+    expect(acked.bytes).toBeLessThanOrEqual(applyBound(h.sm.limits).bytes);
+    // The 40 moves wrote no payload: well under one payload a move.
+    expect(acked.bytes).toBeLessThan(40 * payload.length);
+  });
+
   /** A paused ordered group holding `n` messages of one key, all expired by now (a TTL of 50 ms). */
   async function pausedKey(
     n: number,

@@ -141,7 +141,7 @@ export async function integrityProblems(view: ReadView, hasher: QueueHasher): Pr
       id += BigInt(String(d));
       due += BigInt(String(rec.dueDeltas[i]));
       const q = rec.queues[rec.queueIndex[i]!]!;
-      const key = encodeKey(BigInt.asUintN(64, BigInt(String(q))), due, id);
+      const key = encodeKey(BigInt.asUintN(64, BigInt(String(q))), BigInt.asUintN(64, due), id);
       const idHex = hex(key.subarray(16));
       if (published.has(idHex)) problems.push(`message ${idHex} is in two publish records`);
       published.set(idHex, hex(key));

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { RUN_TAG_BYTES } from '../src/keys.js';
 import { brokerBugs } from '../src/sim/injected-bugs.js';
 import { MAX_NAMED_WAITS } from '../src/state/model/key-head-size.js';
+import { ORDERED_INLINE_PAYLOAD_BYTES } from '../src/state/model/records.js';
 import { countKeyRecords, readKeyFront, readKeyHead, readKeyWaits } from '../src/state/stores/key-heads.js';
 import { countWrites, integrityProblems } from './state-determinism-support.js';
 import { Harness, T0, text } from './state-harness.js';
@@ -472,6 +473,59 @@ describe('per-key ordering: groups, settings, deletions, restarts', () => {
     // One record each (their bodies inline), as before ordering existed.
     expect(counts.body).toBeUndefined();
     expect(counts.index).toBeUndefined();
+  });
+
+  it('in a topic of one group an ordered message is one entry carrying its body; a move writes its index', async () => {
+    const h = await ordered();
+    const writes = countWrites(h.store);
+    const [a, b, c] = [await put(h, 'k'), await put(h, 'k'), await put(h, 'k')];
+    const published = writes.take();
+    // No body or index record: the entries carry the bodies, the publish records say where they went.
+    expect(published.body).toBeUndefined();
+    expect(published.index).toBeUndefined();
+    expect(published.queue).toBe(3);
+    // A waiting one is found by id under its waiting key, its body with it.
+    const waiting = await h.sm.reader.getMessage('t', { id: c }, h.now);
+    expect(waiting?.message.payload).toEqual(text('k+0'));
+    expect(waiting?.groups.map((g) => g.state)).toEqual(['pending']);
+    const [la] = await lease(h);
+    expect(la!.id).toBe(a);
+    writes.take();
+    await ack(h, la!.newTag!);
+    // The ack deletes a's entry (no index to delete: it never moved) and moves b up: b's entry is
+    // written under its due key, with its index record (b moved away from its published key).
+    const acked = writes.take();
+    expect(acked.body).toBeUndefined();
+    expect(acked.index).toBe(1);
+    expect(await dueIds(h)).toEqual([b]);
+    expect((await h.sm.reader.getMessage('t', { id: b }, h.now))?.message.payload).toEqual(text('k+0'));
+    await ack(h, (await lease(h))[0]!.newTag!);
+    await ack(h, (await lease(h))[0]!.newTag!);
+    expect(await h.sm.reader.getMessage('t', { id: c }, h.now)).toBeUndefined();
+    expect(await countKeyRecords(h.sm.reader.view)).toEqual({ heads: 0, waits: 0 });
+    await sound(h);
+  });
+
+  it('an ordered payload over ORDERED_INLINE_PAYLOAD_BYTES, or in a topic of several groups, has a body record', async () => {
+    const h = await ordered();
+    const writes = countWrites(h.store);
+    const big = new Uint8Array(ORDERED_INLINE_PAYLOAD_BYTES + 1).fill(0x62);
+    const small = new Uint8Array(ORDERED_INLINE_PAYLOAD_BYTES).fill(0x61);
+    await h.publish({ topic: 't', payload: small, orderingKey: 'k' });
+    expect(writes.take().body).toBeUndefined();
+    const [r] = await h.publish({ topic: 't', payload: big, orderingKey: 'k' });
+    expect(writes.take()).toMatchObject({ body: 1, index: 1 });
+    await ack(h, (await lease(h))[0]!.newTag!);
+    const [next] = await lease(h);
+    expect(next!.id).toBe(r!.id);
+    expect((await h.sm.reader.getMessage('t', { id: r!.id }, h.now))?.message.payload).toEqual(big);
+    await ack(h, next!.newTag!);
+    const several = await ordered({ group: true });
+    const counting = countWrites(several.store);
+    await put(several, 'k');
+    expect(counting.take()).toMatchObject({ body: 1, index: 1 });
+    await sound(h);
+    await sound(several);
   });
 
   it('ordering turned on: messages queued before it are not held, those published after it are', async () => {

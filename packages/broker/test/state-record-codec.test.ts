@@ -63,6 +63,7 @@ const reference = {
         : {}),
       orderingKey: e.orderingKey,
       deliverBeforeMs: i64(e.deliverBeforeMs),
+      ordered: e.ordered,
     }).finish(),
   index: (x: MessageIndexRec) =>
     v1.MessageIndex.encode({
@@ -300,6 +301,7 @@ function generators(seed: number) {
         indexImplied: r() < 0.5,
         orderingKey: str(),
         deliverBeforeMs: num(),
+        ordered: r() < 0.5,
       };
       // Half carry their body: with the entry's id, topic and expiry, and no index_implied of its own.
       const b = r() < 0.5 ? body() : undefined;

@@ -4488,6 +4488,7 @@ export namespace fermata {
             body?: (fermata.v1.StoredMessage.$Properties|null);
             orderingKey: string;
             deliverBeforeMs: Long;
+            ordered: boolean;
             static create(properties: fermata.v1.QueueEntry.$Shape): fermata.v1.QueueEntry & fermata.v1.QueueEntry.$Shape;
             static create(properties?: fermata.v1.QueueEntry.$Properties): fermata.v1.QueueEntry;
             static encode(message: fermata.v1.QueueEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -4514,6 +4515,7 @@ export namespace fermata {
                 body?: (fermata.v1.StoredMessage.$Properties|null);
                 orderingKey?: (string|null);
                 deliverBeforeMs?: (Long|null);
+                ordered?: (boolean|null);
                 $unknowns?: Uint8Array[];
             }
             type $Shape = fermata.v1.QueueEntry.$Properties;

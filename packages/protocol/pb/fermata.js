@@ -17852,6 +17852,7 @@ export const fermata = $root.fermata = (() => {
             QueueEntry.prototype.body = null;
             QueueEntry.prototype.orderingKey = "";
             QueueEntry.prototype.deliverBeforeMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            QueueEntry.prototype.ordered = false;
 
             QueueEntry.create = function(properties) {
                 return new QueueEntry(properties);
@@ -17898,6 +17899,8 @@ export const fermata = $root.fermata = (() => {
                     writer.uint32(130).string(message.orderingKey);
                 if (message.deliverBeforeMs != null && $Object.hasOwnProperty.call(message, "deliverBeforeMs") && (typeof message.deliverBeforeMs === "object" ? message.deliverBeforeMs.low || message.deliverBeforeMs.high : message.deliverBeforeMs !== 0))
                     writer.uint32(136).int64(message.deliverBeforeMs);
+                if (message.ordered != null && $Object.hasOwnProperty.call(message, "ordered") && message.ordered !== false)
+                    writer.uint32(144).bool(message.ordered);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -18084,6 +18087,15 @@ export const fermata = $root.fermata = (() => {
                                 message.deliverBeforeMs = value;
                             else
                                 delete message.deliverBeforeMs;
+                            continue;
+                        }
+                    case 18: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.ordered = value;
+                            else
+                                delete message.ordered;
                             continue;
                         }
                     }

@@ -19,6 +19,7 @@ import type { CommandResult, SettleOutcome } from '../state/commands/results.js'
 import {
   deadlineAtLease,
   type LeaseRun,
+  maybeOrdered,
   offsetSettled,
   type QueueEntryRec,
   type RunHold,
@@ -355,7 +356,7 @@ function redeliveryPastDeadline(sm: BrokerStateMachine): void {
  * in the due order. The next lease round leases both.
  */
 async function releaseHeadOnNack(ctx: ApplyContext, topic: TopicRec, entry: QueueEntryRec): Promise<void> {
-  if (entry.orderingKey === '' || entry.body !== undefined) return;
+  if (!maybeOrdered(entry)) return;
   const q = ctx.queues.hash(topic.name, entry.group);
   if ((await ctx.heads.front(q, entry.orderingKey)) !== entry.id) return;
   await ctx.entries.order.moveUp(topic, q, entry.orderingKey);

@@ -20,6 +20,7 @@ import { invariant } from '@fermata/base';
 import { DUE_LOAD_LEVEL_MS } from '../model/due-load.js';
 import { MAX_KEY_HEAD_BYTES } from '../model/key-head-size.js';
 import type { Limits } from '../model/limits.js';
+import { ORDERED_INLINE_PAYLOAD_BYTES } from '../model/records.js';
 
 /**
  * What the due-load histogram adds to one entry's change (due-load.ts): its
@@ -61,8 +62,25 @@ export function itemWork(limits: Limits): ApplyWork {
       24 * limits.maxMaxAttempts +
       2048 +
       g * ordering.bytes +
+      orderedBodyBytes(limits) +
       g * DUE_LOAD_WORK.bytes,
   };
+}
+
+/**
+ * The body an ordered entry moved for an item may carry (only the entry of a
+ * message of one group does, its payload at most ORDERED_INLINE_PAYLOAD_BYTES):
+ * its payload, headers, key and a dead letter's history.
+ */
+function orderedBodyBytes(limits: Limits): number {
+  return (
+    ORDERED_INLINE_PAYLOAD_BYTES +
+    limits.maxHeadersBytes +
+    8 * limits.maxHeaderCount +
+    limits.maxKeyBytes +
+    24 * limits.maxMaxAttempts +
+    2048
+  );
 }
 
 /**
@@ -73,10 +91,10 @@ export function itemWork(limits: Limits): ApplyWork {
  * deleted, and the promotion; a waiting message rescheduled ahead of its
  * front writes it three times), a wait record written and one deleted, one seek of the key's
  * wait records (counted as one record: KeyHeadStore.firstWait), and one
- * other message's entry moved, without its body, with its index record
- * rewritten (a publish swapping places with an undelivered front; an end
- * moving the next message up; its due time stays, so its due-load buckets
- * do too).
+ * other message's entry moved, with its index record written (a publish
+ * swapping places with an undelivered front; an end moving the next message
+ * up; its due time stays, so its due-load buckets do too). The body such an
+ * entry may carry is counted once per item (`orderedBodyBytes`).
  */
 export function orderingWork(limits: Limits): ApplyWork {
   const g = limits.maxGroupsPerTopic;

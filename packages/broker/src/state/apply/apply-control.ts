@@ -14,6 +14,7 @@ import {
   leaseEndOf,
   leaseHeld,
   type MessageIndexRec,
+  maybeOrdered,
   pendingAt,
   type QueueEntryRec,
   type TopicRec,
@@ -116,10 +117,7 @@ export async function applyReschedule(ctx: ApplyContext, cmd: Of<'reschedule'>):
   for (const { tag, entry, held } of found.entries) {
     const next = pendingAt(entry, dueAtMs);
     // A message ordered by its key moves as its key's order says (key-order.ts).
-    const ordered =
-      entry.orderingKey !== '' &&
-      entry.body === undefined &&
-      (await ctx.entries.order.reschedule(topic, tag, entry, next));
+    const ordered = maybeOrdered(entry) && (await ctx.entries.order.reschedule(topic, tag, entry, next));
     if (!ordered) await ctx.entries.update(topic, tag, entry, next, held.runTag);
     letGo(ctx, held);
   }

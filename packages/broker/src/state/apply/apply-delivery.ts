@@ -213,6 +213,7 @@ export async function applyLease(ctx: ApplyContext, cmd: Of<'lease'>): Promise<C
         lastError: entry.lastError,
         orderingKey: entry.orderingKey,
         deliverBeforeMs: entry.deliverBeforeMs,
+        ordered: entry.ordered,
         body: entry.body,
       };
       const counting = ctx.entries.rewrite(topic, key, entry, next);

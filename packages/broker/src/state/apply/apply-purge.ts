@@ -16,7 +16,7 @@ import type { CommandResult } from '../commands/results.js';
 import { validateGroupName } from '../commands/validation.js';
 import { ConflictError, NotFoundError, topicDeleting } from '../model/errors.js';
 import { NO_GROUP_SETTINGS } from '../model/group-settings.js';
-import { type PurgeRec, type TopicRec, withGroupSettings } from '../model/records.js';
+import { maybeOrdered, type PurgeRec, type TopicRec, withGroupSettings } from '../model/records.js';
 import type { ApplyContext } from './context.js';
 import { heldOf, letGo } from './held.js';
 
@@ -201,7 +201,7 @@ async function purgeEntries(
     for (const { tag, entry } of rows) {
       ctx.entries.deleteForTopic(tag);
       // Its key's records go with the topic's entries (docs/design.md, "Per-key ordering").
-      if (entry.orderingKey !== '' && entry.body === undefined) ctx.entries.order.purged(hash, tag, entry);
+      if (maybeOrdered(entry)) ctx.entries.order.purged(hash, tag, entry);
       if (entry.indexImplied) ctx.messages.deleteImpliedForTopic(entry);
       else
         await ctx.messages.deleteForTopic(

@@ -75,6 +75,7 @@ export function encodeEntry(e: QueueEntryRec, owned = false): Uint8Array {
   if (e.body) writeInlineBody(w, 15, e.body, deadLetter);
   if (e.orderingKey !== '') w.tag(16, WIRE_LEN).string(e.orderingKey);
   if (e.deliverBeforeMs !== 0) w.tag(17, WIRE_VARINT).varint(e.deliverBeforeMs);
+  if (e.ordered) w.tag(18, WIRE_VARINT).varint(1);
   if (!owned) return w.finish();
   const out: EntryBytes = w.finishOwned();
   out[DECODED] = e;
@@ -105,6 +106,7 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
   let lastError = '';
   let orderingKey = '';
   let deliverBeforeMs = 0;
+  let ordered = false;
   // The body's place in `bytes` (decoded after the loop): no view of it made on the way.
   let bodyStart = -1;
   let bodyEnd = -1;
@@ -188,6 +190,10 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
         if (wt !== WIRE_VARINT) break;
         deliverBeforeMs = r.varint();
         continue;
+      case 18:
+        if (wt !== WIRE_VARINT) break;
+        ordered = r.varint() !== 0;
+        continue;
     }
     r.skip(wt);
   }
@@ -208,6 +214,7 @@ export function decodeEntry(bytes: Uint8Array): QueueEntryRec {
     lastError,
     orderingKey,
     deliverBeforeMs,
+    ordered,
     // After the loop: the body takes the entry's id, topic, expiry, ordering key and deadline.
     body:
       bodyStart >= 0

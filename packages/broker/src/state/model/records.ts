@@ -187,6 +187,12 @@ export interface QueueEntryRec {
   /** Its message's deadline (0 = none): no lease is taken at or after it. */
   readonly deliverBeforeMs: number;
   /**
+   * Placed by its key's order (per-key ordering): its end moves the key's next
+   * message up. Entries written before the field carry no body instead
+   * (`maybeOrdered`).
+   */
+  readonly ordered: boolean;
+  /**
    * The message's body, when the entry carries it (its message has this one
    * entry and was written with `inline_bodies`): no body record exists then.
    * Undefined for an entry whose body is a record of its own.
@@ -454,12 +460,34 @@ export function entryAlone(run: LeaseRun, offset: number): boolean {
 /** Whether the stored entry `e` is all its message has (`entryAlone`). */
 export function aloneInStore(e: QueueEntryRec): boolean {
   return (
+    !e.ordered &&
     e.indexImplied &&
     e.indexUnwritten &&
     e.body !== undefined &&
     e.expireAtMs === 0 &&
     e.deliverBeforeMs === 0
   );
+}
+
+/**
+ * The largest payload an ordered message's entry carries (in a topic of one
+ * group, with `inline_bodies`); a larger one has a body record. An ordered
+ * entry moves when its key's next message moves up, and one ack command
+ * moves up to a message per tag: carried payloads of this size keep that
+ * within the command's bound (apply-bound.ts). Part of the layout every node
+ * applies alike: not to be changed without a command field that says so.
+ */
+export const ORDERED_INLINE_PAYLOAD_BYTES = 1024;
+
+/**
+ * Whether the entry may be placed by its key's order (per-key ordering),
+ * so that its end or move must ask its key's head: marked `ordered`, or
+ * written before the mark with an ordering key and no body of its own
+ * (every ordered entry had a body record then; so has an entry of a topic
+ * of several groups, which the head then does not name).
+ */
+export function maybeOrdered(e: QueueEntryRec): boolean {
+  return e.ordered || (e.orderingKey !== '' && e.body === undefined);
 }
 
 /** What a lease meets of its entry's deadline (`deadlineAtLease`). */
@@ -519,6 +547,7 @@ export function heldView(e: QueueEntryRec, hold: RunHold): QueueEntryRec {
     lastError: e.lastError,
     orderingKey: e.orderingKey,
     deliverBeforeMs: e.deliverBeforeMs,
+    ordered: e.ordered,
     body: e.body,
   };
 }

@@ -322,6 +322,7 @@ export class BrokerReader {
         lastError: e.lastError,
         orderingKey: e.orderingKey,
         deliverBeforeMs: e.deliverBeforeMs,
+        ordered: e.ordered,
         body: e.body,
         tag: new Uint8Array(tag),
       });

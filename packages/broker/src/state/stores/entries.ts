@@ -26,6 +26,8 @@ import {
   type GroupOutcome,
   type GroupRef,
   leaseNotStarted,
+  maybeOrdered,
+  ORDERED_INLINE_PAYLOAD_BYTES,
   type QueueEntryRec,
   type TopicRec,
 } from '../model/records.js';
@@ -424,8 +426,8 @@ export class EntryStore implements OrderedEntries {
     const hash = this.queues.hash(topic.name, entry.group);
     this.pendingMoved(hash, entry, undefined);
     const counting = this.queues.count(hash, entry.inFlight ? 0 : -1, entry.inFlight ? -1 : 0, dead);
-    // An ordered message (its body never in its entry) may be its key's front or wait behind it.
-    if (entry.orderingKey !== '' && entry.body === undefined) {
+    // An ordered message may be its key's front or wait behind it.
+    if (maybeOrdered(entry)) {
       const key = new Uint8Array(tag);
       return (async () => {
         if (counting) await counting;
@@ -467,13 +469,16 @@ export class EntryStore implements OrderedEntries {
 
   private addLoadedMessage(topic: TopicRec, body: BodyRec, onlyGroup?: string): Promise<void> | undefined {
     const groupNames = onlyGroup === undefined ? topic.groups : [onlyGroup];
-    // Ordered by its key in a group: its entry may wait and move, so it carries no body and its
-    // message has an index record (docs/design.md, "Per-key ordering").
+    // Ordered by its key in a group: its entry may wait and move (docs/design.md, "Per-key ordering").
     const ordered = body.orderingKey !== '' && groupNames.some((g) => orderedIn(topic, g, body.orderingKey));
-    // `default` cannot be deleted, so a topic of one group has only `default`.
+    const inline =
+      this.time.inlineBodies &&
+      groupNames.length === 1 &&
+      (!ordered || body.payload.length <= ORDERED_INLINE_PAYLOAD_BYTES);
+    // `default` cannot be deleted, so a topic of one group has only `default`. An ordered entry may
+    // wait under a key of its own: only its publish record (inline body) can say where it is.
     const indexImplied =
-      !ordered && groupNames.length === 1 && groupNames[0] === DEFAULT_GROUP && body.key === '';
-    const inline = !ordered && this.time.inlineBodies && groupNames.length === 1;
+      groupNames.length === 1 && groupNames[0] === DEFAULT_GROUP && body.key === '' && (inline || !ordered);
     if (!inline) {
       // One literal, not `{ ...body, indexImplied }`: V8 gives a spread that adds a property a shape
       // whose reads are several times slower, and encodeBody reads every field of every body.
@@ -496,11 +501,11 @@ export class EntryStore implements OrderedEntries {
           : body,
       );
     }
-    if (ordered) return this.addOrderedMessage(topic, body, groupNames);
+    if (ordered) return this.addOrderedMessage(topic, body, groupNames, indexImplied, inline);
     const groups: GroupRef[] = [];
     let only: Uint8Array | undefined;
     for (const group of groupNames) {
-      const tag = this.insert(topic, newEntry(topic, body, group, indexImplied, inline));
+      const tag = this.insert(topic, newEntry(topic, body, group, indexImplied, inline, false));
       groups.push({ group, tag, outcome: 'live' });
       only = tag;
     }
@@ -510,21 +515,29 @@ export class EntryStore implements OrderedEntries {
     return undefined;
   }
 
-  /** `addLoadedMessage` of a message ordered in some of its groups: each such entry goes where its key puts it. */
+  /**
+   * `addLoadedMessage` of a message ordered in some of its groups: each such
+   * entry goes where its key puts it. One of one group carries its body and
+   * implies its index, as an unordered one does: its publish record names
+   * the key it went to (its due key, or a waiting key), and its first move
+   * writes its index.
+   */
   private async addOrderedMessage(
     topic: TopicRec,
     body: BodyRec,
     groupNames: readonly string[],
+    indexImplied: boolean,
+    inline: boolean,
   ): Promise<void> {
     const groups: GroupRef[] = [];
     for (const group of groupNames) {
-      const entry = newEntry(topic, body, group, false, false);
-      const tag = orderedIn(topic, group, body.orderingKey)
-        ? await this.order.place(topic, entry)
-        : new Uint8Array(this.insert(topic, entry));
+      const ordered = orderedIn(topic, group, body.orderingKey);
+      const entry = newEntry(topic, body, group, indexImplied, inline, ordered);
+      const tag = ordered ? await this.order.place(topic, entry) : new Uint8Array(this.insert(topic, entry));
       groups.push({ group, tag, outcome: 'live' });
     }
-    this.putNewIndex(topic, body, groups);
+    if (indexImplied) this.publishes.note(groups[0]!.tag, body.dueAtMs);
+    else this.putNewIndex(topic, body, groups);
     // Its entries move (wait, move up): the janitor finds them through the index, not a key.
     this.putExpiries(body, undefined);
   }
@@ -555,6 +568,7 @@ function newEntry(
   group: string,
   indexImplied: boolean,
   inline: boolean,
+  ordered: boolean,
 ): QueueEntryRec {
   return {
     id: body.id,
@@ -573,6 +587,7 @@ function newEntry(
     lastError: '',
     orderingKey: body.orderingKey,
     deliverBeforeMs: body.deliverBeforeMs,
+    ordered,
     body: inline ? body : undefined,
   };
 }

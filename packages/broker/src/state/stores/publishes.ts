@@ -133,6 +133,8 @@ export class PublishStore {
    * the entry there and its index record).
    */
   async locate(id: bigint): Promise<Uint8Array | undefined> {
+    const noted = this.notedKey(id);
+    if (noted) return noted;
     let best: PublishRec | undefined;
     // Records of this batch at or below `id` hide the store's under the same key: skip those.
     let hidden = 0;
@@ -150,6 +152,21 @@ export class PublishStore {
     });
     if (stored && (!best || stored.firstId > best.firstId)) best = stored;
     return best && publishedKey(best, id);
+  }
+
+  /**
+   * The key the command being applied noted `id` under (its record is not
+   * written yet): an ordered message's placement may look up a front the
+   * same command published.
+   */
+  private notedKey(id: bigint): Uint8Array | undefined {
+    const want = u64(id);
+    for (let at = this.notedBytes - KEY_BYTES; at >= 0; at -= KEY_BYTES) {
+      let same = true;
+      for (let i = 0; i < 8 && same; i++) same = this.noted[at + 16 + i] === want[i];
+      if (same) return this.noted.slice(at, at + KEY_BYTES);
+    }
+    return undefined;
   }
 }
 
