@@ -586,12 +586,12 @@ export class Dispatcher {
   }
 
   /**
-   * `keep` is to be its queue's only consumer (a push group's endpoint):
-   * every other consumer's stream ends with `reason`, as when it closes
-   * (`removeConsumer`: what waited for it goes to `keep` or back uncounted).
+   * The queue is a push group's: every consumer's stream but `keep`'s (its
+   * endpoint) ends with `reason`, as when it closes (`removeConsumer`: what
+   * waited for it goes to `keep` or back uncounted).
    */
-  endOthers(keep: Consumer, reason: unknown): void {
-    for (const c of [...this.registry.consumers(keep.queue)]) {
+  endStreams(queue: bigint, reason: unknown, keep?: Consumer): void {
+    for (const c of [...this.registry.consumers(queue)]) {
       if (c === keep) continue;
       this.removeConsumer(c);
       c.sink.close(reason);
