@@ -300,6 +300,51 @@ describe('a push group endpoint on a node in this process', () => {
     );
   });
 
+  it('a subscribe that read its group before it became a push group and adds its stream after the endpoint started is refused', {
+    timeout: 60_000,
+  }, async () => {
+    const r = await receiver();
+    const t = await topic();
+    await client.createGroup(t, 'race');
+    const queue = server.ctx.reader.queueHash(t, 'race');
+    const { dispatcher } = server.ctx;
+    // The subscribe is held at its await between reading the group and adding its stream
+    // (taking back what its consumer id holds), while the group becomes a push group.
+    const planTakeBack = dispatcher.planTakeBack;
+    let reached = (): void => {};
+    const atGate = new Promise<void>((done) => (reached = done));
+    let release = (): void => {};
+    const gate = new Promise<void>((done) => (release = done));
+    dispatcher.planTakeBack = async (c, held) => {
+      if (c.queue === queue && c.leasesAhead !== false) {
+        reached();
+        await gate;
+      }
+      return planTakeBack.call(dispatcher, c, held);
+    };
+    try {
+      const sub = client.subscribe(t, { group: 'race' }, () => {});
+      await atGate;
+      await client.updateGroup(t, 'race', { push: { endpoint: r.url } });
+      await eventually(() => dispatcher.consumerCount(queue) === 1, 10_000, 'the endpoint started');
+      release();
+      const ended = await Promise.race([
+        sub.done.then(
+          () => 'ended without an error',
+          (e: unknown) => (e as Error).message,
+        ),
+        sleep(10_000).then(() => 'still subscribed'),
+      ]);
+      expect(ended).toContain(`subscribe.group: "${t}/race" is a push group`);
+      expect(dispatcher.consumerCount(queue)).toBe(1);
+    } finally {
+      dispatcher.planTakeBack = planTakeBack;
+      release();
+    }
+    const id = await client.publish(t, 'race');
+    await eventually(() => r.of(id).length === 1, 10_000, 'pushed');
+  });
+
   it('a request aborted because the group changed goes back uncounted and is sent again by the new endpoint', {
     timeout: 60_000,
   }, async () => {
@@ -375,6 +420,10 @@ describe('a push group endpoint on a node in this process', () => {
     await server.stop();
     await startNode();
     await eventually(async () => (await stats(t)).push?.blocked !== '', 15_000, 'blocked');
+    // The restarted node holds its push groups as the store says: a blocked one still takes no stream.
+    await expect(client.subscribe(t, { group: 'hook' }, () => {}).done).rejects.toThrow(
+      `subscribe.group: "${t}/hook" is a push group`,
+    );
     // Past the leases' end: a lease left to run out would have spent its attempt by now.
     await sleep(Math.max(0, sentAtMs + 14_000 - Date.now()));
     expect(r.got).toHaveLength(3);
