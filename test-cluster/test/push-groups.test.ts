@@ -381,9 +381,10 @@ describe('push groups on a three-node cluster', () => {
     const caFile = join(dir, 'kill-ca.pem');
     copyFileSync(ca.cert, caFile);
     const topic = await createdTopic(client, 'push-ca-kill');
-    // A 2 s timeout: 12 s leases, run out long before the file is back unless taken back.
+    // A 5 s timeout (the kill must come before the requests time out, or the leader nacks them
+    // counted): 15 s leases, run out long before the file is back unless taken back.
     await client.createGroup(topic, 'hook', {
-      push: { endpoint: r.url, caFile, concurrency: 4, timeoutMs: 2_000 },
+      push: { endpoint: r.url, caFile, concurrency: 4, timeoutMs: 5_000 },
     });
     const ids = (
       await client.publishBatch(Array.from({ length: 12 }, (_, i) => ({ topic, payload: `c${i}` })))
@@ -401,7 +402,7 @@ describe('push groups on a three-node cluster', () => {
       /^settings\.push\.ca_file: .*kill-ca\.pem cannot be read: ENOENT$/,
     );
     // Past the leases' end: one left to run out would have spent its attempt.
-    await new Promise((done) => setTimeout(done, Math.max(0, sentAtMs + 14_000 - Date.now())));
+    await new Promise((done) => setTimeout(done, Math.max(0, sentAtMs + 17_000 - Date.now())));
     expect(r.got).toHaveLength(4);
     const states = await Promise.all(
       ids.map(async (id) => {

@@ -408,8 +408,9 @@ describe('a push group endpoint on a node in this process', () => {
     const caFile = join(files, 'failover-ca.pem');
     copyFileSync(ca.cert, caFile);
     const t = await topic();
-    // A 2 s timeout: a 12 s lease, run out well before the test ends if nobody takes it back.
-    await client.createGroup(t, 'hook', { push: { endpoint: r.url, caFile, timeoutMs: 2_000 } });
+    // A 5 s timeout (the node must stop before its requests time out, or it nacks them counted):
+    // a 15 s lease, run out well before the test ends if nobody takes it back.
+    await client.createGroup(t, 'hook', { push: { endpoint: r.url, caFile, timeoutMs: 5_000 } });
     const ids = (
       await client.publishBatch(Array.from({ length: 3 }, (_, i) => ({ topic: t, payload: `f${i}` })))
     ).map((x) => x.id);
@@ -425,7 +426,7 @@ describe('a push group endpoint on a node in this process', () => {
       `subscribe.group: "${t}/hook" is a push group`,
     );
     // Past the leases' end: a lease left to run out would have spent its attempt by now.
-    await sleep(Math.max(0, sentAtMs + 14_000 - Date.now()));
+    await sleep(Math.max(0, sentAtMs + 17_000 - Date.now()));
     expect(r.got).toHaveLength(3);
     expect(await attempts(t, ids)).toEqual(ids.map(() => 'pending/0'));
     r.silent = false;

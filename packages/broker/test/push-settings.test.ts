@@ -115,7 +115,7 @@ describe('push settings are replicated group settings', () => {
 });
 
 describe('the state machine holds the push groups as applied', () => {
-  it('says which groups a batch made push groups (a command refused in it left out), and rebuilds them from a snapshot and at open', async () => {
+  it('says which groups a batch made push groups, and rebuilds them from a snapshot and at open', async () => {
     const h = await withTopic();
     const became: string[] = [];
     h.sm.onPushGroups = (groups) => {

@@ -586,13 +586,13 @@ export class Dispatcher {
   }
 
   /**
-   * The queue is a push group's: every consumer's stream but `keep`'s (its
-   * endpoint) ends with `reason`, as when it closes (`removeConsumer`: what
-   * waited for it goes to `keep` or back uncounted).
+   * The queue became a push group's: every consumer's stream ends with
+   * `reason`, as when it closes (`removeConsumer`: what waited for it goes
+   * back uncounted). An endpoint made before is ended too; the pusher makes
+   * the group's endpoint anew on its next pass.
    */
-  endStreams(queue: bigint, reason: unknown, keep?: Consumer): void {
+  endStreams(queue: bigint, reason: unknown): void {
     for (const c of [...this.registry.consumers(queue)]) {
-      if (c === keep) continue;
       this.removeConsumer(c);
       c.sink.close(reason);
     }

@@ -10,8 +10,8 @@
  * group's backoff it is sent one request, the probe, until one is answered.
  * A secret file or CA bundle that cannot be read blocks it the same way
  * until the file can be read again: at its start (it still takes back the
- * previous leader's leases and ends other streams of the group, handing
- * those leases back uncounted), or later for its secret file. A delivery
+ * previous leader's leases, handing them back uncounted), or later for its
+ * secret file. A delivery
  * never sent goes back uncounted.
  */
 import type { Clock, TimerHandle } from '@fermata/base';
@@ -222,8 +222,6 @@ export class PushEndpoint {
       this.consumer.blocked = true;
     }
     dispatcher.addConsumer(this.consumer, plan);
-    // Streams subscribed before the group became a push group would take a share of its messages.
-    dispatcher.endStreams(this.consumer.queue, pushGroupConflict(this.topic, this.group), this.consumer);
     if (why !== '') this.block(why);
   }
 
