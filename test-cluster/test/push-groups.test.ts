@@ -3,11 +3,12 @@
  * HTTP and HTTPS receivers (the HTTPS one with a CA made here with openssl,
  * given to the group as its CA bundle): what a receiver gets, signed; what
  * each answer makes of the message; how many requests a slow endpoint
- * sees at once; where pushes may not go; and a leader SIGKILL during 2,000
- * pushes losing none.
+ * sees at once; where pushes may not go; a leader SIGKILL during 2,000
+ * pushes losing none, and one while the CA bundle cannot be read spending
+ * no attempt; a stream ended when its group becomes a blocked push group.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { type FermataClient, FermataError, type Message, verifyPushSignature } from '@fermata/sdk';
@@ -346,6 +347,75 @@ describe('push groups on a three-node cluster', () => {
     expect(
       r.got.filter((x) => x.headers['fermata-attempt'] !== '1').map((x) => x.headers['fermata-message-id']),
     ).toEqual([]);
+    await leader.start();
+  });
+
+  it('a stream subscribed to a group that becomes a push group whose CA bundle cannot be read is ended', {
+    timeout: 60_000,
+  }, async () => {
+    const topic = await createdTopic(client, 'push-ca-stream');
+    await client.createGroup(topic, 'later');
+    const got: string[] = [];
+    const sub = client.subscribe(topic, { group: 'later' }, async (m: Message) => {
+      got.push(m.payload.toString());
+    });
+    await client.publish(topic, 'before');
+    await eventually(() => got.length === 1, 30_000, 'the stream subscribed');
+    await client.updateGroup(topic, 'later', {
+      push: { endpoint: 'http://127.0.0.1:9/', caFile: join(dir, 'no-such-ca.pem') },
+    });
+    await expect(sub.done).rejects.toThrow(`group "${topic}/later" is a push group`);
+    await eventually(
+      async () =>
+        (await client.topicStats(topic)).groups.find((g) => g.group === 'later')?.push?.blocked !== '',
+      30_000,
+      'blocked',
+    );
+  });
+
+  it('a leader SIGKILL while the CA bundle cannot be read spends no attempt: blocked, the new leader takes the leases back', {
+    timeout: 180_000,
+  }, async () => {
+    const r = await receiver(true);
+    r.silent = true;
+    const caFile = join(dir, 'kill-ca.pem');
+    copyFileSync(ca.cert, caFile);
+    const topic = await createdTopic(client, 'push-ca-kill');
+    // A 5 s timeout (the kill must come before the requests time out, or the leader nacks them
+    // counted): 15 s leases, run out long before the file is back unless taken back.
+    await client.createGroup(topic, 'hook', {
+      push: { endpoint: r.url, caFile, concurrency: 4, timeoutMs: 5_000 },
+    });
+    const ids = (
+      await client.publishBatch(Array.from({ length: 12 }, (_, i) => ({ topic, payload: `c${i}` })))
+    ).map((x) => x.id);
+    await eventually(() => r.got.length === 4, 30_000, 'the first 4 requests');
+    const sentAtMs = Date.now();
+    const sent = r.got.map((x) => String(x.headers['fermata-message-id']));
+    rmSync(caFile);
+    const leader = await cluster.leader();
+    await leader.kill('SIGKILL');
+    const hook = async () =>
+      (await client.topicStats(topic).catch(() => undefined))?.groups.find((g) => g.group === 'hook');
+    await eventually(async () => ((await hook())?.push?.blocked ?? '') !== '', 60_000, 'blocked');
+    expect((await hook())?.push?.blocked).toMatch(
+      /^settings\.push\.ca_file: .*kill-ca\.pem cannot be read: ENOENT$/,
+    );
+    // Past the leases' end: one left to run out would have spent its attempt.
+    await new Promise((done) => setTimeout(done, Math.max(0, sentAtMs + 17_000 - Date.now())));
+    expect(r.got).toHaveLength(4);
+    const states = await Promise.all(
+      ids.map(async (id) => {
+        const g = (await client.getMessage(topic, { id })).groups.find((x) => x.group === 'hook')!;
+        return `${g.state}/${g.attempt}`;
+      }),
+    );
+    expect(states).toEqual(ids.map(() => 'pending/0'));
+    r.silent = false;
+    copyFileSync(ca.cert, caFile);
+    await eventually(() => ids.every((id) => r.of(id).length > 0), 60_000, 'every message');
+    expect(sent.map((id) => r.of(id)).every((x) => x.length === 2)).toBe(true);
+    expect(r.got.filter((x) => x.headers['fermata-attempt'] !== '1')).toEqual([]);
     await leader.start();
   });
 });

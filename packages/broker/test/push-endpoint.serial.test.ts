@@ -2,8 +2,10 @@
  * A push group's endpoint on a real node in this process, against real local
  * HTTP receivers: an endpoint that never answers is down like one that
  * refuses connections; deliveries that wait for an endpoint that is down go
- * back uncounted; a secret file that cannot be read blocks the group (named
- * in its figures, nothing sent, no attempt spent) until it can be read.
+ * back uncounted; a secret file or CA bundle that cannot be read blocks the
+ * group (named in its figures, nothing sent, no attempt spent) until it can
+ * be read, also on a new leader, which still takes back the last one's
+ * leases and ends the streams of the group.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -41,8 +43,9 @@ describe('a push group endpoint on a node in this process', () => {
   let server: BrokerServer;
   let client: FermataClient;
   const receivers: Receiver[] = [];
-  const receiver = async (): Promise<Receiver> => {
-    const r = await new Receiver().listen();
+  /** A receiver, over HTTPS with a certificate of `ca` when given. */
+  const receiver = async (ca?: TestCa): Promise<Receiver> => {
+    const r = await new Receiver().listen(ca?.issue('receiver', { dns: ['localhost'] }));
     receivers.push(r);
     return r;
   };
@@ -72,7 +75,7 @@ describe('a push group endpoint on a node in this process', () => {
           client: { listenAddress: '127.0.0.1:0' },
           peer: { listenAddress: '127.0.0.1:0' },
           http: { listenAddress: '127.0.0.1:0' },
-          push: { allowedEndpoints: '127.0.0.1', filesDir: files },
+          push: { allowedEndpoints: '127.0.0.1, localhost', filesDir: files },
         },
       }),
     );
@@ -213,26 +216,62 @@ describe('a push group endpoint on a node in this process', () => {
     );
   });
 
-  it('a CA bundle that cannot be read blocks the group as well, until the leader reads it again and can', {
+  it('a CA bundle missing when the group is made blocks it, named in its figures: nothing is sent or spent until the file is written', {
     timeout: 60_000,
   }, async () => {
-    const r = await receiver();
+    // HTTPS with a CA of the test's own: sent with the system's CAs instead, every request would fail.
+    const ca = new TestCa(join(dir, 'ca-late'));
+    const r = await receiver(ca);
     const caFile = join(files, 'late-ca.pem');
     const t = await topic();
     await client.createGroup(t, 'hook', { push: { endpoint: r.url, caFile } });
-    const id = await client.publish(t, 'ca');
+    const ids = (
+      await client.publishBatch(Array.from({ length: 5 }, (_, i) => ({ topic: t, payload: `c${i}` })))
+    ).map((x) => x.id);
     await eventually(async () => (await stats(t)).push?.blocked !== '', 10_000, 'blocked');
     expect((await stats(t)).push!.blocked).toMatch(
       /^settings\.push\.ca_file: .*late-ca\.pem cannot be read: ENOENT$/,
     );
-    await sleep(1_000);
+    expect(await server.ctx.metrics.registry.metrics()).toContain(
+      `fermata_push_blocked{topic="${t}",group="hook"} 1`,
+    );
+    // Past a reading of the files again (every 2 s): still nothing leased, sent or spent.
+    await sleep(2_500);
     expect(r.got).toHaveLength(0);
-    expect(await attempts(t, [id])).toEqual(['pending/0']);
-    copyFileSync(new TestCa(join(dir, 'ca')).cert, caFile);
-    // The push groups are read again every 5 s.
-    await eventually(() => r.of(id).length > 0, 20_000, 'the message once the file is there');
-    expect(r.of(id)[0]!.headers['fermata-attempt']).toBe('1');
+    expect(await attempts(t, ids)).toEqual(ids.map(() => 'pending/0'));
+    expect((await stats(t)).inFlight).toBe(0);
+    copyFileSync(ca.cert, caFile);
+    await eventually(
+      () => ids.every((id) => r.of(id).length > 0),
+      20_000,
+      'every message once the file is there',
+    );
+    expect(ids.map((id) => r.of(id).map((x) => x.headers['fermata-attempt']))).toEqual(ids.map(() => ['1']));
     expect((await stats(t)).push?.blocked).toBe('');
+    expect(await server.ctx.metrics.registry.metrics()).toContain(
+      `fermata_push_blocked{topic="${t}",group="hook"} 0`,
+    );
+  });
+
+  it('a stream subscribed to a group that becomes a push group whose CA bundle cannot be read is ended', {
+    timeout: 30_000,
+  }, async () => {
+    const t = await topic();
+    await client.createGroup(t, 'later');
+    const before = client.subscribe(t, { group: 'later' }, () => {});
+    const queue = server.ctx.reader.queueHash(t, 'later');
+    await eventually(() => server.ctx.dispatcher.consumerCount(queue) === 1, 10_000, 'subscribed');
+    await client.updateGroup(t, 'later', {
+      push: { endpoint: `http://127.0.0.1:${await closedPort()}/`, caFile: join(files, 'no-such-ca.pem') },
+    });
+    await expect(before.done).rejects.toThrow(
+      `group "${t}/later" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
+    );
+    const later = async () => (await client.topicStats(t)).groups.find((x) => x.group === 'later')!;
+    await eventually(async () => (await later()).push?.blocked !== '', 10_000, 'blocked');
+    expect((await later()).push!.blocked).toMatch(
+      /^settings\.push\.ca_file: .*no-such-ca\.pem cannot be read: ENOENT$/,
+    );
   });
 
   it('a stream cannot subscribe to a push group: FAILED_PRECONDITION naming it, which ends the subscription', async () => {
@@ -259,6 +298,51 @@ describe('a push group endpoint on a node in this process', () => {
     await expect(before.done).rejects.toThrow(
       `group "${t}/later" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
     );
+  });
+
+  it('a subscribe that read its group before it became a push group and adds its stream after the endpoint started is refused', {
+    timeout: 60_000,
+  }, async () => {
+    const r = await receiver();
+    const t = await topic();
+    await client.createGroup(t, 'race');
+    const queue = server.ctx.reader.queueHash(t, 'race');
+    const { dispatcher } = server.ctx;
+    // The subscribe is held at its await between reading the group and adding its stream
+    // (taking back what its consumer id holds), while the group becomes a push group.
+    const planTakeBack = dispatcher.planTakeBack;
+    let reached = (): void => {};
+    const atGate = new Promise<void>((done) => (reached = done));
+    let release = (): void => {};
+    const gate = new Promise<void>((done) => (release = done));
+    dispatcher.planTakeBack = async (c, held) => {
+      if (c.queue === queue && c.leasesAhead !== false) {
+        reached();
+        await gate;
+      }
+      return planTakeBack.call(dispatcher, c, held);
+    };
+    try {
+      const sub = client.subscribe(t, { group: 'race' }, () => {});
+      await atGate;
+      await client.updateGroup(t, 'race', { push: { endpoint: r.url } });
+      await eventually(() => dispatcher.consumerCount(queue) === 1, 10_000, 'the endpoint started');
+      release();
+      const ended = await Promise.race([
+        sub.done.then(
+          () => 'ended without an error',
+          (e: unknown) => (e as Error).message,
+        ),
+        sleep(10_000).then(() => 'still subscribed'),
+      ]);
+      expect(ended).toContain(`subscribe.group: "${t}/race" is a push group`);
+      expect(dispatcher.consumerCount(queue)).toBe(1);
+    } finally {
+      dispatcher.planTakeBack = planTakeBack;
+      release();
+    }
+    const id = await client.publish(t, 'race');
+    await eventually(() => r.of(id).length === 1, 10_000, 'pushed');
   });
 
   it('a request aborted because the group changed goes back uncounted and is sent again by the new endpoint', {
@@ -313,5 +397,43 @@ describe('a push group endpoint on a node in this process', () => {
     const again = r.of(longId)[1]!;
     await eventually(() => again.closedAtMs > 0, 30_000, 'the long request ended');
     expect(again.closedAtMs - firstAtMs).toBeLessThan(25_000 + 2_500);
+  });
+
+  it("a new leader that cannot read the CA bundle still takes back the last one's leases: once the file is back, each is sent on attempt 1", {
+    timeout: 90_000,
+  }, async () => {
+    const ca = new TestCa(join(dir, 'ca-failover'));
+    const r = await receiver(ca);
+    r.silent = true;
+    const caFile = join(files, 'failover-ca.pem');
+    copyFileSync(ca.cert, caFile);
+    const t = await topic();
+    // A 5 s timeout (the node must stop before its requests time out, or it nacks them counted):
+    // a 15 s lease, run out well before the test ends if nobody takes it back.
+    await client.createGroup(t, 'hook', { push: { endpoint: r.url, caFile, timeoutMs: 5_000 } });
+    const ids = (
+      await client.publishBatch(Array.from({ length: 3 }, (_, i) => ({ topic: t, payload: `f${i}` })))
+    ).map((x) => x.id);
+    await eventually(() => ids.every((id) => r.of(id).length === 1), 10_000, 'all sent');
+    const sentAtMs = Date.now();
+    rmSync(caFile);
+    await client.close();
+    await server.stop();
+    await startNode();
+    await eventually(async () => (await stats(t)).push?.blocked !== '', 15_000, 'blocked');
+    // The restarted node holds its push groups as the store says: a blocked one still takes no stream.
+    await expect(client.subscribe(t, { group: 'hook' }, () => {}).done).rejects.toThrow(
+      `subscribe.group: "${t}/hook" is a push group`,
+    );
+    // Past the leases' end: a lease left to run out would have spent its attempt by now.
+    await sleep(Math.max(0, sentAtMs + 17_000 - Date.now()));
+    expect(r.got).toHaveLength(3);
+    expect(await attempts(t, ids)).toEqual(ids.map(() => 'pending/0'));
+    r.silent = false;
+    copyFileSync(ca.cert, caFile);
+    await eventually(() => ids.every((id) => r.of(id).length === 2), 20_000, 'every message sent again');
+    expect(ids.map((id) => r.of(id).map((x) => x.headers['fermata-attempt']))).toEqual(
+      ids.map(() => ['1', '1']),
+    );
   });
 });

@@ -14,6 +14,7 @@ import { SecretFiles, signature } from '../src/leader/push/signature.js';
 import type { ServerContext } from '../src/server/context.js';
 import { checkPushSettings } from '../src/server/grpc-push.js';
 import { decodeTopic, encodeTopic } from '../src/state/codec/topic.js';
+import { BrokerStateMachine } from '../src/state/index.js';
 import { PUSH_DEFAULTS } from '../src/state/model/group-settings.js';
 import { groupSettingsOf } from '../src/state/model/records.js';
 import { Harness } from './state-harness.js';
@@ -110,6 +111,55 @@ describe('push settings are replicated group settings', () => {
     }
     const t = await h.sm.reader.getTopic('t');
     expect(t?.groups).not.toContain('g');
+  });
+});
+
+describe('the state machine holds the push groups as applied', () => {
+  it('says which groups a batch made push groups, and rebuilds them from a snapshot and at open', async () => {
+    const h = await withTopic();
+    const became: string[] = [];
+    h.sm.onPushGroups = (groups) => {
+      for (const g of groups) became.push(`${g.topic}/${g.group}`);
+    };
+    const push = { endpoint: 'http://a.example/x' };
+    await h.ok({ kind: 'create-group', topic: 't', group: 'hook', settings: { push } });
+    await h.ok({ kind: 'create-group', topic: 't', group: 'plain' });
+    await h.ok({ kind: 'create-group', topic: 't', group: 'other' });
+    // A change to a push group's settings does not make it one again.
+    await h.ok({
+      kind: 'update-group',
+      topic: 't',
+      group: 'hook',
+      settings: { push: { timeoutMs: 2_000 } },
+      updateMask: ['push.timeout_ms'],
+    });
+    expect(became).toEqual(['t/hook']);
+    const [made, refused] = await h.runAll([
+      { kind: 'update-group', topic: 't', group: 'plain', settings: { push }, updateMask: ['push'] },
+      {
+        kind: 'update-group',
+        topic: 't',
+        group: 'other',
+        settings: { push: { endpoint: '' } },
+        updateMask: ['push'],
+      },
+    ]);
+    expect([made?.kind, refused?.kind]).toEqual(['update-group', 'error']);
+    expect(became).toEqual(['t/hook', 't/plain']);
+    await h.ok({ kind: 'update-group', topic: 't', group: 'hook', settings: {}, updateMask: ['push'] });
+    const groups = (sm: BrokerStateMachine) =>
+      ['hook', 'plain', 'other', 'default'].filter((g) => sm.pushGroups.has('t', g));
+    expect(groups(h.sm)).toEqual(['plain']);
+    const snap = await h.sm.snapshot();
+    const follower = await Harness.create();
+    await follower.sm.restore(snap.chunks);
+    expect(groups(follower.sm)).toEqual(['plain']);
+    h.sm = await BrokerStateMachine.open({ store: h.store, hasher: h.hasher });
+    h.index = h.sm.appliedIndex();
+    await h.lead(2);
+    expect(groups(h.sm)).toEqual(['plain']);
+    await h.deleteTopic('t');
+    expect(groups(h.sm)).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@ import { DEFAULT_GROUP } from '../keys.js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../leader/dispatcher/consumer.js';
 import { emptySlots } from '../leader/dispatcher/consumer-registry.js';
 import { leaderNotReady } from '../leader/proposer.js';
+import { pushGroupConflict } from '../leader/push/push-endpoint.js';
 import {
   validateGroupName,
   validateLeaseMs,
@@ -11,7 +12,6 @@ import {
   validateTopicName,
 } from '../state/commands/validation.js';
 import { ConflictError, LimitError, topicDeleting, ValidationError } from '../state/model/errors.js';
-import { groupSettingsOf } from '../state/model/records.js';
 import { callerName, errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
@@ -47,6 +47,17 @@ export function splitByPayload(
   }
   if (part.length > 0) parts.push(part);
   return parts;
+}
+
+/**
+ * The leader pushes a push group's messages to its endpoint: a stream would
+ * take a share of them. Judged from the applied settings as the state
+ * machine holds them (`pushGroups`), which end the streams of a group at
+ * the apply that makes it one: checked with no await before the stream is
+ * added, a stream is either refused or ended, whatever the endpoint did.
+ */
+function refusePushGroup(ctx: ServerContext, topic: string, group: string): void {
+  if (ctx.sm.pushGroups.has(topic, group)) throw pushGroupConflict(topic, group, 'subscribe.group');
 }
 
 type ConsumeCall = grpc.ServerDuplexStream<pb.ConsumeRequest, pb.ConsumeResponse.$Properties>;
@@ -140,12 +151,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     if (t.deletingGroups?.includes(group))
       throw new ConflictError('group-deleting', `group "${topic}/${group}" was deleted`);
     requireGroup(t, group, 'subscribe.group');
-    // The leader pushes a push group's messages to its endpoint: a stream would take a share of them.
-    if (groupSettingsOf(t, group).push)
-      throw new ConflictError(
-        'push-group',
-        `subscribe.group: "${topic}/${group}" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
-      );
+    refusePushGroup(ctx, topic, group);
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
 
     const queue = ctx.reader.queueHash(topic, group);
@@ -187,6 +193,8 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     const plan =
       held.length > 0 || c.consumerId !== 0n ? await ctx.dispatcher.planTakeBack(c, held) : undefined;
     if (ended) return;
+    // Again with no await before adding it: the group may have become a push group since the read.
+    refusePushGroup(ctx, topic, group);
     const released = ctx.dispatcher.addConsumer(c, plan);
     write({
       subscribed: { topic, group, prefetch, leaseMs: int64FromSafe(leaseMs), releasedTags: released },

@@ -4,6 +4,7 @@ import type { Janitor } from '../leader/janitor.js';
 import type { ScheduleMaterializer } from '../leader/materializer.js';
 import type { CommandBody } from '../leader/proposer.js';
 import type { Purger } from '../leader/purger.js';
+import { pushGroupConflict } from '../leader/push/push-endpoint.js';
 import type { Pusher } from '../leader/push/pusher.js';
 import { ConflictError, topicDeleting } from '../state/model/errors.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
@@ -56,6 +57,13 @@ export function wireLeaderLayer(
       dispatcher.deleted(p.topic, p.group, reason);
     }
     if (started.length > 0 && node.isLeader()) purger.noteStarted();
+  };
+  // A group that became a push group ends its streams at once, whenever its endpoint starts (a
+  // subscribe after this is refused from the same set): no stream shares it with the endpoint.
+  sm.onPushGroups = (became) => {
+    for (const { topic, group } of became)
+      dispatcher.endStreams(sm.reader.queueHash(topic, group), pushGroupConflict(topic, group));
+    if (node.isLeader()) pusher?.wake();
   };
   node.on('became-leader', ({ term }) => {
     hooks.onBecameLeader?.(term);

@@ -47,6 +47,7 @@ import {
   restoreMarked,
 } from './stores/meta.js';
 import { DeletingSet, type PurgeName } from './stores/purges.js';
+import { type PushGroupName, PushGroupSet } from './stores/push-groups.js';
 import { CacheFills, RecordCache } from './stores/record-cache.js';
 import { RequestFilter } from './stores/request-filter.js';
 import type { ScheduleName } from './stores/schedules.js';
@@ -82,6 +83,8 @@ export interface BrokerStateMachineOptions {
   readonly onSchedules?: (changed: readonly ScheduleName[]) => void;
   /** Called synchronously after each applied batch that started or finished deletions. Must not throw. */
   readonly onPurges?: PurgeListener;
+  /** Called synchronously after each applied batch that made groups push groups, with them. Must not throw. */
+  readonly onPushGroups?: (became: readonly PushGroupName[]) => void;
   /** Called after every command with the work its apply did (apply-bound.ts). Must not throw. */
   readonly onCommandWork?: (kind: string, work: ApplyWork) => void;
 }
@@ -125,12 +128,16 @@ export class BrokerStateMachine implements StateMachine {
   onSchedules: ((changed: readonly ScheduleName[]) => void) | undefined;
   /** See BrokerStateMachineOptions.onPurges; may be set after open. */
   onPurges: PurgeListener | undefined;
+  /** See BrokerStateMachineOptions.onPushGroups; may be set after open. */
+  onPushGroups: ((became: readonly PushGroupName[]) => void) | undefined;
   /** See BrokerStateMachineOptions.onCommandWork; may be set after open. */
   onCommandWork: ((kind: string, work: ApplyWork) => void) | undefined;
   /** The broker simulation's injected bugs (apply/context.ts), set after open; never by the server. */
   applyHooks: ApplyHooks | undefined;
   /** The topics and groups being deleted (their purge records), kept in memory for the leader's checks. */
   readonly deleting = new DeletingSet();
+  /** The push groups, kept in memory for the leader's checks (a stream may not consume one). */
+  readonly pushGroups = new PushGroupSet();
   /** The run leases with an open offset and the entries they hold (rebuilt from the lease records). */
   readonly leases = new LeaseIndex();
   /** When the apply running now began (performance.now()), undefined while none runs. */
@@ -179,10 +186,12 @@ export class BrokerStateMachine implements StateMachine {
     sm.onWithdrawn = options.onWithdrawn;
     sm.onSchedules = options.onSchedules;
     sm.onPurges = options.onPurges;
+    sm.onPushGroups = options.onPushGroups;
     sm.onCommandWork = options.onCommandWork;
     await sm.loadApplyLimits();
     await sm.requestFilter.build(store);
     await sm.deleting.build(store);
+    await sm.pushGroups.build(store);
     await sm.leases.build(store);
     return sm;
   }
@@ -339,6 +348,10 @@ export class BrokerStateMachine implements StateMachine {
       }
       this.onPurges?.({ started, finished });
     }
+    // With no await since the write: a stream added to a group before this is ended by the
+    // listener, one added after is refused (consume-stream.ts checks the set as it adds it).
+    const became = this.pushGroups.update(ctx.topics.written());
+    if (became.length > 0) this.onPushGroups?.(became);
     return results;
   }
 
@@ -409,6 +422,7 @@ export class BrokerStateMachine implements StateMachine {
       await this.loadApplyLimits();
       await this.requestFilter.build(this.store);
       await this.deleting.build(this.store);
+      await this.pushGroups.build(this.store);
       await this.leases.build(this.store);
       return s.applied;
     });

@@ -41,7 +41,7 @@ export interface Consumer extends ConsumerSlotHolder<bigint> {
   readonly leasesAhead?: boolean;
   /**
    * It takes nothing now (a push group's endpoint that is down, or whose
-   * secret file cannot be read): what is leased for it goes to another
+   * secret or CA file cannot be read): what is leased for it goes to another
    * consumer of the queue with a free slot, or back to the queue uncounted
    * (`Dispatcher.handBackWaiting`). Absent = false.
    */

@@ -586,13 +586,13 @@ export class Dispatcher {
   }
 
   /**
-   * `keep` is to be its queue's only consumer (a push group's endpoint):
-   * every other consumer's stream ends with `reason`, as when it closes
-   * (`removeConsumer`: what waited for it goes to `keep` or back uncounted).
+   * The queue became a push group's: every consumer's stream ends with
+   * `reason`, as when it closes (`removeConsumer`: what waited for it goes
+   * back uncounted). An endpoint made before is ended too; the pusher makes
+   * the group's endpoint anew on its next pass.
    */
-  endOthers(keep: Consumer, reason: unknown): void {
-    for (const c of [...this.registry.consumers(keep.queue)]) {
-      if (c === keep) continue;
+  endStreams(queue: bigint, reason: unknown): void {
+    for (const c of [...this.registry.consumers(queue)]) {
       this.removeConsumer(c);
       c.sink.close(reason);
     }

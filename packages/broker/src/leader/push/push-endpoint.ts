@@ -8,8 +8,11 @@
  * connection error) marks the endpoint down: it refuses deliveries (it is
  * offered nothing, and what waits for it goes back uncounted), and after the
  * group's backoff it is sent one request, the probe, until one is answered.
- * A secret file that cannot be read blocks it the same way until the file
- * can be read again. A delivery never sent goes back uncounted.
+ * A secret file or CA bundle that cannot be read blocks it the same way
+ * until the file can be read again: at its start (it still takes back the
+ * previous leader's leases, handing them back uncounted), or later for its
+ * secret file. A delivery
+ * never sent goes back uncounted.
  */
 import type { Clock, TimerHandle } from '@fermata/base';
 import { type pb, toBigInt, toSafeNumber } from '@fermata/protocol';
@@ -18,7 +21,7 @@ import { ConflictError } from '../../state/model/errors.js';
 import type { PushSettings } from '../../state/model/group-settings.js';
 import { type Consumer, type DeliverySink, heldAheadSchedule } from '../dispatcher/consumer.js';
 import { emptySlots } from '../dispatcher/consumer-registry.js';
-import type { Dispatcher } from '../dispatcher/dispatcher.js';
+import type { Dispatcher, TakeBackPlan } from '../dispatcher/dispatcher.js';
 import type { EndpointPolicy } from './endpoint-policy.js';
 import type { PushFilesPolicy } from './files-policy.js';
 import type { PushMetrics } from './push-metrics.js';
@@ -100,7 +103,24 @@ function pushConsumerId(queue: bigint): bigint {
   return queue === 0n ? 1n : queue;
 }
 
-/** How often a blocked endpoint reads its secret file again (the secret's recheck time, signature.ts). */
+/** The group's CA bundle ('' = the system's CAs), read within push.filesDir; throws naming the field and path. */
+export async function caOf(parts: Pick<PushEndpointParts, 'files'>, push: PushSettings): Promise<string> {
+  if (push.caFile === '') return '';
+  return (await parts.files.read(push.caFile, 'settings.push.ca_file')).toString('utf8');
+}
+
+/**
+ * Why a stream may not consume a push group (`field`: the request's field
+ * naming it, '' for a stream ended because its group became one).
+ */
+export function pushGroupConflict(topic: string, group: string, field = ''): ConflictError {
+  return new ConflictError(
+    'push-group',
+    `${field === '' ? 'group' : `${field}:`} "${topic}/${group}" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
+  );
+}
+
+/** How often a blocked endpoint reads its files again (the secret's recheck time, signature.ts). */
 const BLOCKED_RECHECK_MS = 2_000;
 
 /** What became of one delivery: not sent (why, and whether a file blocks the endpoint), or the request's result. */
@@ -118,7 +138,8 @@ export class PushEndpoint {
    * as long to be sent and still have its whole timeout.
    */
   private readonly settleReserveMs: number;
-  private readonly agent: Agent;
+  /** Made over its CA bundle once that is read (at its start, or when a blocked one reads it again). */
+  private agent: Agent | undefined;
   private readonly aborts = new Set<AbortController>();
   private closed = false;
   /** Requests without an answer in a row (timeouts, connection errors): how long it is left alone when down. */
@@ -137,25 +158,12 @@ export class PushEndpoint {
     readonly group: string,
     queue: bigint,
     settings: PushSettings,
-    /** The CA bundle's PEM ('' = the system's CAs). */
-    ca: string,
     private readonly parts: PushEndpointParts,
   ) {
     const { leaseMs, timeoutMs } = pushLease(settings, parts.limits());
     const push = timeoutMs === settings.timeoutMs ? settings : { ...settings, timeoutMs };
     this.push = push;
     this.settleReserveMs = Math.floor((leaseMs - timeoutMs) / 2);
-    this.agent = new Agent({
-      connections: push.concurrency,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      connect: {
-        timeout: push.timeoutMs,
-        rejectUnauthorized: true,
-        ...(ca !== '' ? { ca } : {}),
-        lookup: parts.policy.lookup(),
-      },
-    });
     const sink: DeliverySink = {
       deliver: (deliveries, sent) => {
         for (const d of deliveries) {
@@ -200,30 +208,65 @@ export class PushEndpoint {
   /**
    * Starts taking leases, first taking back those the previous leader took
    * for this group and did not settle (a failover): each is sent again with
-   * its tag and attempt, so a failover costs no attempt.
+   * its tag and attempt, so a failover costs no attempt. A file it needs
+   * that cannot be read blocks it from the start: it takes nothing, and the
+   * leases it takes back go back uncounted.
    */
   async start(): Promise<void> {
     const { dispatcher } = this.parts;
-    let plan: Awaited<ReturnType<Dispatcher['planTakeBack']>> | undefined;
+    const [plan, why] = await Promise.all([this.planTakeBack(), this.readFiles()]);
+    if (this.closed) return;
+    if (why !== '') {
+      // Not one lease round may count it as a consumer with room.
+      this.consumer.refusing = true;
+      this.consumer.blocked = true;
+    }
+    dispatcher.addConsumer(this.consumer, plan);
+    if (why !== '') this.block(why);
+  }
+
+  /** The previous leader's leases for this group; undefined when they could not be read. */
+  private async planTakeBack(): Promise<TakeBackPlan | undefined> {
     try {
-      plan = await dispatcher.planTakeBack(this.consumer, []);
+      return await this.parts.dispatcher.planTakeBack(this.consumer, []);
     } catch (err) {
       // Not read (leadership lost meanwhile, a storage error): its leases run out and come back.
       this.parts.log.warn(
         { topic: this.topic, group: this.group, err: (err as Error).message },
         'push group: the leases of the previous leader could not be read',
       );
+      return undefined;
     }
-    if (this.closed) return;
-    dispatcher.addConsumer(this.consumer, plan);
-    // Streams subscribed before the group became a push group would take a share of its messages.
-    dispatcher.endOthers(
-      this.consumer,
-      new ConflictError(
-        'push-group',
-        `group "${this.topic}/${this.group}" is a push group: the leader pushes its messages to its endpoint; subscribe to another group`,
-      ),
-    );
+  }
+
+  /**
+   * Reads the files it needs: its CA bundle until it is read once (its agent
+   * is made over it), and its secret file (SecretFiles reads that again
+   * every few seconds). Returns why it cannot send, '' when it can.
+   */
+  private async readFiles(): Promise<string> {
+    const { parts, push } = this;
+    try {
+      if (this.agent === undefined) {
+        const ca = await caOf(parts, push);
+        if (this.closed) return '';
+        this.agent = new Agent({
+          connections: push.concurrency,
+          pipelining: 1,
+          keepAliveTimeout: 30_000,
+          connect: {
+            timeout: push.timeoutMs,
+            rejectUnauthorized: true,
+            ...(ca !== '' ? { ca } : {}),
+            lookup: parts.policy.lookup(),
+          },
+        });
+      }
+      if (push.secretFile !== '') await parts.secrets.read(push.secretFile, parts.clock.monotonicMs());
+      return '';
+    } catch (err) {
+      return (err as Error).message;
+    }
   }
 
   /**
@@ -239,7 +282,7 @@ export class PushEndpoint {
     if (this.blockedBy !== '') this.parts.metrics.blocked.set(this.labels, '');
     this.parts.dispatcher.removeConsumer(this.consumer);
     for (const a of this.aborts) a.abort();
-    void this.agent.close().catch(() => {});
+    void this.agent?.close().catch(() => {});
   }
 
   private get labels(): { topic: string; group: string } {
@@ -305,7 +348,9 @@ export class PushEndpoint {
    * push runs on after its lease ended and the message was leased again.
    */
   private async request(d: pb.Delivery.$Properties, attempt: number, signal: AbortSignal): Promise<Sending> {
-    const { parts, push } = this;
+    const { parts, push, agent } = this;
+    // Without its CA bundle it is blocked and offered nothing: a delivery that came anyway goes back.
+    if (agent === undefined) return { sent: false, why: this.blockedBy, fileBlocks: true };
     let secret: Uint8Array | undefined;
     if (push.secretFile !== '') {
       try {
@@ -340,7 +385,7 @@ export class PushEndpoint {
     );
     const startedMs = parts.clock.nowMs();
     // Retry-After may be an HTTP date: read against the system clock, as the receiver wrote it.
-    const result = await sendPush(this.agent, parts.policy, push, headers, body, parts.wallMs, {
+    const result = await sendPush(agent, parts.policy, push, headers, body, parts.wallMs, {
       signal,
       timeoutMs,
     });
@@ -406,7 +451,7 @@ export class PushEndpoint {
 
   /**
    * A file it needs cannot be read (`why` names the field and the path,
-   * never the content): it sends nothing, and reads the file again every
+   * never the content): it sends nothing, and reads its files again every
    * BLOCKED_RECHECK_MS until it can.
    */
   private block(why: string): void {
@@ -424,19 +469,17 @@ export class PushEndpoint {
   }
 
   private async recheckFiles(): Promise<void> {
-    const { parts, push } = this;
-    try {
-      await parts.secrets.read(push.secretFile, parts.clock.monotonicMs());
-    } catch (err) {
-      this.recheck = undefined;
-      this.block((err as Error).message);
+    const { parts } = this;
+    const why = await this.readFiles();
+    this.recheck = undefined;
+    if (why !== '') {
+      this.block(why);
       return;
     }
-    this.recheck = undefined;
     if (this.closed) return;
     parts.log.warn(
       { topic: this.topic, group: this.group },
-      'push group unblocked: its secret file can be read',
+      'push group unblocked: the files it needs can be read',
     );
     parts.metrics.blocked.set(this.labels, '');
     this.blockedBy = '';

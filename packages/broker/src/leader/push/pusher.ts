@@ -11,7 +11,7 @@ import { Agent } from 'undici';
 import type { PushSettings } from '../../state/model/group-settings.js';
 import { encodePush } from '../../state/model/group-settings.js';
 import { PushCounts, type PushFigures } from './push-counts.js';
-import { PushEndpoint, type PushEndpointParts } from './push-endpoint.js';
+import { caOf, PushEndpoint, type PushEndpointParts } from './push-endpoint.js';
 import { pushHeaders, RESPONSE_SNIPPET_BYTES, sendPush, signOrNot } from './push-request.js';
 
 export interface PushGroup {
@@ -38,12 +38,6 @@ export interface TestPushAnswer {
   readonly signature: string;
 }
 
-/** The group's CA bundle ('' = the system's CAs), read within push.filesDir. */
-async function caOf(parts: PushEndpointParts, push: PushSettings): Promise<string> {
-  if (push.caFile === '') return '';
-  return (await parts.files.read(push.caFile, 'settings.push.ca_file')).toString('utf8');
-}
-
 const keyOf = (topic: string, group: string): string => `${topic}\u0000${group}`;
 
 /** The settings as one comparable string: an endpoint is made again when it changes. */
@@ -51,8 +45,6 @@ const fingerprint = (p: PushSettings): string => JSON.stringify(encodePush(p));
 
 export class Pusher {
   private readonly endpoints = new Map<string, { endpoint: PushEndpoint; fingerprint: string }>();
-  /** Push groups with no endpoint because their CA bundle cannot be read, and why. */
-  private readonly waiting = new Map<string, { topic: string; group: string; why: string }>();
   private stopTimer: (() => void) | undefined;
   private running = false;
   private again = false;
@@ -68,7 +60,6 @@ export class Pusher {
   start(): void {
     this.stopTimer?.();
     this.counts.clear();
-    this.waiting.clear();
     this.stopTimer = this.options.clock.every(this.options.reconcileMs, () => this.wake());
     this.wake();
   }
@@ -79,7 +70,6 @@ export class Pusher {
     this.stopTimer = undefined;
     for (const { endpoint } of this.endpoints.values()) endpoint.close();
     this.endpoints.clear();
-    for (const w of [...this.waiting.values()]) this.block({ ...w, caFile: '' }, '');
   }
 
   /** Push groups served now, and their requests in flight (tests, metrics). */
@@ -126,16 +116,8 @@ export class Pusher {
       if (kept && kept.fingerprint === fp && !kept.endpoint.isClosed) continue;
       kept?.endpoint.close();
       this.endpoints.delete(key);
-      let ca = '';
-      try {
-        ca = await caOf(o, g.push);
-      } catch (err) {
-        this.block({ ...g, caFile: g.push.caFile }, (err as Error).message);
-        continue;
-      }
-      if (!o.isLeading() || this.stopTimer === undefined) return;
-      this.block({ ...g, caFile: g.push.caFile }, '');
-      const endpoint = new PushEndpoint(g.topic, g.group, g.queue, g.push, ca, this.parts);
+      // Made whatever its files say: one that cannot read them starts blocked, and reads them again itself.
+      const endpoint = new PushEndpoint(g.topic, g.group, g.queue, g.push, this.parts);
       this.endpoints.set(key, { endpoint, fingerprint: fp });
       endpoint.start().catch((err: unknown) => {
         o.log.warn(
@@ -149,30 +131,6 @@ export class Pusher {
       endpoint.close();
       this.endpoints.delete(key);
     }
-    for (const [key, { topic, group }] of this.waiting) {
-      if (!seen.has(key)) this.block({ topic, group, caFile: '' }, '');
-    }
-  }
-
-  /**
-   * The group waits with no endpoint (nothing is leased for it) while its
-   * CA bundle cannot be read (`why`: the field and path, never the content;
-   * '' = it can): said once in the log and in its figures and metrics. The
-   * next reconcile reads the file again.
-   */
-  private block(g: { topic: string; group: string; caFile: string }, why: string): void {
-    const key = keyOf(g.topic, g.group);
-    const was = this.waiting.get(key)?.why ?? '';
-    if (was === why) return;
-    if (why === '') this.waiting.delete(key);
-    else {
-      this.waiting.set(key, { topic: g.topic, group: g.group, why });
-      this.options.log.warn(
-        { topic: g.topic, group: g.group, caFile: g.caFile, err: why },
-        'push group blocked: its messages wait, their attempts unspent, until its CA bundle can be read',
-      );
-    }
-    this.parts.metrics.blocked.set({ topic: g.topic, group: g.group }, why);
   }
 
   /**

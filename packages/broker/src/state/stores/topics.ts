@@ -16,6 +16,8 @@ import type { Txn } from './txn.js';
 
 export class TopicStore {
   private readonly cache = new Map<string, TopicRec | null>();
+  /** The topics this batch wrote or deleted (commands rolled back left out). */
+  private readonly writtenNames = new Set<string>();
 
   constructor(
     private readonly txn: Txn,
@@ -55,13 +57,21 @@ export class TopicStore {
     this.txn.del(NS.topics.key(topicSuffix(name)));
   }
 
+  /** The topic records this batch wrote, as it leaves them (undefined: deleted). */
+  *written(): Generator<readonly [string, TopicRec | undefined]> {
+    for (const name of this.writtenNames) yield [name, this.cache.get(name) ?? undefined];
+  }
+
   private setCache(name: string, rec: TopicRec | null): void {
     const had = this.cache.has(name);
     const before = this.cache.get(name);
+    const wasWritten = this.writtenNames.has(name);
     this.cache.set(name, rec);
+    this.writtenNames.add(name);
     this.txn.onRollback(() => {
       if (had) this.cache.set(name, before!);
       else this.cache.delete(name);
+      if (!wasWritten) this.writtenNames.delete(name);
     });
   }
 
