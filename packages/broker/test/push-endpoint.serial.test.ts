@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { FermataClient, FermataError } from '@fermata/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestCa } from '../../raft/test/support/certs.js';
+import type { Consumer } from '../src/leader/dispatcher/consumer.js';
 import { BrokerServer } from '../src/server/broker-server.js';
 import { loadConfig } from '../src/server/config.js';
 import { Receiver } from './push-receiver.js';
@@ -63,6 +64,41 @@ describe('a push group endpoint on a node in this process', () => {
         return `${g.state}/${g.attempt}`;
       }),
     );
+
+  /**
+   * Holds at its take-back (the await between a subscribe's read of its group and the adding of
+   * its stream) each consumer of `queue` that `which` picks, until `release`; `restore` undoes it.
+   */
+  const holdTakeBack = (queue: bigint, which: (c: Consumer) => boolean) => {
+    const { dispatcher } = server.ctx;
+    const planTakeBack = dispatcher.planTakeBack;
+    let reached = (): void => {};
+    const atGate = new Promise<void>((done) => (reached = done));
+    let release = (): void => {};
+    const gate = new Promise<void>((done) => (release = done));
+    dispatcher.planTakeBack = async (c, held) => {
+      if (c.queue === queue && which(c)) {
+        reached();
+        await gate;
+      }
+      return planTakeBack.call(dispatcher, c, held);
+    };
+    const restore = (): void => {
+      dispatcher.planTakeBack = planTakeBack;
+      release();
+    };
+    return { atGate, release, restore };
+  };
+
+  /** How a subscription ended within 10 s: its error's message, or that it did not. */
+  const howItEnded = (done: Promise<void>): Promise<string> =>
+    Promise.race([
+      done.then(
+        () => 'ended without an error',
+        (e: unknown) => (e as Error).message,
+      ),
+      sleep(10_000).then(() => 'still subscribed'),
+    ]);
 
   /** Starts the node (again) over its data directory, and a client of it, once it leads. */
   const startNode = async (): Promise<void> => {
@@ -309,40 +345,49 @@ describe('a push group endpoint on a node in this process', () => {
     const queue = server.ctx.reader.queueHash(t, 'race');
     const { dispatcher } = server.ctx;
     // The subscribe is held at its await between reading the group and adding its stream
-    // (taking back what its consumer id holds), while the group becomes a push group.
-    const planTakeBack = dispatcher.planTakeBack;
-    let reached = (): void => {};
-    const atGate = new Promise<void>((done) => (reached = done));
-    let release = (): void => {};
-    const gate = new Promise<void>((done) => (release = done));
-    dispatcher.planTakeBack = async (c, held) => {
-      if (c.queue === queue && c.leasesAhead !== false) {
-        reached();
-        await gate;
-      }
-      return planTakeBack.call(dispatcher, c, held);
-    };
+    // (taking back what its consumer id holds), while the group becomes a push group; not the
+    // endpoint's own take-back.
+    const { atGate, release, restore } = holdTakeBack(queue, (c) => c.leasesAhead !== false);
     try {
       const sub = client.subscribe(t, { group: 'race' }, () => {});
       await atGate;
       await client.updateGroup(t, 'race', { push: { endpoint: r.url } });
       await eventually(() => dispatcher.consumerCount(queue) === 1, 10_000, 'the endpoint started');
       release();
-      const ended = await Promise.race([
-        sub.done.then(
-          () => 'ended without an error',
-          (e: unknown) => (e as Error).message,
-        ),
-        sleep(10_000).then(() => 'still subscribed'),
-      ]);
+      const ended = await howItEnded(sub.done);
       expect(ended).toContain(`subscribe.group: "${t}/race" is a push group`);
       expect(dispatcher.consumerCount(queue)).toBe(1);
     } finally {
-      dispatcher.planTakeBack = planTakeBack;
-      release();
+      restore();
     }
     const id = await client.publish(t, 'race');
     await eventually(() => r.of(id).length === 1, 10_000, 'pushed');
+  });
+
+  it('a subscribe that read its group before the group began to be deleted and adds its stream after is refused', {
+    timeout: 60_000,
+  }, async () => {
+    const t = await topic();
+    await client.createGroup(t, 'gone');
+    // Messages to delete, so the deletion is still under way when the subscribe goes on.
+    await client.publishBatch(Array.from({ length: 200 }, (_, i) => ({ topic: t, payload: `d${i}` })));
+    const queue = server.ctx.reader.queueHash(t, 'gone');
+    const { dispatcher } = server.ctx;
+    // The subscribe is held at its await between reading the group and adding its stream, while
+    // the group's deletion begins (and the apply's hook ends the streams the group has then).
+    const { atGate, release, restore } = holdTakeBack(queue, () => true);
+    try {
+      const sub = client.subscribe(t, { group: 'gone' }, () => {});
+      await atGate;
+      await client.deleteGroup(t, 'gone');
+      expect(server.ctx.sm.deleting.group(t, 'gone')).toBe(true);
+      release();
+      const ended = await howItEnded(sub.done);
+      expect(ended).toContain(`group "${t}/gone" was deleted`);
+      expect(dispatcher.consumerCount(queue)).toBe(0);
+    } finally {
+      restore();
+    }
   });
 
   it('a request aborted because the group changed goes back uncounted and is sent again by the new endpoint', {

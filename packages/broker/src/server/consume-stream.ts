@@ -60,6 +60,24 @@ function refusePushGroup(ctx: ServerContext, topic: string, group: string): void
   if (ctx.sm.pushGroups.has(topic, group)) throw pushGroupConflict(topic, group, 'subscribe.group');
 }
 
+/** A topic or group being deleted takes no subscription: its records are being removed. */
+function deletingError(topic: string, group: string, topicDeleted: boolean): Error {
+  return topicDeleted
+    ? topicDeleting(topic)
+    : new ConflictError('group-deleting', `group "${topic}/${group}" was deleted`);
+}
+
+/**
+ * The deletions as the state machine holds them (`deleting`), whose start
+ * ends the streams of what it deletes at its apply: checked with no await
+ * before the stream is added, as `refusePushGroup` is.
+ */
+function refuseDeleting(ctx: ServerContext, topic: string, group: string): void {
+  const { deleting } = ctx.sm;
+  if (deleting.topic(topic)) throw deletingError(topic, group, true);
+  if (deleting.group(topic, group)) throw deletingError(topic, group, false);
+}
+
 type ConsumeCall = grpc.ServerDuplexStream<pb.ConsumeRequest, pb.ConsumeResponse.$Properties>;
 
 /**
@@ -146,10 +164,7 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
 
     // Consuming never creates a topic or a group: a mistyped name is refused with the closest ones.
     const t = await topicToConsume(ctx, topic, 'subscribe.topic');
-    // One being deleted takes no subscription: its records are being removed.
-    if (t.deleting) throw topicDeleting(topic);
-    if (t.deletingGroups?.includes(group))
-      throw new ConflictError('group-deleting', `group "${topic}/${group}" was deleted`);
+    if (t.deleting || t.deletingGroups?.includes(group)) throw deletingError(topic, group, t.deleting === true);
     requireGroup(t, group, 'subscribe.group');
     refusePushGroup(ctx, topic, group);
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
@@ -193,7 +208,9 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     const plan =
       held.length > 0 || c.consumerId !== 0n ? await ctx.dispatcher.planTakeBack(c, held) : undefined;
     if (ended) return;
-    // Again with no await before adding it: the group may have become a push group since the read.
+    // Again with no await before adding it: since the read, the group may have become a push
+    // group, or its deletion (or its topic's) may have begun.
+    refuseDeleting(ctx, topic, group);
     refusePushGroup(ctx, topic, group);
     const released = ctx.dispatcher.addConsumer(c, plan);
     write({

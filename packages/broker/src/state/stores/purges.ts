@@ -117,6 +117,11 @@ export class DeletingSet {
     return this.names.has(`${topic}\u0000`);
   }
 
+  /** The group `group` of `topic` is being deleted (its topic's deletion aside). */
+  group(topic: string, group: string): boolean {
+    return this.names.has(`${topic}\u0000${group}`);
+  }
+
   get size(): number {
     return this.names.size;
   }
