@@ -164,7 +164,8 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
 
     // Consuming never creates a topic or a group: a mistyped name is refused with the closest ones.
     const t = await topicToConsume(ctx, topic, 'subscribe.topic');
-    if (t.deleting || t.deletingGroups?.includes(group)) throw deletingError(topic, group, t.deleting === true);
+    if (t.deleting || t.deletingGroups?.includes(group))
+      throw deletingError(topic, group, t.deleting === true);
     requireGroup(t, group, 'subscribe.group');
     refusePushGroup(ctx, topic, group);
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
