@@ -112,6 +112,8 @@ describe('a push group endpoint on a node in this process', () => {
           peer: { listenAddress: '127.0.0.1:0' },
           http: { listenAddress: '127.0.0.1:0' },
           push: { allowedEndpoints: '127.0.0.1, localhost', filesDir: files },
+          // Slow purges: a deletion of 200 messages is still under way seconds after it began.
+          deletion: { maxRecordsPerStep: 50, pauseMs: 500 },
         },
       }),
     );
@@ -380,11 +382,36 @@ describe('a push group endpoint on a node in this process', () => {
       const sub = client.subscribe(t, { group: 'gone' }, () => {});
       await atGate;
       await client.deleteGroup(t, 'gone');
-      expect(server.ctx.sm.deleting.group(t, 'gone')).toBe(true);
+      expect(server.ctx.sm.deleting.list()).toContainEqual({ topic: t, group: 'gone' });
       release();
       const ended = await howItEnded(sub.done);
       expect(ended).toContain(`group "${t}/gone" was deleted`);
       expect(dispatcher.consumerCount(queue)).toBe(0);
+    } finally {
+      restore();
+    }
+  });
+
+  it('a subscribe whose group was deleted, purged and gone while it waited is refused: the group is not found', {
+    timeout: 60_000,
+  }, async () => {
+    const t = await topic();
+    await client.createGroup(t, 'gone');
+    const queue = server.ctx.reader.queueHash(t, 'gone');
+    const { atGate, release, restore } = holdTakeBack(queue, () => true);
+    try {
+      const sub = client.subscribe(t, { group: 'gone' }, () => {});
+      await atGate;
+      await client.deleteGroup(t, 'gone');
+      // No message to remove: the purge ends at its first step, and the deletion leaves the set.
+      await eventually(
+        () => !server.ctx.sm.deleting.list().some((p) => p.topic === t),
+        10_000,
+        'the purge done',
+      );
+      release();
+      expect(await howItEnded(sub.done)).toContain(`group "${t}/gone" not found`);
+      expect(server.ctx.dispatcher.consumerCount(queue)).toBe(0);
     } finally {
       restore();
     }

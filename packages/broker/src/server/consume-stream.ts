@@ -67,15 +67,16 @@ function deletingError(topic: string, group: string, topicDeleted: boolean): Err
     : new ConflictError('group-deleting', `group "${topic}/${group}" was deleted`);
 }
 
-/**
- * The deletions as the state machine holds them (`deleting`), whose start
- * ends the streams of what it deletes at its apply: checked with no await
- * before the stream is added, as `refusePushGroup` is.
- */
-function refuseDeleting(ctx: ServerContext, topic: string, group: string): void {
-  const { deleting } = ctx.sm;
-  if (deleting.topic(topic)) throw deletingError(topic, group, true);
-  if (deleting.group(topic, group)) throw deletingError(topic, group, false);
+/** Refuses a subscription to `group` of the topic record `t` as read: deleted, missing, or pushed to. */
+function checkGroup(
+  ctx: ServerContext,
+  t: Awaited<ReturnType<typeof topicToConsume>>,
+  topic: string,
+  group: string,
+): void {
+  if (t.deleting || t.deletingGroups?.includes(group)) throw deletingError(topic, group, t.deleting === true);
+  requireGroup(t, group, 'subscribe.group');
+  refusePushGroup(ctx, topic, group);
 }
 
 type ConsumeCall = grpc.ServerDuplexStream<pb.ConsumeRequest, pb.ConsumeResponse.$Properties>;
@@ -163,11 +164,9 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     if (leaseMs !== 0) validateLeaseMs(leaseMs, limits, 'subscribe.lease_ms');
 
     // Consuming never creates a topic or a group: a mistyped name is refused with the closest ones.
+    let deletionsSeen = ctx.sm.deleting.started;
     const t = await topicToConsume(ctx, topic, 'subscribe.topic');
-    if (t.deleting || t.deletingGroups?.includes(group))
-      throw deletingError(topic, group, t.deleting === true);
-    requireGroup(t, group, 'subscribe.group');
-    refusePushGroup(ctx, topic, group);
+    checkGroup(ctx, t, topic, group);
     if (leaseMs === 0) leaseMs = t.settings.defaultLeaseMs || ctx.config.dispatcher.defaultLeaseMs;
 
     const queue = ctx.reader.queueHash(topic, group);
@@ -209,9 +208,14 @@ export function handleConsume(ctx: ServerContext, call: ConsumeCall): void {
     const plan =
       held.length > 0 || c.consumerId !== 0n ? await ctx.dispatcher.planTakeBack(c, held) : undefined;
     if (ended) return;
-    // Again with no await before adding it: since the read, the group may have become a push
-    // group, or its deletion (or its topic's) may have begun.
-    refuseDeleting(ctx, topic, group);
+    // A deletion begun since the read (finished too, perhaps: then no set names it) ended the
+    // streams its group had then: read the group again until no deletion began meanwhile.
+    while (ctx.sm.deleting.started !== deletionsSeen) {
+      deletionsSeen = ctx.sm.deleting.started;
+      checkGroup(ctx, await topicToConsume(ctx, topic, 'subscribe.topic'), topic, group);
+      if (ended) return;
+    }
+    // With no await before adding it: since the read, the group may have become a push group.
     refusePushGroup(ctx, topic, group);
     const released = ctx.dispatcher.addConsumer(c, plan);
     write({

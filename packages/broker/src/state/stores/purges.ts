@@ -98,6 +98,7 @@ export async function purgesOf(view: ReadView, topic: string): Promise<PurgeRec[
  */
 export class DeletingSet {
   private readonly names = new Set<string>();
+  private begun = 0;
 
   async build(view: ReadView): Promise<void> {
     this.names.clear();
@@ -106,6 +107,16 @@ export class DeletingSet {
 
   add(p: PurgeName): void {
     this.names.add(`${p.topic}\u0000${p.group}`);
+    this.begun++;
+  }
+
+  /**
+   * How many deletions were added since the node started (a rebuild counts
+   * each again): a reader that saw the same count before and after a wait
+   * knows no deletion began meanwhile, even one that also finished.
+   */
+  get started(): number {
+    return this.begun;
   }
 
   delete(p: PurgeName): void {
@@ -115,11 +126,6 @@ export class DeletingSet {
   /** The whole topic is being deleted. */
   topic(topic: string): boolean {
     return this.names.has(`${topic}\u0000`);
-  }
-
-  /** The group `group` of `topic` is being deleted (its topic's deletion aside). */
-  group(topic: string, group: string): boolean {
-    return this.names.has(`${topic}\u0000${group}`);
   }
 
   get size(): number {
