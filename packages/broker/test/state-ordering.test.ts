@@ -1,10 +1,13 @@
 // Per-key ordering in the state machine (docs/design.md, "Per-key ordering"): of one ordering
 // key's messages in a group ordered by key, only the front is in the queue's due order; the
 // others wait until it ends; the head records say which is the front after every command.
+import type { BatchOp } from '@fermata/storage';
 import { describe, expect, it } from 'vitest';
 import { RUN_TAG_BYTES } from '../src/keys.js';
 import { brokerBugs } from '../src/sim/injected-bugs.js';
+import { decodeEntry, encodeEntry } from '../src/state/codec/entry.js';
 import { MAX_NAMED_WAITS } from '../src/state/model/key-head-size.js';
+import { NS } from '../src/state/model/layout.js';
 import { ORDERED_INLINE_PAYLOAD_BYTES } from '../src/state/model/records.js';
 import { countKeyRecords, readKeyFront, readKeyHead, readKeyWaits } from '../src/state/stores/key-heads.js';
 import { countWrites, integrityProblems } from './state-determinism-support.js';
@@ -526,6 +529,51 @@ describe('per-key ordering: groups, settings, deletions, restarts', () => {
     expect(counting.take()).toMatchObject({ body: 1, index: 1 });
     await sound(h);
     await sound(several);
+  });
+
+  it('one command publishing a key later-due first and earlier-due after swaps fronts it wrote itself', async () => {
+    const h = await ordered();
+    // Each next message is due before the front the same command placed: its lookup by id finds
+    // that front among the command's own noted keys (no publish record yet).
+    const [a, b, c] = await h.publish(
+      { topic: 't', payload: text('a'), orderingKey: 'k', delayMs: 100 },
+      { topic: 't', payload: text('b'), orderingKey: 'k', delayMs: 50 },
+      { topic: 't', payload: text('c'), orderingKey: 'k', delayMs: 10 },
+    );
+    await sound(h);
+    h.now = T0 + 1_000;
+    const order: bigint[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [l] = await lease(h);
+      order.push(l!.id!);
+      await ack(h, l!.newTag!);
+    }
+    expect(order).toEqual([c!.id, b!.id, a!.id]);
+    await sound(h);
+  });
+
+  it('an ordered entry written before the `ordered` field (its body a record) still moves its key on', async () => {
+    const h = await Harness.create({ cacheEntries: 0 });
+    h.leaseRuns = true;
+    // As builds before the field wrote ordered messages: a body record, an index, no mark.
+    h.inlineBodies = false;
+    await h.ok({ kind: 'create-topic', name: 't', settings: { ordering: 'key' } });
+    const [a, b] = [await put(h, 'k'), await put(h, 'k')];
+    const ops: BatchOp[] = [];
+    await h.store.scan(NS.queue.range(), (k, v) => {
+      const e = decodeEntry(v);
+      if (e.ordered) ops.push({ type: 'put', key: k.slice(), value: encodeEntry({ ...e, ordered: false }) });
+    });
+    expect(ops).toHaveLength(2);
+    await h.store.batch(ops, { sync: false });
+    h.inlineBodies = true;
+    const [la] = await lease(h);
+    expect(la!.id).toBe(a);
+    await ack(h, la!.newTag!);
+    expect(await dueIds(h)).toEqual([b]);
+    await ack(h, (await lease(h))[0]!.newTag!);
+    expect(await front(h, 'k')).toBeUndefined();
+    await sound(h);
   });
 
   it('ordering turned on: messages queued before it are not held, those published after it are', async () => {

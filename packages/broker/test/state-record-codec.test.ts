@@ -130,7 +130,8 @@ const reference = {
       queues: queues.map((q) => toUint64(q)),
       idDeltas: keys.map((k, i) => toUint64(k.id - (i === 0 ? p.firstId : keys[i - 1]!.id))),
       queueIndex: keys.map((k) => queues.indexOf(k.queueHash)),
-      dueDeltas: keys.map((k, i) => toInt64(k.due - (i === 0 ? 0n : keys[i - 1]!.due))),
+      // int64 deltas, wrapping: a waiting key's due field (2^64-1) is -1 to them.
+      dueDeltas: keys.map((k, i) => toInt64(BigInt.asIntN(64, k.due - (i === 0 ? 0n : keys[i - 1]!.due)))),
       latestDueMs: i64(p.latestDueMs),
     }).finish();
   },
@@ -273,7 +274,15 @@ function generators(seed: number) {
       const keys: Uint8Array[] = [];
       let next = firstId;
       for (let n = 1 + int(6); n > 0; n--) {
-        const due = BigInt(pick([0, 5, 1_700_000_000_000 + int(1e9), 2 ** 52 - 1, 2 ** 52]));
+        // 2^64-1: a waiting key's (an ordered message published behind its key's front).
+        const due = pick([
+          0n,
+          5n,
+          BigInt(1_700_000_000_000 + int(1e9)),
+          2n ** 52n - 1n,
+          2n ** 52n,
+          2n ** 64n - 1n,
+        ]);
         keys.push(encodeKey(pick(queues), due, next));
         next += 1n + BigInt(int(3));
       }

@@ -70,7 +70,10 @@ export function itemWork(limits: Limits): ApplyWork {
 /**
  * The body an ordered entry moved for an item may carry (only the entry of a
  * message of one group does, its payload at most ORDERED_INLINE_PAYLOAD_BYTES):
- * its payload, headers, key and a dead letter's history.
+ * its payload, headers, key and a dead letter's history. A dead letter at a
+ * lease may move two (its source key's next message up, and a front of the
+ * dead-letter topic it swaps with): the item's other allowances, sized for
+ * every group of the largest topic, cover the second many times over.
  */
 function orderedBodyBytes(limits: Limits): number {
   return (
