@@ -11,7 +11,7 @@ import {
   validateTag,
   validateTopicName,
 } from '../state/commands/validation.js';
-import { ConflictError, LimitError, topicDeleting, ValidationError } from '../state/model/errors.js';
+import { deletionConflict, LimitError, ValidationError } from '../state/model/errors.js';
 import { callerName, errorStatus, field, grpcError, requireLeader, type ServerContext } from './context.js';
 import { checkDecoded } from './decode-guard.js';
 import { ack, extend, nack, settleOutcome } from './settle.js';
@@ -60,13 +60,6 @@ function refusePushGroup(ctx: ServerContext, topic: string, group: string): void
   if (ctx.sm.pushGroups.has(topic, group)) throw pushGroupConflict(topic, group, 'subscribe.group');
 }
 
-/** A topic or group being deleted takes no subscription: its records are being removed. */
-function deletingError(topic: string, group: string, topicDeleted: boolean): Error {
-  return topicDeleted
-    ? topicDeleting(topic)
-    : new ConflictError('group-deleting', `group "${topic}/${group}" was deleted`);
-}
-
 /** Refuses a subscription to `group` of the topic record `t` as read: deleted, missing, or pushed to. */
 function checkGroup(
   ctx: ServerContext,
@@ -74,7 +67,8 @@ function checkGroup(
   topic: string,
   group: string,
 ): void {
-  if (t.deleting || t.deletingGroups?.includes(group)) throw deletingError(topic, group, t.deleting === true);
+  // A topic or group being deleted takes no subscription: its records are being removed.
+  if (t.deleting || t.deletingGroups?.includes(group)) throw deletionConflict(topic, t.deleting ? '' : group);
   requireGroup(t, group, 'subscribe.group');
   refusePushGroup(ctx, topic, group);
 }

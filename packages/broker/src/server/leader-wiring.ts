@@ -6,7 +6,7 @@ import type { CommandBody } from '../leader/proposer.js';
 import type { Purger } from '../leader/purger.js';
 import { pushGroupConflict } from '../leader/push/push-endpoint.js';
 import type { Pusher } from '../leader/push/pusher.js';
-import { ConflictError, topicDeleting } from '../state/model/errors.js';
+import { deletionConflict } from '../state/model/errors.js';
 import type { BrokerStateMachine } from '../state/state-machine.js';
 
 export interface LeaderParts {
@@ -49,13 +49,7 @@ export function wireLeaderLayer(
   if (materializer) sm.onSchedules = (names) => materializer.noteChanged(names);
   // A deletion ends its consumers' streams at once and is purged by whoever leads.
   sm.onPurges = ({ started }) => {
-    for (const p of started) {
-      const reason =
-        p.group === ''
-          ? topicDeleting(p.topic)
-          : new ConflictError('group-deleting', `group "${p.topic}/${p.group}" was deleted`);
-      dispatcher.deleted(p.topic, p.group, reason);
-    }
+    for (const p of started) dispatcher.deleted(p.topic, p.group, deletionConflict(p.topic, p.group));
     if (started.length > 0 && node.isLeader()) purger.noteStarted();
   };
   // A group that became a push group ends its streams at once, whenever its endpoint starts (a

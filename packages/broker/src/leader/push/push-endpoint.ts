@@ -11,8 +11,7 @@
  * A secret file or CA bundle that cannot be read blocks it the same way
  * until the file can be read again: at its start (it still takes back the
  * previous leader's leases, handing them back uncounted), or later for its
- * secret file. A delivery
- * never sent goes back uncounted.
+ * secret file. A delivery never sent goes back uncounted.
  */
 import type { Clock, TimerHandle } from '@fermata/base';
 import { type pb, toBigInt, toSafeNumber } from '@fermata/protocol';

@@ -115,3 +115,10 @@ export function topicDeleting(topic: string): ConflictError {
     `topic "${topic}" is being deleted: it takes no publish, subscription or change until its records are removed`,
   );
 }
+
+/** What ends or refuses a stream of a deletion: its topic's (`group` ''), or its group's. */
+export function deletionConflict(topic: string, group: string): ConflictError {
+  return group === ''
+    ? topicDeleting(topic)
+    : new ConflictError('group-deleting', `group "${topic}/${group}" was deleted`);
+}
